@@ -1,0 +1,48 @@
+"""nbstats: which algorithms are really better, and how sure can we be.
+
+Importing nbstats registers the ``DataFrame.compare`` accessor (pandas' own
+``df.compare(other)`` keeps working). Heavy display libraries (matplotlib,
+ipywidgets, nbconvert) are imported lazily, by the functions that need them.
+
+Examples
+--------
+>>> import nbstats
+>>> table = nbstats.datasets.load("demsar2006")
+>>> res = table.compare.friedman()
+>>> statistic, pvalue = res
+>>> round(statistic, 2)
+9.28
+"""
+
+from nbstats import datasets
+from nbstats.accessor import register as _register_accessor
+from nbstats.scores import mean_ranks, ranks, score_table
+from nbstats.stats.frequentist import (
+    adjust_pvalues,
+    critical_difference,
+    friedman,
+    posthoc,
+    rm_anova,
+    sign_test,
+    ttest,
+    wilcoxon,
+)
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "adjust_pvalues",
+    "critical_difference",
+    "datasets",
+    "friedman",
+    "mean_ranks",
+    "posthoc",
+    "ranks",
+    "rm_anova",
+    "score_table",
+    "sign_test",
+    "ttest",
+    "wilcoxon",
+]
+
+_register_accessor()

@@ -1,0 +1,22 @@
+"""Frozen result objects with text, HTML and LaTeX renderings."""
+
+from nbstats.results.base import Result, TestResult
+from nbstats.results.frequentist import (
+    AnovaResult,
+    FriedmanResult,
+    PosthocResult,
+    SignTestResult,
+    TTestResult,
+    WilcoxonResult,
+)
+
+__all__ = [
+    "AnovaResult",
+    "FriedmanResult",
+    "PosthocResult",
+    "Result",
+    "SignTestResult",
+    "TTestResult",
+    "TestResult",
+    "WilcoxonResult",
+]

@@ -1,0 +1,446 @@
+"""Result objects of the frequentist tests (Demšar 2006)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from nbstats.results.base import Result, TestResult
+
+_frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+_ALTERNATIVE_TEXT = {
+    "two-sided": "a and b differ",
+    "greater": "b is better than a",
+    "less": "a is better than b",
+}
+
+
+def _pair_title(test: str, name_a: str, name_b: str, alternative: str) -> str:
+    return f"{test}: {name_a} vs {name_b} (H1: {_ALTERNATIVE_TEXT[alternative]})"
+
+
+@_frozen
+class SignTestResult(TestResult):
+    """Sign test (Demšar 2006, §3.1.4).
+
+    Attributes
+    ----------
+    statistic : float
+        Wins of b, counting half of the ties (see ``ties``).
+    pvalue : float
+        Exact binomial p-value.
+    wins, losses, ties : int
+        Cases where b is better, worse, equal.
+    n : int
+        Number of binomial trials actually used.
+    alternative, tie_policy : str
+        As passed.
+    name_a, name_b : str
+        Names of the two algorithms.
+    """
+
+    wins: int
+    losses: int
+    ties: int
+    n: int
+    alternative: str
+    tie_policy: str
+    name_a: str
+    name_b: str
+
+    def _title(self) -> str:
+        return _pair_title("Sign test", self.name_a, self.name_b, self.alternative)
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        return [
+            (f"wins of {self.name_b}", self.statistic),
+            ("p-value", self.pvalue),
+            ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.ties}"),
+            ("trials", self.n),
+            ("ties", self.tie_policy),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "wins": [self.wins],
+                "losses": [self.losses],
+                "ties": [self.ties],
+                "statistic": [self.statistic],
+                "n": [self.n],
+                "pvalue": [self.pvalue],
+                "alternative": [self.alternative],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class WilcoxonResult(TestResult):
+    """Wilcoxon signed-ranks test (Demšar 2006, §3.1.3).
+
+    Attributes
+    ----------
+    statistic : float
+        ``T = min(R+, R-)`` for the two-sided test, ``R+`` for one-sided ones.
+    pvalue : float
+    r_plus, r_minus : float
+        Rank sums of the cases where b is better (R+) and worse (R-).
+    n : int
+        Number of differences ranked (zeros included unless
+        ``zero_method="wilcox"``).
+    n_zero : int
+        Number of zero differences.
+    zstatistic : float
+        Standardised R+ (NaN for the exact test).
+    effect_size : float
+        Matched-pairs rank-biserial correlation ``(R+ - R-) / (R+ + R-)``,
+        positive when b is better.
+    method, zero_method, alternative : str
+    name_a, name_b : str
+    """
+
+    r_plus: float
+    r_minus: float
+    n: int
+    n_zero: int
+    zstatistic: float
+    effect_size: float
+    method: str
+    zero_method: str
+    alternative: str
+    name_a: str
+    name_b: str
+
+    def _title(self) -> str:
+        return _pair_title(
+            "Wilcoxon signed-ranks test", self.name_a, self.name_b, self.alternative
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        label = "T = min(R+, R−)" if self.alternative == "two-sided" else "R+"
+        rows: list[tuple[str, object]] = [
+            (label, self.statistic),
+            ("p-value", self.pvalue),
+            ("R+ / R−", f"{self.r_plus:g} / {self.r_minus:g}"),
+            ("n (zeros)", f"{self.n} ({self.n_zero})"),
+            ("method", f"{self.method}, zero_method={self.zero_method}"),
+            ("rank-biserial r", self.effect_size),
+        ]
+        if self.method == "approx":
+            rows.insert(2, ("z", self.zstatistic))
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "r_plus": [self.r_plus],
+                "r_minus": [self.r_minus],
+                "statistic": [self.statistic],
+                "zstatistic": [self.zstatistic],
+                "pvalue": [self.pvalue],
+                "n": [self.n],
+                "n_zero": [self.n_zero],
+                "effect_size": [self.effect_size],
+                "method": [self.method],
+                "zero_method": [self.zero_method],
+                "alternative": [self.alternative],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class TTestResult(TestResult):
+    """Paired t-test (Demšar 2006, §3.1.2).
+
+    Attributes
+    ----------
+    statistic : float
+        ``t = mean(d) / (sd(d) / sqrt(n))`` with ``d`` > 0 where b is better.
+    pvalue : float
+    df : int
+        ``n - 1``.
+    mean_difference : float
+        Mean of ``d``.
+    confidence_interval : tuple of float
+        Confidence interval of the mean difference (one-sided intervals have an
+        infinite end).
+    confidence_level : float
+    alternative, name_a, name_b : str
+    """
+
+    df: int
+    mean_difference: float
+    confidence_interval: tuple[float, float]
+    confidence_level: float
+    alternative: str
+    name_a: str
+    name_b: str
+
+    def _title(self) -> str:
+        return _pair_title("Paired t-test", self.name_a, self.name_b, self.alternative)
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        return [
+            ("t", self.statistic),
+            ("df", self.df),
+            ("p-value", self.pvalue),
+            ("mean difference (b − a)", self.mean_difference),
+            (f"{self.confidence_level:.0%} CI", self.confidence_interval),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        low, high = self.confidence_interval
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "statistic": [self.statistic],
+                "df": [self.df],
+                "pvalue": [self.pvalue],
+                "mean_difference": [self.mean_difference],
+                "ci_low": [low],
+                "ci_high": [high],
+                "alternative": [self.alternative],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class FriedmanResult(TestResult):
+    """Friedman test with the Iman–Davenport correction (Demšar 2006, §3.2.2).
+
+    Attributes
+    ----------
+    statistic : float
+        Friedman's χ²_F (tie-corrected if ``tie_correction``).
+    pvalue : float
+        From χ² with ``df`` degrees of freedom.
+    df : int
+        ``k - 1``.
+    f_statistic : float
+        Iman–Davenport ``F_F = (N - 1) χ²_F / (N (k - 1) - χ²_F)``.
+    f_pvalue : float
+        From F with ``f_df`` degrees of freedom.
+    f_df : tuple of int
+        ``(k - 1, (k - 1)(N - 1))``.
+    mean_ranks : Series
+        Average rank of each algorithm, 1 = best.
+    n_cases, n_algorithms : int
+    tie_correction : bool
+    """
+
+    df: int
+    f_statistic: float
+    f_pvalue: float
+    f_df: tuple[int, int]
+    mean_ranks: pd.Series
+    n_cases: int
+    n_algorithms: int
+    tie_correction: bool
+
+    def _title(self) -> str:
+        return f"Friedman test: {self.n_algorithms} algorithms on {self.n_cases} cases"
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        return [
+            ("χ²_F", self.statistic),
+            ("df", self.df),
+            ("p-value", self.pvalue),
+            ("Iman–Davenport F_F", self.f_statistic),
+            ("F df", self.f_df),
+            ("F p-value", self.f_pvalue),
+            ("tie correction", self.tie_correction),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.mean_ranks.rename("mean rank").to_frame()
+
+
+@_frozen
+class AnovaResult(TestResult):
+    """Repeated-measures ANOVA (Demšar 2006, §3.2.1).
+
+    Attributes
+    ----------
+    statistic : float
+        F of the algorithm effect.
+    pvalue : float
+        Uncorrected p-value (assumes sphericity).
+    df : tuple of int
+        ``(k - 1, (k - 1)(N - 1))``.
+    epsilon : float
+        Greenhouse–Geisser sphericity estimate (1 = spherical, 1/(k-1) worst).
+    pvalue_gg : float
+        p-value with both degrees of freedom multiplied by ``epsilon``.
+    table : DataFrame
+        ANOVA table: sum of squares, df, mean square, F, p for algorithms,
+        cases and error.
+    rank_transform : bool
+        Whether all scores were replaced by their global ranks first.
+    n_cases, n_algorithms : int
+    """
+
+    df: tuple[int, int]
+    epsilon: float
+    pvalue_gg: float
+    table: pd.DataFrame
+    rank_transform: bool
+    n_cases: int
+    n_algorithms: int
+
+    def _title(self) -> str:
+        kind = "on rank-transformed scores" if self.rank_transform else ""
+        return (
+            f"Repeated-measures ANOVA {kind}: {self.n_algorithms} algorithms on "
+            f"{self.n_cases} cases"
+        ).replace("  ", " ")
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        return [
+            ("F", self.statistic),
+            ("df", self.df),
+            ("p-value", self.pvalue),
+            ("Greenhouse–Geisser ε", self.epsilon),
+            ("p-value (GG)", self.pvalue_gg),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table
+
+
+@_frozen
+class PosthocResult(Result):
+    """Post-hoc comparisons after an omnibus test (Demšar 2006, §3.2.2).
+
+    Attributes
+    ----------
+    method : str
+        ``"nemenyi"``, ``"bonferroni-dunn"``, ``"holm"``, ``"hochberg"``,
+        ``"hommel"``, ``"shaffer"`` (z-tests on mean ranks) or ``"wilcoxon"``,
+        ``"sign"``, ``"ttest"`` (pairwise tests).
+    adjust : str
+        The multiplicity adjustment applied to ``pvalues``.
+    alpha : float
+    control : str or None
+        The control algorithm, if comparisons are against one.
+    mean_ranks : Series
+        Average ranks (1 = best), the order used by ``groups``.
+    statistics : DataFrame or Series
+        Test statistics: ``z = (R_i - R_j) / SE`` for rank methods (positive
+        when the column algorithm ranks better than the row one), the pairwise
+        test's statistic otherwise. Series (index = other algorithms) against
+        a control.
+    pvalues, adjusted : DataFrame or Series
+        Unadjusted and adjusted p-values (symmetric matrices; NaN diagonal).
+    reject : DataFrame or Series
+        ``adjusted <= alpha``.
+    critical_difference : float or None
+        Critical difference of mean ranks, for ``nemenyi`` and
+        ``bonferroni-dunn``.
+    groups : list of tuple of str
+        The maximal sets of algorithms with no significant difference inside,
+        ordered by mean rank. Against a control there is one group: the control
+        and every algorithm not significantly different from it.
+    n_cases : int
+    """
+
+    method: str
+    adjust: str
+    alpha: float
+    control: str | None
+    mean_ranks: pd.Series
+    statistics: pd.DataFrame | pd.Series
+    pvalues: pd.DataFrame | pd.Series
+    adjusted: pd.DataFrame | pd.Series
+    reject: pd.DataFrame | pd.Series
+    critical_difference: float | None
+    groups: list[tuple[str, ...]]
+    n_cases: int
+
+    def _title(self) -> str:
+        against = f" against {self.control}" if self.control is not None else ""
+        how = (
+            self.method
+            if self.adjust == self.method
+            else (f"{self.method}, {self.adjust} adjustment")
+        )
+        return f"Post-hoc comparisons ({how}){against}, α = {self.alpha:g}"
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = []
+        if self.critical_difference is not None:
+            rows.append(("critical difference", self.critical_difference))
+        rows.append(("significant pairs", int(self.to_frame()["reject"].sum())))
+        rows.append(
+            ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups))
+        )
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per comparison: a, b, mean ranks, statistic, p-values, reject."""
+        records = []
+        ranks = self.mean_ranks
+        if isinstance(self.pvalues, pd.Series):
+            for other in self.pvalues.index:
+                records.append(self._record(self.control, other, ranks))
+        else:
+            names = list(self.pvalues.columns)
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    records.append(self._record(a, b, ranks))
+        return pd.DataFrame.from_records(records)
+
+    def _record(self, a: str, b: str, ranks: pd.Series) -> dict[str, object]:
+        def pick(obj: pd.DataFrame | pd.Series) -> object:
+            return obj[b] if isinstance(obj, pd.Series) else obj.loc[a, b]
+
+        return {
+            "a": a,
+            "b": b,
+            "mean_rank_a": float(ranks[a]),
+            "mean_rank_b": float(ranks[b]),
+            "statistic": float(pick(self.statistics)),
+            "pvalue": float(pick(self.pvalues)),
+            "adjusted": float(pick(self.adjusted)),
+            "reject": bool(pick(self.reject)),
+        }
+
+    def _table(self) -> pd.DataFrame:
+        frame = self.to_frame()
+        frame.index = pd.Index(
+            [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
+            name="comparison",
+        )
+        return frame.drop(columns=["a", "b"])
+
+    def significant_pairs(self) -> list[tuple[str, str]]:
+        """The pairs found significantly different, as (better, worse) by rank."""
+        frame = self.to_frame()
+        pairs = []
+        for a, b, ra, rb in frame.loc[
+            frame["reject"], ["a", "b", "mean_rank_a", "mean_rank_b"]
+        ].itertuples(index=False):
+            pairs.append((a, b) if ra <= rb else (b, a))
+        return pairs
+
+
+def frame_of_pairs(names: list[str], values: np.ndarray) -> pd.DataFrame:
+    """An m × m DataFrame indexed and labelled by algorithm names."""
+    index = pd.Index(names, name="algorithm")
+    return pd.DataFrame(values, index=index, columns=index.copy())

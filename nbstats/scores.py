@@ -1,0 +1,410 @@
+"""The one input model: score tables, their validation, direction and ranks.
+
+A *score table* has one row per case (data set, problem instance, …) and one
+column per algorithm. Every statistic in nbstats reads its data through this
+module, so every function refuses the same bad input with the same message.
+
+Ranks are always **1 = best**, ties get the average of the ranks they span
+(Demšar's convention); ``higher_is_better=False`` is the same as negating every
+score.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+__all__ = ["mean_ranks", "ranks", "score_table"]
+
+NanPolicy = Literal["raise", "omit"]
+Aggregate = Literal["mean", "median"] | None
+
+_MAX_CELLS_SHOWN = 8
+
+
+def score_table(
+    data: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
+    *,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: Aggregate = None,
+    nan_policy: NanPolicy = "raise",
+) -> pd.DataFrame:
+    """Validate scores and return them as a wide score table.
+
+    Parameters
+    ----------
+    data : DataFrame or 2-D array-like
+        Either a *wide* table (rows = cases, columns = algorithms) or, when
+        ``case``, ``algorithm`` and ``score`` are given, a *long* ("tidy") table
+        with one row per (case, algorithm[, fold]).
+    case, algorithm, score : str, optional
+        Column names of a long table. Give all three or none.
+    aggregate : {None, "mean", "median"}
+        How to combine several rows of the same (case, algorithm), e.g. the
+        folds of a cross-validation. ``None`` refuses duplicated rows.
+    nan_policy : {"raise", "omit"}
+        ``"raise"`` refuses missing scores and names the cells; ``"omit"`` drops
+        every case with a missing score and warns how many were dropped.
+
+    Returns
+    -------
+    DataFrame
+        A new float64 table: index = cases (named ``"case"`` unless it had a
+        name), columns = algorithms (named ``"algorithm"``). The input is never
+        modified.
+
+    Raises
+    ------
+    ValueError
+        Missing or infinite scores, duplicated names, fewer than 2 algorithms
+        or 2 cases, unknown columns, duplicated long rows without ``aggregate``.
+    TypeError
+        Non-numeric score columns.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> long = pd.DataFrame({"data": ["d1", "d1", "d2", "d2"],
+    ...                      "algo": ["A", "B", "A", "B"],
+    ...                      "acc": [0.8, 0.9, 0.7, 0.75]})
+    >>> nbstats.score_table(long, case="data", algorithm="algo", score="acc")
+    algorithm    A     B
+    data
+    d1         0.8  0.90
+    d2         0.7  0.75
+    """
+    check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    long_args = {"case": case, "algorithm": algorithm, "score": score}
+    if any(v is not None for v in long_args.values()):
+        missing = [k for k, v in long_args.items() if v is None]
+        if missing:
+            raise ValueError(
+                "long data needs all of case=, algorithm= and score=; missing: "
+                + ", ".join(f"{m}=" for m in missing)
+                + ". For a wide table (rows = cases, columns = algorithms) "
+                "give none of them."
+            )
+        wide = _pivot_long(data, case, algorithm, score, aggregate)
+    else:
+        if aggregate is not None:
+            raise ValueError(
+                "aggregate= only applies to long data; also give case=, "
+                "algorithm= and score= to name its columns."
+            )
+        wide = _as_wide_frame(data)
+    return _validate_wide(wide, nan_policy=nan_policy)
+
+
+def ranks(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> pd.DataFrame:
+    """Rank the algorithms within each case: 1 = best, ties get average ranks.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table (see :func:`score_table`).
+    higher_is_better : bool
+        Whether a higher score is better (accuracy) or worse (error, runtime).
+    nan_policy : {"raise", "omit"}
+        See :func:`score_table`.
+
+    Returns
+    -------
+    DataFrame
+        Same shape, index and columns as the validated score table.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> nbstats.ranks([[0.9, 0.8, 0.9], [0.5, 0.7, 0.6]])
+    algorithm  alg1  alg2  alg3
+    case
+    case1       1.5   3.0   1.5
+    case2       3.0   1.0   2.0
+    """
+    table = score_table(scores, nan_policy=nan_policy)
+    return pd.DataFrame(
+        rank_rows(table.to_numpy(), higher_is_better=higher_is_better),
+        index=table.index,
+        columns=table.columns,
+    )
+
+
+def mean_ranks(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> pd.Series:
+    """Average rank of each algorithm over the cases (1 = best).
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> nbstats.mean_ranks(table).round(3).tolist()
+    [3.143, 2.0, 2.893, 1.964]
+    """
+    return (
+        ranks(scores, higher_is_better=higher_is_better, nan_policy=nan_policy)
+        .mean(axis=0)
+        .rename("mean rank")
+    )
+
+
+def rank_rows(values: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
+    """Rank each row of a validated float array, 1 = best, average ties."""
+    oriented = -values if higher_is_better else values
+    return rankdata(oriented, method="average", axis=1)
+
+
+def oriented(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
+    """Scores turned so that larger is always better."""
+    return values if higher_is_better else -values
+
+
+def paired_differences(
+    a: object,
+    b: object,
+    *,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> tuple[np.ndarray, str, str]:
+    """Validate two paired score vectors; return ``d`` (> 0 where b is better).
+
+    Returns
+    -------
+    d : ndarray
+        ``b - a`` when higher is better, ``a - b`` otherwise.
+    name_a, name_b : str
+        Names taken from Series names, else ``"a"`` and ``"b"``.
+    """
+    check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    name_a = _series_name(a, "a")
+    name_b = _series_name(b, "b")
+    if name_a == name_b:
+        name_a, name_b = f"{name_a} (a)", f"{name_b} (b)"
+    both_series = isinstance(a, pd.Series) and isinstance(b, pd.Series)
+    if both_series and not a.index.equals(b.index):
+        if a.index.has_duplicates or set(a.index) != set(b.index):
+            raise ValueError(
+                "a and b are Series whose indexes name different cases; "
+                "pair them first, e.g. a, b = a.align(b, join='inner')."
+            )
+        b = b.reindex(a.index)
+    va = _as_vector(a, "a")
+    vb = _as_vector(b, "b")
+    if va.shape != vb.shape:
+        raise ValueError(
+            f"a and b must hold one score per case each, got {va.size} and "
+            f"{vb.size} scores; pass the two columns of one score table."
+        )
+    frame = pd.DataFrame({name_a: va, name_b: vb})
+    if isinstance(a, pd.Series):
+        frame.index = a.index
+    table = _validate_wide(frame, nan_policy=nan_policy, min_algorithms=2)
+    va, vb = table.iloc[:, 0].to_numpy(), table.iloc[:, 1].to_numpy()
+    d = vb - va if higher_is_better else va - vb
+    return d, name_a, name_b
+
+
+def _series_name(x: object, default: str) -> str:
+    name = getattr(x, "name", None)
+    return default if name is None else str(name)
+
+
+def _as_vector(x: object, label: str) -> np.ndarray:
+    if isinstance(x, pd.DataFrame):
+        raise TypeError(
+            f"{label} must be one column of scores, got a DataFrame; "
+            f"select a column, e.g. df['name']."
+        )
+    arr = np.asarray(x)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{label} must be 1-D (one score per case), got shape {arr.shape}."
+        )
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
+        if arr.dtype.kind == "O":
+            converted = pd.to_numeric(pd.Series(arr), errors="coerce")
+            if converted.notna().sum() == pd.Series(arr).notna().sum():
+                return converted.to_numpy(dtype=float)
+        raise TypeError(
+            f"{label} must hold numbers, got dtype {arr.dtype}; convert it "
+            f"with pd.to_numeric or astype(float)."
+        )
+    return arr.astype(float)
+
+
+def _as_wide_frame(data: object) -> pd.DataFrame:
+    if isinstance(data, pd.DataFrame):
+        return data
+    if isinstance(data, pd.Series):
+        raise ValueError(
+            "a score table needs one column per algorithm, got a Series; for "
+            "two algorithms use the two-sample functions, e.g. "
+            "nbstats.wilcoxon(a, b), or pass a DataFrame."
+        )
+    arr = np.asarray(data)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"a score table must be 2-D (rows = cases, columns = algorithms), "
+            f"got an array of shape {arr.shape}."
+        )
+    return pd.DataFrame(
+        arr,
+        index=pd.Index([f"case{i + 1}" for i in range(arr.shape[0])], name="case"),
+        columns=pd.Index(
+            [f"alg{j + 1}" for j in range(arr.shape[1])], name="algorithm"
+        ),
+    )
+
+
+def _pivot_long(
+    data: object, case: str, algorithm: str, score: str, aggregate: Aggregate
+) -> pd.DataFrame:
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            "long data (case=, algorithm=, score=) must be a DataFrame, got "
+            f"{type(data).__name__}."
+        )
+    check_choice("aggregate", aggregate, (None, "mean", "median"))
+    unknown = [c for c in (case, algorithm, score) if c not in data.columns]
+    if unknown:
+        raise ValueError(
+            f"column(s) {unknown} not found; the table has columns "
+            f"{list(data.columns)}."
+        )
+    values = data[score]
+    if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        raise TypeError(
+            f"score column {score!r} must be numeric, got dtype {values.dtype}; "
+            f"convert it with pd.to_numeric."
+        )
+    keys = data[[case, algorithm]]
+    duplicated = keys.duplicated(keep=False)
+    if duplicated.any() and aggregate is None:
+        examples = keys[duplicated].drop_duplicates().head(3)
+        shown = ", ".join(
+            f"({c!r}, {a!r})" for c, a in examples.itertuples(index=False)
+        )
+        raise ValueError(
+            f"{int(keys.duplicated().sum())} duplicated ({case}, {algorithm}) "
+            f"rows, e.g. {shown}; pass aggregate='mean' or 'median' to combine "
+            f"repeated measurements (such as folds) into one score."
+        )
+    case_order = pd.unique(data[case])
+    algorithm_order = pd.unique(data[algorithm])
+    grouped = data.groupby([case, algorithm], sort=False)[score]
+    if aggregate == "median":
+        cells = grouped.median(skipna=False)
+    else:
+        # "mean" or no duplicates; skipna=False so a missing fold stays visible
+        cells = grouped.mean(skipna=False)
+    wide = cells.unstack(algorithm).reindex(index=case_order, columns=algorithm_order)
+    wide.index.name = case
+    wide.columns.name = algorithm
+    return wide
+
+
+def _validate_wide(
+    frame: pd.DataFrame, *, nan_policy: NanPolicy, min_algorithms: int = 2
+) -> pd.DataFrame:
+    if frame.columns.has_duplicates:
+        dup = list(frame.columns[frame.columns.duplicated()].unique())
+        raise ValueError(
+            f"algorithm names must be unique, {dup} appear more than once; "
+            f"rename the columns."
+        )
+    if frame.index.has_duplicates:
+        dup = list(frame.index[frame.index.duplicated()].unique()[:5])
+        raise ValueError(
+            f"case names must be unique, {dup} appear more than once; make the "
+            f"index unique (e.g. reset_index()) or aggregate repeated rows."
+        )
+    non_numeric = [
+        c
+        for c in frame.columns
+        if not pd.api.types.is_numeric_dtype(frame[c])
+        or pd.api.types.is_bool_dtype(frame[c])
+    ]
+    if non_numeric:
+        raise TypeError(
+            f"score columns must be numeric; non-numeric column(s): "
+            f"{non_numeric}. Move labels into the index (df.set_index(...)), "
+            f"drop them, or convert with pd.to_numeric."
+        )
+    table = frame.astype(float)
+    table.index.name = table.index.name or "case"
+    table.columns.name = table.columns.name or "algorithm"
+    values = table.to_numpy()
+    infinite = np.isinf(values)
+    if infinite.any():
+        raise ValueError(
+            "scores must be finite; infinite values at "
+            + _describe_cells(table, infinite)
+            + ". Replace them with a finite score or drop those cases."
+        )
+    missing = np.isnan(values)
+    if missing.any():
+        if nan_policy == "raise":
+            raise ValueError(
+                "missing scores at "
+                + _describe_cells(table, missing)
+                + ". Fill them, drop those cases, or pass nan_policy='omit' to "
+                "drop every incomplete case."
+            )
+        incomplete = missing.any(axis=1)
+        warnings.warn(
+            f"nan_policy='omit': dropped {int(incomplete.sum())} of "
+            f"{len(table)} cases with missing scores.",
+            UserWarning,
+            stacklevel=3,
+        )
+        table = table.loc[~incomplete]
+    n_cases, n_algorithms = table.shape
+    if n_algorithms < min_algorithms:
+        raise ValueError(
+            f"need at least {min_algorithms} algorithms (columns) to compare, "
+            f"got {n_algorithms}."
+        )
+    if n_cases < 2:
+        raise ValueError(
+            f"need at least 2 cases (rows) to compare algorithms, got {n_cases}"
+            + (" after dropping incomplete cases." if missing.any() else ".")
+        )
+    return table
+
+
+def _describe_cells(table: pd.DataFrame, mask: np.ndarray) -> str:
+    rows, cols = np.nonzero(mask)
+    cells = [
+        f"({table.index[r]!r}, {table.columns[c]!r})"
+        for r, c in zip(rows[:_MAX_CELLS_SHOWN], cols[:_MAX_CELLS_SHOWN], strict=True)
+    ]
+    more = len(rows) - len(cells)
+    return (
+        "(case, algorithm) "
+        + ", ".join(cells)
+        + (f" and {more} more" if more > 0 else "")
+    )
+
+
+def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
+    if value not in choices:
+        raise ValueError(
+            f"unknown {name}={value!r}; choose one of "
+            + ", ".join(repr(c) for c in choices)
+            + "."
+        )

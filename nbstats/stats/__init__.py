@@ -1,0 +1,1 @@
+"""Statistics: numpy and scipy only, no display code."""

@@ -1,0 +1,103 @@
+"""Critical differences of mean ranks (Demšar 2006, §3.2.2, Table 5)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from scipy.stats import norm, studentized_range
+
+from nbstats.scores import check_choice
+
+__all__ = ["critical_difference", "critical_value", "rank_standard_error"]
+
+
+def rank_standard_error(n_algorithms: int, n_cases: int) -> float:
+    """Standard error of a difference of mean ranks, ``sqrt(k(k+1) / (6N))``."""
+    return float(np.sqrt(n_algorithms * (n_algorithms + 1) / (6 * n_cases)))
+
+
+def critical_value(
+    n_algorithms: int,
+    alpha: float = 0.05,
+    method: Literal["nemenyi", "bonferroni-dunn"] = "nemenyi",
+    *,
+    n_comparisons: int | None = None,
+) -> float:
+    """The critical value q_α of Demšar's Table 5.
+
+    ``"nemenyi"``: the studentized range quantile for k groups and infinite
+    degrees of freedom, divided by √2. ``"bonferroni-dunn"``: the two-sided
+    normal quantile at α / c, with c = k - 1 comparisons against a control
+    unless ``n_comparisons`` says otherwise.
+
+    Examples
+    --------
+    >>> round(critical_value(4, 0.05, "nemenyi"), 3)
+    2.569
+    >>> round(critical_value(4, 0.05, "bonferroni-dunn"), 3)
+    2.394
+    """
+    _check_sizes(n_algorithms, 2, alpha)
+    check_choice("method", method, ("nemenyi", "bonferroni-dunn"))
+    if method == "nemenyi":
+        return float(
+            studentized_range.ppf(1 - alpha, n_algorithms, np.inf) / np.sqrt(2)
+        )
+    c = n_algorithms - 1 if n_comparisons is None else n_comparisons
+    return float(norm.isf(alpha / (2 * c)))
+
+
+def critical_difference(
+    n_algorithms: int,
+    n_cases: int,
+    alpha: float = 0.05,
+    method: Literal["nemenyi", "bonferroni-dunn"] = "nemenyi",
+) -> float:
+    """Critical difference of mean ranks, ``CD = q_α sqrt(k(k+1) / (6N))``.
+
+    Two algorithms whose mean ranks differ by more than CD are significantly
+    different (Nemenyi: all pairs; Bonferroni–Dunn: against a control, k - 1
+    comparisons). The critical values are computed (scipy's studentized range
+    and normal distributions), not looked up, so any k and α work.
+
+    Parameters
+    ----------
+    n_algorithms : int
+        k, the number of algorithms (including the control).
+    n_cases : int
+        N, the number of cases (data sets).
+    alpha : float
+        Family-wise significance level.
+    method : {"nemenyi", "bonferroni-dunn"}
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Demšar's Table 6 (k = 4, N = 14):
+
+    >>> import nbstats
+    >>> round(nbstats.critical_difference(4, 14, 0.05), 2)
+    1.25
+    >>> round(nbstats.critical_difference(4, 14, 0.10), 2)
+    1.12
+    >>> round(nbstats.critical_difference(4, 14, 0.05, "bonferroni-dunn"), 2)
+    1.16
+    """
+    _check_sizes(n_algorithms, n_cases, alpha)
+    return critical_value(n_algorithms, alpha, method) * rank_standard_error(
+        n_algorithms, n_cases
+    )
+
+
+def _check_sizes(n_algorithms: int, n_cases: int, alpha: float) -> None:
+    for name, value in (("n_algorithms", n_algorithms), ("n_cases", n_cases)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an integer, got {value!r}.")
+        if value < 2:
+            raise ValueError(f"{name} must be at least 2, got {value}.")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")

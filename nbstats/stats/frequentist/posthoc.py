@@ -1,0 +1,258 @@
+"""Post-hoc tests after Friedman: which algorithms differ (Demšar 2006, §3.2.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm, studentized_range
+
+from nbstats.results.frequentist import PosthocResult, frame_of_pairs
+from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
+from nbstats.stats.frequentist.critical_difference import (
+    critical_value,
+    rank_standard_error,
+)
+from nbstats.stats.frequentist.sign import sign_test_from_differences
+from nbstats.stats.frequentist.ttest import paired_ttest
+from nbstats.stats.frequentist.wilcoxon import signed_rank_test
+
+__all__ = ["POSTHOC_METHODS", "posthoc"]
+
+RANK_METHODS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "shaffer")
+PAIRWISE_METHODS = ("wilcoxon", "sign", "ttest")
+POSTHOC_METHODS = RANK_METHODS + PAIRWISE_METHODS
+
+_PAIRWISE_TESTS: dict[str, Callable[[np.ndarray], tuple[float, float]]] = {
+    "wilcoxon": lambda d: tuple(signed_rank_test(d)),
+    "sign": lambda d: tuple(sign_test_from_differences(d)),
+    "ttest": lambda d: tuple(paired_ttest(d)),
+}
+
+
+def posthoc(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    method: str = "nemenyi",
+    control: str | None = None,
+    alpha: float = 0.05,
+    adjust: str | None = None,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> PosthocResult:
+    """Post-hoc comparisons of k algorithms, all pairs or against a control.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table, rows = cases, columns = algorithms.
+    method : str
+        z-tests on mean ranks, ``z = (R_i - R_j) / sqrt(k(k+1)/(6N))``:
+
+        - ``"nemenyi"``: all pairs, studentized-range p-values; has a CD.
+        - ``"bonferroni-dunn"``: Bonferroni over the comparisons made (k - 1
+          against a control, else all pairs); has a CD.
+        - ``"holm"``, ``"hochberg"``, ``"hommel"``: step-down/up procedures.
+        - ``"shaffer"``: Shaffer's static procedure, all pairs only.
+
+        Pairwise tests on the scores themselves, adjusted by ``adjust``:
+        ``"wilcoxon"`` (exact/zsplit as :func:`nbstats.wilcoxon`), ``"sign"``
+        (ties split), ``"ttest"`` (paired).
+    control : str, optional
+        Compare every algorithm against this one (k - 1 hypotheses) instead of
+        all k(k-1)/2 pairs. Not possible with ``"nemenyi"`` and ``"shaffer"``.
+    alpha : float
+        Family-wise significance level.
+    adjust : str, optional
+        Only for pairwise tests: one of ``"holm"`` (default), ``"hochberg"``,
+        ``"hommel"``, ``"bonferroni"``, ``"shaffer"`` or ``"none"``.
+    higher_is_better : bool
+        Whether higher scores are better.
+    nan_policy : {"raise", "omit"}
+        See :func:`nbstats.score_table`.
+
+    Returns
+    -------
+    PosthocResult
+        ``pvalues``, ``adjusted``, ``reject`` (m × m DataFrames, or Series
+        against ``control``), ``critical_difference`` and ``groups``.
+
+    Examples
+    --------
+    Demšar's Table 6 at α = 0.10: two groups.
+
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> res = nbstats.posthoc(table, method="nemenyi", alpha=0.10)
+    >>> round(res.critical_difference, 2)
+    1.12
+    >>> res.groups
+    [('C4.5+m+cf', 'C4.5+m', 'C4.5+cf'), ('C4.5+cf', 'C4.5')]
+
+    Holm against C4.5 rejects two hypotheses:
+
+    >>> holm = nbstats.posthoc(table, method="holm", control="C4.5")
+    >>> holm.reject.tolist()
+    [True, False, True]
+    """
+    check_choice("method", method, POSTHOC_METHODS)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    table = score_table(scores, nan_policy=nan_policy)
+    names = [str(c) for c in table.columns]
+    table.columns = pd.Index(names, name=table.columns.name)
+    if control is not None and control not in names:
+        raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
+    if control is not None and method in ("nemenyi", "shaffer"):
+        raise ValueError(
+            f"method={method!r} compares all pairs; against a control use "
+            f"'bonferroni-dunn', 'holm', 'hochberg' or 'hommel' (or drop control=)."
+        )
+    if method in RANK_METHODS:
+        if adjust is not None and adjust != method:
+            raise ValueError(
+                f"adjust= applies to pairwise tests (wilcoxon, sign, ttest); "
+                f"method={method!r} already fixes the adjustment."
+            )
+        adjust = method
+    else:
+        adjust = "holm" if adjust is None else adjust
+        if adjust == "bonferroni-dunn":
+            adjust = "bonferroni"
+        check_choice("adjust", adjust, ADJUSTMENTS)
+        if adjust == "shaffer" and control is not None:
+            raise ValueError(
+                "Shaffer's procedure is for all pairwise comparisons; against a "
+                "control use adjust='holm'."
+            )
+
+    n, k = table.shape
+    values = table.to_numpy()
+    mean_ranks = pd.Series(
+        rank_rows(values, higher_is_better=higher_is_better).mean(axis=0),
+        index=table.columns,
+        name="mean rank",
+    )
+    pairs = (
+        [(control, other) for other in names if other != control]
+        if control is not None
+        else list(combinations(names, 2))
+    )
+    index_of = {name: j for j, name in enumerate(names)}
+    better = oriented(values, higher_is_better)
+    stats = np.empty(len(pairs))
+    raw = np.empty(len(pairs))
+    se = rank_standard_error(k, n)
+    for h, (a, b) in enumerate(pairs):
+        if method in RANK_METHODS:
+            # z > 0 when b has the better (smaller) mean rank
+            stats[h] = (mean_ranks[a] - mean_ranks[b]) / se
+            raw[h] = 2 * norm.sf(abs(stats[h]))
+        else:
+            d = better[:, index_of[b]] - better[:, index_of[a]]
+            stats[h], raw[h] = _PAIRWISE_TESTS[method](d)
+
+    critical_difference = None
+    if method == "nemenyi":
+        adjusted = np.minimum(
+            1.0, studentized_range.sf(np.abs(stats) * np.sqrt(2), k, np.inf)
+        )
+        critical_difference = critical_value(k, alpha, "nemenyi") * se
+    elif method == "bonferroni-dunn":
+        adjusted = adjust_pvalues(raw, "bonferroni")
+        critical_difference = (
+            critical_value(k, alpha, "bonferroni-dunn", n_comparisons=len(pairs)) * se
+        )
+    else:
+        adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
+    reject = adjusted <= alpha
+
+    if control is not None:
+        others = pd.Index([b for _, b in pairs], name="algorithm")
+        statistics = pd.Series(stats, index=others, name="statistic")
+        pvalues = pd.Series(raw, index=others, name="pvalue")
+        adjusted_out = pd.Series(adjusted, index=others, name="adjusted")
+        reject_out = pd.Series(reject, index=others, name="reject")
+        same = [control] + [b for (_, b), r in zip(pairs, reject, strict=True) if not r]
+        groups = [tuple(sorted(same, key=lambda a: (mean_ranks[a], names.index(a))))]
+    else:
+        statistics = _square(names, pairs, stats, antisymmetric=method in RANK_METHODS)
+        pvalues = _square(names, pairs, raw)
+        adjusted_out = _square(names, pairs, adjusted)
+        reject_out = _square(names, pairs, reject.astype(float)).fillna(0).astype(bool)
+        groups = nonsignificant_groups(reject_out, mean_ranks)
+    return PosthocResult(
+        method=method,
+        adjust=adjust,
+        alpha=alpha,
+        control=control,
+        mean_ranks=mean_ranks,
+        statistics=statistics,
+        pvalues=pvalues,
+        adjusted=adjusted_out,
+        reject=reject_out,
+        critical_difference=critical_difference,
+        groups=groups,
+        n_cases=n,
+    )
+
+
+def _square(
+    names: list[str],
+    pairs: list[tuple[str, str]],
+    values: np.ndarray,
+    *,
+    antisymmetric: bool = False,
+) -> pd.DataFrame:
+    k = len(names)
+    position = {name: j for j, name in enumerate(names)}
+    square = np.full((k, k), np.nan)
+    for (a, b), v in zip(pairs, values, strict=True):
+        i, j = position[a], position[b]
+        square[i, j] = v
+        square[j, i] = -v if antisymmetric else v
+    return frame_of_pairs(names, square)
+
+
+def nonsignificant_groups(
+    reject: pd.DataFrame, mean_ranks: pd.Series
+) -> list[tuple[str, ...]]:
+    """Maximal sets of algorithms with no significant difference inside.
+
+    These are the maximal cliques of the graph joining every pair that is *not*
+    rejected (Bron–Kerbosch with pivoting; k is small, so plain sets are fine).
+    Each group is ordered by mean rank (best first), groups by their best rank.
+
+    Examples
+    --------
+    >>> names = ["A", "B", "C"]
+    >>> rej = pd.DataFrame(False, index=names, columns=names)
+    >>> rej.loc["A", "C"] = rej.loc["C", "A"] = True
+    >>> nonsignificant_groups(rej, pd.Series([1.0, 2.0, 3.0], index=names))
+    [('A', 'B'), ('B', 'C')]
+    """
+    names = list(reject.index)
+    neighbours = {
+        a: {b for b in names if b != a and not reject.loc[a, b]} for a in names
+    }
+    cliques: list[frozenset[str]] = []
+
+    def expand(clique: set[str], candidates: set[str], excluded: set[str]) -> None:
+        if not candidates and not excluded:
+            cliques.append(frozenset(clique))
+            return
+        pivot = max(
+            candidates | excluded, key=lambda v: len(neighbours[v] & candidates)
+        )
+        for v in list(candidates - neighbours[pivot]):
+            expand(clique | {v}, candidates & neighbours[v], excluded & neighbours[v])
+            candidates = candidates - {v}
+            excluded = excluded | {v}
+
+    expand(set(), set(names), set())
+    order = {name: (mean_ranks[name], j) for j, name in enumerate(names)}
+    groups = [tuple(sorted(c, key=order.__getitem__)) for c in cliques]
+    return sorted(groups, key=lambda g: [order[a] for a in g])

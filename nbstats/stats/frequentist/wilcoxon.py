@@ -1,0 +1,243 @@
+"""Wilcoxon signed-ranks test with exact p-values that stay exact under ties."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from scipy.stats import norm, rankdata
+
+from nbstats.results.frequentist import WilcoxonResult
+from nbstats.scores import NanPolicy, check_choice, paired_differences
+
+__all__ = ["EXACT_MAX_N", "signed_rank_null_pmf", "wilcoxon"]
+
+#: With ``method="auto"`` the exact conditional distribution is used up to this
+#: many ranked differences, the normal approximation above it. The dynamic
+#: programme costs O(n³) operations, about a millisecond at n = 200.
+EXACT_MAX_N = 200
+
+ZeroMethod = Literal["zsplit", "pratt", "wilcox"]
+Alternative = Literal["two-sided", "greater", "less"]
+
+
+def wilcoxon(
+    a: object,
+    b: object,
+    *,
+    zero_method: ZeroMethod = "zsplit",
+    alternative: Alternative = "two-sided",
+    method: Literal["auto", "exact", "approx"] = "auto",
+    correction: bool = False,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> WilcoxonResult:
+    """Wilcoxon signed-ranks test of whether b is better than a.
+
+    The differences ``d = b - a`` (``a - b`` when lower is better) are ranked by
+    absolute value with average ranks for ties; ``R+`` sums the ranks where b
+    is better, ``R-`` where a is better (Demšar 2006, §3.1.3).
+
+    Parameters
+    ----------
+    a, b : array-like or Series
+        Paired scores of the two algorithms, one per case.
+    zero_method : {"zsplit", "pratt", "wilcox"}
+        Zero differences: ``"zsplit"`` ranks them and adds half of their ranks
+        to each sum (Demšar's rule, as in scipy; Demšar additionally drops one
+        zero when their number is odd, which nbstats does not); ``"pratt"``
+        ranks them, then drops them; ``"wilcox"`` drops them before ranking.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: b is better than a; ``"less"``: a is better than b.
+    method : {"auto", "exact", "approx"}
+        ``"exact"`` uses the permutation distribution of R+ conditional on the
+        observed (mid)ranks, computed by dynamic programming over doubled rank
+        sums, so it stays exact with ties and zeros. ``"approx"`` is the normal
+        approximation with the same conditional mean and variance (this
+        includes the tie correction). ``"auto"`` is exact for at most
+        :data:`EXACT_MAX_N` ranked differences.
+    correction : bool
+        Continuity correction of half a rank in the normal approximation.
+    higher_is_better : bool
+        Whether higher scores are better.
+    nan_policy : {"raise", "omit"}
+        See :func:`nbstats.score_table`.
+
+    Returns
+    -------
+    WilcoxonResult
+        ``statistic, pvalue = result``; ``statistic`` is ``T = min(R+, R-)``
+        for the two-sided test and ``R+`` otherwise.
+
+    Notes
+    -----
+    The null distribution is conditional on the ranks: each non-zero
+    difference is equally likely positive or negative, and zero differences
+    contribute a fixed half rank to each sum under ``"zsplit"``. scipy's
+    normal approximation for ``"zsplit"`` instead counts the zeros in the
+    variance, so its z differs from ours when there are zeros.
+
+    Examples
+    --------
+    Demšar's Table 2 (C4.5 vs C4.5 with tuned m):
+
+    >>> import nbstats
+    >>> t2 = nbstats.datasets.load("demsar2006_table2")
+    >>> res = nbstats.wilcoxon(t2["C4.5"], t2["C4.5+m"])
+    >>> res.r_plus, res.r_minus, res.statistic
+    (93.0, 12.0, 12.0)
+    >>> round(res.pvalue, 4)
+    0.0107
+
+    Compare with SciPy (no zeros, so both definitions agree):
+
+    >>> from scipy.stats import wilcoxon as scipy_wilcoxon
+    >>> x, y = [1.0, 2.5, 3.1, 4.7, 5.2], [1.8, 2.2, 4.0, 5.9, 7.0]
+    >>> nbstats.wilcoxon(x, y).pvalue == scipy_wilcoxon(y, x).pvalue
+    True
+    """
+    check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
+    check_choice("alternative", alternative, ("two-sided", "greater", "less"))
+    check_choice("method", method, ("auto", "exact", "approx"))
+    d, name_a, name_b = paired_differences(
+        a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
+    )
+    return signed_rank_test(
+        d,
+        zero_method=zero_method,
+        alternative=alternative,
+        method=method,
+        correction=correction,
+        names=(name_a, name_b),
+    )
+
+
+def signed_rank_test(
+    d: np.ndarray,
+    *,
+    zero_method: ZeroMethod = "zsplit",
+    alternative: Alternative = "two-sided",
+    method: str = "auto",
+    correction: bool = False,
+    names: tuple[str, str] = ("a", "b"),
+) -> WilcoxonResult:
+    """The Wilcoxon test on validated differences ``d`` (> 0 where b is better)."""
+    zero = d == 0
+    n_zero = int(zero.sum())
+    if zero_method == "wilcox":
+        d = d[~zero]
+        zero = np.zeros(d.size, dtype=bool)
+    r = rankdata(np.abs(d), method="average") if d.size else np.zeros(0)
+    random_ranks = r[~zero]  # ranks whose sign is random under H0
+    r_plus = float(r[d > 0].sum())
+    r_minus = float(r[d < 0].sum())
+    if zero_method == "zsplit":
+        r_plus += float(r[zero].sum()) / 2
+        r_minus += float(r[zero].sum()) / 2
+    fixed_part = r_plus - float(r[d > 0].sum())  # zsplit's half ranks of zeros
+
+    n_random = random_ranks.size
+    if method == "auto":
+        method = "exact" if n_random <= EXACT_MAX_N else "approx"
+
+    zstatistic = np.nan
+    if n_random == 0:
+        pvalue = 1.0
+    elif method == "exact":
+        pvalue = _exact_pvalue(random_ranks, r_plus - fixed_part, alternative)
+    else:
+        zstatistic, pvalue = _normal_pvalue(
+            random_ranks, r_plus - fixed_part, alternative, correction
+        )
+
+    total = r_plus + r_minus
+    statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
+    return WilcoxonResult(
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        r_plus=r_plus,
+        r_minus=r_minus,
+        n=int(d.size),
+        n_zero=n_zero,
+        zstatistic=float(zstatistic),
+        effect_size=float((r_plus - r_minus) / total) if total > 0 else 0.0,
+        method=method,
+        zero_method=zero_method,
+        alternative=alternative,
+        name_a=names[0],
+        name_b=names[1],
+    )
+
+
+def signed_rank_null_pmf(ranks: np.ndarray) -> np.ndarray:
+    """Null distribution of twice the positive rank sum, given the ranks.
+
+    Each rank is independently counted with probability ½. Midranks are
+    multiples of ½, so doubled ranks are integers and the distribution of
+    ``S = 2 R+`` lives on ``0 … 2 Σ r``; it is the coefficient vector of
+    ``Π (1 + x^{2 r_i}) / 2``, built one factor at a time.
+
+    Parameters
+    ----------
+    ranks : ndarray
+        Positive (mid)ranks of the non-zero differences.
+
+    Returns
+    -------
+    ndarray
+        ``pmf[s] = P(2 R+ = s)``.
+
+    Examples
+    --------
+    >>> signed_rank_null_pmf(np.array([1.0, 2.0])) * 4
+    array([1., 0., 1., 0., 1., 0., 1.])
+    """
+    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    if np.any(np.abs(doubled - 2 * np.asarray(ranks)) > 1e-9) or np.any(doubled < 1):
+        raise ValueError("ranks must be positive multiples of 1/2")
+    pmf = np.zeros(int(doubled.sum()) + 1)
+    pmf[0] = 1.0
+    reach = 0
+    for step in np.sort(doubled):
+        shifted = pmf[: reach + 1].copy()
+        reach += int(step)
+        pmf[: reach + 1] *= 0.5
+        pmf[step : reach + 1] += 0.5 * shifted
+    return pmf
+
+
+def _exact_pvalue(ranks: np.ndarray, r_plus_random: float, alternative: str) -> float:
+    pmf = signed_rank_null_pmf(ranks)
+    observed = round(2 * r_plus_random)
+    lower = float(pmf[: observed + 1].sum())  # P(2R+ <= observed)
+    upper = float(pmf[observed:].sum())  # P(2R+ >= observed)
+    if alternative == "greater":
+        p = upper
+    elif alternative == "less":
+        p = lower
+    else:
+        p = 2 * min(lower, upper)
+    return min(1.0, p)
+
+
+def _normal_pvalue(
+    ranks: np.ndarray, r_plus_random: float, alternative: str, correction: bool
+) -> tuple[float, float]:
+    mean = ranks.sum() / 2
+    sd = np.sqrt((ranks**2).sum() / 4)
+    diff = r_plus_random - mean
+    if correction:
+        if alternative == "greater":
+            diff -= 0.5
+        elif alternative == "less":
+            diff += 0.5
+        else:
+            diff -= 0.5 * np.sign(diff)
+    z = diff / sd
+    if alternative == "greater":
+        p = norm.sf(z)
+    elif alternative == "less":
+        p = norm.cdf(z)
+    else:
+        p = 2 * norm.sf(abs(z))
+    return float(z), float(min(1.0, p))
