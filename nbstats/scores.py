@@ -56,9 +56,9 @@ def score_table(
     Returns
     -------
     DataFrame
-        A new float64 table: index = cases (named ``"case"`` unless it had a
-        name), columns = algorithms (named ``"algorithm"``). The input is never
-        modified.
+        A new float64 table: index = cases, columns = algorithms. Long data
+        keeps its column names as the axis names; otherwise unnamed axes are
+        named ``"case"`` and ``"algorithm"``. The input is never modified.
 
     Raises
     ------
@@ -75,10 +75,10 @@ def score_table(
     ...                      "algo": ["A", "B", "A", "B"],
     ...                      "acc": [0.8, 0.9, 0.7, 0.75]})
     >>> nbstats.score_table(long, case="data", algorithm="algo", score="acc")
-    algorithm    A     B
+    algo    A     B
     data
-    d1         0.8  0.90
-    d2         0.7  0.75
+    d1    0.8  0.90
+    d2    0.7  0.75
     """
     check_choice("nan_policy", nan_policy, ("raise", "omit"))
     long_args = {"case": case, "algorithm": algorithm, "score": score}

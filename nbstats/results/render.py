@@ -31,15 +31,38 @@ _LATEX_SPECIAL = {
 }
 
 
+# symbols that appear in nbstats' own labels, typeset the LaTeX way so that a
+# table compiles with pdflatex as well as xelatex
+_UNICODE_LATEX = {
+    "χ": r"$\chi$",
+    "²": r"$^2$",
+    "ε": r"$\varepsilon$",
+    "α": r"$\alpha$",
+    "γ": r"$\gamma$",
+    "θ": r"$\theta$",
+    "−": "$-$",
+    "–": "--",
+    "—": "---",
+    "∞": r"$\infty$",
+    "≤": r"$\leq$",
+    "≥": r"$\geq$",
+}
+
+
 def escape_latex(text: object) -> str:
     """Escape the characters LaTeX treats specially (``_ % & # $ { } ~ ^ \\``).
+
+    A few symbols of nbstats' own labels (χ, ², ε, α, γ, θ, −, –, —, ∞, ≤, ≥)
+    become their LaTeX equivalents; other characters are left for xelatex.
 
     Examples
     --------
     >>> escape_latex("C4.5_m & 50%")
     'C4.5\\\\_m \\\\& 50\\\\%'
     """
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+    return "".join(
+        _LATEX_SPECIAL.get(ch) or _UNICODE_LATEX.get(ch, ch) for ch in str(text)
+    )
 
 
 def format_value(value: object, digits: int = 4) -> str:
@@ -153,8 +176,7 @@ def latex_table(
 
 def _latex_value(value: object, digits: int) -> str:
     text = format_value(value, digits)
-    text = text.replace("—", "--").replace("−∞", r"$-\infty$").replace("∞", r"$\infty$")
-    return escape_latex(text) if "$" not in text else text
+    return "--" if text == "—" else escape_latex(text)
 
 
 def text_block(

@@ -1,0 +1,81 @@
+"""Shared fixtures: bundled tables and the external oracles (R)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+
+import nbstats
+
+#: Set by .ci/run: a missing oracle (Rscript, an R package) fails instead of skipping.
+REQUIRE_ORACLES = os.environ.get("NBSTATS_REQUIRE_ORACLES") == "1"
+
+
+@pytest.fixture
+def table6() -> pd.DataFrame:
+    """Demšar (2006) Table 6 with the paper's tie-break on 'voting'."""
+    return nbstats.datasets.load("demsar2006")
+
+
+@pytest.fixture
+def table2() -> pd.DataFrame:
+    """Demšar (2006) Table 2."""
+    return nbstats.datasets.load("demsar2006_table2")
+
+
+def _missing(reason: str) -> None:
+    if REQUIRE_ORACLES:
+        pytest.fail(f"oracle unavailable in CI: {reason}")
+    pytest.skip(reason)
+
+
+def require_executable(name: str, install_hint: str) -> str:
+    """Path of an external program; skip without it, unless CI requires oracles."""
+    path = shutil.which(name)
+    if path is None:
+        _missing(f"{name} not installed ({install_hint})")
+    return path
+
+
+@pytest.fixture(scope="session")
+def run_r():
+    """Run an R script and return its stdout parsed as JSON.
+
+    The script must ``cat()`` one JSON document (build it with ``sprintf`` or
+    ``paste``; no R JSON package is assumed). Skips when Rscript is absent,
+    unless NBSTATS_REQUIRE_ORACLES=1.
+    """
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        _missing("Rscript not installed (apt-get install r-base-core r-cran-coin)")
+
+    def run(script: str, packages: tuple[str, ...] = ()) -> object:
+        for package in packages:
+            probe = subprocess.run(
+                [
+                    rscript,
+                    "-e",
+                    f"quit(status = !requireNamespace('{package}', quietly = TRUE))",
+                ],
+                capture_output=True,
+            )
+            if probe.returncode != 0:
+                _missing(
+                    f"R package {package!r} not installed (apt-get install r-cran-{package})"
+                )
+        done = subprocess.run(
+            [rscript, "--vanilla", "-e", script],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"R failed:\n{done.stderr}")
+        return json.loads(done.stdout)
+
+    return run

@@ -1,0 +1,138 @@
+"""Post-hoc procedures: definitions, shapes, groups, and their consistency."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import nbstats
+from nbstats.stats.frequentist.posthoc import nonsignificant_groups
+
+
+@pytest.fixture
+def scores():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(25, 5)) + [0, 0.3, 0.6, 0.9, 1.5]
+    return pd.DataFrame(x, columns=list("ABCDE"))
+
+
+def test_nemenyi_pvalues_from_studentized_range(scores):
+    res = nbstats.posthoc(scores, method="nemenyi")
+    ranks = nbstats.mean_ranks(scores)
+    se = np.sqrt(5 * 6 / (6 * 25))
+    q = abs(ranks["A"] - ranks["E"]) / se * np.sqrt(2)
+    assert res.adjusted.loc["A", "E"] == pytest.approx(
+        stats.studentized_range.sf(q, 5, np.inf), rel=1e-6
+    )
+    # reject exactly when the mean ranks differ by more than the CD
+    diff = np.abs(ranks.to_numpy()[:, None] - ranks.to_numpy()[None, :])
+    off_diagonal = ~np.eye(5, dtype=bool)
+    np.testing.assert_array_equal(
+        res.reject.to_numpy()[off_diagonal],
+        (diff > res.critical_difference)[off_diagonal],
+    )
+
+
+def test_matrices_are_symmetric_with_nan_diagonal(scores):
+    res = nbstats.posthoc(scores, method="holm")
+    p = res.adjusted.to_numpy()
+    assert np.isnan(np.diag(p)).all()
+    np.testing.assert_array_equal(p, p.T)
+    z = res.statistics.to_numpy()
+    np.testing.assert_allclose(z, -z.T)
+    assert not res.reject.to_numpy().diagonal().any()
+
+
+@pytest.mark.parametrize("method", ["wilcoxon", "sign", "ttest"])
+@pytest.mark.parametrize(
+    "adjust", ["holm", "hochberg", "hommel", "bonferroni", "shaffer", "none"]
+)
+def test_pairwise_tests_are_the_two_sample_tests_adjusted(scores, method, adjust):
+    res = nbstats.posthoc(scores, method=method, adjust=adjust)
+    test = {
+        "wilcoxon": nbstats.wilcoxon,
+        "sign": nbstats.sign_test,
+        "ttest": nbstats.ttest,
+    }[method]
+    frame = res.to_frame()
+    raw = [
+        test(scores[a], scores[b]).pvalue for a, b in zip(frame.a, frame.b, strict=True)
+    ]
+    np.testing.assert_allclose(frame.pvalue, raw)
+    np.testing.assert_allclose(frame.adjusted, nbstats.adjust_pvalues(raw, adjust))
+    np.testing.assert_array_equal(frame.reject, frame.adjusted <= 0.05)
+
+
+@pytest.mark.parametrize("method", ["bonferroni-dunn", "holm", "hochberg", "hommel"])
+def test_control_comparisons_are_series_over_the_others(scores, method):
+    res = nbstats.posthoc(scores, method=method, control="C")
+    assert isinstance(res.adjusted, pd.Series)
+    assert res.adjusted.index.tolist() == ["A", "B", "D", "E"]
+    z = (nbstats.mean_ranks(scores)["C"] - nbstats.mean_ranks(scores)) / np.sqrt(
+        30 / 150
+    )
+    np.testing.assert_allclose(res.statistics, z.drop("C"))
+    np.testing.assert_allclose(res.pvalues, 2 * stats.norm.sf(np.abs(z.drop("C"))))
+    assert "C" in res.groups[0]
+
+
+def test_bonferroni_dunn_all_pairs_has_a_larger_cd(scores):
+    control = nbstats.posthoc(scores, method="bonferroni-dunn", control="A")
+    pairs = nbstats.posthoc(scores, method="bonferroni-dunn")
+    assert pairs.critical_difference > control.critical_difference
+    expected = stats.norm.isf(0.05 / (2 * 10)) * np.sqrt(30 / 150)
+    assert pairs.critical_difference == pytest.approx(expected)
+
+
+def test_groups_are_the_maximal_cliques_not_only_intervals():
+    names = list("ABCD")
+    reject = pd.DataFrame(False, index=names, columns=names)
+    for a, b in [("A", "C"), ("B", "D")]:
+        reject.loc[a, b] = reject.loc[b, a] = True
+    ranks = pd.Series([1.0, 2.0, 3.0, 4.0], index=names)
+    assert nonsignificant_groups(reject, ranks) == [
+        ("A", "B"),
+        ("A", "D"),
+        ("B", "C"),
+        ("C", "D"),
+    ]
+
+
+def test_groups_cover_every_algorithm_and_are_maximal(scores):
+    for method in ["nemenyi", "holm", "wilcoxon", "shaffer"]:
+        res = nbstats.posthoc(scores, method=method, alpha=0.2)
+        covered = set().union(*map(set, res.groups))
+        assert covered == set("ABCDE")
+        for group in res.groups:
+            for a in group:
+                for b in group:
+                    assert a == b or not res.reject.loc[a, b]
+            outside = set("ABCDE") - set(group)
+            for c in outside:  # maximal: no outsider fits
+                assert any(res.reject.loc[c, g] for g in group)
+
+
+def test_significant_pairs_are_ordered_better_first(table6):
+    res = nbstats.posthoc(table6, method="nemenyi", alpha=0.10)
+    for better, worse in res.significant_pairs():
+        assert res.mean_ranks[better] < res.mean_ranks[worse]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"method": "tukey"}, "unknown method='tukey'"),
+        ({"method": "nemenyi", "control": "A"}, "compares all pairs"),
+        ({"method": "shaffer", "control": "A"}, "compares all pairs"),
+        ({"method": "holm", "control": "Z"}, "control='Z' is not one of"),
+        ({"method": "holm", "adjust": "hommel"}, "adjust= applies to pairwise"),
+        ({"method": "wilcoxon", "adjust": "fdr"}, "unknown adjust='fdr'"),
+        ({"method": "wilcoxon", "adjust": "shaffer", "control": "A"}, "Shaffer"),
+        ({"alpha": 0}, "alpha must lie"),
+    ],
+)
+def test_bad_arguments(scores, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        nbstats.posthoc(scores, **kwargs)

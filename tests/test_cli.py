@@ -1,0 +1,51 @@
+"""The nbstats command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import nbstats
+from nbstats.cli import main
+
+
+def test_demo_prints_the_full_analysis(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    for expected in [
+        "R+ / R−         : 93 / 12",
+        "wins / losses / ties : 10 / 2 / 2",
+        "χ²_F               : 9.279",
+        "Iman–Davenport F_F : 3.686",
+        "critical difference : 1.254",
+        "critical difference : 1.118",
+        "{C4.5+m+cf, C4.5+m, C4.5+cf}; {C4.5+cf, C4.5}",
+        "hommel adj. p",
+        "Post-hoc comparisons (shaffer)",
+    ]:
+        assert expected in out, expected
+
+
+def test_demo_as_installed_console_script():
+    done = subprocess.run(
+        [sys.executable, "-m", "nbstats.cli", "demo"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Friedman test" in done.stdout
+
+
+def test_analyze_a_csv(tmp_path, capsys):
+    path = tmp_path / "scores.csv"
+    nbstats.datasets.load("demsar2006").mul(-1).to_csv(path)
+    assert main(["analyze", str(path), "--lower-is-better", "--alpha", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "χ²_F               : 9.279" in out
+    assert "lower scores are better" in out
+
+
+def test_analyze_bad_csv_says_why(tmp_path, capsys):
+    path = tmp_path / "scores.csv"
+    path.write_text("case,A,B\nx,1,oops\ny,2,3\n")
+    assert main(["analyze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "non-numeric column(s): ['B']" in err
