@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from numbers import Real
 from typing import Literal
 
 import numpy as np
@@ -230,16 +231,12 @@ def _as_vector(x: object, label: str) -> np.ndarray:
             f"{label} must be one column of scores, got a DataFrame; "
             f"select a column, e.g. df['name']."
         )
-    arr = np.asarray(x)
+    arr = _numbers_or_none(np.asarray(x))
     if arr.ndim != 1:
         raise ValueError(
             f"{label} must be 1-D (one score per case), got shape {arr.shape}."
         )
-    if arr.dtype.kind == "b" or arr.dtype.kind not in "iuf":
-        if arr.dtype.kind == "O":
-            converted = pd.to_numeric(pd.Series(arr), errors="coerce")
-            if converted.notna().sum() == pd.Series(arr).notna().sum():
-                return converted.to_numpy(dtype=float)
+    if arr.dtype.kind not in "iuf":
         raise TypeError(
             f"{label} must hold numbers, got dtype {arr.dtype}; convert it "
             f"with pd.to_numeric or astype(float)."
@@ -256,7 +253,7 @@ def _as_wide_frame(data: object) -> pd.DataFrame:
             "two algorithms use the two-sample functions, e.g. "
             "nbstats.wilcoxon(a, b), or pass a DataFrame."
         )
-    arr = np.asarray(data)
+    arr = _numbers_or_none(np.asarray(data))
     if arr.ndim != 2:
         raise ValueError(
             f"a score table must be 2-D (rows = cases, columns = algorithms), "
@@ -269,6 +266,25 @@ def _as_wide_frame(data: object) -> pd.DataFrame:
             [f"alg{j + 1}" for j in range(arr.shape[1])], name="algorithm"
         ),
     )
+
+
+def _numbers_or_none(arr: np.ndarray) -> np.ndarray:
+    """Object arrays of plain numbers and ``None`` (missing) become float arrays.
+
+    Anything else (strings, booleans, objects) is left alone, so the caller's
+    dtype check refuses it by name rather than converting it silently.
+    """
+    if arr.dtype.kind != "O":
+        return arr
+    flat = arr.ravel()
+    if all(
+        v is None or (isinstance(v, Real) and not isinstance(v, (bool, np.bool_)))
+        for v in flat
+    ):
+        return np.array(
+            [np.nan if v is None else float(v) for v in flat], dtype=float
+        ).reshape(arr.shape)
+    return arr
 
 
 def _pivot_long(
@@ -335,9 +351,8 @@ def _validate_wide(
         )
     non_numeric = [
         c
-        for c in frame.columns
-        if not pd.api.types.is_numeric_dtype(frame[c])
-        or pd.api.types.is_bool_dtype(frame[c])
+        for c, dtype in zip(frame.columns, frame.dtypes, strict=True)
+        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)
     ]
     if non_numeric:
         raise TypeError(

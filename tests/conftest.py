@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pandas as pd
 import pytest
@@ -68,12 +69,18 @@ def run_r():
                 _missing(
                     f"R package {package!r} not installed (apt-get install r-cran-{package})"
                 )
-        done = subprocess.run(
-            [rscript, "--vanilla", "-e", script],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        # a file, not -e: Rscript truncates -e expressions beyond 10,000 bytes
+        with tempfile.NamedTemporaryFile("w", suffix=".R", delete=False) as handle:
+            handle.write(script)
+        try:
+            done = subprocess.run(
+                [rscript, "--vanilla", handle.name],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+        finally:
+            os.unlink(handle.name)
         if done.returncode != 0:
             raise RuntimeError(f"R failed:\n{done.stderr}")
         return json.loads(done.stdout)

@@ -342,10 +342,11 @@ class PosthocResult(Result):
     mean_ranks : Series
         Average ranks (1 = best), the order used by ``groups``.
     statistics : DataFrame or Series
-        Test statistics: ``z = (R_i - R_j) / SE`` for rank methods (positive
-        when the column algorithm ranks better than the row one), the pairwise
-        test's statistic otherwise. Series (index = other algorithms) against
-        a control.
+        Entry (row a, column b) is the statistic of the test "b vs a": for rank
+        methods ``z = (R_a - R_b) / SE`` (positive when b ranks better); for
+        ``"ttest"`` t of ``b - a``; for ``"sign"`` b's wins (ties split); for
+        ``"wilcoxon"`` T = min(R+, R-). Series (index = the other algorithms,
+        the control as a) against a control.
     pvalues, adjusted : DataFrame or Series
         Unadjusted and adjusted p-values (symmetric matrices; NaN diagonal).
     reject : DataFrame or Series

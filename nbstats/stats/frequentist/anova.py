@@ -72,8 +72,10 @@ def rm_anova(
     df_algorithms, df_cases, df_error = k - 1, n - 1, (k - 1) * (n - 1)
     ms_algorithms = ss_algorithms / df_algorithms
     ms_error = ss_error / df_error
-    # ignore rounding dust relative to the total variability
-    tiny = 1e-12 * max(ss_total, np.finfo(float).tiny)
+    # Sums of squares below this are rounding dust (e.g. constant scores that
+    # are not binary fractions): relative to the variability, or to the scale
+    # of the data when there is no variability at all.
+    tiny = 1e-12 * max(ss_total, np.finfo(float).eps * float(np.sum(x * x)))
     if ss_algorithms <= tiny:
         statistic, pvalue = 0.0, 1.0
     elif ss_error <= tiny:

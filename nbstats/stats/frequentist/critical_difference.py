@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import numpy as np
@@ -40,6 +41,15 @@ def critical_value(
     """
     _check_sizes(n_algorithms, 2, alpha)
     check_choice("method", method, ("nemenyi", "bonferroni-dunn"))
+    return _critical_value(int(n_algorithms), float(alpha), method, n_comparisons)
+
+
+@functools.lru_cache(maxsize=1024)
+def _critical_value(
+    n_algorithms: int, alpha: float, method: str, n_comparisons: int | None
+) -> float:
+    # cached: the studentized-range quantile is a root search over a numerical
+    # integral (tens of milliseconds), and dashboards ask for the same one often
     if method == "nemenyi":
         return float(
             studentized_range.ppf(1 - alpha, n_algorithms, np.inf) / np.sqrt(2)

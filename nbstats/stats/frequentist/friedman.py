@@ -101,9 +101,13 @@ def friedman(
 
 
 def _tie_sum(ranks: np.ndarray) -> float:
-    """Σ (t³ - t) over all groups of tied ranks within each row."""
-    total = 0.0
-    for row in ranks:
-        _, counts = np.unique(row, return_counts=True)
-        total += float(np.sum(counts.astype(float) ** 3 - counts))
-    return total
+    """Σ (t³ - t) over all groups of tied ranks within each row.
+
+    Ranks are multiples of ½ below k + 1, so ``row · 2(k + 1) + 2 rank`` is an
+    integer key unique to (row, rank): one ``np.unique`` counts every group.
+    """
+    n, k = ranks.shape
+    keys = np.arange(n)[:, None] * (2 * (k + 1)) + np.rint(2 * ranks).astype(np.int64)
+    _, counts = np.unique(keys, return_counts=True)
+    counts = counts.astype(float)
+    return float(np.sum(counts**3 - counts))

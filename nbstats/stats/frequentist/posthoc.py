@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from itertools import combinations
 
@@ -26,10 +27,27 @@ RANK_METHODS = ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel", "sha
 PAIRWISE_METHODS = ("wilcoxon", "sign", "ttest")
 POSTHOC_METHODS = RANK_METHODS + PAIRWISE_METHODS
 
-_PAIRWISE_TESTS: dict[str, Callable[[np.ndarray], tuple[float, float]]] = {
-    "wilcoxon": lambda d: tuple(signed_rank_test(d)),
-    "sign": lambda d: tuple(sign_test_from_differences(d)),
-    "ttest": lambda d: tuple(paired_ttest(d)),
+
+def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
+    res = sign_test_from_differences(d)
+    return res.statistic, res.pvalue, res.n - res.statistic  # wins of a
+
+
+def _wilcoxon_pair(d: np.ndarray) -> tuple[float, float, float]:
+    res = signed_rank_test(d)
+    return res.statistic, res.pvalue, res.statistic  # T = min(R+, R-)
+
+
+def _ttest_pair(d: np.ndarray) -> tuple[float, float, float]:
+    res = paired_ttest(d)
+    return res.statistic, res.pvalue, -res.statistic
+
+
+# each returns (statistic of "b vs a", p-value, statistic of "a vs b")
+_PAIRWISE_TESTS: dict[str, Callable[[np.ndarray], tuple[float, float, float]]] = {
+    "wilcoxon": _wilcoxon_pair,
+    "sign": _sign_pair,
+    "ttest": _ttest_pair,
 }
 
 
@@ -141,19 +159,24 @@ def posthoc(
         if control is not None
         else list(combinations(names, 2))
     )
-    index_of = {name: j for j, name in enumerate(names)}
-    better = oriented(values, higher_is_better)
-    stats = np.empty(len(pairs))
-    raw = np.empty(len(pairs))
+    first, second = _pair_indices(names, pairs)
     se = rank_standard_error(k, n)
-    for h, (a, b) in enumerate(pairs):
-        if method in RANK_METHODS:
-            # z > 0 when b has the better (smaller) mean rank
-            stats[h] = (mean_ranks[a] - mean_ranks[b]) / se
-            raw[h] = 2 * norm.sf(abs(stats[h]))
-        else:
-            d = better[:, index_of[b]] - better[:, index_of[a]]
-            stats[h], raw[h] = _PAIRWISE_TESTS[method](d)
+    if method in RANK_METHODS:
+        # z > 0 when b (second) has the better, i.e. smaller, mean rank
+        ranks = mean_ranks.to_numpy()
+        stats = (ranks[first] - ranks[second]) / se
+        raw = 2 * norm.sf(np.abs(stats))
+        mirrored = -stats
+    else:
+        better = oriented(values, higher_is_better)
+        test = _PAIRWISE_TESTS[method]
+        results = [
+            test(better[:, j] - better[:, i])
+            for i, j in zip(first, second, strict=True)
+        ]
+        stats = np.array([r[0] for r in results], dtype=float)
+        raw = np.array([r[1] for r in results], dtype=float)
+        mirrored = np.array([r[2] for r in results], dtype=float)
 
     critical_difference = None
     if method == "nemenyi":
@@ -179,10 +202,11 @@ def posthoc(
         same = [control] + [b for (_, b), r in zip(pairs, reject, strict=True) if not r]
         groups = [tuple(sorted(same, key=lambda a: (mean_ranks[a], names.index(a))))]
     else:
-        statistics = _square(names, pairs, stats, antisymmetric=method in RANK_METHODS)
-        pvalues = _square(names, pairs, raw)
-        adjusted_out = _square(names, pairs, adjusted)
-        reject_out = _square(names, pairs, reject.astype(float)).fillna(0).astype(bool)
+        square = functools.partial(_square, names, first, second)
+        statistics = square(stats, mirrored=mirrored)
+        pvalues = square(raw)
+        adjusted_out = square(adjusted)
+        reject_out = square(reject.astype(float)).fillna(0).astype(bool)
         groups = nonsignificant_groups(reject_out, mean_ranks)
     return PosthocResult(
         method=method,
@@ -200,20 +224,28 @@ def posthoc(
     )
 
 
+def _pair_indices(
+    names: list[str], pairs: list[tuple[str, str]]
+) -> tuple[np.ndarray, np.ndarray]:
+    position = {name: j for j, name in enumerate(names)}
+    first = np.array([position[a] for a, _ in pairs], dtype=int)
+    second = np.array([position[b] for _, b in pairs], dtype=int)
+    return first, second
+
+
 def _square(
     names: list[str],
-    pairs: list[tuple[str, str]],
+    first: np.ndarray,
+    second: np.ndarray,
     values: np.ndarray,
     *,
-    antisymmetric: bool = False,
+    mirrored: np.ndarray | None = None,
 ) -> pd.DataFrame:
+    """Square matrix: ``values`` at (a, b), ``mirrored`` (or ``values``) at (b, a)."""
     k = len(names)
-    position = {name: j for j, name in enumerate(names)}
     square = np.full((k, k), np.nan)
-    for (a, b), v in zip(pairs, values, strict=True):
-        i, j = position[a], position[b]
-        square[i, j] = v
-        square[j, i] = -v if antisymmetric else v
+    square[first, second] = values
+    square[second, first] = values if mirrored is None else mirrored
     return frame_of_pairs(names, square)
 
 
@@ -235,8 +267,10 @@ def nonsignificant_groups(
     [('A', 'B'), ('B', 'C')]
     """
     names = list(reject.index)
+    rejected = reject.to_numpy(dtype=bool)
     neighbours = {
-        a: {b for b in names if b != a and not reject.loc[a, b]} for a in names
+        a: {b for j, b in enumerate(names) if j != i and not rejected[i, j]}
+        for i, a in enumerate(names)
     }
     cliques: list[frozenset[str]] = []
 
