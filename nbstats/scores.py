@@ -18,7 +18,8 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
+
+from nbstats import _scipy_stats as sps
 
 __all__ = ["mean_ranks", "ranks", "score_table"]
 
@@ -167,7 +168,7 @@ def mean_ranks(
 def rank_rows(values: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
     """Rank each row of a validated float array, 1 = best, average ties."""
     oriented = -values if higher_is_better else values
-    return rankdata(oriented, method="average", axis=1)
+    return sps.rankdata(oriented, method="average", axis=1)
 
 
 def oriented(values: np.ndarray, higher_is_better: bool) -> np.ndarray:

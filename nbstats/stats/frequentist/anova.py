@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import f, rankdata
 
+from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import AnovaResult
 from nbstats.scores import NanPolicy, score_table
 
@@ -62,7 +62,7 @@ def rm_anova(
     table = score_table(scores, nan_policy=nan_policy)
     x = table.to_numpy()
     if rank_transform:
-        x = rankdata(x, method="average").reshape(x.shape)
+        x = sps.rankdata(x, method="average").reshape(x.shape)
     n, k = x.shape
     grand = x.mean()
     ss_algorithms = n * float(np.sum((x.mean(axis=0) - grand) ** 2))
@@ -82,10 +82,12 @@ def rm_anova(
         statistic, pvalue = np.inf, 0.0
     else:
         statistic = ms_algorithms / ms_error
-        pvalue = float(f.sf(statistic, df_algorithms, df_error))
+        pvalue = float(sps.f.sf(statistic, df_algorithms, df_error))
     epsilon = greenhouse_geisser_epsilon(x)
     if np.isfinite(statistic) and statistic > 0:
-        pvalue_gg = float(f.sf(statistic, epsilon * df_algorithms, epsilon * df_error))
+        pvalue_gg = float(
+            sps.f.sf(statistic, epsilon * df_algorithms, epsilon * df_error)
+        )
     else:
         pvalue_gg = pvalue
     anova_table = pd.DataFrame(

@@ -6,8 +6,8 @@ import functools
 from typing import Literal
 
 import numpy as np
-from scipy.stats import norm, studentized_range
 
+from nbstats import _scipy_stats as sps
 from nbstats.scores import check_choice
 
 __all__ = ["critical_difference", "critical_value", "rank_standard_error"]
@@ -52,10 +52,10 @@ def _critical_value(
     # integral (tens of milliseconds), and dashboards ask for the same one often
     if method == "nemenyi":
         return float(
-            studentized_range.ppf(1 - alpha, n_algorithms, np.inf) / np.sqrt(2)
+            sps.studentized_range.ppf(1 - alpha, n_algorithms, np.inf) / np.sqrt(2)
         )
     c = n_algorithms - 1 if n_comparisons is None else n_comparisons
-    return float(norm.isf(alpha / (2 * c)))
+    return float(sps.norm.isf(alpha / (2 * c)))
 
 
 def critical_difference(

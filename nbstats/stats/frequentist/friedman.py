@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2, f
 
+from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import FriedmanResult
 from nbstats.scores import NanPolicy, rank_rows, score_table
 
@@ -76,7 +76,7 @@ def friedman(
         divisor = 1 - _tie_sum(r) / (n * k * (k**2 - 1))
         statistic = statistic / divisor if divisor > 0 else 0.0
     df = k - 1
-    pvalue = float(chi2.sf(statistic, df)) if statistic > 0 else 1.0
+    pvalue = float(sps.chi2.sf(statistic, df)) if statistic > 0 else 1.0
     f_df = (k - 1, (k - 1) * (n - 1))
     denominator = n * (k - 1) - statistic
     if statistic == 0:
@@ -85,7 +85,7 @@ def friedman(
         f_statistic, f_pvalue = np.inf, 0.0
     else:
         f_statistic = (n - 1) * statistic / denominator
-        f_pvalue = float(f.sf(f_statistic, *f_df))
+        f_pvalue = float(sps.f.sf(f_statistic, *f_df))
     return FriedmanResult(
         statistic=statistic,
         pvalue=pvalue,

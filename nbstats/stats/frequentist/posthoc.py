@@ -8,8 +8,8 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm, studentized_range
 
+from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import PosthocResult, frame_of_pairs
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
@@ -165,7 +165,7 @@ def posthoc(
         # z > 0 when b (second) has the better, i.e. smaller, mean rank
         ranks = mean_ranks.to_numpy()
         stats = (ranks[first] - ranks[second]) / se
-        raw = 2 * norm.sf(np.abs(stats))
+        raw = 2 * sps.norm.sf(np.abs(stats))
         mirrored = -stats
     else:
         better = oriented(values, higher_is_better)
@@ -181,7 +181,7 @@ def posthoc(
     critical_difference = None
     if method == "nemenyi":
         adjusted = np.minimum(
-            1.0, studentized_range.sf(np.abs(stats) * np.sqrt(2), k, np.inf)
+            1.0, sps.studentized_range.sf(np.abs(stats) * np.sqrt(2), k, np.inf)
         )
         critical_difference = critical_value(k, alpha, "nemenyi") * se
     elif method == "bonferroni-dunn":

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.stats import binomtest
 
+from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import SignTestResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 
@@ -92,7 +92,9 @@ def sign_test_from_differences(
     pvalue = (
         1.0
         if trials == 0
-        else float(binomtest(successes, trials, 0.5, alternative=alternative).pvalue)
+        else float(
+            sps.binomtest(successes, trials, 0.5, alternative=alternative).pvalue
+        )
     )
     return SignTestResult(
         statistic=float(successes),

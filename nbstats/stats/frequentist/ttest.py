@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.stats import t as student_t
 
+from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import TTestResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 
@@ -96,18 +96,18 @@ def paired_ttest(
     else:
         t = mean / se
     if alternative == "greater":
-        p = student_t.sf(t, df)
+        p = sps.t.sf(t, df)
     elif alternative == "less":
-        p = student_t.cdf(t, df)
+        p = sps.t.cdf(t, df)
     else:
-        p = 2 * student_t.sf(abs(t), df)
+        p = 2 * sps.t.sf(abs(t), df)
     if alternative == "two-sided":
-        half = student_t.ppf(0.5 + confidence_level / 2, df) * se
+        half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
         ci = (mean - half, mean + half)
     elif alternative == "greater":
-        ci = (mean - student_t.ppf(confidence_level, df) * se, np.inf)
+        ci = (mean - sps.t.ppf(confidence_level, df) * se, np.inf)
     else:
-        ci = (-np.inf, mean + student_t.ppf(confidence_level, df) * se)
+        ci = (-np.inf, mean + sps.t.ppf(confidence_level, df) * se)
     return TTestResult(
         statistic=float(t),
         pvalue=float(min(1.0, p)),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.stats import norm, rankdata
 
+from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import WilcoxonResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 
@@ -127,7 +127,7 @@ def signed_rank_test(
     if zero_method == "wilcox":
         d = d[~zero]
         zero = np.zeros(d.size, dtype=bool)
-    r = rankdata(np.abs(d), method="average") if d.size else np.zeros(0)
+    r = sps.rankdata(np.abs(d), method="average") if d.size else np.zeros(0)
     random_ranks = r[~zero]  # ranks whose sign is random under H0
     r_plus = float(r[d > 0].sum())
     r_minus = float(r[d < 0].sum())
@@ -235,9 +235,9 @@ def _normal_pvalue(
             diff -= 0.5 * np.sign(diff)
     z = diff / sd
     if alternative == "greater":
-        p = norm.sf(z)
+        p = sps.norm.sf(z)
     elif alternative == "less":
-        p = norm.cdf(z)
+        p = sps.norm.cdf(z)
     else:
-        p = 2 * norm.sf(abs(z))
+        p = 2 * sps.norm.sf(abs(z))
     return float(z), float(min(1.0, p))
