@@ -84,7 +84,12 @@ def nemenyi_posthoc() -> None:
         peer_p = sp.posthoc_nemenyi_friedman(x).to_numpy()
         mask = ~np.eye(k, dtype=bool)
         assert np.allclose(ours_p[mask], peer_p[mask], atol=1e-6)
-        report(f"Nemenyi post-hoc, 50 cases x {k} algorithms", ours, "scikit-posthocs", peer)
+        report(
+            f"Nemenyi post-hoc, 50 cases x {k} algorithms",
+            ours,
+            "scikit-posthocs",
+            peer,
+        )
 
 
 def pairwise_wilcoxon_holm() -> None:
@@ -99,9 +104,7 @@ def pairwise_wilcoxon_holm() -> None:
     long = x.melt(var_name="algorithm", value_name="score")
     long["case"] = np.tile(np.arange(n), k)
     long = long.sort_values(["algorithm", "case"])
-    ours = median_time(
-        lambda: nbstats.posthoc(x, method="wilcoxon", adjust="holm")
-    )
+    ours = median_time(lambda: nbstats.posthoc(x, method="wilcoxon", adjust="holm"))
     peer = median_time(
         lambda: sp.posthoc_wilcoxon(
             long, val_col="score", group_col="algorithm", p_adjust="holm"
