@@ -269,6 +269,23 @@ class FriedmanResult(TestResult):
         ]
 
     def to_frame(self) -> pd.DataFrame:
+        """One row: the test's figures (``mean_ranks`` holds the ranks)."""
+        return pd.DataFrame(
+            {
+                "statistic": [self.statistic],
+                "pvalue": [self.pvalue],
+                "df": [self.df],
+                "f_statistic": [self.f_statistic],
+                "f_pvalue": [self.f_pvalue],
+                "f_df1": [self.f_df[0]],
+                "f_df2": [self.f_df[1]],
+                "n_cases": [self.n_cases],
+                "n_algorithms": [self.n_algorithms],
+                "tie_correction": [self.tie_correction],
+            }
+        )
+
+    def _table(self) -> pd.DataFrame:
         return self.mean_ranks.rename("mean rank").to_frame()
 
 

@@ -103,7 +103,9 @@ def test_to_frame_is_tidy(table6):
         nbstats.wilcoxon(table6["C4.5"], table6["C4.5+m"]).to_frame().loc[0, "r_plus"]
         == 93
     )
-    assert nbstats.friedman(table6).to_frame()["mean rank"].shape == (4,)
+    friedman = nbstats.friedman(table6).to_frame()
+    assert friedman.shape == (1, 10)
+    assert friedman.loc[0, "f_df2"] == 39
 
 
 def test_summary_of_every_result_is_text(table6):
