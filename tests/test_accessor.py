@@ -141,3 +141,4 @@ def test_integer_column_names():
     df = pd.DataFrame(np.random.default_rng(0).normal(size=(8, 3)))
     assert df.compare.wilcoxon(0, 1) == nbstats.wilcoxon(df[0], df[1])
     assert df.compare.posthoc(control="0", method="holm").control == "0"
+    assert df.compare.posthoc(control=0, method="holm").control == "0"

@@ -122,6 +122,8 @@ def posthoc(
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     table.columns = pd.Index(names, name=table.columns.name)
+    if control is not None and control not in names and str(control) in names:
+        control = str(control)  # results name algorithms by str(column)
     if control is not None and control not in names:
         raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
     if control is not None and method in ("nemenyi", "shaffer"):
