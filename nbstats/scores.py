@@ -167,12 +167,14 @@ def mean_ranks(
 
 def rank_rows(values: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
     """Rank each row of a validated float array, 1 = best, average ties."""
+    check_flag("higher_is_better", higher_is_better)
     oriented = -values if higher_is_better else values
     return sps.rankdata(oriented, method="average", axis=1)
 
 
 def oriented(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
     """Scores turned so that larger is always better."""
+    check_flag("higher_is_better", higher_is_better)
     return values if higher_is_better else -values
 
 
@@ -193,6 +195,7 @@ def paired_differences(
         Names taken from Series names, else ``"a"`` and ``"b"``.
     """
     check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    check_flag("higher_is_better", higher_is_better)
     name_a = _series_name(a, "a")
     name_b = _series_name(b, "b")
     if name_a == name_b:
@@ -424,3 +427,9 @@ def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
             + ", ".join(repr(c) for c in choices)
             + "."
         )
+
+
+def check_flag(name: str, value: object) -> None:
+    """Refuse non-booleans: a string such as "no" would silently count as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}.")

@@ -126,6 +126,7 @@ def greenhouse_geisser_epsilon(x: np.ndarray) -> float:
     centred = centring @ covariance @ centring
     trace = np.trace(centred)
     trace_sq = float(np.sum(centred * centred))  # tr(S_c S_c), S_c symmetric
-    if trace_sq <= 0:
-        return 1.0
+    scale = float(np.sum(covariance * covariance))
+    if trace_sq <= 1e-24 * scale or trace_sq == 0:
+        return 1.0  # no variability between algorithms: nothing to correct
     return float(np.clip(trace**2 / ((k - 1) * trace_sq), 1 / (k - 1), 1.0))
