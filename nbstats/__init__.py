@@ -17,6 +17,7 @@ Examples
 from nbstats import datasets
 from nbstats.accessor import register as _register_accessor
 from nbstats.scores import mean_ranks, ranks, score_table
+from nbstats.stats.bayes import bayes_posthoc, bayes_sign_test, bayes_signrank
 from nbstats.stats.frequentist import (
     adjust_pvalues,
     critical_difference,
@@ -32,6 +33,9 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "adjust_pvalues",
+    "bayes_posthoc",
+    "bayes_sign_test",
+    "bayes_signrank",
     "critical_difference",
     "datasets",
     "friedman",

@@ -17,6 +17,11 @@ import numpy as np
 import pandas as pd
 
 from nbstats import scores as _scores
+from nbstats.results.bayes import (
+    BayesPosthocResult,
+    BayesSignedRankResult,
+    BayesSignTestResult,
+)
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -25,6 +30,7 @@ from nbstats.results.frequentist import (
     TTestResult,
     WilcoxonResult,
 )
+from nbstats.stats import bayes as _bayes
 from nbstats.stats import frequentist as _freq
 
 _pandas_compare = pd.DataFrame.compare
@@ -101,6 +107,20 @@ class CompareAccessor:
     def posthoc(self, **kwargs: Any) -> PosthocResult:
         """:func:`nbstats.posthoc` of this frame."""
         return _freq.posthoc(self._obj, **kwargs)
+
+    # -- Bayesian -----------------------------------------------------------
+
+    def bayes_sign_test(self, a: Any, b: Any, **kwargs: Any) -> BayesSignTestResult:
+        """:func:`nbstats.bayes_sign_test` of columns ``a`` and ``b``."""
+        return _bayes.bayes_sign_test(self._column(a), self._column(b), **kwargs)
+
+    def bayes_signrank(self, a: Any, b: Any, **kwargs: Any) -> BayesSignedRankResult:
+        """:func:`nbstats.bayes_signrank` of columns ``a`` and ``b``."""
+        return _bayes.bayes_signrank(self._column(a), self._column(b), **kwargs)
+
+    def bayes_posthoc(self, **kwargs: Any) -> BayesPosthocResult:
+        """:func:`nbstats.bayes_posthoc` of this frame."""
+        return _bayes.bayes_posthoc(self._obj, **kwargs)
 
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"

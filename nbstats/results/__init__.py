@@ -1,6 +1,11 @@
 """Frozen result objects with text, HTML and LaTeX renderings."""
 
 from nbstats.results.base import Result, TestResult
+from nbstats.results.bayes import (
+    BayesPosthocResult,
+    BayesSignedRankResult,
+    BayesSignTestResult,
+)
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -12,6 +17,9 @@ from nbstats.results.frequentist import (
 
 __all__ = [
     "AnovaResult",
+    "BayesPosthocResult",
+    "BayesSignTestResult",
+    "BayesSignedRankResult",
     "FriedmanResult",
     "PosthocResult",
     "Result",

@@ -1,0 +1,319 @@
+"""Result objects of the Bayesian Dirichlet-process tests (Benavoli et al.)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from nbstats.results.base import Result
+
+_frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+_DECISION_TEXT = {
+    "b": "prefer {b}",
+    "a": "keep {a} (evidence for {b} below the threshold)",
+    "indeterminate": "indeterminate: the decision depends on the prior",
+}
+
+
+def _decision_text(decision: str, name_a: str, name_b: str) -> str:
+    return _DECISION_TEXT[decision].format(a=name_a, b=name_b)
+
+
+@_frozen
+class BayesSignTestResult(Result):
+    """Bayesian sign test (Benavoli et al. 2015, §5.1 and Theorem 2).
+
+    θ = P(b > a) + ½ P(b = a) under the posterior Dirichlet process with prior
+    strength ``s`` put on "a = b".
+
+    Attributes
+    ----------
+    prob_right : float
+        Posterior probability that b is better: P(θ > ½) without rope (exact,
+        Theorem 2), or the share of draws in which "b better by more than the
+        rope" is the most probable region.
+    prob_left : float
+        The same for a.
+    prob_rope : float or None
+        With ``rope > 0``: share of draws in which the rope is most probable.
+    wins, losses, ties : int
+        Cases where b is better than a by more than the rope, worse, within it.
+    samples : ndarray
+        Posterior draws of θ (without rope), for plots and
+        :meth:`prob_equivalent`.
+    s, rope, threshold : float
+    decision : str
+        ``"b"`` if ``prob_right > threshold``, else ``"a"``.
+    credible_interval : tuple of float
+        Equal-tail interval of θ at level ``threshold`` (two-sided test:
+        b and a differ if ½ lies outside).
+    name_a, name_b : str
+    """
+
+    prob_left: float
+    prob_rope: float | None
+    prob_right: float
+    wins: int
+    losses: int
+    ties: int
+    samples: np.ndarray
+    s: float
+    rope: float
+    threshold: float
+    decision: str
+    credible_interval: tuple[float, float]
+    name_a: str
+    name_b: str
+
+    def prob_equivalent(self, epsilon: float = 0.05) -> float:
+        """Posterior probability that ½ − ε < θ < ½ + ε: a and b are
+        indistinguishable (Benavoli et al. 2015, §7.1)."""
+        if not 0 < epsilon < 0.5:
+            raise ValueError(f"epsilon must lie in (0, 0.5), got {epsilon!r}.")
+        return float(np.mean(np.abs(self.samples - 0.5) < epsilon))
+
+    def _title(self) -> str:
+        return f"Bayesian sign test: {self.name_a} vs {self.name_b}"
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = [
+            (f"P({self.name_b} better)", self.prob_right),
+            (f"P({self.name_a} better)", self.prob_left),
+        ]
+        if self.prob_rope is not None:
+            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows += [
+            ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.ties}"),
+            ("prior strength s (on a = b)", self.s),
+            (f"{self.threshold:.0%} credible interval of θ", self.credible_interval),
+            (
+                f"decision (threshold {self.threshold:g})",
+                _decision_text(self.decision, self.name_a, self.name_b),
+            ),
+        ]
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "prob_left": [self.prob_left],
+                "prob_rope": [self.prob_rope],
+                "prob_right": [self.prob_right],
+                "wins": [self.wins],
+                "losses": [self.losses],
+                "ties": [self.ties],
+                "s": [self.s],
+                "rope": [self.rope],
+                "decision": [self.decision],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class BayesSignedRankResult(Result):
+    """Bayesian Wilcoxon signed-rank test (Benavoli et al. 2014).
+
+    θ = P(Z + Z' > 0) + ½ P(Z + Z' = 0) for two independent differences
+    ``Z = b - a`` under the posterior Dirichlet process.
+
+    Attributes
+    ----------
+    prior : str
+        ``"idp"`` (near-ignorance: lower and upper posteriors), ``"bb"``
+        (Bayesian bootstrap, s → 0) or ``"point"`` (pseudo-observation at z0).
+    prob_right, prob_left, prob_rope : float
+        Posterior probabilities that b is better, a is better, and (with a
+        rope) that they are practically equivalent. Without rope,
+        ``prob_right = P(θ > ½)``. With ``rope > 0`` they are the shares of
+        draws in which each region is the most probable (as baycomp). Under
+        IDP these are the values for the prior that favours b least, i.e.
+        ``prob_right = prob_lower``.
+    prob_lower, prob_upper : float
+        Lower and upper posterior probability that b is better (IDP; equal to
+        ``prob_right`` otherwise).
+    posterior_mean, posterior_mean_lower, posterior_mean_upper : float
+        Exact posterior means of θ (Theorems 2–3 of the 2014 paper). Under
+        IDP there is no single posterior: ``posterior_mean`` is NaN and the
+        lower and upper means bound that of every prior of strength s.
+    samples, samples_lower, samples_upper : ndarray
+        Posterior draws of θ (lower/upper under IDP; ``samples`` is the lower
+        one then). With a rope, draws of P(b better by more than the rope).
+    threshold : float
+        Probability needed to prefer b, ``l1 / (l0 + l1)``.
+    decision : str
+        ``"b"``, ``"a"`` or ``"indeterminate"`` (IDP only).
+    credible_interval : tuple of float
+        Equal-tail interval of θ at level ``threshold`` (for IDP, from the
+        lower end of the lower posterior to the upper end of the upper one).
+    differs : bool
+        Two-sided decision: ½ lies outside ``credible_interval``.
+    s, z0, rope : float
+    n : int
+    name_a, name_b : str
+    """
+
+    prior: str
+    prob_left: float
+    prob_rope: float | None
+    prob_right: float
+    prob_lower: float
+    prob_upper: float
+    posterior_mean: float
+    posterior_mean_lower: float
+    posterior_mean_upper: float
+    samples: np.ndarray
+    samples_lower: np.ndarray
+    samples_upper: np.ndarray
+    threshold: float
+    decision: str
+    credible_interval: tuple[float, float]
+    differs: bool
+    s: float
+    z0: float
+    rope: float
+    n: int
+    name_a: str
+    name_b: str
+
+    def prob_equivalent(self, epsilon: float = 0.05) -> float:
+        """Posterior probability that ½ − ε < θ < ½ + ε (lower posterior for IDP)."""
+        if not 0 < epsilon < 0.5:
+            raise ValueError(f"epsilon must lie in (0, 0.5), got {epsilon!r}.")
+        return float(np.mean(np.abs(self.samples - 0.5) < epsilon))
+
+    def _title(self) -> str:
+        prior = {
+            "idp": f"near-ignorance prior (IDP), s = {self.s:.3g}",
+            "bb": "Bayesian bootstrap (s → 0)",
+            "point": f"prior s = {self.s:g} at z0 = {self.z0:g}",
+        }[self.prior]
+        return f"Bayesian signed-rank test: {self.name_a} vs {self.name_b} ({prior})"
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = []
+        if self.prior == "idp":
+            rows.append(
+                (
+                    f"P({self.name_b} better) lower / upper",
+                    f"{self.prob_lower:.4f} / {self.prob_upper:.4f}",
+                )
+            )
+            rows.append(
+                (
+                    "posterior mean of θ lower / upper",
+                    f"{self.posterior_mean_lower:.4f} / "
+                    f"{self.posterior_mean_upper:.4f}",
+                )
+            )
+        else:
+            rows.append((f"P({self.name_b} better)", self.prob_right))
+            rows.append((f"P({self.name_a} better)", self.prob_left))
+            rows.append(("posterior mean of θ", self.posterior_mean))
+        if self.prob_rope is not None:
+            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows += [
+            (f"{self.threshold:.0%} credible interval of θ", self.credible_interval),
+            ("two-sided: ½ outside the interval", self.differs),
+            (
+                f"decision (threshold {self.threshold:g})",
+                _decision_text(self.decision, self.name_a, self.name_b),
+            ),
+            ("cases", self.n),
+        ]
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "prior": [self.prior],
+                "s": [self.s],
+                "rope": [self.rope],
+                "prob_left": [self.prob_left],
+                "prob_rope": [self.prob_rope],
+                "prob_right": [self.prob_right],
+                "prob_lower": [self.prob_lower],
+                "prob_upper": [self.prob_upper],
+                "posterior_mean": [self.posterior_mean],
+                "decision": [self.decision],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class BayesPosthocResult(Result):
+    """Joint Bayesian multiple comparisons (Benavoli et al. 2015, §5.3).
+
+    Attributes
+    ----------
+    statements : DataFrame
+        One row per pair, sorted by posterior probability: ``better``,
+        ``worse``, ``prob`` (marginal posterior probability of the
+        statement), ``joint`` (probability that this and every statement
+        above it hold together, from the same posterior draws) and
+        ``accepted``.
+    probabilities : DataFrame
+        m × m matrix: entry (row i, column j) is the posterior probability
+        that column j is better than row i.
+    groups : list of tuple of str
+        Maximal sets of algorithms with no accepted statement between them,
+        ordered by mean rank.
+    mean_ranks : Series
+        Average ranks (1 = best), for ordering.
+    gamma, s : float
+    test : str
+        ``"sign"`` or ``"signrank"``.
+    n_samples : int
+    """
+
+    statements: pd.DataFrame
+    probabilities: pd.DataFrame
+    groups: list[tuple[str, ...]]
+    mean_ranks: pd.Series
+    gamma: float
+    s: float
+    test: str
+    n_samples: int
+
+    def _title(self) -> str:
+        return (
+            f"Bayesian joint comparisons ({self.test} test, s = {self.s:g}), "
+            f"joint probability > {1 - self.gamma:g}"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        accepted = self.statements[self.statements["accepted"]]
+        return [
+            ("accepted statements", len(accepted)),
+            (
+                "joint probability of all accepted",
+                float(accepted["joint"].iloc[-1]) if len(accepted) else None,
+            ),
+            ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups)),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.statements.copy()
+
+    def _table(self) -> pd.DataFrame:
+        frame = self.statements.copy()
+        frame.index = pd.Index(
+            [
+                f"{b} > {w}"
+                for b, w in zip(frame["better"], frame["worse"], strict=True)
+            ],
+            name="statement",
+        )
+        return frame.drop(columns=["better", "worse"])

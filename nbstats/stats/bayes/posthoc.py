@@ -1,0 +1,244 @@
+"""Joint Bayesian multiple comparisons (Benavoli et al. 2015, §5.3)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from nbstats.results.bayes import BayesPosthocResult
+from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.bayes.decision import check_n_samples, check_s
+from nbstats.stats.bayes.sign import prob_b_better_sign
+from nbstats.stats.bayes.walsh import WalshPlan
+from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
+from nbstats.stats.groups import nonsignificant_groups
+
+__all__ = ["bayes_posthoc"]
+
+# θ within this distance of ½ counts as exactly ½ (a pair that always ties)
+_HALF_TOLERANCE = 1e-12
+# bytes of per-draw statement samples kept between the two passes
+_EVENT_BYTES = 64 * 2**20
+
+
+def bayes_posthoc(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    s: float = 1.0,
+    gamma: float = 0.05,
+    test: Literal["sign", "signrank"] = "sign",
+    n_samples: int = 50_000,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+    random_state: object = None,
+) -> BayesPosthocResult:
+    """Which algorithms are better than which, with a *joint* posterior guarantee.
+
+    For every pair the direction with the larger posterior probability is
+    chosen ("j is better than i"); the statements are sorted by that
+    probability, and the longest prefix whose **joint** posterior probability
+    (all of them true at once) exceeds ``1 - gamma`` is accepted. The joint
+    probability is the share of posterior draws in which every statement of
+    the prefix holds, all statements evaluated on the *same* draw of the
+    Dirichlet weights, so dependent statements are not penalised as if
+    independent (Benavoli et al. 2015, §5.3, following Gelman & Tuerlinckx).
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table, rows = cases, columns = algorithms.
+    s : float
+        Prior strength (>= 0), placed on "all algorithms equal" (2015, §7).
+    gamma : float
+        Accepted statements hold jointly with posterior probability > 1 - γ.
+    test : {"sign", "signrank"}
+        ``"sign"``: θ = P(j > i) + ½ P(j = i) per pair (marginal probabilities
+        exact, Theorem 2). ``"signrank"``: the signed-rank θ of
+        :func:`nbstats.bayes_signrank` with the prior's pseudo-observation at
+        a zero difference.
+    n_samples : int
+        Posterior draws for the joint probabilities.
+    higher_is_better : bool
+        Whether higher scores are better.
+    nan_policy : {"raise", "omit"}
+        See :func:`nbstats.score_table`.
+    random_state : None, int or Generator
+        Seed of the posterior draws.
+
+    Returns
+    -------
+    BayesPosthocResult
+        ``statements`` (sorted, with marginal ``prob``, ``joint`` and
+        ``accepted``), the m × m ``probabilities`` and the ``groups``.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("uci_accuracy")
+    >>> res = nbstats.bayes_posthoc(table, random_state=0)
+    >>> res.statements[["better", "worse"]].iloc[0].tolist()
+    ['aode', 'nbc']
+    """
+    check_choice("test", test, ("sign", "signrank"))
+    s = check_s(s, allow_zero=True)
+    if not 0 < gamma < 1:
+        raise ValueError(f"gamma must lie strictly between 0 and 1, got {gamma!r}.")
+    n_samples = check_n_samples(n_samples)
+    table = score_table(scores, nan_policy=nan_policy)
+    names = [str(c) for c in table.columns]
+    values = oriented(table.to_numpy(), higher_is_better)
+    n, m = values.shape
+    pairs = list(combinations(range(m), 2))
+    # differences d > 0 where the second algorithm of the pair is better
+    diffs = np.column_stack([values[:, j] - values[:, i] for i, j in pairs])
+
+    per_case = len(pairs) if test == "signrank" else 2
+    draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
+    evaluate = _SignEvents(diffs) if test == "sign" else _SignedRankEvents(diffs)
+
+    if test == "sign":
+        wins, losses = (diffs > 0).sum(axis=0), (diffs < 0).sum(axis=0)
+        prob_second = np.array(
+            [prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)]
+        )
+        prob_first = np.array(
+            [prob_b_better_sign(lo, w) for w, lo in zip(wins, losses, strict=True)]
+        )
+        stored = None
+    else:
+        prob_second, prob_first, stored = _marginals(draws, evaluate, s, len(pairs))
+
+    second_better = prob_second >= prob_first
+    prob = np.where(second_better, prob_second, prob_first)
+    order = np.argsort(-prob, kind="stable")
+    joint = _joint(draws, evaluate, s, second_better, order, stored)
+
+    rows = []
+    for rank, k in enumerate(order):
+        i, j = pairs[k]
+        better, worse = (j, i) if second_better[k] else (i, j)
+        rows.append(
+            {
+                "better": names[better],
+                "worse": names[worse],
+                "prob": float(prob[k]),
+                "joint": float(joint[rank]),
+                "accepted": bool(joint[rank] > 1 - gamma),
+            }
+        )
+    statements = pd.DataFrame(
+        rows, columns=["better", "worse", "prob", "joint", "accepted"]
+    )
+
+    matrix = np.full((m, m), np.nan)
+    accepted_pairs = np.zeros((m, m), dtype=bool)
+    for k, (i, j) in enumerate(pairs):
+        matrix[i, j] = prob_second[k]  # column j better than row i
+        matrix[j, i] = prob_first[k]
+    for row in statements.itertuples(index=False):
+        if row.accepted:
+            a, b = names.index(row.better), names.index(row.worse)
+            accepted_pairs[a, b] = accepted_pairs[b, a] = True
+    index = pd.Index(names, name="algorithm")
+    mean_ranks = pd.Series(
+        rank_rows(table.to_numpy(), higher_is_better=higher_is_better).mean(axis=0),
+        index=index,
+        name="mean rank",
+    )
+    groups = nonsignificant_groups(
+        pd.DataFrame(accepted_pairs, index=index, columns=index), mean_ranks
+    )
+    return BayesPosthocResult(
+        statements=statements,
+        probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
+        groups=groups,
+        mean_ranks=mean_ranks,
+        gamma=gamma,
+        s=s,
+        test=test,
+        n_samples=n_samples,
+    )
+
+
+class _SignEvents:
+    """θ for every pair on a chunk: one matrix product of weights and indicators."""
+
+    def __init__(self, diffs: np.ndarray) -> None:
+        self.indicators = np.heaviside(diffs, 0.5)  # n × K
+
+    def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
+        e = chunk.exponentials
+        g0 = chunk.prior_gamma(s)
+        total = g0 + e.sum(axis=1)
+        # the prior's mass sits on "equal": it contributes H(0) = ½
+        return (e @ self.indicators + 0.5 * g0[:, None]) / total[:, None]
+
+
+class _SignedRankEvents:
+    """Signed-rank θ for every pair on a chunk, the same weight on each case."""
+
+    def __init__(self, diffs: np.ndarray) -> None:
+        self.plans = [WalshPlan.build(diffs[:, k]) for k in range(diffs.shape[1])]
+        self.regions = [plan.region(+1, 0.0) for plan in self.plans]
+        self.points = [
+            plan.point_index(0.0, region)
+            for plan, region in zip(self.plans, self.regions, strict=True)
+        ]
+
+    def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
+        e = chunk.exponentials
+        g0 = chunk.prior_gamma(s)
+        scale = (g0 + e.sum(axis=1)) ** 2
+        out = np.empty((e.shape[0], len(self.plans)))
+        for k, (plan, region) in enumerate(zip(self.plans, self.regions, strict=True)):
+            ws = e[:, plan.order]
+            prefix = plan.prefix(ws)
+            value = plan.quadratic(ws, prefix, region)
+            # pseudo-observation at a zero difference: 2 w0 Σ_j w_j H(z_j) + ½ w0²
+            cross = plan.linear(prefix, region, self.points[k])
+            out[:, k] = (value + 2 * g0 * cross + 0.5 * g0 * g0) / scale
+        return out
+
+
+def _marginals(
+    draws: DirichletWeights, evaluate: object, s: float, n_pairs: int
+) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]] | None]:
+    """Monte Carlo marginals; keeps the events if they fit in memory."""
+    keep = 2 * draws.n_samples * n_pairs <= _EVENT_BYTES
+    stored: list[tuple[np.ndarray, np.ndarray]] = []
+    second = np.zeros(n_pairs)
+    first = np.zeros(n_pairs)
+    for chunk in draws:
+        theta = evaluate(chunk, s)
+        above, below = theta > 0.5 + _HALF_TOLERANCE, theta < 0.5 - _HALF_TOLERANCE
+        second += above.sum(axis=0)
+        first += below.sum(axis=0)
+        if keep:
+            stored.append((above, below))
+    return second / draws.n_samples, first / draws.n_samples, stored if keep else None
+
+
+def _joint(
+    draws: DirichletWeights,
+    evaluate: object,
+    s: float,
+    second_better: np.ndarray,
+    order: np.ndarray,
+    stored: list[tuple[np.ndarray, np.ndarray]] | None,
+) -> np.ndarray:
+    """Share of draws in which every statement of each prefix holds."""
+    counts = np.zeros(order.size)
+    chunks = stored if stored is not None else draws
+    for item in chunks:
+        if stored is None:
+            theta = evaluate(item, s)
+            above = theta > 0.5 + _HALF_TOLERANCE
+            below = theta < 0.5 - _HALF_TOLERANCE
+        else:
+            above, below = item
+        holds = np.where(second_better, above, below)[:, order]
+        counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
+    return counts / draws.n_samples
