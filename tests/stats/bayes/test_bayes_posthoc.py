@@ -1,0 +1,125 @@
+"""Joint Bayesian multiple comparisons (Benavoli et al. 2015, §5.3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import nbstats
+
+
+@pytest.fixture
+def four():
+    """Four algorithms on 30 cases, shaped like the paper's Example 1."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(30, 4)) + [1.5, 0.5, 0.2, 0.0]
+    return pd.DataFrame(x, columns=["X1", "X2", "X3", "X4"])
+
+
+def test_marginals_are_theorem_2(four):
+    res = nbstats.bayes_posthoc(four, random_state=0)
+    for row in res.statements.itertuples(index=False):
+        d = four[row.better] - four[row.worse]
+        expected = stats.beta.sf(0.5, (d > 0).sum(), (d < 0).sum())
+        assert row.prob == pytest.approx(expected, abs=1e-12)
+
+
+def test_joint_probabilities_equal_an_independent_monte_carlo(four):
+    res = nbstats.bayes_posthoc(four, s=1.0, random_state=0)
+    # the same statements, evaluated on numpy's own Dirichlet draws
+    n_draws = 200_000
+    weights = np.random.default_rng(5).dirichlet([1.0] + [1.0] * 30, n_draws)
+    holds = []
+    for row in res.statements.itertuples(index=False):
+        h = np.heaviside(four[row.better] - four[row.worse], 0.5).to_numpy()
+        holds.append(weights[:, 1:] @ h + 0.5 * weights[:, 0] > 0.5)
+    joint = np.logical_and.accumulate(np.column_stack(holds), axis=1).mean(axis=0)
+    se = np.sqrt(joint * (1 - joint) * (1 / 50_000 + 1 / n_draws))
+    assert np.all(np.abs(res.statements["joint"].to_numpy() - joint) < 4 * se + 1e-12)
+
+
+def test_statements_sorted_and_accepted_prefix(four):
+    res = nbstats.bayes_posthoc(four, gamma=0.05, random_state=0)
+    st = res.statements
+    assert st["prob"].is_monotonic_decreasing
+    assert st["joint"].is_monotonic_decreasing
+    accepted = st["accepted"].to_numpy()
+    assert np.all(accepted == (st["joint"] > 0.95).to_numpy())
+    assert not np.any(accepted[np.argmin(accepted) :]) or accepted.all()
+    assert accepted[0]  # X1 is far better than X4
+
+
+def test_identical_columns_are_accepted_together():
+    # 2015 §5.3: with X1 = X2, accepting "X1 > X3" implies accepting "X2 > X3",
+    # which Holm's procedure does not guarantee
+    rng = np.random.default_rng(1)
+    x1 = rng.normal(size=25) + 0.8
+    x3 = rng.normal(size=25)
+    table = pd.DataFrame({"X1": x1, "X2": x1.copy(), "X3": x3})
+    res = nbstats.bayes_posthoc(table, random_state=0)
+    st = res.statements.set_index(["better", "worse"])
+    assert st.loc[("X1", "X3"), "accepted"]
+    assert st.loc[("X2", "X3"), "accepted"]
+    assert st.loc[("X1", "X3"), "joint"] == pytest.approx(st.loc[("X2", "X3"), "joint"])
+
+
+def test_two_algorithms_reduce_to_the_sign_test():
+    a, b = np.random.default_rng(2).normal(size=(2, 20))
+    b = b + 0.5
+    res = nbstats.bayes_posthoc(np.column_stack([a, b]), random_state=0)
+    single = nbstats.bayes_sign_test(a, b)
+    assert res.statements["prob"].iloc[0] == pytest.approx(
+        max(single.prob_right, single.prob_left)
+    )
+
+
+def test_probability_matrix_and_groups(four):
+    res = nbstats.bayes_posthoc(four, random_state=0)
+    p = res.probabilities
+    assert np.isnan(np.diag(p)).all()
+    # entry (i, j): P(column j better than row i); the two directions of a pair
+    # add up to at most 1
+    assert np.all((p + p.T).fillna(0).to_numpy() <= 1 + 1e-12)
+    accepted = res.statements[res.statements["accepted"]]
+    for group in res.groups:
+        for row in accepted.itertuples(index=False):
+            assert not (row.better in group and row.worse in group)
+
+
+def test_signrank_statements_use_the_signrank_probabilities(four):
+    res = nbstats.bayes_posthoc(four, test="signrank", random_state=0)
+    top = res.statements.iloc[0]
+    single = nbstats.bayes_signrank(
+        four[top.worse], four[top.better], prior="point", s=1.0, random_state=3
+    )
+    assert top["prob"] == pytest.approx(single.prob_right, abs=0.01)
+
+
+def test_speed_sized_problem_runs(four):
+    rng = np.random.default_rng(3)
+    big = pd.DataFrame(rng.normal(size=(100, 20)) + np.linspace(0, 1, 20))
+    res = nbstats.bayes_posthoc(big, random_state=0)
+    assert len(res.statements) == 190
+
+
+def test_accessor_and_rendering(four):
+    res = four.compare.bayes_posthoc(random_state=0)
+    assert res == nbstats.bayes_posthoc(four, random_state=0)
+    assert "X1 &gt; X4" in res._repr_html_()
+    assert "X1 > X4" in res.to_latex()
+    assert "accepted statements" in res.summary()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"gamma": 0}, "gamma"),
+        ({"test": "ttest"}, "unknown test='ttest'"),
+        ({"s": -0.5}, "s >= 0"),
+    ],
+)
+def test_bad_arguments(four, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        nbstats.bayes_posthoc(four, **kwargs)
