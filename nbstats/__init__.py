@@ -17,7 +17,12 @@ Examples
 from nbstats import datasets
 from nbstats.accessor import register as _register_accessor
 from nbstats.scores import mean_ranks, ranks, score_table
-from nbstats.stats.bayes import bayes_posthoc, bayes_sign_test, bayes_signrank
+from nbstats.stats.bayes import (
+    bayes_friedman,
+    bayes_posthoc,
+    bayes_sign_test,
+    bayes_signrank,
+)
 from nbstats.stats.frequentist import (
     adjust_pvalues,
     critical_difference,
@@ -33,6 +38,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "adjust_pvalues",
+    "bayes_friedman",
     "bayes_posthoc",
     "bayes_sign_test",
     "bayes_signrank",

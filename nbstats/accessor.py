@@ -22,6 +22,7 @@ from nbstats.results.bayes import (
     BayesSignedRankResult,
     BayesSignTestResult,
 )
+from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -117,6 +118,10 @@ class CompareAccessor:
     def bayes_signrank(self, a: Any, b: Any, **kwargs: Any) -> BayesSignedRankResult:
         """:func:`nbstats.bayes_signrank` of columns ``a`` and ``b``."""
         return _bayes.bayes_signrank(self._column(a), self._column(b), **kwargs)
+
+    def bayes_friedman(self, **kwargs: Any) -> BayesFriedmanResult:
+        """:func:`nbstats.bayes_friedman` of this frame."""
+        return _bayes.bayes_friedman(self._obj, **kwargs)
 
     def bayes_posthoc(self, **kwargs: Any) -> BayesPosthocResult:
         """:func:`nbstats.bayes_posthoc` of this frame."""

@@ -6,6 +6,7 @@ from nbstats.results.bayes import (
     BayesSignedRankResult,
     BayesSignTestResult,
 )
+from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -17,6 +18,7 @@ from nbstats.results.frequentist import (
 
 __all__ = [
     "AnovaResult",
+    "BayesFriedmanResult",
     "BayesPosthocResult",
     "BayesSignTestResult",
     "BayesSignedRankResult",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import warnings
+from numbers import Real
 
 import numpy as np
 
 __all__ = [
     "IDP_DEFAULT_S",
+    "check_gamma",
     "check_n_samples",
     "check_rope",
     "check_s",
@@ -80,10 +82,9 @@ def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.n
 
 def check_s(s: float, *, allow_zero: bool) -> float:
     """Validate the prior strength."""
-    try:
-        s = float(s)
-    except (TypeError, ValueError):
-        raise TypeError(f"s must be a number, got {s!r}.") from None
+    if isinstance(s, (bool, np.bool_)) or not isinstance(s, Real):
+        raise TypeError(f"s (the prior strength) must be a number, got {s!r}.")
+    s = float(s)
     if not math.isfinite(s) or s < 0 or (s == 0 and not allow_zero):
         bound = "s >= 0" if allow_zero else "s > 0"
         raise ValueError(f"the prior strength must satisfy {bound}, got s={s!r}.")
@@ -92,10 +93,9 @@ def check_s(s: float, *, allow_zero: bool) -> float:
 
 def check_rope(rope: float) -> float:
     """Validate the half-width of the region of practical equivalence."""
-    try:
-        rope = float(rope)
-    except (TypeError, ValueError):
-        raise TypeError(f"rope must be a number, got {rope!r}.") from None
+    if isinstance(rope, (bool, np.bool_)) or not isinstance(rope, Real):
+        raise TypeError(f"rope must be a number, got {rope!r}.")
+    rope = float(rope)
     if not math.isfinite(rope) or rope < 0:
         raise ValueError(
             f"rope is the half-width of the region of practical equivalence and "
@@ -104,13 +104,25 @@ def check_rope(rope: float) -> float:
     return rope
 
 
-def check_n_samples(n_samples: int) -> int:
+def check_gamma(gamma: float) -> float:
+    """Validate γ, one minus the credible level."""
+    if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, Real):
+        raise TypeError(f"gamma must be a number in (0, 1), got {gamma!r}.")
+    if not 0 < gamma < 1:
+        raise ValueError(
+            f"gamma must lie strictly between 0 and 1 (the credible level is "
+            f"1 - gamma), got {gamma!r}; e.g. gamma=0.05 for 95%."
+        )
+    return float(gamma)
+
+
+def check_n_samples(n_samples: int, *, warn: bool = True) -> int:
     """Validate the number of Monte Carlo draws; warn when it is too small."""
     if not isinstance(n_samples, (int, np.integer)) or isinstance(n_samples, bool):
         raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
     if n_samples < 1:
         raise ValueError(f"n_samples must be at least 1, got {n_samples}.")
-    if n_samples < MIN_RELIABLE_SAMPLES:
+    if warn and n_samples < MIN_RELIABLE_SAMPLES:
         warnings.warn(
             f"n_samples={n_samples} draws give probabilities with a Monte Carlo "
             f"error of about {0.5 / math.sqrt(n_samples):.3f}; use at least "

@@ -10,7 +10,7 @@ import pandas as pd
 
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
-from nbstats.stats.bayes.decision import check_n_samples, check_s
+from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
 from nbstats.stats.bayes.sign import prob_b_better_sign
 from nbstats.stats.bayes.walsh import WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
@@ -84,8 +84,7 @@ def bayes_posthoc(
     """
     check_choice("test", test, ("sign", "signrank"))
     s = check_s(s, allow_zero=True)
-    if not 0 < gamma < 1:
-        raise ValueError(f"gamma must lie strictly between 0 and 1, got {gamma!r}.")
+    gamma = check_gamma(gamma)
     n_samples = check_n_samples(n_samples)
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
