@@ -33,10 +33,12 @@ from nbstats.stats.frequentist import (
     ttest,
     wilcoxon,
 )
+from nbstats.stats.racing import RaceError, race
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "RaceError",
     "adjust_pvalues",
     "bayes_friedman",
     "bayes_posthoc",
@@ -47,6 +49,7 @@ __all__ = [
     "friedman",
     "mean_ranks",
     "posthoc",
+    "race",
     "ranks",
     "rm_anova",
     "score_table",

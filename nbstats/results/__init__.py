@@ -15,6 +15,7 @@ from nbstats.results.frequentist import (
     TTestResult,
     WilcoxonResult,
 )
+from nbstats.results.racing import RaceResult
 
 __all__ = [
     "AnovaResult",
@@ -24,6 +25,7 @@ __all__ = [
     "BayesSignedRankResult",
     "FriedmanResult",
     "PosthocResult",
+    "RaceResult",
     "Result",
     "SignTestResult",
     "TTestResult",
