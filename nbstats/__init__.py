@@ -14,7 +14,7 @@ Examples
 9.28
 """
 
-from nbstats import datasets
+from nbstats import datasets, simulate
 from nbstats.accessor import register as _register_accessor
 from nbstats.scores import mean_ranks, ranks, score_table
 from nbstats.stats.bayes import (
@@ -34,6 +34,7 @@ from nbstats.stats.frequentist import (
     wilcoxon,
 )
 from nbstats.stats.racing import RaceError, race
+from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
 
 __version__ = "0.1.0.dev0"
 
@@ -48,12 +49,15 @@ __all__ = [
     "datasets",
     "friedman",
     "mean_ranks",
+    "nemenyi_min_cases",
     "posthoc",
     "race",
+    "rank_ci",
     "ranks",
     "rm_anova",
     "score_table",
     "sign_test",
+    "simulate",
     "ttest",
     "wilcoxon",
 ]

@@ -31,8 +31,10 @@ from nbstats.results.frequentist import (
     TTestResult,
     WilcoxonResult,
 )
+from nbstats.results.ranking import RankCIResult
 from nbstats.stats import bayes as _bayes
 from nbstats.stats import frequentist as _freq
+from nbstats.stats import ranking as _ranking
 
 _pandas_compare = pd.DataFrame.compare
 if not inspect.isfunction(_pandas_compare):  # pragma: no cover - module reloaded
@@ -126,6 +128,12 @@ class CompareAccessor:
     def bayes_posthoc(self, **kwargs: Any) -> BayesPosthocResult:
         """:func:`nbstats.bayes_posthoc` of this frame."""
         return _bayes.bayes_posthoc(self._obj, **kwargs)
+
+    # -- ranks ----------------------------------------------------------------
+
+    def rank_ci(self, **kwargs: Any) -> RankCIResult:
+        """:func:`nbstats.rank_ci` of this frame."""
+        return _ranking.rank_ci(self._obj, **kwargs)
 
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"

@@ -84,6 +84,9 @@ def test_accessor_is_stateless(table6):
         ("rm_anova", nbstats.rm_anova, {"rank_transform": True}),
         ("posthoc", nbstats.posthoc, {"method": "holm", "control": "C4.5"}),
         ("posthoc", nbstats.posthoc, {"method": "wilcoxon", "adjust": "shaffer"}),
+        ("rank_ci", nbstats.rank_ci, {"method": "id-nemenyi", "alpha": 0.1}),
+        ("bayes_friedman", nbstats.bayes_friedman, {"s": 0.5}),
+        ("bayes_posthoc", nbstats.bayes_posthoc, {"random_state": 0}),
     ],
 )
 def test_frame_methods_mirror_functions(table6, method, function, kwargs):

@@ -16,6 +16,7 @@ from nbstats.results.frequentist import (
     WilcoxonResult,
 )
 from nbstats.results.racing import RaceResult
+from nbstats.results.ranking import RankCIResult
 
 __all__ = [
     "AnovaResult",
@@ -26,6 +27,7 @@ __all__ = [
     "FriedmanResult",
     "PosthocResult",
     "RaceResult",
+    "RankCIResult",
     "Result",
     "SignTestResult",
     "TTestResult",

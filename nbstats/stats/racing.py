@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats._progress import progress_bar
 from nbstats.results.racing import RaceResult
 from nbstats.scores import check_choice, rank_rows
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
@@ -180,8 +181,9 @@ def race(
     ):
         raise ValueError(f"max_steps must be a positive integer, got {max_steps!r}.")
     state = _RaceState(names=names, method=method, budget=budget, max_steps=max_steps)
+    state.higher_is_better = higher_is_better
     instance_iter = iter(instances)
-    bar = _progress_bar(progress, budget)
+    bar = progress_bar(progress, budget, desc="race", unit="eval")
     try:
         while len(state.alive) > 1:
             if max_steps is not None and state.step >= max_steps:
@@ -230,6 +232,7 @@ class _RaceState:
         self.method = method
         self.budget = budget
         self.max_steps = max_steps
+        self.higher_is_better = True
         self.alive = list(names)
         self.rows: list[dict[str, float]] = []  # one per instance: name -> score
         self.instances: list[Any] = []
@@ -330,7 +333,7 @@ def _evaluate_step(
                 f"evaluate({by_name[name]!r}, {block[k]!r}) {what}; the race "
                 f"stopped after {state.evaluations} evaluations (see "
                 f"error.partial_result).",
-                state.result(higher_is_better=True),
+                state.result(state.higher_is_better),
             )
         state.evaluations += 1
         state.history.append(
@@ -454,21 +457,3 @@ def _drop_indistinguishable(
         better, worse = names[i], names[j]
         if p > 1 - gamma and better in state.alive and worse in state.alive:
             state.eliminate(worse, "indistinguishable", better)
-
-
-def _progress_bar(progress: bool | None, total: int | None) -> Any:
-    if progress is None:
-        progress = _interactive()
-    if not progress:
-        return None
-    from tqdm.auto import tqdm  # lazy: tqdm is only needed for the bar
-
-    return tqdm(total=total, unit="eval", desc="race")
-
-
-def _interactive() -> bool:
-    import sys
-
-    if "ipykernel" in sys.modules:
-        return True
-    return bool(getattr(sys.stderr, "isatty", lambda: False)())

@@ -1,0 +1,518 @@
+"""Simulation studies: settings × repetitions → a tidy table of metrics.
+
+A study runs, for every *setting* (keyword arguments of a data generator) and
+every repetition, ``generate → analyse → evaluate`` and collects one row of
+metrics per run. The runs are independent tasks: each gets its own seed,
+derived from ``random_state``, the setting's position and the repetition
+alone, so the table is the same whether the tasks run here, in a thread pool,
+in a process pool or on a cluster (DESIGN.md, "Scale beyond one machine").
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats._progress import progress_bar
+from nbstats.stats.bayes.weights import seed_sequence
+
+__all__ = ["StudyError", "study", "summarise"]
+
+#: Column holding the repetition number (0, 1, …) in a study's table.
+REPETITION = "repetition"
+_RESERVED = (REPETITION, "random_state")
+
+Setting = dict[str, Any]
+# one task: (setting, setting index, repetition, seed)
+_Task = tuple[Setting, int, int, np.random.SeedSequence]
+
+
+class StudyError(RuntimeError):
+    """A task of :func:`study` failed.
+
+    The message names the setting and repetition; the original exception is
+    the ``__cause__``. Nothing computed is lost:
+
+    Attributes
+    ----------
+    partial_results : DataFrame
+        The rows of every task that finished, in the study's order and layout.
+    setting : dict
+        Keyword arguments of the failed task's setting.
+    repetition : int
+        Repetition number of the failed task.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        setting: Setting,
+        repetition: int,
+        partial_results: pd.DataFrame,
+    ) -> None:
+        super().__init__(message)
+        self.setting = setting
+        self.repetition = repetition
+        self.partial_results = partial_results
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (self.args[0], self.setting, self.repetition, self.partial_results),
+        )
+
+
+def study(
+    generate: Callable[..., Any],
+    analyse: Callable[[Any], Any],
+    evaluate: Callable[[Any, Any, Setting], Mapping[str, Any]],
+    *,
+    settings: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    repetitions: int,
+    executor: Executor | None = None,
+    random_state: object = None,
+    progress: bool | None = None,
+    chunksize: int = 1,
+) -> pd.DataFrame:
+    """Run a simulation study and return one row of metrics per run.
+
+    For every setting and every repetition ``r = 0, …, repetitions − 1``::
+
+        data = generate(**setting, random_state=seed)
+        result = analyse(data)
+        row = evaluate(result, data, setting)   # a dict of metrics
+
+    Parameters
+    ----------
+    generate : callable
+        Makes one data set from a setting's keyword arguments and a
+        ``random_state`` keyword, which receives a
+        :class:`numpy.random.SeedSequence` (``np.random.default_rng`` and
+        every nbstats generator accept it). Every key of the setting is
+        passed, so a setting may only hold keywords ``generate`` accepts
+        (wrap it with ``functools.partial`` or give it ``**kwargs`` to ignore
+        others). E.g. :func:`nbstats.simulate.paired_normal`.
+    analyse : callable
+        ``analyse(data)`` → anything ``evaluate`` understands (a result
+        object, a decision, intervals…). It receives no seed: an analysis
+        that draws random numbers should take a fixed ``random_state``
+        (``functools.partial(nbstats.bayes_signrank, random_state=0)``), or
+        ``generate`` can return a seed along with the data.
+    evaluate : callable
+        ``evaluate(result, data, setting)`` → a dict of metrics (names →
+        scalars), e.g. from :func:`nbstats.simulate.rank_interval_metrics`.
+        Metric names must differ from the setting keys and
+        ``"repetition"``.
+    settings : dict or list of dicts
+        - a list of dicts: the settings, in that order;
+        - a dict: keys whose values are a ``list``, a ``range``, a 1-D
+          ndarray or a ``pd.Index`` are varied, every other value is held
+          fixed, and the settings are the Cartesian product of the varied
+          values, in key order, the last key varying fastest. A tuple is
+          one value (e.g. ``loss=(1, 4)``); to hold a list fixed, wrap it:
+          ``{"weights": [[1, 2]]}``.
+    repetitions : int
+        Runs per setting (≥ 1).
+    executor : concurrent.futures.Executor, optional
+        Where the tasks run: ``None`` runs them here, one after the other;
+        a ``ThreadPoolExecutor``, ``ProcessPoolExecutor`` or
+        ``dask.distributed.Client(...).get_executor()`` runs them in parallel.
+        The caller owns the executor (it is not shut down). A process pool
+        or cluster pickles ``generate``, ``analyse``, ``evaluate`` and the
+        settings: use module-level functions or ``functools.partial`` of
+        them — not lambdas or functions defined inside other functions (and
+        with the ``spawn`` or ``forkserver`` start method, not functions
+        defined in a notebook or ``__main__``).
+    random_state : None, int, Generator or SeedSequence
+        Seed of the whole study.
+    progress : bool, optional
+        Show a tqdm progress bar (``tqdm.auto``: a widget in Jupyter, text in
+        a terminal). ``None``: only when stderr is a terminal or in a Jupyter
+        kernel — not in scripts with redirected output or under pytest.
+    chunksize : int
+        Tasks sent to a worker at once. Larger chunks cut the per-task
+        overhead of process pools and clusters when tasks take well under a
+        millisecond; the results do not depend on it.
+
+    Returns
+    -------
+    DataFrame
+        One row per (setting, repetition), ordered by setting (in the order
+        above), then repetition: the setting's keys, ``"repetition"``, then
+        the metrics, with a default RangeIndex. The table is identical for
+        every ``executor`` and ``chunksize``.
+
+    Raises
+    ------
+    StudyError
+        A task raised: the message names its setting and repetition, the
+        original exception is chained, and ``error.partial_results`` holds
+        every finished row. With an executor, tasks not yet started are
+        cancelled, running ones are waited for and kept; if several failed,
+        the first in the study's order is reported.
+    TypeError, ValueError
+        Bad arguments; functions that a process pool cannot pickle.
+    KeyboardInterrupt
+        Interrupting a study (Ctrl-C, or the notebook's stop button) cancels
+        the tasks not yet started and re-raises with the finished rows in
+        ``interrupt.partial_results``.
+
+    Notes
+    -----
+    Task ``(s, r)`` — setting number ``s`` (0-based, in the order above),
+    repetition ``r`` — is seeded with ``SeedSequence(root.entropy,
+    spawn_key=(*root.spawn_key, s, r))`` where ``root`` is the SeedSequence of
+    ``random_state``. Seeds never depend on the worker, the executor or the
+    order in which tasks finish. So adding repetitions keeps the earlier
+    rows, and a setting's rows stay the same when settings are added *after*
+    it. Floating-point results are bit-identical on one machine; across
+    machines they are as identical as their numpy/BLAS builds.
+
+    Examples
+    --------
+    Power and type I error of the one-sided Wilcoxon test on Benavoli et
+    al.'s (2014) model:
+
+    >>> import nbstats
+    >>> from nbstats.simulate import paired_normal, test_decision_metrics
+    >>> def analyse(pair):
+    ...     res = nbstats.wilcoxon(pair["a"], pair["b"], alternative="greater")
+    ...     return "b" if res.pvalue < 0.05 else "a"
+    >>> def evaluate(decision, pair, setting):
+    ...     return test_decision_metrics(decision, setting["delta"] > 0)
+    >>> frame = study(paired_normal, analyse, evaluate,
+    ...               settings={"n_cases": 30, "delta": [0.0, 0.1]},
+    ...               repetitions=50, random_state=0, progress=False)
+    >>> frame.columns.tolist()
+    ['n_cases', 'delta', 'repetition', 'rejection_rate', 'loss', 'indeterminacy']
+    >>> summarise(frame)["rejection_rate"]
+                   mean        se
+    n_cases delta
+    30      0.0    0.06  0.033927
+            0.1    0.90  0.042857
+    """
+    for name, function in (
+        ("generate", generate),
+        ("analyse", analyse),
+        ("evaluate", evaluate),
+    ):
+        if not callable(function):
+            raise TypeError(f"{name} must be callable, got {function!r}.")
+    grid = expand_settings(settings)
+    repetitions = _check_positive_int("repetitions", repetitions)
+    chunksize = _check_positive_int("chunksize", chunksize)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(
+            "executor must be a concurrent.futures.Executor (something with "
+            f"submit()), or None to run here; got {executor!r}."
+        )
+    if isinstance(executor, ProcessPoolExecutor):
+        _check_picklable(generate=generate, analyse=analyse, evaluate=evaluate)
+        _check_picklable(settings=grid)
+    root = seed_sequence(random_state)
+    tasks: list[_Task] = [
+        (
+            grid[s],
+            s,
+            r,
+            np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, s, r)),
+        )
+        for s in range(len(grid))
+        for r in range(repetitions)
+    ]
+    chunks = [tasks[i : i + chunksize] for i in range(0, len(tasks), chunksize)]
+    functions = (generate, analyse, evaluate)
+    rows: dict[int, dict[str, Any]] = {}  # task position -> metrics
+    failures: list[tuple[int, BaseException]] = []
+    bar = progress_bar(progress, len(tasks), desc="study", unit="task")
+    futures: dict[Future[Any], int] = {}
+    try:
+        if executor is None:
+            for start, chunk in zip(itertools.count(0, chunksize), chunks):
+                done, failure = _run_chunk(functions, chunk)
+                _record(rows, failures, start, done, failure, bar)
+                if failure is not None:
+                    break
+        else:
+            for index, chunk in enumerate(chunks):
+                future = executor.submit(_run_chunk, functions, chunk)
+                futures[future] = index * chunksize
+            for future in as_completed(futures):
+                if future.cancelled():
+                    continue
+                start = futures[future]
+                try:
+                    done, failure = future.result()
+                except Exception as error:  # e.g. a result that would not pickle
+                    done, failure = [], (0, error)
+                _record(rows, failures, start, done, failure, bar)
+                if failure is not None:
+                    for other in futures:
+                        other.cancel()
+    except KeyboardInterrupt as interrupt:
+        for other in futures:
+            other.cancel()
+        interrupt.partial_results = _frame(grid, tasks, rows)  # type: ignore[attr-defined]
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    frame = _frame(grid, tasks, rows)
+    if failures:
+        position, error = min(failures, key=lambda item: item[0])
+        setting, s, r, _ = tasks[position]
+        raise StudyError(
+            f"task failed for setting {s + 1} of {len(grid)} {setting!r}, "
+            f"repetition {r}: {type(error).__name__}: {error}. "
+            f"{len(rows)} of {len(tasks)} rows were computed; they are in "
+            "error.partial_results.",
+            dict(setting),
+            r,
+            frame,
+        ) from error
+    return frame
+
+
+def expand_settings(
+    settings: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+) -> list[Setting]:
+    """The list of settings a :func:`study` runs, in its order.
+
+    Examples
+    --------
+    >>> expand_settings({"n": [10, 20], "f": [0.5, 1.0], "kappa": 2.0})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'n': 10, 'f': 0.5, 'kappa': 2.0}, {'n': 10, 'f': 1.0, 'kappa': 2.0},
+     {'n': 20, 'f': 0.5, 'kappa': 2.0}, {'n': 20, 'f': 1.0, 'kappa': 2.0}]
+    """
+    if isinstance(settings, Mapping):
+        _check_keys(settings, "settings")
+        keys = list(settings)
+        axes = []
+        for key in keys:
+            value = settings[key]
+            if _is_axis(value):
+                values = list(value.tolist() if hasattr(value, "tolist") else value)
+                if not values:
+                    raise ValueError(
+                        f"settings[{key!r}] is empty: no setting to run. Give at "
+                        "least one value."
+                    )
+                axes.append(values)
+            else:
+                axes.append([value])
+        return [
+            dict(zip(keys, combo, strict=True)) for combo in itertools.product(*axes)
+        ]
+    if isinstance(settings, Sequence) and not isinstance(settings, (str, bytes)):
+        if len(settings) == 0:
+            raise ValueError("settings is an empty list: no setting to run.")
+        grid = []
+        for i, setting in enumerate(settings):
+            if not isinstance(setting, Mapping):
+                raise TypeError(
+                    f"settings[{i}] must be a dict of keyword arguments, got "
+                    f"{type(setting).__name__}."
+                )
+            _check_keys(setting, f"settings[{i}]")
+            grid.append(dict(setting))
+        return grid
+    raise TypeError(
+        "settings must be a dict of keyword arguments (list values are varied) "
+        f"or a list of such dicts, got {type(settings).__name__}."
+    )
+
+
+def summarise(
+    frame: pd.DataFrame, by: str | Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Mean and Monte Carlo standard error of every metric, per setting.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A table returned by :func:`study` (or any table with one row per run).
+    by : str or list of str, optional
+        Columns that identify a setting; default: every column before
+        ``"repetition"`` (the setting's keys in a study's table). An empty
+        list summarises the whole table in one row.
+
+    Returns
+    -------
+    DataFrame
+        One row per setting (in the order they first appear), indexed by
+        ``by``; two column levels: the metric, then ``"mean"`` and ``"se"``.
+        Metrics are the numeric and boolean columns other than ``by`` and
+        ``"repetition"``. Missing values (e.g. a loss that is undefined when
+        a test is indeterminate) are left out: ``se = s / √k`` with ``s``
+        the standard deviation (ddof = 1) of the ``k`` non-missing values —
+        NaN when ``k < 2``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"f": [0.5, 0.5, 1.0, 1.0], "repetition": [0, 1, 0, 1],
+    ...                       "fwp": [1.0, 0.0, 1.0, 1.0]})
+    >>> summarise(frame)
+         fwp
+        mean   se
+    f
+    0.5  0.5  0.5
+    1.0  1.0  0.0
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a DataFrame, got {type(frame).__name__}.")
+    if by is None:
+        if REPETITION not in frame.columns:
+            raise ValueError(
+                f"frame has no {REPETITION!r} column to find the setting columns "
+                "before it; pass by=[...] naming them."
+            )
+        by = list(frame.columns[: frame.columns.get_loc(REPETITION)])
+    elif isinstance(by, str):
+        by = [by]
+    else:
+        by = list(by)
+    unknown = [c for c in by if c not in frame.columns]
+    if unknown:
+        raise ValueError(
+            f"by names unknown column(s) {unknown}; the table has "
+            f"{list(frame.columns)}."
+        )
+    metrics = [
+        c
+        for c in frame.columns
+        if c not in by
+        and c != REPETITION
+        and (
+            pd.api.types.is_numeric_dtype(frame[c])
+            or pd.api.types.is_bool_dtype(frame[c])
+        )
+    ]
+    if not metrics:
+        raise ValueError("frame has no numeric metric column to summarise.")
+    values = frame[metrics].astype(float)
+    if by:
+        grouped = values.groupby([frame[c] for c in by], sort=False, dropna=False)
+        mean, se = grouped.mean(), grouped.sem()
+    else:
+        mean, se = values.mean().to_frame().T, values.sem().to_frame().T
+    table = pd.concat({"mean": mean, "se": se}, axis=1).swaplevel(axis=1)
+    return table[[(m, stat) for m in metrics for stat in ("mean", "se")]]
+
+
+def _run_chunk(
+    functions: tuple[Callable[..., Any], ...], chunk: list[_Task]
+) -> tuple[list[dict[str, Any]], tuple[int, BaseException] | None]:
+    """Run tasks in order; stop at the first failure and return it with its
+    offset in the chunk (exceptions are returned, so the rows before it are
+    not lost)."""
+    generate, analyse, evaluate = functions
+    done: list[dict[str, Any]] = []
+    for offset, (setting, _, _, seed) in enumerate(chunk):
+        try:
+            data = generate(**setting, random_state=seed)
+            result = analyse(data)
+            metrics = evaluate(result, data, dict(setting))
+            done.append(_check_metrics(metrics, setting))
+        except Exception as error:  # reported with its setting and repetition
+            return done, (offset, error)
+    return done, None
+
+
+def _record(
+    rows: dict[int, dict[str, Any]],
+    failures: list[tuple[int, BaseException]],
+    start: int,
+    done: list[dict[str, Any]],
+    failure: tuple[int, BaseException] | None,
+    bar: Any,
+) -> None:
+    for offset, metrics in enumerate(done):
+        rows[start + offset] = metrics
+    if failure is not None:
+        failures.append((start + failure[0], failure[1]))
+    if bar is not None and done:
+        bar.update(len(done))
+
+
+def _frame(
+    grid: list[Setting], tasks: list[_Task], rows: dict[int, dict[str, Any]]
+) -> pd.DataFrame:
+    setting_columns = list(dict.fromkeys(k for setting in grid for k in setting))
+    positions = sorted(rows)
+    metric_columns = list(dict.fromkeys(k for p in positions for k in rows[p]))
+    records = [{**tasks[p][0], REPETITION: tasks[p][2], **rows[p]} for p in positions]
+    columns = [*setting_columns, REPETITION, *metric_columns]
+    if not records:
+        return pd.DataFrame(columns=columns)
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def _check_metrics(metrics: object, setting: Setting) -> dict[str, Any]:
+    if not isinstance(metrics, Mapping):
+        raise TypeError(
+            "evaluate must return a dict of metrics (name -> number), got "
+            f"{type(metrics).__name__}."
+        )
+    for key, value in metrics.items():
+        if not isinstance(key, str):
+            raise TypeError(f"metric names must be strings, got {key!r}.")
+        if key in setting or key == REPETITION:
+            raise ValueError(
+                f"metric {key!r} has the name of a setting key or of "
+                f"{REPETITION!r}; rename it."
+            )
+        if np.ndim(value) != 0:
+            raise TypeError(
+                f"metric {key!r} must be a single value (number, bool or str), "
+                f"got {type(value).__name__}."
+            )
+    return dict(metrics)
+
+
+def _check_keys(setting: Mapping[Any, Any], label: str) -> None:
+    for key in setting:
+        if not isinstance(key, str):
+            raise TypeError(
+                f"{label} keys are keyword arguments and must be strings, got {key!r}."
+            )
+        if key in _RESERVED:
+            raise ValueError(
+                f"{label} may not set {key!r}: study sets "
+                + ("the seed of every task" if key == "random_state" else "that column")
+                + " itself."
+            )
+
+
+def _is_axis(value: object) -> bool:
+    if isinstance(value, (list, range, pd.Index)):
+        return True
+    return isinstance(value, np.ndarray) and value.ndim == 1
+
+
+def _check_positive_int(name: str, value: object) -> int:
+    if not isinstance(value, Integral) or isinstance(value, bool):
+        raise TypeError(f"{name} must be a positive integer, got {value!r}.")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}.")
+    return int(value)
+
+
+def _check_picklable(**objects: object) -> None:
+    for name, obj in objects.items():
+        try:
+            pickle.dumps(obj)
+        except Exception as error:
+            raise TypeError(
+                f"{name} cannot be sent to a process pool ({type(error).__name__}: "
+                f"{error}). Use functions defined at module level, or "
+                "functools.partial of them — not lambdas or functions defined "
+                "inside another function."
+            ) from None

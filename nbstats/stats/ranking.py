@@ -1,0 +1,439 @@
+"""Confidence intervals for ranks (Foucart, Elskens and Decaestecker 2025).
+
+Five procedures from the supplement of "Ranking the scores of algorithms with
+confidence" (ESANN 2025): bootstrap percentiles of the rank of the mean score,
+and four test-based intervals, ``[L, U] = [1 + #significantly better,
+m - #significantly worse]`` (Al Mohamad, Goeman and van Zwet 2022), after an
+omnibus test: Iman–Davenport then Nemenyi, two-sided Wilcoxon or one-sided
+Wilcoxon (Holm per algorithm), or a repeated-measures ANOVA on rank-transformed
+scores then Tukey's HSD.
+
+The supplement ranks 1 = *lowest* score; nbstats ranks 1 = *best*. The
+conversion happens once, at the input: scores are oriented so that larger is
+better (``higher_is_better``), and "better" always means "ahead in the
+ranking".
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+
+from nbstats import _scipy_stats as sps
+from nbstats.results.frequentist import frame_of_pairs
+from nbstats.results.ranking import RankCIResult
+from nbstats.scores import (
+    NanPolicy,
+    check_choice,
+    check_flag,
+    oriented,
+    rank_rows,
+    score_table,
+)
+from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.stats.frequentist.adjust import adjust_pvalues
+from nbstats.stats.frequentist.anova import rm_anova
+from nbstats.stats.frequentist.critical_difference import critical_value
+from nbstats.stats.frequentist.friedman import friedman
+from nbstats.stats.frequentist.posthoc import posthoc
+from nbstats.stats.frequentist.wilcoxon import signed_rank_test
+
+__all__ = ["RANK_CI_METHODS", "nemenyi_min_cases", "rank_ci"]
+
+RANK_CI_METHODS = (
+    "bootstrap",
+    "id-nemenyi",
+    "id-wilcoxon-2s",
+    "id-wilcoxon-1s",
+    "anova-tukey",
+)
+
+#: The bootstrap computes the resampled means in blocks of at most this many
+#: gathered scores (8 bytes each), so memory stays bounded for large tables.
+_BOOTSTRAP_BLOCK = 2**22
+
+
+def rank_ci(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    method: str = "id-wilcoxon-2s",
+    alpha: float = 0.05,
+    n_boot: int = 1000,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+    random_state: object = None,
+) -> RankCIResult:
+    """Confidence intervals for the ranks of the algorithms (1 = best).
+
+    Implements the five procedures of Foucart, Elskens and Decaestecker
+    (2025, supplement §1). The supplement ranks 1 = lowest score; here rank 1
+    is the best algorithm (``higher_is_better`` says which way is better), so
+    an interval ``[L, U]`` of the supplement is ``[m + 1 - U, m + 1 - L]``
+    here when higher is better.
+
+    The test-based methods give ``L = 1 + (number of algorithms significantly
+    better)`` and ``U = m - (number significantly worse)`` (Al Mohamad et al.
+    2022). All of them first run an omnibus test; if it is not rejected
+    (p-value ≥ α) every interval is ``[1, m]`` — the data cannot resolve the
+    ranks, which is not the same as a tie. As in the supplement, a test is
+    significant when its (adjusted) p-value is ``< alpha``.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table, rows = cases, columns = algorithms.
+    method : str
+        - ``"bootstrap"``: ``n_boot`` resamples of the cases with replacement;
+          in each, the algorithms are ranked by their mean score (1 = best,
+          average ranks for ties); the interval runs from the α/2 to the
+          1 - α/2 percentile of each algorithm's bootstrap ranks. The
+          percentiles are ``np.quantile(..., method="lower")`` and
+          ``method="higher"``: both ends are ranks that occurred in some
+          resample (an interpolated end such as 1.3 is not a rank), and the
+          interval is never narrower than the interpolated one. A percentile
+          that falls on a tie's average rank (e.g. 1.5) is widened to the
+          ranks the tie spans (``floor`` for the lower end, ``ceil`` for the
+          upper end).
+        - ``"id-nemenyi"``: Iman–Davenport F test at α; if rejected, Nemenyi's
+          test on every pair (studentized range, as
+          ``nbstats.posthoc(method="nemenyi")``), direction from the mean
+          ranks. See :func:`nemenyi_min_cases` for why it lacks power.
+        - ``"id-wilcoxon-2s"`` (default): Iman–Davenport, then the two-sided
+          Wilcoxon signed-rank test on every pair; each algorithm's m - 1
+          p-values are Holm-adjusted together (Holm per row), and a
+          significant pair counts as better or worse by the sign of the
+          difference of mean scores (equal means count as neither).
+        - ``"id-wilcoxon-1s"``: Iman–Davenport, then one-sided Wilcoxon tests.
+          For each algorithm a, the m - 1 p-values of "b is better than a"
+          are Holm-adjusted together, and separately the m - 1 p-values of
+          "b is worse than a" (Holm per row and per side, as the supplement's
+          worked example). Although each one-sided test is more powerful, the
+          per-side families can make the intervals *wider* than the two-sided
+          ones (see the supplement's last section).
+        - ``"anova-tukey"``: every score is replaced by its rank among all
+          n·m scores (Conover and Iman's rank transform), a repeated-measures
+          ANOVA is run on these ranks (:func:`nbstats.rm_anova` with
+          ``rank_transform=True``, uncorrected p-value), and if rejected,
+          Tukey's HSD (``scipy.stats.tukey_hsd``) compares the columns of
+          ranks, direction from their means. As in the supplement, Tukey's
+          HSD treats the columns as independent groups (it ignores the
+          pairing by case).
+    alpha : float
+        Significance level, ``0 < alpha < 1``; the intervals have confidence
+        ``1 - alpha``.
+    n_boot : int
+        Number of bootstrap resamples (only used by ``"bootstrap"``).
+    higher_is_better : bool
+        Whether a higher score is better. ``False`` is the same as negating
+        every score.
+    nan_policy : {"raise", "omit"}
+        See :func:`nbstats.score_table`.
+    random_state : None, int or numpy Generator
+        Seed of the bootstrap: the resampled case indices are
+        ``rng.integers(0, n, size=(n_boot, n))`` with
+        ``rng = np.random.default_rng(seed_sequence(random_state))``.
+
+    Returns
+    -------
+    RankCIResult
+        ``lower`` and ``upper`` (Series of int, 1 = best), the omnibus
+        p-value, the pairwise decisions ``better``/``worse`` and the adjusted
+        p-values behind them, and the Friedman ``mean_ranks``.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``method``, ``alpha`` outside (0, 1), ``n_boot < 1``, and the
+        score-table errors (missing scores, fewer than 2 algorithms or cases).
+    TypeError
+        Non-numeric ``alpha``, non-integer ``n_boot``, non-boolean
+        ``higher_is_better``.
+
+    Notes
+    -----
+    The Wilcoxon tests use the supplement's choice, scipy.stats.wilcoxon's
+    defaults: ``zero_method="wilcox"`` (zero differences dropped), no
+    continuity correction, ``method="auto"``. They are computed by nbstats'
+    own signed-rank test, which equals scipy's p-values when both are exact:
+    n ≤ 50 without ties or zeros, or n ≤ 13 (scipy's exhaustive permutation
+    test). Otherwise, up to 200 non-zero differences, nbstats stays exact
+    (conditional on the midranks) where scipy uses the normal approximation.
+
+    The Iman–Davenport statistic is Demšar's, without tie correction
+    (:func:`nbstats.friedman`'s ``f_pvalue``).
+
+    Examples
+    --------
+    Demšar's (2006) Table 6, four decision-tree variants on 14 data sets:
+
+    >>> import nbstats
+    >>> from nbstats import rank_ci
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> res = rank_ci(table, method="id-wilcoxon-2s")
+    >>> round(res.omnibus_pvalue, 4)
+    0.0198
+    >>> res.intervals()
+    {'C4.5': (3, 4), 'C4.5+m': (1, 3), 'C4.5+cf': (1, 4), 'C4.5+m+cf': (1, 3)}
+
+    Nemenyi, with 14 cases, cannot order any pair here:
+
+    >>> rank_ci(table, method="id-nemenyi").upper.tolist()
+    [4, 4, 4, 4]
+
+    The bootstrap is deterministic given ``random_state``:
+
+    >>> boot = rank_ci(table, method="bootstrap", random_state=0)
+    >>> boot.lower.tolist(), boot.upper.tolist()
+    ([3, 1, 2, 1], [4, 2, 4, 2])
+    """
+    check_choice("method", method, RANK_CI_METHODS)
+    _check_alpha(alpha)
+    _check_n_boot(n_boot)
+    check_flag("higher_is_better", higher_is_better)
+    table = score_table(scores, nan_policy=nan_policy)
+    names = [str(c) for c in table.columns]
+    values = oriented(table.to_numpy(), higher_is_better)  # larger = better
+    n, m = values.shape
+    mean_ranks = pd.Series(
+        rank_rows(values).mean(axis=0),
+        index=pd.Index(names, name="algorithm"),
+        name="mean rank",
+    )
+    nothing = np.zeros((m, m), dtype=bool)
+    common = {
+        "method": method,
+        "alpha": float(alpha),
+        "mean_ranks": mean_ranks,
+        "n_cases": n,
+    }
+
+    if method == "bootstrap":
+        lower, upper = _bootstrap_intervals(values, alpha, n_boot, random_state)
+        return RankCIResult(
+            lower=_int_series(lower, names, "lower"),
+            upper=_int_series(upper, names, "upper"),
+            omnibus_pvalue=float("nan"),
+            omnibus_rejected=None,
+            better=frame_of_pairs(names, nothing),
+            worse=frame_of_pairs(names, nothing),
+            pvalues=None,
+            pvalues_worse=None,
+            n_boot=int(n_boot),
+            **common,
+        )
+
+    oriented_table = pd.DataFrame(values, columns=names)
+    if method == "anova-tukey":
+        omnibus_pvalue = rm_anova(oriented_table, rank_transform=True).pvalue
+    else:
+        omnibus_pvalue = friedman(oriented_table).f_pvalue
+    rejected = bool(omnibus_pvalue < alpha)
+    if not rejected:
+        better = worse = nothing
+        p_better = p_worse = None
+    elif method == "id-nemenyi":
+        p_better = posthoc(oriented_table, method="nemenyi").adjusted.to_numpy()
+        p_worse = p_better
+        # b ahead of a: a smaller mean rank
+        ahead = mean_ranks.to_numpy()[None, :] < mean_ranks.to_numpy()[:, None]
+        better, worse = _directed(p_better, alpha, ahead, ahead.T)
+    elif method == "anova-tukey":
+        p_better, ahead = _tukey_on_global_ranks(values)
+        p_worse = p_better
+        better, worse = _directed(p_better, alpha, ahead, ahead.T)
+    elif method == "id-wilcoxon-2s":
+        p_better, ahead, behind = _wilcoxon_two_sided(values)
+        p_worse = p_better
+        better, worse = _directed(p_better, alpha, ahead, behind)
+    else:  # id-wilcoxon-1s
+        p_better, p_worse = _wilcoxon_one_sided(values)
+        better = np.nan_to_num(p_better, nan=1.0) < alpha
+        worse = np.nan_to_num(p_worse, nan=1.0) < alpha
+
+    lower = 1 + better.sum(axis=1)
+    upper = m - worse.sum(axis=1)
+    return RankCIResult(
+        lower=_int_series(lower, names, "lower"),
+        upper=_int_series(upper, names, "upper"),
+        omnibus_pvalue=float(omnibus_pvalue),
+        omnibus_rejected=rejected,
+        better=frame_of_pairs(names, better),
+        worse=frame_of_pairs(names, worse),
+        pvalues=None if p_better is None else frame_of_pairs(names, p_better),
+        pvalues_worse=None if p_worse is None else frame_of_pairs(names, p_worse),
+        n_boot=None,
+        **common,
+    )
+
+
+def nemenyi_min_cases(m: int, alpha: float = 0.05) -> int:
+    """Fewest cases for which Nemenyi can separate neighbouring mean ranks.
+
+    With m algorithms ordered identically on every case, the mean ranks are
+    1, 2, …, m, so neighbours differ by exactly 1. Nemenyi's test finds them
+    different only if the critical difference is at most 1, that is
+    (Foucart et al. 2025, supplement §3)
+
+    .. math::
+
+        n \\ge \\frac{m(m+1)}{12}\\, q^2_{m,\\infty,\\alpha}
+
+    with :math:`q_{m,\\infty,\\alpha}` the ``1 - alpha`` quantile of the
+    studentized range for m groups and infinite degrees of freedom. Below
+    this many cases, ``rank_ci(method="id-nemenyi")`` cannot give every
+    algorithm its own rank however well separated the scores are.
+
+    Parameters
+    ----------
+    m : int
+        Number of algorithms, at least 2.
+    alpha : float
+        Significance level, ``0 < alpha < 1``.
+
+    Returns
+    -------
+    int
+        The smallest such n.
+
+    Examples
+    --------
+    >>> from nbstats import nemenyi_min_cases
+    >>> nemenyi_min_cases(5), nemenyi_min_cases(10)
+    (38, 184)
+    """
+    if not isinstance(m, (int, np.integer)) or isinstance(m, (bool, np.bool_)):
+        raise TypeError(f"m (the number of algorithms) must be an integer, got {m!r}.")
+    if m < 2:
+        raise ValueError(f"m (the number of algorithms) must be at least 2, got {m}.")
+    _check_alpha(alpha)
+    q = critical_value(int(m), float(alpha), "nemenyi") * math.sqrt(2)
+    return math.ceil(m * (m + 1) / 12 * q**2)
+
+
+def _check_alpha(alpha: object) -> None:
+    if not isinstance(alpha, Real) or isinstance(alpha, (bool, np.bool_)):
+        raise TypeError(f"alpha must be a number, got {alpha!r}.")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+
+
+def _check_n_boot(n_boot: object) -> None:
+    if not isinstance(n_boot, (int, np.integer)) or isinstance(
+        n_boot, (bool, np.bool_)
+    ):
+        raise TypeError(f"n_boot must be an integer, got {n_boot!r}.")
+    if n_boot < 1:
+        raise ValueError(f"n_boot must be at least 1, got {n_boot}.")
+
+
+def _int_series(values: np.ndarray, names: list[str], label: str) -> pd.Series:
+    return pd.Series(
+        np.asarray(values, dtype=np.int64),
+        index=pd.Index(names, name="algorithm"),
+        name=label,
+    )
+
+
+def _bootstrap_intervals(
+    values: np.ndarray, alpha: float, n_boot: int, random_state: object
+) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile intervals of the rank of the mean score over resampled cases."""
+    n, m = values.shape
+    rng = np.random.default_rng(seed_sequence(random_state))
+    resamples = rng.integers(0, n, size=(n_boot, n))
+    means = np.empty((n_boot, m))
+    block = max(1, _BOOTSTRAP_BLOCK // (n * m))
+    for start in range(0, n_boot, block):  # blocks of resamples, not one by one
+        rows = slice(start, start + block)
+        means[rows] = values[resamples[rows]].mean(axis=1)
+    boot_ranks = sps.rankdata(-means, method="average", axis=1)  # 1 = best
+    low = np.quantile(boot_ranks, alpha / 2, axis=0, method="lower")
+    high = np.quantile(boot_ranks, 1 - alpha / 2, axis=0, method="higher")
+    return np.floor(low).astype(np.int64), np.ceil(high).astype(np.int64)
+
+
+def _directed(
+    pvalues: np.ndarray, alpha: float, ahead: np.ndarray, behind: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Significant pairs split by direction: (b better than a, b worse than a)."""
+    significant = np.nan_to_num(pvalues, nan=1.0) < alpha
+    return significant & ahead, significant & behind
+
+
+def _wilcoxon_pvalue(d: np.ndarray, alternative: str) -> float:
+    # scipy.stats.wilcoxon's defaults, as the supplement used them
+    return signed_rank_test(
+        d, zero_method="wilcox", alternative=alternative, method="auto"
+    ).pvalue
+
+
+def _holm_per_row(raw: np.ndarray) -> np.ndarray:
+    """Holm over each row's m - 1 off-diagonal p-values; NaN diagonal."""
+    m = raw.shape[0]
+    adjusted = np.full((m, m), np.nan)
+    for i in range(m):
+        others = np.arange(m) != i
+        adjusted[i, others] = adjust_pvalues(raw[i, others], "holm")
+    return adjusted
+
+
+def _wilcoxon_two_sided(
+    values: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row-wise Holm-adjusted two-sided p-values and the mean-score directions.
+
+    Returns ``(adjusted, ahead, behind)``: ``ahead[a, b]`` when b's mean score
+    is higher (better) than a's, ``behind[a, b]`` when lower.
+    """
+    m = values.shape[1]
+    raw = np.full((m, m), np.nan)
+    mean_difference = np.zeros((m, m))
+    for i in range(m):
+        for j in range(i + 1, m):
+            d = values[:, j] - values[:, i]  # > 0 where j is better
+            raw[i, j] = raw[j, i] = _wilcoxon_pvalue(d, "two-sided")
+            mean_difference[i, j] = float(np.mean(d))
+            mean_difference[j, i] = -mean_difference[i, j]
+    return _holm_per_row(raw), mean_difference > 0, mean_difference < 0
+
+
+def _wilcoxon_one_sided(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Holm per row and per side of the one-sided p-values.
+
+    ``greater[a, b]`` is the p-value of "b is better than a" (the test of
+    ``d = b - a`` with ``alternative="greater"``); "b is worse than a" is the
+    same test as "a is better than b", ``greater[b, a]``. Row a's better side
+    is ``greater[a, :]``, its worse side ``greater[:, a]``; each is adjusted
+    over its own m - 1 p-values.
+    """
+    m = values.shape[1]
+    greater = np.full((m, m), np.nan)
+    for i in range(m):
+        for j in range(m):
+            if i != j:
+                greater[i, j] = _wilcoxon_pvalue(values[:, j] - values[:, i], "greater")
+    return _holm_per_row(greater), _holm_per_row(greater.T)
+
+
+def _tukey_on_global_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tukey's HSD p-values on the globally ranked scores, and who is ahead.
+
+    The global ranks are taken of the oriented scores, so a larger rank is a
+    better score; ``ahead[a, b]`` when b's mean global rank is the larger.
+    """
+    n, m = values.shape
+    ranks = sps.rankdata(values, method="average").reshape(n, m)
+    column_means = ranks.mean(axis=0)
+    ahead = column_means[None, :] > column_means[:, None]
+    within = float(np.sum((ranks - column_means) ** 2))
+    if within == 0:
+        # every column constant: Tukey's standard error is 0, so any difference
+        # of means is infinitely significant (scipy would divide by zero)
+        pvalues = np.where(ahead | ahead.T, 0.0, 1.0)
+    else:
+        pvalues = np.array(sps.tukey_hsd(*ranks.T).pvalue, dtype=float)
+    np.fill_diagonal(pvalues, np.nan)
+    return pvalues, ahead
