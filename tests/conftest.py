@@ -13,6 +13,9 @@ import pytest
 
 import nbstats
 
+# figures render headless, in the tests as in CI
+os.environ.setdefault("MPLBACKEND", "Agg")
+
 #: Set by .ci/run: a missing oracle (Rscript, an R package) fails instead of skipping.
 REQUIRE_ORACLES = os.environ.get("NBSTATS_REQUIRE_ORACLES") == "1"
 

@@ -1,0 +1,100 @@
+"""One look for every nbstats figure: fonts, greyscale-safe colours, paper sizes.
+
+Figures are drawn inside :func:`paper_style` so the user's global matplotlib
+settings are never changed. Sizes follow common two-column journal layouts
+(one column ≈ 3.3 in, both ≈ 6.9 in).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+#: Okabe–Ito colours ordered so that neighbours also differ in lightness,
+#: which keeps them apart when printed in greyscale.
+PALETTE = ("#000000", "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
+#: Roles used across the plots.
+INK = "#000000"  # text, axes, group bars
+ACCENT = "#0072B2"  # the main curve or the control
+SECOND = "#D55E00"  # a second curve (e.g. the upper posterior)
+MUTED = "#8C8C8C"  # reference lines, bands
+SHADE = "#BFD7EA"  # filled areas (light enough to print grey, not black)
+
+#: Figure widths in inches.
+WIDTHS = {"single": 3.3, "double": 6.9}
+
+_RC = {
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica", "sans-serif"],
+    "font.size": 8,
+    "axes.titlesize": 8,
+    "axes.labelsize": 8,
+    "xtick.labelsize": 7,
+    "ytick.labelsize": 7,
+    "legend.fontsize": 7,
+    "axes.linewidth": 0.6,
+    "lines.linewidth": 1.0,
+    "xtick.major.width": 0.6,
+    "ytick.major.width": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": None,  # filled in below (needs cycler)
+    "svg.fonttype": "none",  # text stays text in SVG
+    "pdf.fonttype": 42,  # TrueType in PDF: editable, no Type 3 fonts
+    "savefig.dpi": 300,
+    "savefig.bbox": "tight",
+    "figure.dpi": 100,
+    "text.usetex": False,
+}
+
+
+def rc_params() -> dict[str, Any]:
+    """The matplotlib settings of :func:`paper_style`."""
+    from cycler import cycler  # matplotlib dependency; imported lazily
+
+    params = dict(_RC)
+    params["axes.prop_cycle"] = cycler(color=list(PALETTE))
+    return params
+
+
+@contextlib.contextmanager
+def paper_style() -> Iterator[None]:
+    """Context in which nbstats draws; leaves global settings untouched."""
+    import matplotlib
+
+    with matplotlib.rc_context(rc_params()):
+        yield
+
+
+def new_axes(
+    ax: Any = None, *, width: str = "single", aspect: float = 0.62
+) -> tuple[Any, Any]:
+    """``(figure, axes)``: the given axes, or a new figure of a paper width."""
+    if ax is not None:
+        return ax.figure, ax
+    import matplotlib.pyplot as plt
+
+    if width not in WIDTHS:
+        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
+    w = WIDTHS[width]
+    fig, ax = plt.subplots(figsize=(w, w * aspect), layout="constrained")
+    return fig, ax
+
+
+def literal(text: object) -> str:
+    """Text that matplotlib shows as written: ``$`` would start mathtext.
+
+    Examples
+    --------
+    >>> literal("cost in $ and $x$")
+    'cost in \\\\$ and \\\\$x\\\\$'
+    """
+    return str(text).replace("$", r"\$")
+
+
+def save(figure: Any, path: str | os.PathLike[str], **kwargs: Any) -> None:
+    """Save crisply: vector for .svg/.pdf, 300 dpi for raster formats."""
+    with paper_style():
+        figure.savefig(path, **kwargs)
