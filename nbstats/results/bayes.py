@@ -44,6 +44,8 @@ class BayesSignTestResult(Result):
     samples : ndarray
         Posterior draws of θ (without rope), for plots and
         :meth:`prob_equivalent`.
+    region_samples : ndarray or None
+        With a rope: posterior draws (S × 3) of (θ_left, θ_rope, θ_right).
     s, rope, threshold : float
     decision : str
         ``"b"`` if ``prob_right > threshold``, else ``"a"``.
@@ -60,6 +62,7 @@ class BayesSignTestResult(Result):
     losses: int
     ties: int
     samples: np.ndarray
+    region_samples: np.ndarray | None
     s: float
     rope: float
     threshold: float
@@ -145,7 +148,10 @@ class BayesSignedRankResult(Result):
         lower and upper means bound that of every prior of strength s.
     samples, samples_lower, samples_upper : ndarray
         Posterior draws of θ (lower/upper under IDP; ``samples`` is the lower
-        one then). With a rope, draws of P(b better by more than the rope).
+        one then).
+    region_samples : ndarray or None
+        With a rope: posterior draws (S × 3) of the probabilities of the
+        regions (left, rope, right) — for IDP, under the lower prior.
     threshold : float
         Probability needed to prefer b, ``l1 / (l0 + l1)``.
     decision : str
@@ -172,6 +178,7 @@ class BayesSignedRankResult(Result):
     samples: np.ndarray
     samples_lower: np.ndarray
     samples_upper: np.ndarray
+    region_samples: np.ndarray | None
     threshold: float
     decision: str
     credible_interval: tuple[float, float]

@@ -113,6 +113,7 @@ def bayes_sign_test(
         prob_right = prob_b_better_sign(wins, losses)
         prob_left = prob_b_better_sign(losses, wins)
         prob_rope = None
+        region_samples = None
     else:
         wins, losses = int((d > rope).sum()), int((d < -rope).sum())
         ties = d.size - wins - losses
@@ -120,6 +121,7 @@ def bayes_sign_test(
         prob_left, prob_rope, prob_right = (
             float(p) for p in region_shares(left, in_rope, right)
         )
+        region_samples = np.column_stack([left, in_rope, right])
 
     tail = (1 - threshold) / 2
     low, high = np.quantile(samples, [tail, 1 - tail])
@@ -131,6 +133,7 @@ def bayes_sign_test(
         losses=losses,
         ties=ties,
         samples=samples,
+        region_samples=region_samples,
         s=s,
         rope=rope,
         threshold=threshold,

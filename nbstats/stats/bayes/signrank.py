@@ -238,8 +238,10 @@ class SignedRankPosterior:
         prob_right = prob_lower
         prob_left = float(np.mean(theta_upper < 0.5 - _HALF_TOLERANCE))
         prob_rope = None
+        region_samples = None
         if self.rope > 0:
             left, right = out["left"], out["right"]
+            region_samples = np.column_stack([left, 1 - left - right, right])
             prob_left, prob_rope, prob_right = (
                 float(p) for p in region_shares(left, 1 - left - right, right)
             )
@@ -266,6 +268,7 @@ class SignedRankPosterior:
             samples=theta,
             samples_lower=theta,
             samples_upper=theta_upper,
+            region_samples=region_samples,
             threshold=threshold,
             decision=decide(prob_lower, prob_upper, threshold),
             credible_interval=(low, high),
