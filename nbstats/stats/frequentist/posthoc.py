@@ -183,9 +183,11 @@ def posthoc(
 
     critical_difference = None
     if method == "nemenyi":
-        adjusted = np.minimum(
-            1.0, sps.studentized_range.sf(np.abs(stats) * np.sqrt(2), k, np.inf)
-        )
+        # the studentized range's tail is a numerical integral per value; mean
+        # ranks are multiples of 1/(2N), so many pairs share one |z|
+        distinct, position = np.unique(np.abs(stats), return_inverse=True)
+        tail = sps.studentized_range.sf(distinct * np.sqrt(2), k, np.inf)
+        adjusted = np.minimum(1.0, tail[position])
         critical_difference = critical_value(k, alpha, "nemenyi") * se
     elif method == "bonferroni-dunn":
         adjusted = adjust_pvalues(raw, "bonferroni")
