@@ -19,10 +19,10 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats._progress import progress_bar
 from nbstats.results.racing import RaceResult
-from nbstats.scores import check_choice, rank_rows
+from nbstats.scores import check_choice, oriented, rank_rows
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
 from nbstats.stats.bayes.friedman import bayes_friedman
-from nbstats.stats.bayes.posthoc import bayes_posthoc
+from nbstats.stats.bayes.posthoc import SignEvents, bayes_posthoc
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.sign import sign_test_from_differences
@@ -404,7 +404,7 @@ def _eliminate(
         return
     ranks = result.mean_ranks
     best = str(ranks.idxmin())
-    values = table.to_numpy() if higher_is_better else -table.to_numpy()
+    values = oriented(table.to_numpy(), higher_is_better)
     position = {name: j for j, name in enumerate(table.columns)}
     n, m = table.shape
     se = math.sqrt(m * (m + 1) / (6 * n))
@@ -437,20 +437,17 @@ def _drop_indistinguishable(
     table = state.table()
     if table.shape[1] < 2:
         return
-    values = table.to_numpy() if higher_is_better else -table.to_numpy()
+    values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     mean_ranks = rank_rows(values).mean(axis=0)
     order = np.argsort(mean_ranks, kind="stable")  # best first
     pairs = [(order[a], order[b]) for a in range(m) for b in range(a + 1, m)]
-    h = np.column_stack(
-        [np.heaviside(values[:, j] - values[:, i], 0.5) for i, j in pairs]
+    events = SignEvents(
+        np.column_stack([values[:, j] - values[:, i] for i, j in pairs])
     )
     close = np.zeros(len(pairs))
     for chunk in DirichletWeights(n, n_samples, seed.spawn(1)[0]):
-        e = chunk.exponentials
-        g0 = chunk.prior_gamma(s)
-        theta = (e @ h + 0.5 * g0[:, None]) / (g0 + e.sum(axis=1))[:, None]
-        close += (np.abs(theta - 0.5) < epsilon).sum(axis=0)
+        close += (np.abs(events(chunk, s) - 0.5) < epsilon).sum(axis=0)
     prob = close / n_samples
     names = list(table.columns)
     for (i, j), p in zip(pairs, prob, strict=True):

@@ -96,7 +96,7 @@ def bayes_posthoc(
 
     per_case = len(pairs) if test == "signrank" else 2
     draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
-    evaluate = _SignEvents(diffs) if test == "sign" else _SignedRankEvents(diffs)
+    evaluate = SignEvents(diffs) if test == "sign" else _SignedRankEvents(diffs)
 
     if test == "sign":
         wins, losses = (diffs > 0).sum(axis=0), (diffs < 0).sum(axis=0)
@@ -162,8 +162,12 @@ def bayes_posthoc(
     )
 
 
-class _SignEvents:
-    """θ for every pair on a chunk: one matrix product of weights and indicators."""
+class SignEvents:
+    """Sign-test θ of many pairs on a chunk of draws: one matrix product.
+
+    ``diffs`` holds one column per pair (> 0 where its second member is
+    better); calling with a chunk and s gives θ per draw and pair.
+    """
 
     def __init__(self, diffs: np.ndarray) -> None:
         self.indicators = np.heaviside(diffs, 0.5)  # n × K
