@@ -79,7 +79,8 @@ def rank_intervals(
     ... )
     >>> [label.get_text() for label in ax.get_yticklabels()]
     ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
-    >>> ax.get_lines()[0].get_gid(), list(ax.get_lines()[0].get_xdata())
+    >>> first = ax.get_lines()[0]
+    >>> first.get_gid(), [int(x) for x in first.get_xdata()]
     ('interval-id-wilcoxon-2s-C4.5+m+cf', [1, 3])
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
@@ -109,7 +110,7 @@ def rank_intervals(
             aspect = max(0.62, height / WIDTHS[width])
         else:
             aspect = 0.62
-        fig, ax = new_axes(ax, width=width, aspect=aspect)
+        _fig, ax = new_axes(ax, width=width, aspect=aspect)
 
         handles = []
         step = min(0.25, 0.7 / k) if k > 1 else 0.0
@@ -165,9 +166,7 @@ def rank_intervals(
         ax.set_xlim(0.5, m + 0.5)
         ax.set_xticks(range(1, m + 1), minor=True)
         labelled_ranks = (
-            range(1, m + 1)
-            if m <= _MAX_LABELLED_RANKS
-            else [1, *range(5, m + 1, 5)]
+            range(1, m + 1) if m <= _MAX_LABELLED_RANKS else [1, *range(5, m + 1, 5)]
         )
         ax.set_xticks(list(labelled_ranks))
         ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
@@ -223,9 +222,7 @@ def _labelled_results(results: object) -> dict[str, RankCIResult]:
         return dict(items)
     labels = [label for label, _ in items]
     if len(set(labels)) < len(labels):  # same method twice: add the level
-        labels = [
-            f"{label}, {value.confidence_level:.0%}" for label, value in items
-        ]
+        labels = [f"{label}, {value.confidence_level:.0%}" for label, value in items]
     if len(set(labels)) < len(labels):
         raise ValueError(
             "Two results share a method and a confidence level; pass a dict "

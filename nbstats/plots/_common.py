@@ -1,0 +1,94 @@
+"""Helpers shared by the posterior and rope pictures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbstats.results.bayes import BayesSignedRankResult, BayesSignTestResult
+from nbstats.results.bayes_friedman import BayesFriedmanResult
+
+__all__ = [
+    "MAX_POINTS",
+    "decision_phrase",
+    "format_probability",
+    "legend",
+    "legend_texts",
+    "require",
+    "threshold_line",
+]
+
+#: Posterior draws shown in a scatter (evenly spaced among i.i.d. draws).
+MAX_POINTS = 4000
+#: Where each kind of result comes from, for error messages.
+_MAKERS = {
+    BayesSignedRankResult: "nbstats.bayes_signrank",
+    BayesSignTestResult: "nbstats.bayes_sign_test",
+    BayesFriedmanResult: "nbstats.bayes_friedman",
+}
+
+
+def format_probability(p: float) -> str:
+    """A probability as the plots print it: three decimals, no false 0 or 1.
+
+    Examples
+    --------
+    >>> format_probability(0.8154), format_probability(0.99991)
+    ('0.815', '> 0.999')
+    >>> format_probability(1.0), format_probability(0.00002)
+    ('1', '< 0.001')
+    """
+    p = float(p)
+    if p in (0.0, 1.0):
+        return f"{p:g}"
+    if p >= 0.9995:
+        return "> 0.999"
+    if p < 0.0005:
+        return "< 0.001"
+    return f"{p:.3f}"
+
+
+def require(result: object, types: tuple[type, ...], function: str) -> None:
+    if not isinstance(result, types):
+        accepted = " or ".join(f"{t.__name__} (from {_MAKERS[t]})" for t in types)
+        raise TypeError(f"{function} draws a {accepted}; got {type(result).__name__}.")
+
+
+def decision_phrase(decision: str, name_a: str, name_b: str) -> str:
+    return {
+        "b": f"prefer {name_b}",
+        "a": f"keep {name_a}",
+        "indeterminate": "indeterminate (depends on the prior)",
+    }[decision]
+
+
+def threshold_line(result: Any) -> str:
+    phrase = decision_phrase(result.decision, result.name_a, result.name_b)
+    return f"threshold {result.threshold:g} → {phrase}"
+
+
+def legend(ax: Any, own: bool, **kwargs: Any) -> Any:
+    """Below the axes when the figure is ours; inside ("best") on a given Axes.
+
+    A figure nbstats made has room for a legend under the plot, where it
+    hides nothing; on a user's Axes (perhaps one panel of many) it stays
+    inside that Axes.
+    """
+    options = {"frameon": False, "handlelength": 1.6, "borderaxespad": 0.3}
+    options.update(kwargs)
+    if own:
+        legend = ax.figure.legend(loc="outside lower center", **options)
+    else:
+        legend = ax.legend(loc="best", **options)
+    for handle in legend.legend_handles:  # faint, tiny scatter points: clear keys
+        if handle is not None and hasattr(handle, "set_sizes"):
+            handle.set_alpha(1.0)
+            handle.set_sizes([12.0])
+    return legend
+
+
+def legend_texts(ax: Any) -> list[str]:
+    """The legend entries of a plot drawn here (inside or below the Axes)."""
+    legends = [ax.get_legend()]
+    if not legends[0]:
+        legends = [leg for leg in ax.figure.legends if leg.axes is None]
+    return [text.get_text() for leg in legends if leg for text in leg.get_texts()]

@@ -1,0 +1,330 @@
+"""Pairwise maps: adjusted p-values or posterior probabilities as a heatmap."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
+from nbstats.results.bayes import BayesPosthocResult
+from nbstats.results.frequentist import PosthocResult
+
+__all__ = ["cell_text", "pairwise_heatmap"]
+
+_KINDS = {
+    PosthocResult: ("pvalues", "unadjusted"),
+    BayesPosthocResult: ("probabilities",),
+}
+#: Darkest colour of the p-value map: smaller p-values look the same.
+_P_FLOOR = 1e-3
+#: Annotation font size bounds (points).
+_FONT_MAX, _FONT_MIN = 7.0, 4.0
+
+
+def cell_text(value: float) -> str:
+    """A p-value or probability in at most four characters, for a cell.
+
+    Two decimals without the leading zero; three below 0.1 (where the
+    decisions are made: ``.047`` and ``.056`` differ) and above 0.995;
+    ``"<.001"`` and
+    ``">.999"`` at the extremes; exact 0 and 1 as ``"0"`` and ``"1"``; NaN
+    as an empty string.
+
+    Examples
+    --------
+    >>> [cell_text(v) for v in (0.0004, 0.0042, 0.0469, 0.5, 0.996)]
+    ['<.001', '.004', '.047', '.50', '.996']
+    >>> [cell_text(v) for v in (0.9996, 1.0, 0.0, float("nan"))]
+    ['>.999', '1', '0', '']
+    """
+    value = float(value)
+    if math.isnan(value):
+        return ""
+    if value in (0.0, 1.0):
+        return f"{value:.0f}"
+    if value < 0.001:
+        return "<.001"
+    if value > 0.999:
+        return ">.999"
+    digits = 2 if 0.1 <= value < 0.995 else 3
+    return f"{value:.{digits}f}".removeprefix("0")
+
+
+def pairwise_heatmap(
+    result: PosthocResult | BayesPosthocResult,
+    *,
+    ax: Any = None,
+    annotate: bool = True,
+    kind: str | None = None,
+    width: str = "single",
+) -> Any:
+    """Annotated heatmap of pairwise comparisons, ordered by mean rank.
+
+    Rows and columns are the algorithms by mean rank, best first; the
+    diagonal is blank. Significant cells — pairs a
+    :class:`~nbstats.results.frequentist.PosthocResult` rejects, or
+    statements a :class:`~nbstats.results.bayes.BayesPosthocResult` accepts —
+    are framed and their annotations set in bold.
+
+    Parameters
+    ----------
+    result : PosthocResult or BayesPosthocResult
+        From :func:`nbstats.posthoc` or :func:`nbstats.bayes_posthoc`. A
+        comparison against a control is drawn as one row (the control) of
+        p-values against every other algorithm.
+    ax : matplotlib Axes, optional
+        Where to draw (the colorbar takes space from it); by default a new
+        figure.
+    annotate : bool
+        Write each cell's value in it: two decimals without the leading zero,
+        ``"<.001"`` and ``">.999"`` at the extremes (see
+        :func:`cell_text`), in a font shrunk to fit the cells; the
+        values are left out when they would need less than 4 points (give
+        more room: ``width="double"`` or a larger ``ax``).
+    kind : {"pvalues", "unadjusted", "probabilities"}, optional
+        What the cells hold. ``"pvalues"`` (the default for a PosthocResult):
+        the adjusted p-values ``result.adjusted``, coloured on a log scale
+        (all below 0.001 darkest); ``"unadjusted"``: ``result.pvalues``, still
+        framed by the adjusted decisions; ``"probabilities"`` (the only kind,
+        and the default, for a BayesPosthocResult): cell (row i, column j) is
+        the posterior probability that column j is better than row i.
+    width : {"single", "double"}
+        Width of a new figure: one or two columns of a paper.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The heatmap's axes. Its ``QuadMesh`` holds the values drawn (masked
+        diagonal); each annotation has gid ``f"cell-{row}-{column}"`` and each
+        significance frame gid ``f"significant-{row}-{column}"``.
+
+    Raises
+    ------
+    TypeError
+        If ``result`` is neither a PosthocResult nor a BayesPosthocResult.
+    ValueError
+        If ``kind`` does not fit the result.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.pairwise import pairwise_heatmap
+    >>> scores = nbstats.datasets.load("demsar2006")
+    >>> ax = pairwise_heatmap(nbstats.posthoc(scores, method="wilcoxon"))
+    >>> [label.get_text() for label in ax.get_yticklabels()]
+    ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
+    >>> sorted(a.get_gid() for a in ax.patches if a.get_gid())
+    ['significant-C4.5+m-C4.5', 'significant-C4.5-C4.5+m']
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "cell-C4.5-C4.5+m"]
+    ['.047']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
+    """
+    import seaborn as sns
+    from matplotlib.colors import LogNorm, Normalize
+    from matplotlib.patches import Rectangle
+    from seaborn.utils import relative_luminance
+
+    kind = _check_kind(result, kind)
+    values, marked, control = _matrix(result, kind)
+    rows, cols = list(values.index), list(values.columns)
+    n_rows, n_cols = values.shape
+    is_p = kind != "probabilities"
+
+    with paper_style():
+        if ax is None:
+            if width not in WIDTHS:
+                raise ValueError(
+                    f"width must be one of {sorted(WIDTHS)}, got {width!r}."
+                )
+            # square cells: the map is about as tall as it is wide (less the
+            # colorbar), then room for the rotated column names and the title
+            aspect = (0.75 * n_rows / n_cols + 0.2) if n_rows > 1 else 0.62
+        else:
+            aspect = 0.62
+        fig, ax = new_axes(ax, width=width, aspect=aspect)
+
+        if is_p:
+            norm = LogNorm(vmin=_P_FLOOR, vmax=1.0, clip=True)
+            cmap = "Blues_r"  # small p-values dark
+        else:
+            norm = Normalize(vmin=0.0, vmax=1.0)
+            cmap = "Blues"  # probable statements dark
+        data = values.to_numpy(dtype=float)
+        mask = np.isnan(data)
+        if kind == "probabilities":
+            label = "P(column better than row)"
+        elif kind == "pvalues":
+            label = f"adjusted p-value ({result.adjust})"
+        else:
+            label = "unadjusted p-value"
+        sns.heatmap(
+            data,
+            mask=mask,
+            ax=ax,
+            cmap=cmap,
+            norm=norm,
+            square=n_rows > 1,
+            linewidths=0.5,
+            linecolor="white",
+            annot=_annotations(data) if annotate else False,
+            fmt="",
+            annot_kws={"fontsize": _FONT_MAX},
+            xticklabels=[literal(name) for name in cols],
+            yticklabels=[literal(name) for name in rows],
+            **_colorbar_placement(ax, label, one_row=n_rows == 1),
+        )
+        colorbar = ax.collections[0].colorbar
+        colorbar.outline.set_visible(False)
+        if is_p:
+            ticks = [0.001, 0.01, 0.05, 0.1, 1.0]
+            if isinstance(result, PosthocResult) and result.alpha not in ticks:
+                ticks = sorted([*ticks, result.alpha])
+            colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
+            colorbar.ax.minorticks_off()
+            line = colorbar.ax.axhline if n_rows > 1 else colorbar.ax.axvline
+            line(result.alpha, color=INK, linewidth=1.0)
+        colorbar.ax.tick_params(labelsize=6)
+
+        for text in ax.texts:
+            x, y = text.get_position()
+            i, j = int(y), int(x)
+            text.set_gid(f"cell-{rows[i]}-{cols[j]}")
+            if marked[i, j]:
+                text.set_fontweight("bold")
+        mesh = ax.collections[0]
+        for i, j in zip(*np.nonzero(marked), strict=True):
+            # black on light cells, white on dark ones (as seaborn's text)
+            fill = mesh.cmap(mesh.norm(data[i, j]))
+            ax.add_patch(
+                Rectangle(
+                    (j + 0.14, i + 0.14),
+                    0.72,
+                    0.72,
+                    fill=False,
+                    edgecolor=INK if relative_luminance(fill) > 0.408 else "white",
+                    linewidth=1.0,
+                    gid=f"significant-{rows[i]}-{cols[j]}",
+                )
+            )
+
+        ax.tick_params(axis="both", length=0)
+        ax.set_xticklabels(
+            ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor"
+        )
+        ax.set_yticklabels(ax.get_yticklabels(), rotation=0)
+        if control is not None:
+            ax.set_ylabel("control")
+        ax.set_title(_title(result, kind, control))
+        _fit_annotations(fig, ax)
+    return ax
+
+
+def _colorbar_placement(ax: Any, label: str, *, one_row: bool) -> dict[str, Any]:
+    """seaborn keywords: a colorbar right of a square map, below a single row."""
+    if one_row:
+        return {
+            "cbar_kws": {
+                "label": label,
+                "location": "bottom",
+                "shrink": 0.7,
+                "aspect": 30,
+                "pad": 0.05,
+            }
+        }
+    # an inset follows the map's own box, which square cells shrink
+    return {
+        "cbar_ax": ax.inset_axes([1.04, 0.0, 0.05, 1.0]),
+        "cbar_kws": {"label": label},
+    }
+
+
+def _check_kind(result: object, kind: str | None) -> str:
+    for cls, kinds in _KINDS.items():
+        if isinstance(result, cls):
+            if kind is None:
+                return kinds[0]
+            if kind not in kinds:
+                raise ValueError(
+                    f"kind must be one of {list(kinds)} for a {cls.__name__}, "
+                    f"got {kind!r}."
+                )
+            return kind
+    raise TypeError(
+        "pairwise_heatmap expects a PosthocResult (from nbstats.posthoc) or a "
+        "BayesPosthocResult (from nbstats.bayes_posthoc); got "
+        f"{type(result).__name__}."
+    )
+
+
+def _matrix(
+    result: PosthocResult | BayesPosthocResult, kind: str
+) -> tuple[pd.DataFrame, np.ndarray, str | None]:
+    """Values ordered by mean rank, which cells to mark, and the control."""
+    order = list(result.mean_ranks.sort_values(kind="stable").index)
+    if isinstance(result, BayesPosthocResult):
+        values = _blank_diagonal(
+            result.probabilities.reindex(index=order, columns=order)
+        )
+        marked = pd.DataFrame(False, index=order, columns=order)
+        accepted = result.statements[result.statements["accepted"]]
+        for better, worse in zip(accepted["better"], accepted["worse"], strict=True):
+            marked.loc[worse, better] = True  # row: worse; column: better
+        return values, marked.to_numpy(dtype=bool, copy=True), None
+    source = result.adjusted if kind == "pvalues" else result.pvalues
+    if isinstance(source, pd.Series):  # against a control: one row
+        others = [name for name in order if name in source.index]
+        values = source.reindex(others).to_frame(result.control).T
+        marked = result.reject.reindex(others).to_numpy(dtype=bool)[None, :]
+        return values.astype(float), marked, result.control
+    values = _blank_diagonal(source.reindex(index=order, columns=order))
+    marked = result.reject.reindex(index=order, columns=order).to_numpy(
+        dtype=bool, copy=True
+    )
+    np.fill_diagonal(marked, False)
+    return values, marked, None
+
+
+def _blank_diagonal(frame: pd.DataFrame) -> pd.DataFrame:
+    data = frame.to_numpy(dtype=float, copy=True)
+    np.fill_diagonal(data, np.nan)
+    return pd.DataFrame(data, index=frame.index, columns=frame.columns)
+
+
+def _annotations(data: np.ndarray) -> np.ndarray:
+    return np.vectorize(cell_text, otypes=[object])(data)
+
+
+def _fit_annotations(fig: Any, ax: Any) -> None:
+    """Shrink the cell texts to fit the cells, or drop them below 4 points."""
+    if not ax.texts:
+        return
+    fig.draw_without_rendering()  # runs the layout: the cells' final size
+    renderer = fig.canvas.get_renderer()
+    cell = ax.transData.transform([[0, 0], [1, 1]])
+    cell_px = float(np.min(np.abs(cell[1] - cell[0])))
+    widest = max(text.get_window_extent(renderer).width for text in ax.texts)
+    size = _FONT_MAX * min(1.0, 0.62 * cell_px / widest)  # inside a frame
+    for text in list(ax.texts):
+        if size < _FONT_MIN:
+            text.remove()
+        else:
+            text.set_fontsize(size)
+
+
+def _title(
+    result: PosthocResult | BayesPosthocResult, kind: str, control: str | None
+) -> str:
+    if isinstance(result, BayesPosthocResult):
+        return (
+            f"Bayesian {result.test} test, s = {result.s:g}\n"
+            f"framed: accepted jointly at {1 - result.gamma:g}"
+        )
+    how = f"{result.method} post-hoc tests"
+    if result.adjust != result.method:
+        how += f", {result.adjust} adjustment"
+    against = f" vs {literal(control)}" if control is not None else ""
+    return f"{how}{against}\nframed: significant at α = {result.alpha:g}"

@@ -1,0 +1,285 @@
+"""(left, rope, right) pictures: a stacked bar, or the draws on a simplex."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from nbstats.plots._common import (
+    MAX_POINTS,
+    format_probability,
+    legend,
+    threshold_line,
+)
+from nbstats.plots.style import (
+    ACCENT,
+    INK,
+    MUTED,
+    SECOND,
+    SHADE,
+    literal,
+    new_axes,
+    paper_style,
+)
+from nbstats.results.bayes import BayesSignedRankResult, BayesSignTestResult
+
+__all__ = ["rope_probabilities"]
+
+_REGION_COLORS = {"left": SECOND, "rope": SHADE, "right": ACCENT}
+_SIMPLEX_COLORS = {"left": SECOND, "rope": MUTED, "right": ACCENT}
+_SQRT3_2 = math.sqrt(3) / 2
+
+
+def _region_input(
+    result: object, names: tuple[str, str] | None, kind: str
+) -> tuple[np.ndarray | None, tuple[float, float, float], tuple[str, str], str, Any]:
+    """(region samples or None, shares, (name_a, name_b), rope label, result)."""
+    if isinstance(result, (BayesSignTestResult, BayesSignedRankResult)):
+        name_a, name_b = names if names is not None else (result.name_a, result.name_b)
+        rope_label = f"rope ±{result.rope:g}" if result.rope > 0 else "rope"
+        regions = getattr(result, "region_samples", None)
+        if result.prob_rope is None:
+            plot = (
+                "signrank_posterior"
+                if isinstance(result, BayesSignedRankResult)
+                else "sign_posterior"
+            )
+            raise ValueError(
+                f"this {type(result).__name__} has no rope (rope = 0): its "
+                f"probabilities are P(θ > ½), not (left, rope, right). Rerun with "
+                f"rope > 0, or draw it with "
+                f"{plot}."
+            )
+        if kind == "simplex" and regions is None:
+            raise ValueError(
+                f"this {type(result).__name__} keeps no region samples "
+                f"(no 'region_samples' attribute, or it is None), so there are no "
+                f"posterior draws of (left, rope, right) to place on the simplex; "
+                f"use kind='bar', or pass the (S × 3) array of draws."
+            )
+        shares = (result.prob_left, result.prob_rope, result.prob_right)
+        return (
+            None if regions is None else np.asarray(regions, dtype=float),
+            shares,
+            (str(name_a), str(name_b)),
+            rope_label,
+            result,
+        )
+    if isinstance(result, (np.ndarray, list, tuple)) or hasattr(result, "to_numpy"):
+        array = np.asarray(result.to_numpy() if hasattr(result, "to_numpy") else result)
+        if array.dtype.kind not in "iuf" or array.ndim != 2 or array.shape[1] != 3:
+            raise ValueError(
+                f"region samples must be a numeric (S × 3) array of per-draw "
+                f"probabilities of (left, rope, right); got shape {array.shape} "
+                f"and dtype {array.dtype}."
+            )
+        array = array.astype(float)
+        if array.shape[0] == 0:
+            raise ValueError("region samples must hold at least one draw (row).")
+        if not np.all(np.isfinite(array)) or np.any(array < -1e-9):
+            raise ValueError("region samples must be finite and non-negative.")
+        if not np.allclose(array.sum(axis=1), 1.0, atol=1e-6):
+            raise ValueError(
+                "each row of the region samples must sum to 1 (the probabilities "
+                "of left, rope and right in one posterior draw)."
+            )
+        winners = np.argmax(array, axis=1)
+        counts = np.bincount(winners, minlength=3) / array.shape[0]
+        name_a, name_b = names if names is not None else ("a", "b")
+        return (
+            array,
+            (float(counts[0]), float(counts[1]), float(counts[2])),
+            (str(name_a), str(name_b)),
+            "rope",
+            None,
+        )
+    raise TypeError(
+        f"rope_probabilities draws a BayesSignedRankResult (from "
+        f"nbstats.bayes_signrank), a BayesSignTestResult (from "
+        f"nbstats.bayes_sign_test) or an (S × 3) array of region samples; got "
+        f"{type(result).__name__}."
+    )
+
+
+def rope_probabilities(
+    result: BayesSignedRankResult | BayesSignTestResult | np.ndarray,
+    *,
+    ax: Any = None,
+    width: str = "single",
+    kind: str = "bar",
+    names: tuple[str, str] | None = None,
+) -> Any:
+    """Posterior probabilities of (left, rope, right): a bar or a simplex.
+
+    For a test run with ``rope > 0``: *left* = a better by more than the
+    rope, *rope* = practically equivalent, *right* = b better by more than
+    the rope. The probabilities are the shares of posterior draws in which
+    each region is the most probable (as baycomp reports them).
+
+    Parameters
+    ----------
+    result : BayesSignedRankResult, BayesSignTestResult or array
+        A result with a rope, or an ``(S × 3)`` array of posterior draws of
+        the region probabilities (columns left, rope, right; rows sum to 1).
+    ax : matplotlib Axes, optional
+    width : {"single", "double"}
+    kind : {"bar", "simplex"}
+        ``"bar"``: one horizontal bar split into the three shares, labelled
+        by the algorithms' names. ``"simplex"``: every posterior draw as a
+        point of the triangle whose corners are the three regions (as
+        baycomp's ``plot_simplex``), coloured by its most probable region;
+        dashed lines separate the regions. It needs the draws: the result's
+        ``region_samples``, or an array.
+    names : (str, str), optional
+        Names of a and b; default the result's (``"a"``, ``"b"`` for an array).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    Under the near-ignorance prior the probabilities (and the region samples)
+    are those of the lower prior, the one that favours b least; the title
+    then says so and gives the upper P(b better).
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.posterior import rope_probabilities
+    >>> uci = nbstats.datasets.load("uci_accuracy")
+    >>> res = nbstats.bayes_signrank(uci["nbc"], uci["aode"], prior="point",
+    ...                              rope=0.01, random_state=0)
+    >>> ax = rope_probabilities(res)
+    >>> [round(p.get_width(), 2) for p in ax.patches]
+    [0.0, 0.12, 0.88]
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
+    """
+    if kind not in ("bar", "simplex"):
+        raise ValueError(f"kind must be 'bar' or 'simplex', got {kind!r}.")
+    regions, shares, (name_a, name_b), rope_label, res = _region_input(
+        result, names, kind
+    )
+    labels = {
+        "left": f"{literal(name_a)} better: {format_probability(shares[0])}",
+        "rope": f"{rope_label}: {format_probability(shares[1])}",
+        "right": f"{literal(name_b)} better: {format_probability(shares[2])}",
+    }
+    title = [f"{literal(name_a)} vs {literal(name_b)}"]
+    if res is not None:
+        if isinstance(res, BayesSignedRankResult) and res.prior == "idp":
+            title[0] += " (IDP, lower prior)"
+            title.append(
+                f"upper P({literal(name_b)} better) = "
+                f"{format_probability(res.prob_upper)}"
+            )
+        title.append(literal(threshold_line(res)))
+    own = ax is None
+    with paper_style():
+        if kind == "bar":
+            _, ax = new_axes(ax, width=width, aspect=0.62)
+            _rope_bar(ax, shares, labels)
+        else:
+            _, ax = new_axes(ax, width=width, aspect=1.05)
+            assert regions is not None
+            _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
+        ax.set_title("\n".join(title))
+        legend(ax, own, handlelength=1.2)
+    return ax
+
+
+def _rope_bar(ax: Any, shares: tuple[float, ...], labels: dict[str, str]) -> None:
+    start = 0.0
+    for key, share in zip(("left", "rope", "right"), shares, strict=True):
+        color = _REGION_COLORS[key]
+        bars = ax.barh(
+            0.0,
+            share,
+            left=start,
+            height=0.6,
+            color=color,
+            edgecolor="white",
+            linewidth=0.8,
+        )
+        bars.patches[0].set_width(float(share))  # exact (bar computes it)
+        bars.patches[0].set_gid(f"region-{key}")
+        bars.patches[0].set_label(labels[key])  # on the rectangle itself
+        if share >= 0.15:
+            ax.text(
+                start + share / 2,
+                0.0,
+                format_probability(share),
+                ha="center",
+                va="center",
+                color=INK if color == SHADE else "white",
+                gid=f"value-{key}",
+            )
+        start += share
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(-0.5, 0.5)
+    ax.set_yticks([])
+    ax.spines["left"].set_visible(False)
+    ax.set_xlabel("share of posterior draws in which the region is most probable")
+
+
+def _rope_simplex(
+    ax: Any,
+    regions: np.ndarray,
+    labels: dict[str, str],
+    name_a: str,
+    name_b: str,
+    rope_label: str,
+) -> None:
+    if regions.shape[0] > MAX_POINTS:  # the draws are i.i.d.: any subset will do
+        keep = np.linspace(0, regions.shape[0] - 1, MAX_POINTS).astype(np.intp)
+        regions = regions[keep]
+    x = regions[:, 2] + 0.5 * regions[:, 1]
+    y = _SQRT3_2 * regions[:, 1]
+    winners = np.argmax(regions, axis=1)
+    for k, key in enumerate(("left", "rope", "right")):
+        chosen = winners == k
+        ax.scatter(
+            x[chosen],
+            y[chosen],
+            s=2.5,
+            color=_SIMPLEX_COLORS[key],
+            alpha=0.45,
+            linewidths=0,
+            rasterized=True,
+            gid=f"simplex-{key}",
+            label=labels[key],
+            zorder=2,
+        )
+    ax.plot(
+        [0.0, 1.0, 0.5, 0.0],
+        [0.0, 0.0, _SQRT3_2, 0.0],
+        color=INK,
+        linewidth=0.6,
+        gid="simplex-edges",
+        zorder=3,
+    )
+    centre = (0.5, _SQRT3_2 / 3)
+    for gid, (mx, my) in (
+        ("boundary-left-right", (0.5, 0.0)),
+        ("boundary-rope-right", (0.75, _SQRT3_2 / 2)),
+        ("boundary-left-rope", (0.25, _SQRT3_2 / 2)),
+    ):
+        ax.plot(
+            [centre[0], mx],
+            [centre[1], my],
+            color=MUTED,
+            linestyle="--",
+            linewidth=0.6,
+            gid=gid,
+            zorder=3,
+        )
+    ax.text(0.0, -0.04, f"{literal(name_a)} better", ha="left", va="top")
+    ax.text(1.0, -0.04, f"{literal(name_b)} better", ha="right", va="top")
+    ax.text(0.5, _SQRT3_2 + 0.03, rope_label, ha="center", va="bottom")
+    ax.set_xlim(-0.04, 1.04)
+    ax.set_ylim(-0.14, _SQRT3_2 + 0.12)
+    ax.set_aspect("equal")
+    ax.set_axis_off()

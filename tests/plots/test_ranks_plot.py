@@ -1,0 +1,213 @@
+"""Forest plot of rank confidence intervals: the drawn artists carry the result."""
+
+from __future__ import annotations
+
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.plots.ranks import rank_intervals
+from nbstats.plots.style import literal, save
+
+NASTY = ["a_b", "x & y", "$5", "50%", "Ærø"]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def nemenyi(table6):
+    return nbstats.rank_ci(table6, method="id-nemenyi")
+
+
+@pytest.fixture
+def two_methods(table6):
+    return [
+        nbstats.rank_ci(table6, method="id-wilcoxon-2s"),
+        nbstats.rank_ci(table6, method="bootstrap", random_state=0),
+    ]
+
+
+def _lines(ax, prefix):
+    return {
+        line.get_gid(): line
+        for line in ax.get_lines()
+        if (line.get_gid() or "").startswith(prefix)
+    }
+
+
+def _random_scores(m, n=25, names=None, seed=3):
+    rng = np.random.default_rng(seed)
+    columns = names if names is not None else [f"algorithm {i:02d}" for i in range(m)]
+    return pd.DataFrame(rng.normal(size=(n, m)) + np.linspace(0, 1, m), columns=columns)
+
+
+def test_interval_endpoints_are_the_result(table6):
+    for method in ["id-nemenyi", "id-wilcoxon-2s", "id-wilcoxon-1s", "anova-tukey"]:
+        result = nbstats.rank_ci(table6, method=method, alpha=0.10)
+        ax = rank_intervals(result)
+        lines = _lines(ax, "interval-")
+        assert len(lines) == 4
+        for name in table6.columns:
+            xs = list(lines[f"interval-{method}-{name}"].get_xdata())
+            assert xs == [result.lower[name], result.upper[name]]
+            mean = _lines(ax, "mean-")[f"mean-{method}-{name}"]
+            assert mean.get_xdata()[0] == pytest.approx(result.mean_ranks[name])
+
+
+def test_rows_by_mean_rank_best_at_top(nemenyi):
+    ax = rank_intervals(nemenyi)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    # Demšar's Table 6 average ranks: 1.964, 2.000, 2.893, 3.143
+    assert labels == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
+    assert labels == list(nemenyi.mean_ranks.sort_values().index)
+    ys = [
+        _lines(ax, "interval-")[f"interval-id-nemenyi-{name}"].get_ydata()[0]
+        for name in labels
+    ]
+    # drawn top to bottom: the y axis is inverted, so screen order = label order
+    bottom, top = ax.get_ylim()
+    assert bottom > top
+    assert ys == sorted(ys)
+    assert list(ax.get_yticks()) == ys
+
+
+def test_rank_axis_is_one_to_m_with_every_rank_ticked(nemenyi):
+    ax = rank_intervals(nemenyi)
+    assert list(ax.get_xticks()) == [1, 2, 3, 4]
+    lo, hi = ax.get_xlim()
+    assert lo < 1 < 4 < hi
+    assert ax.get_xlabel() == "rank (1 = best)"
+    assert ax.get_title() == "95% confidence intervals for ranks: id-nemenyi"
+
+
+def test_two_methods_side_by_side(two_methods):
+    ax = rank_intervals(two_methods)
+    lines = _lines(ax, "interval-")
+    assert len(lines) == 2 * 4
+    for name in two_methods[0].lower.index:
+        a = lines[f"interval-id-wilcoxon-2s-{name}"]
+        b = lines[f"interval-bootstrap-{name}"]
+        assert a.get_ydata()[0] != b.get_ydata()[0]
+        assert abs(a.get_ydata()[0] - b.get_ydata()[0]) < 0.5  # same row
+        assert a.get_color() != b.get_color()
+        for result, line in zip(two_methods, (a, b), strict=True):
+            assert list(line.get_xdata()) == [result.lower[name], result.upper[name]]
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["id-wilcoxon-2s", "bootstrap"]
+    assert legend.get_title().get_text() == "95% confidence intervals for ranks"
+    # each method's offset is the same in every row
+    offsets = {
+        method: {
+            round(line.get_ydata()[0] - round(line.get_ydata()[0]), 6)
+            for gid, line in lines.items()
+            if gid.startswith(f"interval-{method}-")
+        }
+        for method in ("id-wilcoxon-2s", "bootstrap")
+    }
+    assert all(len(v) == 1 for v in offsets.values())
+
+
+def test_dict_labels_and_duplicate_methods(table6):
+    a = nbstats.rank_ci(table6, method="id-nemenyi", alpha=0.05)
+    b = nbstats.rank_ci(table6, method="id-nemenyi", alpha=0.10)
+    ax = rank_intervals({"α = .05": a, "α = .10": b})
+    assert "interval-α = .10-C4.5" in _lines(ax, "interval-")
+    assert list(_lines(ax, "interval-")["interval-α = .10-C4.5"].get_xdata()) == [
+        b.lower["C4.5"],
+        b.upper["C4.5"],
+    ]
+    # a list with the same method twice: the confidence level tells them apart
+    ax = rank_intervals([a, b])
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["id-nemenyi, 95%", "id-nemenyi, 90%"]
+    assert ax.get_legend().get_title().get_text() == "Confidence intervals for ranks"
+    with pytest.raises(ValueError, match="pass a dict"):
+        rank_intervals([a, a])
+
+
+def test_order_option(nemenyi):
+    order = ["C4.5", "C4.5+cf", "C4.5+m", "C4.5+m+cf"]
+    ax = rank_intervals(nemenyi, order=order)
+    assert [t.get_text() for t in ax.get_yticklabels()] == order
+    with pytest.raises(ValueError, match="permutation"):
+        rank_intervals(nemenyi, order=["C4.5", "C4.5+cf"])
+
+
+def test_thirty_algorithms_labels_do_not_overlap():
+    scores = _random_scores(30)
+    results = [
+        nbstats.rank_ci(scores, method="id-wilcoxon-2s"),
+        nbstats.rank_ci(scores, method="bootstrap", random_state=0, n_boot=200),
+    ]
+    ax = rank_intervals(results)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for labels in (ax.get_yticklabels(), ax.get_xticklabels()):
+        boxes = [t.get_window_extent(renderer) for t in labels if t.get_text()]
+        assert len(boxes) >= 7
+        for a, b in itertools.combinations(boxes, 2):
+            assert not a.overlaps(b)
+    assert len(ax.get_yticklabels()) == 30
+    # a tick at every rank (matplotlib hides minor ticks under major ones)
+    ticks = set(ax.xaxis.get_majorticklocs()) | set(ax.xaxis.get_minorticklocs())
+    assert ticks == set(range(1, 31))
+    # and no label leaves the figure
+    figure_box = fig.bbox
+    for t in ax.get_yticklabels():
+        assert figure_box.contains(*t.get_window_extent(renderer).p0)
+
+
+def test_nasty_names_render_literally(tmp_path):
+    scores = _random_scores(5, names=NASTY)
+    result = nbstats.rank_ci(scores, method="bootstrap", random_state=0, n_boot=200)
+    ax = rank_intervals(result)
+    assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(
+        literal(n) for n in NASTY
+    )
+    assert "interval-bootstrap-$5" in _lines(ax, "interval-")
+    save(ax.figure, tmp_path / "nasty.svg")
+    svg = (tmp_path / "nasty.svg").read_text(encoding="utf-8")
+    # text stays text (svg.fonttype none): each name appears as written
+    for name in ["a_b", "x &amp; y", "$5", "50%", "Ærø"]:
+        assert f">{name}<" in svg
+    assert "\\$" not in svg
+
+
+def test_saves_png_and_svg(tmp_path, two_methods):
+    ax = rank_intervals(two_methods)
+    for suffix in ("png", "svg"):
+        path = tmp_path / f"ranks.{suffix}"
+        save(ax.figure, path)
+        assert path.stat().st_size > 1000
+    assert (tmp_path / "ranks.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_draws_on_a_given_axes(nemenyi):
+    _fig, (left, right) = plt.subplots(1, 2)
+    assert rank_intervals(nemenyi, ax=right) is right
+    assert not left.get_lines()
+
+
+def test_bad_input(table6, nemenyi):
+    with pytest.raises(TypeError, match="RankCIResult"):
+        rank_intervals(nbstats.posthoc(table6))
+    with pytest.raises(TypeError, match="RankCIResult"):
+        rank_intervals([nemenyi, "bootstrap"])
+    with pytest.raises(TypeError, match="RankCIResult"):
+        rank_intervals("id-nemenyi")
+    with pytest.raises(ValueError, match="empty"):
+        rank_intervals([])
+    other = nbstats.rank_ci(table6.iloc[:, :3], method="id-nemenyi")
+    with pytest.raises(ValueError, match="different algorithms"):
+        rank_intervals({"all": nemenyi, "three": other})
+    with pytest.raises(ValueError, match="width"):
+        rank_intervals(nemenyi, width="triple")
