@@ -135,6 +135,35 @@ class CompareAccessor:
         """:func:`nbstats.rank_ci` of this frame."""
         return _ranking.rank_ci(self._obj, **kwargs)
 
+    # -- pictures -------------------------------------------------------------
+
+    def cd_diagram(
+        self,
+        method: str = "nemenyi",
+        alpha: float = 0.05,
+        control: str | None = None,
+        *,
+        higher_is_better: bool = True,
+        adjust: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Critical-difference diagram of :func:`nbstats.posthoc` on this frame.
+
+        ``kwargs`` go to :func:`nbstats.plots.cd_diagram` (``ax``,
+        ``reverse``, ``width``, ...). Returns the matplotlib Axes.
+        """
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        result = _freq.posthoc(
+            self._obj,
+            method=method,
+            alpha=alpha,
+            control=control,
+            adjust=adjust,
+            higher_is_better=higher_is_better,
+        )
+        return plots.cd_diagram(result, **kwargs)
+
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:

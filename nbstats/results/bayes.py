@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -118,6 +119,13 @@ class BayesSignTestResult(Result):
 
     def _table(self) -> None:
         return None
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Beta posterior (no rope) or region probabilities (rope); see
+        :func:`nbstats.plots.sign_posterior`. Returns the Axes."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        return plots.sign_posterior(self, ax=ax, **kwargs)
 
 
 @_frozen
@@ -258,6 +266,21 @@ class BayesSignedRankResult(Result):
     def _table(self) -> None:
         return None
 
+    def plot(self, ax: Any = None, *, kind: str = "posterior", **kwargs: Any) -> Any:
+        """Posterior density of θ (``kind="posterior"``), or with a rope the
+        region probabilities as a bar (``"rope"``) or simplex (``"simplex"``).
+        Returns the Axes."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        if kind == "posterior":
+            return plots.signrank_posterior(self, ax=ax, **kwargs)
+        if kind in ("rope", "simplex"):
+            bar_or_simplex = "bar" if kind == "rope" else "simplex"
+            return plots.rope_probabilities(self, ax=ax, kind=bar_or_simplex, **kwargs)
+        raise ValueError(
+            f"unknown kind={kind!r}; choose 'posterior', 'rope' or 'simplex'."
+        )
+
 
 @_frozen
 class BayesPosthocResult(Result):
@@ -324,3 +347,14 @@ class BayesPosthocResult(Result):
             name="statement",
         )
         return frame.drop(columns=["better", "worse"])
+
+    def plot(self, ax: Any = None, *, kind: str = "cd", **kwargs: Any) -> Any:
+        """Groups as a CD-style diagram (``kind="cd"``) or the probability
+        heatmap (``kind="heatmap"``). Returns the Axes."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        if kind == "cd":
+            return plots.cd_diagram(self, ax=ax, **kwargs)
+        if kind == "heatmap":
+            return plots.pairwise_heatmap(self, ax=ax, **kwargs)
+        raise ValueError(f"unknown kind={kind!r}; choose 'cd' or 'heatmap'.")

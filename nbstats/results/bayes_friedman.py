@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -143,3 +144,10 @@ class BayesFriedmanResult(Result):
         frame = self.to_frame().set_index("algorithm")
         frame.columns = ["mean rank", "sd"]
         return frame
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """For three algorithms, the posterior of the mean-rank vector and the
+        credible ellipse (:func:`nbstats.plots.friedman_posterior`)."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        return plots.friedman_posterior(self, ax=ax, **kwargs)

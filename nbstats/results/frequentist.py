@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -456,6 +457,18 @@ class PosthocResult(Result):
         ].itertuples(index=False):
             pairs.append((a, b) if ra <= rb else (b, a))
         return pairs
+
+    def plot(self, ax: Any = None, *, kind: str = "cd", **kwargs: Any) -> Any:
+        """Critical-difference diagram (``kind="cd"``) or p-value heatmap
+        (``kind="heatmap"``); see :func:`nbstats.plots.cd_diagram` and
+        :func:`nbstats.plots.pairwise_heatmap`. Returns the Axes."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        if kind == "cd":
+            return plots.cd_diagram(self, ax=ax, **kwargs)
+        if kind == "heatmap":
+            return plots.pairwise_heatmap(self, ax=ax, **kwargs)
+        raise ValueError(f"unknown kind={kind!r}; choose 'cd' or 'heatmap'.")
 
 
 def frame_of_pairs(names: list[str], values: np.ndarray) -> pd.DataFrame:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pandas as pd
 
@@ -87,3 +88,9 @@ class RaceResult(Result):
 
     def _table(self) -> pd.DataFrame:
         return self.eliminations.set_index("candidate")
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Survivors against evaluations (:func:`nbstats.plots.race_trace`)."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        return plots.race_trace(self, ax=ax, **kwargs)

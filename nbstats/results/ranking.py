@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pandas as pd
 
@@ -185,3 +186,9 @@ class RankCIResult(Result):
         return (
             head + "\n\nrank intervals (1 = best), by mean rank:\n" + "\n".join(lines)
         )
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Forest plot of the intervals (:func:`nbstats.plots.rank_intervals`)."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        return plots.rank_intervals(self, ax=ax, **kwargs)
