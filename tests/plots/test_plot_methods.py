@@ -88,3 +88,13 @@ def test_import_nbstats_still_does_not_import_matplotlib():
         text=True,
     )
     assert done.stdout.strip() == "False"
+
+
+def test_figures_save_as_vector_pdf_and_svg(table6, tmp_path):
+    ax = table6.compare.cd_diagram(alpha=0.10)
+    for suffix in ("pdf", "svg", "png"):
+        path = tmp_path / f"cd.{suffix}"
+        nbstats.plots.save(ax.figure, path)
+        assert path.stat().st_size > 1000
+    assert (tmp_path / "cd.pdf").read_bytes().startswith(b"%PDF")
+    assert b"<svg" in (tmp_path / "cd.svg").read_bytes()[:500]
