@@ -19,7 +19,7 @@ from nbstats.stats.bayes.decision import (
     resolve_threshold,
 )
 from nbstats.stats.bayes.walsh import WalshPlan
-from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
+from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 
 __all__ = ["SignedRankPosterior", "bayes_signrank", "posterior_means"]
 
@@ -179,58 +179,88 @@ class SignedRankPosterior:
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_regions", regions)
 
-    def sample(self, draws: DirichletWeights, s: float) -> dict[str, np.ndarray]:
-        """Posterior draws of θ and of the rope regions, by prior.
+    def components(self, draws: DirichletWeights) -> dict[str, np.ndarray]:
+        """The parts of every draw that do not depend on s (computed once).
 
-        Keys: ``theta``, and with a rope ``left`` and ``right``; IDP adds the
-        upper-prior versions ``theta_upper``, ``left_upper``, ``right_upper``
-        (the plain keys then hold the lower prior: pseudo-observation at -∞).
+        With unnormalised weights e (cases) and g0 (prior), each region's sum
+        is ``(Q + 2 g0 L + g0² h) / (g0 + T)²``: Q (the cases' Walsh sum), L
+        (the cases against the pseudo-observation) and T (Σ e) are kept here,
+        with the uniforms behind g0, so a new s costs a few vector operations
+        and no new random numbers (see :meth:`combine`).
         """
         plan, regions = self._plan, self._regions
-        keys = list(regions)
-        out = {key: np.empty(draws.n_samples) for key in keys}
-        if self.prior == "idp":
-            out.update({f"{key}_upper": np.empty(draws.n_samples) for key in keys})
+        n = draws.n_samples
+        out = {"total": np.empty(n), "uniforms": np.empty(n)}
+        for key in regions:
+            out[f"quad_{key}"] = np.empty(n)
+            if self.prior == "point":
+                out[f"cross_{key}"] = np.empty(n)
         points = {
             key: plan.point_index(self.z0, region) for key, region in regions.items()
         }
 
         def evaluate(chunk: WeightChunk) -> None:
             e = chunk.exponentials
-            g0 = chunk.prior_gamma(s)
             prefix = plan.prefix(e)
-            total = prefix[:, -1]
-            scale = (g0 + total) ** 2
+            rows = chunk.rows
+            out["total"][rows] = prefix[:, -1]
+            out["uniforms"][rows] = chunk.uniforms
             for key, region in regions.items():
-                value = plan.quadratic(e, prefix, region)
+                out[f"quad_{key}"][rows] = plan.quadratic(e, prefix, region)
                 if self.prior == "point":
-                    step = np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5)
-                    cross = plan.linear(prefix, region, points[key])
-                    value = value + 2 * g0 * cross + g0 * g0 * step
-                elif self.prior == "idp":
-                    # Theorem 4: a pseudo-observation at +inf wins every pair
-                    # it is in (w0^2 + 2 w0 sum w = w0 (2 - w0)); at -inf it
-                    # loses them, which puts its mass in the left region
-                    extra = 2 * g0 * total + g0 * g0
-                    upper = value + extra if key != "left" else value
-                    if key == "left":
-                        value = value + extra
-                    out[f"{key}_upper"][chunk.rows] = upper / scale
-                out[key][chunk.rows] = value / scale
+                    out[f"cross_{key}"][rows] = plan.linear(prefix, region, points[key])
 
         draws.map(evaluate)
         return out
 
+    def combine(self, parts: dict[str, np.ndarray], s: float) -> dict[str, np.ndarray]:
+        """Posterior draws of θ and of the rope regions for prior strength s.
+
+        Keys: ``theta``, and with a rope ``left`` and ``right``; IDP adds the
+        upper-prior versions ``theta_upper``, ``left_upper``, ``right_upper``
+        (the plain keys then hold the lower prior: pseudo-observation at -∞).
+        """
+        g0 = gamma_quantile(s, parts["uniforms"])
+        total = parts["total"]
+        scale = (g0 + total) ** 2
+        out: dict[str, np.ndarray] = {}
+        for key, region in self._regions.items():
+            value = parts[f"quad_{key}"]
+            if self.prior == "point":
+                step = np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5)
+                value = value + 2 * g0 * parts[f"cross_{key}"] + g0 * g0 * step
+            elif self.prior == "idp":
+                # Theorem 4: a pseudo-observation at +inf wins every pair it is
+                # in (w0^2 + 2 w0 sum w = w0 (2 - w0)); at -inf it loses them,
+                # which puts its mass in the left region
+                extra = 2 * g0 * total + g0 * g0
+                upper = value + extra if key != "left" else value
+                if key == "left":
+                    value = value + extra
+                out[f"{key}_upper"] = upper / scale
+            out[key] = value / scale
+        return out
+
+    def sample(self, draws: DirichletWeights, s: float) -> dict[str, np.ndarray]:
+        """Posterior draws for prior strength s: :meth:`components`, :meth:`combine`."""
+        return self.combine(self.components(draws), s)
+
     def result(
         self,
-        draws: DirichletWeights,
+        draws: DirichletWeights | dict[str, np.ndarray],
         *,
         s: float,
         threshold: float,
         names: tuple[str, str],
     ) -> BayesSignedRankResult:
-        """Draw, then summarise into a :class:`BayesSignedRankResult`."""
-        out = self.sample(draws, s)
+        """Summarise into a :class:`BayesSignedRankResult`.
+
+        ``draws`` is a :class:`DirichletWeights` or, to re-evaluate for a new
+        s or threshold without recomputing anything per case, the output of
+        :meth:`components`.
+        """
+        parts = draws if isinstance(draws, dict) else self.components(draws)
+        out = self.combine(parts, s)
         theta = out["theta"]
         theta_upper = out.get("theta_upper", theta)
         prob_lower = float(np.mean(theta > 0.5 + _HALF_TOLERANCE))
