@@ -1,0 +1,1 @@
+"""Live dashboards (ipywidgets). Importing this module imports ipywidgets."""

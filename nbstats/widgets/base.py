@@ -1,0 +1,82 @@
+"""What every dashboard shares: controls, a synchronous recompute, visible errors.
+
+A dashboard is ipywidgets' ``interactive_output`` pattern made testable: the
+controls (``.controls``, name → widget) are separate from the views they drive;
+changing any control's ``.value`` recomputes ``.result`` and the views at once,
+in the same thread, so a test can set a value and assert on the outcome without
+a browser. An exception raised while recomputing is shown in the dashboard
+(``.error`` holds its text) and the previous result stays, instead of vanishing
+into a callback log.
+"""
+
+from __future__ import annotations
+
+import html
+import traceback
+from typing import Any
+
+__all__ = ["Dashboard"]
+
+
+class Dashboard:
+    """Base class: subclasses build controls and views, and implement
+    :meth:`compute` (controls → result) and :meth:`render` (result → views).
+
+    Attributes
+    ----------
+    controls : dict of str to ipywidgets.Widget
+    result : dict
+        The current result objects (what the views show).
+    error : str or None
+        The message of the last failed recompute, None after a success.
+    widget : ipywidgets.Widget
+        The whole dashboard (displayed by ``display(dashboard)``).
+    """
+
+    def __init__(self) -> None:
+        import ipywidgets as widgets  # lazy: only dashboards need ipywidgets
+
+        self.controls: dict[str, Any] = {}
+        self.result: dict[str, Any] = {}
+        self.error: str | None = None
+        self._error_view = widgets.HTML(value="")
+        self.widget: Any = None
+
+    # -- to implement ---------------------------------------------------------
+
+    def compute(self, changed: str | None) -> dict[str, Any]:
+        """Recompute the result from the controls; ``changed`` names the
+        control that moved (None at start), so caches can be kept."""
+        raise NotImplementedError
+
+    def render(self, result: dict[str, Any]) -> None:
+        """Update the views from a freshly computed result."""
+        raise NotImplementedError
+
+    # -- wiring ----------------------------------------------------------------
+
+    def _connect(self) -> None:
+        for name, control in self.controls.items():
+            control.observe(lambda change, name=name: self.update(name), names="value")
+
+    def update(self, changed: str | None = None) -> None:
+        """Recompute and re-render now; errors are shown, not raised."""
+        try:
+            result = self.compute(changed)
+            self.render(result)
+        except Exception as error:  # shown in the dashboard, never lost
+            self.error = f"{type(error).__name__}: {error}"
+            detail = html.escape("".join(traceback.format_exception_only(error)))
+            self._error_view.value = (
+                '<div style="color:#b00020;white-space:pre-wrap">'
+                f"<b>Could not update:</b> {detail}</div>"
+            )
+            return
+        self.result = result
+        self.error = None
+        self._error_view.value = ""
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
