@@ -35,6 +35,7 @@ from nbstats.stats.frequentist import (
 )
 from nbstats.stats.racing import RaceError, race
 from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
+from nbstats.widgets.dashboard import dashboard
 
 __version__ = "0.1.0.dev0"
 
@@ -46,6 +47,7 @@ __all__ = [
     "bayes_sign_test",
     "bayes_signrank",
     "critical_difference",
+    "dashboard",
     "datasets",
     "friedman",
     "mean_ranks",

@@ -137,6 +137,12 @@ class CompareAccessor:
 
     # -- pictures -------------------------------------------------------------
 
+    def dashboard(self, kind: str = "bayes", **kwargs: Any) -> Any:
+        """:func:`nbstats.dashboard` of this frame (imports ipywidgets)."""
+        from nbstats.widgets.dashboard import dashboard  # lazy
+
+        return dashboard(self._obj, kind=kind, **kwargs)
+
     def cd_diagram(
         self,
         method: str = "nemenyi",

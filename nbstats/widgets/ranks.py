@@ -1,0 +1,262 @@
+"""Rank dashboard: confidence intervals for ranks, live (Foucart et al. 2025).
+
+Controls: the methods to compare, α and the bootstrap size. Views: the forest
+plot of the selected methods' intervals and a table of lower and upper ranks
+per method. Results are cached per (method, α, bootstrap size), so adding a
+method computes only that one, and changing the bootstrap size recomputes only
+the bootstrap. The bootstrap always draws from the same seed: changing α or
+the bootstrap size never re-rolls the resamples (the first ``n_boot`` of a
+larger bootstrap are the resamples of the smaller one). Importing this module
+does not import ipywidgets (building a dashboard does).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pandas as pd
+
+from nbstats.results.ranking import RankCIResult
+from nbstats.results.render import format_value
+from nbstats.scores import check_flag, score_table
+from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
+from nbstats.widgets.base import Dashboard
+from nbstats.widgets.frequentist import show_figure
+
+__all__ = ["RankDashboard"]
+
+_METHOD_LABELS = {
+    "bootstrap": "bootstrap (percentile)",
+    "id-nemenyi": "Iman–Davenport + Nemenyi",
+    "id-wilcoxon-2s": "Iman–Davenport + Wilcoxon, two-sided (Holm)",
+    "id-wilcoxon-1s": "Iman–Davenport + Wilcoxon, one-sided (Holm)",
+    "anova-tukey": "rank ANOVA + Tukey HSD",
+}
+_OMNIBUS = {
+    "id-nemenyi": "Iman–Davenport",
+    "id-wilcoxon-2s": "Iman–Davenport",
+    "id-wilcoxon-1s": "Iman–Davenport",
+    "anova-tukey": "rank-transformed ANOVA",
+}
+#: Results kept per (method, alpha, n_boot).
+_CACHE_SIZE = 256
+
+_TABLE_STYLE = (
+    "border-collapse:collapse;font-size:12px;line-height:1.4;"
+    "font-variant-numeric:tabular-nums;white-space:nowrap"
+)
+_CELL = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:right"
+_HEAD = "padding:2px 8px;border-bottom:1px solid #888;text-align:center"
+_NAME = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:left"
+
+
+class RankDashboard(Dashboard):
+    """Confidence intervals for ranks by several methods, side by side.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table, rows = cases, columns = algorithms (validated by
+        :func:`nbstats.score_table`; bad input raises here, not in a callback).
+    higher_is_better : bool
+        Whether higher scores are better (ranks are 1 = best either way).
+    random_state : None, int or numpy Generator
+        Seed of the bootstrap, fixed when the dashboard is built: every
+        recompute uses the same resamples (a Generator is drawn from once).
+
+    Attributes
+    ----------
+    controls : dict of str to ipywidgets.Widget
+        ``"methods"`` (SelectMultiple of the five :func:`nbstats.rank_ci`
+        methods; default the two-sided Iman–Davenport + Wilcoxon), ``"alpha"``
+        (FloatSlider, 0.001 to 0.2), ``"n_boot"`` (IntSlider, 100 to 5000,
+        updates on release; disabled unless the bootstrap is selected).
+    result : dict
+        ``"rank_ci"``: dict of method → :class:`~nbstats.results.ranking.RankCIResult`,
+        in the order of ``nbstats.stats.ranking.RANK_CI_METHODS``.
+    views : dict of str to ipywidgets.Widget
+        ``"plot"`` (Output: the forest plot of
+        :func:`nbstats.plots.rank_intervals` as a PNG) and ``"table"`` (HTML:
+        lower and upper rank per algorithm and method, and each method's
+        omnibus test).
+    figure : matplotlib Figure
+        The last forest plot drawn (already closed; its artists can be read).
+    error : str or None
+        The message of the last failed update (e.g. no method selected); the
+        previous result stays.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.widgets.ranks import RankDashboard
+    >>> board = RankDashboard(nbstats.datasets.load("demsar2006"))
+    >>> board.result["rank_ci"]["id-wilcoxon-2s"].intervals()["C4.5"]
+    (3, 4)
+    >>> board.controls["methods"].value = ("bootstrap", "id-wilcoxon-2s")
+    >>> list(board.result["rank_ci"])
+    ['bootstrap', 'id-wilcoxon-2s']
+    """
+
+    def __init__(
+        self,
+        scores: pd.DataFrame | Any,
+        *,
+        higher_is_better: bool = True,
+        random_state: object = 0,
+    ) -> None:
+        import ipywidgets as widgets
+
+        check_flag("higher_is_better", higher_is_better)
+        table = score_table(scores)
+        table.columns = pd.Index([str(c) for c in table.columns], name="algorithm")
+        super().__init__()
+        self.scores = table
+        self.higher_is_better = bool(higher_is_better)
+        # one seed for the dashboard's life: recomputes never re-roll
+        self._seed = seed_sequence(random_state)
+        self.figure: Any = None
+        self._cache: dict[tuple[str, float, int | None], RankCIResult] = {}
+
+        wide = {"description_width": "initial"}
+        self.controls = {
+            "methods": widgets.SelectMultiple(
+                options=[(_METHOD_LABELS[m], m) for m in RANK_CI_METHODS],
+                value=("id-wilcoxon-2s",),
+                rows=len(RANK_CI_METHODS),
+                description="methods",
+                style=wide,
+                layout=widgets.Layout(width="34em"),
+            ),
+            "alpha": widgets.FloatSlider(
+                value=0.05,
+                min=0.001,
+                max=0.2,
+                step=0.001,
+                readout_format=".3f",
+                description="α",
+                style=wide,
+            ),
+            "n_boot": widgets.IntSlider(
+                value=1000,
+                min=100,
+                max=5000,
+                step=100,
+                continuous_update=False,
+                description="bootstrap size",
+                style=wide,
+            ),
+        }
+        # the picture keeps its size, the table sits next to it
+        self.views = {
+            "plot": widgets.Output(layout=widgets.Layout(flex="0 0 auto")),
+            "table": widgets.HTML(value=""),
+        }
+        c, v = self.controls, self.views
+        self.widget = widgets.VBox(
+            [
+                widgets.HBox([c["methods"], widgets.VBox([c["alpha"], c["n_boot"]])]),
+                self._error_view,
+                widgets.HBox([v["plot"], v["table"]]),
+            ]
+        )
+        self.update()
+        self._connect()
+
+    # -- controls → result ----------------------------------------------------
+
+    def compute(self, changed: str | None) -> dict[str, Any]:
+        chosen = set(self.controls["methods"].value)
+        unknown = chosen.difference(RANK_CI_METHODS)
+        if unknown:  # only reachable by setting .value by hand
+            raise ValueError(
+                f"unknown methods {sorted(unknown)}; choose among "
+                + ", ".join(repr(m) for m in RANK_CI_METHODS)
+                + "."
+            )
+        methods = [m for m in RANK_CI_METHODS if m in chosen]
+        self.controls["n_boot"].disabled = "bootstrap" not in chosen
+        if not methods:
+            raise ValueError("select at least one method.")
+        alpha = float(self.controls["alpha"].value)
+        n_boot = int(self.controls["n_boot"].value)
+        results = {}
+        for method in methods:
+            key = (method, alpha, n_boot if method == "bootstrap" else None)
+            res = self._cache.get(key)
+            if res is None:
+                res = rank_ci(
+                    self.scores,
+                    method=method,
+                    alpha=alpha,
+                    n_boot=n_boot,
+                    higher_is_better=self.higher_is_better,
+                    random_state=self._seed,
+                )
+                if len(self._cache) >= _CACHE_SIZE:
+                    self._cache.clear()
+                self._cache[key] = res
+            results[method] = res
+        return {"rank_ci": results}
+
+    # -- result → views -------------------------------------------------------
+
+    def render(self, result: dict[str, Any]) -> None:
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        results = result["rank_ci"]
+        ax = plots.rank_intervals(results)
+        self.figure = ax.figure
+        show_figure(self.views["plot"], self.figure)
+        self.views["table"].value = _interval_table(results)
+
+
+def _interval_table(results: dict[str, RankCIResult]) -> str:
+    """Lower and upper rank per algorithm (best mean rank first) and method."""
+    first = next(iter(results.values()))
+    order = first.mean_ranks.sort_values(kind="stable").index
+    level = f"{first.confidence_level:.1%}".replace(".0%", "%")
+    head_methods = "".join(
+        f'<th colspan="2" style="{_HEAD}">{html.escape(method)}</th>'
+        for method in results
+    )
+    head_bounds = "".join(
+        f'<th style="{_HEAD}">lower</th><th style="{_HEAD}">upper</th>' for _ in results
+    )
+    rows = []
+    for name in order:
+        cells = [
+            f'<th style="{_NAME}">{html.escape(str(name))}</th>',
+            f'<td style="{_CELL}">{first.mean_ranks[name]:.3f}</td>',
+        ]
+        for res in results.values():
+            cells.append(f'<td style="{_CELL}">{int(res.lower[name])}</td>')
+            cells.append(f'<td style="{_CELL}">{int(res.upper[name])}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    notes = []
+    for method, res in results.items():
+        if method == "bootstrap":
+            notes.append(f"{html.escape(method)}: {res.n_boot} resamples of the cases")
+        else:
+            verdict = (
+                "rejected"
+                if res.omnibus_rejected
+                else f"not rejected: every interval is [1, {res.n_algorithms}]"
+            )
+            notes.append(
+                f"{html.escape(method)}: {_OMNIBUS[method]} p = "
+                f"{format_value(res.omnibus_pvalue)} ({verdict})"
+            )
+    return (
+        '<div style="max-height:32em;overflow:auto">'
+        f'<div style="font-size:12px;margin-bottom:4px"><b>{level} confidence '
+        "intervals for ranks</b> (1 = best)</div>"
+        f'<table style="{_TABLE_STYLE}"><thead>'
+        f'<tr><th style="{_HEAD}" rowspan="2">algorithm</th>'
+        f'<th style="{_HEAD}" rowspan="2">mean rank</th>{head_methods}</tr>'
+        f"<tr>{head_bounds}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        '<div style="font-size:11px;color:#555;margin-top:4px">'
+        + "<br>".join(notes)
+        + "</div></div>"
+    )

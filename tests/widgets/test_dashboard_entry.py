@@ -1,0 +1,110 @@
+"""dashboard(scores, kind=...): picks the dashboard, validates kind and scores first."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import ipywidgets
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import nbstats
+from nbstats.widgets.dashboard import KINDS, dashboard
+from nbstats.widgets.frequentist import FrequentistDashboard
+from nbstats.widgets.ranks import RankDashboard
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def test_kinds():
+    assert list(KINDS) == ["bayes", "frequentist", "ranks"]
+
+
+def test_frequentist(table6):
+    board = dashboard(table6, kind="frequentist")
+    assert isinstance(board, FrequentistDashboard)
+    assert board.result["posthoc"] == nbstats.posthoc(table6)
+    board.controls["alpha"].value = 0.10
+    assert len(board.result["posthoc"].groups) == 2
+
+
+def test_ranks_forwards_keywords(table6):
+    board = dashboard(-table6, kind="ranks", higher_is_better=False, random_state=5)
+    assert isinstance(board, RankDashboard)
+    board.controls["methods"].value = ("bootstrap",)
+    assert board.result["rank_ci"]["bootstrap"] == nbstats.rank_ci(
+        table6, method="bootstrap", random_state=5
+    )
+
+
+def test_frequentist_forwards_keywords(table6):
+    board = dashboard(-table6, kind="frequentist", higher_is_better=False)
+    assert board.result["omnibus"] == nbstats.friedman(table6)
+
+
+def test_unknown_keyword_is_a_type_error(table6):
+    with pytest.raises(TypeError, match="n_samples"):
+        dashboard(table6, kind="frequentist", n_samples=100)
+
+
+@pytest.mark.parametrize("kind", ["frequentist", "ranks"])
+def test_displays_as_a_widget(table6, kind):
+    board = dashboard(table6, kind=kind)
+    assert callable(board._ipython_display_)
+    assert isinstance(board.widget, ipywidgets.Widget)
+    assert (
+        "application/vnd.jupyter.widget-view+json" in board.widget._repr_mimebundle_()
+    )
+    for control in board.controls.values():
+        assert isinstance(control, ipywidgets.ValueWidget)
+
+
+@pytest.mark.parametrize("kind", ["Bayes", "freq", "rank", "", None, 3])
+def test_bad_kind_lists_the_kinds(table6, kind):
+    with pytest.raises(ValueError, match="unknown kind") as info:
+        dashboard(table6, kind=kind)
+    for name in ("'bayes'", "'frequentist'", "'ranks'"):
+        assert name in str(info.value)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_bad_scores_fail_before_any_dashboard(table6, kind):
+    # even kind="bayes" (whose module may be missing): score_table speaks first
+    broken = table6.copy()
+    broken.iloc[0, 0] = np.nan
+    with pytest.raises(ValueError, match="missing"):
+        dashboard(broken, kind=kind)
+    with pytest.raises(TypeError, match="numeric"):
+        dashboard(table6.assign(notes="x"), kind=kind)
+    with pytest.raises(ValueError, match="2-D"):
+        dashboard(np.ones(5), kind=kind)
+
+
+def test_bayes(table6):
+    if importlib.util.find_spec("nbstats.widgets.bayes") is None:
+        pytest.skip("nbstats.widgets.bayes not written yet")
+    from nbstats.widgets.bayes import BayesDashboard
+
+    board = dashboard(table6, kind="bayes", n_samples=2000, random_state=1)
+    assert isinstance(board, BayesDashboard)
+    assert board.error is None
+    assert isinstance(board.widget, ipywidgets.Widget)
+    assert dashboard(table6).__class__ is BayesDashboard  # the default kind
+
+
+def test_importing_builds_nothing_heavy():
+    code = (
+        "import sys, nbstats.widgets.dashboard; "
+        "print(sorted(m for m in ('ipywidgets', 'matplotlib') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"

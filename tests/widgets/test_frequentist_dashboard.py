@@ -1,0 +1,319 @@
+"""Frequentist dashboard, headless: set each control's value, check result and views.
+
+Oracles: Demšar (2006) Table 6 — χ²_F = 9.28, F_F = 3.69, Nemenyi CD 1.25 at
+α = .05 (one group) and 1.12 at α = .10 (two groups), Bonferroni–Dunn CD 1.16
+(truncated),
+Holm against C4.5 rejects C4.5+m and C4.5+m+cf — and nbstats.posthoc itself.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import ipywidgets
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.widgets.frequentist import FrequentistDashboard
+
+
+@pytest.fixture(autouse=True)
+def _no_figures_left():
+    plt.close("all")
+    yield
+    # every figure a dashboard draws is shown as a PNG and closed at once
+    assert plt.get_fignums() == []
+
+
+@pytest.fixture
+def board(table6):
+    return FrequentistDashboard(table6)
+
+
+def gids(board, prefix):
+    ax = board.figure.axes[0]
+    return sorted(
+        gid
+        for artist in [*ax.lines, *ax.texts]
+        if (gid := artist.get_gid() or "").startswith(prefix)
+    )
+
+
+def cd_text(board):
+    ax = board.figure.axes[0]
+    return [t.get_text() for t in ax.texts if t.get_gid() == "cd-text"]
+
+
+def png(board):
+    """The PNG shown in the CD view (exactly one figure)."""
+    outputs = board.views["cd"].outputs
+    assert len(outputs) == 1
+    data = base64.b64decode(outputs[0]["data"]["image/png"])
+    assert data.startswith(b"\x89PNG")
+    # the view is as wide as the picture, leaving the table the rest of the row
+    width = int.from_bytes(data[16:20], "big")
+    assert board.views["cd"].layout.width == f"{width + 16}px"
+    return data
+
+
+def descendants(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from descendants(child)
+
+
+# -- start ---------------------------------------------------------------------
+
+
+def test_starts_with_friedman_and_nemenyi(board, table6):
+    assert board.error is None
+    assert set(board.controls) == {"alpha", "omnibus", "method", "control", "adjust"}
+    assert set(board.result) == {"omnibus", "posthoc"}
+    assert board.result["omnibus"] == nbstats.friedman(table6)
+    assert board.result["posthoc"] == nbstats.posthoc(table6, method="nemenyi")
+    verdict = board.views["verdict"].value
+    assert "Friedman test" in verdict
+    assert "χ²_F = 9.279" in verdict
+    assert "p = 0.02581" in verdict
+    assert "reject</b>" in verdict
+    assert "do not reject" not in verdict
+    assert cd_text(board) == ["CD = 1.25"]
+    png(board)
+    # every control and view is part of the displayed widget
+    tree = list(descendants(board.widget))
+    for widget in [*board.controls.values(), *board.views.values()]:
+        assert any(widget is w for w in tree)
+
+
+def test_widget_displays(board):
+    assert isinstance(board.widget, ipywidgets.Widget)
+    assert callable(board._ipython_display_)
+    bundle = board.widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+# -- alpha -----------------------------------------------------------------------
+
+
+def test_alpha_splits_the_nemenyi_group(board):
+    assert len(board.result["posthoc"].groups) == 1
+    assert gids(board, "group-") == ["group-0"]
+    before_png, before_table = png(board), board.views["table"].value
+    assert "α = 0.05" in before_table
+
+    board.controls["alpha"].value = 0.10
+
+    assert board.error is None
+    assert board.result["posthoc"].alpha == 0.10
+    assert board.result["posthoc"].groups == [
+        ("C4.5+m+cf", "C4.5+m", "C4.5+cf"),
+        ("C4.5+cf", "C4.5"),
+    ]
+    assert gids(board, "group-") == ["group-0", "group-1"]
+    assert cd_text(board) == ["CD = 1.12"]
+    assert png(board) != before_png
+    assert "α = 0.1" in board.views["table"].value
+    assert "at α = 0.1." in board.views["verdict"].value
+
+
+def test_alpha_below_the_omnibus_pvalue_warns(board):
+    board.controls["alpha"].value = 0.01
+    verdict = board.views["verdict"].value
+    assert "do not reject" in verdict
+    assert "not warranted" in verdict
+
+
+# -- omnibus -----------------------------------------------------------------------
+
+
+def test_omnibus_choice_changes_the_verdict_not_the_posthoc(board):
+    # Friedman's p = 0.0258 and Iman–Davenport's 0.0198 lie either side of 0.02
+    board.controls["alpha"].value = 0.02
+    posthoc = board.result["posthoc"]
+    assert "do not reject" in board.views["verdict"].value
+
+    board.controls["omnibus"].value = "iman-davenport"
+
+    verdict = board.views["verdict"].value
+    assert board.error is None
+    assert "Iman–Davenport test" in verdict
+    assert "F_F = 3.686" in verdict
+    assert "df = 3, 39" in verdict
+    assert "do not reject" not in verdict
+    assert board.result["posthoc"] is posthoc  # nothing recomputed
+    assert round(board.result["omnibus"].f_statistic, 2) == 3.69
+
+
+# -- method and control ------------------------------------------------------------
+
+
+def test_bonferroni_dunn_against_a_control_draws_the_band(board, table6):
+    assert gids(board, "control-band") == []
+    board.controls["method"].value = "bonferroni-dunn"
+    assert board.result["posthoc"].control is None
+    assert gids(board, "control-band") == []
+
+    board.controls["control"].value = "C4.5"
+
+    res = board.result["posthoc"]
+    assert board.error is None
+    assert res.method == "bonferroni-dunn"
+    assert res.control == "C4.5"
+    # 2.394 * 0.48795 = 1.1682: Demšar prints it truncated, as 1.16
+    assert np.floor(res.critical_difference * 100) / 100 == 1.16
+    assert gids(board, "control-band") == ["control-band"]
+    assert gids(board, "group-") == []  # no groups against a control
+    assert res == nbstats.posthoc(table6, method="bonferroni-dunn", control="C4.5")
+    table = board.views["table"].value
+    assert "against C4.5," in table
+    assert table.count("<tr") == 1 + 3  # header + k - 1 comparisons
+
+
+def test_holm_against_a_control_marks_rejections(board):
+    board.controls["method"].value = "holm"
+    board.controls["control"].value = "C4.5"
+    res = board.result["posthoc"]
+    assert res.reject.tolist() == [True, False, True]
+    names = list(res.mean_ranks.index)
+    expected = sorted(f"significant-{names.index(n)}" for n in ("C4.5+m", "C4.5+m+cf"))
+    assert gids(board, "significant-") == expected
+    assert board.views["table"].value.count(">significant<") == 2
+
+
+def test_all_pairs_methods_ignore_the_control_with_a_note(board):
+    control = board.controls["control"]
+    assert control.disabled  # Nemenyi at the start
+    assert "compares all pairs" in board.views["note"].value
+
+    board.controls["method"].value = "holm"
+    assert not control.disabled
+    control.value = "C4.5"
+    assert board.result["posthoc"].control == "C4.5"
+
+    board.controls["method"].value = "nemenyi"  # the control stays chosen ...
+    assert control.value == "C4.5"
+    assert control.disabled
+    assert board.error is None  # ... but is ignored, visibly
+    assert board.result["posthoc"].control is None
+    assert board.result["posthoc"].method == "nemenyi"
+    assert "ignored: C4.5" in board.views["note"].value
+
+    board.controls["method"].value = "shaffer"
+    assert board.result["posthoc"].control is None
+    assert "Shaffer" in board.views["note"].value
+
+    board.controls["method"].value = "hochberg"  # used again
+    assert not control.disabled
+    assert board.result["posthoc"].control == "C4.5"
+    assert "ignored" not in board.views["note"].value
+
+
+def test_control_none_shows_the_none_option(board):
+    board.controls["method"].value = "holm"
+    board.controls["control"].value = "C4.5"
+    board.controls["control"].value = None
+    assert board.controls["control"].index == 0
+    assert board.controls["control"].label == "None (all pairs)"
+    assert board.result["posthoc"].control is None
+
+
+# -- adjust ------------------------------------------------------------------------
+
+
+def test_adjust_applies_to_pairwise_tests_only(board, table6):
+    adjust = board.controls["adjust"]
+    assert adjust.disabled
+    adjust.value = "none"  # ignored by a rank method
+    assert board.error is None
+    assert board.result["posthoc"].adjust == "nemenyi"
+
+    board.controls["method"].value = "wilcoxon"
+    assert not adjust.disabled
+    res = board.result["posthoc"]
+    assert res.adjust == "none"
+    assert np.allclose(res.adjusted.fillna(0), res.pvalues.fillna(0))
+    assert "Wilcoxon signed-rank" in board.views["table"].value
+
+    adjust.value = "holm"
+    res = board.result["posthoc"]
+    assert res == nbstats.posthoc(table6, method="wilcoxon", adjust="holm")
+    assert "Holm adjustment" in board.views["table"].value
+    assert (res.adjusted.fillna(0) >= res.pvalues.fillna(0)).all().all()
+
+
+# -- errors --------------------------------------------------------------------------
+
+
+def test_an_invalid_combination_shows_the_error_and_keeps_the_result(board):
+    board.controls["method"].value = "wilcoxon"
+    board.controls["control"].value = "C4.5"
+    kept = board.result
+    kept_views = {
+        name: view.value for name, view in board.views.items() if name != "cd"
+    }
+    kept_png = png(board)
+
+    # Shaffer's adjustment is for all pairs only
+    board.controls["adjust"].value = "shaffer"
+
+    assert board.error is not None
+    assert board.error.startswith("ValueError: Shaffer")
+    assert "Could not update" in board._error_view.value
+    assert "Shaffer&#x27;s procedure" in board._error_view.value  # escaped
+    assert board.result is kept
+    assert board.result["posthoc"].adjust == "holm"
+    assert png(board) == kept_png
+    for name in ("verdict", "table"):
+        assert board.views[name].value == kept_views[name]
+
+    board.controls["control"].value = None  # fixing the control clears it
+
+    assert board.error is None
+    assert board._error_view.value == ""
+    assert board.result["posthoc"].adjust == "shaffer"
+    assert board.result["posthoc"].control is None
+
+
+# -- input ---------------------------------------------------------------------------
+
+
+def test_names_are_escaped():
+    rng = np.random.default_rng(1)
+    names = ["<b>A</b>", "B & C", "D"]
+    table = pd.DataFrame(rng.normal(size=(12, 3)) + [0, 1, 2], columns=names)
+    board = FrequentistDashboard(table)
+    board.controls["method"].value = "holm"
+    board.controls["control"].value = "<b>A</b>"
+    assert board.error is None
+    html = board.views["table"].value
+    assert "&lt;b&gt;A&lt;/b&gt;" in html
+    assert "B &amp; C" in html
+    assert "<b>A</b>" not in html
+    board.controls["method"].value = "nemenyi"
+    assert "ignored: &lt;b&gt;A&lt;/b&gt;" in board.views["note"].value
+
+
+def test_lower_is_better(table6):
+    board = FrequentistDashboard(-table6, higher_is_better=False)
+    reference = FrequentistDashboard(table6)
+    assert board.result["posthoc"] == reference.result["posthoc"]
+    assert board.result["omnibus"] == reference.result["omnibus"]
+
+
+def test_bad_input_fails_at_once(table6):
+    broken = table6.copy()
+    broken.iloc[2, 1] = np.nan
+    with pytest.raises(ValueError, match="missing"):
+        FrequentistDashboard(broken)
+    with pytest.raises(TypeError, match="higher_is_better"):
+        FrequentistDashboard(table6, higher_is_better="no")
+
+
+def test_settings_seen_before_come_from_the_cache(board):
+    first = board.result["posthoc"]
+    board.controls["alpha"].value = 0.10
+    board.controls["alpha"].value = 0.05
+    assert board.result["posthoc"] is first

@@ -1,0 +1,224 @@
+"""Rank dashboard, headless: set each control's value, check result and views.
+
+Oracle: nbstats.rank_ci itself (same method, α, n_boot and seed), and its
+documented values on Demšar's (2006) Table 6.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import ipywidgets
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.stats.ranking import RANK_CI_METHODS
+from nbstats.widgets.ranks import RankDashboard
+
+NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
+
+
+@pytest.fixture(autouse=True)
+def _no_figures_left():
+    plt.close("all")
+    yield
+    assert plt.get_fignums() == []
+
+
+@pytest.fixture
+def board(table6):
+    return RankDashboard(table6)
+
+
+def intervals(board):
+    """gid → x data of every interval line in the forest plot."""
+    return {
+        line.get_gid(): [int(x) for x in line.get_xdata()]
+        for line in board.figure.axes[0].lines
+        if (line.get_gid() or "").startswith("interval-")
+    }
+
+
+def png(board):
+    outputs = board.views["plot"].outputs
+    assert len(outputs) == 1
+    data = base64.b64decode(outputs[0]["data"]["image/png"])
+    assert data.startswith(b"\x89PNG")
+    return data
+
+
+def cells(html):
+    """Text of the table's body rows: algorithm → cells after the name."""
+    body = html.split("<tbody>")[1].split("</tbody>")[0]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", body):
+        texts = re.findall(r">([^<]*)</t[hd]>", row)
+        rows[texts[0]] = texts[1:]
+    return rows
+
+
+def test_starts_with_the_two_sided_wilcoxon(board, table6):
+    assert board.error is None
+    assert set(board.controls) == {"methods", "alpha", "n_boot"}
+    assert list(board.result) == ["rank_ci"]
+    res = board.result["rank_ci"]
+    assert list(res) == ["id-wilcoxon-2s"]
+    assert res["id-wilcoxon-2s"] == nbstats.rank_ci(table6, method="id-wilcoxon-2s")
+    # the documented intervals, drawn and tabulated
+    expected = {
+        "C4.5": [3, 4],
+        "C4.5+m": [1, 3],
+        "C4.5+cf": [1, 4],
+        "C4.5+m+cf": [1, 3],
+    }
+    assert intervals(board) == {
+        f"interval-id-wilcoxon-2s-{name}": bounds for name, bounds in expected.items()
+    }
+    table = cells(board.views["table"].value)
+    assert list(table) == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]  # by mean rank
+    for name, (lower, upper) in expected.items():
+        assert table[name][1:] == [str(lower), str(upper)]
+    assert "95% confidence intervals" in board.views["table"].value
+    assert "Iman–Davenport p = 0.01982 (rejected)" in board.views["table"].value
+    png(board)
+    assert board.controls["n_boot"].disabled  # no bootstrap selected
+
+
+def test_widget_displays(board):
+    assert isinstance(board.widget, ipywidgets.Widget)
+    assert callable(board._ipython_display_)
+    assert (
+        "application/vnd.jupyter.widget-view+json" in board.widget._repr_mimebundle_()
+    )
+    assert board.controls["n_boot"].continuous_update is False
+    assert [m for _, m in board.controls["methods"].options] == list(RANK_CI_METHODS)
+
+
+def test_two_methods_give_two_intervals_per_algorithm(board, table6):
+    before = png(board)
+    board.controls["methods"].value = ("id-wilcoxon-2s", "bootstrap")
+
+    assert board.error is None
+    res = board.result["rank_ci"]
+    assert list(res) == ["bootstrap", "id-wilcoxon-2s"]  # in RANK_CI_METHODS order
+    assert res["bootstrap"] == nbstats.rank_ci(
+        table6, method="bootstrap", random_state=0
+    )
+    drawn = intervals(board)
+    assert len(drawn) == 2 * len(NAMES)
+    for name in NAMES:
+        assert sum(gid.endswith(f"-{name}") for gid in drawn) == 2
+    # documented bootstrap intervals (random_state=0, 1000 resamples)
+    assert drawn["interval-bootstrap-C4.5"] == [3, 4]
+    assert drawn["interval-bootstrap-C4.5+m"] == [1, 2]
+    assert png(board) != before
+    table = cells(board.views["table"].value)
+    assert all(len(row) == 1 + 2 * 2 for row in table.values())
+    assert "bootstrap: 1000 resamples" in board.views["table"].value
+    assert not board.controls["n_boot"].disabled
+
+
+def test_every_method_at_once(board, table6):
+    board.controls["methods"].value = RANK_CI_METHODS
+    assert board.error is None
+    assert list(board.result["rank_ci"]) == list(RANK_CI_METHODS)
+    assert len(intervals(board)) == len(RANK_CI_METHODS) * len(NAMES)
+    assert board.result["rank_ci"]["id-nemenyi"].upper.tolist() == [4, 4, 4, 4]
+
+
+def test_alpha_recomputes_every_selected_method(board, table6):
+    board.controls["methods"].value = ("id-wilcoxon-2s", "bootstrap")
+    # Iman–Davenport's p = 0.0198: not rejected at α = 0.01, every interval [1, m]
+    board.controls["alpha"].value = 0.01
+
+    res = board.result["rank_ci"]
+    assert board.error is None
+    assert all(r.alpha == 0.01 for r in res.values())
+    assert res["id-wilcoxon-2s"].omnibus_rejected is False
+    assert res["bootstrap"] == nbstats.rank_ci(
+        table6, method="bootstrap", alpha=0.01, random_state=0
+    )
+    drawn = intervals(board)
+    assert all(drawn[f"interval-id-wilcoxon-2s-{name}"] == [1, 4] for name in NAMES)
+    html = board.views["table"].value
+    assert "99% confidence intervals" in html
+    assert "not rejected: every interval is [1, 4]" in html
+
+
+def test_n_boot_recomputes_only_the_bootstrap(board, table6):
+    board.controls["methods"].value = ("bootstrap", "id-wilcoxon-1s")
+    tests_based = board.result["rank_ci"]["id-wilcoxon-1s"]
+
+    board.controls["n_boot"].value = 200
+
+    res = board.result["rank_ci"]
+    assert board.error is None
+    assert res["bootstrap"].n_boot == 200
+    assert res["bootstrap"] == nbstats.rank_ci(
+        table6, method="bootstrap", n_boot=200, random_state=0
+    )
+    assert res["id-wilcoxon-1s"] is tests_based  # cached, not recomputed
+    assert "bootstrap: 200 resamples" in board.views["table"].value
+
+    # the seed is fixed: the same size gives the same resamples again
+    board.controls["n_boot"].value = 300
+    board.controls["n_boot"].value = 200
+    assert board.result["rank_ci"]["bootstrap"] == res["bootstrap"]
+
+
+def test_random_state_is_used_once(table6):
+    board = RankDashboard(table6, random_state=7)
+    board.controls["methods"].value = ("bootstrap",)
+    board.controls["n_boot"].value = 500
+    assert board.result["rank_ci"]["bootstrap"] == nbstats.rank_ci(
+        table6, method="bootstrap", n_boot=500, random_state=7
+    )
+    # a Generator seeds the dashboard once; recomputes never draw from it again
+    rng = np.random.default_rng(3)
+    board = RankDashboard(table6, random_state=rng)
+    state = rng.bit_generator.state
+    board.controls["methods"].value = ("bootstrap",)
+    board.controls["n_boot"].value = 700
+    assert rng.bit_generator.state == state
+
+
+def test_no_method_selected_shows_an_error_and_keeps_the_result(board):
+    kept, kept_table, kept_png = board.result, board.views["table"].value, png(board)
+
+    board.controls["methods"].value = ()
+
+    assert board.error == "ValueError: select at least one method."
+    assert "select at least one method" in board._error_view.value
+    assert board.result is kept
+    assert board.views["table"].value == kept_table
+    assert png(board) == kept_png
+
+    board.controls["methods"].value = ("anova-tukey",)
+
+    assert board.error is None
+    assert board._error_view.value == ""
+    assert list(board.result["rank_ci"]) == ["anova-tukey"]
+
+
+def test_lower_is_better_and_escaped_names():
+    rng = np.random.default_rng(0)
+    names = ["<i>x</i>", "a & b", "c"]
+    table = pd.DataFrame(rng.normal(size=(20, 3)) + [0.0, 1.0, 2.0], columns=names)
+    board = RankDashboard(-table, higher_is_better=False)
+    reference = RankDashboard(table)
+    assert board.result["rank_ci"] == reference.result["rank_ci"]
+    html = board.views["table"].value
+    assert "&lt;i&gt;x&lt;/i&gt;" in html
+    assert "a &amp; b" in html
+    assert "<i>x</i>" not in html
+
+
+def test_bad_input_fails_at_once(table6):
+    with pytest.raises(ValueError, match="at least 2"):
+        RankDashboard(table6.iloc[:, :1])
+    with pytest.raises(TypeError, match="random_state"):
+        RankDashboard(table6, random_state="seed")
