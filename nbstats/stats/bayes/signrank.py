@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -169,6 +170,11 @@ class SignedRankPosterior:
     prior: str
     z0: float
     rope: float
+    #: optional ``(s, uniforms) -> Gamma(s) quantiles``, so that many
+    #: posteriors on the same draws (a dashboard's pairs) share one computation
+    prior_gammas: Callable[[float, np.ndarray], np.ndarray] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         plan = WalshPlan.build(self.z)
@@ -220,7 +226,8 @@ class SignedRankPosterior:
         upper-prior versions ``theta_upper``, ``left_upper``, ``right_upper``
         (the plain keys then hold the lower prior: pseudo-observation at -∞).
         """
-        g0 = gamma_quantile(s, parts["uniforms"])
+        quantiles = self.prior_gammas or gamma_quantile
+        g0 = quantiles(s, parts["uniforms"])
         total = parts["total"]
         scale = (g0 + total) ** 2
         out: dict[str, np.ndarray] = {}

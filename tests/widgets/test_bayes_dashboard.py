@@ -1,0 +1,507 @@
+"""The Bayesian dashboard, headless: set a control's ``.value``, check ``.result``
+and the rendered views.
+
+Oracles: with an int ``random_state`` every pair must equal
+:func:`nbstats.bayes_signrank`, the joint statements
+:func:`nbstats.bayes_posthoc` (``test="sign"``) and the verdict
+:func:`nbstats.bayes_friedman`, bit for bit — the dashboard only caches.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+import nbstats.widgets.bayes as bayes_module
+from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.signrank import SignedRankPosterior
+from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.widgets.bayes import BayesDashboard, _GammaMemo
+
+N_SAMPLES = 20_000
+
+# 20 cases; B - A is slightly positive: under IDP (default s) with 20,000 draws
+# P(B better) is 0.64 (lower) to 0.78 (upper), between 0.5 and 0.95
+A = [0.889, 0.802, 0.895, 0.716, 0.821, 0.775, 0.86, 0.735, 0.874, 0.809,
+     0.88, 0.795, 0.786, 0.858, 0.897, 0.774, 0.894, 0.886, 0.736, 0.822]  # fmt: skip
+B = [0.885, 0.798, 0.904, 0.719, 0.843, 0.757, 0.864, 0.728, 0.887, 0.788,
+     0.88, 0.802, 0.772, 0.874, 0.903, 0.79, 0.91, 0.878, 0.73, 0.824]  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def table() -> pd.DataFrame:
+    a = np.array(A)
+    # C: clearly worse than both; D: A up to ±0.001, alternating (a near twin)
+    twin = a + np.where(np.arange(a.size) % 2 == 0, 0.001, -0.001)
+    return pd.DataFrame(
+        {
+            "A": a,
+            "B": np.array(B),
+            "C": a - 0.03 + 0.002 * np.sin(np.arange(20)),
+            "D": twin,
+        },
+        index=[f"case{i}" for i in range(20)],
+    )
+
+
+def make(scores, **kw) -> BayesDashboard:
+    kw.setdefault("n_samples", N_SAMPLES)
+    dash = BayesDashboard(scores, **kw)
+    assert dash.error is None, dash.error
+    return dash
+
+
+def row(dash: BayesDashboard, a: str, b: str) -> pd.Series:
+    pairs = dash.result["pairs"].set_index(["a", "b"])
+    return pairs.loc[(a, b)]
+
+
+def cell(dash: BayesDashboard, a: str, b: str) -> str:
+    """The matrix cell of pair (a, b) as rendered (title attribute to </td>)."""
+    text = dash.matrix_view.value
+    start = text.index(f'title="{a} vs {b}:')
+    return text[start : text.index("</td>", start)]
+
+
+# -- controls and oracles ---------------------------------------------------------
+
+
+def test_controls_defaults_and_labels(table):
+    dash = make(table)
+    c = dash.controls
+    assert sorted(c) == ["epsilon", "gamma", "loss_ratio", "pair", "prior", "rope", "s"]
+    assert c["s"].value == pytest.approx(IDP_DEFAULT_S)
+    assert (c["s"].min, c["s"].max, c["s"].base) == (-2, 2, 10)  # 0.01 .. 100
+    assert "IDP" in c["s"].description and "0.562" in c["s"].description
+    assert "◆" in dash._s_label.value and "IDP default" in dash._s_label.value
+    assert c["prior"].value == "idp"
+    assert [v for _, v in c["prior"].options] == ["idp", "bb", "point"]
+    assert c["loss_ratio"].value == 19
+    assert 10 ** c["loss_ratio"].max == pytest.approx(999)
+    assert c["gamma"].value == 0.05 and (c["gamma"].min, c["gamma"].max) == (0.001, 0.5)
+    assert c["epsilon"].value == 0.05
+    assert (c["epsilon"].min, c["epsilon"].max) == (0.005, 0.25)
+    assert c["rope"].value == 0 and c["rope"].continuous_update is False
+    # data-scaled: up to the largest |difference| (0.04 here), rounded up
+    spread = max(abs(table[x] - table[y]).max() for x in table for y in table)
+    assert spread <= c["rope"].max <= 1.1 * spread
+    assert c["pair"].label == "A vs B" and c["pair"].value == ("A", "B")
+    assert len(c["pair"].options) == 6
+    # the loss label: threshold l1/(l0+l1) and alpha = l0/(l0+l1)
+    assert "0.950" in dash._loss_label.value and "α" in dash._loss_label.value
+    assert "0.050" in dash._loss_label.value
+    assert set(dash.result) == {
+        "pairs",
+        "selected",
+        "joint",
+        "friedman",
+        "threshold",
+        "settings",
+    }
+    assert dash.result["threshold"] == pytest.approx(0.95)
+    assert list(dash.result["pairs"].columns[:8]) == [
+        "a",
+        "b",
+        "prob_lower",
+        "prob_upper",
+        "prob_left",
+        "prob_rope",
+        "prob_right",
+        "prob_equivalent",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("prior", "s", "rope"),
+    [("idp", IDP_DEFAULT_S, 0.0), ("bb", None, 0.01), ("point", 2.0, 0.005)],
+)
+def test_every_pair_equals_the_module_functions(table, prior, s, rope):
+    dash = make(table, random_state=7)
+    dash.controls["prior"].value = prior
+    if s is not None:
+        dash.controls["s"].value = s
+    dash.controls["rope"].value = rope
+    dash.controls["loss_ratio"].value = 9.0  # threshold 0.9
+    assert dash.error is None, dash.error
+    assert dash.result["threshold"] == pytest.approx(0.9)
+    for r in dash.result["pairs"].itertuples():
+        ref = nbstats.bayes_signrank(
+            table[r.a],
+            table[r.b],
+            prior=prior,
+            s=s if prior != "bb" else None,
+            rope=rope,
+            loss=(1, 9.0),
+            n_samples=N_SAMPLES,
+            random_state=7,
+        )
+        got = (r.prob_lower, r.prob_upper, r.prob_left, r.prob_right)
+        assert got == (ref.prob_lower, ref.prob_upper, ref.prob_left, ref.prob_right)
+        if ref.prob_rope is None:
+            assert math.isnan(r.prob_rope)
+        else:
+            assert r.prob_rope == ref.prob_rope
+        if r.decision != "equivalent":
+            assert r.decision == ref.decision
+    sel = dash.result["selected"]
+    ref = nbstats.bayes_signrank(
+        table["A"], table["B"], prior=prior, s=s if prior != "bb" else None,
+        rope=rope, loss=(1, 9.0), n_samples=N_SAMPLES, random_state=7,
+    )  # fmt: skip
+    assert (sel.name_a, sel.name_b) == ("A", "B")
+    assert sel.threshold == ref.threshold
+    assert sel.credible_interval == ref.credible_interval
+    np.testing.assert_array_equal(sel.samples_upper, ref.samples_upper)
+    # joint statements and the Friedman verdict use s on "all equal" (0 for bb)
+    s_joint = 0.0 if prior == "bb" else s
+    post = nbstats.bayes_posthoc(
+        table, s=s_joint, gamma=0.05, test="sign", n_samples=N_SAMPLES, random_state=7
+    )
+    pd.testing.assert_frame_equal(dash.result["joint"], post.statements)
+    fried = nbstats.bayes_friedman(table, s=s_joint, gamma=0.05)
+    assert dash.result["friedman"].statistic == fried.statistic
+    assert dash.result["friedman"].reject == fried.reject
+
+
+def test_shared_gamma_combine_equals_signed_rank_posterior():
+    """The dashboard's copy of ``combine`` (shared Gamma(s) weights) is exact."""
+    z = np.array(B) - np.array(A)
+    draws = DirichletWeights(z.size, 5_000, 3)
+    for prior in ("idp", "bb", "point"):
+        for rope in (0.0, 0.004):
+            reference = SignedRankPosterior(z, prior, 0.0, rope)
+            parts = reference.components(draws)
+            memo = _GammaMemo()
+            memo.uniforms = parts["uniforms"]
+            shared = SignedRankPosterior(z, prior, 0.0, rope, prior_gammas=memo)
+            for s in [0.0] if prior == "bb" else [0.03, 0.5, 1.0, IDP_DEFAULT_S, 40]:
+                ours, theirs = shared.combine(parts, s), reference.combine(parts, s)
+                assert ours.keys() == theirs.keys()
+                for key in ours:
+                    np.testing.assert_array_equal(ours[key], theirs[key])
+
+
+# -- decisions move with the controls ----------------------------------------------
+
+
+def test_loss_ratio_turns_b_into_indeterminate_or_a(table):
+    dash = make(table)
+    c = dash.controls
+    c["loss_ratio"].value = 1.0  # l0 = l1: threshold ½
+    before = row(dash, "A", "B")
+    assert 0.5 < before.prob_lower <= before.prob_upper < 0.95  # the prepared pair
+    assert dash.result["threshold"] == 0.5
+    assert before.decision == "b"
+    assert 'data-decision="b"' in cell(dash, "A", "B")
+    assert "0.500" in dash._loss_label.value
+
+    c["loss_ratio"].value = 19.0  # a Type I error costs 19 Type II errors
+    after = row(dash, "A", "B")
+    assert dash.result["threshold"] == pytest.approx(0.95)
+    assert after.decision in ("indeterminate", "a")
+    assert f'data-decision="{after.decision}"' in cell(dash, "A", "B")
+    assert ("keep a" if after.decision == "a" else "indeterminate") in cell(
+        dash, "A", "B"
+    )
+    # the probabilities themselves do not depend on the losses
+    assert (after.prob_lower, after.prob_upper) == (
+        before.prob_lower,
+        before.prob_upper,
+    )
+    assert dash.result["selected"].threshold == pytest.approx(0.95)
+    assert "0.950" in dash._loss_label.value and "0.050" in dash._loss_label.value
+
+
+def test_raising_s_widens_the_idp_interval(table):
+    dash = make(table)
+    gaps = []
+    views = []
+    for s in (0.05, IDP_DEFAULT_S, 5.0):
+        dash.controls["s"].value = s
+        r = row(dash, "A", "B")
+        gaps.append(r.prob_upper - r.prob_lower)
+        views.append(cell(dash, "A", "B"))
+        assert f"P(b) {r.prob_lower:.3f}–{r.prob_upper:.3f}" in views[-1]
+    assert gaps[0] < gaps[1] < gaps[2]
+    assert len(set(views)) == 3
+    assert dash.result["selected"].s == 5.0
+    assert "s = 5" in dash._s_label.value and "◆" not in dash._s_label.value
+    dash._s_default.click()  # back to the marked IDP default
+    assert dash.result["settings"]["s"] == IDP_DEFAULT_S
+    assert "◆" in dash._s_label.value
+
+
+def test_sweeping_s_is_smooth(table):
+    """50 values of s, log-spaced over the slider (0.01 … 100), one random_state.
+
+    Tolerance between neighbours: 0 for reversals. With common random numbers
+    (fixed uniforms u, g0 = F⁻¹(u; s) increasing in s) every draw of the upper
+    posterior θ = 1 − (T² − Q)/(g0 + T)² increases with s and every lower one
+    Q/(g0 + T)² decreases, so prob_upper is non-decreasing and prob_lower
+    non-increasing exactly: no Monte Carlo jitter. Fresh draws per s would
+    jitter by about ±0.5/√20,000 ≈ ±0.004.
+    """
+    dash = make(table)
+    upper, lower = [], []
+    for s in np.geomspace(0.01, 100, 50):
+        dash.controls["s"].value = float(s)
+        r = row(dash, "A", "B")
+        upper.append(r.prob_upper)
+        lower.append(r.prob_lower)
+    assert np.all(np.diff(upper) >= 0)
+    assert np.all(np.diff(lower) <= 0)
+    assert upper[-1] - upper[0] > 0.15  # it does move: s = 100 outweighs 20 cases
+    assert np.max(np.diff(upper)) < 0.05  # in small steps
+
+
+def test_equivalent_for_near_identical_columns(table):
+    dash = make(table)
+    c = dash.controls
+    c["epsilon"].value = 0.25
+    twin = row(dash, "A", "D")
+    assert twin.prob_equivalent > 0.95
+    assert twin.decision == "equivalent"
+    assert 'data-decision="equivalent"' in cell(dash, "A", "D")
+    assert row(dash, "A", "C").decision == "a"  # C is clearly worse: not equivalent
+    c["epsilon"].value = 0.005
+    assert row(dash, "A", "D").decision != "equivalent"
+    assert "equivalent" not in cell(dash, "A", "D").split("<br>")[0]
+    # γ sets the level: asking for P > 0.999 undoes a borderline equivalence
+    c["epsilon"].value = 0.1
+    p = row(dash, "A", "D").prob_equivalent
+    c["gamma"].value = min(0.5, max(0.001, round(1.0 - p + 0.01, 3)))
+    assert row(dash, "A", "D").decision == "equivalent"
+    c["gamma"].value = 0.001 if p < 0.999 else 0.5
+    assert (row(dash, "A", "D").decision == "equivalent") == (p > 0.999)
+
+
+def test_joint_statements_view(table):
+    dash = make(table)
+    joint = dash.result["joint"]
+    accepted = joint[joint["accepted"]]
+    assert len(accepted) > 0
+    view = dash.joint_view.value
+    assert f"{len(accepted)} of {len(joint)}" in view
+    first = accepted.iloc[0]
+    assert f"{first.better} &gt; {first.worse}" in view
+    assert f"{first.joint:.3f}" in view
+    # γ = 0.5: at least as many statements hold (joint only falls down the list)
+    dash.controls["gamma"].value = 0.5
+    assert dash.result["joint"]["accepted"].sum() >= len(accepted)
+    assert "probability &gt; 0.5" in dash.joint_view.value
+    assert "Bayesian Friedman" in dash.friedman_view.value
+    assert dash.result["friedman"].decision in dash.friedman_view.value
+
+
+def test_prior_bb_disables_s(table):
+    dash = make(table)
+    dash.controls["prior"].value = "bb"
+    assert dash.controls["s"].disabled
+    assert dash.result["settings"]["s"] == 0.0
+    assert dash.result["selected"].prior == "bb"
+    r = row(dash, "A", "B")
+    assert r.prob_lower == r.prob_upper
+    assert "Bayesian bootstrap" in dash._s_label.value
+    dash.controls["prior"].value = "point"
+    assert not dash.controls["s"].disabled
+    assert dash.result["selected"].prior == "point"
+
+
+def test_rope_shows_three_regions(table):
+    dash = make(table)
+    dash.controls["rope"].value = 0.005
+    r = row(dash, "A", "B")
+    assert r.prob_left + r.prob_rope + r.prob_right == pytest.approx(1.0)
+    assert "left/rope/right" in cell(dash, "A", "B")
+    assert "rope ±0.005" in dash.matrix_view.value
+    assert dash.result["selected"].rope == 0.005
+
+
+# -- caching ------------------------------------------------------------------------
+
+
+def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
+    components_calls: list[tuple[str, float]] = []
+    result_calls: list[float] = []
+    gamma_calls: list[float] = []
+    weights_made: list[tuple] = []
+    components = SignedRankPosterior.components
+    result = SignedRankPosterior.result
+    gamma_quantile = bayes_module.gamma_quantile
+
+    def counting_components(self, draws):
+        components_calls.append((self.prior, self.rope))
+        return components(self, draws)
+
+    def counting_result(self, draws, **kw):
+        assert isinstance(draws, dict), "result() must get the cached components"
+        result_calls.append(kw["s"])
+        return result(self, draws, **kw)
+
+    def counting_gamma(s, u):
+        gamma_calls.append(s)
+        return gamma_quantile(s, u)
+
+    class CountingWeights(DirichletWeights):
+        def __init__(self, *args, **kw):
+            weights_made.append(args)
+            super().__init__(*args, **kw)
+
+    monkeypatch.setattr(SignedRankPosterior, "components", counting_components)
+    monkeypatch.setattr(SignedRankPosterior, "result", counting_result)
+    monkeypatch.setattr(bayes_module, "gamma_quantile", counting_gamma)
+    monkeypatch.setattr(bayes_module, "DirichletWeights", CountingWeights)
+
+    dash = make(table)
+    pairs = 6
+    assert len(weights_made) == 1  # one set of draws for every pair
+    assert components_calls == [("idp", 0.0)] * pairs
+    assert gamma_calls == [pytest.approx(IDP_DEFAULT_S)]  # once for all pairs
+
+    c = dash.controls
+    changes = [
+        ("s", 2.0),
+        ("loss_ratio", 3.0),
+        ("gamma", 0.2),
+        ("epsilon", 0.1),
+        ("pair", ("B", "C")),
+        ("s", 0.3),
+        ("loss_ratio", 99.0),
+        ("pair", ("A", "D")),
+    ]
+    for name, value in changes:
+        c[name].value = value
+        assert dash.error is None, dash.error
+        assert dash.result["settings"][name] == value
+    assert len(components_calls) == pairs  # nothing recomputed per case
+    assert gamma_calls[1:] == [2.0, 0.3]  # once per new s, for all pairs and joint
+    # a new s re-evaluates every pair; a new threshold, or a pair shown under a
+    # threshold other than the one its row was computed with, only the shown pair
+    assert result_calls.count(2.0) == pairs + 2  # + loss 3, + pair (B, C)
+    assert result_calls.count(0.3) == pairs + 2  # + loss 99, + pair (A, D)
+
+    c["rope"].value = 0.004  # new per-case sums: once per pair
+    assert components_calls[pairs:] == [("idp", 0.004)] * pairs
+    c["rope"].value = 0.0  # cached
+    c["prior"].value = "point"
+    assert components_calls[2 * pairs :] == [("point", 0.0)] * pairs
+    c["prior"].value = "idp"
+    c["s"].value = 0.3  # seen before: no new Gamma quantiles either
+    assert len(components_calls) == 3 * pairs
+    assert gamma_calls[1:] == [2.0, 0.3]
+    assert len(weights_made) == 1
+
+
+# -- views --------------------------------------------------------------------------
+
+
+def test_hostile_names_are_escaped(table):
+    hostile = table.rename(columns={"A": "<b>x</b>", "B": "y & z", "C": '"q"'})
+    dash = make(hostile)
+    matrix = dash.matrix_view.value
+    assert "&lt;b&gt;x&lt;/b&gt;" in matrix
+    assert "<b>x</b>" not in matrix
+    assert "y &amp; z" in matrix and "y & z" not in matrix
+    assert "&quot;q&quot;" in matrix or "&#x27;" in matrix
+    for view in (dash.joint_view.value, dash.friedman_view.value):
+        assert "<b>x</b>" not in view
+    assert "&lt;b&gt;x&lt;/b&gt;" in dash.friedman_view.value
+    # the pair dropdown shows the names as text (the front end does not parse it)
+    assert dash.controls["pair"].label == "<b>x</b> vs y & z"
+    assert dash.result["pairs"]["a"].iloc[0] == "<b>x</b>"
+
+
+def test_selected_pair_view_changes_with_pair(table):
+    dash = make(table)
+    assert plt.get_fignums() == []  # the figure is closed once rendered
+    (first,) = dash.plot_view.outputs
+    assert first["data"]["text/plain"] == "posterior of θ: A vs B"
+    assert "<svg" in first["data"]["image/svg+xml"]
+    selected = dash.result["selected"]
+    assert (selected.name_a, selected.name_b) == ("A", "B")
+
+    dash.controls["pair"].value = ("B", "C")
+    (second,) = dash.plot_view.outputs
+    assert dash.result["selected"].name_a == "B"
+    assert dash.result["selected"].name_b == "C"
+    assert second["data"]["text/plain"] == "posterior of θ: B vs C"
+    assert second["data"]["image/svg+xml"] != first["data"]["image/svg+xml"]
+    assert "B vs C" in second["data"]["image/svg+xml"]
+
+    # γ and ε leave the selected posterior alone: no redraw
+    dash.controls["gamma"].value = 0.1
+    assert dash.plot_view.outputs[0] is second
+    # back to the first pair: the same picture (deterministic SVG)
+    dash.controls["pair"].value = ("A", "B")
+    assert dash.plot_view.outputs[0]["data"] == first["data"]
+    assert plt.get_fignums() == []
+
+
+def test_errors_show_in_the_dashboard(table, monkeypatch):
+    dash = make(table)
+    previous = dash.result
+
+    def broken(*args, **kw):
+        raise RuntimeError("friedman <exploded>")
+
+    monkeypatch.setattr(bayes_module, "bayes_friedman", broken)
+    dash.controls["gamma"].value = 0.2  # a new γ needs a new Friedman verdict
+    assert dash.error == "RuntimeError: friedman <exploded>"
+    assert "Could not update" in dash._error_view.value
+    assert "friedman &lt;exploded&gt;" in dash._error_view.value
+    assert dash.result is previous  # the last good result stays
+    assert dash._error_view in dash.widget.children
+
+    monkeypatch.undo()
+    dash.controls["gamma"].value = 0.3
+    assert dash.error is None and dash._error_view.value == ""
+    assert dash.result["settings"]["gamma"] == 0.3
+
+
+def test_plot_errors_show_and_leak_no_figure(table, monkeypatch):
+    from nbstats import plots
+
+    dash = make(table)
+
+    def broken(*args, **kw):
+        raise ValueError("cannot draw")
+
+    monkeypatch.setattr(plots, "signrank_posterior", broken)
+    dash.controls["pair"].value = ("A", "C")
+    assert dash.error == "ValueError: cannot draw"
+    assert plt.get_fignums() == []
+
+
+# -- input --------------------------------------------------------------------------
+
+
+def test_lower_is_better_mirrors(table):
+    up = make(table)
+    down = make(-table, higher_is_better=False)
+    pd.testing.assert_frame_equal(up.result["pairs"], down.result["pairs"])
+    pd.testing.assert_frame_equal(up.result["joint"], down.result["joint"])
+
+
+def test_fewer_cases_than_algorithms_uses_monte_carlo_friedman(table):
+    dash = make(table.iloc[:3], n_samples=2_000)
+    assert dash.result["friedman"].method == "montecarlo"
+    assert "Monte Carlo" in dash.friedman_view.value
+
+
+def test_bad_input():
+    clash = pd.DataFrame([[1.0, 2.0], [2.0, 3.5], [0.5, 1.0]], columns=[1, "1"])
+    with pytest.raises(ValueError, match="distinct"):
+        BayesDashboard(clash, n_samples=2_000)
+    with pytest.warns(UserWarning, match="n_samples=100"):
+        BayesDashboard(np.array([[1.0, 2.0], [2.0, 3.5], [0.5, 1.0]]), n_samples=100)
