@@ -438,6 +438,7 @@ class BayesDashboard(Dashboard):
                         s=s,
                         threshold=threshold,
                         names=(self.names[i], self.names[j]),
+                        interval=False,  # the matrix shows probabilities only
                     )
                 )
             self._evict()

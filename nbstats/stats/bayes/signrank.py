@@ -184,6 +184,10 @@ class SignedRankPosterior:
             regions["left"] = plan.region(-1, 2 * self.rope)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_regions", regions)
+        ones = np.ones((1, plan.n))
+        walsh = plan.quadratic(ones, plan.prefix(ones), regions["theta"])[0]
+        a_sum = float(walsh + np.heaviside(2 * np.asarray(self.z, float), 0.5).sum())
+        object.__setattr__(self, "_walsh_sum", a_sum)
 
     def components(self, draws: DirichletWeights) -> dict[str, np.ndarray]:
         """The parts of every draw that do not depend on s (computed once).
@@ -259,12 +263,15 @@ class SignedRankPosterior:
         s: float,
         threshold: float,
         names: tuple[str, str],
+        interval: bool = True,
     ) -> BayesSignedRankResult:
         """Summarise into a :class:`BayesSignedRankResult`.
 
         ``draws`` is a :class:`DirichletWeights` or, to re-evaluate for a new
         s or threshold without recomputing anything per case, the output of
-        :meth:`components`.
+        :meth:`components`. ``interval=False`` skips the credible interval
+        (two quantiles of every draw; NaN then, ``differs`` False) when only
+        the probabilities are needed, as in a dashboard's all-pairs matrix.
         """
         parts = draws if isinstance(draws, dict) else self.components(draws)
         out = self.combine(parts, s)
@@ -289,9 +296,14 @@ class SignedRankPosterior:
             else:
                 prob_lower = prob_upper = prob_right
         tail = (1 - threshold) / 2
-        low = float(np.quantile(theta, tail))
-        high = float(np.quantile(theta_upper, 1 - tail))
-        mean_lower, mean_upper = posterior_means(self.z, self.prior, s, self.z0)
+        if interval:
+            low = float(np.quantile(theta, tail))
+            high = float(np.quantile(theta_upper, 1 - tail))
+        else:
+            low = high = float("nan")
+        mean_lower, mean_upper = posterior_means(
+            self.z, self.prior, s, self.z0, walsh_sum=self._walsh_sum
+        )
         return BayesSignedRankResult(
             prior=self.prior,
             prob_left=prob_left,
@@ -320,7 +332,12 @@ class SignedRankPosterior:
 
 
 def posterior_means(
-    z: np.ndarray, prior: str, s: float, z0: float = 0.0
+    z: np.ndarray,
+    prior: str,
+    s: float,
+    z0: float = 0.0,
+    *,
+    walsh_sum: float | None = None,
 ) -> tuple[float, float]:
     """Exact posterior means of θ: (lower, upper); equal unless ``prior="idp"``.
 
@@ -338,10 +355,12 @@ def posterior_means(
     """
     z = np.asarray(z, dtype=float)
     n = z.size
-    ones = np.ones((1, n))
-    plan = WalshPlan.build(z)
-    walsh = plan.quadratic(ones, plan.prefix(ones), plan.region(+1))[0]  # Σ_i Σ_j H
-    a_sum = float(walsh + _heaviside(2 * z).sum())
+    if walsh_sum is None:  # A, computed by a caller that already sorted z
+        ones = np.ones((1, n))
+        plan = WalshPlan.build(z)
+        walsh = plan.quadratic(ones, plan.prefix(ones), plan.region(+1))[0]
+        walsh_sum = float(walsh + _heaviside(2 * z).sum())
+    a_sum = walsh_sum
     alpha = s + n
     scale = alpha * (alpha + 1)
     if prior == "idp":
