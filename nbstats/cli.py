@@ -1,4 +1,7 @@
-"""Command line: ``nbstats demo`` and ``nbstats analyze scores.csv``."""
+"""Command line: ``nbstats demo``, ``nbstats analyze scores.csv`` and
+``nbstats dashboard scores.csv`` (a live dashboard served by Voilà on
+127.0.0.1; see :mod:`nbstats.widgets.serve`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import pandas as pd
 
 import nbstats
 from nbstats.results.render import format_value
+from nbstats.widgets import serve as dashboard_server
 
 
 def frequentist_analysis(
@@ -136,7 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     analyze.add_argument("--lower-is-better", action="store_true")
     analyze.add_argument("--alpha", type=float, default=0.05)
     analyze.add_argument("--control", default=None)
+    dashboard = commands.add_parser(
+        "dashboard",
+        help="serve a live dashboard of a score CSV on 127.0.0.1 with Voilà "
+        "(pip install 'nbstats[dashboard]'); Ctrl-C stops it",
+    )
+    dashboard_server.add_arguments(dashboard)
     args = parser.parse_args(argv)
+    if args.command == "dashboard":
+        return dashboard_server.run(args)
     try:
         if args.command == "demo":
             print(_demo())

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import nbstats
 from nbstats.cli import main
 
@@ -49,3 +51,17 @@ def test_analyze_bad_csv_says_why(tmp_path, capsys):
     assert main(["analyze", str(path)]) == 2
     err = capsys.readouterr().err
     assert "non-numeric column(s): ['B']" in err
+
+
+def test_dashboard_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["dashboard", "--help"])
+    out = capsys.readouterr().out
+    for option in ["--kind", "--port", "--lower-is-better", "--case", "--algorithm"]:
+        assert option in out
+    assert "{bayes,frequentist,ranks}" in out
+
+
+def test_dashboard_reports_a_bad_csv_before_serving(tmp_path, capsys):
+    assert main(["dashboard", str(tmp_path / "none.csv")]) == 2
+    assert "nbstats: error: no such score file" in capsys.readouterr().err

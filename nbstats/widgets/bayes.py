@@ -371,7 +371,11 @@ class BayesDashboard(Dashboard):
         self.matrix_view = widgets.HTML()
         self.joint_view = widgets.HTML()
         self.friedman_view = widgets.HTML()
-        self.plot_view = widgets.Output(layout=widgets.Layout(min_width="420px"))
+        # a fixed-width plot beside a flexible text column: an Output left to
+        # grow takes the whole row and squeezes the text off the page
+        self.plot_view = widgets.Output(
+            layout=widgets.Layout(flex="0 0 auto", width="520px")
+        )
         self.widget = widgets.VBox(
             [
                 widgets.HBox([c["prior"], c["s"], self._s_default, self._s_label]),
@@ -383,7 +387,12 @@ class BayesDashboard(Dashboard):
                 widgets.HBox(
                     [
                         self.plot_view,
-                        widgets.VBox([self.friedman_view, self.joint_view]),
+                        widgets.VBox(
+                            [self.friedman_view, self.joint_view],
+                            layout=widgets.Layout(
+                                flex="1 1 0", min_width="320px", margin="0 0 0 16px"
+                            ),
+                        ),
                     ]
                 ),
             ]

@@ -1,0 +1,479 @@
+"""``nbstats dashboard scores.csv``: a dashboard as a standalone web page.
+
+For teaching, and for people who do not use notebooks: the command builds a
+notebook that loads the CSV and displays :func:`nbstats.dashboard`, writes
+it to a temporary directory and serves it with Voilà on 127.0.0.1 (code
+cells hidden). The URL
+is printed once Voilà listens; Ctrl-C stops Voilà, which shuts its kernels
+down, and the temporary directory is removed.
+
+Voilà is an optional dependency: ``pip install "nbstats[dashboard]"``.
+
+This module imports only the standard library and pandas at import time;
+nbformat is imported by :func:`build_notebook`, Voilà runs in a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import html
+import importlib.util
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import pandas as pd
+
+__all__ = [
+    "KINDS",
+    "add_arguments",
+    "build_notebook",
+    "free_port",
+    "load_scores",
+    "main",
+    "run",
+    "serve",
+    "voila_command",
+]
+
+#: The dashboards ``nbstats dashboard --kind`` can serve.
+KINDS = ("bayes", "frequentist", "ranks")
+
+#: CSS class the served notebook gives each control (``nbstats-control-<name>``)
+#: and the whole dashboard (``nbstats-dashboard``), so pages can be styled and
+#: driven by a browser test without depending on widget labels.
+CONTROL_CLASS = "nbstats-control-"
+DASHBOARD_CLASS = "nbstats-dashboard"
+
+#: How long Voilà may take to shut its kernels down after a stop signal.
+STOP_TIMEOUT = 15.0
+
+_URL_LINE = re.compile(r"^\s*(https?://\S+)\s*$")
+
+
+def load_scores(
+    csv: str | os.PathLike[str],
+    *,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: str | None = None,
+) -> pd.DataFrame:
+    """Read a score CSV and validate it as :func:`nbstats.score_table` does.
+
+    Wide (no ``case``/``algorithm``/``score``): first column = case names, the
+    other columns = algorithms. Long: one row per (case, algorithm[, fold]),
+    the three columns named by ``case``, ``algorithm`` and ``score``.
+    """
+    import nbstats
+
+    path = Path(csv)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such score file: {str(path)!r}")
+    long = any(v is not None for v in (case, algorithm, score))
+    if aggregate is not None and not long:
+        raise ValueError(
+            "aggregate combines repeated rows of long data; give --case, "
+            "--algorithm and --score too."
+        )
+    raw = pd.read_csv(path) if long else pd.read_csv(path, index_col=0)
+    return nbstats.score_table(
+        raw, case=case, algorithm=algorithm, score=score, aggregate=aggregate
+    )
+
+
+def build_notebook(
+    csv: str | os.PathLike[str],
+    *,
+    kind: str = "bayes",
+    higher_is_better: bool = True,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: str | None = None,
+    title: str | None = None,
+) -> Any:
+    """The notebook Voilà serves: a title and one cell showing the dashboard.
+
+    The CSV is read by the kernel from its absolute path (so every page load
+    sees the file as it is then); names are embedded with :func:`repr`, so
+    any path or column name is safe.
+
+    Returns
+    -------
+    nbformat.NotebookNode
+        A version-4 notebook with the ``python3`` kernel.
+
+    Examples
+    --------
+    >>> nb = build_notebook("scores.csv", kind="ranks")
+    >>> print(nb.cells[-1].source)  # doctest: +ELLIPSIS
+    import pandas as pd
+    import nbstats
+    <BLANKLINE>
+    scores = nbstats.score_table(pd.read_csv(r'/.../scores.csv', index_col=0))
+    board = nbstats.dashboard(scores, kind='ranks')
+    ...
+    """
+    import nbformat.v4 as nbf
+
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
+    path = Path(csv).expanduser().resolve()
+    long = any(v is not None for v in (case, algorithm, score))
+    if long:
+        read = (
+            f"nbstats.score_table(\n    pd.read_csv({_literal(path)}),\n"
+            f"    case={case!r},\n    algorithm={algorithm!r},\n"
+            f"    score={score!r},\n    aggregate={aggregate!r},\n)"
+        )
+    else:
+        read = f"nbstats.score_table(pd.read_csv({_literal(path)}, index_col=0))"
+    options = f"kind={kind!r}"
+    if not higher_is_better:
+        options += ", higher_is_better=False"
+    code = "\n".join(
+        [
+            "import pandas as pd",
+            "import nbstats",
+            "",
+            f"scores = {read}",
+            f"board = nbstats.dashboard(scores, {options})",
+            "# hooks for styling and browser tests",
+            f"board.widget.add_class({DASHBOARD_CLASS!r})",
+            "for name, control in board.controls.items():",
+            f"    control.add_class({CONTROL_CLASS!r} + name)",
+            "board",
+        ]
+    )
+    direction = "higher" if higher_is_better else "lower"
+    heading = title or f"nbstats — {_KIND_TITLES[kind]}"
+    intro = (
+        f"# {html.escape(heading)}\n\n"
+        f"Scores from <code>{html.escape(path.name)}</code> "
+        f"({direction} scores are better; rank 1 = best). "
+        "Move a control and every view is recomputed."
+    )
+    nb = nbf.new_notebook(
+        cells=[nbf.new_markdown_cell(intro), nbf.new_code_cell(code)],
+        metadata={
+            "kernelspec": {
+                "name": "python3",
+                "display_name": "Python 3",
+                "language": "python",
+            },
+            "language_info": {"name": "python"},
+        },
+    )
+    return nb
+
+
+_KIND_TITLES = {
+    "bayes": "Bayesian comparison dashboard",
+    "frequentist": "frequentist comparison dashboard",
+    "ranks": "rank confidence intervals dashboard",
+}
+
+
+def _literal(path: Path) -> str:
+    """A Python literal for a path (raw string when it has no quote or
+    trailing backslash, else plain repr)."""
+    text = str(path)
+    if "'" not in text and not text.endswith("\\") and "\n" not in text:
+        return f"r'{text}'"
+    return repr(text)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def voila_command(
+    notebook: str | os.PathLike[str],
+    *,
+    port: int,
+    port_retries: int = 0,
+    connection_dir: str | os.PathLike[str] | None = None,
+) -> list[str]:
+    """The Voilà command line: 127.0.0.1 only, no browser, sources stripped."""
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={int(port)}",
+        f"--Voila.port_retries={int(port_retries)}",
+        "--strip_sources=True",
+        # local only: a failing cell shows its traceback in the page
+        "--show_tracebacks=True",
+    ]
+    if connection_dir is not None:
+        command.append(f"--Voila.connection_dir_root={connection_dir}")
+    return command
+
+
+def serve(
+    csv: str | os.PathLike[str],
+    *,
+    kind: str = "bayes",
+    port: int | None = None,
+    higher_is_better: bool = True,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: str | None = None,
+    out: TextIO | None = None,
+    log: TextIO | None = None,
+) -> int:
+    """Serve a dashboard of ``csv`` with Voilà until Ctrl-C (or SIGTERM).
+
+    The scores are validated first, so a bad file is reported here, not in
+    the page. Voilà's log goes to ``log`` (default stderr); once it listens,
+    ``"nbstats dashboard: <url>"`` is printed to ``out`` (default stdout).
+    ``port=None`` picks a free port.
+
+    Returns
+    -------
+    int
+        0 after a stop by Ctrl-C or SIGTERM, else Voilà's exit status.
+
+    Raises
+    ------
+    ValueError, TypeError, OSError
+        A missing or invalid score file, an unknown ``kind``.
+    ModuleNotFoundError
+        Voilà is not installed.
+    """
+    out = sys.stdout if out is None else out
+    log = sys.stderr if log is None else log
+    if kind not in KINDS:
+        raise ValueError(f"--kind must be one of {', '.join(KINDS)}; got {kind!r}.")
+    if importlib.util.find_spec("voila") is None:
+        raise ModuleNotFoundError(
+            "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
+            name="voila",
+        )
+    table = load_scores(
+        csv, case=case, algorithm=algorithm, score=score, aggregate=aggregate
+    )
+    if port is not None and not 0 < port < 65536:
+        raise ValueError(f"--port must be between 1 and 65535, got {port}.")
+
+    import nbformat
+
+    nb = build_notebook(
+        csv,
+        kind=kind,
+        higher_is_better=higher_is_better,
+        case=case,
+        algorithm=algorithm,
+        score=score,
+        aggregate=aggregate,
+    )
+    with tempfile.TemporaryDirectory(prefix="nbstats-dashboard-") as tmp:
+        stem = re.sub(r"[^\w.-]+", "_", Path(csv).stem) or "scores"
+        notebook = Path(tmp) / f"{stem}.ipynb"
+        nbformat.write(nb, notebook)
+        # a port we chose may be taken in the meantime: let Voilà try others
+        # then (it reports the one it got); a port the user chose must be that
+        retries = 0 if port is not None else 10
+        command = voila_command(
+            notebook,
+            port=free_port() if port is None else port,
+            port_retries=retries,
+            connection_dir=tmp,
+        )
+        env = dict(os.environ)
+        # kernels need matplotlib's inline backend to show figures in the page
+        env.pop("MPLBACKEND", None)
+        env["PYTHONUNBUFFERED"] = "1"
+        print(
+            f"nbstats: serving the {kind} dashboard of {table.shape[1]} algorithms "
+            f"on {table.shape[0]} cases with Voilà (Ctrl-C to stop)",
+            file=log,
+            flush=True,
+        )
+        return _run_voila(command, cwd=tmp, env=env, out=out, log=log)
+
+
+def _run_voila(
+    command: list[str], *, cwd: str, env: dict[str, str], out: TextIO, log: TextIO
+) -> int:
+    """Run Voilà, relay its log, print its URL, stop it on Ctrl-C/SIGTERM.
+
+    Voilà starts with SIGINT ignored: Ctrl-C in a terminal reaches the whole
+    foreground process group, and a second signal while Voilà shuts its
+    kernels down would break that off. Only this process reacts, and it sends
+    Voilà exactly one SIGTERM. Voilà stays in this process group, so a
+    process manager that kills the group still reaches it.
+    """
+    main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread:
+        previous_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+        )
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, previous_sigint)
+    with process:  # on leaving: the pipe is closed and Voilà reaped
+        return _relay(process, out=out, log=log, main_thread=main_thread)
+
+
+def _relay(
+    process: subprocess.Popen[str], *, out: TextIO, log: TextIO, main_thread: bool
+) -> int:
+    def on_sigterm(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if main_thread:
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        url_next = False
+        announced = False
+        assert process.stdout is not None
+        for line in process.stdout:
+            log.write(line)
+            log.flush()
+            if announced:
+                continue
+            if "is running at" in line:
+                url_next = True
+            elif url_next and (match := _URL_LINE.match(line)):
+                print(f"nbstats dashboard: {match.group(1)}", file=out, flush=True)
+                announced = True
+        code = process.wait()
+        if not announced:
+            print(
+                "nbstats: Voilà stopped before serving the dashboard "
+                f"(exit status {code}); see its log above.",
+                file=log,
+                flush=True,
+            )
+        return code if code != 0 or announced else 1
+    except KeyboardInterrupt:
+        print("nbstats: stopping Voilà…", file=log, flush=True)
+        _stop(process, log)
+        return 0
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+        if process.poll() is None:  # an unexpected error: never leave it behind
+            _stop(process, log)
+
+
+def _stop(process: subprocess.Popen[str], log: TextIO) -> None:
+    """Ask Voilà to stop (it shuts its kernels down), kill it if it hangs.
+
+    Its remaining output is relayed meanwhile, so that a full pipe never
+    blocks its shutdown.
+    """
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+    try:
+        rest, _ = process.communicate(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        rest, _ = process.communicate()
+    except KeyboardInterrupt:  # a second Ctrl-C: stop now
+        process.kill()
+        rest, _ = process.communicate()
+    if rest:
+        log.write(rest)
+        log.flush()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of ``nbstats dashboard`` (shared by :mod:`nbstats.cli`)."""
+    parser.add_argument(
+        "csv",
+        help="wide: rows = cases (first column), columns = algorithms; "
+        "long: one row per (case, algorithm[, fold]) with --case/--algorithm/--score",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=KINDS,
+        default="bayes",
+        help="which dashboard (default: bayes)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="port on 127.0.0.1 (default: a free one)",
+    )
+    parser.add_argument("--lower-is-better", action="store_true")
+    parser.add_argument("--case", default=None, help="long data: the case column")
+    parser.add_argument(
+        "--algorithm", default=None, help="long data: the algorithm column"
+    )
+    parser.add_argument("--score", default=None, help="long data: the score column")
+    parser.add_argument(
+        "--aggregate",
+        choices=("mean", "median"),
+        default=None,
+        help="long data: combine repeated rows (e.g. folds) of a case and algorithm",
+    )
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the dashboard described by parsed :func:`add_arguments` options.
+
+    Errors are reported as ``nbstats: error: ...`` on stderr (status 2).
+    """
+    try:
+        return serve(
+            args.csv,
+            kind=args.kind,
+            port=args.port,
+            higher_is_better=not args.lower_is_better,
+            case=args.case,
+            algorithm=args.algorithm,
+            score=args.score,
+            aggregate=args.aggregate,
+        )
+    except (ValueError, TypeError, OSError, ImportError) as error:
+        message = str(error)
+        if "aggregate=" in message and args.aggregate is None:
+            message += " (here: --aggregate mean or --aggregate median)"
+        print(f"nbstats: error: {message}", file=sys.stderr)
+        return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m nbstats.widgets.serve scores.csv [options]``."""
+    parser = argparse.ArgumentParser(
+        prog="nbstats dashboard",
+        description="Serve a live dashboard of a score CSV on 127.0.0.1 (Voilà).",
+    )
+    return run(add_arguments(parser).parse_args(argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
