@@ -14,7 +14,7 @@ Examples
 9.28
 """
 
-from nbstats import datasets, simulate
+from nbstats import datasets, report, simulate
 from nbstats.accessor import register as _register_accessor
 from nbstats.scores import mean_ranks, ranks, score_table
 from nbstats.stats.bayes import (
@@ -56,6 +56,7 @@ __all__ = [
     "race",
     "rank_ci",
     "ranks",
+    "report",
     "rm_anova",
     "score_table",
     "sign_test",

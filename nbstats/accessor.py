@@ -170,6 +170,12 @@ class CompareAccessor:
         )
         return plots.cd_diagram(result, **kwargs)
 
+    def report(self, path: Any, **kwargs: Any) -> Any:
+        """:func:`nbstats.report` of this frame: an HTML/PDF/TeX/ipynb report."""
+        from nbstats.report import report  # lazy: nbconvert only when writing
+
+        return report(self._obj, path, **kwargs)
+
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:

@@ -1,6 +1,11 @@
-"""Command line: ``nbstats demo``, ``nbstats analyze scores.csv`` and
-``nbstats dashboard scores.csv`` (a live dashboard served by Voilà on
-127.0.0.1; see :mod:`nbstats.widgets.serve`).
+"""Command line.
+
+- ``nbstats demo``: the report on Demšar's Table 6, written to nbstats-demo.html
+  (``--text`` prints the frequentist analysis of Tables 2 and 6 instead);
+- ``nbstats report scores.csv -o report.html``: a report of any score CSV;
+- ``nbstats analyze scores.csv``: the frequentist analysis as text;
+- ``nbstats dashboard scores.csv``: a live dashboard served by Voilà on
+  127.0.0.1 (see :mod:`nbstats.widgets.serve`).
 """
 
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 
@@ -121,6 +127,53 @@ def _demo() -> str:
     return header + "\n" + "\n".join(two) + frequentist_analysis(table6, control="C4.5")
 
 
+def read_scores(
+    path: str,
+    *,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: str | None = None,
+) -> pd.DataFrame:
+    """A score table from a CSV: wide (first column = cases) or long.
+
+    Long data needs ``case``, ``algorithm`` and ``score``; a CSV that is not a
+    wide table of numbers gets an error naming its columns and the options.
+    """
+    raw = pd.read_csv(path)
+    if any(v is not None for v in (case, algorithm, score)):
+        return nbstats.score_table(
+            raw, case=case, algorithm=algorithm, score=score, aggregate=aggregate
+        )
+    if raw.shape[1] < 3:
+        raise ValueError(
+            f"{path}: a wide score CSV needs a column of case names and at least "
+            f"2 columns of scores, got columns {list(raw.columns)}."
+        )
+    labels, values = raw.columns[0], raw.columns[1:]
+    text = [c for c in values if not pd.api.types.is_numeric_dtype(raw[c])]
+    if text:
+        raise ValueError(
+            f"{path}: column(s) {text} are not numeric, so this is not a wide "
+            f"score table (first column = cases, one column of scores per "
+            f"algorithm). For long data (one row per case and algorithm) pass "
+            f"--case COL --algorithm COL --score COL; the columns are "
+            f"{list(raw.columns)}."
+        )
+    return nbstats.score_table(raw.set_index(labels))
+
+
+def _long_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--case", help="long data: the column of case names")
+    command.add_argument("--algorithm", help="long data: the column of algorithms")
+    command.add_argument("--score", help="long data: the column of scores")
+    command.add_argument(
+        "--aggregate",
+        choices=["mean", "median"],
+        help="long data: combine repeated rows (e.g. folds)",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``nbstats`` command."""
     parser = argparse.ArgumentParser(
@@ -128,18 +181,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Which algorithms are really better, and how sure can we be.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser(
-        "demo", help="print the frequentist analysis of Demšar's Tables 2 and 6"
+    demo = commands.add_parser(
+        "demo",
+        help="write the report on Demšar's Table 6 to nbstats-demo.html "
+        "(--text: print the frequentist analysis of Tables 2 and 6 instead)",
     )
+    demo.add_argument("-o", "--output", default="nbstats-demo.html")
+    demo.add_argument("--text", action="store_true")
+    report = commands.add_parser(
+        "report", help="write a report (HTML, PDF, TeX or notebook) of a score CSV"
+    )
+    report.add_argument("csv", help="wide (first column = cases) or long score CSV")
+    report.add_argument("-o", "--output", help="default: the CSV's name, .html")
+    report.add_argument("--format", choices=["html", "pdf", "tex", "ipynb"])
+    report.add_argument("--lower-is-better", action="store_true")
+    report.add_argument("--title")
+    report.add_argument("--alpha", type=float, default=0.05)
+    report.add_argument("--seed", type=int, default=0)
+    _long_options(report)
     analyze = commands.add_parser(
-        "analyze", help="print the frequentist analysis of a wide score CSV"
+        "analyze", help="print the frequentist analysis of a score CSV"
     )
-    analyze.add_argument(
-        "csv", help="rows = cases (first column), columns = algorithms"
-    )
+    analyze.add_argument("csv", help="wide (first column = cases) or long score CSV")
     analyze.add_argument("--lower-is-better", action="store_true")
     analyze.add_argument("--alpha", type=float, default=0.05)
     analyze.add_argument("--control", default=None)
+    _long_options(analyze)
     dashboard = commands.add_parser(
         "dashboard",
         help="serve a live dashboard of a score CSV on 127.0.0.1 with Voilà "
@@ -150,22 +217,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "dashboard":
         return dashboard_server.run(args)
     try:
-        if args.command == "demo":
+        if args.command == "demo" and args.text:
             print(_demo())
+        elif args.command == "demo":
+            table6 = nbstats.datasets.load("demsar2006")
+            path = nbstats.report(
+                table6,
+                args.output,
+                title="nbstats demo: Demšar (2006), Table 6",
+            )
+            print(f"nbstats: wrote {path}")
+        elif args.command == "report":
+            table = _scores_from(args)
+            output = args.output or str(Path(args.csv).with_suffix(".html"))
+            if args.format and args.output is None:
+                output = str(Path(args.csv).with_suffix(f".{args.format}"))
+            path = nbstats.report(
+                table,
+                output,
+                format=args.format,
+                title=args.title,
+                higher_is_better=not args.lower_is_better,
+                alpha=args.alpha,
+                random_state=args.seed,
+            )
+            print(f"nbstats: wrote {path}")
         else:
-            table = pd.read_csv(args.csv, index_col=0)
             print(
                 frequentist_analysis(
-                    table,
+                    _scores_from(args),
                     alpha=args.alpha,
                     control=args.control,
                     higher_is_better=not args.lower_is_better,
                 )
             )
-    except (ValueError, TypeError, OSError) as error:
+    except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"nbstats: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _scores_from(args: argparse.Namespace) -> pd.DataFrame:
+    return read_scores(
+        args.csv,
+        case=args.case,
+        algorithm=args.algorithm,
+        score=args.score,
+        aggregate=args.aggregate,
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,8 +11,8 @@ import nbstats
 from nbstats.cli import main
 
 
-def test_demo_prints_the_full_analysis(capsys):
-    assert main(["demo"]) == 0
+def test_demo_text_prints_the_full_analysis(capsys):
+    assert main(["demo", "--text"]) == 0
     out = capsys.readouterr().out
     for expected in [
         "R+ / R−         : 93 / 12",
@@ -28,12 +28,48 @@ def test_demo_prints_the_full_analysis(capsys):
         assert expected in out, expected
 
 
-def test_demo_as_installed_console_script():
+def test_demo_writes_the_html_report(tmp_path):
+    # the README's main job, as a user runs it: a fresh process, in a directory
     done = subprocess.run(
-        [sys.executable, "-m", "nbstats.cli", "demo"], capture_output=True, text=True
+        [sys.executable, "-m", "nbstats.cli", "demo"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    assert "Friedman test" in done.stdout
+    report = tmp_path / "nbstats-demo.html"
+    assert done.stdout.strip() == f"nbstats: wrote {report}"
+    html = report.read_text()
+    for expected in ["C4.5+m+cf", "9.279", "Methods", "Demšar"]:
+        assert expected in html, expected
+    assert "<script src" not in html
+
+
+def test_report_from_a_long_csv(tmp_path, capsys):
+    folds = nbstats.datasets.load("uci_accuracy_folds")
+    small = folds[folds["dataset"].isin(folds["dataset"].unique()[:12])]
+    path = tmp_path / "folds.csv"
+    small.to_csv(path, index=False)
+    assert main(["report", str(path)]) == 2
+    assert "--case COL --algorithm COL --score COL" in capsys.readouterr().err
+    code = main(
+        [
+            "report",
+            str(path),
+            "--format",
+            "ipynb",
+            "--case",
+            "dataset",
+            "--algorithm",
+            "classifier",
+            "--score",
+            "accuracy",
+            "--aggregate",
+            "mean",
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    assert (tmp_path / "folds.ipynb").exists()
 
 
 def test_analyze_a_csv(tmp_path, capsys):
@@ -50,7 +86,8 @@ def test_analyze_bad_csv_says_why(tmp_path, capsys):
     path.write_text("case,A,B\nx,1,oops\ny,2,3\n")
     assert main(["analyze", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "non-numeric column(s): ['B']" in err
+    assert "column(s) ['B'] are not numeric" in err
+    assert "--case COL --algorithm COL --score COL" in err
 
 
 def test_dashboard_options(capsys):

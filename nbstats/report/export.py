@@ -1,0 +1,379 @@
+"""Execute the report notebook and write the report, atomically.
+
+:func:`execute_notebook` runs the notebook with nbclient in a kernel of *this*
+interpreter (never a same-named kernelspec installed elsewhere, which might
+lack nbstats), in a scratch directory. :func:`export_notebook` turns it into
+the bytes of the report and of the files that go next to it;
+:func:`write_report` stages all of them in a temporary directory beside the
+target and renames them into place, the report itself last. Any failure before
+that leaves the target directory as it was: no half-written report, no stray
+temporary file, an existing report untouched.
+
+Files next to a report named ``<stem>``:
+
+=============  ==============================================================
+format         written
+=============  ==============================================================
+``html``       ``<stem>.html`` (self-contained: figures and CSS inline)
+``ipynb``      ``<stem>.ipynb`` (executed, with its outputs)
+``pdf``        ``<stem>.pdf`` and ``<stem>.bib``
+``tex``        ``<stem>.tex``, ``<stem>.bib``, ``<stem>_files/`` (the figures
+               as PDF) and ``<stem>_tables/`` (every table as a booktabs
+               ``.tex`` file a paper can ``\\input``)
+=============  ==============================================================
+
+In the companion files' names, characters LaTeX and BibTeX cannot take (spaces,
+``%``, ``#``, ...) become ``_``: ``my report.tex`` comes with ``my_report.bib``,
+``my_report_files/`` and ``my_report_tables/``.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from nbstats.report import TEX_PACKAGES, MissingToolError, ReportError
+
+__all__ = [
+    "FORMATS",
+    "LATEX_COMMAND",
+    "MissingToolError",
+    "ReportError",
+    "execute_notebook",
+    "export_notebook",
+    "resolve_format",
+    "write_report",
+]
+
+#: Formats by file suffix.
+FORMATS = {
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+    ".tex": "tex",
+    ".ipynb": "ipynb",
+}
+
+#: How xelatex is run for PDF reports ("{filename}" is the .tex file).
+LATEX_COMMAND = ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "{filename}"]
+
+#: Seconds a cell of the report may run, and the kernel may take to start.
+CELL_TIMEOUT = 900
+STARTUP_TIMEOUT = 120
+
+
+def resolve_format(path: Path, format: str | None) -> str:
+    """The report format: ``format`` if given, else from the path's suffix."""
+    choices = sorted(set(FORMATS.values()))
+    if format is None:
+        suffix = path.suffix.lower()
+        if suffix not in FORMATS:
+            raise ValueError(
+                f"cannot tell the report format from {path.name!r}: use a path "
+                f"ending in {', '.join(sorted(FORMATS))}, or pass format= one of "
+                f"{choices}."
+            )
+        return FORMATS[suffix]
+    if not isinstance(format, str) or format.lower() not in choices:
+        raise ValueError(f"unknown report format {format!r}; choose one of {choices}.")
+    return format.lower()
+
+
+def _missing_tools_message(fmt: str, missing: list[str]) -> str:
+    what = " and ".join(missing)
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"format={fmt!r} needs {what}, which {verb} not installed (not found on "
+        f"PATH). Write the report as HTML instead (format='html', or "
+        f"--format html on the command line), or install TeX and pandoc; on "
+        f"Debian or Ubuntu: sudo apt-get install {TEX_PACKAGES}"
+    )
+
+
+def check_tools(fmt: str) -> None:
+    """Raise :class:`MissingToolError` if ``fmt`` needs a program that is missing.
+
+    ``tex`` needs pandoc (nbconvert converts Markdown cells with it); ``pdf``
+    needs pandoc and the LaTeX engine of :data:`LATEX_COMMAND`.
+    """
+    needed = {"tex": ["pandoc"], "pdf": [LATEX_COMMAND[0], "pandoc"]}.get(fmt, [])
+    missing = [tool for tool in needed if shutil.which(tool) is None]
+    if missing:
+        raise MissingToolError(_missing_tools_message(fmt, missing))
+
+
+# -- execution ------------------------------------------------------------------
+
+
+def _kernel_manager_class() -> type:
+    """A kernel manager whose "python3" is always this interpreter's ipykernel."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+
+    class ThisPythonKernelSpecManager(KernelSpecManager):
+        def get_kernel_spec(self, kernel_name: str) -> Any:
+            if kernel_name != "python3":
+                raise NoSuchKernel(kernel_name)
+            from ipykernel.kernelspec import RESOURCES, get_kernel_dict
+
+            return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
+
+    class ThisPythonKernelManager(AsyncKernelManager):
+        @default("kernel_spec_manager")
+        def _default_kernel_spec_manager(self) -> KernelSpecManager:
+            return ThisPythonKernelSpecManager(data_dir=self.data_dir)
+
+        @default("transport_encryption")
+        def _default_transport_encryption(self) -> str:
+            # encrypt the local channels when libzmq can (the kernel warns
+            # about plain-text TCP otherwise)
+            import zmq
+
+            return "auto" if zmq.has("curve") else "disabled"
+
+    return ThisPythonKernelManager
+
+
+def _kernel_env() -> dict[str, str]:
+    import nbstats
+
+    env = dict(os.environ)
+    # the kernel imports the same nbstats as this process, installed or not
+    root = str(Path(nbstats.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(
+        [root, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
+    )
+    env.pop("MPLBACKEND", None)  # the kernel's own inline backend
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    return env
+
+
+def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
+    """Execute a copy of ``nb`` in a fresh kernel; return the executed copy.
+
+    Raises
+    ------
+    ReportError
+        A cell raised (the message names it), timed out, or the kernel died.
+    """
+    from nbclient import NotebookClient
+    from nbclient.exceptions import (
+        CellExecutionError,
+        CellTimeoutError,
+        DeadKernelError,
+    )
+
+    executed = copy.deepcopy(nb)
+    with tempfile.TemporaryDirectory(prefix="nbstats-report-") as workdir:
+        client = NotebookClient(
+            executed,
+            timeout=timeout,
+            startup_timeout=STARTUP_TIMEOUT,
+            kernel_name="python3",
+            kernel_manager_class=_kernel_manager_class(),
+            resources={"metadata": {"path": workdir}},
+            allow_errors=False,
+        )
+        try:
+            client.execute(env=_kernel_env())
+        except CellExecutionError as error:
+            raise ReportError(
+                f"the report notebook failed: {error.ename}: {error.evalue}"
+            ) from error
+        except (CellTimeoutError, DeadKernelError, TimeoutError) as error:
+            raise ReportError(f"the report notebook did not finish: {error}") from error
+    return executed
+
+
+# -- export -----------------------------------------------------------------------
+
+
+def _safe_stem(stem: str) -> str:
+    """A file-name stem LaTeX can \\includegraphics from (no spaces, no %#$)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", stem) or "report"
+
+
+def _latex_config() -> Any:
+    from traitlets.config import Config
+
+    return Config(
+        {
+            "TemplateExporter": {
+                "exclude_input": True,
+                "exclude_input_prompt": True,
+                "exclude_output_prompt": True,
+            }
+        }
+    )
+
+
+def _outputs_metadata(nb: Any, kind: str) -> list[dict[str, Any]]:
+    found = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get("nbstats")
+            if meta and meta.get("kind") == kind:
+                found.append(meta)
+    return found
+
+
+def table_files(nb: Any) -> dict[str, str]:
+    """Every table of an executed report as ``{file name: LaTeX}``."""
+    files: dict[str, str] = {}
+    for meta in _outputs_metadata(nb, "table"):
+        files.update(meta.get("files", {}))
+    return files
+
+
+def cited_keys(nb: Any) -> list[str] | None:
+    """The reference keys of an executed report's reference list."""
+    found = _outputs_metadata(nb, "references")
+    return list(found[-1]["keys"]) if found else None
+
+
+def _table_file(name: str, latex: str, folder: str) -> str:
+    packages = "booktabs"
+    if "longtable" in latex:
+        packages += ", longtable"
+    if "\\resizebox" in latex or "\\rotatebox" in latex:
+        packages += ", graphicx"
+    return (
+        f"% Table written by nbstats.report. Use it in a paper with\n"
+        f"%   \\input{{{folder}/{name}}}\n"
+        f"% after \\usepackage{{{packages}}} in the preamble.\n" + latex
+    )
+
+
+def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, bytes]]:
+    """Convert an executed report notebook.
+
+    Returns the report's bytes and the files to write next to it, as
+    ``{path relative to the report's directory: bytes}``.
+    """
+    import nbformat
+
+    from nbstats.report.methods import bibtex
+
+    if fmt == "ipynb":
+        return nbformat.writes(nb).encode("utf-8"), {}
+    if fmt == "html":
+        from nbstats.report.exporters import NbstatsHTMLExporter
+
+        exporter = NbstatsHTMLExporter(config=_latex_config())
+        body, _ = exporter.from_notebook_node(
+            nb, resources={"metadata": {"name": stem}}
+        )
+        return body.encode("utf-8"), {}
+
+    from nbconvert.exporters.pdf import LatexFailed
+    from nbconvert.utils.pandoc import PandocMissing
+
+    from nbstats.report.exporters import NbstatsLatexExporter, NbstatsPDFExporter
+
+    extras: dict[str, bytes] = {
+        f"{_safe_stem(stem)}.bib": bibtex(cited_keys(nb)).encode("utf-8")
+    }
+    with tempfile.TemporaryDirectory(prefix="nbstats-latex-") as workdir:
+        try:
+            if fmt == "tex":
+                files_dir = f"{_safe_stem(stem)}_files"
+                exporter = NbstatsLatexExporter(config=_latex_config())
+                body, resources = exporter.from_notebook_node(
+                    nb,
+                    resources={
+                        "metadata": {"name": stem, "path": workdir},
+                        "output_files_dir": files_dir,
+                    },
+                )
+                extras.update(resources.get("outputs", {}))
+                folder = f"{_safe_stem(stem)}_tables"
+                for name, latex in table_files(nb).items():
+                    extras[f"{folder}/{name}"] = _table_file(
+                        name, latex, folder
+                    ).encode("utf-8")
+                return body.encode("utf-8"), extras
+            exporter = NbstatsPDFExporter(config=_latex_config())
+            exporter.latex_command = list(LATEX_COMMAND)
+            pdf, _ = exporter.from_notebook_node(
+                nb, resources={"metadata": {"name": stem, "path": workdir}}
+            )
+            return pdf, extras
+        except PandocMissing as error:
+            raise MissingToolError(_missing_tools_message(fmt, ["pandoc"])) from error
+        except LatexFailed as error:
+            log = str(error.output)[-3000:]
+            raise ReportError(
+                f"xelatex failed to typeset the report:\n{log}"
+            ) from error
+        except OSError as error:
+            if shutil.which(LATEX_COMMAND[0]) is None:
+                raise MissingToolError(
+                    _missing_tools_message(fmt, [LATEX_COMMAND[0]])
+                ) from error
+            raise
+
+
+# -- atomic writes ------------------------------------------------------------------
+
+
+def write_report(nb: Any, path: Path, fmt: str) -> Path:
+    """Export ``nb`` and write the report at ``path`` (and its companion files).
+
+    Everything is staged in a temporary directory next to ``path`` and renamed
+    into place, the report last; on any error the staging directory is removed
+    and the existing files are left as they were.
+    """
+    path = Path(path)
+    directory = path.parent
+    stem = path.stem
+    staging = Path(
+        tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    )
+    try:
+        body, extras = export_notebook(nb, fmt, stem=stem)
+        (staging / path.name).write_bytes(body)
+        tops: list[str] = []
+        for relative, data in extras.items():
+            target = staging / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            top = Path(relative).parts[0]
+            if top not in tops:
+                tops.append(top)
+        _commit(staging, directory, tops, path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return path
+
+
+def _commit(staging: Path, directory: Path, tops: list[str], main: str) -> None:
+    """Rename the staged entries into ``directory``: companions first, then the
+    report. Entries they replace are kept aside until the report is in place,
+    and put back if any rename fails."""
+    replaced: list[tuple[Path, Path]] = []
+    moved: list[Path] = []
+    try:
+        for top in tops:
+            source, target = staging / top, directory / top
+            if target.exists() or target.is_symlink():
+                backup = staging / f".replaced-{top}"
+                os.replace(target, backup)
+                replaced.append((backup, target))
+            os.replace(source, target)
+            moved.append(target)
+        os.replace(staging / main, directory / main)
+    except BaseException:
+        for target in reversed(moved):
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target, ignore_errors=True)
+            else:
+                target.unlink(missing_ok=True)
+        for backup, target in reversed(replaced):
+            os.replace(backup, target)
+        raise

@@ -1,0 +1,191 @@
+"""nbconvert exporters for paper-style documents: HTML, LaTeX and PDF.
+
+Registered as the ``nbconvert.exporters`` entry points ``nbstats_html``,
+``nbstats_latex`` and ``nbstats_pdf``, so any notebook can be exported with
+``jupyter nbconvert --to nbstats_html notebook.ipynb``. They use the templates
+``nbstats-paper`` (extends ``lab``) and ``nbstats-paper-latex`` (extends
+``latex``), found in the source checkout's ``report_templates/`` when it is
+there, else where the wheel installs them
+(``<prefix>/share/jupyter/nbconvert/templates``).
+
+All three honour the cell tags of Jupyter Book and friends: ``remove-cell``
+drops a cell, ``remove-input`` its code, ``remove-output`` its outputs; prompts
+are never shown. The HTML is self-contained: no script is loaded from the
+network (the template drops require.js, MathJax, Mermaid and the widget
+manager, and :func:`strip_remote` removes any external script or stylesheet a
+notebook's own outputs would load).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+from nbconvert.exporters import (
+    HTMLExporter,
+    LatexExporter,
+    PDFExporter,
+    TemplateExporter,
+)
+from traitlets import default
+from traitlets.config import Config
+
+__all__ = [
+    "HTML_TEMPLATE",
+    "LATEX_TEMPLATE",
+    "NbstatsHTMLExporter",
+    "NbstatsLatexExporter",
+    "NbstatsPDFExporter",
+    "strip_remote",
+    "template_basedirs",
+]
+
+HTML_TEMPLATE = "nbstats-paper"
+LATEX_TEMPLATE = "nbstats-paper-latex"
+
+#: Cell tags the exporters honour (TagRemovePreprocessor).
+TAGS = {
+    "remove_cell_tags": {"remove-cell"},
+    "remove_input_tags": {"remove-input"},
+    "remove_all_outputs_tags": {"remove-output"},
+}
+
+
+def _holds_templates(directory: Path) -> bool:
+    return all(
+        (directory / name / "conf.json").is_file()
+        for name in (HTML_TEMPLATE, LATEX_TEMPLATE)
+    )
+
+
+def template_basedirs() -> list[str]:
+    """Directories holding the nbstats templates, for ``extra_template_basedirs``.
+
+    The source checkout's ``report_templates/`` first (an editable install or
+    a run from the repository), then the installed
+    ``share/jupyter/nbconvert/templates`` of this interpreter's prefix and of
+    the user scheme. Empty if none holds them (nbconvert still searches its
+    own Jupyter paths).
+    """
+    candidates = [Path(__file__).resolve().parents[2] / "report_templates"]
+    for base in {
+        sys.prefix,
+        sysconfig.get_path("data"),
+        sysconfig.get_path("data", f"{os.name}_user"),
+    }:
+        if base:
+            candidates.append(
+                Path(base) / "share" / "jupyter" / "nbconvert" / "templates"
+            )
+    found: list[str] = []
+    for directory in candidates:
+        if _holds_templates(directory) and str(directory) not in found:
+            found.append(str(directory))
+    return found
+
+
+_REMOTE_SCRIPT = re.compile(
+    r"<script\b[^>]*\bsrc\s*=[^>]*>.*?</script\s*>", re.IGNORECASE | re.DOTALL
+)
+_REMOTE_LINK = re.compile(
+    r"<link\b[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//[^>]*>", re.IGNORECASE
+)
+
+
+def strip_remote(markup: str) -> str:
+    """Remove every ``<script src=...>`` and every ``<link>`` to another host.
+
+    Examples
+    --------
+    >>> strip_remote('<p>a</p><script src="https://cdn/x.js"></script>')
+    '<p>a</p>'
+    >>> strip_remote('<link rel="stylesheet" href="//cdn/x.css"><b>b</b>')
+    '<b>b</b>'
+    """
+    return _REMOTE_LINK.sub("", _REMOTE_SCRIPT.sub("", markup))
+
+
+class _Paper(TemplateExporter):
+    """What the three exporters share: templates, tags, no prompts."""
+
+    @default("extra_template_basedirs")
+    def _default_extra_template_basedirs(self) -> list[str]:
+        base = [os.getcwd()]  # nbconvert's own default
+        return [*base, *(d for d in template_basedirs() if d not in base)]
+
+    @default("exclude_input_prompt")
+    def _default_exclude_input_prompt(self) -> bool:
+        return True
+
+    @default("exclude_output_prompt")
+    def _default_exclude_output_prompt(self) -> bool:
+        return True
+
+    @property
+    def default_config(self) -> Config:
+        config = super().default_config.copy()
+        config.merge(Config({"TagRemovePreprocessor": {"enabled": True, **TAGS}}))
+        return config
+
+
+class NbstatsHTMLExporter(_Paper, HTMLExporter):
+    """Self-contained paper-style HTML (template ``nbstats-paper``)."""
+
+    export_from_notebook = "nbstats paper (HTML)"
+
+    @default("template_name")
+    def _default_template_name(self) -> str:
+        return HTML_TEMPLATE
+
+    @default("embed_images")
+    def _default_embed_images(self) -> bool:
+        return True
+
+    def from_notebook_node(
+        self, nb: Any, resources: dict[str, Any] | None = None, **kw: Any
+    ) -> tuple[str, dict[str, Any]]:
+        output, resources = super().from_notebook_node(nb, resources=resources, **kw)
+        return strip_remote(output), resources
+
+
+class NbstatsLatexExporter(_Paper, LatexExporter):
+    """Paper-style LaTeX (template ``nbstats-paper-latex``); figures as files."""
+
+    export_from_notebook = "nbstats paper (LaTeX)"
+
+    @default("template_name")
+    def _default_template_name(self) -> str:
+        return LATEX_TEMPLATE
+
+
+class NbstatsPDFExporter(_Paper, PDFExporter):
+    """Paper-style PDF through xelatex (template ``nbstats-paper-latex``).
+
+    BibTeX runs only when the document asks for it (``\\bibdata`` in the
+    ``.aux``); the reports carry their reference list inline.
+    """
+
+    export_from_notebook = "nbstats paper (PDF)"
+
+    @default("template_name")
+    def _default_template_name(self) -> str:
+        return LATEX_TEMPLATE
+
+    @default("latex_count")
+    def _default_latex_count(self) -> int:
+        return 2  # enough for \ref and \cite; the report needs no BibTeX pass
+
+    def run_bib(self, filename: str, raise_on_failure: bool = False) -> bool:
+        aux = Path(os.path.splitext(filename)[0] + ".aux")
+        try:
+            wanted = "\\bibdata" in aux.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            wanted = False
+        if not wanted or shutil.which(self.bib_command[0]) is None:
+            return False
+        return super().run_bib(filename, raise_on_failure=raise_on_failure)
