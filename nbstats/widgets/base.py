@@ -76,6 +76,64 @@ class Dashboard:
         self.error = None
         self._error_view.value = ""
 
+    # -- export ----------------------------------------------------------------
+
+    def report_settings(self) -> dict[str, Any]:
+        """Keyword arguments of :func:`nbstats.report` matching the controls."""
+        return {}
+
+    def export_report(self, path: str) -> Any:
+        """Write the report of this dashboard's data with its current settings.
+
+        Returns the written path; see :func:`nbstats.report` (HTML, PDF, TeX or
+        ipynb by the suffix).
+        """
+        from nbstats.report import report  # lazy: nbconvert only when writing
+
+        table = getattr(self, "scores", None)
+        if table is None:
+            table = self.table
+        return report(
+            table,
+            path,
+            higher_is_better=self.higher_is_better,
+            **self.report_settings(),
+        )
+
+    def _add_export_bar(self) -> None:
+        """Append an "Export report" row (path, button, status) to the widget."""
+        import ipywidgets as widgets
+
+        self.export_path = widgets.Text(
+            value="nbstats-report.html",
+            description="report",
+            style={"description_width": "initial"},
+        )
+        self.export_button = widgets.Button(
+            description="Export report",
+            icon="file",
+            tooltip="write the report with these settings",
+        )
+        self.export_status = widgets.HTML(value="")
+
+        def clicked(_button: Any) -> None:
+            self.export_status.value = "writing…"
+            try:
+                path = self.export_report(self.export_path.value)
+            except Exception as error:  # shown next to the button, never lost
+                self.export_status.value = (
+                    '<span style="color:#b00020">could not write the report: '
+                    f"{html.escape(f'{type(error).__name__}: {error}')}</span>"
+                )
+                return
+            self.export_status.value = f"wrote <code>{html.escape(str(path))}</code>"
+
+        self.export_button.on_click(clicked)
+        self.widget.children = (
+            *self.widget.children,
+            widgets.HBox([self.export_path, self.export_button, self.export_status]),
+        )
+
     def _ipython_display_(self) -> None:
         from IPython.display import display
 

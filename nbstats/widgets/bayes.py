@@ -238,6 +238,12 @@ class BayesDashboard(Dashboard):
         )
         # one seed for everything random: the same draws on every recompute
         self._seed = seed_sequence(random_state)
+        # the report re-draws with an int seed (it runs in its own kernel)
+        self._random_state_for_report = (
+            random_state
+            if isinstance(random_state, int)
+            else int(self._seed.entropy % 2**32)
+        )
         self._draws = DirichletWeights(n, self.n_samples, self._seed)
         self._gammas = _GammaMemo()
         self._shared: dict[str, np.ndarray] = {}
@@ -397,6 +403,21 @@ class BayesDashboard(Dashboard):
                 ),
             ]
         )
+        self._add_export_bar()
+
+    def report_settings(self) -> dict[str, Any]:
+        """The report's Bayesian settings from the controls (prior s, γ, rope,
+        loss (1, l1/l0)); the report's pairwise tests use the IDP prior."""
+        c = self.controls
+        settings: dict[str, Any] = {
+            "gamma": float(c["gamma"].value),
+            "rope": float(c["rope"].value),
+            "loss": (1.0, float(c["loss_ratio"].value)),
+            "random_state": self._random_state_for_report,
+        }
+        if c["prior"].value != "bb":
+            settings["s"] = float(c["s"].value)
+        return settings
 
     # -- caches ------------------------------------------------------------------
 

@@ -226,8 +226,13 @@ class FrequentistDashboard(Dashboard):
                 widgets.HBox([v["cd"], v["table"]]),
             ]
         )
+        self._add_export_bar()
         self.update()
         self._connect()
+
+    def report_settings(self) -> dict[str, Any]:
+        """The report's α from the control (its post-hoc is Nemenyi + Holm)."""
+        return {"alpha": float(self.controls["alpha"].value)}
 
     # -- controls → result ----------------------------------------------------
 

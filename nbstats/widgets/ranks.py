@@ -161,8 +161,13 @@ class RankDashboard(Dashboard):
                 widgets.HBox([v["plot"], v["table"]]),
             ]
         )
+        self._add_export_bar()
         self.update()
         self._connect()
+
+    def report_settings(self) -> dict[str, Any]:
+        """The report's α from the control."""
+        return {"alpha": float(self.controls["alpha"].value)}
 
     # -- controls → result ----------------------------------------------------
 
