@@ -32,6 +32,7 @@ from nbstats.stats.bayes.decision import (
     resolve_threshold,
 )
 from nbstats.stats.bayes.friedman import bayes_friedman
+from nbstats.stats.bayes.posthoc import cap_joint
 from nbstats.stats.bayes.sign import prob_b_better_sign
 from nbstats.stats.bayes.signrank import SignedRankPosterior
 from nbstats.stats.bayes.weights import (
@@ -522,7 +523,9 @@ class BayesDashboard(Dashboard):
                     theta < 0.5 - _HALF_TOLERANCE,
                 )
                 counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
-            self._joint_state = (s, counts / self._draws.n_samples)
+            marginals = np.asarray(self._statement_prob)[self._order]
+            joint = cap_joint(counts / self._draws.n_samples, marginals)
+            self._joint_state = (s, joint)
         joint = self._joint_state[1]
         rows = []
         for rank, k in enumerate(self._order):

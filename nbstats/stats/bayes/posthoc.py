@@ -16,7 +16,7 @@ from nbstats.stats.bayes.walsh import WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 from nbstats.stats.groups import nonsignificant_groups
 
-__all__ = ["bayes_posthoc"]
+__all__ = ["SignEvents", "bayes_posthoc", "cap_joint"]
 
 # θ within this distance of ½ counts as exactly ½ (a pair that always ties)
 _HALF_TOLERANCE = 1e-12
@@ -113,7 +113,9 @@ def bayes_posthoc(
     second_better = prob_second >= prob_first
     prob = np.where(second_better, prob_second, prob_first)
     order = np.argsort(-prob, kind="stable")
-    joint = _joint(draws, evaluate, s, second_better, order, stored)
+    joint = cap_joint(
+        _joint(draws, evaluate, s, second_better, order, stored), prob[order]
+    )
 
     rows = []
     for rank, k in enumerate(order):
@@ -222,6 +224,17 @@ def _marginals(
         if keep:
             stored.append((above, below))
     return second / draws.n_samples, first / draws.n_samples, stored if keep else None
+
+
+def cap_joint(joint: np.ndarray, sorted_marginals: np.ndarray) -> np.ndarray:
+    """Monte Carlo joint probabilities, never above any statement's marginal.
+
+    With the sign test the marginals are exact (Theorem 2) while the joint
+    probabilities are estimated from draws; P(S_1 ∧ … ∧ S_k) ≤ min_i P(S_i)
+    is a fact, so the estimate is capped by it (this only moves it towards
+    the truth).
+    """
+    return np.minimum(joint, np.minimum.accumulate(sorted_marginals))
 
 
 def _joint(

@@ -123,3 +123,13 @@ def test_accessor_and_rendering(four):
 def test_bad_arguments(four, kwargs, match):
     with pytest.raises(ValueError, match=match):
         nbstats.bayes_posthoc(four, **kwargs)
+
+
+def test_joint_never_exceeds_the_marginals(four):
+    # Monte Carlo joint vs exact marginals: the joint is capped by the running
+    # minimum of the marginals, since P(S1 and ... and Sk) <= min P(Si)
+    for seed in range(5):
+        st = nbstats.bayes_posthoc(four, random_state=seed, n_samples=2_000).statements
+        assert np.all(
+            st["joint"].to_numpy() <= np.minimum.accumulate(st["prob"].to_numpy())
+        )
