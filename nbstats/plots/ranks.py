@@ -8,7 +8,16 @@ from typing import Any
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.ranking import RankCIResult
 
-__all__ = ["rank_intervals"]
+__all__ = ["METHOD_LABELS", "rank_intervals"]
+
+#: Readable names of nbstats.rank_ci's methods, for titles and legends.
+METHOD_LABELS = {
+    "bootstrap": "bootstrap",
+    "id-nemenyi": "Iman–Davenport + Nemenyi",
+    "id-wilcoxon-2s": "Iman–Davenport + two-sided Wilcoxon, Holm",
+    "id-wilcoxon-1s": "Iman–Davenport + one-sided Wilcoxon, Holm",
+    "anova-tukey": "rank ANOVA + Tukey HSD",
+}
 
 #: One marker per method, so that methods stay apart in greyscale.
 _MARKERS = ("o", "s", "D", "^", "v", "P", "X")
@@ -177,7 +186,8 @@ def rank_intervals(
         level = levels.pop() if len(levels) == 1 else None
         if k == 1:
             label = next(iter(labelled))
-            ax.set_title(f"{level} confidence intervals for ranks: {literal(label)}")
+            readable = METHOD_LABELS.get(label, label)
+            ax.set_title(f"{level} confidence intervals for ranks: {literal(readable)}")
         else:
             # the legend, titled, stands above the axes like a title
             legend = ax.legend(
