@@ -446,7 +446,15 @@ class PosthocResult(Result):
             [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
             name="comparison",
         )
-        return frame.drop(columns=["a", "b"])
+        return frame.drop(columns=["a", "b"]).rename(
+            columns={
+                "mean_rank_a": "mean rank a",
+                "mean_rank_b": "mean rank b",
+                "pvalue": "p",
+                "adjusted": "adjusted p",
+                "reject": "significant",
+            }
+        )
 
     def significant_pairs(self) -> list[tuple[str, str]]:
         """The pairs found significantly different, as (better, worse) by rank."""
