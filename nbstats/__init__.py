@@ -66,3 +66,12 @@ __all__ = [
 ]
 
 _register_accessor()
+
+
+def __getattr__(name: str) -> object:
+    # nbstats.plots imports matplotlib: load it on first use, not with nbstats
+    if name == "plots":
+        import importlib
+
+        return importlib.import_module("nbstats.plots")
+    raise AttributeError(f"module 'nbstats' has no attribute {name!r}")

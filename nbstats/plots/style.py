@@ -64,8 +64,19 @@ def paper_style() -> Iterator[None]:
     """Context in which nbstats draws; leaves global settings untouched."""
     import matplotlib
 
-    with matplotlib.rc_context(rc_params()):
-        yield
+    interactive = None
+    try:
+        with matplotlib.rc_context(rc_params()):
+            try:
+                yield
+            finally:
+                # a backend loaded inside the context (Jupyter's inline one, on
+                # the first figure of a session) switches interactive mode on;
+                # leaving the context must not switch it off again
+                interactive = matplotlib.is_interactive()
+    finally:
+        if interactive is not None:
+            matplotlib.interactive(interactive)
 
 
 def new_axes(
