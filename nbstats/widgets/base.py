@@ -15,7 +15,7 @@ import html
 import traceback
 from typing import Any
 
-__all__ = ["Dashboard"]
+__all__ = ["Dashboard", "alpha_slider"]
 
 
 class Dashboard:
@@ -138,3 +138,18 @@ class Dashboard:
         from IPython.display import display
 
         display(self.widget)
+
+
+def alpha_slider(value: float = 0.05) -> Any:
+    """The significance-level slider the frequentist dashboards share."""
+    import ipywidgets as widgets
+
+    return widgets.FloatSlider(
+        value=value,
+        min=0.001,
+        max=0.2,
+        step=0.001,
+        readout_format=".3f",
+        description="α",
+        style={"description_width": "initial"},
+    )

@@ -28,7 +28,7 @@ from nbstats.stats.frequentist.posthoc import (
     POSTHOC_METHODS,
     posthoc,
 )
-from nbstats.widgets.base import Dashboard
+from nbstats.widgets.base import Dashboard, alpha_slider
 
 __all__ = ["FrequentistDashboard", "show_figure"]
 
@@ -171,15 +171,7 @@ class FrequentistDashboard(Dashboard):
 
         wide = {"description_width": "initial"}
         self.controls = {
-            "alpha": widgets.FloatSlider(
-                value=0.05,
-                min=0.001,
-                max=0.2,
-                step=0.001,
-                readout_format=".3f",
-                description="α",
-                style=wide,
-            ),
+            "alpha": alpha_slider(),
             "omnibus": widgets.Dropdown(
                 options=[
                     ("Friedman χ²", "friedman"),

@@ -22,7 +22,7 @@ from nbstats.results.render import format_value
 from nbstats.scores import check_flag, score_table
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
-from nbstats.widgets.base import Dashboard
+from nbstats.widgets.base import Dashboard, alpha_slider
 from nbstats.widgets.frequentist import show_figure
 
 __all__ = ["RankDashboard"]
@@ -129,15 +129,7 @@ class RankDashboard(Dashboard):
                 style=wide,
                 layout=widgets.Layout(width="34em"),
             ),
-            "alpha": widgets.FloatSlider(
-                value=0.05,
-                min=0.001,
-                max=0.2,
-                step=0.001,
-                readout_format=".3f",
-                description="α",
-                style=wide,
-            ),
+            "alpha": alpha_slider(),
             "n_boot": widgets.IntSlider(
                 value=1000,
                 min=100,
