@@ -85,7 +85,9 @@ def test_rank_axis_is_one_to_m_with_every_rank_ticked(nemenyi):
     lo, hi = ax.get_xlim()
     assert lo < 1 < 4 < hi
     assert ax.get_xlabel() == "rank (1 = best)"
-    assert ax.get_title() == "95% confidence intervals for ranks: Iman–Davenport + Nemenyi"
+    assert (
+        ax.get_title() == "95% confidence intervals for ranks: Iman–Davenport + Nemenyi"
+    )
 
 
 def test_two_methods_side_by_side(two_methods):
