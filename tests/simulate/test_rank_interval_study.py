@@ -76,7 +76,11 @@ def test_identical_on_a_dask_local_cluster():
     plain = _small_study(None)
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            scheduler_port=0,
+            dashboard_address=":0",  # any free port: never clash with 8787
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
