@@ -12,7 +12,7 @@ from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
 from nbstats.stats.bayes.sign import prob_b_better_sign
-from nbstats.stats.bayes.walsh import WalshPlan
+from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 from nbstats.stats.groups import nonsignificant_groups
 
@@ -186,26 +186,22 @@ class _SignedRankEvents:
     """Signed-rank θ for every pair on a chunk, the same weight on each case."""
 
     def __init__(self, diffs: np.ndarray) -> None:
-        self.plans = [WalshPlan.build(diffs[:, k]) for k in range(diffs.shape[1])]
-        self.regions = [plan.region(+1, 0.0) for plan in self.plans]
-        self.points = [
-            plan.point_index(0.0, region)
-            for plan, region in zip(self.plans, self.regions, strict=True)
+        plans = [WalshPlan.build(diffs[:, k]) for k in range(diffs.shape[1])]
+        regions = [[plan.region(+1, 0.0)] for plan in plans]
+        points = [
+            [plan.point_index(0.0, plan_regions[0])]
+            for plan, plan_regions in zip(plans, regions, strict=True)
         ]
+        self.batch = WalshBatch.build(plans, regions, points, permute=True)
 
     def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
-        e = chunk.exponentials
         g0 = chunk.prior_gamma(s)
-        scale = (g0 + e.sum(axis=1)) ** 2
-        out = np.empty((e.shape[0], len(self.plans)))
-        for k, (plan, region) in enumerate(zip(self.plans, self.regions, strict=True)):
-            ws = e[:, plan.order]
-            prefix = plan.prefix(ws)
-            value = plan.quadratic(ws, prefix, region)
-            # pseudo-observation at a zero difference: 2 w0 Σ_j w_j H(z_j) + ½ w0²
-            cross = plan.linear(prefix, region, self.points[k])
-            out[:, k] = (value + 2 * g0 * cross + 0.5 * g0 * g0) / scale
-        return out
+        total, quad, cross = self.batch.evaluate(chunk.exponentials)
+        value, cross = quad[:, :, 0], cross[:, :, 0]
+        scale = ((g0 + total) ** 2)[:, None]
+        # pseudo-observation at a zero difference: 2 w0 Σ_j w_j H(z_j) + ½ w0²
+        g0 = g0[:, None]
+        return (value + 2 * g0 * cross + 0.5 * g0 * g0) / scale
 
 
 def _marginals(

@@ -19,7 +19,7 @@ from nbstats.stats.bayes.decision import (
     region_shares,
     resolve_threshold,
 )
-from nbstats.stats.bayes.walsh import WalshPlan
+from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 
 __all__ = ["SignedRankPosterior", "bayes_signrank", "posterior_means"]
@@ -182,12 +182,14 @@ class SignedRankPosterior:
         if self.rope > 0:
             regions["right"] = plan.region(+1, 2 * self.rope)
             regions["left"] = plan.region(-1, 2 * self.rope)
-        object.__setattr__(self, "_plan", plan)
+        points = None
+        if self.prior == "point":
+            points = [[plan.point_index(self.z0, r) for r in regions.values()]]
+        batch = WalshBatch.build([plan], [list(regions.values())], points)
         object.__setattr__(self, "_regions", regions)
-        ones = np.ones((1, plan.n))
-        walsh = plan.quadratic(ones, plan.prefix(ones), regions["theta"])[0]
-        a_sum = float(walsh + np.heaviside(2 * np.asarray(self.z, float), 0.5).sum())
-        object.__setattr__(self, "_walsh_sum", a_sum)
+        object.__setattr__(self, "_batch", batch)
+        a_sum = plan.count(regions["theta"]) + _heaviside(2 * plan.sorted_z).sum()
+        object.__setattr__(self, "_walsh_sum", float(a_sum))
 
     def components(self, draws: DirichletWeights) -> dict[str, np.ndarray]:
         """The parts of every draw that do not depend on s (computed once).
@@ -198,27 +200,22 @@ class SignedRankPosterior:
         with the uniforms behind g0, so a new s costs a few vector operations
         and no new random numbers (see :meth:`combine`).
         """
-        plan, regions = self._plan, self._regions
         n = draws.n_samples
         out = {"total": np.empty(n), "uniforms": np.empty(n)}
-        for key in regions:
+        for key in self._regions:
             out[f"quad_{key}"] = np.empty(n)
             if self.prior == "point":
                 out[f"cross_{key}"] = np.empty(n)
-        points = {
-            key: plan.point_index(self.z0, region) for key, region in regions.items()
-        }
 
         def evaluate(chunk: WeightChunk) -> None:
-            e = chunk.exponentials
-            prefix = plan.prefix(e)
             rows = chunk.rows
-            out["total"][rows] = prefix[:, -1]
+            total, quad, cross = self._batch.evaluate(chunk.exponentials)
+            out["total"][rows] = total
             out["uniforms"][rows] = chunk.uniforms
-            for key, region in regions.items():
-                out[f"quad_{key}"][rows] = plan.quadratic(e, prefix, region)
-                if self.prior == "point":
-                    out[f"cross_{key}"][rows] = plan.linear(prefix, region, points[key])
+            for q, key in enumerate(self._regions):
+                out[f"quad_{key}"][rows] = quad[:, 0, q]
+                if cross is not None:
+                    out[f"cross_{key}"][rows] = cross[:, 0, q]
 
         draws.map(evaluate)
         return out
@@ -356,10 +353,8 @@ def posterior_means(
     z = np.asarray(z, dtype=float)
     n = z.size
     if walsh_sum is None:  # A, computed by a caller that already sorted z
-        ones = np.ones((1, n))
         plan = WalshPlan.build(z)
-        walsh = plan.quadratic(ones, plan.prefix(ones), plan.region(+1))[0]
-        walsh_sum = float(walsh + _heaviside(2 * z).sum())
+        walsh_sum = plan.count(plan.region(+1)) + float(_heaviside(2 * z).sum())
     a_sum = walsh_sum
     alpha = s + n
     scale = alpha * (alpha + 1)

@@ -12,7 +12,9 @@ a draw's weights in sorted order,
 (T = Σ w, g_i / e_i the first j with a sum > c / ≥ c, l_i / u_i the first j
 with a sum ≥ -c / > -c). The ½ terms only exist where sums equal ±c exactly, so
 each region costs one cumulative sum (shared by all regions), one gather and
-one dot product per draw: O(n), with no n × n matrix.
+one dot product per draw: O(n), with no n × n matrix. The loop over draws is
+compiled (:mod:`.walsh_kernel`); :class:`WalshBatch` evaluates many plans on
+the same draws.
 
 Weights need not be normalised: the sums are quadratic forms, so a draw of
 unnormalised Gamma weights is divided by its squared total at the end.
@@ -20,11 +22,12 @@ unnormalised Gamma weights is divided by its squared total at the end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Region", "WalshPlan"]
+__all__ = ["Region", "WalshBatch", "WalshPlan"]
 
 
 @dataclass(frozen=True)
@@ -47,8 +50,7 @@ class Region:
 class WalshPlan:
     """Sorted differences and the regions to evaluate on them.
 
-    Build with :meth:`build`; evaluate a chunk of draws with
-    :meth:`evaluate`.
+    Build with :meth:`build`; evaluate draws with a :class:`WalshBatch`.
     """
 
     order: np.ndarray
@@ -90,44 +92,131 @@ class WalshPlan:
         hi = int(first_index(xs, zs, -c, strict=True)[0])
         return lo, hi
 
-    @staticmethod
-    def prefix(weights_sorted: np.ndarray) -> np.ndarray:
-        """Prefix sums with a leading zero column: rows × (n + 1)."""
-        rows, n = weights_sorted.shape
-        out = np.empty((rows, n + 1))
-        out[:, 0] = 0.0
-        np.cumsum(weights_sorted, axis=1, out=out[:, 1:])
-        return out
+    def count(self, region: Region) -> float:
+        """``Σ_i Σ_j H(sign (z_i + z_j) - c)``: the region's sum with unit weights."""
+        n = self.n
+        inside = region.main if region.sign < 0 else n - region.main
+        half = region.tie_high - region.tie_low
+        return float(inside.sum() + 0.5 * half.sum())
 
-    @staticmethod
-    def quadratic(
-        weights_sorted: np.ndarray, prefix: np.ndarray, region: Region
-    ) -> np.ndarray:
-        """``Σ_i Σ_j w_i w_j H(sign (z_i + z_j) - c)`` per row (unnormalised w)."""
-        gathered = prefix[:, region.main]
-        if region.sign > 0:
-            total = prefix[:, -1]
-            value = total * total - np.einsum("ij,ij->i", weights_sorted, gathered)
-        else:
-            value = np.einsum("ij,ij->i", weights_sorted, gathered)
-        if region.tie_rows.size:
-            half = prefix[:, region.tie_high] - prefix[:, region.tie_low]
-            value += 0.5 * np.einsum(
-                "ij,ij->i", weights_sorted[:, region.tie_rows], half
-            )
-        return value
 
-    @staticmethod
-    def linear(
-        prefix: np.ndarray, region: Region, index: tuple[int, int]
-    ) -> np.ndarray:
-        """``Σ_j w_j H(sign (x + z_j) - c)`` per row, for a point x located by
-        :meth:`point_index`."""
-        main, other = index
-        if region.sign > 0:
-            value = prefix[:, -1] - prefix[:, main]
-            return value + 0.5 * (prefix[:, main] - prefix[:, other])
-        return prefix[:, main] + 0.5 * (prefix[:, other] - prefix[:, main])
+@dataclass(frozen=True)
+class WalshBatch:
+    """The same regions of several plans, evaluated together on each draw.
+
+    The joint procedure and the dashboards need the sums of many pairs on the
+    same draws; evaluating them together reads each draw's weights once.
+    Every plan has the same region signs (e.g. θ, right, left), each with
+    its own boundaries.
+
+    Examples
+    --------
+    >>> z = np.array([0.3, -0.1, 0.2])
+    >>> plan = WalshPlan.build(z)
+    >>> batch = WalshBatch.build([plan], [[plan.region(+1)]])
+    >>> total, quad, _ = batch.evaluate(np.ones((1, 3)))
+    >>> float(quad[0, 0, 0])  # pairs (i, j) with z_i + z_j > 0, out of 9
+    8.0
+    """
+
+    orders: np.ndarray
+    permute: bool
+    mains: np.ndarray
+    signs: np.ndarray
+    tie_start: np.ndarray
+    tie_rows: np.ndarray
+    tie_high: np.ndarray
+    tie_low: np.ndarray
+    point_main: np.ndarray
+    point_other: np.ndarray
+    with_cross: bool
+
+    @classmethod
+    def build(
+        cls,
+        plans: Sequence[WalshPlan],
+        regions: Sequence[Sequence[Region]],
+        points: Sequence[Sequence[tuple[int, int]]] | None = None,
+        *,
+        permute: bool = False,
+    ) -> WalshBatch:
+        """Pack ``regions[k]`` of ``plans[k]``.
+
+        ``points[k][q]`` is :meth:`WalshPlan.point_index` of a
+        pseudo-observation for region q (``None``: no cross terms).
+        ``permute=True`` gives plan k the weights of the cases in its own
+        sorted order (the same weight on the same case for every plan);
+        ``False`` hands the weights to every plan as they come, which for
+        i.i.d. weights is a relabelling and saves the permutation.
+        """
+        signs = np.array([region.sign for region in regions[0]], dtype=np.int64)
+        for plan_regions in regions:
+            if [region.sign for region in plan_regions] != signs.tolist():
+                raise ValueError("every plan of a batch needs the same region signs")
+        ties = [region for plan_regions in regions for region in plan_regions]
+        tie_start = np.cumsum([0] + [region.tie_rows.size for region in ties])
+        n_plans, n_regions = len(plans), signs.size
+        index = np.zeros((n_plans, n_regions, 2), dtype=np.int64)
+        if points is not None:
+            index[...] = np.asarray(points, dtype=np.int64)
+
+        def joined(name: str) -> np.ndarray:
+            parts = [getattr(region, name) for region in ties]
+            return np.concatenate(parts).astype(np.int64, copy=False)
+
+        return cls(
+            orders=np.array([plan.order for plan in plans], dtype=np.int64),
+            permute=permute,
+            mains=np.array(
+                [[region.main for region in plan_regions] for plan_regions in regions],
+                dtype=np.int64,
+            ),
+            signs=signs,
+            tie_start=tie_start.astype(np.int64),
+            tie_rows=joined("tie_rows"),
+            tie_high=joined("tie_high"),
+            tie_low=joined("tie_low"),
+            point_main=np.ascontiguousarray(index[:, :, 0]),
+            point_other=np.ascontiguousarray(index[:, :, 1]),
+            with_cross=points is not None,
+        )
+
+    def evaluate(
+        self, exponentials: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """``(total, quad, cross)`` for a chunk of unnormalised weights.
+
+        ``total`` (rows) is Σ e; ``quad[r, k, q]`` the Walsh sum
+        ``Σ_i Σ_j e_i e_j H(sign_q (z_i + z_j) - c)`` of plan k; ``cross``
+        (``None`` without points) ``Σ_j e_j H(sign_q (x + z_j) - c)`` for the
+        pseudo-observation x.
+        """
+        from nbstats.stats.bayes.walsh_kernel import walsh_sums  # compiles lazily
+
+        e = np.ascontiguousarray(exponentials, dtype=float)
+        rows = e.shape[0]
+        n_plans, n_regions = self.mains.shape[:2]
+        total = np.empty(rows)
+        quad = np.empty((rows, n_plans, n_regions))
+        cross = np.empty((rows, n_plans, n_regions) if self.with_cross else (0, 0, 0))
+        walsh_sums(
+            e,
+            self.orders,
+            self.permute,
+            self.mains,
+            self.signs,
+            self.tie_start,
+            self.tie_rows,
+            self.tie_high,
+            self.tie_low,
+            self.point_main,
+            self.point_other,
+            self.with_cross,
+            total,
+            quad,
+            cross,
+        )
+        return total, quad, cross if self.with_cross else None
 
 
 def first_index(

@@ -11,7 +11,7 @@ import pytest
 import nbstats
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
 from nbstats.stats.bayes.signrank import posterior_means
-from nbstats.stats.bayes.walsh import WalshPlan
+from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 
 
 def H(x):
@@ -104,16 +104,51 @@ def test_fast_kernel_equals_the_n_squared_definition():
         n = int(rng.integers(1, 15))
         z = rng.integers(-3, 4, n) * 0.01 if trial % 2 else rng.normal(size=n)
         c = float(rng.choice([0.0, 0.02, 0.01]))
+        x = float(rng.choice([0.0, 0.01, -0.02, 0.5]))
         e = rng.standard_exponential((7, n))
         plan = WalshPlan.build(z)
-        es = e[:, plan.order]
-        prefix = plan.prefix(es)
-        for sign in (+1, -1):
-            fast = plan.quadratic(es, prefix, plan.region(sign, c))
+        regions = [plan.region(+1, c), plan.region(-1, c)]
+        points = [[plan.point_index(x, region) for region in regions]]
+        batch = WalshBatch.build([plan], [regions], points)
+        total, quad, cross = batch.evaluate(e[:, plan.order])
+        np.testing.assert_allclose(total, e.sum(axis=1), rtol=1e-12)
+        for q, sign in enumerate((+1, -1)):
             slow = np.einsum(
                 "si,sj,ij->s", e, e, H(sign * (z[:, None] + z[None, :]) - c)
             )
-            np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(quad[:, 0, q], slow, rtol=1e-12, atol=1e-12)
+            slow_cross = e @ H(sign * (x + z) - c)
+            np.testing.assert_allclose(
+                cross[:, 0, q], slow_cross, rtol=1e-12, atol=1e-12
+            )
+            assert plan.count(regions[q]) == pytest.approx(
+                H(sign * (z[:, None] + z[None, :]) - c).sum(), abs=1e-9
+            )
+
+
+def test_batch_of_plans_with_permutation_equals_each_plan_alone():
+    rng = np.random.default_rng(1)
+    n = 12
+    zs = [np.round(rng.normal(size=n), 1) for _ in range(4)]
+    e = rng.standard_exponential((9, n))
+    plans = [WalshPlan.build(z) for z in zs]
+    regions = [[plan.region(+1, 0.0)] for plan in plans]
+    points = [
+        [plan.point_index(0.0, r[0])] for plan, r in zip(plans, regions, strict=True)
+    ]
+    batch = WalshBatch.build(plans, regions, points, permute=True)
+    total, quad, cross = batch.evaluate(e)
+    np.testing.assert_allclose(total, e.sum(axis=1), rtol=1e-12)
+    for k, z in enumerate(zs):
+        slow = np.einsum("si,sj,ij->s", e, e, H(z[:, None] + z[None, :]))
+        np.testing.assert_allclose(quad[:, k, 0], slow, rtol=1e-12)
+        np.testing.assert_allclose(cross[:, k, 0], e @ H(z), rtol=1e-12)
+
+
+def test_batch_rejects_plans_with_different_region_signs():
+    plan = WalshPlan.build(np.array([0.1, -0.2]))
+    with pytest.raises(ValueError, match="same region signs"):
+        WalshBatch.build([plan, plan], [[plan.region(+1)], [plan.region(-1)]])
 
 
 def test_lower_point_upper_ordering_holds_draw_by_draw():
