@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -22,7 +22,12 @@ from nbstats.stats.bayes.decision import (
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 
-__all__ = ["SignedRankPosterior", "bayes_signrank", "posterior_means"]
+__all__ = [
+    "SignedRankPosterior",
+    "bayes_signrank",
+    "posterior_means",
+    "shared_components",
+]
 
 Prior = Literal["idp", "bb", "point"]
 
@@ -184,10 +189,10 @@ class SignedRankPosterior:
             regions["left"] = plan.region(-1, 2 * self.rope)
         points = None
         if self.prior == "point":
-            points = [[plan.point_index(self.z0, r) for r in regions.values()]]
-        batch = WalshBatch.build([plan], [list(regions.values())], points)
+            points = [plan.point_index(self.z0, r) for r in regions.values()]
+        object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_regions", regions)
-        object.__setattr__(self, "_batch", batch)
+        object.__setattr__(self, "_points", points)
         a_sum = plan.count(regions["theta"]) + _heaviside(2 * plan.sorted_z).sum()
         object.__setattr__(self, "_walsh_sum", float(a_sum))
 
@@ -200,25 +205,7 @@ class SignedRankPosterior:
         with the uniforms behind g0, so a new s costs a few vector operations
         and no new random numbers (see :meth:`combine`).
         """
-        n = draws.n_samples
-        out = {"total": np.empty(n), "uniforms": np.empty(n)}
-        for key in self._regions:
-            out[f"quad_{key}"] = np.empty(n)
-            if self.prior == "point":
-                out[f"cross_{key}"] = np.empty(n)
-
-        def evaluate(chunk: WeightChunk) -> None:
-            rows = chunk.rows
-            total, quad, cross = self._batch.evaluate(chunk.exponentials)
-            out["total"][rows] = total
-            out["uniforms"][rows] = chunk.uniforms
-            for q, key in enumerate(self._regions):
-                out[f"quad_{key}"][rows] = quad[:, 0, q]
-                if cross is not None:
-                    out[f"cross_{key}"][rows] = cross[:, 0, q]
-
-        draws.map(evaluate)
-        return out
+        return shared_components([self], draws)[0]
 
     def combine(self, parts: dict[str, np.ndarray], s: float) -> dict[str, np.ndarray]:
         """Posterior draws of θ and of the rope regions for prior strength s.
@@ -326,6 +313,69 @@ class SignedRankPosterior:
             name_a=names[0],
             name_b=names[1],
         )
+
+
+def shared_components(
+    posteriors: Sequence[SignedRankPosterior], draws: DirichletWeights
+) -> list[dict[str, np.ndarray]]:
+    """:meth:`SignedRankPosterior.components` of several posteriors, one pass.
+
+    Each posterior sees the draws exactly as it would alone (the weights in
+    its own sorted order), so the output equals one ``components`` call per
+    posterior; but each chunk of draws is read once and its prefix sums are
+    shared, which makes the pairs of a dashboard several times cheaper. All
+    posteriors need the same prior and either all a rope or none (the ropes'
+    widths may differ).
+
+    Examples
+    --------
+    >>> z = np.array([0.2, -0.1, 0.4, 0.05])
+    >>> posteriors = [SignedRankPosterior(z, "bb", 0.0, 0.0),
+    ...               SignedRankPosterior(-z, "bb", 0.0, 0.0)]
+    >>> draws = DirichletWeights(4, 1000, random_state=0)
+    >>> first, second = shared_components(posteriors, draws)
+    >>> theta = first["quad_theta"] / first["total"] ** 2  # bb: no prior weight
+    >>> round(float(theta.mean()), 2), posterior_means(z, "bb", 0.0)[0]
+    (0.8, 0.8)
+    """
+    head = posteriors[0]
+    for other in posteriors[1:]:
+        if other.prior != head.prior or list(other._regions) != list(head._regions):
+            raise ValueError(
+                "shared_components needs the same prior and the same regions (all "
+                "with a rope or none) in every posterior."
+            )
+    keys = list(head._regions)
+    points = [p._points for p in posteriors] if head.prior == "point" else None
+    batch = WalshBatch.build(
+        [p._plan for p in posteriors],
+        [list(p._regions.values()) for p in posteriors],
+        points,
+    )
+    n = draws.n_samples
+    total, uniforms = np.empty(n), np.empty(n)
+    outs = []
+    for _ in posteriors:
+        out = {"total": total, "uniforms": uniforms}
+        for key in keys:
+            out[f"quad_{key}"] = np.empty(n)
+            if points is not None:
+                out[f"cross_{key}"] = np.empty(n)
+        outs.append(out)
+
+    def evaluate(chunk: WeightChunk) -> None:
+        rows = chunk.rows
+        chunk_total, quad, cross = batch.evaluate(chunk.exponentials)
+        total[rows] = chunk_total
+        uniforms[rows] = chunk.uniforms
+        for k, out in enumerate(outs):
+            for q, key in enumerate(keys):
+                out[f"quad_{key}"][rows] = quad[:, k, q]
+                if cross is not None:
+                    out[f"cross_{key}"][rows] = cross[:, k, q]
+
+    draws.map(evaluate)
+    return outs
 
 
 def posterior_means(

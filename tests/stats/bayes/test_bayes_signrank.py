@@ -10,8 +10,13 @@ import pytest
 
 import nbstats
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
-from nbstats.stats.bayes.signrank import posterior_means
+from nbstats.stats.bayes.signrank import (
+    SignedRankPosterior,
+    posterior_means,
+    shared_components,
+)
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
+from nbstats.stats.bayes.weights import DirichletWeights
 
 
 def H(x):
@@ -317,3 +322,56 @@ def test_results_render():
         assert "j48" in res._repr_html_()
         assert r"\toprule" in res.to_latex()
         assert res.to_frame().shape[0] == 1
+
+
+@pytest.mark.parametrize("prior", ["idp", "point"])
+def test_shared_components_equal_the_definition_for_every_posterior(prior):
+    rng = np.random.default_rng(8)
+    n = 15
+    zs = [np.round(rng.normal(0.1 * k, 1.0, n), 1) for k in range(4)]
+    ropes = [0.1, 0.05, 0.2, 0.1]
+    posteriors = [
+        SignedRankPosterior(z, prior, 0.0, rope)
+        for z, rope in zip(zs, ropes, strict=True)
+    ]
+    draws = DirichletWeights(n, 3000, random_state=1)
+    outs = shared_components(posteriors, draws)
+    e = np.vstack([chunk.exponentials for chunk in draws])
+    for z, rope, out in zip(zs, ropes, outs, strict=True):
+        zs_sorted = np.sort(z)  # each posterior's weights go to its sorted z
+        walsh = zs_sorted[:, None] + zs_sorted[None, :]
+        for key, h in [
+            ("theta", H(walsh)),
+            ("right", H(walsh - 2 * rope)),
+            ("left", H(-walsh - 2 * rope)),
+        ]:
+            expected = np.einsum("si,sj,ij->s", e, e, h)
+            np.testing.assert_allclose(out[f"quad_{key}"], expected, rtol=1e-10)
+            if prior == "point":
+                sign = -1 if key == "left" else 1
+                c = 0.0 if key == "theta" else 2 * rope
+                np.testing.assert_allclose(
+                    out[f"cross_{key}"], e @ H(sign * zs_sorted - c), rtol=1e-10
+                )
+        np.testing.assert_allclose(out["total"], e.sum(axis=1), rtol=1e-12)
+
+
+def test_shared_components_refuse_mixed_priors_or_regions():
+    z = np.array([0.1, -0.2, 0.3])
+    draws = DirichletWeights(3, 1000, random_state=0)
+    with pytest.raises(ValueError, match="same prior"):
+        shared_components(
+            [
+                SignedRankPosterior(z, "idp", 0.0, 0.0),
+                SignedRankPosterior(z, "bb", 0.0, 0.0),
+            ],
+            draws,
+        )
+    with pytest.raises(ValueError, match="same regions"):
+        shared_components(
+            [
+                SignedRankPosterior(z, "bb", 0.0, 0.1),
+                SignedRankPosterior(z, "bb", 0.0, 0.0),
+            ],
+            draws,
+        )
