@@ -20,7 +20,7 @@ tests and users can find them.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -178,38 +178,6 @@ def _draw_point_mass(
     )
 
 
-def _draw_density(
-    ax: Any,
-    samples: np.ndarray,
-    bins: int | None,
-    *,
-    gid: str,
-    color: str,
-    linestyle: str,
-    label: str,
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """Draw one posterior of θ; ``None`` when it is a point mass."""
-    values = np.asarray(samples, dtype=float).ravel()
-    if values.size == 0:
-        raise ValueError("the result holds no posterior draws to plot.")
-    if np.ptp(values) == 0:
-        _draw_point_mass(
-            ax,
-            float(values[0]),
-            gid=gid,
-            color=color,
-            linestyle=linestyle,
-            label=f"{label}: every draw at {values[0]:.3g}",
-        )
-        return None
-    if bins is None:
-        x, y = reflected_kde(values)
-    else:
-        x, y = _histogram_density(values, bins)
-    ax.plot(x, y, color=color, linestyle=linestyle, gid=gid, label=label, zorder=3)
-    return x, y
-
-
 def _view_limits(
     curves: list[tuple[np.ndarray, np.ndarray] | None], extra: list[float]
 ):
@@ -292,7 +260,53 @@ def signrank_posterior(
     >>> plt.close(ax.figure)
     """
     require(result, (BayesSignedRankResult,), "signrank_posterior")
-    bins = _check_bins(bins)
+    picture = _signrank_picture(result, _check_bins(bins), show_threshold)
+    own = ax is None
+    with paper_style():
+        _, ax = new_axes(ax, width=width, aspect=0.95 if picture.idp else 0.85)
+        _draw_signrank(ax, picture)
+        legend(ax, own)
+    return ax
+
+
+class _Curve(NamedTuple):
+    """One posterior of θ: its density ``xy``, or ``point`` (all draws equal)."""
+
+    samples: np.ndarray
+    gid: str
+    color: str
+    linestyle: str
+    label: str
+    xy: tuple[np.ndarray, np.ndarray] | None
+    point: float | None
+
+
+class _SignrankPicture(NamedTuple):
+    """What :func:`signrank_posterior` draws, computed before any artist."""
+
+    idp: bool
+    bins: int | None
+    curves: list[_Curve]
+    shade: tuple[np.ndarray, np.ndarray]
+    shade_label: str
+    interval: tuple[float, float]
+    interval_label: str
+    xlim: tuple[float, float]
+    xlabel: str
+    title: str
+
+
+def _signrank_picture(
+    result: BayesSignedRankResult,
+    bins: int | None,
+    show_threshold: bool,
+    previous: _SignrankPicture | None = None,
+) -> _SignrankPicture:
+    """The curves, limits and texts of the plot (no matplotlib involved).
+
+    A density of ``previous`` is reused when its draws are equal (the same
+    posterior under a new threshold): only the texts and the interval change.
+    """
     idp = result.prior == "idp"
     if idp:
         specs = [
@@ -313,10 +327,33 @@ def signrank_posterior(
         ]
     else:
         specs = [(result.samples, "posterior", ACCENT, "-", "posterior of θ")]
+    known = {}
+    if previous is not None and previous.bins == bins:
+        known = {curve.gid: curve for curve in previous.curves}
+    curves = []
+    for samples, gid, color, linestyle, label in specs:
+        values = np.asarray(samples, dtype=float).ravel()
+        old = known.get(gid)
+        if old is not None and (
+            old.samples is values or np.array_equal(old.samples, values)
+        ):
+            curves.append(old)
+            continue
+        if values.size == 0:
+            raise ValueError("the result holds no posterior draws to plot.")
+        xy = point = None
+        if np.ptp(values) == 0:
+            point = float(values[0])
+        elif bins is None:
+            xy = reflected_kde(values)
+        else:
+            xy = _histogram_density(values, bins)
+        curves.append(_Curve(values, gid, color, linestyle, label, xy, point))
+
     has_rope = result.prob_rope is not None
     if has_rope:
         probs = [
-            float(np.mean(np.asarray(s) > 0.5 + _HALF_TOLERANCE)) for s, *_ in specs
+            float(np.mean(curve.samples > 0.5 + _HALF_TOLERANCE)) for curve in curves
         ]
     elif idp:
         probs = [result.prob_lower, result.prob_upper]
@@ -329,73 +366,140 @@ def signrank_posterior(
         )
     else:
         prob_text = f"P(θ > ½) = {format_probability(probs[0])}"
+    first = curves[0].xy
+    shade = _right_of_half(*first) if first is not None else (np.empty(0),) * 2
+    low, high = result.credible_interval
+    level = f"{100 * result.threshold:g}%"
+    interval_label = (
+        f"{level} credible interval{' (both curves)' if idp else ''} "
+        f"[{low:.2f}, {high:.2f}]"
+    )
+    points = [curve.point for curve in curves if curve.point is not None]
+    xlim = _view_limits([curve.xy for curve in curves], [low, high, *points])
+    difference = f"{literal(result.name_b)} − {literal(result.name_a)}"
+    prior = {
+        "idp": f"IDP, s = {result.s:.2g}",
+        "bb": "Bayesian bootstrap",
+        "point": f"s = {result.s:g} at z0 = {result.z0:g}",
+    }[result.prior]
+    title = [f"{literal(result.name_a)} vs {literal(result.name_b)} ({prior})"]
+    if has_rope:
+        title.append(
+            f"rope ±{result.rope:g}: {literal(result.name_a)} "
+            f"{format_probability(result.prob_left)} · rope "
+            f"{format_probability(result.prob_rope)} · {literal(result.name_b)} "
+            f"{format_probability(result.prob_right)}"
+        )
+    if show_threshold:
+        title.append(literal(threshold_line(result)))
+    return _SignrankPicture(
+        idp=idp,
+        bins=bins,
+        curves=curves,
+        shade=shade,
+        shade_label=prob_text,
+        interval=(low, high),
+        interval_label=interval_label,
+        xlim=xlim,
+        xlabel=f"θ = P(Z + Z′ > 0),  Z = {difference}",
+        title="\n".join(title),
+    )
 
-    own = ax is None
-    with paper_style():
-        _, ax = new_axes(ax, width=width, aspect=0.95 if idp else 0.85)
-        curves = [
-            _draw_density(ax, s, bins, gid=g, color=c, linestyle=ls, label=lab)
-            for s, g, c, ls, lab in specs
-        ]
-        first = curves[0]
-        if first is not None:
-            xs, ys = _right_of_half(*first)
-        else:
-            xs = ys = np.empty(0)
-        ax.fill_between(
-            xs,
-            ys,
-            color=SHADE,
-            linewidth=0,
-            gid="beyond-half",
-            label=prob_text,
-            zorder=1,
-        )
-        ax.axvline(0.5, color=MUTED, linestyle=":", linewidth=0.8, gid="half", zorder=2)
-        low, high = result.credible_interval
-        level = f"{100 * result.threshold:g}%"
-        ax.plot(
-            [low, high],
-            [0.0, 0.0],
-            color=INK,
-            linewidth=3,
-            solid_capstyle="butt",
-            clip_on=False,
-            gid="credible-interval",
-            label=(
-                f"{level} credible interval{' (both curves)' if idp else ''} "
-                f"[{low:.2f}, {high:.2f}]"
-            ),
-            zorder=4,
-        )
-        points = [
-            float(np.asarray(s).ravel()[0])
-            for (s, *_), curve in zip(specs, curves, strict=True)
-            if curve is None
-        ]
-        ax.set_xlim(*_view_limits(curves, [low, high, *points]))
-        ax.set_ylim(bottom=0)
-        difference = f"{literal(result.name_b)} − {literal(result.name_a)}"
-        ax.set_xlabel(f"θ = P(Z + Z′ > 0),  Z = {difference}")
-        ax.set_ylabel("posterior density")
-        prior = {
-            "idp": f"IDP, s = {result.s:.2g}",
-            "bb": "Bayesian bootstrap",
-            "point": f"s = {result.s:g} at z0 = {result.z0:g}",
-        }[result.prior]
-        title = [f"{literal(result.name_a)} vs {literal(result.name_b)} ({prior})"]
-        if has_rope:
-            title.append(
-                f"rope ±{result.rope:g}: {literal(result.name_a)} "
-                f"{format_probability(result.prob_left)} · rope "
-                f"{format_probability(result.prob_rope)} · {literal(result.name_b)} "
-                f"{format_probability(result.prob_right)}"
+
+def _draw_signrank(ax: Any, picture: _SignrankPicture) -> None:
+    """Draw a picture of :func:`_signrank_picture` (no legend) on ``ax``."""
+    for curve in picture.curves:
+        if curve.xy is None:
+            _draw_point_mass(
+                ax,
+                curve.point,
+                gid=curve.gid,
+                color=curve.color,
+                linestyle=curve.linestyle,
+                label=f"{curve.label}: every draw at {curve.point:.3g}",
             )
-        if show_threshold:
-            title.append(literal(threshold_line(result)))
-        ax.set_title("\n".join(title))
-        legend(ax, own)
-    return ax
+        else:
+            ax.plot(
+                *curve.xy,
+                color=curve.color,
+                linestyle=curve.linestyle,
+                gid=curve.gid,
+                label=curve.label,
+                zorder=3,
+            )
+    ax.fill_between(
+        *picture.shade,
+        color=SHADE,
+        linewidth=0,
+        gid="beyond-half",
+        label=picture.shade_label,
+        zorder=1,
+    )
+    ax.axvline(0.5, color=MUTED, linestyle=":", linewidth=0.8, gid="half", zorder=2)
+    ax.plot(
+        picture.interval,
+        [0.0, 0.0],
+        color=INK,
+        linewidth=3,
+        solid_capstyle="butt",
+        clip_on=False,
+        gid="credible-interval",
+        label=picture.interval_label,
+        zorder=4,
+    )
+    ax.set_xlim(*picture.xlim)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(picture.xlabel)
+    ax.set_ylabel("posterior density")
+    ax.set_title(picture.title)
+
+
+def _update_signrank(ax: Any, old: _SignrankPicture, new: _SignrankPicture) -> bool:
+    """Move the artists of ``old`` (drawn on ``ax`` with its legend) to ``new``.
+
+    The result equals a fresh :func:`_draw_signrank` of ``new`` plus the same
+    legend, without building a figure again (ticks, legend boxes), which is
+    most of the cost of a redraw. ``False`` (nothing changed) when the two
+    pictures differ in their artists: other curves, a point mass, or a
+    matplotlib whose filled area cannot be moved.
+    """
+    shape = [(c.gid, c.xy is None) for c in old.curves]
+    if shape != [(c.gid, c.xy is None) for c in new.curves] or any(
+        c.xy is None for c in new.curves
+    ):
+        return False
+    lines = {line.get_gid(): line for line in ax.lines}
+    fills = [c for c in ax.collections if c.get_gid() == "beyond-half"]
+    legend = ax.get_legend()
+    texts = legend.get_texts() if legend is not None else []
+    labels = [c.label for c in new.curves]
+    labels += [new.shade_label, new.interval_label]
+    if (
+        len(fills) != 1
+        or not hasattr(fills[0], "set_data")  # matplotlib < 3.10
+        or [t.get_text() for t in texts][: len(new.curves)] != labels[:-2]
+        or len(texts) != len(labels)
+    ):
+        return False
+    for curve in new.curves:
+        lines[curve.gid].set_data(*curve.xy)
+    fills[0].set_data(*new.shade, 0)
+    fills[0].set_label(new.shade_label)
+    interval = lines["credible-interval"]
+    interval.set_data(new.interval, [0.0, 0.0])
+    interval.set_label(new.interval_label)
+    for text, label in zip(texts, labels, strict=True):
+        text.set_text(label)
+    # the limits as a fresh draw sets them: x from the picture, y autoscaled
+    # to the curves (plus margin) with the bottom at 0
+    ax.relim()
+    ax.set_xlim(*new.xlim)
+    ax.set_autoscaley_on(True)
+    ax.autoscale_view(scalex=False)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(new.xlabel)
+    ax.set_title(new.title)
+    return True
 
 
 # -------------------------------------------------------------- rope plots

@@ -256,6 +256,7 @@ class BayesDashboard(Dashboard):
         self._joint_state: tuple[float, np.ndarray] | None = None
         self._friedman: tuple[tuple, Any] | None = None
         self._plotted: BayesSignedRankResult | None = None
+        self._plot: _PosteriorPlot | None = None
         self.timings: dict[str, float] = {}
         self._prepare_joint()
         self._build_controls()
@@ -649,31 +650,14 @@ class BayesDashboard(Dashboard):
 
     def _draw(self, selected: BayesSignedRankResult) -> None:
         """The selected pair's posterior, as SVG in the Output widget."""
-        import matplotlib
-        import matplotlib.pyplot as plt
-
-        from nbstats import plots
-
-        with plots.paper_style():
-            fig, ax = plt.subplots(figsize=_PLOT_SIZE)
-        try:
-            fig.subplots_adjust(left=0.11, right=0.97, bottom=0.15, top=0.84)
-            plots.signrank_posterior(selected, ax=ax)
-            buffer = io.StringIO()
-            rc = {
-                "savefig.bbox": "standard",
-                "svg.hashsalt": "nbstats",
-                "svg.fonttype": "none",
-            }
-            with matplotlib.rc_context(rc):
-                fig.savefig(buffer, format="svg", metadata={"Date": None})
-        finally:
-            plt.close(fig)
+        if self._plot is None:
+            self._plot = _PosteriorPlot()
+        svg = self._plot.svg(selected)
         self.plot_view.outputs = (
             {
                 "output_type": "display_data",
                 "data": {
-                    "image/svg+xml": buffer.getvalue(),
+                    "image/svg+xml": svg,
                     "text/plain": (
                         f"posterior of θ: {selected.name_a} vs {selected.name_b}"
                     ),
@@ -681,6 +665,67 @@ class BayesDashboard(Dashboard):
                 "metadata": {},
             },
         )
+
+
+class _PosteriorPlot:
+    """:func:`nbstats.plots.signrank_posterior` for one result after another.
+
+    One figure lives as long as the dashboard: a new result moves its
+    artists (curves, shaded area, interval, limits, texts) instead of
+    building a figure, axes, ticks and legend again, which took most of a
+    redraw. The picture equals a fresh one (``fresh=True``, tested). The
+    figure is a bare :class:`matplotlib.figure.Figure`, unknown to pyplot:
+    nothing to close, and Jupyter never shows it by itself.
+    """
+
+    def __init__(self) -> None:
+        self._figure: Any = None
+        self._axes: Any = None
+        self._picture: Any = None
+
+    def svg(self, result: BayesSignedRankResult, *, fresh: bool = False) -> str:
+        import matplotlib
+
+        from nbstats.plots import paper_style
+        from nbstats.plots._common import legend
+        from nbstats.plots.posterior import (
+            _draw_signrank,
+            _signrank_picture,
+            _update_signrank,
+        )
+
+        old = None if fresh else self._picture
+        picture = _signrank_picture(result, None, True, previous=old)
+        rc = {
+            "savefig.bbox": "standard",
+            "svg.hashsalt": "nbstats",
+            "svg.fonttype": "none",
+            # the title where matplotlib would put it (no ticks on top), without
+            # measuring the tick labels at every draw to find out
+            "axes.titley": 1.0,
+        }
+        with paper_style(), matplotlib.rc_context(rc):
+            try:
+                if old is None or not _update_signrank(self._axes, old, picture):
+                    self._new_figure()
+                    _draw_signrank(self._axes, picture)
+                    legend(self._axes, False)
+                self._picture = picture
+                buffer = io.StringIO()
+                self._figure.canvas.print_svg(buffer, metadata={"Date": None})
+            except BaseException:
+                self._picture = None  # half moved: start afresh next time
+                raise
+        return buffer.getvalue()
+
+    def _new_figure(self) -> None:
+        from matplotlib.backends.backend_svg import FigureCanvasSVG
+        from matplotlib.figure import Figure
+
+        self._figure = Figure(figsize=_PLOT_SIZE)
+        FigureCanvasSVG(self._figure)
+        self._figure.subplots_adjust(left=0.11, right=0.97, bottom=0.15, top=0.84)
+        self._axes = self._figure.add_subplot()
 
 
 # -- views as HTML --------------------------------------------------------------

@@ -448,6 +448,57 @@ def test_selected_pair_view_changes_with_pair(table):
     assert plt.get_fignums() == []
 
 
+def test_plot_moved_in_place_equals_a_fresh_plot(table):
+    """One figure serves every redraw; after any sequence of changes its SVG
+    is the one a new figure draws for the same result, byte for byte."""
+    dash = make(table)
+    c = dash.controls
+    figure = dash._plot._figure
+    changes = [
+        ("pair", ("B", "C")),
+        ("loss_ratio", 3.0),  # same curves, new interval and title
+        ("s", 4.0),
+        ("pair", ("A", "D")),
+        ("rope", c["rope"].max / 10),  # the rope shares join the title
+        ("loss_ratio", 200.0),
+        ("prior", "bb"),  # one curve: a new figure
+        ("pair", ("A", "B")),
+        ("prior", "idp"),
+        ("rope", 0.0),
+    ]
+    svgs = []
+    for name, value in changes:
+        c[name].value = value
+        assert dash.error is None, (name, dash.error)
+        (output,) = dash.plot_view.outputs
+        shown = output["data"]["image/svg+xml"]
+        fresh = bayes_module._PosteriorPlot().svg(dash.result["selected"])
+        assert shown == fresh, (name, value)
+        svgs.append(shown)
+    assert len(set(svgs)) == len(svgs)  # each change changed the picture
+    assert dash._plot._figure is not figure  # rebuilt for the Bayesian bootstrap
+    assert plt.get_fignums() == []  # pyplot never knew the figure
+
+
+def test_plot_starts_afresh_after_a_failed_redraw(table, monkeypatch):
+    import nbstats.plots.posterior as posterior
+
+    dash = make(table)
+
+    def broken(*args, **kw):
+        raise RuntimeError("half moved")
+
+    monkeypatch.setattr(posterior, "_update_signrank", broken)
+    dash.controls["pair"].value = ("B", "C")
+    assert dash.error == "RuntimeError: half moved"
+    monkeypatch.undo()
+    dash.controls["pair"].value = ("A", "C")
+    assert dash.error is None
+    (output,) = dash.plot_view.outputs
+    fresh = bayes_module._PosteriorPlot().svg(dash.result["selected"])
+    assert output["data"]["image/svg+xml"] == fresh
+
+
 def test_errors_show_in_the_dashboard(table, monkeypatch):
     dash = make(table)
     previous = dash.result
@@ -470,14 +521,15 @@ def test_errors_show_in_the_dashboard(table, monkeypatch):
 
 
 def test_plot_errors_show_and_leak_no_figure(table, monkeypatch):
-    from nbstats import plots
+    import nbstats.plots.posterior as posterior
 
     dash = make(table)
 
     def broken(*args, **kw):
         raise ValueError("cannot draw")
 
-    monkeypatch.setattr(plots, "signrank_posterior", broken)
+    # what signrank_posterior draws, and the dashboard's plot moves to
+    monkeypatch.setattr(posterior, "_signrank_picture", broken)
     dash.controls["pair"].value = ("A", "C")
     assert dash.error == "ValueError: cannot draw"
     assert plt.get_fignums() == []
