@@ -255,7 +255,7 @@ def signrank_posterior(
     ['posterior-lower', 'posterior-upper']
     >>> from nbstats.plots import legend_texts
     >>> legend_texts(ax)[2]
-    'P(θ > ½): lower 0.737 / upper 0.816'
+    'P(θ > ½): lower 0.734 / upper 0.813'
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
