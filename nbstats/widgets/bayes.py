@@ -34,7 +34,7 @@ from nbstats.stats.bayes.decision import (
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.posthoc import cap_joint
 from nbstats.stats.bayes.sign import prob_b_better_sign
-from nbstats.stats.bayes.signrank import SignedRankPosterior
+from nbstats.stats.bayes.signrank import SignedRankPosterior, shared_components
 from nbstats.stats.bayes.weights import (
     DirichletWeights,
     gamma_quantile,
@@ -425,20 +425,34 @@ class BayesDashboard(Dashboard):
 
     def _components(self, k: int, prior: str, rope: float) -> tuple[Any, dict]:
         """Posterior and s-free parts of pair k, cached by (pair, prior, rope)."""
+        self._ensure_components(prior, rope, [k])
+        return self._parts[prior, rope][k]
+
+    def _ensure_components(self, prior: str, rope: float, pairs: list[int]) -> None:
+        """Compute the missing pairs of (prior, rope) in one pass over the draws."""
         group = self._parts.setdefault((prior, rope), {})
         self._parts.move_to_end((prior, rope))
-        if k not in group:
-            posterior = SignedRankPosterior(
+        missing = [k for k in pairs if k not in group]
+        if not missing:
+            return
+        posteriors = [
+            SignedRankPosterior(
                 self._diffs[:, k], prior, 0.0, rope, prior_gammas=self._gammas
             )
-            parts = posterior.components(self._draws)
+            for k in missing
+        ]
+        for k, posterior, parts in zip(
+            missing,
+            posteriors,
+            shared_components(posteriors, self._draws),
+            strict=True,
+        ):
             # the same draws in every pair: share (and so memoise on) one copy
             for key in ("uniforms", "total"):
                 shared = self._shared.setdefault(key, parts[key])
                 if parts[key] is not shared and np.array_equal(parts[key], shared):
                     parts[key] = shared
             group[k] = (posterior, parts)
-        return group[k]
 
     def _evict(self) -> None:
         """Forget the oldest (prior, rope) settings beyond the memory budget."""
@@ -462,6 +476,7 @@ class BayesDashboard(Dashboard):
         state = (prior, s, rope)
         if self._pair_state != state:
             results = []
+            self._ensure_components(prior, rope, list(range(len(self._pairs))))
             for k, (i, j) in enumerate(self._pairs):
                 posterior, parts = self._components(k, prior, rope)
                 results.append(
@@ -494,7 +509,9 @@ class BayesDashboard(Dashboard):
 
     def _selected_result(self, k: int, threshold: float) -> BayesSignedRankResult:
         cached = self._pair_results[k]
-        if cached.threshold == threshold:
+        # the matrix's results skip the credible interval; the selected pair
+        # shows it, so it needs its own result
+        if cached.threshold == threshold and not np.isnan(cached.credible_interval[0]):
             return cached
         state = (self._pair_state, k, threshold)
         if self._selected is None or self._selected[0] != state:

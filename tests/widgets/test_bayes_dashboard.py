@@ -336,13 +336,13 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     result_calls: list[float] = []
     gamma_calls: list[float] = []
     weights_made: list[tuple] = []
-    components = SignedRankPosterior.components
+    shared_components = bayes_module.shared_components
     result = SignedRankPosterior.result
     gamma_quantile = bayes_module.gamma_quantile
 
-    def counting_components(self, draws):
-        components_calls.append((self.prior, self.rope))
-        return components(self, draws)
+    def counting_components(posteriors, draws):
+        components_calls.extend((p.prior, p.rope) for p in posteriors)
+        return shared_components(posteriors, draws)
 
     def counting_result(self, draws, **kw):
         assert isinstance(draws, dict), "result() must get the cached components"
@@ -358,7 +358,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
             weights_made.append(args)
             super().__init__(*args, **kw)
 
-    monkeypatch.setattr(SignedRankPosterior, "components", counting_components)
+    monkeypatch.setattr(bayes_module, "shared_components", counting_components)
     monkeypatch.setattr(SignedRankPosterior, "result", counting_result)
     monkeypatch.setattr(bayes_module, "gamma_quantile", counting_gamma)
     monkeypatch.setattr(bayes_module, "DirichletWeights", CountingWeights)
@@ -386,10 +386,10 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
         assert dash.result["settings"][name] == value
     assert len(components_calls) == pairs  # nothing recomputed per case
     assert gamma_calls[1:] == [2.0, 0.3]  # once per new s, for all pairs and joint
-    # a new s re-evaluates every pair; a new threshold, or a pair shown under a
-    # threshold other than the one its row was computed with, only the shown pair
-    assert result_calls.count(2.0) == pairs + 2  # + loss 3, + pair (B, C)
-    assert result_calls.count(0.3) == pairs + 2  # + loss 99, + pair (A, D)
+    # a new s re-evaluates every pair (without credible intervals) and the
+    # shown pair with its interval; a new threshold or pair only the shown pair
+    assert result_calls.count(2.0) == pairs + 3  # + shown, loss 3, pair (B, C)
+    assert result_calls.count(0.3) == pairs + 3  # + shown, loss 99, pair (A, D)
 
     c["rope"].value = 0.004  # new per-case sums: once per pair
     assert components_calls[pairs:] == [("idp", 0.004)] * pairs
@@ -420,6 +420,20 @@ def test_hostile_names_are_escaped(table):
     # the pair dropdown shows the names as text (the front end does not parse it)
     assert dash.controls["pair"].label == "<b>x</b> vs y & z"
     assert dash.result["pairs"]["a"].iloc[0] == "<b>x</b>"
+
+
+def test_selected_pair_has_its_credible_interval(table):
+    dash = make(table)
+    for name, value in [("s", 2.0), ("pair", ("B", "C")), ("rope", 0.004)]:
+        dash.controls[name].value = value
+        selected = dash.result["selected"]
+        low, high = selected.credible_interval
+        assert 0 <= low < high <= 1, (name, low, high)
+        # the equal-tail interval of the lower and upper posterior draws
+        tail = (1 - selected.threshold) / 2
+        assert low == pytest.approx(np.quantile(selected.samples_lower, tail))
+        assert high == pytest.approx(np.quantile(selected.samples_upper, 1 - tail))
+        assert "nan" not in dash.plot_view.outputs[0]["data"]["image/svg+xml"]
 
 
 def test_selected_pair_view_changes_with_pair(table):

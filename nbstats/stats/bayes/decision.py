@@ -75,9 +75,13 @@ def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.n
     This is how baycomp turns posterior samples of the three region
     probabilities into ``(p_left, p_rope, p_right)``; a tie goes to the first.
     """
-    stacked = np.column_stack([left, rope, right])
-    winners = np.argmax(stacked, axis=1)
-    return np.bincount(winners, minlength=3) / stacked.shape[0]
+    # comparisons rather than argmax over a stacked copy: several times
+    # faster, and a dashboard does this for every pair on every change
+    left_wins = (left >= rope) & (left >= right)
+    rope_wins = ~left_wins & (rope >= right)
+    count = left_wins.size
+    n_left, n_rope = int(np.count_nonzero(left_wins)), int(np.count_nonzero(rope_wins))
+    return np.array([n_left, n_rope, count - n_left - n_rope]) / count
 
 
 def check_s(s: float, *, allow_zero: bool) -> float:

@@ -23,11 +23,13 @@ import numpy as np
 __all__ = ["walsh_sums"]
 
 
-#: draws processed side by side: a prefix sum is a chain of dependent
-#: additions, but the chains of different draws are independent, so eight
-#: draws at once keep the processor's vector units busy (measured: ~3x faster
-#: than one draw at a time)
-LANES = 8
+#: draws processed side by side. A prefix sum is a chain of dependent
+#: additions, but the chains of different draws are independent; with the
+#: draws as the inner loop (64 long, so that the compiler vectorises it, and
+#: short enough that a block's buffers stay in the processor's cache) the
+#: sums run 2-3x faster than one draw at a time (measured: 8, 32, 64, 128,
+#: 256 lanes; 64 was fastest for 50 and 300 cases)
+LANES = 64
 
 
 @numba.njit(inline="always")
@@ -92,10 +94,19 @@ def walsh_sums(
                 for b in range(LANES):
                     dot[b] = 0.0
                     half[b] = 0.0
-                for i in range(n):
-                    at = main[i]
-                    for b in range(LANES):
-                        dot[b] += weights[i, b] * prefix[at, b]
+                if signs[q] > 0:
+                    # Σ_i w_i (T - P(g_i)) rather than T² - Σ_i w_i P(g_i): the
+                    # same value, but a region that holds no pair gives exactly
+                    # 0 instead of a rounding error of either sign
+                    for i in range(n):
+                        at = main[i]
+                        for b in range(LANES):
+                            dot[b] += weights[i, b] * (prefix[n, b] - prefix[at, b])
+                else:
+                    for i in range(n):
+                        at = main[i]
+                        for b in range(LANES):
+                            dot[b] += weights[i, b] * prefix[at, b]
                 index = k * n_regions + q
                 for t in range(tie_start[index], tie_start[index + 1]):
                     i, high, low = tie_rows[t], tie_high[t], tie_low[t]
@@ -104,8 +115,7 @@ def walsh_sums(
                 at, other = point_main[k, q], point_other[k, q]
                 for b in range(lanes):
                     t_b = prefix[n, b]
-                    value = t_b * t_b - dot[b] if signs[q] > 0 else dot[b]
-                    quad[start + b, k, q] = value + 0.5 * half[b]
+                    quad[start + b, k, q] = dot[b] + 0.5 * half[b]
                     if with_cross:
                         p_at, p_other = prefix[at, b], prefix[other, b]
                         if signs[q] > 0:
