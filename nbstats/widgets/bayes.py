@@ -35,6 +35,11 @@ from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.posthoc import cap_joint
 from nbstats.stats.bayes.sign import prob_b_better_sign
 from nbstats.stats.bayes.signrank import SignedRankPosterior, shared_components
+from nbstats.stats.bayes.summary_kernel import (
+    joint_counts,
+    near_half_share,
+    prior_terms,
+)
 from nbstats.stats.bayes.weights import (
     DirichletWeights,
     gamma_quantile,
@@ -48,8 +53,6 @@ __all__ = ["BayesDashboard"]
 _HALF_TOLERANCE = 1e-12
 #: Case-dependent posterior parts kept for earlier (prior, rope) settings, bytes.
 _CACHE_BYTES = 256 * 2**20
-#: Draws per block of the joint statements' θ (a block stays in cache).
-_JOINT_ROWS = 2048
 #: Gamma(s) prior weights kept for recent values of s.
 _GAMMA_MEMO = 8
 
@@ -78,8 +81,10 @@ class _GammaMemo:
 
     def __init__(self, size: int = _GAMMA_MEMO) -> None:
         self.uniforms: np.ndarray | None = None
+        self.total: np.ndarray | None = None
         self._size = size
         self._values: OrderedDict[float, np.ndarray] = OrderedDict()
+        self._terms: OrderedDict[float, tuple[np.ndarray, np.ndarray]] = OrderedDict()
 
     def __call__(self, s: float, uniforms: np.ndarray) -> np.ndarray:
         if uniforms is not self.uniforms:
@@ -94,6 +99,22 @@ class _GammaMemo:
         if len(self._values) > self._size:
             self._values.popitem(last=False)
         return value
+
+    def terms(
+        self, s: float, uniforms: np.ndarray, total: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`prior_terms` of the shared draws, once per s for all pairs."""
+        if uniforms is not self.uniforms or total is not self.total:
+            return prior_terms(self(s, uniforms), total)
+        key = float(s)
+        if key not in self._terms:
+            self._terms[key] = prior_terms(self(key, uniforms), total)
+            for array in self._terms[key]:
+                array.flags.writeable = False
+            if len(self._terms) > self._size:
+                self._terms.popitem(last=False)
+        self._terms.move_to_end(key)
+        return self._terms[key]
 
 
 class BayesDashboard(Dashboard):
@@ -453,6 +474,7 @@ class BayesDashboard(Dashboard):
                 if parts[key] is not shared and np.array_equal(parts[key], shared):
                     parts[key] = shared
             group[k] = (posterior, parts)
+        self._gammas.total = self._shared["total"]
 
     def _evict(self) -> None:
         """Forget the oldest (prior, rope) settings beyond the memory budget."""
@@ -462,7 +484,8 @@ class BayesDashboard(Dashboard):
                 a.nbytes
                 for _, parts in group.values()
                 for key, a in parts.items()
-                if key not in ("uniforms", "total")
+                # per-region keys are views of the stacked arrays
+                if key not in ("uniforms", "total") and a.base is None
             )
 
         while (
@@ -498,8 +521,8 @@ class BayesDashboard(Dashboard):
             values = np.array(
                 [
                     min(
-                        float(np.mean(np.abs(res.samples_lower - 0.5) < epsilon)),
-                        float(np.mean(np.abs(res.samples_upper - 0.5) < epsilon)),
+                        near_half_share(res.samples_lower, epsilon),
+                        near_half_share(res.samples_upper, epsilon),
                     )
                     for res in self._pair_results
                 ]
@@ -527,20 +550,15 @@ class BayesDashboard(Dashboard):
         """Statements by probability; joint = all up to here hold (2015, §5.3)."""
         if self._joint_state is None or self._joint_state[0] != s:
             g0 = self._gammas(s, self._shared["uniforms"])
-            counts = np.zeros(self._events.shape[1])
-            step = _JOINT_ROWS
-            for start in range(0, self._events.shape[0], step):
-                block = slice(start, start + step)
-                g = g0[block]
-                total = g + self._event_total[block]
-                # θ = (E h + ½ g0) / (g0 + Σ e): the prior's mass sits on "equal"
-                theta = (self._events[block] + 0.5 * g[:, None]) / total[:, None]
-                holds = np.where(
-                    self._sorted_second,
-                    theta > 0.5 + _HALF_TOLERANCE,
-                    theta < 0.5 - _HALF_TOLERANCE,
-                )
-                counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
+            # θ = (E h + ½ g0) / (g0 + Σ e) per statement: the prior's mass
+            # sits on "equal"; compiled, a draw stops at its first failure
+            counts = joint_counts(
+                self._events,
+                self._event_total,
+                np.asarray(g0, dtype=float),
+                self._sorted_second,
+                _HALF_TOLERANCE,
+            )
             marginals = np.asarray(self._statement_prob)[self._order]
             joint = cap_joint(counts / self._draws.n_samples, marginals)
             self._joint_state = (s, joint)

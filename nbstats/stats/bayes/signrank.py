@@ -16,7 +16,6 @@ from nbstats.stats.bayes.decision import (
     check_rope,
     check_s,
     decide,
-    region_shares,
     resolve_threshold,
 )
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
@@ -176,7 +175,9 @@ class SignedRankPosterior:
     z0: float
     rope: float
     #: optional ``(s, uniforms) -> Gamma(s) quantiles``, so that many
-    #: posteriors on the same draws (a dashboard's pairs) share one computation
+    #: posteriors on the same draws (a dashboard's pairs) share one computation;
+    #: if it also has ``terms(s, uniforms, total)`` returning
+    #: :func:`~nbstats.stats.bayes.summary_kernel.prior_terms`, those are shared too
     prior_gammas: Callable[[float, np.ndarray], np.ndarray] | None = field(
         default=None, compare=False, repr=False
     )
@@ -213,27 +214,52 @@ class SignedRankPosterior:
         Keys: ``theta``, and with a rope ``left`` and ``right``; IDP adds the
         upper-prior versions ``theta_upper``, ``left_upper``, ``right_upper``
         (the plain keys then hold the lower prior: pseudo-observation at -∞).
+        Each region's draw is ``(Q + 2 g0 L + g0² h) / (g0 + T)²`` (see
+        :meth:`components`); for IDP, Theorem 4: a pseudo-observation at +∞
+        wins every pair it is in (``h = 1``, ``L = T``), one at -∞ loses them
+        all, which puts that mass in the left region.
         """
+        from nbstats.stats.bayes.summary_kernel import combine_regions, prior_terms
+
         quantiles = self.prior_gammas or gamma_quantile
-        g0 = quantiles(s, parts["uniforms"])
-        total = parts["total"]
-        scale = (g0 + total) ** 2
+        g0 = np.asarray(quantiles(s, parts["uniforms"]), dtype=float)
+        shared_terms = getattr(self.prior_gammas, "terms", None)
+        if shared_terms is not None:
+            inverse, extra = shared_terms(s, parts["uniforms"], parts["total"])
+        else:
+            inverse, extra = prior_terms(g0, parts["total"])
+        keys = list(self._regions)
+        point = self.prior == "point"
+        steps = np.array(
+            [
+                np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5)
+                for region in self._regions.values()
+            ]
+        )
+        idp = self.prior == "idp"
+        extra_lower = np.array([idp and key == "left" for key in keys])
+        extra_upper = np.array([idp and key != "left" for key in keys])
+        lower = np.empty_like(parts["quad"])
+        upper = np.empty_like(lower) if idp else lower
+        cross = parts["cross"] if point else parts["quad"]  # unused unless point
+        combine_regions(
+            parts["quad"],
+            cross,
+            g0,
+            inverse,
+            extra,
+            steps,
+            extra_lower,
+            extra_upper,
+            point,
+            lower,
+            upper,
+        )
         out: dict[str, np.ndarray] = {}
-        for key, region in self._regions.items():
-            value = parts[f"quad_{key}"]
-            if self.prior == "point":
-                step = np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5)
-                value = value + 2 * g0 * parts[f"cross_{key}"] + g0 * g0 * step
-            elif self.prior == "idp":
-                # Theorem 4: a pseudo-observation at +inf wins every pair it is
-                # in (w0^2 + 2 w0 sum w = w0 (2 - w0)); at -inf it loses them,
-                # which puts its mass in the left region
-                extra = 2 * g0 * total + g0 * g0
-                upper = value + extra if key != "left" else value
-                if key == "left":
-                    value = value + extra
-                out[f"{key}_upper"] = upper / scale
-            out[key] = value / scale
+        for q, key in enumerate(keys):
+            out[key] = lower[q]
+            if idp:
+                out[f"{key}_upper"] = upper[q]
         return out
 
     def sample(self, draws: DirichletWeights, s: float) -> dict[str, np.ndarray]:
@@ -254,31 +280,43 @@ class SignedRankPosterior:
         ``draws`` is a :class:`DirichletWeights` or, to re-evaluate for a new
         s or threshold without recomputing anything per case, the output of
         :meth:`components`. ``interval=False`` skips the credible interval
-        (two quantiles of every draw; NaN then, ``differs`` False) when only
-        the probabilities are needed, as in a dashboard's all-pairs matrix.
+        (two quantiles of every draw; NaN then, ``differs`` False) and the
+        rope's ``region_samples`` (None) when only the probabilities are
+        needed, as in a dashboard's all-pairs matrix.
         """
+        from nbstats.stats.bayes.summary_kernel import count_summary
+
         parts = draws if isinstance(draws, dict) else self.components(draws)
         out = self.combine(parts, s)
         theta = out["theta"]
         theta_upper = out.get("theta_upper", theta)
-        prob_lower = float(np.mean(theta > 0.5 + _HALF_TOLERANCE))
-        prob_upper = float(np.mean(theta_upper > 0.5 + _HALF_TOLERANCE))
-        prob_right = prob_lower
-        prob_left = float(np.mean(theta_upper < 0.5 - _HALF_TOLERANCE))
+        with_rope = self.rope > 0
+        left, right = (out["left"], out["right"]) if with_rope else (theta, theta)
+        left_u = out.get("left_upper", left)
+        right_u = out.get("right_upper", right)
+        counts = (
+            count_summary(
+                theta,
+                theta_upper,
+                left,
+                right,
+                left_u,
+                right_u,
+                with_rope,
+                _HALF_TOLERANCE,
+            )
+            / theta.size
+        )
+        prob_lower, prob_upper = float(counts[0]), float(counts[1])
+        prob_left, prob_right = float(counts[2]), prob_lower
         prob_rope = None
         region_samples = None
-        if self.rope > 0:
-            left, right = out["left"], out["right"]
-            region_samples = np.column_stack([left, 1 - left - right, right])
-            prob_left, prob_rope, prob_right = (
-                float(p) for p in region_shares(left, 1 - left - right, right)
-            )
-            if self.prior == "idp":
-                left_u, right_u = out["left_upper"], out["right_upper"]
-                upper_shares = region_shares(left_u, 1 - left_u - right_u, right_u)
-                prob_lower, prob_upper = prob_right, float(upper_shares[2])
-            else:
-                prob_lower = prob_upper = prob_right
+        if with_rope:
+            if interval:  # for plots; a dashboard's matrix needs only the shares
+                region_samples = np.column_stack([left, 1 - left - right, right])
+            prob_left, prob_rope, prob_right = (float(p) for p in counts[3:6])
+            prob_lower = prob_right
+            prob_upper = float(counts[8]) if self.prior == "idp" else prob_right
         tail = (1 - threshold) / 2
         if interval:
             low = float(np.quantile(theta, tail))
@@ -354,27 +392,31 @@ def shared_components(
     )
     n = draws.n_samples
     total, uniforms = np.empty(n), np.empty(n)
-    outs = []
-    for _ in posteriors:
-        out = {"total": total, "uniforms": uniforms}
-        for key in keys:
-            out[f"quad_{key}"] = np.empty(n)
-            if points is not None:
-                out[f"cross_{key}"] = np.empty(n)
-        outs.append(out)
+    # regions × draws per posterior; the per-region keys are views of these
+    quads = [np.empty((len(keys), n)) for _ in posteriors]
+    crosses = [np.empty((len(keys), n)) for _ in posteriors] if points else None
 
     def evaluate(chunk: WeightChunk) -> None:
         rows = chunk.rows
         chunk_total, quad, cross = batch.evaluate(chunk.exponentials)
         total[rows] = chunk_total
         uniforms[rows] = chunk.uniforms
-        for k, out in enumerate(outs):
-            for q, key in enumerate(keys):
-                out[f"quad_{key}"][rows] = quad[:, k, q]
-                if cross is not None:
-                    out[f"cross_{key}"][rows] = cross[:, k, q]
+        for k, stacked in enumerate(quads):
+            stacked[:, rows] = quad[:, k, :].T
+            if crosses is not None:
+                crosses[k][:, rows] = cross[:, k, :].T
 
     draws.map(evaluate)
+    outs = []
+    for k, stacked in enumerate(quads):
+        out = {"total": total, "uniforms": uniforms, "quad": stacked}
+        if crosses is not None:
+            out["cross"] = crosses[k]
+        for q, key in enumerate(keys):
+            out[f"quad_{key}"] = stacked[q]
+            if crosses is not None:
+                out[f"cross_{key}"] = crosses[k][q]
+        outs.append(out)
     return outs
 
 

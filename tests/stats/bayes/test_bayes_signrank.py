@@ -375,3 +375,50 @@ def test_shared_components_refuse_mixed_priors_or_regions():
             ],
             draws,
         )
+
+
+@pytest.mark.parametrize("prior", ["idp", "point", "bb"])
+@pytest.mark.parametrize("rope", [0.0, 0.1])
+def test_combine_equals_the_definition_with_the_pseudo_observation(prior, rope):
+    """θ and the rope regions from the full weight vector (prior's weight first).
+
+    IDP's lower / upper posteriors put the pseudo-observation at -∞ / +∞;
+    ±1e9 stands in for them here.
+    """
+    rng = np.random.default_rng(11)
+    z = np.round(rng.normal(0.05, 0.2, 12), 1)
+    s = 0.7 if prior != "bb" else 0.0
+    z0 = 0.1 if prior == "point" else 0.0
+    posterior = SignedRankPosterior(z, prior, z0, rope)
+    draws = DirichletWeights(z.size, 2000, random_state=4)
+    out = posterior.combine(posterior.components(draws), s)
+    e = np.vstack([chunk.exponentials for chunk in draws])
+    g0 = np.concatenate([chunk.prior_gamma(s) for chunk in draws])
+    zs = np.sort(z)  # components give each draw's weights to z in sorted order
+    places = {"point": {"": z0}, "bb": {"": 0.0}, "idp": {"": -1e9, "_upper": 1e9}}
+    for suffix, x in places[prior].items():
+        augmented = np.concatenate([[x], zs])
+        weights = np.column_stack([g0, e])
+        weights /= weights.sum(axis=1, keepdims=True)
+        walsh = augmented[:, None] + augmented[None, :]
+        regions = {"theta": H(walsh)}
+        if rope:
+            regions |= {"right": H(walsh - 2 * rope), "left": H(-walsh - 2 * rope)}
+        for key, h in regions.items():
+            expected = np.einsum("si,sj,ij->s", weights, weights, h)
+            np.testing.assert_allclose(out[key + suffix], expected, atol=1e-12)
+
+
+def test_probabilities_equal_numpy_counts():
+    from nbstats.stats.bayes.decision import region_shares
+
+    a, b = data(9, n=25, shift=0.1)
+    res = nbstats.bayes_signrank(a, b, prior="idp", rope=0.05, random_state=2)
+    left, middle, right = res.region_samples.T
+    shares = (res.prob_left, res.prob_rope, res.prob_right)
+    np.testing.assert_allclose(shares, region_shares(left, middle, right), atol=1e-15)
+    assert res.prob_lower == res.prob_right
+    plain = nbstats.bayes_signrank(a, b, prior="idp", random_state=2)
+    assert plain.prob_lower == np.mean(plain.samples_lower > 0.5 + 1e-12)
+    assert plain.prob_upper == np.mean(plain.samples_upper > 0.5 + 1e-12)
+    assert plain.prob_left == np.mean(plain.samples_upper < 0.5 - 1e-12)
