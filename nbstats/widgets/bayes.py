@@ -462,12 +462,14 @@ class BayesDashboard(Dashboard):
             )
             for k in missing
         ]
-        for k, posterior, parts in zip(
-            missing,
-            posteriors,
-            shared_components(posteriors, self._draws),
-            strict=True,
-        ):
+        known = None
+        if rope > 0:  # θ does not depend on the rope: reuse any cached one
+            for (other_prior, _), other in reversed(self._parts.items()):
+                if other_prior == prior and all(k in other for k in missing):
+                    known = [other[k][1] for k in missing]
+                    break
+        computed = shared_components(posteriors, self._draws, known_theta=known)
+        for k, posterior, parts in zip(missing, posteriors, computed, strict=True):
             # the same draws in every pair: share (and so memoise on) one copy
             for key in ("uniforms", "total"):
                 shared = self._shared.setdefault(key, parts[key])

@@ -333,6 +333,7 @@ def test_rope_shows_three_regions(table):
 
 def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     components_calls: list[tuple[str, float]] = []
+    reused_theta: list[bool] = []
     result_calls: list[float] = []
     gamma_calls: list[float] = []
     weights_made: list[tuple] = []
@@ -340,9 +341,10 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     result = SignedRankPosterior.result
     gamma_quantile = bayes_module.gamma_quantile
 
-    def counting_components(posteriors, draws):
+    def counting_components(posteriors, draws, **kw):
         components_calls.extend((p.prior, p.rope) for p in posteriors)
-        return shared_components(posteriors, draws)
+        reused_theta.append(kw.get("known_theta") is not None)
+        return shared_components(posteriors, draws, **kw)
 
     def counting_result(self, draws, **kw):
         assert isinstance(draws, dict), "result() must get the cached components"
@@ -393,6 +395,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
 
     c["rope"].value = 0.004  # new per-case sums: once per pair
     assert components_calls[pairs:] == [("idp", 0.004)] * pairs
+    assert reused_theta == [False, True]  # θ of rope 0 reused for rope 0.004
     c["rope"].value = 0.0  # cached
     c["prior"].value = "point"
     assert components_calls[2 * pairs :] == [("point", 0.0)] * pairs

@@ -354,7 +354,10 @@ class SignedRankPosterior:
 
 
 def shared_components(
-    posteriors: Sequence[SignedRankPosterior], draws: DirichletWeights
+    posteriors: Sequence[SignedRankPosterior],
+    draws: DirichletWeights,
+    *,
+    known_theta: Sequence[dict[str, np.ndarray]] | None = None,
 ) -> list[dict[str, np.ndarray]]:
     """:meth:`SignedRankPosterior.components` of several posteriors, one pass.
 
@@ -364,6 +367,11 @@ def shared_components(
     shared, which makes the pairs of a dashboard several times cheaper. All
     posteriors need the same prior and either all a rope or none (the ropes'
     widths may differ).
+
+    θ does not depend on the rope: ``known_theta`` (for posteriors with a
+    rope) are earlier components of the same differences, prior and draws,
+    under any rope; their θ sums are copied and only the rope's two regions
+    are computed, a third less work when a dashboard's rope moves.
 
     Examples
     --------
@@ -383,11 +391,20 @@ def shared_components(
                 "shared_components needs the same prior and the same regions (all "
                 "with a rope or none) in every posterior."
             )
-    keys = list(head._regions)
-    points = [p._points for p in posteriors] if head.prior == "point" else None
+    keys = list(head._regions)  # θ first
+    first = 0
+    if known_theta is not None:
+        if keys == ["theta"] or len(known_theta) != len(posteriors):
+            raise ValueError(
+                "known_theta needs posteriors with a rope, one known entry each."
+            )
+        first = 1
+    points = None
+    if head.prior == "point":
+        points = [p._points[first:] for p in posteriors]
     batch = WalshBatch.build(
         [p._plan for p in posteriors],
-        [list(p._regions.values()) for p in posteriors],
+        [list(p._regions.values())[first:] for p in posteriors],
         points,
     )
     n = draws.n_samples
@@ -402,11 +419,16 @@ def shared_components(
         total[rows] = chunk_total
         uniforms[rows] = chunk.uniforms
         for k, stacked in enumerate(quads):
-            stacked[:, rows] = quad[:, k, :].T
+            stacked[first:, rows] = quad[:, k, :].T
             if crosses is not None:
-                crosses[k][:, rows] = cross[:, k, :].T
+                crosses[k][first:, rows] = cross[:, k, :].T
 
     draws.map(evaluate)
+    if known_theta is not None:
+        for k, known in enumerate(known_theta):
+            quads[k][0] = known["quad_theta"]
+            if crosses is not None:
+                crosses[k][0] = known["cross_theta"]
     outs = []
     for k, stacked in enumerate(quads):
         out = {"total": total, "uniforms": uniforms, "quad": stacked}

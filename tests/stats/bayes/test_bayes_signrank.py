@@ -422,3 +422,24 @@ def test_probabilities_equal_numpy_counts():
     assert plain.prob_lower == np.mean(plain.samples_lower > 0.5 + 1e-12)
     assert plain.prob_upper == np.mean(plain.samples_upper > 0.5 + 1e-12)
     assert plain.prob_left == np.mean(plain.samples_upper < 0.5 - 1e-12)
+
+
+@pytest.mark.parametrize("prior", ["idp", "point"])
+def test_known_theta_reused_for_a_new_rope_equals_a_fresh_computation(prior):
+    rng = np.random.default_rng(12)
+    zs = [np.round(rng.normal(0.05 * k, 0.3, 14), 2) for k in range(3)]
+    draws = DirichletWeights(14, 2000, random_state=7)
+    before = shared_components(
+        [SignedRankPosterior(z, prior, 0.0, 0.05) for z in zs], draws
+    )
+    after = [SignedRankPosterior(z, prior, 0.0, 0.12) for z in zs]
+    reused = shared_components(after, draws, known_theta=before)
+    fresh = shared_components(after, draws)
+    for ours, expected in zip(reused, fresh, strict=True):
+        assert ours.keys() == expected.keys()
+        for key in ours:
+            np.testing.assert_array_equal(ours[key], expected[key])
+    with pytest.raises(ValueError, match="known_theta"):
+        shared_components(
+            [SignedRankPosterior(zs[0], prior, 0.0, 0.0)], draws, known_theta=before[:1]
+        )
