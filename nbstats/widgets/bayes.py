@@ -482,12 +482,13 @@ class BayesDashboard(Dashboard):
         """Forget the oldest (prior, rope) settings beyond the memory budget."""
 
         def size(group: dict[int, tuple]) -> int:
+            # the per-region keys are views of "quad" and "cross"; uniforms
+            # and total are shared by every pair
             return sum(
-                a.nbytes
+                parts[key].nbytes
                 for _, parts in group.values()
-                for key, a in parts.items()
-                # per-region keys are views of the stacked arrays
-                if key not in ("uniforms", "total") and a.base is None
+                for key in ("quad", "cross")
+                if key in parts
             )
 
         while (

@@ -197,7 +197,7 @@ class _SignedRankEvents:
     def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
         g0 = chunk.prior_gamma(s)
         total, quad, cross = self.batch.evaluate(chunk.exponentials)
-        value, cross = quad[:, :, 0], cross[:, :, 0]
+        value, cross = quad[:, 0, :].T, cross[:, 0, :].T  # draws × pairs
         scale = ((g0 + total) ** 2)[:, None]
         # pseudo-observation at a zero difference: 2 w0 Σ_j w_j H(z_j) + ½ w0²
         g0 = g0[:, None]

@@ -409,19 +409,19 @@ def shared_components(
     )
     n = draws.n_samples
     total, uniforms = np.empty(n), np.empty(n)
-    # regions × draws per posterior; the per-region keys are views of these
-    quads = [np.empty((len(keys), n)) for _ in posteriors]
-    crosses = [np.empty((len(keys), n)) for _ in posteriors] if points else None
+    # posterior × region × draw; each posterior's (region × draw) block is
+    # contiguous, and the per-region keys are views of it
+    quads = np.empty((len(posteriors), len(keys), n))
+    crosses = np.empty_like(quads) if points is not None else None
+    out = (
+        total,
+        quads[:, first:],
+        crosses[:, first:] if crosses is not None else None,
+    )
 
     def evaluate(chunk: WeightChunk) -> None:
-        rows = chunk.rows
-        chunk_total, quad, cross = batch.evaluate(chunk.exponentials)
-        total[rows] = chunk_total
-        uniforms[rows] = chunk.uniforms
-        for k, stacked in enumerate(quads):
-            stacked[first:, rows] = quad[:, k, :].T
-            if crosses is not None:
-                crosses[k][first:, rows] = cross[:, k, :].T
+        batch.evaluate(chunk.exponentials, out=out, offset=chunk.rows.start)
+        uniforms[chunk.rows] = chunk.uniforms
 
     draws.map(evaluate)
     if known_theta is not None:

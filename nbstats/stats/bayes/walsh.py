@@ -182,23 +182,32 @@ class WalshBatch:
         )
 
     def evaluate(
-        self, exponentials: np.ndarray
+        self,
+        exponentials: np.ndarray,
+        *,
+        out: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None,
+        offset: int = 0,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """``(total, quad, cross)`` for a chunk of unnormalised weights.
 
-        ``total`` (rows) is Σ e; ``quad[r, k, q]`` the Walsh sum
-        ``Σ_i Σ_j e_i e_j H(sign_q (z_i + z_j) - c)`` of plan k; ``cross``
-        (``None`` without points) ``Σ_j e_j H(sign_q (x + z_j) - c)`` for the
-        pseudo-observation x.
+        ``total[r]`` is Σ e of draw r; ``quad[k, q, r]`` the Walsh sum
+        ``Σ_i Σ_j e_i e_j H(sign_q (z_i + z_j) - c)`` of plan k and region q;
+        ``cross[k, q, r]`` (``None`` without points) ``Σ_j e_j H(sign_q (x +
+        z_j) - c)`` for the pseudo-observation x. With ``out`` the chunk's
+        draws are written from column ``offset`` of those arrays (no copies
+        when a caller gathers many chunks).
         """
         from nbstats.stats.bayes.walsh_kernel import walsh_sums  # compiles lazily
 
         e = np.ascontiguousarray(exponentials, dtype=float)
-        rows = e.shape[0]
-        n_plans, n_regions = self.mains.shape[:2]
-        total = np.empty(rows)
-        quad = np.empty((rows, n_plans, n_regions))
-        cross = np.empty((rows, n_plans, n_regions) if self.with_cross else (0, 0, 0))
+        if out is None:
+            rows = e.shape[0]
+            n_plans, n_regions = self.mains.shape[:2]
+            shape = (n_plans, n_regions, rows)
+            cross_out = np.empty(shape) if self.with_cross else None
+            out = (np.empty(rows), np.empty(shape), cross_out)
+            offset = 0
+        total, quad, cross = out
         walsh_sums(
             e,
             self.orders,
@@ -214,9 +223,10 @@ class WalshBatch:
             self.with_cross,
             total,
             quad,
-            cross,
+            cross if cross is not None else np.empty((0, 0, 0)),
+            offset,
         )
-        return total, quad, cross if self.with_cross else None
+        return total, quad, cross
 
 
 def first_index(

@@ -61,8 +61,10 @@ def walsh_sums(
     total: np.ndarray,
     quad: np.ndarray,
     cross: np.ndarray,
+    offset: int,
 ) -> None:  # pragma: no cover - compiled; tested through its callers
-    """Fill ``total[r]``, ``quad[r, k, q]`` and ``cross[r, k, q]`` for every draw r.
+    """Fill ``total[o]``, ``quad[k, q, o]`` and ``cross[k, q, o]``, o = offset + r,
+    for every draw r (the outputs may hold more draws than this chunk).
 
     ``exponentials`` is rows × n (one draw per row). Plan k sees the weights
     in the order ``orders[k]`` when ``permute`` (else as given, already in
@@ -88,7 +90,7 @@ def walsh_sums(
                         prefix[j + 1, b] = prefix[j, b] + weights[j, b]
             if k == 0:
                 for b in range(lanes):
-                    total[start + b] = prefix[n, b]
+                    total[offset + start + b] = prefix[n, b]
             for q in range(n_regions):
                 main = mains[k, q]
                 for b in range(LANES):
@@ -115,10 +117,15 @@ def walsh_sums(
                 at, other = point_main[k, q], point_other[k, q]
                 for b in range(lanes):
                     t_b = prefix[n, b]
-                    quad[start + b, k, q] = dot[b] + 0.5 * half[b]
+                    o = offset + start + b
+                    quad[k, q, o] = dot[b] + 0.5 * half[b]
                     if with_cross:
                         p_at, p_other = prefix[at, b], prefix[other, b]
                         if signs[q] > 0:
-                            cross[start + b, k, q] = t_b - p_at + 0.5 * (p_at - p_other)
+                            cross[k, q, offset + start + b] = (
+                                t_b - p_at + 0.5 * (p_at - p_other)
+                            )
                         else:
-                            cross[start + b, k, q] = p_at + 0.5 * (p_other - p_at)
+                            cross[k, q, offset + start + b] = p_at + 0.5 * (
+                                p_other - p_at
+                            )

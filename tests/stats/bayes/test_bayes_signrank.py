@@ -121,11 +121,9 @@ def test_fast_kernel_equals_the_n_squared_definition():
             slow = np.einsum(
                 "si,sj,ij->s", e, e, H(sign * (z[:, None] + z[None, :]) - c)
             )
-            np.testing.assert_allclose(quad[:, 0, q], slow, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(quad[0, q], slow, rtol=1e-12, atol=1e-12)
             slow_cross = e @ H(sign * (x + z) - c)
-            np.testing.assert_allclose(
-                cross[:, 0, q], slow_cross, rtol=1e-12, atol=1e-12
-            )
+            np.testing.assert_allclose(cross[0, q], slow_cross, rtol=1e-12, atol=1e-12)
             assert plan.count(regions[q]) == pytest.approx(
                 H(sign * (z[:, None] + z[None, :]) - c).sum(), abs=1e-9
             )
@@ -146,8 +144,8 @@ def test_batch_of_plans_with_permutation_equals_each_plan_alone():
     np.testing.assert_allclose(total, e.sum(axis=1), rtol=1e-12)
     for k, z in enumerate(zs):
         slow = np.einsum("si,sj,ij->s", e, e, H(z[:, None] + z[None, :]))
-        np.testing.assert_allclose(quad[:, k, 0], slow, rtol=1e-12)
-        np.testing.assert_allclose(cross[:, k, 0], e @ H(z), rtol=1e-12)
+        np.testing.assert_allclose(quad[k, 0], slow, rtol=1e-12)
+        np.testing.assert_allclose(cross[k, 0], e @ H(z), rtol=1e-12)
 
 
 def test_batch_rejects_plans_with_different_region_signs():
