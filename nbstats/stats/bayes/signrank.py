@@ -33,6 +33,8 @@ Prior = Literal["idp", "bb", "point"]
 # θ within this distance of ½ counts as exactly ½ (e.g. all differences zero,
 # where θ = ½ up to the rounding of the weights' sum)
 _HALF_TOLERANCE = 1e-12
+#: draws per block when only θ's draws are kept (the block stays in cache)
+_BLOCK = 8192
 
 
 def bayes_signrank(
@@ -219,7 +221,24 @@ class SignedRankPosterior:
         wins every pair it is in (``h = 1``, ``L = T``), one at -∞ loses them
         all, which puts that mass in the left region.
         """
-        from nbstats.stats.bayes.summary_kernel import combine_regions, prior_terms
+        return self._evaluate(parts, s, store_regions=True)[0]
+
+    def _evaluate(
+        self, parts: dict[str, np.ndarray], s: float, *, store_regions: bool
+    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """:meth:`combine` and the draws' counts (see
+        :func:`~nbstats.stats.bayes.summary_kernel.count_summary`).
+
+        Without ``store_regions`` only θ's draws are kept: the rope regions
+        are computed block by block into a small buffer and only counted. A
+        dashboard keeps every pair's result, and fresh memory for four more
+        arrays per pair cost more (page faults) than the arithmetic.
+        """
+        from nbstats.stats.bayes.summary_kernel import (
+            combine_regions,
+            count_summary,
+            prior_terms,
+        )
 
         quantiles = self.prior_gammas or gamma_quantile
         g0 = np.asarray(quantiles(s, parts["uniforms"]), dtype=float)
@@ -228,39 +247,69 @@ class SignedRankPosterior:
             inverse, extra = shared_terms(s, parts["uniforms"], parts["total"])
         else:
             inverse, extra = prior_terms(g0, parts["total"])
-        keys = list(self._regions)
+        keys = list(self._regions)  # θ, then right and left with a rope
         point = self.prior == "point"
+        idp = self.prior == "idp"
         steps = np.array(
             [
                 np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5)
                 for region in self._regions.values()
             ]
         )
-        idp = self.prior == "idp"
         extra_lower = np.array([idp and key == "left" for key in keys])
         extra_upper = np.array([idp and key != "left" for key in keys])
-        lower = np.empty_like(parts["quad"])
-        upper = np.empty_like(lower) if idp else lower
-        cross = parts["cross"] if point else parts["quad"]  # unused unless point
-        combine_regions(
-            parts["quad"],
-            cross,
-            g0,
-            inverse,
-            extra,
-            steps,
-            extra_lower,
-            extra_upper,
-            point,
-            lower,
-            upper,
-        )
+        quad = parts["quad"]
+        cross = parts["cross"] if point else quad  # unused unless point
+
+        def fill(block: slice, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+            combine_regions(
+                quad[:, block],
+                cross[:, block],
+                g0[block],
+                inverse[block],
+                extra[block],
+                steps,
+                extra_lower,
+                extra_upper,
+                point,
+                lower,
+                upper,
+            )
+            rope = len(keys) > 1
+            return count_summary(
+                lower[0],
+                upper[0],
+                lower[-1],
+                lower[1 % len(keys)],
+                upper[-1],
+                upper[1 % len(keys)],
+                rope,
+                _HALF_TOLERANCE,
+            )
+
+        n = quad.shape[1]
+        if store_regions or len(keys) == 1:
+            lower = np.empty((len(keys), n))
+            upper = np.empty_like(lower) if idp else lower
+            counts = fill(slice(None), lower, upper)
+        else:
+            lower = np.empty((1, n))
+            upper = np.empty_like(lower) if idp else lower
+            block_lower = np.empty((len(keys), min(n, _BLOCK)))
+            block_upper = np.empty_like(block_lower) if idp else block_lower
+            counts = np.zeros(9, dtype=np.int64)
+            for start in range(0, n, _BLOCK):
+                block = slice(start, min(n, start + _BLOCK))
+                size = block.stop - start
+                counts += fill(block, block_lower[:, :size], block_upper[:, :size])
+                lower[0, block] = block_lower[0, :size]
+                upper[0, block] = block_upper[0, :size]
         out: dict[str, np.ndarray] = {}
-        for q, key in enumerate(keys):
-            out[key] = lower[q]
+        for row in range(lower.shape[0]):
+            out[keys[row]] = lower[row]
             if idp:
-                out[f"{key}_upper"] = upper[q]
-        return out
+                out[f"{keys[row]}_upper"] = upper[row]
+        return out, counts
 
     def sample(self, draws: DirichletWeights, s: float) -> dict[str, np.ndarray]:
         """Posterior draws for prior strength s: :meth:`components`, :meth:`combine`."""
@@ -284,35 +333,20 @@ class SignedRankPosterior:
         rope's ``region_samples`` (None) when only the probabilities are
         needed, as in a dashboard's all-pairs matrix.
         """
-        from nbstats.stats.bayes.summary_kernel import count_summary
-
         parts = draws if isinstance(draws, dict) else self.components(draws)
-        out = self.combine(parts, s)
+        with_rope = self.rope > 0
+        # a matrix's results (no interval) need only θ's draws and the counts
+        out, counts = self._evaluate(parts, s, store_regions=interval)
+        counts = counts / parts["total"].size
         theta = out["theta"]
         theta_upper = out.get("theta_upper", theta)
-        with_rope = self.rope > 0
-        left, right = (out["left"], out["right"]) if with_rope else (theta, theta)
-        left_u = out.get("left_upper", left)
-        right_u = out.get("right_upper", right)
-        counts = (
-            count_summary(
-                theta,
-                theta_upper,
-                left,
-                right,
-                left_u,
-                right_u,
-                with_rope,
-                _HALF_TOLERANCE,
-            )
-            / theta.size
-        )
         prob_lower, prob_upper = float(counts[0]), float(counts[1])
         prob_left, prob_right = float(counts[2]), prob_lower
         prob_rope = None
         region_samples = None
         if with_rope:
             if interval:  # for plots; a dashboard's matrix needs only the shares
+                left, right = out["left"], out["right"]
                 region_samples = np.column_stack([left, 1 - left - right, right])
             prob_left, prob_rope, prob_right = (float(p) for p in counts[3:6])
             prob_lower = prob_right
