@@ -22,6 +22,7 @@ from nbstats.stats.bayes import (
     bayes_posthoc,
     bayes_sign_test,
     bayes_signrank,
+    bayes_signrank_pairs,
 )
 from nbstats.stats.frequentist import (
     adjust_pvalues,
@@ -46,6 +47,7 @@ __all__ = [
     "bayes_posthoc",
     "bayes_sign_test",
     "bayes_signrank",
+    "bayes_signrank_pairs",
     "critical_difference",
     "dashboard",
     "datasets",

@@ -19,6 +19,7 @@ import pandas as pd
 from nbstats import scores as _scores
 from nbstats.results.bayes import (
     BayesPosthocResult,
+    BayesSignedRankPairsResult,
     BayesSignedRankResult,
     BayesSignTestResult,
 )
@@ -120,6 +121,10 @@ class CompareAccessor:
     def bayes_signrank(self, a: Any, b: Any, **kwargs: Any) -> BayesSignedRankResult:
         """:func:`nbstats.bayes_signrank` of columns ``a`` and ``b``."""
         return _bayes.bayes_signrank(self._column(a), self._column(b), **kwargs)
+
+    def bayes_signrank_pairs(self, **kwargs: Any) -> BayesSignedRankPairsResult:
+        """:func:`nbstats.bayes_signrank_pairs` of this frame."""
+        return _bayes.bayes_signrank_pairs(self._obj, **kwargs)
 
     def bayes_friedman(self, **kwargs: Any) -> BayesFriedmanResult:
         """:func:`nbstats.bayes_friedman` of this frame."""

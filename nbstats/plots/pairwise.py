@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
-from nbstats.results.bayes import BayesPosthocResult
+from nbstats.results.bayes import BayesPosthocResult, BayesSignedRankPairsResult
 from nbstats.results.frequentist import PosthocResult
 
 __all__ = ["cell_text", "pairwise_heatmap"]
@@ -17,6 +17,7 @@ __all__ = ["cell_text", "pairwise_heatmap"]
 _KINDS = {
     PosthocResult: ("pvalues", "unadjusted"),
     BayesPosthocResult: ("probabilities",),
+    BayesSignedRankPairsResult: ("probabilities",),
 }
 #: Darkest colour of the p-value map: smaller p-values look the same.
 _P_FLOOR = 1e-3
@@ -54,7 +55,7 @@ def cell_text(value: float) -> str:
 
 
 def pairwise_heatmap(
-    result: PosthocResult | BayesPosthocResult,
+    result: PosthocResult | BayesPosthocResult | BayesSignedRankPairsResult,
     *,
     ax: Any = None,
     annotate: bool = True,
@@ -71,10 +72,11 @@ def pairwise_heatmap(
 
     Parameters
     ----------
-    result : PosthocResult or BayesPosthocResult
-        From :func:`nbstats.posthoc` or :func:`nbstats.bayes_posthoc`. A
-        comparison against a control is drawn as one row (the control) of
-        p-values against every other algorithm.
+    result : PosthocResult, BayesPosthocResult or BayesSignedRankPairsResult
+        From :func:`nbstats.posthoc`, :func:`nbstats.bayes_posthoc` or
+        :func:`nbstats.bayes_signrank_pairs` (cells above its threshold are
+        framed). A comparison against a control is drawn as one row (the
+        control) of p-values against every other algorithm.
     ax : matplotlib Axes, optional
         Where to draw (the colorbar takes space from it); by default a new
         figure.
@@ -104,7 +106,7 @@ def pairwise_heatmap(
     Raises
     ------
     TypeError
-        If ``result`` is neither a PosthocResult nor a BayesPosthocResult.
+        If ``result`` is none of those results.
     ValueError
         If ``kind`` does not fit the result.
 
@@ -254,8 +256,9 @@ def _check_kind(result: object, kind: str | None) -> str:
                 )
             return kind
     raise TypeError(
-        "pairwise_heatmap expects a PosthocResult (from nbstats.posthoc) or a "
-        "BayesPosthocResult (from nbstats.bayes_posthoc); got "
+        "pairwise_heatmap expects a PosthocResult (from nbstats.posthoc), a "
+        "BayesPosthocResult (from nbstats.bayes_posthoc) or a "
+        "BayesSignedRankPairsResult (from nbstats.bayes_signrank_pairs); got "
         f"{type(result).__name__}."
     )
 
@@ -265,6 +268,12 @@ def _matrix(
 ) -> tuple[pd.DataFrame, np.ndarray, str | None]:
     """Values ordered by mean rank, which cells to mark, and the control."""
     order = list(result.mean_ranks.sort_values(kind="stable").index)
+    if isinstance(result, BayesSignedRankPairsResult):
+        values = _blank_diagonal(
+            result.probabilities.reindex(index=order, columns=order)
+        )
+        marked = values.to_numpy() > result.threshold
+        return values, marked, None
     if isinstance(result, BayesPosthocResult):
         values = _blank_diagonal(
             result.probabilities.reindex(index=order, columns=order)
@@ -318,6 +327,11 @@ def _fit_annotations(fig: Any, ax: Any) -> None:
 def _title(
     result: PosthocResult | BayesPosthocResult, kind: str, control: str | None
 ) -> str:
+    if isinstance(result, BayesSignedRankPairsResult):
+        return (
+            f"Bayesian signed-rank test ({result.prior}, s = {result.s:.3g})\n"
+            f"framed: probability > {result.threshold:g}"
+        )
     if isinstance(result, BayesPosthocResult):
         return (
             f"Bayesian {result.test} test, s = {result.s:g}\n"

@@ -3,6 +3,7 @@
 from nbstats.results.base import Result, TestResult
 from nbstats.results.bayes import (
     BayesPosthocResult,
+    BayesSignedRankPairsResult,
     BayesSignedRankResult,
     BayesSignTestResult,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "BayesFriedmanResult",
     "BayesPosthocResult",
     "BayesSignTestResult",
+    "BayesSignedRankPairsResult",
     "BayesSignedRankResult",
     "FriedmanResult",
     "PosthocResult",

@@ -358,3 +358,75 @@ class BayesPosthocResult(Result):
         if kind == "heatmap":
             return plots.pairwise_heatmap(self, ax=ax, **kwargs)
         raise ValueError(f"unknown kind={kind!r}; choose 'cd' or 'heatmap'.")
+
+
+@_frozen
+class BayesSignedRankPairsResult(Result):
+    """The Bayesian signed-rank test on every pair of algorithms.
+
+    Attributes
+    ----------
+    pairs : DataFrame
+        One row per pair (a, b), a before b in column order: ``prob_left``,
+        ``prob_rope`` (NaN without rope), ``prob_right``, ``prob_lower`` and
+        ``prob_upper`` (as :class:`BayesSignedRankResult`), the exact
+        posterior means ``mean_lower`` / ``mean_upper`` of θ, the credible
+        interval ``ci_low`` / ``ci_high``, ``differs`` (½ outside it) and
+        ``decision`` (``"b"``, ``"a"`` or ``"indeterminate"``).
+    probabilities : DataFrame
+        m × m: entry (row i, column j) is the posterior probability that
+        column j is better than row i — the lower probability under IDP;
+        with a rope, the share of draws in which that region is the most
+        probable.
+    mean_ranks : Series
+        Average ranks (1 = best), for ordering.
+    prior : str
+    s, z0, rope, threshold : float
+    n, n_samples : int
+    """
+
+    pairs: pd.DataFrame
+    probabilities: pd.DataFrame
+    mean_ranks: pd.Series
+    prior: str
+    s: float
+    z0: float
+    rope: float
+    threshold: float
+    n: int
+    n_samples: int
+
+    def _title(self) -> str:
+        rope = f", rope ±{self.rope:g}" if self.rope else ""
+        return (
+            f"Bayesian signed-rank test, all pairs ({self.prior}, s = {self.s:.3g}"
+            f"{rope})"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        counts = self.pairs["decision"].value_counts()
+        return [
+            ("pairs", len(self.pairs)),
+            ("cases", self.n),
+            ("threshold", self.threshold),
+            *((f"decisions '{d}'", int(counts.get(d, 0))) for d in ("b", "a")),
+            ("decisions 'indeterminate'", int(counts.get("indeterminate", 0))),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.pairs.copy()
+
+    def _table(self) -> pd.DataFrame:
+        columns = ["a", "b", "prob_left", "prob_rope", "prob_right", "decision"]
+        if self.prior == "idp":
+            columns = ["a", "b", "prob_lower", "prob_upper", "decision"]
+        if self.prior == "idp" and self.rope:
+            columns.insert(2, "prob_rope")
+        frame = self.pairs[columns]
+        return frame.dropna(axis=1, how="all")
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """The probability matrix as an annotated heatmap. Returns the Axes."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        return plots.pairwise_heatmap(self, ax=ax, **kwargs)

@@ -25,6 +25,7 @@ __all__ = [
     "SignedRankPosterior",
     "bayes_signrank",
     "posterior_means",
+    "prior_strength",
     "shared_components",
 ]
 
@@ -126,7 +127,7 @@ def bayes_signrank(
     (0.0, 0.12, 0.88)
     """
     check_choice("prior", prior, ("idp", "bb", "point"))
-    s = _prior_strength(prior, s)
+    s = prior_strength(prior, s)
     z0 = float(z0)
     if prior != "point" and z0 != 0.0:
         raise ValueError(
@@ -146,7 +147,8 @@ def bayes_signrank(
     return posterior.result(draws, s=s, threshold=threshold, names=(name_a, name_b))
 
 
-def _prior_strength(prior: str, s: float | None) -> float:
+def prior_strength(prior: str, s: float | None) -> float:
+    """Validated s for a prior; its default when None (see :func:`bayes_signrank`)."""
     if prior == "bb":
         if s not in (None, 0, 0.0):
             raise ValueError(
@@ -244,9 +246,9 @@ class SignedRankPosterior:
         g0 = np.asarray(quantiles(s, parts["uniforms"]), dtype=float)
         shared_terms = getattr(self.prior_gammas, "terms", None)
         if shared_terms is not None:
-            inverse, extra = shared_terms(s, parts["uniforms"], parts["total"])
+            scale, extra = shared_terms(s, parts["uniforms"], parts["total"])
         else:
-            inverse, extra = prior_terms(g0, parts["total"])
+            scale, extra = prior_terms(g0, parts["total"])
         keys = list(self._regions)  # θ, then right and left with a rope
         point = self.prior == "point"
         idp = self.prior == "idp"
@@ -266,7 +268,7 @@ class SignedRankPosterior:
                 quad[:, block],
                 cross[:, block],
                 g0[block],
-                inverse[block],
+                scale[block],
                 extra[block],
                 steps,
                 extra_lower,

@@ -24,7 +24,7 @@ __all__ = [
 
 
 def prior_terms(g0: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per draw ``1 / (g0 + T)²`` and ``(2 T + g0) g0 / (g0 + T)²``.
+    """Per draw ``(g0 + T)²`` and ``(2 T + g0) g0 / (g0 + T)²``.
 
     The second is the share of the pairs that include a pseudo-observation
     at ±∞ (Theorem 4 of Benavoli et al. 2014). Both depend on the draws and s
@@ -32,18 +32,17 @@ def prior_terms(g0: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
     Examples
     --------
-    >>> inverse, extra = prior_terms(np.array([1.0]), np.array([3.0]))
-    >>> float(inverse[0]), float(extra[0])
-    (0.0625, 0.4375)
+    >>> scale, extra = prior_terms(np.array([1.0]), np.array([3.0]))
+    >>> float(scale[0]), float(extra[0])
+    (16.0, 0.4375)
     """
-    inverse = g0 + total
-    inverse *= inverse
-    np.divide(1.0, inverse, out=inverse)
+    scale = g0 + total
+    scale *= scale
     extra = 2.0 * total
     extra += g0
     extra *= g0
-    extra *= inverse
-    return inverse, extra
+    extra /= scale
+    return scale, extra
 
 
 @numba.njit(nogil=True, cache=True)
@@ -51,7 +50,7 @@ def combine_regions(
     quad: np.ndarray,
     cross: np.ndarray,
     g0: np.ndarray,
-    inverse: np.ndarray,
+    scale: np.ndarray,
     extra: np.ndarray,
     steps: np.ndarray,
     extra_lower: np.ndarray,
@@ -62,10 +61,12 @@ def combine_regions(
 ) -> None:  # pragma: no cover - compiled; tested through SignedRankPosterior
     """Normalised region sums for prior weight g0; rows of ``quad`` = regions.
 
-    With ``inverse`` and ``extra`` from :func:`prior_terms`: point prior
-    ``(Q + 2 g0 L + g0² step) · inverse`` into ``lower``; otherwise
-    ``Q · inverse``, plus ``extra`` where ``extra_lower`` / ``extra_upper``
+    With ``scale`` and ``extra`` from :func:`prior_terms`: point prior
+    ``(Q + 2 g0 L + g0² step) / scale`` into ``lower``; otherwise
+    ``Q / scale``, plus ``extra`` where ``extra_lower`` / ``extra_upper``
     say. ``upper`` may be ``lower`` itself when no ``extra_upper`` is set.
+    Dividing (not multiplying by a reciprocal) keeps θ = T² / T² = 1 exact
+    when every pair is in the region.
     """
     n_regions, n = quad.shape
     for q in range(n_regions):
@@ -74,11 +75,11 @@ def combine_regions(
             for r in range(n):
                 g = g0[r]
                 value = quad[q, r] + 2.0 * g * cross[q, r] + step * g * g
-                lower[q, r] = value * inverse[r]
+                lower[q, r] = value / scale[r]
         else:
             add_lower, add_upper = extra_lower[q], extra_upper[q]
             for r in range(n):
-                value = quad[q, r] * inverse[r]
+                value = quad[q, r] / scale[r]
                 lower[q, r] = value + extra[r] if add_lower else value
                 upper[q, r] = value + extra[r] if add_upper else value
 

@@ -123,6 +123,7 @@ class WalshBatch:
     permute: bool
     mains: np.ndarray
     signs: np.ndarray
+    full: np.ndarray
     tie_start: np.ndarray
     tie_rows: np.ndarray
     tie_high: np.ndarray
@@ -172,6 +173,19 @@ class WalshBatch:
                 dtype=np.int64,
             ),
             signs=signs,
+            # regions that hold for every pair (i, j): their sum is T²
+            full=np.array(
+                [
+                    [
+                        region.tie_rows.size == 0
+                        and bool(np.all(region.main == (0 if region.sign > 0 else n)))
+                        for region in plan_regions
+                    ]
+                    for plan, plan_regions in zip(plans, regions, strict=True)
+                    for n in [plan.n]
+                ],
+                dtype=bool,
+            ),
             tie_start=tie_start.astype(np.int64),
             tie_rows=joined("tie_rows"),
             tie_high=joined("tie_high"),
@@ -214,6 +228,7 @@ class WalshBatch:
             self.permute,
             self.mains,
             self.signs,
+            self.full,
             self.tie_start,
             self.tie_rows,
             self.tie_high,

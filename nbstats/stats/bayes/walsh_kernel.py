@@ -51,6 +51,7 @@ def walsh_sums(
     permute: bool,
     mains: np.ndarray,
     signs: np.ndarray,
+    full: np.ndarray,
     tie_start: np.ndarray,
     tie_rows: np.ndarray,
     tie_high: np.ndarray,
@@ -118,7 +119,12 @@ def walsh_sums(
                 for b in range(lanes):
                     t_b = prefix[n, b]
                     o = offset + start + b
-                    quad[k, q, o] = dot[b] + 0.5 * half[b]
+                    # a region every pair is in: exactly T², so that θ = 1
+                    # exactly (an empty one gives exactly 0 by the form above)
+                    if full[k, q]:
+                        quad[k, q, o] = t_b * t_b
+                    else:
+                        quad[k, q, o] = dot[b] + 0.5 * half[b]
                     if with_cross:
                         p_at, p_other = prefix[at, b], prefix[other, b]
                         if signs[q] > 0:

@@ -1,0 +1,103 @@
+"""All-pairs Bayesian signed-rank test: equal to one call per pair, faster."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+
+
+@pytest.fixture(scope="module")
+def table() -> pd.DataFrame:
+    rng = np.random.default_rng(5)
+    base = rng.uniform(0.6, 0.9, (25, 1))
+    values = base + np.linspace(0, 0.02, 4) + rng.normal(0, 0.015, (25, 4))
+    return pd.DataFrame(np.round(values, 3), columns=["w", "x", "y", "z"])
+
+
+@pytest.mark.parametrize(
+    ("prior", "rope"), [("idp", 0.0), ("idp", 0.005), ("point", 0.01), ("bb", 0.0)]
+)
+def test_every_pair_equals_bayes_signrank_with_the_same_seed(table, prior, rope):
+    res = nbstats.bayes_signrank_pairs(
+        table, prior=prior, rope=rope, n_samples=5_000, random_state=3
+    )
+    rows = res.pairs.set_index(["a", "b"])
+    assert list(rows.index) == list(combinations(table.columns, 2))
+    for a, b in combinations(table.columns, 2):
+        one = nbstats.bayes_signrank(
+            table[a], table[b], prior=prior, rope=rope, n_samples=5_000, random_state=3
+        )
+        row = rows.loc[(a, b)]
+        for name in ("prob_left", "prob_right", "prob_lower", "prob_upper"):
+            assert row[name] == getattr(one, name), (a, b, name)
+        if rope:
+            assert row["prob_rope"] == one.prob_rope
+        else:
+            assert np.isnan(row["prob_rope"])
+        assert (row["ci_low"], row["ci_high"]) == one.credible_interval
+        assert row["mean_lower"] == one.posterior_mean_lower
+        assert row["mean_upper"] == one.posterior_mean_upper
+        assert row["decision"] == one.decision
+        assert row["differs"] == one.differs
+        # the matrix: column better than row
+        assert res.probabilities.loc[a, b] == one.prob_lower
+        assert res.probabilities.loc[b, a] == one.prob_left
+
+
+def test_lower_is_better_mirrors_every_pair(table):
+    up = nbstats.bayes_signrank_pairs(table, n_samples=2_000, random_state=1)
+    down = nbstats.bayes_signrank_pairs(
+        -table, n_samples=2_000, random_state=1, higher_is_better=False
+    )
+    pd.testing.assert_frame_equal(up.pairs, down.pairs)
+    assert list(up.mean_ranks) == list(down.mean_ranks)
+
+
+def test_accessor_and_display(table):
+    res = table.compare.bayes_signrank_pairs(n_samples=2_000, random_state=0)
+    again = nbstats.bayes_signrank_pairs(table, n_samples=2_000, random_state=0)
+    pd.testing.assert_frame_equal(res.pairs, again.pairs)
+    text = res.summary()
+    assert "all pairs" in text and "w" in text and "z" in text
+    assert "<table" in res._repr_html_()
+    assert "\\begin{table}" in res.to_latex()
+    assert res.mean_ranks.idxmin() == "z"  # highest scores, rank 1
+
+
+def test_heatmap_frames_the_cells_above_the_threshold(table):
+    res = nbstats.bayes_signrank_pairs(
+        table, prior="point", n_samples=5_000, random_state=0
+    )
+    ax = res.plot()
+    framed = {a.get_gid() for a in ax.patches if a.get_gid()}
+    expected = {
+        f"significant-{row}-{column}"
+        for row in table.columns
+        for column in table.columns
+        if row != column and res.probabilities.loc[row, column] > res.threshold
+    }
+    assert framed == expected and framed
+    plt.close(ax.figure)
+
+
+def test_bad_input(table):
+    with pytest.raises(ValueError, match="prior"):
+        nbstats.bayes_signrank_pairs(table, prior="flat")
+    with pytest.raises(ValueError, match="z0"):
+        nbstats.bayes_signrank_pairs(table, z0=0.1)
+    with pytest.raises(ValueError, match="rope"):
+        nbstats.bayes_signrank_pairs(table, rope=-0.1)
+    with pytest.raises(ValueError, match="bb"):
+        nbstats.bayes_signrank_pairs(table, prior="bb", s=1.0)
+    broken = table.copy()
+    broken.iloc[2, 1] = np.nan
+    with pytest.raises(ValueError, match="missing scores"):
+        nbstats.bayes_signrank_pairs(broken)
+    with pytest.warns(UserWarning, match="n_samples"):
+        nbstats.bayes_signrank_pairs(table, n_samples=100, random_state=0)
