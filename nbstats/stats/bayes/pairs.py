@@ -103,19 +103,28 @@ def bayes_signrank_pairs(
     parts = shared_components(posteriors, draws)
     memo.uniforms, memo.total = parts[0]["uniforms"], parts[0]["total"]
     results = [
-        posterior.result(part, s=s, threshold=threshold, names=(names[i], names[j]))
+        posterior.result(
+            part,
+            s=s,
+            threshold=threshold,
+            names=(names[i], names[j]),
+            region_samples=False,  # the table needs the shares, not the draws
+        )
         for posterior, part, (i, j) in zip(posteriors, parts, pairs, strict=True)
     ]
     rows = []
     matrix = np.full((m, m), np.nan)
     for res, (i, j) in zip(results, pairs, strict=True):
-        frame = res.to_frame().iloc[0].to_dict()
         low, high = res.credible_interval
         rows.append(
             {
-                **{k: frame[k] for k in ("a", "b", "prob_left")},
+                "a": res.name_a,
+                "b": res.name_b,
+                "prob_left": res.prob_left,
                 "prob_rope": np.nan if res.prob_rope is None else res.prob_rope,
-                **{k: frame[k] for k in ("prob_right", "prob_lower", "prob_upper")},
+                "prob_right": res.prob_right,
+                "prob_lower": res.prob_lower,
+                "prob_upper": res.prob_upper,
                 "mean_lower": res.posterior_mean_lower,
                 "mean_upper": res.posterior_mean_upper,
                 "ci_low": low,

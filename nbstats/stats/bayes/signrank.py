@@ -325,6 +325,7 @@ class SignedRankPosterior:
         threshold: float,
         names: tuple[str, str],
         interval: bool = True,
+        region_samples: bool = True,
     ) -> BayesSignedRankResult:
         """Summarise into a :class:`BayesSignedRankResult`.
 
@@ -333,28 +334,33 @@ class SignedRankPosterior:
         :meth:`components`. ``interval=False`` skips the credible interval
         (two quantiles of every draw; NaN then, ``differs`` False) and the
         rope's ``region_samples`` (None) when only the probabilities are
-        needed, as in a dashboard's all-pairs matrix.
+        needed, as in a dashboard's all-pairs matrix. ``region_samples=False``
+        skips only the latter (a table of many pairs needs the interval but
+        not the draws of the regions).
         """
         parts = draws if isinstance(draws, dict) else self.components(draws)
         with_rope = self.rope > 0
         # a matrix's results (no interval) need only θ's draws and the counts
-        out, counts = self._evaluate(parts, s, store_regions=interval)
+        keep_regions = interval and region_samples
+        out, counts = self._evaluate(parts, s, store_regions=keep_regions)
         counts = counts / parts["total"].size
         theta = out["theta"]
         theta_upper = out.get("theta_upper", theta)
         prob_lower, prob_upper = float(counts[0]), float(counts[1])
         prob_left, prob_right = float(counts[2]), prob_lower
         prob_rope = None
-        region_samples = None
+        regions = None
         if with_rope:
-            if interval:  # for plots; a dashboard's matrix needs only the shares
+            if keep_regions:  # for plots; a matrix needs only the shares
                 left, right = out["left"], out["right"]
-                region_samples = np.column_stack([left, 1 - left - right, right])
+                regions = np.column_stack([left, 1 - left - right, right])
             prob_left, prob_rope, prob_right = (float(p) for p in counts[3:6])
             prob_lower = prob_right
             prob_upper = float(counts[8]) if self.prior == "idp" else prob_right
         tail = (1 - threshold) / 2
-        if interval:
+        if interval and theta_upper is theta:  # one partition for both ends
+            low, high = (float(q) for q in np.quantile(theta, [tail, 1 - tail]))
+        elif interval:
             low = float(np.quantile(theta, tail))
             high = float(np.quantile(theta_upper, 1 - tail))
         else:
@@ -375,7 +381,7 @@ class SignedRankPosterior:
             samples=theta,
             samples_lower=theta,
             samples_upper=theta_upper,
-            region_samples=region_samples,
+            region_samples=regions,
             threshold=threshold,
             decision=decide(prob_lower, prob_upper, threshold),
             credible_interval=(low, high),
