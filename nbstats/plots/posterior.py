@@ -282,7 +282,11 @@ class _Curve(NamedTuple):
 
 
 class _SignrankPicture(NamedTuple):
-    """What :func:`signrank_posterior` draws, computed before any artist."""
+    """What :func:`signrank_posterior` draws, computed before any artist.
+
+    The Bayesian dashboard writes the same picture as SVG without matplotlib
+    (:mod:`nbstats.widgets.posterior_svg`).
+    """
 
     idp: bool
     bins: int | None
@@ -452,54 +456,6 @@ def _draw_signrank(ax: Any, picture: _SignrankPicture) -> None:
     ax.set_xlabel(picture.xlabel)
     ax.set_ylabel("posterior density")
     ax.set_title(picture.title)
-
-
-def _update_signrank(ax: Any, old: _SignrankPicture, new: _SignrankPicture) -> bool:
-    """Move the artists of ``old`` (drawn on ``ax`` with its legend) to ``new``.
-
-    The result equals a fresh :func:`_draw_signrank` of ``new`` plus the same
-    legend, without building a figure again (ticks, legend boxes), which is
-    most of the cost of a redraw. ``False`` (nothing changed) when the two
-    pictures differ in their artists: other curves, a point mass, or a
-    matplotlib whose filled area cannot be moved.
-    """
-    shape = [(c.gid, c.xy is None) for c in old.curves]
-    if shape != [(c.gid, c.xy is None) for c in new.curves] or any(
-        c.xy is None for c in new.curves
-    ):
-        return False
-    lines = {line.get_gid(): line for line in ax.lines}
-    fills = [c for c in ax.collections if c.get_gid() == "beyond-half"]
-    legend = ax.get_legend()
-    texts = legend.get_texts() if legend is not None else []
-    labels = [c.label for c in new.curves]
-    labels += [new.shade_label, new.interval_label]
-    if (
-        len(fills) != 1
-        or not hasattr(fills[0], "set_data")  # matplotlib < 3.10
-        or [t.get_text() for t in texts][: len(new.curves)] != labels[:-2]
-        or len(texts) != len(labels)
-    ):
-        return False
-    for curve in new.curves:
-        lines[curve.gid].set_data(*curve.xy)
-    fills[0].set_data(*new.shade, 0)
-    fills[0].set_label(new.shade_label)
-    interval = lines["credible-interval"]
-    interval.set_data(new.interval, [0.0, 0.0])
-    interval.set_label(new.interval_label)
-    for text, label in zip(texts, labels, strict=True):
-        text.set_text(label)
-    # the limits as a fresh draw sets them: x from the picture, y autoscaled
-    # to the curves (plus margin) with the bottom at 0
-    ax.relim()
-    ax.set_xlim(*new.xlim)
-    ax.set_autoscaley_on(True)
-    ax.autoscale_view(scalex=False)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel(new.xlabel)
-    ax.set_title(new.title)
-    return True
 
 
 # -------------------------------------------------------------- rope plots

@@ -216,60 +216,6 @@ def test_signrank_with_rope_states_the_region_shares(rope_point):
     )
 
 
-def _artists(ax) -> dict:
-    """What a signed-rank plot shows: every line, the shaded area, texts, limits."""
-    (shade,) = (c for c in ax.collections if c.get_gid() == "beyond-half")
-    return {
-        "lines": [
-            (line.get_gid(), line.get_label(), line.get_xydata().tolist())
-            for line in ax.lines
-        ],
-        "shade": [p.vertices.tolist() for p in shade.get_paths()],
-        "shade_label": shade.get_label(),
-        "texts": (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()),
-        "legend": legend_texts(ax),
-        "limits": (ax.get_xlim(), ax.get_ylim()),
-    }
-
-
-def test_signrank_update_in_place_equals_a_fresh_draw(uci, idp):
-    from nbstats.plots._common import legend
-    from nbstats.plots.posterior import (
-        _draw_signrank,
-        _signrank_picture,
-        _update_signrank,
-    )
-
-    results = [
-        idp,
-        nbstats.bayes_signrank(uci["nbc"], uci["aode"], s=3.0, random_state=0),
-        dataclasses.replace(idp, threshold=0.8),  # same draws: same curves
-        nbstats.bayes_signrank(uci["j48"], uci["aode"], rope=0.01, random_state=2),
-    ]
-    _, ax = plt.subplots()
-    picture = _signrank_picture(results[0], None, True)
-    _draw_signrank(ax, picture)
-    legend(ax, False)
-    for result in results[1:]:
-        new = _signrank_picture(result, None, True, previous=picture)
-        assert _update_signrank(ax, picture, new)
-        picture = new
-        _, fresh = plt.subplots()
-        signrank_posterior(result, ax=fresh)
-        assert _artists(ax) == _artists(fresh)
-    same = _signrank_picture(results[2], None, True, previous=picture)
-    assert same.curves[0].xy is not None
-    # one curve instead of two: nothing moved, the caller draws afresh
-    one = _signrank_picture(
-        nbstats.bayes_signrank(uci["nbc"], uci["j48"], prior="bb", random_state=0),
-        None,
-        True,
-    )
-    before = _artists(ax)
-    assert not _update_signrank(ax, picture, one)
-    assert _artists(ax) == before
-
-
 def test_signrank_picture_reuses_the_density_of_equal_draws(idp):
     from nbstats.plots.posterior import _signrank_picture
 

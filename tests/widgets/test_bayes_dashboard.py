@@ -10,6 +10,7 @@ Oracles: with an int ``random_state`` every pair must equal
 from __future__ import annotations
 
 import math
+import xml.etree.ElementTree as ET
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -18,6 +19,7 @@ import pytest
 
 import nbstats
 import nbstats.widgets.bayes as bayes_module
+from nbstats.plots._common import format_probability
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
 from nbstats.stats.bayes.signrank import SignedRankPosterior
 from nbstats.stats.bayes.weights import DirichletWeights
@@ -465,12 +467,11 @@ def test_selected_pair_view_changes_with_pair(table):
     assert plt.get_fignums() == []
 
 
-def test_plot_moved_in_place_equals_a_fresh_plot(table):
-    """One figure serves every redraw; after any sequence of changes its SVG
-    is the one a new figure draws for the same result, byte for byte."""
+def test_plot_reusing_densities_equals_a_fresh_plot(table):
+    """The plot keeps the last picture's densities for unchanged draws; after
+    any sequence of changes its SVG is the one drawn afresh, byte for byte."""
     dash = make(table)
     c = dash.controls
-    figure = dash._plot._figure
     changes = [
         ("pair", ("B", "C")),
         ("loss_ratio", 3.0),  # same curves, new interval and title
@@ -478,8 +479,9 @@ def test_plot_moved_in_place_equals_a_fresh_plot(table):
         ("pair", ("A", "D")),
         ("rope", c["rope"].max / 10),  # the rope shares join the title
         ("loss_ratio", 200.0),
-        ("prior", "bb"),  # one curve: a new figure
+        ("prior", "bb"),  # one curve
         ("pair", ("A", "B")),
+        ("prior", "point"),
         ("prior", "idp"),
         ("rope", 0.0),
     ]
@@ -488,26 +490,43 @@ def test_plot_moved_in_place_equals_a_fresh_plot(table):
         c[name].value = value
         assert dash.error is None, (name, dash.error)
         (output,) = dash.plot_view.outputs
+        assert set(output["data"]) == {"image/svg+xml", "text/plain"}
         shown = output["data"]["image/svg+xml"]
         fresh = bayes_module._PosteriorPlot().svg(dash.result["selected"])
         assert shown == fresh, (name, value)
+        ET.fromstring(shown)  # well-formed
         svgs.append(shown)
     assert len(set(svgs)) == len(svgs)  # each change changed the picture
-    assert dash._plot._figure is not figure  # rebuilt for the Bayesian bootstrap
-    assert plt.get_fignums() == []  # pyplot never knew the figure
+    assert plt.get_fignums() == []  # no matplotlib figure
+
+
+def test_plot_shows_the_selected_result(table):
+    dash = make(table)
+    dash.controls["pair"].value = ("B", "C")
+    selected = dash.result["selected"]
+    svg = dash.plot_view.outputs[0]["data"]["image/svg+xml"]
+    texts = " ".join(ET.fromstring(svg).itertext())
+    assert (
+        f"P(θ > ½): lower {format_probability(selected.prob_lower)} / "
+        f"upper {format_probability(selected.prob_upper)}"
+    ) in texts
+    low, high = selected.credible_interval
+    assert f"[{low:.2f}, {high:.2f}]" in texts
+    assert "posterior of θ: B vs C" in texts  # the SVG's <title>
 
 
 def test_plot_starts_afresh_after_a_failed_redraw(table, monkeypatch):
-    import nbstats.plots.posterior as posterior
+    import nbstats.widgets.posterior_svg as posterior_svg
 
     dash = make(table)
 
     def broken(*args, **kw):
-        raise RuntimeError("half moved")
+        raise RuntimeError("half drawn")
 
-    monkeypatch.setattr(posterior, "_update_signrank", broken)
+    monkeypatch.setattr(posterior_svg, "signrank_svg", broken)
     dash.controls["pair"].value = ("B", "C")
-    assert dash.error == "RuntimeError: half moved"
+    assert dash.error == "RuntimeError: half drawn"
+    assert dash._plot._picture is None  # no half-used cache
     monkeypatch.undo()
     dash.controls["pair"].value = ("A", "C")
     assert dash.error is None
