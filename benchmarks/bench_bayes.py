@@ -4,6 +4,10 @@ Run: ``python benchmarks/bench_bayes.py`` (peers: baycomp, and autorank's
 Bayesian mode, which calls baycomp; ``pip install baycomp autorank``). A few
 minutes.
 
+The all-pairs task times :func:`nbstats.bayes_signrank_pairs` (every pair on
+one set of draws, equal to a loop of ``bayes_signrank`` calls, which is timed
+too) against autorank's Bayesian mode and a baycomp loop.
+
 Prints, per task, the median time of each implementation, the ratio
 peer / nbstats (> 1 means nbstats is faster) and, so that the comparison is like
 for like, the largest difference between the two posterior probabilities with
@@ -112,6 +116,13 @@ def paired_accuracies(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
+def probs_row(row: pd.Series, rope: float) -> tuple[float, ...]:
+    """(left, rope, right) or (left, right) of a bayes_signrank_pairs row."""
+    if rope:
+        return row.prob_left, row.prob_rope, row.prob_right
+    return row.prob_left, row.prob_right
+
+
 def probs(res) -> tuple[float, ...]:
     if res.prob_rope is None:
         return res.prob_left, res.prob_right
@@ -218,6 +229,13 @@ def all_pairs() -> None:
                 random_state=0,
             )
 
+    def pairs_fn(rope=ROPE):
+        res = nbstats.bayes_signrank_pairs(
+            table, prior="point", rope=rope, n_samples=N_SAMPLES, random_state=0
+        )
+        rows = res.pairs.set_index(["a", "b"])
+        return {pair: probs_row(rows.loc[pair], rope) for pair in pairs}
+
     def posthoc_fn():
         return nbstats.bayes_posthoc(
             table, test="signrank", s=0.5, n_samples=N_SAMPLES, random_state=0
@@ -228,8 +246,11 @@ def all_pairs() -> None:
         count = sum(len(v) for v in ours.values())
         return describe(max(rows, key=standardised), f", worst of {count}**")
 
-    ours_time = median_time(ours_loop, repeat=3)
-    ours = ours_loop()
+    loop_time = median_time(ours_loop, repeat=3)
+    ours_time = median_time(pairs_fn, repeat=5)
+    ours = pairs_fn()
+    # one call per pair and one call for all pairs give the same numbers
+    assert ours == ours_loop(), "bayes_signrank_pairs differs from its loop"
 
     # autorank runs baycomp's SignedRankTest on every pair; its posterior_matrix
     # holds (left, rope, right) above the diagonal, with the columns reordered
@@ -247,6 +268,13 @@ def all_pairs() -> None:
 
     peer, theirs = timed(baycomp_loop)
     report(task_rope, ours_time, "baycomp loop", peer, worst(ours, theirs))
+    report(
+        task_rope,
+        ours_time,
+        "nbstats loop",
+        loop_time,
+        "(bayes_signrank per pair; identical probabilities)",
+    )
 
     # bayes_posthoc: no rope, and the joint probabilities of the sorted
     # statements on top of the marginals; peer: a baycomp loop without rope.
