@@ -32,18 +32,11 @@ from nbstats.stats.bayes.decision import (
 )
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.posthoc import cap_joint
+from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.sign import prob_b_better_sign
 from nbstats.stats.bayes.signrank import SignedRankPosterior, shared_components
-from nbstats.stats.bayes.summary_kernel import (
-    joint_counts,
-    near_half_share,
-    prior_terms,
-)
-from nbstats.stats.bayes.weights import (
-    DirichletWeights,
-    gamma_quantile,
-    seed_sequence,
-)
+from nbstats.stats.bayes.summary_kernel import joint_counts, near_half_share
+from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 from nbstats.widgets.base import Dashboard
 
 __all__ = ["BayesDashboard"]
@@ -52,8 +45,6 @@ __all__ = ["BayesDashboard"]
 _HALF_TOLERANCE = 1e-12
 #: Case-dependent posterior parts kept for earlier (prior, rope) settings, bytes.
 _CACHE_BYTES = 256 * 2**20
-#: Gamma(s) prior weights kept for recent values of s.
-_GAMMA_MEMO = 8
 
 _PRIORS = (
     ("IDP (near-ignorance)", "idp"),
@@ -67,52 +58,6 @@ _DECISIONS = {
     "indeterminate": ("indeterminate", "#ffe2a8"),
     "equivalent": ("equivalent", "#e5d0f2"),
 }
-
-
-class _GammaMemo:
-    """Gamma(s) quantiles of the shared uniforms, for the last few s.
-
-    ``gammaincinv`` on 50,000 uniforms takes tens of milliseconds; every pair
-    (and the joint statements) needs the same values, so they are computed
-    once per s.
-    """
-
-    def __init__(self, size: int = _GAMMA_MEMO) -> None:
-        self.uniforms: np.ndarray | None = None
-        self.total: np.ndarray | None = None
-        self._size = size
-        self._values: OrderedDict[float, np.ndarray] = OrderedDict()
-        self._terms: OrderedDict[float, tuple[np.ndarray, np.ndarray]] = OrderedDict()
-
-    def __call__(self, s: float, uniforms: np.ndarray) -> np.ndarray:
-        if uniforms is not self.uniforms:
-            return gamma_quantile(s, uniforms)
-        key = float(s)
-        if key in self._values:
-            self._values.move_to_end(key)
-            return self._values[key]
-        value = gamma_quantile(key, uniforms)
-        value.flags.writeable = False
-        self._values[key] = value
-        if len(self._values) > self._size:
-            self._values.popitem(last=False)
-        return value
-
-    def terms(
-        self, s: float, uniforms: np.ndarray, total: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`prior_terms` of the shared draws, once per s for all pairs."""
-        if uniforms is not self.uniforms or total is not self.total:
-            return prior_terms(self(s, uniforms), total)
-        key = float(s)
-        if key not in self._terms:
-            self._terms[key] = prior_terms(self(key, uniforms), total)
-            for array in self._terms[key]:
-                array.flags.writeable = False
-            if len(self._terms) > self._size:
-                self._terms.popitem(last=False)
-        self._terms.move_to_end(key)
-        return self._terms[key]
 
 
 class BayesDashboard(Dashboard):
@@ -265,7 +210,7 @@ class BayesDashboard(Dashboard):
             else int(self._seed.entropy % 2**32)
         )
         self._draws = DirichletWeights(n, self.n_samples, self._seed)
-        self._gammas = _GammaMemo()
+        self._gammas = SharedPrior()
         self._shared: dict[str, np.ndarray] = {}
         self._parts: OrderedDict[tuple[str, float], dict[int, tuple]] = OrderedDict()
         self._pair_state: tuple | None = None

@@ -20,10 +20,12 @@ import pytest
 import nbstats
 import nbstats.widgets.bayes as bayes_module
 from nbstats.plots._common import format_probability
+from nbstats.stats.bayes import shared_prior as shared_prior_module
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import SignedRankPosterior
 from nbstats.stats.bayes.weights import DirichletWeights
-from nbstats.widgets.bayes import BayesDashboard, _GammaMemo
+from nbstats.widgets.bayes import BayesDashboard
 
 N_SAMPLES = 20_000
 
@@ -184,7 +186,7 @@ def test_shared_gamma_combine_equals_signed_rank_posterior():
         for rope in (0.0, 0.004):
             reference = SignedRankPosterior(z, prior, 0.0, rope)
             parts = reference.components(draws)
-            memo = _GammaMemo()
+            memo = SharedPrior()
             memo.uniforms = parts["uniforms"]
             shared = SignedRankPosterior(z, prior, 0.0, rope, prior_gammas=memo)
             for s in [0.0] if prior == "bb" else [0.03, 0.5, 1.0, IDP_DEFAULT_S, 40]:
@@ -341,7 +343,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     weights_made: list[tuple] = []
     shared_components = bayes_module.shared_components
     result = SignedRankPosterior.result
-    gamma_quantile = bayes_module.gamma_quantile
+    gamma_quantile = shared_prior_module.gamma_quantile
 
     def counting_components(posteriors, draws, **kw):
         components_calls.extend((p.prior, p.rope) for p in posteriors)
@@ -364,7 +366,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
 
     monkeypatch.setattr(bayes_module, "shared_components", counting_components)
     monkeypatch.setattr(SignedRankPosterior, "result", counting_result)
-    monkeypatch.setattr(bayes_module, "gamma_quantile", counting_gamma)
+    monkeypatch.setattr(shared_prior_module, "gamma_quantile", counting_gamma)
     monkeypatch.setattr(bayes_module, "DirichletWeights", CountingWeights)
 
     dash = make(table)
