@@ -425,13 +425,13 @@ class BayesDashboard(Dashboard):
         """Forget the oldest (prior, rope) settings beyond the memory budget."""
 
         def size(group: dict[int, tuple]) -> int:
-            # the per-region keys are views of "quad" and "cross"; uniforms
-            # and total are shared by every pair
+            # uniforms and total are shared by every pair (θ's sums may be
+            # shared with another rope: counted in each, an upper bound)
             return sum(
-                parts[key].nbytes
+                array.nbytes
                 for _, parts in group.values()
-                for key in ("quad", "cross")
-                if key in parts
+                for key, array in parts.items()
+                if key.startswith(("quad_", "cross_"))
             )
 
         while (

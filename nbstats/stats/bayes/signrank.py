@@ -237,7 +237,7 @@ class SignedRankPosterior:
         arrays per pair cost more (page faults) than the arithmetic.
         """
         from nbstats.stats.bayes.summary_kernel import (
-            combine_regions,
+            combine_region,
             count_summary,
             prior_terms,
         )
@@ -252,32 +252,28 @@ class SignedRankPosterior:
         keys = list(self._regions)  # θ, then right and left with a rope
         point = self.prior == "point"
         idp = self.prior == "idp"
-        steps = np.array(
-            [
-                np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5)
-                for region in self._regions.values()
-            ]
-        )
-        extra_lower = np.array([idp and key == "left" for key in keys])
-        extra_upper = np.array([idp and key != "left" for key in keys])
-        quad = parts["quad"]
-        cross = parts["cross"] if point else quad  # unused unless point
+        quads = [parts[f"quad_{key}"] for key in keys]
+        crosses = [parts[f"cross_{key}"] for key in keys] if point else quads
+        steps = [
+            float(np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5))
+            for region in self._regions.values()
+        ]
 
         def fill(block: slice, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
-            combine_regions(
-                quad[:, block],
-                cross[:, block],
-                g0[block],
-                scale[block],
-                extra[block],
-                steps,
-                extra_lower,
-                extra_upper,
-                point,
-                lower,
-                upper,
-            )
-            rope = len(keys) > 1
+            for q, key in enumerate(keys):
+                combine_region(
+                    quads[q][block],
+                    crosses[q][block],
+                    g0[block],
+                    scale[block],
+                    extra[block],
+                    steps[q],
+                    idp and key == "left",
+                    idp and key != "left",
+                    point,
+                    lower[q],
+                    upper[q],
+                )
             return count_summary(
                 lower[0],
                 upper[0],
@@ -285,11 +281,11 @@ class SignedRankPosterior:
                 lower[1 % len(keys)],
                 upper[-1],
                 upper[1 % len(keys)],
-                rope,
+                len(keys) > 1,
                 _HALF_TOLERANCE,
             )
 
-        n = quad.shape[1]
+        n = parts["total"].size
         if store_regions or len(keys) == 1:
             lower = np.empty((len(keys), n))
             upper = np.empty_like(lower) if idp else lower
@@ -412,8 +408,9 @@ def shared_components(
 
     θ does not depend on the rope: ``known_theta`` (for posteriors with a
     rope) are earlier components of the same differences, prior and draws,
-    under any rope; their θ sums are copied and only the rope's two regions
-    are computed, a third less work when a dashboard's rope moves.
+    under any rope; their θ sums are shared (the same arrays) and only the
+    rope's two regions are computed, a third less work when a dashboard's
+    rope moves.
 
     Examples
     --------
@@ -451,35 +448,27 @@ def shared_components(
     )
     n = draws.n_samples
     total, uniforms = np.empty(n), np.empty(n)
-    # posterior × region × draw; each posterior's (region × draw) block is
-    # contiguous, and the per-region keys are views of it
-    quads = np.empty((len(posteriors), len(keys), n))
+    # posterior × computed region × draw; the per-region keys are views
+    quads = np.empty((len(posteriors), len(keys) - first, n))
     crosses = np.empty_like(quads) if points is not None else None
-    out = (
-        total,
-        quads[:, first:],
-        crosses[:, first:] if crosses is not None else None,
-    )
 
     def evaluate(chunk: WeightChunk) -> None:
+        out = (total, quads, crosses)
         batch.evaluate(chunk.exponentials, out=out, offset=chunk.rows.start)
         uniforms[chunk.rows] = chunk.uniforms
 
     draws.map(evaluate)
-    if known_theta is not None:
-        for k, known in enumerate(known_theta):
-            quads[k][0] = known["quad_theta"]
-            if crosses is not None:
-                crosses[k][0] = known["cross_theta"]
     outs = []
-    for k, stacked in enumerate(quads):
-        out = {"total": total, "uniforms": uniforms, "quad": stacked}
-        if crosses is not None:
-            out["cross"] = crosses[k]
-        for q, key in enumerate(keys):
-            out[f"quad_{key}"] = stacked[q]
+    for k in range(len(posteriors)):
+        out = {"total": total, "uniforms": uniforms}
+        if known_theta is not None:  # shared, not copied: θ is the same array
+            out["quad_theta"] = known_theta[k]["quad_theta"]
             if crosses is not None:
-                out[f"cross_{key}"] = crosses[k][q]
+                out["cross_theta"] = known_theta[k]["cross_theta"]
+        for q, key in enumerate(keys[first:]):
+            out[f"quad_{key}"] = quads[k, q]
+            if crosses is not None:
+                out[f"cross_{key}"] = crosses[k, q]
         outs.append(out)
     return outs
 

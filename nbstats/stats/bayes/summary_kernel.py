@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 __all__ = [
-    "combine_regions",
+    "combine_region",
     "count_summary",
     "joint_counts",
     "near_half_share",
@@ -46,42 +46,37 @@ def prior_terms(g0: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 @numba.njit(nogil=True, cache=True)
-def combine_regions(
+def combine_region(
     quad: np.ndarray,
     cross: np.ndarray,
     g0: np.ndarray,
     scale: np.ndarray,
     extra: np.ndarray,
-    steps: np.ndarray,
-    extra_lower: np.ndarray,
-    extra_upper: np.ndarray,
+    step: float,
+    add_lower: bool,
+    add_upper: bool,
     point_prior: bool,
     lower: np.ndarray,
     upper: np.ndarray,
 ) -> None:  # pragma: no cover - compiled; tested through SignedRankPosterior
-    """Normalised region sums for prior weight g0; rows of ``quad`` = regions.
+    """One region's normalised draws for prior weight g0.
 
     With ``scale`` and ``extra`` from :func:`prior_terms`: point prior
     ``(Q + 2 g0 L + g0² step) / scale`` into ``lower``; otherwise
-    ``Q / scale``, plus ``extra`` where ``extra_lower`` / ``extra_upper``
-    say. ``upper`` may be ``lower`` itself when no ``extra_upper`` is set.
-    Dividing (not multiplying by a reciprocal) keeps θ = T² / T² = 1 exact
-    when every pair is in the region.
+    ``Q / scale``, plus ``extra`` in ``lower`` / ``upper`` if ``add_lower`` /
+    ``add_upper``. ``upper`` may be ``lower`` itself when ``add_upper`` is
+    False. Dividing (not multiplying by a reciprocal) keeps θ = T² / T² = 1
+    exact when every pair is in the region.
     """
-    n_regions, n = quad.shape
-    for q in range(n_regions):
-        if point_prior:
-            step = steps[q]
-            for r in range(n):
-                g = g0[r]
-                value = quad[q, r] + 2.0 * g * cross[q, r] + step * g * g
-                lower[q, r] = value / scale[r]
-        else:
-            add_lower, add_upper = extra_lower[q], extra_upper[q]
-            for r in range(n):
-                value = quad[q, r] / scale[r]
-                lower[q, r] = value + extra[r] if add_lower else value
-                upper[q, r] = value + extra[r] if add_upper else value
+    if point_prior:
+        for r in range(quad.size):
+            g = g0[r]
+            lower[r] = (quad[r] + 2.0 * g * cross[r] + step * g * g) / scale[r]
+    else:
+        for r in range(quad.size):
+            value = quad[r] / scale[r]
+            lower[r] = value + extra[r] if add_lower else value
+            upper[r] = value + extra[r] if add_upper else value
 
 
 @numba.njit(nogil=True, cache=True)
@@ -166,6 +161,5 @@ def near_half_share(samples: np.ndarray, epsilon: float) -> float:  # pragma: no
     """Share of draws with ``|θ - ½| < ε``."""
     count = 0
     for value in samples:
-        if abs(value - 0.5) < epsilon:
-            count += 1
+        count += abs(value - 0.5) < epsilon  # no branch: outcomes look random
     return count / samples.size
