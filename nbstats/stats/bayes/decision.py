@@ -120,8 +120,12 @@ def check_gamma(gamma: float) -> float:
     return float(gamma)
 
 
-def check_n_samples(n_samples: int, *, warn: bool = True) -> int:
-    """Validate the number of Monte Carlo draws; warn when it is too small."""
+def check_n_samples(n_samples: int, *, warn: bool = True, stacklevel: int = 3) -> int:
+    """Validate the number of Monte Carlo draws; warn when it is too small.
+
+    ``stacklevel`` points the warning at the caller's caller (the user's
+    call of a public function); add one per level of helper in between.
+    """
     if not isinstance(n_samples, (int, np.integer)) or isinstance(n_samples, bool):
         raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
     if n_samples < 1:
@@ -132,6 +136,6 @@ def check_n_samples(n_samples: int, *, warn: bool = True) -> int:
             f"error of about {0.5 / math.sqrt(n_samples):.3f}; use at least "
             f"{MIN_RELIABLE_SAMPLES} (the default is 50,000).",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     return int(n_samples)

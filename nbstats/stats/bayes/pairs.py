@@ -8,17 +8,12 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.bayes import BayesSignedRankPairsResult
-from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
-from nbstats.stats.bayes.decision import (
-    check_n_samples,
-    check_rope,
-    resolve_threshold,
-)
+from nbstats.scores import NanPolicy, oriented, rank_rows, score_table
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import (
     Prior,
     SignedRankPosterior,
-    prior_strength,
+    check_options,
     shared_components,
 )
 from nbstats.stats.bayes.weights import DirichletWeights
@@ -75,19 +70,9 @@ def bayes_signrank_pairs(
     >>> [round(float(row[k]), 2) for k in ("prob_left", "prob_rope", "prob_right")]
     [0.0, 0.12, 0.88]
     """
-    check_choice("prior", prior, ("idp", "bb", "point"))
-    s = prior_strength(prior, s)
-    z0 = float(z0)
-    if prior != "point" and z0 != 0.0:
-        raise ValueError(
-            f"z0 places the pseudo-observation of prior='point'; it has no meaning "
-            f"for prior={prior!r}."
-        )
-    if not np.isfinite(z0):
-        raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
-    rope = check_rope(rope)
-    threshold = resolve_threshold(threshold, loss)
-    n_samples = check_n_samples(n_samples)
+    s, z0, rope, threshold, n_samples = check_options(
+        prior, s, z0, rope, threshold, loss, n_samples
+    )
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     values = oriented(table.to_numpy(), higher_is_better)

@@ -24,6 +24,7 @@ from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_qua
 __all__ = [
     "SignedRankPosterior",
     "bayes_signrank",
+    "check_options",
     "posterior_means",
     "prior_strength",
     "shared_components",
@@ -126,6 +127,27 @@ def bayes_signrank(
     >>> round(res.prob_left, 3), round(res.prob_rope, 2), round(res.prob_right, 2)
     (0.0, 0.12, 0.88)
     """
+    s, z0, rope, threshold, n_samples = check_options(
+        prior, s, z0, rope, threshold, loss, n_samples
+    )
+    d, name_a, name_b = paired_differences(
+        a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
+    )
+    posterior = SignedRankPosterior(d, prior=prior, z0=z0, rope=rope)
+    draws = DirichletWeights(d.size, n_samples, random_state)
+    return posterior.result(draws, s=s, threshold=threshold, names=(name_a, name_b))
+
+
+def check_options(
+    prior: str,
+    s: float | None,
+    z0: float,
+    rope: float,
+    threshold: float | None,
+    loss: tuple[float, float],
+    n_samples: int,
+) -> tuple[float, float, float, float, int]:
+    """Validated ``(s, z0, rope, threshold, n_samples)`` of :func:`bayes_signrank`."""
     check_choice("prior", prior, ("idp", "bb", "point"))
     s = prior_strength(prior, s)
     z0 = float(z0)
@@ -138,13 +160,8 @@ def bayes_signrank(
         raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
     rope = check_rope(rope)
     threshold = resolve_threshold(threshold, loss)
-    n_samples = check_n_samples(n_samples)
-    d, name_a, name_b = paired_differences(
-        a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
-    )
-    posterior = SignedRankPosterior(d, prior=prior, z0=z0, rope=rope)
-    draws = DirichletWeights(d.size, n_samples, random_state)
-    return posterior.result(draws, s=s, threshold=threshold, names=(name_a, name_b))
+    n_samples = check_n_samples(n_samples, stacklevel=4)
+    return s, z0, rope, threshold, n_samples
 
 
 def prior_strength(prior: str, s: float | None) -> float:
