@@ -324,7 +324,8 @@ def _legend(picture: Any, top: float) -> tuple[list[str], float]:
     total = sum(column_widths) + gap
     if total > WIDTH - 8:
         columns, column_widths, total = 1, [max(widths)], max(widths)
-    x0 = max(4.0, (LEFT + RIGHT - total) / 2)
+    # centred under the axes, but never past the figure's right edge
+    x0 = max(4.0, min((LEFT + RIGHT - total) / 2, WIDTH - 4.0 - total))
     lefts = [x0, x0 + column_widths[0] + gap]
     out = [f'<g font-size="{size:g}">']
     for k, (text, (kind, color, linestyle, linewidth)) in enumerate(entries):
@@ -341,8 +342,13 @@ def _legend(picture: Any, top: float) -> tuple[list[str], float]:
             end = key_x + HANDLE_LENGTH * size
             dash = _dash(linestyle) + ' stroke-linecap="butt"'
             out.append(_line(key_x, middle, end, middle, color, linewidth, dash))
+        # room to the next column or the figure's edge: squeeze what the
+        # width table underestimates rather than cut it off
+        right = lefts[column + 1] - gap if column + 1 < columns else WIDTH - 4.0
+        fit = _fitted(text.replace(r"\$", "$"), size, right - key_x - key)
+        fit = "" if fit == f'font-size="{size:g}"' else f" {fit}"
         out.append(
-            f'<text x="{key_x + key:.2f}" y="{middle + 0.36 * size:.2f}">'
+            f'<text x="{key_x + key:.2f}" y="{middle + 0.36 * size:.2f}"{fit}>'
             f"{_text(text)}</text>"
         )
     out.append("</g>")

@@ -213,3 +213,26 @@ def test_ticks_are_matplotlibs(low, high):
     for tick in ticks:  # exact, and no needless digit
         assert float(f"{tick:.{decimals}f}") == pytest.approx(tick, abs=1e-12)
     assert decimals == 0 or any(abs(round(t, decimals - 1) - t) > 1e-12 for t in ticks)
+
+
+@pytest.mark.parametrize("kw", [{}, {"rope": 0.004}, {"prior": "point", "s": 1.0}])
+def test_legend_stays_inside_the_figure(kw):
+    """Every legend text ends left of the figure's right edge (the credible
+    interval's label, the longest, once ran past it)."""
+    table = nbstats.datasets.load("demsar2006")
+    result = nbstats.bayes_signrank(
+        table["C4.5"], table["C4.5+m"], random_state=0, **kw
+    )
+    picture, _, root = draw(result)
+    width = float(root.get("viewBox").split()[2])
+    entries = set(posterior_svg._legend_entries(picture, False))
+    legend = [t for t in root.iter(f"{SVG}text") if "".join(t.itertext()) in entries]
+    assert len(legend) == len(entries)
+    for text in legend:  # left-aligned, at the legend's size unless fitted
+        content = "".join(text.itertext())
+        font = float(text.get("font-size", posterior_svg.LEGEND_SIZE))
+        end = float(text.get("x")) + min(
+            posterior_svg.text_width(content, font),
+            float(text.get("textLength", "inf")),
+        )
+        assert end <= width - 3.9, (content, end, width)
