@@ -137,23 +137,22 @@ def main() -> None:
         f"quantiles of the {N_SAMPLES:,} shared uniforms\n(gammaincinv, "
         f"{1e3 * quantile:.0f} ms, once per new s for all pairs and the joint "
         f"statements) inside 'pairs' ({1e3 * s['pairs']:.0f} ms),\nwhich also "
-        f"re-runs SignedRankPosterior.result on the {pairs} pairs' cached sums "
-        "(two np.quantile calls each for the\ncredible interval), the joint "
-        f"statements' θ for {pairs} pairs × {N_SAMPLES:,} draws "
-        f"({1e3 * s['joint']:.0f} ms), and redrawing the selected\nposterior "
-        f"(plot {1e3 * s['plot']:.0f} ms, mostly matplotlib laying out text and "
-        "writing SVG)."
+        f"turns the {pairs} pairs' cached sums into θ draws and counts (compiled, "
+        "one pass a pair; the shown pair also gets\nits credible interval), the "
+        f"joint statements' θ for {pairs} pairs × {N_SAMPLES:,} draws (compiled, "
+        f"{1e3 * s['joint']:.0f} ms),\nand the selected posterior (density "
+        f"estimate and hand-written SVG, {1e3 * s['plot']:.0f} ms)."
     )
     print(
         "\nWhy a new rope misses the target: the rope moves the boundaries ±2·rope "
         "inside every pair's Walsh sums\nΣ_i Σ_j w_i w_j H(±(z_i + z_j) − 2·rope), "
         f"so all {pairs} pairs need new O(n) sums over all {N_SAMPLES:,} draws: "
         f"{pairs} × {N_SAMPLES:,} × {N}\n≈ {pairs * N_SAMPLES * N / 1e6:.0f} M "
-        "weighted terms per region (left and right) — SignedRankPosterior."
-        f"components, {1e3 * rope['pairs']:.0f} ms here.\nHence the rope "
-        "slider's continuous_update=False (one recompute on release, not one per "
-        "pixel), and recent ropes come\nfrom the cache; even then the rope regions "
-        "make each pair's result() slower (region shares for lower and upper)."
+        "weighted terms for each of the two rope regions (θ's sums are reused), "
+        "in the compiled kernel\n(64 draws side by side); 'pairs' "
+        f"({1e3 * rope['pairs']:.0f} ms here) is mostly that. Hence the rope "
+        "slider's continuous_update=False\n(one recompute on release, not one "
+        "per pixel), and recent ropes come from the cache."
     )
 
 
