@@ -399,25 +399,40 @@ class BayesDashboard(Dashboard):
         missing = [k for k in pairs if k not in group]
         if not missing:
             return
-        posteriors = [
-            SignedRankPosterior(
-                self._diffs[:, k], prior, 0.0, rope, prior_gammas=self._gammas
-            )
-            for k in missing
-        ]
-        known = None
-        if rope > 0:  # θ does not depend on the rope: reuse any cached one
-            for (other_prior, _), other in reversed(self._parts.items()):
-                if other_prior == prior and all(k in other for k in missing):
-                    known = [other[k][1] for k in missing]
-                    break
+        # θ does not depend on the rope: another rope's posteriors lend their
+        # set-up and their θ sums
+        source = next(
+            (
+                other
+                for (other_prior, _), other in reversed(self._parts.items())
+                if other_prior == prior and all(k in other for k in missing)
+            ),
+            None,
+        )
+        if source is not None:
+            posteriors = [source[k][0].with_rope(rope) for k in missing]
+        else:
+            posteriors = [
+                SignedRankPosterior(
+                    self._diffs[:, k], prior, 0.0, rope, prior_gammas=self._gammas
+                )
+                for k in missing
+            ]
+        known = [source[k][1] for k in missing] if source and rope > 0 else None
         computed = shared_components(posteriors, self._draws, known_theta=known)
+        # the same draws in every pair: share (and so memoise on) one copy
+        shared = {
+            key: self._shared.setdefault(key, computed[0][key])
+            for key in ("uniforms", "total")
+        }
+        same = {
+            key: computed[0][key] is array or np.array_equal(computed[0][key], array)
+            for key, array in shared.items()
+        }
         for k, posterior, parts in zip(missing, posteriors, computed, strict=True):
-            # the same draws in every pair: share (and so memoise on) one copy
-            for key in ("uniforms", "total"):
-                shared = self._shared.setdefault(key, parts[key])
-                if parts[key] is not shared and np.array_equal(parts[key], shared):
-                    parts[key] = shared
+            for key, array in shared.items():
+                if same[key]:
+                    parts[key] = array
             group[k] = (posterior, parts)
         self._gammas.total = self._shared["total"]
 
@@ -446,8 +461,14 @@ class BayesDashboard(Dashboard):
         if self._pair_state != state:
             results = []
             self._ensure_components(prior, rope, list(range(len(self._pairs))))
+            # only the rope moved: θ's draws stay (they do not depend on it)
+            same_theta = self._pair_state is not None and self._pair_state[:2] == (
+                prior,
+                s,
+            )
             for k, (i, j) in enumerate(self._pairs):
                 posterior, parts = self._components(k, prior, rope)
+                before = self._pair_results[k] if same_theta else None
                 results.append(
                     posterior.result(
                         parts,
@@ -455,6 +476,11 @@ class BayesDashboard(Dashboard):
                         threshold=threshold,
                         names=(self.names[i], self.names[j]),
                         interval=False,  # the matrix shows probabilities only
+                        theta_draws=(
+                            (before.samples_lower, before.samples_upper)
+                            if before is not None
+                            else None
+                        ),
                     )
                 )
             self._evict()
@@ -462,7 +488,8 @@ class BayesDashboard(Dashboard):
         return self._pair_results
 
     def _prob_equivalent(self, epsilon: float) -> np.ndarray:
-        state = (self._pair_state, epsilon)
+        # θ's draws, and so P(|θ - ½| < ε), depend on the prior and s, not the rope
+        state = (self._pair_state[:2], epsilon)
         if self._equivalence is None or self._equivalence[0] != state:
             values = np.array(
                 [

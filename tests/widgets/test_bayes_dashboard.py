@@ -128,13 +128,20 @@ def test_controls_defaults_and_labels(table):
 
 @pytest.mark.parametrize(
     ("prior", "s", "rope"),
-    [("idp", IDP_DEFAULT_S, 0.0), ("bb", None, 0.01), ("point", 2.0, 0.005)],
+    [
+        ("idp", IDP_DEFAULT_S, 0.0),
+        ("idp", 1.5, 0.004),
+        ("bb", None, 0.01),
+        ("point", 2.0, 0.005),
+    ],
 )
 def test_every_pair_equals_the_module_functions(table, prior, s, rope):
     dash = make(table, random_state=7)
     dash.controls["prior"].value = prior
     if s is not None:
         dash.controls["s"].value = s
+    # via another rope: the new rope reuses θ's sums, draws and set-up
+    dash.controls["rope"].value = 0.012
     dash.controls["rope"].value = rope
     dash.controls["loss_ratio"].value = 9.0  # threshold 0.9
     assert dash.error is None, dash.error

@@ -18,7 +18,7 @@ from nbstats.stats.bayes.decision import (
     decide,
     resolve_threshold,
 )
-from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
+from nbstats.stats.bayes.walsh import Region, WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 
 __all__ = [
@@ -205,7 +205,12 @@ class SignedRankPosterior:
 
     def __post_init__(self) -> None:
         plan = WalshPlan.build(self.z)
-        regions = {"theta": plan.region(+1, 0.0)}
+        theta = plan.region(+1, 0.0)
+        a_sum = plan.count(theta) + _heaviside(2 * plan.sorted_z).sum()
+        self._set_regions(plan, theta, float(a_sum))
+
+    def _set_regions(self, plan: WalshPlan, theta: Region, walsh_sum: float) -> None:
+        regions = {"theta": theta}
         if self.rope > 0:
             regions["right"] = plan.region(+1, 2 * self.rope)
             regions["left"] = plan.region(-1, 2 * self.rope)
@@ -215,8 +220,25 @@ class SignedRankPosterior:
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_regions", regions)
         object.__setattr__(self, "_points", points)
-        a_sum = plan.count(regions["theta"]) + _heaviside(2 * plan.sorted_z).sum()
-        object.__setattr__(self, "_walsh_sum", float(a_sum))
+        object.__setattr__(self, "_walsh_sum", walsh_sum)
+
+    def with_rope(self, rope: float) -> SignedRankPosterior:
+        """The same posterior with another rope (θ's set-up is shared, not redone).
+
+        Examples
+        --------
+        >>> z = np.array([0.3, -0.1, 0.2])
+        >>> wide = SignedRankPosterior(z, "bb", 0.0, 0.0).with_rope(0.15)
+        >>> wide.rope, list(wide._regions)
+        (0.15, ['theta', 'right', 'left'])
+        """
+        rope = check_rope(rope)
+        other = object.__new__(SignedRankPosterior)
+        for name in ("z", "prior", "z0", "prior_gammas"):
+            object.__setattr__(other, name, getattr(self, name))
+        object.__setattr__(other, "rope", rope)
+        other._set_regions(self._plan, self._regions["theta"], self._walsh_sum)
+        return other
 
     def components(self, draws: DirichletWeights) -> dict[str, np.ndarray]:
         """The parts of every draw that do not depend on s (computed once).
@@ -243,7 +265,12 @@ class SignedRankPosterior:
         return self._evaluate(parts, s, store_regions=True)[0]
 
     def _evaluate(
-        self, parts: dict[str, np.ndarray], s: float, *, store_regions: bool
+        self,
+        parts: dict[str, np.ndarray],
+        s: float,
+        *,
+        store_regions: bool,
+        theta_draws: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """:meth:`combine` and the draws' counts (see
         :func:`~nbstats.stats.bayes.summary_kernel.count_summary`).
@@ -278,6 +305,10 @@ class SignedRankPosterior:
 
         def fill(block: slice, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
             for q, key in enumerate(keys):
+                if q == 0 and theta_draws is not None:  # known: θ does not
+                    lower[0] = theta_draws[0][block]  # depend on the rope
+                    upper[0] = theta_draws[1][block]
+                    continue
                 combine_region(
                     quads[q][block],
                     crosses[q][block],
@@ -308,8 +339,11 @@ class SignedRankPosterior:
             upper = np.empty_like(lower) if idp else lower
             counts = fill(slice(None), lower, upper)
         else:
-            lower = np.empty((1, n))
-            upper = np.empty_like(lower) if idp else lower
+            if theta_draws is not None:
+                lower, upper = theta_draws[0][None, :], theta_draws[1][None, :]
+            else:
+                lower = np.empty((1, n))
+                upper = np.empty_like(lower) if idp else lower
             block_lower = np.empty((len(keys), min(n, _BLOCK)))
             block_upper = np.empty_like(block_lower) if idp else block_lower
             counts = np.zeros(9, dtype=np.int64)
@@ -317,8 +351,9 @@ class SignedRankPosterior:
                 block = slice(start, min(n, start + _BLOCK))
                 size = block.stop - start
                 counts += fill(block, block_lower[:, :size], block_upper[:, :size])
-                lower[0, block] = block_lower[0, :size]
-                upper[0, block] = block_upper[0, :size]
+                if theta_draws is None:
+                    lower[0, block] = block_lower[0, :size]
+                    upper[0, block] = block_upper[0, :size]
         out: dict[str, np.ndarray] = {}
         for row in range(lower.shape[0]):
             out[keys[row]] = lower[row]
@@ -339,6 +374,7 @@ class SignedRankPosterior:
         names: tuple[str, str],
         interval: bool = True,
         region_samples: bool = True,
+        theta_draws: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> BayesSignedRankResult:
         """Summarise into a :class:`BayesSignedRankResult`.
 
@@ -349,13 +385,18 @@ class SignedRankPosterior:
         rope's ``region_samples`` (None) when only the probabilities are
         needed, as in a dashboard's all-pairs matrix. ``region_samples=False``
         skips only the latter (a table of many pairs needs the interval but
-        not the draws of the regions).
+        not the draws of the regions). ``theta_draws`` (lower, upper) are θ's
+        draws for this s from an earlier result on the same components under
+        another rope — θ does not depend on the rope — so a dashboard's new
+        rope does not recompute them.
         """
         parts = draws if isinstance(draws, dict) else self.components(draws)
         with_rope = self.rope > 0
         # a matrix's results (no interval) need only θ's draws and the counts
         keep_regions = interval and region_samples
-        out, counts = self._evaluate(parts, s, store_regions=keep_regions)
+        out, counts = self._evaluate(
+            parts, s, store_regions=keep_regions, theta_draws=theta_draws
+        )
         counts = counts / parts["total"].size
         theta = out["theta"]
         theta_upper = out.get("theta_upper", theta)

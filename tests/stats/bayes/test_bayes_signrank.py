@@ -441,3 +441,43 @@ def test_known_theta_reused_for_a_new_rope_equals_a_fresh_computation(prior):
         shared_components(
             [SignedRankPosterior(zs[0], prior, 0.0, 0.0)], draws, known_theta=before[:1]
         )
+
+
+@pytest.mark.parametrize("prior", ["idp", "point", "bb"])
+def test_with_rope_and_known_theta_equal_a_fresh_posterior(prior):
+    rng = np.random.default_rng(21)
+    z = np.round(rng.normal(0.1, 0.3, 16), 2)
+    s = 0.0 if prior == "bb" else 0.8
+    draws = DirichletWeights(16, 3000, random_state=2)
+    plain = SignedRankPosterior(z, prior, 0.0, 0.0)
+    fresh = SignedRankPosterior(z, prior, 0.0, 0.07)
+    derived = plain.with_rope(0.07)
+    before = plain.result(draws, s=s, threshold=0.9, names=("a", "b"), interval=False)
+    parts = derived.components(draws)
+    np.testing.assert_array_equal(
+        parts["quad_left"], fresh.components(draws)["quad_left"]
+    )
+    for interval in (False, True):
+        expected = fresh.result(
+            draws, s=s, threshold=0.9, names=("a", "b"), interval=interval
+        )
+        reused = derived.result(
+            parts,
+            s=s,
+            threshold=0.9,
+            names=("a", "b"),
+            interval=interval,
+            theta_draws=(before.samples_lower, before.samples_upper),
+        )
+        for name in (
+            "prob_left",
+            "prob_rope",
+            "prob_right",
+            "prob_lower",
+            "prob_upper",
+        ):
+            assert getattr(reused, name) == getattr(expected, name), name
+        np.testing.assert_array_equal(reused.samples_upper, expected.samples_upper)
+        assert reused.credible_interval == pytest.approx(
+            expected.credible_interval, nan_ok=True
+        )
