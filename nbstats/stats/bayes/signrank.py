@@ -304,10 +304,12 @@ class SignedRankPosterior:
         ]
 
         def fill(block: slice, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+            theta = (lower[0], upper[0])
             for q, key in enumerate(keys):
                 if q == 0 and theta_draws is not None:  # known: θ does not
-                    lower[0] = theta_draws[0][block]  # depend on the rope
-                    upper[0] = theta_draws[1][block]
+                    theta = (theta_draws[0][block], theta_draws[1][block])
+                    if store_regions or len(keys) == 1:  # depend on the rope
+                        lower[0], upper[0] = theta
                     continue
                 combine_region(
                     quads[q][block],
@@ -323,8 +325,8 @@ class SignedRankPosterior:
                     upper[q],
                 )
             return count_summary(
-                lower[0],
-                upper[0],
+                theta[0],
+                theta[1],
                 lower[-1],
                 lower[1 % len(keys)],
                 upper[-1],

@@ -249,23 +249,22 @@ def first_index(
 ) -> np.ndarray:
     """For each x, the first j with ``x + zs[j] > c`` (or ``>= c``).
 
-    ``x + zs[j]`` is non-decreasing in j (rounding is monotone), so the answer
-    is a binary-search position. ``searchsorted`` on ``c - x`` finds it up to
-    rounding; a few vectorised steps then make it exact for the floating-point
-    sums themselves, so a tie such as ``z_i + z_j == 2 * rope`` counts ½ exactly
-    as a direct evaluation of ``H(z_i + z_j - c)`` would.
+    ``x + zs[j]`` is non-decreasing in j (zs is sorted and rounding is
+    monotone), so a binary search on the floating-point sums themselves finds
+    it exactly: a tie such as ``z_i + z_j == 2 * rope`` counts ½ exactly as a
+    direct evaluation of ``H(z_i + z_j - c)`` would. (Searching ``c - x`` in
+    zs instead can be off by one where ``c - x`` rounds.)
+
+    Examples
+    --------
+    >>> zs = np.array([-0.2, 0.1, 0.1, 0.3])
+    >>> first_index(np.array([0.1]), zs, 0.2, strict=True).tolist()
+    [3]
+    >>> first_index(np.array([0.1]), zs, 0.2, strict=False).tolist()
+    [1]
     """
-    n = zs.size
-    k = np.searchsorted(zs, c - xs, side="right" if strict else "left")
+    from nbstats.stats.bayes.walsh_kernel import first_true  # compiles lazily
 
-    def holds(j: np.ndarray) -> np.ndarray:
-        sums = xs + zs[np.clip(j, 0, n - 1)]
-        return sums > c if strict else sums >= c
-
-    for _ in range(n + 1):  # positions are off by rounding only: rarely > 1 step
-        back = (k > 0) & holds(k - 1)
-        ahead = (k < n) & ~holds(k)
-        if not (back.any() or ahead.any()):
-            break
-        k = k - back + ahead
-    return k
+    xs = np.ascontiguousarray(xs, dtype=float)
+    zs = np.ascontiguousarray(zs, dtype=float)
+    return first_true(xs, zs, float(c), bool(strict))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["walsh_sums"]
+__all__ = ["first_true", "walsh_sums"]
 
 
 #: draws processed side by side. A prefix sum is a chain of dependent
@@ -135,3 +135,23 @@ def walsh_sums(
                             cross[k, q, offset + start + b] = p_at + 0.5 * (
                                 p_other - p_at
                             )
+
+
+@numba.njit(nogil=True, cache=True)
+def first_true(
+    xs: np.ndarray, zs: np.ndarray, c: float, strict: bool
+) -> np.ndarray:  # pragma: no cover - compiled; tested through first_index
+    """For each x, the first j with ``x + zs[j] > c`` (``>= c`` unless strict)."""
+    n = zs.size
+    out = np.empty(xs.size, dtype=np.int64)
+    for i in range(xs.size):
+        x, low, high = xs[i], 0, n
+        while low < high:
+            middle = (low + high) // 2
+            total = x + zs[middle]
+            if total > c or (not strict and total == c):
+                high = middle
+            else:
+                low = middle + 1
+        out[i] = low
+    return out

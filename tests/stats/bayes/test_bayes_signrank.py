@@ -481,3 +481,21 @@ def test_with_rope_and_known_theta_equal_a_fresh_posterior(prior):
         assert reused.credible_interval == pytest.approx(
             expected.credible_interval, nan_ok=True
         )
+
+
+def test_first_index_equals_a_scan_of_the_floating_point_sums():
+    from nbstats.stats.bayes.walsh import first_index
+
+    rng = np.random.default_rng(3)
+    for trial in range(200):
+        n = int(rng.integers(1, 30))
+        # decimals such as 0.1 + 0.2 != 0.3: rounding right at the boundary
+        zs = np.sort(rng.integers(-5, 6, n) * 0.1)
+        xs = rng.integers(-5, 6, 7) * 0.1
+        c = float(rng.choice([0.0, 0.3, 0.2, -0.1, 0.1 + 0.2]))
+        for strict in (True, False):
+            sums = xs[:, None] + zs[None, :]
+            holds = sums > c if strict else sums >= c
+            expected = np.where(holds.any(axis=1), holds.argmax(axis=1), n)
+            got = first_index(xs, zs, c, strict=strict)
+            np.testing.assert_array_equal(got, expected)
