@@ -487,7 +487,7 @@ def test_first_index_equals_a_scan_of_the_floating_point_sums():
     from nbstats.stats.bayes.walsh import first_index
 
     rng = np.random.default_rng(3)
-    for trial in range(200):
+    for _ in range(200):
         n = int(rng.integers(1, 30))
         # decimals such as 0.1 + 0.2 != 0.3: rounding right at the boundary
         zs = np.sort(rng.integers(-5, 6, n) * 0.1)
