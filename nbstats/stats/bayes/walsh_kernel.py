@@ -97,16 +97,41 @@ def walsh_sums(
                 for b in range(LANES):
                     dot[b] = 0.0
                     half[b] = 0.0
+                # four cases per update of the accumulators: they live in
+                # memory (64 lanes), and their loads and stores bound this
+                # loop (measured: the dashboard's sums ~15% faster than one)
+                whole = n - n % 4
                 if signs[q] > 0:
                     # Σ_i w_i (T - P(g_i)) rather than T² - Σ_i w_i P(g_i): the
                     # same value, but a region that holds no pair gives exactly
                     # 0 instead of a rounding error of either sign
-                    for i in range(n):
+                    for i in range(0, whole, 4):
+                        a0, a1, a2, a3 = main[i], main[i + 1], main[i + 2], main[i + 3]
+                        for b in range(LANES):
+                            t = prefix[n, b]
+                            dot[b] += (
+                                weights[i, b] * (t - prefix[a0, b])
+                                + weights[i + 1, b] * (t - prefix[a1, b])
+                            ) + (
+                                weights[i + 2, b] * (t - prefix[a2, b])
+                                + weights[i + 3, b] * (t - prefix[a3, b])
+                            )
+                    for i in range(whole, n):
                         at = main[i]
                         for b in range(LANES):
                             dot[b] += weights[i, b] * (prefix[n, b] - prefix[at, b])
                 else:
-                    for i in range(n):
+                    for i in range(0, whole, 4):
+                        a0, a1, a2, a3 = main[i], main[i + 1], main[i + 2], main[i + 3]
+                        for b in range(LANES):
+                            dot[b] += (
+                                weights[i, b] * prefix[a0, b]
+                                + weights[i + 1, b] * prefix[a1, b]
+                            ) + (
+                                weights[i + 2, b] * prefix[a2, b]
+                                + weights[i + 3, b] * prefix[a3, b]
+                            )
+                    for i in range(whole, n):
                         at = main[i]
                         for b in range(LANES):
                             dot[b] += weights[i, b] * prefix[at, b]
