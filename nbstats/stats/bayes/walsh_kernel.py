@@ -141,26 +141,24 @@ def walsh_sums(
                     i, high, low = tie_rows[t], tie_high[t], tie_low[t]
                     for b in range(LANES):
                         half[b] += weights[i, b] * (prefix[high, b] - prefix[low, b])
-                at, other = point_main[k, q], point_other[k, q]
-                for b in range(lanes):
-                    t_b = prefix[n, b]
-                    o = offset + start + b
-                    # a region every pair is in: exactly T², so that θ = 1
-                    # exactly (an empty one gives exactly 0 by the form above)
-                    if full[k, q]:
-                        quad[k, q, o] = t_b * t_b
-                    else:
-                        quad[k, q, o] = dot[b] + 0.5 * half[b]
-                    if with_cross:
+                first = offset + start
+                if full[k, q]:
+                    # every pair is in the region: exactly T², so that θ = 1
+                    # exactly (an empty one gives exactly 0 by the suffix form)
+                    for b in range(lanes):
+                        quad[k, q, first + b] = prefix[n, b] * prefix[n, b]
+                else:
+                    for b in range(lanes):
+                        quad[k, q, first + b] = dot[b] + 0.5 * half[b]
+                if with_cross:
+                    at, other = point_main[k, q], point_other[k, q]
+                    for b in range(lanes):
                         p_at, p_other = prefix[at, b], prefix[other, b]
                         if signs[q] > 0:
-                            cross[k, q, offset + start + b] = (
-                                t_b - p_at + 0.5 * (p_at - p_other)
-                            )
+                            step = prefix[n, b] - p_at + 0.5 * (p_at - p_other)
                         else:
-                            cross[k, q, offset + start + b] = p_at + 0.5 * (
-                                p_other - p_at
-                            )
+                            step = p_at + 0.5 * (p_other - p_at)
+                        cross[k, q, first + b] = step
 
 
 @numba.njit(nogil=True, cache=True)
