@@ -35,8 +35,6 @@ Prior = Literal["idp", "bb", "point"]
 # θ within this distance of ½ counts as exactly ½ (e.g. all differences zero,
 # where θ = ½ up to the rounding of the weights' sum)
 _HALF_TOLERANCE = 1e-12
-#: draws per block when only θ's draws are kept (the block stays in cache)
-_BLOCK = 8192
 
 
 def bayes_signrank(
@@ -276,14 +274,15 @@ class SignedRankPosterior:
         :func:`~nbstats.stats.bayes.summary_kernel.count_summary`).
 
         Without ``store_regions`` only θ's draws are kept: the rope regions
-        are computed block by block into a small buffer and only counted. A
-        dashboard keeps every pair's result, and fresh memory for four more
+        are only counted (:func:`~nbstats.stats.bayes.summary_kernel.rope_counts`).
+        A dashboard keeps every pair's result, and fresh memory for four more
         arrays per pair cost more (page faults) than the arithmetic.
         """
         from nbstats.stats.bayes.summary_kernel import (
             combine_region,
             count_summary,
             prior_terms,
+            rope_counts,
         )
 
         quantiles = self.prior_gammas or gamma_quantile
@@ -340,22 +339,24 @@ class SignedRankPosterior:
             lower = np.empty((len(keys), n))
             upper = np.empty_like(lower) if idp else lower
             counts = fill(slice(None), lower, upper)
-        else:
+        else:  # θ's draws kept; the rope's regions counted, not stored
             if theta_draws is not None:
                 lower, upper = theta_draws[0][None, :], theta_draws[1][None, :]
             else:
                 lower = np.empty((1, n))
                 upper = np.empty_like(lower) if idp else lower
-            block_lower = np.empty((len(keys), min(n, _BLOCK)))
-            block_upper = np.empty_like(block_lower) if idp else block_lower
-            counts = np.zeros(9, dtype=np.int64)
-            for start in range(0, n, _BLOCK):
-                block = slice(start, min(n, start + _BLOCK))
-                size = block.stop - start
-                counts += fill(block, block_lower[:, :size], block_upper[:, :size])
-                if theta_draws is None:
-                    lower[0, block] = block_lower[0, :size]
-                    upper[0, block] = block_upper[0, :size]
+                combine_region(
+                    quads[0], crosses[0], g0, scale, extra, steps[0],
+                    False, idp, point, lower[0], upper[0],
+                )  # fmt: skip
+            counts = count_summary(
+                lower[0], upper[0], lower[0], lower[0], upper[0], upper[0],
+                False, _HALF_TOLERANCE,
+            )  # fmt: skip
+            counts[3:] = rope_counts(
+                quads[1], quads[2], crosses[1], crosses[2], g0, scale, extra,
+                steps[1], steps[2], point, idp,
+            )  # fmt: skip
         out: dict[str, np.ndarray] = {}
         for row in range(lower.shape[0]):
             out[keys[row]] = lower[row]

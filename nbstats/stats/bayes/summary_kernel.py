@@ -20,6 +20,7 @@ __all__ = [
     "joint_counts",
     "near_half_share",
     "prior_terms",
+    "rope_counts",
 ]
 
 
@@ -145,15 +146,68 @@ def count_summary(
         ):
             left_wins = rope_wins = 0
             for r in range(lo_draws.size):
-                lo, hi = lo_draws[r], hi_draws[r]
-                middle = 1.0 - lo - hi
-                first = (lo >= middle) & (lo >= hi)
+                first, second = _winner(lo_draws[r], hi_draws[r])
                 left_wins += first
-                rope_wins += (not first) & (middle >= hi)
+                rope_wins += second
             counts[offset] = left_wins
             counts[offset + 1] = rope_wins
             counts[offset + 2] = lo_draws.size - left_wins - rope_wins
     return counts
+
+
+@numba.njit(nogil=True, cache=True)
+def rope_counts(
+    right: np.ndarray,
+    left: np.ndarray,
+    cross_right: np.ndarray,
+    cross_left: np.ndarray,
+    g0: np.ndarray,
+    scale: np.ndarray,
+    extra: np.ndarray,
+    step_right: float,
+    step_left: float,
+    point_prior: bool,
+    idp: bool,
+) -> np.ndarray:  # pragma: no cover - compiled; tested against combine + counts
+    """Region winners without storing the regions' draws.
+
+    The same per-draw values as :func:`combine_region` for the right and
+    left regions (lower and, for IDP, upper posterior), counted as in
+    :func:`count_summary`: ``[left, rope, right]`` of the lower posterior,
+    then of the upper one.
+    """
+    left_lower = rope_lower = left_upper = rope_upper = 0
+    point = 1.0 if point_prior else 0.0
+    shift = 1.0 if idp else 0.0
+    for r in range(right.size):
+        g = g0[r]
+        hi = (
+            right[r] + point * (2.0 * g * cross_right[r] + step_right * g * g)
+        ) / scale[r]
+        lo = (left[r] + point * (2.0 * g * cross_left[r] + step_left * g * g)) / scale[
+            r
+        ]
+        # lower posterior: the pseudo-observation's share goes left; upper: right
+        first, second = _winner(lo + shift * extra[r], hi)
+        left_lower += first
+        rope_lower += second
+        first, second = _winner(lo, hi + shift * extra[r])
+        left_upper += first
+        rope_upper += second
+    n = right.size
+    out = np.empty(6, dtype=np.int64)
+    out[0], out[1], out[2] = left_lower, rope_lower, n - left_lower - rope_lower
+    out[3], out[4], out[5] = left_upper, rope_upper, n - left_upper - rope_upper
+    return out
+
+
+@numba.njit(inline="always")
+def _winner(left: float, right: float) -> tuple[int, int]:  # pragma: no cover
+    """(1, 0): left, (0, 1): rope = 1 - left - right, (0, 0): right is the most
+    probable; ties to the first; no branches (the outcomes look random)."""
+    middle = 1.0 - left - right
+    first = np.int64(left >= middle) * np.int64(left >= right)
+    return first, (1 - first) * np.int64(middle >= right)
 
 
 @numba.njit(nogil=True, cache=True)
