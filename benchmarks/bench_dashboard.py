@@ -144,13 +144,14 @@ def main() -> None:
         f"estimate and hand-written SVG, {1e3 * s['plot']:.0f} ms)."
     )
     print(
-        "\nWhy a new rope misses the target: the rope moves the boundaries ±2·rope "
+        "\nWhy a new rope is the slowest change: the rope moves the boundaries ±2·rope "
         "inside every pair's Walsh sums\nΣ_i Σ_j w_i w_j H(±(z_i + z_j) − 2·rope), "
         f"so all {pairs} pairs need new O(n) sums over all {N_SAMPLES:,} draws: "
         f"{pairs} × {N_SAMPLES:,} × {N}\n≈ {pairs * N_SAMPLES * N / 1e6:.0f} M "
         "weighted terms for each of the two rope regions (θ's sums are reused), "
-        "in the compiled kernel\n(64 draws side by side); 'pairs' "
-        f"({1e3 * rope['pairs']:.0f} ms here) is mostly that. Hence the rope "
+        "in the compiled kernel\n(64 draws side by side, eight cases per "
+        f"accumulator update); 'pairs' ({1e3 * rope['pairs']:.0f} ms here) is "
+        "mostly that. Hence the rope "
         "slider's continuous_update=False\n(one recompute on release, not one "
         "per pixel), and recent ropes come from the cache."
     )
