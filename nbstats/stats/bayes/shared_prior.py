@@ -40,7 +40,7 @@ class SharedPrior:
         self.total: np.ndarray | None = None
         self._size = size
         self._values: OrderedDict[float, np.ndarray] = OrderedDict()
-        self._terms: OrderedDict[float, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._terms: OrderedDict[float, tuple[np.ndarray, ...]] = OrderedDict()
 
     def __call__(self, s: float, uniforms: np.ndarray) -> np.ndarray:
         """Gamma(s) quantiles of ``uniforms``."""
@@ -58,7 +58,7 @@ class SharedPrior:
 
     def terms(
         self, s: float, uniforms: np.ndarray, total: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, ...]:
         """:func:`~nbstats.stats.bayes.summary_kernel.prior_terms` for s."""
         from nbstats.stats.bayes.summary_kernel import prior_terms
 

@@ -289,9 +289,9 @@ class SignedRankPosterior:
         g0 = np.asarray(quantiles(s, parts["uniforms"]), dtype=float)
         shared_terms = getattr(self.prior_gammas, "terms", None)
         if shared_terms is not None:
-            scale, extra = shared_terms(s, parts["uniforms"], parts["total"])
+            scale, inverse, extra = shared_terms(s, parts["uniforms"], parts["total"])
         else:
-            scale, extra = prior_terms(g0, parts["total"])
+            scale, inverse, extra = prior_terms(g0, parts["total"])
         keys = list(self._regions)  # θ, then right and left with a rope
         point = self.prior == "point"
         idp = self.prior == "idp"
@@ -314,7 +314,8 @@ class SignedRankPosterior:
                     quads[q][block],
                     crosses[q][block],
                     g0[block],
-                    scale[block],
+                    (scale if q == 0 else inverse)[block],
+                    q == 0,  # θ divides (exact 1); the rope's regions multiply
                     extra[block],
                     steps[q],
                     idp and key == "left",
@@ -346,7 +347,7 @@ class SignedRankPosterior:
                 lower = np.empty((1, n))
                 upper = np.empty_like(lower) if idp else lower
                 combine_region(
-                    quads[0], crosses[0], g0, scale, extra, steps[0],
+                    quads[0], crosses[0], g0, scale, True, extra, steps[0],
                     False, idp, point, lower[0], upper[0],
                 )  # fmt: skip
             counts = count_summary(
@@ -354,7 +355,7 @@ class SignedRankPosterior:
                 False, _HALF_TOLERANCE,
             )  # fmt: skip
             counts[3:] = rope_counts(
-                quads[1], quads[2], crosses[1], crosses[2], g0, scale, extra,
+                quads[1], quads[2], crosses[1], crosses[2], g0, inverse, extra,
                 steps[1], steps[2], point, idp,
             )  # fmt: skip
         out: dict[str, np.ndarray] = {}

@@ -24,18 +24,20 @@ __all__ = [
 ]
 
 
-def prior_terms(g0: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per draw ``(g0 + T)²`` and ``(2 T + g0) g0 / (g0 + T)²``.
+def prior_terms(
+    g0: np.ndarray, total: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per draw ``(g0 + T)²``, its reciprocal and ``(2 T + g0) g0 / (g0 + T)²``.
 
-    The second is the share of the pairs that include a pseudo-observation
-    at ±∞ (Theorem 4 of Benavoli et al. 2014). Both depend on the draws and s
+    The last is the share of the pairs that include a pseudo-observation at
+    ±∞ (Theorem 4 of Benavoli et al. 2014). All depend on the draws and s
     only, so posteriors on the same draws can share them.
 
     Examples
     --------
-    >>> scale, extra = prior_terms(np.array([1.0]), np.array([3.0]))
-    >>> float(scale[0]), float(extra[0])
-    (16.0, 0.4375)
+    >>> scale, inverse, extra = prior_terms(np.array([1.0]), np.array([3.0]))
+    >>> float(scale[0]), float(inverse[0]), float(extra[0])
+    (16.0, 0.0625, 0.4375)
     """
     scale = g0 + total
     scale *= scale
@@ -43,7 +45,7 @@ def prior_terms(g0: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarr
     extra += g0
     extra *= g0
     extra /= scale
-    return scale, extra
+    return scale, 1.0 / scale, extra
 
 
 @numba.njit(nogil=True, cache=True)
@@ -51,7 +53,8 @@ def combine_region(
     quad: np.ndarray,
     cross: np.ndarray,
     g0: np.ndarray,
-    scale: np.ndarray,
+    norm: np.ndarray,
+    divide: bool,
     extra: np.ndarray,
     step: float,
     add_lower: bool,
@@ -62,22 +65,20 @@ def combine_region(
 ) -> None:  # pragma: no cover - compiled; tested through SignedRankPosterior
     """One region's normalised draws for prior weight g0.
 
-    With ``scale`` and ``extra`` from :func:`prior_terms`: point prior
-    ``(Q + 2 g0 L + g0² step) / scale`` into ``lower``; otherwise
-    ``Q / scale``, plus ``extra`` in ``lower`` / ``upper`` if ``add_lower`` /
-    ``add_upper``. ``upper`` may be ``lower`` itself when ``add_upper`` is
-    False. Dividing (not multiplying by a reciprocal) keeps θ = T² / T² = 1
-    exact when every pair is in the region.
+    ``norm`` is ``scale`` (``divide``) or ``inverse`` from :func:`prior_terms`.
+    Point prior: ``(Q + 2 g0 L + g0² step)`` normalised into ``lower``;
+    otherwise ``Q`` normalised, plus ``extra`` in ``lower`` / ``upper`` if
+    ``add_lower`` / ``add_upper``. ``upper`` may be ``lower`` itself when
+    ``add_upper`` is False. θ divides: T² / T² = 1 exactly when every pair is
+    in the region. The rope's regions multiply by the reciprocal (a division
+    costs five multiplications here), as :func:`rope_counts` does.
     """
-    if point_prior:
-        for r in range(quad.size):
-            g = g0[r]
-            lower[r] = (quad[r] + 2.0 * g * cross[r] + step * g * g) / scale[r]
-    else:
-        for r in range(quad.size):
-            value = quad[r] / scale[r]
-            lower[r] = value + extra[r] if add_lower else value
-            upper[r] = value + extra[r] if add_upper else value
+    for r in range(quad.size):
+        g = g0[r]
+        value = quad[r] + 2.0 * g * cross[r] + step * g * g if point_prior else quad[r]
+        value = value / norm[r] if divide else value * norm[r]
+        lower[r] = value + extra[r] if add_lower else value
+        upper[r] = value + extra[r] if add_upper else value
 
 
 @numba.njit(nogil=True, cache=True)
@@ -162,7 +163,7 @@ def rope_counts(
     cross_right: np.ndarray,
     cross_left: np.ndarray,
     g0: np.ndarray,
-    scale: np.ndarray,
+    inverse: np.ndarray,
     extra: np.ndarray,
     step_right: float,
     step_left: float,
@@ -181,12 +182,10 @@ def rope_counts(
     shift = 1.0 if idp else 0.0
     for r in range(right.size):
         g = g0[r]
-        hi = (
-            right[r] + point * (2.0 * g * cross_right[r] + step_right * g * g)
-        ) / scale[r]
-        lo = (left[r] + point * (2.0 * g * cross_left[r] + step_left * g * g)) / scale[
-            r
-        ]
+        hi = right[r] + point * (2.0 * g * cross_right[r] + step_right * g * g)
+        lo = left[r] + point * (2.0 * g * cross_left[r] + step_left * g * g)
+        hi *= inverse[r]
+        lo *= inverse[r]
         # lower posterior: the pseudo-observation's share goes left; upper: right
         first, second = _winner(lo + shift * extra[r], hi)
         left_lower += first
