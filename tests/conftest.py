@@ -19,6 +19,19 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 #: Set by .ci/run: a missing oracle (Rscript, an R package) fails instead of skipping.
 REQUIRE_ORACLES = os.environ.get("NBSTATS_REQUIRE_ORACLES") == "1"
 
+#: Flags for Debian's chromium driven by Playwright (never `playwright install`):
+#: headless, no sandbox in containers, nothing fetched from the network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
 
 @pytest.fixture
 def table6() -> pd.DataFrame:

@@ -37,18 +37,8 @@ from nbformat import v4
 import nbstats
 import nbstats.report
 from nbstats.results.render import format_value
-from tests.conftest import REQUIRE_ORACLES, require_executable
+from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
 SCREENSHOT = Path("/tmp/report_browser.png")
 PDF_PAGE = Path("/tmp/report_pdf-1.png")
 TITLE_T6 = "Demšar (2006), Table 6"

@@ -28,18 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REQUIRE_ORACLES, require_executable
+from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
 SCREENSHOT = Path("/tmp/dashboard_browser.png")
 URL_LINE = re.compile(r"^nbstats dashboard: (http://127\.0\.0\.1:\d+/\S*)$", re.M)
 CONNECTION_DIR = re.compile(r"Storing connection files in (\S+?)\.?$", re.M)
