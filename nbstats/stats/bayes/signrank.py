@@ -270,19 +270,22 @@ class SignedRankPosterior:
         store_regions: bool,
         theta_draws: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """:meth:`combine` and the draws' counts (see
-        :func:`~nbstats.stats.bayes.summary_kernel.count_summary`).
+        """:meth:`combine` (the rope's regions only if ``store_regions``) and the
+        draws' counts: ``[θ_lower > ½, θ_upper > ½, θ_upper < ½]`` then, with a
+        rope, the region winners of the lower and the upper posterior (see
+        :mod:`~nbstats.stats.bayes.summary_kernel`).
 
-        Without ``store_regions`` only θ's draws are kept: the rope regions
-        are only counted (:func:`~nbstats.stats.bayes.summary_kernel.rope_counts`).
-        A dashboard keeps every pair's result, and fresh memory for four more
-        arrays per pair cost more (page faults) than the arithmetic.
+        The rope's regions are counted straight from their sums, so storing
+        their draws is only for plots: a dashboard keeps every pair's result,
+        and fresh memory for four more arrays per pair cost more (page
+        faults) than the arithmetic. ``theta_draws`` (lower, upper) are θ's
+        draws for this s under another rope, reused as they are.
         """
         from nbstats.stats.bayes.summary_kernel import (
             combine_region,
-            count_summary,
             prior_terms,
             rope_counts,
+            theta_counts,
         )
 
         quantiles = self.prior_gammas or gamma_quantile
@@ -292,77 +295,59 @@ class SignedRankPosterior:
             scale, inverse, extra = shared_terms(s, parts["uniforms"], parts["total"])
         else:
             scale, inverse, extra = prior_terms(g0, parts["total"])
-        keys = list(self._regions)  # θ, then right and left with a rope
         point = self.prior == "point"
         idp = self.prior == "idp"
-        quads = [parts[f"quad_{key}"] for key in keys]
-        crosses = [parts[f"cross_{key}"] for key in keys] if point else quads
-        steps = [
-            float(np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5))
-            for region in self._regions.values()
-        ]
+        steps = {
+            key: float(np.heaviside(region.sign * 2 * self.z0 - region.c, 0.5))
+            for key, region in self._regions.items()
+        }
 
-        def fill(block: slice, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
-            theta = (lower[0], upper[0])
-            for q, key in enumerate(keys):
-                if q == 0 and theta_draws is not None:  # known: θ does not
-                    theta = (theta_draws[0][block], theta_draws[1][block])
-                    if store_regions or len(keys) == 1:  # depend on the rope
-                        lower[0], upper[0] = theta
-                    continue
-                combine_region(
-                    quads[q][block],
-                    crosses[q][block],
-                    g0[block],
-                    (scale if q == 0 else inverse)[block],
-                    q == 0,  # θ divides (exact 1); the rope's regions multiply
-                    extra[block],
-                    steps[q],
-                    idp and key == "left",
-                    idp and key != "left",
-                    point,
-                    lower[q],
-                    upper[q],
-                )
-            return count_summary(
-                theta[0],
-                theta[1],
-                lower[-1],
-                lower[1 % len(keys)],
-                upper[-1],
-                upper[1 % len(keys)],
-                len(keys) > 1,
-                _HALF_TOLERANCE,
-            )
-
-        n = parts["total"].size
-        if store_regions or len(keys) == 1:
-            lower = np.empty((len(keys), n))
+        def region_draws(key: str) -> tuple[np.ndarray, np.ndarray]:
+            """(lower, upper) draws; θ divides (exactly 1 when every pair is
+            in it), the rope's regions multiply by the reciprocal."""
+            lower = np.empty(parts["total"].size)
             upper = np.empty_like(lower) if idp else lower
-            counts = fill(slice(None), lower, upper)
-        else:  # θ's draws kept; the rope's regions counted, not stored
-            if theta_draws is not None:
-                lower, upper = theta_draws[0][None, :], theta_draws[1][None, :]
-            else:
-                lower = np.empty((1, n))
-                upper = np.empty_like(lower) if idp else lower
-                combine_region(
-                    quads[0], crosses[0], g0, scale, True, extra, steps[0],
-                    False, idp, point, lower[0], upper[0],
-                )  # fmt: skip
-            counts = count_summary(
-                lower[0], upper[0], lower[0], lower[0], upper[0], upper[0],
-                False, _HALF_TOLERANCE,
-            )  # fmt: skip
+            combine_region(
+                parts[f"quad_{key}"],
+                parts[f"cross_{key}"] if point else parts[f"quad_{key}"],
+                g0,
+                scale if key == "theta" else inverse,
+                key == "theta",
+                extra,
+                steps[key],
+                idp and key == "left",  # Theorem 4: at -∞ the prior's
+                idp and key != "left",  # pairs go left, at +∞ right
+                point,
+                lower,
+                upper,
+            )
+            return lower, upper
+
+        theta = theta_draws if theta_draws is not None else region_draws("theta")
+        out = {"theta": theta[0]}
+        counts = np.zeros(9, dtype=np.int64)
+        counts[:3] = theta_counts(theta[0], theta[1], _HALF_TOLERANCE)
+        if self.rope > 0:
             counts[3:] = rope_counts(
-                quads[1], quads[2], crosses[1], crosses[2], g0, inverse, extra,
-                steps[1], steps[2], point, idp,
-            )  # fmt: skip
-        out: dict[str, np.ndarray] = {}
-        for row in range(lower.shape[0]):
-            out[keys[row]] = lower[row]
-            if idp:
-                out[f"{keys[row]}_upper"] = upper[row]
+                parts["quad_right"],
+                parts["quad_left"],
+                parts["cross_right"] if point else parts["quad_right"],
+                parts["cross_left"] if point else parts["quad_left"],
+                g0,
+                inverse,
+                extra,
+                steps["right"],
+                steps["left"],
+                point,
+                idp,
+            )
+            if store_regions:
+                for key in ("right", "left"):
+                    out[key], upper = region_draws(key)
+                    if idp:
+                        out[f"{key}_upper"] = upper
+        if idp:
+            out["theta_upper"] = theta[1]
         return out, counts
 
     def sample(self, draws: DirichletWeights, s: float) -> dict[str, np.ndarray]:

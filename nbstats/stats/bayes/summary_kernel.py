@@ -16,11 +16,11 @@ import numpy as np
 
 __all__ = [
     "combine_region",
-    "count_summary",
     "joint_counts",
     "near_half_share",
     "prior_terms",
     "rope_counts",
+    "theta_counts",
 ]
 
 
@@ -75,7 +75,9 @@ def combine_region(
     """
     for r in range(quad.size):
         g = g0[r]
-        value = quad[r] + 2.0 * g * cross[r] + step * g * g if point_prior else quad[r]
+        value = (
+            quad[r] + (2.0 * g * cross[r] + step * g * g) if point_prior else quad[r]
+        )
         value = value / norm[r] if divide else value * norm[r]
         lower[r] = value + extra[r] if add_lower else value
         upper[r] = value + extra[r] if add_upper else value
@@ -114,46 +116,21 @@ def joint_counts(
 
 
 @numba.njit(nogil=True, cache=True)
-def count_summary(
-    theta_lower: np.ndarray,
-    theta_upper: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-    left_upper: np.ndarray,
-    right_upper: np.ndarray,
-    with_rope: bool,
-    tolerance: float,
+def theta_counts(
+    theta_lower: np.ndarray, theta_upper: np.ndarray, tolerance: float
 ) -> np.ndarray:  # pragma: no cover - compiled; tested against numpy
-    """Counts of draws: ``[θ_lower > ½, θ_upper > ½, θ_upper < ½,
-    lower winners (left, rope, right), upper winners (left, rope, right)]``.
-
-    "> ½" means above ½ + tolerance. A region wins a draw when it is the
-    most probable of (left, 1 - left - right, right), ties to the first,
-    as :func:`~nbstats.stats.bayes.decision.region_shares`. Written without
-    branches (sums of comparisons): the outcomes are close to random, and
-    mispredicted branches cost more than the arithmetic.
-    """
+    """Draws with ``θ_lower > ½``, ``θ_upper > ½`` and ``θ_upper < ½``, where
+    "> ½" means above ½ + tolerance. Sums of comparisons, not branches: the
+    outcomes are close to random, and mispredicted branches cost more than
+    the arithmetic."""
     above_lower = above_upper = below_upper = 0
     for r in range(theta_lower.size):
         above_lower += theta_lower[r] > 0.5 + tolerance
         above_upper += theta_upper[r] > 0.5 + tolerance
         below_upper += theta_upper[r] < 0.5 - tolerance
-    counts = np.zeros(9, dtype=np.int64)
-    counts[0], counts[1], counts[2] = above_lower, above_upper, below_upper
-    if with_rope:
-        for offset, lo_draws, hi_draws in (
-            (3, left, right),
-            (6, left_upper, right_upper),
-        ):
-            left_wins = rope_wins = 0
-            for r in range(lo_draws.size):
-                first, second = _winner(lo_draws[r], hi_draws[r])
-                left_wins += first
-                rope_wins += second
-            counts[offset] = left_wins
-            counts[offset + 1] = rope_wins
-            counts[offset + 2] = lo_draws.size - left_wins - rope_wins
-    return counts
+    out = np.empty(3, dtype=np.int64)
+    out[0], out[1], out[2] = above_lower, above_upper, below_upper
+    return out
 
 
 @numba.njit(nogil=True, cache=True)
@@ -173,9 +150,10 @@ def rope_counts(
     """Region winners without storing the regions' draws.
 
     The same per-draw values as :func:`combine_region` for the right and
-    left regions (lower and, for IDP, upper posterior), counted as in
-    :func:`count_summary`: ``[left, rope, right]`` of the lower posterior,
-    then of the upper one.
+    left regions (lower and, for IDP, upper posterior); a region wins a draw
+    when it is the most probable of (left, 1 - left - right, right), ties to
+    the first, as :func:`~nbstats.stats.bayes.decision.region_shares`.
+    Returns ``[left, rope, right]`` of the lower posterior, then of the upper.
     """
     left_lower = rope_lower = left_upper = rope_upper = 0
     point = 1.0 if point_prior else 0.0
