@@ -36,6 +36,7 @@ class Region:
 
     ``main`` indexes the prefix sums for every i; ``tie_rows`` are the i with
     sums exactly at the boundary, ``tie_high``/``tie_low`` their end points.
+    ``full``: every pair (i, j) is in the region (its weighted sum is T²).
     """
 
     sign: int
@@ -44,6 +45,7 @@ class Region:
     tie_rows: np.ndarray
     tie_high: np.ndarray
     tie_low: np.ndarray
+    full: bool
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,9 @@ class WalshPlan:
             other = first_index(zs, zs, -c, strict=True)  # u: first sum > -c
             high, low = other, main
         ties = np.flatnonzero(high != low)
-        return Region(sign, c, main, ties, high[ties], low[ties])
+        everything = 0 if sign > 0 else self.n  # where main is when all pairs are in
+        full = ties.size == 0 and bool(np.all(main == everything))
+        return Region(sign, c, main, ties, high[ties], low[ties], full)
 
     def point_index(self, x: float, region: Region) -> tuple[int, int]:
         """``(main, other)`` positions of a single value x (a pseudo-observation)."""
@@ -173,17 +177,8 @@ class WalshBatch:
                 dtype=np.int64,
             ),
             signs=signs,
-            # regions that hold for every pair (i, j): their sum is T²
             full=np.array(
-                [
-                    [
-                        region.tie_rows.size == 0
-                        and bool(np.all(region.main == (0 if region.sign > 0 else n)))
-                        for region in plan_regions
-                    ]
-                    for plan, plan_regions in zip(plans, regions, strict=True)
-                    for n in [plan.n]
-                ],
+                [[region.full for region in plan_regions] for plan_regions in regions],
                 dtype=bool,
             ),
             tie_start=tie_start.astype(np.int64),
