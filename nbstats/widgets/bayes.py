@@ -504,17 +504,20 @@ class BayesDashboard(Dashboard):
         return self._equivalence[1]
 
     def _selected_result(self, k: int, threshold: float) -> BayesSignedRankResult:
+        # the matrix's results skip the credible interval and the rope's
+        # draws; the selected pair shows them, so it gets its own result (on
+        # the matrix's θ draws)
         cached = self._pair_results[k]
-        # the matrix's results skip the credible interval; the selected pair
-        # shows it, so it needs its own result
-        if cached.threshold == threshold and not np.isnan(cached.credible_interval[0]):
-            return cached
         state = (self._pair_state, k, threshold)
         if self._selected is None or self._selected[0] != state:
             prior, s, rope = self._pair_state
             posterior, parts = self._components(k, prior, rope)
             result = posterior.result(
-                parts, s=s, threshold=threshold, names=(cached.name_a, cached.name_b)
+                parts,
+                s=s,
+                threshold=threshold,
+                names=(cached.name_a, cached.name_b),
+                theta_draws=(cached.samples_lower, cached.samples_upper),
             )
             self._selected = (state, result)
         return self._selected[1]
