@@ -161,7 +161,7 @@ class DirichletWeights:
         stream = np.random.SeedSequence(
             self._seed.entropy, spawn_key=(*self._seed.spawn_key, index)
         )
-        # compiled SFC64 + ziggurat: numpy's algorithms, twice numpy's speed here
+        # compiled SFC64 + ziggurat: numpy's algorithms, ~1.6x numpy's speed here
         from nbstats.stats.bayes.exponentials import fill_weights_raw, sfc64_state
 
         exponentials = np.empty((stop - start, self.n_cases))
