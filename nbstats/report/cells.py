@@ -1,70 +1,39 @@
-"""Display helpers that the report notebook's hidden cells call, in the kernel.
+"""The report's sections, called by the report notebook's hidden cells (in the kernel).
 
-Each helper displays one output per item with ``text/html`` (escaped HTML;
-figures as SVG ``data:`` URIs inside ``<figure>``), ``text/latex`` (escaped
-LaTeX, booktabs tables from the results' ``to_latex()``), ``application/pdf``
-for figures and ``text/plain``. Table and figure numbers are assigned by
-:func:`start`, in display order, so HTML and LaTeX agree. The notebook itself
-is built by :mod:`nbstats.report.notebook`.
+Each section displays its paragraphs, tables and figures through
+:mod:`nbstats.report.display` (numbered floats in HTML, LaTeX and text); the
+Data section lives in :mod:`nbstats.report.data`. The notebook itself is built
+by :mod:`nbstats.report.notebook`; its cells call this module as ``report``.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
-from nbstats.report.methods import CHI2_F, F_F, Alt, Paragraph
+from nbstats.report.data import (  # noqa: F401  (the cells call them)
+    LONGTABLE_ROWS,
+    scores_table,
+    summary,
+)
+from nbstats.report.display import (  # noqa: F401  (the cells call them)
+    _and,
+    _display,
+    _n,
+    _p,
+    figure,
+    paragraph,
+    ref,
+    start,
+    table,
+)
+from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
 from nbstats.results import render
-from nbstats.results.render import escape_latex, format_value
-
-#: Above this many cases the LaTeX score table becomes a longtable.
-LONGTABLE_ROWS = 30
-#: Above this many algorithms the LaTeX score table is scaled to the text width.
-WIDE_COLUMNS = 6
-#: Algorithm names longer than this are set upright in a longtable's header.
-LONG_NAME = 12
-
-
-class _Numbers:
-    """Table and figure numbers, assigned in display order by :func:`start`."""
-
-    def __init__(self) -> None:
-        self.tables: list[str] = []
-        self.figures: list[str] = []
-
-    def number(self, label: str) -> int:
-        kind = self.tables if label.startswith("tab:") else self.figures
-        if label not in kind:
-            kind.append(label)
-        return kind.index(label) + 1
-
-
-_NUMBERS = _Numbers()
-
-
-def start(*, tables: Sequence[str] = (), figures: Sequence[str] = ()) -> None:
-    """First cell of a report: number the floats; vector figure formats."""
-    import warnings
-
-    _NUMBERS.tables = list(tables)
-    _NUMBERS.figures = list(figures)
-    # library deprecation notices are no part of a report
-    warnings.filterwarnings("ignore", category=DeprecationWarning)
-    warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
-    try:
-        from matplotlib_inline.backend_inline import set_matplotlib_formats
-    except ImportError:  # pragma: no cover - ipykernel ships matplotlib-inline
-        return
-    # any figure shown the ordinary way is vector too (SVG for HTML, PDF for
-    # LaTeX); the report's own figures are displayed by figure() below
-    set_matplotlib_formats("svg", "pdf")
+from nbstats.results.render import format_value
 
 
 def pairs(order: Sequence[str]) -> list[tuple[str, str]]:
@@ -74,342 +43,6 @@ def pairs(order: Sequence[str]) -> list[tuple[str, str]]:
 
 def _index_pairs(m: int) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(m), 2))
-
-
-def ref(label: str) -> Alt:
-    """A cross-reference: "Table 3" in text and HTML, ``Table~\\ref{...}`` in LaTeX."""
-    kind = "Table" if label.startswith("tab:") else "Figure"
-    n = _NUMBERS.number(label)
-    anchor = label.replace(":", "-")
-    return Alt(
-        text=f"{kind} {n}",
-        html=f'<a href="#{anchor}">{kind} {n}</a>',
-        latex=f"{kind}~\\ref{{{label}}}",
-    )
-
-
-def _display(bundle: dict[str, str], metadata: dict[str, Any] | None = None) -> None:
-    from IPython.display import display
-
-    display(bundle, raw=True, metadata=metadata or {})
-
-
-def paragraph(para: Paragraph, css_class: str = "nbstats-text") -> None:
-    """Display a paragraph in every format."""
-    _display(
-        {
-            "text/html": f'<p class="{css_class}">{para.html()}</p>',
-            "text/latex": para.latex() + "\n",
-            "text/plain": para.text(),
-        }
-    )
-
-
-def table(
-    label: str,
-    caption: str,
-    *,
-    html_table: str,
-    latex: str,
-    plain: str,
-    files: dict[str, str] | None = None,
-) -> None:
-    """Display a numbered table with its caption (above it).
-
-    ``latex`` is the whole float (``to_latex(caption=..., label=label)``);
-    ``files`` maps file names to the LaTeX tables a ``.tex`` export writes
-    next to the report (default: this table as ``<label>.tex``).
-    """
-    n = _NUMBERS.number(label)
-    anchor = label.replace(":", "-")
-    markup = (
-        f'<figure class="nbstats-float nbstats-table-float" id="{anchor}">'
-        f'<figcaption><span class="nbstats-label">Table {n}.</span> '
-        f"{html.escape(caption)}</figcaption>"
-        f'<div class="nbstats-table-wrap">{html_table}</div></figure>'
-    )
-    name = label.split(":", 1)[1]
-    _display(
-        {
-            "text/html": markup,
-            "text/latex": _fit_width(latex),
-            "text/plain": f"Table {n}. {caption}\n{plain}",
-        },
-        {
-            "nbstats": {
-                "kind": "table",
-                "label": label,
-                "number": n,
-                "files": files if files is not None else {f"{name}.tex": latex},
-            }
-        },
-    )
-
-
-def _fit_width(latex: str) -> str:
-    """Shrink a float's tabular to the text width when it is wider (adjustbox,
-    which nbconvert's LaTeX template loads); longtables are left alone."""
-    if "\\begin{tabular}" not in latex or "\\resizebox" in latex:
-        return latex
-    return latex.replace(
-        "\\begin{tabular}",
-        "\\begin{adjustbox}{max width=\\linewidth}\n\\begin{tabular}",
-        1,
-    ).replace("\\end{tabular}", "\\end{tabular}\n\\end{adjustbox}", 1)
-
-
-def figure(label: str, caption: str, fig: Any) -> None:
-    """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX."""
-    import matplotlib.pyplot as plt
-
-    from nbstats.plots import save
-
-    svg, pdf = io.BytesIO(), io.BytesIO()
-    save(fig, svg, format="svg")
-    save(fig, pdf, format="pdf")
-    plt.close(fig)
-    n = _NUMBERS.number(label)
-    anchor = label.replace(":", "-")
-    svg64 = base64.b64encode(svg.getvalue()).decode("ascii")
-    markup = (
-        f'<figure class="nbstats-float nbstats-figure" id="{anchor}">'
-        f'<img src="data:image/svg+xml;base64,{svg64}" '
-        f'alt="{html.escape(caption)}">'
-        f'<figcaption><span class="nbstats-label">Figure {n}.</span> '
-        f"{html.escape(caption)}</figcaption></figure>"
-    )
-    _display(
-        {
-            "text/html": markup,
-            "application/pdf": base64.b64encode(pdf.getvalue()).decode("ascii"),
-            "text/plain": f"Figure {n}. {caption}",
-        },
-        {
-            "nbstats": {
-                "kind": "figure",
-                "label": label,
-                "number": n,
-                "caption_latex": escape_latex(caption),
-            }
-        },
-    )
-
-
-def _and(names: Sequence[str]) -> str:
-    names = [str(n) for n in names]
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _n(value: object, digits: int = 4) -> str:
-    """``digits`` significant figures, and no ".0" on whole numbers."""
-    text = format_value(value, digits)
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _p(value: float) -> str:
-    """A p-value: 4 significant figures, or "< 0.0001"."""
-    return "< 0.0001" if value < 1e-4 else f"= {_n(value)}"
-
-
-def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
-    """The opening paragraph: what is compared, on what, which way is better."""
-    import nbstats
-
-    m, n = scores.shape[1], scores.shape[0]
-    direction = "Higher" if higher_is_better else "Lower"
-    para = Paragraph().add(
-        f"This report compares {m} algorithms ({_and(scores.columns)}) on {n} "
-        f"cases. {direction} scores are better; ranks are 1 for the best. Every "
-        f"number below was recomputed by nbstats {nbstats.__version__} from the "
-        "scores embedded in the report's notebook; the Methods section states "
-        "how."
-    )
-    paragraph(para, "nbstats-text nbstats-summary")
-
-
-def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
-    """Table: every score with its rank, the mean ranks, the best in bold."""
-    import nbstats
-
-    ranks = nbstats.ranks(scores, higher_is_better=higher_is_better)
-    mean = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
-    values = scores.to_numpy()
-    best = values.max(axis=1) if higher_is_better else values.min(axis=1)
-    bold = values == best[:, None]
-    cells = [
-        [f"{format_value(v)} ({r:g})" for v, r in zip(row, rank_row, strict=True)]
-        for row, rank_row in zip(values, ranks.to_numpy(), strict=True)
-    ]
-    mean_cells = [f"{r:.3f}" for r in mean]
-    mean_bold = (mean.to_numpy() == mean.min()).tolist()
-    names = [str(c) for c in scores.columns]
-    index_name = str(scores.index.name or "case")
-    caption = _scores_caption(scores.shape, higher_is_better, with_ranks=True)
-
-    def h(text: str, strong: bool) -> str:
-        text = html.escape(text)
-        return f"<strong>{text}</strong>" if strong else text
-
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in [index_name, *names])
-    body = [
-        f"<tr><th>{html.escape(str(case))}</th>"
-        + "".join(f"<td>{h(c, b)}</td>" for c, b in zip(row, brow, strict=True))
-        + "</tr>"
-        for case, row, brow in zip(scores.index, cells, bold.tolist(), strict=True)
-    ]
-    foot = (
-        '<tr class="nbstats-mean-rank"><th>mean rank</th>'
-        + "".join(
-            f"<td>{h(c, b)}</td>" for c, b in zip(mean_cells, mean_bold, strict=True)
-        )
-        + "</tr>"
-    )
-    html_table = (
-        '<table class="nbstats-table nbstats-scores"><thead><tr>'
-        + head
-        + "</tr></thead><tbody>"
-        + "".join(body)
-        + "</tbody><tfoot>"
-        + foot
-        + "</tfoot></table>"
-    )
-
-    latex = _scores_latex(
-        scores,
-        names=names,
-        index_name=index_name,
-        cells=cells,
-        bold=bold.tolist(),
-        mean_cells=mean_cells,
-        mean_bold=mean_bold,
-        higher_is_better=higher_is_better,
-    )
-    plain = pd.DataFrame(cells, index=scores.index, columns=names)
-    plain.loc["mean rank"] = mean_cells
-    table(
-        "tab:scores",
-        caption,
-        html_table=html_table,
-        latex=latex,
-        plain=plain.to_string(),
-    )
-
-
-def _scores_caption(
-    shape: tuple[int, int], higher_is_better: bool, *, with_ranks: bool
-) -> str:
-    direction = "higher" if higher_is_better else "lower"
-    ranks = (
-        "with each algorithm's rank on each case in parentheses (1 = best; ties "
-        "share the average rank) and "
-        if with_ranks
-        else "with "
-    )
-    return (
-        f"Scores of the {shape[1]} algorithms on the {shape[0]} cases "
-        f"({direction} scores are better), {ranks}the mean rank (1 = best) in the "
-        "last row. The best score of each case and the best mean rank are in bold."
-    )
-
-
-def _scores_latex(
-    scores: pd.DataFrame,
-    *,
-    names: list[str],
-    index_name: str,
-    cells: list[list[str]],
-    bold: list[list[bool]],
-    mean_cells: list[str],
-    mean_bold: list[bool],
-    higher_is_better: bool,
-) -> str:
-    """The score table in LaTeX: a float (scaled to the text width when it has
-    many algorithms), or a longtable across pages when it has many cases.
-
-    A longtable cannot be scaled: with many algorithms it drops the per-case
-    ranks (the mean ranks stay) and sets a smaller font, and with many or long
-    names it sets them upright (rotated) in the header.
-    """
-
-    def t(text: str, strong: bool) -> str:
-        text = escape_latex(text)
-        return f"\\textbf{{{text}}}" if strong else text
-
-    long = len(scores) > LONGTABLE_ROWS
-    wide = len(names) > WIDE_COLUMNS
-    caption = _scores_caption(
-        scores.shape, higher_is_better, with_ranks=not (long and wide)
-    )
-    if long and wide:
-        cells = [[c.split(" (")[0] for c in row] for row in cells]
-    if long and (wide or max(len(n) for n in names) > LONG_NAME):
-        heads = [f"\\rotatebox{{90}}{{{escape_latex(n)}}}" for n in names]
-    else:
-        heads = [escape_latex(n) for n in names]
-    header = " & ".join([escape_latex(index_name), *heads]) + r" \\"
-    rows = [
-        " & ".join(
-            [escape_latex(case)] + [t(c, b) for c, b in zip(row, brow, strict=True)]
-        )
-        + r" \\"
-        for case, row, brow in zip(scores.index, cells, bold, strict=True)
-    ]
-    mean_row = (
-        " & ".join(
-            ["mean rank"]
-            + [t(c, b) for c, b in zip(mean_cells, mean_bold, strict=True)]
-        )
-        + r" \\"
-    )
-    spec = "l" + "r" * len(names)
-    label = "tab:scores"
-    if long:
-        lines = [
-            r"\begingroup"
-            + (r"\footnotesize\setlength{\tabcolsep}{2pt}" if wide else r"\small"),
-            r"\begin{longtable}{" + spec + "}",
-            r"\caption{" + escape_latex(caption) + r"}\label{" + label + r"}\\",
-            r"\toprule",
-            header,
-            r"\midrule",
-            r"\endfirsthead",
-            r"\toprule",
-            header,
-            r"\midrule",
-            r"\endhead",
-            r"\bottomrule",
-            r"\endfoot",
-            *rows,
-            r"\midrule",
-            mean_row,
-            r"\end{longtable}",
-            r"\endgroup",
-        ]
-    else:
-        tabular = [
-            r"\begin{tabular}{" + spec + "}",
-            r"\toprule",
-            header,
-            r"\midrule",
-            *rows,
-            r"\midrule",
-            mean_row,
-            r"\bottomrule",
-            r"\end{tabular}",
-        ]
-        if wide:
-            tabular = [r"\resizebox{\linewidth}{!}{%", *tabular, "}"]
-        lines = [
-            r"\begin{table}[htbp]",
-            r"\centering",
-            r"\caption{" + escape_latex(caption) + "}",
-            r"\label{" + label + "}",
-            *tabular,
-            r"\end{table}",
-        ]
-    return "\n".join(lines) + "\n"
 
 
 def _frame_text(frame: pd.DataFrame) -> str:

@@ -22,7 +22,8 @@ import pytest
 import nbstats
 import nbstats.report
 from nbstats.report import MissingToolError, ReportError, export, notebook
-from nbstats.report import cells as report_cells
+from nbstats.report import data as report_data
+from nbstats.report import display as report_display
 from nbstats.results.render import format_value
 from tests.conftest import require_executable
 
@@ -565,7 +566,7 @@ def test_score_table_latex_fits_every_shape(tmp_path, n, m, kind):
         [f"{format_value(v)} ({r:g})" for v, r in zip(row, rrow, strict=True)]
         for row, rrow in zip(scores.to_numpy(), ranks.to_numpy(), strict=True)
     ]
-    latex = report_cells._scores_latex(
+    latex = report_data._scores_latex(
         scores,
         names=list(scores.columns),
         index_name="case",
@@ -575,17 +576,17 @@ def test_score_table_latex_fits_every_shape(tmp_path, n, m, kind):
         mean_bold=[False] * m,
         higher_is_better=True,
     )
-    assert ("longtable" in latex) == (n > report_cells.LONGTABLE_ROWS)
-    assert kind in report_cells._fit_width(latex)
+    assert ("longtable" in latex) == (n > report_data.LONGTABLE_ROWS)
+    assert kind in report_display._fit_width(latex)
     # per-case ranks, but for many algorithms in a longtable (it cannot shrink)
-    long_and_wide = n > report_cells.LONGTABLE_ROWS and m > report_cells.WIDE_COLUMNS
+    long_and_wide = n > report_data.LONGTABLE_ROWS and m > report_data.WIDE_COLUMNS
     assert ("(1)" in latex) == (not long_and_wide)
     # as in the report: its page geometry, and floats fitted to the width
     (tmp_path / "t.tex").write_text(
         "\\documentclass[11pt,a4paper]{article}\n"
         "\\usepackage[margin=1in]{geometry}\n"
         "\\usepackage{booktabs,longtable,graphicx,adjustbox}\n"
-        f"\\begin{{document}}\n{report_cells._fit_width(latex)}\\end{{document}}\n",
+        f"\\begin{{document}}\n{report_display._fit_width(latex)}\\end{{document}}\n",
         encoding="utf-8",
     )
     done = _xelatex(tmp_path / "t.tex")

@@ -1,0 +1,164 @@
+"""Short display names (aliases) for algorithms whose names do not fit.
+
+Real experiments name algorithms after their configuration, e.g.
+``HistGradientBoostingClassifier(max_iter=300, lr=0.05)``. Tables, figures and
+dashboards that print such names in every row and column become unreadable, so
+reports and dashboards replace them by short aliases (``A``, ``B``, …, or the
+user's own) and show one legend table that maps each alias back to its full
+name. This module decides when to do so and builds the mapping; it knows
+nothing of pandas display, matplotlib or widgets.
+
+The automatic rule (``aliases="auto"``): aliases are used when the longest
+name is longer than :data:`MAX_NAME_LENGTH` characters. Letters follow the
+given order (spreadsheet style after ``Z``: ``AA``, ``AB``, …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+import pandas as pd
+
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "AliasOption",
+    "alias_legend",
+    "letters",
+    "make_aliases",
+]
+
+#: Names longer than this (in characters) switch ``aliases="auto"`` on.
+MAX_NAME_LENGTH = 20
+
+AliasOption = Literal["auto"] | bool | Mapping[str, str] | None
+
+
+def letters(count: int) -> list[str]:
+    """The first ``count`` spreadsheet-style labels: A … Z, AA, AB, ….
+
+    Examples
+    --------
+    >>> from nbstats.names import letters
+    >>> letters(3), letters(28)[-2:]
+    (['A', 'B', 'C'], ['AA', 'AB'])
+    """
+    if count < 0:
+        raise ValueError(f"count must be >= 0, got {count}.")
+    out = []
+    for number in range(1, count + 1):
+        label = ""
+        while number:
+            number, rest = divmod(number - 1, 26)
+            label = chr(ord("A") + rest) + label
+        out.append(label)
+    return out
+
+
+def make_aliases(
+    names: Sequence[object],
+    aliases: AliasOption = "auto",
+    *,
+    max_length: int = MAX_NAME_LENGTH,
+) -> dict[str, str]:
+    """Map every algorithm name to the name to display.
+
+    Parameters
+    ----------
+    names : sequence
+        The algorithm names, in the order letters are handed out (e.g. the
+        table's column order). Converted with ``str``.
+    aliases : "auto", bool, None or mapping
+        - ``"auto"`` (default): letters when the longest name has more than
+          ``max_length`` characters, otherwise the names themselves;
+        - ``True``: always letters; ``False`` or ``None``: never;
+        - a mapping ``{full name: alias}``: the user's aliases; names it does
+          not mention keep their own name.
+    max_length : int
+        The longest name ``"auto"`` leaves alone.
+
+    Returns
+    -------
+    dict
+        ``{name: display name}`` for every name, in the given order. The
+        display names are unique. Where no alias is used, each name maps to
+        itself.
+
+    Raises
+    ------
+    ValueError
+        A mapping with unknown names, empty or duplicated aliases, or an alias
+        equal to another algorithm's name; an unknown option.
+    TypeError
+        An alias that is not a string.
+
+    Examples
+    --------
+    >>> from nbstats.names import make_aliases
+    >>> make_aliases(["RF", "SVM"])
+    {'RF': 'RF', 'SVM': 'SVM'}
+    >>> make_aliases(["RandomForestClassifier(n_estimators=500)", "SVM"])
+    {'RandomForestClassifier(n_estimators=500)': 'A', 'SVM': 'B'}
+    >>> make_aliases(["RF", "SVM"], {"SVM": "S"})
+    {'RF': 'RF', 'SVM': 'S'}
+    """
+    labels = [str(n) for n in names]
+    if len(set(labels)) != len(labels):
+        raise ValueError("algorithm names must be unique to be given aliases.")
+    if isinstance(aliases, Mapping):
+        return _user_aliases(labels, aliases)
+    if aliases is None or aliases is False:
+        use = False
+    elif aliases is True:
+        use = True
+    elif aliases == "auto":
+        use = any(len(label) > max_length for label in labels)
+    else:
+        raise ValueError(
+            f"aliases must be 'auto', True, False or a mapping "
+            f"{{name: alias}}, got {aliases!r}."
+        )
+    shown = letters(len(labels)) if use else labels
+    return dict(zip(labels, shown, strict=True))
+
+
+def _user_aliases(labels: list[str], aliases: Mapping[str, str]) -> dict[str, str]:
+    given = {str(k): v for k, v in aliases.items()}
+    unknown = [k for k in given if k not in labels]
+    if unknown:
+        raise ValueError(
+            f"aliases names algorithms that are not in the table: {unknown}; "
+            f"the algorithms are {labels}."
+        )
+    for name, alias in given.items():
+        if not isinstance(alias, str):
+            raise TypeError(
+                f"the alias of {name!r} must be a string, got {type(alias).__name__}."
+            )
+        if not alias.strip():
+            raise ValueError(f"the alias of {name!r} is empty; give a short name.")
+    mapping = {label: given.get(label, label) for label in labels}
+    shown = list(mapping.values())
+    clashes = sorted({a for a in shown if shown.count(a) > 1})
+    if clashes:
+        raise ValueError(
+            f"aliases must be unique, but {clashes} would name more than one "
+            "algorithm (an alias may not equal another algorithm's name)."
+        )
+    return mapping
+
+
+def alias_legend(mapping: Mapping[str, str]) -> pd.DataFrame:
+    """The legend table of the aliases that differ from their names.
+
+    Examples
+    --------
+    >>> from nbstats.names import alias_legend
+    >>> alias_legend({"Random forest (500 trees)": "A", "SVM": "SVM"})
+          algorithm
+    alias
+    A     Random forest (500 trees)
+    """
+    rows = [(alias, name) for name, alias in mapping.items() if alias != name]
+    frame = pd.DataFrame(rows, columns=["alias", "algorithm"]).set_index("alias")
+    return frame

@@ -1,0 +1,191 @@
+"""The report's floats and words: numbered tables and figures, cross-references,
+paragraphs, and how numbers are written, in every output format at once.
+
+Each helper displays one output with ``text/html`` (escaped HTML; figures as SVG
+``data:`` URIs inside ``<figure>``), ``text/latex`` (escaped LaTeX floats),
+``application/pdf`` for figures and ``text/plain``. Table and figure numbers are
+assigned by :func:`start`, in display order, so HTML and LaTeX agree.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from nbstats.report.methods import Alt, Paragraph
+from nbstats.results.render import escape_latex, format_value
+
+
+class _Numbers:
+    """Table and figure numbers, assigned in display order by :func:`start`."""
+
+    def __init__(self) -> None:
+        self.tables: list[str] = []
+        self.figures: list[str] = []
+
+    def number(self, label: str) -> int:
+        kind = self.tables if label.startswith("tab:") else self.figures
+        if label not in kind:
+            kind.append(label)
+        return kind.index(label) + 1
+
+
+_NUMBERS = _Numbers()
+
+
+def start(*, tables: Sequence[str] = (), figures: Sequence[str] = ()) -> None:
+    """First cell of a report: number the floats; vector figure formats."""
+    import warnings
+
+    _NUMBERS.tables = list(tables)
+    _NUMBERS.figures = list(figures)
+    # library deprecation notices are no part of a report
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # pragma: no cover - ipykernel ships matplotlib-inline
+        return
+    # any figure shown the ordinary way is vector too (SVG for HTML, PDF for
+    # LaTeX); the report's own figures are displayed by figure() below
+    set_matplotlib_formats("svg", "pdf")
+
+
+def ref(label: str) -> Alt:
+    """A cross-reference: "Table 3" in text and HTML, ``Table~\\ref{...}`` in LaTeX."""
+    kind = "Table" if label.startswith("tab:") else "Figure"
+    n = _NUMBERS.number(label)
+    anchor = label.replace(":", "-")
+    return Alt(
+        text=f"{kind} {n}",
+        html=f'<a href="#{anchor}">{kind} {n}</a>',
+        latex=f"{kind}~\\ref{{{label}}}",
+    )
+
+
+def _display(bundle: dict[str, str], metadata: dict[str, Any] | None = None) -> None:
+    from IPython.display import display
+
+    display(bundle, raw=True, metadata=metadata or {})
+
+
+def paragraph(para: Paragraph, css_class: str = "nbstats-text") -> None:
+    """Display a paragraph in every format."""
+    _display(
+        {
+            "text/html": f'<p class="{css_class}">{para.html()}</p>',
+            "text/latex": para.latex() + "\n",
+            "text/plain": para.text(),
+        }
+    )
+
+
+def table(
+    label: str,
+    caption: str,
+    *,
+    html_table: str,
+    latex: str,
+    plain: str,
+    files: dict[str, str] | None = None,
+) -> None:
+    """Display a numbered table with its caption (above it).
+
+    ``latex`` is the whole float (``to_latex(caption=..., label=label)``);
+    ``files`` maps file names to the LaTeX tables a ``.tex`` export writes
+    next to the report (default: this table as ``<label>.tex``).
+    """
+    n = _NUMBERS.number(label)
+    anchor = label.replace(":", "-")
+    markup = (
+        f'<figure class="nbstats-float nbstats-table-float" id="{anchor}">'
+        f'<figcaption><span class="nbstats-label">Table {n}.</span> '
+        f"{html.escape(caption)}</figcaption>"
+        f'<div class="nbstats-table-wrap">{html_table}</div></figure>'
+    )
+    name = label.split(":", 1)[1]
+    _display(
+        {
+            "text/html": markup,
+            "text/latex": _fit_width(latex),
+            "text/plain": f"Table {n}. {caption}\n{plain}",
+        },
+        {
+            "nbstats": {
+                "kind": "table",
+                "label": label,
+                "number": n,
+                "files": files if files is not None else {f"{name}.tex": latex},
+            }
+        },
+    )
+
+
+def _fit_width(latex: str) -> str:
+    """Shrink a float's tabular to the text width when it is wider (adjustbox,
+    which nbconvert's LaTeX template loads); longtables are left alone."""
+    if "\\begin{tabular}" not in latex or "\\resizebox" in latex:
+        return latex
+    return latex.replace(
+        "\\begin{tabular}",
+        "\\begin{adjustbox}{max width=\\linewidth}\n\\begin{tabular}",
+        1,
+    ).replace("\\end{tabular}", "\\end{tabular}\n\\end{adjustbox}", 1)
+
+
+def figure(label: str, caption: str, fig: Any) -> None:
+    """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX."""
+    import matplotlib.pyplot as plt
+
+    from nbstats.plots import save
+
+    svg, pdf = io.BytesIO(), io.BytesIO()
+    save(fig, svg, format="svg")
+    save(fig, pdf, format="pdf")
+    plt.close(fig)
+    n = _NUMBERS.number(label)
+    anchor = label.replace(":", "-")
+    svg64 = base64.b64encode(svg.getvalue()).decode("ascii")
+    markup = (
+        f'<figure class="nbstats-float nbstats-figure" id="{anchor}">'
+        f'<img src="data:image/svg+xml;base64,{svg64}" '
+        f'alt="{html.escape(caption)}">'
+        f'<figcaption><span class="nbstats-label">Figure {n}.</span> '
+        f"{html.escape(caption)}</figcaption></figure>"
+    )
+    _display(
+        {
+            "text/html": markup,
+            "application/pdf": base64.b64encode(pdf.getvalue()).decode("ascii"),
+            "text/plain": f"Figure {n}. {caption}",
+        },
+        {
+            "nbstats": {
+                "kind": "figure",
+                "label": label,
+                "number": n,
+                "caption_latex": escape_latex(caption),
+            }
+        },
+    )
+
+
+def _and(names: Sequence[str]) -> str:
+    names = [str(n) for n in names]
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _n(value: object, digits: int = 4) -> str:
+    """``digits`` significant figures, and no ".0" on whole numbers."""
+    text = format_value(value, digits)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _p(value: float) -> str:
+    """A p-value: 4 significant figures, or "< 0.0001"."""
+    return "< 0.0001" if value < 1e-4 else f"= {_n(value)}"
