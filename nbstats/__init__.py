@@ -16,7 +16,7 @@ Examples
 
 from nbstats import datasets, report, simulate
 from nbstats.accessor import register as _register_accessor
-from nbstats.scores import mean_ranks, ranks, score_table
+from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
 from nbstats.stats.bayes import (
     bayes_friedman,
     bayes_posthoc,
@@ -51,6 +51,7 @@ __all__ = [
     "critical_difference",
     "dashboard",
     "datasets",
+    "fold_summary",
     "friedman",
     "mean_ranks",
     "nemenyi_min_cases",

@@ -1,0 +1,367 @@
+"""A report's citations and references, and the paragraphs that carry them.
+
+A :class:`Paragraph` renders as plain text, HTML (escaped) and LaTeX (escaped,
+``\\cite{key}`` with the keys of :data:`REFERENCES`); :func:`bibtex` writes the
+matching ``.bib``.
+
+Citations are numbered in order of first appearance, the same numbers in every
+format: ``[1]`` in text and HTML, ``\\cite`` with a ``thebibliography`` whose
+items follow that order in LaTeX.
+
+Examples
+--------
+>>> para = Paragraph()
+>>> para = para.add("Ranks follow Demšar", cite("demsar2006"), ".")
+>>> para.text()
+'Ranks follow Demšar [1].'
+>>> para.latex()
+'Ranks follow Demšar~\\\\cite{demsar2006}.'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from collections.abc import Sequence
+
+from nbstats.results.render import escape_latex
+
+__all__ = [
+    "REFERENCES",
+    "Alt",
+    "Cite",
+    "Paragraph",
+    "Reference",
+    "bibtex",
+    "cite",
+    "references_html",
+    "references_latex",
+    "references_text",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Reference:
+    """One bibliography entry.
+
+    ``authors`` are "Last, First" in plain Unicode (for text and HTML);
+    ``bib_authors`` the same names as BibTeX wants them (accents as TeX
+    commands, so the ``.bib`` works with BibTeX as well as biber).
+    """
+
+    key: str
+    kind: str  # BibTeX entry type
+    authors: tuple[str, ...]
+    bib_authors: tuple[str, ...]
+    year: int
+    title: str
+    fields: tuple[tuple[str, str], ...]  # BibTeX fields besides author/title/year
+    where: str  # the venue, as printed in a reference list
+
+    def text(self) -> str:
+        """The reference as one line of plain text."""
+        authors = _author_list(self.authors)
+        return f"{authors} ({self.year}). {self.title}. {self.where}."
+
+    def html(self) -> str:
+        """The reference as escaped HTML (venue in italics)."""
+        return (
+            f"{html.escape(_author_list(self.authors))} ({self.year}). "
+            f"{html.escape(self.title)}. <em>{html.escape(self.where)}</em>."
+        )
+
+    def latex(self) -> str:
+        """The reference as escaped LaTeX (venue in italics)."""
+        return (
+            f"{escape_latex(_author_list(self.authors))} ({self.year}). "
+            f"{escape_latex(self.title)}. \\emph{{{escape_latex(self.where)}}}."
+        )
+
+    def bibtex(self) -> str:
+        """The BibTeX entry."""
+        lines = [
+            f"@{self.kind}{{{self.key},",
+            f"  author = {{{' and '.join(self.bib_authors)}}},",
+            f"  title = {{{{{self.title}}}}},",
+            f"  year = {{{self.year}}},",
+        ]
+        lines += [f"  {name} = {{{value}}}," for name, value in self.fields]
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _author_list(authors: Sequence[str]) -> str:
+    if len(authors) == 1:
+        return authors[0]
+    return ", ".join(authors[:-1]) + " & " + authors[-1]
+
+
+def _reference(
+    key: str,
+    kind: str,
+    authors: Sequence[str],
+    year: int,
+    title: str,
+    where: str,
+    bib_authors: Sequence[str] | None = None,
+    **fields: str,
+) -> Reference:
+    return Reference(
+        key=key,
+        kind=kind,
+        authors=tuple(authors),
+        bib_authors=tuple(bib_authors if bib_authors is not None else authors),
+        year=year,
+        title=title,
+        fields=tuple(fields.items()),
+        where=where,
+    )
+
+
+#: Every work a report may cite, by BibTeX key.
+REFERENCES: dict[str, Reference] = {
+    ref.key: ref
+    for ref in (
+        _reference(
+            "demsar2006",
+            "article",
+            ["Demšar, Janez"],
+            2006,
+            "Statistical comparisons of classifiers over multiple data sets",
+            "Journal of Machine Learning Research, 7, 1–30",
+            bib_authors=["Dem{\\v{s}}ar, Janez"],
+            journal="Journal of Machine Learning Research",
+            volume="7",
+            pages="1--30",
+        ),
+        _reference(
+            "friedman1937",
+            "article",
+            ["Friedman, Milton"],
+            1937,
+            "The use of ranks to avoid the assumption of normality implicit in "
+            "the analysis of variance",
+            "Journal of the American Statistical Association, 32(200), 675–701",
+            journal="Journal of the American Statistical Association",
+            volume="32",
+            number="200",
+            pages="675--701",
+        ),
+        _reference(
+            "iman1980",
+            "article",
+            ["Iman, Ronald L.", "Davenport, James M."],
+            1980,
+            "Approximations of the critical region of the Friedman statistic",
+            "Communications in Statistics – Theory and Methods, 9(6), 571–595",
+            journal="Communications in Statistics -- Theory and Methods",
+            volume="9",
+            number="6",
+            pages="571--595",
+        ),
+        _reference(
+            "nemenyi1963",
+            "phdthesis",
+            ["Nemenyi, Peter B."],
+            1963,
+            "Distribution-free multiple comparisons",
+            "PhD thesis, Princeton University",
+            school="Princeton University",
+        ),
+        _reference(
+            "holm1979",
+            "article",
+            ["Holm, Sture"],
+            1979,
+            "A simple sequentially rejective multiple test procedure",
+            "Scandinavian Journal of Statistics, 6(2), 65–70",
+            journal="Scandinavian Journal of Statistics",
+            volume="6",
+            number="2",
+            pages="65--70",
+        ),
+        _reference(
+            "wilcoxon1945",
+            "article",
+            ["Wilcoxon, Frank"],
+            1945,
+            "Individual comparisons by ranking methods",
+            "Biometrics Bulletin, 1(6), 80–83",
+            journal="Biometrics Bulletin",
+            volume="1",
+            number="6",
+            pages="80--83",
+        ),
+        _reference(
+            "benavoli2014",
+            "inproceedings",
+            [
+                "Benavoli, Alessio",
+                "Mangili, Francesca",
+                "Corani, Giorgio",
+                "Zaffalon, Marco",
+                "Ruggeri, Fabrizio",
+            ],
+            2014,
+            "A Bayesian Wilcoxon signed-rank test based on the Dirichlet process",
+            "Proceedings of the 31st International Conference on Machine "
+            "Learning (ICML), 1026–1034",
+            booktitle="Proceedings of the 31st International Conference on "
+            "Machine Learning (ICML)",
+            pages="1026--1034",
+        ),
+        _reference(
+            "benavoli2015",
+            "inproceedings",
+            [
+                "Benavoli, Alessio",
+                "Mangili, Francesca",
+                "Corani, Giorgio",
+                "Zaffalon, Marco",
+            ],
+            2015,
+            "A Bayesian nonparametric procedure for comparing algorithms",
+            "Proceedings of the 32nd International Conference on Machine "
+            "Learning (ICML), 1264–1272",
+            booktitle="Proceedings of the 32nd International Conference on "
+            "Machine Learning (ICML)",
+            pages="1264--1272",
+        ),
+        _reference(
+            "foucart2025",
+            "inproceedings",
+            ["Foucart, A.", "Elskens, A.", "Decaestecker, C."],
+            2025,
+            "Ranking the scores of algorithms with confidence",
+            "European Symposium on Artificial Neural Networks, Computational "
+            "Intelligence and Machine Learning (ESANN)",
+            booktitle="European Symposium on Artificial Neural Networks, "
+            "Computational Intelligence and Machine Learning (ESANN)",
+        ),
+    )
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Cite:
+    """A citation of one or more :data:`REFERENCES` keys inside a paragraph."""
+
+    keys: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Alt:
+    """A piece written differently per format (e.g. a formula)."""
+
+    text: str
+    html: str
+    latex: str
+
+
+def cite(*keys: str) -> Cite:
+    """A citation of ``keys`` (checked against :data:`REFERENCES`)."""
+    unknown = [k for k in keys if k not in REFERENCES]
+    if unknown:
+        raise KeyError(f"unknown reference keys {unknown}; known: {sorted(REFERENCES)}")
+    return Cite(tuple(keys))
+
+
+class Paragraph:
+    """Text with citations, rendered to plain text, HTML and LaTeX alike.
+
+    Pieces are plain strings (escaped per format), :class:`Cite` and
+    :class:`Alt`.
+    """
+
+    def __init__(self) -> None:
+        self.pieces: list[str | Cite | Alt] = []
+
+    def add(self, *pieces: str | Cite | Alt) -> Paragraph:
+        """Append pieces; returns the paragraph."""
+        self.pieces.extend(pieces)
+        return self
+
+    @property
+    def keys(self) -> list[str]:
+        """The cited keys in order of first citation."""
+        seen: list[str] = []
+        for piece in self.pieces:
+            if isinstance(piece, Cite):
+                seen += [k for k in piece.keys if k not in seen]
+        return seen
+
+    def _numbers(self, keys: Sequence[str]) -> str:
+        order = self.keys
+        return ", ".join(str(order.index(k) + 1) for k in keys)
+
+    def text(self) -> str:
+        """Plain text, citations as ``[1, 2]``."""
+        out = []
+        for piece in self.pieces:
+            if isinstance(piece, Cite):
+                out.append(f" [{self._numbers(piece.keys)}]")
+            elif isinstance(piece, Alt):
+                out.append(piece.text)
+            else:
+                out.append(piece)
+        return "".join(out)
+
+    def html(self) -> str:
+        """Escaped HTML, citations as links to ``#ref-<key>``."""
+        out = []
+        order = self.keys
+        for piece in self.pieces:
+            if isinstance(piece, Cite):
+                links = ", ".join(
+                    f'<a href="#ref-{k}">{order.index(k) + 1}</a>' for k in piece.keys
+                )
+                out.append(f" [{links}]")
+            elif isinstance(piece, Alt):
+                out.append(piece.html)
+            else:
+                out.append(html.escape(piece))
+        return "".join(out)
+
+    def latex(self) -> str:
+        """Escaped LaTeX, citations as ``~\\cite{key,...}``."""
+        out = []
+        for piece in self.pieces:
+            if isinstance(piece, Cite):
+                out.append("~\\cite{" + ",".join(piece.keys) + "}")
+            elif isinstance(piece, Alt):
+                out.append(piece.latex)
+            else:
+                out.append(escape_latex(piece))
+        return "".join(out)
+
+
+def references_text(keys: Sequence[str]) -> str:
+    """Numbered plain-text reference list."""
+    return "\n".join(
+        f"[{i}] {REFERENCES[k].text()}" for i, k in enumerate(keys, start=1)
+    )
+
+
+def references_html(keys: Sequence[str]) -> str:
+    """Numbered HTML reference list (items carry ``id="ref-<key>"``)."""
+    items = "".join(f'<li id="ref-{k}">{REFERENCES[k].html()}</li>' for k in keys)
+    return f'<ol class="nbstats-references">{items}</ol>'
+
+
+def references_latex(keys: Sequence[str]) -> str:
+    """A ``thebibliography`` environment in citation order (needs no BibTeX)."""
+    width = str(len(keys))
+    items = "\n".join(f"\\bibitem{{{k}}} {REFERENCES[k].latex()}" for k in keys)
+    return f"\\begin{{thebibliography}}{{{width}}}\n{items}\n\\end{{thebibliography}}\n"
+
+
+def bibtex(keys: Sequence[str] | None = None) -> str:
+    """BibTeX entries of ``keys`` (default: every reference), for a ``.bib`` file.
+
+    Examples
+    --------
+    >>> print(bibtex(["holm1979"]).splitlines()[0])
+    @article{holm1979,
+    """
+    chosen = list(REFERENCES) if keys is None else list(keys)
+    return "\n\n".join(REFERENCES[k].bibtex() for k in chosen) + "\n"
