@@ -1,7 +1,13 @@
 """Figures people put in papers. Importing this module imports matplotlib.
 
 Every function takes ``ax=None`` (a new figure sized for a paper's column
-otherwise), returns the matplotlib Axes, and draws in :func:`paper_style`.
+otherwise, grown with the number of algorithms and the length of their
+names), draws in :func:`paper_style` and returns its one matplotlib Axes, as
+pandas' and seaborn's single-Axes plots do; so do the results' ``.plot()``
+methods, which call these functions. In a notebook, a cell ending in such a
+call shows the figure and no ``<Axes: …>`` line (see
+:func:`nbstats.plots._common.quiet`). :func:`save` takes that Axes, its
+figure, or an array of Axes.
 """
 
 from nbstats.plots._common import legend_texts
@@ -15,12 +21,21 @@ from nbstats.plots.posterior import (
 from nbstats.plots.race import race_trace
 from nbstats.plots.ranks import rank_intervals
 from nbstats.plots.rope import rope_probabilities
-from nbstats.plots.style import PALETTE, WIDTHS, literal, new_axes, paper_style, save
+from nbstats.plots.style import (
+    PALETTE,
+    WIDTHS,
+    figure_of,
+    literal,
+    new_axes,
+    paper_style,
+    save,
+)
 
 __all__ = [
     "PALETTE",
     "WIDTHS",
     "cd_diagram",
+    "figure_of",
     "friedman_posterior",
     "legend_texts",
     "literal",

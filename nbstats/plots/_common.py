@@ -1,4 +1,9 @@
-"""Helpers shared by the posterior and rope pictures."""
+"""Helpers shared by the plots: what they return, and the posterior pictures' texts.
+
+Every public plot function returns its Axes through :func:`quiet`, so that a
+notebook cell ending in ``result.plot()`` shows the figure (drawn by the
+inline backend) and no ``<Axes: …>`` line under it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ __all__ = [
     "format_probability",
     "legend",
     "legend_texts",
+    "quiet",
     "require",
     "threshold_line",
 ]
@@ -25,6 +31,31 @@ _MAKERS = {
     BayesSignTestResult: "nbstats.bayes_sign_test",
     BayesFriedmanResult: "nbstats.bayes_friedman",
 }
+
+
+def _display_nothing() -> None:
+    """Shown instead of the Axes' repr: the figure itself is already shown."""
+
+
+def quiet(ax: Any) -> Any:
+    """``ax``, made silent as the value of a notebook cell.
+
+    IPython asks an object for ``_ipython_display_`` before any repr; an
+    Axes that has one displaying nothing leaves no ``<Axes: …>`` text in the
+    cell's output, while the inline backend still shows the figure. The
+    attribute is set on this instance only (matplotlib's class is
+    untouched); outside IPython nothing changes.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> quiet(ax) is ax, ax._ipython_display_()
+    (True, None)
+    >>> plt.close(fig)
+    """
+    ax._ipython_display_ = _display_nothing
+    return ax
 
 
 def format_probability(p: float) -> str:

@@ -31,6 +31,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import Locator
 from matplotlib.transforms import blended_transform_factory, offset_copy
 
+from nbstats.plots._common import quiet
 from nbstats.plots.style import INK, MUTED, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.results.frequentist import PosthocResult
@@ -174,9 +175,10 @@ def cd_diagram(
             f"{label_fontsize!r}."
         )
     with paper_style():
-        return _Diagram(result, reverse=bool(reverse), show_cd=bool(show_cd)).draw(
+        ax = _Diagram(result, reverse=bool(reverse), show_cd=bool(show_cd)).draw(
             ax, width=width, label_fontsize=label_fontsize, title=title
         )
+    return quiet(ax)
 
 
 class _Diagram:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.plots._common import quiet
 from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.bayes import BayesPosthocResult, BayesSignedRankPairsResult
 from nbstats.results.frequentist import PosthocResult
@@ -222,7 +223,7 @@ def pairwise_heatmap(
             ax.set_ylabel("control")
         ax.set_title(_title(result, kind, control))
         _fit_annotations(fig, ax)
-    return ax
+    return quiet(ax)
 
 
 def _colorbar_placement(ax: Any, label: str, *, one_row: bool) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from nbstats.plots._common import (
     MAX_POINTS,
     format_probability,
     legend,
+    quiet,
     require,
     threshold_line,
 )
@@ -266,7 +267,7 @@ def signrank_posterior(
         _, ax = new_axes(ax, width=width, aspect=0.95 if picture.idp else 0.85)
         _draw_signrank(ax, picture)
         legend(ax, own)
-    return ax
+    return quiet(ax)
 
 
 class _Curve(NamedTuple):
@@ -565,7 +566,7 @@ def sign_posterior(
         )
         if wins + losses > 0:
             legend(ax, own)
-    return ax
+    return quiet(ax)
 
 
 # ---------------------------------------------------------------- Friedman
@@ -720,4 +721,4 @@ def friedman_posterior(
         where = "outside" if result.reject else "inside"
         ax.set_title(f"{verdict}\nμ0 lies {where} the {level} credible region")
         legend(ax, own)
-    return ax
+    return quiet(ax)

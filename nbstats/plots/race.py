@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nbstats.plots._common import quiet
 from nbstats.plots.style import (
     ACCENT,
     INK,
@@ -170,7 +171,7 @@ def race_trace(
                 handletextpad=0.3,
                 borderaxespad=0.2,
             )
-    return ax
+    return quiet(ax)
 
 
 def _style(reason: str, extra: Any, k: int) -> dict[str, Any]:

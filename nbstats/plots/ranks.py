@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nbstats.plots._common import quiet
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.ranking import RankCIResult
 
@@ -206,7 +207,7 @@ def rank_intervals(
                 title_fontsize=8,
             )
             legend.set_gid("methods")
-    return ax
+    return quiet(ax)
 
 
 def _labelled_results(results: object) -> dict[str, RankCIResult]:

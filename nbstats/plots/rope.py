@@ -11,6 +11,7 @@ from nbstats.plots._common import (
     MAX_POINTS,
     format_probability,
     legend,
+    quiet,
     threshold_line,
 )
 from nbstats.plots.style import (
@@ -188,7 +189,7 @@ def rope_probabilities(
             _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
         ax.set_title("\n".join(title))
         legend(ax, own, handlelength=1.2)
-    return ax
+    return quiet(ax)
 
 
 def _rope_bar(ax: Any, shares: tuple[float, ...], labels: dict[str, str]) -> None:

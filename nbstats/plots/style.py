@@ -105,7 +105,81 @@ def literal(text: object) -> str:
     return str(text).replace("$", r"\$")
 
 
+def figure_of(obj: Any) -> Any:
+    """The matplotlib Figure behind what a plot returned.
+
+    Accepts a Figure (a subfigure gives its whole figure), an Axes, an
+    array, list or tuple of Axes of one figure (``plt.subplots`` returns
+    one), or an object with a ``figure`` attribute (a seaborn grid).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, axes = plt.subplots(1, 2)
+    >>> figure_of(axes) is fig, figure_of(axes[1]) is fig, figure_of(fig) is fig
+    (True, True, True)
+    >>> plt.close(fig)
+    """
+    from matplotlib.artist import Artist
+    from matplotlib.figure import Figure, FigureBase
+
+    if isinstance(obj, FigureBase):
+        return obj if isinstance(obj, Figure) else obj.get_figure(root=True)
+    if isinstance(obj, Artist):  # an Axes, or any artist of a figure
+        figure = obj.get_figure(root=True)
+        if figure is None:
+            raise ValueError(
+                f"this {type(obj).__name__} belongs to no figure; draw it first."
+            )
+        return figure
+    if hasattr(obj, "ravel") or isinstance(obj, (list, tuple)):
+        import numpy as np
+
+        items = list(np.asarray(obj, dtype=object).ravel())
+        if not items:
+            raise ValueError("got an empty collection of Axes: nothing to save.")
+        figures = {id(figure_of(item)): figure_of(item) for item in items}
+        if len(figures) > 1:
+            raise ValueError(
+                f"these {len(items)} Axes belong to {len(figures)} different "
+                f"figures; save each figure (ax.figure) on its own."
+            )
+        return next(iter(figures.values()))
+    figure = getattr(obj, "figure", None)
+    if figure is not None and not callable(figure):
+        return figure_of(figure)
+    raise TypeError(
+        f"expected a matplotlib Figure, an Axes, an array or list of Axes, or "
+        f"an object with a .figure (e.g. a seaborn grid); got "
+        f"{type(obj).__name__}."
+    )
+
+
 def save(figure: Any, path: str | os.PathLike[str], **kwargs: Any) -> None:
-    """Save crisply: vector for .svg/.pdf, 300 dpi for raster formats."""
+    """Save crisply: vector for .svg/.pdf, 300 dpi for raster formats.
+
+    Parameters
+    ----------
+    figure : Figure, Axes, array or list of Axes, or a seaborn-like grid
+        What a plot returned (every nbstats plot returns its Axes) or its
+        figure; see :func:`figure_of`.
+    path : str or path-like
+        The format follows the suffix (``.pdf``, ``.svg``, ``.png``, …).
+    **kwargs
+        Passed on to :meth:`matplotlib.figure.Figure.savefig`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import matplotlib.pyplot as plt
+    >>> import nbstats
+    >>> ax = nbstats.posthoc(nbstats.datasets.load("demsar2006")).plot()
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "cd.pdf"
+    >>> save(ax, path)
+    >>> path.read_bytes()[:4]
+    b'%PDF'
+    >>> plt.close(ax.figure)
+    """
+    target = figure_of(figure)
     with paper_style():
-        figure.savefig(path, **kwargs)
+        target.savefig(path, **kwargs)
