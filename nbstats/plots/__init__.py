@@ -12,15 +12,13 @@ figure, or an array of Axes.
 
 from nbstats.plots._common import legend_texts
 from nbstats.plots.cd import cd_diagram
+from nbstats.plots.friedman import friedman_posterior
 from nbstats.plots.pairwise import pairwise_heatmap
-from nbstats.plots.posterior import (
-    friedman_posterior,
-    sign_posterior,
-    signrank_posterior,
-)
+from nbstats.plots.posterior import signrank_posterior
 from nbstats.plots.race import race_trace
 from nbstats.plots.ranks import rank_intervals
 from nbstats.plots.rope import rope_probabilities
+from nbstats.plots.sign import sign_posterior
 from nbstats.plots.style import (
     PALETTE,
     WIDTHS,

@@ -1,93 +1,36 @@
-"""Posterior plots: the drawn artists, not just that a figure exists.
+"""Signed-rank posterior plots, and what every posterior plot shares.
 
 Data: the bundled UCI accuracies (nbc vs aode/j48, Benavoli et al.'s
-tutorial data); every posterior uses a fixed random_state.
+tutorial data); every posterior uses a fixed random_state (fixtures in
+conftest.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 import pytest
-import scipy.stats
-from matplotlib.collections import PathCollection, PolyCollection
+from matplotlib.collections import PolyCollection
 from matplotlib.lines import Line2D
-from matplotlib.patches import Rectangle
+from plot_helpers import NASTY, by_gid, gids, has_region_samples
 
 import nbstats
-from nbstats.plots._common import MAX_POINTS, format_probability, legend_texts
-from nbstats.plots.posterior import (
-    friedman_posterior,
-    reflected_kde,
-    sign_posterior,
-    signrank_posterior,
-)
+from nbstats.plots._common import format_probability, legend_texts
+from nbstats.plots.friedman import friedman_posterior
+from nbstats.plots.posterior import signrank_posterior
 from nbstats.plots.rope import rope_probabilities
+from nbstats.plots.sign import sign_posterior
 from nbstats.plots.style import WIDTHS
-
-NASTY = ("a_b & $x$", "50% Ωmega")
 
 
 @pytest.fixture(autouse=True)
 def _close_figures():
     yield
     plt.close("all")
-
-
-@pytest.fixture(scope="module")
-def uci() -> pd.DataFrame:
-    return nbstats.datasets.load("uci_accuracy")
-
-
-@pytest.fixture(scope="module")
-def idp(uci):
-    """IDP posterior of nbc vs j48: lower 0.737 / upper 0.816 (cf. 2014 Fig. 1)."""
-    return nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
-
-
-@pytest.fixture(scope="module")
-def bb(uci):
-    return nbstats.bayes_signrank(uci["nbc"], uci["aode"], prior="bb", random_state=1)
-
-
-@pytest.fixture(scope="module")
-def rope_point(uci):
-    """The published figure: (0.000, 0.125, 0.875) for nbc vs aode, rope 0.01."""
-    return nbstats.bayes_signrank(
-        uci["nbc"], uci["aode"], prior="point", rope=0.01, random_state=0
-    )
-
-
-@pytest.fixture(scope="module")
-def sign(uci):
-    return nbstats.bayes_sign_test(uci["nbc"], uci["j48"], random_state=0)
-
-
-@pytest.fixture(scope="module")
-def friedman3(uci):
-    return nbstats.bayes_friedman(uci[["nbc", "aode", "j48"]])
-
-
-def by_gid(ax, gid, kind=None):
-    found = [a for a in ax.get_children() if a.get_gid() == gid]
-    if kind is not None:
-        found = [a for a in found if isinstance(a, kind)]
-    assert len(found) == 1, (gid, found)
-    return found[0]
-
-
-def gids(ax) -> set[str]:
-    return {a.get_gid() for a in ax.get_children() if a.get_gid()}
-
-
-def has_region_samples(result) -> bool:
-    return getattr(result, "region_samples", None) is not None
 
 
 # ------------------------------------------------------------ signed-rank
@@ -229,287 +172,12 @@ def test_signrank_picture_reuses_the_density_of_equal_draws(idp):
     assert histogram.curves[0].xy[0].size == 2 * 20
 
 
-def test_reflected_kde_matches_scipy_with_reflection():
-    draws = np.random.default_rng(3).beta(12, 2, size=3000)  # piles against 1
-    grid, density = reflected_kde(draws)
-    kde = scipy.stats.gaussian_kde(draws)  # Scott's rule, as ours
-    reference = kde(grid) + kde(-grid) + kde(2 - grid)
-    assert np.max(np.abs(density - reference)) < 0.01 * reference.max()
-    assert np.trapezoid(density, grid) == pytest.approx(1.0, abs=1e-3)
-    assert 0.5 in grid
-    with pytest.raises(ValueError, match="two distinct draws"):
-        reflected_kde(np.full(10, 0.7))
-
-
 def test_format_probability_never_rounds_to_certainty():
     assert format_probability(0.99996) == "> 0.999"
     assert format_probability(0.00001) == "< 0.001"
     assert format_probability(1.0) == "1"
     assert format_probability(0.0) == "0"
     assert format_probability(0.7368) == "0.737"
-
-
-# -------------------------------------------------------------- rope bar
-
-
-def test_rope_bar_widths_are_the_probabilities(rope_point):
-    ax = rope_probabilities(rope_point)
-    rects = [by_gid(ax, f"region-{k}", Rectangle) for k in ("left", "rope", "right")]
-    widths = [r.get_width() for r in rects]
-    assert widths == [rope_point.prob_left, rope_point.prob_rope, rope_point.prob_right]
-    assert sum(widths) == pytest.approx(1.0)
-    # stacked left to right, starting at 0
-    starts = [r.get_x() for r in rects]
-    assert starts == pytest.approx([0, widths[0], widths[0] + widths[1]])
-    assert {r.get_y() + r.get_height() / 2 for r in rects} == {0.0}
-    assert widths == pytest.approx([0.0, 0.125, 0.875], abs=0.01)
-    labels = [r.get_label() for r in rects]
-    assert labels[0].startswith("nbc better")
-    assert labels[1].startswith("rope ±0.01")
-    assert labels[2] == f"aode better: {format_probability(rope_point.prob_right)}"
-    assert legend_texts(ax) == labels
-    # the wide segment carries its value
-    assert by_gid(ax, "value-right").get_text() == format_probability(
-        rope_point.prob_right
-    )
-
-
-def test_rope_bar_for_sign_test_and_delegation(uci):
-    res = nbstats.bayes_sign_test(uci["nbc"], uci["j48"], rope=0.01, random_state=0)
-    for ax in (rope_probabilities(res), sign_posterior(res)):
-        widths = [
-            by_gid(ax, f"region-{k}", Rectangle).get_width()
-            for k in ("left", "rope", "right")
-        ]
-        assert widths == [res.prob_left, res.prob_rope, res.prob_right]
-
-
-def test_rope_bar_under_idp_says_lower_prior(uci):
-    res = nbstats.bayes_signrank(uci["nbc"], uci["j48"], rope=0.01, random_state=0)
-    title = rope_probabilities(res).get_title()
-    assert "IDP, lower prior" in title
-    assert f"upper P(j48 better) = {format_probability(res.prob_upper)}" in title
-
-
-def test_rope_needs_a_rope(idp, sign):
-    with pytest.raises(ValueError, match="no rope"):
-        rope_probabilities(idp)
-    with pytest.raises(ValueError, match="sign_posterior"):
-        rope_probabilities(sign)
-    with pytest.raises(ValueError, match="kind"):
-        rope_probabilities(idp, kind="pie")
-
-
-# --------------------------------------------------------------- simplex
-
-
-def _regions_of(collection) -> np.ndarray:
-    x, y = np.asarray(collection.get_offsets()).T
-    rope = y / (math.sqrt(3) / 2)
-    right = x - rope / 2
-    return np.column_stack([1 - rope - right, rope, right])
-
-
-def test_simplex_from_an_array_places_and_colours_each_draw():
-    rng = np.random.default_rng(0)
-    draws = rng.dirichlet([3, 2, 5], size=1500)
-    ax = rope_probabilities(draws, kind="simplex", names=("nbc", "aode"))
-    total = 0
-    for k, key in enumerate(("left", "rope", "right")):
-        points = by_gid(ax, f"simplex-{key}", PathCollection)
-        regions = _regions_of(points)
-        total += len(regions)
-        if len(regions):
-            assert np.all(regions >= -1e-12)  # inside the triangle
-            assert np.all(np.argmax(regions, axis=1) == k)  # coloured by winner
-        share = np.mean(np.argmax(draws, axis=1) == k)
-        assert points.get_label().endswith(format_probability(share))
-    assert total == len(draws)
-    # the drawn points are the draws themselves
-    shown = np.concatenate(
-        [
-            _regions_of(by_gid(ax, f"simplex-{k}", PathCollection))
-            for k in ("left", "rope", "right")
-        ]
-    )
-    order = np.lexsort(shown.T)
-    assert shown[order] == pytest.approx(draws[np.lexsort(draws.T)], abs=1e-12)
-    edges = by_gid(ax, "simplex-edges", Line2D)
-    assert list(edges.get_ydata()) == pytest.approx([0, 0, math.sqrt(3) / 2, 0])
-    texts = [t.get_text() for t in ax.texts]
-    assert "nbc better" in texts and "aode better" in texts and "rope" in texts
-    # region boundaries meet at the centre
-    for gid in ("boundary-left-right", "boundary-rope-right", "boundary-left-rope"):
-        line = by_gid(ax, gid, Line2D)
-        assert (line.get_xdata()[0], line.get_ydata()[0]) == pytest.approx(
-            (0.5, math.sqrt(3) / 6)
-        )
-
-
-def test_simplex_from_a_result(rope_point):
-    if not has_region_samples(rope_point):
-        pytest.skip("this result class keeps no region samples")
-    ax = rope_probabilities(rope_point, kind="simplex")
-    counts = [
-        len(by_gid(ax, f"simplex-{k}", PathCollection).get_offsets())
-        for k in ("left", "rope", "right")
-    ]
-    assert sum(counts) == min(MAX_POINTS, len(rope_point.region_samples))
-    assert f"aode better: {format_probability(rope_point.prob_right)}" in legend_texts(
-        ax
-    )
-    assert "rope ±0.01" in [t.get_text() for t in ax.texts]
-
-
-def test_simplex_needs_region_samples(rope_point):
-    fields = {f.name for f in dataclasses.fields(rope_point)}
-    stripped = (
-        dataclasses.replace(rope_point, region_samples=None)
-        if "region_samples" in fields
-        else rope_point
-    )
-    with pytest.raises(ValueError, match="keeps no region samples"):
-        rope_probabilities(stripped, kind="simplex")
-    # the bar needs only the shares
-    rope_probabilities(stripped, kind="bar")
-
-
-@pytest.mark.parametrize(
-    ("array", "match"),
-    [
-        (np.ones((5, 2)) / 2, "S × 3"),
-        (np.ones(3) / 3, "S × 3"),
-        (np.empty((0, 3)), "at least one draw"),
-        (np.full((4, 3), 0.5), "sum to 1"),
-        (np.array([[np.nan, 0.5, 0.5]]), "finite"),
-        (np.array([["a", "b", "c"]]), "numeric"),
-    ],
-)
-def test_simplex_array_validation(array, match):
-    with pytest.raises(ValueError, match=match):
-        rope_probabilities(array, kind="simplex")
-
-
-# --------------------------------------------------------------- sign test
-
-
-def test_sign_posterior_is_the_beta_of_theorem_2(sign):
-    ax = sign_posterior(sign)
-    curve = by_gid(ax, "posterior", Line2D)
-    x, y = curve.get_xdata(), curve.get_ydata()
-    assert np.allclose(y, scipy.stats.beta.pdf(x, sign.wins, sign.losses))
-    assert curve.get_label() == f"Beta({sign.wins}, {sign.losses})"
-    shade = by_gid(ax, "beyond-half", PolyCollection)
-    vertices = shade.get_paths()[0].vertices
-    assert vertices[:, 0].min() == 0.5
-    right = x >= 0.5
-    assert np.trapezoid(y[right], x[right]) == pytest.approx(sign.prob_right, abs=1e-4)
-    assert shade.get_label().endswith(f"= {format_probability(sign.prob_right)}")
-    assert list(by_gid(ax, "half", Line2D).get_xdata()) == [0.5, 0.5]
-    title = ax.get_title()
-    assert f"{sign.wins} wins, {sign.losses} losses, {sign.ties} ties" in title
-    assert "threshold 0.95 → keep nbc" in title
-
-
-@pytest.mark.parametrize(("shift", "at"), [(0.01, 1.0), (-0.01, 0.0)])
-def test_sign_posterior_degenerate_beta(uci, shift, at):
-    a = uci["nbc"].to_numpy()[:8]
-    res = nbstats.bayes_sign_test(a, a + shift, random_state=0)
-    assert min(res.wins, res.losses) == 0
-    ax = sign_posterior(res)
-    stem = by_gid(ax, "posterior-point-mass", Line2D)
-    assert list(stem.get_xdata()) == [at, at]
-    assert f"point mass at {at:g}" in stem.get_label()
-    assert "beyond-half" not in gids(ax)
-    assert (
-        f"P(θ′ > ½) = P(θ > ½) = {format_probability(res.prob_right)}"
-        in legend_texts(ax)
-    )
-
-
-def test_sign_posterior_all_ties(uci):
-    a = uci["nbc"].to_numpy()[:6]
-    res = nbstats.bayes_sign_test(a, a.copy(), random_state=0)
-    ax = sign_posterior(res)
-    assert "all 6 cases tie" in by_gid(ax, "all-ties").get_text()
-    assert "posterior" not in gids(ax)
-
-
-# ---------------------------------------------------------------- Friedman
-
-
-def _quadratic_form(points, centre, cov):
-    diff = points - centre[:, None]
-    return np.einsum("ip,ij,jp->p", diff, np.linalg.inv(cov), diff)
-
-
-def test_friedman_ellipse_is_the_credible_region(friedman3):
-    ax = friedman_posterior(friedman3, n_points=120)
-    ellipse = by_gid(ax, "credible-region", Line2D)
-    points = np.vstack([ellipse.get_xdata(), ellipse.get_ydata()])
-    assert points.shape == (2, 120)
-    mu = friedman3.mean_ranks.to_numpy()[:2]
-    cov = friedman3.covariance.to_numpy()[:2, :2]
-    assert _quadratic_form(points, mu, cov) == pytest.approx(friedman3.rho, rel=1e-9)
-    # in these two coordinates μ0's distance is the test's statistic
-    null = np.array([[2.0], [2.0]])
-    assert _quadratic_form(null, mu, cov)[0] == pytest.approx(
-        friedman3.statistic, rel=1e-9
-    )
-    marker = by_gid(ax, "null-point", Line2D)
-    assert (marker.get_xdata()[0], marker.get_ydata()[0]) == (2.0, 2.0)
-    mean = by_gid(ax, "posterior-mean", Line2D)
-    assert (mean.get_xdata()[0], mean.get_ydata()[0]) == pytest.approx(tuple(mu))
-    assert "j48: 6 − x − y = " in mean.get_label()
-    assert "posterior-samples" not in gids(ax)  # the ellipsoid method keeps none
-    assert friedman3.reject
-    assert ax.get_title().startswith("reject")
-    assert "outside the 95% credible region" in ax.get_title()
-    assert ax.get_xlabel().startswith("mean rank of nbc")
-    assert ax.get_ylabel() == "mean rank of aode"
-    x0, x1 = ax.get_xlim()
-    y0, y1 = ax.get_ylim()
-    assert x0 < 2 < x1 and y0 < 2 < y1  # μ0 in view
-
-
-def test_friedman_no_evidence(uci):
-    res = nbstats.bayes_friedman(uci[["aode", "hnb", "j48"]])
-    assert not res.reject
-    title = friedman_posterior(res).get_title()
-    assert title.startswith("no evidence")
-    assert "inside" in title
-
-
-def test_friedman_montecarlo_draws_and_sample_ellipse(uci):
-    res = nbstats.bayes_friedman(
-        uci[["hnb", "j48", "j48gr"]],
-        method="montecarlo",
-        n_samples=6000,
-        random_state=2,
-    )
-    ax = friedman_posterior(res)
-    scatter = by_gid(ax, "posterior-samples", PathCollection)
-    offsets = np.asarray(scatter.get_offsets())
-    assert len(offsets) == MAX_POINTS
-    assert np.isin(offsets[:, 0], res.samples[:, 0]).all()
-    # the Monte Carlo region uses the draws' mean and covariance, as the test
-    centre = res.samples[:, :2].mean(axis=0)
-    cov = np.cov(res.samples[:, :2], rowvar=False)
-    ellipse = by_gid(ax, "credible-region", Line2D)
-    points = np.vstack([ellipse.get_xdata(), ellipse.get_ydata()])
-    assert _quadratic_form(points, centre, cov) == pytest.approx(res.rho, rel=1e-9)
-    assert _quadratic_form(np.array([[2.0], [2.0]]), centre, cov)[0] == pytest.approx(
-        res.statistic, rel=1e-9
-    )
-    assert "Monte Carlo" in ellipse.get_label()
-
-
-def test_friedman_needs_three_algorithms(uci):
-    res = nbstats.bayes_friedman(uci)
-    with pytest.raises(ValueError, match="m = 3.*got m = 5"):
-        friedman_posterior(res)
-    with pytest.raises(ValueError, match="n_points"):
-        friedman_posterior(nbstats.bayes_friedman(uci.iloc[:, :3]), n_points=3)
 
 
 # -------------------------------------------------------------- bad input
