@@ -10,6 +10,7 @@ and nothing more, like statsmodels' and scipy's limited-unpacking results.
 from __future__ import annotations
 
 import dataclasses
+import html
 import math
 from collections.abc import Iterator
 
@@ -65,19 +66,38 @@ class Result:
             Significant figures of floating-point cells.
         """
         table = self._table()
-        if table is None or not len(table):
-            table = pd.DataFrame(
-                {"value": [v for _, v in self._scalars()]},
-                index=pd.Index([k for k, _ in self._scalars()], name=""),
-            )
         if caption is None:
-            figures = "; ".join(
-                f"{k} = {render.format_value(v, 3)}"
-                for k, v in self._scalars()
-                if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+            caption = self._caption()
+        if table is None or not len(table):
+            return render.latex_scalars(
+                self._scalars(), caption=caption, label=label, digits=digits
             )
-            caption = self._title() + (f" ({figures})" if figures else "")
         return render.latex_table(table, caption=caption, label=label, digits=digits)
+
+    def _caption(self) -> render.Label:
+        """The title and its key figures, e.g. "Friedman test … (χ²_F = 9.28; …)".
+
+        Built per format from the labels (a :class:`~render.Label` keeps its
+        subscripts), so no symbol is escaped twice.
+        """
+        figures = [
+            (label, value)
+            for label, value in self._scalars()
+            if isinstance(value, (int, float, np.number))
+            and not isinstance(value, bool)
+        ]
+        title = self._title()
+        if not figures:
+            return render.Label(title)
+        forms = {
+            fmt: "; ".join(_figure(k, v, fmt) for k, v in figures)
+            for fmt in ("text", "html", "latex")
+        }
+        return render.Label(
+            f"{title} ({forms['text']})",
+            html=f"{render.to_html(title)} ({forms['html']})",
+            latex=f"{render.to_latex(title)} ({forms['latex']})",
+        )
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -104,6 +124,21 @@ class TestResult(Result):
 
     def __len__(self) -> int:
         return 2
+
+
+def _figure(label: str, value: object, fmt: str) -> str:
+    """``label = value`` (``label < 0.001`` for a small p-value) in one format."""
+    if render.is_pvalue_name(label):
+        text = render.format_pvalue(value, latex=fmt == "latex")
+    else:
+        text = render.format_value(value, 3)
+        if fmt == "latex":
+            text = render.escape_latex(text)
+    if fmt == "html":
+        text = html.escape(text)
+    name = {"text": str, "html": render.to_html, "latex": render.to_latex}[fmt](label)
+    sign = "" if text.startswith(("<", "$<$", "&lt;")) else "= "
+    return f"{name} {sign}{text}"
 
 
 def _values_equal(x: object, y: object) -> bool:

@@ -422,8 +422,12 @@ class BayesSignedRankPairsResult(Result):
             columns = ["a", "b", "prob_lower", "prob_upper", "decision"]
         if self.prior == "idp" and self.rope:
             columns.insert(2, "prob_rope")
-        frame = self.pairs[columns]
-        return frame.dropna(axis=1, how="all")
+        frame = self.pairs[columns].dropna(axis=1, how="all")
+        frame.index = pd.Index(
+            [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
+            name="comparison",
+        )
+        return frame.drop(columns=["a", "b"])
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """The probability matrix as an annotated heatmap. Returns the Axes."""

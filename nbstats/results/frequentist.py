@@ -9,8 +9,28 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.base import Result, TestResult
+from nbstats.results.render import Label
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+#: Friedman's statistics, with their subscripts in HTML and LaTeX.
+CHI2_F = Label("χ²_F", html="χ²<sub>F</sub>", latex=r"$\chi^{2}_{F}$")
+F_F = Label(
+    "Iman–Davenport F_F",
+    html="Iman–Davenport F<sub>F</sub>",
+    latex=r"Iman--Davenport $F_{F}$",
+)
+
+#: Wilcoxon's rank sums, with true super- and subscripts in HTML and LaTeX.
+_R_PLUS = Label("R+", html="R<sup>+</sup>", latex=r"$R^{+}$")
+_T_MIN = Label(
+    "T = min(R+, R−)",
+    html="T = min(R<sup>+</sup>, R<sup>−</sup>)",
+    latex=r"$T = \min(R^{+}, R^{-})$",
+)
+_R_SUMS = Label(
+    "R+ / R−", html="R<sup>+</sup> / R<sup>−</sup>", latex=r"$R^{+}$ / $R^{-}$"
+)
 
 _ALTERNATIVE_TEXT = {
     "two-sided": "a and b differ",
@@ -126,11 +146,11 @@ class WilcoxonResult(TestResult):
         )
 
     def _scalars(self) -> list[tuple[str, object]]:
-        label = "T = min(R+, R−)" if self.alternative == "two-sided" else "R+"
+        label = _T_MIN if self.alternative == "two-sided" else _R_PLUS
         rows: list[tuple[str, object]] = [
             (label, self.statistic),
             ("p-value", self.pvalue),
-            ("R+ / R−", f"{self.r_plus:g} / {self.r_minus:g}"),
+            (_R_SUMS, f"{self.r_plus:g} / {self.r_minus:g}"),
             ("n (zeros)", f"{self.n} ({self.n_zero})"),
             ("method", f"{self.method}, zero_method={self.zero_method}"),
             ("rank-biserial r", self.effect_size),
@@ -260,10 +280,10 @@ class FriedmanResult(TestResult):
 
     def _scalars(self) -> list[tuple[str, object]]:
         return [
-            ("χ²_F", self.statistic),
+            (CHI2_F, self.statistic),
             ("df", self.df),
             ("p-value", self.pvalue),
-            ("Iman–Davenport F_F", self.f_statistic),
+            (F_F, self.f_statistic),
             ("F df", self.f_df),
             ("F p-value", self.f_pvalue),
             ("tie correction", self.tie_correction),
@@ -323,11 +343,11 @@ class AnovaResult(TestResult):
     n_algorithms: int
 
     def _title(self) -> str:
-        kind = "on rank-transformed scores" if self.rank_transform else ""
+        kind = " on rank-transformed scores" if self.rank_transform else ""
         return (
-            f"Repeated-measures ANOVA {kind}: {self.n_algorithms} algorithms on "
+            f"Repeated-measures ANOVA{kind}: {self.n_algorithms} algorithms on "
             f"{self.n_cases} cases"
-        ).replace("  ", " ")
+        )
 
     def _scalars(self) -> list[tuple[str, object]]:
         return [

@@ -1,0 +1,376 @@
+r"""How nbstats writes numbers, p-values and symbols in text, HTML and LaTeX.
+
+The rules, the same in every result, table and report:
+
+- **p-values** (:func:`format_pvalue`): four decimals (``0.0012``, ``0.0500``,
+  ``1.0000``), and ``< 0.001`` below 0.001; never e-notation.
+- **other numbers** (:func:`format_value`): ``digits`` significant figures in
+  fixed notation (``9.279``, ``0.01632``, ``12346``), whole floats as ``3.0``,
+  and magnitudes below 0.0001 as ``< 0.0001`` (``> −0.0001`` when negative);
+  never e-notation. Negative numbers carry a true minus sign, U+2212 (``−1.83``),
+  which :func:`escape_latex` writes ``$-$``.
+- **LaTeX** (:func:`escape_latex`): LaTeX's special characters are escaped, and
+  the symbols nbstats writes (Greek letters of its labels, χ², ≈, ±, −, ≤, ≥,
+  →, ×, …, super- and subscripts such as R⁺ or μ₀, ½, <, >) become math or
+  text commands that compile under pdflatex *and* xelatex with no package but
+  booktabs. Any other character (é, ü, user names in Greek or Cyrillic) is left
+  as is, for xelatex and a font that has it.
+- :class:`Label` is text that has its own HTML and LaTeX forms, for labels with
+  a subscript (χ²_F is ``χ²<sub>F</sub>`` and ``$\chi^{2}_{F}$``).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = [
+    "Label",
+    "escape_latex",
+    "format_pvalue",
+    "format_value",
+    "is_pvalue_name",
+    "to_html",
+    "to_latex",
+]
+
+MINUS = "\u2212"
+
+#: Below this, p-values are written "< 0.001".
+PVALUE_FLOOR = 0.001
+#: Decimals of a p-value at or above the floor.
+PVALUE_DECIMALS = 4
+#: Below this magnitude, other numbers are written "< 0.0001".
+VALUE_FLOOR = 0.0001
+
+# ---------------------------------------------------------------- numbers
+
+
+def format_value(value: object, digits: int = 4) -> str:
+    """Format a scalar for display, never in e-notation.
+
+    Integers as such, floats to ``digits`` significant figures in fixed
+    notation (trailing zeros dropped, whole floats as ``3.0``), magnitudes below
+    0.0001 as ``< 0.0001``, a true minus sign (U+2212), ``—`` for None and NaN,
+    ``yes``/``no`` for booleans, tuples as ``(a, b)``.
+
+    Parameters
+    ----------
+    value : object
+        The value to write.
+    digits : int
+        Significant figures of floats.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [format_value(v) for v in (9.27928, -1.8302, 0.0163212, 3.0, 123456.7)]
+    ['9.279', '−1.83', '0.01632', '3.0', '123457']
+    >>> format_value(1.2e-05), format_value(None), format_value((1, 2.5))
+    ('< 0.0001', '—', '(1, 2.5)')
+    """
+    if value is None:
+        return "—"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, Integral):
+        number = int(value)
+        return (MINUS if number < 0 else "") + str(abs(number))
+    if isinstance(value, Real):
+        return _format_float(float(value), digits)
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(format_value(v, digits) for v in value) + ")"
+    return str(value)
+
+
+def _format_float(v: float, digits: int) -> str:
+    if math.isnan(v):
+        return "—"
+    if math.isinf(v):
+        return "∞" if v > 0 else MINUS + "∞"
+    sign = MINUS if v < 0 else ""
+    a = abs(v)
+    if a == 0:
+        return "0.0"
+    if v.is_integer():
+        return sign + (f"{a:.1f}" if a < 1e6 else f"{a:.0f}")
+    if a < VALUE_FLOOR:
+        return "< 0.0001" if v > 0 else f"> {MINUS}0.0001"
+    exponent = math.floor(math.log10(a))
+    decimals = max(digits - 1 - exponent, 0)
+    text = f"{a:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return sign + text
+
+
+def format_pvalue(p: object, *, latex: bool = False) -> str:
+    r"""Write a p-value: four decimals, or ``< 0.001`` below 0.001.
+
+    The same rule for text and HTML (escape it for HTML); in LaTeX the ``<``
+    is math (``$<$ 0.001``), which every font encoding prints as "<". NaN and
+    None give ``—`` (``--`` in LaTeX), for a comparison that was not made.
+
+    Parameters
+    ----------
+    p : float
+        A probability in [0, 1].
+    latex : bool
+        Write it for a LaTeX document.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is not a real number.
+    ValueError
+        If ``p`` lies outside [0, 1].
+
+    Examples
+    --------
+    >>> [format_pvalue(p) for p in (0.0012345, 0.05, 1.0, 3e-8)]
+    ['0.0012', '0.0500', '1.0000', '< 0.001']
+    >>> format_pvalue(3e-8, latex=True)
+    '$<$ 0.001'
+    """
+    if p is None:
+        return "--" if latex else "—"
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, Real):
+        raise TypeError(
+            f"a p-value must be a real number, got {type(p).__name__} {p!r}."
+        )
+    value = float(p)
+    if math.isnan(value):
+        return "--" if latex else "—"
+    if not 0.0 <= value <= 1.0 + 1e-9:
+        raise ValueError(
+            f"a p-value must lie in [0, 1], got {value!r}; pass a probability, "
+            "not a statistic or a percentage."
+        )
+    if value < PVALUE_FLOOR:
+        return "$<$ 0.001" if latex else "< 0.001"
+    return f"{min(value, 1.0):.{PVALUE_DECIMALS}f}"
+
+
+def is_pvalue_name(name: object) -> bool:
+    """Whether a column or scalar called ``name`` holds p-values.
+
+    True for ``p``, ``pvalue``, ``adjusted``, names containing ``p-value`` or
+    ``pvalue`` (``F p-value``, ``f_pvalue``) and names ending in `` p``
+    (``adjusted p``, ``holm adj. p``).
+
+    Examples
+    --------
+    >>> [is_pvalue_name(n) for n in ("p", "adjusted p", "F p-value", "P(b better)")]
+    [True, True, True, False]
+    """
+    text = str(name).strip().lower()
+    return (
+        text in {"p", "pvalue", "p-value", "p value", "adjusted"}
+        or "p-value" in text
+        or "pvalue" in text
+        or text.endswith(" p")
+    )
+
+
+# ---------------------------------------------------------------- LaTeX
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+# text-mode replacements (no package needed)
+_LATEX_TEXT = {
+    "–": "--",
+    "—": "---",
+    "…": r"\ldots{}",
+    "§": r"\S{}",
+    "\u00a0": "~",
+    "‘": "`",
+    "’": "'",
+    "“": "``",
+    "”": "''",
+}
+
+# characters typeset in math mode: identical under pdflatex and xelatex.
+# < > | are math too: pdflatex's default OT1 text font prints them as ¡ ¿ —.
+_LATEX_MATH = {
+    "α": r"\alpha",
+    "β": r"\beta",
+    "γ": r"\gamma",
+    "δ": r"\delta",
+    "ε": r"\varepsilon",
+    "θ": r"\theta",
+    "κ": r"\kappa",
+    "λ": r"\lambda",
+    "μ": r"\mu",
+    "ρ": r"\rho",
+    "σ": r"\sigma",
+    "τ": r"\tau",
+    "χ": r"\chi",
+    "Δ": r"\Delta",
+    "Π": r"\Pi",
+    "Σ": r"\Sigma",
+    MINUS: "-",
+    "±": r"\pm",
+    "×": r"\times",
+    "·": r"\cdot",
+    "≈": r"\approx",
+    "≠": r"\neq",
+    "≤": r"\leq",
+    "≥": r"\geq",
+    "≪": r"\ll",
+    "≫": r"\gg",
+    "→": r"\rightarrow",
+    "←": r"\leftarrow",
+    "↔": r"\leftrightarrow",
+    "⇒": r"\Rightarrow",
+    "∞": r"\infty",
+    "∈": r"\in",
+    "∧": r"\wedge",
+    "∨": r"\vee",
+    "∼": r"\sim",
+    "√": r"\surd",
+    "′": "'",
+    "°": r"^{\circ}",
+    "½": r"\frac{1}{2}",
+    "¼": r"\frac{1}{4}",
+    "¾": r"\frac{3}{4}",
+    "●": r"\bullet",
+    "◆": r"\diamond",
+    "<": "<",
+    ">": ">",
+    "|": "|",
+}
+
+_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()niT", strict=True))
+_SUBSCRIPTS = dict(
+    zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₖₘₙₚₛₜ", "0123456789+-=()aeoxkmnpst", strict=True)
+)
+
+
+def escape_latex(text: object) -> str:
+    r"""Write ``text`` for LaTeX: escape ``_ % & # $ { } ~ ^ \`` and typeset symbols.
+
+    The symbols nbstats writes become math that compiles under pdflatex and
+    xelatex alike (``α`` → ``$\alpha$``, ``χ²`` → ``$\chi^{2}$``, ``R⁺`` →
+    ``R$^{+}$``, ``−`` → ``$-$``, ``≈``, ``±``, ``≤``, ``→``, ``×``, ``½``,
+    ``<``, ``>``); ``…``, ``–`` and ``—`` become ``\ldots{}``, ``--`` and
+    ``---``. Other characters (é, ü, Cyrillic) are left for xelatex.
+
+    Parameters
+    ----------
+    text : object
+        Converted with ``str`` first.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(escape_latex("C4.5_m & 50%"))
+    C4.5\_m \& 50\%
+    >>> print(escape_latex("χ² ≈ 9.3, α = 0.05, R⁺ − R⁻"))
+    $\chi^{2}$ $\approx$ 9.3, $\alpha$ = 0.05, R$^{+}$ $-$ R$^{-}$
+    """
+    out: list[str] = []
+    math_run: list[str] = []
+    script: list[str] = []
+    script_kind = ""
+
+    def close_script() -> None:
+        nonlocal script_kind
+        if script:
+            math_run.append(script_kind + "{" + "".join(script) + "}")
+            script.clear()
+        script_kind = ""
+
+    def close_math() -> None:
+        close_script()
+        if math_run:
+            out.append("$" + "".join(math_run) + "$")
+            math_run.clear()
+
+    for ch in str(text):
+        if ch in _SUPERSCRIPTS or ch in _SUBSCRIPTS:
+            kind = "^" if ch in _SUPERSCRIPTS else "_"
+            if kind != script_kind:
+                close_script()
+                script_kind = kind
+            script.append((_SUPERSCRIPTS if kind == "^" else _SUBSCRIPTS)[ch])
+        elif ch in _LATEX_MATH:
+            close_script()
+            math_run.append(_LATEX_MATH[ch])
+        else:
+            close_math()
+            out.append(_LATEX_SPECIAL.get(ch) or _LATEX_TEXT.get(ch, ch))
+    close_math()
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- labels
+
+
+class Label(str):
+    r"""Text with its own HTML and LaTeX forms, e.g. a symbol with a subscript.
+
+    A ``str`` (its plain-text form), so it prints, compares and formats as one;
+    :func:`to_html` and :func:`to_latex` use ``html`` and ``latex`` where plain
+    strings are escaped. Build it from trusted text only: ``html`` and
+    ``latex`` are inserted as they are.
+
+    Parameters
+    ----------
+    text : str
+        Plain-text form.
+    html, latex : str, optional
+        Markup forms; default to the escaped ``text``.
+
+    Examples
+    --------
+    >>> chi2 = Label("χ²_F", html="χ²<sub>F</sub>", latex=r"$\chi^{2}_{F}$")
+    >>> print(chi2, to_html(chi2), to_latex(chi2))
+    χ²_F χ²<sub>F</sub> $\chi^{2}_{F}$
+    """
+
+    html: str
+    latex: str
+
+    def __new__(cls, text: str, *, html: str | None = None, latex: str | None = None):
+        self = super().__new__(cls, text)
+        self.html = _escape_html(text) if html is None else html
+        self.latex = escape_latex(text) if latex is None else latex
+        return self
+
+
+def _escape_html(text: object) -> str:
+    return html.escape(str(text))
+
+
+def to_html(text: object) -> str:
+    """``text`` as HTML: a :class:`Label`'s own form, anything else escaped."""
+    return text.html if isinstance(text, Label) else _escape_html(text)
+
+
+def to_latex(text: object) -> str:
+    """``text`` as LaTeX: a :class:`Label`'s own form, anything else escaped."""
+    return text.latex if isinstance(text, Label) else escape_latex(text)
