@@ -13,9 +13,28 @@ from __future__ import annotations
 
 import html
 import traceback
+import warnings
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Dashboard", "alpha_slider"]
+import pandas as pd
+
+from nbstats.names import AliasOption, make_aliases
+from nbstats.scores import score_table
+
+__all__ = [
+    "SCROLL_CLASS",
+    "Dashboard",
+    "alias_html",
+    "alpha_slider",
+    "dropped_html",
+    "name_dropdown",
+    "prepare_table",
+]
+
+#: CSS class of the boxes that scroll (wide matrices, long tables): the only
+#: places where content may be wider or taller than its box.
+SCROLL_CLASS = "nbstats-scroll"
 
 
 class Dashboard:
@@ -56,8 +75,44 @@ class Dashboard:
     # -- wiring ----------------------------------------------------------------
 
     def _connect(self) -> None:
+        self._held: set[str] | None = None
         for name, control in self.controls.items():
-            control.observe(lambda change, name=name: self.update(name), names="value")
+            control.observe(
+                lambda change, name=name: self._changed(name), names="value"
+            )
+
+    def _changed(self, name: str) -> None:
+        if self._held is not None:
+            self._held.add(name)
+        else:
+            self.update(name)
+
+    def set(self, **values: Any) -> None:
+        """Set several controls, then recompute once (not once per control).
+
+        Examples
+        --------
+        >>> import nbstats
+        >>> board = nbstats.dashboard(nbstats.datasets.load("demsar2006"),
+        ...                           kind="frequentist")
+        >>> board.set(method="holm", control="C4.5")
+        >>> board.result["posthoc"].control
+        'C4.5'
+        """
+        unknown = sorted(set(values) - set(self.controls))
+        if unknown:
+            raise TypeError(
+                f"no control named {', '.join(map(repr, unknown))}; the controls "
+                f"are {', '.join(map(repr, self.controls))}."
+            )
+        self._held = set()
+        try:
+            for name, value in values.items():
+                self.controls[name].value = value
+        finally:
+            changed, self._held = self._held, None
+        if changed:
+            self.update(next(iter(changed)) if len(changed) == 1 else None)
 
     def update(self, changed: str | None = None) -> None:
         """Recompute and re-render now; errors are shown, not raised."""
@@ -88,15 +143,26 @@ class Dashboard:
         Returns the written path; see :func:`nbstats.report` (HTML, PDF, TeX or
         ipynb by the suffix).
         """
+        import inspect
+
         from nbstats.report import report  # lazy: nbconvert only when writing
 
         table = getattr(self, "scores", None)
         if table is None:
             table = self.table
+        options = inspect.signature(report).parameters
+        extra: dict[str, Any] = {}
+        if "nan_policy" in options and hasattr(self, "nan_policy"):
+            # the report names the dropped cases itself
+            extra["nan_policy"] = self.nan_policy
+            table = self._source
+        if "aliases" in options and hasattr(self, "_alias_option"):
+            extra["aliases"] = self._alias_option
         return report(
             table,
             path,
             higher_is_better=self.higher_is_better,
+            **extra,
             **self.report_settings(),
         )
 
@@ -134,6 +200,27 @@ class Dashboard:
             widgets.HBox([self.export_path, self.export_button, self.export_status]),
         )
 
+    def _add_notes(self) -> None:
+        """Put the alias legend and the dropped-cases note under the controls."""
+        notes = [
+            view
+            for view in (getattr(self, "_dropped_view", None), self._alias_view())
+            if view is not None
+        ]
+        if notes:
+            children = list(self.widget.children)
+            at = children.index(self._error_view)
+            self.widget.children = (*children[:at], *notes, *children[at:])
+
+    def _alias_view(self) -> Any:
+        import ipywidgets as widgets
+
+        legend = alias_html(getattr(self, "aliases", {}))
+        if not legend:
+            return None
+        self.alias_view = widgets.HTML(value=legend)
+        return self.alias_view
+
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
@@ -152,4 +239,122 @@ def alpha_slider(value: float = 0.05) -> Any:
         readout_format=".3f",
         description="α",
         style={"description_width": "initial"},
+    )
+
+
+def prepare_table(
+    scores: Any, nan_policy: str = "raise"
+) -> tuple[pd.DataFrame, list[str]]:
+    """The validated score table and the cases ``nan_policy="omit"`` dropped.
+
+    :func:`nbstats.score_table`'s warning about dropped cases is not
+    repeated: a dashboard shows the dropped cases itself (:func:`dropped_html`).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> raw = pd.DataFrame({"a": [1.0, np.nan, 3.0], "b": [2.0, 2.0, 1.0]},
+    ...                    index=["x", "y", "z"])
+    >>> table, dropped = prepare_table(raw, "omit")
+    >>> list(table.index), dropped
+    (['x', 'z'], ['y'])
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="nan_policy='omit'")
+        table = score_table(scores, nan_policy=nan_policy)
+    dropped: list[str] = []
+    if nan_policy == "omit":
+        if isinstance(scores, pd.DataFrame) and len(scores) != len(table):
+            kept = set(table.index)
+            dropped = [str(c) for c in scores.index if c not in kept]
+        elif not isinstance(scores, pd.DataFrame):
+            size = len(pd.DataFrame(scores))
+            if size != len(table):
+                dropped = [f"{size - len(table)} unnamed"]
+    return table, dropped
+
+
+def display_names(
+    names: list[str], aliases: AliasOption | Mapping[str, str]
+) -> dict[str, str]:
+    """``{name: display name}`` (:func:`nbstats.names.make_aliases`), with
+    ``aliases`` checked: "auto", True, False, None or a mapping."""
+    if not (
+        aliases is None
+        or isinstance(aliases, (bool, Mapping))
+        or (isinstance(aliases, str) and aliases == "auto")
+    ):
+        raise ValueError(
+            f"aliases must be 'auto', True, False or a mapping {{name: alias}}, "
+            f"got {aliases!r}."
+        )
+    return make_aliases(names, aliases)
+
+
+def alias_html(mapping: Mapping[str, str]) -> str:
+    """The legend alias → full name, or "" when no alias differs from its name."""
+    rows = [(alias, name) for name, alias in mapping.items() if alias != name]
+    if not rows:
+        return ""
+    items = "".join(
+        f'<div style="break-inside:avoid"><b>{html.escape(alias)}</b> = '
+        f"{html.escape(name)}</div>"
+        for alias, name in rows
+    )
+    return (
+        '<div style="font-size:12px;margin:4px 0"><b>Aliases</b> '
+        f"({len(rows)} long names are shortened in the views):"
+        f'<div class="{SCROLL_CLASS}" style="max-width:100%;max-height:9em;'
+        "overflow:auto;columns:22em;column-gap:2em;overflow-wrap:anywhere;"
+        f'margin-top:2px">{items}</div></div>'
+    )
+
+
+def dropped_html(dropped: list[str], kept: int) -> str:
+    """The note that nan_policy="omit" dropped cases, naming them."""
+    if not dropped:
+        return ""
+    if len(dropped) == 1 and dropped[0].endswith(" unnamed"):
+        count = int(dropped[0].split()[0])
+        which = ""
+    else:
+        count = len(dropped)
+        shown = ", ".join(html.escape(c) for c in dropped[:20])
+        more = f", … ({count - 20} more)" if count > 20 else ""
+        which = f": {shown}{more}"
+    return (
+        '<div style="font-size:12px;color:#8a5a00;overflow-wrap:anywhere">'
+        f"nan_policy='omit': dropped {count} case{'s' if count != 1 else ''} "
+        f"with a missing score{which}; {kept} cases remain.</div>"
+    )
+
+
+def name_dropdown(
+    names: list[str],
+    shown: Mapping[str, str],
+    *,
+    description: str,
+    value: str | None = None,
+    none_label: str | None = None,
+) -> Any:
+    """A dropdown of algorithms that stays usable for 100 long names.
+
+    Options read "alias — full name" when an alias is used; the box has a
+    fixed width (the browser clips a long option inside it; the open list
+    shows it in full).
+    """
+    import ipywidgets as widgets
+
+    options: list[tuple[str, Any]] = []
+    if none_label is not None:
+        options.append((none_label, None))
+    for name in names:
+        alias = shown.get(name, name)
+        options.append((name if alias == name else f"{alias} — {name}", name))
+    return widgets.Dropdown(
+        options=options,
+        value=value if value is not None or none_label is not None else names[0],
+        description=description,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="20em"),
     )

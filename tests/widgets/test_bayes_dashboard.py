@@ -19,6 +19,7 @@ import pytest
 
 import nbstats
 import nbstats.widgets.bayes as bayes_module
+import nbstats.widgets.bayes_pairs as pairs_module
 from nbstats.plots._common import format_probability
 from nbstats.stats.bayes import shared_prior as shared_prior_module
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
@@ -26,6 +27,7 @@ from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import SignedRankPosterior
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.widgets.bayes import BayesDashboard
+from nbstats.widgets.bayes_views import PosteriorPlot
 
 N_SAMPLES = 20_000
 
@@ -84,7 +86,16 @@ def cell(dash: BayesDashboard, a: str, b: str) -> str:
 def test_controls_defaults_and_labels(table):
     dash = make(table)
     c = dash.controls
-    assert sorted(c) == ["epsilon", "gamma", "loss_ratio", "pair", "prior", "rope", "s"]
+    assert sorted(c) == [
+        "a",
+        "b",
+        "epsilon",
+        "gamma",
+        "loss_ratio",
+        "prior",
+        "rope",
+        "s",
+    ]
     assert c["s"].value == pytest.approx(IDP_DEFAULT_S)
     assert (c["s"].min, c["s"].max, c["s"].base) == (-2, 2, 10)  # 0.01 .. 100
     assert "IDP" in c["s"].description and "0.562" in c["s"].description
@@ -100,8 +111,9 @@ def test_controls_defaults_and_labels(table):
     # data-scaled: up to the largest |difference| (0.04 here), rounded up
     spread = max(abs(table[x] - table[y]).max() for x in table for y in table)
     assert spread <= c["rope"].max <= 1.1 * spread
-    assert c["pair"].label == "A vs B" and c["pair"].value == ("A", "B")
-    assert len(c["pair"].options) == 6
+    assert (c["a"].value, c["b"].value) == ("A", "B")
+    assert [v for _, v in c["a"].options] == ["A", "B", "C", "D"]
+    assert [v for _, v in c["b"].options] == ["A", "B", "C", "D"]
     # the loss label: threshold l1/(l0+l1) and alpha = l0/(l0+l1)
     assert "0.950" in dash._loss_label.value and "α" in dash._loss_label.value
     assert "0.050" in dash._loss_label.value
@@ -348,7 +360,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     result_calls: list[float] = []
     gamma_calls: list[float] = []
     weights_made: list[tuple] = []
-    shared_components = bayes_module.shared_components
+    shared_components = pairs_module.shared_components
     result = SignedRankPosterior.result
     gamma_quantile = shared_prior_module.gamma_quantile
 
@@ -371,7 +383,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
             weights_made.append(args)
             super().__init__(*args, **kw)
 
-    monkeypatch.setattr(bayes_module, "shared_components", counting_components)
+    monkeypatch.setattr(pairs_module, "shared_components", counting_components)
     monkeypatch.setattr(SignedRankPosterior, "result", counting_result)
     monkeypatch.setattr(shared_prior_module, "gamma_quantile", counting_gamma)
     monkeypatch.setattr(bayes_module, "DirichletWeights", CountingWeights)
@@ -381,6 +393,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     assert len(weights_made) == 1  # one set of draws for every pair
     assert components_calls == [("idp", 0.0)] * pairs
     assert gamma_calls == [pytest.approx(IDP_DEFAULT_S)]  # once for all pairs
+    assert result_calls == [pytest.approx(IDP_DEFAULT_S)]  # the shown pair only
 
     c = dash.controls
     changes = [
@@ -388,10 +401,10 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
         ("loss_ratio", 3.0),
         ("gamma", 0.2),
         ("epsilon", 0.1),
-        ("pair", ("B", "C")),
+        ("b", "C"),
         ("s", 0.3),
         ("loss_ratio", 99.0),
-        ("pair", ("A", "D")),
+        ("b", "D"),
     ]
     for name, value in changes:
         c[name].value = value
@@ -399,10 +412,9 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
         assert dash.result["settings"][name] == value
     assert len(components_calls) == pairs  # nothing recomputed per case
     assert gamma_calls[1:] == [2.0, 0.3]  # once per new s, for all pairs and joint
-    # a new s re-evaluates every pair (without credible intervals) and the
-    # shown pair with its interval; a new threshold or pair only the shown pair
-    assert result_calls.count(2.0) == pairs + 3  # + shown, loss 3, pair (B, C)
-    assert result_calls.count(0.3) == pairs + 3  # + shown, loss 99, pair (A, D)
+    # the matrix needs no result objects: only the shown pair gets one, for a
+    # new s, threshold or pair (γ and ε do not change it)
+    assert result_calls[1:] == [2.0, 2.0, 2.0, 0.3, 0.3, 0.3]
 
     c["rope"].value = 0.004  # new per-case sums: once per pair
     assert components_calls[pairs:] == [("idp", 0.004)] * pairs
@@ -415,6 +427,34 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     assert len(components_calls) == 3 * pairs
     assert gamma_calls[1:] == [2.0, 0.3]
     assert len(weights_made) == 1
+
+
+def test_a_reversed_pair_is_its_own_posterior(table):
+    """b vs a the other way round from the matrix: the posterior of a − b."""
+    dash = make(table, random_state=3)
+    dash.set(a="C", b="A")
+    ref = nbstats.bayes_signrank(
+        table["C"], table["A"], n_samples=N_SAMPLES, random_state=3
+    )
+    sel = dash.result["selected"]
+    assert (sel.name_a, sel.name_b) == ("C", "A")
+    assert (sel.prob_lower, sel.prob_upper) == (ref.prob_lower, ref.prob_upper)
+    assert sel.credible_interval == ref.credible_interval
+    dash.set(a="B", b="B")
+    assert "choose two different algorithms" in dash.error
+    assert dash.result["selected"] is sel  # the last good result stays
+
+
+def test_set_recomputes_once(table):
+    dash = make(table)
+    calls = []
+    compute = dash.compute
+    dash.compute = lambda changed: calls.append(changed) or compute(changed)
+    dash.set(a="D", b="C", gamma=0.1)
+    assert len(calls) == 1
+    assert dash.result["settings"]["pair"] == ("D", "C")
+    with pytest.raises(TypeError, match="no control named 'pair'"):
+        dash.set(pair=("A", "B"))
 
 
 # -- views --------------------------------------------------------------------------
@@ -431,18 +471,20 @@ def test_hostile_names_are_escaped(table):
     for view in (dash.joint_view.value, dash.friedman_view.value):
         assert "<b>x</b>" not in view
     assert "&lt;b&gt;x&lt;/b&gt;" in dash.friedman_view.value
-    # the pair dropdown shows the names as text (the front end does not parse it)
-    assert dash.controls["pair"].label == "<b>x</b> vs y & z"
+    # the pair dropdowns show the names as text (the front end does not parse it)
+    assert dash.controls["a"].label == "<b>x</b>"
+    assert dash.controls["b"].label == "y & z"
     assert dash.result["pairs"]["a"].iloc[0] == "<b>x</b>"
 
 
 def test_selected_pair_has_its_credible_interval(table):
     dash = make(table)
-    for name, value in [("s", 2.0), ("pair", ("B", "C")), ("rope", 0.004)]:
+    for name, value in [("s", 2.0), ("a", "C"), ("rope", 0.004)]:
         dash.controls[name].value = value
         selected = dash.result["selected"]
         low, high = selected.credible_interval
-        assert 0 <= low < high <= 1, (name, low, high)
+        # C vs B: θ's upper draws reach 1 (up to rounding, as bayes_signrank)
+        assert 0 <= low < high <= 1 + 1e-12, (name, low, high)
         # the equal-tail interval of the lower and upper posterior draws
         tail = (1 - selected.threshold) / 2
         assert low == pytest.approx(np.quantile(selected.samples_lower, tail))
@@ -459,7 +501,7 @@ def test_selected_pair_view_changes_with_pair(table):
     selected = dash.result["selected"]
     assert (selected.name_a, selected.name_b) == ("A", "B")
 
-    dash.controls["pair"].value = ("B", "C")
+    dash.set(a="B", b="C")
     (second,) = dash.plot_view.outputs
     assert dash.result["selected"].name_a == "B"
     assert dash.result["selected"].name_b == "C"
@@ -471,7 +513,7 @@ def test_selected_pair_view_changes_with_pair(table):
     dash.controls["gamma"].value = 0.1
     assert dash.plot_view.outputs[0] is second
     # back to the first pair: the same picture (deterministic SVG)
-    dash.controls["pair"].value = ("A", "B")
+    dash.set(a="A", b="B")
     assert dash.plot_view.outputs[0]["data"] == first["data"]
     assert plt.get_fignums() == []
 
@@ -482,14 +524,14 @@ def test_plot_reusing_densities_equals_a_fresh_plot(table):
     dash = make(table)
     c = dash.controls
     changes = [
-        ("pair", ("B", "C")),
+        ("a", "C"),  # C vs B: the other way round from the matrix
         ("loss_ratio", 3.0),  # same curves, new interval and title
         ("s", 4.0),
-        ("pair", ("A", "D")),
+        ("b", "D"),
         ("rope", c["rope"].max / 10),  # the rope shares join the title
         ("loss_ratio", 200.0),
         ("prior", "bb"),  # one curve
-        ("pair", ("A", "B")),
+        ("a", "A"),
         ("prior", "point"),
         ("prior", "idp"),
         ("rope", 0.0),
@@ -501,7 +543,7 @@ def test_plot_reusing_densities_equals_a_fresh_plot(table):
         (output,) = dash.plot_view.outputs
         assert set(output["data"]) == {"image/svg+xml", "text/plain"}
         shown = output["data"]["image/svg+xml"]
-        fresh = bayes_module._PosteriorPlot().svg(dash.result["selected"])
+        fresh = PosteriorPlot().svg(dash.result["selected"])
         assert shown == fresh, (name, value)
         ET.fromstring(shown)  # well-formed
         svgs.append(shown)
@@ -511,7 +553,7 @@ def test_plot_reusing_densities_equals_a_fresh_plot(table):
 
 def test_plot_shows_the_selected_result(table):
     dash = make(table)
-    dash.controls["pair"].value = ("B", "C")
+    dash.set(a="B", b="C")
     selected = dash.result["selected"]
     svg = dash.plot_view.outputs[0]["data"]["image/svg+xml"]
     texts = " ".join(ET.fromstring(svg).itertext())
@@ -533,14 +575,14 @@ def test_plot_starts_afresh_after_a_failed_redraw(table, monkeypatch):
         raise RuntimeError("half drawn")
 
     monkeypatch.setattr(posterior_svg, "signrank_svg", broken)
-    dash.controls["pair"].value = ("B", "C")
+    dash.set(a="B", b="C")
     assert dash.error == "RuntimeError: half drawn"
     assert dash._plot._picture is None  # no half-used cache
     monkeypatch.undo()
-    dash.controls["pair"].value = ("A", "C")
+    dash.set(a="A", b="C")
     assert dash.error is None
     (output,) = dash.plot_view.outputs
-    fresh = bayes_module._PosteriorPlot().svg(dash.result["selected"])
+    fresh = PosteriorPlot().svg(dash.result["selected"])
     assert output["data"]["image/svg+xml"] == fresh
 
 
@@ -575,7 +617,7 @@ def test_plot_errors_show_and_leak_no_figure(table, monkeypatch):
 
     # what signrank_posterior draws, and the dashboard's plot moves to
     monkeypatch.setattr(posterior, "_signrank_picture", broken)
-    dash.controls["pair"].value = ("A", "C")
+    dash.set(a="A", b="C")
     assert dash.error == "ValueError: cannot draw"
     assert plt.get_fignums() == []
 

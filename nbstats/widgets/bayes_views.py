@@ -1,0 +1,308 @@
+"""The Bayesian dashboard's views as HTML (and its posterior plot as SVG).
+
+Every view fits its box at any number of algorithms: the decision matrix is
+written in full (a label and the probabilities in each cell) up to
+:data:`FULL_MATRIX_MAX` algorithms and as a compact heat map (one coloured
+square per pair, details in its tooltip) beyond, with sticky headers inside a
+scroll box; long lists (joint statements) scroll too. Names are shown as
+given by the dashboard (aliases where the real names are too long) and are
+always escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+import pandas as pd
+
+from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.widgets.base import SCROLL_CLASS
+
+__all__ = [
+    "DECISIONS",
+    "FULL_MATRIX_MAX",
+    "PosteriorPlot",
+    "friedman_html",
+    "joint_html",
+    "loss_label",
+    "matrix_html",
+    "round_up",
+    "s_label",
+]
+
+#: decision → (label in the matrix, background colour)
+DECISIONS = {
+    "b": ("b better", "#b9e3bb"),
+    "a": ("keep a", "#c9dcf3"),
+    "indeterminate": ("indeterminate", "#ffe2a8"),
+    "equivalent": ("equivalent", "#e5d0f2"),
+}
+#: Up to this many algorithms each matrix cell shows its numbers.
+FULL_MATRIX_MAX = 10
+#: Joint statements listed at most (the rest are counted).
+JOINT_ROWS_MAX = 200
+
+_SCROLL = (
+    f'class="{SCROLL_CLASS}" style="max-width:100%;overflow:auto;max-height:{{height}}"'
+)
+
+
+def round_up(x: float) -> float:
+    """x rounded up to two significant digits.
+
+    Examples
+    --------
+    >>> round_up(0.0432)
+    0.044
+    """
+    unit = 10.0 ** (math.floor(math.log10(x)) - 1)
+    return math.ceil(x / unit - 1e-9) * unit
+
+
+def s_label(prior: str, s: float) -> str:
+    """The text next to the s slider."""
+    if prior == "bb":
+        return "s → 0 (Bayesian bootstrap)"
+    mark = " ◆ = IDP default (√17 − 3)/2" if math.isclose(s, IDP_DEFAULT_S) else ""
+    return f"s = {s:.3g}{mark}"
+
+
+def loss_label(ratio: float, threshold: float) -> str:
+    """The text next to the loss-ratio slider."""
+    return (
+        f"prefer b if P(b better) &gt; l1/(l0+l1) = <b>{threshold:.3f}</b>; "
+        f"frequentist reading: one-sided α = l0/(l0+l1) = {1 - threshold:.3f}"
+    )
+
+
+def _probabilities(row: Any, rope: bool) -> str:
+    if row.prob_lower != row.prob_upper:
+        text = f"P(b) {row.prob_lower:.3f}–{row.prob_upper:.3f}"
+    else:
+        text = f"P(b) {row.prob_lower:.3f}"
+    if rope:
+        text += (
+            f"<br>left/rope/right {row.prob_left:.2f}/{row.prob_rope:.2f}/"
+            f"{row.prob_right:.2f}"
+        )
+    return text + f"<br>P(|θ−½|&lt;ε) {row.prob_equivalent:.3f}"
+
+
+def _caption(settings: dict, threshold: float, n_samples: int) -> str:
+    rope = settings["rope"] > 0
+    prior = {"idp": "IDP", "bb": "Bayesian bootstrap", "point": "point prior"}[
+        settings["prior"]
+    ]
+    return (
+        f"Row a vs column b: is b better? (Bayesian signed-rank, {prior}"
+        + (f", s = {settings['s']:.3g}" if settings["prior"] != "bb" else "")
+        + (f", rope ±{settings['rope']:.3g}" if rope else "")
+        + f"; prefer b if P(b) &gt; {threshold:.3f}; equivalent if "
+        f"P(|θ−½| &lt; {settings['epsilon']:.3g}) &gt; {1 - settings['gamma']:.3g}; "
+        f"{n_samples:,} posterior draws)"
+    )
+
+
+def matrix_html(
+    names: list[str],
+    shown: list[str],
+    pairs: pd.DataFrame,
+    settings: dict,
+    threshold: float,
+    n_samples: int,
+) -> str:
+    """The decision matrix: row a vs column b, in full or as a heat map.
+
+    ``names`` are the algorithms (in ``pairs``), ``shown`` their display
+    names (aliases) in the same order.
+    """
+    esc = [html.escape(name) for name in shown]
+    index = {name: k for k, name in enumerate(names)}
+    full = len(names) <= FULL_MATRIX_MAX
+    rope = settings["rope"] > 0
+    cells: dict[tuple[int, int], str] = {}
+    for row in pairs.itertuples(index=False):
+        i, j = index[row.a], index[row.b]
+        label, colour = DECISIONS[row.decision]
+        if full:
+            tip = html.escape(f"{row.a} vs {row.b}: {label}", quote=True)
+            cells[i, j] = (
+                f'<td title="{tip}" style="background:{colour};padding:3px 6px;'
+                'border:1px solid #fff;font-size:11px;white-space:nowrap" '
+                f'data-decision="{row.decision}"><b>{label}</b><br>'
+                f"{_probabilities(row, rope)}</td>"
+            )
+        else:
+            probability = (
+                f"{row.prob_lower:.3f}–{row.prob_upper:.3f}"
+                if row.prob_lower != row.prob_upper
+                else f"{row.prob_lower:.3f}"
+            )
+            tip = html.escape(
+                f"{row.a} vs {row.b}: {label}; P(b better) {probability}", quote=True
+            )
+            cells[i, j] = (
+                f'<td class="nbstats-bm-{row.decision}" title="{tip}" '
+                f'data-decision="{row.decision}"></td>'
+            )
+    counts = pairs["decision"].value_counts() if len(pairs) else pd.Series()
+    legend = " ".join(
+        f'<span style="background:{colour};padding:1px 6px;white-space:nowrap">'
+        f"{label} ({int(counts.get(key, 0))})</span>"
+        for key, (label, colour) in DECISIONS.items()
+    )
+    caption = _caption(settings, threshold, n_samples)
+    if full:
+        empty = '<td style="background:#f4f4f4;border:1px solid #fff"></td>'
+        header = "".join(
+            f'<th style="padding:3px 6px;white-space:nowrap">{name}</th>'
+            for name in esc[1:]
+        )
+        body = []
+        for i in range(len(names) - 1):
+            tds = "".join(cells.get((i, j), empty) for j in range(1, len(names)))
+            body.append(
+                '<tr><th style="text-align:right;padding:3px 6px;white-space:nowrap">'
+                f"{esc[i]}</th>{tds}</tr>"
+            )
+        table = (
+            '<table style="border-collapse:collapse">'
+            f"<tr><th></th>{header}</tr>{''.join(body)}</table>"
+        )
+        height = "none"
+    else:
+        table = _heat_map(esc, cells)
+        height = "32em"
+    return (
+        '<div class="nbstats-bayes-matrix" style="max-width:100%">'
+        f'<div style="font-size:12px;margin:4px 0">{caption}</div>'
+        f"<div {_SCROLL.format(height=height)}>{table}</div>"
+        f'<div style="font-size:11px;margin-top:4px;line-height:1.8">{legend}</div>'
+        "</div>"
+    )
+
+
+def _heat_map(esc: list[str], cells: dict[tuple[int, int], str]) -> str:
+    """One small coloured square per pair, headers that stay in view."""
+    m = len(esc)
+    style = (
+        "<style>"
+        ".nbstats-bm{border-collapse:separate;border-spacing:1px;font-size:10px}"
+        ".nbstats-bm td{width:12px;height:12px;padding:0;background:#f4f4f4}"
+        ".nbstats-bm th{background:#fff;font-weight:normal;white-space:nowrap;"
+        "padding:0 2px}"
+        ".nbstats-bm thead th{position:sticky;top:0;z-index:1;"
+        "writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;"
+        "vertical-align:bottom}"
+        ".nbstats-bm tbody th{position:sticky;left:0;text-align:right}"
+        + "".join(
+            f".nbstats-bm td.nbstats-bm-{key}{{background:{colour}}}"
+            for key, (_, colour) in DECISIONS.items()
+        )
+        + "</style>"
+    )
+    header = "".join(f"<th>{name}</th>" for name in esc[1:])
+    body = []
+    for i in range(m - 1):
+        tds = "".join(cells.get((i, j), "<td></td>") for j in range(1, m))
+        body.append(f"<tr><th>{esc[i]}</th>{tds}</tr>")
+    return (
+        f'{style}<table class="nbstats-bm"><thead><tr><th></th>{header}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> str:
+    """The accepted joint statements (display names from ``shown``)."""
+    level = 1 - settings["gamma"]
+    accepted = joint[joint["accepted"]]
+    head = (
+        f"<b>Joint statements</b> (sign test, s = {settings['s']:.3g}): "
+        f"{len(accepted)} of {len(joint)} hold together with probability "
+        f"&gt; {level:.3g}"
+    )
+    if accepted.empty:
+        return f'<div style="font-size:12px">{head}.</div>'
+    pad = "padding:1px 8px"
+    listed = accepted.iloc[:JOINT_ROWS_MAX]
+    rows = "".join(
+        f'<tr><td style="{pad};white-space:nowrap">'
+        f"{html.escape(shown.get(r.better, r.better))} &gt; "
+        f"{html.escape(shown.get(r.worse, r.worse))}</td>"
+        f'<td style="{pad};text-align:right">{r.prob:.3f}</td>'
+        f'<td style="{pad};text-align:right">{r.joint:.3f}</td></tr>'
+        for r in listed.itertuples(index=False)
+    )
+    more = (
+        f'<div style="color:#555">… and {len(accepted) - len(listed)} more '
+        "(in <code>result['joint']</code>)</div>"
+        if len(accepted) > len(listed)
+        else ""
+    )
+    return (
+        f'<div style="font-size:12px">{head}'
+        f"<div {_SCROLL.format(height='18em')}>"
+        '<table style="border-collapse:collapse;margin-top:4px;font-size:12px">'
+        f'<tr><th style="{pad}">statement</th><th style="{pad}">P</th>'
+        f'<th style="{pad}">joint P (it and all above)</th></tr>'
+        f"{rows}</table>{more}</div></div>"
+    )
+
+
+def friedman_html(res: Any, shown: dict[str, str]) -> str:
+    """The Bayesian Friedman verdict and the posterior mean ranks, best first."""
+    ranks = res.mean_ranks.sort_values(kind="stable")
+    listed = ", ".join(
+        f"{html.escape(shown.get(str(name), str(name)))}&nbsp;{rank:.2f}"
+        for name, rank in ranks.items()
+    )
+    method = "ellipsoid" if res.method == "ellipsoid" else "Monte Carlo"
+    return (
+        f'<div style="font-size:12px;overflow-wrap:anywhere"><b>Bayesian Friedman</b>'
+        f" ({method}, s = {res.s:.3g}): {html.escape(res.decision)}. "
+        f"Distance² of equal ranks {res.statistic:.3g}, region up to {res.rho:.3g}. "
+        f"Posterior mean ranks (1 = best): {listed}.</div>"
+    )
+
+
+class PosteriorPlot:
+    """:func:`nbstats.plots.signrank_posterior`'s picture for one result after another.
+
+    The picture (curves, limits, texts) is computed as for matplotlib, reusing
+    the density of unchanged draws (a new threshold only changes the texts),
+    and written as SVG by :mod:`nbstats.widgets.posterior_svg` in about a
+    millisecond: matplotlib spent about 30 ms per redraw laying out text. The
+    SVG depends only on the result (``fresh=True`` ignores the cached
+    density; tested to give the same SVG).
+    """
+
+    def __init__(self) -> None:
+        self._picture: Any = None
+
+    def svg(
+        self,
+        result: BayesSignedRankResult,
+        *,
+        fresh: bool = False,
+        labels: tuple[str, str] | None = None,
+    ) -> str:
+        """The SVG of ``result``; ``labels`` (a, b) replace its names in texts."""
+        from nbstats.plots.posterior import _signrank_picture
+        from nbstats.widgets.posterior_svg import signrank_svg
+
+        old = None if fresh else self._picture
+        self._picture = None  # a failed redraw starts afresh next time
+        shown = result
+        if labels is not None and labels != (result.name_a, result.name_b):
+            import dataclasses
+
+            shown = dataclasses.replace(result, name_a=labels[0], name_b=labels[1])
+        picture = _signrank_picture(shown, None, True, previous=old)
+        svg = signrank_svg(
+            picture, alt=f"posterior of θ: {result.name_a} vs {result.name_b}"
+        )
+        self._picture = picture
+        return svg
