@@ -162,7 +162,8 @@ def race_trace(
         ax.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
         ax.set_xlabel("evaluations used")
         ax.set_ylabel("candidates left")
-        ax.set_title(f"Race ({result.method}): winner {literal(result.winner)}")
+        winner = getattr(result, "winner_name", result.winner)
+        ax.set_title(f"Race ({result.method}): winner {literal(winner)}")
         if points:
             ax.legend(
                 title="eliminated as",

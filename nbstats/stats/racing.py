@@ -8,6 +8,7 @@ step, tests, and drops the candidates the evidence rules out (Maron & Moore
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -30,6 +31,65 @@ from nbstats.stats.frequentist.sign import sign_test_from_differences
 __all__ = ["RaceError", "race"]
 
 Method = Literal["bayes", "frace-sign", "frace-mr"]
+
+
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class _CandidateRace(RaceResult):
+    """A :class:`RaceResult` whose winner and survivors are the candidates given.
+
+    ``winner`` and ``survivors`` hold the candidate objects passed to
+    :func:`race` (a dict configuration stays that dict); ``candidates`` maps
+    each candidate's name (``str(candidate)``), which labels the columns of
+    ``scores`` and the ``candidate``/``by`` entries of ``eliminations`` and
+    ``history``, back to the object.
+    """
+
+    candidates: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def winner_name(self) -> str:
+        """The winner's name: its column in ``scores``."""
+        return self.name_of(self.winner)
+
+    @property
+    def survivor_names(self) -> list[str]:
+        """The survivors' names: their columns in ``scores``."""
+        return [self.name_of(candidate) for candidate in self.survivors]
+
+    def name_of(self, candidate: Any) -> str:
+        """The name (``scores`` column) of a candidate object of this race."""
+        for name, known in self.candidates.items():
+            if known is candidate:
+                return name
+        for name, known in self.candidates.items():
+            if _same(known, candidate):
+                return name
+        raise KeyError(f"{candidate!r} is not a candidate of this race.")
+
+    def _title(self) -> str:
+        return f"Race ({self.method}): winner {self.winner_name}"
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        # RaceResult's, with names: the winner and survivors may be any objects
+        return [
+            ("winner", self.winner_name),
+            ("survivors", ", ".join(self.survivor_names)),
+            ("evaluations", self.evaluations),
+            ("budget", self.budget),
+            ("steps", self.steps),
+            ("stopped because", self.stop_reason),
+            ("dropped as indistinguishable", self.n_indistinguishable),
+        ]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of two candidates, arrays included (their == is elementwise)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.shape(a) == np.shape(b) and bool(np.array_equal(a, b))
+    try:
+        return bool(a == b)
+    except Exception:  # an == that gives no truth value
+        return False
 
 
 class RaceError(RuntimeError):
@@ -88,7 +148,9 @@ def race(
         should be deterministic (seed any randomness from its arguments), so
         that a race is reproducible whatever the executor.
     candidates : sequence
-        The configurations to race (any objects; named by ``str``).
+        The configurations to race: any objects (dicts of hyper-parameters,
+        tuples, estimators, …), named by ``str(candidate)``; the names must
+        be distinct.
     instances : iterable
         Instances in the order they are used (a generator is fine).
     method : {"bayes", "frace-sign", "frace-mr"}
@@ -128,6 +190,12 @@ def race(
     Returns
     -------
     RaceResult
+        ``winner`` and ``survivors`` are the candidate objects themselves
+        (a dict stays a dict, ``4`` stays an int); ``candidates`` maps each
+        name to its object, and the names label ``scores``' columns and the
+        ``candidate``/``by`` entries of ``eliminations`` and ``history``
+        (``winner_name``, ``survivor_names`` and ``name_of(candidate)`` give
+        them).
 
     Raises
     ------
@@ -147,6 +215,20 @@ def race(
     ...                    progress=False)
     >>> res.winner
     'c'
+
+    Candidates may be any objects, e.g. configurations as dicts; the result
+    hands back the dict that won:
+
+    >>> configs = [{"lr": 0.5}, {"lr": 0.1}, {"lr": 0.01}]
+    >>> def fit(config, instance):
+    ...     rng = np.random.default_rng([instance, int(1000 * config["lr"])])
+    ...     return -abs(config["lr"] - 0.1) + rng.normal(0, 0.01)
+    >>> res = nbstats.race(fit, configs, range(40), method="frace-sign",
+    ...                    progress=False)
+    >>> res.winner, res.winner is configs[1]
+    ({'lr': 0.1}, True)
+    >>> res.winner_name, list(res.scores.columns)
+    ("{'lr': 0.1}", ["{'lr': 0.5}", "{'lr': 0.1}", "{'lr': 0.01}"])
     """
     check_choice("method", method, ("bayes", "frace-sign", "frace-mr"))
     gamma = check_gamma(gamma)
@@ -181,6 +263,7 @@ def race(
     ):
         raise ValueError(f"max_steps must be a positive integer, got {max_steps!r}.")
     state = _RaceState(names=names, method=method, budget=budget, max_steps=max_steps)
+    state.candidates = dict(zip(names, candidates, strict=True))
     state.higher_is_better = higher_is_better
     instance_iter = iter(instances)
     bar = progress_bar(progress, budget, desc="race", unit="eval")
@@ -229,6 +312,7 @@ class _RaceState:
         self, names: list[str], method: str, budget: int | None, max_steps: int | None
     ) -> None:
         self.names = names
+        self.candidates: dict[str, Any] = {name: name for name in names}
         self.method = method
         self.budget = budget
         self.max_steps = max_steps
@@ -269,9 +353,9 @@ class _RaceState:
             best = means.idxmax() if higher_is_better else means.idxmin()
         else:
             best = self.alive[0]
-        return RaceResult(
-            winner=str(best),
-            survivors=list(self.alive),
+        return _CandidateRace(
+            winner=self.candidates[str(best)],
+            survivors=[self.candidates[name] for name in self.alive],
             eliminations=pd.DataFrame(
                 self.eliminations,
                 columns=[
@@ -293,6 +377,7 @@ class _RaceState:
             steps=self.step,
             method=self.method,
             stop_reason=self.stop_reason,
+            candidates=dict(self.candidates),
         )
 
 

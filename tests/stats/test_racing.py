@@ -25,9 +25,10 @@ def test_race_finds_the_clearly_best_candidate(method):
         progress=False,
         random_state=0,
     )
-    assert res.winner == "4"
+    assert res.winner == 4  # the candidate itself, not its name
+    assert res.winner_name == "4"
     assert res.stop_reason == "one candidate left"
-    assert res.survivors == ["4"]
+    assert res.survivors == [4]
     assert set(res.eliminations["candidate"]) == {"0", "1", "2", "3"}
     assert len(res.history) == res.evaluations
     # the history is complete: every survivor on every instance until dropped
@@ -76,7 +77,8 @@ def test_limits_budget_steps_and_instances():
     short = nbstats.race(noisy_means, CANDIDATES, range(3), progress=False)
     assert short.stop_reason == "instances exhausted"
     # several survivors: the winner is the one with the best mean score
-    assert short.winner == short.scores[short.survivors].mean().idxmax()
+    assert short.winner_name == short.scores[short.survivor_names].mean().idxmax()
+    assert short.winner == short.candidates[short.winner_name]
 
 
 @pytest.mark.parametrize(
@@ -190,3 +192,90 @@ def test_benavoli2015_section_71_in_small():
         difference.std(ddof=1) / np.sqrt(len(difference)) if difference.std() > 0 else 0
     )
     assert difference.mean() <= 2 * se + 0.5
+
+
+# -- candidates are handed back as the objects given --------------------------
+
+
+def _by_quality(quality):
+    """evaluate() for candidates whose quality quality(candidate) gives."""
+    seen = []
+
+    def evaluate(candidate, instance):
+        seen.append(candidate)
+        rng = np.random.default_rng([instance, int(1000 * quality(candidate))])
+        return quality(candidate) + rng.normal(0, 0.05)
+
+    return evaluate, seen
+
+
+def _race(evaluate, candidates, **kwargs):
+    kwargs = {"method": "frace-sign", "progress": False, **kwargs}
+    return nbstats.race(evaluate, candidates, range(60), **kwargs)
+
+
+def test_dict_configurations_come_back_as_the_same_dicts():
+    configs = [{"lr": 0.5, "depth": 3}, {"lr": 0.1, "depth": 6}, {"lr": 0.01}]
+    evaluate, seen = _by_quality(lambda c: 1 - abs(c["lr"] - 0.1))
+    res = _race(evaluate, configs)
+    assert all(any(c is given for given in configs) for c in seen)
+    assert res.winner is configs[1]
+    assert res.survivors == [configs[1]] and res.survivors[0] is configs[1]
+    assert res.winner_name == str(configs[1])
+    assert list(res.candidates) == [str(c) for c in configs]
+    assert all(res.candidates[str(c)] is c for c in configs)
+    # the names label the tables, and map back to the dicts
+    assert list(res.scores.columns) == [str(c) for c in configs]
+    dropped = [res.candidates[name] for name in res.eliminations["candidate"]]
+    assert {id(c) for c in dropped} == {id(configs[0]), id(configs[2])}
+    assert res.name_of(configs[2]) == str(configs[2])
+    assert "winner" in repr(res) and str(configs[1]) in repr(res)
+    assert "Race (frace-sign): winner" in res.summary()
+
+
+def test_tuple_candidates_stay_tuples():
+    grid = [(0.5, 3), (0.1, 6), (0.01, 9)]
+    evaluate, _ = _by_quality(lambda c: 1 - abs(c[0] - 0.1))
+    res = _race(evaluate, grid)
+    assert res.winner == (0.1, 6) and isinstance(res.winner, tuple)
+    assert res.scores[res.winner_name].notna().all()
+
+
+def test_unhashable_candidates_lists_and_arrays():
+    lists = [[0.5, 3], [0.1, 6], [0.01, 9]]
+    evaluate, _ = _by_quality(lambda c: 1 - abs(c[0] - 0.1))
+    res = _race(evaluate, lists)
+    assert res.winner is lists[1]
+    arrays = [np.array(c) for c in lists]
+    res = _race(evaluate, arrays, method="bayes", random_state=0, n_samples=2000)
+    assert res.winner is arrays[1]
+    assert res.name_of(arrays[1].copy()) == str(arrays[1])  # equal, not the same
+    with pytest.raises(KeyError, match="not a candidate"):
+        res.name_of(np.array([7.0, 7.0]))
+    assert str(arrays[1]) in res.summary()
+
+
+def test_partial_result_of_a_failed_race_keeps_the_objects():
+    configs = [{"lr": 0.5}, {"lr": 0.1}]
+
+    def evaluate(config, instance):
+        if instance == 4 and config["lr"] == 0.1:
+            raise RuntimeError("diverged")
+        return config["lr"]
+
+    with pytest.raises(RaceError, match=r"evaluate\(\{'lr': 0.1\}, 4\) raised") as info:
+        _race(evaluate, configs)
+    partial = info.value.partial_result
+    assert partial.survivors[0] is configs[0] and partial.survivors[1] is configs[1]
+    assert partial.candidates[str(configs[0])] is configs[0]
+
+
+def test_race_trace_of_dict_candidates_names_the_winner():
+    import matplotlib.pyplot as plt
+
+    configs = [{"lr": 0.5}, {"lr": 0.1}, {"lr": 0.01}]
+    evaluate, _ = _by_quality(lambda c: 1 - abs(c["lr"] - 0.1))
+    res = _race(evaluate, configs)
+    ax = res.plot()
+    assert ax.get_title() == "Race (frace-sign): winner {'lr': 0.1}"
+    plt.close(ax.figure)
