@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TEX_PACKAGES", "MissingToolError", "ReportError", "report"]
+from nbstats.names import AliasOption
+
+__all__ = ["TEX_PACKAGES", "MissingToolError", "ReportError", "report", "report_text"]
 
 
 #: The Debian packages behind the PDF and LaTeX formats.
@@ -56,24 +58,49 @@ def report(
     rope: float = 0.0,
     loss: tuple[float, float] = (1, 19),
     random_state: int | None = 0,
+    nan_policy: str = "raise",
+    aliases: AliasOption = "auto",
+    layout: str = "auto",
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    fold: str | Sequence[str] | None = None,
+    aggregate: str | None = None,
 ) -> Path:
     """Write a report of the comparison of algorithms on a score table.
 
-    The report states the data (cases, algorithms, direction) and shows the
-    scores with their ranks (best in bold); the Friedman and Iman–Davenport
-    tests and the Bayesian Friedman test; the Nemenyi critical-difference
-    diagram and table, and Holm's procedure against the best-ranked algorithm;
-    the Bayesian signed-rank test of every pair and the joint Bayesian
-    statements with their heatmap; confidence intervals for the ranks with a
-    forest plot; a Methods paragraph naming every test, correction, prior,
-    setting and seed used, with citations; and the references. Tables and
-    figures are numbered and captioned. Nothing shows code.
+    The report states the data (cases, algorithms, direction, folds, dropped
+    cases) and then, by the number of algorithms m (``layout="auto"``):
+
+    - **m = 2, two-sample layout**: the scores with their ranks; the
+      Wilcoxon signed-ranks test with its effect size (matched-pairs
+      rank-biserial r) and the sign test; the Bayesian signed-rank and sign
+      tests (with the rope) and a plot of the posterior. No Friedman test and
+      no critical-difference diagram (Demšar 2006, §3.1).
+    - **3 ≤ m ≤ 12, standard layout**: the scores with their ranks (best in
+      bold); the Friedman and Iman–Davenport tests and the Bayesian Friedman
+      test; the Nemenyi critical-difference diagram and table, and Holm's
+      procedure against the best-ranked algorithm; the Bayesian signed-rank
+      test of every pair and the joint Bayesian statements with their
+      heatmap; confidence intervals for the ranks with a forest plot.
+    - **m > 12, compact layout**: the same analyses, but a ranked summary
+      (mean rank, mean and median score, wins) instead of the score table,
+      and in the text only the pairs that matter (neighbours in the ranking,
+      and significant pairs while there are few); every full table is in an
+      appendix.
+
+    Then a Methods paragraph naming every test, correction, prior, setting
+    and seed used, with citations; and the references. Tables and figures
+    are numbered and captioned; the report says which rule chose its layout.
+    Nothing shows code. Long algorithm names (more than 20 characters) are
+    replaced by aliases A, B, … in tables and figures, with a legend table.
 
     Parameters
     ----------
     scores : DataFrame or 2-D array-like
         Wide score table: rows = cases, columns = algorithms (validated by
-        :func:`nbstats.score_table`; convert long data with it first).
+        :func:`nbstats.score_table`), or long data with ``case``,
+        ``algorithm``, ``score`` (and ``fold``) naming its columns.
     path : str or path-like
         Where to write the report. Its directory must exist.
     format : {"html", "pdf", "tex", "ipynb"}, optional
@@ -117,6 +144,29 @@ def report(
     random_state : int or None
         Seed of every Monte Carlo computation (50,000 draws each). None draws
         a seed, which the report states.
+    nan_policy : {"raise", "omit"}
+        ``"raise"`` refuses missing scores (naming the cells); ``"omit"`` drops
+        every case with a missing score, and the report names those cases and
+        counts the missing scores per algorithm.
+    aliases : "auto", bool or mapping
+        Short names in tables and figures: ``"auto"`` uses A, B, … when a name
+        is longer than 20 characters, ``True`` always, ``False`` never; a
+        mapping ``{name: alias}`` gives your own. A legend table maps the
+        aliases to the full names (see :func:`nbstats.names.make_aliases`).
+    layout : {"auto", "standard", "compact"}
+        ``"auto"`` chooses from the number of algorithms (above); 3 or more
+        algorithms can be forced into either multi-algorithm layout.
+    case, algorithm, score : str, optional
+        Long data: the columns of case names, algorithm names and scores.
+    fold : str or list of str, optional
+        Long per-fold data: the column(s) naming a fold (e.g. ``"fold"`` or
+        ``["run", "fold"]``). Each algorithm's fold scores on a case are
+        averaged (``aggregate``) before the tests, and the report says so and
+        how many folds there were. Unequal folds between algorithms are
+        refused (see :func:`nbstats.score_table`).
+    aggregate : {"mean", "median"}, optional
+        How repeated rows of long data are combined (default with ``fold``:
+        ``"mean"``).
 
     Returns
     -------
@@ -151,16 +201,14 @@ def report(
     >>> nbstats.report.report(table, "demsar.html")  # doctest: +SKIP
     PosixPath('/.../demsar.html')
     """
-    from nbstats.report import export, notebook
-    from nbstats.scores import score_table
+    from nbstats.report import export
 
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or path-like, got {type(path).__name__}.")
     target = Path(path).expanduser().absolute()
     fmt = export.resolve_format(target, format)
-    table = score_table(scores)
-    settings = notebook.make_settings(
-        table,
+    table, settings = _prepare(
+        scores,
         title=title,
         analyses=analyses,
         higher_is_better=higher_is_better,
@@ -170,6 +218,14 @@ def report(
         rope=rope,
         loss=loss,
         random_state=random_state,
+        nan_policy=nan_policy,
+        aliases=aliases,
+        layout=layout,
+        case=case,
+        algorithm=algorithm,
+        score=score,
+        fold=fold,
+        aggregate=aggregate,
     )
     if not target.parent.is_dir():
         raise FileNotFoundError(
@@ -179,9 +235,110 @@ def report(
     if target.is_dir():
         raise IsADirectoryError(f"{str(target)!r} is a directory; give a file name.")
     export.check_tools(fmt)
-    nb = notebook.build_notebook(table, settings)
-    executed = export.execute_notebook(nb)
+    executed = _executed(table, settings)
     return export.write_report(executed, target, fmt)
+
+
+def report_text(scores: Any, **options: Any) -> str:
+    """The report as plain text: every paragraph and table of :func:`report`.
+
+    Takes the keywords of :func:`report` except ``path`` and ``format``, runs
+    the same notebook, and joins the plain-text form of its outputs, so the
+    decisions it states are the report's own. ``nbstats analyze`` prints it.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> text = nbstats.report.report_text(table)  # doctest: +SKIP
+    >>> "Friedman test rejects" in text  # doctest: +SKIP
+    True
+    """
+    for name in ("path", "format"):
+        if name in options:
+            raise TypeError(f"report_text() takes no {name!r}; it returns the text.")
+    table, settings = _prepare(scores, **options)
+    executed = _executed(table, settings)
+    return _plain_text(executed)
+
+
+def _prepare(
+    scores: Any,
+    *,
+    title: str | None = None,
+    analyses: Sequence[str] = ("frequentist", "bayesian", "ranks"),
+    higher_is_better: bool = True,
+    alpha: float = 0.05,
+    gamma: float = 0.05,
+    s: float | None = None,
+    rope: float = 0.0,
+    loss: tuple[float, float] = (1, 19),
+    random_state: int | None = 0,
+    nan_policy: str = "raise",
+    aliases: AliasOption = "auto",
+    layout: str = "auto",
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    fold: str | Sequence[str] | None = None,
+    aggregate: str | None = None,
+) -> tuple[Any, Any]:
+    """The table the report embeds and its validated settings."""
+    from nbstats.report import notebook, prepare
+
+    given = prepare.prepare(
+        scores,
+        case=case,
+        algorithm=algorithm,
+        score=score,
+        fold=fold,
+        aggregate=aggregate,
+        nan_policy=nan_policy,
+        aliases=aliases,
+        layout=layout,
+    )
+    settings = notebook.make_settings(
+        given.complete,
+        title=title,
+        analyses=analyses,
+        higher_is_better=higher_is_better,
+        alpha=alpha,
+        gamma=gamma,
+        s=s,
+        rope=rope,
+        loss=loss,
+        random_state=random_state,
+        nan_policy=nan_policy,
+        layout=given.layout,
+        aliases=given.aliases,
+        folds=given.folds,
+    )
+    return given.table, settings
+
+
+def _executed(table: Any, settings: Any) -> Any:
+    from nbstats.report import export, notebook
+
+    nb = notebook.build_notebook(table, settings)
+    return export.execute_notebook(nb)
+
+
+def _plain_text(nb: Any) -> str:
+    """The text a reader of the report sees: headings, paragraphs, tables."""
+    parts = [nb.metadata.get("title", ""), "=" * len(nb.metadata.get("title", ""))]
+    for cell in nb.cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "remove-cell" in tags:
+            continue
+        if cell.cell_type == "markdown":
+            heading = cell.source.lstrip("# ").strip()
+            parts += ["", heading, "-" * len(heading)]
+            continue
+        for output in cell.get("outputs", []):
+            text = output.get("data", {}).get("text/plain")
+            if text and output.get("output_type") == "display_data":
+                parts += ["", text if isinstance(text, str) else "".join(text)]
+    return "\n".join(parts).strip() + "\n"
 
 
 class _CallableModule(types.ModuleType):

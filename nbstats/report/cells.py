@@ -14,6 +14,16 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.report.compact import (  # noqa: F401  (the cells call them)
+    adjacent_pairs,
+    alias_legend,
+    appendix_bayesian,
+    appendix_frequentist,
+    appendix_note,
+    appendix_ranks,
+    data_notes,
+    ranked_summary,
+)
 from nbstats.report.data import (  # noqa: F401  (the cells call them)
     LONGTABLE_ROWS,
     scores_table,
@@ -32,8 +42,17 @@ from nbstats.report.display import (  # noqa: F401  (the cells call them)
 )
 from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
+from nbstats.report.tables import frame_table, result_table
+from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
+    bayes_two_sample,
+    two_sample,
+)
 from nbstats.results import render
-from nbstats.results.render import format_value
+
+#: In the compact layout, a pairwise table in the text holds the neighbours in
+#: the ranking and, while the table stays below this many rows, the pairs
+#: that differ significantly.
+PAIRS_SHOWN = 60
 
 
 def pairs(order: Sequence[str]) -> list[tuple[str, str]]:
@@ -43,22 +62,6 @@ def pairs(order: Sequence[str]) -> list[tuple[str, str]]:
 
 def _index_pairs(m: int) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(m), 2))
-
-
-def _frame_text(frame: pd.DataFrame) -> str:
-    return frame.map(format_value).to_string()
-
-
-def _result_table(result: Any, label: str, caption: str) -> None:
-    """A result's own table: ``to_latex()`` for LaTeX, the same rows in HTML."""
-    frame = result._table()
-    table(
-        label,
-        caption,
-        html_table=render.html_table(frame),
-        latex=result.to_latex(caption=caption, label=label),
-        plain=_frame_text(frame),
-    )
 
 
 def omnibus(friedman: Any, bayes_friedman: Any, *, alpha: float) -> None:
@@ -143,31 +146,46 @@ def omnibus(friedman: Any, bayes_friedman: Any, *, alpha: float) -> None:
     )
 
 
-def posthoc(nemenyi: Any, holm: Any) -> None:
-    """Nemenyi (CD diagram and table) and Holm against the best-ranked."""
+def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
+    """Nemenyi (CD diagram and table) and Holm against the best-ranked.
+
+    ``compact``: the table holds the pairs that matter (neighbours in the
+    ranking, and significant pairs while they fit); Holm's table moves to
+    the appendix.
+    """
     para = Paragraph().add(
         f"With the Nemenyi test at α = {_n(nemenyi.alpha)} the critical "
         f"difference of mean ranks is CD = {_n(nemenyi.critical_difference)}. "
     )
     significant = nemenyi.significant_pairs()
-    if significant:
+    total = len(nemenyi.to_frame())
+    if significant and (not compact or len(significant) <= 10):
         para.add(
             "Significantly different: "
             + "; ".join(f"{a} better than {b}" for a, b in significant)
             + ". "
         )
+    elif significant:
+        para.add(f"{len(significant)} of the {total} pairs differ significantly. ")
     else:
         para.add("No two algorithms differ significantly. ")
     para.add(
         ref("fig:cd"),
         " shows the critical-difference diagram and ",
         ref("tab:nemenyi"),
-        " every pair. ",
+        " the pairs that matter (all pairs: " if compact else " every pair. ",
     )
+    if compact:
+        para.add(ref("tab:nemenyi-all"), "). ")
     rejected = [str(b) for b, r in holm.reject.items() if r]
     para.add(f"Against the best-ranked algorithm, {holm.control}, Holm's procedure ")
-    if rejected:
+    if rejected and (not compact or len(rejected) <= 10):
         para.add(f"finds {_and(rejected)} significantly worse")
+    elif rejected:
+        para.add(
+            f"finds {len(rejected)} of the other {len(holm.reject)} algorithms "
+            "significantly worse"
+        )
     else:
         para.add("finds no algorithm significantly worse")
     para.add(" (", ref("tab:holm"), ").")
@@ -182,69 +200,140 @@ def posthoc(nemenyi: Any, holm: Any) -> None:
         "algorithms joined by a bar do not differ significantly.",
         ax.figure,
     )
-    _result_table(
-        nemenyi,
+    if not compact:
+        result_table(
+            nemenyi,
+            "tab:nemenyi",
+            f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
+            "z statistic (positive when the second algorithm ranks better), "
+            "unadjusted and Nemenyi-adjusted p-values, and whether the pair differs.",
+        )
+        result_table(
+            holm,
+            "tab:holm",
+            f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
+            f"on mean ranks with Holm's step-down correction at α = "
+            f"{_n(holm.alpha)}.",
+        )
+        return
+    pairs_frame = nemenyi.to_frame()
+    order = list(nemenyi.mean_ranks.sort_values(kind="stable").index)
+    keep = adjacent_pairs(pairs_frame["a"], pairs_frame["b"], order)
+    with_significant = keep | pairs_frame["reject"].to_numpy(dtype=bool)
+    shown = "neighbours in the ranking"
+    if with_significant.sum() <= PAIRS_SHOWN:
+        keep, shown = with_significant, shown + " and significantly different pairs"
+    frame = nemenyi._table()[keep]
+    frame_table(
         "tab:nemenyi",
-        f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
-        "z statistic (positive when the second algorithm ranks better), "
-        "unadjusted and Nemenyi-adjusted p-values, and whether the pair differs.",
-    )
-    _result_table(
-        holm,
-        "tab:holm",
-        f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
-        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}.",
+        f"Nemenyi test at α = {_n(nemenyi.alpha)}, the pairs that matter "
+        f"({shown}; {int(keep.sum())} of {total} pairs): mean ranks, z "
+        "statistic, unadjusted and Nemenyi-adjusted p-values, and whether the "
+        "pair differs.",
+        frame,
     )
 
 
 _DECISION = {"b": "better", "a": "not better", "indeterminate": "indeterminate"}
 
 
-def bayesian(signrank: Sequence[Any], joint: Any, *, loss: Sequence[float]) -> None:
-    """Pairwise Bayesian signed-rank tests, joint statements and their heatmap."""
-    first = signrank[0] if signrank else None
+def _prior_text(prior: str, s: float) -> str:
+    return {
+        "idp": f"near-ignorance prior, s = {_n(s)}",
+        "bb": "Bayesian bootstrap, s → 0",
+        "point": f"prior s = {_n(s)} at 0",
+    }[prior]
+
+
+def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
+    """The pairwise signed-rank table (better-ranked first) and its caption."""
+    pairs_frame = signrank.pairs if keep is None else signrank.pairs[keep]
     rows = {}
-    for res in signrank:
-        row = {
-            "P(better), lower": res.prob_lower,
-            "P(better), upper": res.prob_upper,
+    for row in pairs_frame.itertuples(index=False):
+        entry = {
+            "P(better), lower": row.prob_lower,
+            "P(better), upper": row.prob_upper,
         }
-        if res.rope > 0:
-            row["P(rope)"] = res.prob_rope
-        row["decision"] = _DECISION[res.decision]
-        rows[f"{res.name_b} vs {res.name_a}"] = row
+        if signrank.prior != "idp":
+            entry = {"P(better)": row.prob_right}
+        if signrank.rope > 0:
+            entry["P(rope)"] = row.prob_rope
+        entry["decision"] = _DECISION[row.decision]
+        rows[f"{row.b} vs {row.a}"] = entry
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "comparison"
-    para = Paragraph()
-    if first is not None:
-        prior = {
-            "idp": f"near-ignorance prior, s = {_n(first.s)}",
-            "bb": "Bayesian bootstrap, s → 0",
-            "point": f"prior s = {_n(first.s)} at 0",
-        }[first.prior]
-        better = [f"{r.name_b} over {r.name_a}" for r in signrank if r.decision == "b"]
-        unsure = [r for r in signrank if r.decision == "indeterminate"]
-        para.add(
-            ref("tab:signrank"),
-            " compares every pair with the Bayesian signed-rank test "
-            f"({prior}; losses ({_n(loss[0])}, {_n(loss[1])}), so a threshold of "
-            f"{_n(first.threshold)}). ",
+    caption = (
+        "Bayesian signed-rank test of every pair, the better-ranked algorithm "
+        "first: posterior probability that it is better than the second "
+        f"({_prior_text(signrank.prior, signrank.s)}"
+        + (
+            "; under the near-ignorance prior the lower and upper "
+            "probabilities bound those of every prior of that strength)"
+            if signrank.prior == "idp"
+            else ")"
         )
-        if better:
-            para.add(
-                f"The better-ranked algorithm is decided better for {_and(better)}"
-            )
-        else:
-            para.add("No pair is decided in favour of the better-ranked algorithm")
-        if unsure:
-            para.add(
-                f"; {len(unsure)} pair{'s are' if len(unsure) > 1 else ' is'} "
-                "indeterminate (the lower and upper posterior probabilities "
-                "straddle the threshold)"
-            )
-        para.add(". ")
+    )
+    if signrank.rope > 0:
+        caption += (
+            ", probability that the two are practically equivalent (rope "
+            f"±{_n(signrank.rope)})"
+        )
+    caption += (
+        f", and the decision at threshold {_n(signrank.threshold)}: better, not "
+        "better, or indeterminate when the lower and upper probabilities "
+        "straddle the threshold."
+    )
+    return frame, caption
+
+
+def bayesian(
+    signrank: Any, joint: Any, *, loss: Sequence[float], compact: bool = False
+) -> None:
+    """Pairwise Bayesian signed-rank tests, joint statements and their heatmap.
+
+    ``signrank`` is the :func:`nbstats.bayes_signrank_pairs` result of the
+    columns ordered worst to best, so each pair (a, b) is (worse, better).
+    ``compact``: the signed-rank table holds the neighbours in the ranking
+    (the rest in the appendix) and the joint statements are summarised.
+    """
+    pairs_frame = signrank.pairs
+    n_pairs = len(pairs_frame)
+    prior = _prior_text(signrank.prior, signrank.s)
+    para = Paragraph()
+    better = [
+        f"{b} over {a}"
+        for a, b, d in zip(
+            pairs_frame["a"], pairs_frame["b"], pairs_frame["decision"], strict=True
+        )
+        if d == "b"
+    ]
+    unsure = int((pairs_frame["decision"] == "indeterminate").sum())
+    para.add(
+        ref("tab:signrank"),
+        " compares "
+        + ("the neighbours in the ranking" if compact else "every pair")
+        + " with the Bayesian signed-rank test "
+        f"({prior}; losses ({_n(loss[0])}, {_n(loss[1])}), so a threshold of "
+        f"{_n(signrank.threshold)}). ",
+    )
+    if better and (not compact or len(better) <= 10):
+        para.add(f"The better-ranked algorithm is decided better for {_and(better)}")
+    elif better:
+        para.add(
+            f"The better-ranked algorithm is decided better in {len(better)} of "
+            f"the {n_pairs} pairs"
+        )
+    else:
+        para.add("No pair is decided in favour of the better-ranked algorithm")
+    if unsure:
+        para.add(
+            f"; {unsure} pair{'s are' if unsure > 1 else ' is'} "
+            "indeterminate (the lower and upper posterior probabilities "
+            "straddle the threshold)"
+        )
+    para.add(". ")
     accepted = joint.statements[joint.statements["accepted"]]
-    if len(accepted):
+    if len(accepted) and (not compact or len(accepted) <= 10):
         statements = [
             f"{b} > {w}"
             for b, w in zip(accepted["better"], accepted["worse"], strict=True)
@@ -255,6 +344,13 @@ def bayesian(signrank: Sequence[Any], joint: Any, *, loss: Sequence[float]) -> N
             f"together with posterior probability {_n(together)} "
             f"> 1 − γ = {_n(1 - joint.gamma)} ("
         )
+    elif len(accepted):
+        together = float(accepted["joint"].iloc[-1])
+        para.add(
+            f"Jointly, {len(accepted)} of the {len(joint.statements)} statements "
+            f"are accepted; they hold together with posterior probability "
+            f"{_n(together)} > 1 − γ = {_n(1 - joint.gamma)} ("
+        )
     else:
         top = joint.statements.iloc[0]
         para.add(
@@ -262,40 +358,30 @@ def bayesian(signrank: Sequence[Any], joint: Any, *, loss: Sequence[float]) -> N
             f"{top['better']} > {top['worse']}, has posterior probability "
             f"{_n(float(top['prob']))} ≤ 1 − γ = {_n(1 - joint.gamma)} ("
         )
-    para.add(ref("tab:joint"), ", ", ref("fig:joint"), ").")
+    para.add(ref("tab:joint"), ", " if not compact else "; ", ref("fig:joint"), ").")
     paragraph(para)
-    if first is not None:
-        caption = (
-            "Bayesian signed-rank test of every pair, the better-ranked algorithm "
-            "first: posterior probability that it is better than the second "
-            f"({prior}; under the near-ignorance prior the lower and upper "
-            "probabilities bound those of every prior of that strength)"
+    if compact:
+        order = list(signrank.mean_ranks.sort_values(kind="stable").index)
+        keep = adjacent_pairs(pairs_frame["a"], pairs_frame["b"], order)
+        frame, caption = signrank_frame(signrank, keep)
+        caption = caption.replace(
+            "of every pair",
+            f"of the neighbours in the ranking ({int(keep.sum())} "
+            f"of {n_pairs} pairs; all pairs in the Appendix)",
+            1,
         )
-        if first.rope > 0:
-            caption += (
-                f", probability that the two are practically equivalent (rope "
-                f"±{_n(first.rope)})"
-            )
-        caption += (
-            f", and the decision at threshold {_n(first.threshold)}: better, not "
-            "better, or indeterminate when the lower and upper probabilities "
-            "straddle the threshold."
+        frame_table("tab:signrank", caption, frame)
+    else:
+        frame, caption = signrank_frame(signrank)
+        frame_table("tab:signrank", caption, frame)
+        result_table(
+            joint,
+            "tab:joint",
+            f"Joint Bayesian statements (Bayesian {joint.test} test, s = "
+            f"{_n(joint.s)}) sorted by posterior probability (prob); joint: "
+            "probability that the statement and all those above it hold "
+            f"together; accepted while joint > 1 − γ = {_n(1 - joint.gamma)}.",
         )
-        table(
-            "tab:signrank",
-            caption,
-            html_table=render.html_table(frame),
-            latex=render.latex_table(frame, caption=caption, label="tab:signrank"),
-            plain=_frame_text(frame),
-        )
-    _result_table(
-        joint,
-        "tab:joint",
-        f"Joint Bayesian statements (Bayesian {joint.test} test, s = {_n(joint.s)}) "
-        "sorted by posterior probability (prob); joint: probability that the "
-        "statement and all those above it hold together; accepted while joint > "
-        f"1 − γ = {_n(1 - joint.gamma)}.",
-    )
     m = len(joint.mean_ranks)
     ax = joint.plot(kind="heatmap", width="double" if m > 6 else "single")
     figure(
@@ -307,8 +393,22 @@ def bayesian(signrank: Sequence[Any], joint: Any, *, loss: Sequence[float]) -> N
     )
 
 
-def rank_intervals(rank_ci: Any) -> None:
-    """Confidence intervals for ranks: a paragraph, a table and a forest plot."""
+def rank_caption(rank_ci: Any) -> str:
+    """The caption of the rank-interval table."""
+    from nbstats.results.ranking import _METHOD_TEXT
+
+    level = f"{_n(100 * rank_ci.confidence_level)}%"
+    return (
+        f"{level} simultaneous confidence intervals for the ranks (1 = best; "
+        f"{_METHOD_TEXT[rank_ci.method]}), by mean rank."
+    )
+
+
+def rank_intervals(rank_ci: Any, *, compact: bool = False) -> None:
+    """Confidence intervals for ranks: a paragraph, a table and a forest plot.
+
+    ``compact``: the table moves to the appendix (the figure shows them all).
+    """
     from nbstats.results.ranking import _METHOD_TEXT
 
     rc = rank_ci
@@ -333,12 +433,8 @@ def rank_intervals(rank_ci: Any) -> None:
         f"{int(top['lower'])} and {int(top['upper'])}."
     )
     paragraph(para)
-    _result_table(
-        rc,
-        "tab:ranks",
-        f"{level} simultaneous confidence intervals for the ranks (1 = best; "
-        f"{method}), by mean rank.",
-    )
+    if not compact:
+        result_table(rc, "tab:ranks", rank_caption(rc))
     ax = rc.plot(width="double" if rc.n_algorithms > 12 else "single")
     figure(
         "fig:ranks",
@@ -354,13 +450,18 @@ def methods(
     seed: int,
     loss: Sequence[float],
     higher_is_better: bool = True,
+    folds: Any = None,
+    dropped: int = 0,
     friedman: Any = None,
     nemenyi: Any = None,
     holm: Any = None,
     bayes_friedman: Any = None,
-    signrank: Sequence[Any] = (),
+    signrank: Any = None,
     joint: Any = None,
     rank_ci: Any = None,
+    wilcoxon: Any = None,
+    sign: Any = None,
+    bayes_sign: Any = None,
 ) -> Paragraph:
     """Display the Methods paragraph (see :mod:`nbstats.report.methods`)."""
     from nbstats.report.methods import methods_paragraph
@@ -370,14 +471,19 @@ def methods(
         n_algorithms=scores.shape[1],
         higher_is_better=higher_is_better,
         seed=seed,
+        folds=folds,
+        dropped=dropped,
         friedman=friedman,
         nemenyi=nemenyi,
         holm=holm,
         bayes_friedman=bayes_friedman,
-        signrank=list(signrank),
+        signrank=signrank,
         loss=(float(loss[0]), float(loss[1])),
         bayes_posthoc=joint,
         rank_ci=rank_ci,
+        wilcoxon=wilcoxon,
+        sign=sign,
+        bayes_sign=bayes_sign,
     )
     paragraph(para, "nbstats-text nbstats-methods")
     return para

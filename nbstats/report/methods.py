@@ -58,22 +58,31 @@ def methods_paragraph(
     n_algorithms: int,
     higher_is_better: bool,
     seed: int,
+    folds: Any = None,
+    dropped: int = 0,
     friedman: Any = None,
     nemenyi: Any = None,
     holm: Any = None,
     bayes_friedman: Any = None,
-    signrank: Sequence[Any] = (),
+    signrank: Any = None,
     loss: tuple[float, float] | None = None,
     bayes_posthoc: Any = None,
     rank_ci: Any = None,
+    wilcoxon: Any = None,
+    sign: Any = None,
+    bayes_sign: Any = None,
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
     Every argument after ``seed`` is optional: an analysis left out of the
-    report is left out of the paragraph. ``signrank`` is the list of
-    :class:`~nbstats.results.BayesSignedRankResult` of the pairwise table
-    (their prior, s, rope, threshold and number of draws are read from the
-    first), ``loss`` the ``(l0, l1)`` behind their threshold.
+    report is left out of the paragraph. ``signrank`` is the
+    :func:`~nbstats.bayes_signrank_pairs` result of the pairwise table, one
+    :func:`~nbstats.bayes_signrank` result (two algorithms) or a list of
+    them (prior, s, rope, threshold and draws are read from the first);
+    ``loss`` is the ``(l0, l1)`` behind their threshold. ``folds`` (from
+    :func:`nbstats.fold_summary`) and ``dropped`` (cases dropped for missing
+    scores) describe the data; ``wilcoxon``, ``sign`` and ``bayes_sign`` are
+    the two-sample tests of a report on two algorithms.
 
     Returns
     -------
@@ -91,6 +100,42 @@ def methods_paragraph(
         cite("demsar2006"),
         ". ",
     )
+    if folds:
+        k_low, k_high = folds["min_folds"], folds["max_folds"]
+        k = str(k_low) if k_low == k_high else f"{k_low}–{k_high}"
+        p.add(
+            f"Each case's score is the {folds.get('aggregate', 'mean')} of the "
+            f"algorithm's {k} cross-validation fold scores on it. "
+        )
+    if dropped:
+        p.add(
+            f"{dropped} case{'s' if dropped > 1 else ''} with a missing score "
+            f"{'were' if dropped > 1 else 'was'} dropped before the analyses. "
+        )
+    if wilcoxon is not None:
+        p.add(
+            f"{wilcoxon.name_b} was compared with {wilcoxon.name_a} by the "
+            "two-sided Wilcoxon signed-ranks test",
+            cite("wilcoxon1945"),
+            f" ({wilcoxon.method} p-value; zero differences: "
+            f"{wilcoxon.zero_method}), with the matched-pairs rank-biserial "
+            "correlation as its effect size",
+        )
+        if sign is not None:
+            p.add(
+                ", and by the two-sided sign test (exact binomial p-value, ties "
+                f"{sign.tie_policy})"
+            )
+        p.add(". ")
+    if bayes_sign is not None:
+        bs = bayes_sign
+        p.add(
+            "The Bayesian sign test",
+            cite("benavoli2015"),
+            f" used a Dirichlet-process prior of strength s = {_num(bs.s)} "
+            + (f"and a rope of ±{_num(bs.rope)}" if bs.rope > 0 else "and no rope")
+            + f", deciding at threshold {_num(bs.threshold)}. ",
+        )
     if friedman is not None:
         tie = "with" if friedman.tie_correction else "without"
         p.add(
@@ -151,9 +196,14 @@ def methods_paragraph(
             f"outside the {_num(100 * bf.credible_level)}% credible region "
             f"(γ = {_num(bf.gamma)}), computed from {how}. ",
         )
+    if signrank is not None and not isinstance(signrank, Sequence):
+        signrank = [signrank]
     if signrank:
         first = signrank[0]
-        pairs = len(signrank)
+        pairs = len(getattr(first, "pairs", signrank))
+        draws = getattr(first, "n_samples", None)
+        if draws is None:
+            draws = first.samples.size
         if first.prior == "idp":
             prior = Paragraph().add(
                 "the near-ignorance (imprecise) Dirichlet-process prior of "
@@ -193,15 +243,20 @@ def methods_paragraph(
             if first.rope > 0
             else "no region of practical equivalence (rope = 0)"
         )
+        which = (
+            "The two algorithms were compared with the"
+            if pairs == 1
+            else f"Each of the {pairs} pairs of algorithms was compared with the"
+        )
         p.add(
-            f"Each of the {pairs} pairs of algorithms was compared with the "
-            "Bayesian Wilcoxon signed-rank test",
+            f"{which} Bayesian Wilcoxon signed-rank test",
             cite("benavoli2014"),
             " under ",
             *prior.pieces,
             f", with {rope} and decisions that minimise the expected loss with "
-            f"{losses}: {decision}; each pair used "
-            f"{_count(first.samples.size)} posterior draws (seed {seed}). ",
+            f"{losses}: {decision}; "
+            + ("" if pairs == 1 else "all pairs shared the same ")
+            + f"{_count(draws)} posterior draws (seed {seed}). ",
         )
     if bayes_posthoc is not None:
         bp = bayes_posthoc

@@ -77,6 +77,10 @@ class ReportSettings:
     rope: float
     loss: tuple[float, float]
     random_state: int
+    nan_policy: str = "raise"
+    layout: str = "standard"
+    aliases: dict[str, str] = dataclasses.field(default_factory=dict)
+    folds: dict[str, Any] | None = None
     n_samples: int = N_SAMPLES
 
 
@@ -92,6 +96,10 @@ def make_settings(
     rope: float,
     loss: tuple[float, float],
     random_state: int | None,
+    nan_policy: str = "raise",
+    layout: str = "standard",
+    aliases: dict[str, str] | None = None,
+    folds: dict[str, Any] | None = None,
 ) -> ReportSettings:
     """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
     from nbstats.stats.bayes.decision import (
@@ -156,6 +164,10 @@ def make_settings(
         rope=rope,
         loss=(l0, l1),
         random_state=int(random_state),
+        nan_policy=nan_policy,
+        layout=layout,
+        aliases=dict(aliases or {}),
+        folds=folds,
     )
 
 
@@ -171,7 +183,8 @@ def scores_csv(table: pd.DataFrame) -> str:
     frame = table.copy()
     frame.columns = [str(c) for c in frame.columns]
     frame.index = pd.Index([str(i) for i in frame.index], name=frame.index.name)
-    text = frame.to_csv(lineterminator="\n")
+    # "nan" marks a missing cell (the report drops incomplete cases itself)
+    text = frame.to_csv(lineterminator="\n", na_rep="nan")
     back = read_scores(text, index_name=frame.index.name)
     if list(back.columns) != list(frame.columns) or list(back.index) != list(
         frame.index
@@ -180,7 +193,8 @@ def scores_csv(table: pd.DataFrame) -> str:
             "some algorithm or case names cannot be stored in the report's CSV "
             "unchanged (e.g. an empty name); rename them."
         )
-    if not np.array_equal(back.to_numpy(), frame.to_numpy()):  # pragma: no cover
+    same = np.array_equal(back.to_numpy(), frame.to_numpy(), equal_nan=True)
+    if not same:  # pragma: no cover
         raise ValueError("the scores do not survive a CSV round trip.")
     return text
 
@@ -215,62 +229,58 @@ def _markdown_escape(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|~$>])", r"\\\1", escaped)
 
 
+class _Cells:
+    """The notebook's cells and the labels of its floats, in display order."""
+
+    def __init__(self) -> None:
+        from nbformat import v4
+
+        self.v4 = v4
+        self.cells: list[Any] = []
+        self.tables: list[str] = []
+        self.figures: list[str] = []
+
+    def code(self, source: str, *, tables: Sequence[str] = (), figures=()) -> None:
+        self.tables += [t for t in tables if t not in self.tables]
+        self.figures += [f for f in figures if f not in self.figures]
+        self.cells.append(
+            self.v4.new_code_cell(source.strip("\n"), metadata={"tags": [HIDE_INPUT]})
+        )
+
+    def markdown(self, source: str, *tags: str) -> None:
+        cell = self.v4.new_markdown_cell(source.strip("\n"))
+        if tags:
+            cell.metadata["tags"] = list(tags)
+        self.cells.append(cell)
+
+
 def build_notebook(table: pd.DataFrame, settings: ReportSettings) -> Any:
-    """The report notebook (not executed) for a validated score table."""
+    """The report notebook (not executed) for a validated score table.
+
+    ``table`` holds the scores under their full names, incomplete cases
+    included when ``settings.nan_policy == "omit"`` (the notebook drops them
+    and says so). The cells depend on ``settings.layout``: see
+    :func:`nbstats.report.prepare.choose_layout`.
+    """
     import nbformat
     from nbformat import v4
 
     freq = "frequentist" in settings.analyses
     bayes = "bayesian" in settings.analyses
     ranks = "ranks" in settings.analyses
-    tables = ["tab:scores"]
-    figures = []
-    if freq or bayes:
-        tables.append("tab:omnibus")
-    if freq:
-        figures.append("fig:cd")
-        tables += ["tab:nemenyi", "tab:holm"]
-    if bayes:
-        tables += ["tab:signrank", "tab:joint"]
-        figures.append("fig:joint")
-    if ranks:
-        tables.append("tab:ranks")
-        figures.append("fig:ranks")
-
-    def code(source: str) -> Any:
-        return v4.new_code_cell(source.strip("\n"), metadata={"tags": [HIDE_INPUT]})
-
-    def markdown(source: str, *tags: str) -> Any:
-        cell = v4.new_markdown_cell(source.strip("\n"))
-        if tags:
-            cell.metadata["tags"] = list(tags)
-        return cell
-
+    layout = settings.layout
+    compact = layout == "compact"
+    nb = _Cells()
     s_text = "None" if settings.s is None else repr(settings.s)
-    cells = [
-        # the title, for readers of the notebook itself; the exports typeset
-        # it from the notebook's metadata instead
-        markdown("# " + _markdown_escape(settings.title), HIDE_CELL),
-        code(
-            f"""
-# This report was written by nbstats.report: every number in it is recomputed
-# below from the scores embedded in this notebook. Re-run it to reproduce them.
-import nbstats
-from nbstats.report import cells as report
-
-report.start(
-    tables={tables!r},
-    figures={figures!r},
-)
-"""
-        ),
-        code(
-            f"""
-# The scores: rows = cases, columns = algorithms (CSV, exactly as analysed).
+    # the title, for readers of the notebook itself; the exports typeset it
+    # from the notebook's metadata instead
+    nb.markdown("# " + _markdown_escape(settings.title), HIDE_CELL)
+    nb.code(
+        f"""
+# The scores: rows = cases, columns = algorithms (CSV, exactly as analysed;
+# "nan" marks a missing score).
 SCORES_CSV = {_python_text(scores_csv(table))}
-scores = nbstats.score_table(
-    report.read_scores(SCORES_CSV, index_name={table.index.name!r})
-)
+raw = report.read_scores(SCORES_CSV, index_name={table.index.name!r})
 
 HIGHER_IS_BETTER = {settings.higher_is_better!r}
 ALPHA = {settings.alpha!r}  # frequentist tests and rank intervals
@@ -280,15 +290,156 @@ ROPE = {settings.rope!r}  # half-width of the region of practical equivalence
 LOSS = {settings.loss!r}  # losses (l0, l1) of a Type II and a Type I error
 SEED = {settings.random_state!r}  # seed of every Monte Carlo computation
 N_SAMPLES = {settings.n_samples!r}  # posterior draws per Monte Carlo computation
+NAN_POLICY = {settings.nan_policy!r}  # "omit": drop cases with a missing score
+FOLDS = {settings.folds!r}  # per-fold data averaged per case, or None
+ALIASES = {settings.aliases!r}  # short names shown for long ones
+LAYOUT = {layout!r}  # chosen from the number of algorithms
 
+scores = nbstats.score_table(raw, nan_policy=NAN_POLICY)
+scores = scores.rename(columns=ALIASES)
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
 report.summary(scores, **direction)
 """
-        ),
-        markdown("# Data"),
-        code("report.scores_table(scores, **direction)"),
+    )
+    nb.markdown("# Data")
+    data = [
+        "report.data_notes(raw, scores, layout=LAYOUT, nan_policy=NAN_POLICY, "
+        "folds=FOLDS)"
     ]
+    legend = []
+    if settings.aliases:
+        data.append("report.alias_legend(ALIASES)")
+        legend = ["tab:aliases"]
+    if compact:
+        data.append("report.ranked_summary(scores, **direction)")
+        nb.code("\n".join(data), tables=[*legend, "tab:summary"])
+    else:
+        data.append("report.scores_table(scores, **direction)")
+        nb.code("\n".join(data), tables=[*legend, "tab:scores"])
+    if layout == "two-sample":
+        _two_sample_cells(nb, freq=freq, bayes=bayes)
+    else:
+        _multiple_cells(nb, freq=freq, bayes=bayes, ranks=ranks, compact=compact)
+    if compact:
+        nb.markdown("# Appendix: full tables")
+        appendix = [
+            "report.appendix_note()",
+            "report.scores_table(scores, **direction)",
+        ]
+        labels = ["tab:scores"]
+        if freq:
+            appendix.append("report.appendix_frequentist(nemenyi, holm)")
+            labels += ["tab:nemenyi-all", "tab:holm"]
+        if bayes:
+            appendix.append("report.appendix_bayesian(signrank, joint)")
+            labels += ["tab:signrank-all", "tab:joint"]
+        if ranks:
+            appendix.append("report.appendix_ranks(rank_ci)")
+            labels.append("tab:ranks")
+        nb.code("\n".join(appendix), tables=labels)
+    results = []
+    if layout == "two-sample":
+        results.append("wilcoxon=wilcoxon, sign=sign," if freq else "")
+        results.append("signrank=signrank, bayes_sign=bayes_sign," if bayes else "")
+    else:
+        results.append("friedman=friedman, nemenyi=nemenyi, holm=holm," if freq else "")
+        results.append(
+            "bayes_friedman=bayes_friedman, signrank=signrank, joint=joint,"
+            if bayes
+            else ""
+        )
+        results.append("rank_ci=rank_ci," if ranks else "")
+    arguments = "\n    ".join(r for r in results if r)
+    nb.markdown("# Methods")
+    nb.code(
+        f"""
+methods = report.methods(
+    scores, seed=SEED, loss=LOSS, folds=FOLDS, dropped=len(raw) - len(scores),
+    **direction,
+    {arguments}
+)
+"""
+    )
+    nb.code("report.references(methods)")
+    start = v4.new_code_cell(
+        f"""
+# This report was written by nbstats.report: every number in it is recomputed
+# below from the scores embedded in this notebook. Re-run it to reproduce them.
+import nbstats
+from nbstats.report import cells as report
+
+report.start(
+    tables={nb.tables!r},
+    figures={nb.figures!r},
+)
+""".strip("\n"),
+        metadata={"tags": [HIDE_INPUT]},
+    )
+    cells = [nb.cells[0], start, *nb.cells[1:]]
+    notebook = v4.new_notebook(cells=cells)
+    notebook.metadata["title"] = settings.title
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    notebook.metadata["language_info"] = {"name": "python"}
+    notebook.metadata["nbstats"] = {
+        "title_latex": escape_latex(settings.title),
+        "settings": {
+            **dataclasses.asdict(settings),
+            "loss": list(settings.loss),
+            "analyses": list(settings.analyses),
+        },
+    }
+    nbformat.validate(notebook)
+    return notebook
+
+
+def _two_sample_cells(nb: _Cells, *, freq: bool, bayes: bool) -> None:
+    """Two algorithms: Wilcoxon and the sign test, and their Bayesian versions."""
+    nb.code(
+        """
+# two algorithms: a = the first column, b = the second; every test measures
+# the evidence that b is better than a
+name_a, name_b = scores.columns
+"""
+    )
+    if freq:
+        nb.markdown("# Two-sample tests")
+        nb.code(
+            """
+wilcoxon = nbstats.wilcoxon(scores[name_a], scores[name_b], **direction)
+sign = nbstats.sign_test(scores[name_a], scores[name_b], **direction)
+report.two_sample(wilcoxon, sign, alpha=ALPHA)
+""",
+            tables=["tab:two-sample"],
+        )
+    if bayes:
+        nb.markdown("# Bayesian two-sample tests")
+        nb.code(
+            """
+signrank_prior = {"prior": "bb"} if S == 0 else {"prior": "idp", **prior}
+signrank = nbstats.bayes_signrank(
+    scores[name_a], scores[name_b], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
+    random_state=SEED, **signrank_prior, **direction,
+)
+bayes_sign = nbstats.bayes_sign_test(
+    scores[name_a], scores[name_b], rope=ROPE, loss=LOSS,
+    n_samples=N_SAMPLES, random_state=SEED, **prior, **direction,
+)
+report.bayes_two_sample(signrank, bayes_sign, loss=LOSS)
+""",
+            tables=["tab:bayes-two-sample"],
+            figures=["fig:posterior"],
+        )
+
+
+def _multiple_cells(
+    nb: _Cells, *, freq: bool, bayes: bool, ranks: bool, compact: bool
+) -> None:
+    """Three or more algorithms: omnibus, post-hoc, Bayesian pairs, rank intervals."""
     if freq or bayes:
         omnibus = []
         if freq:
@@ -308,94 +459,55 @@ bayes_friedman = nbstats.bayes_friedman(
         else:
             omnibus.append("bayes_friedman = None")
         omnibus.append("report.omnibus(friedman, bayes_friedman, alpha=ALPHA)")
-        cells += [markdown("# Omnibus tests"), code("\n".join(omnibus))]
+        nb.markdown("# Omnibus tests")
+        nb.code("\n".join(omnibus), tables=["tab:omnibus"])
     if freq:
-        cells += [
-            markdown("# Post-hoc tests"),
-            code(
-                """
+        nb.markdown("# Post-hoc tests")
+        nb.code(
+            f"""
 nemenyi = nbstats.posthoc(scores, method="nemenyi", alpha=ALPHA, **direction)
 # Holm's step-down procedure against the best-ranked algorithm
 best = str(friedman.mean_ranks.idxmin())
 holm = nbstats.posthoc(
     scores, method="holm", control=best, alpha=ALPHA, **direction
 )
-report.posthoc(nemenyi, holm)
-"""
-            ),
-        ]
+report.posthoc(nemenyi, holm, compact={compact!r})
+""",
+            figures=["fig:cd"],
+            tables=["tab:nemenyi"] + ([] if compact else ["tab:holm"]),
+        )
     if bayes:
-        cells += [
-            markdown("# Bayesian comparisons"),
-            code(
-                """
-# every pair: is the better-ranked algorithm (b) really better than a?
+        nb.markdown("# Bayesian comparisons")
+        nb.code(
+            f"""
+# every pair on shared posterior draws: is the better-ranked algorithm (b)
+# really better than the worse-ranked one (a)? Columns worst to best make
+# each pair (a, b) = (worse, better).
 order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index)
-signrank_prior = {"prior": "bb"} if S == 0 else {"prior": "idp", **prior}
-signrank = [
-    nbstats.bayes_signrank(
-        scores[a], scores[b], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-        random_state=SEED, **signrank_prior, **direction,
-    )
-    for b, a in report.pairs(order)
-]
+signrank_prior = {{"prior": "bb"}} if S == 0 else {{"prior": "idp", **prior}}
+signrank = nbstats.bayes_signrank_pairs(
+    scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
+    random_state=SEED, **signrank_prior, **direction,
+)
 # joint statements, all evaluated on the same posterior draws
 joint = nbstats.bayes_posthoc(
     scores, gamma=GAMMA, n_samples=N_SAMPLES, random_state=SEED,
     **prior, **direction,
 )
-report.bayesian(signrank, joint, loss=LOSS)
-"""
-            ),
-        ]
+report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
+""",
+            tables=["tab:signrank"] + ([] if compact else ["tab:joint"]),
+            figures=["fig:joint"],
+        )
     if ranks:
-        cells += [
-            markdown("# Confidence intervals for ranks"),
-            code(
-                f"""
+        nb.markdown("# Confidence intervals for ranks")
+        nb.code(
+            f"""
 rank_ci = nbstats.rank_ci(
     scores, method={RANK_CI_METHOD!r}, alpha=ALPHA, **direction
 )
-report.rank_intervals(rank_ci)
-"""
-            ),
-        ]
-    results = []
-    results.append("friedman=friedman, nemenyi=nemenyi, holm=holm," if freq else "")
-    results.append(
-        "bayes_friedman=bayes_friedman, signrank=signrank, joint=joint,"
-        if bayes
-        else ""
-    )
-    results.append("rank_ci=rank_ci," if ranks else "")
-    arguments = "\n    ".join(r for r in results if r)
-    cells += [
-        markdown("# Methods"),
-        code(
-            f"""
-methods = report.methods(
-    scores, seed=SEED, loss=LOSS, **direction,
-    {arguments}
-)
-"""
-        ),
-        code("report.references(methods)"),
-    ]
-    nb = v4.new_notebook(cells=cells)
-    nb.metadata["title"] = settings.title
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-    nb.metadata["language_info"] = {"name": "python"}
-    nb.metadata["nbstats"] = {
-        "title_latex": escape_latex(settings.title),
-        "settings": {
-            **dataclasses.asdict(settings),
-            "loss": list(settings.loss),
-            "analyses": list(settings.analyses),
-        },
-    }
-    nbformat.validate(nb)
-    return nb
+report.rank_intervals(rank_ci, compact={compact!r})
+""",
+            tables=[] if compact else ["tab:ranks"],
+            figures=["fig:ranks"],
+        )

@@ -201,7 +201,7 @@ def test_notebook_embeds_the_data_and_hides_all_code(ipynb_report, table6):
     # the CSV in the notebook reproduces the scores exactly
     data_cell = next(c for c in code if "SCORES_CSV =" in c.source)
     namespace: dict = {}
-    exec(data_cell.source.split("scores = ")[0], namespace)
+    exec(data_cell.source.split("raw = ")[0], namespace)
     embedded = notebook.read_scores(namespace["SCORES_CSV"], index_name="data set")
     np.testing.assert_array_equal(embedded.to_numpy(), (-table6).to_numpy())
     assert list(embedded.columns) == list(table6.columns)

@@ -1,0 +1,216 @@
+"""What the report says about its data, and the compact layout for many algorithms.
+
+- :func:`data_notes`: which layout the number of algorithms chose and why,
+  how many folds were averaged, which cases were dropped for missing scores;
+- :func:`alias_legend`: the table mapping short aliases to full names;
+- :func:`ranked_summary`: one row per algorithm, best first (the compact
+  layout's Data table; the full score table moves to the appendix);
+- :func:`adjacent_pairs`: the pairs that matter in a long pairwise table;
+- ``appendix_*``: the full tables of the compact layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats.report.display import _and, _n, paragraph, ref
+from nbstats.report.references import Paragraph
+from nbstats.report.tables import frame_table, result_table
+
+__all__ = [
+    "adjacent_pairs",
+    "alias_legend",
+    "appendix_bayesian",
+    "appendix_frequentist",
+    "appendix_note",
+    "appendix_ranks",
+    "data_notes",
+    "ranked_summary",
+]
+
+#: Cases named in the text before "and k more".
+_CASES_SHOWN = 10
+
+
+def data_notes(
+    raw: pd.DataFrame,
+    scores: pd.DataFrame,
+    *,
+    layout: str,
+    nan_policy: str = "raise",
+    folds: Mapping[str, Any] | None = None,
+) -> None:
+    """The paragraph on the layout, the folds and the dropped cases."""
+    from nbstats.report.prepare import COMPACT_ABOVE
+
+    m = scores.shape[1]
+    para = Paragraph()
+    if layout == "two-sample":
+        para.add(
+            "With two algorithms, this report uses the two-sample analysis "
+            "(Wilcoxon signed-ranks and sign tests and their Bayesian "
+            "counterparts); the Friedman test, the critical-difference diagram "
+            "and the rank intervals, which compare three or more algorithms, "
+            "are left out. "
+        )
+    elif layout == "compact":
+        para.add(
+            f"With {m} algorithms (more than {COMPACT_ABOVE}), this report uses "
+            "its compact layout: a ranked summary instead of the score table, "
+            "diagrams and heatmaps for the pairwise results, and in the text "
+            "only the pairs that matter (neighbours in the ranking and "
+            "significant differences); every full table is in the Appendix. "
+        )
+    else:
+        para.add(
+            f"With {m} algorithms (3 to {COMPACT_ABOVE}), this report shows "
+            "every score and every pair. "
+        )
+    if folds:
+        k_low, k_high = folds["min_folds"], folds["max_folds"]
+        k = str(k_low) if k_low == k_high else f"{k_low} to {k_high}"
+        columns = ", ".join(str(c) for c in folds["columns"])
+        runs = f" ({folds['runs']} runs)" if folds.get("runs") else ""
+        para.add(
+            f"The scores are per-fold: each algorithm's {k} fold scores{runs} "
+            f"on a case (fold column{'s' if len(folds['columns']) > 1 else ''} "
+            f"{columns}) were averaged ({folds.get('aggregate', 'mean')}) into "
+            "one score per case before the tests, which treat the cases as the "
+            "independent units. "
+        )
+    dropped = [str(c) for c in raw.index if c not in scores.index]
+    if dropped:
+        missing = raw.loc[raw.index.isin(dropped)].isna().sum().to_numpy()
+        # raw has the full names, scores the aliases shown everywhere else
+        which = [
+            f"{name} ({int(k)})"
+            for name, k in zip(scores.columns, missing, strict=True)
+            if k
+        ]
+        shown = dropped[:_CASES_SHOWN]
+        more = len(dropped) - len(shown)
+        para.add(
+            f"{len(dropped)} of {len(raw)} cases had missing scores and were "
+            f"dropped (nan_policy = '{nan_policy}'): {_and(shown)}"
+            + (f" and {more} more" if more else "")
+            + f". Missing scores per algorithm: {', '.join(which)}. "
+            f"The analyses use the remaining {len(scores)} cases. "
+        )
+    elif nan_policy == "omit":
+        para.add("No score is missing, so no case was dropped. ")
+    paragraph(para)
+
+
+def alias_legend(aliases: Mapping[str, str]) -> None:
+    """The table of aliases and the full names they stand for."""
+    frame = pd.DataFrame(
+        {"algorithm": list(aliases)},
+        index=pd.Index(list(aliases.values()), name="alias"),
+    )
+    paragraph(
+        Paragraph().add(
+            "The algorithms' names are long, so tables and figures use the "
+            "short aliases of ",
+            ref("tab:aliases"),
+            ".",
+        )
+    )
+    frame_table(
+        "tab:aliases",
+        "Aliases used in the tables and figures, and the algorithms they stand for.",
+        frame,
+    )
+
+
+def ranked_summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
+    """Table: the algorithms best first, with mean rank and score statistics."""
+    import nbstats
+
+    ranks = nbstats.ranks(scores, higher_is_better=higher_is_better)
+    mean_rank = ranks.mean()
+    order = mean_rank.sort_values(kind="stable").index
+    best = ranks.eq(ranks.min(axis=1), axis=0)
+    frame = pd.DataFrame(
+        {
+            "mean rank": mean_rank[order],
+            "mean score": scores[order].mean(),
+            "median score": scores[order].median(),
+            "best on": best[order].sum().astype(int),
+        }
+    )
+    frame.index.name = "algorithm"
+    frame.insert(0, "position", np.arange(1, len(frame) + 1))
+    direction = "higher" if higher_is_better else "lower"
+    frame_table(
+        "tab:summary",
+        f"The {scores.shape[1]} algorithms ordered by mean rank over the "
+        f"{scores.shape[0]} cases (1 = best; {direction} scores are better): "
+        "mean and median score, and on how many cases each is best (ties "
+        "count for all tied). Every score is in the Appendix.",
+        frame,
+    )
+
+
+def adjacent_pairs(
+    a: Sequence[str], b: Sequence[str], order: Sequence[str]
+) -> np.ndarray:
+    """Mask of the pairs (a[i], b[i]) whose members are neighbours in ``order``."""
+    position = {name: i for i, name in enumerate(order)}
+    return np.array(
+        [abs(position[x] - position[y]) == 1 for x, y in zip(a, b, strict=True)],
+        dtype=bool,
+    )
+
+
+def appendix_note() -> None:
+    """The appendix's opening sentence."""
+    paragraph(
+        Paragraph().add(
+            "The tables below hold every score and every pair; the text above "
+            "shows only the pairs that matter."
+        )
+    )
+
+
+def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
+    """Every Nemenyi pair and Holm's comparisons against the best."""
+    result_table(
+        nemenyi,
+        "tab:nemenyi-all",
+        f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
+        "z statistic, unadjusted and Nemenyi-adjusted p-values, and whether "
+        "the pair differs.",
+    )
+    result_table(
+        holm,
+        "tab:holm",
+        f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
+        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}.",
+    )
+
+
+def appendix_bayesian(signrank: Any, joint: Any) -> None:
+    """Every pair's Bayesian signed-rank test and every joint statement."""
+    from nbstats.report.cells import signrank_frame
+
+    frame, caption = signrank_frame(signrank)
+    frame_table("tab:signrank-all", caption, frame)
+    result_table(
+        joint,
+        "tab:joint",
+        f"Joint Bayesian statements (Bayesian {joint.test} test, s = "
+        f"{_n(joint.s)}) sorted by posterior probability (prob); joint: "
+        "probability that the statement and all those above it hold together; "
+        f"accepted while joint > 1 − γ = {_n(1 - joint.gamma)}.",
+    )
+
+
+def appendix_ranks(rank_ci: Any) -> None:
+    """The table of every rank interval."""
+    from nbstats.report.cells import rank_caption
+
+    result_table(rank_ci, "tab:ranks", rank_caption(rank_ci))

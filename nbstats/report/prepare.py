@@ -1,0 +1,177 @@
+"""What a report is made of, before any test runs: the table, folds, gaps, names.
+
+:func:`prepare` turns the user's scores -- wide or long, with per-fold rows or
+missing cells -- into the wide table the report embeds, and records what the
+report must state about it: how many folds were averaged, which cases the
+``nan_policy`` drops, which short aliases replace long algorithm names, and
+which layout the number of algorithms selects (:func:`choose_layout`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from nbstats.names import AliasOption, make_aliases
+from nbstats.scores import (
+    _as_wide_frame,
+    _pivot_long,
+    check_choice,
+    fold_summary,
+    score_table,
+)
+
+__all__ = [
+    "COMPACT_ABOVE",
+    "LAYOUTS",
+    "ReportInput",
+    "choose_layout",
+    "prepare",
+]
+
+#: Reports of more algorithms than this use the compact layout.
+COMPACT_ABOVE = 12
+
+#: The layouts a report can take.
+LAYOUTS = ("two-sample", "standard", "compact")
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportInput:
+    """The scores a report embeds and the facts it states about them.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Wide scores under the full algorithm names; incomplete cases are kept
+        (with NaN) when ``nan_policy="omit"``, so the report can show them
+        and drop them itself.
+    complete : DataFrame
+        The cases the analyses use.
+    dropped : list of str
+        Cases dropped by ``nan_policy="omit"``.
+    folds : dict or None
+        From :func:`nbstats.fold_summary` plus ``aggregate``, for per-fold data.
+    aliases : dict
+        ``{full name: alias}`` of the names shown differently (empty if none).
+    layout : str
+        One of :data:`LAYOUTS`.
+    """
+
+    table: pd.DataFrame
+    complete: pd.DataFrame
+    dropped: list[str]
+    folds: dict[str, Any] | None
+    aliases: dict[str, str]
+    layout: str
+
+
+def choose_layout(n_algorithms: int, layout: str = "auto") -> str:
+    """The report layout for ``n_algorithms`` algorithms.
+
+    ``"auto"``: ``"two-sample"`` for 2 algorithms (Wilcoxon, sign test and
+    their Bayesian counterparts, as Demšar (2006, §3.1) recommends: no
+    Friedman test, no critical-difference diagram), ``"standard"`` for 3 to
+    :data:`COMPACT_ABOVE`, ``"compact"`` above (ranked summary, diagrams and
+    the pairs that matter in the text; full tables in an appendix).
+    ``"standard"`` and ``"compact"`` can be forced for 3 or more algorithms.
+
+    Examples
+    --------
+    >>> from nbstats.report.prepare import choose_layout
+    >>> choose_layout(2), choose_layout(8), choose_layout(50)
+    ('two-sample', 'standard', 'compact')
+    """
+    check_choice("layout", layout, ("auto", *LAYOUTS))
+    if n_algorithms == 2:
+        if layout not in ("auto", "two-sample"):
+            raise ValueError(
+                f"layout={layout!r} needs at least 3 algorithms; two algorithms "
+                "are compared with the two-sample layout (layout='auto')."
+            )
+        return "two-sample"
+    if layout == "two-sample":
+        raise ValueError(
+            f"layout='two-sample' compares exactly 2 algorithms, got {n_algorithms}; "
+            "select two columns first, or use layout='auto'."
+        )
+    if layout != "auto":
+        return layout
+    return "compact" if n_algorithms > COMPACT_ABOVE else "standard"
+
+
+def prepare(
+    scores: Any,
+    *,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    fold: str | Sequence[str] | None = None,
+    aggregate: str | None = None,
+    nan_policy: str = "raise",
+    aliases: AliasOption = "auto",
+    layout: str = "auto",
+) -> ReportInput:
+    """Validate a report's scores and work out what it states about them.
+
+    Parameters are those of :func:`nbstats.report.report`; errors are those of
+    :func:`nbstats.score_table` (missing cells under ``nan_policy="raise"``
+    name the cells) and :func:`nbstats.names.make_aliases`.
+    """
+    check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    long_args = (case, algorithm, score)
+    folds = None
+    if any(v is not None for v in long_args) or fold is not None:
+        # score_table gives the clear errors (missing columns, bad folds, ...)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            score_table(
+                scores,
+                case=case,
+                algorithm=algorithm,
+                score=score,
+                fold=fold,
+                aggregate=aggregate,
+                nan_policy="omit",
+            )
+        if fold is not None:
+            folds = dict(
+                fold_summary(scores, case=case, algorithm=algorithm, fold=fold),
+                aggregate=aggregate or "mean",
+            )
+            aggregate = aggregate or "mean"
+        wide = _pivot_long(scores, case, algorithm, score, aggregate)
+    else:
+        wide = _as_wide_frame(scores)
+    with warnings.catch_warnings():
+        # the report states the dropped cases itself
+        warnings.simplefilter("ignore", UserWarning)
+        complete = score_table(wide, nan_policy=nan_policy)
+    table = wide.loc[:, list(wide.columns)].astype(float)
+    table.index.name = complete.index.name
+    table.columns.name = complete.columns.name
+    dropped = [str(c) for c in table.index if c not in complete.index]
+    mapping = make_aliases(complete.columns, aliases)
+    shown = {name: alias for name, alias in mapping.items() if alias != name}
+    return ReportInput(
+        table=table,
+        complete=complete,
+        dropped=dropped,
+        folds=folds,
+        aliases=shown,
+        layout=choose_layout(complete.shape[1], layout),
+    )
+
+
+def check_aliases(aliases: object) -> AliasOption:
+    """``aliases`` as :func:`make_aliases` takes it (bools, "auto", mappings)."""
+    if isinstance(aliases, Mapping) or aliases in (None, True, False, "auto"):
+        return aliases  # type: ignore[return-value]
+    raise ValueError(
+        f"aliases must be 'auto', True, False or a mapping {{name: alias}}, "
+        f"got {aliases!r}."
+    )

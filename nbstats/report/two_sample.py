@@ -1,0 +1,192 @@
+"""The two-algorithm report: Wilcoxon, the sign test and their Bayesian versions.
+
+With two algorithms there is nothing for the Friedman test or a
+critical-difference diagram to add: Demšar (2006, §3.1) compares two
+classifiers over several data sets with the Wilcoxon signed-ranks test (and
+the weaker sign test); Benavoli et al. give their Bayesian counterparts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from nbstats.report.display import _n, _p, figure, paragraph, ref
+from nbstats.report.references import Paragraph
+from nbstats.report.tables import frame_table
+
+__all__ = ["bayes_two_sample", "effect_magnitude", "two_sample"]
+
+#: Upper bounds of |r| (matched-pairs rank-biserial correlation) for the words
+#: negligible, small and medium; above the last: large. Cohen's (1988)
+#: conventions for a correlation.
+EFFECT_BOUNDS = ((0.1, "negligible"), (0.3, "small"), (0.5, "medium"))
+
+
+def effect_magnitude(r: float) -> str:
+    """The word for a rank-biserial correlation ``r`` (Cohen's conventions).
+
+    Examples
+    --------
+    >>> from nbstats.report.two_sample import effect_magnitude
+    >>> effect_magnitude(0.7714), effect_magnitude(-0.05)
+    ('large', 'negligible')
+    """
+    size = abs(float(r))
+    for bound, word in EFFECT_BOUNDS:
+        if size < bound:
+            return word
+    return "large"
+
+
+def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
+    """The frequentist two-sample tests: a paragraph and a table."""
+    a, b = wilcoxon.name_a, wilcoxon.name_b
+    w_reject = wilcoxon.pvalue <= alpha
+    s_reject = sign.pvalue <= alpha
+    r = wilcoxon.effect_size
+    para = Paragraph().add(
+        f"With two algorithms the report compares {b} with {a} case by case, "
+        "with the Wilcoxon signed-ranks test and the sign test, as recommended "
+        "by Demšar (2006) for two algorithms; positive differences favour "
+        f"{b}. The Wilcoxon test "
+        f"{'rejects' if w_reject else 'does not reject'} equal performance at "
+        f"α = {_n(alpha)} (T = {_n(wilcoxon.statistic)}, p {_p(wilcoxon.pvalue)}; "
+        f"rank sums R⁺ = {_n(wilcoxon.r_plus)} for {b} and R⁻ = "
+        f"{_n(wilcoxon.r_minus)} for {a}); the effect, the matched-pairs "
+        f"rank-biserial correlation r = {_n(r)}, is {effect_magnitude(r)}. "
+        f"{b} wins on {sign.wins} cases and loses on {sign.losses}, with "
+        f"{sign.ties} ties; the sign test ",
+        f"{'rejects' if s_reject else 'does not reject'} equality "
+        f"(p {_p(sign.pvalue)}). See ",
+        ref("tab:two-sample"),
+        ".",
+    )
+    paragraph(para)
+    frame = pd.DataFrame(
+        {
+            "statistic": [
+                f"T = {_n(wilcoxon.statistic)}",
+                f"{_n(sign.statistic)} wins of {b}",
+            ],
+            "p-value": [_p(wilcoxon.pvalue), _p(sign.pvalue)],
+            "details": [
+                f"R⁺ = {_n(wilcoxon.r_plus)}, R⁻ = {_n(wilcoxon.r_minus)}; "
+                f"r = {_n(r)} ({effect_magnitude(r)})",
+                f"wins / losses / ties = {sign.wins} / {sign.losses} / {sign.ties}",
+            ],
+            "decision": [
+                "reject" if w_reject else "keep",
+                "reject" if s_reject else "keep",
+            ],
+        },
+        index=pd.Index(["Wilcoxon signed-ranks", "sign test"], name="test"),
+    )
+    frame_table(
+        "tab:two-sample",
+        f"Two-sided tests of equal performance of {a} and {b} at α = "
+        f"{_n(alpha)}: Wilcoxon signed-ranks test (T = min(R⁺, R⁻); R⁺ sums "
+        f"the ranks of the cases {b} wins; r = (R⁺ − R⁻)/(R⁺ + R⁻) is the "
+        "matched-pairs rank-biserial correlation, |r| < 0.1 negligible, < 0.3 "
+        "small, < 0.5 medium, else large) and sign test (wins of "
+        f"{b}, ties split).",
+        frame,
+    )
+
+
+_WORDS = {"b": "better", "a": "not shown better", "indeterminate": "indeterminate"}
+
+
+def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None:
+    """The Bayesian signed-rank and sign tests: paragraph, table and posterior."""
+    a, b = signrank.name_a, signrank.name_b
+    rope = signrank.rope
+    para = Paragraph().add(
+        "The Bayesian signed-rank test and the Bayesian sign test (Benavoli et "
+        "al. 2014, 2015; see Methods) give the posterior probability that "
+        f"{b} is better than {a}",
+    )
+    if rope > 0:
+        para.add(
+            f", that the two are practically equivalent (difference within "
+            f"±{_n(rope)}), and that {a} is better"
+        )
+    para.add(
+        f". With losses ({_n(loss[0])}, {_n(loss[1])}), {b} is declared better "
+        f"when that probability exceeds {_n(signrank.threshold)}. "
+    )
+    if signrank.prior == "idp":
+        para.add(
+            f"Under the near-ignorance prior the signed-rank test gives "
+            f"P({b} better) between {_n(signrank.prob_lower)} and "
+            f"{_n(signrank.prob_upper)}: "
+        )
+    else:
+        para.add(
+            f"The signed-rank test gives P({b} better) = {_n(signrank.prob_right)}: "
+        )
+    para.add(f"{_words(signrank.decision, b)}. ")
+    para.add(
+        f"The sign test gives P({b} better) = {_n(sign.prob_right)}: "
+        f"{_words(sign.decision, b)} (",
+        ref("tab:bayes-two-sample"),
+        ", ",
+        ref("fig:posterior"),
+        ").",
+    )
+    paragraph(para)
+    rows = {}
+    for label, res in (("Bayesian signed-rank", signrank), ("Bayesian sign", sign)):
+        row = {f"P({a} better)": res.prob_left}
+        if rope > 0:
+            row["P(rope)"] = res.prob_rope
+        row[f"P({b} better)"] = res.prob_right
+        if getattr(res, "prior", None) == "idp":
+            row[f"P({b} better), lower–upper"] = (
+                f"{_n(res.prob_lower)}–{_n(res.prob_upper)}"
+            )
+        row["decision"] = _WORDS[res.decision]
+        rows[label] = row
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "test"
+    prior = (
+        f"near-ignorance prior, s = {_n(signrank.s)}"
+        if signrank.prior == "idp"
+        else (
+            "Bayesian bootstrap, s → 0"
+            if signrank.prior == "bb"
+            else f"prior s = {_n(signrank.s)} at 0"
+        )
+    )
+    frame_table(
+        "tab:bayes-two-sample",
+        f"Bayesian tests of {b} against {a}: posterior probabilities of each "
+        + ("region (rope ±" + _n(rope) + ")" if rope > 0 else "direction")
+        + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "
+        f"at threshold {_n(signrank.threshold)} on P({b} better): better, not "
+        "shown better, or indeterminate when the near-ignorance prior's lower "
+        "and upper probabilities straddle the threshold.",
+        frame,
+    )
+    kind = "simplex" if rope > 0 else "posterior"
+    ax = signrank.plot(kind=kind)
+    what = (
+        "posterior probabilities of the three regions (simplex)"
+        if rope > 0
+        else "posterior density of θ, the probability that " + b + " is better"
+    )
+    figure(
+        "fig:posterior",
+        f"Bayesian signed-rank test of {b} against {a}: {what} ({prior}).",
+        ax.figure,
+    )
+
+
+def _words(decision: str, b: str) -> str:
+    return {
+        "b": f"{b} is decided better",
+        "a": f"the evidence that {b} is better stays below the threshold",
+        "indeterminate": "the decision is indeterminate (it depends on the prior)",
+    }[decision]
