@@ -566,6 +566,12 @@ def _prepare(
     """
     long = {"case": args.case, "algorithm": args.algorithm, "score": args.score}
     is_long = any(v is not None for v in long.values())
+    missing = [f"--{k}" for k, v in long.items() if v is None]
+    if is_long and missing:
+        command.error(
+            f"argument {missing[0]}: long data needs --case, --algorithm and "
+            f"--score (the CSV's columns); missing: {', '.join(missing)}."
+        )
     if not is_long and (args.fold is not None or args.aggregate is not None):
         option = "--fold" if args.fold is not None else "--aggregate"
         command.error(
@@ -575,7 +581,7 @@ def _prepare(
         )
     raw = _read_csv(args.csv, long=is_long)
     keywords: dict[str, Any] = dict(long) if is_long else {}
-    if is_long and all(v is not None for v in long.values()):
+    if is_long:
         fold, note = _fold(args, raw)
         if note:
             _note(note)
@@ -613,17 +619,9 @@ def _report_keywords(
         keywords["analyses"] = tuple(a for a in ANALYSES if a in chosen)
     if args.lower_is_better:
         keywords["higher_is_better"] = False
-    for option, keyword in [
-        ("title", "title"),
-        ("alpha", "alpha"),
-        ("gamma", "gamma"),
-        ("s", "s"),
-        ("rope", "rope"),
-        ("loss", "loss"),
-        ("layout", "layout"),
-    ]:
-        if getattr(args, option) is not None:
-            keywords[keyword] = getattr(args, option)
+    for name in ("title", "alpha", "gamma", "s", "rope", "loss", "layout"):
+        if getattr(args, name) is not None:
+            keywords[name] = getattr(args, name)
     if args.seed is not None:
         keywords["random_state"] = None if args.seed == "random" else args.seed
     aliases = _alias_option(args, command)
@@ -663,19 +661,10 @@ def _option_words(message: str) -> str:
 
 # -- the commands ---------------------------------------------------------------
 
-_NOT_FREQUENTIST = [
-    "title",
-    "analyses",
-    "gamma",
-    "s",
-    "rope",
-    "loss",
-    "seed",
-    "aliases",
-    "alias",
-    "alias_file",
-    "layout",
-]
+#: Options of the report that ``analyze --detail frequentist`` does not take.
+_NOT_FREQUENTIST = (
+    "title analyses gamma s rope loss seed aliases alias alias_file layout"
+)
 
 
 def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
@@ -701,7 +690,7 @@ def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> N
 
 def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
     if args.detail == "frequentist":
-        given = [o for o in _NOT_FREQUENTIST if getattr(args, o) not in (None, False)]
+        given = [o for o in _NOT_FREQUENTIST.split() if getattr(args, o) is not None]
         if given:
             option = "--" + given[0].replace("_", "-")
             command.error(

@@ -12,6 +12,7 @@ import argparse
 import html
 import inspect
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +113,17 @@ def test_every_command_help_shows_examples(name, capsys):
     if name in ("report", "analyze"):
         assert "fold, folds, run, repetition or repeat" in out
         assert "l1/(l0+l1)" in out
+
+
+@pytest.mark.parametrize("name", ["demo", "report", "analyze", "dashboard"])
+def test_the_examples_of_the_help_are_valid_commands(name):
+    epilog = subparsers()[name].epilog.replace("\\\n", " ")
+    examples = [line.split("#")[0] for line in epilog.splitlines()]
+    examples = [line for line in examples if line.startswith("  nbstats ")]
+    assert len(examples) >= 3
+    for example in examples:
+        argv = shlex.split(example)
+        assert build_parser().parse_args(argv[1:]).command == name
 
 
 def test_the_report_options_cover_every_keyword_of_report():
@@ -280,6 +292,8 @@ def test_alias_pairs_inline_and_from_a_file(tmp_path, calls, capsys):
         (["--aggregate", "mean"], "argument --aggregate: applies to long data"),
         (["--aggregate", "sum"], "argument --aggregate: invalid choice: 'sum'"),
         (["--case", "data", "--fold", ","], "argument --fold: give a column name"),
+        (["--case", "data"], "argument --algorithm: long data needs --case, --algo"),
+        (["--score", "x"], "missing: --case, --algorithm."),
         (["--control", "C4.5"], "argument --control: applies to --detail frequentist"),
         (["--detail", "frequentist", "--rope", "0.1"], "argument --rope: does not"),
         (["--detail", "frequentist", "--alias", "a=b"], "argument --alias: does not"),
@@ -600,4 +614,4 @@ def test_report_from_a_long_csv(tmp_path, capsys):
     assert "taking 'fold' as the fold column" in err
     assert out.strip() == f"nbstats: wrote {tmp_path / 'folds.ipynb'}"
     notebook = (tmp_path / "folds.ipynb").read_text()
-    assert re.search(r"the mean of the algorithm's 100 [^.]*fold", notebook)
+    assert re.search(r"\b100 [^.]{0,30}fold scores", notebook)  # the report says
