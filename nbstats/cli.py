@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -276,7 +277,7 @@ def _subparser(commands: Any, name: str, help: str) -> argparse.ArgumentParser:
     command = commands.add_parser(
         name,
         help=help,
-        description=help[0].upper() + help[1:] + ".",
+        description=textwrap.fill(help[0].upper() + help[1:] + ".", 79),
         epilog=_EPILOGS[name],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -298,7 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
         "write the report on Demšar's Table 6 to nbstats-demo.html "
         "(--text: print the frequentist analysis of Tables 2 and 6 instead)",
     )
-    _add(demo, {"--output": {"default": "nbstats-demo.html"}}, "-o (demo)")
+    demo_output = {"default": "nbstats-demo.html", "metavar": "FILE"}
+    _add(demo, {"--output": demo_output}, "-o (demo)")
     _add(demo, {"--text": {"action": "store_true"}})
     report = _subparser(
         commands, "report", "write a report (HTML, PDF, TeX or notebook) of a score CSV"

@@ -154,6 +154,34 @@ def test_the_report_options_cover_every_keyword_of_report():
     assert set(keyword_options.values()) <= options
 
 
+def test_the_defaults_in_the_help_are_those_of_report():
+    defaults = {
+        k: p.default
+        for k, p in inspect.signature(nbstats.report.report).parameters.items()
+    }
+    helps = {a.dest: " ".join(a.help.split()) for a in subparsers()["report"]._actions}
+    stated = {
+        dest: re.search(r"\(default: ([^),]+)", text).group(1)
+        for dest, text in helps.items()
+        if "(default: " in text
+    }
+    assert float(stated["alpha"]) == defaults["alpha"]
+    assert float(stated["gamma"]) == defaults["gamma"]
+    assert float(stated["rope"]) == defaults["rope"]
+    assert int(stated["seed"]) == defaults["random_state"]
+    assert stated["loss"] == "{}:{}".format(*defaults["loss"])
+    assert stated["layout"] == defaults["layout"] == "auto"
+    assert "(default)" in helps["aliases"] and defaults["aliases"] == "auto"
+    assert "auto when" in helps["aliases"]
+    assert "(default)" in helps["nan_policy"] and defaults["nan_policy"] == "raise"
+    assert "raise refuses" in helps["nan_policy"]
+    assert "(default: all three)" in helps["analyses"]
+    assert len(defaults["analyses"]) == 3
+    # the decision threshold the help states: l1 / (l0 + l1)
+    l0, l1 = defaults["loss"]
+    assert f"i.e. {l1 / (l0 + l1):g}" in helps["loss"]
+
+
 # -- options reach report() and report_text() -----------------------------------
 
 
@@ -337,6 +365,15 @@ def test_bad_line_of_an_alias_file(wide_csv, tmp_path, calls, capsys):
     code, _, err = run(["analyze", wide_csv, "--alias-file", names], capsys)
     assert code == 2
     assert f"--alias-file {names}, line 2: 'C4.5+m' is not NAME=ALIAS" in err
+
+
+def test_report_into_a_missing_directory(wide_csv, tmp_path, capsys):
+    # refused by report() before any kernel starts
+    target = tmp_path / "no" / "report.html"
+    code, out, err = run(["report", wide_csv, "-o", target], capsys)
+    assert (code, out) == (2, "")
+    assert "nbstats: error: cannot write 'report.html': the directory" in err
+    assert "does not exist" in err
 
 
 def test_missing_file(tmp_path, capsys):
