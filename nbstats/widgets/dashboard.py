@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.scores import score_table
+from nbstats.names import AliasOption
 
 __all__ = ["KINDS", "dashboard"]
 
@@ -24,7 +24,12 @@ KINDS = {
 
 
 def dashboard(
-    scores: pd.DataFrame | np.ndarray, kind: str = "bayes", **kwargs: Any
+    scores: pd.DataFrame | np.ndarray,
+    kind: str = "bayes",
+    *,
+    nan_policy: str = "raise",
+    aliases: AliasOption = "auto",
+    **kwargs: Any,
 ) -> Any:
     """A live dashboard of a score table: move a control, watch the answer change.
 
@@ -33,7 +38,7 @@ def dashboard(
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms. It is validated by
         :func:`nbstats.score_table` first, so bad input fails here with a
-        clear message (for long data or missing scores, build the table with
+        clear message (for long data, build the table with
         ``nbstats.score_table(...)`` and pass that).
     kind : {"bayes", "frequentist", "ranks"}
         - ``"bayes"``: :class:`nbstats.widgets.bayes.BayesDashboard`
@@ -43,6 +48,16 @@ def dashboard(
           (keyword ``higher_is_better``).
         - ``"ranks"``: :class:`nbstats.widgets.ranks.RankDashboard`
           (keywords ``higher_is_better``, ``random_state``).
+    nan_policy : {"raise", "omit"}
+        Missing scores: refuse them (naming the cells), or drop every case
+        with one (:func:`nbstats.score_table`); the dashboard then says which
+        cases it dropped.
+    aliases : "auto", bool or dict
+        Short display names for long algorithm names
+        (:func:`nbstats.names.make_aliases`): ``"auto"`` uses letters A, B, …
+        when a name is longer than 20 characters, ``True`` always, ``False``
+        never, or a dict ``{name: alias}``. A legend maps aliases to full
+        names; the results keep the full names.
     **kwargs
         Passed to the dashboard class.
 
@@ -78,15 +93,20 @@ def dashboard(
             + ", ".join(f"{name!r} ({what})" for name, what in KINDS.items())
             + "."
         )
-    table = score_table(scores)  # bad input fails here, before any widget
+    from nbstats.widgets.base import display_names, prepare_table
+
+    # bad input fails here, before any widget
+    table, _ = prepare_table(scores, nan_policy)
+    display_names([str(c) for c in table.columns], aliases)
+    kwargs.update(nan_policy=nan_policy, aliases=aliases)
     if kind == "bayes":
         from nbstats.widgets.bayes import BayesDashboard
 
-        return BayesDashboard(table, **kwargs)
+        return BayesDashboard(scores, **kwargs)
     if kind == "frequentist":
         from nbstats.widgets.frequentist import FrequentistDashboard
 
-        return FrequentistDashboard(table, **kwargs)
+        return FrequentistDashboard(scores, **kwargs)
     from nbstats.widgets.ranks import RankDashboard
 
-    return RankDashboard(table, **kwargs)
+    return RankDashboard(scores, **kwargs)

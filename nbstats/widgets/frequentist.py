@@ -14,13 +14,16 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from nbstats.names import AliasOption
 from nbstats.results.frequentist import FriedmanResult, PosthocResult
 from nbstats.results.render import format_value
-from nbstats.scores import check_flag, score_table
+from nbstats.scores import check_flag
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import (
@@ -28,7 +31,17 @@ from nbstats.stats.frequentist.posthoc import (
     POSTHOC_METHODS,
     posthoc,
 )
-from nbstats.widgets.base import Dashboard, alpha_slider
+from nbstats.widgets.base import (
+    SCROLL_CLASS,
+    Dashboard,
+    alpha_slider,
+    display_names,
+    dropped_html,
+    name_dropdown,
+    prepare_table,
+    rename_result,
+)
+from nbstats.widgets.rank_svg import SVG_FROM, cd_svg
 
 __all__ = ["FrequentistDashboard", "show_figure"]
 
@@ -58,6 +71,8 @@ _ADJUST_LABELS = {
 }
 #: Post-hoc results kept per (method, control, adjust, alpha).
 _CACHE_SIZE = 128
+#: Comparisons listed in the p-value table at most (smallest adjusted p first).
+TABLE_ROWS_MAX = 300
 
 _SIGNIFICANT_ROW = "background:#e8f0f8;font-weight:bold"
 _TABLE_STYLE = (
@@ -103,6 +118,22 @@ def show_figure(output: Any, figure: Any, *, dpi: float = 160) -> None:
     )
 
 
+def show_svg(output: Any, svg: str, text: str) -> None:
+    """Show an SVG picture in an ``ipywidgets.Output`` (in a scroll box when
+    it is wider than the row)."""
+    output.layout.width = None
+    output.layout.max_width = "100%"
+    output.layout.overflow = "auto"
+    output.add_class(SCROLL_CLASS)
+    output.outputs = (
+        {
+            "output_type": "display_data",
+            "data": {"image/svg+xml": svg, "text/plain": text},
+            "metadata": {},
+        },
+    )
+
+
 class FrequentistDashboard(Dashboard):
     """Friedman / Iman–Davenport, then a post-hoc test, live (Demšar 2006, §3.2).
 
@@ -113,6 +144,11 @@ class FrequentistDashboard(Dashboard):
         :func:`nbstats.score_table`; bad input raises here, not in a callback).
     higher_is_better : bool
         Whether higher scores are better.
+    nan_policy : {"raise", "omit"}
+        As :func:`nbstats.score_table`; the dashboard names the dropped cases.
+    aliases : "auto", bool or dict
+        Short display names (:func:`nbstats.names.make_aliases`) in the
+        picture and the table, with a legend; results keep the full names.
 
     Attributes
     ----------
@@ -131,9 +167,12 @@ class FrequentistDashboard(Dashboard):
     views : dict of str to ipywidgets.Widget
         ``"note"`` (HTML: which controls are ignored), ``"verdict"`` (HTML:
         the omnibus statistic, p-value and decision at α), ``"cd"`` (Output:
-        the CD diagram as a PNG), ``"table"`` (HTML: adjusted p-values).
-    figure : matplotlib Figure
-        The last CD diagram drawn (already closed; its artists can be read).
+        the CD diagram as a PNG; from 13 algorithms on the SVG of
+        :func:`nbstats.widgets.rank_svg.cd_svg`, one row per algorithm),
+        ``"table"`` (HTML: adjusted p-values, the 300 smallest).
+    figure : matplotlib Figure or None
+        The last CD diagram drawn (already closed; its artists can be read);
+        None for the SVG picture.
     error : str or None
         The message of the last failed update (e.g. ``adjust="shaffer"`` with
         a control), shown above the views; the previous result stays.
@@ -151,17 +190,25 @@ class FrequentistDashboard(Dashboard):
     """
 
     def __init__(
-        self, scores: pd.DataFrame | Any, *, higher_is_better: bool = True
+        self,
+        scores: pd.DataFrame | Any,
+        *,
+        higher_is_better: bool = True,
+        nan_policy: str = "raise",
+        aliases: AliasOption | Mapping[str, str] = "auto",
     ) -> None:
         import ipywidgets as widgets
 
         check_flag("higher_is_better", higher_is_better)
-        table = score_table(scores)
+        table, dropped = prepare_table(scores, nan_policy)
         table.columns = pd.Index([str(c) for c in table.columns], name="algorithm")
         super().__init__()
         self.scores = table
         self.higher_is_better = bool(higher_is_better)
         self.names = list(table.columns)
+        self.aliases = display_names(self.names, aliases)
+        self.dropped_cases = dropped
+        self._source, self.nan_policy, self._alias_option = scores, nan_policy, aliases
         self.figure: Any = None
         # the omnibus test does not depend on any control: once
         self._friedman: FriedmanResult = friedman(
@@ -187,11 +234,11 @@ class FrequentistDashboard(Dashboard):
                 description="post-hoc",
                 style=wide,
             ),
-            "control": widgets.Dropdown(
-                options=[("None (all pairs)", None)] + [(n, n) for n in self.names],
-                index=0,
+            "control": name_dropdown(
+                self.names,
+                self.aliases,
                 description="control",
-                style=wide,
+                none_label="None (all pairs)",
             ),
             "adjust": widgets.Dropdown(
                 options=[(_ADJUST_LABELS[a], a) for a in ADJUSTMENTS],
@@ -208,16 +255,21 @@ class FrequentistDashboard(Dashboard):
             "table": widgets.HTML(value=""),
         }
         c, v = self.controls, self.views
+        wrap = widgets.Layout(flex_flow="row wrap")
+        self._dropped_view = (
+            widgets.HTML(value=dropped_html(dropped, len(table))) if dropped else None
+        )
         self.widget = widgets.VBox(
             [
-                widgets.HBox([c["alpha"], c["omnibus"], c["method"]]),
-                widgets.HBox([c["control"], c["adjust"]]),
+                widgets.HBox([c["alpha"], c["omnibus"], c["method"]], layout=wrap),
+                widgets.HBox([c["control"], c["adjust"]], layout=wrap),
                 v["note"],
                 self._error_view,
                 v["verdict"],
-                widgets.HBox([v["cd"], v["table"]]),
+                widgets.HBox([v["cd"], v["table"]], layout=wrap),
             ]
         )
+        self._add_notes()
         self._add_export_bar()
         self.update()
         self._connect()
@@ -287,11 +339,20 @@ class FrequentistDashboard(Dashboard):
     def render(self, result: dict[str, Any]) -> None:
         from nbstats import plots  # lazy: matplotlib only when drawing
 
-        ax = plots.cd_diagram(result["posthoc"])
-        self.figure = ax.figure
-        show_figure(self.views["cd"], self.figure)
+        posthoc = result["posthoc"]
+        if len(self.names) >= SVG_FROM:
+            self.figure = None
+            show_svg(
+                self.views["cd"],
+                cd_svg(posthoc, self.aliases),
+                f"critical-difference picture ({posthoc.method})",
+            )
+        else:
+            ax = plots.cd_diagram(rename_result(posthoc, self.aliases))
+            self.figure = ax.figure
+            show_figure(self.views["cd"], self.figure)
         self.views["verdict"].value = self._verdict(result["omnibus"])
-        self.views["table"].value = _pvalue_table(result["posthoc"])
+        self.views["table"].value = _pvalue_table(posthoc, self.aliases)
 
     def _verdict(self, res: FriedmanResult) -> str:
         alpha = float(self.controls["alpha"].value)
@@ -323,13 +384,60 @@ class FrequentistDashboard(Dashboard):
         return f'<div style="font-size:13px">{text}</div>'
 
 
-def _pvalue_table(res: PosthocResult) -> str:
-    """Adjusted p-values, one row per comparison, smallest first; names escaped."""
-    frame = res.to_frame().sort_values("adjusted", kind="stable")
+def _comparisons(res: PosthocResult) -> pd.DataFrame:
+    """One row per comparison (as ``res.to_frame()``), from the matrices at once."""
+    ranks = res.mean_ranks
+    if isinstance(res.pvalues, pd.Series):
+        others = list(res.pvalues.index)
+        a = [res.control] * len(others)
+        b = others
+        pick = {
+            key: np.asarray(getattr(res, key).loc[others], dtype=float)
+            for key in ("statistics", "pvalues", "adjusted")
+        }
+        reject = np.asarray(res.reject.loc[others], dtype=bool)
+    else:
+        names = list(res.pvalues.columns)
+        rows, cols = np.triu_indices(len(names), k=1)
+        a = [names[i] for i in rows]
+        b = [names[j] for j in cols]
+        pick = {
+            key: np.asarray(getattr(res, key).to_numpy(), dtype=float)[rows, cols]
+            for key in ("statistics", "pvalues", "adjusted")
+        }
+        reject = np.asarray(res.reject.to_numpy(), dtype=bool)[rows, cols]
+    return pd.DataFrame(
+        {
+            "a": a,
+            "b": b,
+            "mean_rank_a": ranks.loc[a].to_numpy(dtype=float),
+            "mean_rank_b": ranks.loc[b].to_numpy(dtype=float),
+            "statistic": pick["statistics"],
+            "pvalue": pick["pvalues"],
+            "adjusted": pick["adjusted"],
+            "reject": reject,
+        }
+    )
+
+
+def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) -> str:
+    """Adjusted p-values, one row per comparison, smallest first; names escaped.
+
+    At most :data:`TABLE_ROWS_MAX` rows (the rest are counted), in a box that
+    scrolls.
+    """
+    shown = shown or {}
+    frame = _comparisons(res).sort_values("adjusted", kind="stable")
+    total, significant = len(frame), int(frame["reject"].sum())
+    frame = frame.iloc[:TABLE_ROWS_MAX]
     how = _METHOD_LABELS.get(res.method, res.method)
     if res.adjust != res.method:
         how += f", {_ADJUST_LABELS.get(res.adjust, res.adjust)} adjustment"
-    against = f" against {html.escape(res.control)}" if res.control else ""
+    against = (
+        f" against {html.escape(shown.get(res.control, res.control))}"
+        if res.control
+        else ""
+    )
     head = "".join(
         f'<th style="{_HEAD_STYLE}">{h}</th>'
         for h in ("comparison", "mean ranks", "statistic", "p", "adjusted p", "")
@@ -338,7 +446,8 @@ def _pvalue_table(res: PosthocResult) -> str:
     for row in frame.itertuples(index=False):
         style = f' style="{_SIGNIFICANT_ROW}"' if row.reject else ""
         cells = [
-            f"{html.escape(row.a)} vs {html.escape(row.b)}",
+            f"{html.escape(shown.get(row.a, row.a))} vs "
+            f"{html.escape(shown.get(row.b, row.b))}",
             f"{row.mean_rank_a:.3f} / {row.mean_rank_b:.3f}",
             format_value(row.statistic),
             format_value(row.pvalue),
@@ -355,10 +464,19 @@ def _pvalue_table(res: PosthocResult) -> str:
         if res.critical_difference is not None
         else ""
     )
+    more = (
+        f'<div style="font-size:11px;color:#555;margin-top:4px">The {len(frame)} '
+        f"smallest of {total} comparisons ({significant} significant); all are in "
+        "<code>result['posthoc']</code>.</div>"
+        if total > len(frame)
+        else ""
+    )
     return (
-        '<div style="max-height:28em;overflow:auto">'
+        '<div style="max-width:100%">'
         f'<div style="font-size:12px;margin-bottom:4px"><b>Adjusted p-values</b> '
         f"({html.escape(how)}){against}, α = {res.alpha:g}{cd}</div>"
+        f'<div class="{SCROLL_CLASS}" style="max-height:28em;overflow:auto;'
+        'max-width:100%">'
         f'<table style="{_TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>{more}</div>"
     )

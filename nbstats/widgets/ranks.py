@@ -12,18 +12,31 @@ does not import ipywidgets (building a dashboard does).
 
 from __future__ import annotations
 
+import dataclasses
 import html
+from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from nbstats.names import AliasOption
 from nbstats.results.ranking import RankCIResult
 from nbstats.results.render import format_value
-from nbstats.scores import check_flag, score_table
+from nbstats.scores import check_flag
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
-from nbstats.widgets.base import Dashboard, alpha_slider
-from nbstats.widgets.frequentist import show_figure
+from nbstats.widgets.base import (
+    SCROLL_CLASS,
+    Dashboard,
+    alpha_slider,
+    display_names,
+    dropped_html,
+    prepare_table,
+    rename_result,
+)
+from nbstats.widgets.frequentist import show_figure, show_svg
+from nbstats.widgets.rank_svg import SVG_FROM, intervals_svg
 
 __all__ = ["RankDashboard"]
 
@@ -42,6 +55,10 @@ _OMNIBUS = {
 }
 #: Results kept per (method, alpha, n_boot).
 _CACHE_SIZE = 256
+#: The level at which the test-based methods are computed once: their
+#: p-values do not depend on α, and a decision at α ≤ this level is
+#: ``p < α`` among the decisions made at this level (see :func:`at_alpha`).
+REFERENCE_ALPHA = 0.5
 
 _TABLE_STYLE = (
     "border-collapse:collapse;font-size:12px;line-height:1.4;"
@@ -65,6 +82,11 @@ class RankDashboard(Dashboard):
     random_state : None, int or numpy Generator
         Seed of the bootstrap, fixed when the dashboard is built: every
         recompute uses the same resamples (a Generator is drawn from once).
+    nan_policy : {"raise", "omit"}
+        As :func:`nbstats.score_table`; the dashboard names the dropped cases.
+    aliases : "auto", bool or dict
+        Short display names (:func:`nbstats.names.make_aliases`) in the
+        picture and the table, with a legend; results keep the full names.
 
     Attributes
     ----------
@@ -78,9 +100,10 @@ class RankDashboard(Dashboard):
         in the order of ``nbstats.stats.ranking.RANK_CI_METHODS``.
     views : dict of str to ipywidgets.Widget
         ``"plot"`` (Output: the forest plot of
-        :func:`nbstats.plots.rank_intervals` as a PNG) and ``"table"`` (HTML:
-        lower and upper rank per algorithm and method, and each method's
-        omnibus test).
+        :func:`nbstats.plots.rank_intervals` as a PNG; from 13 algorithms on
+        the SVG of :func:`nbstats.widgets.rank_svg.intervals_svg`) and
+        ``"table"`` (HTML: lower and upper rank per algorithm and method,
+        and each method's omnibus test).
     figure : matplotlib Figure
         The last forest plot drawn (already closed; its artists can be read).
     error : str or None
@@ -105,14 +128,20 @@ class RankDashboard(Dashboard):
         *,
         higher_is_better: bool = True,
         random_state: object = 0,
+        nan_policy: str = "raise",
+        aliases: AliasOption | Mapping[str, str] = "auto",
     ) -> None:
         import ipywidgets as widgets
 
         check_flag("higher_is_better", higher_is_better)
-        table = score_table(scores)
+        table, dropped = prepare_table(scores, nan_policy)
         table.columns = pd.Index([str(c) for c in table.columns], name="algorithm")
         super().__init__()
         self.scores = table
+        self.names = list(table.columns)
+        self.aliases = display_names(self.names, aliases)
+        self.dropped_cases = dropped
+        self._source, self.nan_policy, self._alias_option = scores, nan_policy, aliases
         self.higher_is_better = bool(higher_is_better)
         # one seed for the dashboard's life: recomputes never re-roll
         self._seed = seed_sequence(random_state)
@@ -146,13 +175,21 @@ class RankDashboard(Dashboard):
             "table": widgets.HTML(value=""),
         }
         c, v = self.controls, self.views
+        wrap = widgets.Layout(flex_flow="row wrap")
+        self._dropped_view = (
+            widgets.HTML(value=dropped_html(dropped, len(table))) if dropped else None
+        )
         self.widget = widgets.VBox(
             [
-                widgets.HBox([c["methods"], widgets.VBox([c["alpha"], c["n_boot"]])]),
+                widgets.HBox(
+                    [c["methods"], widgets.VBox([c["alpha"], c["n_boot"]])],
+                    layout=wrap,
+                ),
                 self._error_view,
-                widgets.HBox([v["plot"], v["table"]]),
+                widgets.HBox([v["plot"], v["table"]], layout=wrap),
             ]
         )
+        self._add_notes()
         self._add_export_bar()
         self.update()
         self._connect()
@@ -183,19 +220,32 @@ class RankDashboard(Dashboard):
             key = (method, alpha, n_boot if method == "bootstrap" else None)
             res = self._cache.get(key)
             if res is None:
-                res = rank_ci(
-                    self.scores,
-                    method=method,
-                    alpha=alpha,
-                    n_boot=n_boot,
-                    higher_is_better=self.higher_is_better,
-                    random_state=self._seed,
-                )
+                if method != "bootstrap" and alpha <= REFERENCE_ALPHA:
+                    res = at_alpha(self._reference(method), alpha)
+                else:
+                    res = self._rank_ci(method, alpha, n_boot)
                 if len(self._cache) >= _CACHE_SIZE:
                     self._cache.clear()
                 self._cache[key] = res
             results[method] = res
         return {"rank_ci": results}
+
+    def _rank_ci(self, method: str, alpha: float, n_boot: int) -> RankCIResult:
+        return rank_ci(
+            self.scores,
+            method=method,
+            alpha=alpha,
+            n_boot=n_boot,
+            higher_is_better=self.higher_is_better,
+            random_state=self._seed,
+        )
+
+    def _reference(self, method: str) -> RankCIResult:
+        """The test-based method at :data:`REFERENCE_ALPHA`, computed once."""
+        key = (method, REFERENCE_ALPHA, "reference")
+        if key not in self._cache:
+            self._cache[key] = self._rank_ci(method, REFERENCE_ALPHA, 1)
+        return self._cache[key]
 
     # -- result → views -------------------------------------------------------
 
@@ -203,14 +253,83 @@ class RankDashboard(Dashboard):
         from nbstats import plots  # lazy: matplotlib only when drawing
 
         results = result["rank_ci"]
-        ax = plots.rank_intervals(results)
-        self.figure = ax.figure
-        show_figure(self.views["plot"], self.figure)
-        self.views["table"].value = _interval_table(results)
+        if len(self.names) >= SVG_FROM:
+            self.figure = None
+            show_svg(
+                self.views["plot"],
+                intervals_svg(results, self.aliases),
+                "confidence intervals for ranks",
+            )
+        else:
+            shown = {m: rename_result(r, self.aliases) for m, r in results.items()}
+            ax = plots.rank_intervals(shown)
+            self.figure = ax.figure
+            show_figure(self.views["plot"], self.figure)
+        self.views["table"].value = _interval_table(results, self.aliases)
 
 
-def _interval_table(results: dict[str, RankCIResult]) -> str:
+def at_alpha(reference: RankCIResult, alpha: float) -> RankCIResult:
+    """A test-based :func:`nbstats.rank_ci` result at a smaller α, from one at
+    a larger α (the p-values do not depend on α).
+
+    The omnibus test is rejected when its p-value < α; a pair is decided
+    when its adjusted p-value < α, and only pairs decided at the larger α can
+    be (the directions are those of the reference's decisions). Tested equal
+    to :func:`nbstats.rank_ci` at every α.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> wide = nbstats.rank_ci(table, alpha=0.5)
+    >>> at_alpha(wide, 0.05).intervals() == nbstats.rank_ci(table).intervals()
+    True
+    """
+    if not 0 < alpha <= reference.alpha:
+        raise ValueError(
+            f"alpha must lie in (0, {reference.alpha}] (the reference's), got {alpha}."
+        )
+    names = list(reference.lower.index)
+    m = len(names)
+    rejected = bool(reference.omnibus_pvalue < alpha)
+    nothing = np.zeros((m, m), dtype=bool)
+    if rejected and reference.pvalues is not None:
+        p_better = np.nan_to_num(reference.pvalues.to_numpy(dtype=float), nan=1.0)
+        worse_p = reference.pvalues_worse
+        p_worse = (
+            p_better
+            if worse_p is None
+            else np.nan_to_num(worse_p.to_numpy(dtype=float), nan=1.0)
+        )
+        better = reference.better.to_numpy(dtype=bool) & (p_better < alpha)
+        worse = reference.worse.to_numpy(dtype=bool) & (p_worse < alpha)
+        pvalues, pvalues_worse = reference.pvalues, reference.pvalues_worse
+    else:
+        better = worse = nothing
+        pvalues = pvalues_worse = None
+    index = reference.better.index
+    return dataclasses.replace(
+        reference,
+        alpha=float(alpha),
+        omnibus_rejected=rejected,
+        lower=pd.Series(
+            1 + better.sum(axis=1), index=reference.lower.index, name="lower"
+        ).astype(reference.lower.dtype),
+        upper=pd.Series(
+            m - worse.sum(axis=1), index=reference.upper.index, name="upper"
+        ).astype(reference.upper.dtype),
+        better=pd.DataFrame(better, index=index, columns=reference.better.columns),
+        worse=pd.DataFrame(worse, index=index, columns=reference.worse.columns),
+        pvalues=pvalues,
+        pvalues_worse=pvalues_worse,
+    )
+
+
+def _interval_table(
+    results: dict[str, RankCIResult], shown: Mapping[str, str] | None = None
+) -> str:
     """Lower and upper rank per algorithm (best mean rank first) and method."""
+    shown = shown or {}
     first = next(iter(results.values()))
     order = first.mean_ranks.sort_values(kind="stable").index
     level = f"{first.confidence_level:.1%}".replace(".0%", "%")
@@ -224,7 +343,7 @@ def _interval_table(results: dict[str, RankCIResult]) -> str:
     rows = []
     for name in order:
         cells = [
-            f'<th style="{_NAME}">{html.escape(str(name))}</th>',
+            f'<th style="{_NAME}">{html.escape(shown.get(name, str(name)))}</th>',
             f'<td style="{_CELL}">{first.mean_ranks[name]:.3f}</td>',
         ]
         for res in results.values():
@@ -246,7 +365,8 @@ def _interval_table(results: dict[str, RankCIResult]) -> str:
                 f"{format_value(res.omnibus_pvalue)} ({verdict})"
             )
     return (
-        '<div style="max-height:32em;overflow:auto">'
+        f'<div class="{SCROLL_CLASS}" style="max-height:32em;overflow:auto;'
+        'max-width:100%">'
         f'<div style="font-size:12px;margin-bottom:4px"><b>{level} confidence '
         "intervals for ranks</b> (1 = best)</div>"
         f'<table style="{_TABLE_STYLE}"><thead>'

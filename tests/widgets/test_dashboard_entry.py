@@ -108,3 +108,63 @@ def test_importing_builds_nothing_heavy():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+LONG = [
+    "HistGradientBoostingClassifier(max_iter=300, lr=0.05)",
+    "RandomForestClassifier(n_estimators=500)",
+    "LogisticRegression(C=1.0)",
+    "SVC(kernel='rbf')",
+]
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_nan_policy_omit_names_the_dropped_cases(table6, kind):
+    holes = table6.copy()
+    holes.iloc[2, 1] = np.nan
+    holes.iloc[5, 0] = np.nan
+    with pytest.raises(ValueError, match="missing"):
+        dashboard(holes, kind=kind)
+    board = dashboard(holes, kind=kind, nan_policy="omit")
+    assert board.error is None
+    assert board.dropped_cases == [str(holes.index[2]), str(holes.index[5])]
+    text = " ".join(
+        child.value for child in board.widget.children if hasattr(child, "value")
+    )
+    assert "dropped 2 cases" in text and str(holes.index[5]) in text
+    assert "12 cases remain" in text
+    with pytest.raises(ValueError, match="nan_policy"):
+        dashboard(table6, kind=kind, nan_policy="drop")
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_long_names_get_aliases_and_a_legend(table6, kind):
+    scores = table6.set_axis(LONG, axis=1)
+    board = dashboard(scores, kind=kind)
+    assert board.aliases == dict(zip(LONG, "ABCD", strict=True))
+    legend = board.alias_view.value
+    assert "<b>A</b> = HistGradientBoostingClassifier(max_iter=300, lr=0.05)" in legend
+    assert board.alias_view in board.widget.children
+    off = dashboard(scores, kind=kind, aliases=False)
+    assert off.aliases == {name: name for name in LONG}
+    assert not hasattr(off, "alias_view")
+    mine = dashboard(scores, kind=kind, aliases={LONG[0]: "HGB"})
+    assert mine.aliases[LONG[0]] == "HGB" and mine.aliases[LONG[1]] == LONG[1]
+    with pytest.raises(ValueError, match="aliases"):
+        dashboard(scores, kind=kind, aliases="on")
+    with pytest.raises(ValueError, match="not in the table"):
+        dashboard(scores, kind=kind, aliases={"XGB": "X"})
+
+
+def test_aliases_in_the_views(table6):
+    scores = table6.set_axis(LONG, axis=1)
+    bayes = dashboard(scores, kind="bayes", n_samples=2000, random_state=0)
+    matrix = bayes.matrix_view.value
+    assert ">A</th>" in matrix and ">HistGradient" not in matrix
+    assert bayes.controls["a"].label == f"A — {LONG[0]}"
+    assert list(bayes.result["pairs"]["a"].unique()) == LONG[:3]  # full names
+    freq = dashboard(scores, kind="frequentist")
+    texts = [t.get_text() for t in freq.figure.axes[0].texts]
+    assert "A" in texts and LONG[0] not in texts
+    assert "A vs " in freq.views["table"].value
+    assert freq.result["posthoc"].mean_ranks.index.tolist() == LONG

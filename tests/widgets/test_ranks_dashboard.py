@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import re
+import xml.etree.ElementTree as ET
 
 import ipywidgets
 import matplotlib.pyplot as plt
@@ -17,7 +18,7 @@ import pytest
 
 import nbstats
 from nbstats.stats.ranking import RANK_CI_METHODS
-from nbstats.widgets.ranks import RankDashboard
+from nbstats.widgets.ranks import REFERENCE_ALPHA, RankDashboard, at_alpha
 
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 
@@ -222,3 +223,49 @@ def test_bad_input_fails_at_once(table6):
         RankDashboard(table6.iloc[:, :1])
     with pytest.raises(TypeError, match="random_state"):
         RankDashboard(table6, random_state="seed")
+
+
+@pytest.mark.parametrize(
+    "method", ["id-nemenyi", "id-wilcoxon-2s", "id-wilcoxon-1s", "anova-tukey"]
+)
+def test_a_smaller_alpha_from_the_reference_equals_rank_ci(method):
+    """The dashboard derives α ≤ 0.5 from one result at 0.5: it must equal
+    nbstats.rank_ci at that α, field for field (rejected or not)."""
+    rng = np.random.default_rng(5)
+    scores = pd.DataFrame(
+        rng.normal(size=(12, 6)) + np.linspace(0, 1.2, 6),
+        columns=[f"alg{j}" for j in range(6)],
+    )
+    reference = nbstats.rank_ci(scores, method=method, alpha=REFERENCE_ALPHA)
+    for alpha in (0.001, 0.01, 0.05, 0.1, 0.2, 0.5):
+        got = at_alpha(reference, alpha)
+        want = nbstats.rank_ci(scores, method=method, alpha=alpha)
+        assert got.omnibus_rejected == want.omnibus_rejected
+        pd.testing.assert_series_equal(got.lower, want.lower)
+        pd.testing.assert_series_equal(got.upper, want.upper)
+        pd.testing.assert_frame_equal(got.better, want.better)
+        pd.testing.assert_frame_equal(got.worse, want.worse)
+        for key in ("pvalues", "pvalues_worse"):
+            if getattr(want, key) is None:
+                assert getattr(got, key) is None
+            else:
+                pd.testing.assert_frame_equal(getattr(got, key), getattr(want, key))
+    with pytest.raises(ValueError, match="alpha must lie in"):
+        at_alpha(reference, 0.7)
+
+
+def test_many_algorithms_draw_svg_with_aliases():
+    rng = np.random.default_rng(2)
+    names = [f"HistGradientBoostingClassifier(max_iter={k})" for k in range(20)]
+    scores = pd.DataFrame(
+        rng.normal(size=(15, 20)) + np.linspace(0, 3, 20), columns=names
+    )
+    board = RankDashboard(scores)
+    assert board.figure is None
+    (output,) = board.views["plot"].outputs
+    svg = output["data"]["image/svg+xml"]
+    ET.fromstring(svg)
+    assert ">A<" in svg and "HistGradient" in svg  # alias shown, full name in title
+    assert "A — " not in board.views["table"].value
+    assert board.alias_view.value.count(" = ") == 20
+    assert list(board.result["rank_ci"]["id-wilcoxon-2s"].lower.index) == names
