@@ -321,14 +321,18 @@ class FrequentistDashboard(Dashboard):
         method, control, adjust, alpha = key
         result = self._posthoc_cache.get(key)
         if result is None:
-            result = posthoc(
-                self.scores,
-                method=method,
-                control=control,
-                adjust=adjust,
-                alpha=alpha,
-                higher_is_better=self.higher_is_better,
-            )
+            # the p-values do not depend on α: computed once per setting
+            first = (method, control, adjust, "p-values")
+            if first not in self._posthoc_cache:
+                self._posthoc_cache[first] = posthoc(
+                    self.scores,
+                    method=method,
+                    control=control,
+                    adjust=adjust,
+                    alpha=alpha,
+                    higher_is_better=self.higher_is_better,
+                )
+            result = posthoc_at_alpha(self._posthoc_cache[first], alpha)
             if len(self._posthoc_cache) >= _CACHE_SIZE:
                 self._posthoc_cache.clear()
             self._posthoc_cache[key] = result
@@ -382,6 +386,65 @@ class FrequentistDashboard(Dashboard):
                 "below are not warranted (Demšar 2006, §3.2.2).</i>"
             )
         return f'<div style="font-size:13px">{text}</div>'
+
+
+def posthoc_at_alpha(result: PosthocResult, alpha: float) -> PosthocResult:
+    """:func:`nbstats.posthoc`'s result at another α, from its p-values.
+
+    The adjusted p-values do not depend on α; the decisions (``adjusted <=
+    alpha``), the critical difference and the groups do, and are derived as
+    :func:`nbstats.posthoc` derives them (tested equal for every method).
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> at_10 = posthoc_at_alpha(nbstats.posthoc(table), 0.10)
+    >>> at_10.groups == nbstats.posthoc(table, alpha=0.10).groups
+    True
+    """
+    import dataclasses
+
+    from nbstats.stats.frequentist.critical_difference import (
+        critical_value,
+        rank_standard_error,
+    )
+    from nbstats.stats.groups import nonsignificant_groups
+
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    if alpha == result.alpha:
+        return result
+    names = list(result.mean_ranks.index)
+    k, ranks = len(names), result.mean_ranks
+    se = rank_standard_error(k, result.n_cases)
+    critical_difference = None
+    if result.method == "nemenyi":
+        critical_difference = critical_value(k, alpha, "nemenyi") * se
+    elif result.method == "bonferroni-dunn":
+        comparisons = k - 1 if result.control is not None else k * (k - 1) // 2
+        critical_difference = (
+            critical_value(k, alpha, "bonferroni-dunn", n_comparisons=comparisons) * se
+        )
+    if result.control is not None:
+        reject = (result.adjusted <= alpha).rename("reject")
+        same = [result.control] + [b for b, r in reject.items() if not r]
+        groups = [tuple(sorted(same, key=lambda a: (ranks[a], names.index(a))))]
+    else:
+        adjusted = result.adjusted.to_numpy()
+        reject = pd.DataFrame(
+            np.nan_to_num(adjusted, nan=np.inf) <= alpha,
+            index=result.adjusted.index,
+            columns=result.adjusted.columns,
+        )
+        groups = nonsignificant_groups(reject, ranks)
+    return dataclasses.replace(
+        result,
+        alpha=alpha,
+        reject=reject,
+        critical_difference=critical_difference,
+        groups=groups,
+    )
 
 
 def _comparisons(res: PosthocResult) -> pd.DataFrame:

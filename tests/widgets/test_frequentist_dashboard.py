@@ -317,3 +317,67 @@ def test_settings_seen_before_come_from_the_cache(board):
     board.controls["alpha"].value = 0.10
     board.controls["alpha"].value = 0.05
     assert board.result["posthoc"] is first
+
+
+@pytest.mark.parametrize(
+    ("method", "control", "adjust"),
+    [
+        ("nemenyi", None, None),
+        ("shaffer", None, None),
+        ("bonferroni-dunn", None, None),
+        ("bonferroni-dunn", "alg0", None),
+        ("holm", "alg2", None),
+        ("hommel", "alg1", None),
+        ("wilcoxon", None, "holm"),
+        ("wilcoxon", None, "shaffer"),
+        ("sign", "alg3", "hochberg"),
+        ("ttest", None, "none"),
+    ],
+)
+def test_a_new_alpha_from_the_p_values_equals_posthoc(method, control, adjust):
+    """The dashboard computes the p-values once per setting and derives each
+    α from them: it must equal nbstats.posthoc at that α."""
+    from nbstats.widgets.frequentist import posthoc_at_alpha
+
+    rng = np.random.default_rng(8)
+    scores = pd.DataFrame(
+        rng.normal(size=(20, 7)) + np.linspace(0, 1.5, 7),
+        columns=[f"alg{j}" for j in range(7)],
+    )
+    kw = {"method": method, "control": control, "adjust": adjust}
+    first = nbstats.posthoc(scores, alpha=0.05, **kw)
+    for alpha in (0.001, 0.01, 0.05, 0.1, 0.2):
+        got = posthoc_at_alpha(first, alpha)
+        want = nbstats.posthoc(scores, alpha=alpha, **kw)
+        assert got.alpha == want.alpha
+        assert got.groups == want.groups
+        assert got.critical_difference == want.critical_difference
+        if isinstance(want.reject, pd.Series):
+            pd.testing.assert_series_equal(got.reject, want.reject)
+        else:
+            pd.testing.assert_frame_equal(got.reject, want.reject)
+        pd.testing.assert_frame_equal(got.to_frame(), want.to_frame())
+    with pytest.raises(ValueError, match="alpha"):
+        posthoc_at_alpha(first, 1.5)
+
+
+def test_many_algorithms_draw_the_cd_picture_as_svg():
+    import xml.etree.ElementTree as ET
+
+    rng = np.random.default_rng(3)
+    scores = pd.DataFrame(
+        rng.normal(size=(30, 40)) + np.linspace(0, 4, 40),
+        columns=[f"alg{j}" for j in range(40)],
+    )
+    board = FrequentistDashboard(scores)
+    assert board.figure is None
+    (output,) = board.views["cd"].outputs
+    svg = output["data"]["image/svg+xml"]
+    ET.fromstring(svg)
+    assert "CD = " in svg and svg.count("<circle") >= 40
+    table = board.views["table"].value
+    assert "The 300 smallest of 780 comparisons" in table
+    assert table.count("<tr") == 301
+    board.set(method="holm", control="alg5")
+    svg = board.views["cd"].outputs[0]["data"]["image/svg+xml"]
+    assert 'font-weight="bold"' in svg and "significantly different from alg5" in svg
