@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -47,6 +48,9 @@ __all__ = [
 
 #: The dashboards ``nbstats dashboard --kind`` can serve.
 KINDS = ("bayes", "frequentist", "ranks")
+#: ``--aliases`` → the ``aliases=`` of :func:`nbstats.dashboard`.
+ALIASES = {"auto": "auto", "on": True, "off": False}
+NAN_POLICIES = ("raise", "omit")
 
 #: CSS class the served notebook gives each control (``nbstats-control-<name>``)
 #: and the whole dashboard (``nbstats-dashboard``), so pages can be styled and
@@ -67,6 +71,7 @@ def load_scores(
     algorithm: str | None = None,
     score: str | None = None,
     aggregate: str | None = None,
+    nan_policy: str = "raise",
 ) -> pd.DataFrame:
     """Read a score CSV and validate it as :func:`nbstats.score_table` does.
 
@@ -87,7 +92,12 @@ def load_scores(
         )
     raw = pd.read_csv(path) if long else pd.read_csv(path, index_col=0)
     return nbstats.score_table(
-        raw, case=case, algorithm=algorithm, score=score, aggregate=aggregate
+        raw,
+        case=case,
+        algorithm=algorithm,
+        score=score,
+        aggregate=aggregate,
+        nan_policy=nan_policy,
     )
 
 
@@ -101,6 +111,8 @@ def build_notebook(
     score: str | None = None,
     aggregate: str | None = None,
     title: str | None = None,
+    nan_policy: str = "raise",
+    aliases: str = "auto",
 ) -> Any:
     """The notebook Voilà serves: a title and one cell showing the dashboard.
 
@@ -120,7 +132,7 @@ def build_notebook(
     import pandas as pd
     import nbstats
     <BLANKLINE>
-    scores = nbstats.score_table(pd.read_csv(r'/.../scores.csv', index_col=0))
+    scores = pd.read_csv(r'/.../scores.csv', index_col=0)
     board = nbstats.dashboard(scores, kind='ranks')
     ...
     """
@@ -128,19 +140,25 @@ def build_notebook(
 
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
+    _check_options(nan_policy, aliases)
     path = Path(csv).expanduser().resolve()
     long = any(v is not None for v in (case, algorithm, score))
     if long:
         read = (
             f"nbstats.score_table(\n    pd.read_csv({_literal(path)}),\n"
             f"    case={case!r},\n    algorithm={algorithm!r},\n"
-            f"    score={score!r},\n    aggregate={aggregate!r},\n)"
+            f"    score={score!r},\n    aggregate={aggregate!r},\n"
+            f"    nan_policy={nan_policy!r},\n)"
         )
-    else:
-        read = f"nbstats.score_table(pd.read_csv({_literal(path)}, index_col=0))"
+    else:  # the dashboard validates (and names the cases nan_policy drops)
+        read = f"pd.read_csv({_literal(path)}, index_col=0)"
     options = f"kind={kind!r}"
     if not higher_is_better:
         options += ", higher_is_better=False"
+    if nan_policy != "raise":
+        options += f", nan_policy={nan_policy!r}"
+    if aliases != "auto":
+        options += f", aliases={ALIASES[aliases]!r}"
     code = "\n".join(
         [
             "import pandas as pd",
@@ -182,6 +200,18 @@ _KIND_TITLES = {
     "frequentist": "frequentist comparison dashboard",
     "ranks": "rank confidence intervals dashboard",
 }
+
+
+def _check_options(nan_policy: str, aliases: str) -> None:
+    if nan_policy not in NAN_POLICIES:
+        raise ValueError(
+            f"--nan-policy must be one of {', '.join(NAN_POLICIES)}; "
+            f"got {nan_policy!r}."
+        )
+    if aliases not in ALIASES:
+        raise ValueError(
+            f"--aliases must be one of {', '.join(ALIASES)}; got {aliases!r}."
+        )
 
 
 def _literal(path: Path) -> str:
@@ -236,6 +266,8 @@ def serve(
     algorithm: str | None = None,
     score: str | None = None,
     aggregate: str | None = None,
+    nan_policy: str = "raise",
+    aliases: str = "auto",
     out: TextIO | None = None,
     log: TextIO | None = None,
 ) -> int:
@@ -262,14 +294,22 @@ def serve(
     log = sys.stderr if log is None else log
     if kind not in KINDS:
         raise ValueError(f"--kind must be one of {', '.join(KINDS)}; got {kind!r}.")
+    _check_options(nan_policy, aliases)
     if importlib.util.find_spec("voila") is None:
         raise ModuleNotFoundError(
             "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
             name="voila",
         )
-    table = load_scores(
-        csv, case=case, algorithm=algorithm, score=score, aggregate=aggregate
-    )
+    with warnings.catch_warnings():  # the page names the dropped cases
+        warnings.simplefilter("ignore")
+        table = load_scores(
+            csv,
+            case=case,
+            algorithm=algorithm,
+            score=score,
+            aggregate=aggregate,
+            nan_policy=nan_policy,
+        )
     if port is not None and not 0 < port < 65536:
         raise ValueError(f"--port must be between 1 and 65535, got {port}.")
 
@@ -283,6 +323,8 @@ def serve(
         algorithm=algorithm,
         score=score,
         aggregate=aggregate,
+        nan_policy=nan_policy,
+        aliases=aliases,
     )
     with tempfile.TemporaryDirectory(prefix="nbstats-dashboard-") as tmp:
         stem = re.sub(r"[^\w.-]+", "_", Path(csv).stem) or "scores"
@@ -439,6 +481,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=None,
         help="long data: combine repeated rows (e.g. folds) of a case and algorithm",
     )
+    parser.add_argument(
+        "--nan-policy",
+        choices=NAN_POLICIES,
+        default="raise",
+        help="missing scores: 'raise' refuses them and names the cells; 'omit' "
+        "drops every case with a missing score (the page says which) "
+        "(default: raise)",
+    )
+    parser.add_argument(
+        "--aliases",
+        choices=tuple(ALIASES),
+        default="auto",
+        help="short names A, B, ... with a legend to the full names: 'auto' when "
+        "a name is longer than 20 characters, 'on' always, 'off' never "
+        "(default: auto)",
+    )
     return parser
 
 
@@ -457,6 +515,8 @@ def run(args: argparse.Namespace) -> int:
             algorithm=args.algorithm,
             score=args.score,
             aggregate=args.aggregate,
+            nan_policy=getattr(args, "nan_policy", "raise"),
+            aliases=getattr(args, "aliases", "auto"),
         )
     except (ValueError, TypeError, OSError, ImportError) as error:
         message = str(error)

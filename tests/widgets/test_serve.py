@@ -196,3 +196,36 @@ def test_missing_voila_says_which_extra_to_install(tmp_path, capsys, monkeypatch
     )
     assert serve.main([str(csv)]) == 2
     assert "pip install 'nbstats[dashboard]'" in capsys.readouterr().err
+
+
+def test_nan_policy_and_aliases_options(tmp_path, table6):
+    import argparse
+
+    parser = serve.add_arguments(argparse.ArgumentParser(prog="nbstats dashboard"))
+    args = parser.parse_args(["x.csv", "--nan-policy", "omit", "--aliases", "off"])
+    assert (args.nan_policy, args.aliases) == ("omit", "off")
+    defaults = parser.parse_args(["x.csv"])
+    assert (defaults.nan_policy, defaults.aliases) == ("raise", "auto")
+    text = parser.format_help()
+    assert "--nan-policy {raise,omit}" in text and "--aliases {auto,on,off}" in text
+    assert "drops every case" in text and "longer than 20 characters" in text
+    with pytest.raises(SystemExit):
+        parser.parse_args(["x.csv", "--aliases", "yes"])
+
+    holes = table6.set_axis(
+        [f"{name} with a rather long configuration" for name in table6], axis=1
+    )
+    holes.iloc[3, 0] = float("nan")
+    path = tmp_path / "holes.csv"
+    holes.to_csv(path)
+    nb = serve.build_notebook(path, kind="ranks", nan_policy="omit", aliases="on")
+    assert "nan_policy='omit', aliases=True" in nb.cells[-1].source
+    execute(nb)
+    assert not [out for out in nb.cells[-1].outputs if out.output_type == "error"]
+    state = nb.metadata.widgets[WIDGET_STATE]["state"]
+    texts = " ".join(str(m["state"].get("value", "")) for m in state.values())
+    assert "dropped 1 case" in texts and "<b>A</b> = C4.5 with a rather" in texts
+    with pytest.raises(ValueError, match="--aliases must be one of"):
+        serve.build_notebook(path, aliases="yes")
+    with pytest.raises(ValueError, match="--nan-policy must be one of"):
+        serve.build_notebook(path, nan_policy="drop")
