@@ -6,16 +6,18 @@ import html
 
 import pandas as pd
 
-from nbstats.report.display import _and, paragraph, table
+from nbstats.report.display import _and, latex_longtable, paragraph, table
 from nbstats.report.methods import Paragraph
 from nbstats.results.render import escape_latex, format_value
 
-#: Above this many cases the LaTeX score table becomes a longtable.
-LONGTABLE_ROWS = 30
-#: Above this many algorithms the LaTeX score table is scaled to the text width.
-WIDE_COLUMNS = 6
-#: Algorithm names longer than this are set upright in a longtable's header.
+#: Above this many algorithms the score table leaves out the rank of every
+#: score (the mean ranks stay), in HTML and LaTeX.
+RANKED_COLUMNS = 12
+#: Names longer than this (characters) may wrap in the HTML score table.
 LONG_NAME = 12
+#: Every LaTeX table is a longtable now (it breaks across pages); kept for the
+#: modules that import it.
+LONGTABLE_ROWS = 30
 
 
 def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
@@ -43,23 +45,35 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
     values = scores.to_numpy()
     best = values.max(axis=1) if higher_is_better else values.min(axis=1)
     bold = values == best[:, None]
+    with_ranks = scores.shape[1] <= RANKED_COLUMNS
     cells = [
-        [f"{format_value(v)} ({r:g})" for v, r in zip(row, rank_row, strict=True)]
+        [
+            f"{format_value(v)} ({r:g})" if with_ranks else format_value(v)
+            for v, r in zip(row, rank_row, strict=True)
+        ]
         for row, rank_row in zip(values, ranks.to_numpy(), strict=True)
     ]
     mean_cells = [f"{r:.3f}" for r in mean]
     mean_bold = (mean.to_numpy() == mean.min()).tolist()
     names = [str(c) for c in scores.columns]
     index_name = str(scores.index.name or "case")
-    caption = _scores_caption(scores.shape, higher_is_better, with_ranks=True)
+    caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
 
     def h(text: str, strong: bool) -> str:
-        text = html.escape(text)
+        # the score and its rank: each never breaks, the rank may go under it
+        score, rank = text, ""
+        if text.endswith(")") and " (" in text:
+            score, rank = text[: text.rindex(" (")], text[text.rindex(" (") + 1 :]
+        text = f'<span class="nbstats-score">{html.escape(score)}</span>'
+        if rank:
+            text += f' <span class="nbstats-rank">{html.escape(rank)}</span>'
         return f"<strong>{text}</strong>" if strong else text
 
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in [index_name, *names])
+    head = f"<th>{html.escape(index_name)}</th>" + "".join(
+        f"<th>{_name_html(c)}</th>" for c in names
+    )
     body = [
-        f"<tr><th>{html.escape(str(case))}</th>"
+        f"<tr><th>{_name_html(str(case))}</th>"
         + "".join(f"<td>{h(c, b)}</td>" for c, b in zip(row, brow, strict=True))
         + "</tr>"
         for case, row, brow in zip(scores.index, cells, bold.tolist(), strict=True)
@@ -102,6 +116,13 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
     )
 
 
+def _name_html(name: str) -> str:
+    """An escaped name; a long one in a box that wraps at 9em (the CSS)."""
+    if len(name) <= LONG_NAME:
+        return html.escape(name)
+    return f'<span class="nbstats-name">{html.escape(name)}</span>'
+
+
 def _scores_caption(
     shape: tuple[int, int], higher_is_better: bool, *, with_ranks: bool
 ) -> str:
@@ -130,88 +151,23 @@ def _scores_latex(
     mean_bold: list[bool],
     higher_is_better: bool,
 ) -> str:
-    """The score table in LaTeX: a float (scaled to the text width when it has
-    many algorithms), or a longtable across pages when it has many cases.
-
-    A longtable cannot be scaled: with many algorithms it drops the per-case
-    ranks (the mean ranks stay) and sets a smaller font, and with many or long
-    names it sets them upright (rotated) in the header.
-    """
+    """The score table in LaTeX, laid out by :func:`latex_longtable`: across
+    pages when it has many cases, names wrapping when they are long, and in
+    column blocks of as many algorithms as fit the line when it is wide."""
 
     def t(text: str, strong: bool) -> str:
         text = escape_latex(text)
         return f"\\textbf{{{text}}}" if strong else text
 
-    long = len(scores) > LONGTABLE_ROWS
-    wide = len(names) > WIDE_COLUMNS
-    caption = _scores_caption(
-        scores.shape, higher_is_better, with_ranks=not (long and wide)
-    )
-    if long and wide:
-        cells = [[c.split(" (")[0] for c in row] for row in cells]
-    if long and (wide or max(len(n) for n in names) > LONG_NAME):
-        heads = [f"\\rotatebox{{90}}{{{escape_latex(n)}}}" for n in names]
-    else:
-        heads = [escape_latex(n) for n in names]
-    header = " & ".join([escape_latex(index_name), *heads]) + r" \\"
-    rows = [
-        " & ".join(
-            [escape_latex(case)] + [t(c, b) for c, b in zip(row, brow, strict=True)]
-        )
-        + r" \\"
+    with_ranks = any(" (" in c for row in cells for c in row)
+    caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
+    header = [escape_latex(index_name), *(escape_latex(n) for n in names)]
+    rows: list[list[str] | None] = [
+        [escape_latex(case)] + [t(c, b) for c, b in zip(row, brow, strict=True)]
         for case, row, brow in zip(scores.index, cells, bold, strict=True)
     ]
-    mean_row = (
-        " & ".join(
-            ["mean rank"]
-            + [t(c, b) for c, b in zip(mean_cells, mean_bold, strict=True)]
-        )
-        + r" \\"
+    rows.append(None)
+    rows.append(
+        ["mean rank"] + [t(c, b) for c, b in zip(mean_cells, mean_bold, strict=True)]
     )
-    spec = "l" + "r" * len(names)
-    label = "tab:scores"
-    if long:
-        lines = [
-            r"\begingroup"
-            + (r"\footnotesize\setlength{\tabcolsep}{2pt}" if wide else r"\small"),
-            r"\begin{longtable}{" + spec + "}",
-            r"\caption{" + escape_latex(caption) + r"}\label{" + label + r"}\\",
-            r"\toprule",
-            header,
-            r"\midrule",
-            r"\endfirsthead",
-            r"\toprule",
-            header,
-            r"\midrule",
-            r"\endhead",
-            r"\bottomrule",
-            r"\endfoot",
-            *rows,
-            r"\midrule",
-            mean_row,
-            r"\end{longtable}",
-            r"\endgroup",
-        ]
-    else:
-        tabular = [
-            r"\begin{tabular}{" + spec + "}",
-            r"\toprule",
-            header,
-            r"\midrule",
-            *rows,
-            r"\midrule",
-            mean_row,
-            r"\bottomrule",
-            r"\end{tabular}",
-        ]
-        if wide:
-            tabular = [r"\resizebox{\linewidth}{!}{%", *tabular, "}"]
-        lines = [
-            r"\begin{table}[htbp]",
-            r"\centering",
-            r"\caption{" + escape_latex(caption) + "}",
-            r"\label{" + label + "}",
-            *tabular,
-            r"\end{table}",
-        ]
-    return "\n".join(lines) + "\n"
+    return latex_longtable(escape_latex(caption), "tab:scores", header, rows)

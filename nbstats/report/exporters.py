@@ -32,6 +32,7 @@ from nbconvert.exporters import (
     PDFExporter,
     TemplateExporter,
 )
+from nbconvert.exporters.pdf import LatexFailed
 from traitlets import default
 from traitlets.config import Config
 
@@ -163,14 +164,28 @@ class NbstatsLatexExporter(_Paper, LatexExporter):
         return LATEX_TEMPLATE
 
 
+#: The LaTeX log asks for another pass (longtable's column widths, labels).
+_RERUN = re.compile(
+    r"Rerun LaTeX|Rerun to get|Label\(s\) may have changed|widths have changed"
+)
+
+
 class NbstatsPDFExporter(_Paper, PDFExporter):
     """Paper-style PDF through xelatex (template ``nbstats-paper-latex``).
 
-    BibTeX runs only when the document asks for it (``\\bibdata`` in the
-    ``.aux``); the reports carry their reference list inline.
+    xelatex runs ``latex_count`` times (2), then again while its log asks for
+    it (longtables settle their column widths over passes: with two, a long
+    table's rows would not line up with its header), at most
+    ``max_latex_count`` times. The last log stays in ``latex_log``. BibTeX
+    runs only when the document asks for it (``\\bibdata`` in the ``.aux``);
+    the reports carry their reference list inline.
     """
 
     export_from_notebook = "nbstats paper (PDF)"
+    #: Passes of xelatex at most.
+    max_latex_count = 5
+    #: The log of the last xelatex pass ("" before any).
+    latex_log = ""
 
     @default("template_name")
     def _default_template_name(self) -> str:
@@ -179,6 +194,26 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
     @default("latex_count")
     def _default_latex_count(self) -> int:
         return 2  # enough for \ref and \cite; the report needs no BibTeX pass
+
+    def run_latex(self, filename: str, raise_on_failure: Any = LatexFailed) -> bool:
+        """Run xelatex until its log asks for no other pass."""
+
+        def log_error(command: list[str], out: bytes) -> None:
+            self.log.critical("%s failed: %s\n%s", command[0], command, out)
+
+        log = Path(os.path.splitext(filename)[0] + ".log")
+        for number in range(1, self.max_latex_count + 1):
+            if not self.run_command(
+                self.latex_command, filename, 1, log_error, raise_on_failure
+            ):
+                return False
+            try:
+                self.latex_log = log.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                self.latex_log = ""
+            if number >= self.latex_count and not _RERUN.search(self.latex_log):
+                break
+        return True
 
     def run_bib(self, filename: str, raise_on_failure: bool = False) -> bool:
         aux = Path(os.path.splitext(filename)[0] + ".aux")
