@@ -52,9 +52,18 @@ class Result:
         return self.to_latex()
 
     def to_latex(
-        self, *, caption: str | None = None, label: str | None = None, digits: int = 4
+        self,
+        *,
+        caption: str | None = None,
+        label: str | None = None,
+        digits: int = 4,
+        fit: bool = False,
     ) -> str:
         r"""A booktabs ``table`` a paper can ``\input`` (needs ``booktabs``).
+
+        Compiles under pdflatex and xelatex; p-values are written ``0.0012``
+        or ``$<$ 0.001``, minus signs ``$-$``, nbstats' symbols as math (see
+        :mod:`nbstats.results.formatting`).
 
         Parameters
         ----------
@@ -63,16 +72,37 @@ class Result:
         label : str, optional
             ``\label{...}`` for cross-references.
         digits : int
-            Significant figures of floating-point cells.
+            Significant figures of numbers other than p-values.
+        fit : bool
+            Wrap long names (and headers) to fit a 10pt article's text width;
+            see :func:`nbstats.results.render.latex_table`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import nbstats
+        >>> res = nbstats.friedman(nbstats.datasets.load("demsar2006"))
+        >>> caption = res.to_latex(label="tab:friedman").splitlines()[2]
+        >>> print(caption.replace("; ", ";\n"))
+        \caption{Friedman test: 4 algorithms on 14 cases ($\chi^{2}_{F}$ = 9.28;
+        df = 3;
+        p-value = 0.0258;
+        Iman--Davenport $F_{F}$ = 3.69;
+        F p-value = 0.0198)}
         """
         table = self._table()
         if caption is None:
             caption = self._caption()
         if table is None or not len(table):
             return render.latex_scalars(
-                self._scalars(), caption=caption, label=label, digits=digits
+                self._scalars(), caption=caption, label=label, digits=digits, fit=fit
             )
-        return render.latex_table(table, caption=caption, label=label, digits=digits)
+        return render.latex_table(
+            table, caption=caption, label=label, digits=digits, fit=fit
+        )
 
     def _caption(self) -> render.Label:
         """The title and its key figures, e.g. "Friedman test … (χ²_F = 9.28; …)".

@@ -87,7 +87,12 @@ class RaceResult(Result):
         return self.eliminations.copy()
 
     def _table(self) -> pd.DataFrame:
-        return self.eliminations.set_index("candidate")
+        return self.eliminations.set_index("candidate").rename(
+            columns={
+                "instances_seen": "instances seen",
+                "evaluations_used": "evaluations used",
+            }
+        )
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Survivors against evaluations (:func:`nbstats.plots.race_trace`)."""

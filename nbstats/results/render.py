@@ -20,6 +20,8 @@ functions are re-exported here.
 from __future__ import annotations
 
 import html
+import re
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from numbers import Real
@@ -203,6 +205,7 @@ def latex_table(
     label: str | None = None,
     digits: int = 4,
     float_env: bool = True,
+    fit: bool = False,
 ) -> str:
     r"""A booktabs table of ``frame`` that a paper can ``\input``.
 
@@ -223,6 +226,13 @@ def latex_table(
         Significant figures of numbers other than p-values.
     float_env : bool
         Wrap the ``tabular`` in a ``table`` float (with caption and label).
+    fit : bool
+        Fit a 10pt article's text width (some 64 characters): when the table
+        is wider, long names wrap in ``\parbox``\ es (line breaks after
+        ``( , = _`` and between camel-case words) and long headers of number
+        columns break between words; the outer column padding is dropped
+        (``@{}``). Plain LaTeX, no package. Off by default: the report fits
+        its tables itself.
 
     Examples
     --------
@@ -237,17 +247,17 @@ def latex_table(
     \end{tabular}
     <BLANKLINE>
     """
-    index_name = to_latex(frame.index.name) if frame.index.name else ""
-    header = [index_name, *(to_latex(c) for c in frame.columns)]
+    index_name = frame.index.name if frame.index.name else ""
+    header = [_header_cell(index_name), *(_header_cell(c) for c in frame.columns)]
     pvalue = [is_pvalue_name(c) for c in frame.columns]
     body = [
         [
-            to_latex(lab),
-            *(_latex_cell(v, p, digits) for v, p in zip(row, pvalue, strict=True)),
+            _text_cell(lab),
+            *(_value_cell(v, p, digits) for v, p in zip(row, pvalue, strict=True)),
         ]
         for lab, row in zip(frame.index, frame.itertuples(index=False), strict=True)
     ]
-    tabular = _tabular(header, body)
+    tabular = _tabular(header, body, fit=fit)
     return _latex_float(tabular, caption, label) if float_env else tabular + "\n"
 
 
@@ -258,9 +268,11 @@ def latex_scalars(
     label: str | None = None,
     digits: int = 4,
     float_env: bool = True,
+    fit: bool = False,
 ) -> str:
     r"""A booktabs table of labels and values (one row each), like
-    :func:`latex_table`; p-value rows are written by :func:`format_pvalue`.
+    :func:`latex_table` (same parameters); p-value rows are written by
+    :func:`format_pvalue`.
 
     Examples
     --------
@@ -276,34 +288,153 @@ def latex_scalars(
     <BLANKLINE>
     """
     body = [
-        [to_latex(name), _latex_cell(value, is_pvalue_name(name), digits)]
+        [_text_cell(name), _value_cell(value, is_pvalue_name(name), digits)]
         for name, value in scalars
     ]
-    tabular = _tabular(["", "value"], body)
+    tabular = _tabular([_header_cell(""), _header_cell("value")], body, fit=fit)
     return _latex_float(tabular, caption, label) if float_env else tabular + "\n"
 
 
-def _latex_cell(value: object, pvalue: bool, digits: int) -> str:
+#: The width a table may take before its long text wraps, in characters of
+#: about half an em (a 10pt article's text block is some 68 of them).
+LINE_CHARS = 66
+#: Text cells never wrap narrower than this many characters.
+MIN_WRAP = 12
+_EM_PER_CHAR = 0.5
+_COLUMN_PAD = 2.4  # \tabcolsep on both sides of a column gap, in characters
+_BREAKS = re.compile(r"(?<=[,;(/=_])(?=\S)|(?<=[a-z])(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """A tabular cell: plain text (for widths), its LaTeX and, for text that
+    may wrap, its LaTeX with break points."""
+
+    plain: str
+    latex: str
+    breakable: str | None = None
+
+
+def _text_cell(text: object) -> _Cell:
+    if isinstance(text, Label):
+        return _Cell(str(text), text.latex)
+    raw = str(text)
+    return _Cell(raw, escape_latex(raw), _breakable_latex(raw))
+
+
+def _header_cell(text: object) -> _Cell:
+    return _Cell(str(text), to_latex(text))
+
+
+def _value_cell(value: object, pvalue: bool, digits: int) -> _Cell:
     if isinstance(value, Label):
-        return value.latex
+        return _Cell(str(value), value.latex)
+    if isinstance(value, str):
+        return _text_cell(value)
     if pvalue and _is_number(value):
-        return format_pvalue(value, latex=True)
+        return _Cell(format_pvalue(value), format_pvalue(value, latex=True))
     text = format_value(value, digits)
-    return "--" if text == "—" else escape_latex(text)
+    return _Cell(text, "--" if text == "—" else escape_latex(text))
 
 
-def _tabular(header: list[str], body: list[list[str]]) -> str:
-    return "\n".join(
-        [
-            r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-            r"\toprule",
-            " & ".join(header) + r" \\",
-            r"\midrule",
-            *(" & ".join(row) + r" \\" for row in body),
-            r"\bottomrule",
-            r"\end{tabular}",
-        ]
-    )
+def _breakable_latex(text: str) -> str:
+    r"""``text`` escaped, with a break point after ``, ; ( / = _`` (``\allowbreak``)
+    and a hyphenation point between camel-case words (``\-``)."""
+    pieces, last = [], 0
+    for match in _BREAKS.finditer(text):
+        at = match.start()
+        pieces.append(escape_latex(text[last:at]))
+        camel = text[at - 1].islower() and text[at].isupper()
+        pieces.append(r"\-" if camel else r"\allowbreak{}")
+        last = at
+    pieces.append(escape_latex(text[last:]))
+    return "".join(pieces)
+
+
+#: Font sizes a fitted table may take, tried in turn, with the factor by which
+#: each widens the line in characters (10pt → 9pt → 8pt).
+_SIZES = (("", 1.0), ("\\small", 10 / 9), ("\\footnotesize", 10 / 8))
+
+
+def _tabular(header: list[_Cell], body: list[list[_Cell]], *, fit: bool) -> str:
+    r"""The ``tabular``. With ``fit``, when its natural width exceeds
+    :data:`LINE_CHARS`, long text cells wrap in paragraph boxes sharing the
+    width the number columns leave; if that is too narrow, the number columns'
+    long headers break between words, and if the table still does not fit,
+    it is set in ``\small`` or ``\footnotesize``."""
+    n = len(header)
+    heads = [h.latex for h in header]
+    cells = [[c.latex for c in row] for row in body]
+    size = ""
+    if fit:
+        for command, scale in _SIZES:
+            heads, cells, total = _fitted(header, body, LINE_CHARS * scale)
+            size = command
+            if total <= LINE_CHARS * scale:
+                break
+    spec = ("@{}" if fit else "") + "l" + "r" * (n - 1) + ("@{}" if fit else "")
+    lines = [
+        r"\begin{tabular}{" + spec + "}",
+        r"\toprule",
+        " & ".join(heads) + r" \\",
+        r"\midrule",
+        *(" & ".join(row) + r" \\" for row in cells),
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]
+    if size:
+        lines = ["{" + size, *lines, "}"]
+    return "\n".join(lines)
+
+
+def _fitted(
+    header: list[_Cell], body: list[list[_Cell]], line: float
+) -> tuple[list[str], list[list[str]], float]:
+    """Headers and cells laid out for ``line`` characters, and the estimated
+    width of the result."""
+    n = len(header)
+    columns = [[row[j] for row in body] for j in range(n)]
+    data_width = [max((len(c.plain) for c in col), default=0) for col in columns]
+    width = [max(len(h.plain), w) for h, w in zip(header, data_width, strict=True)]
+    heads = [h.latex for h in header]
+    cells = [[c.latex for c in row] for row in body]
+    pad = _COLUMN_PAD * (n - 1)
+    if sum(width) + pad <= line:
+        return heads, cells, sum(width) + pad
+    text_columns = [
+        j
+        for j, col in enumerate(columns)
+        if any(c.breakable is not None and len(c.plain) > MIN_WRAP for c in col)
+    ]
+    numbers = [j for j in range(n) if j not in text_columns]
+
+    def room() -> float:
+        free = line - pad - sum(width[j] for j in numbers)
+        return free / max(len(text_columns), 1)
+
+    if not text_columns or room() < MIN_WRAP:
+        for j in numbers:  # long headers of number columns break
+            words = re.split(r"[\s_]+", header[j].plain)
+            # one character of slack: "_" and capitals run wider than half an em
+            narrow = max([data_width[j], *map(len, words)], default=0) + 1
+            if len(words) > 1 and narrow < len(header[j].plain):
+                align = r"\raggedright" if j == 0 else r"\raggedleft"
+                heads[j] = _parbox(
+                    "b", narrow, align, _breakable_latex(header[j].plain)
+                )
+                width[j] = narrow
+    wrap = max(MIN_WRAP, int(room()))
+    for j in text_columns:
+        for i, cell in enumerate(columns[j]):
+            if cell.breakable is not None and len(cell.plain) > wrap:
+                cells[i][j] = _parbox("t", wrap, r"\raggedright", cell.breakable)
+        width[j] = min(width[j], wrap)
+    return heads, cells, sum(width) + pad
+
+
+def _parbox(position: str, chars: int, align: str, latex: str) -> str:
+    em = f"{chars * _EM_PER_CHAR:g}em"
+    return rf"\parbox[{position}]{{{em}}}{{{align} {latex}\strut}}"
 
 
 def _latex_float(tabular: str, caption: str | None, label: str | None) -> str:

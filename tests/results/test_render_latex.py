@@ -91,6 +91,21 @@ def test_every_result_compiles_and_reads_right(engine, latin_results, tmp_path):
     _assert_reads_right(text)
 
 
+@pytest.mark.parametrize("engine", ["pdflatex", "xelatex"])
+def test_fit_keeps_long_names_inside_the_text_width(engine, latin_results, tmp_path):
+    body = "\n\\clearpage\n".join(
+        res.to_latex(fit=True) for res in latin_results.values()
+    )
+    text = _compile(engine, _document(body), tmp_path)
+    _assert_reads_right(text)
+    log = (tmp_path / "t.log").read_text(encoding="utf-8", errors="replace")
+    overfull = [
+        float(points)
+        for points in re.findall(r"Overfull \\hbox \((\d+\.?\d*)pt too wide", log)
+    ]
+    assert all(points <= 1.0 for points in overfull), overfull
+
+
 def test_unicode_names_pass_through_to_xelatex(tmp_path):
     """Greek and Cyrillic user names are left for xelatex and a font that has
     them (the report's template chooses one; here DejaVu Serif)."""
