@@ -73,7 +73,8 @@ def make_aliases(
           ``max_length`` characters, otherwise the names themselves;
         - ``True``: always letters; ``False`` or ``None``: never;
         - a mapping ``{full name: alias}``: the user's aliases; names it does
-          not mention keep their own name.
+          not mention keep their own name, unless longer than ``max_length``:
+          those get the first letters no other name uses.
     max_length : int
         The longest name ``"auto"`` leaves alone.
 
@@ -101,12 +102,14 @@ def make_aliases(
     {'RandomForestClassifier(n_estimators=500)': 'A', 'SVM': 'B'}
     >>> make_aliases(["RF", "SVM"], {"SVM": "S"})
     {'RF': 'RF', 'SVM': 'S'}
+    >>> make_aliases(["RandomForestClassifier(n_estimators=500)", "SVM"], {"SVM": "A"})
+    {'RandomForestClassifier(n_estimators=500)': 'B', 'SVM': 'A'}
     """
     labels = [str(n) for n in names]
     if len(set(labels)) != len(labels):
         raise ValueError("algorithm names must be unique to be given aliases.")
     if isinstance(aliases, Mapping):
-        return _user_aliases(labels, aliases)
+        return _user_aliases(labels, aliases, max_length)
     if aliases is None or aliases is False:
         use = False
     elif aliases is True:
@@ -122,7 +125,9 @@ def make_aliases(
     return dict(zip(labels, shown, strict=True))
 
 
-def _user_aliases(labels: list[str], aliases: Mapping[str, str]) -> dict[str, str]:
+def _user_aliases(
+    labels: list[str], aliases: Mapping[str, str], max_length: int
+) -> dict[str, str]:
     given = {str(k): v for k, v in aliases.items()}
     unknown = [k for k in given if k not in labels]
     if unknown:
@@ -138,6 +143,11 @@ def _user_aliases(labels: list[str], aliases: Mapping[str, str]) -> dict[str, st
         if not alias.strip():
             raise ValueError(f"the alias of {name!r} is empty; give a short name.")
     mapping = {label: given.get(label, label) for label in labels}
+    taken = set(mapping.values())
+    spare = (c for c in letters(len(labels) + len(taken)) if c not in taken)
+    for label in labels:
+        if label not in given and len(label) > max_length:
+            mapping[label] = next(spare)
     shown = list(mapping.values())
     clashes = sorted({a for a in shown if shown.count(a) > 1})
     if clashes:

@@ -11,6 +11,7 @@ score.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from numbers import Real
@@ -347,12 +348,19 @@ def _pivot_long(
     if aggregate == "median":
         cells = grouped.median(skipna=False)
     else:
-        # "mean" or no duplicates; skipna=False so a missing fold stays visible
-        cells = grouped.mean(skipna=False)
+        # "mean" or no duplicates. math.fsum rounds the sum exactly, so two
+        # algorithms with the same fold scores in another order get the same
+        # mean (a plain sum can differ in the last bit and break a true tie,
+        # which changes every rank statistic); a missing fold gives NaN.
+        cells = grouped.agg(_exact_mean)
     wide = cells.unstack(algorithm).reindex(index=case_order, columns=algorithm_order)
     wide.index.name = case
     wide.columns.name = algorithm
     return wide
+
+
+def _exact_mean(values: pd.Series) -> float:
+    return math.fsum(values) / len(values)
 
 
 def _validate_wide(
@@ -424,7 +432,12 @@ def _validate_wide(
 
 
 def _fold_columns(fold: str | Sequence[str]) -> list[str]:
-    columns = [fold] if isinstance(fold, str) else list(fold)
+    if isinstance(fold, str):
+        columns = [fold]
+    elif isinstance(fold, Sequence):
+        columns = list(fold)
+    else:
+        columns = []
     if not columns or not all(isinstance(c, str) for c in columns):
         raise TypeError(
             f"fold must be a column name or a list of column names, got {fold!r}."

@@ -782,3 +782,122 @@ def test_higher_is_better_must_be_a_bool(flag):
 
 def test_epsilon_is_one_without_variation_between_algorithms():
     assert nbstats.rm_anova([[1, 1, 1], [2, 2, 2], [5, 5, 5]]).epsilon == 1.0
+
+
+# -- per-fold long data -----------------------------------------------------------
+
+
+def test_fold_means_equal_the_published_means_table():
+    # the authors' own per-data-set means (a separate file) are the oracle
+    folds = nbstats.datasets.load("uci_accuracy_folds")
+    means = nbstats.datasets.load("uci_accuracy")
+    wide = nbstats.score_table(
+        folds, case="dataset", algorithm="classifier", score="accuracy", fold="fold"
+    )
+    assert list(wide.columns) == list(means.columns)
+    np.testing.assert_allclose(
+        wide.loc[means.index].to_numpy(), means.to_numpy(), atol=1e-5
+    )
+    # ties of the published means survive the averaging: Friedman's statistic
+    # with tie correction is the published 20.840496657 (see DESIGN oracles)
+    stat = nbstats.friedman(wide, tie_correction=True).statistic
+    assert stat == pytest.approx(20.840496657, abs=1e-8)
+    info = nbstats.fold_summary(
+        folds, case="dataset", algorithm="classifier", fold="fold"
+    )
+    assert info == {"columns": ["fold"], "min_folds": 100, "max_folds": 100}
+
+
+def _cv(runs=2, k=3):
+    rows = [
+        {"ds": ds, "algo": algo, "run": r, "fold": f, "acc": 0.5 + 0.1 * j + 0.01 * f}
+        for ds in ("d1", "d2")
+        for j, algo in enumerate(("A", "B"))
+        for r in range(runs)
+        for f in range(k)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_repeated_k_fold_with_run_and_fold_columns():
+    data = _cv()
+    wide = nbstats.score_table(
+        data, case="ds", algorithm="algo", score="acc", fold=["run", "fold"]
+    )
+    # closed form: mean over f = 0, 1, 2 of 0.5 + 0.1 j + 0.01 f
+    np.testing.assert_allclose(wide.to_numpy(), [[0.51, 0.61], [0.51, 0.61]])
+    info = nbstats.fold_summary(data, case="ds", algorithm="algo", fold=["run", "fold"])
+    assert (info["min_folds"], info["max_folds"], info["runs"]) == (6, 6, 2)
+    med = nbstats.score_table(
+        data,
+        case="ds",
+        algorithm="algo",
+        score="acc",
+        fold=["run", "fold"],
+        aggregate="median",
+    )
+    np.testing.assert_allclose(med.to_numpy(), [[0.51, 0.61], [0.51, 0.61]])
+
+
+def test_a_column_that_is_not_a_fold_is_refused():
+    data = _cv()
+    with pytest.raises(
+        ValueError, match=r"does not identify a fold.*fold=\['run', 'fold'\]"
+    ):
+        nbstats.score_table(data, case="ds", algorithm="algo", score="acc", fold="fold")
+
+
+def test_unequal_folds_between_algorithms_are_refused():
+    data = _cv()
+    data = data.drop(index=data.index[(data.algo == "A") & (data.ds == "d2")][:1])
+    with pytest.raises(ValueError, match=r"unequal folds on case 'd2'.*'A': 5.*'B': 6"):
+        nbstats.score_table(
+            data, case="ds", algorithm="algo", score="acc", fold=["run", "fold"]
+        )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"fold": "nope"}, ValueError, r"column\(s\) \['nope'\] not found"),
+        ({"fold": "ds"}, ValueError, "also the case or algorithm"),
+        ({"fold": 3}, TypeError, "fold must be a column name"),
+        ({"fold": []}, TypeError, "fold must be a column name"),
+    ],
+)
+def test_bad_fold_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        nbstats.score_table(_cv(), case="ds", algorithm="algo", score="acc", **kwargs)
+
+
+def test_fold_needs_long_data():
+    with pytest.raises(ValueError, match="fold= only applies to long data"):
+        nbstats.score_table(np.ones((3, 2)), fold="fold")
+
+
+def test_missing_fold_score_follows_nan_policy():
+    data = _cv()
+    data.loc[0, "acc"] = np.nan  # d1, A, run 0, fold 0
+    kw = {"case": "ds", "algorithm": "algo", "score": "acc", "fold": ["run", "fold"]}
+    with pytest.raises(ValueError, match="missing scores"):
+        nbstats.score_table(data, **kw)
+    with (
+        pytest.warns(UserWarning, match="dropped 1 of 2 cases"),
+        pytest.raises(ValueError, match="at least 2 cases"),
+    ):
+        nbstats.score_table(data, nan_policy="omit", **kw)
+
+
+def test_fold_mean_does_not_depend_on_the_order_of_the_folds():
+    # 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit when summed
+    # left to right; equal multisets of fold scores must give equal means
+    rows = [("d", "A", f, v) for f, v in enumerate([0.1, 0.2, 0.3])]
+    rows += [("d", "B", f, v) for f, v in enumerate([0.3, 0.2, 0.1])]
+    rows += [("e", a, f, 0.5) for a in "AB" for f in range(3)]
+    data = pd.DataFrame(rows, columns=["case", "algo", "fold", "acc"])
+    assert (0.1 + 0.2) + 0.3 != (0.3 + 0.2) + 0.1
+    wide = nbstats.score_table(
+        data, case="case", algorithm="algo", score="acc", fold="fold"
+    )
+    assert wide.loc["d", "A"] == wide.loc["d", "B"]
+    assert list(nbstats.ranks(wide).loc["d"]) == [1.5, 1.5]

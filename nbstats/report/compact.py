@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.report.display import _and, _n, paragraph, ref
+from nbstats.report.display import _and, _display, _n, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table, result_table
+from nbstats.results.render import escape_latex
 
 __all__ = [
     "adjacent_pairs",
@@ -34,6 +35,14 @@ __all__ = [
 
 #: Cases named in the text before "and k more".
 _CASES_SHOWN = 10
+
+#: A full pairwise table longer than this many rows is not typeset in the
+#: appendix (m > 25 algorithms); it is a CSV file instead (a download link in
+#: HTML, a file in ``<report>_tables/`` beside a PDF or LaTeX report).
+APPENDIX_ROWS = 300
+
+#: Replaced, when a PDF or LaTeX report is written, by the folder of its tables.
+TABLES_FOLDER = "@@NBSTATS-TABLES-FOLDER@@"
 
 
 def data_notes(
@@ -171,20 +180,55 @@ def appendix_note() -> None:
     paragraph(
         Paragraph().add(
             "The tables below hold every score and every pair; the text above "
-            "shows only the pairs that matter."
+            f"shows only the pairs that matter. Pairwise tables of more than "
+            f"{APPENDIX_ROWS} rows are given as CSV files instead, and every "
+            "pairwise table is also a CSV file (links below; beside a PDF or "
+            "LaTeX report, in its folder of tables)."
         )
+    )
+
+
+def csv_download(name: str, description: str, frame: pd.DataFrame) -> None:
+    """A full table as a CSV file: a download link in HTML, a file beside LaTeX.
+
+    HTML embeds the file as a ``data:`` URI (the report stays one file);
+    the PDF and LaTeX exports write it to ``<report>_tables/<name>``, which
+    the LaTeX text names.
+    """
+    import base64
+    import html
+
+    text = frame.to_csv(lineterminator="\n")
+    rows = len(frame)
+    encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    link = (
+        f'<a download="{html.escape(name)}" '
+        f'href="data:text/csv;charset=utf-8;base64,{encoded}">{html.escape(name)}</a>'
+    )
+    latex_name = escape_latex(name)
+    _display(
+        {
+            "text/html": f'<p class="nbstats-text nbstats-download">{link}: '
+            f"{html.escape(description)} ({rows:,} rows, CSV).</p>",
+            "text/latex": f"\\noindent\\texttt{{{TABLES_FOLDER}/{latex_name}}}: "
+            f"{escape_latex(description)} ({rows:,} rows, CSV file beside this "
+            "report).\n\n",
+            "text/plain": f"{name}: {description} ({rows:,} rows, CSV).",
+        },
+        {"nbstats": {"kind": "csv", "name": name, "csv": text}},
     )
 
 
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
     """Every Nemenyi pair and Holm's comparisons against the best."""
-    result_table(
-        nemenyi,
-        "tab:nemenyi-all",
+    caption = (
         f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
         "z statistic, unadjusted and Nemenyi-adjusted p-values, and whether "
-        "the pair differs.",
+        "the pair differs."
     )
+    csv_download("nemenyi_pairs.csv", caption, nemenyi.to_frame())
+    if len(nemenyi.to_frame()) <= APPENDIX_ROWS:
+        result_table(nemenyi, "tab:nemenyi-all", caption)
     result_table(
         holm,
         "tab:holm",
@@ -198,15 +242,18 @@ def appendix_bayesian(signrank: Any, joint: Any) -> None:
     from nbstats.report.cells import signrank_frame
 
     frame, caption = signrank_frame(signrank)
-    frame_table("tab:signrank-all", caption, frame)
-    result_table(
-        joint,
-        "tab:joint",
+    csv_download("signrank_pairs.csv", caption, signrank.to_frame())
+    if len(frame) <= APPENDIX_ROWS:
+        frame_table("tab:signrank-all", caption, frame)
+    caption = (
         f"Joint Bayesian statements (Bayesian {joint.test} test, s = "
         f"{_n(joint.s)}) sorted by posterior probability (prob); joint: "
         "probability that the statement and all those above it hold together; "
-        f"accepted while joint > 1 − γ = {_n(1 - joint.gamma)}.",
+        f"accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."
     )
+    csv_download("joint_statements.csv", caption, joint.statements)
+    if len(joint.statements) <= APPENDIX_ROWS:
+        result_table(joint, "tab:joint", caption)
 
 
 def appendix_ranks(rank_ci: Any) -> None:

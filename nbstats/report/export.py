@@ -231,6 +231,28 @@ def table_files(nb: Any) -> dict[str, str]:
     return files
 
 
+def csv_files(nb: Any) -> dict[str, str]:
+    """The full tables an executed compact report offers as CSV files."""
+    return {meta["name"]: meta["csv"] for meta in _outputs_metadata(nb, "csv")}
+
+
+def _with_tables_folder(nb: Any, folder: str) -> Any:
+    """A copy of ``nb`` whose LaTeX names the folder the CSV files go to."""
+    from nbstats.report.compact import TABLES_FOLDER
+
+    if not csv_files(nb):
+        return nb
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/latex" in data:
+                data["text/latex"] = data["text/latex"].replace(
+                    TABLES_FOLDER, folder.replace("_", "\\_")
+                )
+    return nb
+
+
 def cited_keys(nb: Any) -> list[str] | None:
     """The reference keys of an executed report's reference list."""
     found = _outputs_metadata(nb, "references")
@@ -279,6 +301,10 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
     extras: dict[str, bytes] = {
         f"{_safe_stem(stem)}.bib": bibtex(cited_keys(nb)).encode("utf-8")
     }
+    folder = f"{_safe_stem(stem)}_tables"
+    for name, text in csv_files(nb).items():
+        extras[f"{folder}/{name}"] = text.encode("utf-8")
+    nb = _with_tables_folder(nb, folder)
     with tempfile.TemporaryDirectory(prefix="nbstats-latex-") as workdir:
         try:
             if fmt == "tex":
@@ -292,7 +318,6 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
                     },
                 )
                 extras.update(resources.get("outputs", {}))
-                folder = f"{_safe_stem(stem)}_tables"
                 for name, latex in table_files(nb).items():
                     extras[f"{folder}/{name}"] = _table_file(
                         name, latex, folder

@@ -1,0 +1,80 @@
+"""Aliases for long algorithm names (nbstats.names)."""
+
+import pytest
+
+from nbstats.names import MAX_NAME_LENGTH, alias_legend, letters, make_aliases
+
+LONG = "HistGradientBoostingClassifier(max_iter=300, lr=0.05)"
+
+
+def test_letters_follow_spreadsheet_columns():
+    # closed form: 26 single letters, then 26 * 26 two-letter labels
+    labels = letters(26 + 26 * 26 + 1)
+    assert labels[:3] == ["A", "B", "C"]
+    assert labels[25:28] == ["Z", "AA", "AB"]
+    assert labels[26 + 26 * 26 - 1] == "ZZ"
+    assert labels[-1] == "AAA"
+    assert len(set(labels)) == len(labels)
+    assert letters(0) == []
+    with pytest.raises(ValueError, match="count must be >= 0"):
+        letters(-1)
+
+
+def test_auto_switches_on_above_the_length_limit():
+    short = ["x" * MAX_NAME_LENGTH, "SVM"]
+    assert make_aliases(short) == {n: n for n in short}
+    mixed = ["x" * (MAX_NAME_LENGTH + 1), "SVM"]
+    assert make_aliases(mixed) == {mixed[0]: "A", "SVM": "B"}
+    assert make_aliases(mixed, max_length=30) == {n: n for n in mixed}
+
+
+@pytest.mark.parametrize(("option", "expected"), [(True, ["A", "B"]), (False, None)])
+def test_forced_either_way(option, expected):
+    names = [LONG, "SVM"]
+    got = list(make_aliases(names, option).values())
+    assert got == (expected or names)
+    assert list(make_aliases(names, None).values()) == names
+
+
+def test_hundred_algorithms_get_unique_aliases():
+    names = [f"{LONG} #{i}" for i in range(100)]
+    mapping = make_aliases(names)
+    assert list(mapping) == names
+    assert len(set(mapping.values())) == 100
+    assert mapping[names[26]] == "AA"
+
+
+def test_user_aliases_and_long_names_they_leave_out():
+    names = [LONG, "RandomForestClassifier(n_estimators=500)", "SVM"]
+    mapping = make_aliases(names, {LONG: "HGB"})
+    assert mapping == {LONG: "HGB", names[1]: "A", "SVM": "SVM"}
+    # a letter the user took is not handed out again
+    mapping = make_aliases(names, {LONG: "A"})
+    assert mapping[names[1]] == "B"
+
+
+@pytest.mark.parametrize(
+    ("aliases", "error", "match"),
+    [
+        ({"nope": "N"}, ValueError, "not in the table"),
+        ({"SVM": ""}, ValueError, "empty"),
+        ({"SVM": 3}, TypeError, "must be a string"),
+        ({"SVM": "RF"}, ValueError, "unique"),
+        ("sometimes", ValueError, "aliases must be 'auto'"),
+    ],
+)
+def test_bad_aliases_are_refused_with_the_fix(aliases, error, match):
+    with pytest.raises(error, match=match):
+        make_aliases(["RF", "SVM"], aliases)
+
+
+def test_duplicate_names_are_refused():
+    with pytest.raises(ValueError, match="unique"):
+        make_aliases(["RF", "RF"])
+
+
+def test_legend_lists_only_the_renamed():
+    legend = alias_legend({LONG: "A", "SVM": "SVM"})
+    assert list(legend.index) == ["A"]
+    assert legend.loc["A", "algorithm"] == LONG
+    assert legend.index.name == "alias"
