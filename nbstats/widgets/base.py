@@ -35,6 +35,17 @@ __all__ = [
 #: CSS class of the boxes that scroll (wide matrices, long tables): the only
 #: places where content may be wider or taller than its box.
 SCROLL_CLASS = "nbstats-scroll"
+#: CSS class of every dashboard's outer box.
+BOARD_CLASS = "nbstats-board"
+#: Lets the HTML views shrink to the dashboard's width (a flex item is never
+#: narrower than its content otherwise), so that their scroll boxes scroll
+#: instead of pushing the page sideways.
+STYLE = (
+    "<style>"
+    f".{BOARD_CLASS} .widget-html-content,"
+    f".{BOARD_CLASS} .jupyter-widget-html-content{{min-width:0}}"
+    "</style>"
+)
 
 
 class Dashboard:
@@ -201,7 +212,13 @@ class Dashboard:
         )
 
     def _add_notes(self) -> None:
-        """Put the alias legend and the dropped-cases note under the controls."""
+        """Put the alias legend and the dropped-cases note under the controls
+        (and the style that keeps the views within the page)."""
+        import ipywidgets as widgets
+
+        self.widget.add_class(BOARD_CLASS)
+        style = widgets.HTML(value=STYLE, layout=widgets.Layout(margin="0"))
+        self.widget.children = (style, *self.widget.children)
         notes = [
             view
             for view in (getattr(self, "_dropped_view", None), self._alias_view())
@@ -297,16 +314,16 @@ def alias_html(mapping: Mapping[str, str]) -> str:
     if not rows:
         return ""
     items = "".join(
-        f'<div style="break-inside:avoid"><b>{html.escape(alias)}</b> = '
-        f"{html.escape(name)}</div>"
+        f"<div><b>{html.escape(alias)}</b> = {html.escape(name)}</div>"
         for alias, name in rows
     )
     return (
         '<div style="font-size:12px;margin:4px 0"><b>Aliases</b> '
-        f"({len(rows)} long names are shortened in the views):"
+        "used in the views for the long names:"
         f'<div class="{SCROLL_CLASS}" style="max-width:100%;max-height:9em;'
-        "overflow:auto;columns:22em;column-gap:2em;overflow-wrap:anywhere;"
-        f'margin-top:2px">{items}</div></div>'
+        "overflow:auto;display:grid;gap:0 2em;overflow-wrap:anywhere;"
+        "grid-template-columns:repeat(auto-fill,minmax(min(24em,100%),1fr));"
+        f'margin-top:2px;line-height:1.5">{items}</div></div>'
     )
 
 

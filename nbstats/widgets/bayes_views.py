@@ -190,10 +190,12 @@ def _heat_map(esc: list[str], cells: dict[tuple[int, int], str]) -> str:
     m = len(esc)
     style = (
         "<style>"
-        ".nbstats-bm{border-collapse:separate;border-spacing:1px;font-size:10px}"
-        ".nbstats-bm td{width:12px;height:12px;padding:0;background:#f4f4f4}"
+        ".nbstats-bm{border-collapse:separate;border-spacing:1px;font-size:10px;"
+        "line-height:12px}"
+        ".nbstats-bm td{width:12px;min-width:12px;height:12px;padding:0;"
+        "background:#f4f4f4}"
         ".nbstats-bm th{background:#fff;font-weight:normal;white-space:nowrap;"
-        "padding:0 2px}"
+        "padding:0 2px;line-height:12px}"
         ".nbstats-bm thead th{position:sticky;top:0;z-index:1;"
         "writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;"
         "vertical-align:bottom}"

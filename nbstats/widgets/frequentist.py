@@ -122,7 +122,7 @@ def show_svg(output: Any, svg: str, text: str) -> None:
     """Show an SVG picture in an ``ipywidgets.Output`` (in a scroll box when
     it is wider than the row)."""
     output.layout.width = None
-    output.layout.max_width = "100%"
+    output.layout.max_width = "calc(100% - 4px)"  # its margins: 2px a side
     output.layout.overflow = "auto"
     output.add_class(SCROLL_CLASS)
     output.outputs = (
@@ -377,7 +377,7 @@ class FrequentistDashboard(Dashboard):
         )
         text = (
             f"<b>{test}</b> ({res.n_algorithms} algorithms, {res.n_cases} cases): "
-            f"{figures}, p = {format_value(pvalue)} → {decision} the null "
+            f"{figures}, {_p_text(pvalue)} → {decision} the null "
             f"hypothesis that all algorithms perform equally at α = {alpha:g}."
         )
         if not reject:
@@ -445,6 +445,12 @@ def posthoc_at_alpha(result: PosthocResult, alpha: float) -> PosthocResult:
         critical_difference=critical_difference,
         groups=groups,
     )
+
+
+def _p_text(pvalue: float) -> str:
+    """``p = 0.0123`` or ``p < 0.0001`` (never ``p = < 0.0001``)."""
+    text = format_value(pvalue)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def _comparisons(res: PosthocResult) -> pd.DataFrame:

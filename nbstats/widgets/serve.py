@@ -129,9 +129,13 @@ def build_notebook(
     --------
     >>> nb = build_notebook("scores.csv", kind="ranks")
     >>> print(nb.cells[-1].source)  # doctest: +ELLIPSIS
+    import logging
+    <BLANKLINE>
     import pandas as pd
     import nbstats
     <BLANKLINE>
+    # a missing font is not the reader's business
+    logging.getLogger('matplotlib.font_manager').setLevel(logging.ERROR)
     scores = pd.read_csv(r'/.../scores.csv', index_col=0)
     board = nbstats.dashboard(scores, kind='ranks')
     ...
@@ -161,9 +165,13 @@ def build_notebook(
         options += f", aliases={ALIASES[aliases]!r}"
     code = "\n".join(
         [
+            "import logging",
+            "",
             "import pandas as pd",
             "import nbstats",
             "",
+            "# a missing font is not the reader's business",
+            "logging.getLogger('matplotlib.font_manager').setLevel(logging.ERROR)",
             f"scores = {read}",
             f"board = nbstats.dashboard(scores, {options})",
             "# hooks for styling and browser tests",

@@ -36,7 +36,8 @@ CONNECTION_DIR = re.compile(r"Storing connection files in (\S+?)\.?$", re.M)
 DECISION = re.compile(r"\b(b better|a better|indeterminate|equivalent|keep\b(?: a)?)")
 DASHBOARD = ".nbstats-dashboard"
 SLIDER = ".nbstats-control-loss_ratio"
-PAIR = ".nbstats-control-pair"
+PAIR_A = ".nbstats-control-a"
+PAIR_B = ".nbstats-control-b"
 TRACEBACK = "[data-mime-type='application/vnd.jupyter.stderr']:has-text('Traceback')"
 
 
@@ -226,7 +227,8 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
 
             # then the pair the loss decides: the kernel handles messages in
             # order, so the first plot of this pair is the one at ratio 1
-            page.locator(f"{PAIR} select").select_option(label="svm vs forest")
+            page.locator(f"{PAIR_B} select").select_option(label="forest")
+            page.locator(f"{PAIR_A} select").select_option(label="svm")
             _wait(page, _plot, lambda svg: "forest" in svg, "the svm vs forest plot")
             assert "Could not update" not in page.inner_text(DASHBOARD)
             shot = tmp_path / "dashboard.png"
