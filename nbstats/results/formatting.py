@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from numbers import Integral, Real
 
 import numpy as np
@@ -261,6 +262,9 @@ _LATEX_MATH = {
     "|": "|",
 }
 
+#: ASCII characters escape_latex changes (the rest of ASCII is left as is).
+_ASCII_SPECIAL = re.compile(r"[\\&%$#_{}~^<>|]")
+
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()niT", strict=True))
 _SUBSCRIPTS = dict(
     zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₖₘₙₚₛₜ", "0123456789+-=()aeoxkmnpst", strict=True)
@@ -292,6 +296,9 @@ def escape_latex(text: object) -> str:
     >>> print(escape_latex("χ² ≈ 9.3, α = 0.05, R⁺ − R⁻"))
     $\chi^{2}$ $\approx$ 9.3, $\alpha$ = 0.05, R$^{+}$ $-$ R$^{-}$
     """
+    text = str(text)
+    if text.isascii() and not _ASCII_SPECIAL.search(text):
+        return text
     out: list[str] = []
     math_run: list[str] = []
     script: list[str] = []
@@ -310,7 +317,7 @@ def escape_latex(text: object) -> str:
             out.append("$" + "".join(math_run) + "$")
             math_run.clear()
 
-    for ch in str(text):
+    for ch in text:
         if ch in _SUPERSCRIPTS or ch in _SUBSCRIPTS:
             kind = "^" if ch in _SUPERSCRIPTS else "_"
             if kind != script_kind:

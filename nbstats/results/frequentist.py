@@ -433,32 +433,35 @@ class PosthocResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per comparison: a, b, mean ranks, statistic, p-values, reject."""
-        records = []
-        ranks = self.mean_ranks
         if isinstance(self.pvalues, pd.Series):
-            for other in self.pvalues.index:
-                records.append(self._record(self.control, other, ranks))
+            b = list(self.pvalues.index)
+            a = [self.control] * len(b)
+
+            def pick(obj: pd.DataFrame | pd.Series) -> np.ndarray:
+                return obj.loc[b].to_numpy()
+
         else:
             names = list(self.pvalues.columns)
-            for i, a in enumerate(names):
-                for b in names[i + 1 :]:
-                    records.append(self._record(a, b, ranks))
-        return pd.DataFrame.from_records(records)
+            rows, cols = np.triu_indices(len(names), k=1)  # row-major: a, then b
+            a = [names[i] for i in rows]
+            b = [names[j] for j in cols]
 
-    def _record(self, a: str, b: str, ranks: pd.Series) -> dict[str, object]:
-        def pick(obj: pd.DataFrame | pd.Series) -> object:
-            return obj[b] if isinstance(obj, pd.Series) else obj.loc[a, b]
+            def pick(obj: pd.DataFrame | pd.Series) -> np.ndarray:
+                return obj.loc[names, names].to_numpy()[rows, cols]
 
-        return {
-            "a": a,
-            "b": b,
-            "mean_rank_a": float(ranks[a]),
-            "mean_rank_b": float(ranks[b]),
-            "statistic": float(pick(self.statistics)),
-            "pvalue": float(pick(self.pvalues)),
-            "adjusted": float(pick(self.adjusted)),
-            "reject": bool(pick(self.reject)),
-        }
+        ranks = self.mean_ranks
+        return pd.DataFrame(
+            {
+                "a": a,
+                "b": b,
+                "mean_rank_a": ranks.loc[a].to_numpy(dtype=float),
+                "mean_rank_b": ranks.loc[b].to_numpy(dtype=float),
+                "statistic": pick(self.statistics).astype(float),
+                "pvalue": pick(self.pvalues).astype(float),
+                "adjusted": pick(self.adjusted).astype(float),
+                "reject": pick(self.reject).astype(bool),
+            }
+        )
 
     def _table(self) -> pd.DataFrame:
         frame = self.to_frame()

@@ -307,19 +307,19 @@ _BREAKS = re.compile(r"(?<=[,;(/=_])(?=\S)|(?<=[a-z])(?=[A-Z])")
 
 @dataclass(frozen=True)
 class _Cell:
-    """A tabular cell: plain text (for widths), its LaTeX and, for text that
-    may wrap, its LaTeX with break points."""
+    """A tabular cell: plain text (for widths), its LaTeX, and whether it is
+    text that may wrap (its form with break points is built only then)."""
 
     plain: str
     latex: str
-    breakable: str | None = None
+    wraps: bool = False  # text that may wrap (its breakable form is built then)
 
 
 def _text_cell(text: object) -> _Cell:
     if isinstance(text, Label):
         return _Cell(str(text), text.latex)
     raw = str(text)
-    return _Cell(raw, escape_latex(raw), _breakable_latex(raw))
+    return _Cell(raw, escape_latex(raw), wraps=True)
 
 
 def _header_cell(text: object) -> _Cell:
@@ -404,7 +404,7 @@ def _fitted(
     text_columns = [
         j
         for j, col in enumerate(columns)
-        if any(c.breakable is not None and len(c.plain) > MIN_WRAP for c in col)
+        if any(c.wraps and len(c.plain) > MIN_WRAP for c in col)
     ]
     numbers = [j for j in range(n) if j not in text_columns]
 
@@ -426,8 +426,9 @@ def _fitted(
     wrap = max(MIN_WRAP, int(room()))
     for j in text_columns:
         for i, cell in enumerate(columns[j]):
-            if cell.breakable is not None and len(cell.plain) > wrap:
-                cells[i][j] = _parbox("t", wrap, r"\raggedright", cell.breakable)
+            if cell.wraps and len(cell.plain) > wrap:
+                text = _breakable_latex(cell.plain)
+                cells[i][j] = _parbox("t", wrap, r"\raggedright", text)
         width[j] = min(width[j], wrap)
     return heads, cells, sum(width) + pad
 
