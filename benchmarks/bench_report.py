@@ -1,6 +1,14 @@
-"""How long does a report take? ``nbstats demo`` end to end, and a PDF in-process.
+"""How long does a report take? ``nbstats demo`` and ``nbstats report`` at scale.
 
-Run: ``python benchmarks/bench_report.py`` (about a minute).
+Run: ``python benchmarks/bench_report.py`` (a few minutes; ``--quick`` skips
+the PDF and the 100-algorithm report). Needs psutil (in the ``test`` extra).
+
+0. ``nbstats report scores.csv`` as a user runs it, in a fresh process, for
+   50 algorithms × 30 cases (a current benchmark suite; HTML and PDF), 8
+   algorithms with long names and 100 algorithms × 30 cases: wall time and the
+   peak memory of the whole process tree (the command *and* the kernel that
+   executes the report, sampled every 20 ms), against the targets of 15 s and
+   600 MB for 50 × 30.
 
 1. ``nbstats demo`` as a user runs it: a fresh ``python -m nbstats.cli demo -o
    <tmp>/nbstats-demo.html`` process (interpreter start, imports, building and
@@ -18,11 +26,120 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 RUNS = 3
 TARGET = 20.0
+#: Targets of the 50 × 30 report (seconds, MB of peak RSS of command + kernel).
+SCALE_TARGET = (15.0, 600.0)
+
+LONG_NAMES = [
+    "HistGradientBoostingClassifier(max_iter=300, lr=0.05)",
+    "RandomForestClassifier(n_estimators=500, max_depth=None)",
+    "LogisticRegression(C=1.0, penalty='l2', solver='lbfgs')",
+    "SVC(kernel='rbf', C=10, gamma='scale')",
+    "KNeighborsClassifier(n_neighbors=15, weights='distance')",
+    "MLPClassifier(hidden_layer_sizes=(256, 128), alpha=1e-4)",
+    "ExtraTreesClassifier(n_estimators=1000, max_features='sqrt')",
+    "GaussianProcessClassifier(kernel=1.0 * RBF(1.0))",
+]
+
+
+def suite(m: int, n: int = 30, *, long_names: bool = False) -> pd.DataFrame:
+    """Accuracies of m algorithms on n data sets, true effects 0–4 points."""
+    rng = np.random.default_rng(m)
+    base = rng.uniform(0.6, 0.95, size=(n, 1))
+    values = base + np.linspace(0, 0.04, m) + rng.normal(0, 0.02, size=(n, m))
+    names = LONG_NAMES[:m] if long_names else [f"algorithm_{j:03d}" for j in range(m)]
+    return pd.DataFrame(
+        values,
+        index=pd.Index([f"dataset_{i:02d}" for i in range(n)], name="data set"),
+        columns=names,
+    )
+
+
+def _tree_rss(process: object) -> float:
+    import psutil
+
+    total = 0
+    try:
+        for proc in [process, *process.children(recursive=True)]:
+            try:
+                total += proc.memory_info().rss
+            except psutil.Error:
+                continue
+    except psutil.Error:
+        pass
+    return total / 2**20
+
+
+def run_measured(
+    command: list[str],
+) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds and peak MB (process tree) of ``command``."""
+    import psutil
+
+    start = time.perf_counter()
+    popen = psutil.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    peak = [0.0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss(popen))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = popen.communicate(timeout=900)
+    spent = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    result = subprocess.CompletedProcess(command, popen.returncode, out, err)
+    return spent, peak[0], result
+
+
+def bench_scale(directory: Path, quick: bool) -> None:
+    cases = [
+        ("50 × 30", suite(50), "html"),
+        ("8 long names × 30", suite(8, long_names=True), "html"),
+    ]
+    if not quick:
+        cases += [("50 × 30", suite(50), "pdf"), ("100 × 30", suite(100), "html")]
+    for label, table, fmt in cases:
+        csv = directory / f"{label.split()[0]}-{fmt}.csv"
+        table.to_csv(csv)
+        out = csv.with_suffix(f".{fmt}")
+        command = [
+            sys.executable,
+            "-m",
+            "nbstats.cli",
+            "report",
+            str(csv),
+            "-o",
+            str(out),
+        ]
+        spent, peak, done = run_measured(command)
+        if done.returncode != 0:
+            raise RuntimeError(f"nbstats report failed:\n{done.stderr}")
+        line = (
+            f"nbstats report, {label}, {fmt.upper()}: {spent:6.2f} s, "
+            f"peak {peak:5.0f} MB"
+        )
+        if label == "50 × 30":
+            ok = spent <= SCALE_TARGET[0] and peak <= SCALE_TARGET[1]
+            line += (
+                f" ({'meets' if ok else 'MISSES'} the {SCALE_TARGET[0]:.0f} s / "
+                f"{SCALE_TARGET[1]:.0f} MB target)"
+            )
+        print(line + f"; {out.stat().st_size / 1024:.0f} KiB")
 
 
 def demo(directory: Path, run: int) -> float:
@@ -95,11 +212,17 @@ def bench_pdf(directory: Path) -> None:
 
 
 def main() -> None:
+    import os
+
+    quick = "--quick" in sys.argv
     print(f"python {sys.version.split()[0]} ({sys.executable})")
+    print(f"load average before: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="nbstats-bench-report-") as tmp:
         directory = Path(tmp)
         bench_demo(directory)
-        bench_pdf(directory)
+        bench_scale(directory, quick)
+        if not quick:
+            bench_pdf(directory)
 
 
 if __name__ == "__main__":

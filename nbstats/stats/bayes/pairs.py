@@ -16,9 +16,14 @@ from nbstats.stats.bayes.signrank import (
     check_options,
     shared_components,
 )
-from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 
 __all__ = ["bayes_signrank_pairs"]
+
+#: Bytes of per-draw sums held at once: pairs are evaluated in groups that fit
+#: (50,000 draws with a rope: about 50 pairs a group), so memory does not grow
+#: with the number of pairs (1225 pairs would need 1.5 GB in one group).
+GROUP_BYTES = 64 * 2**20
 
 
 def bayes_signrank_pairs(
@@ -78,48 +83,32 @@ def bayes_signrank_pairs(
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     pairs = list(combinations(range(m), 2))
-
-    memo = SharedPrior()
-    posteriors = [
-        SignedRankPosterior(values[:, j] - values[:, i], prior, z0, rope, memo)
-        for i, j in pairs
-    ]
-    draws = DirichletWeights(n, n_samples, random_state)
-    parts = shared_components(posteriors, draws)
-    memo.uniforms, memo.total = parts[0]["uniforms"], parts[0]["total"]
-    results = [
-        posterior.result(
-            part,
-            s=s,
-            threshold=threshold,
-            names=(names[i], names[j]),
-            region_samples=False,  # the table needs the shares, not the draws
-        )
-        for posterior, part, (i, j) in zip(posteriors, parts, pairs, strict=True)
-    ]
+    seed = seed_sequence(random_state)  # once: a Generator is advanced once
     rows = []
     matrix = np.full((m, m), np.nan)
-    for res, (i, j) in zip(results, pairs, strict=True):
-        low, high = res.credible_interval
-        rows.append(
-            {
-                "a": res.name_a,
-                "b": res.name_b,
-                "prob_left": res.prob_left,
-                "prob_rope": np.nan if res.prob_rope is None else res.prob_rope,
-                "prob_right": res.prob_right,
-                "prob_lower": res.prob_lower,
-                "prob_upper": res.prob_upper,
-                "mean_lower": res.posterior_mean_lower,
-                "mean_upper": res.posterior_mean_upper,
-                "ci_low": low,
-                "ci_high": high,
-                "differs": res.differs,
-                "decision": res.decision,
-            }
-        )
-        matrix[i, j] = res.prob_lower  # column j better than row i
-        matrix[j, i] = res.prob_left
+    for group in _groups(pairs, n_samples, with_rope=rope > 0):
+        memo = SharedPrior()
+        posteriors = [
+            SignedRankPosterior(values[:, j] - values[:, i], prior, z0, rope, memo)
+            for i, j in group
+        ]
+        # the same seed for every group: each pair sees exactly the draws it
+        # would see alone (and in one big group)
+        draws = DirichletWeights(n, n_samples, seed)
+        parts = shared_components(posteriors, draws)
+        memo.uniforms, memo.total = parts[0]["uniforms"], parts[0]["total"]
+        for posterior, part, (i, j) in zip(posteriors, parts, group, strict=True):
+            res = posterior.result(
+                part,
+                s=s,
+                threshold=threshold,
+                names=(names[i], names[j]),
+                region_samples=False,  # the table needs the shares, not the draws
+            )
+            rows.append(_row(res))
+            matrix[i, j] = res.prob_lower  # column j better than row i
+            matrix[j, i] = res.prob_left
+        del posteriors, parts  # bounded memory: one group's draws at a time
     index = pd.Index(names, name="algorithm")
     mean_ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
     return BayesSignedRankPairsResult(
@@ -134,3 +123,32 @@ def bayes_signrank_pairs(
         n=n,
         n_samples=n_samples,
     )
+
+
+def _groups(
+    pairs: list[tuple[int, int]], n_samples: int, *, with_rope: bool
+) -> list[list[tuple[int, int]]]:
+    """``pairs`` in groups whose per-draw sums fit :data:`GROUP_BYTES`."""
+    # θ (and with a rope, two regions), plus a cross term each, float64 per draw
+    per_pair = 8 * n_samples * (3 if with_rope else 1) * 2
+    size = max(1, GROUP_BYTES // per_pair)
+    return [pairs[k : k + size] for k in range(0, len(pairs), size)]
+
+
+def _row(res: object) -> dict[str, object]:
+    low, high = res.credible_interval
+    return {
+        "a": res.name_a,
+        "b": res.name_b,
+        "prob_left": res.prob_left,
+        "prob_rope": np.nan if res.prob_rope is None else res.prob_rope,
+        "prob_right": res.prob_right,
+        "prob_lower": res.prob_lower,
+        "prob_upper": res.prob_upper,
+        "mean_lower": res.posterior_mean_lower,
+        "mean_upper": res.posterior_mean_upper,
+        "ci_low": low,
+        "ci_high": high,
+        "differs": res.differs,
+        "decision": res.decision,
+    }

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import nbstats
+from nbstats.stats.bayes import pairs as pairs_module
 
 
 @pytest.fixture(scope="module")
@@ -20,10 +21,15 @@ def table() -> pd.DataFrame:
     return pd.DataFrame(np.round(values, 3), columns=["w", "x", "y", "z"])
 
 
+@pytest.mark.parametrize("group_bytes", [None, 1])
 @pytest.mark.parametrize(
     ("prior", "rope"), [("idp", 0.0), ("idp", 0.005), ("point", 0.01), ("bb", 0.0)]
 )
-def test_every_pair_equals_bayes_signrank_with_the_same_seed(table, prior, rope):
+def test_every_pair_equals_bayes_signrank_with_the_same_seed(
+    table, prior, rope, group_bytes, monkeypatch
+):
+    if group_bytes is not None:  # one pair per group: the same draws again
+        monkeypatch.setattr(pairs_module, "GROUP_BYTES", group_bytes)
     res = nbstats.bayes_signrank_pairs(
         table, prior=prior, rope=rope, n_samples=5_000, random_state=3
     )
@@ -101,3 +107,30 @@ def test_bad_input(table):
         nbstats.bayes_signrank_pairs(broken)
     with pytest.warns(UserWarning, match="n_samples"):
         nbstats.bayes_signrank_pairs(table, n_samples=100, random_state=0)
+
+
+def test_a_generator_seeds_every_group_alike(table, monkeypatch):
+    monkeypatch.setattr(pairs_module, "GROUP_BYTES", 1)
+    grouped = nbstats.bayes_signrank_pairs(
+        table, n_samples=2_000, random_state=np.random.default_rng(11)
+    )
+    monkeypatch.undo()
+    whole = nbstats.bayes_signrank_pairs(
+        table, n_samples=2_000, random_state=np.random.default_rng(11)
+    )
+    pd.testing.assert_frame_equal(grouped.pairs, whole.pairs)
+
+
+def test_memory_does_not_grow_with_the_number_of_pairs():
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.normal(size=(20, 30)))  # 435 pairs
+    n_samples = 20_000
+    tracemalloc.start()
+    nbstats.bayes_signrank_pairs(wide, rope=0.1, n_samples=n_samples, random_state=0)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    # all pairs' θ and rope sums at once would be 435 × 3 × 20,000 × 8 B = 209 MB
+    all_at_once = 435 * 3 * n_samples * 8
+    assert peak < pairs_module.GROUP_BYTES + 40 * 2**20 < all_at_once
