@@ -215,6 +215,7 @@ class FrequentistDashboard(Dashboard):
             table, higher_is_better=self.higher_is_better
         )
         self._posthoc_cache: dict[tuple[Any, ...], PosthocResult] = {}
+        self._drawn: PosthocResult | None = None
 
         wide = {"description_width": "initial"}
         self.controls = {
@@ -341,9 +342,16 @@ class FrequentistDashboard(Dashboard):
     # -- result → views -------------------------------------------------------
 
     def render(self, result: dict[str, Any]) -> None:
+        posthoc = result["posthoc"]
+        if posthoc is not self._drawn:  # the omnibus choice leaves it as it is
+            self._draw(posthoc)
+            self._drawn = posthoc
+        self.views["verdict"].value = self._verdict(result["omnibus"])
+        self.views["table"].value = _pvalue_table(posthoc, self.aliases)
+
+    def _draw(self, posthoc: PosthocResult) -> None:
         from nbstats import plots  # lazy: matplotlib only when drawing
 
-        posthoc = result["posthoc"]
         if len(self.names) >= SVG_FROM:
             self.figure = None
             show_svg(
@@ -355,8 +363,6 @@ class FrequentistDashboard(Dashboard):
             ax = plots.cd_diagram(rename_result(posthoc, self.aliases))
             self.figure = ax.figure
             show_figure(self.views["cd"], self.figure)
-        self.views["verdict"].value = self._verdict(result["omnibus"])
-        self.views["table"].value = _pvalue_table(posthoc, self.aliases)
 
     def _verdict(self, res: FriedmanResult) -> str:
         alpha = float(self.controls["alpha"].value)

@@ -147,6 +147,7 @@ class RankDashboard(Dashboard):
         self._seed = seed_sequence(random_state)
         self.figure: Any = None
         self._cache: dict[tuple[str, float, int | None], RankCIResult] = {}
+        self._drawn: tuple = ()
 
         wide = {"description_width": "initial"}
         self.controls = {
@@ -250,9 +251,16 @@ class RankDashboard(Dashboard):
     # -- result → views -------------------------------------------------------
 
     def render(self, result: dict[str, Any]) -> None:
+        results = result["rank_ci"]
+        drawn = tuple((m, id(r)) for m, r in results.items())
+        if drawn != self._drawn:  # e.g. a bootstrap size without the bootstrap
+            self._draw(results)
+            self._drawn = drawn
+        self.views["table"].value = _interval_table(results, self.aliases)
+
+    def _draw(self, results: dict[str, RankCIResult]) -> None:
         from nbstats import plots  # lazy: matplotlib only when drawing
 
-        results = result["rank_ci"]
         if len(self.names) >= SVG_FROM:
             self.figure = None
             show_svg(
@@ -265,7 +273,6 @@ class RankDashboard(Dashboard):
             ax = plots.rank_intervals(shown)
             self.figure = ax.figure
             show_figure(self.views["plot"], self.figure)
-        self.views["table"].value = _interval_table(results, self.aliases)
 
 
 def at_alpha(reference: RankCIResult, alpha: float) -> RankCIResult:
