@@ -12,6 +12,10 @@ that scrolls sideways on its own if the table is wider than the output. The
 stylesheet (``result.css``) uses JupyterLab's theme variables, so results follow
 its light and dark themes, and inherit the page's colours elsewhere.
 
+LaTeX tables (:func:`latex_table`, :func:`latex_scalars`, every result's
+``to_latex()``) need only booktabs and compile under pdflatex and xelatex;
+with ``fit=True`` long names wrap so that the table fits a 10pt article.
+
 How numbers are written (p-values ``0.0012`` / ``< 0.001``, fixed notation,
 true minus signs) is described in :mod:`nbstats.results.formatting`; its
 functions are re-exported here.
@@ -42,6 +46,7 @@ from nbstats.results.formatting import (
 __all__ = [
     "Label",
     "escape_latex",
+    "format_cell",
     "format_pvalue",
     "format_value",
     "html_block",
@@ -51,6 +56,7 @@ __all__ = [
     "latex_scalars",
     "latex_table",
     "text_block",
+    "text_table",
     "to_html",
     "to_latex",
 ]
@@ -473,14 +479,29 @@ def text_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
         for label, value in scalars
     ]
     if frame is not None and len(frame):
-        pvalue = [is_pvalue_name(c) for c in frame.columns]
-        formatted = pd.DataFrame(
-            [
-                [format_cell(v, pvalue=p) for v, p in zip(row, pvalue, strict=True)]
-                for row in frame.itertuples(index=False)
-            ],
-            index=frame.index,
-            columns=frame.columns,
-        )
-        lines += ["", formatted.to_string()]
+        lines += ["", text_table(frame)]
     return "\n".join(lines)
+
+
+def text_table(frame: pd.DataFrame) -> str:
+    """``frame`` as aligned plain text: p-value columns (:func:`is_pvalue_name`)
+    by :func:`format_pvalue`, other numbers by :func:`format_value`.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"z": [-2.5, 0.25], "p": [0.0124, 1e-6]}, index=["x", "y"])
+    >>> print(text_table(frame))
+           z        p
+    x   −2.5   0.0124
+    y   0.25  < 0.001
+    """
+    pvalue = [is_pvalue_name(c) for c in frame.columns]
+    formatted = pd.DataFrame(
+        [
+            [format_cell(v, pvalue=p) for v, p in zip(row, pvalue, strict=True)]
+            for row in frame.itertuples(index=False)
+        ],
+        index=frame.index,
+        columns=frame.columns,
+    )
+    return formatted.to_string()
