@@ -487,7 +487,7 @@ order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").
 signrank_prior = {{"prior": "bb"}} if S == 0 else {{"prior": "idp", **prior}}
 signrank = nbstats.bayes_signrank_pairs(
     scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-    random_state=SEED, **signrank_prior, **direction,
+    random_state=SEED, interval=False, **signrank_prior, **direction,
 )
 # joint statements, all evaluated on the same posterior draws
 joint = nbstats.bayes_posthoc(

@@ -39,6 +39,7 @@ def bayes_signrank_pairs(
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
+    interval: bool = True,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -57,6 +58,10 @@ def bayes_signrank_pairs(
     prior, s, z0, rope, threshold, loss, n_samples, higher_is_better, nan_policy,
     random_state
         As for :func:`nbstats.bayes_signrank`.
+    interval : bool
+        ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
+        NaN, ``differs`` False): with many pairs its quantiles are a large
+        part of the time, and a table of probabilities does not show it.
 
     Returns
     -------
@@ -83,26 +88,30 @@ def bayes_signrank_pairs(
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     pairs = list(combinations(range(m), 2))
-    seed = seed_sequence(random_state)  # once: a Generator is advanced once
+    # one seed, one set of draws and one memo of the prior's Gamma quantiles
+    # for all groups: each pair sees exactly the draws it would see alone
+    draws = DirichletWeights(n, n_samples, seed_sequence(random_state))
+    memo = SharedPrior()
     rows = []
     matrix = np.full((m, m), np.nan)
     for group in _groups(pairs, n_samples, with_rope=rope > 0):
-        memo = SharedPrior()
         posteriors = [
             SignedRankPosterior(values[:, j] - values[:, i], prior, z0, rope, memo)
             for i, j in group
         ]
-        # the same seed for every group: each pair sees exactly the draws it
-        # would see alone (and in one big group)
-        draws = DirichletWeights(n, n_samples, seed)
         parts = shared_components(posteriors, draws)
-        memo.uniforms, memo.total = parts[0]["uniforms"], parts[0]["total"]
+        if memo.uniforms is None:
+            memo.uniforms, memo.total = parts[0]["uniforms"], parts[0]["total"]
+        else:  # the same draws: reuse the first group's arrays, and its memo
+            for part in parts:
+                part["uniforms"], part["total"] = memo.uniforms, memo.total
         for posterior, part, (i, j) in zip(posteriors, parts, group, strict=True):
             res = posterior.result(
                 part,
                 s=s,
                 threshold=threshold,
                 names=(names[i], names[j]),
+                interval=interval,
                 region_samples=False,  # the table needs the shares, not the draws
             )
             rows.append(_row(res))

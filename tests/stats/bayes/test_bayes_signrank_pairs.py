@@ -134,3 +134,16 @@ def test_memory_does_not_grow_with_the_number_of_pairs():
     # all pairs' θ and rope sums at once would be 435 × 3 × 20,000 × 8 B = 209 MB
     all_at_once = 435 * 3 * n_samples * 8
     assert peak < pairs_module.GROUP_BYTES + 40 * 2**20 < all_at_once
+
+
+def test_without_intervals_the_probabilities_are_the_same(table):
+    full = nbstats.bayes_signrank_pairs(
+        table, rope=0.01, n_samples=3_000, random_state=2
+    )
+    fast = nbstats.bayes_signrank_pairs(
+        table, rope=0.01, n_samples=3_000, random_state=2, interval=False
+    )
+    columns = ["prob_left", "prob_rope", "prob_right", "prob_lower", "prob_upper"]
+    pd.testing.assert_frame_equal(full.pairs[columns], fast.pairs[columns])
+    assert (fast.pairs["decision"] == full.pairs["decision"]).all()
+    assert fast.pairs[["ci_low", "ci_high"]].isna().all().all()
