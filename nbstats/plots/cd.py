@@ -32,6 +32,7 @@ from matplotlib.ticker import Locator
 from matplotlib.transforms import blended_transform_factory, offset_copy
 
 from nbstats.plots._common import quiet
+from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import INK, MUTED, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.results.frequentist import PosthocResult
@@ -65,6 +66,7 @@ _SMALL_FONT = 6.5
 _GROUP_WIDTH = 2.2  # line width of group lines and of the control band
 _ROW_STEP = 4.6  # distance between rows of group lines
 _MARK = 4.5  # marker size (points) of "significant" marks and group members
+_TITLE_FONT = 8.0
 
 
 def cd_diagram(
@@ -245,7 +247,10 @@ class _Diagram:
         name = _METHODS.get(res.method, res.method)
         alpha = f"α = {res.alpha:g}"
         if self.control is not None:
-            text = f"{name} test against {literal(self.control)}, {alpha}"
+            control = literal(self.control)
+            if self.fitted.aliases:
+                control = self.fitted.aliases[control]
+            text = f"{name} test against {control}, {alpha}"
             if self.marks:
                 text += "; ● significantly different"
             return text
@@ -272,25 +277,31 @@ class _Diagram:
             n_rows = 1
         self.y_rows = [first + r * _ROW_STEP for r in range(n_rows)]
         below = self.y_rows[-1] + 5.5 if n_rows else self.y_axis + 7.0
-        self.spacing = 1.45 * fontsize
+        self.spacing = max(1.45 * fontsize, (1.2 * self.label_lines + 0.35) * fontsize)
         self.n_best = math.ceil(self.m / 2)
         self.y_labels = [
             below + 0.6 * fontsize + i * self.spacing
             for i in range(max(self.n_best, self.m - self.n_best))
         ]
-        self.y_caption = self.y_labels[-1] + 0.6 * fontsize + 4.0
-        self.height = self.y_caption + _SMALL_FONT * 1.25 + _PAD
+        last = self.y_labels[-1] + 0.6 * self.label_lines * fontsize
+        self.y_caption = last + 4.0
+        caption_lines = self.caption.count("\n") + 1
+        self.height = self.y_caption + _SMALL_FONT * 1.2 * caption_lines + _PAD
 
     def draw(
         self, ax: Any, *, width: str, label_fontsize: float | None, title: str | None
     ) -> Any:
-        fontsize = float(
-            label_fontsize
-            if label_fontsize is not None
-            else (8.0 if self.m <= 12 else 7.0)
+        own = ax is None
+        if own:
+            total = WIDTHS[width] * 72
+        else:
+            total = ax.get_position().width * ax.figure.get_figwidth() * 72
+        fontsize = self._fit_labels(total, label_fontsize)
+        self.caption = str(
+            wrap_text(self._caption(), total - 8, _SMALL_FONT, force=True)
         )
         self._layout(fontsize)
-        if ax is None:
+        if own:
             height_in = self.height / 72 + 0.08 + (0.25 if title is not None else 0)
             fig, ax = new_axes(None, width=width, aspect=height_in / WIDTHS[width])
         else:
@@ -308,7 +319,7 @@ class _Diagram:
         ax.text(
             0.5,
             self.y_caption,
-            self._caption(),
+            self.caption,
             transform=self.trans_axes,
             ha="center",
             va="top",
@@ -317,8 +328,37 @@ class _Diagram:
             gid="caption",
         )
         if title is not None:
-            ax.set_title(literal(title))
+            ax.set_title(wrap_text(literal(title), total - 8, _TITLE_FONT, force=True))
+        if self.fitted.aliases:
+            add_key(fig, self.fitted.key(), total - 8, grow=own)
         return ax
+
+    def _fit_labels(self, total: float, label_fontsize: float | None) -> float:
+        """Labels (names, wrapped names or letters) that fit beside the axis.
+
+        The rank axis keeps at least 40% of the width; each side gets half
+        of the rest, less the gap between a stem's end and its name.
+        """
+        preferred = float(
+            label_fontsize
+            if label_fontsize is not None
+            else (8.0 if self.m <= 12 else 7.0)
+        )
+        side = 0.3 * total - 3.0 - 5.0
+        weight = "bold" if self.control is not None else "normal"
+        self.fitted = fit_names(
+            [literal(name) for name in self.names],
+            side,
+            fontsize=preferred,
+            min_fontsize=min(MIN_FONT, preferred),
+            weight=weight,
+        )
+        self.label_lines = self.fitted.lines
+        self.label_width = max(
+            text_width(label, self.fitted.fontsize, weight=weight)
+            for label in self.fitted.labels
+        )
+        return self.fitted.fontsize
 
     def _setup_axes(self, fig: Any) -> None:
         ax, m = self.ax, self.m
@@ -392,10 +432,11 @@ class _Diagram:
                 self.ax.text(
                     edge,
                     y,
-                    literal(self.names[j]),
+                    self.fitted.labels[j],
                     transform=shift,
                     ha="left" if on_right else "right",
-                    va="center_baseline",
+                    va="center_baseline" if self.label_lines == 1 else "center",
+                    multialignment="left" if on_right else "right",
                     fontsize=fontsize,
                     fontweight="bold" if self.names[j] == self.control else "normal",
                     color=INK,

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.plots._common import quiet
+from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.bayes import BayesPosthocResult, BayesSignedRankPairsResult
 from nbstats.results.frequentist import PosthocResult
@@ -23,7 +24,13 @@ _KINDS = {
 #: Darkest colour of the p-value map: smaller p-values look the same.
 _P_FLOOR = 1e-3
 #: Annotation font size bounds (points).
-_FONT_MAX, _FONT_MIN = 7.0, 4.0
+_FONT_MAX, _FONT_MIN = 7.0, MIN_FONT
+#: Share of a cell's width its text may take (inside the 84% frame).
+_TEXT_SHARE = 0.72
+#: Points kept for the colorbar, its ticks and its label, right of the map.
+_COLORBAR = 46.0
+#: Share of the width the row names may take.
+_LABEL_SHARE = 0.3
 
 
 def cell_text(value: float) -> str:
@@ -85,8 +92,8 @@ def pairwise_heatmap(
         Write each cell's value in it: two decimals without the leading zero,
         ``"<.001"`` and ``">.999"`` at the extremes (see
         :func:`cell_text`), in a font shrunk to fit the cells; the
-        values are left out when they would need less than 4 points (give
-        more room: ``width="double"`` or a larger ``ax``).
+        values are left out when they would need less than 6 points (from
+        about 15 algorithms in one column, 30 in two: the colours remain).
     kind : {"pvalues", "unadjusted", "probabilities"}, optional
         What the cells hold. ``"pvalues"`` (the default for a PosthocResult):
         the adjusted p-values ``result.adjusted``, coloured on a log scale
@@ -95,7 +102,8 @@ def pairwise_heatmap(
         and the default, for a BayesPosthocResult): cell (row i, column j) is
         the posterior probability that column j is better than row i.
     width : {"single", "double"}
-        Width of a new figure: one or two columns of a paper.
+        Width of a new figure: one or two columns of a paper. Its height
+        follows from the number of algorithms and the length of their names.
 
     Returns
     -------
@@ -103,6 +111,16 @@ def pairwise_heatmap(
         The heatmap's axes. Its ``QuadMesh`` holds the values drawn (masked
         diagonal); each annotation has gid ``f"cell-{row}-{column}"`` and each
         significance frame gid ``f"significant-{row}-{column}"``.
+
+    Notes
+    -----
+    Readable from 2 to 100 algorithms: names take at most 30% of the width,
+    wrapped onto two lines at ``(``, ``,`` or spaces if needed, else
+    replaced by letters ``A``, ``B``, … with a key under the map listing
+    the full names. When cells are thinner than a line of text only every
+    k-th row and column is named (the 1st, (k+1)-th, … by mean rank). Cells
+    under 5 points lose their frames and the grid lines; no text is set
+    below 6 points.
 
     Raises
     ------
@@ -134,18 +152,34 @@ def pairwise_heatmap(
     kind = _check_kind(result, kind)
     values, marked, control = _matrix(result, kind)
     rows, cols = list(values.index), list(values.columns)
-    n_rows, n_cols = values.shape
+    n_rows = values.shape[0]
     is_p = kind != "probabilities"
 
+    own = ax is None
+    if own and width not in WIDTHS:
+        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
     with paper_style():
-        if ax is None:
-            if width not in WIDTHS:
-                raise ValueError(
-                    f"width must be one of {sorted(WIDTHS)}, got {width!r}."
-                )
-            # square cells: the map is about as tall as it is wide (less the
-            # colorbar), then room for the rotated column names and the title
-            aspect = (0.75 * n_rows / n_cols + 0.2) if n_rows > 1 else 0.62
+        if own:
+            total = WIDTHS[width] * 72
+        else:
+            total = ax.get_position().width * ax.figure.get_figwidth() * 72
+        layout = _Layout(
+            [literal(name) for name in cols],
+            [literal(name) for name in rows],
+            total,
+            one_row=n_rows == 1,
+        )
+        title = str(
+            wrap_text(_title(result, kind, control), total - 8, 8.0, force=True)
+        )
+        if own:
+            height = (
+                layout.map_height
+                + layout.below
+                + 11.5 * (title.count("\n") + 1)
+                + (40.0 if n_rows == 1 else 10.0)
+            )
+            aspect = height / total
         else:
             aspect = 0.62
         fig, ax = new_axes(ax, width=width, aspect=aspect)
@@ -158,6 +192,15 @@ def pairwise_heatmap(
             cmap = "Blues"  # probable statements dark
         data = values.to_numpy(dtype=float)
         mask = np.isnan(data)
+        annotations = _annotations(data) if annotate else None
+        if annotations is not None:
+            # the widest cell text, at the smallest size, inside a cell's frame
+            widest = max(
+                text_width(t, _FONT_MIN, weight="bold")
+                for t in set(annotations.ravel())
+            )
+            if _TEXT_SHARE * layout.cell < widest:
+                annotations = None
         if kind == "probabilities":
             label = "P(column better than row)"
         elif kind == "pvalues":
@@ -171,13 +214,13 @@ def pairwise_heatmap(
             cmap=cmap,
             norm=norm,
             square=n_rows > 1,
-            linewidths=0.5,
+            linewidths=0.5 if layout.cell >= 8 else 0.0,  # no grid in tiny cells
             linecolor="white",
-            annot=_annotations(data) if annotate else False,
+            annot=annotations if annotations is not None else False,
             fmt="",
             annot_kws={"fontsize": _FONT_MAX},
-            xticklabels=[literal(name) for name in cols],
-            yticklabels=[literal(name) for name in rows],
+            xticklabels=layout.x_labels,
+            yticklabels=layout.y_labels,
             **_colorbar_placement(ax, label, one_row=n_rows == 1),
         )
         colorbar = ax.collections[0].colorbar
@@ -199,31 +242,86 @@ def pairwise_heatmap(
             if marked[i, j]:
                 text.set_fontweight("bold")
         mesh = ax.collections[0]
-        for i, j in zip(*np.nonzero(marked), strict=True):
-            # black on light cells, white on dark ones (as seaborn's text)
-            fill = mesh.cmap(mesh.norm(data[i, j]))
-            ax.add_patch(
+        fills = mesh.cmap(mesh.norm(np.where(marked, data, np.nan)))
+        # cells under 5 pt get no frame: it would hide the colour
+        framed = marked if layout.cell >= 5 else np.zeros_like(marked)
+        for i, j in zip(*np.nonzero(framed), strict=True):
+            # black on light cells, white on dark ones (as seaborn's text);
+            # add_artist: the map already sets the data limits
+            ax.add_artist(
                 Rectangle(
-                    (j + 0.14, i + 0.14),
-                    0.72,
-                    0.72,
+                    (j + 0.08, i + 0.08),
+                    0.84,
+                    0.84,
                     fill=False,
-                    edgecolor=INK if relative_luminance(fill) > 0.408 else "white",
-                    linewidth=1.0,
+                    edgecolor=(
+                        INK if relative_luminance(fills[i, j]) > 0.408 else "white"
+                    ),
+                    linewidth=min(1.0, layout.cell / 8),
                     gid=f"significant-{rows[i]}-{cols[j]}",
                 )
             )
 
-        ax.tick_params(axis="both", length=0)
-        ax.set_xticklabels(
-            ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor"
+        ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
+        ax.set_xticks(
+            ax.get_xticks(),
+            layout.x_labels,
+            rotation=layout.rotation,
+            ha="right" if layout.rotation == 45 else "center",
+            va="top",
+            rotation_mode="anchor" if layout.rotation == 45 else "default",
+            multialignment="right" if layout.rotation == 45 else "left",
         )
-        ax.set_yticklabels(ax.get_yticklabels(), rotation=0)
+        ax.set_yticks(
+            ax.get_yticks(), layout.y_labels, rotation=0, multialignment="right"
+        )
         if control is not None:
             ax.set_ylabel("control")
-        ax.set_title(_title(result, kind, control))
+        ax.set_title(title)
         _fit_annotations(fig, ax)
+        if layout.fitted.aliases:
+            add_key(fig, layout.fitted.key(), total - 8, grow=own)
     return quiet(ax)
+
+
+class _Layout:
+    """Names that fit beside and under the map, and the map's size (points).
+
+    The row names may take 30% of the width (wrapped onto two lines, or
+    replaced by letters with a key, when they do not fit); the map takes
+    what is left beside the colorbar, in square cells. When a cell is
+    thinner than a line of text, only every k-th row and column is named
+    (the first, the (k+1)-th, …, in rank order) -- all are still drawn.
+    Column names stand at 45° for up to 12 short names, else upright
+    (letters are written flat).
+    """
+
+    def __init__(
+        self, cols: list[str], rows: list[str], total: float, *, one_row: bool
+    ) -> None:
+        names = list(dict.fromkeys([*rows, *cols]))
+        fitted = fit_names(names, _LABEL_SHARE * total, fontsize=7.0)
+        self.fitted = fitted
+        self.fontsize = fs = fitted.fontsize
+        shown = dict(zip(names, fitted.labels, strict=True))
+        label_width = max(text_width(shown[name], fs) for name in rows)
+        room = total - label_width - 14.0 - (0.0 if one_row else _COLORBAR)
+        self.cell = cell = max(room, 1.0) / len(cols)
+        pitch = (1.2 * fitted.lines + 0.25) * fs
+        self.step = step = max(1, math.ceil(pitch / cell))
+        self.x_labels = [
+            shown[name] if j % step == 0 else "" for j, name in enumerate(cols)
+        ]
+        self.y_labels = [
+            shown[name] if i % step == 0 else "" for i, name in enumerate(rows)
+        ]
+        upright = len(cols) > 12 or fitted.lines > 1 or step > 1
+        # letters stand upright; long names read bottom to top
+        self.rotation = 0 if fitted.aliases else (90 if upright else 45)
+        widest = max(text_width(label, fs) for label in self.x_labels)
+        tall = widest if upright else 0.72 * (widest + fs)
+        self.map_height = cell * len(rows)
+        self.below = tall + 6.0
 
 
 def _colorbar_placement(ax: Any, label: str, *, one_row: bool) -> dict[str, Any]:
@@ -317,7 +415,7 @@ def _fit_annotations(fig: Any, ax: Any) -> None:
     cell = ax.transData.transform([[0, 0], [1, 1]])
     cell_px = float(np.min(np.abs(cell[1] - cell[0])))
     widest = max(text.get_window_extent(renderer).width for text in ax.texts)
-    size = _FONT_MAX * min(1.0, 0.62 * cell_px / widest)  # inside a frame
+    size = _FONT_MAX * min(1.0, _TEXT_SHARE * cell_px / widest)  # inside a frame
     for text in list(ax.texts):
         if size < _FONT_MIN:
             text.remove()
