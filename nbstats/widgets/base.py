@@ -162,12 +162,17 @@ class Dashboard:
         if table is None:
             table = self.table
         options = inspect.signature(report).parameters
+        anything = any(p.kind is p.VAR_KEYWORD for p in options.values())
+
+        def takes(name: str) -> bool:
+            return name in options or anything
+
         extra: dict[str, Any] = {}
-        if "nan_policy" in options and hasattr(self, "nan_policy"):
+        if takes("nan_policy") and hasattr(self, "nan_policy"):
             # the report names the dropped cases itself
             extra["nan_policy"] = self.nan_policy
             table = self._source
-        if "aliases" in options and hasattr(self, "_alias_option"):
+        if takes("aliases") and hasattr(self, "_alias_option"):
             extra["aliases"] = self._alias_option
         return report(
             table,
