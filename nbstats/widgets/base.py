@@ -243,10 +243,48 @@ class Dashboard:
         self.alias_view = widgets.HTML(value=legend)
         return self.alias_view
 
+    # -- display -----------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, with a static snapshot (``text/html``) and a
+        readable ``text/plain`` for where widgets do not run (GitHub, a
+        notebook opened without its kernel, plain-text viewers)."""
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/html"] = self.snapshot_html()
+        bundle["text/plain"] = self._summary()
+        return bundle
+
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display(self.widget)
+        display(self._repr_mimebundle_(), raw=True)
+
+    def _summary(self) -> str:
+        table = getattr(self, "scores", None)
+        if table is None:
+            table = self.table
+        n, m = table.shape
+        settings = ", ".join(
+            f"{name} = {_control_text(control)}"
+            for name, control in self.controls.items()
+        )
+        return (
+            f"{type(self).__name__} of {m} algorithms on {n} cases ({settings}); "
+            "a live ipywidgets dashboard: run the notebook to use it."
+        )
+
+    def snapshot_html(self) -> str:
+        """The dashboard as it is now, as static HTML: the controls' values as
+        text, the views' HTML and pictures (no script, no widget)."""
+        note = (
+            '<div style="font-size:12px;color:#555;margin-bottom:4px"><i>A static '
+            "snapshot of the dashboard as it was displayed; run the notebook for "
+            "the live controls.</i></div>"
+        )
+        return (
+            '<div class="nbstats-snapshot" style="max-width:100%;overflow-x:auto">'
+            f"{note}{_snapshot(self.widget)}</div>"
+        )
 
 
 def alpha_slider(value: float = 0.05) -> Any:
@@ -405,3 +443,50 @@ def rename_result(result: Any, mapping: Mapping[str, str]) -> Any:
         elif f.name == "groups" and isinstance(value, list):
             changes[f.name] = [tuple(mapping.get(n, n) for n in g) for g in value]
     return dataclasses.replace(result, **changes)
+
+
+def _control_text(control: Any) -> str:
+    label = getattr(control, "label", None)
+    if isinstance(label, (tuple, list)):
+        return "; ".join(map(str, label)) or "(none)"
+    if label is not None:
+        return str(label)
+    value = control.value
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _snapshot(widget: Any) -> str:
+    """Static HTML of a widget tree (see :meth:`Dashboard.snapshot_html`)."""
+    import base64
+
+    import ipywidgets as widgets
+
+    if isinstance(widget, widgets.Box):
+        inner = "".join(_snapshot(child) for child in widget.children)
+        if isinstance(widget, widgets.HBox):
+            return (
+                '<div style="display:flex;flex-wrap:wrap;align-items:flex-start;'
+                f'gap:4px 16px;max-width:100%">{inner}</div>'
+            )
+        return f'<div style="max-width:100%">{inner}</div>'
+    if isinstance(widget, widgets.HTML):
+        return widget.value if widget.value != STYLE else ""
+    if isinstance(widget, widgets.Output):
+        parts = []
+        for output in widget.outputs:
+            data = output.get("data", {})
+            if "image/svg+xml" in data:
+                svg = base64.b64encode(data["image/svg+xml"].encode()).decode()
+                parts.append(f'<img src="data:image/svg+xml;base64,{svg}" alt="">')
+            elif "image/png" in data:
+                parts.append(f'<img src="data:image/png;base64,{data["image/png"]}">')
+        return f'<div style="max-width:100%;overflow-x:auto">{"".join(parts)}</div>'
+    if isinstance(widget, (widgets.Button, widgets.Text)):
+        return ""  # the export bar does nothing in a snapshot
+    if isinstance(widget, widgets.ValueWidget):
+        name = html.escape(widget.description or "")
+        value = html.escape(_control_text(widget))
+        return f'<div style="font-size:13px;padding:2px 0">{name}: <b>{value}</b></div>'
+    return ""
