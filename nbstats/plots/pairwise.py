@@ -169,9 +169,10 @@ def pairwise_heatmap(
             total,
             one_row=n_rows == 1,
         )
-        title = str(
-            wrap_text(_title(result, kind, control), total - 8, 8.0, force=True)
-        )
+        # the title is centred over the map, which the names push right
+        centre = layout.label_width + 10.0 + layout.cell * len(cols) / 2
+        room = 2 * min(centre, total - centre) - 8.0
+        title = str(wrap_text(_title(result, kind, control), room, 8.0, force=True))
         if own:
             height = (
                 layout.map_height
@@ -304,7 +305,9 @@ class _Layout:
         self.fitted = fitted
         self.fontsize = fs = fitted.fontsize
         shown = dict(zip(names, fitted.labels, strict=True))
-        label_width = max(text_width(shown[name], fs) for name in rows)
+        self.label_width = label_width = max(
+            text_width(shown[name], fs) for name in rows
+        )
         room = total - label_width - 14.0 - (0.0 if one_row else _COLORBAR)
         self.cell = cell = max(room, 1.0) / len(cols)
         pitch = (1.2 * fitted.lines + 0.25) * fs

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nbstats.plots._common import quiet
+from nbstats.plots.labels import add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.ranking import RankCIResult
 
@@ -22,13 +23,14 @@ METHOD_LABELS = {
 
 #: One marker per method, so that methods stay apart in greyscale.
 _MARKERS = ("o", "s", "D", "^", "v", "P", "X")
-#: Height of one algorithm's row (inches): one method, then each extra method.
-_ROW_IN = 0.15
-_METHOD_IN = 0.05
-#: Inches of the figure outside the rows (title, rank axis, legend).
-_MARGIN_IN = 0.75
-#: Above this many ranks, only every fifth rank is labelled (all are ticked).
-_MAX_LABELLED_RANKS = 15
+#: Height of one algorithm's row (points) up to 30 algorithms, and what each
+#: extra method adds; beyond 30 rows shrink to what their names need.
+_ROW_PT = 10.8
+_METHOD_PT = 3.6
+#: Points of the figure outside the rows (title, rank axis, legend).
+_MARGIN_PT = 54.0
+#: Share of the width the names may take.
+_LABEL_SHARE = 0.35
 
 
 def rank_intervals(
@@ -59,7 +61,9 @@ def rank_intervals(
         Algorithms from top to bottom; by default by mean rank, best first
         (ties in the order of the score table).
     width : {"single", "double"}
-        Width of a new figure: one or two columns of a paper.
+        Width of a new figure: one or two columns of a paper. Its height
+        grows with the number of algorithms (about 10.8 pt a row up to 30,
+        then what a 6-pt name needs: some 10 inches for 100 algorithms).
 
     Returns
     -------
@@ -67,6 +71,13 @@ def rank_intervals(
         Every interval is a ``Line2D`` with gid ``f"interval-{label}-{name}"``
         (its x data are ``[lower, upper]``), every mean-rank marker one with
         gid ``f"mean-{label}-{name}"``.
+
+    Notes
+    -----
+    Names take at most 35% of the width: wrapped onto two lines at ``(``,
+    ``,`` or spaces when needed, else replaced by letters ``A``, ``B``, …
+    with a key under the plot listing the full names. No text is set below
+    6 points; the rank axis labels as many ranks as fit (all are ticked).
 
     Raises
     ------
@@ -109,18 +120,29 @@ def rank_intervals(
             )
     rows = _row_order(first, names, order)
     m, k = len(rows), len(labelled)
+    own = ax is None
+    if own and width not in WIDTHS:
+        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
 
     with paper_style():
-        if ax is None:
-            if width not in WIDTHS:
-                raise ValueError(
-                    f"width must be one of {sorted(WIDTHS)}, got {width!r}."
-                )
-            height = m * (_ROW_IN + _METHOD_IN * (k - 1)) + _MARGIN_IN
-            aspect = max(0.62, height / WIDTHS[width])
+        if own:
+            total = WIDTHS[width] * 72
+        else:
+            total = ax.get_position().width * ax.figure.get_figwidth() * 72
+        fitted = fit_names(
+            [literal(name) for name in rows],
+            _LABEL_SHARE * total,
+            fontsize=7.0 if m <= 40 else 6.0,
+        )
+        fs = fitted.fontsize
+        need = (1.2 * fitted.lines + 0.35) * fs
+        row = max(need, _ROW_PT if m <= 30 else 0.0) + _METHOD_PT * (k - 1)
+        if own:
+            height = m * row + _MARGIN_PT + (12.0 * (k > 1) * ((k + 2) // 3))
+            aspect = max(0.62, height / total)
         else:
             aspect = 0.62
-        _fig, ax = new_axes(ax, width=width, aspect=aspect)
+        fig, ax = new_axes(ax, width=width, aspect=aspect)
 
         handles = []
         step = min(0.25, 0.7 / k) if k > 1 else 0.0
@@ -170,15 +192,14 @@ def rank_intervals(
                     gid=f"mean-{label}-{name}",
                 )
 
-        ax.set_yticks(range(m), [literal(name) for name in rows])
+        ax.set_yticks(range(m), fitted.labels)
         ax.set_ylim(m - 0.5, -0.5)  # best at the top
-        ax.tick_params(axis="y", length=0)
+        ax.tick_params(axis="y", length=0, labelsize=fs)
         ax.set_xlim(0.5, m + 0.5)
         ax.set_xticks(range(1, m + 1), minor=True)
-        labelled_ranks = (
-            range(1, m + 1) if m <= _MAX_LABELLED_RANKS else [1, *range(5, m + 1, 5)]
-        )
-        ax.set_xticks(list(labelled_ranks))
+        label_width = max(text_width(label, fs) for label in fitted.labels)
+        axis_length = total - label_width - 24.0
+        ax.set_xticks(_labelled_ranks(m, axis_length))
         ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
         ax.set_axisbelow(True)
         ax.set_xlabel("rank (1 = best)")
@@ -188,7 +209,9 @@ def rank_intervals(
         if k == 1:
             label = next(iter(labelled))
             readable = METHOD_LABELS.get(label, label)
-            ax.set_title(f"{level} confidence intervals for ranks: {literal(readable)}")
+            title = f"{level} confidence intervals for ranks: {literal(readable)}"
+            # centred over the axes, right of the names
+            ax.set_title(wrap_text(title, axis_length, 8.0, force=True))
         else:
             # the legend, titled, stands above the axes like a title
             legend = ax.legend(
@@ -207,7 +230,24 @@ def rank_intervals(
                 title_fontsize=8,
             )
             legend.set_gid("methods")
+        if fitted.aliases:
+            add_key(fig, fitted.key(), total - 8, grow=own)
     return quiet(ax)
+
+
+def _labelled_ranks(m: int, length: float) -> list[int]:
+    """Ranks to label on an axis ``length`` points long: 1, then every step.
+
+    Every rank up to 15 when they fit, else the first step of 2, 5, 10,
+    20, 25, 50 … whose labels (7-pt digits and a gap) fit.
+    """
+    if m <= 15 and m * (len(str(m)) * 4.2 + 6.0) <= length:
+        return list(range(1, m + 1))
+    for step in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
+        count = m // step + 1
+        if count * (len(str(m)) * 4.2 + 8.0) <= length:
+            break
+    return [1, *range(step, m + 1, step)]
 
 
 def _labelled_results(results: object) -> dict[str, RankCIResult]:
