@@ -90,11 +90,11 @@ def plan(kind: str, board: Any, m: int) -> list[tuple[str, list, Callable | None
                 ("id-nemenyi",),
                 ("id-wilcoxon-2s", "anova-tukey"),
                 ("id-wilcoxon-1s",),
-                ("id-wilcoxon-2s",),
+                ("bootstrap", "id-wilcoxon-2s"),
             ],
             None,
         ),
-        ("n_boot", [200, 500, 1500, 2000], None),
+        ("n_boot", [200, 500, 1500, 2000], None),  # with the bootstrap shown
     ]
 
 

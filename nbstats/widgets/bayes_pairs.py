@@ -185,14 +185,27 @@ class PairPosteriors:
         if key in self.groups:
             self.groups.move_to_end(key)
             return self.groups[key]
-        # θ does not depend on the rope: another rope's posteriors lend their
-        # set-up and their θ sums
-        source = next(
-            (g for (p, _), g in reversed(self.groups.items()) if p == prior), None
+        # θ does not depend on the rope, and the sums do not depend on the
+        # prior but for the point prior's own terms: another setting's
+        # posteriors lend their set-up and their sums
+        found = next(
+            (
+                (key, g)
+                for key, g in reversed(self.groups.items())
+                if _same_sums(key[0], prior)
+            ),
+            None,
         )
-        if source is not None:
-            posteriors = [p.with_rope(rope) for p in source.posteriors]
+        source = None if found is None else found[1]
+        if found is not None:
+            (source_prior, source_rope), source = found
+            posteriors = source.posteriors
+            if source_prior != prior:
+                posteriors = [_with_prior(p, prior) for p in posteriors]
+            if source_rope != rope:
+                posteriors = [p.with_rope(rope) for p in posteriors]
         else:
+            source_rope = None
             posteriors = [
                 SignedRankPosterior(
                     self.diffs[:, k], prior, 0.0, rope, prior_gammas=self.gammas
@@ -205,7 +218,9 @@ class PairPosteriors:
             if k in (source.arrays if source is not None else {})
         ]
         arrays: dict[str, np.ndarray] = {}
-        if source is not None and rope == 0:
+        if source is not None and source_rope == rope:
+            arrays = dict(source.arrays)
+        elif source is not None and rope == 0:
             arrays = {k: source.arrays[k] for k in theta_keys}
         else:
             known = None
@@ -377,6 +392,29 @@ class PairPosteriors:
                 self._single.popitem(last=False)
         posterior, parts = self._single[key]
         return posterior, dict(parts)
+
+
+def _same_sums(prior: str, other: str) -> bool:
+    """Whether two priors' posteriors have the same per-case sums: the same
+    prior, or IDP and the Bayesian bootstrap (neither has a pseudo-observation
+    among the cases; the prior's weight enters only when the sums are
+    combined)."""
+    return prior == other or {prior, other} == {"idp", "bb"}
+
+
+def _with_prior(posterior: SignedRankPosterior, prior: str) -> SignedRankPosterior:
+    """The same posterior under another prior with the same sums (IDP ↔ the
+    Bayesian bootstrap): its sorted differences and regions are shared, not
+    set up again, as :meth:`SignedRankPosterior.with_rope` shares them for a
+    new rope. Tested equal to a posterior built afresh (through
+    :func:`nbstats.bayes_signrank`)."""
+    other = object.__new__(SignedRankPosterior)
+    for name in ("z", "z0", "rope", "prior_gammas"):
+        object.__setattr__(other, name, getattr(posterior, name))
+    object.__setattr__(other, "prior", prior)
+    for name in ("_plan", "_regions", "_points", "_walsh_sum"):
+        object.__setattr__(other, name, getattr(posterior, name))
+    return other
 
 
 def _step(posterior: SignedRankPosterior, region: str) -> float:

@@ -644,3 +644,34 @@ def test_bad_input():
         BayesDashboard(clash, n_samples=2_000)
     with pytest.warns(UserWarning, match="n_samples=100"):
         BayesDashboard(np.array([[1.0, 2.0], [2.0, 3.5], [0.5, 1.0]]), n_samples=100)
+
+
+def test_bayesian_bootstrap_reuses_the_idp_sums(table, monkeypatch):
+    """IDP and the Bayesian bootstrap share their per-case sums: switching
+    between them computes nothing per case, and the numbers stay exact."""
+    calls = []
+    shared_components = pairs_module.shared_components
+
+    def counting(posteriors, draws, **kw):
+        calls.append(len(posteriors))
+        return shared_components(posteriors, draws, **kw)
+
+    monkeypatch.setattr(pairs_module, "shared_components", counting)
+    dash = make(table, random_state=5)
+    dash.controls["rope"].value = 0.004
+    assert calls == [6, 6]
+    dash.controls["prior"].value = "bb"
+    assert calls == [6, 6]  # no new sums
+    ref = nbstats.bayes_signrank(
+        table["A"], table["B"], prior="bb", rope=0.004, n_samples=N_SAMPLES,
+        random_state=5,
+    )  # fmt: skip
+    got = row(dash, "A", "B")
+    assert (got.prob_left, got.prob_rope, got.prob_right) == (
+        ref.prob_left,
+        ref.prob_rope,
+        ref.prob_right,
+    )
+    assert dash.result["selected"].credible_interval == ref.credible_interval
+    dash.controls["prior"].value = "point"  # has its own sums
+    assert calls == [6, 6, 6]
