@@ -295,7 +295,9 @@ FOLDS = {settings.folds!r}  # per-fold data averaged per case, or None
 ALIASES = {settings.aliases!r}  # short names shown for long ones
 LAYOUT = {layout!r}  # chosen from the number of algorithms
 
-scores = nbstats.score_table(raw, nan_policy=NAN_POLICY)
+with warnings.catch_warnings():  # the Data section names the dropped cases
+    warnings.simplefilter("ignore", UserWarning)
+    scores = nbstats.score_table(raw, nan_policy=NAN_POLICY)
 scores = scores.rename(columns=ALIASES)
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
@@ -366,6 +368,8 @@ methods = report.methods(
         f"""
 # This report was written by nbstats.report: every number in it is recomputed
 # below from the scores embedded in this notebook. Re-run it to reproduce them.
+import warnings
+
 import nbstats
 from nbstats.report import cells as report
 

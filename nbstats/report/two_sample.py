@@ -139,14 +139,13 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     paragraph(para)
     rows = {}
     for label, res in (("Bayesian signed-rank", signrank), ("Bayesian sign", sign)):
-        row = {f"P({a} better)": res.prob_left}
+        row: dict[str, object] = {f"P({a} better)": res.prob_left}
         if rope > 0:
             row["P(rope)"] = res.prob_rope
         row[f"P({b} better)"] = res.prob_right
         if getattr(res, "prior", None) == "idp":
-            row[f"P({b} better), lower–upper"] = (
-                f"{_n(res.prob_lower)}–{_n(res.prob_upper)}"
-            )
+            # the near-ignorance prior's lower and upper probabilities
+            row[f"P({b} better)"] = f"{_n(res.prob_lower)} to {_n(res.prob_upper)}"
         row["decision"] = _WORDS[res.decision]
         rows[label] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
@@ -167,7 +166,8 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "
         f"at threshold {_n(signrank.threshold)} on P({b} better): better, not "
         "shown better, or indeterminate when the near-ignorance prior's lower "
-        "and upper probabilities straddle the threshold.",
+        "and upper probabilities (given as 'lower to upper') straddle the "
+        "threshold.",
         frame,
     )
     kind = "simplex" if rope > 0 else "posterior"

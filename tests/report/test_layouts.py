@@ -181,6 +181,13 @@ def test_long_names_get_aliases_and_a_legend(aliased):
         assert name not in text[legend_end:]
 
 
+def test_no_warning_or_error_reaches_the_report(aliased, two_sample, compact):
+    for nb in (aliased[1], two_sample[1], compact[1]):
+        for cell in nb.cells:
+            for out in cell.get("outputs", []):
+                assert out["output_type"] in ("display_data", "execute_result"), out
+
+
 def test_dropped_cases_are_named_and_counted(aliased):
     _, _, text, _ = aliased
     assert "2 of 8 cases had missing scores and were dropped" in text
