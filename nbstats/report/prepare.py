@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -166,12 +166,3 @@ def prepare(
         layout=choose_layout(complete.shape[1], layout),
     )
 
-
-def check_aliases(aliases: object) -> AliasOption:
-    """``aliases`` as :func:`make_aliases` takes it (bools, "auto", mappings)."""
-    if isinstance(aliases, Mapping) or aliases in (None, True, False, "auto"):
-        return aliases  # type: ignore[return-value]
-    raise ValueError(
-        f"aliases must be 'auto', True, False or a mapping {{name: alias}}, "
-        f"got {aliases!r}."
-    )
