@@ -89,9 +89,11 @@ class JointStatements:
         self._events = np.empty((rows, k))
         self._event_total = np.empty(rows)
         self.uniforms = np.empty(rows)
+        # in the statements' order, written in place: no m²-wide temporaries
+        ordered = np.ascontiguousarray(indicators[:, self.order])
         for chunk in draws:
             e = chunk.exponentials
-            self._events[chunk.rows] = (e @ indicators)[:, self.order]
+            np.matmul(e, ordered, out=self._events[chunk.rows])
             self._event_total[chunk.rows] = e.sum(axis=1)
             self.uniforms[chunk.rows] = chunk.uniforms
         pair_index = np.asarray(pairs, dtype=int).reshape(-1, 2)

@@ -123,31 +123,16 @@ def matrix_html(
     index = {name: k for k, name in enumerate(names)}
     full = len(names) <= FULL_MATRIX_MAX
     rope = settings["rope"] > 0
-    cells: dict[tuple[int, int], str] = {}
-    for row in pairs.itertuples(index=False):
-        i, j = index[row.a], index[row.b]
+    cells = {} if full else _heat_cells(names, index, pairs)
+    for row in pairs.itertuples(index=False) if full else ():
         label, colour = DECISIONS[row.decision]
-        if full:
-            tip = html.escape(f"{row.a} vs {row.b}: {label}", quote=True)
-            cells[i, j] = (
-                f'<td title="{tip}" style="background:{colour};padding:3px 6px;'
-                'border:1px solid #fff;font-size:11px;white-space:nowrap" '
-                f'data-decision="{row.decision}"><b>{label}</b><br>'
-                f"{_probabilities(row, rope)}</td>"
-            )
-        else:
-            probability = (
-                f"{row.prob_lower:.3f}–{row.prob_upper:.3f}"
-                if row.prob_lower != row.prob_upper
-                else f"{row.prob_lower:.3f}"
-            )
-            tip = html.escape(
-                f"{row.a} vs {row.b}: {label}; P(b better) {probability}", quote=True
-            )
-            cells[i, j] = (
-                f'<td class="nbstats-bm-{row.decision}" title="{tip}" '
-                f'data-decision="{row.decision}"></td>'
-            )
+        tip = html.escape(f"{row.a} vs {row.b}: {label}", quote=True)
+        cells[index[row.a], index[row.b]] = (
+            f'<td title="{tip}" style="background:{colour};padding:3px 6px;'
+            'border:1px solid #fff;font-size:11px;white-space:nowrap" '
+            f'data-decision="{row.decision}"><b>{label}</b><br>'
+            f"{_probabilities(row, rope)}</td>"
+        )
     counts = pairs["decision"].value_counts() if len(pairs) else pd.Series()
     legend = " ".join(
         f'<span style="background:{colour};padding:1px 6px;white-space:nowrap">'
@@ -183,6 +168,31 @@ def matrix_html(
         f'<div style="font-size:11px;margin-top:4px;line-height:1.8">{legend}</div>'
         "</div>"
     )
+
+
+def _heat_cells(
+    names: list[str], index: dict[str, int], pairs: pd.DataFrame
+) -> dict[tuple[int, int], str]:
+    """The heat map's cells (a tooltip each), from the columns at once: a
+    100-algorithm matrix has 4950 of them on every change."""
+    tips = {name: html.escape(name, quote=True) for name in names}
+    labels = {key: label for key, (label, _) in DECISIONS.items()}
+    cells = {}
+    for a, b, decision, lower, upper in zip(
+        pairs["a"].tolist(),
+        pairs["b"].tolist(),
+        pairs["decision"].tolist(),
+        pairs["prob_lower"].tolist(),
+        pairs["prob_upper"].tolist(),
+        strict=True,
+    ):
+        probability = f"{lower:.3f}–{upper:.3f}" if lower != upper else f"{lower:.3f}"
+        cells[index[a], index[b]] = (
+            f'<td class="nbstats-bm-{decision}" title="{tips[a]} vs {tips[b]}: '
+            f'{labels[decision]}; P(b better) {probability}" '
+            f'data-decision="{decision}"></td>'
+        )
+    return cells
 
 
 def _heat_map(esc: list[str], cells: dict[tuple[int, int], str]) -> str:
