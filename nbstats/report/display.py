@@ -288,15 +288,27 @@ _BREAK = "\\hspace{0pt}"
 _COMMAND = re.compile(r"\\([A-Za-z]+\*?|.)")
 
 
+_VISIBLE = re.compile(
+    r"(?P<escaped>\\[{}$&%#_^~ ])|(?P<command>\\[A-Za-z]+\*?)|(?P<markup>[{}$^])"
+)
+#: Commands that print nothing themselves (their argument is counted).
+_SILENT = {"\\textbf", "\\textit", "\\emph", "\\mathrm", "\\text", "\\hspace"}
+
+
 def _visible(latex: str) -> str:
-    """Roughly the characters ``latex`` prints (for width estimates)."""
-    text = re.sub(r"\\(?:textbf|textit|emph|mathrm|text)\b", "", latex)
-    text = text.replace(_BREAK, "\u200b")
-    text = re.sub(r"\\(?:hspace|rule)\{[^}]*\}", "", text)
-    text = re.sub(r"\\[A-Za-z]+\*?", "x", text)  # \alpha, \textbackslash, ...
-    text = re.sub(r"\\(.)", r"\1", text)  # \_ \& \% ...
-    text = text.replace("--", "–")
-    return re.sub(r"[{}$^]", "", text)
+    """Roughly the characters ``latex`` prints (for width estimates): an
+    escaped character counts as itself, a symbol command (``\\alpha``,
+    ``\\textbackslash``) as one letter, ``\\hspace{0pt}`` as nothing."""
+    latex = latex.replace(_BREAK, "\u200b").replace("--", "–")
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group("escaped"):
+            return match.group("escaped")[1]
+        if match.group("command"):
+            return "" if match.group("command") in _SILENT else "x"
+        return ""
+
+    return _VISIBLE.sub(replace, latex)
 
 
 def _char_em(ch: str) -> float:
@@ -314,9 +326,9 @@ def _char_em(ch: str) -> float:
 
 
 def _width_em(latex: str) -> float:
-    """Estimated width of ``latex`` in em (bold counted 8% wider)."""
+    """Estimated width of ``latex`` in em (bold counted 15% wider)."""
     width = sum(_char_em(ch) for ch in _visible(latex))
-    return width * (1.08 if "\\textbf" in latex else 1.0)
+    return width * (1.15 if "\\textbf" in latex else 1.0)
 
 
 def _longest_piece_em(latex: str) -> float:
@@ -560,12 +572,30 @@ def latex_longtable(
     return "\n".join(parts) + "\n"
 
 
+#: The widest and tallest a figure is saved, in inches: the report's text block
+#: (A4 with 1 in margins: 6.27 in wide; figures at most 0.85 of its 9.69 in
+#: height, see the LaTeX template) less the margin matplotlib's tight bounding
+#: box adds. A larger figure is resized to fit before it is saved (its text
+#: keeps its size), instead of being scaled down by LaTeX (text below 6 pt).
+FIGURE_WIDTH = 6.1
+FIGURE_HEIGHT = 8.0
+
+
 def figure(label: str, caption: str, fig: Any) -> None:
-    """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX."""
+    """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX.
+
+    A figure larger than :data:`FIGURE_WIDTH` × :data:`FIGURE_HEIGHT` is
+    resized to fit first.
+    """
     import matplotlib.pyplot as plt
 
     from nbstats.plots import save
 
+    # wider or taller than the page's text block: narrowed to it here, so
+    # that LaTeX need not shrink the plot's text below its own sizes
+    width, height = fig.get_size_inches()
+    if width > FIGURE_WIDTH or height > FIGURE_HEIGHT:
+        fig.set_size_inches(min(width, FIGURE_WIDTH), min(height, FIGURE_HEIGHT))
     svg, pdf = io.BytesIO(), io.BytesIO()
     save(fig, svg, format="svg")
     save(fig, pdf, format="pdf")
