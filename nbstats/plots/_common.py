@@ -15,6 +15,7 @@ from nbstats.results.bayes_friedman import BayesFriedmanResult
 __all__ = [
     "MAX_POINTS",
     "decision_phrase",
+    "fit_texts",
     "format_probability",
     "legend",
     "legend_texts",
@@ -123,3 +124,57 @@ def legend_texts(ax: Any) -> list[str]:
     if not legends[0]:
         legends = [leg for leg in ax.figure.legends if leg.axes is None]
     return [text.get_text() for leg in legends if leg for text in leg.get_texts()]
+
+
+def fit_texts(ax: Any, own: bool) -> None:
+    """Wrap the title, axis labels, legend entries and texts of ``ax`` to fit.
+
+    Long algorithm names make lines wider than a paper's column: each text
+    is broken at ``(``, ``,`` or spaces (inside a word only if it must) to
+    the width it has -- the axes' for the title, the x label and texts in
+    the axes, the figure's for a legend below it. A figure made here
+    (``own``) grows by the lines added, so the plot keeps its height.
+    """
+    from nbstats.plots.labels import wrap_text
+
+    fig = ax.figure
+    figure_width = fig.get_figwidth() * 72
+    if own:  # constrained layout: the axes will span the width less its y labels
+        axes_width = figure_width - 48.0
+        axes_height = fig.get_figheight() * 72 - 60.0
+    else:
+        box = ax.get_position()
+        axes_width = box.width * figure_width
+        axes_height = box.height * fig.get_figheight() * 72
+    added = 0.0
+
+    def fit(text: Any, width: float) -> None:
+        nonlocal added
+        old = text.get_text()
+        if not old:
+            return
+        size = text.get_fontsize()
+        new = wrap_text(old, max(width, 4 * size), size, force=True)
+        if new is not None and new != old:
+            text.set_text(new)
+            added += 1.25 * size * (new.count("\n") - old.count("\n"))
+
+    fit(ax.title, axes_width - 4.0)
+    fit(ax.xaxis.label, axes_width - 4.0)
+    fit(ax.yaxis.label, axes_height - 4.0)
+    legends = [ax.get_legend(), *(leg for leg in fig.legends if leg.axes is None)]
+    for leg in legends:
+        if leg is None:
+            continue
+        room = (figure_width if leg in fig.legends else 0.8 * axes_width) - 36.0
+        for text in leg.get_texts():
+            fit(text, room)
+    for text in ax.texts:
+        share = 1.0 if text.get_horizontalalignment() == "center" else 0.5
+        fit(text, share * axes_width - 8.0)
+    if own and added > 0:
+        fig.set_figheight(fig.get_figheight() + added / 72)
+    if own:
+        # constrained layout with an equal aspect settles on its second pass:
+        # run the first now, so that the first picture shown is the settled one
+        fig.draw_without_rendering()

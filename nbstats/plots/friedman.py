@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.plots._common import MAX_POINTS, legend, quiet, require
+from nbstats.plots._common import MAX_POINTS, fit_texts, legend, quiet, require
 from nbstats.plots.style import (
     ACCENT,
     INK,
@@ -173,4 +173,5 @@ def friedman_posterior(
         where = "outside" if result.reject else "inside"
         ax.set_title(f"{verdict}\nμ0 lies {where} the {level} credible region")
         legend(ax, own)
+        fit_texts(ax, own)
     return quiet(ax)

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from nbstats.plots._common import (
+    fit_texts,
     format_probability,
     legend,
     quiet,
@@ -138,6 +139,7 @@ def signrank_posterior(
         _, ax = new_axes(ax, width=width, aspect=0.95 if picture.idp else 0.85)
         _draw_signrank(ax, picture)
         legend(ax, own)
+        fit_texts(ax, own)
     return quiet(ax)
 
 

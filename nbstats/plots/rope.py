@@ -9,6 +9,7 @@ import numpy as np
 
 from nbstats.plots._common import (
     MAX_POINTS,
+    fit_texts,
     format_probability,
     legend,
     quiet,
@@ -189,6 +190,7 @@ def rope_probabilities(
             _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
         ax.set_title("\n".join(title))
         legend(ax, own, handlelength=1.2)
+        fit_texts(ax, own)
     return quiet(ax)
 
 

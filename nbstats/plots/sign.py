@@ -8,6 +8,7 @@ import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.plots._common import (
+    fit_texts,
     format_probability,
     legend,
     quiet,
@@ -126,4 +127,5 @@ def sign_posterior(
         )
         if wins + losses > 0:
             legend(ax, own)
+        fit_texts(ax, own)
     return quiet(ax)

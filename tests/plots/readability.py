@@ -79,7 +79,7 @@ def shown_texts(fig) -> list[Shown]:
         if not ax.get_visible():
             continue
         for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
-            if not axis.get_visible():
+            if not ax.axison or not axis.get_visible():  # set_axis_off: not drawn
                 continue
             for tick in axis._update_ticks():
                 for label in (tick.label1, tick.label2):

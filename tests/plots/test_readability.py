@@ -1,0 +1,157 @@
+"""Every figure stays readable from 2 to 100 algorithms, with long names.
+
+For each plot and each case -- m = 2 and m = 8 with names such as
+``HistGradientBoostingClassifier(max_iter=300, lr=0.05)``, m = 50 and
+m = 100 with names up to 20 characters -- the figure is drawn and measured:
+no two texts overlap, every text lies inside the figure, no font is below
+6 pt (see readability.py). The m = 8 and m = 100 figures are saved to
+tests/artifacts/plots/ to be looked at.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from readability import assert_readable
+
+import nbstats
+from nbstats import plots
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts" / "plots"
+
+LONG = [
+    "HistGradientBoostingClassifier(max_iter=300, lr=0.05)",
+    "HistGradientBoostingClassifier(max_iter=100, lr=0.1)",
+    "RandomForestClassifier(n_estimators=500, max_depth=None)",
+    "LogisticRegression(C=1.0, penalty='l2', solver='lbfgs')",
+    "SVC(kernel='rbf', C=10, gamma='scale')",
+    "KNeighborsClassifier(n_neighbors=15, weights='distance')",
+    "ExtraTreesClassifier(n_estimators=300, min_samples_leaf=2)",
+    "MLPClassifier(hidden_layer_sizes=(128, 64), alpha=0.0001)",
+]
+_STEMS = ["RF", "SVC-rbf", "kNN", "LogReg-l2", "HistGB", "ExtraTrees", "MLP-128x64"]
+CASES = {"m2-long": 2, "m8-long": 8, "m50": 50, "m100": 100}
+SAVED = {"m8-long", "m100", "long"}
+
+
+def names_of(case: str) -> list[str]:
+    m = CASES[case]
+    if case.endswith("long"):
+        return LONG[:m]
+    return [f"{_STEMS[i % len(_STEMS)]}(k={i})" for i in range(m)]  # <= 20 chars
+
+
+def table_of(case: str, n: int = 30) -> pd.DataFrame:
+    names = names_of(case)
+    m = len(names)
+    rng = np.random.default_rng(m)
+    scores = rng.normal(size=(n, m)) * 0.6 + np.linspace(1.5, 0, m)
+    return pd.DataFrame(scores, columns=names)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def check(ax, name: str, case: str) -> None:
+    fig = ax.figure
+    try:
+        assert_readable(fig)  # at the first drawing, as a notebook shows it
+    finally:
+        if case in SAVED:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            fig.savefig(ARTIFACTS / f"{name}-{case}.png", dpi=150)
+
+
+# -- the pictures of m algorithms ------------------------------------------------
+
+WIDTHS = ["single", "double"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", list(CASES))
+def test_cd_diagram(case, width):
+    res = nbstats.posthoc(table_of(case), method="nemenyi")
+    check(res.plot(width=width), f"cd-{width}", case)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_cd_diagram_against_a_control(case):
+    table = table_of(case)
+    res = nbstats.posthoc(table, method="holm", control=table.columns[0])
+    check(plots.cd_diagram(res), "cd-control", case)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", list(CASES))
+def test_pairwise_heatmap(case, width):
+    method = "wilcoxon" if CASES[case] <= 8 else "holm"  # quick for m = 100
+    res = nbstats.posthoc(table_of(case), method=method)
+    check(res.plot(kind="heatmap", width=width), f"heatmap-{width}", case)
+
+
+@pytest.mark.parametrize("case", ["m2-long", "m8-long"])
+def test_bayes_heatmap_and_groups(case):
+    joint = nbstats.bayes_posthoc(table_of(case), random_state=0, n_samples=2000)
+    check(joint.plot(kind="heatmap", width="double"), "bayes-heatmap", case)
+    check(joint.plot(width="double"), "bayes-cd", case)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", list(CASES))
+def test_rank_intervals(case, width):
+    res = nbstats.rank_ci(table_of(case), method="id-nemenyi")
+    check(res.plot(width=width), f"ranks-{width}", case)
+
+
+@pytest.mark.parametrize("case", ["m2-long", "m8-long", "m50"])
+def test_rank_intervals_of_two_methods(case):
+    table = table_of(case)
+    both = [
+        nbstats.rank_ci(table, method="id-nemenyi"),
+        nbstats.rank_ci(table, method="anova-tukey"),
+    ]
+    check(plots.rank_intervals(both), "ranks-two", case)
+
+
+# -- the pictures of two algorithms (and three) ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pair():
+    table = table_of("m8-long")
+    a, b = table[LONG[4]], table[LONG[0]]
+    return {
+        "idp": nbstats.bayes_signrank(a, b, random_state=0),
+        "rope": nbstats.bayes_signrank(a, b, prior="point", rope=0.1, random_state=0),
+        "sign": nbstats.bayes_sign_test(a, b, random_state=0),
+        "sign-rope": nbstats.bayes_sign_test(a, b, rope=0.1, random_state=0),
+        "friedman": nbstats.bayes_friedman(
+            table[LONG[:3]], method="montecarlo", n_samples=2000, random_state=0
+        ),
+    }
+
+
+TWO = {
+    "signrank": lambda r, w: plots.signrank_posterior(r["idp"], width=w),
+    "signrank-rope": lambda r, w: plots.signrank_posterior(r["rope"], width=w),
+    "rope-bar": lambda r, w: plots.rope_probabilities(r["rope"], width=w),
+    "rope-simplex": lambda r, w: plots.rope_probabilities(
+        r["rope"], kind="simplex", width=w
+    ),
+    "sign": lambda r, w: plots.sign_posterior(r["sign"], width=w),
+    "sign-rope": lambda r, w: plots.sign_posterior(r["sign-rope"], width=w),
+    "friedman": lambda r, w: plots.friedman_posterior(r["friedman"], width=w),
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", list(TWO))
+def test_two_algorithm_pictures_with_long_names(name, width, pair):
+    check(TWO[name](pair, width), f"{name}-{width}", "long")
