@@ -135,6 +135,14 @@ def cd_diagram(
 
     Notes
     -----
+    Names get at most 30% of the width on each side of the rank axis: as
+    written (down to 1 pt below ``label_fontsize``), else wrapped onto two
+    lines at ``(``, ``,`` or spaces (down to 6 pt), else replaced by letters
+    ``A``, ``B``, … with a key under the caption listing the full names
+    (:mod:`nbstats.plots.labels`). The figure's height grows with the
+    number of algorithms and the lines of their names; at 100 algorithms
+    prefer ``width="double"``, which leaves the rank axis room.
+
     The control band's ``Line2D`` keeps its true extent in its x data
     (``mean rank ± CD``, possibly beyond the axis); only its drawing is
     clipped to the axis from 1 to m. The CD bar's x data are its two ends,
