@@ -6,7 +6,13 @@ import html
 
 import pandas as pd
 
-from nbstats.report.display import _and, latex_longtable, paragraph, table
+from nbstats.report.display import (
+    _and,
+    html_breaks,
+    latex_longtable,
+    paragraph,
+    table,
+)
 from nbstats.report.methods import Paragraph
 from nbstats.results.render import escape_latex, format_value
 
@@ -120,7 +126,7 @@ def _name_html(name: str) -> str:
     """An escaped name; a long one in a box that wraps at 9em (the CSS)."""
     if len(name) <= LONG_NAME:
         return html.escape(name)
-    return f'<span class="nbstats-name">{html.escape(name)}</span>'
+    return f'<span class="nbstats-name">{html_breaks(html.escape(name))}</span>'
 
 
 def _scores_caption(

@@ -106,7 +106,8 @@ def table(
         f'<figure class="nbstats-float nbstats-table-float" id="{anchor}">'
         f'<figcaption><span class="nbstats-label">Table {n}.</span> '
         f"{html.escape(caption)}</figcaption>"
-        f'<div class="nbstats-table-wrap">{_mark_name_columns(html_table)}</div>'
+        '<div class="nbstats-table-wrap">'
+        f"{html_breaks(_mark_name_columns(html_table))}</div>"
         "</figure>"
     )
     name = label.split(":", 1)[1]
@@ -174,6 +175,34 @@ def _mark_name_columns(markup: str) -> str:
         return _CELL.sub(mark_cell, match.group(0))
 
     return _ROW.sub(mark_row, markup)
+
+
+_TEXT_NODE = re.compile(r"(?<=>)[^<]+(?=<)")
+_LONG_WORD = re.compile(r"[^\s<>]{13,}")
+_WORD_BREAK = re.compile(
+    r"(?<=[(,=/_])(?=[^\s)])|(?<=[a-z])(?=[A-Z])|(?<=[^\s(])(?=\()"
+)
+
+
+def html_breaks(markup: str) -> str:
+    """Let long names break at sensible places in HTML: a ``<wbr>`` after
+    ``( , = / _``, before ``(`` and between camel-case words, in every word of
+    13 characters or more outside tags and entities.
+
+    Examples
+    --------
+    >>> html_breaks("<th>HistGradient(max_iter=3)</th>")
+    '<th>Hist<wbr>Gradient<wbr>(<wbr>max_<wbr>iter=<wbr>3)</th>'
+    """
+
+    def word(match: re.Match[str]) -> str:
+        parts = re.split(r"(&#?\w+;)", match.group(0))
+        return "".join(
+            part if part.startswith("&") else _WORD_BREAK.sub("<wbr>", part)
+            for part in parts
+        )
+
+    return _TEXT_NODE.sub(lambda m: _LONG_WORD.sub(word, m.group(0)), markup)
 
 
 def _fit_width(latex: str) -> str:
