@@ -292,7 +292,9 @@ class BayesDashboard(Dashboard):
                 base=10,
                 min=0,
                 max=math.log10(999),
-                step=0.01,
+                # 19 (threshold 0.95) on the slider's grid, which the page
+                # snaps to: a step of 0.01 made it 19.05 (threshold 0.9501)
+                step=math.log10(19) / 128,
                 readout_format=".3g",
                 description="loss ratio l1/l0",
                 style=wide,

@@ -257,7 +257,8 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
     return (
         f'<div style="font-size:12px">{head}'
         f"<div {_SCROLL.format(height='18em')}>"
-        '<table style="border-collapse:collapse;margin-top:4px;font-size:12px">'
+        '<table style="border-collapse:collapse;margin-top:4px;font-size:12px;'
+        'line-height:1.4">'
         f'<tr><th style="{pad}">statement</th><th style="{pad}">P</th>'
         f'<th style="{pad}">joint P (it and all above)</th></tr>'
         f"{rows}</table>{more}</div></div>"
@@ -273,10 +274,13 @@ def friedman_html(res: Any, shown: dict[str, str]) -> str:
     )
     method = "ellipsoid" if res.method == "ellipsoid" else "Monte Carlo"
     return (
-        f'<div style="font-size:12px;overflow-wrap:anywhere"><b>Bayesian Friedman</b>'
+        f'<div style="font-size:12px;line-height:1.5;overflow-wrap:anywhere">'
+        "<b>Bayesian Friedman</b>"
         f" ({method}, s = {res.s:.3g}): {html.escape(res.decision)}. "
         f"Distance² of equal ranks {res.statistic:.3g}, region up to {res.rho:.3g}. "
-        f"Posterior mean ranks (1 = best): {listed}.</div>"
+        f'Posterior mean ranks (1 = best): <div class="{SCROLL_CLASS}" '
+        f'style="max-height:7.5em;overflow:auto;max-width:100%">{listed}.</div>'
+        "</div>"
     )
 
 
