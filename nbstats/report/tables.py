@@ -8,14 +8,14 @@ import pandas as pd
 
 from nbstats.report.display import table
 from nbstats.results import render
-from nbstats.results.render import format_value
 
 __all__ = ["frame_table", "frame_text", "result_table"]
 
 
 def frame_text(frame: pd.DataFrame) -> str:
-    """A frame as plain text, numbers with four significant figures."""
-    return frame.map(format_value).to_string()
+    """A frame as plain text: p-values as 0.0012 or < 0.001, other numbers
+    with four significant figures (:func:`nbstats.results.render.text_table`)."""
+    return render.text_table(frame)
 
 
 def frame_table(label: str, caption: str, frame: pd.DataFrame) -> None:

@@ -108,7 +108,7 @@ def test_accessor_and_rendering(four):
     res = four.compare.bayes_posthoc(random_state=0)
     assert res == nbstats.bayes_posthoc(four, random_state=0)
     assert "X1 &gt; X4" in res._repr_html_()
-    assert "X1 > X4" in res.to_latex()
+    assert "X1 $>$ X4" in res.to_latex()  # < and > are math in LaTeX
     assert "accepted statements" in res.summary()
 
 
