@@ -383,7 +383,7 @@ class FrequentistDashboard(Dashboard):
         )
         text = (
             f"<b>{test}</b> ({res.n_algorithms} algorithms, {res.n_cases} cases): "
-            f"{figures}, {_p_text(pvalue)} → {decision} the null "
+            f"{figures}, {p_text(pvalue)} → {decision} the null "
             f"hypothesis that all algorithms perform equally at α = {alpha:g}."
         )
         if not reject:
@@ -453,7 +453,7 @@ def posthoc_at_alpha(result: PosthocResult, alpha: float) -> PosthocResult:
     )
 
 
-def _p_text(pvalue: float) -> str:
+def p_text(pvalue: float) -> str:
     """``p = 0.0123`` or ``p < 0.0001`` (never ``p = < 0.0001``)."""
     text = format_value(pvalue)
     return f"p {text}" if text.startswith("<") else f"p = {text}"

@@ -22,7 +22,6 @@ import pandas as pd
 
 from nbstats.names import AliasOption
 from nbstats.results.ranking import RankCIResult
-from nbstats.results.render import format_value
 from nbstats.scores import check_flag
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
@@ -35,7 +34,7 @@ from nbstats.widgets.base import (
     prepare_table,
     rename_result,
 )
-from nbstats.widgets.frequentist import show_figure, show_svg
+from nbstats.widgets.frequentist import p_text, show_figure, show_svg
 from nbstats.widgets.rank_svg import SVG_FROM, intervals_svg
 
 __all__ = ["RankDashboard"]
@@ -368,8 +367,8 @@ def _interval_table(
                 else f"not rejected: every interval is [1, {res.n_algorithms}]"
             )
             notes.append(
-                f"{html.escape(method)}: {_OMNIBUS[method]} p = "
-                f"{format_value(res.omnibus_pvalue)} ({verdict})"
+                f"{html.escape(method)}: {_OMNIBUS[method]} "
+                f"{p_text(res.omnibus_pvalue)} ({verdict})"
             )
     return (
         f'<div class="{SCROLL_CLASS}" style="max-height:32em;overflow:auto;'
