@@ -66,13 +66,7 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
     caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
 
     def h(text: str, strong: bool) -> str:
-        # the score and its rank: each never breaks, the rank may go under it
-        score, rank = text, ""
-        if text.endswith(")") and " (" in text:
-            score, rank = text[: text.rindex(" (")], text[text.rindex(" (") + 1 :]
-        text = f'<span class="nbstats-score">{html.escape(score)}</span>'
-        if rank:
-            text += f' <span class="nbstats-rank">{html.escape(rank)}</span>'
+        text = html.escape(text)
         return f"<strong>{text}</strong>" if strong else text
 
     head = f"<th>{html.escape(index_name)}</th>" + "".join(

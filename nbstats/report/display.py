@@ -178,7 +178,9 @@ def _mark_name_columns(markup: str) -> str:
 
 
 _TEXT_NODE = re.compile(r"(?<=>)[^<]+(?=<)")
-_LONG_WORD = re.compile(r"[^\s<>]{13,}")
+_LONG_WORD = re.compile(r"[^\s<>]{19,}")
+#: Words shorter than this (characters shown) are left whole in HTML.
+LONG_WORD = 19
 _WORD_BREAK = re.compile(
     r"(?<=[(,=/_])(?=[^\s)])|(?<=[a-z])(?=[A-Z])|(?<=[^\s(])(?=\()"
 )
@@ -187,15 +189,17 @@ _WORD_BREAK = re.compile(
 def html_breaks(markup: str) -> str:
     """Let long names break at sensible places in HTML: a ``<wbr>`` after
     ``( , = / _``, before ``(`` and between camel-case words, in every word of
-    13 characters or more outside tags and entities.
+    :data:`LONG_WORD` (19) characters or more, outside tags and entities.
 
     Examples
     --------
-    >>> html_breaks("<th>HistGradient(max_iter=3)</th>")
-    '<th>Hist<wbr>Gradient<wbr>(<wbr>max_<wbr>iter=<wbr>3)</th>'
+    >>> html_breaks("<th>HistGradientBoosting(max_iter=3)</th>")
+    '<th>Hist<wbr>Gradient<wbr>Boosting<wbr>(<wbr>max_<wbr>iter=<wbr>3)</th>'
     """
 
     def word(match: re.Match[str]) -> str:
+        if len(html.unescape(match.group(0))) < LONG_WORD:
+            return match.group(0)
         parts = re.split(r"(&#?\w+;)", match.group(0))
         return "".join(
             part if part.startswith("&") else _WORD_BREAK.sub("<wbr>", part)
@@ -575,8 +579,9 @@ def latex_longtable(
         # the table's number
         again = "\\addtocounter{table}{-1}" if number else ""
         parts += [
+            # names break where break_points allows, never hyphenated
             f"\\begingroup{lay.size}\\setlength{{\\tabcolsep}}{{{TABLE_SEP:g}pt}}"
-            + again,
+            "\\hyphenpenalty=10000" + again,
             f"\\begin{{{env}}}{width}{{@{{}}{spec}@{{}}}}",
             title + r" \\",
             "\\toprule",
