@@ -6,14 +6,9 @@ import html
 
 import pandas as pd
 
-from nbstats.report.display import (
-    _and,
-    html_breaks,
-    latex_longtable,
-    paragraph,
-    table,
-)
+from nbstats.report.display import _and, paragraph, table
 from nbstats.report.methods import Paragraph
+from nbstats.report.typeset import html_breaks, latex_longtable
 from nbstats.results.render import escape_latex, format_value
 
 #: Above this many algorithms the score table leaves out the rank of every

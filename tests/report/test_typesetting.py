@@ -20,7 +20,7 @@ Screenshots go to ``tests/artifacts/report-{m}.png`` (1280 px, full page) and
 ``report-{m}-800.png``; the first pages of each PDF to
 ``tests/artifacts/report-{m}-page-{n}.png``.
 
-The LaTeX tables' layout (:func:`nbstats.report.display.latex_longtable`) is
+The LaTeX tables' layout (:func:`nbstats.report.typeset.latex_longtable`) is
 also compiled on its own for every shape, and the template's fonts with the
 symbols and scripts nbstats promises. Skipped without Chromium, Playwright,
 xelatex, pandoc or pdfplumber, unless NBSTATS_REQUIRE_ORACLES=1 (CI).
@@ -44,7 +44,7 @@ from nbformat import v4
 import nbstats
 import nbstats.report
 from nbstats.report import data as report_data
-from nbstats.report import display, export
+from nbstats.report import display, export, typeset
 from nbstats.results.render import format_value, html_table, latex_table
 from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
 from tests.report.typesetting_helpers import (
@@ -444,7 +444,7 @@ def test_fit_width_rewrites_a_float_of_long_names(tmp_path):
     latex = latex_table(
         frame, caption="Pairs: χ² ≈ 3, α = 0.05, R⁺ − R⁻.", label="tab:pairs"
     )
-    fitted = display._fit_width(latex)
+    fitted = typeset.fit_width(latex)
     assert "\\begin{table}" not in fitted and "xltabular" in fitted
     assert "\\label{tab:pairs}" in fitted
     log, pdf = _compile_tables(tmp_path, fitted)
@@ -464,12 +464,12 @@ def test_fit_width_leaves_unknown_latex_alone():
         "plain text\n",
         "\\begin{table}\\begin{tabular}{lr}\\hline a & b\\\\\\end{tabular}\\end{table}",
     ):
-        assert display._fit_width(latex) == latex
+        assert typeset.fit_width(latex) == latex
 
 
 def test_latex_longtable_checks_its_rows():
     with pytest.raises(ValueError, match="every row needs 2 cells"):
-        display.latex_longtable("c", "tab:x", ["a", "b"], [["1"]])
+        typeset.latex_longtable("c", "tab:x", ["a", "b"], [["1"]])
 
 
 @pytest.mark.parametrize(
@@ -487,7 +487,7 @@ def test_name_columns_marked_in_html():
         {"algorithm": [LONG, "SVC"], "score": [0.5, -1.25]},
         index=pd.Index(["A", "B"], name="alias"),
     )
-    marked = display._mark_name_columns(html_table(frame))
+    marked = typeset.mark_name_columns(html_table(frame))
     assert marked.count("nbstats-text") == 3  # the header and two names
     assert html.escape(LONG) in marked
 
