@@ -31,6 +31,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import Locator
 from matplotlib.transforms import blended_transform_factory, offset_copy
 
+from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import INK, MUTED, WIDTHS, literal, new_axes, paper_style
@@ -78,6 +79,7 @@ def cd_diagram(
     show_cd: bool = True,
     label_fontsize: float | None = None,
     title: str | None = None,
+    aliases: AliasOption = "auto",
 ) -> Any:
     """Critical-difference diagram of a post-hoc result (Demšar 2006, Figure 1).
 
@@ -128,6 +130,13 @@ def cd_diagram(
         Size of the names in points (default 8, or 7 beyond 12 algorithms).
     title : str, optional
         Axes title, shown as written.
+    aliases : "auto", bool or mapping
+        ``"auto"`` (default): letters ``A``, ``B``, … (in the order of the
+        score table's columns) only when the names fit neither as written
+        nor wrapped, with a key under the figure. ``True``: always letters;
+        a mapping ``{name: alias}`` (e.g. a report's, from
+        :func:`nbstats.names.make_aliases`): those aliases, with a key;
+        ``False``: never letters.
 
     Returns
     -------
@@ -186,7 +195,11 @@ def cd_diagram(
         )
     with paper_style():
         ax = _Diagram(result, reverse=bool(reverse), show_cd=bool(show_cd)).draw(
-            ax, width=width, label_fontsize=label_fontsize, title=title
+            ax,
+            width=width,
+            label_fontsize=label_fontsize,
+            title=title,
+            aliases=aliases,
         )
     return quiet(ax)
 
@@ -256,8 +269,8 @@ class _Diagram:
         alpha = f"α = {res.alpha:g}"
         if self.control is not None:
             control = literal(self.control)
-            if self.fitted.aliases:
-                control = self.fitted.aliases[control]
+            if self.fitted.aliases and self.control in self.fitted.aliases:
+                control = self.fitted.label(self.control).replace("\n", " ")
             text = f"{name} test against {control}, {alpha}"
             if self.marks:
                 text += "; ● significantly different"
@@ -297,14 +310,20 @@ class _Diagram:
         self.height = self.y_caption + _SMALL_FONT * 1.2 * caption_lines + _PAD
 
     def draw(
-        self, ax: Any, *, width: str, label_fontsize: float | None, title: str | None
+        self,
+        ax: Any,
+        *,
+        width: str,
+        label_fontsize: float | None,
+        title: str | None,
+        aliases: AliasOption,
     ) -> Any:
         own = ax is None
         if own:
             total = WIDTHS[width] * 72
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
-        fontsize = self._fit_labels(total, label_fontsize)
+        fontsize = self._fit_labels(total, label_fontsize, aliases)
         self.caption = str(
             wrap_text(self._caption(), total - 8, _SMALL_FONT, force=True)
         )
@@ -341,7 +360,9 @@ class _Diagram:
             add_key(fig, self.fitted.key(), total - 8, grow=own)
         return ax
 
-    def _fit_labels(self, total: float, label_fontsize: float | None) -> float:
+    def _fit_labels(
+        self, total: float, label_fontsize: float | None, aliases: AliasOption
+    ) -> float:
         """Labels (names, wrapped names or letters) that fit beside the axis.
 
         The rank axis keeps at least 40% of the width; each side gets half
@@ -355,11 +376,12 @@ class _Diagram:
         side = 0.3 * total - 3.0 - 5.0
         weight = "bold" if self.control is not None else "normal"
         self.fitted = fit_names(
-            [literal(name) for name in self.names],
+            self.names,
             side,
             fontsize=preferred,
             min_fontsize=min(MIN_FONT, preferred),
             weight=weight,
+            aliases=aliases,
         )
         self.label_lines = self.fitted.lines
         self.label_width = max(

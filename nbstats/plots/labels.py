@@ -19,12 +19,14 @@ Importing this module imports matplotlib.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from nbstats.names import make_aliases
+from nbstats.names import AliasOption, make_aliases
+from nbstats.plots.style import literal
 
 __all__ = [
     "MIN_FONT",
@@ -162,38 +164,73 @@ def _cut(line: str, width: float, fontsize: float, weight: str) -> list[str]:
     return [*pieces, current]
 
 
-class Fitted(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class Fitted:
     """Labels that fit: the texts to draw and how."""
 
+    #: The names given, as strings.
+    names: list[str]
+    #: Their labels, in the same order (``$`` escaped for matplotlib).
     labels: list[str]
     #: Font size of the labels (points).
     fontsize: float
-    #: Most lines of any label.
-    lines: int
-    #: ``{name: alias}`` when letters replace the names (draw a key), else None.
-    aliases: dict[str, str] | None
+    #: ``{name: alias}`` of the names shown by an alias (draw a key), or None.
+    aliases: dict[str, str] | None = None
+
+    @property
+    def lines(self) -> int:
+        """Most lines of any label."""
+        return max(label.count("\n") + 1 for label in self.labels)
+
+    def label(self, name: object) -> str:
+        """The label of one of the names given."""
+        return self.labels[self.names.index(str(name))]
 
     def key(self) -> list[str]:
         """Entries of the key: ``"A: full name"`` (empty without aliases)."""
         if not self.aliases:
             return []
-        return [f"{alias}: {name}" for name, alias in self.aliases.items()]
+        return [
+            f"{literal(alias)}: {literal(name)}" for name, alias in self.aliases.items()
+        ]
 
 
 def fit_names(
-    names: Sequence[str],
+    names: Sequence[object],
     width: float,
     *,
     fontsize: float,
     min_fontsize: float = MIN_FONT,
     max_lines: int = 2,
     weight: str = "normal",
+    aliases: AliasOption = "auto",
 ) -> Fitted:
     """Labels for ``names`` no wider than ``width`` points (see module notes).
 
-    ``names`` are shown as given (pass them through
-    :func:`~nbstats.plots.style.literal` first); the sizes tried go from
-    ``fontsize`` down to ``min_fontsize`` in half points.
+    Parameters
+    ----------
+    names : sequence
+        The algorithm names, in the order letters are handed out (a table's
+        column order keeps the letters of every figure and table alike).
+    width : float
+        Points a label may take.
+    fontsize, min_fontsize : float
+        The preferred size and the smallest tried (half points between).
+    max_lines : int
+        Most lines of a wrapped name.
+    weight : str
+        Font weight the labels are drawn in.
+    aliases : "auto", bool, None or mapping
+        ``"auto"``: letters only when nothing else fits. ``True``: letters;
+        a mapping ``{name: alias}``: those aliases (e.g. a report's, from
+        :func:`nbstats.names.make_aliases`), the other names as they are;
+        either way with a key. ``False`` or ``None``: never letters, the
+        names cut to fit at ``min_fontsize`` if they must.
+
+    Returns
+    -------
+    Fitted
+        The labels, escaped for matplotlib (``$`` shows as written).
 
     Examples
     --------
@@ -203,28 +240,47 @@ def fit_names(
     ...     fit_names(["RF", "SVC"], 100, fontsize=8).labels
     ...     fit_names(long, 150, fontsize=8).lines
     ...     fit_names(long, 40, fontsize=8).labels
+    ...     fit_names(["RF", "SVC()"], 150, fontsize=8, aliases={"SVC()": "S"}).key()
     ['RF', 'SVC']
     2
     ['A', 'B']
+    ['S: SVC()']
     """
     names = [str(name) for name in names]
+    chosen: dict[str, str] | None = None
+    if aliases is True or isinstance(aliases, Mapping):
+        mapping = make_aliases(names, aliases)
+        chosen = {n: a for n, a in mapping.items() if a != n} or None
+        shown = [mapping[n] for n in names]
+        aliases = False  # the aliases themselves must fit as they are
+    elif aliases is None or aliases is False or aliases == "auto":
+        shown = names
+    else:
+        raise ValueError(
+            f"aliases must be 'auto', True, False or a mapping {{name: alias}}, "
+            f"got {aliases!r}."
+        )
+    texts = [literal(n) for n in shown]
     sizes = [fontsize]
     while sizes[-1] - 0.5 >= min_fontsize - 1e-9:
         sizes.append(sizes[-1] - 0.5)
     for size in sizes:
         if size < fontsize - 1 - 1e-9:  # rather two lines than a tiny font
             break
-        if all(text_width(n, size, weight=weight) <= width for n in names):
-            return Fitted(names, size, max(n.count("\n") + 1 for n in names), None)
+        if all(text_width(t, size, weight=weight) <= width for t in texts):
+            return Fitted(names, texts, size, chosen)
     for size in sizes:
         wrapped = [
-            wrap_text(n, width, size, max_lines=max_lines, weight=weight) for n in names
+            wrap_text(t, width, size, max_lines=max_lines, weight=weight) for t in texts
         ]
         if all(w is not None for w in wrapped):
-            labels = [str(w) for w in wrapped]
-            return Fitted(labels, size, max(w.count("\n") + 1 for w in labels), None)
-    aliases = make_aliases(names, True)
-    return Fitted([aliases[n] for n in names], fontsize, 1, aliases)
+            return Fitted(names, [str(w) for w in wrapped], size, chosen)
+    if aliases == "auto":
+        mapping = make_aliases(names, True)
+        return Fitted(names, [mapping[n] for n in names], fontsize, mapping)
+    size = sizes[-1]
+    cut = [str(wrap_text(t, width, size, weight=weight, force=True)) for t in texts]
+    return Fitted(names, cut, size, chosen)
 
 
 def add_key(

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
@@ -69,6 +70,7 @@ def pairwise_heatmap(
     annotate: bool = True,
     kind: str | None = None,
     width: str = "single",
+    aliases: AliasOption = "auto",
 ) -> Any:
     """Annotated heatmap of pairwise comparisons, ordered by mean rank.
 
@@ -104,6 +106,13 @@ def pairwise_heatmap(
     width : {"single", "double"}
         Width of a new figure: one or two columns of a paper. Its height
         follows from the number of algorithms and the length of their names.
+    aliases : "auto", bool or mapping
+        ``"auto"`` (default): letters ``A``, ``B``, … (in the order of the
+        score table's columns) only when the names fit neither as written
+        nor wrapped, with a key under the figure. ``True``: always letters;
+        a mapping ``{name: alias}`` (e.g. a report's, from
+        :func:`nbstats.names.make_aliases`): those aliases, with a key;
+        ``False``: never letters.
 
     Returns
     -------
@@ -164,10 +173,12 @@ def pairwise_heatmap(
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
         layout = _Layout(
-            [literal(name) for name in cols],
-            [literal(name) for name in rows],
+            [str(name) for name in result.mean_ranks.index],  # letters' order
+            [str(name) for name in cols],
+            [str(name) for name in rows],
             total,
             one_row=n_rows == 1,
+            aliases=aliases,
         )
         # the title is centred over the map, which the names push right
         centre = layout.label_width + 10.0 + layout.cell * len(cols) / 2
@@ -298,10 +309,16 @@ class _Layout:
     """
 
     def __init__(
-        self, cols: list[str], rows: list[str], total: float, *, one_row: bool
+        self,
+        names: list[str],
+        cols: list[str],
+        rows: list[str],
+        total: float,
+        *,
+        one_row: bool,
+        aliases: AliasOption,
     ) -> None:
-        names = list(dict.fromkeys([*rows, *cols]))
-        fitted = fit_names(names, _LABEL_SHARE * total, fontsize=7.0)
+        fitted = fit_names(names, _LABEL_SHARE * total, fontsize=7.0, aliases=aliases)
         self.fitted = fitted
         self.fontsize = fs = fitted.fontsize
         shown = dict(zip(names, fitted.labels, strict=True))

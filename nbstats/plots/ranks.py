@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
@@ -39,6 +40,7 @@ def rank_intervals(
     ax: Any = None,
     order: Sequence[str] | None = None,
     width: str = "single",
+    aliases: AliasOption = "auto",
 ) -> Any:
     """Forest plot of confidence intervals for ranks, one row per algorithm.
 
@@ -64,6 +66,13 @@ def rank_intervals(
         Width of a new figure: one or two columns of a paper. Its height
         grows with the number of algorithms (about 10.8 pt a row up to 30,
         then what a 6-pt name needs: some 10 inches for 100 algorithms).
+    aliases : "auto", bool or mapping
+        ``"auto"`` (default): letters ``A``, ``B``, … (in the order of the
+        score table's columns) only when the names fit neither as written
+        nor wrapped, with a key under the figure. ``True``: always letters;
+        a mapping ``{name: alias}`` (e.g. a report's, from
+        :func:`nbstats.names.make_aliases`): those aliases, with a key;
+        ``False``: never letters.
 
     Returns
     -------
@@ -130,9 +139,10 @@ def rank_intervals(
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
         fitted = fit_names(
-            [literal(name) for name in rows],
+            names,  # the score table's order: the letters' order
             _LABEL_SHARE * total,
             fontsize=7.0 if m <= 40 else 6.0,
+            aliases=aliases,
         )
         fs = fitted.fontsize
         need = (1.2 * fitted.lines + 0.35) * fs
@@ -192,7 +202,7 @@ def rank_intervals(
                     gid=f"mean-{label}-{name}",
                 )
 
-        ax.set_yticks(range(m), fitted.labels)
+        ax.set_yticks(range(m), [fitted.label(name) for name in rows])
         ax.set_ylim(m - 0.5, -0.5)  # best at the top
         ax.tick_params(axis="y", length=0, labelsize=fs)
         ax.set_xlim(0.5, m + 0.5)

@@ -65,3 +65,15 @@ def test_key_grows_the_figure_by_its_height():
     assert 2.0 + 4 * 6 * 1.2 / 72 < fig.get_figheight() < 2.0 + 4 * 6 * 2 / 72
     wide, _ = plt.subplots(figsize=(6.9, 2.0), layout="constrained")
     assert add_key(wide, ["A: x", "B: y", "C: z"], 6.9 * 72 - 8)._ncols == 3
+
+
+def test_fit_names_takes_aliases_given_forced_or_refused():
+    mapping = fit_names([LONG, "SVC"], 400, fontsize=8, aliases={LONG: "HGB"})
+    assert mapping.labels == ["HGB", "SVC"] and mapping.key() == [f"HGB: {LONG}"]
+    assert fit_names(["RF", "SVC"], 400, fontsize=8, aliases=True).labels == ["A", "B"]
+    refused = fit_names([LONG, "SVC"], 40, fontsize=8, aliases=False)
+    assert refused.aliases is None and refused.fontsize == 6
+    assert all(text_width(line, 6) <= 40 for line in refused.labels[0].split("\n"))
+    assert fit_names(["a$b"], 100, fontsize=8).labels == [r"a\$b"]  # no mathtext
+    with pytest.raises(ValueError, match="aliases must be 'auto', True, False"):
+        fit_names(["RF"], 100, fontsize=8, aliases="letters")

@@ -155,3 +155,25 @@ TWO = {
 @pytest.mark.parametrize("name", list(TWO))
 def test_two_algorithm_pictures_with_long_names(name, width, pair):
     check(TWO[name](pair, width), f"{name}-{width}", "long")
+
+
+def test_letters_follow_the_table_in_every_figure():
+    table = table_of("m8-long")
+    key = {name: letter for letter, name in zip("ABCDEFGH", table.columns, strict=True)}
+
+    def labels(ax):
+        fig = ax.figure
+        (legend,) = [leg for leg in fig.legends if leg.get_gid() == "key"]
+        entries = [t.get_text().replace("\n", " ") for t in legend.get_texts()]
+        return dict(entry.split(": ", 1)[::-1] for entry in entries)
+
+    cd = nbstats.posthoc(table).plot(aliases=True)
+    heatmap = nbstats.posthoc(table, method="holm").plot(kind="heatmap")
+    ranks = nbstats.rank_ci(table, method="id-nemenyi").plot()
+    for ax in (cd, heatmap, ranks):
+        assert labels(ax) == key
+    given = {table.columns[0]: "HGB-300"}
+    ax = nbstats.posthoc(table).plot(width="double", aliases=given)
+    # the user's alias; nbstats.names letters the other long names
+    assert labels(ax)[table.columns[0]] == "HGB-300"
+    assert "HGB-300" in [t.get_text() for t in ax.texts]
