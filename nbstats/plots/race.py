@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbstats.plots._common import quiet
+from nbstats.plots._common import fit_texts, quiet
+from nbstats.plots.labels import add_key, fit_names
 from nbstats.plots.style import (
     ACCENT,
     INK,
@@ -54,7 +55,9 @@ def race_trace(
         Where to draw; by default a new figure.
     names : bool, optional
         Write each eliminated candidate's name beside its marker; by default
-        only when at most 12 were eliminated and the names have room.
+        only when at most 12 were eliminated and the names have room. Names
+        longer than about a third of the width are written as letters
+        ``A``, ``B``, … with a key under the plot.
     width : {"single", "double"}
         Width of a new figure: one or two columns of a paper.
 
@@ -117,15 +120,27 @@ def race_trace(
     xs.append(max(int(result.evaluations), xs[-1]))
     ys.append(left)
 
+    own = ax is None
     with paper_style():
         fig, ax = new_axes(ax, width=width)
+        total = ax.get_position().width * fig.get_figwidth() * 72
+        # eliminated names beside their markers, as letters with a key if long
+        fitted = fit_names(
+            list(drops["candidate"].astype(str)) or ["-"],
+            0.35 * total,
+            fontsize=6.0,
+            max_lines=1,
+        )
         # points between two candidate levels: markers (and names) must fit
         level_pt = (
             ax.get_position().height * fig.get_figheight() * 72 / (n_candidates + 0.5)
         )
         size = float(np.clip(0.8 * level_pt, 2.5, 5.0))
         if names is None:
-            names = len(drops) <= _MAX_NAMED and level_pt >= 7
+            names = (
+                len(drops) <= _MAX_NAMED and level_pt >= 7 and fitted.aliases is None
+            )
+        x_end = max(xs[-1], 1)
         ax.step(xs, ys, where="post", color=INK, linewidth=1.0, gid="survivors")
         extra = iter(_OTHER_MARKERS)
         for k, (reason, marks) in enumerate(points.items()):
@@ -147,13 +162,15 @@ def race_trace(
             )
             if names:
                 for x, y, candidate in marks:
+                    right_half = x > 0.55 * x_end  # the name goes inwards
                     ax.annotate(
-                        literal(candidate),
+                        fitted.label(candidate),
                         (x, y),
-                        xytext=(5, 0),
+                        xytext=(-5 if right_half else 5, 0),
                         textcoords="offset points",
+                        ha="right" if right_half else "left",
                         va="center",
-                        fontsize=6,
+                        fontsize=fitted.fontsize,
                         color=INK,
                     )
 
@@ -164,6 +181,7 @@ def race_trace(
         ax.set_ylabel("candidates left")
         winner = getattr(result, "winner_name", result.winner)
         ax.set_title(f"Race ({result.method}): winner {literal(winner)}")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
         if points:
             ax.legend(
                 title="eliminated as",
@@ -172,6 +190,9 @@ def race_trace(
                 handletextpad=0.3,
                 borderaxespad=0.2,
             )
+        if names and fitted.aliases:
+            add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
+        fit_texts(ax, own)
     return quiet(ax)
 
 

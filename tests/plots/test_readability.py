@@ -177,3 +177,28 @@ def test_letters_follow_the_table_in_every_figure():
     # the user's alias; nbstats.names letters the other long names
     assert labels(ax)[table.columns[0]] == "HGB-300"
     assert "HGB-300" in [t.get_text() for t in ax.texts]
+
+
+def _race(candidates, quality):
+    def evaluate(candidate, instance):
+        noise = np.random.default_rng([instance, int(1000 * quality(candidate))])
+        return quality(candidate) + noise.normal(0, 0.1)
+
+    return nbstats.race(
+        evaluate, candidates, range(60), method="frace-sign", progress=False
+    )
+
+
+@pytest.mark.parametrize("names", [None, True])
+def test_race_trace_of_long_configurations(names):
+    configs = [
+        {"estimator": "HistGradientBoostingClassifier", "max_iter": 100 * (i + 1)}
+        for i in range(8)
+    ]
+    res = _race(configs, lambda c: c["max_iter"] / 800)
+    check(res.plot(names=names), f"race-{names}", "m8-long")
+
+
+def test_race_trace_of_fifty_candidates():
+    res = _race(list(range(50)), lambda c: c / 50)
+    check(plots.race_trace(res, width="double"), "race", "m50")
