@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import Locator
 from matplotlib.transforms import blended_transform_factory, offset_copy
 
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
+from nbstats.plots._rank_axis import TICK_FONT, RankLocator, rank_label
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import INK, MUTED, WIDTHS, literal, new_axes, paper_style
 from nbstats.results.bayes import BayesPosthocResult
@@ -62,7 +62,7 @@ _ADJUSTMENTS = {
 _PAD = 2.0
 _TICK_LENGTH = 3.0
 _TICK_PAD = 1.5
-_TICK_FONT = 7.0
+_TICK_FONT = TICK_FONT
 _SMALL_FONT = 6.5
 _GROUP_WIDTH = 2.2  # line width of group lines and of the control band
 _ROW_STEP = 4.6  # distance between rows of group lines
@@ -409,9 +409,9 @@ class _Diagram:
         top.set_color(INK)
         ax.yaxis.set_visible(False)
         ax.xaxis.tick_top()
-        ax.xaxis.set_major_locator(_RankLocator(m, major=True))
-        ax.xaxis.set_minor_locator(_RankLocator(m, major=False))
-        ax.xaxis.set_major_formatter(_rank_label)
+        ax.xaxis.set_major_locator(RankLocator(m, major=True))
+        ax.xaxis.set_minor_locator(RankLocator(m, major=False))
+        ax.xaxis.set_major_formatter(rank_label)
         ax.tick_params(
             axis="x",
             which="both",
@@ -567,50 +567,3 @@ class _Diagram:
                 zorder=5,
                 gid=f"significant-{j}",
             )
-
-
-def _rank_label(x: float, pos: int | None = None) -> str:
-    return f"{x:g}"
-
-
-def _rank_step(m: int, fits: int) -> int:
-    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if (m - 1) // step + 1 <= max(fits, 2):
-            return step
-    return 10 ** len(str(m))
-
-
-class _RankLocator(Locator):
-    """Integer ranks 1..m, thinned to what fits along the axis."""
-
-    def __init__(self, m: int, *, major: bool) -> None:
-        self.m = m
-        self.major = major
-
-    def _step(self) -> int:
-        axis = getattr(self, "axis", None)
-        if axis is None or axis.axes is None:
-            return 1
-        axes = axis.axes
-        lo, hi = sorted(axes.get_xlim())
-        share = (self.m - 1) / (hi - lo) if hi > lo else 1.0
-        ends = axes.transAxes.transform([[0, 0], [1, 0]])
-        length = (ends[1][0] - ends[0][0]) / axes.figure.dpi * 72 * share
-        # a label of d digits takes about 0.6 d em; leave 1.4 em between
-        digits = len(str(self.m))
-        fits = int(length / (_TICK_FONT * (0.6 * digits + 1.4))) + 1
-        return _rank_step(self.m, fits)
-
-    def __call__(self) -> list[float]:
-        return self.tick_values(0, 0)
-
-    def tick_values(self, vmin: float, vmax: float) -> list[float]:
-        step = self._step()
-        majors = [float(k) for k in range(step, self.m + 1, step)]
-        if step == 1 or step >= 5:
-            majors = sorted({1.0, *majors})
-        if self.major:
-            return majors
-        if step == 1:
-            return [k + 0.5 for k in range(1, self.m)]
-        return [float(k) for k in range(1, self.m + 1) if float(k) not in majors]

@@ -1,0 +1,57 @@
+"""The rank axis of the CD diagram: integer ranks 1..m, thinned to fit."""
+
+from __future__ import annotations
+
+from matplotlib.ticker import Locator
+
+__all__ = ["TICK_FONT", "RankLocator", "rank_label", "rank_step"]
+
+#: Size of the rank labels (points).
+TICK_FONT = 7.0
+
+
+def rank_label(x: float, pos: int | None = None) -> str:
+    return f"{x:g}"
+
+
+def rank_step(m: int, fits: int) -> int:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if (m - 1) // step + 1 <= max(fits, 2):
+            return step
+    return 10 ** len(str(m))
+
+
+class RankLocator(Locator):
+    """Integer ranks 1..m, thinned to what fits along the axis."""
+
+    def __init__(self, m: int, *, major: bool) -> None:
+        self.m = m
+        self.major = major
+
+    def _step(self) -> int:
+        axis = getattr(self, "axis", None)
+        if axis is None or axis.axes is None:
+            return 1
+        axes = axis.axes
+        lo, hi = sorted(axes.get_xlim())
+        share = (self.m - 1) / (hi - lo) if hi > lo else 1.0
+        ends = axes.transAxes.transform([[0, 0], [1, 0]])
+        length = (ends[1][0] - ends[0][0]) / axes.figure.dpi * 72 * share
+        # a label of d digits takes about 0.6 d em; leave 1.4 em between
+        digits = len(str(self.m))
+        fits = int(length / (TICK_FONT * (0.6 * digits + 1.4))) + 1
+        return rank_step(self.m, fits)
+
+    def __call__(self) -> list[float]:
+        return self.tick_values(0, 0)
+
+    def tick_values(self, vmin: float, vmax: float) -> list[float]:
+        step = self._step()
+        majors = [float(k) for k in range(step, self.m + 1, step)]
+        if step == 1 or step >= 5:
+            majors = sorted({1.0, *majors})
+        if self.major:
+            return majors
+        if step == 1:
+            return [k + 0.5 for k in range(1, self.m)]
+        return [float(k) for k in range(1, self.m + 1) if float(k) not in majors]
