@@ -472,12 +472,15 @@ def latex_longtable(
         else:
             title = "\\caption*{\\tablename~\\thetable{} (continued)}"
         body = []
-        for row in rows:
+        for number_row, row in enumerate(rows):
             if row is None:
                 body.append("\\midrule")
                 continue
             cells = [break_points(row[j]) if lay.wrap[j] else row[j] for j in columns]
-            body.append(" & ".join(cells) + r" \\")
+            # no page break before a rule (the rows below it, e.g. the mean
+            # ranks, stay with the table)
+            before_rule = number_row + 1 < len(rows) and rows[number_row + 1] is None
+            body.append(" & ".join(cells) + (r" \\*" if before_rule else r" \\"))
         k = len(columns)
         # a longtable steps the table counter: a block after the first keeps
         # the table's number
