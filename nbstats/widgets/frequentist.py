@@ -248,6 +248,9 @@ class FrequentistDashboard(Dashboard):
                 style=wide,
             ),
         }
+        # matplotlib takes a few hundred ms a picture: α then updates on
+        # release, not at every pixel of a drag (the SVG pictures keep up)
+        self.controls["alpha"].continuous_update = len(self.names) >= SVG_FROM
         self.views = {
             "note": widgets.HTML(value=""),
             "verdict": widgets.HTML(value=""),

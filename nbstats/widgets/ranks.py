@@ -169,6 +169,9 @@ class RankDashboard(Dashboard):
                 style=wide,
             ),
         }
+        # matplotlib takes a few hundred ms a picture: α then updates on
+        # release, not at every pixel of a drag (the SVG pictures keep up)
+        self.controls["alpha"].continuous_update = len(self.names) >= SVG_FROM
         # the picture keeps its size, the table sits next to it
         self.views = {
             "plot": widgets.Output(layout=widgets.Layout(flex="0 0 auto")),

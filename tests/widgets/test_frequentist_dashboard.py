@@ -371,6 +371,7 @@ def test_many_algorithms_draw_the_cd_picture_as_svg():
     )
     board = FrequentistDashboard(scores)
     assert board.figure is None
+    assert board.controls["alpha"].continuous_update  # the SVG keeps up
     (output,) = board.views["cd"].outputs
     svg = output["data"]["image/svg+xml"]
     ET.fromstring(svg)

@@ -96,6 +96,8 @@ def test_widget_displays(board):
         "application/vnd.jupyter.widget-view+json" in board.widget._repr_mimebundle_()
     )
     assert board.controls["n_boot"].continuous_update is False
+    # matplotlib redraws: α on release
+    assert board.controls["alpha"].continuous_update is False
     assert [m for _, m in board.controls["methods"].options] == list(RANK_CI_METHODS)
 
 
