@@ -23,7 +23,7 @@ from nbstats.report.typeset import (  # noqa: F401  (data.py and the tests use t
     latex_longtable,
     mark_name_columns,
 )
-from nbstats.results.render import escape_latex, format_pvalue, format_value
+from nbstats.results.render import format_pvalue, format_value, to_html, to_latex
 
 
 class _Numbers:
@@ -101,16 +101,21 @@ def table(
 ) -> None:
     """Display a numbered table with its caption (above it).
 
-    ``latex`` is the whole float (``to_latex(caption=..., label=label)``);
-    ``files`` maps file names to the LaTeX tables a ``.tex`` export writes
-    next to the report (default: this table as ``<label>.tex``).
+    ``caption`` is text, or a :class:`~nbstats.results.render.Label` with its
+    own HTML. ``latex`` is the whole float (``to_latex(caption=...,
+    label=label)``), which :func:`~nbstats.report.typeset.fit_width` sets as a
+    longtable that fits the page; a longtable is kept as it is. ``html_table``
+    goes in a box that scrolls sideways if the table is wider than the column;
+    a column of long names in it wraps (:func:`mark_name_columns`). ``files``
+    maps file names to the LaTeX tables a ``.tex`` export writes next to the
+    report (default: this table, as given, as ``<label>.tex``).
     """
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
     markup = (
         f'<figure class="nbstats-float nbstats-table-float" id="{anchor}">'
         f'<figcaption><span class="nbstats-label">Table {n}.</span> '
-        f"{html.escape(caption)}</figcaption>"
+        f"{to_html(caption)}</figcaption>"
         '<div class="nbstats-table-wrap">'
         f"{html_breaks(mark_name_columns(html_table))}</div>"
         "</figure>"
@@ -167,9 +172,9 @@ def figure(label: str, caption: str, fig: Any) -> None:
     markup = (
         f'<figure class="nbstats-float nbstats-figure" id="{anchor}">'
         f'<img src="data:image/svg+xml;base64,{svg64}" '
-        f'alt="{html.escape(caption)}">'
+        f'alt="{html.escape(str(caption))}">'
         f'<figcaption><span class="nbstats-label">Figure {n}.</span> '
-        f"{html.escape(caption)}</figcaption></figure>"
+        f"{to_html(caption)}</figcaption></figure>"
     )
     _display(
         {
@@ -182,7 +187,7 @@ def figure(label: str, caption: str, fig: Any) -> None:
                 "kind": "figure",
                 "label": label,
                 "number": n,
-                "caption_latex": escape_latex(caption),
+                "caption_latex": to_latex(caption),
             }
         },
     )
