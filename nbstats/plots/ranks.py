@@ -228,7 +228,7 @@ def rank_intervals(
                 handles=handles,
                 loc="lower center",
                 bbox_to_anchor=(0.5, 1.0),
-                ncol=k if k <= 3 else (2 if k == 4 else 3),
+                ncol=_legend_columns(labelled, k, axis_length),
                 frameon=False,
                 handlelength=1.8,
                 columnspacing=1.2,
@@ -258,6 +258,14 @@ def _labelled_ranks(m: int, length: float) -> list[int]:
         if count * (len(str(m)) * 4.2 + 8.0) <= length:
             break
     return [1, *range(step, m + 1, step)]
+
+
+def _legend_columns(labelled: dict[str, Any], k: int, length: float) -> int:
+    """Columns of the methods' legend: up to 3, as many as fit over the axes."""
+    # an entry: handle (1.8 em), gap (0.8 em), text; columns 1.2 em apart
+    entry = max(text_width(literal(label), 7.0) for label in labelled) + 2.6 * 7
+    fits = max(1, int((length + 1.2 * 7) // (entry + 1.2 * 7)))
+    return min(k if k <= 3 else (2 if k == 4 else 3), fits)
 
 
 def _labelled_results(results: object) -> dict[str, RankCIResult]:
