@@ -239,6 +239,8 @@ def pairwise_heatmap(
         colorbar.outline.set_visible(False)
         if is_p:
             ticks = [0.001, 0.01, 0.05, 0.1, 1.0]
+            if n_rows == 1:  # a short horizontal bar: fewer labels
+                ticks = [0.001, 0.05, 1.0]
             if isinstance(result, PosthocResult) and result.alpha not in ticks:
                 ticks = sorted([*ticks, result.alpha])
             colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
@@ -282,7 +284,9 @@ def pairwise_heatmap(
             ha="right" if layout.rotation == 45 else "center",
             va="top",
             rotation_mode="anchor" if layout.rotation == 45 else "default",
-            multialignment="right" if layout.rotation == 45 else "left",
+            multialignment="right"
+            if layout.rotation
+            else "center",  # lines hang from the map
         )
         ax.set_yticks(
             ax.get_yticks(), layout.y_labels, rotation=0, multialignment="right"

@@ -203,3 +203,10 @@ def test_race_trace_of_long_configurations(names):
 def test_race_trace_of_fifty_candidates():
     res = _race(list(range(50)), lambda c: c / 50)
     check(plots.race_trace(res, width="double"), "race", "m50")
+
+
+@pytest.mark.parametrize("case", ["m8-long", "m100"])
+def test_heatmap_against_a_control(case):
+    table = table_of(case)
+    res = nbstats.posthoc(table, method="holm", control=table.columns[0])
+    check(res.plot(kind="heatmap", width="double"), "heatmap-control", case)
