@@ -315,6 +315,24 @@ def test_template_fonts_have_every_promised_glyph(tmp_path):
     assert overfull == []
 
 
+def test_template_fonts_without_dejavu_italic(tmp_path):
+    """CI installs fonts-dejavu-core only (no italic): the fallback slants
+    the upright face, and italic Greek and Cyrillic still have every glyph."""
+    _pdfplumber()
+    fonts = (TEMPLATES / "nbstats-paper-latex" / "fonts.tex.j2").read_text()
+    fonts = fonts.replace("DejaVu Serif Italic", "NoSuch Serif Italic")
+    fonts = fonts.replace("DejaVu Sans Oblique", "NoSuch Sans Oblique")
+    words = f"{UNICODE} Ελληνικά Кириллица"
+    body = f"{words}\n\n\\emph{{{words}}} \\textbf{{\\emph{{{words}}}}}\n"
+    log, pdf = _compile_tables(tmp_path, body, fonts=fonts)
+    assert latex_log_problems(log)[1] == []
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as document:
+        used = {c["fontname"].split("+")[-1] for c in document.pages[0].chars}
+    assert any(name.startswith("DejaVuSerif") for name in used)
+
+
 def test_fallback_ranges_cover_what_latin_modern_lacks():
     """Every character DejaVu Serif has and Latin Modern lacks falls back to
     DejaVu (fonts.tex.j2's ranges), read from the installed fonts."""
@@ -354,11 +372,15 @@ def test_fallback_ranges_cover_what_latin_modern_lacks():
 # ---------------------------------------------------------------- LaTeX tables
 
 
-def _compile_tables(tmp_path: Path, body: str) -> tuple[str, Path]:
+def _compile_tables(
+    tmp_path: Path, body: str, *, fonts: str | None = None
+) -> tuple[str, Path]:
+    """Typeset ``body`` on the report's page with its fonts (fonts.tex.j2,
+    or ``fonts``, without the Jinja comment); the log and the PDF."""
     xelatex = require_executable("xelatex", "apt-get install texlive-xetex")
     tex = tmp_path / "t.tex"
-    # the report's page and fonts (fonts.tex.j2 without its Jinja comment)
-    fonts = (TEMPLATES / "nbstats-paper-latex" / "fonts.tex.j2").read_text()
+    if fonts is None:
+        fonts = (TEMPLATES / "nbstats-paper-latex" / "fonts.tex.j2").read_text()
     fonts = fonts.split("-=))", 1)[1]
     tex.write_text(
         "\\documentclass[11pt,a4paper]{article}\n"
