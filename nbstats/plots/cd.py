@@ -357,7 +357,7 @@ class _Diagram:
         if title is not None:
             ax.set_title(wrap_text(literal(title), total - 8, _TITLE_FONT, force=True))
         if self.fitted.aliases:
-            add_key(fig, self.fitted.key(), total - 8, grow=own)
+            add_key(fig, self.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
         return ax
 
     def _fit_labels(

@@ -296,11 +296,16 @@ def add_key(
     Entries are wrapped to fit one column; as many columns as fit in
     ``width`` points. With ``grow`` the figure is made taller by the key's
     height, so the plot above keeps its size (the figure must use
-    constrained layout, which places the key below everything). Returns the
-    legend, gid ``"key"``.
+    constrained layout, which places the key below everything). A figure
+    that already has this key (another panel of the same algorithms) keeps
+    its one. Returns the legend, gid ``"key"``.
     """
     from matplotlib.lines import Line2D
 
+    entries = [str(entry) for entry in entries]
+    for existing in fig.legends:  # panels of one table share one key
+        if getattr(existing, "_nbstats_entries", None) == entries:
+            return existing
     widest = max(text_width(entry, fontsize) for entry in entries)
     gap = 1.2 * fontsize
     ncol = max(1, min(len(entries), int((width + gap) // (widest + gap))))
@@ -323,6 +328,7 @@ def add_key(
         alignment="left",
     )
     key.set_gid("key")
+    key._nbstats_entries = entries
     if grow:
         # the key's size does not depend on the layout: measure it at once
         renderer = fig.canvas.get_renderer()

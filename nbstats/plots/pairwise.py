@@ -296,7 +296,7 @@ def pairwise_heatmap(
         ax.set_title(title)
         _fit_annotations(fig, ax)
         if layout.fitted.aliases:
-            add_key(fig, layout.fitted.key(), total - 8, grow=own)
+            add_key(fig, layout.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
 
 

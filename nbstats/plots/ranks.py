@@ -241,7 +241,7 @@ def rank_intervals(
             )
             legend.set_gid("methods")
         if fitted.aliases:
-            add_key(fig, fitted.key(), total - 8, grow=own)
+            add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
 
 

@@ -210,3 +210,14 @@ def test_heatmap_against_a_control(case):
     table = table_of(case)
     res = nbstats.posthoc(table, method="holm", control=table.columns[0])
     check(res.plot(kind="heatmap", width="double"), "heatmap-control", case)
+
+
+def test_panels_of_one_table_on_given_axes_share_one_key():
+    table = table_of("m8-long")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.9, 3.5), layout="constrained")
+    assert plots.cd_diagram(nbstats.posthoc(table), ax=left) is left
+    ranks = nbstats.rank_ci(table, method="id-nemenyi")
+    assert plots.rank_intervals(ranks, ax=right) is right
+    assert [legend.get_gid() for legend in fig.legends] == ["key"]
+    assert fig.get_size_inches()[1] == 3.5  # a figure given is not resized
+    check(left, "panels", "m8-long")
