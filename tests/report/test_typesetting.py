@@ -206,6 +206,12 @@ def test_html_nothing_overflows(html_report, browser, width):
         page.goto(path.as_uri())
         page.wait_for_load_state("load")
         problems, _ = html_overflow(page)
+        # every link inside the report leads to an element of it
+        dead = page.evaluate(
+            """() => [...document.querySelectorAll('a[href^="#"]')]
+                .map((a) => a.getAttribute('href').slice(1))
+                .filter((id) => id && !document.getElementById(id))"""
+        )
         figures = page.evaluate(
             """() => [...document.querySelectorAll('figure.nbstats-figure img')]
                 .map((img) => ({complete: img.complete, natural: img.naturalWidth,
@@ -219,6 +225,7 @@ def test_html_nothing_overflows(html_report, browser, width):
     finally:
         page.close()
     assert problems == []
+    assert dead == []
     assert figures, "the report shows no figure"
     for figure in figures:
         assert figure["complete"] and figure["natural"] > 0
@@ -243,12 +250,15 @@ def test_html_names_shown_literally(html_report, browser):
 
 
 def test_pdf_latex_log_clean(pdf_report):
-    """No Overfull \\hbox over 1 pt, no missing glyph, longtables settled."""
+    """No Overfull \\hbox over 1 pt, no missing glyph, longtables settled,
+    every cross-reference defined (no "Table ??")."""
     _, _, log = pdf_report
     overfull, missing = latex_log_problems(log)
     assert overfull == []
     assert missing == []
     assert "Rerun LaTeX" not in log and "widths have changed" not in log
+    undefined = re.findall(r"Reference `([^']+)' on page \d+ undefined", log)
+    assert undefined == []
 
 
 def test_pdf_characters_inside_pages_and_large_enough(pdf_report):
