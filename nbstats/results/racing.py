@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from nbstats.results.base import Result
@@ -16,11 +17,12 @@ class RaceResult(Result):
 
     Attributes
     ----------
-    winner : str
-        The last survivor, or the survivor with the best mean score when the
-        race stopped with several left.
-    survivors : list of str
-        Candidates still in the race at the end.
+    winner : object
+        The candidate given to :func:`nbstats.race` (a dict configuration
+        stays that dict) that survived last, or the survivor with the best
+        mean score when the race stopped with several left.
+    survivors : list
+        The candidates (objects as given) still in the race at the end.
     eliminations : DataFrame
         One row per dropped candidate: ``candidate``, ``step``,
         ``instances_seen``, ``evaluations_used`` (when it was dropped),
@@ -40,10 +42,14 @@ class RaceResult(Result):
     stop_reason : str
         ``"one candidate left"``, ``"budget exhausted"``, ``"step limit
         reached"`` or ``"instances exhausted"``.
+    candidates : dict
+        Each candidate's name (``str(candidate)``), which labels the columns
+        of ``scores`` and the ``candidate``/``by`` entries of
+        ``eliminations`` and ``history``, mapped to the object itself.
     """
 
-    winner: str
-    survivors: list[str]
+    winner: Any
+    survivors: list[Any]
     eliminations: pd.DataFrame
     history: pd.DataFrame
     scores: pd.DataFrame
@@ -53,6 +59,29 @@ class RaceResult(Result):
     steps: int
     method: str
     stop_reason: str
+    candidates: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def winner_name(self) -> str:
+        """The winner's name: its column in ``scores``."""
+        return self.name_of(self.winner)
+
+    @property
+    def survivor_names(self) -> list[str]:
+        """The survivors' names: their columns in ``scores``."""
+        return [self.name_of(candidate) for candidate in self.survivors]
+
+    def name_of(self, candidate: Any) -> str:
+        """The name (``scores`` column) of a candidate object of this race."""
+        for name, known in self.candidates.items():
+            if known is candidate:
+                return name
+        for name, known in self.candidates.items():
+            if _same(known, candidate):
+                return name
+        if not self.candidates:  # a result built by hand, without the map
+            return str(candidate)
+        raise KeyError(f"{candidate!r} is not a candidate of this race.")
 
     @property
     def budget_used(self) -> float:
@@ -69,12 +98,13 @@ class RaceResult(Result):
         return int((self.eliminations["reason"] == "indistinguishable").sum())
 
     def _title(self) -> str:
-        return f"Race ({self.method}): winner {self.winner}"
+        return f"Race ({self.method}): winner {self.winner_name}"
 
     def _scalars(self) -> list[tuple[str, object]]:
+        # the winner and survivors may be any objects: show their names
         return [
-            ("winner", self.winner),
-            ("survivors", ", ".join(self.survivors)),
+            ("winner", self.winner_name),
+            ("survivors", ", ".join(self.survivor_names)),
             ("evaluations", self.evaluations),
             ("budget", self.budget),
             ("steps", self.steps),
@@ -99,3 +129,13 @@ class RaceResult(Result):
         from nbstats import plots  # lazy: matplotlib only when drawing
 
         return plots.race_trace(self, ax=ax, **kwargs)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality of two candidates, arrays included (their == is elementwise)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.shape(a) == np.shape(b) and bool(np.array_equal(a, b))
+    try:
+        return bool(a == b)
+    except Exception:  # an == that gives no truth value
+        return False

@@ -8,7 +8,6 @@ step, tests, and drops the candidates the evidence rules out (Maron & Moore
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -31,65 +30,6 @@ from nbstats.stats.frequentist.sign import sign_test_from_differences
 __all__ = ["RaceError", "race"]
 
 Method = Literal["bayes", "frace-sign", "frace-mr"]
-
-
-@dataclasses.dataclass(frozen=True, eq=False, repr=False)
-class _CandidateRace(RaceResult):
-    """A :class:`RaceResult` whose winner and survivors are the candidates given.
-
-    ``winner`` and ``survivors`` hold the candidate objects passed to
-    :func:`race` (a dict configuration stays that dict); ``candidates`` maps
-    each candidate's name (``str(candidate)``), which labels the columns of
-    ``scores`` and the ``candidate``/``by`` entries of ``eliminations`` and
-    ``history``, back to the object.
-    """
-
-    candidates: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-    @property
-    def winner_name(self) -> str:
-        """The winner's name: its column in ``scores``."""
-        return self.name_of(self.winner)
-
-    @property
-    def survivor_names(self) -> list[str]:
-        """The survivors' names: their columns in ``scores``."""
-        return [self.name_of(candidate) for candidate in self.survivors]
-
-    def name_of(self, candidate: Any) -> str:
-        """The name (``scores`` column) of a candidate object of this race."""
-        for name, known in self.candidates.items():
-            if known is candidate:
-                return name
-        for name, known in self.candidates.items():
-            if _same(known, candidate):
-                return name
-        raise KeyError(f"{candidate!r} is not a candidate of this race.")
-
-    def _title(self) -> str:
-        return f"Race ({self.method}): winner {self.winner_name}"
-
-    def _scalars(self) -> list[tuple[str, object]]:
-        # RaceResult's, with names: the winner and survivors may be any objects
-        return [
-            ("winner", self.winner_name),
-            ("survivors", ", ".join(self.survivor_names)),
-            ("evaluations", self.evaluations),
-            ("budget", self.budget),
-            ("steps", self.steps),
-            ("stopped because", self.stop_reason),
-            ("dropped as indistinguishable", self.n_indistinguishable),
-        ]
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equality of two candidates, arrays included (their == is elementwise)."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.shape(a) == np.shape(b) and bool(np.array_equal(a, b))
-    try:
-        return bool(a == b)
-    except Exception:  # an == that gives no truth value
-        return False
 
 
 class RaceError(RuntimeError):
@@ -353,7 +293,7 @@ class _RaceState:
             best = means.idxmax() if higher_is_better else means.idxmin()
         else:
             best = self.alive[0]
-        return _CandidateRace(
+        return RaceResult(
             winner=self.candidates[str(best)],
             survivors=[self.candidates[name] for name in self.alive],
             eliminations=pd.DataFrame(
