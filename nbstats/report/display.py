@@ -116,7 +116,10 @@ def table(
         f'<figure class="nbstats-float nbstats-table-float" id="{anchor}">'
         f'<figcaption><span class="nbstats-label">Table {n}.</span> '
         f"{to_html(caption)}</figcaption>"
-        '<div class="nbstats-table-wrap">'
+        # the box scrolls sideways when the table is wider than the column;
+        # focusable, so that a keyboard scrolls it too
+        '<div class="nbstats-table-wrap" role="region" tabindex="0" '
+        f'aria-label="Table {n}">'
         f"{html_breaks(mark_name_columns(html_table))}</div>"
         "</figure>"
     )
