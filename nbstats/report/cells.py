@@ -23,9 +23,9 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     appendix_ranks,
     data_notes,
     ranked_summary,
+    typeset_pairs,
 )
 from nbstats.report.data import (  # noqa: F401  (the cells call them)
-    LONGTABLE_ROWS,
     scores_table,
     summary,
 )
@@ -175,8 +175,10 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
         ref("tab:nemenyi"),
         " the pairs that matter (all pairs: " if compact else " every pair. ",
     )
-    if compact:
+    if compact and typeset_pairs(total):
         para.add(ref("tab:nemenyi-all"), "). ")
+    elif compact:
+        para.add("the file nemenyi_pairs.csv in the Appendix). ")
     rejected = [str(b) for b, r in holm.reject.items() if r]
     para.add(f"Against the best-ranked algorithm, {holm.control}, Holm's procedure ")
     if rejected and (not compact or len(rejected) <= 10):
@@ -358,7 +360,12 @@ def bayesian(
             f"{top['better']} > {top['worse']}, has posterior probability "
             f"{_n(float(top['prob']))} ≤ 1 − γ = {_n(1 - joint.gamma)} ("
         )
-    para.add(ref("tab:joint"), ", " if not compact else "; ", ref("fig:joint"), ").")
+    if not compact or typeset_pairs(len(joint.statements)):
+        para.add(ref("tab:joint"), ", ", ref("fig:joint"), ").")
+    else:
+        para.add(
+            ref("fig:joint"), "; all statements: joint_statements.csv in the Appendix)."
+        )
     paragraph(para)
     if compact:
         order = list(signrank.mean_ranks.sort_values(kind="stable").index)

@@ -31,6 +31,7 @@ __all__ = [
     "appendix_ranks",
     "data_notes",
     "ranked_summary",
+    "typeset_pairs",
 ]
 
 #: Cases named in the text before "and k more".
@@ -40,6 +41,12 @@ _CASES_SHOWN = 10
 #: appendix (m > 25 algorithms); it is a CSV file instead (a download link in
 #: HTML, a file in ``<report>_tables/`` beside a PDF or LaTeX report).
 APPENDIX_ROWS = 300
+
+
+def typeset_pairs(n_pairs: int) -> bool:
+    """Whether a full pairwise table of ``n_pairs`` rows is typeset in the appendix."""
+    return n_pairs <= APPENDIX_ROWS
+
 
 #: Replaced, when a PDF or LaTeX report is written, by the folder of its tables.
 TABLES_FOLDER = "@@NBSTATS-TABLES-FOLDER@@"
@@ -227,7 +234,7 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         "the pair differs."
     )
     csv_download("nemenyi_pairs.csv", caption, nemenyi.to_frame())
-    if len(nemenyi.to_frame()) <= APPENDIX_ROWS:
+    if typeset_pairs(len(nemenyi.to_frame())):
         result_table(nemenyi, "tab:nemenyi-all", caption)
     result_table(
         holm,
@@ -243,7 +250,7 @@ def appendix_bayesian(signrank: Any, joint: Any) -> None:
 
     frame, caption = signrank_frame(signrank)
     csv_download("signrank_pairs.csv", caption, signrank.to_frame())
-    if len(frame) <= APPENDIX_ROWS:
+    if typeset_pairs(len(frame)):
         frame_table("tab:signrank-all", caption, frame)
     caption = (
         f"Joint Bayesian statements (Bayesian {joint.test} test, s = "
@@ -252,7 +259,7 @@ def appendix_bayesian(signrank: Any, joint: Any) -> None:
         f"accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."
     )
     csv_download("joint_statements.csv", caption, joint.statements)
-    if len(joint.statements) <= APPENDIX_ROWS:
+    if typeset_pairs(len(joint.statements)):
         result_table(joint, "tab:joint", caption)
 
 

@@ -260,11 +260,13 @@ def cited_keys(nb: Any) -> list[str] | None:
 
 
 def _table_file(name: str, latex: str, folder: str) -> str:
-    packages = "booktabs"
-    if "longtable" in latex:
-        packages += ", longtable"
-    if "\\resizebox" in latex or "\\rotatebox" in latex:
-        packages += ", graphicx"
+    needs = {
+        "longtable": "\\begin{longtable}" in latex,
+        "xltabular": "\\begin{xltabular}" in latex,
+        "graphicx": "\\resizebox" in latex or "\\rotatebox" in latex,
+        "amsmath": "\\text{" in latex,
+    }
+    packages = ", ".join(["booktabs", *(name for name, used in needs.items() if used)])
     return (
         f"% Table written by nbstats.report. Use it in a paper with\n"
         f"%   \\input{{{folder}/{name}}}\n"

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.report.compact import typeset_pairs
 from nbstats.results.render import escape_latex
 
 __all__ = [
@@ -330,12 +331,15 @@ report.summary(scores, **direction)
             "report.scores_table(scores, **direction)",
         ]
         labels = ["tab:scores"]
+        m = table.shape[1]
+        # pairwise tables too long to typeset are CSV files only: no label
+        typeset = typeset_pairs(m * (m - 1) // 2)
         if freq:
             appendix.append("report.appendix_frequentist(nemenyi, holm)")
-            labels += ["tab:nemenyi-all", "tab:holm"]
+            labels += ["tab:nemenyi-all", "tab:holm"] if typeset else ["tab:holm"]
         if bayes:
             appendix.append("report.appendix_bayesian(signrank, joint)")
-            labels += ["tab:signrank-all", "tab:joint"]
+            labels += ["tab:signrank-all", "tab:joint"] if typeset else []
         if ranks:
             appendix.append("report.appendix_ranks(rank_ci)")
             labels.append("tab:ranks")

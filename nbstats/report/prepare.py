@@ -165,4 +165,3 @@ def prepare(
         aliases=shown,
         layout=choose_layout(complete.shape[1], layout),
     )
-

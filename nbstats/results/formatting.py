@@ -295,6 +295,8 @@ def escape_latex(text: object) -> str:
     C4.5\_m \& 50\%
     >>> print(escape_latex("χ² ≈ 9.3, α = 0.05, R⁺ − R⁻"))
     $\chi^{2}$ $\approx$ 9.3, $\alpha$ = 0.05, R$^{+}$ $-$ R$^{-}$
+    >>> print(escape_latex("λ-SVM vs Ελληνικά"))  # a Greek word stays text
+    $\lambda$-SVM vs Ελληνικά
     """
     text = str(text)
     if text.isascii() and not _ASCII_SPECIAL.search(text):
@@ -317,8 +319,13 @@ def escape_latex(text: object) -> str:
             out.append("$" + "".join(math_run) + "$")
             math_run.clear()
 
-    for ch in text:
-        if ch in _SUPERSCRIPTS or ch in _SUBSCRIPTS:
+    for index, ch in enumerate(text):
+        if _in_greek_word(text, index):
+            # a Greek word in a name stays text (the template's fonts have
+            # it): math letters would break the word and its copied text
+            close_math()
+            out.append(ch)
+        elif ch in _SUPERSCRIPTS or ch in _SUBSCRIPTS:
             kind = "^" if ch in _SUPERSCRIPTS else "_"
             if kind != script_kind:
                 close_script()
@@ -332,6 +339,16 @@ def escape_latex(text: object) -> str:
             out.append(_LATEX_SPECIAL.get(ch) or _LATEX_TEXT.get(ch, ch))
     close_math()
     return "".join(out)
+
+
+def _in_greek_word(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a Greek letter with a letter beside it."""
+    ch = text[index]
+    if not ("\u0370" <= ch <= "\u03ff" or "\u1f00" <= ch <= "\u1fff"):
+        return False
+    before = text[index - 1] if index > 0 else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    return before.isalpha() or after.isalpha()
 
 
 # ---------------------------------------------------------------- labels

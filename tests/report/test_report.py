@@ -22,8 +22,6 @@ import pytest
 import nbstats
 import nbstats.report
 from nbstats.report import MissingToolError, ReportError, export, notebook
-from nbstats.report import data as report_data
-from nbstats.report import display as report_display
 from nbstats.results.render import format_value
 from tests.conftest import require_executable
 
@@ -394,7 +392,8 @@ def test_every_table_file_can_be_input_alone(tex_report, tmp_path):
         f"\\input{{paper_report_tables/{t.name}}}\\clearpage" for t in tables
     )
     (work / "paper.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{booktabs,longtable,graphicx}\n"
+        "\\documentclass{article}\n"
+        "\\usepackage{booktabs,longtable,xltabular,graphicx,amsmath}\n"
         f"\\begin{{document}}\n{body}\n\\end{{document}}\n",
         encoding="utf-8",
     )
@@ -542,53 +541,3 @@ def test_failed_export_leaves_everything_as_it_was(
     assert (tmp_path / "report.bib").read_bytes() == b"new bib"
     assert _files(tmp_path / "report_tables") == ["new.tex"]
     assert sorted(os.listdir(tmp_path)) == ["report.bib", "report.tex", "report_tables"]
-
-
-@pytest.mark.parametrize(
-    ("n", "m", "kind"),
-    [
-        (14, 4, "table"),
-        (20, 10, "resizebox"),
-        (40, 5, "longtable"),
-        (40, 10, "rotatebox"),
-    ],
-)
-def test_score_table_latex_fits_every_shape(tmp_path, n, m, kind):
-    """Few or many cases (float or longtable) times few or many algorithms."""
-    rng = np.random.default_rng(n * m)
-    scores = pd.DataFrame(
-        rng.random((n, m)),
-        index=[f"case_{i} & 50%" for i in range(n)],
-        columns=[f"algorithm $number$ {j}" for j in range(m)],
-    )
-    ranks = nbstats.ranks(scores)
-    cells = [
-        [f"{format_value(v)} ({r:g})" for v, r in zip(row, rrow, strict=True)]
-        for row, rrow in zip(scores.to_numpy(), ranks.to_numpy(), strict=True)
-    ]
-    latex = report_data._scores_latex(
-        scores,
-        names=list(scores.columns),
-        index_name="case",
-        cells=cells,
-        bold=(scores.to_numpy() == scores.to_numpy().max(axis=1)[:, None]).tolist(),
-        mean_cells=[f"{r:.3f}" for r in nbstats.mean_ranks(scores)],
-        mean_bold=[False] * m,
-        higher_is_better=True,
-    )
-    assert ("longtable" in latex) == (n > report_data.LONGTABLE_ROWS)
-    assert kind in report_display._fit_width(latex)
-    # per-case ranks, but for many algorithms in a longtable (it cannot shrink)
-    long_and_wide = n > report_data.LONGTABLE_ROWS and m > report_data.WIDE_COLUMNS
-    assert ("(1)" in latex) == (not long_and_wide)
-    # as in the report: its page geometry, and floats fitted to the width
-    (tmp_path / "t.tex").write_text(
-        "\\documentclass[11pt,a4paper]{article}\n"
-        "\\usepackage[margin=1in]{geometry}\n"
-        "\\usepackage{booktabs,longtable,graphicx,adjustbox}\n"
-        f"\\begin{{document}}\n{report_display._fit_width(latex)}\\end{{document}}\n",
-        encoding="utf-8",
-    )
-    done = _xelatex(tmp_path / "t.tex")
-    assert done.returncode == 0, done.stdout[-3000:]
-    assert "Overfull \\hbox" not in (tmp_path / "t.log").read_text(errors="replace")
