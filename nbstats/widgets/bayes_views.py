@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.results.render import format_value
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
 from nbstats.widgets.base import SCROLL_CLASS
 
@@ -277,7 +278,8 @@ def friedman_html(res: Any, shown: dict[str, str]) -> str:
         f'<div style="font-size:12px;line-height:1.5;overflow-wrap:anywhere">'
         "<b>Bayesian Friedman</b>"
         f" ({method}, s = {res.s:.3g}): {html.escape(res.decision)}. "
-        f"Distance² of equal ranks {res.statistic:.3g}, region up to {res.rho:.3g}. "
+        f"Distance² of equal ranks {format_value(res.statistic)}, region up to "
+        f"{format_value(res.rho)}. "
         f'Posterior mean ranks (1 = best): <div class="{SCROLL_CLASS}" '
         f'style="max-height:7.5em;overflow:auto;max-width:100%">{listed}.</div>'
         "</div>"
