@@ -22,7 +22,7 @@ import pandas as pd
 
 from nbstats.names import AliasOption
 from nbstats.results.frequentist import FriedmanResult, PosthocResult
-from nbstats.results.render import format_value
+from nbstats.results.render import format_pvalue, format_value
 from nbstats.scores import check_flag
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
@@ -371,12 +371,14 @@ class FrequentistDashboard(Dashboard):
         alpha = float(self.controls["alpha"].value)
         if self.controls["omnibus"].value == "friedman":
             test = "Friedman test"
-            figures = f"χ²_F = {format_value(res.statistic)} (df = {res.df})"
+            figures = f"χ²<sub>F</sub> = {format_value(res.statistic)} (df = {res.df})"
             pvalue = res.pvalue
         else:
             test = "Iman–Davenport test"
             df1, df2 = res.f_df
-            figures = f"F_F = {format_value(res.f_statistic)} (df = {df1}, {df2})"
+            figures = (
+                f"F<sub>F</sub> = {format_value(res.f_statistic)} (df = {df1}, {df2})"
+            )
             pvalue = res.f_pvalue
         reject = pvalue <= alpha
         decision = (
@@ -457,9 +459,9 @@ def posthoc_at_alpha(result: PosthocResult, alpha: float) -> PosthocResult:
 
 
 def p_text(pvalue: float) -> str:
-    """``p = 0.0123`` or ``p < 0.0001`` (never ``p = < 0.0001``)."""
-    text = format_value(pvalue)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
+    """``p = 0.0123`` or ``p &lt; 0.001`` (HTML; as the results write p-values)."""
+    text = format_pvalue(pvalue)
+    return html.escape(f"p {text}" if text.startswith("<") else f"p = {text}")
 
 
 def _comparisons(res: PosthocResult) -> pd.DataFrame:
@@ -528,8 +530,8 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
             f"{html.escape(shown.get(row.b, row.b))}",
             f"{row.mean_rank_a:.3f} / {row.mean_rank_b:.3f}",
             format_value(row.statistic),
-            format_value(row.pvalue),
-            format_value(row.adjusted),
+            html.escape(format_pvalue(row.pvalue)),
+            html.escape(format_pvalue(row.adjusted)),
             "significant" if row.reject else "",
         ]
         rows.append(

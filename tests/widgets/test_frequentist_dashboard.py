@@ -76,8 +76,8 @@ def test_starts_with_friedman_and_nemenyi(board, table6):
     assert board.result["posthoc"] == nbstats.posthoc(table6, method="nemenyi")
     verdict = board.views["verdict"].value
     assert "Friedman test" in verdict
-    assert "χ²_F = 9.279" in verdict
-    assert "p = 0.02581" in verdict
+    assert "χ²<sub>F</sub> = 9.279" in verdict
+    assert "p = 0.0258" in verdict
     assert "reject</b>" in verdict
     assert "do not reject" not in verdict
     assert cd_text(board) == ["CD = 1.25"]
@@ -140,7 +140,7 @@ def test_omnibus_choice_changes_the_verdict_not_the_posthoc(board):
     verdict = board.views["verdict"].value
     assert board.error is None
     assert "Iman–Davenport test" in verdict
-    assert "F_F = 3.686" in verdict
+    assert "F<sub>F</sub> = 3.686" in verdict
     assert "df = 3, 39" in verdict
     assert "do not reject" not in verdict
     assert board.result["posthoc"] is posthoc  # nothing recomputed

@@ -84,7 +84,7 @@ def test_starts_with_the_two_sided_wilcoxon(board, table6):
     for name, (lower, upper) in expected.items():
         assert table[name][1:] == [str(lower), str(upper)]
     assert "95% confidence intervals" in board.views["table"].value
-    assert "Iman–Davenport p = 0.01982 (rejected)" in board.views["table"].value
+    assert "Iman–Davenport p = 0.0198 (rejected)" in board.views["table"].value
     png(board)
     assert board.controls["n_boot"].disabled  # no bootstrap selected
 
