@@ -27,7 +27,6 @@ from typing import Any
 import pandas as pd
 
 import nbstats
-
 from nbstats.cli_options import (
     ANALYSES,
     FOLD_COLUMNS,
