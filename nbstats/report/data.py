@@ -24,11 +24,14 @@ LONGTABLE_ROWS = 30
 def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
     """The opening paragraph: what is compared, on what, which way is better."""
     import nbstats
+    from nbstats.report.prepare import COMPACT_ABOVE
 
     m, n = scores.shape[1], scores.shape[0]
     direction = "Higher" if higher_is_better else "Lower"
+    # many names are listed by the Data section's table, not in a sentence
+    names = f" ({_and(scores.columns)})" if m <= COMPACT_ABOVE else ""
     para = Paragraph().add(
-        f"This report compares {m} algorithms ({_and(scores.columns)}) on {n} "
+        f"This report compares {m} algorithms{names} on {n} "
         f"cases. {direction} scores are better; ranks are 1 for the best. Every "
         f"number below was recomputed by nbstats {nbstats.__version__} from the "
         "scores embedded in the report's notebook; the Methods section states "
