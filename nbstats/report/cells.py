@@ -23,6 +23,7 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     appendix_ranks,
     data_notes,
     ranked_summary,
+    ranking_order,
     typeset_pairs,
 )
 from nbstats.report.data import (  # noqa: F401  (the cells call them)
@@ -225,7 +226,8 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     shown = "neighbours in the ranking"
     if with_significant.sum() <= PAIRS_SHOWN:
         keep, shown = with_significant, shown + " and significantly different pairs"
-    frame = nemenyi._table()[keep]
+    kept = pairs_frame[keep]
+    frame = nemenyi._table()[keep].iloc[ranking_order(kept["a"], kept["b"], order)]
     frame_table(
         "tab:nemenyi",
         f"Nemenyi test at α = {_n(nemenyi.alpha)}, the pairs that matter "
@@ -371,6 +373,8 @@ def bayesian(
         order = list(signrank.mean_ranks.sort_values(kind="stable").index)
         keep = adjacent_pairs(pairs_frame["a"], pairs_frame["b"], order)
         frame, caption = signrank_frame(signrank, keep)
+        kept = pairs_frame[keep]
+        frame = frame.iloc[ranking_order(kept["a"], kept["b"], order)]
         caption = caption.replace(
             "of every pair",
             f"of the neighbours in the ranking ({int(keep.sum())} "

@@ -31,6 +31,7 @@ __all__ = [
     "appendix_ranks",
     "data_notes",
     "ranked_summary",
+    "ranking_order",
     "typeset_pairs",
 ]
 
@@ -180,6 +181,26 @@ def adjacent_pairs(
         [abs(position[x] - position[y]) == 1 for x, y in zip(a, b, strict=True)],
         dtype=bool,
     )
+
+
+def ranking_order(
+    a: Sequence[str], b: Sequence[str], order: Sequence[str]
+) -> np.ndarray:
+    """The indices that list the pairs (a[i], b[i]) best first.
+
+    A pair's place is that of its better-ranked member in ``order`` (best
+    first), then that of the other member.
+
+    Examples
+    --------
+    >>> ranking_order(["C", "A", "B"], ["B", "B", "A"], ["A", "B", "C"]).tolist()
+    [1, 2, 0]
+    """
+    position = {name: i for i, name in enumerate(order)}
+    places = [sorted((position[x], position[y])) for x, y in zip(a, b, strict=True)]
+    first = np.array([p[0] for p in places], dtype=int)
+    second = np.array([p[1] for p in places], dtype=int)
+    return np.lexsort((second, first))
 
 
 def appendix_note() -> None:

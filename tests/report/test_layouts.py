@@ -267,6 +267,9 @@ def test_compact_tables_hold_the_neighbours_in_the_ranking(compact):
         # neighbours: no other algorithm ranks strictly between them
         between = mean[(mean > low) & (mean < high)]
         assert between.empty
+    # listed best first
+    better = [min(mean[x], mean[y]) for x, y in rows]
+    assert better == sorted(better)
 
 
 def test_compact_csv_files_equal_the_results(compact):
