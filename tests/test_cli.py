@@ -289,3 +289,21 @@ def test_report_from_a_long_csv(tmp_path, capsys):
     assert out.strip() == f"nbstats: wrote {tmp_path / 'folds.ipynb'}"
     notebook = (tmp_path / "folds.ipynb").read_text()
     assert re.search(r"\b100 [^.]{0,30}fold scores", notebook)  # the report says
+
+
+def test_the_iri_grammar_is_skipped_and_notebooks_still_validate():
+    # run in a fresh interpreter: the skip must precede any jsonschema import
+    code = (
+        "import sys\n"
+        "from nbstats.cli import _skip_iri_grammar\n"
+        "_skip_iri_grammar()\n"
+        "import nbformat\n"
+        "from nbformat import v4\n"
+        "nbformat.validate(v4.new_notebook(cells=[v4.new_code_cell('1')]))\n"
+        "assert sys.modules['rfc3987_syntax'] is None\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "ok", done.stderr

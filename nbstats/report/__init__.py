@@ -27,6 +27,15 @@ from nbstats.names import AliasOption
 __all__ = ["TEX_PACKAGES", "MissingToolError", "ReportError", "report", "report_text"]
 
 
+#: The figure formats each report format uses (saving a large figure takes
+#: seconds: a report saves only what its export shows).
+FIGURE_FORMATS = {
+    "html": ("svg",),
+    "pdf": ("pdf",),
+    "tex": ("pdf",),
+    "ipynb": ("svg", "pdf"),
+}
+
 #: The Debian packages behind the PDF and LaTeX formats.
 TEX_PACKAGES = "texlive-xetex texlive-fonts-recommended texlive-plain-generic pandoc"
 
@@ -235,7 +244,7 @@ def report(
     if target.is_dir():
         raise IsADirectoryError(f"{str(target)!r} is a directory; give a file name.")
     export.check_tools(fmt)
-    executed = _executed(table, settings)
+    executed = _executed(table, settings, FIGURE_FORMATS[fmt])
     return export.write_report(executed, target, fmt)
 
 
@@ -258,7 +267,7 @@ def report_text(scores: Any, **options: Any) -> str:
         if name in options:
             raise TypeError(f"report_text() takes no {name!r}; it returns the text.")
     table, settings = _prepare(scores, **options)
-    executed = _executed(table, settings)
+    executed = _executed(table, settings, ())  # no figure is saved for text
     return _plain_text(executed)
 
 
@@ -316,10 +325,10 @@ def _prepare(
     return given.table, settings
 
 
-def _executed(table: Any, settings: Any) -> Any:
+def _executed(table: Any, settings: Any, figure_formats: Sequence[str]) -> Any:
     from nbstats.report import export, notebook
 
-    nb = notebook.build_notebook(table, settings)
+    nb = notebook.build_notebook(table, settings, figure_formats=figure_formats)
     return export.execute_notebook(nb)
 
 

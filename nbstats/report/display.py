@@ -42,13 +42,28 @@ class _Numbers:
 
 _NUMBERS = _Numbers()
 
+#: The formats each report figure is saved in (set by :func:`start`): SVG for
+#: HTML, PDF for LaTeX; a report exports to one of them, the notebook to both.
+_FIGURE_FORMATS: list[str] = ["svg", "pdf"]
 
-def start(*, tables: Sequence[str] = (), figures: Sequence[str] = ()) -> None:
-    """First cell of a report: number the floats; vector figure formats."""
+
+def start(
+    *,
+    tables: Sequence[str] = (),
+    figures: Sequence[str] = (),
+    figure_formats: Sequence[str] = ("svg", "pdf"),
+) -> None:
+    """First cell of a report: number the floats; vector figure formats.
+
+    ``figure_formats``: what :func:`figure` writes, ``"svg"`` (the HTML
+    report) and/or ``"pdf"`` (LaTeX); a report writes only what its export
+    uses, since saving large figures costs seconds.
+    """
     import warnings
 
     _NUMBERS.tables = list(tables)
     _NUMBERS.figures = list(figures)
+    _FIGURE_FORMATS[:] = list(figure_formats)
     # library deprecation notices are no part of a report
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
@@ -165,26 +180,34 @@ def figure(label: str, caption: str, fig: Any) -> None:
     width, height = fig.get_size_inches()
     if width > FIGURE_WIDTH or height > FIGURE_HEIGHT:
         fig.set_size_inches(min(width, FIGURE_WIDTH), min(height, FIGURE_HEIGHT))
-    svg, pdf = io.BytesIO(), io.BytesIO()
-    save(fig, svg, format="svg")
-    save(fig, pdf, format="pdf")
+    _rasterize_large_meshes(fig)
+    saved = {}
+    for fmt in _FIGURE_FORMATS:
+        buffer = io.BytesIO()
+        # 200 dpi for the rasterized parts only (text and lines stay vector)
+        save(fig, buffer, format=fmt, dpi=200)
+        saved[fmt] = base64.b64encode(buffer.getvalue()).decode("ascii")
+        # the layout is settled by the first save: keep it for the others
+        fig.set_layout_engine("none")
     plt.close(fig)
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
-    svg64 = base64.b64encode(svg.getvalue()).decode("ascii")
-    markup = (
-        f'<figure class="nbstats-float nbstats-figure" id="{anchor}">'
-        f'<img src="data:image/svg+xml;base64,{svg64}" '
+    image = (
+        f'<img src="data:image/svg+xml;base64,{saved["svg"]}" '
         f'alt="{html.escape(str(caption))}">'
+        if "svg" in saved
+        else ""
+    )
+    markup = (
+        f'<figure class="nbstats-float nbstats-figure" id="{anchor}">{image}'
         f'<figcaption><span class="nbstats-label">Figure {n}.</span> '
         f"{to_html(caption)}</figcaption></figure>"
     )
+    bundle = {"text/html": markup, "text/plain": f"Figure {n}. {caption}"}
+    if "pdf" in saved:
+        bundle["application/pdf"] = saved["pdf"]
     _display(
-        {
-            "text/html": markup,
-            "application/pdf": base64.b64encode(pdf.getvalue()).decode("ascii"),
-            "text/plain": f"Figure {n}. {caption}",
-        },
+        bundle,
         {
             "nbstats": {
                 "kind": "figure",
@@ -194,6 +217,20 @@ def figure(label: str, caption: str, fig: Any) -> None:
             }
         },
     )
+
+
+def _rasterize_large_meshes(fig: Any) -> None:
+    """Draw heat maps of many cells as one image inside the vector figure.
+
+    A 50 × 50 map is 2,500 vector quads: slow to save and to display, and no
+    sharper than pixels at 200 dpi. Text and lines stay vector.
+    """
+    from matplotlib.collections import QuadMesh
+
+    for ax in fig.axes:
+        for collection in ax.collections:
+            if isinstance(collection, QuadMesh) and collection.get_array().size > 400:
+                collection.set_rasterized(True)
 
 
 #: The name earlier versions (and tests) use.

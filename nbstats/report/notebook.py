@@ -255,8 +255,17 @@ class _Cells:
         self.cells.append(cell)
 
 
-def build_notebook(table: pd.DataFrame, settings: ReportSettings) -> Any:
+def build_notebook(
+    table: pd.DataFrame,
+    settings: ReportSettings,
+    *,
+    figure_formats: Sequence[str] = ("svg", "pdf"),
+) -> Any:
     """The report notebook (not executed) for a validated score table.
+
+    ``figure_formats`` are those the figures are saved in: ``"svg"`` for an
+    HTML export, ``"pdf"`` for LaTeX, both for the notebook itself, none for
+    a text report.
 
     ``table`` holds the scores under their full names, incomplete cases
     included when ``settings.nan_policy == "omit"`` (the notebook drops them
@@ -380,6 +389,7 @@ from nbstats.report import cells as report
 report.start(
     tables={nb.tables!r},
     figures={nb.figures!r},
+    figure_formats={tuple(figure_formats)!r},
 )
 """.strip("\n"),
         metadata={"tags": [HIDE_INPUT]},
