@@ -178,8 +178,13 @@ class SignEvents:
         e = chunk.exponentials
         g0 = chunk.prior_gamma(s)
         total = g0 + e.sum(axis=1)
-        # the prior's mass sits on "equal": it contributes H(0) = ½
-        return (e @ self.indicators + 0.5 * g0[:, None]) / total[:, None]
+        # the prior's mass sits on "equal": it contributes H(0) = ½. In place:
+        # the same operations as (e @ I + ½ g0) / total, one array instead of
+        # three (a chunk of 50 algorithms' 1225 pairs is 40 MB)
+        theta = e @ self.indicators
+        theta += 0.5 * g0[:, None]
+        theta /= total[:, None]
+        return theta
 
 
 class _SignedRankEvents:
