@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -45,10 +46,15 @@ def table2() -> pd.DataFrame:
     return nbstats.datasets.load("demsar2006_table2")
 
 
-def _missing(reason: str) -> None:
+def unavailable(reason: str) -> None:
+    """Skip a test whose tool or package is missing, or fail it when CI
+    requires every oracle (NBSTATS_REQUIRE_ORACLES=1)."""
     if REQUIRE_ORACLES:
         pytest.fail(f"oracle unavailable in CI: {reason}")
     pytest.skip(reason)
+
+
+_missing = unavailable
 
 
 def require_executable(name: str, install_hint: str) -> str:
@@ -57,6 +63,24 @@ def require_executable(name: str, install_hint: str) -> str:
     if path is None:
         _missing(f"{name} not installed ({install_hint})")
     return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright, one per test module."""
+    chromium = require_executable("chromium", "apt-get install chromium")
+    if importlib.util.find_spec("playwright") is None:
+        unavailable("Python package playwright not installed (pip install playwright)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=chromium, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @pytest.fixture(scope="session")

@@ -37,7 +37,10 @@ from nbformat import v4
 import nbstats
 import nbstats.report
 from nbstats.results.render import format_value
-from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
+from tests.conftest import (
+    require_executable,
+    unavailable,
+)
 
 SCREENSHOT = Path("/tmp/report_browser.png")
 PDF_PAGE = Path("/tmp/report_pdf-1.png")
@@ -49,12 +52,6 @@ TABLES = "figure.nbstats-table-float"
 FIGURES = ("#fig-cd", "#fig-joint", "#fig-ranks")
 #: Tables that name every algorithm (the omnibus table names none).
 EVERY_NAME = ("#tab-scores", "#tab-nemenyi", "#tab-signrank", "#tab-ranks")
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRE_ORACLES:
-        pytest.fail(f"unavailable in CI: {reason}")
-    pytest.skip(reason)
 
 
 def _normalised(text: str) -> str:
@@ -100,24 +97,6 @@ def hostile_pdf(tmp_path_factory, hostile_table) -> Path:
 
 
 # ---------------------------------------------------------------- the browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium under Playwright, one per module."""
-    chromium = require_executable("chromium", "apt-get install chromium")
-    if importlib.util.find_spec("playwright") is None:
-        _unavailable("Python package playwright not installed (pip install playwright)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 class OfflinePage:
@@ -345,7 +324,7 @@ def converted(tmp_path_factory) -> str:
         if ep.name.startswith("nbstats_")
     }
     if "nbstats_html" not in found:
-        _unavailable("the nbconvert.exporters entry points (pip install -e .)")
+        unavailable("the nbconvert.exporters entry points (pip install -e .)")
     work = tmp_path_factory.mktemp("nbconvert")
     nbformat.write(_tagged_notebook(), work / "nb.ipynb")
     done = subprocess.run(

@@ -46,7 +46,10 @@ import nbstats.report
 from nbstats.report import data as report_data
 from nbstats.report import display, export, typeset
 from nbstats.results.render import format_value, html_table, latex_table
-from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
+from tests.conftest import (
+    require_executable,
+    unavailable,
+)
 from tests.report.typesetting_helpers import (
     html_overflow,
     latex_log_problems,
@@ -73,12 +76,6 @@ NAMES_8 = [
 SYMBOLS = "α ≈ ± − R⁺ R⁻ γ χ² θ ≤ ≥ → × …"
 WIDTHS = (1280, 800)
 SIZES = (2, 8, 50)
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRE_ORACLES:
-        pytest.fail(f"unavailable in CI: {reason}")
-    pytest.skip(reason)
 
 
 def _scores(m: int) -> pd.DataFrame:
@@ -145,27 +142,9 @@ def pdf_report(executed, tmp_path_factory) -> tuple[int, Path, str]:
     return m, path, exporter.latex_log
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium under Playwright, one per module."""
-    chromium = require_executable("chromium", "apt-get install chromium")
-    if importlib.util.find_spec("playwright") is None:
-        _unavailable("Python package playwright not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
 def _pdfplumber() -> None:
     if importlib.util.find_spec("pdfplumber") is None:
-        _unavailable("Python package pdfplumber not installed (the test extra)")
+        unavailable("Python package pdfplumber not installed (the test extra)")
 
 
 def _pdf_text(pdf: Path) -> str:
@@ -359,7 +338,7 @@ def test_fallback_ranges_cover_what_latin_modern_lacks():
     dejavu = Path("/usr/share/fonts/truetype/dejavu")
     serif = [dejavu / "DejaVuSerif.ttf", dejavu / "DejaVuSerif-Bold.ttf"]
     if not all(latin) or not all(p.is_file() for p in serif):
-        _unavailable("Latin Modern (lmodern) or DejaVu (fonts-dejavu-core) missing")
+        unavailable("Latin Modern (lmodern) or DejaVu (fonts-dejavu-core) missing")
     source = (TEMPLATES / "nbstats-paper-latex" / "fonts.tex.j2").read_text()
     covered: set[int] = set()
     for low, high in re.findall(r"\\nbstats@(?:serif|sans)\{(\w+)\}\{(\w+)\}", source):

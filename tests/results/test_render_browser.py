@@ -20,13 +20,11 @@ Chromium or Playwright, unless NBSTATS_REQUIRE_ORACLES=1 (CI), where it runs.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 import nbstats
-from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
 from tests.results.conftest import LONG_NAMES, scores
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -181,30 +179,6 @@ CHECKS_JS = """
   return problems;
 }
 """
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRE_ORACLES:
-        pytest.fail(f"unavailable in CI: {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium under Playwright, one per module."""
-    chromium = require_executable("chromium", "apt-get install chromium")
-    if importlib.util.find_spec("playwright") is None:
-        _unavailable("Python package playwright not installed (pip install playwright)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture(scope="module")
