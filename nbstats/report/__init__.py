@@ -15,6 +15,7 @@ when a report is written. The module itself is callable, so
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import types
@@ -266,7 +267,7 @@ def report_text(scores: Any, **options: Any) -> str:
     for name in ("path", "format"):
         if name in options:
             raise TypeError(f"report_text() takes no {name!r}; it returns the text.")
-    table, settings = _prepare(scores, **options)
+    table, settings = _prepare(scores, **{**_REPORT_DEFAULTS, **options})
     executed = _executed(table, settings, ())  # no figure is saved for text
     return _plain_text(executed)
 
@@ -274,25 +275,29 @@ def report_text(scores: Any, **options: Any) -> str:
 def _prepare(
     scores: Any,
     *,
-    title: str | None = None,
-    analyses: Sequence[str] = ("frequentist", "bayesian", "ranks"),
-    higher_is_better: bool = True,
-    alpha: float = 0.05,
-    gamma: float = 0.05,
-    s: float | None = None,
-    rope: float = 0.0,
-    loss: tuple[float, float] = (1, 19),
-    random_state: int | None = 0,
-    nan_policy: str = "raise",
-    aliases: AliasOption = "auto",
-    layout: str = "auto",
-    case: str | None = None,
-    algorithm: str | None = None,
-    score: str | None = None,
-    fold: str | Sequence[str] | None = None,
-    aggregate: str | None = None,
+    title: str | None,
+    analyses: Sequence[str],
+    higher_is_better: bool,
+    alpha: float,
+    gamma: float,
+    s: float | None,
+    rope: float,
+    loss: tuple[float, float],
+    random_state: int | None,
+    nan_policy: str,
+    aliases: AliasOption,
+    layout: str,
+    case: str | None,
+    algorithm: str | None,
+    score: str | None,
+    fold: str | Sequence[str] | None,
+    aggregate: str | None,
 ) -> tuple[Any, Any]:
-    """The table the report embeds and its validated settings."""
+    """The table the report embeds and its validated settings.
+
+    Every keyword is required: the defaults are :func:`report`'s alone
+    (:func:`report_text` takes them from its signature).
+    """
     from nbstats.report import notebook, prepare
 
     given = prepare.prepare(
@@ -348,6 +353,14 @@ def _plain_text(nb: Any) -> str:
             if text and output.get("output_type") == "display_data":
                 parts += ["", text if isinstance(text, str) else "".join(text)]
     return "\n".join(parts).strip() + "\n"
+
+
+#: report()'s defaults of the keywords report_text() shares with it.
+_REPORT_DEFAULTS = {
+    name: parameter.default
+    for name, parameter in inspect.signature(report).parameters.items()
+    if parameter.kind is inspect.Parameter.KEYWORD_ONLY and name != "format"
+}
 
 
 class _CallableModule(types.ModuleType):

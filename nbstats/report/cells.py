@@ -8,7 +8,6 @@ by :mod:`nbstats.report.notebook`; its cells call this module as ``report``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +45,7 @@ from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call i
 from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
     bayes_two_sample,
+    prior_text,
     two_sample,
 )
 from nbstats.results import render
@@ -54,15 +54,6 @@ from nbstats.results import render
 #: the ranking and, while the table stays below this many rows, the pairs
 #: that differ significantly.
 PAIRS_SHOWN = 60
-
-
-def pairs(order: Sequence[str]) -> list[tuple[str, str]]:
-    """``(better-ranked, worse-ranked)`` for every pair of ``order`` (best first)."""
-    return [(order[i], order[j]) for i, j in _index_pairs(len(order))]
-
-
-def _index_pairs(m: int) -> list[tuple[int, int]]:
-    return list(itertools.combinations(range(m), 2))
 
 
 def omnibus(friedman: Any, bayes_friedman: Any, *, alpha: float) -> None:
@@ -241,24 +232,17 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
 _DECISION = {"b": "better", "a": "not better", "indeterminate": "indeterminate"}
 
 
-def _prior_text(prior: str, s: float) -> str:
-    return {
-        "idp": f"near-ignorance prior, s = {_n(s)}",
-        "bb": "Bayesian bootstrap, s → 0",
-        "point": f"prior s = {_n(s)} at 0",
-    }[prior]
-
-
 def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
     """The pairwise signed-rank table (better-ranked first) and its caption."""
     pairs_frame = signrank.pairs if keep is None else signrank.pairs[keep]
     rows = {}
     for row in pairs_frame.itertuples(index=False):
-        entry = {
-            "P(better), lower": row.prob_lower,
-            "P(better), upper": row.prob_upper,
-        }
-        if signrank.prior != "idp":
+        if signrank.prior == "idp":
+            entry = {
+                "P(better), lower": row.prob_lower,
+                "P(better), upper": row.prob_upper,
+            }
+        else:
             entry = {"P(better)": row.prob_right}
         if signrank.rope > 0:
             entry["P(rope)"] = row.prob_rope
@@ -269,7 +253,7 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
     caption = (
         "Bayesian signed-rank test of every pair, the better-ranked algorithm "
         "first: posterior probability that it is better than the second "
-        f"({_prior_text(signrank.prior, signrank.s)}"
+        f"({prior_text(signrank.prior, signrank.s)}"
         + (
             "; under the near-ignorance prior the lower and upper "
             "probabilities bound those of every prior of that strength)"
@@ -302,7 +286,7 @@ def bayesian(
     """
     pairs_frame = signrank.pairs
     n_pairs = len(pairs_frame)
-    prior = _prior_text(signrank.prior, signrank.s)
+    prior = prior_text(signrank.prior, signrank.s)
     para = Paragraph()
     better = [
         f"{b} over {a}"

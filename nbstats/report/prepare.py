@@ -151,7 +151,7 @@ def prepare(
         # the report states the dropped cases itself
         warnings.simplefilter("ignore", UserWarning)
         complete = score_table(wide, nan_policy=nan_policy)
-    table = wide.loc[:, list(wide.columns)].astype(float)
+    table = wide.astype(float)  # a copy: the input is never changed
     table.index.name = complete.index.name
     table.columns.name = complete.columns.name
     dropped = [str(c) for c in table.index if c not in complete.index]

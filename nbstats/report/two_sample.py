@@ -17,12 +17,21 @@ from nbstats.report.display import _n, _p, figure, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table
 
-__all__ = ["bayes_two_sample", "effect_magnitude", "two_sample"]
+__all__ = ["bayes_two_sample", "effect_magnitude", "prior_text", "two_sample"]
 
 #: Upper bounds of |r| (matched-pairs rank-biserial correlation) for the words
 #: negligible, small and medium; above the last: large. Cohen's (1988)
 #: conventions for a correlation.
 EFFECT_BOUNDS = ((0.1, "negligible"), (0.3, "small"), (0.5, "medium"))
+
+
+def prior_text(prior: str, s: float) -> str:
+    """The signed-rank test's prior in words ("near-ignorance prior, s = 0.5616")."""
+    return {
+        "idp": f"near-ignorance prior, s = {_n(s)}",
+        "bb": "Bayesian bootstrap, s → 0",
+        "point": f"prior s = {_n(s)} at 0",
+    }[prior]
 
 
 def effect_magnitude(r: float) -> str:
@@ -150,15 +159,7 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         rows[label] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "test"
-    prior = (
-        f"near-ignorance prior, s = {_n(signrank.s)}"
-        if signrank.prior == "idp"
-        else (
-            "Bayesian bootstrap, s → 0"
-            if signrank.prior == "bb"
-            else f"prior s = {_n(signrank.s)} at 0"
-        )
-    )
+    prior = prior_text(signrank.prior, signrank.s)
     frame_table(
         "tab:bayes-two-sample",
         f"Bayesian tests of {b} against {a}: posterior probabilities of each "

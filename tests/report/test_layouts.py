@@ -35,6 +35,7 @@ def _random_table(m: int, n: int, seed: int = 0) -> pd.DataFrame:
 
 
 def _executed(scores, **options):
+    options = {**nbstats.report._REPORT_DEFAULTS, **options}  # report()'s defaults
     table, settings = nbstats.report._prepare(scores, **options)
     nb = notebook.build_notebook(table, settings)
     return export.execute_notebook(nb), settings
