@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import numpy as np
@@ -207,10 +208,13 @@ def signed_rank_null_pmf(ranks: np.ndarray) -> np.ndarray:
 
 
 def _exact_pvalue(ranks: np.ndarray, r_plus_random: float, alternative: str) -> float:
-    pmf = signed_rank_null_pmf(ranks)
+    doubled = np.sort(np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64))
+    if np.any(np.abs(doubled - 2 * np.sort(ranks)) > 1e-9):
+        raise ValueError("ranks must be positive multiples of 1/2")
+    at_most, at_least = _null_tails(doubled.tobytes())
     observed = round(2 * r_plus_random)
-    lower = float(pmf[: observed + 1].sum())  # P(2R+ <= observed)
-    upper = float(pmf[observed:].sum())  # P(2R+ >= observed)
+    lower = float(at_most[observed])  # P(2R+ <= observed)
+    upper = float(at_least[observed])  # P(2R+ >= observed)
     if alternative == "greater":
         p = upper
     elif alternative == "less":
@@ -218,6 +222,23 @@ def _exact_pvalue(ranks: np.ndarray, r_plus_random: float, alternative: str) -> 
     else:
         p = 2 * min(lower, upper)
     return min(1.0, p)
+
+
+@functools.lru_cache(maxsize=256)
+def _null_tails(doubled: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """``(P(2R+ <= s), P(2R+ >= s))`` for every s, given the sorted doubled ranks.
+
+    Kept because many tests share one null distribution: without ties the
+    ranks are 1 … n, so every pair of a post-hoc or rank-CI table with the
+    same number of non-zero differences has the same one (at n = 200 each
+    costs a few milliseconds; 4950 pairs of 100 algorithms took 23 s).
+    """
+    pmf = signed_rank_null_pmf(np.frombuffer(doubled, dtype=np.int64) / 2)
+    at_most = np.cumsum(pmf)
+    at_least = np.cumsum(pmf[::-1])[::-1]
+    for tail in (at_most, at_least):
+        tail.setflags(write=False)
+    return at_most, at_least
 
 
 def _normal_pvalue(
