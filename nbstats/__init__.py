@@ -24,6 +24,7 @@ from nbstats.stats.bayes import (
     bayes_signrank,
     bayes_signrank_pairs,
 )
+from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
 from nbstats.stats.frequentist import (
     adjust_pvalues,
     critical_difference,
@@ -43,11 +44,13 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "RaceError",
     "adjust_pvalues",
+    "bayes_correlated_ttest",
     "bayes_friedman",
     "bayes_posthoc",
     "bayes_sign_test",
     "bayes_signrank",
     "bayes_signrank_pairs",
+    "correlated_ttest",
     "critical_difference",
     "dashboard",
     "datasets",

@@ -19,6 +19,7 @@ from nbstats.plots.race import race_trace
 from nbstats.plots.ranks import rank_intervals
 from nbstats.plots.rope import rope_probabilities
 from nbstats.plots.sign import sign_posterior
+from nbstats.plots.student import correlated_posterior
 from nbstats.plots.style import (
     PALETTE,
     WIDTHS,
@@ -33,6 +34,7 @@ __all__ = [
     "PALETTE",
     "WIDTHS",
     "cd_diagram",
+    "correlated_posterior",
     "figure_of",
     "friedman_posterior",
     "legend_texts",

@@ -8,6 +8,7 @@ from nbstats.results.bayes import (
     BayesSignTestResult,
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
+from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -21,11 +22,13 @@ from nbstats.results.ranking import RankCIResult
 
 __all__ = [
     "AnovaResult",
+    "BayesCorrelatedTTestResult",
     "BayesFriedmanResult",
     "BayesPosthocResult",
     "BayesSignTestResult",
     "BayesSignedRankPairsResult",
     "BayesSignedRankResult",
+    "CorrelatedTTestResult",
     "FriedmanResult",
     "PosthocResult",
     "RaceResult",

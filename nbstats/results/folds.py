@@ -1,0 +1,234 @@
+"""Result objects of the correlated t-tests on one data set's folds."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pandas as pd
+
+from nbstats.results.base import Result, TestResult
+
+_frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+_ALTERNATIVE_TEXT = {
+    "two-sided": "a and b differ",
+    "greater": "b is better than a",
+    "less": "a is better than b",
+}
+
+#: The decision vocabulary of every Bayesian result, in words.
+DECISION_TEXT = {
+    "b": "{b} is better",
+    "a": "{a} is better",
+    "equivalent": "{a} and {b} are practically equivalent",
+    "undecided": "undecided: no region reaches the threshold",
+    "indeterminate": "indeterminate: the decision depends on the prior",
+}
+
+
+def _design_text(rho: float, folds: int | None, runs: int | None) -> str:
+    if folds is None:
+        return f"hold-out, test fraction ρ = {rho:g}"
+    times = "" if runs in (None, 1) else f"{runs} × "
+    return f"{times}{folds}-fold CV, ρ = 1/{folds}"
+
+
+@_frozen
+class CorrelatedTTestResult(TestResult):
+    """Corrected resampled t-test (Nadeau & Bengio 2003).
+
+    Attributes
+    ----------
+    statistic : float
+        ``t = mean(d) / standard_error`` with ``d = b − a`` (> 0 where b is
+        better).
+    pvalue : float
+    df : int
+        ``n − 1``.
+    mean_difference, standard_error : float
+        Mean of d and its corrected standard error
+        ``sqrt((1/n + ρ/(1 − ρ)) var(d))``.
+    confidence_interval : tuple of float
+        Of the mean difference (a one-sided interval has an infinite end).
+    confidence_level : float
+    alternative : str
+    n : int
+        Fold scores per algorithm.
+    rho : float
+        n_test / n_total of one fold (1/k for k-fold cross-validation).
+    folds, runs : int or None
+        k and the repetitions, when known.
+    name_a, name_b : str
+    """
+
+    df: int
+    mean_difference: float
+    standard_error: float
+    confidence_interval: tuple[float, float]
+    confidence_level: float
+    alternative: str
+    n: int
+    rho: float
+    folds: int | None
+    runs: int | None
+    name_a: str
+    name_b: str
+
+    def _title(self) -> str:
+        return (
+            f"Corrected resampled t-test: {self.name_a} vs {self.name_b} "
+            f"(H1: {_ALTERNATIVE_TEXT[self.alternative]})"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        return [
+            ("t", self.statistic),
+            ("df", self.df),
+            ("p-value", self.pvalue),
+            ("mean difference (b − a)", self.mean_difference),
+            (f"{self.confidence_level:.0%} CI", self.confidence_interval),
+            ("folds", _design_text(self.rho, self.folds, self.runs)),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        low, high = self.confidence_interval
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "statistic": [self.statistic],
+                "df": [self.df],
+                "pvalue": [self.pvalue],
+                "mean_difference": [self.mean_difference],
+                "ci_low": [low],
+                "ci_high": [high],
+                "n": [self.n],
+                "rho": [self.rho],
+                "alternative": [self.alternative],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class BayesCorrelatedTTestResult(Result):
+    """Bayesian correlated t-test (Corani & Benavoli 2015).
+
+    The posterior of the mean difference μ of ``d = b − a`` is Student's t
+    with ``df`` degrees of freedom, location ``mean`` and scale ``scale``.
+
+    Attributes
+    ----------
+    prob_left, prob_rope, prob_right : float
+        ``P(μ < −rope)``, ``P(−rope ≤ μ ≤ rope)`` (None without a rope) and
+        ``P(μ > rope)``: a better, practically equivalent, b better.
+    mean, scale : float
+        Location and scale of the posterior Student distribution.
+    df : int
+        ``n − 1``.
+    rope, threshold : float
+    decision : str
+        ``"b"``, ``"a"`` or ``"equivalent"`` when that region's probability
+        exceeds ``threshold``, else ``"undecided"``.
+    n : int
+    rho : float
+        n_test / n_total of one fold.
+    folds, runs : int or None
+    name_a, name_b : str
+
+    Examples
+    --------
+    >>> import numpy as np, nbstats
+    >>> res = nbstats.bayes_correlated_ttest(
+    ...     [0.80, 0.82, 0.79, 0.81], [0.82, 0.83, 0.80, 0.84], folds=4)
+    >>> low, high = res.credible_interval(0.9)
+    >>> bool(low < res.mean < high)
+    True
+    """
+
+    prob_left: float
+    prob_rope: float | None
+    prob_right: float
+    mean: float
+    scale: float
+    df: int
+    rope: float
+    threshold: float
+    decision: str
+    n: int
+    rho: float
+    folds: int | None
+    runs: int | None
+    name_a: str
+    name_b: str
+
+    def posterior(self) -> Any:
+        """The posterior of μ as a frozen ``scipy.stats.t`` (None if degenerate:
+        every difference equal, all mass at ``mean``)."""
+        from scipy import stats
+
+        if self.scale == 0:
+            return None
+        return stats.t(self.df, loc=self.mean, scale=self.scale)
+
+    def credible_interval(self, level: float = 0.95) -> tuple[float, float]:
+        """Equal-tailed credible interval of μ."""
+        if not 0 < level < 1:
+            raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
+        posterior = self.posterior()
+        if posterior is None:
+            return (self.mean, self.mean)
+        low, high = posterior.interval(level)
+        return (float(low), float(high))
+
+    def _title(self) -> str:
+        return f"Bayesian correlated t-test: {self.name_a} vs {self.name_b}"
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = [
+            (f"P({self.name_b} better)", self.prob_right),
+            (f"P({self.name_a} better)", self.prob_left),
+        ]
+        if self.prob_rope is not None:
+            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows += [
+            ("posterior mean of b − a", self.mean),
+            ("95% credible interval", self.credible_interval(0.95)),
+            ("folds", _design_text(self.rho, self.folds, self.runs)),
+            (
+                f"decision (threshold {self.threshold:g})",
+                DECISION_TEXT[self.decision].format(a=self.name_a, b=self.name_b),
+            ),
+        ]
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "prob_left": [self.prob_left],
+                "prob_rope": [self.prob_rope],
+                "prob_right": [self.prob_right],
+                "mean": [self.mean],
+                "scale": [self.scale],
+                "df": [self.df],
+                "rope": [self.rope],
+                "n": [self.n],
+                "rho": [self.rho],
+                "decision": [self.decision],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """The posterior density of μ with the rope; see
+        :func:`nbstats.plots.correlated_posterior`. Returns the Axes."""
+        from nbstats import plots  # lazy: matplotlib only when drawing
+
+        return plots.correlated_posterior(self, ax=ax, **kwargs)
