@@ -3,9 +3,27 @@
 For teaching, and for people who do not use notebooks: the command builds a
 notebook that loads the CSV and displays :func:`nbstats.dashboard`, writes
 it to a temporary directory and serves it with Voilà on 127.0.0.1 (code
-cells hidden). The URL
-is printed once Voilà listens; Ctrl-C stops Voilà, which shuts its kernels
-down, and the temporary directory is removed.
+cells hidden). The URL is printed once Voilà listens; Ctrl-C stops Voilà,
+which shuts its kernels down, and the temporary directory is removed.
+
+The server is locked, as Jupyter's are:
+
+- **a token**: a new random one each start (:func:`secrets.token_urlsafe`),
+  printed in the URL (``http://127.0.0.1:PORT/?token=...``). A request
+  without it -- the page, the kernel API, the kernel websocket -- is
+  refused (the page redirects to a login form asking for it, the API
+  answers 403), so neither another user of the machine nor a web page open
+  in the browser can use the dashboard. The token reaches Voilà in its
+  environment (``JUPYTER_TOKEN``), never on its command line, which every
+  local user can read. ``--no-token`` serves without one, with a warning.
+- **a kernel cap**: every page load starts a kernel (about 200 MB). At most
+  ``--max-kernels`` (default 3: a presenter's page and a spare or two) run
+  at once; a page load beyond that gets an HTTP 503 page saying so and how
+  to raise it (:class:`~nbstats.widgets.serve_kernels.CappedKernelManager`).
+- **idle culling**: a kernel idle for ``--cull-idle`` seconds (default 600)
+  is stopped, even if its page is still open (jupyter_server's culler), so
+  forgotten tabs give their memory and their place back; reloading the
+  page starts a new kernel.
 
 Voilà is an optional dependency: ``pip install "nbstats[dashboard]"``.
 
@@ -16,23 +34,22 @@ nbformat is imported by :func:`build_notebook`, Voilà runs in a subprocess.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import html
 import importlib.util
 import os
 import re
-import signal
+import secrets
 import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import pandas as pd
+
+from nbstats.widgets.serve_process import run_voila
 
 __all__ = [
     "KINDS",
@@ -58,10 +75,19 @@ NAN_POLICIES = ("raise", "omit")
 CONTROL_CLASS = "nbstats-control-"
 DASHBOARD_CLASS = "nbstats-dashboard"
 
-#: How long Voilà may take to shut its kernels down after a stop signal.
-STOP_TIMEOUT = 15.0
-
-_URL_LINE = re.compile(r"^\s*(https?://\S+)\s*$")
+#: Default ``--max-kernels``: one kernel per open page, ~200 MB each, so 3 is
+#: about 600 MB -- a presenter's page plus a reload or a second tab.
+DEFAULT_MAX_KERNELS = 3
+#: Default ``--cull-idle`` (seconds): a page unused for 10 minutes frees its kernel.
+DEFAULT_CULL_IDLE = 600
+#: The kernel manager Voilà is told to use (by name: it imports jupyter_server).
+KERNEL_MANAGER = "nbstats.widgets.serve_kernels.CappedKernelManager"
+NO_TOKEN_WARNING = (
+    "nbstats: warning: --no-token: the dashboard is open to every user and "
+    "program on this machine, including any web page open in your browser; "
+    "each of them can start kernels. Serve with a token (the default) unless "
+    "you are alone on the machine."
+)
 
 
 def load_scores(
@@ -244,8 +270,25 @@ def voila_command(
     port: int,
     port_retries: int = 0,
     connection_dir: str | os.PathLike[str] | None = None,
+    token: bool = True,
+    max_kernels: int = DEFAULT_MAX_KERNELS,
+    cull_idle: int = DEFAULT_CULL_IDLE,
 ) -> list[str]:
-    """The Voilà command line: 127.0.0.1 only, no browser, sources stripped."""
+    """The Voilà command line: 127.0.0.1 only, no browser, sources stripped.
+
+    ``token=True`` requires a token: the one in the ``JUPYTER_TOKEN``
+    environment variable Voilà is started with (:func:`serve` sets it), else
+    one jupyter_server generates and Voilà prints in its URL. At most
+    ``max_kernels`` kernels (0: no limit); kernels idle for ``cull_idle``
+    seconds are stopped, connected or not (0: never).
+
+    Examples
+    --------
+    >>> command = voila_command("d.ipynb", port=8866, max_kernels=2)
+    >>> [arg for arg in command if "token" in arg or "max_kernels" in arg]
+    ['--Voila.auto_token=True', '--CappedKernelManager.max_kernels=2']
+    """
+    _check_limits(max_kernels, cull_idle)
     command = [
         sys.executable,
         "-m",
@@ -258,10 +301,27 @@ def voila_command(
         "--strip_sources=True",
         # local only: a failing cell shows its traceback in the page
         "--show_tracebacks=True",
+        # never the token itself: any local user can read a command line
+        f"--Voila.auto_token={bool(token)}",
+        f"--VoilaConfiguration.multi_kernel_manager_class={KERNEL_MANAGER}",
+        f"--CappedKernelManager.max_kernels={int(max_kernels)}",
+        f"--CappedKernelManager.cull_idle_timeout={int(cull_idle)}",
+        # checked often enough that a kernel outlives its idle time by <= 1/4
+        f"--CappedKernelManager.cull_interval={max(1, min(60, cull_idle // 4))}",
+        # an open but unused page is idle too: its kernel is what the cap frees
+        "--CappedKernelManager.cull_connected=True",
     ]
     if connection_dir is not None:
         command.append(f"--Voila.connection_dir_root={connection_dir}")
     return command
+
+
+def _check_limits(max_kernels: int, cull_idle: int) -> None:
+    for option, value in (("--max-kernels", max_kernels), ("--cull-idle", cull_idle)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(
+                f"{option} must be a whole number >= 0 (0: no limit), got {value!r}."
+            )
 
 
 def serve(
@@ -276,6 +336,9 @@ def serve(
     aggregate: str | None = None,
     nan_policy: str = "raise",
     aliases: str = "auto",
+    token: bool = True,
+    max_kernels: int = DEFAULT_MAX_KERNELS,
+    cull_idle: int = DEFAULT_CULL_IDLE,
     out: TextIO | None = None,
     log: TextIO | None = None,
 ) -> int:
@@ -283,8 +346,11 @@ def serve(
 
     The scores are validated first, so a bad file is reported here, not in
     the page. Voilà's log goes to ``log`` (default stderr); once it listens,
-    ``"nbstats dashboard: <url>"`` is printed to ``out`` (default stdout).
-    ``port=None`` picks a free port.
+    ``"nbstats dashboard: <url>"`` is printed to ``out`` (default stdout),
+    with ``?token=...`` unless ``token=False`` (which prints a warning to
+    ``log`` instead). ``port=None`` picks a free port. At most
+    ``max_kernels`` pages have a kernel at once (0: no limit); a kernel idle
+    for ``cull_idle`` seconds is stopped (0: never).
 
     Returns
     -------
@@ -303,6 +369,7 @@ def serve(
     if kind not in KINDS:
         raise ValueError(f"--kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     _check_options(nan_policy, aliases)
+    _check_limits(max_kernels, cull_idle)
     if importlib.util.find_spec("voila") is None:
         raise ModuleNotFoundError(
             "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
@@ -346,116 +413,29 @@ def serve(
             port=free_port() if port is None else port,
             port_retries=retries,
             connection_dir=tmp,
+            token=token,
+            max_kernels=max_kernels,
+            cull_idle=cull_idle,
         )
         env = dict(os.environ)
         # kernels need matplotlib's inline backend to show figures in the page
         env.pop("MPLBACKEND", None)
         env["PYTHONUNBUFFERED"] = "1"
+        # the token goes by environment: a command line is public on the machine
+        env.pop("JUPYTER_TOKEN_FILE", None)
+        secret = secrets.token_urlsafe(32) if token else None
+        if secret is None:
+            env.pop("JUPYTER_TOKEN", None)
+            print(NO_TOKEN_WARNING, file=log, flush=True)
+        else:
+            env["JUPYTER_TOKEN"] = secret
         print(
             f"nbstats: serving the {kind} dashboard of {table.shape[1]} algorithms "
             f"on {table.shape[0]} cases with Voilà (Ctrl-C to stop)",
             file=log,
             flush=True,
         )
-        return _run_voila(command, cwd=tmp, env=env, out=out, log=log)
-
-
-def _run_voila(
-    command: list[str], *, cwd: str, env: dict[str, str], out: TextIO, log: TextIO
-) -> int:
-    """Run Voilà, relay its log, print its URL, stop it on Ctrl-C/SIGTERM.
-
-    Voilà starts with SIGINT ignored: Ctrl-C in a terminal reaches the whole
-    foreground process group, and a second signal while Voilà shuts its
-    kernels down would break that off. Only this process reacts, and it sends
-    Voilà exactly one SIGTERM. Voilà stays in this process group, so a
-    process manager that kills the group still reaches it.
-    """
-    main_thread = threading.current_thread() is threading.main_thread()
-    if main_thread:
-        previous_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            bufsize=1,
-        )
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGINT, previous_sigint)
-    with process:  # on leaving: the pipe is closed and Voilà reaped
-        return _relay(process, out=out, log=log, main_thread=main_thread)
-
-
-def _relay(
-    process: subprocess.Popen[str], *, out: TextIO, log: TextIO, main_thread: bool
-) -> int:
-    def on_sigterm(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    if main_thread:
-        previous = signal.signal(signal.SIGTERM, on_sigterm)
-    try:
-        url_next = False
-        announced = False
-        assert process.stdout is not None
-        for line in process.stdout:
-            log.write(line)
-            log.flush()
-            if announced:
-                continue
-            if "is running at" in line:
-                url_next = True
-            elif url_next and (match := _URL_LINE.match(line)):
-                print(f"nbstats dashboard: {match.group(1)}", file=out, flush=True)
-                announced = True
-        code = process.wait()
-        if not announced:
-            print(
-                "nbstats: Voilà stopped before serving the dashboard "
-                f"(exit status {code}); see its log above.",
-                file=log,
-                flush=True,
-            )
-        return code if code != 0 or announced else 1
-    except KeyboardInterrupt:
-        print("nbstats: stopping Voilà…", file=log, flush=True)
-        _stop(process, log)
-        return 0
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
-        if process.poll() is None:  # an unexpected error: never leave it behind
-            _stop(process, log)
-
-
-def _stop(process: subprocess.Popen[str], log: TextIO) -> None:
-    """Ask Voilà to stop (it shuts its kernels down), kill it if it hangs.
-
-    Its remaining output is relayed meanwhile, so that a full pipe never
-    blocks its shutdown.
-    """
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGTERM)
-    try:
-        rest, _ = process.communicate(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        rest, _ = process.communicate()
-    except KeyboardInterrupt:  # a second Ctrl-C: stop now
-        process.kill()
-        rest, _ = process.communicate()
-    if rest:
-        log.write(rest)
-        log.flush()
+        return run_voila(command, cwd=tmp, env=env, out=out, log=log, token=secret)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -476,6 +456,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="port on 127.0.0.1 (default: a free one)",
+    )
+    parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without a token: every user and program on this machine, "
+        "and any web page open in your browser, can then open the dashboard and "
+        "start kernels (a warning is printed). Default: a new random token each "
+        "start, printed in the URL; requests without it are refused",
+    )
+    parser.add_argument(
+        "--max-kernels",
+        type=_whole_number,
+        default=DEFAULT_MAX_KERNELS,
+        metavar="N",
+        help="most pages served at once: each page load runs its own kernel "
+        "(~200 MB); a page beyond N gets an error page saying so. 0 = no limit "
+        f"(default: {DEFAULT_MAX_KERNELS})",
+    )
+    parser.add_argument(
+        "--cull-idle",
+        type=_whole_number,
+        default=DEFAULT_CULL_IDLE,
+        metavar="SECONDS",
+        help="stop the kernel of a page unused for this long, even if still open, "
+        "freeing its memory and its place under --max-kernels (reload the page to "
+        f"get a new one). 0 = never (default: {DEFAULT_CULL_IDLE})",
     )
     parser.add_argument("--lower-is-better", action="store_true")
     parser.add_argument("--case", default=None, help="long data: the case column")
@@ -508,6 +514,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
+def _whole_number(text: str) -> int:
+    """An argparse type: an integer >= 0, refused with the fix."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number >= 0 (0: no limit), got {text!r}"
+        )
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the dashboard described by parsed :func:`add_arguments` options.
 
@@ -525,6 +544,9 @@ def run(args: argparse.Namespace) -> int:
             aggregate=args.aggregate,
             nan_policy=getattr(args, "nan_policy", "raise"),
             aliases=getattr(args, "aliases", "auto"),
+            token=not getattr(args, "no_token", False),
+            max_kernels=getattr(args, "max_kernels", DEFAULT_MAX_KERNELS),
+            cull_idle=getattr(args, "cull_idle", DEFAULT_CULL_IDLE),
         )
     except (ValueError, TypeError, OSError, ImportError) as error:
         message = str(error)
@@ -538,7 +560,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m nbstats.widgets.serve scores.csv [options]``."""
     parser = argparse.ArgumentParser(
         prog="nbstats dashboard",
-        description="Serve a live dashboard of a score CSV on 127.0.0.1 (Voilà).",
+        description="Serve a live dashboard of a score CSV on 127.0.0.1 (Voilà), "
+        "locked by a token printed in its URL.",
     )
     return run(add_arguments(parser).parse_args(argv))
 

@@ -1,0 +1,128 @@
+"""The kernel manager of ``nbstats dashboard``: at most ``max_kernels`` kernels.
+
+Voilà starts one kernel per page load (about 200 MB each for a dashboard).
+:class:`CappedKernelManager` is jupyter_server's ``AsyncMappingKernelManager``
+with one addition: a new kernel beyond ``max_kernels`` is refused with an
+HTTP 503 whose text says how to get one. Voilà builds its kernel manager from
+the class named by ``VoilaConfiguration.multi_kernel_manager_class`` and
+configures it through traitlets, so :mod:`nbstats.widgets.serve` only passes
+
+``--VoilaConfiguration.multi_kernel_manager_class=``
+``nbstats.widgets.serve_kernels.CappedKernelManager``
+``--CappedKernelManager.max_kernels=N``
+
+on Voilà's command line. Idle culling is jupyter_server's own
+(``cull_idle_timeout``, ``cull_interval``, ``cull_connected``), configured
+the same way.
+
+This module imports jupyter_server and tornado: only Voilà's process (and the
+tests) import it; :mod:`nbstats.widgets.serve` names it by string.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from traitlets import Integer
+
+__all__ = ["CappedKernelManager", "limit_message"]
+
+
+def limit_message(max_kernels: int, cull_idle: int) -> str:
+    """What a page load beyond the cap is told (an HTTP reason phrase).
+
+    Plain ASCII on one line without ``<``: tornado puts it in the status line
+    and Voilà's error page shows it as the heading.
+
+    Examples
+    --------
+    >>> print(limit_message(2, 600))  # doctest: +NORMALIZE_WHITESPACE
+    The dashboard server is at its limit of 2 kernels (one per open page):
+    close another page of this dashboard, or wait until a page idle for 600 s
+    frees its kernel, or restart nbstats dashboard with a larger --max-kernels.
+    """
+    kernels = "1 kernel" if max_kernels == 1 else f"{max_kernels} kernels"
+    wait = (
+        f"wait until a page idle for {cull_idle} s frees its kernel"
+        if cull_idle > 0
+        else "restart it with --cull-idle SECONDS to free idle pages"
+    )
+    return (
+        f"The dashboard server is at its limit of {kernels} (one per open page): "
+        f"close another page of this dashboard, or {wait}, or restart "
+        "nbstats dashboard with a larger --max-kernels."
+    )
+
+
+class CappedKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
+    """``AsyncMappingKernelManager`` that starts at most ``max_kernels`` kernels.
+
+    Kernels being started count (so concurrent page loads cannot overshoot);
+    kernels being shut down do not (their memory is on its way out, and a
+    page reload shuts the old page's kernel down as the new one starts).
+    Beyond the cap :meth:`start_kernel` raises ``tornado.web.HTTPError(503)``
+    -- the way jupyter_server's own kernel managers refuse a request (e.g. an
+    unknown kernel id is a 404) -- so the page load gets an error page
+    instead of a kernel. Restarting an existing kernel is never refused.
+
+    Examples
+    --------
+    >>> manager = CappedKernelManager(max_kernels=2)
+    >>> manager.max_kernels, manager.kernels_in_use()
+    (2, 0)
+    """
+
+    max_kernels = Integer(
+        3,
+        config=True,
+        help="Most kernels running at once (one per open dashboard page); "
+        "0 means no limit.",
+    )
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._reserved: set[str] = set()  # ids being started
+        self._stopping: set[str] = set()  # ids being shut down
+
+    def kernels_in_use(self) -> int:
+        """Kernels running or starting, not counting those shutting down."""
+        return len((set(self.list_kernel_ids()) | self._reserved) - self._stopping)
+
+    async def start_kernel(  # type: ignore[override]
+        self, *args: Any, kernel_id: str | None = None, **kwargs: Any
+    ) -> str:
+        """Start a kernel unless ``max_kernels`` are in use (then HTTP 503)."""
+        if kernel_id is not None and kernel_id in self:
+            return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        in_use = self.kernels_in_use()
+        if 0 < self.max_kernels <= in_use:
+            self.log.warning(
+                "nbstats: refused a new kernel: %d of at most %d in use "
+                "(raise it with --max-kernels)",
+                in_use,
+                self.max_kernels,
+            )
+            raise web.HTTPError(
+                503, reason=limit_message(self.max_kernels, self.cull_idle_timeout)
+            )
+        # the id is chosen here (MultiKernelManager lets the caller pick it) so
+        # the reservation and the started kernel are one entry, never two
+        if kernel_id is None:
+            kernel_id = str(self.new_kernel_id())
+        self._reserved.add(kernel_id)
+        try:
+            return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        finally:
+            self._reserved.discard(kernel_id)
+
+    async def shutdown_kernel(  # type: ignore[override]
+        self, kernel_id: str, *args: Any, **kwargs: Any
+    ) -> None:
+        """Shut a kernel down; it stops counting against the cap at once."""
+        self._stopping.add(kernel_id)
+        try:
+            await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        finally:
+            self._stopping.discard(kernel_id)
