@@ -25,6 +25,7 @@ from nbstats.stats.bayes import (
     bayes_signrank_pairs,
 )
 from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
+from nbstats.stats.correlated_pairs import correlated_pairs
 from nbstats.stats.frequentist import (
     adjust_pvalues,
     critical_difference,
@@ -50,6 +51,7 @@ __all__ = [
     "bayes_sign_test",
     "bayes_signrank",
     "bayes_signrank_pairs",
+    "correlated_pairs",
     "correlated_ttest",
     "critical_difference",
     "dashboard",

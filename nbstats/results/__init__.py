@@ -8,7 +8,11 @@ from nbstats.results.bayes import (
     BayesSignTestResult,
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
-from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
+from nbstats.results.folds import (
+    BayesCorrelatedTTestResult,
+    CorrelatedPairsResult,
+    CorrelatedTTestResult,
+)
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -28,6 +32,7 @@ __all__ = [
     "BayesSignTestResult",
     "BayesSignedRankPairsResult",
     "BayesSignedRankResult",
+    "CorrelatedPairsResult",
     "CorrelatedTTestResult",
     "FriedmanResult",
     "PosthocResult",

@@ -232,3 +232,50 @@ class BayesCorrelatedTTestResult(Result):
         from nbstats import plots  # lazy: matplotlib only when drawing
 
         return plots.correlated_posterior(self, ax=ax, **kwargs)
+
+
+@_frozen
+class CorrelatedPairsResult(Result):
+    """Correlated t-tests of pairs of algorithms on every data set's folds.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per (a, b, case): ``n`` folds, ``mean_difference`` (b − a),
+        the corrected resampled ``t`` and two-sided ``pvalue``, the Bayesian
+        ``prob_left`` / ``prob_rope`` (NaN without a rope) / ``prob_right``
+        and the ``decision`` (``"b"``, ``"a"``, ``"equivalent"``,
+        ``"undecided"``).
+    by_pair : DataFrame
+        One row per pair: the number of cases and of each decision.
+    rope, threshold : float
+    names : list of str
+        The algorithms, in column order.
+    """
+
+    table: pd.DataFrame
+    by_pair: pd.DataFrame
+    rope: float
+    threshold: float
+    names: list[str]
+
+    def _title(self) -> str:
+        cases = self.table["case"].nunique()
+        pairs = len(self.by_pair)
+        return (
+            f"Correlated t-tests on each data set's folds: {pairs} pair"
+            f"{'s' if pairs != 1 else ''} × {cases} data sets"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rope = f"±{self.rope:g}" if self.rope > 0 else "none"
+        return [
+            ("rope", rope),
+            ("decided when a region's probability exceeds", self.threshold),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def _table(self) -> pd.DataFrame:
+        return self.by_pair

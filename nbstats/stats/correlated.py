@@ -300,17 +300,11 @@ def bayes_correlated_ttest(
     design = fold_design(n_given, folds=folds, runs=runs, test_fraction=test_fraction)
     moments = _Moments.of(d, design)
     df = d.size - 1
-    # in units of the largest |d|: (r - mean) / se without overflow
-    # (when every difference is 0 the rope, if any, holds all the mass)
-    low = -rope / moments.unit if moments.unit else -math.inf if rope else 0.0
-    high = -low
-    if moments.se == 0:  # every difference equal: all mass at the mean
-        mean = moments.mean
-        prob_left = float(mean < low) + (0.5 * (mean == 0) if rope == 0 else 0.0)
-        prob_right = float(mean > high) + (0.5 * (mean == 0) if rope == 0 else 0.0)
-    else:
-        prob_left = float(sps.t.cdf((low - moments.mean) / moments.se, df))
-        prob_right = float(sps.t.sf((high - moments.mean) / moments.se, df))
+    left, right = region_probabilities(
+        np.array([moments.unit]), np.array([moments.mean]), np.array([moments.se]),
+        df, rope,
+    )  # fmt: skip
+    prob_left, prob_right = float(left[0]), float(right[0])
     prob_rope = max(0.0, 1.0 - prob_left - prob_right) if rope > 0 else None
     decision = _decide(prob_left, prob_rope, prob_right, threshold)
     return BayesCorrelatedTTestResult(
@@ -352,12 +346,8 @@ class _Moments:
                 "the differences b - a overflow (scores near ±1.8e308); rescale the "
                 "scores, e.g. divide both by their largest absolute value."
             )
-        unit = float(np.max(np.abs(d)))
-        if unit == 0:
-            return cls(unit=0.0, mean=0.0, se=0.0)
-        u = d / unit
-        variance = float(u.var(ddof=1)) * (1.0 / d.size + design.ratio)
-        return cls(unit=unit, mean=float(u.mean()), se=math.sqrt(variance))
+        unit, mean, se = student_moments(d[:, None], design.ratio)
+        return cls(unit=float(unit[0]), mean=float(mean[0]), se=float(se[0]))
 
     @property
     def t(self) -> float:
@@ -377,6 +367,49 @@ class _Moments:
                 "absolute value."
             )
         return float(out)
+
+
+def student_moments(
+    d: np.ndarray, ratio: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per column of ``d`` (folds × pairs): ``(unit, mean, se)``, the mean and
+    the corrected standard error ``sqrt((1/n + ratio) var)`` of ``d / unit``,
+    unit = the column's largest |d| (mean = se = 0 where it is 0).
+
+    Dividing first keeps every statistic the same under any rescaling of the
+    scores and keeps squares of large or tiny numbers from overflowing.
+    """
+    unit = np.max(np.abs(d), axis=0)
+    safe = np.where(unit > 0, unit, 1.0)
+    u = d / safe
+    n = d.shape[0]
+    variance = u.var(axis=0, ddof=1) * (1.0 / n + ratio)
+    return unit, u.mean(axis=0), np.sqrt(variance)
+
+
+def region_probabilities(
+    unit: np.ndarray, mean: np.ndarray, se: np.ndarray, df: int, rope: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(P(μ < −rope), P(μ > rope))`` of Student posteriors given in units.
+
+    ``mean`` and ``se`` are in units of ``unit`` (see :func:`student_moments`).
+    A zero ``se`` (every difference equal) puts all mass at the mean; without
+    a rope, a mean of exactly 0 counts half to each side, as baycomp does.
+    """
+    with np.errstate(divide="ignore", over="ignore"):
+        # the rope in units: infinite when it dwarfs a tiny unit; when every
+        # difference is 0 (unit 0) the rope, if any, holds all the mass
+        high = np.where(unit > 0, rope / np.where(unit > 0, unit, 1.0), np.inf)
+    if rope == 0:
+        high = np.zeros_like(mean)
+    degenerate = se == 0
+    scale = np.where(degenerate, 1.0, se)
+    left = sps.t.cdf((-high - mean) / scale, df)
+    right = sps.t.sf((high - mean) / scale, df)
+    half = 0.5 * (mean == 0) if rope == 0 else np.zeros_like(mean)
+    left = np.where(degenerate, (mean < -high) + half, left)
+    right = np.where(degenerate, (mean > high) + half, right)
+    return left.astype(float), right.astype(float)
 
 
 def _differences(

@@ -1,0 +1,261 @@
+"""Correlated t-tests of many pairs on every data set of per-fold scores."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats import _scipy_stats as sps
+from nbstats.results.folds import CorrelatedPairsResult
+from nbstats.scores import check_flag, check_folds, score_table
+from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+from nbstats.stats.correlated import (
+    FoldDesign,
+    fold_design,
+    region_probabilities,
+    student_moments,
+)
+
+__all__ = ["correlated_pairs"]
+
+
+def correlated_pairs(
+    data: pd.DataFrame,
+    *,
+    case: str,
+    algorithm: str,
+    score: str,
+    fold: str | Sequence[str],
+    folds: int | None = None,
+    runs: int | None = None,
+    test_fraction: float | None = None,
+    rope: float = 0.0,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    threshold: float | None = None,
+    loss: tuple[float, float] = (1, 19),
+    higher_is_better: bool = True,
+) -> CorrelatedPairsResult:
+    """Both correlated t-tests for pairs of algorithms on each data set's folds.
+
+    For every pair (a, b) and every case (data set), the corrected resampled
+    t-test (:func:`nbstats.correlated_ttest`) and the Bayesian correlated
+    t-test (:func:`nbstats.bayes_correlated_ttest`) of the fold differences
+    ``b − a``; and per pair, how many data sets each decision got. This is
+    the per-data-set view; across data sets, compare the averaged scores
+    (:func:`nbstats.bayes_signrank`) or use a hierarchical model.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long per-fold scores: one row per (case, algorithm, fold).
+    case, algorithm, score : str
+        Columns of ``data``.
+    fold : str or sequence of str
+        The column(s) naming a fold, e.g. ``"fold"`` or ``["run", "fold"]``.
+    folds, runs, test_fraction
+        How the folds were made (see :func:`nbstats.stats.correlated.fold_design`);
+        with two fold columns ``(run, fold)`` and none of these, the number of
+        runs is read from the first column.
+    rope : float
+        Half-width of the region of practical equivalence, in score units.
+    pairs : sequence of (a, b), optional
+        The pairs to test; all pairs (in column order) by default.
+    threshold, loss
+        The probability a region needs to be decided (as in
+        :func:`nbstats.bayes_correlated_ttest`).
+    higher_is_better : bool
+
+    Returns
+    -------
+    CorrelatedPairsResult
+        ``table``: one row per (a, b, case); ``by_pair``: one row per pair
+        with the counts of decisions.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> folds = nbstats.datasets.load("uci_accuracy_folds")
+    >>> res = nbstats.correlated_pairs(
+    ...     folds, case="dataset", algorithm="classifier", score="accuracy",
+    ...     fold="fold", runs=10, rope=0.01, pairs=[("nbc", "aode")])
+    >>> res.by_pair[["a", "b", "b better", "equivalent", "a better", "undecided"]]
+         a     b  b better  equivalent  a better  undecided
+    0  nbc  aode        14           7         0         33
+
+    Each row equals one call of :func:`nbstats.bayes_correlated_ttest`:
+
+    >>> wide = folds.pivot_table(index=["dataset", "fold"], columns="classifier",
+    ...                          values="accuracy")
+    >>> one = nbstats.bayes_correlated_ttest(
+    ...     wide.loc["anneal", "nbc"], wide.loc["anneal", "aode"],
+    ...     rope=0.01, runs=10)
+    >>> row = res.table.set_index("case").loc["anneal"]
+    >>> bool(abs(row["prob_right"] - one.prob_right) < 1e-12)
+    True
+    """
+    fold_columns = check_folds(data, case=case, algorithm=algorithm, fold=fold)
+    rope = check_rope(rope)
+    threshold = resolve_threshold(threshold, loss)
+    check_flag("higher_is_better", higher_is_better)
+    # validates the scores (numbers, no gaps) the way every table is validated
+    means = score_table(data, case=case, algorithm=algorithm, score=score, fold=fold)
+    names = [str(c) for c in means.columns]
+    chosen = _pairs(pairs, list(means.columns))
+    wide = data.pivot(index=[case, *fold_columns], columns=algorithm, values=score)
+    wide = wide[means.columns]  # pivot sorts the names; the table keeps their order
+    rows: list[pd.DataFrame] = []
+    for case_name in means.index:
+        block = wide.xs(case_name, level=0).to_numpy(dtype=float)
+        design = _design(
+            block.shape[0], data, case, case_name, fold_columns, folds, runs,
+            test_fraction,
+        )  # fmt: skip
+        rows.append(
+            _case_rows(block, chosen, means, case_name, design, rope, threshold,
+                       higher_is_better)
+        )  # fmt: skip
+    table = pd.concat(rows, ignore_index=True)
+    return CorrelatedPairsResult(
+        table=table,
+        by_pair=_by_pair(table, chosen, means),
+        rope=rope,
+        threshold=threshold,
+        names=names,
+    )
+
+
+def _pairs(
+    pairs: Sequence[tuple[str, str]] | None, columns: list[Any]
+) -> list[tuple[int, int]]:
+    if pairs is None:
+        return list(itertools.combinations(range(len(columns)), 2))
+    position = {str(c): k for k, c in enumerate(columns)}
+    chosen = []
+    for pair in pairs:
+        try:
+            a, b = pair
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"pairs must be (a, b) tuples of algorithm names, got {pair!r}."
+            ) from None
+        unknown = [x for x in (a, b) if str(x) not in position]
+        if unknown:
+            raise ValueError(
+                f"unknown algorithm(s) {unknown} in pairs; the algorithms are "
+                f"{list(position)}."
+            )
+        if str(a) == str(b):
+            raise ValueError(f"a pair needs two different algorithms, got {pair!r}.")
+        chosen.append((position[str(a)], position[str(b)]))
+    return chosen
+
+
+def _design(
+    n: int,
+    data: pd.DataFrame,
+    case: str,
+    case_name: object,
+    fold_columns: list[str],
+    folds: int | None,
+    runs: int | None,
+    test_fraction: float | None,
+) -> FoldDesign:
+    if folds is None and runs is None and test_fraction is None:
+        if len(fold_columns) < 2:
+            raise ValueError(
+                f"say how the fold scores were made: folds=k (folds per run), "
+                f"runs=r, or test_fraction=n_test/n_total; one fold column "
+                f"({fold_columns[0]!r}) does not tell runs from folds (or name two "
+                f"columns, fold=['run', 'fold'])."
+            )
+        runs = int(data.loc[data[case] == case_name, fold_columns[0]].nunique())
+    return fold_design(n, folds=folds, runs=runs, test_fraction=test_fraction)
+
+
+def _case_rows(
+    block: np.ndarray,
+    pairs: list[tuple[int, int]],
+    means: pd.DataFrame,
+    case_name: object,
+    design: FoldDesign,
+    rope: float,
+    threshold: float,
+    higher_is_better: bool,
+) -> pd.DataFrame:
+    first = np.array([a for a, _ in pairs])
+    second = np.array([b for _, b in pairs])
+    with np.errstate(over="ignore"):
+        d = block[:, second] - block[:, first]
+    if not higher_is_better:
+        d = -d
+    if not np.all(np.isfinite(d)):
+        raise ValueError(
+            f"the fold differences on case {case_name!r} overflow (scores near "
+            f"±1.8e308); rescale the scores."
+        )
+    n = d.shape[0]
+    if n < 2:
+        raise ValueError(
+            f"case {case_name!r} has {n} fold; the correlated t-tests need at "
+            f"least 2 folds per case."
+        )
+    unit, mean, se = student_moments(d, design.ratio)
+    df = n - 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, mean / np.where(se > 0, se, 1.0), np.sign(mean) * np.inf)
+    t = np.where((se == 0) & (mean == 0), 0.0, t)
+    pvalue = np.minimum(1.0, 2 * sps.t.sf(np.abs(t), df))
+    left, right = region_probabilities(unit, mean, se, df, rope)
+    middle = np.clip(1.0 - left - right, 0.0, 1.0) if rope > 0 else np.nan
+    decided = np.select(
+        [right > threshold, left > threshold, middle > threshold],
+        ["b", "a", "equivalent"],
+        default="undecided",
+    )
+    columns = means.columns
+    return pd.DataFrame(
+        {
+            "a": [str(columns[k]) for k in first],
+            "b": [str(columns[k]) for k in second],
+            "case": case_name,
+            "n": n,
+            "mean_difference": mean * unit,
+            "t": t,
+            "pvalue": pvalue,
+            "prob_left": left,
+            "prob_rope": middle,
+            "prob_right": right,
+            "decision": decided,
+        }
+    )
+
+
+def _by_pair(
+    table: pd.DataFrame, pairs: list[tuple[int, int]], means: pd.DataFrame
+) -> pd.DataFrame:
+    counts = (
+        table.groupby(["a", "b"], sort=False)["decision"]
+        .value_counts()
+        .unstack(fill_value=0)
+    )
+    for decision in ("b", "equivalent", "a", "undecided"):
+        if decision not in counts.columns:
+            counts[decision] = 0
+    columns = means.columns
+    order = [(str(columns[a]), str(columns[b])) for a, b in pairs]
+    counts = counts.reindex(order)
+    return pd.DataFrame(
+        {
+            "a": [a for a, _ in order],
+            "b": [b for _, b in order],
+            "cases": table.groupby(["a", "b"], sort=False).size().reindex(order).values,
+            "b better": counts["b"].to_numpy(),
+            "equivalent": counts["equivalent"].to_numpy(),
+            "a better": counts["a"].to_numpy(),
+            "undecided": counts["undecided"].to_numpy(),
+        }
+    )
