@@ -15,6 +15,7 @@ given order (spreadsheet style after ``Z``: ``AA``, ``AB``, …).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -24,9 +25,15 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "AliasOption",
     "alias_legend",
+    "check_names",
     "letters",
     "make_aliases",
 ]
+
+#: C0 controls (incl. NUL, tab, newline), DEL, C1 controls, and the Unicode
+#: line and paragraph separators: invisible or layout-breaking in every format
+#: nbstats writes (a NUL stops xelatex, a newline splits a CSV row).
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 #: Names longer than this (in characters) switch ``aliases="auto"`` on.
 MAX_NAME_LENGTH = 20
@@ -142,6 +149,11 @@ def _user_aliases(
             )
         if not alias.strip():
             raise ValueError(f"the alias of {name!r} is empty; give a short name.")
+        if CONTROL_CHARACTERS.search(alias):
+            raise ValueError(
+                f"the alias {alias!r} of {name!r} contains a control character; "
+                "give a printable short name."
+            )
     mapping = {label: given.get(label, label) for label in labels}
     taken = set(mapping.values())
     spare = (c for c in letters(len(labels) + len(taken)) if c not in taken)
@@ -156,6 +168,96 @@ def _user_aliases(
             "algorithm (an alias may not equal another algorithm's name)."
         )
     return mapping
+
+
+def check_names(table: pd.DataFrame) -> None:
+    """Refuse names that no report, figure or CSV can show faithfully.
+
+    Algorithm names (columns), case names (index) and the two axis names are
+    checked as text (``str(name)``), the way every result shows them:
+
+    - a control character (C0 such as NUL, tab or newline; DEL; C1; U+2028,
+      U+2029) is refused, naming the offending name by its ``repr``;
+    - an empty or blank algorithm name is refused;
+    - two names of one axis that are equal as text after stripping
+      surrounding whitespace (``"A"`` and ``"A "``, or ``1`` and ``"1"``)
+      are refused: they would look identical;
+    - an index (case axis) name equal to an algorithm name is refused: in a
+      CSV or ``reset_index()`` the two columns would clash.
+
+    Raises
+    ------
+    ValueError
+        Naming the problem, the name (``repr``) and the fix.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from nbstats.names import check_names
+    >>> check_names(pd.DataFrame({"A": [1.0], "B\\x00": [2.0]}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm name 'B\\x00' contains a control character ... rename it, ...
+    """
+    _check_axis(table.columns, "algorithm", "columns", blank=True)
+    _check_axis(table.index, "case", "index", blank=False)
+    for axis, what in ((table.index, "index"), (table.columns, "columns")):
+        if axis.name is not None and CONTROL_CHARACTERS.search(str(axis.name)):
+            raise ValueError(
+                f"the {what} name {str(axis.name)!r} contains a control "
+                "character; rename it, e.g. df.rename_axis("
+                + ("" if what == "index" else "columns=")
+                + f"{_cleaned(str(axis.name))!r})."
+            )
+    if table.index.name is not None:
+        label = str(table.index.name)
+        if label in {str(c) for c in table.columns}:
+            raise ValueError(
+                f"the index (case names) is named {label!r}, like the algorithm "
+                f"column {label!r}: in a report or CSV the two would clash. "
+                "Rename the index, e.g. df.rename_axis('case'), or the column."
+            )
+
+
+def _cleaned(label: str) -> str:
+    return CONTROL_CHARACTERS.sub("", label).strip() or "name"
+
+
+def _check_axis(axis: pd.Index, what: str, where: str, *, blank: bool) -> None:
+    if pd.api.types.is_integer_dtype(axis.dtype) or pd.api.types.is_float_dtype(
+        axis.dtype
+    ):
+        return  # numbers: no control characters, no whitespace, unique
+    labels = [str(v) for v in axis]
+    for label in labels:
+        found = CONTROL_CHARACTERS.search(label)
+        if found:
+            fix = (
+                f"df.rename(columns={{{label!r}: {_cleaned(label)!r}}})"
+                if where == "columns"
+                else f"df.rename(index={{{label!r}: {_cleaned(label)!r}}})"
+            )
+            raise ValueError(
+                f"{what} name {label!r} contains a control character "
+                f"({found.group()!r}), which no report can show; rename it, "
+                f"e.g. {fix}."
+            )
+        if blank and not label.strip():
+            raise ValueError(
+                f"{what} name {label!r} is empty or blank; give every "
+                f"{what} a visible name, e.g. df.rename({where}={{{label!r}: "
+                f"'{what}1'}})."
+            )
+    seen: dict[str, str] = {}
+    for label in labels:
+        key = label.strip()
+        if key in seen and seen[key] != label:
+            raise ValueError(
+                f"{what} names {seen[key]!r} and {label!r} look the same (they "
+                "differ only by surrounding whitespace or type); rename one, "
+                f"e.g. df.rename({where}={{{label!r}: {key + '_2'!r}}})."
+            )
+        seen.setdefault(key, label)
 
 
 def alias_legend(mapping: Mapping[str, str]) -> pd.DataFrame:

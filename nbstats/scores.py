@@ -14,13 +14,14 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from numbers import Real
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.dtypes import real_scores
+from nbstats.names import check_names
 
 __all__ = ["fold_summary", "mean_ranks", "ranks", "score_table"]
 
@@ -253,17 +254,15 @@ def _as_vector(x: object, label: str) -> np.ndarray:
             f"{label} must be one column of scores, got a DataFrame; "
             f"select a column, e.g. df['name']."
         )
-    arr = _numbers_or_none(np.asarray(x))
-    if arr.ndim != 1:
+    name = getattr(x, "name", None)
+    where = label if name is None else f"{label} ({name!r})"
+    if getattr(x, "dtype", None) is None:
+        x = np.asarray(x)
+    if np.ndim(x) != 1:
         raise ValueError(
-            f"{label} must be 1-D (one score per case), got shape {arr.shape}."
+            f"{label} must be 1-D (one score per case), got shape {np.shape(x)}."
         )
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{label} must hold numbers, got dtype {arr.dtype}; convert it "
-            f"with pd.to_numeric or astype(float)."
-        )
-    return arr.astype(float)
+    return real_scores(x, where)
 
 
 def _as_wide_frame(data: object) -> pd.DataFrame:
@@ -275,7 +274,7 @@ def _as_wide_frame(data: object) -> pd.DataFrame:
             "two algorithms use the two-sample functions, e.g. "
             "nbstats.wilcoxon(a, b), or pass a DataFrame."
         )
-    arr = _numbers_or_none(np.asarray(data))
+    arr = np.asarray(data)
     if arr.ndim != 2:
         raise ValueError(
             f"a score table must be 2-D (rows = cases, columns = algorithms), "
@@ -288,25 +287,6 @@ def _as_wide_frame(data: object) -> pd.DataFrame:
             [f"alg{j + 1}" for j in range(arr.shape[1])], name="algorithm"
         ),
     )
-
-
-def _numbers_or_none(arr: np.ndarray) -> np.ndarray:
-    """Object arrays of plain numbers and ``None`` (missing) become float arrays.
-
-    Anything else (strings, booleans, objects) is left alone, so the caller's
-    dtype check refuses it by name rather than converting it silently.
-    """
-    if arr.dtype.kind != "O":
-        return arr
-    flat = arr.ravel()
-    if all(
-        v is None or (isinstance(v, Real) and not isinstance(v, (bool, np.bool_)))
-        for v in flat
-    ):
-        return np.array(
-            [np.nan if v is None else float(v) for v in flat], dtype=float
-        ).reshape(arr.shape)
-    return arr
 
 
 def _pivot_long(
@@ -324,12 +304,10 @@ def _pivot_long(
             f"column(s) {unknown} not found; the table has columns "
             f"{list(data.columns)}."
         )
-    values = data[score]
-    if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-        raise TypeError(
-            f"score column {score!r} must be numeric, got dtype {values.dtype}; "
-            f"convert it with pd.to_numeric."
-        )
+    _check_index_names(data, (case, algorithm, score))
+    numbers = real_scores(data[score], f"score column {score!r}")
+    data = data.copy(deep=False)
+    data[score] = numbers
     keys = data[[case, algorithm]]
     duplicated = keys.duplicated(keep=False)
     if duplicated.any() and aggregate is None:
@@ -359,6 +337,17 @@ def _pivot_long(
     return wide
 
 
+def _check_index_names(data: pd.DataFrame, columns: Sequence[object]) -> None:
+    """Refuse long data whose index is named like one of its used columns."""
+    clash = [c for c in columns if c is not None and c in data.index.names]
+    if clash:
+        raise ValueError(
+            f"{clash[0]!r} names both a column and the index of the long table; "
+            "drop the index (data.reset_index(drop=True)) or rename it "
+            "(data.rename_axis(None))."
+        )
+
+
 def _exact_mean(values: pd.Series) -> float:
     return math.fsum(values) / len(values)
 
@@ -378,18 +367,15 @@ def _validate_wide(
             f"case names must be unique, {dup} appear more than once; make the "
             f"index unique (e.g. reset_index()) or aggregate repeated rows."
         )
-    non_numeric = [
-        c
-        for c, dtype in zip(frame.columns, frame.dtypes, strict=True)
-        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype)
-    ]
-    if non_numeric:
-        raise TypeError(
-            f"score columns must be numeric; non-numeric column(s): "
-            f"{non_numeric}. Move labels into the index (df.set_index(...)), "
-            f"drop them, or convert with pd.to_numeric."
-        )
-    table = frame.astype(float)
+    check_names(frame)
+    table = pd.DataFrame(
+        {
+            j: real_scores(frame.iloc[:, j], f"column {name!r}")
+            for j, name in enumerate(frame.columns)
+        },
+        index=frame.index.copy(),
+    )
+    table.columns = frame.columns.copy()
     table.index.name = table.index.name or "case"
     table.columns.name = table.columns.name or "algorithm"
     values = table.to_numpy()
@@ -466,6 +452,7 @@ def check_folds(
             f"column(s) {unknown} not found; the table has columns "
             f"{list(data.columns)}."
         )
+    _check_index_names(data, (case, algorithm, *columns))
     clash = [c for c in columns if c in (case, algorithm)]
     if clash:
         raise ValueError(f"fold column(s) {clash} are also the case or algorithm.")
