@@ -239,8 +239,31 @@ def paired_differences(
         frame.index = a.index
     table = _validate_wide(frame, nan_policy=nan_policy, min_algorithms=2)
     va, vb = table.iloc[:, 0].to_numpy(), table.iloc[:, 1].to_numpy()
-    d = vb - va if higher_is_better else va - vb
+    with np.errstate(over="ignore"):
+        d = vb - va if higher_is_better else va - vb
+    overflow = ~np.isfinite(d)
+    if overflow.any():
+        raise ValueError(
+            f"the differences between {name_a!r} and {name_b!r} overflow float64 "
+            f"(beyond ±{np.finfo(float).max:.3g}) at {int(overflow.sum())} "
+            "case(s); rescale both columns by the same factor, e.g. divide by "
+            "1e10."
+        )
     return d, name_a, name_b
+
+
+def power_of_two_scale(values: np.ndarray) -> float:
+    """The power of two ``c`` with ``c <= max |values| < 2c`` (1.0 for zeros).
+
+    Dividing by a power of two is exact (short of underflow), so scaled data
+    keep every tie and every order of the original, and sums of the scaled
+    values (below 2 in magnitude) can neither overflow nor lose the
+    subnormal range.
+    """
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    if largest == 0.0 or not np.isfinite(largest):
+        return 1.0
+    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1))
 
 
 def _series_name(x: object, default: str) -> str:

@@ -30,6 +30,7 @@ from nbstats.scores import (
     check_choice,
     check_flag,
     oriented,
+    power_of_two_scale,
     rank_rows,
     score_table,
 )
@@ -196,6 +197,9 @@ def rank_ci(
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     values = oriented(table.to_numpy(), higher_is_better)  # larger = better
+    # divided by a power of two (exact: keeps every tie and order) so that no
+    # difference or bootstrap mean overflows, whatever the units
+    values = values / power_of_two_scale(values)
     n, m = values.shape
     mean_ranks = pd.Series(
         rank_rows(values).mean(axis=0),

@@ -7,9 +7,13 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import AnovaResult
-from nbstats.scores import NanPolicy, score_table
+from nbstats.scores import NanPolicy, power_of_two_scale, score_table
 
 __all__ = ["rm_anova"]
+
+#: Scales whose squares (times a sum of squares of scaled data, at most
+#: ~1e12) stay normal float64 numbers.
+_SQUARES_SAFE = (2.0**-450, 2.0**450)
 
 
 def rm_anova(
@@ -40,7 +44,18 @@ def rm_anova(
         ``statistic, pvalue = result``; also the Greenhouse–Geisser ``epsilon``
         and ``pvalue_gg`` (Demšar's concern is sphericity) and the ANOVA table.
         If there is no variability left, F = 0 and p = 1; if the error is zero
-        but the algorithms differ, F = ∞ and p = 0.
+        but the algorithms differ, F = ∞ and p = 0 (sums of squares below
+        1e-12 of the total are taken as rounding dust).
+
+    Notes
+    -----
+    The scores are divided by a power of two near their largest magnitude and
+    centred before the sums of squares are taken, so F, p and ε do not depend
+    on the units (scores times 1e-300 or 1e300 give the same F and p) and no
+    sum overflows. The table's ``sum_sq`` and ``mean_sq`` are in squared score
+    units, except when those leave the float64 range (scores beyond about
+    1e±135): then they are in units of ``table.attrs["unit"]`` squared (a
+    power of two; ``attrs["unit"]`` is 1.0 otherwise).
 
     Examples
     --------
@@ -64,18 +79,26 @@ def rm_anova(
     if rank_transform:
         x = sps.rankdata(x, method="average").reshape(x.shape)
     n, k = x.shape
-    grand = x.mean()
-    ss_algorithms = n * float(np.sum((x.mean(axis=0) - grand) ** 2))
-    ss_cases = k * float(np.sum((x.mean(axis=1) - grand) ** 2))
-    ss_total = float(np.sum((x - grand) ** 2))
-    ss_error = max(ss_total - ss_algorithms - ss_cases, 0.0)
+    # Scaled (by a power of two: exact) and centred, so that F and p do not
+    # depend on the units and no sum of squares overflows or underflows.
+    scale = power_of_two_scale(x)
+    z = x / scale
+    z = z - z.mean()
+    column_means = z.mean(axis=0)
+    row_means = z.mean(axis=1)
+    ss_algorithms = n * float(np.sum(column_means**2))
+    ss_cases = k * float(np.sum(row_means**2))
+    ss_total = float(np.sum(z**2))
+    residual = z - column_means[None, :] - row_means[:, None]
+    ss_error = float(np.sum(residual**2))
     df_algorithms, df_cases, df_error = k - 1, n - 1, (k - 1) * (n - 1)
     ms_algorithms = ss_algorithms / df_algorithms
     ms_error = ss_error / df_error
     # Sums of squares below this are rounding dust (e.g. constant scores that
     # are not binary fractions): relative to the variability, or to the scale
     # of the data when there is no variability at all.
-    tiny = 1e-12 * max(ss_total, np.finfo(float).eps * float(np.sum(x * x)))
+    raw = x / scale
+    tiny = 1e-12 * max(ss_total, np.finfo(float).eps * float(np.sum(raw * raw)))
     if ss_algorithms <= tiny:
         statistic, pvalue = 0.0, 1.0
     elif ss_error <= tiny:
@@ -83,23 +106,29 @@ def rm_anova(
     else:
         statistic = ms_algorithms / ms_error
         pvalue = float(sps.f.sf(statistic, df_algorithms, df_error))
-    epsilon = greenhouse_geisser_epsilon(x)
+    epsilon = greenhouse_geisser_epsilon(z)
     if np.isfinite(statistic) and statistic > 0:
         pvalue_gg = float(
             sps.f.sf(statistic, epsilon * df_algorithms, epsilon * df_error)
         )
     else:
         pvalue_gg = pvalue
+    # the table in squared score units, unless they leave the float64 range
+    unit = 1.0 if _SQUARES_SAFE[0] < scale < _SQUARES_SAFE[1] else scale
+    factor = (scale / unit) ** 2
     anova_table = pd.DataFrame(
         {
-            "sum_sq": [ss_algorithms, ss_cases, ss_error],
+            "sum_sq": [factor * v for v in (ss_algorithms, ss_cases, ss_error)],
             "df": [df_algorithms, df_cases, df_error],
-            "mean_sq": [ms_algorithms, ss_cases / df_cases, ms_error],
+            "mean_sq": [
+                factor * v for v in (ms_algorithms, ss_cases / df_cases, ms_error)
+            ],
             "F": [statistic, np.nan, np.nan],
             "pvalue": [pvalue, np.nan, np.nan],
         },
         index=pd.Index(["algorithms", "cases", "error"], name="source"),
     )
+    anova_table.attrs["unit"] = unit
     return AnovaResult(
         statistic=float(statistic),
         pvalue=pvalue,

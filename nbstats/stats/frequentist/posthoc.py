@@ -11,7 +11,14 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import PosthocResult, frame_of_pairs
-from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.scores import (
+    NanPolicy,
+    check_choice,
+    oriented,
+    power_of_two_scale,
+    rank_rows,
+    score_table,
+)
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
 from nbstats.stats.frequentist.critical_difference import (
     critical_value,
@@ -172,6 +179,9 @@ def posthoc(
         mirrored = -stats
     else:
         better = oriented(values, higher_is_better)
+        # a power of two (exact: keeps ties and order) so that no difference
+        # of two scores overflows, whatever the units
+        better = better / power_of_two_scale(better)
         test = _PAIRWISE_TESTS[method]
         results = [
             test(better[:, j] - better[:, i])

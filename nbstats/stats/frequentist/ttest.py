@@ -8,7 +8,12 @@ import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import TTestResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.scores import (
+    NanPolicy,
+    check_choice,
+    paired_differences,
+    power_of_two_scale,
+)
 
 __all__ = ["ttest"]
 
@@ -46,9 +51,17 @@ def ttest(
     Notes
     -----
     Demšar warns against this test for comparisons over data sets: it needs
-    commensurable differences and, for few data sets, normal ones. If every
-    difference is equal the standard error is zero: the test gives p = 1 when
-    they are all zero and p = 0 (|t| = ∞) otherwise, without a warning.
+    commensurable differences and, for few data sets, normal ones.
+
+    t, p and the interval's coverage do not depend on the units: scores
+    multiplied by any positive factor (1e-300 … 1e300) give the same t and p,
+    and the mean difference and interval are multiplied by that factor.
+    Differences (or a mean difference, or an interval end) beyond the float64
+    range raise ``ValueError`` rather than giving inf or NaN.
+
+    If every difference is equal the standard error is zero: the test gives
+    t = 0, p = 1 when they are all zero (scipy.stats.ttest_rel gives NaN: 0/0)
+    and |t| = ∞, p = 0 otherwise (as scipy), with the interval of width 0.
 
     Examples
     --------
@@ -86,15 +99,26 @@ def paired_ttest(
     confidence_level: float = 0.95,
     names: tuple[str, str] = ("a", "b"),
 ) -> TTestResult:
-    """The paired t-test on validated differences ``d``."""
+    """The paired t-test on validated differences ``d``.
+
+    The differences are divided by a power of two near their largest magnitude
+    (exact: ties and order are kept) before the mean and the standard
+    deviation are taken, so t and p do not depend on the units: the same
+    answer for scores in [0, 1] as for the same scores times 1e300 or 1e-300.
+    """
     n = d.size
     df = n - 1
-    mean = float(d.mean())
-    se = float(d.std(ddof=1) / np.sqrt(n))
-    if se == 0.0:
-        t = 0.0 if mean == 0.0 else float(np.copysign(np.inf, mean))
+    scale = power_of_two_scale(d)
+    z = d / scale
+    if np.all(z == z[0]):
+        mean_z, se_z = float(z[0]), 0.0  # constant: no rounding dust in the mean
     else:
-        t = mean / se
+        mean_z = float(z.mean())
+        se_z = float(np.sqrt(np.sum((z - mean_z) ** 2) / df) / np.sqrt(n))
+    if se_z == 0.0:
+        t = 0.0 if mean_z == 0.0 else float(np.copysign(np.inf, mean_z))
+    else:
+        t = mean_z / se_z
     if alternative == "greater":
         p = sps.t.sf(t, df)
     elif alternative == "less":
@@ -102,12 +126,24 @@ def paired_ttest(
     else:
         p = 2 * sps.t.sf(abs(t), df)
     if alternative == "two-sided":
-        half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
-        ci = (mean - half, mean + half)
+        half_z = sps.t.ppf(0.5 + confidence_level / 2, df) * se_z
+        ci_z = (mean_z - half_z, mean_z + half_z)
     elif alternative == "greater":
-        ci = (mean - sps.t.ppf(confidence_level, df) * se, np.inf)
+        ci_z = (mean_z - sps.t.ppf(confidence_level, df) * se_z, np.inf)
     else:
-        ci = (-np.inf, mean + sps.t.ppf(confidence_level, df) * se)
+        ci_z = (-np.inf, mean_z + sps.t.ppf(confidence_level, df) * se_z)
+    with np.errstate(over="ignore"):
+        mean = mean_z * scale
+        ci = (ci_z[0] * scale, ci_z[1] * scale)
+    if not np.isfinite(mean) or any(
+        np.isfinite(z_end) and not np.isfinite(end)
+        for z_end, end in zip(ci_z, ci, strict=True)
+    ):
+        raise ValueError(
+            "the mean difference or its confidence interval overflows float64 "
+            f"(beyond ±{np.finfo(float).max:.3g}); rescale both columns by the "
+            "same factor, e.g. divide by 1e10."
+        )
     return TTestResult(
         statistic=float(t),
         pvalue=float(min(1.0, p)),
