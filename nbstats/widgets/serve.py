@@ -19,11 +19,11 @@ The server is locked, as Jupyter's are:
 - **a kernel cap**: every page load starts a kernel (about 200 MB). At most
   ``--max-kernels`` (default 3: a presenter's page and a spare or two) run
   at once; a page load beyond that gets an HTTP 503 page saying so and how
-  to raise it (:class:`~nbstats.widgets.serve_kernels.CappedKernelManager`).
+  to raise it (:mod:`nbstats.widgets.serve_voila`). Closing or reloading a
+  page shuts its kernel down.
 - **idle culling**: a kernel idle for ``--cull-idle`` seconds (default 600)
-  is stopped, even if its page is still open (jupyter_server's culler), so
-  forgotten tabs give their memory and their place back; reloading the
-  page starts a new kernel.
+  is stopped even if its page is open (reloading it starts a new one), so
+  forgotten tabs give their memory and their place back.
 
 Voilà is an optional dependency: ``pip install "nbstats[dashboard]"``.
 
@@ -61,6 +61,7 @@ __all__ = [
     "run",
     "serve",
     "voila_command",
+    "write_voila_config",
 ]
 
 #: The dashboards ``nbstats dashboard --kind`` can serve.
@@ -81,7 +82,16 @@ DEFAULT_MAX_KERNELS = 3
 #: Default ``--cull-idle`` (seconds): a page unused for 10 minutes frees its kernel.
 DEFAULT_CULL_IDLE = 600
 #: The kernel manager Voilà is told to use (by name: it imports jupyter_server).
-KERNEL_MANAGER = "nbstats.widgets.serve_kernels.CappedKernelManager"
+KERNEL_MANAGER = "nbstats.widgets.serve_voila.CappedKernelManager"
+#: The ``voila.py`` :func:`write_voila_config` writes (``c``: the config
+#: object traitlets gives a config file).
+VOILA_CONFIG = """\
+# by nbstats dashboard: each page gets its _xsrf cookie, so that closing or
+# reloading it shuts its kernel down (see nbstats.widgets.serve_voila)
+from nbstats.widgets.serve_voila import set_xsrf_cookie
+
+c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
+"""
 NO_TOKEN_WARNING = (
     "nbstats: warning: --no-token: the dashboard is open to every user and "
     "program on this machine, including any web page open in your browser; "
@@ -270,6 +280,7 @@ def voila_command(
     port: int,
     port_retries: int = 0,
     connection_dir: str | os.PathLike[str] | None = None,
+    config_dir: str | os.PathLike[str] | None = None,
     token: bool = True,
     max_kernels: int = DEFAULT_MAX_KERNELS,
     cull_idle: int = DEFAULT_CULL_IDLE,
@@ -280,7 +291,9 @@ def voila_command(
     environment variable Voilà is started with (:func:`serve` sets it), else
     one jupyter_server generates and Voilà prints in its URL. At most
     ``max_kernels`` kernels (0: no limit); kernels idle for ``cull_idle``
-    seconds are stopped, connected or not (0: never).
+    seconds are stopped, connected or not (0: never). ``config_dir``: where
+    :func:`write_voila_config` wrote, searched before the user's Jupyter
+    config directories.
 
     Examples
     --------
@@ -313,7 +326,34 @@ def voila_command(
     ]
     if connection_dir is not None:
         command.append(f"--Voila.connection_dir_root={connection_dir}")
+    if config_dir is not None:  # not the working directory: voila.py there
+        from jupyter_core.paths import jupyter_config_path  # would shadow Voilà
+
+        for folder in [str(config_dir), *jupyter_config_path()]:
+            command.append(f"--Voila.config_file_paths={folder}")
     return command
+
+
+def write_voila_config(folder: str | os.PathLike[str]) -> Path:
+    """Write the ``voila.py`` Voilà reads when started in ``folder``.
+
+    It installs :func:`nbstats.widgets.serve_voila.set_xsrf_cookie`, without
+    which a page cannot shut its kernel down when closed (a Python hook: no
+    command-line option can carry it). Give ``folder`` to
+    :func:`voila_command` as ``config_dir`` (never Voilà's working directory,
+    where ``python -m voila`` would import this ``voila.py`` as Voilà).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(write_voila_config(folder).name)
+    voila.py
+    """
+    path = Path(folder) / "voila.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(VOILA_CONFIG, encoding="utf-8")
+    return path
 
 
 def _check_limits(max_kernels: int, cull_idle: int) -> None:
@@ -405,6 +445,7 @@ def serve(
         stem = re.sub(r"[^\w.-]+", "_", Path(csv).stem) or "scores"
         notebook = Path(tmp) / f"{stem}.ipynb"
         nbformat.write(nb, notebook)
+        config = write_voila_config(Path(tmp) / "config").parent
         # a port we chose may be taken in the meantime: let Voilà try others
         # then (it reports the one it got); a port the user chose must be that
         retries = 0 if port is not None else 10
@@ -413,6 +454,7 @@ def serve(
             port=free_port() if port is None else port,
             port_retries=retries,
             connection_dir=tmp,
+            config_dir=config,
             token=token,
             max_kernels=max_kernels,
             cull_idle=cull_idle,

@@ -42,6 +42,25 @@ def run_voila(
 
     Voilà prints ``?token=...`` for a token it did not generate: the URL
     printed to ``out`` carries ``token`` instead.
+
+    Returns
+    -------
+    int
+        0 after a stop by Ctrl-C or SIGTERM, else Voilà's exit status (1 if
+        it exited 0 without ever listening).
+
+    Examples
+    --------
+    A stand-in for Voilà that prints its URL and exits:
+
+    >>> import io, sys
+    >>> script = "print('Voila is running at:'); print('http://127.0.0.1:8866/?token=...')"
+    >>> out, log = io.StringIO(), io.StringIO()
+    >>> run_voila([sys.executable, "-c", script], cwd=".", env={}, out=out,
+    ...           log=log, token="s3cr3t")
+    0
+    >>> print(out.getvalue(), end="")
+    nbstats dashboard: http://127.0.0.1:8866/?token=s3cr3t
     """
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:

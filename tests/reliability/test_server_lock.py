@@ -61,6 +61,7 @@ class Server:
 
     def __init__(self, process: subprocess.Popen, out: Path, err: Path) -> None:
         self.process, self.out, self.err = process, out, err
+        self.kernels_seen: set[int] = set()
         deadline = time.monotonic() + 60
         while not (match := URL_LINE.search(out.read_text(errors="replace"))):
             if process.poll() is not None or time.monotonic() > deadline:
@@ -70,7 +71,6 @@ class Server:
         self.url, self.port = match.group(1), int(match.group(2))
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.url).query)
         self.token = query.get("token", [None])[0]
-        self.kernels_seen: set[int] = set()
 
     def log(self) -> str:
         return self.out.read_text(errors="replace") + self.err.read_text(
@@ -84,14 +84,16 @@ class Server:
         token: bool,
         headers: dict[str, str] | None = None,
         method: str = "GET",
+        body: str | None = None,
     ) -> tuple[int, dict[str, str], str]:
         """``path``, with ``?token=`` or without; no redirect followed."""
         if token:
             path += ("&" if "?" in path else "?") + f"token={self.token}"
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=90)
         try:
-            connection.request(method, path, headers=headers or {})
+            connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
+            self.last_headers = response.getheaders()
             body = response.read().decode("utf-8", errors="replace")
             return response.status, dict(response.getheaders()), body
         finally:
@@ -236,6 +238,35 @@ def test_with_the_token_the_page_is_the_dashboard_and_its_kernel_locked(capped):
         assert capped.request(channels, token=False, headers=upgrade)[0] == 403
     finally:
         capped.shut_down(kernel)
+
+
+def test_closing_the_page_shuts_its_kernel_down(capped):
+    """What Voilà's page does on ``beforeunload``: a POST with the ``_xsrf``
+    field, authenticated by the cookies the page load set (no token)."""
+    status, _, page = capped.request("/", token=True)
+    assert status == 200, page
+    kernel = KERNEL_ID.search(page).group(1)
+    cookies = [
+        value.split(";", 1)[0]
+        for name, value in capped.last_headers
+        if name.lower() == "set-cookie"
+    ]
+    xsrf = next(c.split("=", 1)[1] for c in cookies if c.startswith("_xsrf="))
+    beacon = {
+        "Cookie": "; ".join(cookies),
+        "Origin": f"http://127.0.0.1:{capped.port}",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    shutdown = f"/voila/api/shutdown/{kernel}"
+    body = urllib.parse.urlencode({"_xsrf": xsrf})
+    # without the cookies (another site, another user): refused
+    assert capped.request(shutdown, token=False, method="POST", body=body)[0] == 403
+    assert len(capped.kernels()) == 1
+    status, _, reply = capped.request(
+        shutdown, token=False, method="POST", headers=beacon, body=body
+    )
+    assert status == 204, reply
+    _wait_for(lambda: not capped.kernels(), 20, "the kernel to stop", capped)
 
 
 def test_the_kernel_cap_holds_and_culling_frees_it(capped):

@@ -2,7 +2,9 @@
 
 One Voilà server (what ``nbstats dashboard`` runs, here on a directory of the
 notebooks :func:`nbstats.widgets.serve.build_notebook` writes) serves the
-nine pages: kinds × sizes. Python Playwright drives Debian's Chromium (never
+nine pages: kinds × sizes, locked as ``nbstats dashboard`` locks them (a
+token, at most three kernels: each page is closed as a user closes a tab,
+which shuts its kernel down). Python Playwright drives Debian's Chromium (never
 a downloaded browser) through them one after another and checks, once each
 dashboard has drawn:
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import signal
 import subprocess
 import time
@@ -107,10 +110,17 @@ def server(tmp_path_factory):
             nb = serve.build_notebook(csv, kind=kind)
             nbformat.write(nb, folder / f"{kind}-{m}.ipynb")
     log = folder / "voila.log"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    token = secrets.token_urlsafe(16)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", JUPYTER_TOKEN=token)
     env.pop("MPLBACKEND", None)
+    # the voila.py with which closing a page shuts its kernel down
+    config = serve.write_voila_config(folder / "config").parent
     command = serve.voila_command(
-        folder, port=serve.free_port(), port_retries=10, connection_dir=folder
+        folder,
+        port=serve.free_port(),
+        port_retries=10,
+        connection_dir=folder,
+        config_dir=config,
     )
     with log.open("w") as sink:
         process = subprocess.Popen(
@@ -128,7 +138,7 @@ def server(tmp_path_factory):
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"Voilà did not start:\n{log.read_text()}")
             time.sleep(0.1)
-        yield chromium, match.group(1)
+        yield chromium, match.group(1), token
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -143,7 +153,7 @@ def server(tmp_path_factory):
 def browser(server):
     from playwright.sync_api import sync_playwright
 
-    chromium, _ = server
+    chromium, _, _ = server
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=chromium, args=CHROMIUM_ARGS, headless=True
@@ -157,13 +167,13 @@ def browser(server):
 @pytest.mark.parametrize("m", SIZES)
 @pytest.mark.parametrize("kind", serve.KINDS)
 def test_dashboard_fits_the_page(server, browser, kind, m):
-    _, url = server
+    _, url, token = server
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         page.goto(
-            f"{url}voila/render/{kind}-{m}.ipynb",
+            f"{url}voila/render/{kind}-{m}.ipynb?token={token}",
             wait_until="domcontentloaded",
             timeout=90_000,
         )
@@ -188,7 +198,9 @@ def test_dashboard_fits_the_page(server, browser, kind, m):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         shot = ARTIFACTS / f"{kind}-{m}.png"
         page.screenshot(path=shot)
-    finally:
+    finally:  # leaving the page, Voilà's page shuts its kernel down
+        with contextlib.suppress(Exception):
+            page.goto("about:blank", timeout=10_000)
         page.close()
     assert "Could not update" not in text, text
     assert not errors, errors

@@ -5,6 +5,7 @@ The real server in a real browser is tested in ``test_browser.py``.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 
@@ -12,7 +13,8 @@ import nbformat
 import pytest
 
 from nbstats.widgets import dashboard as dashboard_module
-from nbstats.widgets import serve
+from nbstats.widgets import serve, serve_process
+from nbstats.widgets.serve_voila import CappedKernelManager, limit_message
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -152,7 +154,7 @@ def test_url_is_printed_once_the_server_listens(tmp_path, capsys):
     command = fake_voila(
         "[Voila] Voilà is running at:", "http://127.0.0.1:8123/", "[Voila] later"
     )
-    code = serve._run_voila(
+    code = serve_process.run_voila(
         command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
     )
     captured = capsys.readouterr()
@@ -163,7 +165,7 @@ def test_url_is_printed_once_the_server_listens(tmp_path, capsys):
 
 def test_a_server_that_never_listens_is_an_error(tmp_path, capsys):
     command = fake_voila("[Voila] ERROR: no port", then="raise SystemExit(1)")
-    code = serve._run_voila(
+    code = serve_process.run_voila(
         command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
     )
     captured = capsys.readouterr()
@@ -229,3 +231,184 @@ def test_nan_policy_and_aliases_options(tmp_path, table6):
         serve.build_notebook(path, aliases="yes")
     with pytest.raises(ValueError, match="--nan-policy must be one of"):
         serve.build_notebook(path, nan_policy="drop")
+
+
+# -- the lock: token, kernel cap, culling (real servers: tests/reliability) ----
+
+
+def test_voila_command_locks_the_server(tmp_path):
+    command = serve.voila_command(
+        tmp_path / "d.ipynb", port=8123, max_kernels=2, cull_idle=600
+    )
+    for flag in [
+        "--Voila.auto_token=True",
+        f"--VoilaConfiguration.multi_kernel_manager_class={serve.KERNEL_MANAGER}",
+        "--CappedKernelManager.max_kernels=2",
+        "--CappedKernelManager.cull_idle_timeout=600",
+        "--CappedKernelManager.cull_interval=60",
+        "--CappedKernelManager.cull_connected=True",
+    ]:
+        assert flag in command
+    assert not any(arg.startswith("--Voila.token") for arg in command)
+    open_command = serve.voila_command("d.ipynb", port=1, token=False, cull_idle=2)
+    assert "--Voila.auto_token=False" in open_command
+    assert "--CappedKernelManager.cull_interval=1" in open_command
+    # the class Voilà is told to import exists under that name
+    module, name = serve.KERNEL_MANAGER.rsplit(".", 1)
+    assert getattr(importlib.import_module(module), name) is CappedKernelManager
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="--max-kernels must be a whole number"):
+            serve.voila_command("d.ipynb", port=1, max_kernels=bad)
+    with pytest.raises(ValueError, match="--cull-idle must be a whole number"):
+        serve.voila_command("d.ipynb", port=1, cull_idle=-5)
+
+
+def test_lock_options_and_their_help():
+    import argparse
+
+    parser = serve.add_arguments(argparse.ArgumentParser(prog="nbstats dashboard"))
+    defaults = parser.parse_args(["x.csv"])
+    assert defaults.no_token is False
+    assert defaults.max_kernels == serve.DEFAULT_MAX_KERNELS == 3
+    assert defaults.cull_idle == serve.DEFAULT_CULL_IDLE == 600
+    args = parser.parse_args(
+        ["x.csv", "--no-token", "--max-kernels", "0", "--cull-idle", "30"]
+    )
+    assert (args.no_token, args.max_kernels, args.cull_idle) == (True, 0, 30)
+    text = " ".join(parser.format_help().split())
+    assert "--max-kernels N" in text and "--cull-idle SECONDS" in text
+    assert "random token" in text and "(default: 3)" in text
+    assert "(default: 600)" in text
+    for bad in (["--max-kernels", "-1"], ["--cull-idle", "soon"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["x.csv", *bad])
+
+
+@pytest.fixture
+def launched(monkeypatch, tmp_path, table6):
+    """serve() up to the point where Voilà would start: what it would get."""
+    csv = tmp_path / "scores.csv"
+    table6.to_csv(csv)
+    calls = []
+
+    def fake_run_voila(command, *, cwd, env, out, log, token):
+        calls.append({"command": command, "env": env, "token": token})
+        return 0
+
+    monkeypatch.setattr(serve, "run_voila", fake_run_voila)
+    monkeypatch.setenv("JUPYTER_TOKEN", "from-the-user-environment")
+    monkeypatch.setenv("JUPYTER_TOKEN_FILE", "/nonexistent")
+    return csv, calls
+
+
+def test_serve_passes_a_fresh_random_token_by_environment(launched, capsys):
+    csv, calls = launched
+    assert serve.main([str(csv)]) == 0
+    assert serve.main([str(csv)]) == 0
+    first, second = calls
+    token = first["token"]
+    assert len(token) >= 40 and token != second["token"]
+    assert first["env"]["JUPYTER_TOKEN"] == token  # replaces the inherited one
+    assert "JUPYTER_TOKEN_FILE" not in first["env"]
+    assert not any(token in arg for arg in first["command"])
+    assert "--Voila.auto_token=True" in first["command"]
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_no_token_is_explicit_and_warned(launched, capsys):
+    csv, calls = launched
+    assert serve.main([str(csv), "--no-token", "--max-kernels", "5"]) == 0
+    (call,) = calls
+    assert call["token"] is None
+    assert "JUPYTER_TOKEN" not in call["env"]
+    assert "--Voila.auto_token=False" in call["command"]
+    assert "--CappedKernelManager.max_kernels=5" in call["command"]
+    assert serve.NO_TOKEN_WARNING in capsys.readouterr().err
+
+
+def test_the_printed_url_carries_the_token(tmp_path, capsys):
+    command = fake_voila(
+        "[Voila] Voilà is running at:", "http://127.0.0.1:8123/?token=..."
+    )
+    code = serve_process.run_voila(
+        command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr, token="s3"
+    )
+    captured = capsys.readouterr()
+    assert code == 0
+    assert captured.out == "nbstats dashboard: http://127.0.0.1:8123/?token=s3\n"
+    assert "s3" not in captured.err  # the log shows Voilà's "?token=..."
+
+
+class FakeKernels:
+    """Stands in for AsyncMappingKernelManager's start/shutdown (no process)."""
+
+    @staticmethod
+    async def start_kernel(self, *args, kernel_id=None, **kwargs):
+        import asyncio
+
+        await asyncio.sleep(0.01)  # starting takes time: others may arrive
+        if kernel_id not in self._kernels:
+            self._kernels[kernel_id] = object()
+        return kernel_id
+
+    @staticmethod
+    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+        import asyncio
+
+        await asyncio.sleep(0.01)
+        del self._kernels[kernel_id]
+
+
+def test_capped_kernel_manager_refuses_beyond_the_cap(monkeypatch):
+    import asyncio
+
+    from jupyter_server.services.kernels.kernelmanager import (
+        AsyncMappingKernelManager,
+    )
+    from tornado import web
+
+    for method in ("start_kernel", "shutdown_kernel"):
+        monkeypatch.setattr(
+            AsyncMappingKernelManager, method, getattr(FakeKernels, method)
+        )
+    manager = CappedKernelManager(max_kernels=2, cull_idle_timeout=60)
+
+    async def scenario():
+        # three page loads at once: two kernels, one refusal (the starting
+        # kernels count, so concurrent loads cannot overshoot)
+        results = await asyncio.gather(
+            *(manager.start_kernel(kernel_name="python3") for _ in range(3)),
+            return_exceptions=True,
+        )
+        started = [r for r in results if isinstance(r, str)]
+        refused = [r for r in results if isinstance(r, web.HTTPError)]
+        assert len(started) == 2 and len(refused) == 1
+        assert refused[0].status_code == 503
+        assert refused[0].reason == limit_message(2, 60)
+        assert manager.kernels_in_use() == 2
+        # an existing kernel is never refused (a restart keeps its id)
+        assert await manager.start_kernel(kernel_id=started[0]) == started[0]
+        # a kernel shutting down frees its place at once
+        stopping = asyncio.ensure_future(manager.shutdown_kernel(started[0]))
+        await asyncio.sleep(0)
+        assert manager.kernels_in_use() == 1
+        third = await manager.start_kernel(kernel_name="python3")
+        await stopping
+        assert sorted(manager.list_kernel_ids()) == sorted([started[1], third])
+        # 0 means no limit
+        manager.max_kernels = 0
+        await asyncio.gather(*(manager.start_kernel() for _ in range(4)))
+        assert manager.kernels_in_use() == 6
+
+    asyncio.run(scenario())
+
+
+def test_limit_message_says_what_to_do():
+    text = limit_message(3, 600)
+    assert "limit of 3 kernels" in text and "--max-kernels" in text
+    assert "idle for 600 s" in text
+    assert "--cull-idle" in limit_message(1, 0) and "1 kernel " in limit_message(1, 0)
+    # a valid HTTP reason phrase: tornado would replace it otherwise
+    from tornado import httputil
+
+    assert httputil._ABNF.reason_phrase.fullmatch(text) and "<" not in text

@@ -1,19 +1,24 @@
-"""The kernel manager of ``nbstats dashboard``: at most ``max_kernels`` kernels.
+"""What Voilà's process loads, by name, for ``nbstats dashboard``.
 
-Voilà starts one kernel per page load (about 200 MB each for a dashboard).
-:class:`CappedKernelManager` is jupyter_server's ``AsyncMappingKernelManager``
-with one addition: a new kernel beyond ``max_kernels`` is refused with an
-HTTP 503 whose text says how to get one. Voilà builds its kernel manager from
-the class named by ``VoilaConfiguration.multi_kernel_manager_class`` and
-configures it through traitlets, so :mod:`nbstats.widgets.serve` only passes
-
-``--VoilaConfiguration.multi_kernel_manager_class=``
-``nbstats.widgets.serve_kernels.CappedKernelManager``
-``--CappedKernelManager.max_kernels=N``
-
-on Voilà's command line. Idle culling is jupyter_server's own
-(``cull_idle_timeout``, ``cull_interval``, ``cull_connected``), configured
-the same way.
+- :class:`CappedKernelManager`: jupyter_server's ``AsyncMappingKernelManager``
+  that starts at most ``max_kernels`` kernels (Voilà starts one per page
+  load, about 200 MB each for a dashboard); beyond that a page load gets an
+  HTTP 503 page saying how to get a kernel. Voilà builds its kernel manager
+  from ``VoilaConfiguration.multi_kernel_manager_class`` and configures it
+  through traitlets, so :func:`nbstats.widgets.serve.voila_command` only
+  passes ``--VoilaConfiguration.multi_kernel_manager_class=...`` and
+  ``--CappedKernelManager.max_kernels=N``. Idle culling is jupyter_server's
+  own (``cull_idle_timeout``, ``cull_interval``, ``cull_connected``),
+  configured the same way.
+- :func:`set_xsrf_cookie`: a Voilà ``prelaunch_hook`` that gives each page
+  the ``_xsrf`` cookie. Voilà's page shuts its kernel down when it is
+  closed or reloaded, by a POST that carries that cookie's value; Voilà
+  never sets it, so jupyter_server refuses the POST (voila-dashboards/voila
+  issue 1458) and every reload would hold a kernel until culled. A hook is
+  a Python object, which a command line cannot carry: it is set by the
+  ``voila.py`` config file :func:`nbstats.widgets.serve.write_voila_config`
+  writes where Voilà runs (Voilà reads ``voila.py`` from its working
+  directory first).
 
 This module imports jupyter_server and tornado: only Voilà's process (and the
 tests) import it; :mod:`nbstats.widgets.serve` names it by string.
@@ -27,7 +32,25 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from traitlets import Integer
 
-__all__ = ["CappedKernelManager", "limit_message"]
+__all__ = ["CappedKernelManager", "limit_message", "set_xsrf_cookie"]
+
+
+def set_xsrf_cookie(handler: web.RequestHandler, notebook: Any, cwd: str) -> None:
+    """Voilà prelaunch hook: set the page's ``_xsrf`` cookie, change nothing else.
+
+    Reading tornado's ``xsrf_token`` sets the cookie when the browser has
+    none, as a page with a form does; the hook runs once the request is
+    authenticated, before anything is sent. Returning ``None`` keeps the
+    notebook as it is.
+
+    Examples
+    --------
+    >>> class Handler:  # a stand-in for Voilà's request handler
+    ...     xsrf_token = b"2|0|1|2"
+    >>> set_xsrf_cookie(Handler(), notebook=None, cwd=".") is None
+    True
+    """
+    handler.xsrf_token  # noqa: B018 -- the property sets the cookie
 
 
 def limit_message(max_kernels: int, cull_idle: int) -> str:
