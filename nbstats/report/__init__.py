@@ -76,6 +76,7 @@ def report(
     score: str | None = None,
     fold: str | Sequence[str] | None = None,
     aggregate: str | None = None,
+    runs: int | None = None,
 ) -> Path:
     """Write a report of the comparison of algorithms on a score table.
 
@@ -177,6 +178,13 @@ def report(
     aggregate : {"mean", "median"}, optional
         How repeated rows of long data are combined (default with ``fold``:
         ``"mean"``).
+    runs : int, optional
+        Per-fold data: how many runs (repetitions) of k-fold cross-validation
+        made each case's folds (k = folds per case / runs). With it, or with
+        two fold columns (run, fold), the report adds a section that tests
+        each data set on its own folds (corrected resampled t-test and
+        Bayesian correlated t-test, :func:`nbstats.correlated_pairs`); without
+        it, the report says what it needs.
 
     Returns
     -------
@@ -236,6 +244,7 @@ def report(
         score=score,
         fold=fold,
         aggregate=aggregate,
+        runs=runs,
     )
     if not target.parent.is_dir():
         raise FileNotFoundError(
@@ -292,6 +301,7 @@ def _prepare(
     score: str | None,
     fold: str | Sequence[str] | None,
     aggregate: str | None,
+    runs: int | None,
 ) -> tuple[Any, Any]:
     """The table the report embeds and its validated settings.
 
@@ -326,6 +336,8 @@ def _prepare(
         layout=given.layout,
         aliases=given.aliases,
         folds=given.folds,
+        runs=runs,
+        fold_scores=given.fold_scores,
     )
     return given.table, settings
 

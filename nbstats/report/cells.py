@@ -40,6 +40,13 @@ from nbstats.report.display import (  # noqa: F401  (the cells call them)
     start,
     table,
 )
+from nbstats.report.folds import (  # noqa: F401  (the cells call them)
+    fold_design_text,
+    fold_pairs,
+    fold_section,
+    fold_tests_missing,
+    read_fold_scores,
+)
 from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
 from nbstats.report.tables import frame_table, result_table
@@ -457,6 +464,8 @@ def methods(
     wilcoxon: Any = None,
     sign: Any = None,
     bayes_sign: Any = None,
+    fold_tests: Any = None,
+    runs: int | None = None,
 ) -> Paragraph:
     """Display the Methods paragraph (see :mod:`nbstats.report.methods`)."""
     from nbstats.report.methods import methods_paragraph
@@ -479,6 +488,8 @@ def methods(
         wilcoxon=wilcoxon,
         sign=sign,
         bayes_sign=bayes_sign,
+        fold_tests=fold_tests,
+        fold_design=None if folds is None else fold_design_text(folds, runs),
     )
     paragraph(para, "nbstats-text nbstats-methods")
     return para

@@ -71,6 +71,8 @@ def methods_paragraph(
     wilcoxon: Any = None,
     sign: Any = None,
     bayes_sign: Any = None,
+    fold_tests: Any = None,
+    fold_design: str | None = None,
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
@@ -82,7 +84,9 @@ def methods_paragraph(
     ``loss`` is the ``(l0, l1)`` behind their threshold. ``folds`` (from
     :func:`nbstats.fold_summary`) and ``dropped`` (cases dropped for missing
     scores) describe the data; ``wilcoxon``, ``sign`` and ``bayes_sign`` are
-    the two-sample tests of a report on two algorithms.
+    the two-sample tests of a report on two algorithms; ``fold_tests`` the
+    :func:`~nbstats.correlated_pairs` result on the folds, made by
+    ``fold_design`` (e.g. "10 runs of 10-fold cross-validation").
 
     Returns
     -------
@@ -106,6 +110,21 @@ def methods_paragraph(
         p.add(
             f"Each case's score is the {folds.get('aggregate', 'mean')} of the "
             f"algorithm's {k} cross-validation fold scores on it. "
+        )
+    if fold_tests is not None:
+        ft = fold_tests
+        rope = f"a rope of ±{_num(ft.rope)}" if ft.rope > 0 else "no rope (rope = 0)"
+        p.add(
+            f"On each data set the folds themselves ({fold_design or 'folds'}) "
+            "were compared with the corrected resampled t-test",
+            cite("nadeau2003"),
+            " and the Bayesian correlated t-test",
+            cite("corani2015"),
+            ", both with the variance of the mean fold difference inflated by "
+            "1/n + ρ/(1 − ρ) for n folds with a test share ρ = 1/k, the "
+            f"Bayesian one with {rope}, deciding when a region's posterior "
+            f"probability exceeds {_num(ft.threshold)} (closed form, no random "
+            "numbers). ",
         )
     if dropped:
         p.add(

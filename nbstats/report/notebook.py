@@ -83,6 +83,12 @@ class ReportSettings:
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)
     folds: dict[str, Any] | None = None
     n_samples: int = N_SAMPLES
+    #: runs of the cross-validation behind per-fold scores (None: unknown)
+    runs: int | None = None
+    #: per-fold scores for the per-data-set tests (not stored in the metadata)
+    fold_scores: pd.DataFrame | None = dataclasses.field(
+        default=None, repr=False, compare=False
+    )
 
 
 def make_settings(
@@ -101,6 +107,8 @@ def make_settings(
     layout: str = "standard",
     aliases: dict[str, str] | None = None,
     folds: dict[str, Any] | None = None,
+    runs: int | None = None,
+    fold_scores: pd.DataFrame | None = None,
 ) -> ReportSettings:
     """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
     from nbstats.stats.bayes.decision import (
@@ -155,6 +163,7 @@ def make_settings(
         )
     elif random_state < 0:
         raise ValueError(f"random_state must be >= 0, got {random_state}.")
+    runs = _check_runs(runs, folds)
     return ReportSettings(
         title=title,
         analyses=tuple(a for a in ANALYSES if a in chosen),
@@ -169,7 +178,38 @@ def make_settings(
         layout=layout,
         aliases=dict(aliases or {}),
         folds=folds,
+        runs=runs,
+        fold_scores=fold_scores,
     )
+
+
+def _check_runs(runs: object, folds: dict[str, Any] | None) -> int | None:
+    """The runs of the cross-validation: given, or read from (run, fold) columns."""
+    if runs is None:
+        return None if folds is None else folds.get("runs")
+    if isinstance(runs, (bool, np.bool_)) or not isinstance(runs, Integral):
+        raise TypeError(f"runs must be a whole number, got {runs!r}.")
+    if runs < 1:
+        raise ValueError(f"runs must be at least 1, got {runs}.")
+    if folds is None:
+        raise ValueError(
+            "runs= describes per-fold scores (the repetitions of the "
+            "cross-validation); give the fold column(s) with fold= too."
+        )
+    known = folds.get("runs")
+    if known is not None and known != runs:
+        raise ValueError(
+            f"runs={runs}, but the first fold column {folds['columns'][0]!r} "
+            f"has {known} distinct runs; leave runs out."
+        )
+    k = folds["max_folds"]
+    if k % runs or k // runs < 2:
+        raise ValueError(
+            f"runs={runs} does not divide the {k} folds per case into runs of "
+            "k >= 2 folds; give the number of repetitions of the k-fold "
+            "cross-validation."
+        )
+    return int(runs)
 
 
 # -- the builder ----------------------------------------------------------------
@@ -314,6 +354,19 @@ prior = {{}} if S is None else {{"s": S}}
 report.summary(scores, **direction)
 """
     )
+    folds_section = settings.fold_scores is not None
+    if folds_section:
+        from nbstats.report.folds import fold_scores_csv
+
+        nb.code(
+            f"""
+# Per-fold scores: rows = (case, fold), columns = algorithms (CSV, exactly as
+# given; several fold columns are joined into one key "run|fold").
+FOLD_SCORES_CSV = {_python_text(fold_scores_csv(settings.fold_scores))}
+RUNS = {settings.runs!r}  # runs of the cross-validation (k = folds per case / runs)
+fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
+"""
+        )
     nb.markdown("# Data")
     data = [
         "report.data_notes(raw, scores, layout=LAYOUT, nan_policy=NAN_POLICY, "
@@ -333,6 +386,8 @@ report.summary(scores, **direction)
         _two_sample_cells(nb, freq=freq, bayes=bayes)
     else:
         _multiple_cells(nb, freq=freq, bayes=bayes, ranks=ranks, compact=compact)
+    if folds_section:
+        _fold_cells(nb, settings, layout, table)
     if compact:
         nb.markdown("# Appendix: full tables")
         appendix = [
@@ -365,6 +420,8 @@ report.summary(scores, **direction)
             else ""
         )
         results.append("rank_ci=rank_ci," if ranks else "")
+    if folds_section:
+        results.append("fold_tests=fold_tests, runs=RUNS,")
     arguments = "\n    ".join(r for r in results if r)
     nb.markdown("# Methods")
     nb.code(
@@ -406,13 +463,65 @@ report.start(
     notebook.metadata["nbstats"] = {
         "title_latex": escape_latex(settings.title),
         "settings": {
-            **dataclasses.asdict(settings),
+            **{
+                field.name: getattr(settings, field.name)
+                for field in dataclasses.fields(settings)
+                if field.name != "fold_scores"
+            },
             "loss": list(settings.loss),
             "analyses": list(settings.analyses),
         },
     }
     nbformat.validate(notebook)
     return notebook
+
+
+def _fold_cells(
+    nb: _Cells, settings: ReportSettings, layout: str, table: pd.DataFrame
+) -> None:
+    """Per-fold scores: both correlated t-tests on each data set."""
+    nb.markdown("# Each data set on its own: the folds")
+    if settings.runs is None:
+        nb.code(
+            """
+fold_tests = None  # the fold design is unknown: see the text
+report.fold_tests_missing(FOLDS)
+"""
+        )
+        return
+    if layout == "two-sample":
+        pairs = "[tuple(scores.columns)]  # (a, b) as in the tests above"
+    else:
+        pairs = (
+            "report.fold_pairs(\n"
+            "    nbstats.mean_ranks(scores, **direction)"
+            '.sort_values(kind="stable").index,\n'
+            "    LAYOUT,\n)"
+        )
+    cases = _fold_cases_shown(table, layout)
+    nb.code(
+        f"""
+# the corrected resampled t-test and the Bayesian correlated t-test of each
+# pair on each data set's folds; b is the better-ranked algorithm
+fold_pairs = {pairs}
+fold_tests = nbstats.correlated_pairs(
+    fold_scores, case="case", algorithm="algorithm", score="score", fold="fold",
+    runs=RUNS, rope=ROPE, loss=LOSS, pairs=fold_pairs, **direction,
+)
+report.fold_section(
+    fold_tests, folds=FOLDS, runs=RUNS, compact=LAYOUT == "compact",
+    cases_table={cases!r},
+)
+""",
+        tables=["tab:fold-pairs"] + (["tab:fold-cases"] if cases else []),
+    )
+
+
+def _fold_cases_shown(table: pd.DataFrame, layout: str) -> bool:
+    from nbstats.report.folds import FOLD_CASES_TYPESET
+
+    # the cases analysed: those without a missing score (see nan_policy)
+    return layout == "two-sample" and len(table.dropna()) <= FOLD_CASES_TYPESET
 
 
 def _two_sample_cells(nb: _Cells, *, freq: bool, bayes: bool) -> None:

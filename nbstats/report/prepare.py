@@ -60,6 +60,9 @@ class ReportInput:
         ``{full name: alias}`` of the names shown differently (empty if none).
     layout : str
         One of :data:`LAYOUTS`.
+    fold_scores : DataFrame or None
+        Per-fold data: rows = (case, fold columns…), columns = algorithms (in
+        the table's order), every case, for the per-data-set tests.
     """
 
     table: pd.DataFrame
@@ -68,6 +71,7 @@ class ReportInput:
     folds: dict[str, Any] | None
     aliases: dict[str, str]
     layout: str
+    fold_scores: pd.DataFrame | None = None
 
 
 def choose_layout(n_algorithms: int, layout: str = "auto") -> str:
@@ -157,6 +161,11 @@ def prepare(
     dropped = [str(c) for c in table.index if c not in complete.index]
     mapping = make_aliases(complete.columns, aliases)
     shown = {name: alias for name, alias in mapping.items() if alias != name}
+    fold_scores = None
+    if folds is not None:
+        fold_scores = scores.pivot(
+            index=[case, *folds["columns"]], columns=algorithm, values=score
+        )[list(table.columns)].astype(float)
     return ReportInput(
         table=table,
         complete=complete,
@@ -164,4 +173,5 @@ def prepare(
         folds=folds,
         aliases=shown,
         layout=choose_layout(complete.shape[1], layout),
+        fold_scores=fold_scores,
     )

@@ -211,6 +211,31 @@ REFERENCES: dict[str, Reference] = {
             pages="1026--1034",
         ),
         _reference(
+            "nadeau2003",
+            "article",
+            ["Nadeau, Claude", "Bengio, Yoshua"],
+            2003,
+            "Inference for the generalization error",
+            "Machine Learning, 52(3), 239–281",
+            journal="Machine Learning",
+            volume="52",
+            number="3",
+            pages="239--281",
+        ),
+        _reference(
+            "corani2015",
+            "article",
+            ["Corani, Giorgio", "Benavoli, Alessio"],
+            2015,
+            "A Bayesian approach for comparing cross-validated algorithms on "
+            "multiple data sets",
+            "Machine Learning, 100(2–3), 285–304",
+            journal="Machine Learning",
+            volume="100",
+            number="2--3",
+            pages="285--304",
+        ),
+        _reference(
             "benavoli2015",
             "inproceedings",
             [

@@ -121,7 +121,9 @@ def test_custom_settings_are_stated():
 def test_citations_are_numbered_alike_in_every_format(defaults):
     keys = defaults.keys
     assert keys[0] == "demsar2006"
-    assert set(keys) == set(methods.REFERENCES)  # a full report cites them all
+    # a full report on one score per case cites every reference but the
+    # correlated t-tests of per-fold data (tests/report/test_report_folds.py)
+    assert set(keys) == set(methods.REFERENCES) - {"nadeau2003", "corani2015"}
     numbers = [int(n) for n in re.findall(r"\[(\d+)", defaults.text())]
     assert max(numbers) == len(keys)
     html = defaults.html()

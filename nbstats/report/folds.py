@@ -1,0 +1,230 @@
+"""The report's section on per-fold scores: each data set on its own.
+
+When the scores come as cross-validation folds, the rest of the report
+compares the algorithms across data sets on the fold means. This section adds
+what the folds tell about each data set: the corrected resampled t-test
+(Nadeau & Bengio 2003) and the Bayesian correlated t-test (Corani & Benavoli
+2015) of every pair shown, on every data set, summed up as how many data sets
+each decision got.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from nbstats.report.display import _n, paragraph, ref
+from nbstats.report.references import Paragraph, cite
+from nbstats.report.tables import frame_table
+
+__all__ = [
+    "FOLD_CASES_TYPESET",
+    "fold_columns",
+    "fold_design_text",
+    "fold_pairs",
+    "fold_scores_csv",
+    "fold_section",
+    "fold_tests_missing",
+    "read_fold_scores",
+]
+
+#: A two-algorithm report lists every data set's tests up to this many cases.
+FOLD_CASES_TYPESET = 60
+
+
+def fold_columns(folds: Mapping[str, Any]) -> list[str]:
+    """The fold columns a report's fold summary names."""
+    return [str(c) for c in folds["columns"]]
+
+
+def fold_pairs(order: Sequence[str], layout: str) -> list[tuple[str, str]]:
+    """The pairs (a, b) the fold section tests, b the better-ranked one.
+
+    ``order`` lists the algorithms best first. Every pair, or in the compact
+    layout only the neighbours in the ranking.
+
+    Examples
+    --------
+    >>> fold_pairs(["A", "B", "C"], "standard")
+    [('B', 'A'), ('C', 'A'), ('C', 'B')]
+    >>> fold_pairs(["A", "B", "C"], "compact")
+    [('B', 'A'), ('C', 'B')]
+    """
+    order = [str(name) for name in order]
+    if layout == "compact":
+        return [(order[k + 1], order[k]) for k in range(len(order) - 1)]
+    return [
+        (order[j], order[i])
+        for i in range(len(order))
+        for j in range(i + 1, len(order))
+    ]
+
+
+def fold_scores_csv(wide: pd.DataFrame) -> str:
+    """Per-fold scores (rows = (case, fold), columns = algorithms) as CSV text
+    that :func:`read_fold_scores` reads back exactly; several fold columns
+    are joined into one fold key "run|fold"."""
+    frame = wide.copy()
+    case = [str(key[0]) for key in frame.index]
+    fold = ["|".join(str(part) for part in key[1:]) for key in frame.index]
+    frame.index = pd.MultiIndex.from_arrays([case, fold], names=["case", "fold"])
+    frame.columns = [str(c) for c in frame.columns]
+    return frame.to_csv(lineterminator="\n", na_rep="nan")
+
+
+def read_fold_scores(
+    text: str, aliases: Mapping[str, str], cases: Sequence[str]
+) -> pd.DataFrame:
+    """The long table (case, fold, algorithm, score) of the analysed cases,
+    algorithms renamed to their aliases, from :func:`fold_scores_csv` text."""
+    frame = pd.read_csv(
+        io.StringIO(text), index_col=[0, 1], dtype=str, keep_default_na=False
+    )
+    frame = frame.astype(float).rename(columns=dict(aliases))
+    keep = frame.index.get_level_values("case").isin([str(c) for c in cases])
+    frame = frame[keep]
+    frame.columns.name = "algorithm"
+    return frame.stack().rename("score").reset_index()
+
+
+def fold_design_text(folds: Mapping[str, Any], runs: int | None) -> str:
+    """How the folds were made, in words ("10 runs of 10-fold cross-validation")."""
+    k = folds["max_folds"]
+    runs = runs or folds.get("runs")
+    if not runs:
+        return f"{k} folds"
+    per_run = k // runs
+    if runs == 1:
+        return f"{per_run}-fold cross-validation"
+    return f"{runs} runs of {per_run}-fold cross-validation"
+
+
+def fold_tests_missing(folds: Mapping[str, Any]) -> None:
+    """Say why there is no per-data-set section (no runs given, one fold column)."""
+    columns = ", ".join(fold_columns(folds))
+    paragraph(
+        Paragraph().add(
+            f"The scores came as {folds['max_folds']} folds per case (column "
+            f"{columns}), but not how they were made: the correlated t-tests of "
+            "each data set correct the fold variance by the share of cases in a "
+            "test fold, 1/k, and k is unknown. Give the number of runs of the "
+            "cross-validation (runs= in nbstats.report, --runs on the command "
+            "line) or two fold columns (run, fold) to add them."
+        )
+    )
+
+
+def fold_section(
+    result: Any,
+    *,
+    folds: Mapping[str, Any],
+    runs: int | None,
+    compact: bool,
+    cases_table: bool,
+) -> None:
+    """Paragraph and table(s) of :func:`nbstats.correlated_pairs` in a report.
+
+    ``cases_table``: also list every data set's tests (a two-algorithm
+    report of at most :data:`FOLD_CASES_TYPESET` data sets).
+    """
+    by_pair = result.by_pair
+    n_cases = int(result.table["case"].nunique())
+    rope = result.rope
+    design = fold_design_text(folds, runs)
+    para = Paragraph().add(
+        f"The scores are {design} on each of the {n_cases} data sets. Fold "
+        "scores are correlated (their training sets overlap), so each data set "
+        "is tested on its own with the corrected resampled t-test",
+        cite("nadeau2003"),
+        " and the Bayesian correlated t-test",
+        cite("corani2015"),
+        f", whose posterior probabilities decide a pair on a data set when one "
+        f"exceeds {_n(result.threshold)}"
+        + (
+            f" (b better, a better, or practically equivalent within ±{_n(rope)})"
+            if rope > 0
+            else " (b better or a better; no rope was set, so no data set can "
+            "be declared equivalent)"
+        )
+        + ". ",
+    )
+    if compact:
+        para.add("Only the neighbours in the ranking are shown. ")
+    para.add("See ", ref("tab:fold-pairs"), ".")
+    if cases_table:
+        para.add(" Every data set's tests are in ", ref("tab:fold-cases"), ".")
+    paragraph(para)
+    frame = pd.DataFrame(
+        {
+            "data sets": by_pair["cases"].to_numpy(),
+            "better": by_pair["b better"].to_numpy(),
+            "equivalent": by_pair["equivalent"].to_numpy(),
+            "worse": by_pair["a better"].to_numpy(),
+            "undecided": by_pair["undecided"].to_numpy(),
+        },
+        index=pd.Index(
+            [f"{b} vs {a}" for a, b in zip(by_pair["a"], by_pair["b"], strict=True)],
+            name="comparison",
+        ),
+    )
+    if rope == 0:
+        frame = frame.drop(columns="equivalent")
+    frame_table(
+        "tab:fold-pairs",
+        f"Bayesian correlated t-test on each data set's folds ({design}); in "
+        "each comparison \u201cb vs a\u201d, the number of data sets on which b "
+        "is better than a"
+        + (
+            f", the two are practically equivalent (rope ±{_n(rope)})"
+            if rope > 0
+            else ""
+        )
+        + f", b is worse, or no region reaches {_n(result.threshold)}.",
+        frame,
+    )
+    if cases_table:
+        frame_table(
+            "tab:fold-cases",
+            "Each data set's correlated t-tests: the mean fold difference b − a, "
+            "the corrected resampled t-test's two-sided p-value, and the "
+            "Bayesian correlated t-test's probabilities and decision.",
+            _case_frame(result.table),
+        )
+
+
+def _case_frame(table: pd.DataFrame) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "mean b − a": table["mean_difference"].to_numpy(),
+            "p-value": table["pvalue"].to_numpy(),
+            "P(a better)": [_probability(p) for p in table["prob_left"]],
+            "P(rope)": [_probability(p) for p in table["prob_rope"]],
+            "P(b better)": [_probability(p) for p in table["prob_right"]],
+            "decision": table["decision"].to_numpy(),
+        },
+        index=pd.Index(table["case"].astype(str).to_numpy(), name="data set"),
+    )
+    if table["prob_rope"].isna().all():
+        frame = frame.drop(columns="P(rope)")
+    return frame
+
+
+def _probability(p: float) -> str:
+    """Three decimals; 0 and 1 only when exact (a point mass), else < 0.001.
+
+    Examples
+    --------
+    >>> [_probability(p) for p in (0.0, 1e-7, 0.95432, 0.99991, 1.0)]
+    ['0', '< 0.001', '0.954', '> 0.999', '1']
+    """
+    p = float(p)
+    if p in (0.0, 1.0):
+        return f"{p:g}"
+    if p < 0.0005:
+        return "< 0.001"
+    if p >= 0.9995:
+        return "> 0.999"
+    return f"{p:.3f}"
