@@ -27,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 import nbstats
+from nbstats.cli_input import DEFAULT_ENCODING, read_csv
 from nbstats.cli_options import (
     ANALYSES,
     FOLD_COLUMNS,
@@ -48,13 +49,19 @@ def read_scores(
     fold: str | Sequence[str] | None = None,
     aggregate: str | None = None,
     nan_policy: str = "raise",
+    sep: str = ",",
+    encoding: str = DEFAULT_ENCODING,
+    no_case_column: bool = False,
 ) -> pd.DataFrame:
     """A score table from a CSV: wide (first column = cases) or long.
 
     Long data needs ``case``, ``algorithm`` and ``score`` (and ``fold`` or
-    ``aggregate`` for repeated rows, see :func:`nbstats.score_table`); a CSV
-    that is not a wide table of numbers gets an error naming its columns and
-    the options.
+    ``aggregate`` for repeated rows, see :func:`nbstats.score_table`); with
+    ``case`` alone the CSV is wide and ``case`` names its column of cases;
+    ``no_case_column=True`` reads every column as an algorithm. The file is
+    checked first (:mod:`nbstats.cli_input`): duplicated or unnamed columns,
+    ragged rows, a named first column of numbers without ``case`` or
+    ``no_case_column`` get an error naming the file, the line and the fix.
 
     Examples
     --------
@@ -65,34 +72,20 @@ def read_scores(
     (14, 4)
     """
     long = {"case": case, "algorithm": algorithm, "score": score}
-    raw = _read_csv(path, long=any(v is not None for v in long.values()))
+    is_long = algorithm is not None or score is not None
+    raw, _ = read_csv(
+        path,
+        sep=sep,
+        encoding=encoding,
+        case=case,
+        no_case_column=no_case_column,
+        long=long if is_long else None,
+    )
+    if not is_long:
+        return nbstats.score_table(raw, nan_policy=nan_policy)
     if fold is not None:
         long["fold"] = fold
     return nbstats.score_table(raw, **long, aggregate=aggregate, nan_policy=nan_policy)
-
-
-def _read_csv(path: str, *, long: bool) -> pd.DataFrame:
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"no such score file: {path!r}")
-    raw = pd.read_csv(path)
-    if long:
-        return raw
-    if raw.shape[1] < 3:
-        raise ValueError(
-            f"{path}: a wide score CSV needs a column of case names and at least "
-            f"2 columns of scores, got columns {list(raw.columns)}."
-        )
-    labels, values = raw.columns[0], raw.columns[1:]
-    text = [c for c in values if not pd.api.types.is_numeric_dtype(raw[c])]
-    if text:
-        raise ValueError(
-            f"{path}: column(s) {text} are not numeric, so this is not a wide "
-            f"score table (first column = cases, one column of scores per "
-            f"algorithm). For long data (one row per case and algorithm) pass "
-            f"--case COL --algorithm COL --score COL; the columns are "
-            f"{list(raw.columns)}."
-        )
-    return raw.set_index(labels)
 
 
 def _fold(args: argparse.Namespace, raw: pd.DataFrame) -> tuple[Any, str | None]:
@@ -164,21 +157,38 @@ def _prepare(
     omit`` drops cases. The keywords hold only the options given.
     """
     long = {"case": args.case, "algorithm": args.algorithm, "score": args.score}
-    is_long = any(v is not None for v in long.values())
+    is_long = args.algorithm is not None or args.score is not None
     missing = [f"--{k}" for k, v in long.items() if v is None]
     if is_long and missing:
         command.error(
             f"argument {missing[0]}: long data needs --case, --algorithm and "
             f"--score (the CSV's columns); missing: {', '.join(missing)}."
         )
-    if not is_long and (args.fold is not None or args.aggregate is not None):
-        option = "--fold" if args.fold is not None else "--aggregate"
+    per_fold = {"--fold": args.fold, "--aggregate": args.aggregate}
+    per_fold["--runs"] = getattr(args, "runs", None)
+    given = [option for option, value in per_fold.items() if value is not None]
+    if not is_long and given:
+        option = given[0]
         command.error(
             f"argument {option}: applies to long data; also give --case, "
             "--algorithm and --score (the CSV's columns of cases, algorithms "
             "and scores)."
         )
-    raw = _read_csv(args.csv, long=is_long)
+    if args.no_case_column and args.case is not None:
+        command.error(
+            "argument --no-case-column: not with --case, which names the column "
+            "of cases (and long data has one); give one or the other."
+        )
+    raw, sep = read_csv(
+        args.csv,
+        sep=args.sep,
+        encoding=args.encoding,
+        case=args.case,
+        no_case_column=args.no_case_column,
+        long=long if is_long else None,
+    )
+    if args.sep == "auto":
+        _note(f"--sep auto: the separator of {args.csv} is {_shown(sep)}.")
     keywords: dict[str, Any] = dict(long) if is_long else {}
     if is_long:
         fold, note = _fold(args, raw)
@@ -221,6 +231,8 @@ def _report_keywords(
     for name in ("title", "alpha", "gamma", "s", "rope", "loss", "layout"):
         if getattr(args, name) is not None:
             keywords[name] = getattr(args, name)
+    if getattr(args, "runs", None) is not None:
+        keywords["runs"] = args.runs
     if args.seed is not None:
         keywords["random_state"] = None if args.seed == "random" else args.seed
     aliases = _alias_option(args, command)
@@ -232,6 +244,10 @@ def _report_keywords(
             raise ValueError(f"{option}: {error}") from None
         keywords["aliases"] = aliases
     return keywords
+
+
+def _shown(sep: str) -> str:
+    return "tab" if sep == "\t" else repr(sep)
 
 
 def _note(text: str) -> None:
@@ -262,7 +278,7 @@ def _option_words(message: str) -> str:
 
 #: Options of the report that ``analyze --detail frequentist`` does not take.
 _NOT_FREQUENTIST = (
-    "title analyses gamma s rope loss seed aliases alias alias_file layout"
+    "title analyses gamma s rope loss seed aliases alias alias_file layout runs"
 )
 
 

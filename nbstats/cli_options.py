@@ -8,6 +8,7 @@ option and the fix) and the help lists every option with an example.
 from __future__ import annotations
 
 import argparse
+import codecs
 import re
 import textwrap
 from typing import Any
@@ -19,9 +20,16 @@ FOLD_COLUMNS = ("fold", "folds", "run", "repetition", "repeat")
 ANALYSES = ("frequentist", "bayesian", "ranks")
 
 _DATA_HELP = """\
-data: a wide CSV has the case names in its first column and one column of
-  scores per algorithm; a long CSV has one row per (case, algorithm[, fold])
-  and needs --case, --algorithm and --score. With repeated (case, algorithm)
+data: a wide CSV has a column of case names and one column of scores per
+  algorithm. The case names are the column given by --case NAME, else the
+  first column when its header is empty or it holds a value that is not a
+  number; a named first column of numbers (A,B,C then numbers) is refused:
+  pass --case NAME if it names the cases, or --no-case-column if every column
+  is an algorithm (the rows are then numbered 1, 2, ...). Duplicated or
+  unnamed columns, rows with more or fewer fields than the header and empty
+  case names are refused, naming the file and the line. A long CSV has one
+  row per (case, algorithm[, fold]) and needs --case, --algorithm and
+  --score. With repeated (case, algorithm)
   rows and no --fold, a column named fold, folds, run, repetition or repeat
   (any case) is taken as the fold column(s) and a note says so; each
   algorithm's scores are then averaged over the folds of a case (--aggregate
@@ -117,6 +125,18 @@ def _seed(text: str) -> int | str:
     return value
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a count; give an integer >= 1, e.g. 10."
+        )
+    return value
+
+
 def _analyses(text: str) -> list[str]:
     chosen = [a.strip().lower() for a in text.split(",") if a.strip()]
     unknown = [a for a in chosen if a not in ANALYSES]
@@ -137,6 +157,28 @@ def _alias(text: str) -> tuple[str, str]:
             "last '=')."
         )
     return name.strip(), alias.strip()
+
+
+def _separator(text: str) -> str:
+    named = {"auto": "auto", "tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
+    if text.lower() in named:
+        return named[text.lower()]
+    if len(text) != 1 or text in '"\r\n' or text.isalnum():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a separator; give one character such as ';' or "
+            "'|', tab, or auto."
+        )
+    return text
+
+
+def _encoding(text: str) -> str:
+    try:
+        codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(
+            f"unknown encoding {text!r}; give e.g. utf-8, latin-1, cp1252 or utf-16."
+        ) from None
+    return text
 
 
 def _columns(text: str) -> list[str]:
@@ -196,12 +238,25 @@ csv           the score CSV, wide or long (see 'data' below)
 --layout      auto: by the number of algorithms m (2: two-sample tests, 3 to 12:
               standard, more: compact, with the full tables in an appendix);
               standard or compact forces one for m >= 3 (default: auto)
---case        the column of case names
+--case        the column of case names: of long data, or of a wide CSV whose
+              case names are not its first column or are numbers (see 'data'
+              below)
+--no-case-column  a wide CSV without case names: every column is an algorithm,
+              the rows are numbered 1, 2, ...
+--sep         the CSV's field separator: one character, tab, or auto (guessed
+              among , ; tab | from the first 64 KB, with a note) (default: comma)
+--encoding    the CSV's text encoding, e.g. latin-1, cp1252, utf-16 (default:
+              utf-8, with or without a byte-order mark)
 --algorithm   the column of algorithm names
 --score       the column of scores
 --fold        the fold column(s), e.g. fold or run,fold: each algorithm's
               scores are averaged per case; none: no fold column (default:
               recognised, see 'data' below)
+--runs       per-fold data: how many runs (repetitions) of k-fold
+              cross-validation made each case's folds (k = folds per case /
+              N); with it, or with --fold run,fold, the report also tests each
+              case on its own folds (corrected resampled and Bayesian
+              correlated t-tests)
 --aggregate   how repeated rows of a case and algorithm are combined (default:
               the mean over --fold, refused without one)
 """
@@ -239,12 +294,19 @@ _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "--alias-file": {"metavar": "FILE"},
     "--layout": {"choices": ["auto", "standard", "compact"]},
 }
+#: How the CSV is read (both commands).
+_INPUT_OPTIONS: dict[str, dict[str, Any]] = {
+    "--sep": {"type": _separator, "default": ",", "metavar": "CHAR"},
+    "--encoding": {"type": _encoding, "default": "utf-8", "metavar": "NAME"},
+    "--no-case-column": {"action": "store_true"},
+}
 _LONG_OPTIONS: dict[str, dict[str, Any]] = {
     "--case": {"metavar": "COL"},
     "--algorithm": {"metavar": "COL"},
     "--score": {"metavar": "COL"},
     "--fold": {"type": _columns, "metavar": "COLS"},
     "--aggregate": {"choices": ["mean", "median"]},
+    "--runs": {"type": _positive_int, "metavar": "N"},
 }
 
 
@@ -298,6 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add(analyze, {"--control": {"metavar": "NAME"}})
     for command in (report, analyze):
         _add(command, _ANALYSIS_OPTIONS)
+        _add(command.add_argument_group("reading the CSV"), _INPUT_OPTIONS)
         _add(command.add_argument_group("long data"), _LONG_OPTIONS)
     dashboard = _subparser(
         commands,

@@ -79,6 +79,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "aggregate": "--aggregate",
         "format": "--format",
         "layout": "--layout",
+        "runs": "--runs",
     }
     keywords = set(inspect.signature(nbstats.report.report).parameters)
     assert keywords - {"scores", "path"} == set(keyword_options)
@@ -251,7 +252,15 @@ def test_alias_pairs_inline_and_from_a_file(tmp_path, calls, capsys):
         (["--aggregate", "mean"], "argument --aggregate: applies to long data"),
         (["--aggregate", "sum"], "argument --aggregate: invalid choice: 'sum'"),
         (["--case", "data", "--fold", ","], "argument --fold: give a column name"),
-        (["--case", "data"], "argument --algorithm: long data needs --case, --algo"),
+        (["--case", "d", "--score", "s"], "argument --algorithm: long data needs"),
+        (["--algorithm", "a", "--score", "s"], "argument --case: long data needs"),
+        (["--runs", "5"], "argument --runs: applies to long data; also give"),
+        (["--runs", "0"], "argument --runs: '0' is not a count; give an integer"),
+        (["--detail", "frequentist", "--runs", "2"], "argument --runs: does not"),
+        (["--sep", "ab"], "argument --sep: 'ab' is not a separator; give one"),
+        (["--sep", '"'], "argument --sep: '\"' is not a separator"),
+        (["--encoding", "utf-9"], "argument --encoding: unknown encoding 'utf-9'"),
+        (["--case", "x", "--no-case-column"], "argument --no-case-column: not with"),
         (["--score", "x"], "missing: --case, --algorithm."),
         (["--control", "C4.5"], "argument --control: applies to --detail frequentist"),
         (["--detail", "frequentist", "--rope", "0.1"], "argument --rope: does not"),
@@ -310,7 +319,7 @@ def test_report_into_a_missing_directory(wide_csv, tmp_path, capsys):
 def test_missing_file(tmp_path, capsys):
     code, _, err = run(["analyze", tmp_path / "none.csv"], capsys)
     assert code == 2
-    assert "nbstats: error: no such score file" in err
+    assert f"nbstats: error: {tmp_path / 'none.csv'}: no such score file" in err
 
 
 def test_analyze_bad_csv_says_why(tmp_path, capsys):

@@ -1,0 +1,354 @@
+"""Reading a score CSV for the command line, checked before pandas can guess.
+
+The file is decoded and split with the :mod:`csv` module first (the user's
+``--sep`` and ``--encoding``), so that what pandas would silently repair is
+refused with the file, the line and the fix in the message:
+
+- a missing file, a directory, an unreadable, binary, empty or header-only
+  file; text that is not in the given encoding (``--encoding latin-1``);
+- a duplicated column name (pandas would rename the second ``A`` to ``A.1``)
+  or a column without a name (pandas' ``Unnamed: 2``), except the first column
+  of a wide file (the index as pandas writes it);
+- a row with more or fewer fields than the header (pandas would take an extra
+  first field as the index, or fill missing ones with NaN);
+- an empty case (or algorithm) name.
+
+Wide files: the case names are the column given by ``--case NAME``, else the
+first column when its header is empty or it holds any value that is not a
+number; a named first column of numbers is ambiguous (case numbers, or an
+algorithm's scores?) and refused, asking for ``--case NAME`` or
+``--no-case-column`` (every column is an algorithm; the rows are numbered 1,
+2, ...). Case and algorithm names are kept as the file spells them (``007``
+stays ``007``); scores are parsed by :func:`pandas.read_csv`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import shlex
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["DEFAULT_ENCODING", "SNIFF_SEPARATORS", "CsvText", "parse", "read_csv"]
+
+DEFAULT_ENCODING = "utf-8"
+
+#: The separators ``--sep auto`` chooses from.
+SNIFF_SEPARATORS = ",;\t|"
+
+#: Bytes that open files which are not CSV text: what they probably are.
+_BINARY = {
+    b"PK\x03\x04": "a zip archive (an Excel .xlsx or .ods workbook? save it as CSV)",
+    b"\xd0\xcf\x11\xe0": "an old Excel .xls workbook (save it as CSV)",
+    b"%PDF": "a PDF file",
+}
+
+
+@dataclass(frozen=True)
+class CsvText:
+    """A score CSV split into fields: header, data rows and their line numbers."""
+
+    path: str
+    text: str
+    sep: str
+    header: list[str]
+    rows: list[list[str]]
+    lines: list[int]
+
+
+def _fail(path: str, problem: str, line: int | None = None) -> ValueError:
+    where = f"{path}, line {line}" if line is not None else path
+    return ValueError(f"{where}: {problem}")
+
+
+def _shown(sep: str) -> str:
+    return "tab" if sep == "\t" else repr(sep)
+
+
+def _decode(path: str, encoding: str) -> str:
+    file = Path(path)
+    if file.is_dir():
+        raise IsADirectoryError(
+            f"{path}: is a directory, not a file; give the path of the score CSV."
+        )
+    if not file.exists():
+        raise FileNotFoundError(
+            f"{path}: no such score file; check the path (relative paths start "
+            f"in {Path.cwd()})."
+        )
+    try:
+        data = file.read_bytes()
+    except PermissionError:
+        raise PermissionError(
+            f"{path}: cannot read it (permission denied); make it readable or "
+            "copy it somewhere you can read."
+        ) from None
+    for magic, what in _BINARY.items():
+        if data.startswith(magic):
+            raise _fail(path, f"not a CSV file but {what}.")
+    utf8 = codecs.lookup(encoding).name == "utf-8"
+    try:
+        # utf-8-sig: the byte-order mark spreadsheets write is not a name
+        text = data.decode("utf-8-sig" if utf8 else encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        fix = "--encoding utf-16" if utf16 else "--encoding latin-1 (or cp1252)"
+        raise _fail(
+            path,
+            f"not {encoding} text (byte 0x{data[error.start]:02x} at offset "
+            f"{error.start}); give the file's encoding, e.g. {fix}.",
+            line,
+        ) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise _fail(
+            path,
+            f"a NUL character: this is not {encoding} CSV text (a UTF-16 file? "
+            "then pass --encoding utf-16).",
+            line,
+        )
+    if not text.strip():
+        raise _fail(
+            path,
+            "the file is empty; a score CSV has a header row (the case column, "
+            "then one column per algorithm) and one row of scores per case.",
+        )
+    return text
+
+
+def _sniff(path: str, text: str) -> str:
+    try:
+        return csv.Sniffer().sniff(text[:65536], delimiters=SNIFF_SEPARATORS).delimiter
+    except csv.Error:
+        raise _fail(
+            path,
+            "--sep auto cannot tell the separator (tried , ; tab |); pass it, "
+            "e.g. --sep ';'.",
+        ) from None
+
+
+def parse(path: str, *, sep: str = ",", encoding: str = DEFAULT_ENCODING) -> CsvText:
+    """Decode and split a score CSV, refusing what pandas would guess about.
+
+    ``sep="auto"`` picks the separator with :class:`csv.Sniffer` among
+    :data:`SNIFF_SEPARATORS`. Raises :class:`ValueError` (or an
+    :class:`OSError` for a missing file, a directory, an unreadable file)
+    whose message names the file, the line and the fix.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> _ = path.write_text("case,A,A\\nx,1,2\\n")
+    >>> parse(str(path))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...scores.csv, line 1: duplicated column name 'A' (columns 2 and 3); ...
+    """
+    text = _decode(path, encoding)
+    if sep == "auto":
+        sep = _sniff(path, text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
+    records: list[tuple[int, list[str]]] = []
+    start = 1
+    try:
+        for row in reader:
+            if row:  # blank lines are skipped, as pandas does
+                records.append((start, row))
+            start = reader.line_num + 1
+    except csv.Error as error:
+        raise _fail(
+            path,
+            f"{error} (quotes must enclose a whole field; a quote inside one "
+            'is written twice, e.g. "a ""b"" c").',
+            reader.line_num,
+        ) from None
+    (first, header), *body = records
+    _check_header(path, header, first, sep)
+    if not body:
+        raise _fail(
+            path,
+            f"only a header row ({sep.join(header)!r}), no scores; add one row "
+            "of scores per case below it.",
+        )
+    for line, row in body:
+        if len(row) != len(header):
+            fix = (
+                'a separator inside an unquoted name? Quote the name ("a, b") '
+                "or pass the right --sep."
+                if len(row) > len(header)
+                else "leave a missing score empty (x,0.5,,0.7) instead of "
+                "dropping its field."
+            )
+            raise _fail(
+                path,
+                f"{len(row)} fields where the header has {len(header)}; {fix}",
+                line,
+            )
+    return CsvText(path, text, sep, header, [r for _, r in body], [n for n, _ in body])
+
+
+def _check_header(path: str, header: list[str], line: int, sep: str) -> None:
+    if len(header) < 2:
+        guess = [s for s in SNIFF_SEPARATORS if s != sep and s in header[0]]
+        hint = (
+            f"; the separator looks like {_shown(guess[0])}: pass --sep "
+            f"{shlex.quote(guess[0]) if guess[0] != chr(9) else 'tab'} (or --sep auto)"
+            if guess
+            else ""
+        )
+        raise _fail(
+            path,
+            f"one column ({header[0]!r}) with the separator {_shown(sep)}; a "
+            f"score CSV has a case column and a column per algorithm{hint}.",
+            line,
+        )
+    counts = Counter(header)
+    repeated = [name for name, count in counts.items() if count > 1]
+    if repeated:
+        where = "; ".join(
+            f"{name!r} (columns "
+            + " and ".join(str(i + 1) for i, h in enumerate(header) if h == name)
+            + ")"
+            for name in repeated
+        )
+        plural = "s" if len(repeated) > 1 else ""
+        raise _fail(
+            path,
+            f"duplicated column name{plural} {where}; every column needs its own "
+            "name (one column per algorithm): rename or remove the duplicates.",
+            line,
+        )
+    blank = [i + 1 for i, h in enumerate(header) if not h.strip() and i > 0]
+    if blank:
+        trailing = (
+            " (a separator at the end of the header?)"
+            if blank[-1] == len(header)
+            else ""
+        )
+        raise _fail(
+            path,
+            f"column {blank[0]} has no name{trailing}; name every column.",
+            line,
+        )
+
+
+def _numeric(column: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
+        column
+    )
+
+
+def _labels(parsed: CsvText, column: str, what: str, fix: str) -> list[str]:
+    """The names in ``column`` as the file spells them; an empty one refused."""
+    at = parsed.header.index(column)
+    names = [row[at] for row in parsed.rows]
+    for line, name in zip(parsed.lines, names, strict=True):
+        if not name.strip():
+            raise _fail(
+                parsed.path, f"no {what} name in column {column!r}; {fix}", line
+            )
+    return names
+
+
+def read_csv(
+    path: str,
+    *,
+    sep: str = ",",
+    encoding: str = DEFAULT_ENCODING,
+    case: str | None = None,
+    no_case_column: bool = False,
+    long: dict[str, Any] | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """A checked CSV as ``(frame, separator)``: wide with the cases as index, or
+    long as it is (``long``: the ``case``/``algorithm`` columns given).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> _ = path.write_text("data set,A,B,C\\n007,1,2,3\\nx,4,5,6\\n")
+    >>> frame, sep = read_csv(str(path))
+    >>> frame.index.tolist(), list(frame.columns)
+    (['007', 'x'], ['A', 'B', 'C'])
+    >>> _ = path.write_text("A,B,C\\n1,2,3\\n4,5,6\\n")
+    >>> read_csv(str(path))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...: the first column 'A' holds numbers: ...
+    """
+    parsed = parse(path, sep=sep, encoding=encoding)
+    raw = pd.read_csv(io.StringIO(parsed.text), sep=parsed.sep, index_col=False)
+    if len(raw) != len(parsed.rows) or list(raw.columns) != parsed.header:
+        raise _fail(  # pragma: no cover - both parsers skip the same lines
+            path, "pandas reads this file differently from the csv module."
+        )
+    if long is not None:
+        for key in ("case", "algorithm"):
+            column = long.get(key)
+            if column in parsed.header:
+                raw[column] = _labels(
+                    parsed, column, key, "give every row its name or drop the row."
+                )
+        return raw, parsed.sep
+    return _wide(parsed, raw, case, no_case_column), parsed.sep
+
+
+def _wide(
+    parsed: CsvText, raw: pd.DataFrame, case: str | None, no_case_column: bool
+) -> pd.DataFrame:
+    path, header = parsed.path, parsed.header
+    if no_case_column:
+        if not header[0].strip():
+            raise _fail(
+                path,
+                "column 1 has no name, yet --no-case-column makes every column "
+                "an algorithm; name it, or drop --no-case-column if it names the "
+                "cases.",
+            )
+        frame = raw
+        frame.index = pd.RangeIndex(1, len(raw) + 1, name=None)
+    else:
+        if case is None:
+            case = header[0]
+            if header[0].strip() and _numeric(raw[case]):
+                option = shlex.quote(case)
+                raise _fail(
+                    path,
+                    f"the first column {case!r} holds numbers: are they case "
+                    f"names or an algorithm's scores? Pass --case {option} if "
+                    "that column names the cases, or --no-case-column if every "
+                    "column is an algorithm (the rows are then numbered 1, 2, …).",
+                )
+        elif case not in header:
+            raise _fail(
+                path,
+                f"--case {case!r}: no such column; the columns are {header}.",
+            )
+        fix = "name every case, or pass --no-case-column to number the rows."
+        names = _labels(parsed, case, "case", fix)
+        frame = raw.drop(columns=case)
+        frame.index = pd.Index(names, name=case or None)
+    if frame.shape[1] < 2:
+        raise _fail(
+            path,
+            "a wide score CSV needs a column of case names and at least 2 "
+            f"columns of scores, got columns {header}.",
+        )
+    text = [c for c in frame.columns if not _numeric(frame[c])]
+    if text:
+        raise _fail(
+            path,
+            f"column(s) {text} are not numeric, so this is not a wide score "
+            "table (first column = cases, one column of scores per algorithm). "
+            "For long data (one row per case and algorithm) pass --case COL "
+            f"--algorithm COL --score COL; the columns are {header}.",
+        )
+    return frame
