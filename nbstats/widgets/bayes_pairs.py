@@ -3,7 +3,7 @@
 The Bayesian dashboard shows a decision for every pair of algorithms: 1225
 pairs for 50 algorithms. What depends on the cases (the Walsh sums of each
 pair, per draw) is computed once per (prior, rope) by
-:func:`~nbstats.stats.bayes.signrank.shared_components` and kept as one
+:class:`~nbstats.stats.bayes.pair_sums.PairSums` and kept as one
 pairs × draws array per region. A new s, ε or threshold then costs one
 compiled pass over those arrays (:func:`pair_counts`) that turns the sums into
 θ's draws and counts them, for all pairs together — no per-pair Python, no
@@ -28,9 +28,10 @@ import numba
 import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.stats.bayes.pair_kernel import pair_rope_counts
+from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import SignedRankPosterior, shared_components
-from nbstats.stats.bayes.summary_kernel import rope_counts
 from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = ["PairPosteriors", "default_draws", "pair_counts"]
@@ -116,14 +117,10 @@ def pair_counts(
 
 @dataclass
 class _Group:
-    """The posteriors and pairs × draws sums of one (prior, rope)."""
+    """The pairs × draws sums of one (prior, rope), as views of cached arrays."""
 
-    posteriors: list[SignedRankPosterior]
     arrays: dict[str, np.ndarray]
     steps: dict[str, np.ndarray] = field(default_factory=dict)
-
-    def nbytes(self) -> int:
-        return sum(a.nbytes for a in self.arrays.values())
 
 
 class PairPosteriors:
@@ -141,6 +138,20 @@ class PairPosteriors:
     shared : dict
         ``"uniforms"`` and ``"total"`` arrays of the draws, shared with the
         joint statements (filled here if missing).
+    cache_bytes : int
+        Memory for the sums of earlier ropes and of the point prior.
+
+    Notes
+    -----
+    The sums are kept by what they depend on: θ's on nothing but the draws
+    (computed once), the rope's two regions on the rope, the point prior's
+    cross terms on the rope. IDP and the Bayesian bootstrap need no cross
+    terms, and the point prior's quadratic sums are theirs, so a change of
+    prior computes at most the cross terms (one prefix sum per draw for all
+    pairs). No per-pair object is made for the matrix; the pair shown in
+    full gets its :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior`
+    when asked. Arrays of forgotten settings are reused for new ones rather
+    than allocated afresh (fresh memory costs page faults).
 
     Examples
     --------
@@ -166,9 +177,14 @@ class PairPosteriors:
         self.gammas = gammas
         self.shared: dict[str, np.ndarray] = {} if shared is None else shared
         self.cache_bytes = cache_bytes
-        self.groups: OrderedDict[tuple[str, float], _Group] = OrderedDict()
+        self.sums = PairSums(diffs, draws)
+        self._quad_theta: np.ndarray | None = None
+        # ("rope", rope) → K × 2 × draws; ("cross", rope) → K × R × draws
+        self._cache: OrderedDict[tuple[str, float], np.ndarray] = OrderedDict()
+        self._free: list[np.ndarray] = []
         self._theta: tuple[tuple, np.ndarray] | None = None
         self._rope: tuple[tuple, np.ndarray] | None = None
+        self._posteriors: OrderedDict[tuple, SignedRankPosterior] = OrderedDict()
         self._single: OrderedDict[tuple, tuple[SignedRankPosterior, dict]] = (
             OrderedDict()
         )
@@ -180,88 +196,73 @@ class PairPosteriors:
     # -- per-case sums -----------------------------------------------------------
 
     def group(self, prior: str, rope: float) -> _Group:
-        """The (prior, rope) sums of every pair, computed once and kept."""
-        key = (prior, rope)
-        if key in self.groups:
-            self.groups.move_to_end(key)
-            return self.groups[key]
-        # θ does not depend on the rope, and the sums do not depend on the
-        # prior but for the point prior's own terms: another setting's
-        # posteriors lend their set-up and their sums
-        found = next(
-            (
-                (key, g)
-                for key, g in reversed(self.groups.items())
-                if _same_sums(key[0], prior)
-            ),
-            None,
-        )
-        source = None if found is None else found[1]
-        if found is not None:
-            (source_prior, source_rope), source = found
-            posteriors = source.posteriors
-            if source_prior != prior:
-                posteriors = [_with_prior(p, prior) for p in posteriors]
-            if source_rope != rope:
-                posteriors = [p.with_rope(rope) for p in posteriors]
-        else:
-            source_rope = None
-            posteriors = [
-                SignedRankPosterior(
-                    self.diffs[:, k], prior, 0.0, rope, prior_gammas=self.gammas
-                )
-                for k in range(self.n_pairs)
-            ]
-        theta_keys = [
-            k
-            for k in ("quad_theta", "cross_theta")
-            if k in (source.arrays if source is not None else {})
-        ]
-        arrays: dict[str, np.ndarray] = {}
-        if source is not None and source_rope == rope:
-            arrays = dict(source.arrays)
-        elif source is not None and rope == 0:
-            arrays = {k: source.arrays[k] for k in theta_keys}
-        else:
-            known = None
-            if source is not None:
-                known = [
-                    {k: source.arrays[k][i] for k in theta_keys}
-                    for i in range(self.n_pairs)
-                ]
-            parts = shared_components(posteriors, self.draws, known_theta=known)
-            self._share(parts[0])
-            for name in parts[0]:
-                if name.startswith(("quad_", "cross_")):
-                    if known is not None and name in theta_keys:
-                        arrays[name] = source.arrays[name]
-                    else:
-                        arrays[name] = _stack_rows(parts, name)
-        group = _Group(posteriors, arrays)
-        for region in posteriors[0]._regions:
-            group.steps[region] = np.array(
-                [_step(p, region) for p in posteriors], dtype=float
-            )
-        self.groups[key] = group
-        self._evict()
+        """The (prior, rope) sums of every pair (computed once and kept)."""
+        arrays = {"quad_theta": self._theta_sums()}
+        keys = ["theta"]
+        if rope > 0:
+            both = self._cached(("rope", rope), 2, self._rope_sums)
+            arrays["quad_right"], arrays["quad_left"] = both[:, 0], both[:, 1]
+            keys += ["right", "left"]
+        if prior == "point":
+            cross = self._cached(("cross", rope), len(keys), self._cross_sums)
+            for q, key in enumerate(keys):
+                arrays[f"cross_{key}"] = cross[:, q]
+        group = _Group(arrays)
+        specs = [(+1, 0.0), *rope_regions(rope)]
+        for key, (sign, c) in zip(keys, specs, strict=True):
+            # the point prior's own term (z0 = 0), as SignedRankPosterior's
+            step = float(np.heaviside(sign * 2 * 0.0 - c, 0.5))
+            group.steps[key] = np.full(self.n_pairs, step)
         return group
 
-    def _share(self, parts: dict[str, np.ndarray]) -> None:
+    def _theta_sums(self) -> np.ndarray:
+        if self._quad_theta is None:
+            out = np.empty((self.n_pairs, 1, self.draws.n_samples))
+            total, uniforms = self.sums.quads([(+1, 0.0)], out)
+            self._share(total, uniforms)
+            self._quad_theta = out[:, 0]
+        return self._quad_theta
+
+    def _rope_sums(self, key: tuple[str, float], out: np.ndarray) -> None:
+        self.sums.quads(rope_regions(key[1]), out)
+
+    def _cross_sums(self, key: tuple[str, float], out: np.ndarray) -> None:
+        self.sums.crosses([(+1, 0.0), *rope_regions(key[1])], out)
+
+    def _cached(self, key: tuple[str, float], n_regions: int, compute) -> np.ndarray:
+        """The cached array of ``key``, or a new one (in the buffer of a
+        forgotten setting when one fits) filled by ``compute(key, out)``."""
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        shape = (self.n_pairs, n_regions, self.draws.n_samples)
+        need = 8 * int(np.prod(shape))
+        # the oldest first, but never what the group being built uses
+        for old in [k for k in self._cache if k[1] != key[1]]:
+            if self._nbytes() + need <= self.cache_bytes:
+                break
+            self._free.append(self._cache.pop(old))
+        out = next((a for a in self._free if a.shape == shape), None)
+        if out is None:
+            out = np.empty(shape)
+        else:
+            self._free = [a for a in self._free if a is not out]
+        self._free = self._free[-2:]  # a few spare buffers, no more
+        compute(key, out)
+        self._cache[key] = out
+        return out
+
+    def _nbytes(self) -> int:
+        return sum(a.nbytes for a in self._cache.values())
+
+    def _share(self, total: np.ndarray, uniforms: np.ndarray) -> None:
         """Keep one copy of the draws' uniforms and totals (same draws)."""
-        for name in ("uniforms", "total"):
+        for name, value in (("uniforms", uniforms), ("total", total)):
             known = self.shared.get(name)
-            if known is None or not np.array_equal(known, parts[name]):
-                self.shared[name] = parts[name]
+            if known is None or not np.array_equal(known, value):
+                self.shared[name] = value
         self.gammas.uniforms = self.shared["uniforms"]
         self.gammas.total = self.shared["total"]
-
-    def _evict(self) -> None:
-        """Forget the oldest settings beyond the memory budget (never the last)."""
-        while (
-            len(self.groups) > 1
-            and sum(g.nbytes() for g in self.groups.values()) > self.cache_bytes
-        ):
-            self.groups.popitem(last=False)
 
     # -- summaries ---------------------------------------------------------------
 
@@ -288,19 +289,25 @@ class PairPosteriors:
             g0, scale, _, extra = self._terms(s)
             quad = group.arrays["quad_theta"]
             counts = np.empty((self.n_pairs, 5), dtype=np.int64)
-            pair_counts(
-                quad,
-                group.arrays["cross_theta"] if point else quad,
-                g0,
-                scale,
-                extra,
-                group.steps["theta"],
-                point,
-                idp,
-                HALF_TOLERANCE,
-                float(epsilon),
-                counts,
-            )
+            cross = group.arrays["cross_theta"] if point else quad
+            steps = group.steps["theta"]
+
+            def count(a: int, b: int) -> None:
+                pair_counts(
+                    quad[a:b],
+                    cross[a:b],
+                    g0,
+                    scale,
+                    extra,
+                    steps[a:b],
+                    point,
+                    idp,
+                    HALF_TOLERANCE,
+                    float(epsilon),
+                    counts[a:b],
+                )
+
+            in_halves(count, self.n_pairs, quad.size)
             self._theta = (theta_key, counts)
         counts = self._theta[1] / n_draws
         out = {
@@ -330,22 +337,26 @@ class PairPosteriors:
             right, left = a["quad_right"], a["quad_left"]
             cross_right = a["cross_right"] if point else right
             cross_left = a["cross_left"] if point else left
-            steps_right, steps_left = group.steps["right"], group.steps["left"]
             counts = np.empty((self.n_pairs, 6), dtype=np.int64)
-            for k in range(self.n_pairs):
-                counts[k] = rope_counts(
-                    right[k],
-                    left[k],
-                    cross_right[k],
-                    cross_left[k],
+            steps_right, steps_left = group.steps["right"], group.steps["left"]
+
+            def count(a: int, b: int) -> None:
+                pair_rope_counts(
+                    right[a:b],
+                    left[a:b],
+                    cross_right[a:b],
+                    cross_left[a:b],
                     g0,
                     inverse,
                     extra,
-                    float(steps_right[k]),
-                    float(steps_left[k]),
+                    steps_right[a:b],
+                    steps_left[a:b],
                     point,
                     prior == "idp",
+                    counts[a:b],
                 )
+
+            in_halves(count, self.n_pairs, right.size)
             self._rope = (key, counts)
         return self._rope[1]
 
@@ -365,13 +376,26 @@ class PairPosteriors:
         the matrix holds the other way round), on the shared draws."""
         if k is not None:
             group = self.group(prior, rope)
-            posterior = group.posteriors[k]
+            posterior = self._posterior(k, prior, rope)
             parts = {name: array[k] for name, array in group.arrays.items()}
         else:
             posterior, parts = self._single_parts(diff, names, prior, rope)
         parts["uniforms"] = self.shared["uniforms"]
         parts["total"] = self.shared["total"]
         return posterior.result(parts, s=s, threshold=threshold, names=names)
+
+    def _posterior(self, k: int, prior: str, rope: float) -> SignedRankPosterior:
+        """Pair k's posterior, made when first shown (the matrix needs none)."""
+        base = self._posteriors.get(k)
+        if base is None:
+            base = SignedRankPosterior(
+                self.diffs[:, k], "bb", 0.0, 0.0, prior_gammas=self.gammas
+            )
+            self._posteriors[k] = base
+            if len(self._posteriors) > 8:
+                self._posteriors.popitem(last=False)
+        posterior = base.with_prior(prior)
+        return posterior.with_rope(rope) if rope > 0 else posterior
 
     def _single_parts(
         self, diff: Any, names: tuple[str, str], prior: str, rope: float
@@ -386,55 +410,9 @@ class PairPosteriors:
                 prior_gammas=self.gammas,
             )
             parts = shared_components([posterior], self.draws)[0]
-            self._share(parts)
+            self._share(parts["total"], parts["uniforms"])
             self._single[key] = (posterior, parts)
             if len(self._single) > 8:
                 self._single.popitem(last=False)
         posterior, parts = self._single[key]
         return posterior, dict(parts)
-
-
-def _same_sums(prior: str, other: str) -> bool:
-    """Whether two priors' posteriors have the same per-case sums: the same
-    prior, or IDP and the Bayesian bootstrap (neither has a pseudo-observation
-    among the cases; the prior's weight enters only when the sums are
-    combined)."""
-    return prior == other or {prior, other} == {"idp", "bb"}
-
-
-def _with_prior(posterior: SignedRankPosterior, prior: str) -> SignedRankPosterior:
-    """The same posterior under another prior with the same sums (IDP ↔ the
-    Bayesian bootstrap): its sorted differences and regions are shared, not
-    set up again, as :meth:`SignedRankPosterior.with_rope` shares them for a
-    new rope. Tested equal to a posterior built afresh (through
-    :func:`nbstats.bayes_signrank`)."""
-    other = object.__new__(SignedRankPosterior)
-    for name in ("z", "z0", "rope", "prior_gammas"):
-        object.__setattr__(other, name, getattr(posterior, name))
-    object.__setattr__(other, "prior", prior)
-    for name in ("_plan", "_regions", "_points", "_walsh_sum"):
-        object.__setattr__(other, name, getattr(posterior, name))
-    return other
-
-
-def _step(posterior: SignedRankPosterior, region: str) -> float:
-    """The point prior's own term in a region, as ``_evaluate`` computes it."""
-    r = posterior._regions[region]
-    return float(np.heaviside(r.sign * 2 * posterior.z0 - r.c, 0.5))
-
-
-def _stack_rows(parts: list[dict[str, np.ndarray]], name: str) -> np.ndarray:
-    """The pairs' rows of one sum as a pairs × draws array, without a copy
-    when they are already rows of one array (as shared_components makes them)."""
-    first = parts[0][name]
-    base = first.base
-    if base is not None and base.ndim == 3 and base.shape[0] == len(parts):
-        for q in range(base.shape[1]):
-            view = base[:, q, :]
-            if view.shape[1] == first.size and all(
-                part[name].ctypes.data == view[k].ctypes.data
-                and part[name].strides == view[k].strides
-                for k, part in enumerate(parts)
-            ):
-                return view
-    return np.stack([part[name] for part in parts])

@@ -19,10 +19,10 @@ import pytest
 
 import nbstats
 import nbstats.widgets.bayes as bayes_module
-import nbstats.widgets.bayes_pairs as pairs_module
 from nbstats.plots._common import format_probability
 from nbstats.stats.bayes import shared_prior as shared_prior_module
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.pair_sums import PairSums
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import SignedRankPosterior
 from nbstats.stats.bayes.weights import DirichletWeights
@@ -355,19 +355,21 @@ def test_rope_shows_three_regions(table):
 
 
 def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
-    components_calls: list[tuple[str, float]] = []
-    reused_theta: list[bool] = []
+    sums_calls: list[tuple[str, list, int]] = []
     result_calls: list[float] = []
     gamma_calls: list[float] = []
     weights_made: list[tuple] = []
-    shared_components = pairs_module.shared_components
+    quads, crosses = PairSums.quads, PairSums.crosses
     result = SignedRankPosterior.result
     gamma_quantile = shared_prior_module.gamma_quantile
 
-    def counting_components(posteriors, draws, **kw):
-        components_calls.extend((p.prior, p.rope) for p in posteriors)
-        reused_theta.append(kw.get("known_theta") is not None)
-        return shared_components(posteriors, draws, **kw)
+    def counting_quads(self, regions, out):
+        sums_calls.append(("quad", list(regions), self.n_pairs))
+        return quads(self, regions, out)
+
+    def counting_crosses(self, regions, out, x=0.0):
+        sums_calls.append(("cross", list(regions), self.n_pairs))
+        return crosses(self, regions, out, x)
 
     def counting_result(self, draws, **kw):
         assert isinstance(draws, dict), "result() must get the cached components"
@@ -383,7 +385,8 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
             weights_made.append(args)
             super().__init__(*args, **kw)
 
-    monkeypatch.setattr(pairs_module, "shared_components", counting_components)
+    monkeypatch.setattr(PairSums, "quads", counting_quads)
+    monkeypatch.setattr(PairSums, "crosses", counting_crosses)
     monkeypatch.setattr(SignedRankPosterior, "result", counting_result)
     monkeypatch.setattr(shared_prior_module, "gamma_quantile", counting_gamma)
     monkeypatch.setattr(bayes_module, "DirichletWeights", CountingWeights)
@@ -391,7 +394,8 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     dash = make(table)
     pairs = 6
     assert len(weights_made) == 1  # one set of draws for every pair
-    assert components_calls == [("idp", 0.0)] * pairs
+    theta = [(+1, 0.0)]
+    assert sums_calls == [("quad", theta, pairs)]  # θ of every pair, one call
     assert gamma_calls == [pytest.approx(IDP_DEFAULT_S)]  # once for all pairs
     assert result_calls == [pytest.approx(IDP_DEFAULT_S)]  # the shown pair only
 
@@ -410,21 +414,20 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
         c[name].value = value
         assert dash.error is None, dash.error
         assert dash.result["settings"][name] == value
-    assert len(components_calls) == pairs  # nothing recomputed per case
+    assert len(sums_calls) == 1  # nothing recomputed per case
     assert gamma_calls[1:] == [2.0, 0.3]  # once per new s, for all pairs and joint
     # the matrix needs no result objects: only the shown pair gets one, for a
     # new s, threshold or pair (γ and ε do not change it)
     assert result_calls[1:] == [2.0, 2.0, 2.0, 0.3, 0.3, 0.3]
 
-    c["rope"].value = 0.004  # new per-case sums: once per pair
-    assert components_calls[pairs:] == [("idp", 0.004)] * pairs
-    assert reused_theta == [False, True]  # θ of rope 0 reused for rope 0.004
+    c["rope"].value = 0.004  # the rope's two regions only: θ is kept
+    assert sums_calls[1:] == [("quad", [(+1, 0.008), (-1, 0.008)], pairs)]
     c["rope"].value = 0.0  # cached
-    c["prior"].value = "point"
-    assert components_calls[2 * pairs :] == [("point", 0.0)] * pairs
+    c["prior"].value = "point"  # its cross terms only: the sums are IDP's
+    assert sums_calls[2:] == [("cross", theta, pairs)]
     c["prior"].value = "idp"
     c["s"].value = 0.3  # seen before: no new Gamma quantiles either
-    assert len(components_calls) == 3 * pairs
+    assert len(sums_calls) == 3
     assert gamma_calls[1:] == [2.0, 0.3]
     assert len(weights_made) == 1
 
@@ -650,18 +653,23 @@ def test_bayesian_bootstrap_reuses_the_idp_sums(table, monkeypatch):
     """IDP and the Bayesian bootstrap share their per-case sums: switching
     between them computes nothing per case, and the numbers stay exact."""
     calls = []
-    shared_components = pairs_module.shared_components
+    quads, crosses = PairSums.quads, PairSums.crosses
 
-    def counting(posteriors, draws, **kw):
-        calls.append(len(posteriors))
-        return shared_components(posteriors, draws, **kw)
+    def counting_quads(self, regions, out):
+        calls.append(("quad", self.n_pairs))
+        return quads(self, regions, out)
 
-    monkeypatch.setattr(pairs_module, "shared_components", counting)
+    def counting_crosses(self, regions, out, x=0.0):
+        calls.append(("cross", self.n_pairs))
+        return crosses(self, regions, out, x)
+
+    monkeypatch.setattr(PairSums, "quads", counting_quads)
+    monkeypatch.setattr(PairSums, "crosses", counting_crosses)
     dash = make(table, random_state=5)
     dash.controls["rope"].value = 0.004
-    assert calls == [6, 6]
+    assert calls == [("quad", 6), ("quad", 6)]
     dash.controls["prior"].value = "bb"
-    assert calls == [6, 6]  # no new sums
+    assert calls == [("quad", 6), ("quad", 6)]  # no new sums
     ref = nbstats.bayes_signrank(
         table["A"], table["B"], prior="bb", rope=0.004, n_samples=N_SAMPLES,
         random_state=5,
@@ -673,5 +681,5 @@ def test_bayesian_bootstrap_reuses_the_idp_sums(table, monkeypatch):
         ref.prob_right,
     )
     assert dash.result["selected"].credible_interval == ref.credible_interval
-    dash.controls["prior"].value = "point"  # has its own sums
-    assert calls == [6, 6, 6]
+    dash.controls["prior"].value = "point"  # its own cross terms only
+    assert calls == [("quad", 6), ("quad", 6), ("cross", 6)]

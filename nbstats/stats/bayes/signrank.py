@@ -238,6 +238,39 @@ class SignedRankPosterior:
         other._set_regions(self._plan, self._regions["theta"], self._walsh_sum)
         return other
 
+    def with_prior(self, prior: Prior, z0: float = 0.0) -> SignedRankPosterior:
+        """The same posterior under another prior (the sorted differences and
+        the regions are shared, not set up again; a point prior finds its
+        pseudo-observation's positions).
+
+        Examples
+        --------
+        >>> z = np.array([0.3, -0.1, 0.2])
+        >>> point = SignedRankPosterior(z, "idp", 0.0, 0.1).with_prior("point")
+        >>> fresh = SignedRankPosterior(z, "point", 0.0, 0.1)
+        >>> point.prior, point.rope, point._points == fresh._points
+        ('point', 0.1, True)
+        """
+        check_choice("prior", prior, ("idp", "bb", "point"))
+        z0 = float(z0)
+        if prior != "point" and z0 != 0.0:
+            raise ValueError(
+                f"z0 places the pseudo-observation of prior='point'; it has no "
+                f"meaning for prior={prior!r}."
+            )
+        if not np.isfinite(z0):
+            raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
+        other = object.__new__(SignedRankPosterior)
+        for name in ("z", "rope", "prior_gammas", "_plan", "_regions", "_walsh_sum"):
+            object.__setattr__(other, name, getattr(self, name))
+        object.__setattr__(other, "prior", prior)
+        object.__setattr__(other, "z0", z0)
+        points = None
+        if prior == "point":
+            points = [self._plan.point_index(z0, r) for r in self._regions.values()]
+        object.__setattr__(other, "_points", points)
+        return other
+
     def components(self, draws: DirichletWeights) -> dict[str, np.ndarray]:
         """The parts of every draw that do not depend on s (computed once).
 

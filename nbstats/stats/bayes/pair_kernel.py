@@ -1,0 +1,117 @@
+"""Compiled set-up and summaries of many pairs' signed-rank posteriors at once.
+
+:class:`~nbstats.stats.bayes.walsh.WalshPlan` finds one pair's region
+boundaries with a binary search per difference; a dashboard of 50 algorithms
+has 1225 pairs, and building 1225 plans and regions one by one in Python cost
+more than the sums themselves. The kernels here do the same searches, in the
+same floating-point arithmetic, for every pair in one call
+(:func:`first_rows`), compute the point prior's cross terms without the
+quadratic sums (:func:`cross_sums`), and count every pair's rope winners
+(:func:`pair_rope_counts`) with the per-draw arithmetic of
+:func:`~nbstats.stats.bayes.summary_kernel.rope_counts`.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from nbstats.stats.bayes.summary_kernel import rope_counts
+from nbstats.stats.bayes.walsh_kernel import LANES
+
+__all__ = ["cross_sums", "first_rows", "pair_rope_counts"]
+
+
+@numba.njit(nogil=True, cache=True)
+def first_rows(
+    xs: np.ndarray, zs: np.ndarray, c: float, strict: bool
+) -> np.ndarray:  # pragma: no cover - compiled; tested against first_index
+    """``out[k, i]``: the first j with ``xs[k, i] + zs[k, j] > c`` (``>= c``
+    unless strict); row k of ``zs`` sorted. Row by row this is
+    :func:`~nbstats.stats.bayes.walsh.first_index`, the same comparisons."""
+    n_rows, width = xs.shape
+    n = zs.shape[1]
+    out = np.empty((n_rows, width), dtype=np.int64)
+    for k in range(n_rows):
+        for i in range(width):
+            x, low, high = xs[k, i], 0, n
+            while low < high:
+                middle = (low + high) // 2
+                total = x + zs[k, middle]
+                if total > c or (not strict and total == c):
+                    high = middle
+                else:
+                    low = middle + 1
+            out[k, i] = low
+    return out
+
+
+@numba.njit(nogil=True, cache=True)
+def cross_sums(
+    exponentials: np.ndarray,
+    point_main: np.ndarray,
+    point_other: np.ndarray,
+    signs: np.ndarray,
+    cross: np.ndarray,
+    offset: int,
+) -> None:  # pragma: no cover - compiled; tested against walsh_sums
+    """``cross[k, q, offset + r]`` of :func:`~.walsh_kernel.walsh_sums` alone.
+
+    The cross term of a pseudo-observation needs the prefix sums of a draw's
+    weights at two positions, not the quadratic sums: for unpermuted weights
+    (every pair sees them as they come) one prefix sum per draw serves all
+    pairs. The prefix sums and the arithmetic are those of ``walsh_sums``, so
+    the values are equal bit for bit.
+    """
+    rows, n = exponentials.shape
+    n_plans, n_regions = point_main.shape
+    prefix = np.zeros((n + 1, LANES))
+    for start in range(0, rows, LANES):
+        lanes = min(LANES, rows - start)
+        for j in range(n):
+            for b in range(lanes):
+                prefix[j + 1, b] = prefix[j, b] + exponentials[start + b, j]
+        first = offset + start
+        for k in range(n_plans):
+            for q in range(n_regions):
+                at, other = point_main[k, q], point_other[k, q]
+                for b in range(lanes):
+                    p_at, p_other = prefix[at, b], prefix[other, b]
+                    if signs[q] > 0:
+                        step = prefix[n, b] - p_at + 0.5 * (p_at - p_other)
+                    else:
+                        step = p_at + 0.5 * (p_other - p_at)
+                    cross[k, q, first + b] = step
+
+
+@numba.njit(nogil=True, cache=True)
+def pair_rope_counts(
+    right: np.ndarray,
+    left: np.ndarray,
+    cross_right: np.ndarray,
+    cross_left: np.ndarray,
+    g0: np.ndarray,
+    inverse: np.ndarray,
+    extra: np.ndarray,
+    steps_right: np.ndarray,
+    steps_left: np.ndarray,
+    point_prior: bool,
+    idp: bool,
+    out: np.ndarray,
+) -> None:  # pragma: no cover - compiled; tested against bayes_signrank
+    """:func:`~.summary_kernel.rope_counts` of every pair (row k of the
+    pairs × draws sums) into ``out[k]``, in one call."""
+    for k in range(right.shape[0]):
+        out[k] = rope_counts(
+            right[k],
+            left[k],
+            cross_right[k],
+            cross_left[k],
+            g0,
+            inverse,
+            extra,
+            steps_right[k],
+            steps_left[k],
+            point_prior,
+            idp,
+        )

@@ -1,0 +1,261 @@
+"""The Walsh sums of many pairs on shared draws, set up without per-pair objects.
+
+:func:`~nbstats.stats.bayes.signrank.shared_components` takes one
+:class:`~nbstats.stats.bayes.signrank.SignedRankPosterior` per pair; for the
+1225 pairs of a 50-algorithm dashboard building those (a plan, two binary
+searches per region, Python objects) cost as much as the sums. A
+:class:`PairSums` sorts every pair's differences once, finds every pair's
+region boundaries in one compiled call, and evaluates the sums with
+:func:`~nbstats.stats.bayes.walsh_kernel.walsh_sums`, over two halves of the
+pairs in two threads (the kernel releases the GIL; each thread writes its own
+pairs, so the values do not depend on the threads). The inputs to the kernel
+are those a per-pair :class:`~nbstats.stats.bayes.walsh.WalshBatch` would
+pack, so every value equals the per-pair computation bit for bit (tested).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from nbstats.stats.bayes.weights import DirichletWeights
+
+__all__ = ["PairSums", "RegionSpec", "in_halves", "rope_regions"]
+
+#: ``(sign, c)`` of a region ``H(sign (z_i + z_j) - c)`` (see :mod:`.walsh`)
+RegionSpec = tuple[int, float]
+
+#: pairs × draws below which one thread does it all (threads cost ~0.1 ms)
+THREAD_WORK = 200_000
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="nbstats-walsh")
+    return _POOL
+
+
+def in_halves(function, n_items: int, work: int, threads: int | None = None) -> None:
+    """``function(start, stop)`` over two halves of ``range(n_items)`` in two
+    threads (one call when ``work`` — items × draws — is small or the machine
+    has one processor). For compiled ``nogil`` kernels that write only their
+    own items' outputs: the results do not depend on the threads.
+
+    Examples
+    --------
+    >>> seen = []
+    >>> in_halves(lambda a, b: seen.append((a, b)), 10, 10**9, threads=2)
+    >>> sorted(seen)
+    [(0, 5), (5, 10)]
+    """
+    if threads is None:
+        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+    if threads < 2 or n_items < 2 or work < THREAD_WORK:
+        function(0, n_items)
+        return
+    middle = n_items // 2
+    future = _pool().submit(function, middle, n_items)
+    function(0, middle)
+    future.result()
+
+
+def rope_regions(rope: float) -> list[RegionSpec]:
+    """The regions of :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior`
+    beyond θ for a rope: right ``(+1, 2 rope)`` and left ``(-1, 2 rope)``.
+
+    Examples
+    --------
+    >>> rope_regions(0.01)
+    [(1, 0.02), (-1, 0.02)]
+    """
+    return [(+1, 2 * rope), (-1, 2 * rope)] if rope > 0 else []
+
+
+class PairSums:
+    """Sorted differences of K pairs and their sums on one set of draws.
+
+    Parameters
+    ----------
+    diffs : ndarray
+        n cases × K pairs of differences.
+    draws : DirichletWeights
+        The draws every pair shares.
+    threads : int, optional
+        Threads for the sums (default: 2 when the machine has 2 or more
+        processors, else 1).
+
+    Examples
+    --------
+    >>> from nbstats.stats.bayes.weights import DirichletWeights
+    >>> diffs = np.array([[0.1, 0.2], [0.3, -0.1], [-0.05, 0.4]])
+    >>> sums = PairSums(diffs, DirichletWeights(3, 100, 0))
+    >>> quad = np.empty((2, 1, 100))
+    >>> total, uniforms = sums.quads([(+1, 0.0)], quad)
+    >>> bool(np.all(quad <= total ** 2 + 1e-12))
+    True
+    """
+
+    def __init__(
+        self, diffs: np.ndarray, draws: DirichletWeights, *, threads: int | None = None
+    ) -> None:
+        diffs = np.asarray(diffs, dtype=float)
+        order = np.argsort(diffs, axis=0, kind="stable")  # as WalshPlan.build
+        self.orders = np.ascontiguousarray(order.T)
+        self.sorted = np.ascontiguousarray(np.take_along_axis(diffs, order, axis=0).T)
+        self.draws = draws
+        if threads is None:
+            threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+        self.threads = max(1, int(threads))
+
+    @property
+    def n_pairs(self) -> int:
+        return int(self.sorted.shape[0])
+
+    # -- set-up --------------------------------------------------------------------
+
+    def boundaries(self, sign: int, c: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(main, other)`` K × n: :meth:`WalshPlan.region`'s searches, all pairs."""
+        from nbstats.stats.bayes.pair_kernel import first_rows
+
+        zs = self.sorted
+        if sign > 0:
+            return first_rows(zs, zs, float(c), True), first_rows(
+                zs, zs, float(c), False
+            )
+        c = -c
+        return first_rows(zs, zs, float(c), False), first_rows(zs, zs, float(c), True)
+
+    def points(self, regions: Sequence[RegionSpec], x: float = 0.0) -> np.ndarray:
+        """K × R × 2: :meth:`WalshPlan.point_index` of x for every pair and region."""
+        from nbstats.stats.bayes.pair_kernel import first_rows
+
+        xs = np.full((self.n_pairs, 1), float(x))
+        out = np.empty((self.n_pairs, len(regions), 2), dtype=np.int64)
+        for q, (sign, c) in enumerate(regions):
+            cut = float(c) if sign > 0 else float(-c)
+            strict = (True, False) if sign > 0 else (False, True)
+            out[:, q, 0] = first_rows(xs, self.sorted, cut, strict[0])[:, 0]
+            out[:, q, 1] = first_rows(xs, self.sorted, cut, strict[1])[:, 0]
+        return out
+
+    def batch(self, regions: Sequence[RegionSpec]) -> dict[str, np.ndarray]:
+        """The arrays :class:`~nbstats.stats.bayes.walsh.WalshBatch` packs."""
+        n = self.sorted.shape[1]
+        mains, highs, lows, full = [], [], [], []
+        for sign, c in regions:
+            main, other = self.boundaries(sign, c)
+            high, low = (main, other) if sign > 0 else (other, main)
+            everything = 0 if sign > 0 else n
+            mains.append(main)
+            highs.append(high)
+            lows.append(low)
+            full.append(
+                np.all(high == low, axis=1) & np.all(main == everything, axis=1)
+            )
+        main = np.stack(mains, axis=1)  # K × R × n
+        high, low = np.stack(highs, axis=1), np.stack(lows, axis=1)
+        ties = high != low
+        # the ties in plan-major, region, row order: as WalshBatch concatenates
+        _, _, rows = np.nonzero(ties)
+        counts = ties.sum(axis=2).ravel()
+        return {
+            "mains": main,
+            "signs": np.array([sign for sign, _ in regions], dtype=np.int64),
+            "full": np.stack(full, axis=1),
+            "tie_start": np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+            "tie_rows": rows.astype(np.int64),
+            "tie_high": high[ties].astype(np.int64),
+            "tie_low": low[ties].astype(np.int64),
+        }
+
+    # -- sums --------------------------------------------------------------------
+
+    def quads(
+        self, regions: Sequence[RegionSpec], out: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Fill ``out[k, q, r]`` (K × R × draws) with the Walsh sums of region q
+        of pair k; return the draws' ``(total, uniforms)``."""
+        from nbstats.stats.bayes.walsh_kernel import walsh_sums
+
+        packed = self.batch(regions)
+        n_regions = len(regions)
+        empty2 = np.zeros((self.n_pairs, n_regions), dtype=np.int64)
+        n_draws = self.draws.n_samples
+        total, uniforms = np.empty(n_draws), np.empty(n_draws)
+        halves = self._halves()
+        scratch = [total] + [np.empty(n_draws) for _ in halves[1:]]
+
+        def run(half: int, chunk) -> None:
+            a, b = halves[half]
+            ties = packed["tie_start"][a * n_regions : b * n_regions + 1]
+            lo, hi = int(ties[0]), int(ties[-1])
+            walsh_sums(
+                chunk.exponentials,
+                self.orders[a:b],
+                False,
+                packed["mains"][a:b],
+                packed["signs"],
+                packed["full"][a:b],
+                ties - lo,
+                packed["tie_rows"][lo:hi],
+                packed["tie_high"][lo:hi],
+                packed["tie_low"][lo:hi],
+                empty2[a:b],
+                empty2[a:b],
+                False,
+                scratch[half],
+                out[a:b],
+                np.empty((0, 0, 0)),
+                chunk.rows.start,
+            )
+
+        for chunk in self.draws:
+            self._parallel(run, chunk, len(halves))
+            uniforms[chunk.rows] = chunk.uniforms
+        return total, uniforms
+
+    def crosses(
+        self, regions: Sequence[RegionSpec], out: np.ndarray, x: float = 0.0
+    ) -> None:
+        """Fill ``out[k, q, r]`` with the cross terms of a pseudo-observation at
+        x (the point prior's; see :meth:`WalshBatch.evaluate`)."""
+        from nbstats.stats.bayes.pair_kernel import cross_sums
+
+        index = self.points(regions, x)
+        main = np.ascontiguousarray(index[:, :, 0])
+        other = np.ascontiguousarray(index[:, :, 1])
+        signs = np.array([sign for sign, _ in regions], dtype=np.int64)
+        halves = self._halves()
+
+        def run(half: int, chunk) -> None:
+            a, b = halves[half]
+            cross_sums(
+                chunk.exponentials, main[a:b], other[a:b], signs, out[a:b],
+                chunk.rows.start,
+            )  # fmt: skip
+
+        for chunk in self.draws:
+            self._parallel(run, chunk, len(halves))
+
+    def _halves(self) -> list[tuple[int, int]]:
+        k = self.n_pairs
+        if self.threads < 2 or k < 2 or k * self.draws.n_samples < THREAD_WORK:
+            return [(0, k)]
+        middle = k // 2
+        return [(0, middle), (middle, k)]
+
+    @staticmethod
+    def _parallel(run, chunk, n: int) -> None:
+        if n == 1:
+            run(0, chunk)
+            return
+        futures = [_pool().submit(run, h, chunk) for h in range(1, n)]
+        run(0, chunk)
+        for future in futures:
+            future.result()
