@@ -16,7 +16,7 @@ The server is locked, as Jupyter's are:
   in the browser can use the dashboard. The token reaches Voilà in its
   environment (``JUPYTER_TOKEN``), never on its command line, which every
   local user can read. ``--no-token`` serves without one, with a warning.
-- **a kernel cap**: every page load starts a kernel (about 200 MB). At most
+- **a kernel cap**: every page load starts a kernel (200-300 MB). At most
   ``--max-kernels`` (default 3: a presenter's page and a spare or two) run
   at once; a page load beyond that gets an HTTP 503 page saying so and how
   to raise it (:mod:`nbstats.widgets.serve_voila`). Closing or reloading a
@@ -39,7 +39,6 @@ import importlib.util
 import os
 import re
 import secrets
-import socket
 import sys
 import tempfile
 import warnings
@@ -49,7 +48,15 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from nbstats.widgets.serve_process import run_voila
+from nbstats.widgets.serve_process import (
+    DEFAULT_CULL_IDLE,
+    DEFAULT_MAX_KERNELS,
+    check_limits,
+    free_port,
+    run_voila,
+    voila_command,
+    write_voila_config,
+)
 
 __all__ = [
     "KINDS",
@@ -76,22 +83,6 @@ NAN_POLICIES = ("raise", "omit")
 CONTROL_CLASS = "nbstats-control-"
 DASHBOARD_CLASS = "nbstats-dashboard"
 
-#: Default ``--max-kernels``: one kernel per open page, ~200 MB each, so 3 is
-#: about 600 MB -- a presenter's page plus a reload or a second tab.
-DEFAULT_MAX_KERNELS = 3
-#: Default ``--cull-idle`` (seconds): a page unused for 10 minutes frees its kernel.
-DEFAULT_CULL_IDLE = 600
-#: The kernel manager Voilà is told to use (by name: it imports jupyter_server).
-KERNEL_MANAGER = "nbstats.widgets.serve_voila.CappedKernelManager"
-#: The ``voila.py`` :func:`write_voila_config` writes (``c``: the config
-#: object traitlets gives a config file).
-VOILA_CONFIG = """\
-# by nbstats dashboard: each page gets its _xsrf cookie, so that closing or
-# reloading it shuts its kernel down (see nbstats.widgets.serve_voila)
-from nbstats.widgets.serve_voila import set_xsrf_cookie
-
-c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
-"""
 NO_TOKEN_WARNING = (
     "nbstats: warning: --no-token: the dashboard is open to every user and "
     "program on this machine, including any web page open in your browser; "
@@ -267,103 +258,6 @@ def _literal(path: Path) -> str:
     return repr(text)
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that is free on ``host`` right now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
-
-
-def voila_command(
-    notebook: str | os.PathLike[str],
-    *,
-    port: int,
-    port_retries: int = 0,
-    connection_dir: str | os.PathLike[str] | None = None,
-    config_dir: str | os.PathLike[str] | None = None,
-    token: bool = True,
-    max_kernels: int = DEFAULT_MAX_KERNELS,
-    cull_idle: int = DEFAULT_CULL_IDLE,
-) -> list[str]:
-    """The Voilà command line: 127.0.0.1 only, no browser, sources stripped.
-
-    ``token=True`` requires a token: the one in the ``JUPYTER_TOKEN``
-    environment variable Voilà is started with (:func:`serve` sets it), else
-    one jupyter_server generates and Voilà prints in its URL. At most
-    ``max_kernels`` kernels (0: no limit); kernels idle for ``cull_idle``
-    seconds are stopped, connected or not (0: never). ``config_dir``: where
-    :func:`write_voila_config` wrote, searched before the user's Jupyter
-    config directories.
-
-    Examples
-    --------
-    >>> command = voila_command("d.ipynb", port=8866, max_kernels=2)
-    >>> [arg for arg in command if "token" in arg or "max_kernels" in arg]
-    ['--Voila.auto_token=True', '--CappedKernelManager.max_kernels=2']
-    """
-    _check_limits(max_kernels, cull_idle)
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(notebook),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={int(port)}",
-        f"--Voila.port_retries={int(port_retries)}",
-        "--strip_sources=True",
-        # local only: a failing cell shows its traceback in the page
-        "--show_tracebacks=True",
-        # never the token itself: any local user can read a command line
-        f"--Voila.auto_token={bool(token)}",
-        f"--VoilaConfiguration.multi_kernel_manager_class={KERNEL_MANAGER}",
-        f"--CappedKernelManager.max_kernels={int(max_kernels)}",
-        f"--CappedKernelManager.cull_idle_timeout={int(cull_idle)}",
-        # checked often enough that a kernel outlives its idle time by <= 1/4
-        f"--CappedKernelManager.cull_interval={max(1, min(60, cull_idle // 4))}",
-        # an open but unused page is idle too: its kernel is what the cap frees
-        "--CappedKernelManager.cull_connected=True",
-    ]
-    if connection_dir is not None:
-        command.append(f"--Voila.connection_dir_root={connection_dir}")
-    if config_dir is not None:  # not the working directory: voila.py there
-        from jupyter_core.paths import jupyter_config_path  # would shadow Voilà
-
-        for folder in [str(config_dir), *jupyter_config_path()]:
-            command.append(f"--Voila.config_file_paths={folder}")
-    return command
-
-
-def write_voila_config(folder: str | os.PathLike[str]) -> Path:
-    """Write the ``voila.py`` Voilà reads when started in ``folder``.
-
-    It installs :func:`nbstats.widgets.serve_voila.set_xsrf_cookie`, without
-    which a page cannot shut its kernel down when closed (a Python hook: no
-    command-line option can carry it). Give ``folder`` to
-    :func:`voila_command` as ``config_dir`` (never Voilà's working directory,
-    where ``python -m voila`` would import this ``voila.py`` as Voilà).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     print(write_voila_config(folder).name)
-    voila.py
-    """
-    path = Path(folder) / "voila.py"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(VOILA_CONFIG, encoding="utf-8")
-    return path
-
-
-def _check_limits(max_kernels: int, cull_idle: int) -> None:
-    for option, value in (("--max-kernels", max_kernels), ("--cull-idle", cull_idle)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(
-                f"{option} must be a whole number >= 0 (0: no limit), got {value!r}."
-            )
-
-
 def serve(
     csv: str | os.PathLike[str],
     *,
@@ -409,7 +303,7 @@ def serve(
     if kind not in KINDS:
         raise ValueError(f"--kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     _check_options(nan_policy, aliases)
-    _check_limits(max_kernels, cull_idle)
+    check_limits(max_kernels, cull_idle)
     if importlib.util.find_spec("voila") is None:
         raise ModuleNotFoundError(
             "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
@@ -513,7 +407,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=DEFAULT_MAX_KERNELS,
         metavar="N",
         help="most pages served at once: each page load runs its own kernel "
-        "(~200 MB); a page beyond N gets an error page saying so. 0 = no limit "
+        "(200-300 MB); a page beyond N gets an error page saying so. 0 = no limit "
         f"(default: {DEFAULT_MAX_KERNELS})",
     )
     parser.add_argument(

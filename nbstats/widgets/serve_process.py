@@ -1,26 +1,168 @@
-"""Running Voilà for ``nbstats dashboard``: its log, its URL, its stop.
+"""Voilà for ``nbstats dashboard``: its command line, its config, its process.
 
-:func:`run_voila` starts the command :func:`nbstats.widgets.serve.voila_command`
-builds, relays Voilà's log, prints the URL (with the token) once Voilà
-listens, and stops Voilà -- which shuts its kernels down -- on Ctrl-C or
-SIGTERM. Standard library only.
+:func:`voila_command` is the locked command line (127.0.0.1, a token, a
+kernel cap, idle culling), :func:`write_voila_config` the ``voila.py`` that
+lets a closed page shut its kernel down; :func:`run_voila` starts Voilà,
+relays its log, prints the URL (with the token) once Voilà listens, and
+stops Voilà -- which shuts its kernels down -- on Ctrl-C or SIGTERM.
+:mod:`nbstats.widgets.serve` re-exports the first two. Standard library
+only (jupyter_core when ``config_dir`` is given).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import signal
+import socket
 import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import TextIO
 
-__all__ = ["STOP_TIMEOUT", "run_voila"]
+__all__ = [
+    "DEFAULT_CULL_IDLE",
+    "DEFAULT_MAX_KERNELS",
+    "KERNEL_MANAGER",
+    "STOP_TIMEOUT",
+    "check_limits",
+    "free_port",
+    "run_voila",
+    "voila_command",
+    "write_voila_config",
+]
+
+#: Default ``--max-kernels``: one kernel per open page, 200-300 MB each (the
+#: Bayesian dashboard: 294 MB RSS), so 3 is under 1 GB -- a presenter's page,
+#: a second tab and a spare.
+DEFAULT_MAX_KERNELS = 3
+#: Default ``--cull-idle`` (seconds): a page unused for 10 minutes frees its kernel.
+DEFAULT_CULL_IDLE = 600
+#: The kernel manager Voilà is told to use (by name: it imports jupyter_server).
+KERNEL_MANAGER = "nbstats.widgets.serve_voila.CappedKernelManager"
+#: The ``voila.py`` :func:`write_voila_config` writes (``c``: the config
+#: object traitlets gives a config file).
+VOILA_CONFIG = """\
+# by nbstats dashboard: each page gets its _xsrf cookie, so that closing or
+# reloading it shuts its kernel down (see nbstats.widgets.serve_voila)
+from nbstats.widgets.serve_voila import set_xsrf_cookie
+
+c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
+"""
 
 #: How long Voilà may take to shut its kernels down after a stop signal.
 STOP_TIMEOUT = 15.0
 
 _URL_LINE = re.compile(r"^\s*(https?://\S+)\s*$")
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def voila_command(
+    notebook: str | os.PathLike[str],
+    *,
+    port: int,
+    port_retries: int = 0,
+    connection_dir: str | os.PathLike[str] | None = None,
+    config_dir: str | os.PathLike[str] | None = None,
+    token: bool = True,
+    max_kernels: int = DEFAULT_MAX_KERNELS,
+    cull_idle: int = DEFAULT_CULL_IDLE,
+) -> list[str]:
+    """The Voilà command line: 127.0.0.1 only, no browser, sources stripped.
+
+    ``token=True`` requires a token: the one in the ``JUPYTER_TOKEN``
+    environment variable Voilà is started with (:func:`serve` sets it), else
+    one jupyter_server generates and Voilà prints in its URL. At most
+    ``max_kernels`` kernels (0: no limit); kernels idle for ``cull_idle``
+    seconds are stopped, connected or not (0: never). ``config_dir``: where
+    :func:`write_voila_config` wrote, searched before the user's Jupyter
+    config directories.
+
+    Examples
+    --------
+    >>> command = voila_command("d.ipynb", port=8866, max_kernels=2)
+    >>> [arg for arg in command if "token" in arg or "max_kernels" in arg]
+    ['--Voila.auto_token=True', '--CappedKernelManager.max_kernels=2']
+    """
+    check_limits(max_kernels, cull_idle)
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={int(port)}",
+        f"--Voila.port_retries={int(port_retries)}",
+        "--strip_sources=True",
+        # local only: a failing cell shows its traceback in the page
+        "--show_tracebacks=True",
+        # never the token itself: any local user can read a command line
+        f"--Voila.auto_token={bool(token)}",
+        f"--VoilaConfiguration.multi_kernel_manager_class={KERNEL_MANAGER}",
+        f"--CappedKernelManager.max_kernels={int(max_kernels)}",
+        f"--CappedKernelManager.cull_idle_timeout={int(cull_idle)}",
+        # checked often enough that a kernel outlives its idle time by <= 1/4
+        f"--CappedKernelManager.cull_interval={max(1, min(60, cull_idle // 4))}",
+        # an open but unused page is idle too: its kernel is what the cap frees
+        "--CappedKernelManager.cull_connected=True",
+    ]
+    if connection_dir is not None:
+        command.append(f"--Voila.connection_dir_root={connection_dir}")
+    if config_dir is not None:  # not the working directory: voila.py there
+        from jupyter_core.paths import jupyter_config_path  # would shadow Voilà
+
+        for folder in [str(config_dir), *jupyter_config_path()]:
+            command.append(f"--Voila.config_file_paths={folder}")
+    return command
+
+
+def write_voila_config(folder: str | os.PathLike[str]) -> Path:
+    """Write the ``voila.py`` Voilà reads when started in ``folder``.
+
+    It installs :func:`nbstats.widgets.serve_voila.set_xsrf_cookie`, without
+    which a page cannot shut its kernel down when closed (a Python hook: no
+    command-line option can carry it). Give ``folder`` to
+    :func:`voila_command` as ``config_dir`` (never Voilà's working directory,
+    where ``python -m voila`` would import this ``voila.py`` as Voilà).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(write_voila_config(folder).name)
+    voila.py
+    """
+    path = Path(folder) / "voila.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(VOILA_CONFIG, encoding="utf-8")
+    return path
+
+
+def check_limits(max_kernels: int, cull_idle: int) -> None:
+    """Refuse a kernel cap or idle time that is not a whole number >= 0.
+
+    Examples
+    --------
+    >>> check_limits(3, 600)
+    >>> check_limits(-1, 600)
+    Traceback (most recent call last):
+    ...
+    ValueError: --max-kernels must be a whole number >= 0 (0: no limit), got -1.
+    """
+    for option, value in (("--max-kernels", max_kernels), ("--cull-idle", cull_idle)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(
+                f"{option} must be a whole number >= 0 (0: no limit), got {value!r}."
+            )
 
 
 def run_voila(

@@ -43,7 +43,7 @@ SCORES = "case,knn,svm,forest\n" + "".join(
     f"set{i:02d},{0.60 + i / 100:.3f},{0.70 + i / 90:.3f},{0.72 + i / 95:.3f}\n"
     for i in range(10)
 )
-#: A kernel running the dashboard holds ~200 MB; a refused page load may
+#: A kernel running the dashboard holds ~300 MB (294 MB measured); a refused page load may
 #: allocate a little in the server (a rendered error page), never a kernel.
 GROWTH_LIMIT_KB = 40_000
 #: --cull-idle of the capped server: long enough for the cap checks to run

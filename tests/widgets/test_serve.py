@@ -242,7 +242,7 @@ def test_voila_command_locks_the_server(tmp_path):
     )
     for flag in [
         "--Voila.auto_token=True",
-        f"--VoilaConfiguration.multi_kernel_manager_class={serve.KERNEL_MANAGER}",
+        f"--VoilaConfiguration.multi_kernel_manager_class={serve_process.KERNEL_MANAGER}",
         "--CappedKernelManager.max_kernels=2",
         "--CappedKernelManager.cull_idle_timeout=600",
         "--CappedKernelManager.cull_interval=60",
@@ -254,7 +254,7 @@ def test_voila_command_locks_the_server(tmp_path):
     assert "--Voila.auto_token=False" in open_command
     assert "--CappedKernelManager.cull_interval=1" in open_command
     # the class Voilà is told to import exists under that name
-    module, name = serve.KERNEL_MANAGER.rsplit(".", 1)
+    module, name = serve_process.KERNEL_MANAGER.rsplit(".", 1)
     assert getattr(importlib.import_module(module), name) is CappedKernelManager
     for bad in (-1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="--max-kernels must be a whole number"):
@@ -412,3 +412,30 @@ def test_limit_message_says_what_to_do():
     from tornado import httputil
 
     assert httputil._ABNF.reason_phrase.fullmatch(text) and "<" not in text
+
+
+def test_voila_config_installs_the_xsrf_hook(tmp_path):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from nbstats.widgets.serve_voila import set_xsrf_cookie
+
+    path = serve.write_voila_config(tmp_path / "config")
+    assert path == tmp_path / "config" / "voila.py"
+    config = PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
+    assert config.VoilaConfiguration.prelaunch_hook is set_xsrf_cookie
+    # searched first, then the user's Jupyter config (as Voilà does by default)
+    command = serve.voila_command("d.ipynb", port=1, config_dir=path.parent)
+    paths = [a.split("=", 1)[1] for a in command if "config_file_paths" in a]
+    assert paths[0] == str(path.parent) and len(paths) > 1
+
+    class Handler:  # reading tornado's xsrf_token is what sets the cookie
+        read = 0
+
+        @property
+        def xsrf_token(self):
+            self.read += 1
+            return b"token"
+
+    handler = Handler()
+    assert set_xsrf_cookie(handler, notebook=None, cwd=".") is None
+    assert handler.read == 1
