@@ -26,6 +26,7 @@ from nbstats.stats.bayes import (
 )
 from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
 from nbstats.stats.correlated_pairs import correlated_pairs
+from nbstats.stats.effect_size import effect_size
 from nbstats.stats.frequentist import (
     adjust_pvalues,
     critical_difference,
@@ -56,6 +57,7 @@ __all__ = [
     "critical_difference",
     "dashboard",
     "datasets",
+    "effect_size",
     "fold_summary",
     "friedman",
     "mean_ranks",

@@ -8,6 +8,7 @@ from nbstats.results.bayes import (
     BayesSignTestResult,
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
+from nbstats.results.effect_size import EffectSizeResult
 from nbstats.results.folds import (
     BayesCorrelatedTTestResult,
     CorrelatedPairsResult,
@@ -34,6 +35,7 @@ __all__ = [
     "BayesSignedRankResult",
     "CorrelatedPairsResult",
     "CorrelatedTTestResult",
+    "EffectSizeResult",
     "FriedmanResult",
     "PosthocResult",
     "RaceResult",
