@@ -24,7 +24,8 @@ string                    refused: convert with pd.to_numeric
 
 from __future__ import annotations
 
-from numbers import Real
+import datetime
+from numbers import Complex, Real
 
 import numpy as np
 import pandas as pd
@@ -126,20 +127,25 @@ def _object_numbers(array: np.ndarray, where: str) -> np.ndarray:
     """Object values: real numbers and missing markers only."""
     flat = array.ravel()
     for v in flat:
-        if _is_missing(v):
+        if _is_missing(v) or (
+            isinstance(v, Real) and not isinstance(v, bool | np.bool_)
+        ):
             continue
-        if isinstance(v, (bool, np.bool_)):
+        if isinstance(v, bool | np.bool_):
+            kind = np.dtype(bool)
+        elif isinstance(v, Complex):
+            kind = np.dtype(complex)
+        elif isinstance(v, datetime.date | datetime.timedelta | np.datetime64):
+            kind = np.dtype("datetime64[ns]")
+        else:
+            what = "strings" if isinstance(v, str) else f"{type(v).__name__} values"
             raise TypeError(
-                f"{where} holds booleans (e.g. {v!r}); scores must be real "
-                "numbers: cast with .astype(float) if 0/1 is meant."
-            )
-        if not isinstance(v, Real):
-            kind = "strings" if isinstance(v, str) else type(v).__name__ + " values"
-            raise TypeError(
-                f"{where} holds {kind} (e.g. {v!r}); scores must be real "
+                f"{where} holds {what} (e.g. {v!r}); scores must be real "
                 "numbers: convert with pd.to_numeric (or move labels into the "
                 "index with df.set_index(...))."
             )
+        reason = _refusal(kind) or ""
+        raise TypeError(f"{where} {reason.replace(f'(dtype {kind})', f'(e.g. {v!r})')}")
     try:
         numbers = [np.nan if _is_missing(v) else float(v) for v in flat]
     except OverflowError as error:

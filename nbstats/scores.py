@@ -280,7 +280,8 @@ def _as_vector(x: object, label: str) -> np.ndarray:
     name = getattr(x, "name", None)
     where = label if name is None else f"{label} ({name!r})"
     if getattr(x, "dtype", None) is None:
-        x = np.asarray(x)
+        # a list keeps its values' types: [True, 2] must not become [1, 2]
+        x = np.asarray(x, dtype=object if isinstance(x, list | tuple) else None)
     if np.ndim(x) != 1:
         raise ValueError(
             f"{label} must be 1-D (one score per case), got shape {np.shape(x)}."
@@ -297,7 +298,8 @@ def _as_wide_frame(data: object) -> pd.DataFrame:
             "two algorithms use the two-sample functions, e.g. "
             "nbstats.wilcoxon(a, b), or pass a DataFrame."
         )
-    arr = np.asarray(data)
+    # a list keeps its values' types: [[True, 2]] must not become [[1, 2]]
+    arr = np.asarray(data, dtype=object if isinstance(data, list | tuple) else None)
     if arr.ndim != 2:
         raise ValueError(
             f"a score table must be 2-D (rows = cases, columns = algorithms), "
