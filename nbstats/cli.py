@@ -18,7 +18,10 @@ keyword names replaced by the options) and status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -282,10 +285,23 @@ _NOT_FREQUENTIST = (
 )
 
 
+def _target(args: argparse.Namespace, output: str) -> Path:
+    """The report's path, checked writable before any work; kept on ``args``
+    for the message of an interrupt."""
+    from nbstats.report import export
+
+    target = Path(output).expanduser().absolute()
+    export.check_target(target)
+    args.target = target
+    args.target_existed = target.exists()
+    return target
+
+
 def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
     if args.text:
         print(demo_text())
         return
+    _target(args, args.output)
     table6 = nbstats.datasets.load("demsar2006")
     path = nbstats.report(
         table6, args.output, title="nbstats demo: Demšar (2006), Table 6"
@@ -294,11 +310,12 @@ def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> Non
 
 
 def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
-    raw, table, data = _prepare(args, command)
-    keywords = _report_keywords(args, command, table)
     output = args.output or str(Path(args.csv).with_suffix(".html"))
     if args.format and args.output is None:
         output = str(Path(args.csv).with_suffix(f".{args.format}"))
+    _target(args, output)
+    raw, table, data = _prepare(args, command)
+    keywords = _report_keywords(args, command, table)
     path = nbstats.report(raw, output, format=args.format, **data, **keywords)
     print(f"nbstats: wrote {path}")
 
@@ -348,12 +365,57 @@ def _skip_iri_grammar() -> None:
     sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM during a command (a :class:`KeyboardInterrupt`, so that
+    the library cleans up as for Ctrl-C)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    # one interrupt is enough: the clean-up it starts must not be cut short
+    for other in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(other, signal.SIG_IGN)
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def _interrupts_as_exceptions() -> Any:
+    """SIGINT and SIGTERM raise :class:`Interrupted` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for number in previous:
+        signal.signal(number, _raise_interrupted)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _interrupted(args: argparse.Namespace, signum: int) -> str:
+    """The one line printed on an interrupt: what became of the report."""
+    name = signal.Signals(signum).name
+    target = getattr(args, "target", None)
+    if target is None:
+        return f"nbstats: interrupted ({name})"
+    if getattr(args, "target_existed", False):
+        return f"nbstats: interrupted ({name}); {target} left unchanged"
+    return f"nbstats: interrupted ({name}); nothing written to {target}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``nbstats`` command.
 
     Returns the exit status: 0, or 2 after printing ``nbstats: error: …``
-    (bad data, a failed report). Bad options exit with status 2 through
-    argparse, naming the option.
+    (bad data, a failed report); after SIGINT (Ctrl-C) or SIGTERM, 130 or 143
+    (128 + the signal's number) with one line saying that the report was left
+    as it was. Bad options exit with status 2 through argparse, naming the
+    option.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -362,9 +424,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.parser
     _skip_iri_grammar()
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            _COMMANDS[args.command](args, command)
+        with _interrupts_as_exceptions():
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    _COMMANDS[args.command](args, command)
+            except KeyboardInterrupt as interrupt:
+                signum = getattr(interrupt, "signum", signal.SIGINT)
+                print(_interrupted(args, signum), file=sys.stderr)
+                return 128 + signum
+    except KeyboardInterrupt:  # between the handler's restore and the return
+        return 128 + signal.SIGINT
     except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"nbstats: error: {_option_words(str(error))}", file=sys.stderr)
         return 2

@@ -157,6 +157,13 @@ def _kernel_env() -> dict[str, str]:
 def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
     """Execute a copy of ``nb`` in a fresh kernel; return the executed copy.
 
+    The kernel is driven from a worker thread while this thread waits, so that
+    an interrupt (Ctrl-C's :class:`KeyboardInterrupt`, or whatever exception a
+    signal handler raises) arrives here: the kernel's process group is killed,
+    its files removed, and the exception propagates unchanged. (nbclient's own
+    signal handlers, which kill the kernel under a running cell and end in a
+    ``DeadKernelError``, are not installed outside the main thread.)
+
     Raises
     ------
     ReportError
@@ -181,7 +188,7 @@ def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
             allow_errors=False,
         )
         try:
-            client.execute(env=_kernel_env())
+            _execute_in_thread(client, _kernel_env())
         except CellExecutionError as error:
             raise ReportError(
                 f"the report notebook failed: {error.ename}: {error.evalue}"
@@ -189,6 +196,68 @@ def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
         except (CellTimeoutError, DeadKernelError, TimeoutError) as error:
             raise ReportError(f"the report notebook did not finish: {error}") from error
     return executed
+
+
+#: Seconds to wait, after an interrupt, for the client to notice its killed
+#: kernel and remove the kernel's connection file.
+STOP_TIMEOUT = 10.0
+
+
+def _execute_in_thread(client: Any, env: dict[str, str]) -> None:
+    """Run ``client.async_execute`` in a thread of its own; re-raise its error.
+
+    The wait is on an event, not ``Thread.join``: an exception raised in a
+    signal handler during ``join`` marks a running thread as stopped (CPython
+    3.11).
+    """
+    import asyncio
+    import atexit
+    import threading
+
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def work() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(client.async_execute(env=env))
+        except BaseException as error:  # handed to the waiting thread
+            failure.append(error)
+        finally:
+            loop.close()
+            done.set()
+
+    worker = threading.Thread(target=work, name="nbstats-report-kernel", daemon=True)
+    worker.start()
+    try:
+        while not done.wait(0.1):
+            pass
+    except BaseException:
+        _stop(client, done)
+        raise
+    finally:
+        # nbclient leaves its exit hook registered when the kernel dies while
+        # starting; the hook would then fail at exit (its manager is gone)
+        atexit.unregister(client._cleanup_kernel)
+    if failure:
+        raise failure[0]
+
+
+def _stop(client: Any, done: Any) -> None:
+    """Kill the kernel (its whole process group) until the client gives up."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while not done.is_set() and time.monotonic() < deadline:
+        manager = getattr(client, "km", None)
+        process = getattr(getattr(manager, "provisioner", None), "process", None)
+        if process is not None and process.poll() is None:
+            try:  # the kernel leads a session of its own: kill its children too
+                os.killpg(process.pid, signal.SIGKILL)
+            except (AttributeError, ProcessLookupError, PermissionError):
+                process.kill()
+        done.wait(0.05)
 
 
 # -- export -----------------------------------------------------------------------
@@ -347,6 +416,51 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
 
 
 # -- atomic writes ------------------------------------------------------------------
+
+
+def check_target(path: Path) -> None:
+    """Raise an :class:`OSError` naming ``path`` if the report cannot go there.
+
+    Checked before any work: the directory exists, ``path`` is not a
+    directory, and a file can be created in the directory (a probe file, as
+    :func:`write_report` stages the report there, removed at once; this also
+    catches read-only file systems, which permission bits do not show).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> check_target(Path(tempfile.mkdtemp()) / "no" / "report.html")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: cannot write 'report.html': the directory ... does not exist;
+    create it or pass another path.
+    """
+    path = Path(path)
+    directory = path.parent
+    if not directory.is_dir():
+        what = "is not a directory" if directory.exists() else "does not exist"
+        raise FileNotFoundError(
+            f"cannot write {path.name!r}: the directory {str(directory)!r} "
+            f"{what}; create it or pass another path."
+        )
+    if path.is_dir():
+        raise IsADirectoryError(
+            f"cannot write {str(path)!r}: it is a directory; give a file name "
+            f"such as {str(path / ('report' + (path.suffix or '.html')))!r}."
+        )
+    try:
+        handle, probe = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".probe", dir=directory
+        )
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise PermissionError(
+            f"cannot write {path.name!r}: the directory {str(directory)!r} is not "
+            f"writable ({reason.lower()}); pass a path in a writable directory."
+        ) from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def write_report(nb: Any, path: Path, fmt: str) -> Path:

@@ -1,0 +1,134 @@
+"""Interrupting ``nbstats report`` while the notebook executes, for real.
+
+A fresh ``python -m nbstats.cli report`` process gets SIGINT or SIGTERM once
+its kernel runs: it must print one line, exit with 128 + the signal's number,
+leave the old report byte for byte, leave no temporary file (in the report's
+directory, in TMPDIR, in the Jupyter runtime directory) and no kernel behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+import nbstats
+
+#: Seconds the kernel may take to appear (a loaded machine), and the command
+#: to end after the signal.
+KERNEL_START = 45
+EXIT_AFTER_SIGNAL = 20
+
+
+def _kernel_of(process: psutil.Process) -> psutil.Process | None:
+    for child in process.children(recursive=True):
+        try:
+            if any("ipykernel" in part for part in child.cmdline()):
+                return child
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            continue
+    return None
+
+
+def _wait_for_kernel(proc: subprocess.Popen) -> psutil.Process:
+    parent = psutil.Process(proc.pid)
+    deadline = time.monotonic() + KERNEL_START
+    while time.monotonic() < deadline:
+        kernel = _kernel_of(parent)
+        if kernel is not None:
+            return kernel
+        if proc.poll() is not None:
+            raise AssertionError(f"ended before its kernel started: {proc.returncode}")
+        time.sleep(0.1)
+    raise AssertionError(f"no kernel after {KERNEL_START} s")
+
+
+def _gone(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("signum", "status", "delay"),
+    [
+        (signal.SIGTERM, 143, 0.5),  # the kernel is starting
+        (signal.SIGINT, 130, 4.0),  # the kernel runs the report's cells
+        (signal.SIGTERM, 143, 4.0),
+    ],
+)
+def test_a_signal_during_the_report_leaves_the_old_report(
+    signum, status, delay, tmp_path
+):
+    work, scratch, runtime = (tmp_path / d for d in ("work", "tmp", "runtime"))
+    for directory in (work, scratch, runtime):
+        directory.mkdir()
+    nbstats.datasets.load("demsar2006").to_csv(work / "scores.csv")
+    old = b"<html>the previous report</html>\n"
+    report = work / "scores.html"
+    report.write_bytes(old)
+    env = dict(os.environ, TMPDIR=str(scratch), JUPYTER_RUNTIME_DIR=str(runtime))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nbstats.cli", "report", "scores.csv"],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        kernel = _wait_for_kernel(proc)
+        time.sleep(delay)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=EXIT_AFTER_SIGNAL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    name = signal.Signals(signum).name
+    assert proc.returncode == status, err
+    assert out == ""
+    assert err == f"nbstats: interrupted ({name}); {report} left unchanged\n"
+    assert report.read_bytes() == old
+    assert sorted(p.name for p in work.iterdir()) == ["scores.csv", "scores.html"]
+    assert list(scratch.iterdir()) == []
+    assert [p.name for p in runtime.rglob("kernel-*")] == []
+    deadline = time.monotonic() + 5
+    while not _gone(kernel) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(kernel), f"the kernel {kernel.pid} survived"
+
+
+def test_an_interrupt_before_any_report_says_nothing_was_written(tmp_path):
+    # a signal while the CSV is read: no report existed, none is written
+    nbstats.datasets.load("demsar2006").to_csv(tmp_path / "scores.csv")
+    code = (
+        "import os, signal, sys\n"
+        "import nbstats.cli as cli\n"
+        "real = cli._prepare\n"
+        "def prepare(*a):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return real(*a)\n"
+        "cli._prepare = prepare\n"
+        "sys.exit(cli.main(['report', 'scores.csv']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 143, done.stderr
+    target = Path(tmp_path / "scores.html")
+    assert (
+        done.stderr == f"nbstats: interrupted (SIGTERM); nothing written to {target}\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]
