@@ -37,6 +37,7 @@ from nbstats.stats.frequentist import (
     ttest,
     wilcoxon,
 )
+from nbstats.stats.frequentist.quade import quade
 from nbstats.stats.racing import RaceError, race
 from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
 from nbstats.widgets.dashboard import dashboard
@@ -63,6 +64,7 @@ __all__ = [
     "mean_ranks",
     "nemenyi_min_cases",
     "posthoc",
+    "quade",
     "race",
     "rank_ci",
     "ranks",

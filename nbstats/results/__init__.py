@@ -22,6 +22,7 @@ from nbstats.results.frequentist import (
     TTestResult,
     WilcoxonResult,
 )
+from nbstats.results.quade import QuadeResult
 from nbstats.results.racing import RaceResult
 from nbstats.results.ranking import RankCIResult
 
@@ -38,6 +39,7 @@ __all__ = [
     "EffectSizeResult",
     "FriedmanResult",
     "PosthocResult",
+    "QuadeResult",
     "RaceResult",
     "RankCIResult",
     "Result",
