@@ -248,16 +248,16 @@ def _check_axis(axis: pd.Index, what: str, where: str, *, blank: bool) -> None:
                 f"{what} a visible name, e.g. df.rename({where}={{{label!r}: "
                 f"'{what}1'}})."
             )
-    seen: dict[str, str] = {}
-    for label in labels:
+    seen: dict[str, object] = {}
+    for value, label in zip(axis, labels, strict=True):
         key = label.strip()
-        if key in seen and seen[key] != label:
+        if key in seen and (seen[key] != value or type(seen[key]) is not type(value)):
             raise ValueError(
-                f"{what} names {seen[key]!r} and {label!r} look the same (they "
+                f"{what} names {seen[key]!r} and {value!r} look the same (they "
                 "differ only by surrounding whitespace or type); rename one, "
-                f"e.g. df.rename({where}={{{label!r}: {key + '_2'!r}}})."
+                f"e.g. df.rename({where}={{{value!r}: {key + '_2'!r}}})."
             )
-        seen.setdefault(key, label)
+        seen.setdefault(key, value)
 
 
 def alias_legend(mapping: Mapping[str, str]) -> pd.DataFrame:
