@@ -38,6 +38,7 @@ from nbstats.stats.frequentist import (
     wilcoxon,
 )
 from nbstats.stats.frequentist.quade import quade
+from nbstats.stats.letters import letters
 from nbstats.stats.racing import RaceError, race
 from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
 from nbstats.widgets.dashboard import dashboard
@@ -61,6 +62,7 @@ __all__ = [
     "effect_size",
     "fold_summary",
     "friedman",
+    "letters",
     "mean_ranks",
     "nemenyi_min_cases",
     "posthoc",

@@ -1,0 +1,96 @@
+"""Compact letter display: algorithms that share a letter are not different."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pandas as pd
+
+from nbstats.names import letters as spreadsheet_letters
+from nbstats.stats.groups import nonsignificant_groups
+
+__all__ = ["letters"]
+
+
+def letters(result: Any, mean_ranks: pd.Series | None = None) -> pd.Series:
+    """Compact letter display of a post-hoc result (Piepho 2004).
+
+    Two algorithms share a letter exactly when the post-hoc procedure did
+    not find them different. Each letter is a maximal group of algorithms
+    with no significant difference inside (the cliques of
+    :attr:`PosthocResult.groups`); groups whose every pair (and member) is
+    already covered by the other groups are dropped, so no letter is
+    redundant. Letter "a" goes to the group of the best-ranked algorithm,
+    then in order of each group's best rank; after "z" come "A" … "Z", then
+    "aa", "ab", ….
+
+    Parameters
+    ----------
+    result : PosthocResult or DataFrame
+        A post-hoc result comparing all pairs (anything with a square
+        ``reject`` DataFrame and ``mean_ranks``), or the square boolean
+        matrix of rejected pairs itself (then give ``mean_ranks``).
+    mean_ranks : Series, optional
+        Orders the algorithms and letters (1 = best); default: the result's.
+
+    Returns
+    -------
+    Series
+        The letters of each algorithm, best-ranked first.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> res = nbstats.posthoc(nbstats.datasets.load("demsar2006"),
+    ...                       method="nemenyi", alpha=0.10)
+    >>> nbstats.letters(res).to_dict()
+    {'C4.5+m+cf': 'a', 'C4.5+m': 'a', 'C4.5+cf': 'ab', 'C4.5': 'b'}
+    """
+    reject = result if isinstance(result, pd.DataFrame) else result.reject
+    if not isinstance(reject, pd.DataFrame):
+        raise ValueError(
+            "letters need every pair compared; this post-hoc result compares "
+            "against a control only. Run nbstats.posthoc without control=."
+        )
+    if list(reject.index) != list(reject.columns):
+        raise ValueError("the reject matrix must be square, with the same names.")
+    if mean_ranks is None:
+        mean_ranks = getattr(result, "mean_ranks", None)
+        if mean_ranks is None:
+            raise ValueError("give mean_ranks to order the algorithms and letters.")
+    reject = reject.fillna(False).astype(bool)
+    groups = nonsignificant_groups(reject, mean_ranks)
+    kept = _without_redundant(groups)
+    labels = _labels(len(kept))
+    order = sorted(reject.index, key=lambda name: mean_ranks[name])
+    shown = {
+        name: "".join(label for label, g in zip(labels, kept, strict=True) if name in g)
+        for name in order
+    }
+    return pd.Series(shown, name="letters", dtype=object)
+
+
+def _without_redundant(groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Drop groups whose pairs and members the other groups already cover,
+    the largest last to go (smaller groups first)."""
+    kept = list(groups)
+    for group in sorted(groups, key=len):
+        others = [set(g) for g in kept if g is not group]
+        covered = all(
+            any(x in h and y in h for h in others)
+            for x, y in itertools.combinations(group, 2)
+        ) and all(any(x in h for h in others) for x in group)
+        if covered:
+            kept = [g for g in kept if g is not group]
+    return kept
+
+
+def _labels(count: int) -> list[str]:
+    """a … z, A … Z, then aa, ab, … (spreadsheet style, lower case)."""
+    singles = [chr(c) for c in range(ord("a"), ord("z") + 1)]
+    singles += [c.upper() for c in singles]
+    if count <= len(singles):
+        return singles[:count]
+    more = [label.lower() for label in spreadsheet_letters(count)[26:]]
+    return singles + more[: count - len(singles)]
