@@ -99,8 +99,8 @@ def _fold(args: argparse.Namespace, raw: pd.DataFrame) -> tuple[Any, str | None]
         missing = [c for c in args.fold if c not in raw.columns]
         if missing:
             raise ValueError(
-                f"--fold: column(s) {missing} not found; the columns are "
-                f"{list(raw.columns)}."
+                f"{args.csv}: --fold: column(s) {missing} not found; the columns "
+                f"are {list(raw.columns)}."
             )
         return (args.fold[0] if len(args.fold) == 1 else list(args.fold)), None
     keys = [args.case, args.algorithm]
@@ -205,7 +205,11 @@ def _prepare(
         keywords["nan_policy"] = args.nan_policy
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the note below says it
-        table = nbstats.score_table(raw, **keywords)
+        try:
+            table = nbstats.score_table(raw, **keywords)
+        except (ValueError, TypeError) as error:  # name the file
+            kind = TypeError if isinstance(error, TypeError) else ValueError
+            raise kind(f"{args.csv}: {error}") from None
     cases = pd.unique(raw[args.case]) if is_long else raw.index
     kept = set(table.index)
     dropped = [c for c in cases if c not in kept]

@@ -286,10 +286,11 @@ def read_csv(
     """
     parsed = parse(path, sep=sep, encoding=encoding)
     raw = pd.read_csv(io.StringIO(parsed.text), sep=parsed.sep, index_col=False)
-    if len(raw) != len(parsed.rows) or list(raw.columns) != parsed.header:
+    if raw.shape != (len(parsed.rows), len(parsed.header)):
         raise _fail(  # pragma: no cover - both parsers skip the same lines
             path, "pandas reads this file differently from the csv module."
         )
+    raw.columns = parsed.header  # an unnamed first column stays unnamed
     if long is not None:
         for key in ("case", "algorithm"):
             column = long.get(key)

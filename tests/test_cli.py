@@ -172,7 +172,10 @@ def test_fold_column_not_found(tmp_path, calls, capsys):
     folds_frame().to_csv(path, index=False)
     code, _, err = run(["analyze", path, *LONG, "--fold", "run,split"], capsys)
     assert code == 2
-    assert "nbstats: error: --fold: column(s) ['split'] not found; the columns" in err
+    assert (
+        f"nbstats: error: {path}: --fold: column(s) ['split'] not found; the columns"
+        in err
+    )
 
 
 # -- analyze: the report's decisions, the frequentist detail ---------------------
