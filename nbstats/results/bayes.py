@@ -172,6 +172,15 @@ class BayesSignedRankResult(Result):
     s, z0, rope : float
     n : int
     name_a, name_b : str
+    n_samples : int or None
+        Posterior draws behind the probabilities.
+    mc_error : float
+        Their Monte Carlo standard error: the largest ``√(p (1 − p) / N)``
+        over the reported probabilities p (N = ``n_samples``).
+    method : str
+        ``"montecarlo"`` (draws of the Dirichlet process) or ``"normal"``
+        (draws of its normal approximation, for many cases; see
+        :func:`nbstats.bayes_signrank`).
     """
 
     prior: str
@@ -197,6 +206,9 @@ class BayesSignedRankResult(Result):
     n: int
     name_a: str
     name_b: str
+    n_samples: int | None = None
+    mc_error: float = float("nan")
+    method: str = "montecarlo"
 
     def prob_equivalent(self, epsilon: float = 0.05) -> float:
         """Posterior probability that ½ − ε < θ < ½ + ε (lower posterior for IDP)."""
@@ -243,6 +255,15 @@ class BayesSignedRankResult(Result):
             ),
             ("cases", self.n),
         ]
+        if self.n_samples is not None:
+            how = "normal approximation, " if self.method == "normal" else ""
+            rows.append(
+                (
+                    "posterior draws",
+                    f"{how}{self.n_samples:,} (Monte Carlo error ≤ "
+                    f"{self.mc_error:.2g})",
+                )
+            )
         return rows
 
     def to_frame(self) -> pd.DataFrame:
