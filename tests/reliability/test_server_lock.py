@@ -3,7 +3,9 @@
 Real servers (the ``nbstats dashboard`` command in a subprocess) and real
 HTTP (:mod:`http.client`, no browser): a request without the token -- the
 page, the kernel REST API, the kernel websocket -- is refused; with the token
-the page is the dashboard; with ``--max-kernels 1`` a second page load is
+the page is the dashboard, and closing it (the POST Voilà's page sends, with
+the cookies the page load set) shuts its kernel down; with
+``--max-kernels 1`` a second page load is
 refused with a page that says why and how to raise the limit, and starts no
 process (the server's memory does not grow); an idle kernel is culled, which
 frees its place; ``--no-token`` warns and serves anyone.
@@ -59,13 +61,26 @@ pytestmark = pytest.mark.skipif(
 class Server:
     """A running ``nbstats dashboard``: its process, log, URL and token."""
 
-    def __init__(self, process: subprocess.Popen, out: Path, err: Path) -> None:
-        self.process, self.out, self.err = process, out, err
+    def __init__(self, folder: Path, *options: str) -> None:
+        """Start ``nbstats dashboard`` on a CSV in ``folder`` (no waiting)."""
+        csv = folder / "scores.csv"
+        csv.write_text(SCORES)
+        self.out, self.err = folder / "out.txt", folder / "err.txt"
         self.kernels_seen: set[int] = set()
+        with self.out.open("w") as stdout, self.err.open("w") as stderr:
+            self.process = subprocess.Popen(
+                [*NBSTATS, "dashboard", str(csv), *options],
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                start_new_session=True,  # its own group, for a last-resort kill
+            )
+
+    def wait_for_url(self) -> None:
+        """Wait for the printed URL; read the port and token from it."""
         deadline = time.monotonic() + 60
-        while not (match := URL_LINE.search(out.read_text(errors="replace"))):
-            if process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
+        while not (match := URL_LINE.search(self.out.read_text(errors="replace"))):
+            if self.process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard server did not start:\n{self.log()}")
             time.sleep(0.1)
         self.url, self.port = match.group(1), int(match.group(2))
@@ -158,34 +173,30 @@ class Server:
         assert not strays, f"kernels left running: {strays}\n{self.log()}"
 
 
-@contextlib.contextmanager
-def dashboard(tmp_path: Path, *options: str):
-    csv = tmp_path / "scores.csv"
-    csv.write_text(SCORES)
-    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
-    command = [*NBSTATS, "dashboard", str(csv), *options]
-    with out.open("w") as stdout, err.open("w") as stderr:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=stdout,
-            stderr=stderr,
-            start_new_session=True,  # a group of its own, for a last-resort kill
-        )
-    server = Server(process, out, err)
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """The module's two servers, started together (their start-up overlaps):
+    ``capped`` (the default token, one kernel at most, a short idle time)
+    and ``open`` (``--no-token``)."""
+    started = {
+        "capped": Server(
+            tmp_path_factory.mktemp("capped"),
+            *("--max-kernels", "1", "--cull-idle", str(CULL_IDLE)),
+        ),
+        "open": Server(tmp_path_factory.mktemp("open"), "--no-token"),
+    }
     try:
-        yield server
+        for server in started.values():
+            server.wait_for_url()
+        yield started
     finally:
-        server.stop()
+        for server in started.values():
+            server.stop()
 
 
 @pytest.fixture(scope="module")
-def capped(tmp_path_factory):
-    """One server for the module: the default token, one kernel at most."""
-    folder = tmp_path_factory.mktemp("locked")
-    options = ("--max-kernels", "1", "--cull-idle", str(CULL_IDLE))
-    with dashboard(folder, *options) as server:
-        yield server
+def capped(servers):
+    return servers["capped"]
 
 
 def test_the_url_carries_a_random_token(capped):
@@ -216,6 +227,11 @@ def test_with_the_token_the_page_is_the_dashboard_and_its_kernel_locked(capped):
     status, headers, page = capped.request("/", token=True)
     assert status == 200, page
     kernel = KERNEL_ID.search(page).group(1)
+    cookies = [
+        value.split(";", 1)[0]
+        for name, value in capped.last_headers
+        if name.lower() == "set-cookie"
+    ]
     try:
         assert headers["Content-Type"].startswith("text/html")
         assert "Bayesian comparison dashboard" in page
@@ -236,37 +252,30 @@ def test_with_the_token_the_page_is_the_dashboard_and_its_kernel_locked(capped):
         }
         channels = f"{api}/channels"
         assert capped.request(channels, token=False, headers=upgrade)[0] == 403
+
+        # closing the page: what Voilà's page does on ``beforeunload``, a POST
+        # with the ``_xsrf`` field, authenticated by the cookies the page load
+        # set (no token); without those cookies (another site, another user)
+        # it is refused
+        xsrf = next(c.split("=", 1)[1] for c in cookies if c.startswith("_xsrf="))
+        beacon = {
+            "Cookie": "; ".join(cookies),
+            "Origin": f"http://127.0.0.1:{capped.port}",
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        shutdown = f"/voila/api/shutdown/{kernel}"
+        form = urllib.parse.urlencode({"_xsrf": xsrf})
+        status, _, _ = capped.request(shutdown, token=False, method="POST", body=form)
+        assert status == 403
+        assert len(capped.kernels()) == 1
+        status, _, reply = capped.request(
+            shutdown, token=False, method="POST", headers=beacon, body=form
+        )
+        assert status == 204, reply
+        _wait_for(lambda: not capped.kernels(), 20, "the kernel to stop", capped)
     finally:
-        capped.shut_down(kernel)
-
-
-def test_closing_the_page_shuts_its_kernel_down(capped):
-    """What Voilà's page does on ``beforeunload``: a POST with the ``_xsrf``
-    field, authenticated by the cookies the page load set (no token)."""
-    status, _, page = capped.request("/", token=True)
-    assert status == 200, page
-    kernel = KERNEL_ID.search(page).group(1)
-    cookies = [
-        value.split(";", 1)[0]
-        for name, value in capped.last_headers
-        if name.lower() == "set-cookie"
-    ]
-    xsrf = next(c.split("=", 1)[1] for c in cookies if c.startswith("_xsrf="))
-    beacon = {
-        "Cookie": "; ".join(cookies),
-        "Origin": f"http://127.0.0.1:{capped.port}",
-        "Content-Type": "application/x-www-form-urlencoded",
-    }
-    shutdown = f"/voila/api/shutdown/{kernel}"
-    body = urllib.parse.urlencode({"_xsrf": xsrf})
-    # without the cookies (another site, another user): refused
-    assert capped.request(shutdown, token=False, method="POST", body=body)[0] == 403
-    assert len(capped.kernels()) == 1
-    status, _, reply = capped.request(
-        shutdown, token=False, method="POST", headers=beacon, body=body
-    )
-    assert status == 204, reply
-    _wait_for(lambda: not capped.kernels(), 20, "the kernel to stop", capped)
+        if capped.kernels():
+            capped.shut_down(kernel)
 
 
 def test_the_kernel_cap_holds_and_culling_frees_it(capped):
@@ -293,15 +302,15 @@ def test_the_kernel_cap_holds_and_culling_frees_it(capped):
     capped.shut_down(KERNEL_ID.search(page).group(1))
 
 
-def test_no_token_warns_and_serves_anyone(tmp_path):
-    with dashboard(tmp_path, "--no-token", "--max-kernels", "1") as server:
-        assert server.token is None
-        assert server.url == f"http://127.0.0.1:{server.port}/"
-        warning = server.err.read_text()
-        assert "warning: --no-token" in warning and "every user" in warning
-        status, _, page = server.request("/", token=False)
-        assert status == 200 and "Bayesian comparison dashboard" in page
-        assert len(server.kernels()) == 1
+def test_no_token_warns_and_serves_anyone(servers):
+    server = servers["open"]
+    assert server.token is None
+    assert server.url == f"http://127.0.0.1:{server.port}/"
+    warning = server.err.read_text()
+    assert "warning: --no-token" in warning and "every user" in warning
+    status, _, page = server.request("/", token=False)
+    assert status == 200 and "Bayesian comparison dashboard" in page
+    assert len(server.kernels()) == 1
 
 
 def _wait_for(condition, timeout: float, what: str, server: Server) -> None:
