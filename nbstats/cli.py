@@ -30,65 +30,14 @@ from typing import Any
 import pandas as pd
 
 import nbstats
-from nbstats.cli_input import DEFAULT_ENCODING, read_csv
-from nbstats.cli_options import (
-    ANALYSES,
-    FOLD_COLUMNS,
-    _alias,
-    build_parser,
-)
+from nbstats.cli_input import read_alias_file, read_csv, read_scores
+from nbstats.cli_options import ANALYSES, FOLD_COLUMNS, build_parser
 from nbstats.cli_text import demo_text, frequentist_analysis
 from nbstats.widgets import serve as dashboard_server
 
+__all__ = ["FOLD_COLUMNS", "build_parser", "main", "read_scores"]
+
 # -- data -----------------------------------------------------------------------
-
-
-def read_scores(
-    path: str,
-    *,
-    case: str | None = None,
-    algorithm: str | None = None,
-    score: str | None = None,
-    fold: str | Sequence[str] | None = None,
-    aggregate: str | None = None,
-    nan_policy: str = "raise",
-    sep: str = ",",
-    encoding: str = DEFAULT_ENCODING,
-    no_case_column: bool = False,
-) -> pd.DataFrame:
-    """A score table from a CSV: wide (first column = cases) or long.
-
-    Long data needs ``case``, ``algorithm`` and ``score`` (and ``fold`` or
-    ``aggregate`` for repeated rows, see :func:`nbstats.score_table`); with
-    ``case`` alone the CSV is wide and ``case`` names its column of cases;
-    ``no_case_column=True`` reads every column as an algorithm. The file is
-    checked first (:mod:`nbstats.cli_input`): duplicated or unnamed columns,
-    ragged rows, a named first column of numbers without ``case`` or
-    ``no_case_column`` get an error naming the file, the line and the fix.
-
-    Examples
-    --------
-    >>> import nbstats, tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "scores.csv")
-    >>> nbstats.datasets.load("demsar2006").to_csv(path)
-    >>> read_scores(path).shape
-    (14, 4)
-    """
-    long = {"case": case, "algorithm": algorithm, "score": score}
-    is_long = algorithm is not None or score is not None
-    raw, _ = read_csv(
-        path,
-        sep=sep,
-        encoding=encoding,
-        case=case,
-        no_case_column=no_case_column,
-        long=long if is_long else None,
-    )
-    if not is_long:
-        return nbstats.score_table(raw, nan_policy=nan_policy)
-    if fold is not None:
-        long["fold"] = fold
-    return nbstats.score_table(raw, **long, aggregate=aggregate, nan_policy=nan_policy)
 
 
 def _fold(args: argparse.Namespace, raw: pd.DataFrame) -> tuple[Any, str | None]:
@@ -125,7 +74,7 @@ def _alias_option(args: argparse.Namespace, command: argparse.ArgumentParser) ->
     """``aliases=`` of the report: ``None`` (not given), a choice or a mapping."""
     pairs = []
     if args.alias_file is not None:
-        pairs += _read_alias_file(args.alias_file)
+        pairs += read_alias_file(args.alias_file)
     pairs += args.alias or []
     if pairs and args.aliases is not None:
         command.error(
@@ -135,20 +84,6 @@ def _alias_option(args: argparse.Namespace, command: argparse.ArgumentParser) ->
     if pairs:
         return dict(pairs)
     return {"auto": "auto", "on": True, "off": False, None: None}[args.aliases]
-
-
-def _read_alias_file(path: str) -> list[tuple[str, str]]:
-    if not Path(path).is_file():
-        raise FileNotFoundError(f"--alias-file: no such file: {path!r}")
-    pairs = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            pairs.append(_alias(line))
-        except argparse.ArgumentTypeError as error:
-            raise ValueError(f"--alias-file {path}, line {number}: {error}") from None
-    return pairs
 
 
 def _prepare(
@@ -317,10 +252,18 @@ def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> N
     output = args.output or str(Path(args.csv).with_suffix(".html"))
     if args.format and args.output is None:
         output = str(Path(args.csv).with_suffix(f".{args.format}"))
-    _target(args, output)
+    target = _target(args, output)
     raw, table, data = _prepare(args, command)
     keywords = _report_keywords(args, command, table)
-    path = nbstats.report(raw, output, format=args.format, **data, **keywords)
+    try:
+        path = nbstats.report(raw, output, format=args.format, **data, **keywords)
+    except OSError as error:
+        if error.errno is None or target.name in str(error):
+            raise  # a missing tool, or a message that names the report
+        kept = "the old report is unchanged" if args.target_existed else "no report"
+        raise OSError(  # e.g. a full disk: say which report was not written
+            f"cannot write {str(target)!r}: {error.strerror or error}; {kept}."
+        ) from None
     print(f"nbstats: wrote {path}")
 
 

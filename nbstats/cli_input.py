@@ -24,18 +24,31 @@ stays ``007``); scores are parsed by :func:`pandas.read_csv`.
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import csv
 import io
 import shlex
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["DEFAULT_ENCODING", "SNIFF_SEPARATORS", "CsvText", "parse", "read_csv"]
+import nbstats
+from nbstats.cli_options import _alias
+
+__all__ = [
+    "DEFAULT_ENCODING",
+    "SNIFF_SEPARATORS",
+    "CsvText",
+    "parse",
+    "read_alias_file",
+    "read_csv",
+    "read_scores",
+]
 
 DEFAULT_ENCODING = "utf-8"
 
@@ -353,3 +366,80 @@ def _wide(
             f"--algorithm COL --score COL; the columns are {header}.",
         )
     return frame
+
+
+def read_scores(
+    path: str,
+    *,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    fold: str | Sequence[str] | None = None,
+    aggregate: str | None = None,
+    nan_policy: str = "raise",
+    sep: str = ",",
+    encoding: str = DEFAULT_ENCODING,
+    no_case_column: bool = False,
+) -> pd.DataFrame:
+    """A score table from a CSV: wide (first column = cases) or long.
+
+    Long data needs ``case``, ``algorithm`` and ``score`` (and ``fold`` or
+    ``aggregate`` for repeated rows, see :func:`nbstats.score_table`); with
+    ``case`` alone the CSV is wide and ``case`` names its column of cases;
+    ``no_case_column=True`` reads every column as an algorithm. The file is
+    checked first (:mod:`nbstats.cli_input`): duplicated or unnamed columns,
+    ragged rows, a named first column of numbers without ``case`` or
+    ``no_case_column`` get an error naming the file, the line and the fix.
+
+    Examples
+    --------
+    >>> import nbstats, tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "scores.csv")
+    >>> nbstats.datasets.load("demsar2006").to_csv(path)
+    >>> read_scores(path).shape
+    (14, 4)
+    """
+    long = {"case": case, "algorithm": algorithm, "score": score}
+    is_long = algorithm is not None or score is not None
+    raw, _ = read_csv(
+        path,
+        sep=sep,
+        encoding=encoding,
+        case=case,
+        no_case_column=no_case_column,
+        long=long if is_long else None,
+    )
+    if not is_long:
+        return nbstats.score_table(raw, nan_policy=nan_policy)
+    if fold is not None:
+        long["fold"] = fold
+    return nbstats.score_table(raw, **long, aggregate=aggregate, nan_policy=nan_policy)
+
+
+def read_alias_file(path: str) -> list[tuple[str, str]]:
+    """The ``NAME=ALIAS`` pairs of an ``--alias-file`` (blank and ``#`` lines
+    skipped); an error names the file, the line and the fix."""
+    if Path(path).is_dir():
+        raise IsADirectoryError(
+            f"--alias-file {path}: is a directory; give a text file of NAME=ALIAS "
+            "lines."
+        )
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"--alias-file: no such file: {path!r}")
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ValueError(
+            f"--alias-file {path}, line {line}: not utf-8 text; save it as UTF-8."
+        ) from None
+    pairs = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            pairs.append(_alias(line))
+        except argparse.ArgumentTypeError as error:
+            raise ValueError(f"--alias-file {path}, line {number}: {error}") from None
+    return pairs

@@ -329,3 +329,14 @@ def test_analyze_bad_csv_says_why(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "column(s) ['B'] are not numeric" in err
     assert "--case COL --algorithm COL --score COL" in err
+
+
+def test_an_alias_file_that_is_not_utf_8_or_not_a_file(wide_csv, tmp_path, capsys):
+    names = tmp_path / "aliases.txt"
+    names.write_bytes("C4.5=A\nC4.5+m=\xe9\n".encode("latin-1"))
+    code, _, err = run(["analyze", wide_csv, "--alias-file", names], capsys)
+    assert code == 2
+    assert f"--alias-file {names}, line 2: not utf-8 text; save it as UTF-8." in err
+    code, _, err = run(["analyze", wide_csv, "--alias-file", tmp_path], capsys)
+    assert code == 2
+    assert f"--alias-file {tmp_path}: is a directory; give a text file" in err

@@ -374,3 +374,19 @@ def test_the_command_refuses_in_one_line(text, argv, expected, tmp_path):
     assert line.startswith("nbstats: error: "), line
     assert expected in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]
+
+
+def test_a_failed_write_names_the_report(tmp_path, monkeypatch, capsys):
+    scores = write(tmp_path, WIDE)
+    (tmp_path / "scores.html").write_text("old")
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(nbstats, "report", full_disk)
+    code, _, err = run(["report", scores], capsys)
+    assert code == 2
+    assert err == (
+        f"nbstats: error: cannot write '{tmp_path / 'scores.html'}': No space left "
+        "on device; the old report is unchanged.\n"
+    )

@@ -132,3 +132,36 @@ def test_an_interrupt_before_any_report_says_nothing_was_written(tmp_path):
         done.stderr == f"nbstats: interrupted (SIGTERM); nothing written to {target}\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]
+
+
+def test_an_interrupt_kills_the_kernel_and_propagates():
+    # in-process, as Ctrl-C in Jupyter: a stand-in client whose "kernel" is a
+    # real process in a session of its own, run until the kernel dies
+    import _thread
+    import asyncio
+    import threading
+    from types import SimpleNamespace
+
+    from nbstats.report import export
+
+    kernel = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True
+    )
+
+    class Client:
+        km = SimpleNamespace(provisioner=SimpleNamespace(process=kernel))
+
+        async def async_execute(self, env):
+            while kernel.poll() is None:
+                await asyncio.sleep(0.02)
+            raise RuntimeError("Kernel died")
+
+        def _cleanup_kernel(self):  # registered at exit by nbclient
+            pass
+
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        export._execute_in_thread(Client(), {})
+    assert time.monotonic() - start < 5
+    assert kernel.wait(timeout=5) == -signal.SIGKILL
