@@ -654,3 +654,13 @@ def test_wilcoxon_drops_zero_differences_like_scipy_default():
             rtol=1e-10,
         )
     assert stats.wilcoxon(x["B"], x["A"]).pvalue == pytest.approx(0.10546875)
+
+
+@pytest.mark.parametrize("method", RANK_CI_METHODS)
+def test_rank_ci_at_the_edge_of_float64(method):
+    # bootstrap means and mean differences of scores near 1.7e308 would
+    # overflow without the exact rescaling
+    table = nbstats.datasets.load("demsar2006")
+    at_unit = rank_ci(table, method=method, random_state=0, n_boot=200)
+    at_edge = rank_ci(table * 2.0**1023, method=method, random_state=0, n_boot=200)
+    assert at_unit.intervals() == at_edge.intervals()

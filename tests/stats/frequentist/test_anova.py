@@ -78,3 +78,31 @@ def test_sum_of_squares_add_up(table6):
     table = nbstats.rm_anova(table6).table
     total = ((table6.to_numpy() - table6.to_numpy().mean()) ** 2).sum()
     assert table["sum_sq"].sum() == pytest.approx(total)
+
+
+@pytest.mark.parametrize("factor", [1e150, 1.7e308, 1e-200])
+def test_extreme_units_keep_f_and_give_the_table_a_unit(table6, factor):
+    # F from statsmodels at unit scale; the table in units of attrs["unit"]²
+    from statsmodels.stats.anova import AnovaRM
+
+    long = (
+        table6.rename_axis("case")
+        .reset_index()
+        .melt(id_vars="case", var_name="algorithm", value_name="auc")
+    )
+    reference = AnovaRM(long, "auc", "case", within=["algorithm"]).fit()
+    res = nbstats.rm_anova(table6 * factor)
+    assert res.statistic == pytest.approx(reference.anova_table["F Value"].iloc[0])
+    unit = res.table.attrs["unit"]
+    assert unit != 1.0  # (factor)² leaves the float64 range
+    plain = nbstats.rm_anova(table6).table["sum_sq"]
+    expected = plain * (factor / unit) ** 2
+    np.testing.assert_allclose(res.table["sum_sq"], expected, rtol=1e-9)
+
+
+def test_moderate_units_keep_the_table_in_squared_units(table6):
+    res = nbstats.rm_anova(table6 * 1e6)
+    assert res.table.attrs["unit"] == 1.0
+    np.testing.assert_allclose(
+        res.table["sum_sq"], nbstats.rm_anova(table6).table["sum_sq"] * 1e12
+    )

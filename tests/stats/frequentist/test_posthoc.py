@@ -136,3 +136,12 @@ def test_significant_pairs_are_ordered_better_first(table6):
 def test_bad_arguments(scores, kwargs, match):
     with pytest.raises(ValueError, match=match):
         nbstats.posthoc(scores, **kwargs)
+
+
+@pytest.mark.parametrize("method", ["ttest", "wilcoxon", "sign"])
+def test_pairwise_tests_at_the_edge_of_float64(table6, method):
+    # b - a of scores near ±1.7e308 would overflow without the exact rescaling
+    at_unit = nbstats.posthoc(table6 - 0.5, method=method)
+    at_edge = nbstats.posthoc((table6 - 0.5) * 2.0**1023, method=method)
+    pd.testing.assert_frame_equal(at_unit.pvalues, at_edge.pvalues)
+    pd.testing.assert_frame_equal(at_unit.statistics, at_edge.statistics)
