@@ -12,6 +12,7 @@ figure, or an array of Axes.
 
 from nbstats.plots._common import legend_texts
 from nbstats.plots.cd import cd_diagram
+from nbstats.plots.cd_tikz import cd_tikz
 from nbstats.plots.friedman import friedman_posterior
 from nbstats.plots.pairwise import pairwise_heatmap
 from nbstats.plots.posterior import signrank_posterior
@@ -34,6 +35,7 @@ __all__ = [
     "PALETTE",
     "WIDTHS",
     "cd_diagram",
+    "cd_tikz",
     "correlated_posterior",
     "figure_of",
     "friedman_posterior",

@@ -260,7 +260,9 @@ class _Diagram:
                 assigned[i] = len(rows) - 1
         return assigned
 
-    def _caption(self) -> str:
+    def _caption(self, control_label: str | None = None) -> str:
+        """The test and α in words; ``control_label`` names the control
+        (default: its name as written)."""
         res = self.result
         if isinstance(res, BayesPosthocResult):
             test = "signed-rank" if res.test == "signrank" else res.test
@@ -268,9 +270,7 @@ class _Diagram:
         name = _METHODS.get(res.method, res.method)
         alpha = f"α = {res.alpha:g}"
         if self.control is not None:
-            control = literal(self.control)
-            if self.fitted.aliases and self.control in self.fitted.aliases:
-                control = self.fitted.label(self.control).replace("\n", " ")
+            control = control_label or str(self.control)
             text = f"{name} test against {control}, {alpha}"
             if self.marks:
                 text += "; ● significantly different"
@@ -324,8 +324,13 @@ class _Diagram:
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
         fontsize = self._fit_labels(total, label_fontsize, aliases)
+        control = None
+        if self.control is not None:
+            control = literal(self.control)
+            if self.fitted.aliases and self.control in self.fitted.aliases:
+                control = self.fitted.label(self.control).replace("\n", " ")
         self.caption = str(
-            wrap_text(self._caption(), total - 8, _SMALL_FONT, force=True)
+            wrap_text(self._caption(control), total - 8, _SMALL_FONT, force=True)
         )
         self._layout(fontsize)
         if own:

@@ -1,0 +1,135 @@
+"""TikZ critical-difference diagrams: compiled by xelatex and pdflatex, and the
+same drawing as the matplotlib diagram (groups, rows, sides, CD)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.plots import cd_diagram, cd_tikz
+from tests.conftest import require_executable
+
+
+def _compile(tmp_path, source: str, engine: str = "xelatex") -> str:
+    """Typeset ``source``; return the PDF's text (pdftotext -layout)."""
+    tex = require_executable(engine, "apt-get install texlive-xetex")
+    pdftotext = require_executable("pdftotext", "apt-get install poppler-utils")
+    (tmp_path / "cd.tex").write_text(source, encoding="utf-8")
+    done = subprocess.run(
+        [tex, "-interaction=nonstopmode", "-halt-on-error", "cd.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    log = (tmp_path / "cd.log").read_text(errors="replace")
+    assert "Missing character" not in log
+    return subprocess.run(
+        [pdftotext, "-layout", str(tmp_path / "cd.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+@pytest.fixture(scope="module")
+def table6():
+    return nbstats.datasets.load("demsar2006")
+
+
+def test_demsar_nemenyi_compiles_with_both_engines(tmp_path, table6):
+    res = nbstats.posthoc(table6, method="nemenyi", alpha=0.10)
+    source = cd_tikz(res)
+    for engine in ("xelatex", "pdflatex"):
+        text = _compile(tmp_path, source, engine)
+        for name in table6.columns:
+            assert name in text
+        assert "CD = 1.12" in text
+        assert "Nemenyi test" in text
+
+
+def test_same_groups_rows_and_sides_as_the_matplotlib_diagram(table6):
+    res = nbstats.posthoc(table6, method="nemenyi", alpha=0.10)
+    source = cd_tikz(res, width=10.0, standalone=False)
+    groups = re.findall(
+        r"line width=2pt.*?\(([-\d.]+),([-\d.]+)\) -- \(([-\d.]+),", source
+    )
+    ax = cd_diagram(res)
+    lines = [line for line in ax.lines if (line.get_gid() or "").startswith("group-")]
+    assert len(groups) == len([line for line in lines if line.get_visible()])
+    # the x of a rank r is 10 (m - r) / (m - 1) cm, best (rank 1) on the right
+    for line in lines:
+        if not line.get_visible():
+            continue
+        hi = max(line.get_xdata())
+        left = 10 * (4 - hi) / 3 - 0.05
+        assert any(abs(float(g[0]) - left) < 2e-3 for g in groups)
+    # the better half is named on the right (anchor west)
+    for name in ("C4.5+m+cf", "C4.5+m"):
+        assert re.search(rf"node\[anchor=west\] \{{{re.escape(name)}\}}", source)
+    for name in ("C4.5", "C4.5+cf"):
+        assert re.search(rf"node\[anchor=east\] \{{{re.escape(name)}\}}", source)
+    assert "CD = 1.12" in source
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
+
+
+def test_control_band_and_marks_compile(tmp_path, table6):
+    band = nbstats.posthoc(table6, method="bonferroni-dunn", control="C4.5", alpha=0.1)
+    source = cd_tikz(band)
+    assert "gray!60" in source and r"\textbf{C4.5}" in source
+    assert "against C4.5" in _compile(tmp_path, source)
+    uci = nbstats.datasets.load("uci_accuracy")
+    holm = nbstats.posthoc(uci, method="holm", control="nbc")
+    source = cd_tikz(holm)
+    rejected = int(holm.reject.sum())
+    assert source.count("circle (0.07)") == rejected
+    assert "significantly different" in _compile(tmp_path, source)
+
+
+def test_hostile_and_long_names_and_reverse(tmp_path):
+    rng = np.random.default_rng(0)
+    names = [
+        "a_b & 50% #1 {x}",
+        "Ünïcödé–αβγ",
+        "HistGradientBoostingClassifier(max_iter=300, lr=0.05)",
+        "$\\relax",
+        "tilde~caret^",
+    ]
+    table = pd.DataFrame(rng.normal(0, 1, (20, 5)) + np.arange(5), columns=names)
+    res = nbstats.posthoc(table, method="nemenyi")
+    source = cd_tikz(res, reverse=True)  # long names: letters and a key
+    text = _compile(tmp_path, source)
+    assert "HistGradientBoostingClassifier(max_iter=300, lr=0.05)" in text
+    assert "a_b & 50% #1 {x}" in text
+    assert "Ünïcödé–αβγ" in text
+    plain = cd_tikz(res, aliases=False)
+    assert "A: " not in plain
+
+
+def test_bayesian_and_many_algorithms_compile(tmp_path):
+    table = nbstats.datasets.load("demsar2006")
+    joint = nbstats.bayes_posthoc(table, n_samples=2000, random_state=0)
+    assert "Bayesian sign test" in _compile(tmp_path, cd_tikz(joint))
+    rng = np.random.default_rng(1)
+    wide = pd.DataFrame(
+        rng.normal(0, 1, (30, 50)) + np.linspace(0, 2, 50),
+        columns=[f"alg{j:02d}" for j in range(50)],
+    )
+    text = _compile(tmp_path, cd_tikz(nbstats.posthoc(wide, method="nemenyi")))
+    assert "alg00" in text and "alg49" in text
+
+
+def test_bad_input(table6):
+    with pytest.raises(TypeError, match="PosthocResult"):
+        cd_tikz(nbstats.friedman(table6))
+    res = nbstats.posthoc(table6, method="nemenyi")
+    with pytest.raises(ValueError, match="width"):
+        cd_tikz(res, width=0)
