@@ -404,6 +404,10 @@ class BayesSignedRankPairsResult(Result):
     prior : str
     s, z0, rope, threshold : float
     n, n_samples : int
+    mc_error : float
+        The largest Monte Carlo standard error of any pair's probabilities.
+    method : str
+        ``"montecarlo"`` or ``"normal"`` (see :func:`nbstats.bayes_signrank`).
     """
 
     pairs: pd.DataFrame
@@ -416,6 +420,8 @@ class BayesSignedRankPairsResult(Result):
     threshold: float
     n: int
     n_samples: int
+    mc_error: float = float("nan")
+    method: str = "montecarlo"
 
     def _title(self) -> str:
         rope = f", rope ±{self.rope:g}" if self.rope else ""
@@ -432,6 +438,11 @@ class BayesSignedRankPairsResult(Result):
             ("threshold", self.threshold),
             *((f"decisions '{d}'", int(counts.get(d, 0))) for d in ("b", "a")),
             ("decisions 'indeterminate'", int(counts.get("indeterminate", 0))),
+            (
+                "posterior draws",
+                f"{'normal approximation, ' if self.method == 'normal' else ''}"
+                f"{self.n_samples:,} (Monte Carlo error ≤ {self.mc_error:.2g})",
+            ),
         ]
 
     def to_frame(self) -> pd.DataFrame:

@@ -8,9 +8,12 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.bayes import BayesSignedRankPairsResult
-from nbstats.scores import NanPolicy, oriented, rank_rows, score_table
+from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import (
+    NORMAL_CASES,
+    Method,
     Prior,
     SignedRankPosterior,
     check_options,
@@ -20,10 +23,12 @@ from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 
 __all__ = ["bayes_signrank_pairs"]
 
-#: Bytes of per-draw sums held at once: pairs are evaluated in groups that fit
-#: (50,000 draws with a rope: about 50 pairs a group), so memory does not grow
-#: with the number of pairs (1225 pairs would need 1.5 GB in one group).
-GROUP_BYTES = 64 * 2**20
+#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) for the
+#: per-draw sums held at once: pairs are evaluated in groups that fit (50,000
+#: draws with a rope, 64 MiB of the default 512: about 25 pairs a group), so
+#: memory does not grow with the number of pairs (4950 pairs would need 5.9
+#: GB in one group).
+GROUP_SHARE = 0.125
 
 
 def bayes_signrank_pairs(
@@ -40,6 +45,7 @@ def bayes_signrank_pairs(
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
     interval: bool = True,
+    method: Method = "auto",
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -56,8 +62,9 @@ def bayes_signrank_pairs(
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
     prior, s, z0, rope, threshold, loss, n_samples, higher_is_better, nan_policy,
-    random_state
-        As for :func:`nbstats.bayes_signrank`.
+    random_state, method
+        As for :func:`nbstats.bayes_signrank` (``method="auto"``: Monte Carlo up
+        to 1,000 cases, the normal approximation per pair beyond).
     interval : bool
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
@@ -69,6 +76,18 @@ def bayes_signrank_pairs(
         ``pairs``: one row per pair with its probabilities, credible
         interval and decision; ``probabilities``: the m × m matrix of
         P(column better than row) (the lower probability under IDP).
+        ``mc_error``: the largest Monte Carlo standard error of any pair's
+        probabilities.
+
+    Notes
+    -----
+    Memory: pairs are evaluated in groups whose per-draw sums fit an eighth
+    of the ceiling of :mod:`nbstats.stats.bayes.memory` (512 MiB by default;
+    ``NBSTATS_MAX_MEMORY`` or
+    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`), and the draws
+    are generated in chunks (kept between groups only if they fit too), so
+    memory does not grow with the number of algorithms or cases. A lower
+    ceiling makes more, smaller groups: the same numbers, more time.
 
     Examples
     --------
@@ -90,11 +109,29 @@ def bayes_signrank_pairs(
     pairs = list(combinations(range(m), 2))
     # one seed, one set of draws and one memo of the prior's Gamma quantiles
     # for all groups: each pair sees exactly the draws it would see alone
-    draws = DirichletWeights(n, n_samples, seed_sequence(random_state))
+    check_choice("method", method, ("auto", "montecarlo", "normal"))
+    seed = seed_sequence(random_state)
+    draws = DirichletWeights(n, n_samples, seed)
     memo = SharedPrior()
     rows = []
+    errors = []
     matrix = np.full((m, m), np.nan)
-    for group in _groups(pairs, n_samples, with_rope=rope > 0):
+    if method == "normal" or (method == "auto" and n > NORMAL_CASES):
+        groups = []  # O(n log n) per pair, no per-draw sums to share
+        for i, j in pairs:
+            posterior = SignedRankPosterior(
+                values[:, j] - values[:, i], prior, z0, rope
+            )
+            res = posterior.normal_result(
+                n_samples, seed, s=s, threshold=threshold, names=(names[i], names[j])
+            )
+            rows.append(_row(res))
+            errors.append(res.mc_error)
+            matrix[i, j] = res.prob_lower
+            matrix[j, i] = res.prob_left
+    else:
+        groups = _groups(pairs, n_samples, with_rope=rope > 0)
+    for group in groups:
         posteriors = [
             SignedRankPosterior(values[:, j] - values[:, i], prior, z0, rope, memo)
             for i, j in group
@@ -115,6 +152,7 @@ def bayes_signrank_pairs(
                 region_samples=False,  # the table needs the shares, not the draws
             )
             rows.append(_row(res))
+            errors.append(res.mc_error)
             matrix[i, j] = res.prob_lower  # column j better than row i
             matrix[j, i] = res.prob_left
         del posteriors, parts  # bounded memory: one group's draws at a time
@@ -131,16 +169,26 @@ def bayes_signrank_pairs(
         threshold=threshold,
         n=n,
         n_samples=n_samples,
+        mc_error=float(max(errors)),
+        method=rows_method(method, n),
     )
+
+
+def rows_method(method: str, n: int) -> str:
+    """The method ``"auto"`` resolves to for n cases."""
+    if method == "auto":
+        return "normal" if n > NORMAL_CASES else "montecarlo"
+    return method
 
 
 def _groups(
     pairs: list[tuple[int, int]], n_samples: int, *, with_rope: bool
 ) -> list[list[tuple[int, int]]]:
-    """``pairs`` in groups whose per-draw sums fit :data:`GROUP_BYTES`."""
+    """``pairs`` in groups whose per-draw sums fit :data:`GROUP_SHARE` of the
+    memory ceiling."""
     # θ (and with a rope, two regions), plus a cross term each, float64 per draw
     per_pair = 8 * n_samples * (3 if with_rope else 1) * 2
-    size = max(1, GROUP_BYTES // per_pair)
+    size = max(1, budget(GROUP_SHARE) // per_pair)
     return [pairs[k : k + size] for k in range(0, len(pairs), size)]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Literal
 
@@ -11,6 +12,7 @@ import pandas as pd
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.sign import prob_b_better_sign
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
@@ -20,8 +22,8 @@ __all__ = ["SignEvents", "bayes_posthoc", "cap_joint"]
 
 # θ within this distance of ½ counts as exactly ½ (a pair that always ties)
 _HALF_TOLERANCE = 1e-12
-# bytes of per-draw statement samples kept between the two passes
-_EVENT_BYTES = 64 * 2**20
+# per-draw statement samples are kept between the two passes when they fit in
+# memory.budget(); θ of a chunk's draws is made for blocks of pairs that fit
 
 
 def bayes_posthoc(
@@ -73,6 +75,15 @@ def bayes_posthoc(
     BayesPosthocResult
         ``statements`` (sorted, with marginal ``prob``, ``joint`` and
         ``accepted``), the m × m ``probabilities`` and the ``groups``.
+
+    Notes
+    -----
+    Memory: the draws are processed in chunks, and each chunk's θ for blocks
+    of pairs, within the ceiling of :mod:`nbstats.stats.bayes.memory` (512
+    MiB by default; ``NBSTATS_MAX_MEMORY`` or
+    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`), so any number of
+    algorithms fits; the draws' events are kept between the two passes only
+    when they fit too.
 
     Examples
     --------
@@ -186,6 +197,32 @@ class SignEvents:
         theta /= total[:, None]
         return theta
 
+    def blocks(
+        self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """θ of the pairs ``columns`` (default all) in blocks that fit the
+        memory budget: ``(positions in columns, draws × block)``. One block,
+        the same numbers as ``self(chunk, s)``, when everything fits."""
+        e = chunk.exponentials
+        indicators = self.indicators
+        if columns is not None:
+            indicators = indicators[:, columns]
+        g0 = chunk.prior_gamma(s)
+        total = g0 + e.sum(axis=1)
+        k = indicators.shape[1]
+        for cols in _column_blocks(k, e.shape[0]):
+            theta = e @ indicators[:, cols]
+            theta += 0.5 * g0[:, None]
+            theta /= total[:, None]
+            yield cols, theta
+
+
+def _column_blocks(k: int, rows: int) -> list[slice]:
+    """Blocks of k columns: θ and three temporaries of that size per block
+    within :func:`~nbstats.stats.bayes.memory.budget`."""
+    width = max(1, budget() // (4 * 8 * max(rows, 1)))
+    return [slice(a, min(k, a + width)) for a in range(0, k, width)]
+
 
 class _SignedRankEvents:
     """Signed-rank θ for every pair on a chunk, the same weight on each case."""
@@ -208,22 +245,39 @@ class _SignedRankEvents:
         g0 = g0[:, None]
         return (value + 2 * g0 * cross + 0.5 * g0 * g0) / scale
 
+    def blocks(
+        self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """As :meth:`SignEvents.blocks` (a chunk here has few draws)."""
+        theta = self(chunk, s)
+        if columns is not None:
+            theta = theta[:, columns]
+        for cols in _column_blocks(theta.shape[1], theta.shape[0]):
+            yield cols, theta[:, cols]
+
 
 def _marginals(
     draws: DirichletWeights, evaluate: object, s: float, n_pairs: int
 ) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]] | None]:
     """Monte Carlo marginals; keeps the events if they fit in memory."""
-    keep = 2 * draws.n_samples * n_pairs <= _EVENT_BYTES
+    keep = 2 * draws.n_samples * n_pairs <= budget()
     stored: list[tuple[np.ndarray, np.ndarray]] = []
     second = np.zeros(n_pairs)
     first = np.zeros(n_pairs)
     for chunk in draws:
-        theta = evaluate(chunk, s)
-        above, below = theta > 0.5 + _HALF_TOLERANCE, theta < 0.5 - _HALF_TOLERANCE
-        second += above.sum(axis=0)
-        first += below.sum(axis=0)
         if keep:
-            stored.append((above, below))
+            rows = chunk.exponentials.shape[0]
+            above_all = np.empty((rows, n_pairs), dtype=bool)
+            below_all = np.empty((rows, n_pairs), dtype=bool)
+        for cols, theta in evaluate.blocks(chunk, s):
+            above = theta > 0.5 + _HALF_TOLERANCE
+            below = theta < 0.5 - _HALF_TOLERANCE
+            second[cols] += above.sum(axis=0)
+            first[cols] += below.sum(axis=0)
+            if keep:
+                above_all[:, cols], below_all[:, cols] = above, below
+        if keep:
+            stored.append((above_all, below_all))
     return second / draws.n_samples, first / draws.n_samples, stored if keep else None
 
 
@@ -248,14 +302,21 @@ def _joint(
 ) -> np.ndarray:
     """Share of draws in which every statement of each prefix holds."""
     counts = np.zeros(order.size)
-    chunks = stored if stored is not None else draws
-    for item in chunks:
-        if stored is None:
-            theta = evaluate(item, s)
+    if stored is not None:
+        for above, below in stored:
+            holds = np.where(second_better, above, below)[:, order]
+            counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
+        return counts / draws.n_samples
+    ordered_better = second_better[order]
+    for chunk in draws:
+        carry = None  # every earlier statement holds, per draw
+        for cols, theta in evaluate.blocks(chunk, s, order):
             above = theta > 0.5 + _HALF_TOLERANCE
             below = theta < 0.5 - _HALF_TOLERANCE
-        else:
-            above, below = item
-        holds = np.where(second_better, above, below)[:, order]
-        counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
+            holds = np.where(ordered_better[cols], above, below)
+            if carry is not None:
+                holds[:, 0] &= carry
+            held = np.logical_and.accumulate(holds, axis=1)
+            counts[cols] += held.sum(axis=0)
+            carry = held[:, -1]
     return counts / draws.n_samples

@@ -175,6 +175,8 @@ class DirichletWeights:
     def _cached(self) -> list[WeightChunk] | None:
         # keep small problems in memory: re-evaluating for a new s (dashboards)
         # then costs no random number generation at all
-        if 8 * self.n_samples * (self.n_cases + 1) <= CHUNK_BYTES:
+        from nbstats.stats.bayes.memory import budget
+
+        if 8 * self.n_samples * (self.n_cases + 1) <= min(CHUNK_BYTES, budget()):
             return list(self._generate())
         return None

@@ -133,3 +133,19 @@ def test_joint_never_exceeds_the_marginals(four):
         assert np.all(
             st["joint"].to_numpy() <= np.minimum.accumulate(st["prob"].to_numpy())
         )
+
+
+@pytest.mark.parametrize("test", ["sign", "signrank"])
+def test_a_low_memory_ceiling_gives_the_same_statements(test):
+    """Under a 16 MB ceiling the events are not kept between the passes and
+    θ is made for blocks of pairs; the numbers stay the same."""
+    from nbstats.stats.bayes.memory import memory_ceiling
+
+    rng = np.random.default_rng(8)
+    wide = pd.DataFrame(rng.normal(size=(20, 10)) + np.linspace(0, 1, 10))
+    kw = dict(test=test, n_samples=30_000, random_state=4)  # 2.7 MB of events
+    whole = nbstats.bayes_posthoc(wide, **kw)
+    with memory_ceiling("16M"):
+        low = nbstats.bayes_posthoc(wide, **kw)
+    pd.testing.assert_frame_equal(low.statements, whole.statements)
+    pd.testing.assert_frame_equal(low.probabilities, whole.probabilities)

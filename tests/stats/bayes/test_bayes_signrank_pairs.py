@@ -11,6 +11,7 @@ import pytest
 
 import nbstats
 from nbstats.stats.bayes import pairs as pairs_module
+from nbstats.stats.bayes.memory import budget, memory_ceiling
 
 
 @pytest.fixture(scope="module")
@@ -21,15 +22,15 @@ def table() -> pd.DataFrame:
     return pd.DataFrame(np.round(values, 3), columns=["w", "x", "y", "z"])
 
 
-@pytest.mark.parametrize("group_bytes", [None, 1])
+@pytest.mark.parametrize("group_share", [None, 1e-12])
 @pytest.mark.parametrize(
     ("prior", "rope"), [("idp", 0.0), ("idp", 0.005), ("point", 0.01), ("bb", 0.0)]
 )
 def test_every_pair_equals_bayes_signrank_with_the_same_seed(
-    table, prior, rope, group_bytes, monkeypatch
+    table, prior, rope, group_share, monkeypatch
 ):
-    if group_bytes is not None:  # one pair per group: the same draws again
-        monkeypatch.setattr(pairs_module, "GROUP_BYTES", group_bytes)
+    if group_share is not None:  # one pair per group: the same draws again
+        monkeypatch.setattr(pairs_module, "GROUP_SHARE", group_share)
     res = nbstats.bayes_signrank_pairs(
         table, prior=prior, rope=rope, n_samples=5_000, random_state=3
     )
@@ -110,7 +111,7 @@ def test_bad_input(table):
 
 
 def test_a_generator_seeds_every_group_alike(table, monkeypatch):
-    monkeypatch.setattr(pairs_module, "GROUP_BYTES", 1)
+    monkeypatch.setattr(pairs_module, "GROUP_SHARE", 1e-12)
     grouped = nbstats.bayes_signrank_pairs(
         table, n_samples=2_000, random_state=np.random.default_rng(11)
     )
@@ -133,7 +134,40 @@ def test_memory_does_not_grow_with_the_number_of_pairs():
     tracemalloc.stop()
     # all pairs' θ and rope sums at once would be 435 × 3 × 20,000 × 8 B = 209 MB
     all_at_once = 435 * 3 * n_samples * 8
-    assert peak < pairs_module.GROUP_BYTES + 40 * 2**20 < all_at_once
+    group_bytes = budget(pairs_module.GROUP_SHARE)
+    assert peak < group_bytes + 40 * 2**20 < all_at_once
+    with memory_ceiling("32M"):  # a lower ceiling: smaller groups, same numbers
+        tracemalloc.start()
+        low = nbstats.bayes_signrank_pairs(
+            wide, rope=0.1, n_samples=n_samples, random_state=0
+        )
+        _, low_peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert low_peak < 32 * 2**20
+    again = nbstats.bayes_signrank_pairs(
+        wide, rope=0.1, n_samples=n_samples, random_state=0
+    )
+    pd.testing.assert_frame_equal(low.pairs, again.pairs)
+
+
+def test_many_cases_use_the_normal_form_per_pair(table):
+    rng = np.random.default_rng(5)
+    big = pd.DataFrame(rng.normal(size=(1500, 3)), columns=["p", "q", "r"])
+    res = nbstats.bayes_signrank_pairs(big, rope=0.05, random_state=1)
+    assert res.method == "normal"
+    rows = res.pairs.set_index(["a", "b"])
+    for a, b in combinations(big.columns, 2):
+        one = nbstats.bayes_signrank(big[a], big[b], rope=0.05, random_state=1)
+        assert one.method == "normal"
+        for name in ("prob_left", "prob_rope", "prob_right", "prob_upper"):
+            assert rows.loc[(a, b), name] == getattr(one, name)
+    assert res.mc_error == pytest.approx(
+        max(
+            nbstats.bayes_signrank(big[a], big[b], rope=0.05, random_state=1).mc_error
+            for a, b in combinations(big.columns, 2)
+        )
+    )
+    assert "Monte Carlo error" in res._repr_html_()
 
 
 def test_without_intervals_the_probabilities_are_the_same(table):

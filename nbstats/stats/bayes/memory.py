@@ -1,0 +1,125 @@
+"""The memory ceiling of the Bayesian tests.
+
+Every Bayesian function works through its posterior draws in chunks, and
+keeps per-draw arrays (the pairs' Walsh sums, stored events, cached random
+numbers) only within a share of one ceiling: by default 512 MiB of working
+memory, so that a call at any size stays below 1 GB with the interpreter and
+its libraries (about 200 MB). Set it
+
+- for a process, with the environment variable ``NBSTATS_MAX_MEMORY`` (bytes,
+  or with a unit: ``"256M"``, ``"2G"``), read when nbstats is imported
+  — e.g. for ``nbstats report``, whose notebook runs in its own kernel;
+- in code, with :func:`set_memory_ceiling`, or for a block with
+  :func:`memory_ceiling`.
+
+A lower ceiling makes the functions evaluate fewer pairs or draws at a time
+(slower, never different: the draws are the same); it does not bound what a
+result holds (e.g. ``n_samples`` draws of θ for a plot).
+
+Examples
+--------
+>>> from nbstats.stats.bayes import memory
+>>> with memory.memory_ceiling("128M"):
+...     memory.get_memory_ceiling() // 2**20
+128
+>>> memory.get_memory_ceiling() == memory.DEFAULT_CEILING
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = [
+    "DEFAULT_CEILING",
+    "budget",
+    "get_memory_ceiling",
+    "memory_ceiling",
+    "set_memory_ceiling",
+]
+
+#: Working memory of a Bayesian call, bytes (without the environment variable).
+DEFAULT_CEILING = 512 * 2**20
+#: Below this the functions cannot work (one chunk of draws needs a few MB).
+MIN_CEILING = 16 * 2**20
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def parse_bytes(value: int | str) -> int:
+    """Bytes from an int or a string such as ``"512M"`` or ``"1.5G"``.
+
+    Examples
+    --------
+    >>> parse_bytes("1.5G") == 3 * 2**29, parse_bytes(2**25)
+    (True, 33554432)
+    """
+    if isinstance(value, bool):
+        raise TypeError("a memory ceiling is a number of bytes, not a bool.")
+    if isinstance(value, int):
+        nbytes = value
+    elif isinstance(value, str):
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMG]?)i?B?\s*", value.upper())
+        if match is None:
+            raise ValueError(
+                f"memory ceiling {value!r} is not a size; write bytes or e.g. "
+                "'512M', '2G'."
+            )
+        nbytes = int(float(match.group(1)) * _UNITS[match.group(2)])
+    else:
+        raise TypeError(
+            f"a memory ceiling is bytes (int) or a size such as '512M', got "
+            f"{type(value).__name__}."
+        )
+    if nbytes < MIN_CEILING:
+        raise ValueError(
+            f"a memory ceiling of {nbytes:,} bytes is too small; use at least "
+            f"{MIN_CEILING // 2**20} MB."
+        )
+    return nbytes
+
+
+def _from_environment() -> int:
+    value = os.environ.get("NBSTATS_MAX_MEMORY")
+    if value is None or not value.strip():
+        return DEFAULT_CEILING
+    try:
+        return parse_bytes(value)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"NBSTATS_MAX_MEMORY: {error}") from None
+
+
+_ceiling = _from_environment()
+
+
+def get_memory_ceiling() -> int:
+    """The current ceiling, bytes."""
+    return _ceiling
+
+
+def set_memory_ceiling(value: int | str | None) -> int:
+    """Set the ceiling (bytes or e.g. ``"256M"``; None: the default); returns
+    the previous one."""
+    global _ceiling
+    previous = _ceiling
+    _ceiling = DEFAULT_CEILING if value is None else parse_bytes(value)
+    return previous
+
+
+@contextmanager
+def memory_ceiling(value: int | str) -> Iterator[None]:
+    """The ceiling ``value`` inside a ``with`` block."""
+    previous = set_memory_ceiling(value)
+    try:
+        yield
+    finally:
+        set_memory_ceiling(previous)
+
+
+def budget(share: float = 0.125) -> int:
+    """Bytes one kind of per-draw array may take: ``share`` of the ceiling
+    (an eighth by default: 64 MiB of the default 512 MiB)."""
+    return int(_ceiling * share)
