@@ -11,8 +11,13 @@
   127.0.0.1 (see :mod:`nbstats.widgets.serve`).
 
 Bad options end with ``nbstats <command>: error: argument --option: …`` and
-status 2; bad data with ``nbstats: error: …`` (the library's message, its
-keyword names replaced by the options) and status 2.
+status 2; bad data with ``nbstats: error: <file>[, line N]: …`` (checked by
+:mod:`nbstats.cli_input` before pandas reads the file, then the library's
+message with its keyword names replaced by the options) and status 2; an
+unwritable report path is refused before any work. SIGINT (Ctrl-C) and
+SIGTERM end a command with one line (``nbstats: interrupted (SIGTERM);
+report.html left unchanged``) and status 130 or 143: the kernel is killed,
+the old report and its directory are left as they were.
 """
 
 from __future__ import annotations
@@ -207,6 +212,11 @@ _OPTION_WORDS = [
     ("aggregate=", "--aggregate"),
     ("fold=['run', 'fold']", "--fold run,fold"),
     ("random_state", "--seed"),
+    (
+        "make the index unique (e.g. reset_index()) or aggregate repeated rows",
+        "give every case its own name (repeated rows of folds: pass --case, "
+        "--algorithm, --score and --fold on long data)",
+    ),
 ]
 
 

@@ -390,3 +390,10 @@ def test_a_failed_write_names_the_report(tmp_path, monkeypatch, capsys):
         f"nbstats: error: cannot write '{tmp_path / 'scores.html'}': No space left "
         "on device; the old report is unchanged.\n"
     )
+
+
+def test_repeated_case_names_get_the_command_line_fix(tmp_path, calls, capsys):
+    path = write(tmp_path, "case,A,B,C\nx,1,2,3\nx,2,3,5\nz,3,4,4\n")
+    err = refused(capsys, path)
+    assert "['x']" in err
+    assert "reset_index" not in err  # a Python fix, replaced by the options
