@@ -1,0 +1,79 @@
+"""Bergmann–Hommel against a brute-force enumeration of exhaustive sets."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import nbstats
+from nbstats.stats.frequentist.bergmann import bergmann_hommel
+
+
+def _partitions(items):
+    """Every set partition of ``items`` (recursive, independent of the code)."""
+    if not items:
+        yield []
+        return
+    head, rest = items[0], items[1:]
+    for smaller in _partitions(rest):
+        yield [[head], *smaller]
+        for n, block in enumerate(smaller):
+            yield [*smaller[:n], [head, *block], *smaller[n + 1 :]]
+
+
+def _brute(p, k):
+    pairs = list(itertools.combinations(range(k), 2))
+    best = dict.fromkeys(pairs, 0.0)
+    for partition in _partitions(list(range(k))):
+        exhaustive = [
+            tuple(sorted(pair))
+            for block in partition
+            for pair in itertools.combinations(block, 2)
+        ]
+        if not exhaustive:
+            continue
+        value = len(exhaustive) * min(p[pairs.index(h)] for h in exhaustive)
+        for h in exhaustive:
+            best[h] = max(best[h], value)
+    return np.minimum(1.0, [best[h] for h in pairs])
+
+
+def test_partitions_are_bell_numbers():
+    assert [len(list(_partitions(list(range(n))))) for n in range(1, 8)] == [
+        1, 2, 5, 15, 52, 203, 877,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("seed", range(4))
+def test_equals_brute_force(k, seed):
+    rng = np.random.default_rng(100 * k + seed)
+    p = rng.uniform(0, 0.3, k * (k - 1) // 2) ** 2
+    np.testing.assert_allclose(bergmann_hommel(p, k), _brute(p, k), rtol=1e-15)
+
+
+@pytest.mark.parametrize("k", [4, 6, 9, 12])
+def test_at_least_as_powerful_as_shaffer_and_holm(k):
+    rng = np.random.default_rng(k)
+    p = rng.uniform(0, 0.1, k * (k - 1) // 2) ** 1.5
+    bh = bergmann_hommel(p, k)
+    shaffer = nbstats.adjust_pvalues(p, "shaffer", n_algorithms=k)
+    holm = nbstats.adjust_pvalues(p, "holm")
+    assert np.all(bh <= shaffer + 1e-15)
+    assert np.all(shaffer <= holm + 1e-15)
+    assert np.all(bh >= p)
+
+
+def test_above_twelve_falls_back_to_shaffer_with_a_warning():
+    k = 13
+    p = np.linspace(0.001, 0.5, k * (k - 1) // 2)
+    with pytest.warns(UserWarning, match="Shaffer's procedure is used instead"):
+        out = bergmann_hommel(p, k)
+    np.testing.assert_allclose(out, nbstats.adjust_pvalues(p, "shaffer"))
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="needs the 6 pairwise p-values of 4"):
+        bergmann_hommel(np.full(5, 0.1), 4)
