@@ -27,7 +27,8 @@ from nbstats import _scipy_stats as sps
 from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.scores import NanPolicy, check_choice, rank_rows, score_table
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
-from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.stats.bayes.memory import budget
+from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 
 __all__ = ["bayes_friedman", "posterior_moments", "posterior_samples"]
 
@@ -42,6 +43,11 @@ SD_ATOL = 1e-10
 #: A component of μ0 - μ (in rank units, per unit of m) above this along a
 #: direction without variance puts μ0 off the posterior's support.
 OFFSET_ATOL = 1e-8
+#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) the Monte
+#: Carlo draws may take to be kept on the result (40 MB for 50,000 draws of 100
+#: algorithms, within the default 128 MiB); beyond, they are made in chunks
+#: twice and not kept (``samples`` None).
+SAMPLES_SHARE = 0.25
 
 
 def bayes_friedman(
@@ -142,9 +148,16 @@ def bayes_friedman(
 
     *Monte Carlo.* The weights come from
     :class:`~nbstats.stats.bayes.weights.DirichletWeights` (chunked, common
-    random numbers). ``rho`` is the ``k``-th smallest distance of the draws
-    with ``k`` the least count above ``(1 - γ) S``, so that ``reject`` (μ0
-    farther than ``rho``) is exactly ``credibility > 1 - γ``.
+    random numbers). Memory: the ``n_samples × m`` draws are kept (as
+    ``samples``) when they fit a quarter of the ceiling of
+    :mod:`nbstats.stats.bayes.memory` (512 MiB by default;
+    ``NBSTATS_MAX_MEMORY`` or
+    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`); beyond, the
+    chunks are made again for each of three passes (mean, covariance,
+    distances) and ``samples`` is None. ``rho`` is the ``k``-th smallest
+    distance of the draws with ``k`` the least count above ``(1 - γ) S``, so
+    that ``reject`` (μ0 farther than ``rho``) is exactly ``credibility > 1 -
+    γ``.
 
     *Ellipsoid vs Monte Carlo.* The ellipsoid's ρ is Hotelling's T² critical
     value, the paper's large-n stand-in for the posterior region. It is wider
@@ -215,15 +228,20 @@ def bayes_friedman(
         credibility = float(sps.f.cdf(statistic / factor, d1, d2))
         reject = bool(statistic > rho)
     else:
-        samples = posterior_samples(ranks, s, n_samples, random_state=random_state)
-        center = samples.mean(axis=0)
-        projected = (samples - center) @ basis
-        sample_cov = projected.T @ projected / max(n_samples - 1, 1)
-        lam, vec, keep = _eigen(sample_cov, scale)
-        # the draws span the directions with variance; ignore their round-off
-        # along the others
-        z = projected @ vec[:, keep]
-        distances = np.sum(z**2 / lam[keep], axis=1)
+        if 8 * n_samples * m <= budget(SAMPLES_SHARE):
+            samples = posterior_samples(ranks, s, n_samples, random_state=random_state)
+            center = samples.mean(axis=0)
+            projected = (samples - center) @ basis
+            sample_cov = projected.T @ projected / max(n_samples - 1, 1)
+            lam, vec, keep = _eigen(sample_cov, scale)
+            # the draws span the directions with variance; ignore their
+            # round-off along the others
+            z = projected @ vec[:, keep]
+            distances = np.sum(z**2 / lam[keep], axis=1)
+        else:  # too many to keep: two passes over the same chunks of draws
+            center, lam, vec, keep, distances = _chunked_distances(
+                ranks, s, n_samples, random_state, basis, scale
+            )
         statistic = _distance(basis.T @ (prior - center), lam, vec, keep, scale)
         ordered = np.sort(distances)
         level = 1 - gamma
@@ -235,7 +253,8 @@ def bayes_friedman(
         rho = float(ordered[k - 1])
         credibility = float(np.count_nonzero(distances < statistic) / n_samples)
         reject = bool(statistic > rho)
-        samples.flags.writeable = False
+        if samples is not None:
+            samples.flags.writeable = False
 
     names = table.columns
     return BayesFriedmanResult(
@@ -330,6 +349,46 @@ def posterior_samples(
         w0, w = chunk.weights(s)
         out[chunk.rows] = w0[:, None] * prior + w @ ranks
     return out
+
+
+def _chunked_distances(
+    ranks: np.ndarray,
+    s: float,
+    n_samples: int,
+    random_state: object,
+    basis: np.ndarray,
+    scale: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(center, lam, vec, keep, distances)`` of the Monte Carlo test without
+    holding the draws: the mean and covariance accumulate over chunks, then
+    the same chunks (same seed) give each draw's distance."""
+    n, m = ranks.shape
+    prior = np.full(m, (m + 1) / 2)
+    seed = seed_sequence(random_state)
+
+    def chunks():
+        crn = DirichletWeights(n, n_samples, seed, columns_per_case=3)
+        for chunk in crn:
+            w0, w = chunk.weights(s)
+            yield w0[:, None] * prior + w @ ranks
+
+    total, shift = np.zeros(m), None
+    for draws in chunks():
+        shift = draws[0] if shift is None else shift  # against cancellation
+        total += (draws - shift).sum(axis=0)
+    center = shift + total / n_samples
+    gram = np.zeros((m - 1, m - 1))
+    for draws in chunks():
+        projected = (draws - center) @ basis
+        gram += projected.T @ projected
+    lam, vec, keep = _eigen(gram / max(n_samples - 1, 1), scale)
+    distances = np.empty(n_samples)
+    start = 0
+    for draws in chunks():
+        z = ((draws - center) @ basis) @ vec[:, keep]
+        distances[start : start + len(z)] = np.sum(z**2 / lam[keep], axis=1)
+        start += len(z)
+    return center, lam, vec, keep, distances
 
 
 def _plane_basis(m: int) -> np.ndarray:

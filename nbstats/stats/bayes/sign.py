@@ -79,6 +79,11 @@ def bayes_sign_test(
     ``gammaincinv(α_k, u_k)`` of fixed uniforms, so re-running with another
     ``s`` and the same ``random_state`` moves every draw smoothly.
 
+    Memory: three Dirichlet components per draw (left, tied, right counts),
+    so a few arrays of ``n_samples`` values whatever the number of cases —
+    far below the ceiling of :mod:`nbstats.stats.bayes.memory`, which the
+    other Bayesian tests work within.
+
     Examples
     --------
     >>> import nbstats

@@ -504,3 +504,22 @@ def test_missing_scores(table6):
 def test_needs_two_algorithms():
     with pytest.raises(ValueError, match="at least 2 algorithms"):
         bayes_friedman(np.ones((5, 1)))
+
+
+def test_monte_carlo_beyond_the_memory_ceiling_does_not_keep_the_draws():
+    """Under a 16 MB ceiling 20,000 draws of 40 algorithms (6.4 MB, over a
+    quarter) are made in chunks three times: the same verdict, no samples."""
+    from nbstats.stats.bayes.memory import memory_ceiling
+
+    rng = np.random.default_rng(3)
+    table = rng.normal(size=(30, 40)) + np.linspace(0, 0.5, 40)
+    kw = dict(method="montecarlo", n_samples=20_000, random_state=5)
+    kept = nbstats.bayes_friedman(table, **kw)
+    with memory_ceiling("16M"):
+        chunked = nbstats.bayes_friedman(table, **kw)
+    assert kept.samples is not None and chunked.samples is None
+    assert chunked.statistic == pytest.approx(kept.statistic, rel=1e-9)
+    assert chunked.rho == pytest.approx(kept.rho, rel=1e-9)
+    assert chunked.credibility == kept.credibility
+    assert chunked.reject == kept.reject
+    assert "Monte Carlo" in chunked._repr_html_()
