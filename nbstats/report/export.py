@@ -238,7 +238,9 @@ def _execute_in_thread(client: Any, env: dict[str, str]) -> None:
     finally:
         # nbclient leaves its exit hook registered when the kernel dies while
         # starting; the hook would then fail at exit (its manager is gone)
-        atexit.unregister(client._cleanup_kernel)
+        hook = getattr(client, "_cleanup_kernel", None)
+        if hook is not None:
+            atexit.unregister(hook)
     if failure:
         raise failure[0]
 

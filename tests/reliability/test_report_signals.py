@@ -60,8 +60,8 @@ def _gone(process: psutil.Process) -> bool:
     ("signum", "status", "delay"),
     [
         (signal.SIGTERM, 143, 0.5),  # the kernel is starting
-        (signal.SIGINT, 130, 4.0),  # the kernel runs the report's cells
-        (signal.SIGTERM, 143, 4.0),
+        (signal.SIGINT, 130, 3.0),  # the kernel runs the report's cells
+        (signal.SIGTERM, 143, 3.0),
     ],
 )
 def test_a_signal_during_the_report_leaves_the_old_report(
@@ -86,6 +86,7 @@ def test_a_signal_during_the_report_leaves_the_old_report(
     try:
         kernel = _wait_for_kernel(proc)
         time.sleep(delay)
+        assert proc.poll() is None, "the report finished before the signal"
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=EXIT_AFTER_SIGNAL)
     finally:
