@@ -33,7 +33,9 @@ class RaceResult(Result):
     scores : DataFrame
         Instances × candidates (NaN after a candidate was dropped).
     evaluations : int
-        ``evaluate`` calls made.
+        Scores held: ``evaluate`` calls made and kept (after a failure, the
+        scores of an incomplete instance are not kept, so this is always the
+        number of scores in ``scores`` and of rows in ``history``).
     budget, max_steps : int or None
         The limits the race ran under.
     steps : int
@@ -41,7 +43,9 @@ class RaceResult(Result):
     method : str
     stop_reason : str
         ``"one candidate left"``, ``"budget exhausted"``, ``"step limit
-        reached"`` or ``"instances exhausted"``.
+        reached"`` or ``"instances exhausted"``; in the ``partial_result`` of
+        a :class:`~nbstats.stats.racing.RaceError`, ``"evaluation failed"``,
+        and of an interrupted race, ``"interrupted"``.
     candidates : dict
         Each candidate's name (``str(candidate)``), which labels the columns
         of ``scores`` and the ``candidate``/``by`` entries of

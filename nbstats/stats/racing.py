@@ -26,18 +26,18 @@ from nbstats.stats.bayes.posthoc import SignEvents, bayes_posthoc
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.sign import sign_test_from_differences
+from nbstats.stats.racing_executors import (
+    CallFailure,
+    RaceError,
+    check_timeout,
+    failure_words,
+    run_calls,
+    score_problem,
+)
 
 __all__ = ["RaceError", "race"]
 
 Method = Literal["bayes", "frace-sign", "frace-mr"]
-
-
-class RaceError(RuntimeError):
-    """An evaluation failed; ``partial_result`` holds everything gathered so far."""
-
-    def __init__(self, message: str, partial_result: RaceResult) -> None:
-        super().__init__(message)
-        self.partial_result = partial_result
 
 
 def race(
@@ -57,6 +57,7 @@ def race(
     higher_is_better: bool = True,
     n_samples: int = 10_000,
     executor: Executor | None = None,
+    timeout: float | None = None,
     random_state: object = None,
     progress: bool | None = None,
 ) -> RaceResult:
@@ -121,7 +122,23 @@ def race(
         Runs the evaluations of one step in parallel (e.g.
         ``ProcessPoolExecutor()`` or ``dask.distributed.Client().get_executor()``);
         results are identical to ``None`` (in-process) because every
-        evaluation is keyed by (candidate, instance), not by worker.
+        evaluation is keyed by (candidate, instance), not by worker. The
+        caller owns the executor (it is not shut down); a process pool or
+        cluster pickles ``evaluate``, the candidates and the instances: use
+        module-level functions, not lambdas or local functions.
+    timeout : float, optional
+        Time limit in seconds for each evaluation; a longer one stops the
+        race with a :class:`RaceError`. With a thread or process pool the
+        time counts from when the pool starts the call (a process pool
+        reports it when handing the call to its workers' queue, which can be
+        one call early); with other executors (Dask's), from its submission
+        or the last evaluation that finished, whichever is later. Without an
+        executor each evaluation runs in a daemon thread. A Python thread
+        cannot be stopped: a timed-out call on a thread keeps running in the
+        background (and leaving a ``with ThreadPoolExecutor()`` block waits
+        for it). A :class:`~concurrent.futures.ProcessPoolExecutor`'s worker
+        processes are terminated at a time-out, so a hung evaluation cannot
+        hang the program — and the pool cannot be used again.
     random_state : None, int or Generator
         Seed of the Bayesian tests' posterior draws (one stream per step).
     progress : bool, optional
@@ -140,9 +157,21 @@ def race(
     Raises
     ------
     RaceError
-        ``evaluate`` raised or returned a non-finite score; the message names
-        the candidate and instance, ``error.partial_result`` keeps every score
-        gathered so far.
+        An evaluation failed: ``evaluate`` raised, ran past ``timeout``, its
+        worker process died, it could not be sent to the executor (pickling),
+        or it returned something other than a finite real number (``True``,
+        ``"0.5"``, ``None``, a complex number, NaN or ±inf are refused; numpy
+        integers and floats are fine). The message and ``error.candidate`` /
+        ``error.instance`` name the call, the cause is chained, and
+        ``error.partial_result`` keeps every complete instance. With an
+        executor, the calls not started are cancelled; if several failed,
+        the first in the step's order (instances, then candidates) is
+        reported.
+    ValueError
+        Bad arguments.
+    KeyboardInterrupt
+        Interrupting a race cancels the calls not started and re-raises with
+        the complete instances in ``interrupt.partial_result``.
 
     Examples
     --------
@@ -178,6 +207,12 @@ def race(
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     s = check_s(s, allow_zero=True)
     n_samples = check_n_samples(n_samples)
+    timeout = check_timeout(timeout)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(
+            "executor must be a concurrent.futures.Executor (something with "
+            f"submit()), or None to run here; got {executor!r}."
+        )
     candidates = list(candidates)
     names = [str(c) for c in candidates]
     if len(candidates) < 2:
@@ -220,7 +255,7 @@ def race(
             if budget is not None and state.evaluations + cost > budget:
                 state.stop_reason = "budget exhausted"
                 break
-            _evaluate_step(evaluate, candidates, names, state, block, executor)
+            _evaluate_step(evaluate, state, block, executor, timeout)
             if bar is not None:
                 bar.update(cost)
             if len(state.rows) >= first_test:
@@ -241,6 +276,10 @@ def race(
             state.step += 1
         else:
             state.stop_reason = "one candidate left"
+    except KeyboardInterrupt as interrupt:
+        state.stop_reason = "interrupted"
+        interrupt.partial_result = state.result(higher_is_better)  # type: ignore[attr-defined]
+        raise
     finally:
         if bar is not None:
             bar.close()
@@ -333,54 +372,86 @@ def _take(iterator: Any, count: int) -> list[Any]:
 
 def _evaluate_step(
     evaluate: Callable[[Any, Any], float],
-    candidates: list[Any],
-    names: list[str],
     state: _RaceState,
     block: list[Any],
     executor: Executor | None,
+    timeout: float | None,
 ) -> None:
-    by_name = dict(zip(names, candidates, strict=True))
+    """Evaluate the survivors on a block of instances and record the complete
+    instances; raise :class:`RaceError` on the first failed call (in the
+    step's order), after recording every instance that is complete."""
     jobs = [(k, name) for k in range(len(block)) for name in state.alive]
-    if executor is None:
-        outcomes = [_call(evaluate, by_name[name], block[k]) for k, name in jobs]
-    else:
-        futures = [
-            executor.submit(_call, evaluate, by_name[name], block[k])
-            for k, name in jobs
-        ]
-        outcomes = [future.result() for future in futures]
+    calls = [(state.candidates[name], block[k]) for k, name in jobs]
+    values, failures = run_calls(evaluate, calls, executor, timeout)
+    scores: dict[int, float] = {}
+    for index, value in values.items():
+        problem = score_problem(value)
+        if problem is None:
+            scores[index] = float(value)
+        else:
+            failures.append(CallFailure(index, problem, "bad score"))
+    failed_instances = {jobs[f.index][0] for f in failures}
+    held = [k for k in range(len(block)) if k not in failed_instances]
+    complete = [k for k in held if all(i in scores for i in _jobs_of(jobs, k))]
     # record in job order, so the history does not depend on the executor
-    new_rows: list[dict[str, float]] = [{} for _ in block]
-    for (k, name), (value, error) in zip(jobs, outcomes, strict=True):
-        if error is not None or not math.isfinite(value):
-            what = f"raised {error!r}" if error is not None else f"returned {value!r}"
-            raise RaceError(
-                f"evaluate({by_name[name]!r}, {block[k]!r}) {what}; the race "
-                f"stopped after {state.evaluations} evaluations (see "
-                f"error.partial_result).",
-                state.result(state.higher_is_better),
+    for k in complete:
+        row: dict[str, float] = {}
+        for index in _jobs_of(jobs, k):
+            name = jobs[index][1]
+            row[name] = scores[index]
+            state.history.append(
+                {
+                    "step": state.step,
+                    "instance": block[k],
+                    "candidate": name,
+                    "score": scores[index],
+                }
             )
-        state.evaluations += 1
-        state.history.append(
-            {
-                "step": state.step,
-                "instance": block[k],
-                "candidate": name,
-                "score": value,
-            }
+        state.evaluations += len(row)
+        state.rows.append(row)
+        state.instances.append(block[k])
+    if not failures:  # every call returned a score: the block is complete
+        return
+    failure = min(failures, key=lambda f: f.index)
+    discarded = len(scores) - sum(len(_jobs_of(jobs, k)) for k in complete)
+    raise _race_error(state, failure, calls, timeout, discarded) from failure.error
+
+
+def _jobs_of(jobs: list[tuple[int, str]], k: int) -> list[int]:
+    return [index for index, (kk, _) in enumerate(jobs) if kk == k]
+
+
+def _race_error(
+    state: _RaceState,
+    failure: CallFailure,
+    calls: list[tuple[Any, Any]],
+    timeout: float | None,
+    discarded: int,
+) -> RaceError:
+    state.stop_reason = "evaluation failed"
+    candidate, instance = (
+        calls[failure.index] if failure.index < len(calls) else (None, None)
+    )
+    call = f"evaluate({candidate!r}, {instance!r})"
+    what = failure_words(failure, timeout)
+    message = (
+        f"{call} {what}; the race stopped at step {state.step} with "
+        f"{len(state.rows)} complete instance(s) and {state.evaluations} "
+        "evaluations (see error.partial_result)"
+    )
+    if discarded > 0:
+        message += (
+            f"; {discarded} other evaluation(s) of the incomplete instance(s) "
+            "were discarded"
         )
-        new_rows[k][name] = value
-    state.rows.extend(new_rows)
-    state.instances.extend(block)
-
-
-def _call(
-    evaluate: Callable[[Any, Any], float], candidate: Any, instance: Any
-) -> tuple[float, BaseException | None]:
-    try:
-        return float(evaluate(candidate, instance)), None
-    except Exception as error:  # reported with the candidate and instance
-        return math.nan, error
+    return RaceError(
+        message + ".",
+        state.result(state.higher_is_better),
+        candidate=candidate,
+        instance=instance,
+        kind=failure.kind,
+        timeout=timeout,
+    )
 
 
 def _eliminate(
