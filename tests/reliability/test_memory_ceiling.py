@@ -1,0 +1,100 @@
+"""The Bayesian tests stay within their memory ceiling, measured as a real
+process's peak resident memory.
+
+``bayes_signrank_pairs`` on 200 cases × 100 algorithms (4950 pairs) once
+peaked at 5.95 GB: every pair's per-draw sums at once. It runs here in a
+subprocess; its peak RSS (``ru_maxrss``, the kernel's own account) must stay
+below 1 GB at the default ceiling, and the call's growth above the process's
+baseline (Python, numpy, numba, a warm-up call) below the ceiling, also at a
+ceiling of 64 MB set through ``NBSTATS_MAX_MEMORY``.
+
+The draws are fewer than the default 50,000 to keep the test short: the
+ceiling does not depend on them — pairs are grouped so that a group's sums
+fit an eighth of the ceiling whatever the draws (more draws: fewer pairs a
+group), and the draws are cached only when they fit too. (The default
+50,000 draws: ``benchmarks/bench_memory.py``, about 300 MB.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CHILD = textwrap.dedent(
+    """
+    import json, resource
+    import numpy as np, pandas as pd, psutil
+    import nbstats
+    from nbstats.stats.bayes.memory import get_memory_ceiling
+
+    rng = np.random.default_rng(0)
+    m, n = 100, 200
+    table = pd.DataFrame(
+        rng.normal(0.8, 0.05, (n, m)) + np.linspace(0, 0.02, m),
+        columns=[f"alg{j}" for j in range(m)],
+    )
+    # warm-up: imports, compiled kernels, first allocations
+    nbstats.bayes_signrank_pairs(table.iloc[:, :3], n_samples=1000, random_state=0)
+    baseline = psutil.Process().memory_info().rss
+    res = nbstats.bayes_signrank_pairs(
+        table, rope=0.01, n_samples=N_SAMPLES, random_state=0, interval=False
+    )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB
+    print(json.dumps({
+        "pairs": len(res.pairs), "baseline": baseline, "peak": peak,
+        "ceiling": get_memory_ceiling(),
+    }))
+    """
+)
+
+
+def _run(n_samples: int, ceiling: str | None) -> dict[str, int]:
+    env = dict(os.environ)
+    env.pop("NBSTATS_MAX_MEMORY", None)
+    if ceiling is not None:
+        env["NBSTATS_MAX_MEMORY"] = ceiling
+    code = CHILD.replace("N_SAMPLES", str(n_samples))
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("ceiling", "expected"), [(None, 512 * 2**20), ("64M", 64 * 2**20)]
+)
+def test_pairs_200_by_100_stay_within_the_ceiling(ceiling, expected):
+    out = _run(5_000, ceiling)
+    assert out["pairs"] == 4950
+    assert out["ceiling"] == expected
+    assert out["peak"] <= 2**30, f"peak RSS {out['peak'] / 2**20:.0f} MB"
+    growth = out["peak"] - out["baseline"]
+    assert growth <= out["ceiling"], (
+        f"the call grew the process by {growth / 2**20:.0f} MB, over the "
+        f"{out['ceiling'] / 2**20:.0f} MB ceiling"
+    )
+
+
+def test_a_bad_ceiling_in_the_environment_is_a_clear_error():
+    env = dict(os.environ, NBSTATS_MAX_MEMORY="lots")
+    done = subprocess.run(
+        [sys.executable, "-c", "import nbstats.stats.bayes.memory"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "NBSTATS_MAX_MEMORY" in done.stderr and "'512M'" in done.stderr
