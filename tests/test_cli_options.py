@@ -17,6 +17,7 @@ from nbstats.cli import build_parser, main
 from tests.cli_helpers import (  # noqa: F401  (fixtures)
     LONG,
     calls,
+    folds_frame,
     run,
     subparsers,
     wide_csv,
@@ -340,3 +341,14 @@ def test_an_alias_file_that_is_not_utf_8_or_not_a_file(wide_csv, tmp_path, capsy
     code, _, err = run(["analyze", wide_csv, "--alias-file", tmp_path], capsys)
     assert code == 2
     assert f"--alias-file {tmp_path}: is a directory; give a text file" in err
+
+
+def test_runs_reaches_the_report(tmp_path, calls, capsys):
+    path = tmp_path / "folds.csv"
+    folds_frame().to_csv(path, index=False)
+    argv = ["report", path, *LONG, "--fold", "run,fold", "--runs", "2"]
+    code, _, err = run([*argv, "-o", tmp_path / "r.html"], capsys)
+    assert code == 0, err
+    [(_, _, kwargs)] = calls
+    assert kwargs["runs"] == 2
+    assert kwargs["fold"] == ["run", "fold"]
