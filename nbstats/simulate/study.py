@@ -11,8 +11,9 @@ in a process pool or on a cluster (DESIGN.md, "Scale beyond one machine").
 from __future__ import annotations
 
 import itertools
+import math
 import pickle
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from numbers import Integral
 from typing import Any
@@ -22,6 +23,7 @@ import pandas as pd
 
 from nbstats._progress import progress_bar
 from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.stats.racing_executors import describe_failure, real_number_problem
 
 __all__ = ["StudyError", "study", "summarise"]
 
@@ -80,6 +82,7 @@ def study(
     random_state: object = None,
     progress: bool | None = None,
     chunksize: int = 1,
+    allow_nan: bool | Collection[str] = False,
 ) -> pd.DataFrame:
     """Run a simulation study and return one row of metrics per run.
 
@@ -107,9 +110,16 @@ def study(
         ``generate`` can return a seed along with the data.
     evaluate : callable
         ``evaluate(result, data, setting)`` → a dict of metrics (names →
-        scalars), e.g. from :func:`nbstats.simulate.rank_interval_metrics`.
+        values), e.g. from :func:`nbstats.simulate.rank_interval_metrics`.
         Metric names must differ from the setting keys and
-        ``"repetition"``.
+        ``"repetition"``. A value must be a real number (Python or numpy
+        integer or float), a bool, or a text label such as a decision
+        ``"a"``/``"b"`` (kept in the table, not summarised). Refused, as a
+        failure of the task: ``None``, complex numbers, arrays and other
+        objects; text that reads as a number (``"0.5"``, ``"nan"``: return
+        the number); NaN unless ``allow_nan`` allows it; a metric whose kind
+        (number, bool, text) changes from one row to another. A metric left
+        out of a row is missing (NaN) in that row.
     settings : dict or list of dicts
         - a list of dicts: the settings, in that order;
         - a dict: keys whose values are a ``list``, a ``range``, a 1-D
@@ -140,6 +150,13 @@ def study(
         Tasks sent to a worker at once. Larger chunks cut the per-task
         overhead of process pools and clusters when tasks take well under a
         millisecond; the results do not depend on it.
+    allow_nan : bool or collection of str
+        Metrics that may be NaN, meaning "undefined" (e.g.
+        :func:`~nbstats.simulate.rank_interval_metrics`' ``fwti`` when the
+        algorithms truly differ, :func:`~nbstats.simulate.test_decision_metrics`'
+        ``loss`` when every decision is indeterminate): ``True`` for every
+        metric, or their names. By default a NaN metric fails its task, so
+        that a NaN from a bug is not quietly left out by :func:`summarise`.
 
     Returns
     -------
@@ -152,7 +169,9 @@ def study(
     Raises
     ------
     StudyError
-        A task raised: the message names its setting and repetition, the
+        A task raised or returned a refused metric (see ``evaluate``), or a
+        worker process died or could not be sent the task (pickling): the
+        message names its setting and repetition, the
         original exception is chained, and ``error.partial_results`` holds
         every finished row. With an executor, tasks not yet started are
         cancelled, running ones are waited for and kept; if several failed,
@@ -208,6 +227,7 @@ def study(
     grid = expand_settings(settings)
     repetitions = _check_positive_int("repetitions", repetitions)
     chunksize = _check_positive_int("chunksize", chunksize)
+    nan_ok = _check_allow_nan(allow_nan)
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TypeError(
             "executor must be a concurrent.futures.Executor (something with "
@@ -228,7 +248,7 @@ def study(
         for r in range(repetitions)
     ]
     chunks = [tasks[i : i + chunksize] for i in range(0, len(tasks), chunksize)]
-    functions = (generate, analyse, evaluate)
+    functions = (generate, analyse, evaluate, nan_ok)
     rows: dict[int, dict[str, Any]] = {}  # task position -> metrics
     failures: list[tuple[int, BaseException]] = []
     bar = progress_bar(progress, len(tasks), desc="study", unit="task")
@@ -265,12 +285,14 @@ def study(
         if bar is not None:
             bar.close()
     frame = _frame(grid, tasks, rows)
+    if not failures:
+        failures = _mixed_kinds(rows)
     if failures:
         position, error = min(failures, key=lambda item: item[0])
         setting, s, r, _ = tasks[position]
         raise StudyError(
             f"task failed for setting {s + 1} of {len(grid)} {setting!r}, "
-            f"repetition {r}: {type(error).__name__}: {error}. "
+            f"repetition {r}: {describe_failure(error).rstrip('.')}. "
             f"{len(rows)} of {len(tasks)} rows were computed; they are in "
             "error.partial_results.",
             dict(setting),
@@ -408,19 +430,19 @@ def summarise(
 
 
 def _run_chunk(
-    functions: tuple[Callable[..., Any], ...], chunk: list[_Task]
+    functions: tuple[Any, ...], chunk: list[_Task]
 ) -> tuple[list[dict[str, Any]], tuple[int, BaseException] | None]:
     """Run tasks in order; stop at the first failure and return it with its
     offset in the chunk (exceptions are returned, so the rows before it are
     not lost)."""
-    generate, analyse, evaluate = functions
+    generate, analyse, evaluate, nan_ok = functions
     done: list[dict[str, Any]] = []
     for offset, (setting, _, _, seed) in enumerate(chunk):
         try:
             data = generate(**setting, random_state=seed)
             result = analyse(data)
             metrics = evaluate(result, data, dict(setting))
-            done.append(_check_metrics(metrics, setting))
+            done.append(_check_metrics(metrics, setting, nan_ok))
         except Exception as error:  # reported with its setting and repetition
             return done, (offset, error)
     return done, None
@@ -455,7 +477,9 @@ def _frame(
     return pd.DataFrame.from_records(records, columns=columns)
 
 
-def _check_metrics(metrics: object, setting: Setting) -> dict[str, Any]:
+def _check_metrics(
+    metrics: object, setting: Setting, nan_ok: bool | frozenset[str] = False
+) -> dict[str, Any]:
     if not isinstance(metrics, Mapping):
         raise TypeError(
             "evaluate must return a dict of metrics (name -> number), got "
@@ -469,12 +493,72 @@ def _check_metrics(metrics: object, setting: Setting) -> dict[str, Any]:
                 f"metric {key!r} has the name of a setting key or of "
                 f"{REPETITION!r}; rename it."
             )
-        if np.ndim(value) != 0:
-            raise TypeError(
-                f"metric {key!r} must be a single value (number, bool or str), "
-                f"got {type(value).__name__}."
-            )
+        _check_metric(key, value, nan_ok is True or (bool(nan_ok) and key in nan_ok))
     return dict(metrics)
+
+
+def _check_metric(key: str, value: object, nan_ok: bool) -> None:
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return  # a label, e.g. a decision "a" / "b"
+        raise TypeError(
+            f"metric {key!r} is the text {value!r}, which reads as a number: "
+            "return the number itself (a text column is not summarised)."
+        )
+    problem = real_number_problem(value)
+    if problem is not None and not problem.startswith("a bool"):
+        raise TypeError(
+            f"metric {key!r} is {value!r}, {problem}; a metric must be a real "
+            "number, a bool or a text label."
+        )
+    if problem is None and math.isnan(float(value)) and not nan_ok:  # type: ignore[arg-type]
+        raise ValueError(
+            f"metric {key!r} is NaN. If NaN means 'undefined' for this metric "
+            f"(summarise leaves it out), pass allow_nan=[{key!r}] (or "
+            "allow_nan=True); otherwise it is a bug in evaluate."
+        )
+
+
+def _mixed_kinds(rows: dict[int, dict[str, Any]]) -> list[tuple[int, BaseException]]:
+    """A metric that is a number in one row and text or a bool in another:
+    an object column, which :func:`summarise` would quietly leave out."""
+    first: dict[str, tuple[str, int]] = {}
+    for position in sorted(rows):
+        for key, value in rows[position].items():
+            if isinstance(value, float) and math.isnan(value):
+                continue  # missing: fits any kind
+            kind = (
+                "text"
+                if isinstance(value, str)
+                else "bool"
+                if isinstance(value, (bool, np.bool_))
+                else "number"
+            )
+            seen, where = first.setdefault(key, (kind, position))
+            if seen != kind:
+                message = (
+                    f"metric {key!r} is {value!r} ({kind}) here but a {seen} in "
+                    f"row {where}; a metric must keep one kind (number, bool or "
+                    "text) in every row."
+                )
+                return [(position, TypeError(message))]
+    return []
+
+
+def _check_allow_nan(allow_nan: object) -> bool | frozenset[str]:
+    if isinstance(allow_nan, bool):
+        return allow_nan
+    if (
+        isinstance(allow_nan, Collection)
+        and not isinstance(allow_nan, str)
+        and all(isinstance(name, str) for name in allow_nan)
+    ):
+        return frozenset(allow_nan)
+    raise TypeError(
+        f"allow_nan must be True, False or a list of metric names, got {allow_nan!r}."
+    )
 
 
 def _check_keys(setting: Mapping[Any, Any], label: str) -> None:

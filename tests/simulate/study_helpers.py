@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import nbstats
 from nbstats import simulate
@@ -29,7 +30,8 @@ def evaluate(results, data, setting):
     row = {}
     for method, res in results.items():
         metrics = simulate.rank_interval_metrics(res.lower, res.upper, truth)
-        row[f"{method}:fwti"] = metrics["fwti"]
+        if not math.isnan(metrics["fwti"]):  # undefined unless all are equal:
+            row[f"{method}:fwti"] = metrics["fwti"]  # left out (NaN in the table)
         row[f"{method}:fwp"] = metrics["fwp"]
     return row
 

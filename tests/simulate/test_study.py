@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import pickle
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 import pandas as pd
@@ -61,6 +63,35 @@ def _failing_generate(x, random_state=None):
 
 def _evaluate_value(result, data, setting):
     return {"value": result}
+
+
+def _dies_at_x_1(x, random_state=None):
+    if x == 1:
+        os._exit(3)  # the worker process dies without a word
+    return 0.5
+
+
+class _Metric:
+    """evaluate giving ``{"m": value}`` for setting x = 1 and 0.5 elsewhere."""
+
+    def __init__(self, value, other=0.5):
+        self.value, self.other = value, other
+
+    def __call__(self, result, data, setting):
+        return {"m": self.value if setting["x"] == 1 else self.other}
+
+
+def _metric_study(value, other=0.5, **kwargs):
+    return study(
+        lambda x, random_state=None: x,
+        _identity,
+        _Metric(value, other),
+        settings={"x": [0, 1, 2]},
+        repetitions=2,
+        random_state=0,
+        progress=False,
+        **kwargs,
+    )
 
 
 def _point_ranks(data):
@@ -340,6 +371,79 @@ def test_bad_metrics_are_reported_as_task_failures():
 
 
 @pytest.mark.parametrize(
+    ("value", "cause", "words"),
+    [
+        ("0.5", TypeError, "metric 'm' is the text '0.5', which reads as a number"),
+        ("nan", TypeError, "reads as a number"),
+        (None, TypeError, "metric 'm' is None, not a number"),
+        (1 + 2j, TypeError, "metric 'm' is (1+2j), a complex number"),
+        (np.complex64(1), TypeError, "a complex number"),
+        (object(), TypeError, "of type object, not a real number"),
+        (math.nan, ValueError, "metric 'm' is NaN. If NaN means 'undefined'"),
+        (np.float32("nan"), ValueError, "allow_nan=['m']"),
+    ],
+)
+def test_metrics_that_are_not_numbers_fail_their_task(value, cause, words):
+    with pytest.raises(StudyError, match=r"\{'x': 1\}, repetition 0") as info:
+        _metric_study(value)
+    error = info.value
+    assert isinstance(error.__cause__, cause)
+    assert words in str(error)
+    assert (error.setting, error.repetition) == ({"x": 1}, 0)
+    # the rows before the failed task are kept
+    assert error.partial_results["x"].tolist() == [0, 0]
+    assert error.partial_results["m"].tolist() == [0.5, 0.5]
+
+
+def test_metric_kinds_that_are_accepted():
+    for value, other in [
+        (np.float32(0.25), 0.5),
+        (np.int64(3), 0.5),
+        (7, np.float64(0.5)),
+        (-math.inf, 0.5),  # visible in any mean: not refused
+        (True, False),
+        (np.bool_(False), True),
+        ("a", "b"),  # labels, e.g. decisions
+    ]:
+        frame = _metric_study(value, other)
+        assert frame["m"].tolist() == [other, other, value, value, other, other]
+    # a metric of mixed kinds would be an object column summarise leaves out
+    with pytest.raises(StudyError, match="must keep one kind") as info:
+        _metric_study("b")
+    assert isinstance(info.value.__cause__, TypeError)
+    assert "metric 'm' is 'b' (text) here but a number in row 0" in str(info.value)
+
+
+def test_nan_metrics_allowed_by_name_or_all():
+    for allow_nan in (True, ["m"], ("m", "other")):
+        frame = _metric_study(math.nan, allow_nan=allow_nan)
+        assert frame["m"].isna().tolist() == [False, False, True, True, False, False]
+        # summarise leaves the undefined values out: nothing left at x = 1
+        assert np.isnan(summarise(frame).loc[1, ("m", "mean")])
+    with pytest.raises(StudyError, match="allow_nan"):
+        _metric_study(math.nan, allow_nan=["other"])
+
+
+def test_dying_worker_is_a_study_error_with_the_rows_kept():
+    with ProcessPoolExecutor(1) as pool, pytest.raises(StudyError) as info:
+        study(
+            _dies_at_x_1,
+            _identity,
+            _evaluate_value,
+            settings={"x": [0, 1]},
+            repetitions=2,
+            random_state=0,
+            progress=False,
+            executor=pool,
+        )
+    error = info.value
+    assert isinstance(error.__cause__, BrokenProcessPool)
+    assert "a worker process died" in str(error)
+    assert error.setting == {"x": 1}
+    assert error.partial_results["x"].tolist() == [0, 0]
+
+
+@pytest.mark.parametrize(
     ("kwargs", "error"),
     [
         ({"repetitions": 0}, ValueError),
@@ -354,6 +458,9 @@ def test_bad_metrics_are_reported_as_task_failures():
         ({"executor": "threads"}, TypeError),
         ({"progress": "yes"}, TypeError),
         ({"chunksize": 0}, ValueError),
+        ({"allow_nan": "loss"}, TypeError),
+        ({"allow_nan": [1]}, TypeError),
+        ({"allow_nan": None}, TypeError),
     ],
 )
 def test_bad_arguments(kwargs, error):
@@ -469,6 +576,7 @@ def test_challenge_study_with_rank_interval_metrics():
         repetitions=5,
         random_state=0,
         progress=False,
+        allow_nan=["fwti"],  # undefined when the algorithms differ
     )
     table = summarise(frame, by="separability")
     assert table.loc[0.0, ("fwti", "mean")] == 1.0
