@@ -198,6 +198,21 @@ def race(
     ({'lr': 0.1}, True)
     >>> res.winner_name, list(res.scores.columns)
     ("{'lr': 0.1}", ["{'lr': 0.5}", "{'lr': 0.1}", "{'lr': 0.01}"])
+
+    A failed evaluation stops the race; the error names the call and keeps
+    every complete instance (here 3 instances × 3 candidates):
+
+    >>> def flaky(candidate, instance):
+    ...     if instance == 3 and candidate == "b":
+    ...         raise ValueError("diverged")
+    ...     return means[candidate]
+    >>> try:
+    ...     nbstats.race(flaky, list(means), range(40), timeout=10, progress=False)
+    ... except nbstats.RaceError as error:
+    ...     print(error.candidate, error.instance, error.partial_result.evaluations)
+    ...     print(repr(error.__cause__))
+    b 3 9
+    ValueError('diverged')
     """
     check_choice("method", method, ("bayes", "frace-sign", "frace-mr"))
     gamma = check_gamma(gamma)

@@ -319,74 +319,74 @@ def _run_on(
     values: dict[int, Any] = {}
     failures: list[CallFailure] = []
     futures: dict[Future[Any], int] = {}
-    submitted = time.monotonic()
-    try:
-        for index, (candidate, instance) in enumerate(calls):
-            try:
-                futures[executor.submit(function, candidate, instance)] = index
-            except Exception as error:  # e.g. a Dask client that cannot pickle
-                if isinstance(error, RuntimeError) and "shutdown" in str(error):
-                    raise
-                failures.append(CallFailure(index, error, _kind(error)))
-                break
-        _collect(futures, values, failures, executor, timeout, submitted)
-    except BaseException:  # KeyboardInterrupt: do not leave work queued
-        for future in futures:
-            future.cancel()
-        raise
-    return values, failures
-
-
-def _collect(
-    futures: dict[Future[Any], int],
-    values: dict[int, Any],
-    failures: list[CallFailure],
-    executor: Executor,
-    timeout: float | None,
-    submitted: float,
-) -> None:
-    pending = set(futures)
+    limit = len(calls)
+    if timeout is not None and isinstance(executor, ProcessPoolExecutor):
+        # one call per worker: a call the pool reports as started is running
+        # (else it may wait in the workers' queue with its clock ticking)
+        limit = max(1, int(getattr(executor, "_max_workers", 1) or 1))
+    todo = list(enumerate(calls))[::-1]
+    pending: set[Future[Any]] = set()
     started: dict[Future[Any], float] = {}
-    last_done = submitted
+    last_done = time.monotonic()
     poll = None if timeout is None else min(0.05, timeout / 10)
     exact = isinstance(executor, _REPORTS_RUNNING)
-    stopping = bool(failures)
-    if stopping:
-        _cancel(pending)
-    while pending:
-        done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
-        now = time.monotonic()
-        for future in done:
-            last_done = now
-            if future.cancelled():
-                continue
-            try:
-                values[futures[future]] = future.result()
-            except CancelledError:
-                continue
-            except Exception as error:
-                failures.append(CallFailure(futures[future], error, _kind(error)))
-        if timeout is not None:
-            late = _late(pending, started, now, timeout, exact, last_done)
+    stopping = False
+    try:
+        while True:
+            while todo and not failures and len(pending) < limit:
+                index, (candidate, instance) = todo.pop()
+                try:
+                    future = executor.submit(function, candidate, instance)
+                except Exception as error:  # e.g. a Dask client that cannot pickle
+                    if isinstance(error, RuntimeError) and "shutdown" in str(error):
+                        raise
+                    failures.append(CallFailure(index, error, _kind(error)))
+                    break
+                futures[future] = index
+                pending.add(future)
+            if failures and not stopping:  # the first failure: stop submitting
+                stopping = True
+                _cancel(pending)
+                pending = {future for future in pending if not future.cancelled()}
+            if not pending:
+                return values, failures
+            done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+            now = time.monotonic()
+            for future in done:
+                last_done = now
+                _outcome(future, futures[future], values, failures)
+            late = (
+                []
+                if timeout is None
+                else _late(pending, started, now, timeout, exact, last_done)
+            )
             if late:
+                message = f"still running after the time limit of {timeout:g} s"
                 index = min(futures[future] for future in late)
-                failures.append(
-                    CallFailure(
-                        index,
-                        _Timeout(
-                            f"still running after the time limit of {timeout:g} s"
-                        ),
-                        "timeout",
-                    )
-                )
+                failures.append(CallFailure(index, _Timeout(message), "timeout"))
                 _cancel(pending)
                 if isinstance(executor, ProcessPoolExecutor):
                     terminate_workers(executor)
-                return
-        if failures and not stopping:
-            stopping = True
-            _cancel(pending)
-            pending = {future for future in pending if not future.cancelled()}
+                return values, failures
+    except BaseException:  # KeyboardInterrupt: do not leave work queued
+        _cancel(set(futures))
+        raise
+
+
+def _outcome(
+    future: Future[Any],
+    index: int,
+    values: dict[int, Any],
+    failures: list[CallFailure],
+) -> None:
+    if future.cancelled():
+        return
+    try:
+        values[index] = future.result()
+    except CancelledError:
+        return
+    except Exception as error:
+        failures.append(CallFailure(index, error, _kind(error)))
 
 
 def _late(

@@ -333,3 +333,23 @@ def test_dask_failures_become_race_errors(dask_executor):
     plain = _race(noisy, max_steps=8)
     on_dask = _race(noisy, max_steps=8, executor=dask_executor)
     pd.testing.assert_frame_equal(plain.history, on_dask.history)
+
+
+def takes_half_a_second(candidate: int, instance: int) -> float:
+    time.sleep(0.5)
+    return noisy(candidate, instance)
+
+
+def test_process_pool_counts_time_from_the_real_start():
+    # 3 calls of 0.5 s at a time on 2 workers: the third, waiting for a free
+    # worker, would look 1 s old if the clock started in the pool's queue
+    with ProcessPoolExecutor(2) as pool:
+        res = nbstats.race(
+            takes_half_a_second,
+            [0, 1, 2],
+            range(2),
+            progress=False,
+            executor=pool,
+            timeout=0.9,
+        )
+    assert res.evaluations == 6
