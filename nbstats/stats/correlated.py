@@ -174,7 +174,7 @@ def correlated_ttest(
     Notes
     -----
     When every difference is the same the variance is zero: p = 1 (t = 0)
-    if they are all zero, p = 0 (|t| = ∞) otherwise, as :func:`nbstats.ttest`.
+    if they are all zero, p = 0 (``|t| = ∞``) otherwise, as :func:`nbstats.ttest`.
 
     Examples
     --------
