@@ -196,8 +196,11 @@ def report(
     ValueError, TypeError
         Bad scores (see :func:`nbstats.score_table`), an unknown format or
         analysis, or a setting out of range.
-    FileNotFoundError
-        The directory of ``path`` does not exist.
+    OSError
+        ``path`` cannot be written: its directory does not exist
+        (``FileNotFoundError``), it is a directory (``IsADirectoryError``), or
+        the directory is read-only (``PermissionError``). Checked before any
+        work.
     MissingToolError
         ``pdf`` without xelatex or pandoc, ``tex`` without pandoc (an
         ``OSError`` and a ``RuntimeError``); the message suggests
@@ -246,13 +249,7 @@ def report(
         aggregate=aggregate,
         runs=runs,
     )
-    if not target.parent.is_dir():
-        raise FileNotFoundError(
-            f"cannot write {target.name!r}: the directory {str(target.parent)!r} "
-            "does not exist."
-        )
-    if target.is_dir():
-        raise IsADirectoryError(f"{str(target)!r} is a directory; give a file name.")
+    export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
     executed = _executed(table, settings, FIGURE_FORMATS[fmt])
     return export.write_report(executed, target, fmt)

@@ -137,6 +137,10 @@ def test_bad_types_and_places(tmp_path, table6):
         nbstats.report.report(table6, tmp_path / "x.html", title=3)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         nbstats.report.report(table6, tmp_path / "nowhere" / "x.html")
+    (tmp_path / "folder.html").mkdir()
+    with pytest.raises(IsADirectoryError, match="it is a directory"):
+        nbstats.report.report(table6, tmp_path / "folder.html")
+    (tmp_path / "folder.html").rmdir()
     with pytest.raises(ValueError, match="missing"):  # score_table's own message
         nbstats.report.report(table6.where(table6 > 0.6), tmp_path / "x.html")
     assert _files(tmp_path) == []
