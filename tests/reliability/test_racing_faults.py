@@ -353,3 +353,16 @@ def test_process_pool_counts_time_from_the_real_start():
             timeout=0.9,
         )
     assert res.evaluations == 6
+
+
+def test_dask_timeout(dask_executor):
+    RELEASE.clear()
+    try:
+        with pytest.raises(RaceError) as info:
+            _race(waits_at_1_6, executor=dask_executor, timeout=0.5)
+    finally:
+        RELEASE.set()  # the Dask thread cannot be stopped: let it finish
+    error = info.value
+    assert isinstance(error.__cause__, TimeoutError)
+    assert (error.kind, error.candidate, error.instance) == ("timeout", 1, 6)
+    _check_partial(error, list(range(6)))
