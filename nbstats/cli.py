@@ -175,7 +175,7 @@ def _report_keywords(
         keywords["analyses"] = tuple(a for a in ANALYSES if a in chosen)
     if args.lower_is_better:
         keywords["higher_is_better"] = False
-    for name in ("title", "alpha", "gamma", "s", "rope", "loss", "layout"):
+    for name in ("title", "alpha", "gamma", "s", "prior", "rope", "loss", "layout"):
         if getattr(args, name) is not None:
             keywords[name] = getattr(args, name)
     if getattr(args, "runs", None) is not None:

@@ -219,6 +219,10 @@ csv           the score CSV, wide or long (see 'data' below)
               test's own: (√17 − 3)/2 for the signed-rank tests, 1 for the
               Bayesian Friedman test and joint statements; 0: the Bayesian
               bootstrap)
+--prior       prior of the Bayesian signed-rank tests: idp, the near-ignorance
+              prior (lower and upper probabilities; default); bb, the Bayesian
+              bootstrap (s -> 0); point, a pseudo-observation of strength --s
+              at a zero difference (s = 0.5 unless given)
 --rope        half-width of the region of practical equivalence of the
               Bayesian signed-rank tests, in score units (default: 0)
 --loss        losses of a Type II and a Type I error, as l0:l1 or l0,l1; an
@@ -285,6 +289,7 @@ _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "--alpha": {"type": _level, "metavar": "A"},
     "--gamma": {"type": _level, "metavar": "G"},
     "--s": {"type": _nonnegative, "metavar": "S"},
+    "--prior": {"choices": ["idp", "bb", "point"]},
     "--rope": {"type": _nonnegative, "metavar": "R"},
     "--loss": {"type": _loss, "metavar": "L0:L1"},
     "--seed": {"type": _seed, "metavar": "N"},

@@ -68,6 +68,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "alpha": "--alpha",
         "gamma": "--gamma",
         "s": "--s",
+        "prior": "--prior",
         "rope": "--rope",
         "loss": "--loss",
         "random_state": "--seed",

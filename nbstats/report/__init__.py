@@ -65,6 +65,7 @@ def report(
     alpha: float = 0.05,
     gamma: float = 0.05,
     s: float | None = None,
+    prior: str = "idp",
     rope: float = 0.0,
     loss: tuple[float, float] = (1, 19),
     random_state: int | None = 0,
@@ -145,6 +146,12 @@ def report(
         (√17 − 3)/2 for the near-ignorance prior of the pairwise signed-rank
         tests and 1 for the Bayesian Friedman test and the joint statements.
         ``s=0`` makes the signed-rank tests the Bayesian bootstrap.
+    prior : {"idp", "bb", "point"}
+        Prior of the Bayesian signed-rank tests (see
+        :func:`nbstats.bayes_signrank`): the near-ignorance prior (lower and
+        upper probabilities, indeterminate decisions), the Bayesian bootstrap
+        (s → 0), or a pseudo-observation of strength ``s`` at a zero
+        difference.
     rope : float
         Half-width of the region of practical equivalence of the pairwise
         Bayesian signed-rank tests (in score units).
@@ -236,6 +243,7 @@ def report(
         alpha=alpha,
         gamma=gamma,
         s=s,
+        prior=prior,
         rope=rope,
         loss=loss,
         random_state=random_state,
@@ -287,6 +295,7 @@ def _prepare(
     alpha: float,
     gamma: float,
     s: float | None,
+    prior: str,
     rope: float,
     loss: tuple[float, float],
     random_state: int | None,
@@ -326,6 +335,7 @@ def _prepare(
         alpha=alpha,
         gamma=gamma,
         s=s,
+        prior=prior,
         rope=rope,
         loss=loss,
         random_state=random_state,

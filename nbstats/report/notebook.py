@@ -83,6 +83,8 @@ class ReportSettings:
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)
     folds: dict[str, Any] | None = None
     n_samples: int = N_SAMPLES
+    #: prior of the Bayesian signed-rank tests
+    prior: str = "idp"
     #: runs of the cross-validation behind per-fold scores (None: unknown)
     runs: int | None = None
     #: per-fold scores for the per-data-set tests (not stored in the metadata)
@@ -103,6 +105,7 @@ def make_settings(
     rope: float,
     loss: tuple[float, float],
     random_state: int | None,
+    prior: str = "idp",
     nan_policy: str = "raise",
     layout: str = "standard",
     aliases: dict[str, str] | None = None,
@@ -148,6 +151,7 @@ def make_settings(
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     gamma = check_gamma(gamma)
     s = None if s is None else check_s(s, allow_zero=True)
+    prior = _check_prior(prior, s)
     rope = check_rope(rope)
     resolve_threshold(None, loss)  # validates the pair
     l0, l1 = (float(v) for v in loss)
@@ -180,7 +184,27 @@ def make_settings(
         folds=folds,
         runs=runs,
         fold_scores=fold_scores,
+        prior=prior,
     )
+
+
+def _check_prior(prior: object, s: float | None) -> str:
+    """The signed-rank tests' prior; s = 0 is the Bayesian bootstrap."""
+    if prior not in ("idp", "bb", "point"):
+        raise ValueError(
+            f"unknown prior={prior!r}; choose 'idp' (near-ignorance), 'bb' "
+            "(Bayesian bootstrap) or 'point' (a pseudo-observation at 0)."
+        )
+    if prior == "bb" and s not in (None, 0):
+        raise ValueError(
+            f"prior='bb' is the s -> 0 limit; leave s unset (got s={s!r}), or "
+            "choose prior='point' or 'idp' for s > 0."
+        )
+    if s == 0 and prior == "point":
+        raise ValueError(
+            "prior='point' needs s > 0 (s = 0 is the Bayesian bootstrap, prior='bb')."
+        )
+    return "bb" if s == 0 else str(prior)
 
 
 def _check_runs(runs: object, folds: dict[str, Any] | None) -> int | None:
@@ -336,6 +360,7 @@ HIGHER_IS_BETTER = {settings.higher_is_better!r}
 ALPHA = {settings.alpha!r}  # frequentist tests and rank intervals
 GAMMA = {settings.gamma!r}  # 1 - credible level of the Bayesian tests
 S = {s_text}  # prior strength; None = each Bayesian test's default
+PRIOR = {settings.prior!r}  # of the signed-rank tests: idp, bb (s -> 0) or point
 ROPE = {settings.rope!r}  # half-width of the region of practical equivalence
 LOSS = {settings.loss!r}  # losses (l0, l1) of a Type II and a Type I error
 SEED = {settings.random_state!r}  # seed of every Monte Carlo computation
@@ -547,7 +572,7 @@ report.two_sample(wilcoxon, sign, alpha=ALPHA)
         nb.markdown("# Bayesian two-sample tests")
         nb.code(
             """
-signrank_prior = {"prior": "bb"} if S == 0 else {"prior": "idp", **prior}
+signrank_prior = {"prior": "bb"} if PRIOR == "bb" else {"prior": PRIOR, **prior}
 signrank = nbstats.bayes_signrank(
     scores[name_a], scores[name_b], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
     random_state=SEED, **signrank_prior, **direction,
@@ -611,7 +636,7 @@ report.posthoc(nemenyi, holm, compact={compact!r})
 # really better than the worse-ranked one (a)? Columns worst to best make
 # each pair (a, b) = (worse, better).
 order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index)
-signrank_prior = {{"prior": "bb"}} if S == 0 else {{"prior": "idp", **prior}}
+signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
 signrank = nbstats.bayes_signrank_pairs(
     scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
     random_state=SEED, interval=False, **signrank_prior, **direction,

@@ -165,10 +165,14 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         f"Bayesian tests of {b} against {a}: posterior probabilities of each "
         + ("region (rope ±" + _n(rope) + ")" if rope > 0 else "direction")
         + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "
-        f"at threshold {_n(signrank.threshold)} on P({b} better): better, not "
-        "shown better, or indeterminate when the near-ignorance prior's lower "
-        "and upper probabilities (given as 'lower to upper') straddle the "
-        "threshold.",
+        f"at threshold {_n(signrank.threshold)} on P({b} better): better"
+        + (
+            ", not shown better, or indeterminate when the near-ignorance "
+            "prior's lower and upper probabilities (given as 'lower to upper') "
+            "straddle the threshold."
+            if signrank.prior == "idp"
+            else " or not shown better."
+        ),
         frame,
     )
     kind = "simplex" if rope > 0 else "posterior"
