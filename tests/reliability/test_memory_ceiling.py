@@ -38,8 +38,12 @@ CHILD = textwrap.dedent(
         rng.normal(0.8, 0.05, (n, m)) + np.linspace(0, 0.02, m),
         columns=[f"alg{j}" for j in range(m)],
     )
-    # warm-up: imports, compiled kernels, first allocations
-    nbstats.bayes_signrank_pairs(table.iloc[:, :3], n_samples=1000, random_state=0)
+    # warm-up with the same options: imports, every compiled kernel (a
+    # compilation needs tens of MB of its own), first allocations
+    nbstats.bayes_signrank_pairs(
+        table.iloc[:, :3], rope=0.01, n_samples=1000, random_state=0,
+        interval=False,
+    )
     baseline = psutil.Process().memory_info().rss
     res = nbstats.bayes_signrank_pairs(
         table, rope=0.01, n_samples=N_SAMPLES, random_state=0, interval=False
