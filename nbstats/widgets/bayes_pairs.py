@@ -28,6 +28,7 @@ import numba
 import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.pair_kernel import pair_rope_counts
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
@@ -38,8 +39,10 @@ __all__ = ["PairPosteriors", "default_draws", "pair_counts"]
 
 # θ within this distance of ½ counts as exactly ½ (as bayes_signrank)
 HALF_TOLERANCE = 1e-12
-#: Case-dependent sums kept for earlier (prior, rope) settings, bytes.
-CACHE_BYTES = 256 * 2**20
+#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) for the
+#: case-dependent sums kept for earlier ropes and the point prior (256 MiB of
+#: the default 512).
+CACHE_SHARE = 0.5
 #: Draws for up to this many pairs (10 algorithms) by default ...
 FULL_PAIRS = 45
 FULL_DRAWS = 50_000
@@ -138,8 +141,9 @@ class PairPosteriors:
     shared : dict
         ``"uniforms"`` and ``"total"`` arrays of the draws, shared with the
         joint statements (filled here if missing).
-    cache_bytes : int
-        Memory for the sums of earlier ropes and of the point prior.
+    cache_bytes : int, optional
+        Memory for the sums of earlier ropes and of the point prior (default:
+        half the memory ceiling).
 
     Notes
     -----
@@ -170,13 +174,13 @@ class PairPosteriors:
         gammas: SharedPrior,
         shared: dict[str, np.ndarray] | None = None,
         *,
-        cache_bytes: int = CACHE_BYTES,
+        cache_bytes: int | None = None,
     ) -> None:
         self.diffs = diffs
         self.draws = draws
         self.gammas = gammas
         self.shared: dict[str, np.ndarray] = {} if shared is None else shared
-        self.cache_bytes = cache_bytes
+        self.cache_bytes = budget(CACHE_SHARE) if cache_bytes is None else cache_bytes
         self.sums = PairSums(diffs, draws)
         self._quad_theta: np.ndarray | None = None
         # ("rope", rope) → K × 2 × draws; ("cross", rope) → K × R × draws

@@ -36,6 +36,7 @@ from contextlib import contextmanager
 __all__ = [
     "DEFAULT_CEILING",
     "budget",
+    "check_fits",
     "get_memory_ceiling",
     "memory_ceiling",
     "set_memory_ceiling",
@@ -123,3 +124,21 @@ def budget(share: float = 0.125) -> int:
     """Bytes one kind of per-draw array may take: ``share`` of the ceiling
     (an eighth by default: 64 MiB of the default 512 MiB)."""
     return int(_ceiling * share)
+
+
+def check_fits(nbytes: int, what: str, fix: str) -> None:
+    """A clear error when ``what`` needs more than the ceiling at once.
+
+    Examples
+    --------
+    >>> check_fits(2**40, "the draws", "use fewer")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the draws need about 1,048,576 MB at once, over the memory ...
+    """
+    if nbytes > _ceiling:
+        raise ValueError(
+            f"{what} need about {nbytes // 2**20:,} MB at once, over the memory "
+            f"ceiling of {_ceiling // 2**20:,} MB (NBSTATS_MAX_MEMORY or "
+            f"nbstats.stats.bayes.memory.set_memory_ceiling); {fix}."
+        )

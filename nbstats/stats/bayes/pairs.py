@@ -9,7 +9,7 @@ import pandas as pd
 
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
-from nbstats.stats.bayes.memory import budget
+from nbstats.stats.bayes.memory import budget, check_fits
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import (
     NORMAL_CASES,
@@ -17,6 +17,7 @@ from nbstats.stats.bayes.signrank import (
     Prior,
     SignedRankPosterior,
     check_options,
+    monte_carlo_bytes,
     shared_components,
 )
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
@@ -130,6 +131,11 @@ def bayes_signrank_pairs(
             matrix[i, j] = res.prob_lower
             matrix[j, i] = res.prob_left
     else:
+        check_fits(
+            monte_carlo_bytes(n),
+            f"Monte Carlo draws over {n:,} cases",
+            "use method='normal' (or 'auto'), or raise the ceiling",
+        )
         groups = _groups(pairs, n_samples, with_rope=rope > 0)
     for group in groups:
         posteriors = [

@@ -19,6 +19,7 @@ from nbstats.stats.bayes.decision import (
     region_shares,
     resolve_threshold,
 )
+from nbstats.stats.bayes.memory import check_fits
 from nbstats.stats.bayes.walsh import Region, WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 
@@ -27,6 +28,7 @@ __all__ = [
     "bayes_signrank",
     "check_options",
     "mc_error",
+    "monte_carlo_bytes",
     "posterior_means",
     "prior_strength",
     "shared_components",
@@ -157,8 +159,28 @@ def bayes_signrank(
         return posterior.normal_result(
             n_samples, random_state, s=s, threshold=threshold, names=names
         )
+    check_fits(
+        monte_carlo_bytes(d.size),
+        f"Monte Carlo draws over {d.size:,} cases",
+        "use method='normal' (or 'auto'), or raise the ceiling",
+    )
     draws = DirichletWeights(d.size, n_samples, random_state)
     return posterior.result(draws, s=s, threshold=threshold, names=names)
+
+
+def monte_carlo_bytes(n: int) -> int:
+    """Working memory of the Monte Carlo sums over n cases, whatever the draws:
+    the compiled kernel's buffers (64 draws side by side: weights, prefix and
+    suffix sums) and a chunk of at least 16 draws' weights.
+
+    Examples
+    --------
+    >>> monte_carlo_bytes(100_000) // 2**20
+    161
+    """
+    from nbstats.stats.bayes.walsh_kernel import LANES
+
+    return 8 * (n + 1) * (3 * LANES + 16 + 4)
 
 
 def check_options(

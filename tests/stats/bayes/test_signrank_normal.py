@@ -92,3 +92,13 @@ def test_normal_form_is_reproducible_and_degenerate_data_stay_exact():
     res = nbstats.bayes_signrank(a, a + 1.0, prior="bb", random_state=0)
     assert res.method == "normal"
     assert res.prob_right == 1.0 and res.credible_interval == (1.0, 1.0)
+
+
+def test_monte_carlo_beyond_the_ceiling_is_refused_with_the_fix():
+    from nbstats.stats.bayes.memory import memory_ceiling
+
+    a, b = _data(60_000, 0.0, 6)  # 60,000 cases: ~100 MB of kernel buffers
+    with memory_ceiling("64M"), pytest.raises(ValueError, match="method='normal'"):
+        nbstats.bayes_signrank(a, b, method="montecarlo", n_samples=1000)
+    with memory_ceiling("64M"):  # the default finds the normal form
+        assert nbstats.bayes_signrank(a, b, random_state=0).method == "normal"
