@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
@@ -46,6 +47,9 @@ from nbstats.widgets.bayes_joint import JointStatements
 from nbstats.widgets.bayes_pairs import PairPosteriors, default_draws
 
 __all__ = ["BayesDashboard"]
+
+#: Friedman verdicts kept for earlier (s, γ).
+FRIEDMAN_CACHE = 8
 
 _PRIORS = (
     ("IDP (near-ignorance)", "idp"),
@@ -256,7 +260,9 @@ class BayesDashboard(Dashboard):
         self._a_names = labels[[i for i, _ in self._pairs]]
         self._b_names = labels[[j for _, j in self._pairs]]
         self._selected: tuple[tuple, BayesSignedRankResult] | None = None
-        self._friedman: tuple[tuple, Any] | None = None
+        # the last few (s, γ): switching the prior (bb sets s = 0) and back
+        # finds the verdict again (its Monte Carlo is ~2 MB at 50 algorithms)
+        self._friedman: OrderedDict[tuple, Any] = OrderedDict()
         self._plotted: BayesSignedRankResult | None = None
         self._plot: views.PosteriorPlot | None = None
         self.timings: dict[str, float] = {}
@@ -438,7 +444,7 @@ class BayesDashboard(Dashboard):
 
     def _friedman_result(self, s: float, gamma: float) -> Any:
         key = (s, gamma)
-        if self._friedman is None or self._friedman[0] != key:
+        if key not in self._friedman:
             n, m = self.table.shape
             method = "ellipsoid" if n >= m else "montecarlo"
             result = bayes_friedman(
@@ -450,8 +456,11 @@ class BayesDashboard(Dashboard):
                 higher_is_better=self.higher_is_better,
                 random_state=self._seed,
             )
-            self._friedman = (key, result)
-        return self._friedman[1]
+            self._friedman[key] = result
+            if len(self._friedman) > FRIEDMAN_CACHE:
+                self._friedman.popitem(last=False)
+        self._friedman.move_to_end(key)
+        return self._friedman[key]
 
     # -- compute / render --------------------------------------------------------
 

@@ -683,3 +683,21 @@ def test_bayesian_bootstrap_reuses_the_idp_sums(table, monkeypatch):
     assert dash.result["selected"].credible_interval == ref.credible_interval
     dash.controls["prior"].value = "point"  # its own cross terms only
     assert calls == [("quad", 6), ("quad", 6), ("cross", 6)]
+
+
+def test_friedman_verdicts_of_earlier_settings_are_kept(table, monkeypatch):
+    calls = []
+    friedman = bayes_module.bayes_friedman
+
+    def counting(*args, **kw):
+        calls.append((kw["s"], kw["gamma"]))
+        return friedman(*args, **kw)
+
+    monkeypatch.setattr(bayes_module, "bayes_friedman", counting)
+    dash = make(table)
+    for prior in ("bb", "point", "idp", "bb"):  # s = 0 for bb, the slider's else
+        dash.controls["prior"].value = prior
+        assert dash.error is None, dash.error
+    assert calls == [(pytest.approx(IDP_DEFAULT_S), 0.05), (0.0, 0.05)]
+    ref = nbstats.bayes_friedman(table, s=0.0, gamma=0.05)
+    assert dash.result["friedman"].statistic == ref.statistic
