@@ -44,6 +44,7 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "ranks": nbstats.ranks,
     "mean_ranks": nbstats.mean_ranks,
     "friedman": nbstats.friedman,
+    "quade": nbstats.quade,
     "rm_anova": nbstats.rm_anova,
     "posthoc": nbstats.posthoc,
     "posthoc[ttest]": lambda t: nbstats.posthoc(t, method="ttest"),
@@ -58,6 +59,10 @@ TWO_SAMPLE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "ttest": nbstats.ttest,
     "wilcoxon": nbstats.wilcoxon,
     "sign_test": nbstats.sign_test,
+    "effect_size[cohen-d]": lambda a, b: nbstats.effect_size(a, b, kind="cohen-d"),
+    "effect_size[hodges-lehmann]": lambda a, b: nbstats.effect_size(
+        a, b, kind="hodges-lehmann"
+    ),
     "bayes_sign_test": lambda a, b: nbstats.bayes_sign_test(a, b, **FAST),
     "bayes_signrank": lambda a, b: nbstats.bayes_signrank(a, b, **FAST),
     "correlated_ttest": lambda a, b: nbstats.correlated_ttest(a, b, folds=N, runs=1),
@@ -65,6 +70,34 @@ TWO_SAMPLE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
         a, b, folds=N, runs=1
     ),
 }
+
+
+#: Public callables that read no score column of their own.
+NO_SCORES = {
+    "RaceError",
+    "adjust_pvalues",  # p-values
+    "critical_difference",  # counts
+    "nemenyi_min_cases",  # a count
+    "fold_summary",  # counts folds
+    "letters",  # a posthoc result
+    "race",  # scores returned by evaluate(): checked in the racing tests
+    "correlated_pairs",  # long data: the score column path is tested below
+    "dashboard",  # a table function: reads through score_table
+    "report",  # idem
+}
+
+
+def test_every_function_reading_scores_is_covered():
+    """A new public function that reads scores must be added above."""
+    public = {
+        name
+        for name in nbstats.__all__
+        if callable(getattr(nbstats, name))
+        and not isinstance(getattr(nbstats, name), type(nbstats))
+    }
+    covered = {name.split("[")[0] for name in [*TABLE_FUNCTIONS, *TWO_SAMPLE_FUNCTIONS]}
+    missing = public - covered - NO_SCORES
+    assert not missing, f"public functions without a dtype test: {missing}"
 
 
 def _accessor_wilcoxon(a: pd.Series, b: pd.Series) -> Any:

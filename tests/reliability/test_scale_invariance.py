@@ -38,6 +38,7 @@ from hypothesis.extra.numpy import arrays
 
 import nbstats
 from nbstats.accessor import CompareAccessor
+from nbstats.stats.effect_size import EFFECT_KINDS
 
 N_SAMPLES = 1000  # Bayesian draws: fast, and enough for the MC-error warning
 SEED = 12345
@@ -199,6 +200,29 @@ def _specs() -> list[Spec]:
             ),
         ),
     ]
+    specs.append(Spec("quade", lambda x, h: nbstats.quade(x, higher_is_better=h)))
+    specs.append(
+        Spec(
+            "letters",
+            lambda x, h: nbstats.letters(nbstats.posthoc(x, higher_is_better=h)),
+            permutable=False,  # which letter a group gets follows column order
+        )
+    )
+    for kind in EFFECT_KINDS:
+        specs.append(
+            Spec(
+                "effect_size",
+                lambda x, h, k=kind: nbstats.effect_size(
+                    *_pair(x), kind=k, higher_is_better=h
+                ),
+                scaled=("value", "confidence_interval")
+                if kind == "hodges-lehmann"
+                else (),
+                diff_ranks=kind in ("rank-biserial", "hodges-lehmann"),
+                permutable=False,
+                label=f"effect_size[{kind}]",
+            )
+        )
     for method in ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel"):
         specs.append(
             Spec(
