@@ -1,8 +1,15 @@
 """Aliases for long algorithm names (nbstats.names)."""
 
+import pandas as pd
 import pytest
 
-from nbstats.names import MAX_NAME_LENGTH, alias_legend, letters, make_aliases
+from nbstats.names import (
+    MAX_NAME_LENGTH,
+    alias_legend,
+    check_names,
+    letters,
+    make_aliases,
+)
 
 LONG = "HistGradientBoostingClassifier(max_iter=300, lr=0.05)"
 
@@ -78,3 +85,19 @@ def test_legend_lists_only_the_renamed():
     assert list(legend.index) == ["A"]
     assert legend.loc["A", "algorithm"] == LONG
     assert legend.index.name == "alias"
+
+
+# -- check_names: names every output can show -----------------------------------
+
+
+def test_check_names_accepts_numbers_and_printable_text():
+    check_names(pd.DataFrame({"A": [1.0], "β (γ=0.1)": [2.0], 3: [4.0]}))
+    check_names(pd.DataFrame([[1.0, 2.0]]))  # a RangeIndex and integer columns
+
+
+@pytest.mark.parametrize("code", [*range(0x20), 0x7F, *range(0x80, 0xA0)])
+def test_check_names_refuses_every_control_character(code):
+    name = f"a{chr(code)}b"
+    with pytest.raises(ValueError, match="control character") as info:
+        check_names(pd.DataFrame({name: [1.0], "c": [2.0]}))
+    assert repr(name) in str(info.value)

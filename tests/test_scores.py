@@ -899,3 +899,13 @@ def test_fold_mean_does_not_depend_on_the_order_of_the_folds():
     )
     assert wide.loc["d", "A"] == wide.loc["d", "B"]
     assert list(nbstats.ranks(wide).loc["d"]) == [1.5, 1.5]
+
+
+def test_power_of_two_scale_brackets_the_largest_magnitude():
+    from nbstats.scores import power_of_two_scale  # internal helper
+
+    for largest in (5e-324, 2.2e-308, 0.3, 1.0, 3.0, 1e300, 1.7976931348623157e308):
+        c = power_of_two_scale(np.array([0.0, -largest, largest / 3]))
+        assert c <= largest < 2 * c
+        assert np.frexp(c)[0] == 0.5  # a power of two
+    assert power_of_two_scale(np.zeros(3)) == 1.0
