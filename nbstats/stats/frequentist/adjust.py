@@ -15,9 +15,19 @@ import pandas as pd
 
 __all__ = ["ADJUSTMENTS", "adjust_pvalues", "shaffer_hypothesis_counts"]
 
-ADJUSTMENTS = ("holm", "hochberg", "hommel", "bonferroni", "shaffer", "none")
+ADJUSTMENTS = (
+    "holm",
+    "hochberg",
+    "hommel",
+    "bonferroni",
+    "shaffer",
+    "bergmann-hommel",
+    "none",
+)
 
-Adjustment = Literal["holm", "hochberg", "hommel", "bonferroni", "shaffer", "none"]
+Adjustment = Literal[
+    "holm", "hochberg", "hommel", "bonferroni", "shaffer", "bergmann-hommel", "none"
+]
 
 
 def adjust_pvalues(
@@ -42,10 +52,18 @@ def adjust_pvalues(
           replaced by the largest number of hypotheses that can still be true
           given that ``i - 1`` are false (logically related hypotheses).
           The p-values must be all ``k(k-1)/2`` pairs of ``n_algorithms``.
+        - ``"bergmann-hommel"``: Bergmann and Hommel's (1988) procedure for all
+          pairwise comparisons: closed testing over every set of hypotheses
+          that can be true together (see
+          :mod:`nbstats.stats.frequentist.bergmann`); at least as powerful as
+          Shaffer's. The p-values must be the ``k(k-1)/2`` pairs in the order
+          (0, 1), (0, 2), …, (k − 2, k − 1). Exact up to 12 algorithms,
+          Shaffer's above (with a warning).
         - ``"none"``: unchanged.
         ``"bonferroni-dunn"`` is accepted as an alias of ``"bonferroni"``.
     n_algorithms : int, optional
-        Only for ``"shaffer"``; inferred from the number of p-values.
+        Only for ``"shaffer"`` and ``"bergmann-hommel"``; inferred from the
+        number of p-values.
 
     Returns
     -------
@@ -100,10 +118,15 @@ def adjust_pvalues(
         k = _pairs_to_algorithms(p.size) if n_algorithms is None else n_algorithms
         if k * (k - 1) // 2 != p.size:
             raise ValueError(
-                f"Shaffer's procedure needs all {k * (k - 1) // 2} pairwise "
+                f"{method}'s procedure needs all {k * (k - 1) // 2} pairwise "
                 f"p-values of {k} algorithms, got {p.size}."
             )
-        adjusted = _step_down(p, _shaffer_multipliers(k))
+        if method == "shaffer":
+            adjusted = _step_down(p, _shaffer_multipliers(k))
+        else:
+            from nbstats.stats.frequentist.bergmann import bergmann_hommel
+
+            adjusted = bergmann_hommel(p, k)
     return (
         pd.Series(adjusted, index=index, name="adjusted")
         if index is not None

@@ -77,3 +77,27 @@ def test_above_twelve_falls_back_to_shaffer_with_a_warning():
 def test_bad_input():
     with pytest.raises(ValueError, match="needs the 6 pairwise p-values of 4"):
         bergmann_hommel(np.full(5, 0.1), 4)
+
+
+def test_adjust_pvalues_and_posthoc_use_it():
+    table = nbstats.datasets.load("uci_accuracy")
+    k = table.shape[1]
+    holm = nbstats.posthoc(table, method="holm")
+    raw = holm.pvalues.to_numpy()[np.triu_indices(k, 1)]
+    expected = bergmann_hommel(raw, k)
+    adjusted = nbstats.adjust_pvalues(raw, "bergmann-hommel")
+    np.testing.assert_allclose(adjusted, expected)
+    res = nbstats.posthoc(table, method="bergmann-hommel")
+    np.testing.assert_allclose(res.adjusted.to_numpy()[np.triu_indices(k, 1)], expected)
+    shaffer = nbstats.posthoc(table, method="shaffer")
+    assert (res.adjusted.fillna(0) <= shaffer.adjusted.fillna(0) + 1e-15).all().all()
+    pairwise = nbstats.posthoc(table, method="wilcoxon", adjust="bergmann-hommel")
+    raw_w = pairwise.pvalues.to_numpy()[np.triu_indices(k, 1)]
+    np.testing.assert_allclose(
+        pairwise.adjusted.to_numpy()[np.triu_indices(k, 1)],
+        bergmann_hommel(raw_w, k),
+    )
+    with pytest.raises(ValueError, match="all pairs|all pairwise"):
+        nbstats.posthoc(table, method="bergmann-hommel", control="nbc")
+    with pytest.raises(ValueError, match="all pairwise"):
+        nbstats.posthoc(table, method="sign", adjust="bergmann-hommel", control="nbc")
