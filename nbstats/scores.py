@@ -374,7 +374,9 @@ def _check_index_names(data: pd.DataFrame, columns: Sequence[object]) -> None:
 
 
 def _exact_mean(values: pd.Series) -> float:
-    return math.fsum(values) / len(values)
+    # divided by a power of two first (exact), so the sum cannot overflow
+    scale = power_of_two_scale(values.to_numpy(dtype=float))
+    return math.fsum(values.to_numpy(dtype=float) / scale) / len(values) * scale
 
 
 def _validate_wide(
