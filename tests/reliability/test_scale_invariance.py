@@ -39,6 +39,7 @@ from hypothesis.extra.numpy import arrays
 import nbstats
 from nbstats.accessor import CompareAccessor
 from nbstats.stats.effect_size import EFFECT_KINDS
+from nbstats.stats.frequentist.posthoc import POSTHOC_METHODS
 
 N_SAMPLES = 1000  # Bayesian draws: fast, and enough for the MC-error warning
 SEED = 12345
@@ -223,28 +224,13 @@ def _specs() -> list[Spec]:
                 label=f"effect_size[{kind}]",
             )
         )
-    for method in ("nemenyi", "bonferroni-dunn", "holm", "hochberg", "hommel"):
-        specs.append(
-            Spec(
-                "posthoc",
-                lambda x, h, m=method: nbstats.posthoc(x, method=m, higher_is_better=h),
-                label=f"posthoc[{method}]",
-            )
-        )
-    specs.append(
-        Spec(
-            "posthoc",
-            lambda x, h: nbstats.posthoc(x, method="shaffer", higher_is_better=h),
-            min_k=3,
-            label="posthoc[shaffer]",
-        )
-    )
-    for method in ("wilcoxon", "sign", "ttest"):
+    for method in POSTHOC_METHODS:  # every method, new ones included
         specs.append(
             Spec(
                 "posthoc",
                 lambda x, h, m=method: nbstats.posthoc(x, method=m, higher_is_better=h),
                 diff_ranks=method == "wilcoxon",
+                min_k=3 if method in ("shaffer", "bergmann-hommel") else 2,
                 label=f"posthoc[{method}]",
             )
         )
