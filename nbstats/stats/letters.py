@@ -60,7 +60,14 @@ def letters(result: Any, mean_ranks: pd.Series | None = None) -> pd.Series:
         if mean_ranks is None:
             raise ValueError("give mean_ranks to order the algorithms and letters.")
     reject = reject.fillna(False).astype(bool)
-    groups = nonsignificant_groups(reject, mean_ranks)
+    try:
+        groups = nonsignificant_groups(reject, mean_ranks, fallback=False)
+    except ValueError as error:
+        raise ValueError(
+            f"{error} A letter display would need a letter for each; show the "
+            "significant pairs as a matrix instead (e.g. nbstats.plots."
+            "pairwise_heatmap)."
+        ) from None
     kept = _without_redundant(groups)
     labels = _labels(len(kept))
     order = sorted(reject.index, key=lambda name: mean_ranks[name])

@@ -500,6 +500,7 @@ def _eliminate(
                 gamma=gamma,
                 n_samples=n_samples,
                 random_state=seed.spawn(1)[0],
+                groups=False,  # only the statements decide; groups can explode
                 **hib,
             )
             accepted = comparisons.statements[comparisons.statements["accepted"]]
@@ -558,7 +559,10 @@ def _drop_indistinguishable(
     )
     close = np.zeros(len(pairs))
     for chunk in DirichletWeights(n, n_samples, seed.spawn(1)[0]):
-        close += (np.abs(events(chunk, s) - 0.5) < epsilon).sum(axis=0)
+        # θ in blocks of pairs within the memory ceiling: 200 candidates make
+        # 19,900 pairs, which one chunk of draws would hold as ~2 GB
+        for cols, theta in events.blocks(chunk, s):
+            close[cols] += (np.abs(theta - 0.5) < epsilon).sum(axis=0)
     prob = close / n_samples
     names = list(table.columns)
     for (i, j), p in zip(pairs, prob, strict=True):

@@ -36,6 +36,7 @@ def bayes_posthoc(
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
+    groups: bool = True,
 ) -> BayesPosthocResult:
     """Which algorithms are better than which, with a *joint* posterior guarantee.
 
@@ -69,6 +70,11 @@ def bayes_posthoc(
         See :func:`nbstats.score_table`.
     random_state : None, int or Generator
         Seed of the posterior draws.
+    groups : bool
+        Work out ``groups`` (the maximal sets of algorithms with no accepted
+        statement inside, for a CD diagram). False leaves them empty: a race,
+        which needs only the statements, skips a step that grows fast with
+        the number of algorithms.
 
     Returns
     -------
@@ -160,13 +166,17 @@ def bayes_posthoc(
         index=index,
         name="mean rank",
     )
-    groups = nonsignificant_groups(
-        pd.DataFrame(accepted_pairs, index=index, columns=index), mean_ranks
+    found = (
+        nonsignificant_groups(
+            pd.DataFrame(accepted_pairs, index=index, columns=index), mean_ranks
+        )
+        if groups
+        else []
     )
     return BayesPosthocResult(
         statements=statements,
         probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
-        groups=groups,
+        groups=found,
         mean_ranks=mean_ranks,
         gamma=gamma,
         s=s,
