@@ -413,10 +413,8 @@ def test_power_of_two_scaling(spec: Spec, data: st.DataObject, exponent: int):
 
 #: Known failures in functions owned elsewhere (strict: a fix makes them pass
 #: and the mark must then go).
-EDGE_FAILURES = {
-    "bayes_signrank": "bayes/signrank.py computes 2 * z: RuntimeWarning overflow",
-    "bayes_signrank_pairs": "the same SignedRankPosterior (bayes/signrank.py)",
-}
+#: Functions known to fail at the edge of float64 (expected failures, strict).
+EDGE_FAILURES: dict[str, str] = {}
 
 
 def _edge_params() -> list[Any]:

@@ -251,7 +251,8 @@ class SignedRankPosterior:
     def __post_init__(self) -> None:
         plan = WalshPlan.build(self.z)
         theta = plan.region(+1, 0.0)
-        a_sum = plan.count(theta) + _heaviside(2 * plan.sorted_z).sum()
+        # H(2z) = H(z) (the same sign): 2z would overflow near 1.8e308
+        a_sum = plan.count(theta) + _heaviside(plan.sorted_z).sum()
         self._set_regions(plan, theta, float(a_sum))
 
     def _set_regions(self, plan: WalshPlan, theta: Region, walsh_sum: float) -> None:
@@ -717,14 +718,14 @@ def posterior_means(
     n = z.size
     if walsh_sum is None:  # A, computed by a caller that already sorted z
         plan = WalshPlan.build(z)
-        walsh_sum = plan.count(plan.region(+1)) + float(_heaviside(2 * z).sum())
+        walsh_sum = plan.count(plan.region(+1)) + float(_heaviside(z).sum())  # H(2z)
     a_sum = walsh_sum
     alpha = s + n
     scale = alpha * (alpha + 1)
     if prior == "idp":
         return a_sum / scale, (a_sum + s * s + 2 * n * s + s) / scale
     if prior == "point":
-        extra = 2 * s * _heaviside(z0 + z).sum() + s * (s + 1) * _heaviside(2 * z0)
+        extra = 2 * s * _heaviside(z0 / 2 + z / 2).sum() + s * (s + 1) * _heaviside(z0)
         mean = (a_sum + float(extra)) / scale
         return mean, mean
     mean = a_sum / (n * (n + 1))

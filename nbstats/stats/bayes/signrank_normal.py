@@ -77,11 +77,12 @@ def normal_draws(
     means, columns = [], []
     for region in regions.values():
         rows = region_row_sums(plan, region)
-        diagonal = np.heaviside(region.sign * 2 * zs - region.c, 0.5)
+        # H(±2z − c) = H(±z − c/2) (halving is exact): no overflow near 1.8e308
+        diagonal = np.heaviside(region.sign * zs - region.c / 2, 0.5)
         means.append((rows.sum() + diagonal.sum()) / (n * (n + 1)))
         columns.append(2.0 * rows / n)
         if prior == "point":
-            cross = np.heaviside(region.sign * (z0 + zs) - region.c, 0.5)
+            cross = np.heaviside(region.sign * (z0 / 2 + zs / 2) - region.c / 2, 0.5)
             means.append(cross.mean())
             columns.append(cross)
     coef = np.column_stack(columns)
