@@ -24,6 +24,7 @@ from nbstats.stats.bayes import (
     bayes_signrank,
     bayes_signrank_pairs,
 )
+from nbstats.stats.bayes.memory import memory_ceiling, set_memory_ceiling
 from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
 from nbstats.stats.correlated_pairs import correlated_pairs
 from nbstats.stats.effect_size import effect_size
@@ -64,6 +65,7 @@ __all__ = [
     "friedman",
     "letters",
     "mean_ranks",
+    "memory_ceiling",
     "nemenyi_min_cases",
     "posthoc",
     "quade",
@@ -73,6 +75,7 @@ __all__ = [
     "report",
     "rm_anova",
     "score_table",
+    "set_memory_ceiling",
     "sign_test",
     "simulate",
     "ttest",

@@ -84,6 +84,8 @@ NO_SCORES = {
     "correlated_pairs",  # long data: the score column path is tested below
     "dashboard",  # a table function: reads through score_table
     "report",  # idem
+    "memory_ceiling",  # a setting, no scores
+    "set_memory_ceiling",  # idem
 }
 
 

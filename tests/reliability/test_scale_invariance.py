@@ -261,6 +261,8 @@ EXEMPT = {
     "race": "takes an evaluate() function; its scores are checked in test_racing",
     "RaceError": "an exception class",
     "cd_diagram": "accessor plot of posthoc (covered) results",
+    "memory_ceiling": "a setting (bytes of working memory), not a statistic",
+    "set_memory_ceiling": "a setting (bytes of working memory), not a statistic",
 }
 
 
