@@ -267,6 +267,20 @@ def methods_paragraph(
             if pairs == 1
             else f"Each of the {pairs} pairs of algorithms was compared with the"
         )
+        normal = getattr(first, "method", "montecarlo") == "normal"
+        error = getattr(first, "mc_error", float("nan"))
+        precision = (
+            f", a Monte Carlo standard error of at most {_num(error)} on each "
+            "probability"
+            if error == error  # not NaN
+            else ""
+        )
+        how = (
+            f"{_count(draws)} draws of a normal approximation of the posterior "
+            f"(used above 1,000 cases; seed {seed}{precision})"
+            if normal
+            else f"{_count(draws)} posterior draws (seed {seed}{precision})"
+        )
         p.add(
             f"{which} Bayesian Wilcoxon signed-rank test",
             cite("benavoli2014"),
@@ -275,7 +289,7 @@ def methods_paragraph(
             f", with {rope} and decisions that minimise the expected loss with "
             f"{losses}: {decision}; "
             + ("" if pairs == 1 else "all pairs shared the same ")
-            + f"{_count(draws)} posterior draws (seed {seed}). ",
+            + f"{how}. ",
         )
     if bayes_posthoc is not None:
         bp = bayes_posthoc

@@ -80,7 +80,7 @@ def test_default_settings_are_stated(defaults):
         "rope = 0",
         "(l0, l1) = (1, 19)",
         "threshold of l1/(l0 + l1) = 0.95",
-        "50,000 posterior draws (seed 0)",
+        "50,000 posterior draws (seed 0, a Monte Carlo standard error of at most",
         "Bayesian sign test with a prior of strength s = 1",
         "1 − γ = 0.95",
         "50,000 joint draws",
@@ -110,7 +110,7 @@ def test_custom_settings_are_stated():
         "strength s = 2.5, with a region of practical equivalence of ±0.01",
         "(l0, l1) = (1, 9)",
         "l1/(l0 + l1) = 0.9",
-        "2,000 posterior draws (seed 7)",
+        "2,000 posterior draws (seed 7, a Monte Carlo standard error of at most",
         "2,000 joint draws of the Dirichlet weights (seed 7)",
         "1 − γ = 0.9 ",
     ]:
@@ -169,3 +169,23 @@ def test_bibtex_runs_on_the_bib(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
     assert bbl.count("\\bibitem") == len(methods.REFERENCES)
+
+
+def test_normal_approximation_and_monte_carlo_error_are_stated():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(0.8, 0.02, 1500)
+    b = a + rng.normal(0.001, 0.02, 1500)
+    res = nbstats.bayes_signrank(a, b, prior="bb", random_state=0)
+    assert res.method == "normal"  # above 1,000 cases, method="auto"
+    para = methods.methods_paragraph(
+        n_cases=1500, n_algorithms=2, higher_is_better=True, seed=0, signrank=res
+    )
+    text = para.text()
+    assert "normal approximation of the posterior (used above 1,000 cases" in text
+    # the largest binomial standard error of the reported probabilities
+    worst = max(
+        np.sqrt(p * (1 - p) / res.n_samples) for p in (res.prob_left, res.prob_right)
+    )
+    assert f"at most {worst:.2g}" in text or f"at most {worst:.3g}" in text
