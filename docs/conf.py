@@ -71,6 +71,8 @@ html_theme_options = {
     "show_toc_level": 2,
     "footer_start": ["copyright"],
 }
+# pages of wide tables and side-by-side code get the width of the left sidebar
+html_sidebars = {"papers/*": [], "migration/*": [], "choose-a-test": []}
 html_static_path: list[str] = []
 
 

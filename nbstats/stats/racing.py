@@ -72,7 +72,7 @@ def race(
       and every candidate that is worse in an accepted statement is dropped.
       At every test, a candidate is also dropped when it is
       *indistinguishable* from a better-ranked survivor: posterior probability
-      above 1 − γ that |P(X_i > X_j) + ½ P(X_i = X_j) − ½| < ε (2015, §7.1).
+      above 1 − γ that ``|P(X_i > X_j) + ½ P(X_i = X_j) − ½| < ε`` (2015, §7.1).
     - ``"frace-sign"`` / ``"frace-mr"``: the Friedman test at α; if rejected,
       every candidate is compared with the best one (best mean rank) by the
       sign test or the mean-rank z test, at α without multiplicity

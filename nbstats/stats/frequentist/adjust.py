@@ -42,7 +42,8 @@ def adjust_pvalues(
     ----------
     pvalues : array-like or Series
         One p-value per hypothesis (1-D). A Series keeps its index.
-    method : {"holm", "hochberg", "hommel", "bonferroni", "shaffer", "none"}
+    method : {"holm", "hochberg", "hommel", "bonferroni", "shaffer", \
+"bergmann-hommel", "none"}
         - ``"bonferroni"``: ``min(1, m p)``.
         - ``"holm"``: step-down, ``max_{j<=i} (m - j + 1) p_(j)``.
         - ``"hochberg"``: step-up, ``min_{j>=i} (m - j + 1) p_(j)``.
@@ -60,6 +61,7 @@ def adjust_pvalues(
           (0, 1), (0, 2), …, (k − 2, k − 1). Exact up to 12 algorithms,
           Shaffer's above (with a warning).
         - ``"none"``: unchanged.
+
         ``"bonferroni-dunn"`` is accepted as an alias of ``"bonferroni"``.
     n_algorithms : int, optional
         Only for ``"shaffer"`` and ``"bergmann-hommel"``; inferred from the

@@ -61,7 +61,7 @@ def ttest(
 
     If every difference is equal the standard error is zero: the test gives
     t = 0, p = 1 when they are all zero (scipy.stats.ttest_rel gives NaN: 0/0)
-    and |t| = ∞, p = 0 otherwise (as scipy), with the interval of width 0.
+    and ``|t| = ∞``, p = 0 otherwise (as scipy), with the interval of width 0.
 
     Examples
     --------
