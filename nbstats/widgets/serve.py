@@ -6,24 +6,22 @@ it to a temporary directory and serves it with Voilà on 127.0.0.1 (code
 cells hidden). The URL is printed once Voilà listens; Ctrl-C stops Voilà,
 which shuts its kernels down, and the temporary directory is removed.
 
-The server is locked, as Jupyter's are:
+The server is locked, as Jupyter's are (:mod:`.serve_process` has the
+details): a new random token each start, printed in the URL, without which
+the page and the kernel API refuse a request (``--no-token`` serves without
+one, with a warning); at most ``--max-kernels`` kernels (200-300 MB each,
+default 3) at once, a page beyond that getting an HTTP 503 page saying so;
+a kernel idle for ``--cull-idle`` seconds (default 600) is stopped.
 
-- **a token**: a new random one each start (:func:`secrets.token_urlsafe`),
-  printed in the URL (``http://127.0.0.1:PORT/?token=...``). A request
-  without it -- the page, the kernel API, the kernel websocket -- is
-  refused (the page redirects to a login form asking for it, the API
-  answers 403), so neither another user of the machine nor a web page open
-  in the browser can use the dashboard. The token reaches Voilà in its
-  environment (``JUPYTER_TOKEN``), never on its command line, which every
-  local user can read. ``--no-token`` serves without one, with a warning.
-- **a kernel cap**: every page load starts a kernel (200-300 MB). At most
-  ``--max-kernels`` (default 3: a presenter's page and a spare or two) run
-  at once; a page load beyond that gets an HTTP 503 page saying so and how
-  to raise it (:mod:`nbstats.widgets.serve_voila`). Closing or reloading a
-  page shuts its kernel down.
-- **idle culling**: a kernel idle for ``--cull-idle`` seconds (default 600)
-  is stopped even if its page is open (reloading it starts a new one), so
-  forgotten tabs give their memory and their place back.
+The CSV is read as ``nbstats report`` reads it, by
+:func:`nbstats.cli_input.read_csv` -- at start, and in every kernel -- with
+the same options: ``--sep``, ``--encoding``, ``--no-case-column``, and
+``--case NAME`` alone naming the case column of a wide file,
+``--case/--algorithm/--score`` the columns of long data. A duplicated or
+unnamed column, a ragged row, a named first column of numbers without
+``--case`` or ``--no-case-column``, an empty, binary or wrongly encoded file
+is refused at start, before Voilà starts, with one line naming the file and
+the fix (status 2).
 
 Voilà is an optional dependency: ``pip install "nbstats[dashboard]"``.
 
@@ -38,9 +36,7 @@ import html
 import importlib.util
 import os
 import re
-import secrets
 import sys
-import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,15 +47,18 @@ import pandas as pd
 from nbstats.widgets.serve_process import (
     DEFAULT_CULL_IDLE,
     DEFAULT_MAX_KERNELS,
+    NO_TOKEN_WARNING,
+    add_lock_arguments,
     check_limits,
     free_port,
-    run_voila,
+    serve_notebook,
     voila_command,
     write_voila_config,
 )
 
 __all__ = [
     "KINDS",
+    "NO_TOKEN_WARNING",
     "add_arguments",
     "build_notebook",
     "free_port",
@@ -83,13 +82,6 @@ NAN_POLICIES = ("raise", "omit")
 CONTROL_CLASS = "nbstats-control-"
 DASHBOARD_CLASS = "nbstats-dashboard"
 
-NO_TOKEN_WARNING = (
-    "nbstats: warning: --no-token: the dashboard is open to every user and "
-    "program on this machine, including any web page open in your browser; "
-    "each of them can start kernels. Serve with a token (the default) unless "
-    "you are alone on the machine."
-)
-
 
 def load_scores(
     csv: str | os.PathLike[str],
@@ -99,33 +91,118 @@ def load_scores(
     score: str | None = None,
     aggregate: str | None = None,
     nan_policy: str = "raise",
+    sep: str = ",",
+    encoding: str = "utf-8",
+    no_case_column: bool = False,
 ) -> pd.DataFrame:
-    """Read a score CSV and validate it as :func:`nbstats.score_table` does.
+    """Read a score CSV as ``nbstats report`` does and validate it.
 
-    Wide (no ``case``/``algorithm``/``score``): first column = case names, the
-    other columns = algorithms. Long: one row per (case, algorithm[, fold]),
-    the three columns named by ``case``, ``algorithm`` and ``score``.
+    The file is checked by :func:`nbstats.cli_input.read_csv` before pandas
+    parses it, then validated by :func:`nbstats.score_table`; an error names
+    the file (and the line) and the fix. The keywords are the options of
+    ``nbstats report``: wide data (no ``algorithm``/``score``) has a column
+    of case names -- ``case``, else the first column -- and one column of
+    scores per algorithm (``no_case_column=True``: every column is an
+    algorithm, rows numbered 1, 2, ...); long data has one row per (case,
+    algorithm[, fold]) in the columns ``case``, ``algorithm`` and ``score``,
+    repeated rows combined by ``aggregate``. ``sep="auto"`` guesses the
+    separator among ``, ; tab |``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The validated score table (rows = cases, columns = algorithms).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> _ = path.write_text("data set;A;B\\nd1;0.5;0.6\\nd2;0.7;0.9\\n")
+    >>> load_scores(path, sep=";").shape
+    (2, 2)
+    >>> _ = path.write_text("case,A,A\\nd1,0.5,0.6\\nd2,0.7,0.9\\n")
+    >>> load_scores(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...scores.csv, line 1: duplicated column name 'A' (columns 2 and 3); ...
     """
-    import nbstats
-
-    path = Path(csv)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such score file: {str(path)!r}")
-    long = any(v is not None for v in (case, algorithm, score))
-    if aggregate is not None and not long:
-        raise ValueError(
-            "aggregate combines repeated rows of long data; give --case, "
-            "--algorithm and --score too."
-        )
-    raw = pd.read_csv(path) if long else pd.read_csv(path, index_col=0)
-    return nbstats.score_table(
-        raw,
+    table, _ = _read(
+        csv,
         case=case,
         algorithm=algorithm,
         score=score,
         aggregate=aggregate,
         nan_policy=nan_policy,
+        sep=sep,
+        encoding=encoding,
+        no_case_column=no_case_column,
     )
+    return table
+
+
+def _option_problem(
+    case: str | None,
+    algorithm: str | None,
+    score: str | None,
+    aggregate: str | None,
+    no_case_column: bool,
+) -> tuple[str, str] | None:
+    """``(option, problem)`` for a combination ``nbstats report`` refuses."""
+    if algorithm is not None or score is not None:
+        given = {"--case": case, "--algorithm": algorithm, "--score": score}
+        missing = [option for option, value in given.items() if value is None]
+        if missing:
+            return missing[0], (
+                "long data needs --case, --algorithm and --score (the CSV's "
+                f"columns); missing: {', '.join(missing)}."
+            )
+    elif aggregate is not None:
+        return "--aggregate", (
+            "applies to long data; also give --case, --algorithm and --score "
+            "(the CSV's columns of cases, algorithms and scores)."
+        )
+    if no_case_column and case is not None:
+        return "--no-case-column", (
+            "not with --case, which names the column of cases (and long data "
+            "has one); give one or the other."
+        )
+    return None
+
+
+def _is_long(*options: Any) -> bool:
+    """Whether :func:`_option_problem`'s options describe long data; a bad
+    combination refused."""
+    problem = _option_problem(*options)
+    if problem is not None:
+        raise ValueError(f"{problem[0]}: {problem[1]}")
+    return options[1] is not None
+
+
+def _read(csv: str | os.PathLike[str], **data: Any) -> tuple[pd.DataFrame, str]:
+    """The table :func:`load_scores` returns (``data``: its keywords) and the
+    separator used (``sep="auto"`` resolved)."""
+    import nbstats
+    from nbstats.cli_input import read_csv
+
+    keys = ("case", "algorithm", "score", "aggregate", "no_case_column")
+    is_long = _is_long(*(data[key] for key in keys))
+    path = os.fspath(csv)
+    long = {key: data[key] for key in keys[:3]}
+    raw, found = read_csv(
+        path,
+        sep=data["sep"],
+        encoding=data["encoding"],
+        case=data["case"],
+        no_case_column=data["no_case_column"],
+        long=long if is_long else None,
+    )
+    keywords = dict(long, aggregate=data["aggregate"]) if is_long else {}
+    try:
+        table = nbstats.score_table(raw, **keywords, nan_policy=data["nan_policy"])
+    except (ValueError, TypeError) as error:  # name the file, as the report does
+        kind = TypeError if isinstance(error, TypeError) else ValueError
+        raise kind(f"{path}: {error}") from None
+    return table, found
 
 
 def build_notebook(
@@ -140,12 +217,16 @@ def build_notebook(
     title: str | None = None,
     nan_policy: str = "raise",
     aliases: str = "auto",
+    sep: str = ",",
+    encoding: str = "utf-8",
+    no_case_column: bool = False,
 ) -> Any:
     """The notebook Voilà serves: a title and one cell showing the dashboard.
 
     The CSV is read by the kernel from its absolute path (so every page load
-    sees the file as it is then); names are embedded with :func:`repr`, so
-    any path or column name is safe.
+    sees the file as it is then), through :mod:`nbstats.cli_input` with the
+    options given here (as :func:`load_scores` reads it); names and options
+    are embedded with :func:`repr`, so any path or column name is safe.
 
     Returns
     -------
@@ -158,12 +239,18 @@ def build_notebook(
     >>> print(nb.cells[-1].source)  # doctest: +ELLIPSIS
     import logging
     <BLANKLINE>
-    import pandas as pd
     import nbstats
+    import nbstats.cli_input
     <BLANKLINE>
     # a missing font is not the reader's business
     logging.getLogger('matplotlib.font_manager').setLevel(logging.ERROR)
-    scores = pd.read_csv(r'/.../scores.csv', index_col=0)
+    scores, _ = nbstats.cli_input.read_csv(
+        r'/.../scores.csv',
+        sep=',',
+        encoding='utf-8',
+        case=None,
+        no_case_column=False,
+    )
     board = nbstats.dashboard(scores, kind='ranks')
     ...
     """
@@ -173,16 +260,27 @@ def build_notebook(
         raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     _check_options(nan_policy, aliases)
     path = Path(csv).expanduser().resolve()
-    long = any(v is not None for v in (case, algorithm, score))
-    if long:
-        read = (
-            f"nbstats.score_table(\n    pd.read_csv({_literal(path)}),\n"
-            f"    case={case!r},\n    algorithm={algorithm!r},\n"
-            f"    score={score!r},\n    aggregate={aggregate!r},\n"
-            f"    nan_policy={nan_policy!r},\n)"
+    if _is_long(case, algorithm, score, aggregate, no_case_column):
+        read = _call(
+            "scores = nbstats.cli_input.read_scores",
+            _literal(path),
+            case=case,
+            algorithm=algorithm,
+            score=score,
+            aggregate=aggregate,
+            nan_policy=nan_policy,
+            sep=sep,
+            encoding=encoding,
         )
     else:  # the dashboard validates (and names the cases nan_policy drops)
-        read = f"pd.read_csv({_literal(path)}, index_col=0)"
+        read = _call(
+            "scores, _ = nbstats.cli_input.read_csv",
+            _literal(path),
+            sep=sep,
+            encoding=encoding,
+            case=case,
+            no_case_column=no_case_column,
+        )
     options = f"kind={kind!r}"
     if not higher_is_better:
         options += ", higher_is_better=False"
@@ -194,12 +292,12 @@ def build_notebook(
         [
             "import logging",
             "",
-            "import pandas as pd",
             "import nbstats",
+            "import nbstats.cli_input",
             "",
             "# a missing font is not the reader's business",
             "logging.getLogger('matplotlib.font_manager').setLevel(logging.ERROR)",
-            f"scores = {read}",
+            read,
             f"board = nbstats.dashboard(scores, {options})",
             "# hooks for styling and browser tests",
             f"board.widget.add_class({DASHBOARD_CLASS!r})",
@@ -249,6 +347,13 @@ def _check_options(nan_policy: str, aliases: str) -> None:
         )
 
 
+def _call(function: str, path: str, **keywords: Any) -> str:
+    """Source of a call, one argument a line, every value a :func:`repr`."""
+    lines = [f"{function}(", f"    {path},"]
+    lines += [f"    {name}={value!r}," for name, value in keywords.items()]
+    return "\n".join([*lines, ")"])
+
+
 def _literal(path: Path) -> str:
     """A Python literal for a path (raw string when it has no quote or
     trailing backslash, else plain repr)."""
@@ -273,16 +378,21 @@ def serve(
     token: bool = True,
     max_kernels: int = DEFAULT_MAX_KERNELS,
     cull_idle: int = DEFAULT_CULL_IDLE,
+    sep: str = ",",
+    encoding: str = "utf-8",
+    no_case_column: bool = False,
     out: TextIO | None = None,
     log: TextIO | None = None,
 ) -> int:
     """Serve a dashboard of ``csv`` with Voilà until Ctrl-C (or SIGTERM).
 
-    The scores are validated first, so a bad file is reported here, not in
-    the page. Voilà's log goes to ``log`` (default stderr); once it listens,
-    ``"nbstats dashboard: <url>"`` is printed to ``out`` (default stdout),
-    with ``?token=...`` unless ``token=False`` (which prints a warning to
-    ``log`` instead). ``port=None`` picks a free port. At most
+    The scores are read and validated first, as :func:`load_scores` does
+    (``sep="auto"`` is resolved here, with a note, and the page's kernels
+    use the separator found), so a bad file is reported here, before Voilà
+    starts, not in the page. Voilà's log goes to ``log`` (default stderr);
+    once it listens, ``"nbstats dashboard: <url>"`` is printed to ``out``
+    (default stdout), with ``?token=...`` unless ``token=False`` (which
+    prints a warning to ``log`` instead). ``port=None`` picks a free port. At most
     ``max_kernels`` pages have a kernel at once (0: no limit); a kernel idle
     for ``cull_idle`` seconds is stopped (0: never).
 
@@ -309,77 +419,59 @@ def serve(
             "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
             name="voila",
         )
+    data = {
+        "case": case,
+        "algorithm": algorithm,
+        "score": score,
+        "aggregate": aggregate,
+        "nan_policy": nan_policy,
+        "encoding": encoding,
+        "no_case_column": no_case_column,
+    }
     with warnings.catch_warnings():  # the page names the dropped cases
         warnings.simplefilter("ignore")
-        table = load_scores(
-            csv,
-            case=case,
-            algorithm=algorithm,
-            score=score,
-            aggregate=aggregate,
-            nan_policy=nan_policy,
+        table, found = _read(csv, sep=sep, **data)
+    if sep == "auto":
+        shown = "tab" if found == "\t" else repr(found)
+        print(
+            f"nbstats: note: --sep auto: the separator of {os.fspath(csv)} is {shown}.",
+            file=log,
+            flush=True,
         )
     if port is not None and not 0 < port < 65536:
         raise ValueError(f"--port must be between 1 and 65535, got {port}.")
-
-    import nbformat
 
     nb = build_notebook(
         csv,
         kind=kind,
         higher_is_better=higher_is_better,
-        case=case,
-        algorithm=algorithm,
-        score=score,
-        aggregate=aggregate,
-        nan_policy=nan_policy,
         aliases=aliases,
+        sep=found,
+        **data,
     )
-    with tempfile.TemporaryDirectory(prefix="nbstats-dashboard-") as tmp:
-        stem = re.sub(r"[^\w.-]+", "_", Path(csv).stem) or "scores"
-        notebook = Path(tmp) / f"{stem}.ipynb"
-        nbformat.write(nb, notebook)
-        config = write_voila_config(Path(tmp) / "config").parent
-        # a port we chose may be taken in the meantime: let Voilà try others
-        # then (it reports the one it got); a port the user chose must be that
-        retries = 0 if port is not None else 10
-        command = voila_command(
-            notebook,
-            port=free_port() if port is None else port,
-            port_retries=retries,
-            connection_dir=tmp,
-            config_dir=config,
-            token=token,
-            max_kernels=max_kernels,
-            cull_idle=cull_idle,
-        )
-        env = dict(os.environ)
-        # kernels need matplotlib's inline backend to show figures in the page
-        env.pop("MPLBACKEND", None)
-        env["PYTHONUNBUFFERED"] = "1"
-        # the token goes by environment: a command line is public on the machine
-        env.pop("JUPYTER_TOKEN_FILE", None)
-        secret = secrets.token_urlsafe(32) if token else None
-        if secret is None:
-            env.pop("JUPYTER_TOKEN", None)
-            print(NO_TOKEN_WARNING, file=log, flush=True)
-        else:
-            env["JUPYTER_TOKEN"] = secret
-        print(
-            f"nbstats: serving the {kind} dashboard of {table.shape[1]} algorithms "
-            f"on {table.shape[0]} cases with Voilà (Ctrl-C to stop)",
-            file=log,
-            flush=True,
-        )
-        return run_voila(command, cwd=tmp, env=env, out=out, log=log, token=secret)
+    stem = re.sub(r"[^\w.-]+", "_", Path(csv).stem) or "scores"
+    return serve_notebook(
+        nb,
+        name=f"{stem}.ipynb",
+        port=port,
+        token=token,
+        max_kernels=max_kernels,
+        cull_idle=cull_idle,
+        out=out,
+        log=log,
+        announce=f"nbstats: serving the {kind} dashboard of {table.shape[1]} "
+        f"algorithms on {table.shape[0]} cases with Voilà (Ctrl-C to stop)",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of ``nbstats dashboard`` (shared by :mod:`nbstats.cli`)."""
     parser.add_argument(
         "csv",
-        help="wide: rows = cases (first column), columns = algorithms; "
-        "long: one row per (case, algorithm[, fold]) with --case/--algorithm/--score",
+        help="wide: a column of case names (--case COL, else the first column; "
+        "a named first column of numbers needs --case or --no-case-column) and "
+        "one column of scores per algorithm; long: one row per (case, "
+        "algorithm[, fold]) with --case/--algorithm/--score",
     )
     parser.add_argument(
         "--kind",
@@ -393,39 +485,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=None,
         help="port on 127.0.0.1 (default: a free one)",
     )
+    add_lock_arguments(parser)
     parser.add_argument(
-        "--no-token",
+        "--lower-is-better",
         action="store_true",
-        help="serve without a token: every user and program on this machine, "
-        "and any web page open in your browser, can then open the dashboard and "
-        "start kernels (a warning is printed). Default: a new random token each "
-        "start, printed in the URL; requests without it are refused",
+        help="lower scores are better (errors, run times); default: higher",
     )
-    parser.add_argument(
-        "--max-kernels",
-        type=_whole_number,
-        default=DEFAULT_MAX_KERNELS,
-        metavar="N",
-        help="most pages served at once: each page load runs its own kernel "
-        "(200-300 MB); a page beyond N gets an error page saying so. 0 = no limit "
-        f"(default: {DEFAULT_MAX_KERNELS})",
-    )
-    parser.add_argument(
-        "--cull-idle",
-        type=_whole_number,
-        default=DEFAULT_CULL_IDLE,
-        metavar="SECONDS",
-        help="stop the kernel of a page unused for this long, even if still open, "
-        "freeing its memory and its place under --max-kernels (reload the page to "
-        f"get a new one). 0 = never (default: {DEFAULT_CULL_IDLE})",
-    )
-    parser.add_argument("--lower-is-better", action="store_true")
-    parser.add_argument("--case", default=None, help="long data: the case column")
-    parser.add_argument(
-        "--algorithm", default=None, help="long data: the algorithm column"
-    )
-    parser.add_argument("--score", default=None, help="long data: the score column")
-    parser.add_argument(
+    # the report's options and help texts (imported here: nbstats.cli_options
+    # imports this module)
+    from nbstats.cli_options import _HELP, _INPUT_OPTIONS, _LONG_OPTIONS, _add
+
+    _add(parser.add_argument_group("reading the CSV"), _INPUT_OPTIONS)
+    long = parser.add_argument_group("long data")
+    case = _HELP["--case"].replace(" (see 'data' below)", "")  # no such section
+    long.add_argument("--case", help=case, **_LONG_OPTIONS["--case"])
+    _add(long, {o: _LONG_OPTIONS[o] for o in ("--algorithm", "--score")})
+    long.add_argument(
         "--aggregate",
         choices=("mean", "median"),
         default=None,
@@ -450,24 +525,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def _whole_number(text: str) -> int:
-    """An argparse type: an integer >= 0, refused with the fix."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number >= 0 (0: no limit), got {text!r}"
-        )
-    return value
+#: The library's keywords in its messages, as the dashboard's options.
+_OPTION_WORDS = (
+    ("nan_policy='omit'", "--nan-policy omit"),
+    ("pass aggregate='mean' or 'median'", "pass --aggregate mean or median"),
+    ("case=, algorithm= and score=", "--case, --algorithm and --score"),
+    ("aggregate=", "--aggregate"),
+    (
+        "make the index unique (e.g. reset_index()) or aggregate repeated rows",
+        "give every case its own name (repeated rows of folds: give long data "
+        "with --case, --algorithm, --score and --aggregate)",
+    ),
+)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve the dashboard described by parsed :func:`add_arguments` options.
 
-    Errors are reported as ``nbstats: error: ...`` on stderr (status 2).
+    Options that do not go together are refused as ``nbstats report``
+    refuses them (through ``args.parser`` when set: usage and status 2);
+    other errors -- a bad CSV first of all -- are reported as one line,
+    ``nbstats: error: <file>[, line N]: ...``, on stderr (status 2), before
+    Voilà starts.
     """
+    no_case_column = getattr(args, "no_case_column", False)
+    problem = _option_problem(
+        args.case, args.algorithm, args.score, args.aggregate, no_case_column
+    )
+    parser = getattr(args, "parser", None)
+    if problem is not None and parser is not None:
+        parser.error(f"argument {problem[0]}: {problem[1]}")
     try:
         return serve(
             args.csv,
@@ -483,11 +570,14 @@ def run(args: argparse.Namespace) -> int:
             token=not getattr(args, "no_token", False),
             max_kernels=getattr(args, "max_kernels", DEFAULT_MAX_KERNELS),
             cull_idle=getattr(args, "cull_idle", DEFAULT_CULL_IDLE),
+            sep=getattr(args, "sep", ","),
+            encoding=getattr(args, "encoding", "utf-8"),
+            no_case_column=no_case_column,
         )
     except (ValueError, TypeError, OSError, ImportError) as error:
-        message = str(error)
-        if "aggregate=" in message and args.aggregate is None:
-            message += " (here: --aggregate mean or --aggregate median)"
+        message = " ".join(str(error).split())  # one line
+        for keyword, option in _OPTION_WORDS:
+            message = message.replace(keyword, option)
         print(f"nbstats: error: {message}", file=sys.stderr)
         return 2
 
@@ -499,6 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Serve a live dashboard of a score CSV on 127.0.0.1 (Voilà), "
         "locked by a token printed in its URL.",
     )
+    parser.set_defaults(parser=parser)
     return run(add_arguments(parser).parse_args(argv))
 
 

@@ -5,31 +5,59 @@ kernel cap, idle culling), :func:`write_voila_config` the ``voila.py`` that
 lets a closed page shut its kernel down; :func:`run_voila` starts Voilà,
 relays its log, prints the URL (with the token) once Voilà listens, and
 stops Voilà -- which shuts its kernels down -- on Ctrl-C or SIGTERM.
-:mod:`nbstats.widgets.serve` re-exports the first two. Standard library
-only (jupyter_core when ``config_dir`` is given).
+:func:`serve_notebook` runs them on a notebook, :func:`add_lock_arguments`
+adds the lock's options to ``nbstats dashboard``. The lock:
+
+- **a token**: a new random one each start (:func:`secrets.token_urlsafe`),
+  printed in the URL (``http://127.0.0.1:PORT/?token=...``). A request
+  without it -- the page, the kernel API, the kernel websocket -- is
+  refused (the page redirects to a login form asking for it, the API
+  answers 403), so neither another user of the machine nor a web page open
+  in the browser can use the dashboard. The token reaches Voilà in its
+  environment (``JUPYTER_TOKEN``), never on its command line, which every
+  local user can read. ``--no-token`` serves without one, with a warning.
+- **a kernel cap**: every page load starts a kernel (200-300 MB). At most
+  ``--max-kernels`` (default 3: a presenter's page and a spare or two) run
+  at once; a page load beyond that gets an HTTP 503 page saying so and how
+  to raise it (:mod:`nbstats.widgets.serve_voila`). Closing or reloading a
+  page shuts its kernel down.
+- **idle culling**: a kernel idle for ``--cull-idle`` seconds (default 600)
+  is stopped even if its page is open (reloading it starts a new one), so
+  forgotten tabs give their memory and their place back.
+
+:mod:`nbstats.widgets.serve` re-exports :func:`voila_command` and
+:func:`write_voila_config`. Standard library
+only (jupyter_core when ``config_dir`` is given, nbformat in
+:func:`serve_notebook`).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 __all__ = [
     "DEFAULT_CULL_IDLE",
     "DEFAULT_MAX_KERNELS",
     "KERNEL_MANAGER",
+    "NO_TOKEN_WARNING",
     "STOP_TIMEOUT",
+    "add_lock_arguments",
     "check_limits",
     "free_port",
     "run_voila",
+    "serve_notebook",
     "voila_command",
     "write_voila_config",
 ]
@@ -54,6 +82,13 @@ c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
 
 #: How long Voilà may take to shut its kernels down after a stop signal.
 STOP_TIMEOUT = 15.0
+
+NO_TOKEN_WARNING = (
+    "nbstats: warning: --no-token: the dashboard is open to every user and "
+    "program on this machine, including any web page open in your browser; "
+    "each of them can start kernels. Serve with a token (the default) unless "
+    "you are alone on the machine."
+)
 
 _URL_LINE = re.compile(r"^\s*(https?://\S+)\s*$")
 
@@ -163,6 +198,103 @@ def check_limits(max_kernels: int, cull_idle: int) -> None:
             raise ValueError(
                 f"{option} must be a whole number >= 0 (0: no limit), got {value!r}."
             )
+
+
+def add_lock_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--no-token``, ``--max-kernels`` and ``--cull-idle``."""
+    parser.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without a token: every user and program on this machine, "
+        "and any web page open in your browser, can then open the dashboard and "
+        "start kernels (a warning is printed). Default: a new random token each "
+        "start, printed in the URL; requests without it are refused",
+    )
+    parser.add_argument(
+        "--max-kernels",
+        type=_whole_number,
+        default=DEFAULT_MAX_KERNELS,
+        metavar="N",
+        help="most pages served at once: each page load runs its own kernel "
+        "(200-300 MB); a page beyond N gets an error page saying so. 0 = no limit "
+        f"(default: {DEFAULT_MAX_KERNELS})",
+    )
+    parser.add_argument(
+        "--cull-idle",
+        type=_whole_number,
+        default=DEFAULT_CULL_IDLE,
+        metavar="SECONDS",
+        help="stop the kernel of a page unused for this long, even if still open, "
+        "freeing its memory and its place under --max-kernels (reload the page to "
+        f"get a new one). 0 = never (default: {DEFAULT_CULL_IDLE})",
+    )
+
+
+def _whole_number(text: str) -> int:
+    """An argparse type: an integer >= 0, refused with the fix."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number >= 0 (0: no limit), got {text!r}"
+        )
+    return value
+
+
+def serve_notebook(
+    nb: Any,
+    *,
+    name: str,
+    port: int | None,
+    token: bool,
+    max_kernels: int,
+    cull_idle: int,
+    out: TextIO,
+    log: TextIO,
+    announce: str,
+) -> int:
+    """Serve the notebook ``nb`` (written as ``name`` in a temporary
+    directory, removed afterwards) with a locked Voilà until it stops.
+
+    ``announce`` is printed to ``log`` before Voilà starts (after the
+    :data:`NO_TOKEN_WARNING` when ``token=False``); returns
+    :func:`run_voila`'s status.
+    """
+    import nbformat
+
+    with tempfile.TemporaryDirectory(prefix="nbstats-dashboard-") as tmp:
+        notebook = Path(tmp) / name
+        nbformat.write(nb, notebook)
+        config = write_voila_config(Path(tmp) / "config").parent
+        # a port we chose may be taken in the meantime: let Voilà try others
+        # then (it reports the one it got); a port the user chose must be that
+        retries = 0 if port is not None else 10
+        command = voila_command(
+            notebook,
+            port=free_port() if port is None else port,
+            port_retries=retries,
+            connection_dir=tmp,
+            config_dir=config,
+            token=token,
+            max_kernels=max_kernels,
+            cull_idle=cull_idle,
+        )
+        env = dict(os.environ)
+        # kernels need matplotlib's inline backend to show figures in the page
+        env.pop("MPLBACKEND", None)
+        env["PYTHONUNBUFFERED"] = "1"
+        # the token goes by environment: a command line is public on the machine
+        env.pop("JUPYTER_TOKEN_FILE", None)
+        secret = secrets.token_urlsafe(32) if token else None
+        if secret is None:
+            env.pop("JUPYTER_TOKEN", None)
+            print(NO_TOKEN_WARNING, file=log, flush=True)
+        else:
+            env["JUPYTER_TOKEN"] = secret
+        print(announce, file=log, flush=True)
+        return run_voila(command, cwd=tmp, env=env, out=out, log=log, token=secret)
 
 
 def run_voila(

@@ -5,9 +5,12 @@ The real server in a real browser is tested in ``test_browser.py``.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -106,10 +109,55 @@ def test_load_scores_validates_wide_and_long(wide_csv, long_csv, table6):
     assert long.shape == table6.shape
     with pytest.raises(FileNotFoundError, match="no such score file"):
         serve.load_scores(wide_csv.with_name("missing.csv"))
-    with pytest.raises(ValueError, match="missing: algorithm="):
+    with pytest.raises(ValueError, match="missing: --algorithm"):
         serve.load_scores(long_csv, case="data", score="error")
-    with pytest.raises(ValueError, match="aggregate combines repeated rows"):
+    with pytest.raises(ValueError, match="--aggregate: applies to long data"):
         serve.load_scores(wide_csv, aggregate="mean")
+    with pytest.raises(ValueError, match="--no-case-column: not with --case"):
+        serve.load_scores(wide_csv, case="data", no_case_column=True)
+    # score_table's errors name the file, as the report's do
+    lines = long_csv.read_text().splitlines()
+    folds = long_csv.with_name("folds.csv")
+    folds.write_text("\n".join(lines + lines[1:]) + "\n")  # every row twice
+    with pytest.raises(ValueError, match=r"folds\.csv: 56 duplicated \(data, algo"):
+        serve.load_scores(folds, case="data", algorithm="algo", score="error")
+    both = serve.load_scores(
+        folds, case="data", algorithm="algo", score="error", aggregate="median"
+    )
+    assert both.equals(long)
+
+
+def test_the_kernel_reads_the_csv_as_the_report_does(wide_csv, long_csv):
+    nb = serve.build_notebook(
+        wide_csv, case="case", sep=";", encoding="latin-1", no_case_column=False
+    )
+    code = nb.cells[-1].source
+    assert "import nbstats.cli_input" in code and "pd.read_csv" not in code
+    # every argument is a literal: the call reads the file with these options
+    (call,) = [n for n in ast.parse(code).body if isinstance(n, ast.Assign)][:1]
+    assert ast.unparse(call.value.func) == "nbstats.cli_input.read_csv"
+    (path,) = (ast.literal_eval(arg) for arg in call.value.args)
+    values = {k.arg: ast.literal_eval(k.value) for k in call.value.keywords}
+    values["path"] = path
+    assert values == {
+        "path": str(wide_csv.resolve()),
+        "sep": ";",
+        "encoding": "latin-1",
+        "case": "case",
+        "no_case_column": False,
+    }
+    long = (
+        serve.build_notebook(
+            long_csv, case="data", algorithm="algo", score="error", aggregate="mean"
+        )
+        .cells[-1]
+        .source
+    )
+    assert "scores = nbstats.cli_input.read_scores(" in long
+    for part in ("case='data'", "algorithm='algo'", "aggregate='mean'", "sep=','"):
+        assert part in long
+    with pytest.raises(ValueError, match="missing: --case"):
+        serve.build_notebook(long_csv, algorithm="algo", score="error")
 
 
 def test_voila_command_is_local_headless_and_hides_code(tmp_path):
@@ -263,6 +311,64 @@ def test_voila_command_locks_the_server(tmp_path):
         serve.voila_command("d.ipynb", port=1, cull_idle=-5)
 
 
+def test_input_options_are_the_reports(tmp_path):
+    import argparse
+
+    from nbstats.cli_options import build_parser
+
+    parser = serve.add_arguments(argparse.ArgumentParser(prog="nbstats dashboard"))
+    defaults = parser.parse_args(["x.csv"])
+    assert (defaults.sep, defaults.encoding, defaults.no_case_column) == (
+        ",",
+        "utf-8",
+        False,
+    )
+    args = parser.parse_args(
+        ["x.csv", "--sep", "tab", "--encoding", "latin-1", "--no-case-column"]
+    )
+    assert (args.sep, args.encoding, args.no_case_column) == ("\t", "latin-1", True)
+    for bad in (["--sep", "ab"], ["--encoding", "no-such-codec"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["x.csv", *bad])
+    # the same help text as the report's, option by option
+    commands = build_parser()._subparsers._group_actions[0].choices
+    helps = {
+        name: {a.option_strings[-1]: a.help for a in c._actions if a.option_strings}
+        for name, c in commands.items()
+    }
+    for option in ("--sep", "--encoding", "--no-case-column", "--algorithm"):
+        assert helps["dashboard"][option] == helps["report"][option]
+    assert helps["dashboard"]["--case"] in helps["report"]["--case"]
+    text = " ".join(parser.format_help().split())
+    assert "needs --case or --no-case-column" in text
+
+
+def test_library_keywords_are_shown_as_options(long_csv, capsys):
+    lines = long_csv.read_text().splitlines()
+    folds = long_csv.with_name("folds.csv")
+    folds.write_text("\n".join(lines + lines[1:]) + "\n")
+    argv = [str(folds), "--case", "data", "--algorithm", "algo", "--score", "error"]
+    assert serve.main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"nbstats: error: {folds}: 56 duplicated")
+    assert "pass --aggregate mean or median" in line and "aggregate=" not in line
+
+
+def test_long_options_are_refused_as_the_report_refuses_them(tmp_path, capsys):
+    csv = tmp_path / "scores.csv"
+    csv.write_text("case,A,B\nd1,0.5,0.6\nd2,0.7,0.9\n")
+    refused = {
+        "--case": ["--algorithm", "A"],  # the first missing one
+        "--aggregate": ["--aggregate", "mean"],
+        "--no-case-column": ["--case", "case", "--no-case-column"],
+    }
+    for option, argv in refused.items():
+        with pytest.raises(SystemExit) as stop:
+            serve.main([str(csv), *argv])
+        assert stop.value.code == 2
+        assert f"error: argument {option}:" in capsys.readouterr().err
+
+
 def test_lock_options_and_their_help():
     import argparse
 
@@ -292,10 +398,12 @@ def launched(monkeypatch, tmp_path, table6):
     calls = []
 
     def fake_run_voila(command, *, cwd, env, out, log, token):
-        calls.append({"command": command, "env": env, "token": token})
+        (notebook,) = Path(cwd).glob("*.ipynb")
+        nb = nbformat.read(notebook, as_version=4)
+        calls.append({"command": command, "env": env, "token": token, "nb": nb})
         return 0
 
-    monkeypatch.setattr(serve, "run_voila", fake_run_voila)
+    monkeypatch.setattr(serve_process, "run_voila", fake_run_voila)
     monkeypatch.setenv("JUPYTER_TOKEN", "from-the-user-environment")
     monkeypatch.setenv("JUPYTER_TOKEN_FILE", "/nonexistent")
     return csv, calls
@@ -313,6 +421,32 @@ def test_serve_passes_a_fresh_random_token_by_environment(launched, capsys):
     assert not any(token in arg for arg in first["command"])
     assert "--Voila.auto_token=True" in first["command"]
     assert "warning" not in capsys.readouterr().err
+
+
+def test_the_served_page_reads_the_file_as_the_server_did(launched, capsys):
+    csv, calls = launched
+    # latin-1, ';', no case column: refused as it is, served with the options
+    rows = ["Régression;Forêt;SVM"]
+    rows += [
+        f"{0.5 + i / 97:.3f};{0.6 + i / 53:.3f};{0.55 + i / 71:.3f}" for i in range(8)
+    ]
+    csv.write_bytes(("\n".join(rows) + "\n").encode("latin-1"))
+    assert serve.main([str(csv), "--sep", ";"]) == 2
+    assert "not utf-8 text" in capsys.readouterr().err and not calls
+    argv = ["--sep", "auto", "--encoding", "latin-1", "--no-case-column"]
+    assert serve.main([str(csv), *argv, "--kind", "ranks"]) == 0
+    err = capsys.readouterr().err
+    assert f"nbstats: note: --sep auto: the separator of {csv} is ';'." in err
+    assert "3 algorithms on 8 cases" in err
+    (call,) = calls
+    source = call["nb"].cells[-1].source
+    # the kernel gets the separator the server found, not "auto"
+    for part in ("sep=';'", "encoding='latin-1'", "no_case_column=True"):
+        assert part in source
+    nb = execute(call["nb"])
+    assert not [out for out in nb.cells[-1].outputs if out.output_type == "error"]
+    state = json.dumps(nb.metadata.widgets[WIDGET_STATE], ensure_ascii=False)
+    assert "Forêt" in state and "Régression" in state
 
 
 def test_no_token_is_explicit_and_warned(launched, capsys):
