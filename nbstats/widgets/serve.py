@@ -414,11 +414,8 @@ def serve(
         raise ValueError(f"--kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     _check_options(nan_policy, aliases)
     check_limits(max_kernels, cull_idle)
-    if importlib.util.find_spec("voila") is None:
-        raise ModuleNotFoundError(
-            "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
-            name="voila",
-        )
+    if port is not None and not 0 < port < 65536:
+        raise ValueError(f"--port must be between 1 and 65535, got {port}.")
     data = {
         "case": case,
         "algorithm": algorithm,
@@ -431,6 +428,11 @@ def serve(
     with warnings.catch_warnings():  # the page names the dropped cases
         warnings.simplefilter("ignore")
         table, found = _read(csv, sep=sep, **data)
+    if importlib.util.find_spec("voila") is None:
+        raise ModuleNotFoundError(
+            "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
+            name="voila",
+        )
     if sep == "auto":
         shown = "tab" if found == "\t" else repr(found)
         print(
@@ -438,9 +440,6 @@ def serve(
             file=log,
             flush=True,
         )
-    if port is not None and not 0 < port < 65536:
-        raise ValueError(f"--port must be between 1 and 65535, got {port}.")
-
     nb = build_notebook(
         csv,
         kind=kind,
