@@ -465,6 +465,10 @@ def serve(
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of ``nbstats dashboard`` (shared by :mod:`nbstats.cli`)."""
+    # the report's options and help texts where they mean the same (imported
+    # here: nbstats.cli_options imports this module)
+    from nbstats.cli_options import _HELP, _INPUT_OPTIONS, _LONG_OPTIONS, _add
+
     parser.add_argument(
         "csv",
         help="wide: a column of case names (--case COL, else the first column; "
@@ -485,15 +489,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="port on 127.0.0.1 (default: a free one)",
     )
     add_lock_arguments(parser)
-    parser.add_argument(
-        "--lower-is-better",
-        action="store_true",
-        help="lower scores are better (errors, run times); default: higher",
-    )
-    # the report's options and help texts (imported here: nbstats.cli_options
-    # imports this module)
-    from nbstats.cli_options import _HELP, _INPUT_OPTIONS, _LONG_OPTIONS, _add
-
+    _add(parser, {"--lower-is-better": {"action": "store_true"}})
     _add(parser.add_argument_group("reading the CSV"), _INPUT_OPTIONS)
     long = parser.add_argument_group("long data")
     case = _HELP["--case"].replace(" (see 'data' below)", "")  # no such section
