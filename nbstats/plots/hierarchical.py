@@ -1,0 +1,141 @@
+"""Pictures of the Bayesian hierarchical test: the simplex and the shrunk δ_i."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbstats.plots._common import fit_texts, format_probability, legend, quiet
+from nbstats.plots.rope import _rope_simplex
+from nbstats.plots.style import (
+    ACCENT,
+    INK,
+    MUTED,
+    SHADE,
+    literal,
+    new_axes,
+    paper_style,
+)
+
+__all__ = ["hierarchical_datasets", "hierarchical_simplex"]
+
+
+def _check(result: Any, needs: tuple[str, ...], plot: str) -> None:
+    missing = [name for name in needs if not hasattr(result, name)]
+    if missing:
+        raise TypeError(
+            f"{plot} draws a Bayesian hierarchical test (from "
+            f"nbstats.bayes_hierarchical); {type(result).__name__} has no "
+            f"{', '.join(missing)}."
+        )
+
+
+def hierarchical_simplex(result: Any, *, ax: Any = None, width: str = "single") -> Any:
+    """The posterior draws of (left, rope, right) for the next data set.
+
+    Each draw of (δ0, σ0, ν) gives the probabilities that the next data
+    set's difference δ_new ~ Student-t(ν, δ0, σ0) lies left of −rope (a
+    better), in the rope, or right of it (b better): a point of the triangle
+    whose corners are the three regions, coloured by its most probable
+    region, as baycomp's ``plot_simplex``. The legend gives the share of
+    draws in each region (the result's ``prob_*``).
+
+    Parameters
+    ----------
+    result : BayesHierarchicalResult
+        With a rope (without one there is no middle corner).
+    ax : matplotlib Axes, optional
+    width : {"single", "double"}
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _check(result, ("region_samples", "prob_left", "prob_rope", "prob_right",
+                    "rope", "name_a", "name_b"), "hierarchical_simplex")  # fmt: skip
+    if result.prob_rope is None:
+        raise ValueError(
+            "this hierarchical test has no rope (rope = 0): the draws have no "
+            "middle region to place on a simplex. Rerun with rope > 0, or draw "
+            "the data sets (kind='datasets')."
+        )
+    name_a, name_b = str(result.name_a), str(result.name_b)
+    rope_label = f"rope ±{result.rope:g}"
+    labels = {
+        "left": f"{literal(name_a)} better: {format_probability(result.prob_left)}",
+        "rope": f"{rope_label}: {format_probability(result.prob_rope)}",
+        "right": f"{literal(name_b)} better: {format_probability(result.prob_right)}",
+    }
+    own = ax is None
+    with paper_style():
+        _, ax = new_axes(ax, width=width, aspect=1.05)
+        regions = np.asarray(result.region_samples, dtype=float)
+        _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
+        ax.set_title(
+            f"{literal(name_a)} vs {literal(name_b)}: next data set\n"
+            f"(hierarchical model, {len(result.datasets)} data sets)"
+        )
+        legend(ax, own, handlelength=1.2)
+        fit_texts(ax, own)
+    return quiet(ax)
+
+
+def hierarchical_datasets(
+    result: Any, *, ax: Any = None, width: str = "single", sort: bool = True
+) -> Any:
+    """Each data set's shrunk difference δ_i with its credible interval.
+
+    Filled dots and bars: the posterior mean and interval of δ_i (b − a,
+    score units) under the hierarchical model; open circles: the observed
+    mean difference of the folds. The shaded band is the rope, the line the
+    posterior mean of δ0. Shrinkage pulls the data sets whose folds say
+    little towards δ0.
+
+    Parameters
+    ----------
+    result : BayesHierarchicalResult
+    ax : matplotlib Axes, optional
+    width : {"single", "double"}
+    sort : bool
+        Order the data sets by their posterior mean (else as given).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _check(result, ("datasets", "rope", "delta0", "level", "name_a", "name_b"),
+           "hierarchical_datasets")  # fmt: skip
+    table = result.datasets
+    if sort:
+        table = table.sort_values("mean", kind="stable")
+    q = len(table)
+    y = np.arange(q)
+    own = ax is None
+    with paper_style():
+        _, ax = new_axes(ax, width=width, aspect=max(0.8, 0.045 * q + 0.3))
+        rope = float(result.rope)
+        if rope > 0:
+            ax.axvspan(-rope, rope, color=SHADE, alpha=0.5, linewidth=0, gid="rope",
+                       label=f"rope ±{rope:g}")  # fmt: skip
+        ax.axvline(0.0, color=MUTED, linewidth=0.6, zorder=1)
+        ax.axvline(float(result.delta0), color=INK, linestyle="--", linewidth=0.8,
+                   gid="delta0", label=f"δ0 = {result.delta0:.3g}")  # fmt: skip
+        ax.hlines(y, table["low"], table["high"], color=ACCENT, linewidth=1.0,
+                  gid="intervals",
+                  label=f"δ_i: {result.level:.0%} interval")  # fmt: skip
+        ax.plot(table["mean"], y, "o", color=ACCENT, markersize=2.5, gid="means",
+                label="δ_i: posterior mean")  # fmt: skip
+        ax.plot(table["observed"], y, "o", markerfacecolor="none", color=MUTED,
+                markersize=3, markeredgewidth=0.7, gid="observed",
+                label="observed mean difference")  # fmt: skip
+        ax.set_yticks(y)
+        ax.set_yticklabels([literal(c) for c in table["case"]],
+                           fontsize=5 if q > 30 else None)  # fmt: skip
+        ax.set_ylim(-0.7, q - 0.3)
+        name_a, name_b = literal(result.name_a), literal(result.name_b)
+        ax.set_xlabel(f"δ: {name_b} − {name_a} (score units)")
+        ax.set_title(f"{name_a} vs {name_b}: per data set (shrunk)")
+        legend(ax, own)
+        fit_texts(ax, own)
+    return quiet(ax)

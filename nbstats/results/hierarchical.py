@@ -1,0 +1,151 @@
+"""Result of the Bayesian hierarchical test on many data sets' folds."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats.results.base import Result
+from nbstats.results.folds import DECISION_TEXT, _design_text
+
+_frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+
+@_frozen
+class BayesHierarchicalResult(Result):
+    """Bayesian hierarchical test (Corani et al. 2017) of b − a over data sets.
+
+    Attributes
+    ----------
+    prob_left, prob_rope, prob_right : float
+        For the next data set: the share of posterior draws in which
+        δ_new < −rope (a better), the rope, or δ_new > rope (b better) is the
+        most probable region, δ_new ~ Student-t(ν, δ0, σ0) — baycomp's
+        summary. ``prob_rope`` is None without a rope.
+    mean_prob_left, mean_prob_rope, mean_prob_right : float
+        The mean over draws of those three probabilities: the posterior
+        predictive probabilities of δ_new's region.
+    delta0, std0, nu : float
+        Posterior means of the location and scale (score units) and degrees
+        of freedom of the distribution of the δ_i.
+    datasets : DataFrame
+        One row per data set: ``case``, the ``observed`` mean difference, the
+        posterior ``mean`` and ``low``/``high`` credible bounds of the shrunk
+        δ_i (score units), and its ``rhat`` and ``ess``.
+    region_samples : ndarray
+        Draws × 3: each draw's (left, rope, right) probabilities.
+    rope, threshold : float
+    decision : str
+        ``"b"``, ``"a"``, ``"equivalent"`` or ``"undecided"``.
+    level : float
+        Level of the intervals in ``datasets``.
+    rhat, ess : float
+        Largest split R̂ and smallest bulk effective sample size over the
+        sampled parameters; ``divergences``: divergent transitions.
+    n_samples, chains, warmup : int
+    n : int
+        Folds per data set.
+    rho : float
+    folds, runs : int or None
+    name_a, name_b : str
+    """
+
+    prob_left: float
+    prob_rope: float | None
+    prob_right: float
+    mean_prob_left: float
+    mean_prob_rope: float | None
+    mean_prob_right: float
+    delta0: float
+    std0: float
+    nu: float
+    datasets: pd.DataFrame
+    region_samples: np.ndarray
+    rope: float
+    threshold: float
+    decision: str
+    level: float
+    rhat: float
+    ess: float
+    divergences: int
+    n_samples: int
+    chains: int
+    warmup: int
+    n: int
+    rho: float
+    folds: int | None
+    runs: int | None
+    name_a: str
+    name_b: str
+
+    def _title(self) -> str:
+        return (
+            f"Bayesian hierarchical test: {self.name_a} vs {self.name_b} "
+            f"on {len(self.datasets)} data sets"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = [
+            (f"P({self.name_b} better)", self.prob_right),
+            (f"P({self.name_a} better)", self.prob_left),
+        ]
+        if self.prob_rope is not None:
+            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows += [
+            ("δ0 (posterior mean of b − a)", self.delta0),
+            ("σ0 (spread among data sets)", self.std0),
+            ("ν", self.nu),
+            ("folds", _design_text(self.rho, self.folds, self.runs)),
+            ("max R̂", self.rhat),
+            ("min effective sample size", self.ess),
+            ("divergent transitions", self.divergences),
+            (
+                f"decision (threshold {self.threshold:g})",
+                DECISION_TEXT[self.decision].format(a=self.name_a, b=self.name_b),
+            ),
+        ]
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "a": [self.name_a],
+                "b": [self.name_b],
+                "prob_left": [self.prob_left],
+                "prob_rope": [self.prob_rope],
+                "prob_right": [self.prob_right],
+                "mean_prob_left": [self.mean_prob_left],
+                "mean_prob_rope": [self.mean_prob_rope],
+                "mean_prob_right": [self.mean_prob_right],
+                "delta0": [self.delta0],
+                "std0": [self.std0],
+                "nu": [self.nu],
+                "rope": [self.rope],
+                "datasets": [len(self.datasets)],
+                "n": [self.n],
+                "rho": [self.rho],
+                "rhat": [self.rhat],
+                "ess": [self.ess],
+                "divergences": [self.divergences],
+                "decision": [self.decision],
+            }
+        )
+
+    def _table(self) -> pd.DataFrame:
+        return self.datasets.set_index("case")
+
+    def plot(self, ax: Any = None, *, kind: str = "simplex", **kwargs: Any) -> Any:
+        """``kind="simplex"``: the (left, rope, right) draws on a triangle
+        (:func:`nbstats.plots.hierarchical_simplex`); ``kind="datasets"``: the
+        shrunk δ_i with their intervals
+        (:func:`nbstats.plots.hierarchical_datasets`). Returns the Axes."""
+        from nbstats.plots import hierarchical as plots  # lazy: matplotlib
+
+        if kind == "simplex":
+            return plots.hierarchical_simplex(self, ax=ax, **kwargs)
+        if kind == "datasets":
+            return plots.hierarchical_datasets(self, ax=ax, **kwargs)
+        raise ValueError(f"kind must be 'simplex' or 'datasets', got {kind!r}.")

@@ -1,0 +1,237 @@
+"""The hierarchical model of Corani et al. (2017) and its NUTS sampler (NumPyro).
+
+Everything here works on differences already divided by the mean per-data-set
+standard deviation (see :mod:`nbstats.stats.hierarchical`). jax and numpyro
+are imported inside the functions: ``import nbstats`` never loads them, and
+without them :func:`require_sampler` raises an ImportError naming the extra.
+
+The likelihood of data set i's n fold differences x_i is multivariate normal
+with mean δ_i, variance σ_i² and the compound-symmetric correlation ρ between
+any two folds, covariance ``σ_i² M`` with ``M = (1 − ρ) I + ρ 1 1ᵀ``. Its
+inverse and determinant are known (M's eigenvalues are 1 + (n − 1)ρ once and
+1 − ρ n − 1 times), so with the data set's mean ``m_i`` and sum of squared
+deviations ``SS_i``
+
+    (x_i − δ_i 1)ᵀ M⁻¹ (x_i − δ_i 1) = SS_i / (1 − ρ) + n (m_i − δ_i)² / (1 + (n − 1)ρ)
+
+and no n × n matrix is needed. σ_i, uniform on (0, s_hi) as in baycomp, is
+integrated out in closed form: with Q_i the quadratic form above,
+
+    ∫₀^s_hi σ⁻ⁿ exp(−Q_i / 2σ²) dσ = ½ (Q_i / 2)^(−(n−1)/2) Γ((n − 1)/2, Q_i / 2 s_hi²),
+
+an upper incomplete gamma function. The sampler then explores δ_i, δ0, σ0,
+ν − 1 and the Gamma prior's (α, β) only: the same posterior of those as the
+Stan program, with 54 fewer dimensions on the UCI data.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["HierarchicalData", "require_sampler", "sample_posterior"]
+
+#: The pip requirement that installs the sampler.
+EXTRA = "nbstats[hierarchical]"
+
+_LOCK = threading.Lock()
+_CACHE: dict[tuple[Any, ...], Any] = {}  # compiled samplers, by shapes and settings
+
+
+def require_sampler() -> None:
+    """Raise an ImportError naming the extra when jax or numpyro is missing."""
+    try:
+        import jax  # noqa: F401
+        import numpyro  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            f"bayes_hierarchical samples the posterior with NumPyro (on jax), which "
+            f"is not installed ({error}). Install the optional extra: "
+            f"pip install {EXTRA}"
+        ) from error
+
+
+@dataclass(frozen=True)
+class HierarchicalData:
+    """Sufficient statistics and prior bounds, in scaled units.
+
+    ``mean`` and ``ss`` are per data set (length q); ``centered`` says which
+    δ_i are sampled directly (their folds pin them down better than the spread
+    among data sets) rather than as δ0 + σ0 z_i.
+    """
+
+    mean: np.ndarray
+    ss: np.ndarray
+    n: int
+    rho: float
+    delta_high: float
+    std0_high: float
+    std_high: float
+    centered: np.ndarray
+    alpha_bounds: tuple[float, float] = (1.0, 2.0)
+    beta_bounds: tuple[float, float] = (0.01, 0.1)
+
+
+def centering(mean: np.ndarray, ss: np.ndarray, n: int, rho: float) -> np.ndarray:
+    """Which δ_i to sample centred: those the folds pin down better than the
+    spread of the true δ among data sets, and the outliers.
+
+    The spread is estimated robustly (MAD of the means, less their typical
+    squared standard error), since δ_i ~ Student-t has heavy tails. Centred
+    sampling suits data sets the folds pin down (an outlier far from the
+    others, with δ_i − δ0 fixed by its data, would tie σ0 to z_i if sampled
+    as δ0 + σ0 z_i); the others — all of them when the δ_i hardly differ, as
+    for two near-identical algorithms — are sampled as δ0 + σ0 z_i, which
+    avoids the funnel of a small σ0.
+    """
+    variance = ss / (n - 1)
+    se2 = variance / (1 - rho) * (1 + (n - 1) * rho) / n
+    centre = float(np.median(mean))
+    mad = 1.4826 * float(np.median(np.abs(mean - centre)))
+    spread2 = max(mad**2 - float(np.median(se2)), 0.0)
+    outlier = np.abs(mean - centre) > 3 * np.sqrt(se2)
+    return (se2 < spread2) | outlier
+
+
+def _model(
+    mean: Any,
+    ss: Any,
+    centered: Any,
+    n: Any,
+    rho: Any,
+    delta_high: Any,
+    std0_high: Any,
+    std_high: Any,
+    alpha_bounds: Any,
+    beta_bounds: Any,
+) -> None:
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+    from jax.scipy.special import gammaincc
+
+    delta0 = numpyro.sample("delta0", dist.Uniform(-delta_high, delta_high))
+    std0 = numpyro.sample("std0", dist.Uniform(0.0, std0_high))
+    alpha = numpyro.sample("alpha", dist.Uniform(alpha_bounds[0], alpha_bounds[1]))
+    beta = numpyro.sample("beta", dist.Uniform(beta_bounds[0], beta_bounds[1]))
+    nu_minus_one = numpyro.sample("nu_minus_one", dist.Gamma(alpha, beta))
+    nu = numpyro.deterministic("nu", nu_minus_one + 1.0)
+    with numpyro.plate("datasets", mean.shape[0]):
+        # centred: u ~ t(ν, δ0, σ0), δ = u; otherwise u ~ t(ν, 0, 1), δ = δ0 + σ0 u
+        loc = jnp.where(centered, delta0, 0.0)
+        scale = jnp.where(centered, std0, 1.0)
+        u = numpyro.sample("u", dist.StudentT(nu, loc, scale))
+        delta = numpyro.deterministic(
+            "delta", jnp.where(centered, u, delta0 + std0 * u)
+        )
+        quad = ss / (1.0 - rho) + n / (1.0 + (n - 1.0) * rho) * (mean - delta) ** 2
+        a = (n - 1.0) / 2.0
+        # σ_i integrated out (uniform on (0, std_high)); constants dropped
+        log_lik = -a * jnp.log(quad / 2.0) + jnp.log(
+            gammaincc(a, quad / (2.0 * std_high**2))
+        )
+        numpyro.factor("log_lik", log_lik)
+
+
+@dataclass(frozen=True)
+class PosteriorDraws:
+    """Draws (chains × draws) of the hyper-parameters and the δ_i, in scaled
+    units, with the sampler's diagnostics."""
+
+    delta0: np.ndarray
+    std0: np.ndarray
+    nu: np.ndarray
+    delta: np.ndarray  # chains × draws × q
+    divergences: int
+    rhat: float
+    ess: float
+    rhat_delta: np.ndarray
+    ess_delta: np.ndarray
+
+
+def sample_posterior(
+    data: HierarchicalData,
+    *,
+    n_samples: int,
+    chains: int,
+    warmup: int,
+    seed: np.ndarray,
+    target_accept: float = 0.8,
+) -> PosteriorDraws:
+    """NUTS draws of the posterior (``n_samples`` per chain after ``warmup``).
+
+    The chains run vectorised on one device. The compiled sampler is kept per
+    (data sets, settings), so a second call of the same size does not compile
+    again (the data are arguments, not constants, of the compiled code).
+    """
+    require_sampler()
+    import jax
+    import jax.numpy as jnp
+    from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
+    from numpyro.infer import MCMC, NUTS
+
+    q = data.mean.shape[0]
+    key = (q, n_samples, chains, warmup, target_accept)
+    with _LOCK, jax.enable_x64(True):
+        mcmc = _CACHE.get(key)
+        if mcmc is None:
+            mcmc = MCMC(
+                NUTS(_model, target_accept_prob=target_accept),
+                num_warmup=warmup,
+                num_samples=n_samples,
+                num_chains=chains,
+                chain_method="vectorized",
+                progress_bar=False,
+                jit_model_args=True,
+            )
+            if len(_CACHE) >= 8:
+                _CACHE.pop(next(iter(_CACHE)))
+            _CACHE[key] = mcmc
+        rng_key = jax.random.PRNGKey((int(seed[0]) << 31) | (int(seed[1]) >> 1))
+        mcmc.run(
+            rng_key,
+            jnp.asarray(data.mean, dtype=jnp.float64),
+            jnp.asarray(data.ss, dtype=jnp.float64),
+            jnp.asarray(data.centered, dtype=bool),
+            jnp.float64(data.n),
+            jnp.float64(data.rho),
+            jnp.float64(data.delta_high),
+            jnp.float64(data.std0_high),
+            jnp.float64(data.std_high),
+            jnp.asarray(data.alpha_bounds, dtype=jnp.float64),
+            jnp.asarray(data.beta_bounds, dtype=jnp.float64),
+            extra_fields=("diverging",),
+        )
+        draws = {
+            k: np.asarray(v, dtype=float)
+            for k, v in mcmc.get_samples(group_by_chain=True).items()
+        }
+        divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
+    sampled = ("delta0", "std0", "alpha", "beta", "nu_minus_one", "u")
+    rhats, esss = [], []
+    for name in sampled:
+        value = draws[name]
+        if value.ndim == 2:
+            value = value[..., None]
+        if chains > 1:
+            rhats.append(np.asarray(split_gelman_rubin(value)).ravel())
+        esss.append(np.asarray(effective_sample_size(value)).ravel())
+    delta = draws["delta"]
+    rhat_delta = (
+        np.asarray(split_gelman_rubin(delta)) if chains > 1 else np.full(q, np.nan)
+    )
+    ess_delta = np.asarray(effective_sample_size(delta))
+    return PosteriorDraws(
+        delta0=draws["delta0"],
+        std0=draws["std0"],
+        nu=draws["nu"],
+        delta=delta,
+        divergences=divergences,
+        rhat=float(np.max(np.concatenate(rhats))) if rhats else float("nan"),
+        ess=float(np.min(np.concatenate(esss))),
+        rhat_delta=rhat_delta,
+        ess_delta=ess_delta,
+    )
