@@ -48,7 +48,7 @@ __all__ = ["FrequentistDashboard", "show_figure"]
 OMNIBUS_TESTS = ("friedman", "iman-davenport")
 
 #: Post-hoc methods that compare all pairs and cannot take a control.
-ALL_PAIRS_ONLY = ("nemenyi", "shaffer")
+ALL_PAIRS_ONLY = ("nemenyi", "shaffer", "bergmann-hommel")
 
 _METHOD_LABELS = {
     "nemenyi": "Nemenyi",
@@ -57,6 +57,7 @@ _METHOD_LABELS = {
     "hochberg": "Hochberg",
     "hommel": "Hommel",
     "shaffer": "Shaffer (static)",
+    "bergmann-hommel": "Bergmann–Hommel",
     "wilcoxon": "Wilcoxon signed-rank (pairwise)",
     "sign": "sign test (pairwise)",
     "ttest": "paired t-test (pairwise)",
@@ -67,6 +68,7 @@ _ADJUST_LABELS = {
     "hommel": "Hommel",
     "bonferroni": "Bonferroni",
     "shaffer": "Shaffer (all pairs)",
+    "bergmann-hommel": "Bergmann–Hommel (all pairs)",
     "none": "none",
 }
 #: Post-hoc results kept per (method, control, adjust, alpha).

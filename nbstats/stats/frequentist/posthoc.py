@@ -167,8 +167,12 @@ def posthoc(
             adjust = "bonferroni"
         check_choice("adjust", adjust, ADJUSTMENTS)
         if adjust in ALL_PAIRS_ONLY and control is not None:
+            procedure = {
+                "shaffer": "Shaffer's procedure",
+                "bergmann-hommel": "Bergmann and Hommel's procedure",
+            }[adjust]
             raise ValueError(
-                f"adjust={adjust!r} is for all pairwise comparisons; against a "
+                f"{procedure} is for all pairwise comparisons; against a "
                 "control use adjust='holm'."
             )
 

@@ -129,7 +129,7 @@ def test_significant_pairs_are_ordered_better_first(table6):
         ({"method": "holm", "control": "Z"}, "control='Z' is not one of"),
         ({"method": "holm", "adjust": "hommel"}, "adjust= applies to pairwise"),
         ({"method": "wilcoxon", "adjust": "fdr"}, "unknown adjust='fdr'"),
-        ({"method": "wilcoxon", "adjust": "shaffer", "control": "A"}, "shaffer.*all pairwise"),
+        ({"method": "wilcoxon", "adjust": "shaffer", "control": "A"}, "Shaffer"),
         ({"alpha": 0}, "alpha must lie"),
     ],
 )
