@@ -113,7 +113,7 @@ def hierarchical_datasets(
     y = np.arange(q)
     own = ax is None
     with paper_style():
-        _, ax = new_axes(ax, width=width, aspect=max(0.8, 0.045 * q + 0.3))
+        _, ax = new_axes(ax, width=width, aspect=max(0.8, 0.028 * q + 0.3))
         rope = float(result.rope)
         if rope > 0:
             ax.axvspan(-rope, rope, color=SHADE, alpha=0.5, linewidth=0, gid="rope",

@@ -3,7 +3,7 @@
 The reference probabilities are baycomp's (Stan via pystan) on the bundled
 UCI folds, stored by tests/data/make_hierarchical_reference.py. The model is
 compiled once per size per process: the UCI tests share one compiled sampler
-(54 data sets, n_samples=1500), the small ones another.
+(54 data sets, n_samples=1000), the small ones another.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from nbstats.stats.hierarchical import bayes_hierarchical
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "hierarchical_reference.json"
 UCI = dict(case="dataset", algorithm="classifier", score="accuracy", fold="fold")
-#: the MC error of a share of ~6000 correlated draws is ~0.01: ±0.03 holds
-UCI_SAMPLES = 1500
-#: every small test uses Q data sets and 1000 draws: one compiled sampler
+#: the MC error of a share of ~4000 correlated draws is ~0.01: ±0.03 holds
+UCI_SAMPLES = 1000
+#: every small test uses Q data sets and the SMALL sampler settings: one
+#: compiled sampler for them all (4 chains × 500 draws after 300 warmup steps)
 Q = 6
+SMALL = {"n_samples": 500, "warmup": 300}
 
 
 # A few divergent transitions can occur with Q = 6 simulated data sets and
@@ -75,7 +77,7 @@ def test_no_difference_puts_mass_on_rope() -> None:
     base = rng.uniform(0.7, 0.9, (q, 1))
     a = base + rng.normal(0, 0.02, (q, runs * k))
     b = base + rng.normal(0, 0.02, (q, runs * k))
-    res = bayes_hierarchical(a, b, runs=runs, rope=0.01, n_samples=1000,
+    res = bayes_hierarchical(a, b, runs=runs, rope=0.01, **SMALL,
                              random_state=3)  # fmt: skip
     assert res.prob_rope > 0.9
     assert res.mean_prob_rope > res.mean_prob_left
@@ -93,17 +95,17 @@ def test_a_clear_winner_and_symmetry() -> None:
     q, n = Q, 50
     a = rng.normal(0.80, 0.02, (q, n))
     b = a + 0.05 + rng.normal(0, 0.01, (q, n))
-    res = bayes_hierarchical(a, b, folds=10, rope=0.01, n_samples=1000,
+    res = bayes_hierarchical(a, b, folds=10, rope=0.01, **SMALL,
                              random_state=1)  # fmt: skip
     assert res.prob_right > 0.95 and res.decision == "b"
     assert res.mean_prob_right > 0.9
     # the observed means (an independent number: plain numpy) are recovered
     assert np.allclose(res.datasets["observed"], (b - a).mean(axis=1))
     assert abs(res.delta0 - 0.05) < 0.01
-    swapped = bayes_hierarchical(b, a, folds=10, rope=0.01, n_samples=1000,
+    swapped = bayes_hierarchical(b, a, folds=10, rope=0.01, **SMALL,
                                  random_state=1)  # fmt: skip
     assert swapped.prob_left > 0.95 and swapped.decision == "a"
-    lower = bayes_hierarchical(-a, -b, folds=10, rope=0.01, n_samples=1000,
+    lower = bayes_hierarchical(-a, -b, folds=10, rope=0.01, **SMALL,
                                random_state=1, higher_is_better=False)  # fmt: skip
     assert lower.prob_right > 0.95  # a − b of the negated scores is b − a
 
@@ -112,7 +114,7 @@ def test_deterministic_and_unit_free() -> None:
     rng = np.random.default_rng(5)
     a = rng.normal(0.8, 0.03, (Q, 20))
     b = a + rng.normal(0.005, 0.02, (Q, 20))
-    kwargs = dict(folds=10, rope=0.01, n_samples=1000, random_state=42)
+    kwargs = dict(folds=10, rope=0.01, random_state=42, **SMALL)
     one = bayes_hierarchical(a, b, **kwargs)
     two = bayes_hierarchical(a, b, **kwargs)
     assert one == two
@@ -139,7 +141,7 @@ def test_long_table_equals_arrays(folds: pd.DataFrame) -> None:
     order = list(pd.unique(pair["dataset"]))  # the table's order
     a = wide["nbc"].unstack("fold").loc[order]
     b = wide["aode"].unstack("fold").loc[order]
-    kwargs = dict(runs=10, rope=0.01, n_samples=1000, random_state=0)
+    kwargs = dict(runs=10, rope=0.01, **SMALL, random_state=0)
     from_long = bayes_hierarchical("nbc", "aode", data=pair, **UCI, **kwargs)
     from_arrays = bayes_hierarchical(a, b, **kwargs)
     assert from_long.prob_right == from_arrays.prob_right
@@ -155,7 +157,7 @@ def test_zero_variance_data_set_is_handled() -> None:
     a = rng.normal(0.8, 0.02, (Q, 20))
     b = a + rng.normal(0.0, 0.01, (Q, 20))
     b[0] = a[0]  # identical on every fold of the first data set
-    res = bayes_hierarchical(a, b, folds=10, rope=0.01, n_samples=1000,
+    res = bayes_hierarchical(a, b, folds=10, rope=0.01, **SMALL,
                              random_state=0)  # fmt: skip
     assert np.isfinite(res.datasets["mean"]).all()
     assert res.datasets["observed"].iloc[0] == 0.0
@@ -246,3 +248,36 @@ def test_diagnostics_warning() -> None:
         _warn_diagnostics(3, 1.0, 1000)
     with pytest.warns(UserWarning, match="R̂ = 1.020"):
         _warn_diagnostics(0, 1.02, 1000)
+
+
+def test_plots() -> None:
+    import matplotlib.pyplot as plt
+
+    from nbstats.plots import legend_texts
+    from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
+
+    rng = np.random.default_rng(4)
+    a = rng.normal(0.8, 0.02, (Q, 20))
+    b = a + rng.normal(0.01, 0.01, (Q, 20))
+    res = bayes_hierarchical(a, b, folds=10, rope=0.01, **SMALL,
+                             random_state=0)  # fmt: skip
+    ax = res.plot()
+    texts = legend_texts(ax)
+    assert texts[1].startswith("rope ±0.01: ")
+    winners = np.bincount(np.argmax(res.region_samples, axis=1), minlength=3)
+    assert winners[2] / len(res.region_samples) == res.prob_right
+    plt.close(ax.figure)
+    ax = hierarchical_datasets(res)
+    assert len(ax.get_yticks()) == Q
+    means = next(line for line in ax.lines if line.get_gid() == "means")
+    assert sorted(means.get_xdata()) == sorted(res.datasets["mean"])
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="kind must be"):
+        res.plot(kind="bar")
+    no_rope = bayes_hierarchical(a, b, folds=10, **SMALL, random_state=0)
+    assert no_rope.prob_rope is None
+    assert no_rope.prob_left + no_rope.prob_right == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="no rope"):
+        hierarchical_simplex(no_rope)
+    with pytest.raises(TypeError, match="bayes_hierarchical"):
+        hierarchical_simplex(object())
