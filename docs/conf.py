@@ -71,8 +71,9 @@ html_theme_options = {
     "show_toc_level": 2,
     "footer_start": ["copyright"],
 }
-# pages of wide tables and side-by-side code get the width of the left sidebar
-html_sidebars = {"papers/*": [], "migration/*": [], "choose-a-test": []}
+# no left sidebar (the top bar and "On this page" navigate): wide tables and
+# code get its width
+html_sidebars: dict[str, list[str]] = {"**": []}
 html_static_path: list[str] = []
 
 
