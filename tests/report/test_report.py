@@ -242,7 +242,7 @@ def test_notebook_results_follow_the_settings(ipynb_report, table6):
         "(γ = 0.1)",
         "region of practical equivalence of ±0.01",
         "(l0, l1) = (1, 9)",
-        "50,000 posterior draws (seed 7)",
+        "50,000 posterior draws (seed 7, a Monte Carlo standard error",
         "50,000 joint draws of the Dirichlet weights (seed 7)",
         "Nemenyi test [4] at α = 0.1",
     ]:

@@ -150,8 +150,12 @@ def test_a_fine_grid_is_thinned_but_keeps_its_peak():
 
 
 def test_hostile_names_are_escaped(uci):
-    table = uci[["nbc", "j48"]].set_axis([HOSTILE_A, HOSTILE_B], axis=1)
-    result = nbstats.bayes_signrank(table[HOSTILE_A], table[HOSTILE_B], random_state=0)
+    # a control character never gets past score_table (nbstats.names refuses
+    # it), but the picture must stay valid XML for any result handed to it
+    clean = HOSTILE_B.replace("\x01", "")
+    table = uci[["nbc", "j48"]].set_axis([HOSTILE_A, clean], axis=1)
+    result = nbstats.bayes_signrank(table[HOSTILE_A], table[clean], random_state=0)
+    result = dataclasses.replace(result, name_b=HOSTILE_B)
     _, svg, root = draw(result)
     assert "<script" not in svg and "<b>" not in svg
     assert not list(root.iter(f"{SVG}script")) and not list(root.iter("script"))
