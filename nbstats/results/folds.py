@@ -8,14 +8,10 @@ from typing import Any
 import pandas as pd
 
 from nbstats.results.base import Result, TestResult
+from nbstats.results.frequentist import _ALTERNATIVE_TEXT
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
-_ALTERNATIVE_TEXT = {
-    "two-sided": "a and b differ",
-    "greater": "b is better than a",
-    "less": "a is better than b",
-}
 
 #: The decision vocabulary of every Bayesian result, in words.
 DECISION_TEXT = {

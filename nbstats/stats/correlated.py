@@ -34,6 +34,7 @@ from nbstats import _scipy_stats as sps
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+from nbstats.stats.frequentist.ttest import t_from_moments
 
 __all__ = ["bayes_correlated_ttest", "correlated_ttest", "fold_design"]
 
@@ -199,28 +200,16 @@ def correlated_ttest(
     d, name_a, name_b = _differences(a, b, higher_is_better, nan_policy)
     design = fold_design(n_given, folds=folds, runs=runs, test_fraction=test_fraction)
     moments = _Moments.of(d, design)
-    t, se = moments.t, moments.se
     df = d.size - 1
-    if alternative == "greater":
-        p = sps.t.sf(t, df)
-    elif alternative == "less":
-        p = sps.t.cdf(t, df)
-    else:
-        p = 2 * sps.t.sf(abs(t), df)
-    mean = moments.mean
-    if alternative == "two-sided":
-        half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
-        ci = (mean - half, mean + half)
-    elif alternative == "greater":
-        ci = (mean - sps.t.ppf(confidence_level, df) * se, math.inf)
-    else:
-        ci = (-math.inf, mean + sps.t.ppf(confidence_level, df) * se)
+    t, p, ci = t_from_moments(
+        moments.mean, moments.se, df, alternative, confidence_level
+    )
     return CorrelatedTTestResult(
-        statistic=float(t),
-        pvalue=float(min(1.0, p)),
+        statistic=t,
+        pvalue=p,
         df=df,
-        mean_difference=moments.scaled(mean),
-        standard_error=moments.scaled(se),
+        mean_difference=moments.scaled(moments.mean),
+        standard_error=moments.scaled(moments.se),
         confidence_interval=(moments.scaled(ci[0]), moments.scaled(ci[1])),
         confidence_level=confidence_level,
         alternative=alternative,
@@ -348,12 +337,6 @@ class _Moments:
             )
         unit, mean, se = student_moments(d[:, None], design.ratio)
         return cls(unit=float(unit[0]), mean=float(mean[0]), se=float(se[0]))
-
-    @property
-    def t(self) -> float:
-        if self.se == 0:
-            return 0.0 if self.mean == 0 else math.copysign(math.inf, self.mean)
-        return self.mean / self.se
 
     def scaled(self, value: float) -> float:
         """A value in units of max |d| back in score units (refusing overflow)."""

@@ -115,23 +115,7 @@ def paired_ttest(
     else:
         mean_z = float(z.mean())
         se_z = float(np.sqrt(np.sum((z - mean_z) ** 2) / df) / np.sqrt(n))
-    if se_z == 0.0:
-        t = 0.0 if mean_z == 0.0 else float(np.copysign(np.inf, mean_z))
-    else:
-        t = mean_z / se_z
-    if alternative == "greater":
-        p = sps.t.sf(t, df)
-    elif alternative == "less":
-        p = sps.t.cdf(t, df)
-    else:
-        p = 2 * sps.t.sf(abs(t), df)
-    if alternative == "two-sided":
-        half_z = sps.t.ppf(0.5 + confidence_level / 2, df) * se_z
-        ci_z = (mean_z - half_z, mean_z + half_z)
-    elif alternative == "greater":
-        ci_z = (mean_z - sps.t.ppf(confidence_level, df) * se_z, np.inf)
-    else:
-        ci_z = (-np.inf, mean_z + sps.t.ppf(confidence_level, df) * se_z)
+    t, p, ci_z = t_from_moments(mean_z, se_z, df, alternative, confidence_level)
     with np.errstate(over="ignore"):
         mean = mean_z * scale
         ci = (ci_z[0] * scale, ci_z[1] * scale)
@@ -155,3 +139,38 @@ def paired_ttest(
         name_a=names[0],
         name_b=names[1],
     )
+
+
+def t_from_moments(
+    mean: float, se: float, df: int, alternative: str, confidence_level: float
+) -> tuple[float, float, tuple[float, float]]:
+    """``(t, p-value, confidence interval of the mean)`` from a mean and its
+    standard error (in any unit; the interval comes in the same unit).
+
+    A zero standard error gives t = 0 (p = 1) for a zero mean and ±∞ (p = 0)
+    otherwise; one-sided intervals have an infinite end.
+
+    Examples
+    --------
+    >>> t, p, ci = t_from_moments(1.0, 0.5, 9, "two-sided", 0.95)
+    >>> t, round(p, 4), [round(x, 3) for x in ci]
+    (2.0, 0.0766, [-0.131, 2.131])
+    """
+    if se == 0.0:
+        t = 0.0 if mean == 0.0 else float(np.copysign(np.inf, mean))
+    else:
+        t = mean / se
+    if alternative == "greater":
+        p = sps.t.sf(t, df)
+    elif alternative == "less":
+        p = sps.t.cdf(t, df)
+    else:
+        p = 2 * sps.t.sf(abs(t), df)
+    if alternative == "two-sided":
+        half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
+        ci = (mean - half, mean + half)
+    elif alternative == "greater":
+        ci = (mean - sps.t.ppf(confidence_level, df) * se, np.inf)
+    else:
+        ci = (-np.inf, mean + sps.t.ppf(confidence_level, df) * se)
+    return float(t), float(min(1.0, p)), (float(ci[0]), float(ci[1]))
