@@ -105,9 +105,6 @@ def test_a_clear_winner_and_symmetry() -> None:
     swapped = bayes_hierarchical(b, a, folds=10, rope=0.01, **SMALL,
                                  random_state=1)  # fmt: skip
     assert swapped.prob_left > 0.95 and swapped.decision == "a"
-    lower = bayes_hierarchical(-a, -b, folds=10, rope=0.01, **SMALL,
-                               random_state=1, higher_is_better=False)  # fmt: skip
-    assert lower.prob_right > 0.95  # a − b of the negated scores is b − a
 
 
 def test_deterministic_and_unit_free() -> None:
@@ -129,8 +126,9 @@ def test_deterministic_and_unit_free() -> None:
         one.prob_right,
     )
     assert np.allclose(big.datasets["mean"], one.datasets["mean"] * scale, rtol=1e-9)
-    other = bayes_hierarchical(a, b, **{**kwargs, "random_state": 43})
-    assert not np.array_equal(other.region_samples, one.region_samples)
+    # lower-is-better scores, negated: the same differences b − a, the same draws
+    lower = bayes_hierarchical(-a, -b, higher_is_better=False, **kwargs)
+    np.testing.assert_array_equal(lower.region_samples, one.region_samples)
 
 
 def test_long_table_equals_arrays(folds: pd.DataFrame) -> None:
