@@ -39,6 +39,7 @@ from nbstats.stats.frequentist import (
     wilcoxon,
 )
 from nbstats.stats.frequentist.quade import quade
+from nbstats.stats.hierarchical import bayes_hierarchical
 from nbstats.stats.letters import letters
 from nbstats.stats.racing import RaceError, race
 from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
@@ -51,6 +52,7 @@ __all__ = [
     "adjust_pvalues",
     "bayes_correlated_ttest",
     "bayes_friedman",
+    "bayes_hierarchical",
     "bayes_posthoc",
     "bayes_sign_test",
     "bayes_signrank",

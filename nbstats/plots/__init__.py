@@ -14,6 +14,7 @@ from nbstats.plots._common import legend_texts
 from nbstats.plots.cd import cd_diagram
 from nbstats.plots.cd_tikz import cd_tikz
 from nbstats.plots.friedman import friedman_posterior
+from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
 from nbstats.plots.pairwise import pairwise_heatmap
 from nbstats.plots.posterior import signrank_posterior
 from nbstats.plots.race import race_trace
@@ -39,6 +40,8 @@ __all__ = [
     "correlated_posterior",
     "figure_of",
     "friedman_posterior",
+    "hierarchical_datasets",
+    "hierarchical_simplex",
     "legend_texts",
     "literal",
     "new_axes",

@@ -22,6 +22,7 @@ from nbstats.results.frequentist import (
     TTestResult,
     WilcoxonResult,
 )
+from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.results.quade import QuadeResult
 from nbstats.results.racing import RaceResult
 from nbstats.results.ranking import RankCIResult
@@ -30,6 +31,7 @@ __all__ = [
     "AnovaResult",
     "BayesCorrelatedTTestResult",
     "BayesFriedmanResult",
+    "BayesHierarchicalResult",
     "BayesPosthocResult",
     "BayesSignTestResult",
     "BayesSignedRankPairsResult",

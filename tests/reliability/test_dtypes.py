@@ -84,6 +84,7 @@ NO_SCORES = {
     "correlated_pairs",  # long data: the score column path is tested below
     "dashboard",  # a table function: reads through score_table
     "report",  # idem
+    "bayes_hierarchical",  # MCMC per call: its input checks in test_hierarchical
     "memory_ceiling",  # a setting, no scores
     "set_memory_ceiling",  # idem
 }
