@@ -32,13 +32,18 @@ import html
 import io
 import re
 from collections.abc import Sequence
-from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from nbstats.report.compact import typeset_pairs
+from nbstats.report.settings import (  # noqa: F401  (re-exported)
+    ANALYSES,
+    N_SAMPLES,
+    ReportSettings,
+    make_settings,
+)
 from nbstats.results.render import escape_latex
 
 __all__ = [
@@ -48,192 +53,13 @@ __all__ = [
     "make_settings",
 ]
 
-#: The analyses a report can contain, in report order.
-ANALYSES = ("frequentist", "bayesian", "ranks")
-
 #: Tag that hides a cell's code in the exports (nbconvert TagRemovePreprocessor).
 HIDE_INPUT = "remove-input"
 #: Tag that drops a cell from the exports altogether.
 HIDE_CELL = "remove-cell"
 
-#: Posterior draws of every Monte Carlo computation in a report.
-N_SAMPLES = 50_000
 #: Confidence intervals for ranks: Foucart et al.'s Iman–Davenport + Wilcoxon.
 RANK_CI_METHOD = "id-wilcoxon-2s"
-
-
-# -- settings -------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class ReportSettings:
-    """Validated arguments of :func:`nbstats.report.report`."""
-
-    title: str
-    analyses: tuple[str, ...]
-    higher_is_better: bool
-    alpha: float
-    gamma: float
-    s: float | None
-    rope: float
-    loss: tuple[float, float]
-    random_state: int
-    nan_policy: str = "raise"
-    layout: str = "standard"
-    aliases: dict[str, str] = dataclasses.field(default_factory=dict)
-    folds: dict[str, Any] | None = None
-    n_samples: int = N_SAMPLES
-    #: prior of the Bayesian signed-rank tests
-    prior: str = "idp"
-    #: runs of the cross-validation behind per-fold scores (None: unknown)
-    runs: int | None = None
-    #: per-fold scores for the per-data-set tests (not stored in the metadata)
-    fold_scores: pd.DataFrame | None = dataclasses.field(
-        default=None, repr=False, compare=False
-    )
-
-
-def make_settings(
-    table: pd.DataFrame,
-    *,
-    title: str | None,
-    analyses: Sequence[str],
-    higher_is_better: bool,
-    alpha: float,
-    gamma: float,
-    s: float | None,
-    rope: float,
-    loss: tuple[float, float],
-    random_state: int | None,
-    prior: str = "idp",
-    nan_policy: str = "raise",
-    layout: str = "standard",
-    aliases: dict[str, str] | None = None,
-    folds: dict[str, Any] | None = None,
-    runs: int | None = None,
-    fold_scores: pd.DataFrame | None = None,
-) -> ReportSettings:
-    """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
-    from nbstats.stats.bayes.decision import (
-        check_gamma,
-        check_rope,
-        check_s,
-        resolve_threshold,
-    )
-
-    if title is None:
-        title = (
-            f"Statistical comparison of {table.shape[1]} algorithms on "
-            f"{table.shape[0]} cases"
-        )
-    elif not isinstance(title, str):
-        raise TypeError(f"title must be a string, got {type(title).__name__}.")
-    if isinstance(analyses, str):
-        analyses = (analyses,)
-    try:
-        chosen = [str(a) for a in analyses]
-    except TypeError:
-        raise TypeError(
-            f"analyses must be a sequence drawn from {ANALYSES}, got {analyses!r}."
-        ) from None
-    unknown = [a for a in chosen if a not in ANALYSES]
-    if unknown:
-        raise ValueError(f"unknown analyses {unknown}; choose any of {list(ANALYSES)}.")
-    if not chosen:
-        raise ValueError(f"analyses is empty; choose at least one of {list(ANALYSES)}.")
-    if not isinstance(higher_is_better, (bool, np.bool_)):
-        raise TypeError(
-            f"higher_is_better must be True or False, got {higher_is_better!r}."
-        )
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, Real):
-        raise TypeError(f"alpha must be a number in (0, 1), got {alpha!r}.")
-    if not 0 < float(alpha) < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
-    gamma = check_gamma(gamma)
-    s = None if s is None else check_s(s, allow_zero=True)
-    prior = _check_prior(prior, s)
-    rope = check_rope(rope)
-    resolve_threshold(None, loss)  # validates the pair
-    l0, l1 = (float(v) for v in loss)
-    if random_state is None:
-        # a report must say which seed it used: draw one and write it down
-        random_state = int(np.random.SeedSequence().generate_state(1)[0])
-    elif isinstance(random_state, (bool, np.bool_)) or not isinstance(
-        random_state, Integral
-    ):
-        raise TypeError(
-            "random_state must be an int (the report embeds and states its "
-            f"seed) or None, got {type(random_state).__name__}."
-        )
-    elif random_state < 0:
-        raise ValueError(f"random_state must be >= 0, got {random_state}.")
-    runs = _check_runs(runs, folds)
-    return ReportSettings(
-        title=title,
-        analyses=tuple(a for a in ANALYSES if a in chosen),
-        higher_is_better=bool(higher_is_better),
-        alpha=float(alpha),
-        gamma=gamma,
-        s=s,
-        rope=rope,
-        loss=(l0, l1),
-        random_state=int(random_state),
-        nan_policy=nan_policy,
-        layout=layout,
-        aliases=dict(aliases or {}),
-        folds=folds,
-        runs=runs,
-        fold_scores=fold_scores,
-        prior=prior,
-    )
-
-
-def _check_prior(prior: object, s: float | None) -> str:
-    """The signed-rank tests' prior; s = 0 is the Bayesian bootstrap."""
-    if prior not in ("idp", "bb", "point"):
-        raise ValueError(
-            f"unknown prior={prior!r}; choose 'idp' (near-ignorance), 'bb' "
-            "(Bayesian bootstrap) or 'point' (a pseudo-observation at 0)."
-        )
-    if prior == "bb" and s not in (None, 0):
-        raise ValueError(
-            f"prior='bb' is the s -> 0 limit; leave s unset (got s={s!r}), or "
-            "choose prior='point' or 'idp' for s > 0."
-        )
-    if s == 0 and prior == "point":
-        raise ValueError(
-            "prior='point' needs s > 0 (s = 0 is the Bayesian bootstrap, prior='bb')."
-        )
-    return "bb" if s == 0 else str(prior)
-
-
-def _check_runs(runs: object, folds: dict[str, Any] | None) -> int | None:
-    """The runs of the cross-validation: given, or read from (run, fold) columns."""
-    if runs is None:
-        return None if folds is None else folds.get("runs")
-    if isinstance(runs, (bool, np.bool_)) or not isinstance(runs, Integral):
-        raise TypeError(f"runs must be a whole number, got {runs!r}.")
-    if runs < 1:
-        raise ValueError(f"runs must be at least 1, got {runs}.")
-    if folds is None:
-        raise ValueError(
-            "runs= describes per-fold scores (the repetitions of the "
-            "cross-validation); give the fold column(s) with fold= too."
-        )
-    known = folds.get("runs")
-    if known is not None and known != runs:
-        raise ValueError(
-            f"runs={runs}, but the first fold column {folds['columns'][0]!r} "
-            f"has {known} distinct runs; leave runs out."
-        )
-    k = folds["max_folds"]
-    if k % runs or k // runs < 2:
-        raise ValueError(
-            f"runs={runs} does not divide the {k} folds per case into runs of "
-            "k >= 2 folds; give the number of repetitions of the k-fold "
-            "cross-validation."
-        )
-    return int(runs)
 
 
 # -- the builder ----------------------------------------------------------------
