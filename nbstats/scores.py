@@ -12,6 +12,7 @@ score.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Sequence
 from typing import Literal
@@ -25,7 +26,7 @@ from nbstats.names import check_names
 
 __all__ = ["fold_summary", "mean_ranks", "ranks", "score_table"]
 
-NanPolicy = Literal["raise", "omit"]
+NanPolicy = Literal["raise", "omit", "pairwise"]
 Aggregate = Literal["mean", "median"] | None
 
 _MAX_CELLS_SHOWN = 8
@@ -65,6 +66,9 @@ def score_table(
     nan_policy : {"raise", "omit"}
         ``"raise"`` refuses missing scores and names the cells; ``"omit"`` drops
         every case with a missing score and warns how many were dropped.
+        ``"pairwise"`` is refused here: a score table is the input of methods
+        that need every case complete; the methods that compare each pair on
+        its own cases take it (see :func:`nbstats.missing.pairwise_table`).
 
     Returns
     -------
@@ -93,7 +97,7 @@ def score_table(
     d1    0.8  0.90
     d2    0.7  0.75
     """
-    check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    check_complete_policy(nan_policy)
     long_args = {"case": case, "algorithm": algorithm, "score": score}
     if any(v is not None for v in long_args.values()):
         missing = [k for k, v in long_args.items() if v is None]
@@ -213,7 +217,9 @@ def paired_differences(
     name_a, name_b : str
         Names taken from Series names, else ``"a"`` and ``"b"``.
     """
-    check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
+    if nan_policy == "pairwise":  # one pair: its complete cases are the omitted
+        nan_policy = "omit"
     check_flag("higher_is_better", higher_is_better)
     name_a = _series_name(a, "a")
     name_b = _series_name(b, "b")
@@ -380,7 +386,11 @@ def _exact_mean(values: pd.Series) -> float:
 
 
 def _validate_wide(
-    frame: pd.DataFrame, *, nan_policy: NanPolicy, min_algorithms: int = 2
+    frame: pd.DataFrame,
+    *,
+    nan_policy: NanPolicy,
+    min_algorithms: int = 2,
+    keep_nan: bool = False,
 ) -> pd.DataFrame:
     if frame.columns.has_duplicates:
         dup = list(frame.columns[frame.columns.duplicated()].unique())
@@ -414,7 +424,7 @@ def _validate_wide(
             + ". Replace them with a finite score or drop those cases."
         )
     missing = np.isnan(values)
-    if missing.any():
+    if missing.any() and not keep_nan:
         if nan_policy == "raise":
             raise ValueError(
                 "missing scores at "
@@ -439,7 +449,11 @@ def _validate_wide(
     if n_cases < 2:
         raise ValueError(
             f"need at least 2 cases (rows) to compare algorithms, got {n_cases}"
-            + (" after dropping incomplete cases." if missing.any() else ".")
+            + (
+                " after dropping incomplete cases."
+                if missing.any() and not keep_nan
+                else "."
+            )
         )
     return table
 
@@ -555,6 +569,33 @@ def _describe_cells(table: pd.DataFrame, mask: np.ndarray) -> str:
         "(case, algorithm) "
         + ", ".join(cells)
         + (f" and {more} more" if more > 0 else "")
+    )
+
+
+def check_complete_policy(nan_policy: object) -> None:
+    """Refuse ``nan_policy="pairwise"`` for a method that needs complete cases.
+
+    The message names the public function the user called: the outermost
+    nbstats frame on the stack (e.g. ``friedman``), so that every method of
+    that kind refuses with its own name without passing it down.
+    """
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
+    if nan_policy != "pairwise":
+        return
+    method = "this method"
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(
+        "nbstats"
+    ):
+        if not frame.f_code.co_name.startswith(("_", "<")):
+            method = frame.f_code.co_name
+        frame = frame.f_back
+    raise ValueError(
+        f"nan_policy='pairwise' compares each pair of algorithms on the cases "
+        f"where both have a score, but {method} uses every algorithm on the same "
+        "cases (it ranks or models them together). Pass nan_policy='omit' to drop "
+        "the incomplete cases, or use a method that compares pairs separately: "
+        "posthoc(method='wilcoxon'|'sign'|'ttest') or bayes_signrank_pairs."
     )
 
 

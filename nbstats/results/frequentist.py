@@ -397,6 +397,11 @@ class PosthocResult(Result):
         ordered by mean rank. Against a control there is one group: the control
         and every algorithm not significantly different from it.
     n_cases : int
+        Cases in the table (with ``nan_policy="pairwise"``, including those
+        only some pairs use).
+    pair_cases : DataFrame or Series or None
+        With ``nan_policy="pairwise"``: how many cases each pair was tested on
+        (shaped like ``pvalues``); ``None`` when every pair used every case.
     """
 
     method: str
@@ -411,6 +416,7 @@ class PosthocResult(Result):
     critical_difference: float | None
     groups: list[tuple[str, ...]]
     n_cases: int
+    pair_cases: pd.DataFrame | pd.Series | None = None
 
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""
@@ -429,10 +435,20 @@ class PosthocResult(Result):
         rows.append(
             ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups))
         )
+        if self.pair_cases is not None:
+            counts = self.to_frame()["n"]
+            rows.append(
+                (
+                    "cases per pair",
+                    f"{int(counts.min())}–{int(counts.max())} of {self.n_cases} "
+                    "(each pair on the cases where both have a score)",
+                )
+            )
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per comparison: a, b, mean ranks, statistic, p-values, reject."""
+        """One row per comparison: a, b, mean ranks, statistic, p-values, reject
+        (and ``n``, the cases the pair used, with ``nan_policy="pairwise"``)."""
         if isinstance(self.pvalues, pd.Series):
             b = list(self.pvalues.index)
             a = [self.control] * len(b)
@@ -450,7 +466,7 @@ class PosthocResult(Result):
                 return obj.loc[names, names].to_numpy()[rows, cols]
 
         ranks = self.mean_ranks
-        return pd.DataFrame(
+        frame = pd.DataFrame(
             {
                 "a": a,
                 "b": b,
@@ -462,6 +478,9 @@ class PosthocResult(Result):
                 "reject": pick(self.reject).astype(bool),
             }
         )
+        if self.pair_cases is not None:
+            frame["n"] = pick(self.pair_cases).astype(int)
+        return frame
 
     def _table(self) -> pd.DataFrame:
         frame = self.to_frame()

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.missing import observed_mean_ranks, pair_cases, pairwise_table
 from nbstats.results.frequentist import PosthocResult, frame_of_pairs
 from nbstats.scores import (
     NanPolicy,
@@ -112,14 +113,20 @@ def posthoc(
         or ``"none"``.
     higher_is_better : bool
         Whether higher scores are better.
-    nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+    nan_policy : {"raise", "omit", "pairwise"}
+        ``"raise"`` and ``"omit"`` as for :func:`nbstats.score_table`.
+        ``"pairwise"`` (pairwise tests only): each pair is tested on the cases
+        where both algorithms have a score, and ``pair_cases`` says how many;
+        ``mean_ranks`` then rank each case among the algorithms it has (see
+        :func:`nbstats.missing.observed_mean_ranks`). The rank methods compare
+        every algorithm on the same cases and refuse it.
 
     Returns
     -------
     PosthocResult
         ``pvalues``, ``adjusted``, ``reject`` (m × m DataFrames, or Series
-        against ``control``), ``critical_difference`` and ``groups``.
+        against ``control``), ``critical_difference`` and ``groups``;
+        ``pair_cases`` with ``nan_policy="pairwise"``.
 
     Examples
     --------
@@ -142,7 +149,18 @@ def posthoc(
     check_choice("method", method, POSTHOC_METHODS)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
-    table = score_table(scores, nan_policy=nan_policy)
+    pairwise = nan_policy == "pairwise"
+    if pairwise and method in RANK_METHODS:
+        raise ValueError(
+            f"nan_policy='pairwise' tests each pair on its own cases, but "
+            f"method={method!r} compares mean ranks over the same cases for every "
+            "algorithm. Use nan_policy='omit' (drop incomplete cases), or a "
+            "pairwise test: method='wilcoxon', 'sign' or 'ttest'."
+        )
+    if pairwise:
+        table = pairwise_table(scores)
+    else:
+        table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     table.columns = pd.Index(names, name=table.columns.name)
     if control is not None and control not in names and str(control) in names:
@@ -178,11 +196,14 @@ def posthoc(
 
     n, k = table.shape
     values = table.to_numpy()
-    mean_ranks = pd.Series(
-        rank_rows(values, higher_is_better=higher_is_better).mean(axis=0),
-        index=table.columns,
-        name="mean rank",
-    )
+    if pairwise:
+        mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
+    else:
+        mean_ranks = pd.Series(
+            rank_rows(values, higher_is_better=higher_is_better).mean(axis=0),
+            index=table.columns,
+            name="mean rank",
+        )
     pairs = (
         [(control, other) for other in names if other != control]
         if control is not None
@@ -202,9 +223,13 @@ def posthoc(
         # of two scores overflows, whatever the units
         better = better / power_of_two_scale(better)
         test = _PAIRWISE_TESTS[method]
-        results = [
-            test(better[:, j] - better[:, i])
+        both = [
+            pair_cases(better, i, j) if pairwise else slice(None)
             for i, j in zip(first, second, strict=True)
+        ]
+        results = [
+            test(better[rows, j] - better[rows, i])
+            for i, j, rows in zip(first, second, both, strict=True)
         ]
         stats = np.array([r[0] for r in results], dtype=float)
         raw = np.array([r[1] for r in results], dtype=float)
@@ -226,6 +251,8 @@ def posthoc(
     else:
         adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
     reject = adjusted <= alpha
+    present = ~np.isnan(values)
+    counts = (present[:, first] & present[:, second]).sum(axis=0)
 
     if control is not None:
         others = pd.Index([b for _, b in pairs], name="algorithm")
@@ -233,6 +260,7 @@ def posthoc(
         pvalues = pd.Series(raw, index=others, name="pvalue")
         adjusted_out = pd.Series(adjusted, index=others, name="adjusted")
         reject_out = pd.Series(reject, index=others, name="reject")
+        counts_out = pd.Series(counts, index=others, name="n")
         same = [control] + [b for (_, b), r in zip(pairs, reject, strict=True) if not r]
         groups = [tuple(sorted(same, key=lambda a: (mean_ranks[a], names.index(a))))]
     else:
@@ -241,6 +269,7 @@ def posthoc(
         pvalues = square(raw)
         adjusted_out = square(adjusted)
         reject_out = square(reject.astype(float)).fillna(0).astype(bool)
+        counts_out = square(counts.astype(float))
         groups = nonsignificant_groups(reject_out, mean_ranks)
     return PosthocResult(
         method=method,
@@ -255,6 +284,7 @@ def posthoc(
         critical_difference=critical_difference,
         groups=groups,
         n_cases=n,
+        pair_cases=counts_out if pairwise else None,
     )
 
 
