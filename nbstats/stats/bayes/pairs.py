@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.memory import budget, check_fits
@@ -62,10 +64,19 @@ def bayes_signrank_pairs(
     ----------
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
-    prior, s, z0, rope, threshold, loss, n_samples, higher_is_better, nan_policy,
+    prior, s, z0, rope, threshold, loss, n_samples, higher_is_better,
     random_state, method
         As for :func:`nbstats.bayes_signrank` (``method="auto"``: Monte Carlo up
         to 1,000 cases, the normal approximation per pair beyond).
+    nan_policy : {"raise", "omit", "pairwise"}
+        ``"raise"`` and ``"omit"`` as for :func:`nbstats.score_table`.
+        ``"pairwise"``: each pair on the cases where both algorithms have a
+        score — exactly ``bayes_signrank`` on that pair with
+        ``nan_policy="omit"`` — and ``pairs`` gains a column ``n`` with their
+        number; ``mean_ranks`` rank each case among the algorithms it has
+        (:func:`nbstats.missing.observed_mean_ranks`). Pairs with the same
+        cases share draws; many different patterns of missing cells make it
+        slower.
     interval : bool
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
@@ -103,41 +114,112 @@ def bayes_signrank_pairs(
     s, z0, rope, threshold, n_samples = check_options(
         prior, s, z0, rope, threshold, loss, n_samples
     )
-    table = score_table(scores, nan_policy=nan_policy)
+    pairwise = nan_policy == "pairwise"
+    table = (
+        pairwise_table(scores)
+        if pairwise
+        else score_table(scores, nan_policy=nan_policy)
+    )
     names = [str(c) for c in table.columns]
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
-    pairs = list(combinations(range(m), 2))
-    # one seed, one set of draws and one memo of the prior's Gamma quantiles
-    # for all groups: each pair sees exactly the draws it would see alone
     check_choice("method", method, ("auto", "montecarlo", "normal"))
+    # one seed for every pair: each pair sees exactly the draws it would see
+    # alone (with "pairwise", the draws of its own number of cases)
     seed = seed_sequence(random_state)
-    draws = DirichletWeights(n, n_samples, seed)
-    memo = SharedPrior()
-    rows = []
-    errors = []
+    options = {
+        "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
+        "n_samples": n_samples, "seed": seed, "interval": interval, "method": method,
+    }  # fmt: skip
+    rows: list[dict[str, object]] = []
+    errors: list[float] = []
     matrix = np.full((m, m), np.nan)
+    all_pairs = list(combinations(range(m), 2))
+    if pairwise:
+        # pairs sharing the same complete cases share one set of draws
+        present = ~np.isnan(values)
+        by_cases: dict[bytes, list[tuple[int, int]]] = {}
+        for i, j in all_pairs:
+            key = np.packbits(present[:, i] & present[:, j]).tobytes()
+            by_cases.setdefault(key, []).append((i, j))
+        for group in by_cases.values():
+            i, j = group[0]
+            cases = present[:, i] & present[:, j]
+            _evaluate(values[cases], group, names, options, rows, errors, matrix)
+        mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
+        rows.sort(key=lambda row: row.pop("_order"))
+    else:
+        _evaluate(values, all_pairs, names, options, rows, errors, matrix)
+        for row in rows:
+            del row["_order"]
+        ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
+        mean_ranks = pd.Series(ranks.mean(axis=0), index=table.columns, name="")
+    index = pd.Index(names, name="algorithm")
+    pairs_frame = pd.DataFrame(rows)
+    if not pairwise:
+        pairs_frame = pairs_frame.drop(columns="n")
+    return BayesSignedRankPairsResult(
+        pairs=pairs_frame,
+        probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
+        mean_ranks=pd.Series(
+            mean_ranks.to_numpy(dtype=float), index=index.copy(), name="mean rank"
+        ),
+        prior=prior,
+        s=s,
+        z0=z0,
+        rope=rope,
+        threshold=threshold,
+        n=n,
+        n_samples=n_samples,
+        mc_error=float(max(errors)),
+        method=rows_method(method, n),
+    )
+
+
+def _evaluate(
+    values: np.ndarray,
+    pairs: list[tuple[int, int]],
+    names: list[str],
+    options: dict[str, Any],
+    rows: list[dict[str, object]],
+    errors: list[float],
+    matrix: np.ndarray,
+) -> None:
+    """Every pair of ``pairs`` on the rows of ``values`` (all complete), on one
+    set of draws; appends to ``rows`` and ``errors`` and fills ``matrix``."""
+    prior, z0, rope = options["prior"], options["z0"], options["rope"]
+    s, threshold, seed = options["s"], options["threshold"], options["seed"]
+    n_samples, method = options["n_samples"], options["method"]
+    m = len(names)
+    n = values.shape[0]
+    memo = SharedPrior()
+
+    def record(res: object, i: int, j: int) -> None:
+        row = _row(res)
+        row["n"] = n
+        row["_order"] = i * m + j  # column order, whatever the grouping
+        rows.append(row)
+        errors.append(res.mc_error)
+        matrix[i, j] = res.prob_lower  # column j better than row i
+        matrix[j, i] = res.prob_left
+
     if method == "normal" or (method == "auto" and n > NORMAL_CASES):
-        groups = []  # O(n log n) per pair, no per-draw sums to share
-        for i, j in pairs:
+        for i, j in pairs:  # O(n log n) per pair, no per-draw sums to share
             posterior = SignedRankPosterior(
                 values[:, j] - values[:, i], prior, z0, rope
             )
             res = posterior.normal_result(
                 n_samples, seed, s=s, threshold=threshold, names=(names[i], names[j])
             )
-            rows.append(_row(res))
-            errors.append(res.mc_error)
-            matrix[i, j] = res.prob_lower
-            matrix[j, i] = res.prob_left
-    else:
-        check_fits(
-            monte_carlo_bytes(n),
-            f"Monte Carlo draws over {n:,} cases",
-            "use method='normal' (or 'auto'), or raise the ceiling",
-        )
-        groups = _groups(pairs, n_samples, with_rope=rope > 0)
-    for group in groups:
+            record(res, i, j)
+        return
+    check_fits(
+        monte_carlo_bytes(n),
+        f"Monte Carlo draws over {n:,} cases",
+        "use method='normal' (or 'auto'), or raise the ceiling",
+    )
+    draws = DirichletWeights(n, n_samples, seed)
+    for group in _groups(pairs, n_samples, with_rope=rope > 0):
         posteriors = [
             SignedRankPosterior(values[:, j] - values[:, i], prior, z0, rope, memo)
             for i, j in group
@@ -154,30 +236,11 @@ def bayes_signrank_pairs(
                 s=s,
                 threshold=threshold,
                 names=(names[i], names[j]),
-                interval=interval,
+                interval=options["interval"],
                 region_samples=False,  # the table needs the shares, not the draws
             )
-            rows.append(_row(res))
-            errors.append(res.mc_error)
-            matrix[i, j] = res.prob_lower  # column j better than row i
-            matrix[j, i] = res.prob_left
+            record(res, i, j)
         del posteriors, parts  # bounded memory: one group's draws at a time
-    index = pd.Index(names, name="algorithm")
-    mean_ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
-    return BayesSignedRankPairsResult(
-        pairs=pd.DataFrame(rows),
-        probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
-        mean_ranks=pd.Series(mean_ranks.mean(axis=0), index=index, name="mean rank"),
-        prior=prior,
-        s=s,
-        z0=z0,
-        rope=rope,
-        threshold=threshold,
-        n=n,
-        n_samples=n_samples,
-        mc_error=float(max(errors)),
-        method=rows_method(method, n),
-    )
 
 
 def rows_method(method: str, n: int) -> str:
