@@ -90,8 +90,9 @@ def effect_size(
         Level of the Hodges–Lehmann confidence interval (other kinds have none).
     higher_is_better : bool
         When False, lower scores are better: the differences are ``a − b``.
-    nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+    nan_policy : {"raise", "omit", "pairwise"}
+        See :func:`nbstats.score_table`; with one pair, ``"pairwise"`` is
+        ``"omit"`` (the cases where both have a score).
 
     Returns
     -------

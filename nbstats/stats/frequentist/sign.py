@@ -36,8 +36,9 @@ def sign_test(
         ``"drop"``: the classical sign test, which discards ties.
     higher_is_better : bool
         Whether higher scores are better.
-    nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+    nan_policy : {"raise", "omit", "pairwise"}
+        See :func:`nbstats.score_table`; with one pair, ``"pairwise"`` is
+        ``"omit"`` (the cases where both have a score).
 
     Returns
     -------

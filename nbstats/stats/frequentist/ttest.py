@@ -40,8 +40,9 @@ def ttest(
     higher_is_better : bool
         When False the differences are ``a - b``, so positive still means
         "b is better".
-    nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+    nan_policy : {"raise", "omit", "pairwise"}
+        See :func:`nbstats.score_table`; with one pair, ``"pairwise"`` is
+        ``"omit"`` (the cases where both have a score).
 
     Returns
     -------

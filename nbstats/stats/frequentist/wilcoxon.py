@@ -61,8 +61,9 @@ def wilcoxon(
         Continuity correction of half a rank in the normal approximation.
     higher_is_better : bool
         Whether higher scores are better.
-    nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+    nan_policy : {"raise", "omit", "pairwise"}
+        See :func:`nbstats.score_table`; with one pair, ``"pairwise"`` is
+        ``"omit"`` (the cases where both have a score).
 
     Returns
     -------
