@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,12 @@ from nbstats.results.bayes import (
     BayesSignTestResult,
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
+from nbstats.results.effect_size import EffectSizeResult
+from nbstats.results.folds import (
+    BayesCorrelatedTTestResult,
+    CorrelatedPairsResult,
+    CorrelatedTTestResult,
+)
 from nbstats.results.frequentist import (
     AnovaResult,
     FriedmanResult,
@@ -32,10 +39,18 @@ from nbstats.results.frequentist import (
     TTestResult,
     WilcoxonResult,
 )
+from nbstats.results.hierarchical import BayesHierarchicalResult
+from nbstats.results.quade import QuadeResult
 from nbstats.results.ranking import RankCIResult
 from nbstats.stats import bayes as _bayes
+from nbstats.stats import correlated as _correlated
 from nbstats.stats import frequentist as _freq
 from nbstats.stats import ranking as _ranking
+from nbstats.stats.correlated_pairs import correlated_pairs as _correlated_pairs
+from nbstats.stats.effect_size import effect_size as _effect_size
+from nbstats.stats.frequentist.quade import quade as _quade
+from nbstats.stats.hierarchical import bayes_hierarchical as _bayes_hierarchical
+from nbstats.stats.letters import letters as _letters
 
 _pandas_compare = pd.DataFrame.compare
 if not inspect.isfunction(_pandas_compare):  # pragma: no cover - module reloaded
@@ -98,6 +113,10 @@ class CompareAccessor:
         """:func:`nbstats.ttest` of columns ``a`` and ``b``."""
         return _freq.ttest(self._column(a), self._column(b), **kwargs)
 
+    def effect_size(self, a: Any, b: Any, **kwargs: Any) -> EffectSizeResult:
+        """:func:`nbstats.effect_size` of columns ``a`` and ``b`` (b − a)."""
+        return _effect_size(self._column(a), self._column(b), **kwargs)
+
     # -- several algorithms -----------------------------------------------
 
     def friedman(self, **kwargs: Any) -> FriedmanResult:
@@ -108,9 +127,28 @@ class CompareAccessor:
         """:func:`nbstats.rm_anova` of this frame."""
         return _freq.rm_anova(self._obj, **kwargs)
 
+    def quade(self, **kwargs: Any) -> QuadeResult:
+        """:func:`nbstats.quade` of this frame."""
+        return _quade(self._obj, **kwargs)
+
     def posthoc(self, **kwargs: Any) -> PosthocResult:
-        """:func:`nbstats.posthoc` of this frame."""
+        """:func:`nbstats.posthoc` of this frame (every ``method``, e.g.
+        ``"bergmann-hommel"`` or ``"wilcoxon"`` with ``adjust=``)."""
         return _freq.posthoc(self._obj, **kwargs)
+
+    def letters(self, **kwargs: Any) -> pd.Series:
+        """:func:`nbstats.letters` of :func:`nbstats.posthoc` of this frame.
+
+        ``df.compare.letters(**kw) == nbstats.letters(nbstats.posthoc(df, **kw))``:
+        ``kwargs`` choose the all-pairs procedure (``method``, ``alpha``,
+        ``adjust``, ``higher_is_better``, ``nan_policy``).
+        """
+        if kwargs.get("control") is not None:
+            raise ValueError(
+                "letters need every pair compared; drop control= (a comparison "
+                "with a control gives no groups to letter)."
+            )
+        return _letters(_freq.posthoc(self._obj, **kwargs))
 
     # -- Bayesian -----------------------------------------------------------
 
@@ -133,6 +171,106 @@ class CompareAccessor:
     def bayes_posthoc(self, **kwargs: Any) -> BayesPosthocResult:
         """:func:`nbstats.bayes_posthoc` of this frame."""
         return _bayes.bayes_posthoc(self._obj, **kwargs)
+
+    # -- per-fold scores (cross-validation) -----------------------------------
+
+    def fold_summary(self, **kwargs: Any) -> dict[str, object]:
+        """:func:`nbstats.fold_summary` of this long per-fold table."""
+        return _scores.fold_summary(self._obj, **kwargs)
+
+    def correlated_ttest(
+        self,
+        a: Any,
+        b: Any,
+        *,
+        on: Any = None,
+        case: str | None = None,
+        algorithm: str | None = None,
+        score: str | None = None,
+        fold: str | Sequence[str] | None = None,
+        **kwargs: Any,
+    ) -> CorrelatedTTestResult:
+        """:func:`nbstats.correlated_ttest` of ``a`` and ``b`` on one data set's folds.
+
+        Two shapes of frame:
+
+        - *wide*, this frame's rows the folds of one data set and its
+          columns the algorithms: ``df.compare.correlated_ttest("A", "B",
+          runs=10) == nbstats.correlated_ttest(df["A"], df["B"], runs=10)``;
+        - *long*, one row per (case, algorithm, fold) as for
+          :func:`nbstats.correlated_pairs`: name the columns (``algorithm``,
+          ``score``, ``fold``, and ``case`` unless the frame holds one data
+          set) and choose the data set with ``on`` (its value in ``case``).
+          The folds are paired by the fold column(s). With two fold columns
+          ``(run, fold)`` and none of ``folds``/``runs``/``test_fraction``,
+          the runs are read from the first, as ``correlated_pairs`` does.
+
+        ``kwargs`` go to :func:`nbstats.correlated_ttest` (``runs``,
+        ``folds`` or ``test_fraction`` is required).
+
+        Examples
+        --------
+        >>> import nbstats
+        >>> folds = nbstats.datasets.load("uci_accuracy_folds")
+        >>> res = folds.compare.correlated_ttest(
+        ...     "nbc", "aode", on="anneal", case="dataset",
+        ...     algorithm="classifier", score="accuracy", fold="fold", runs=10)
+        >>> res.n, res.rho
+        (100, 0.1)
+        """
+        x, y, kwargs = self._fold_pair(a, b, on, case, algorithm, score, fold, kwargs)
+        return _correlated.correlated_ttest(x, y, **kwargs)
+
+    def bayes_correlated_ttest(
+        self,
+        a: Any,
+        b: Any,
+        *,
+        on: Any = None,
+        case: str | None = None,
+        algorithm: str | None = None,
+        score: str | None = None,
+        fold: str | Sequence[str] | None = None,
+        **kwargs: Any,
+    ) -> BayesCorrelatedTTestResult:
+        """:func:`nbstats.bayes_correlated_ttest` of ``a`` and ``b`` on one
+        data set's folds; the frame and ``on``/``case``/``algorithm``/
+        ``score``/``fold`` as in :meth:`correlated_ttest`.
+
+        Examples
+        --------
+        >>> import nbstats
+        >>> folds = nbstats.datasets.load("uci_accuracy_folds")
+        >>> anneal = folds[folds["dataset"] == "anneal"].pivot(
+        ...     index="fold", columns="classifier", values="accuracy")
+        >>> res = anneal.compare.bayes_correlated_ttest("nbc", "aode", runs=10,
+        ...                                             rope=0.01)
+        >>> res == nbstats.bayes_correlated_ttest(anneal["nbc"], anneal["aode"],
+        ...                                       runs=10, rope=0.01)
+        True
+        """
+        x, y, kwargs = self._fold_pair(a, b, on, case, algorithm, score, fold, kwargs)
+        return _correlated.bayes_correlated_ttest(x, y, **kwargs)
+
+    def correlated_pairs(self, **kwargs: Any) -> CorrelatedPairsResult:
+        """:func:`nbstats.correlated_pairs` of this long per-fold table:
+        ``df.compare.correlated_pairs(**kw) == nbstats.correlated_pairs(df, **kw)``."""
+        return _correlated_pairs(self._obj, **kwargs)
+
+    def bayes_hierarchical(
+        self, a: Any, b: Any, **kwargs: Any
+    ) -> BayesHierarchicalResult:
+        """:func:`nbstats.bayes_hierarchical` of algorithms ``a`` and ``b`` in
+        this long per-fold table: ``df.compare.bayes_hierarchical("A", "B",
+        **kw) == nbstats.bayes_hierarchical("A", "B", data=df, **kw)``
+        (``case``, ``algorithm``, ``score`` and ``fold`` name its columns).
+        Needs the extra ``nbstats[hierarchical]``."""
+        if "data" in kwargs:
+            raise TypeError(
+                "df.compare.bayes_hierarchical analyses df itself: drop data= "
+                "(or call nbstats.bayes_hierarchical(a, b, data=...))."
+            )
+        return _bayes_hierarchical(a, b, data=self._obj, **kwargs)
 
     # -- ranks ----------------------------------------------------------------
 
@@ -187,6 +325,96 @@ class CompareAccessor:
         """:func:`nbstats.critical_difference` for this frame's k and N."""
         n_cases, n_algorithms = self._obj.shape
         return _freq.critical_difference(n_algorithms, n_cases, alpha, method)
+
+    def nemenyi_min_cases(self, alpha: float = 0.05) -> int:
+        """:func:`nbstats.nemenyi_min_cases` for this frame's number of algorithms."""
+        return _ranking.nemenyi_min_cases(self._obj.shape[1], alpha)
+
+    def _fold_pair(
+        self,
+        a: Any,
+        b: Any,
+        on: Any,
+        case: str | None,
+        algorithm: str | None,
+        score: str | None,
+        fold: str | Sequence[str] | None,
+        kwargs: dict[str, Any],
+    ) -> tuple[pd.Series, pd.Series, dict[str, Any]]:
+        """The two algorithms' fold scores on one data set, paired by fold."""
+        if algorithm is None:
+            named = {"on": on, "case": case, "score": score, "fold": fold}
+            given = [f"{k}=" for k, v in named.items() if v is not None]
+            if given:
+                raise ValueError(
+                    f"{', '.join(given)} describe a long per-fold table: name its "
+                    "algorithm column too (algorithm=, score=, fold=), or call "
+                    "this on a wide frame of one data set's folds (rows = folds, "
+                    "columns = algorithms) without them."
+                )
+            return self._column(a), self._column(b), kwargs
+        if score is None or fold is None:
+            raise ValueError(
+                "a long per-fold table needs score= and fold= (the columns of the "
+                "scores and of the fold names) besides algorithm=."
+            )
+        data = self._obj
+        if case is None:
+            if on is not None:
+                raise ValueError(
+                    f"on={on!r} chooses a data set by its value in the case column: "
+                    "give case= too."
+                )
+            case = "\0case"  # the whole frame is one data set
+            data = data.assign(**{case: 0})
+        elif case not in data.columns:
+            raise ValueError(
+                f"column {case!r} not found; the table has columns "
+                f"{list(data.columns)}."
+            )
+        else:
+            data = self._one_case(data, case, on)
+        columns = _scores.check_folds(data, case=case, algorithm=algorithm, fold=fold)
+        if score not in data.columns:
+            raise ValueError(
+                f"column {score!r} not found; the table has columns "
+                f"{list(data.columns)}."
+            )
+        present = {str(v): v for v in pd.unique(data[algorithm])}
+        for label, name in (("a", a), ("b", b)):
+            if str(name) not in present:
+                raise ValueError(
+                    f"{label}={name!r} is not an algorithm in column {algorithm!r}; "
+                    f"the algorithms are {sorted(present)}."
+                )
+        design = ("folds", "runs", "test_fraction")
+        if len(columns) > 1 and all(kwargs.get(k) is None for k in design):
+            # (run, fold) columns: the runs are the first column's values
+            kwargs = {**kwargs, "runs": int(data[columns[0]].nunique())}
+        wide = data.pivot(index=columns, columns=algorithm, values=score)
+        x = wide[present[str(a)]].rename(str(a))
+        y = wide[present[str(b)]].rename(str(b))
+        return x, y, kwargs
+
+    @staticmethod
+    def _one_case(data: pd.DataFrame, case: str, on: Any) -> pd.DataFrame:
+        values = list(pd.unique(data[case]))
+        if on is None:
+            if len(values) != 1:
+                raise ValueError(
+                    f"the table holds {len(values)} data sets in column {case!r}: "
+                    f"choose one with on= (e.g. on={values[0]!r}), or test them "
+                    "all with df.compare.correlated_pairs(...)."
+                )
+            on = values[0]
+        rows = data[data[case] == on]
+        if rows.empty:
+            shown = ", ".join(repr(v) for v in values[:10])
+            more = f" (and {len(values) - 10} more)" if len(values) > 10 else ""
+            raise ValueError(
+                f"no data set {on!r} in column {case!r}; it holds {shown}{more}."
+            )
+        return rows
 
     def _column(self, name: Any) -> pd.Series:
         if isinstance(name, (list, tuple, np.ndarray, pd.Index)):
