@@ -1,0 +1,165 @@
+"""Results of the automatic analysis: the checks, the choices and why."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+from typing import Any
+
+import pandas as pd
+
+from nbstats.results import render
+from nbstats.results.base import Result, TestResult
+
+_frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+__all__ = ["AnalysisResult", "SphericityResult"]
+
+
+@_frozen
+class SphericityResult(TestResult):
+    """Mauchly's test of sphericity (see
+    :func:`nbstats.stats.frequentist.assumptions.mauchly`).
+
+    Attributes
+    ----------
+    statistic : float
+        Mauchly's W (1 = spherical).
+    pvalue : float
+        NaN when the test cannot be made (fewer cases than algorithms).
+    chi2 : float
+        The χ² statistic ``-(N − 1) ρ ln W``.
+    df : int
+        ``p(p + 1)/2 − 1`` with ``p = k − 1``.
+    epsilon : float
+        Greenhouse–Geisser ε.
+    testable : bool
+    n_cases, n_algorithms : int
+    """
+
+    chi2: float
+    df: int
+    epsilon: float
+    testable: bool
+    n_cases: int
+    n_algorithms: int
+
+    def _title(self) -> str:
+        return (
+            f"Mauchly's test of sphericity: {self.n_algorithms} algorithms on "
+            f"{self.n_cases} cases"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        return [
+            ("W", self.statistic),
+            ("χ²", self.chi2),
+            ("df", self.df),
+            ("p-value", self.pvalue),
+            ("ε (Greenhouse–Geisser)", self.epsilon),
+        ]
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "W": [self.statistic],
+                "chi2": [self.chi2],
+                "df": [self.df],
+                "pvalue": [self.pvalue],
+                "epsilon": [self.epsilon],
+                "testable": [self.testable],
+            }
+        )
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class AnalysisResult(Result):
+    """What :func:`nbstats.analyze` checked, chose and found.
+
+    Attributes
+    ----------
+    n_cases, n_algorithms : int
+    alpha : float
+    parametric : bool
+        Whether the parametric tests were chosen (t-test; rm-ANOVA + Tukey).
+    assumptions : DataFrame
+        One row per check: ``check``, ``test``, ``statistic``, ``pvalue`` and
+        ``verdict``.
+    omnibus : Result or None
+        ``rm_anova`` or ``friedman`` (None for two algorithms).
+    pairwise : Result or None
+        Two algorithms: the paired t-test or Wilcoxon's; more: the post-hoc
+        (Tukey's HSD or Nemenyi's), None when the omnibus test did not reject.
+    effect_sizes : DataFrame
+        One row per pair (a, b): ``kind``, ``value`` (positive when b is
+        better), ``magnitude``.
+    bayes : Result or None
+        The Bayesian counterpart: ``bayes_signrank`` for two algorithms,
+        ``bayes_signrank_pairs`` for more.
+    log : DataFrame
+        The decision log: ``step``, ``choice`` and ``reason``, in order.
+    text : str
+        A paragraph for a paper that states the checks, the tests and the
+        findings.
+    """
+
+    n_cases: int
+    n_algorithms: int
+    alpha: float
+    parametric: bool
+    assumptions: pd.DataFrame
+    omnibus: Any
+    pairwise: Any
+    effect_sizes: pd.DataFrame
+    bayes: Any
+    log: pd.DataFrame
+    text: str
+
+    def _title(self) -> str:
+        return (
+            f"Analysis of {self.n_algorithms} algorithms on {self.n_cases} cases"
+            f" (α = {self.alpha:g})"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = [
+            ("analysis", "parametric" if self.parametric else "rank-based"),
+        ]
+        if self.omnibus is not None:
+            rows.append(("omnibus", self.omnibus._title()))
+        if self.pairwise is not None:
+            rows.append(("pairwise", self.pairwise._title()))
+        if self.bayes is not None:
+            rows.append(("Bayesian", self.bayes._title()))
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """The decision log (``step``, ``choice``, ``reason``)."""
+        return self.log.copy()
+
+    def _table(self) -> pd.DataFrame:
+        return self.log.set_index("step")
+
+    def summary(self) -> str:
+        parts = [
+            render.text_block(self._title(), self._scalars(), self._table()),
+            self.text,
+            render.text_block("Assumptions", [], self.assumptions.set_index("check")),
+        ]
+        parts += [r.summary() for r in self._components()]
+        return "\n\n".join(parts)
+
+    def _repr_html_(self) -> str:
+        parts = [
+            render.html_block(self._title(), self._scalars(), self._table()),
+            f"<p>{html.escape(self.text)}</p>",
+            render.html_block("Assumptions", [], self.assumptions.set_index("check")),
+        ]
+        parts += [r._repr_html_() for r in self._components()]
+        return "\n".join(parts)
+
+    def _components(self) -> list[Result]:
+        return [r for r in (self.omnibus, self.pairwise, self.bayes) if r is not None]

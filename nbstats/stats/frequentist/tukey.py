@@ -1,0 +1,137 @@
+"""Tukey's honestly significant differences after a repeated-measures ANOVA."""
+
+from __future__ import annotations
+
+import functools
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from nbstats import _scipy_stats as sps
+from nbstats.results.frequentist import PosthocResult, frame_of_pairs
+from nbstats.scores import (
+    NanPolicy,
+    check_flag,
+    oriented,
+    power_of_two_scale,
+    rank_rows,
+    score_table,
+)
+from nbstats.stats.groups import nonsignificant_groups
+
+__all__ = ["tukey_hsd"]
+
+
+def tukey_hsd(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> PosthocResult:
+    """All pairs of algorithms by Tukey's HSD on the repeated-measures ANOVA.
+
+    The parametric post-hoc of :func:`nbstats.rm_anova` (Demšar 2006, §3.2.1):
+    with the ANOVA's error mean square ``MSE`` on ``(k - 1)(N - 1)`` degrees
+    of freedom, the pair (a, b) has ``t = (mean_b - mean_a) / sqrt(2 MSE/N)``
+    and the p-value ``P(Q > |t| √2)`` of the studentized range of k means.
+    This is the Tukey test of the additive two-way model
+    ``score ~ algorithm + case`` (what R's ``TukeyHSD(aov(...), "algorithm")``
+    computes). It assumes normal errors and sphericity; see
+    :func:`nbstats.analyze` for the checks.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table, rows = cases, columns = algorithms.
+    alpha : float
+        Family-wise significance level.
+    higher_is_better : bool
+        Whether higher scores are better (the sign of ``t``).
+    nan_policy : {"raise", "omit"}
+        See :func:`nbstats.score_table`.
+
+    Returns
+    -------
+    PosthocResult
+        ``method`` and ``adjust`` are ``"tukey"``; ``statistics`` holds t
+        (positive when the column algorithm is better), ``pvalues`` the
+        unadjusted two-sided t p-values, ``adjusted`` Tukey's; ``mean_ranks``
+        the usual mean ranks (the order of ``groups``).
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.stats.frequentist.tukey import tukey_hsd
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> res = tukey_hsd(table)
+    >>> round(float(res.adjusted.loc["C4.5", "C4.5+m+cf"]), 3)
+    0.013
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    check_flag("higher_is_better", higher_is_better)
+    table = score_table(scores, nan_policy=nan_policy)
+    names = [str(c) for c in table.columns]
+    n, k = table.shape
+    # a power of two (exact) and centring: the sums of squares cannot overflow
+    # or lose the differences to the scores' magnitude
+    values = oriented(table.to_numpy(), higher_is_better)
+    values = values / power_of_two_scale(values)
+    values = values - values.mean()
+    residual = (
+        values
+        - values.mean(axis=1, keepdims=True)
+        - values.mean(axis=0, keepdims=True)
+        + values.mean()
+    )
+    df_error = (n - 1) * (k - 1)
+    mse = float((residual**2).sum()) / df_error
+    means = values.mean(axis=0)
+    first, second = np.array(list(combinations(range(k), 2)), dtype=int).T
+    difference = means[second] - means[first]
+    se = np.sqrt(2 * mse / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(se > 0, difference / se, np.sign(difference) * np.inf)
+    t = np.where((se == 0) & (difference == 0), 0.0, t)
+    raw = 2 * sps.t.sf(np.abs(t), df_error)
+    adjusted = np.minimum(
+        1.0, sps.studentized_range.sf(np.abs(t) * np.sqrt(2), k, df_error)
+    )
+    reject = adjusted <= alpha
+    mean_ranks = pd.Series(
+        rank_rows(table.to_numpy(), higher_is_better=higher_is_better).mean(axis=0),
+        index=pd.Index(names, name=table.columns.name),
+        name="mean rank",
+    )
+    square = functools.partial(_square, names, first, second)
+    reject_out = square(reject.astype(float)).fillna(0).astype(bool)
+    return PosthocResult(
+        method="tukey",
+        adjust="tukey",
+        alpha=alpha,
+        control=None,
+        mean_ranks=mean_ranks,
+        statistics=square(t, mirrored=-t),
+        pvalues=square(raw),
+        adjusted=square(adjusted),
+        reject=reject_out,
+        critical_difference=None,
+        groups=nonsignificant_groups(reject_out, mean_ranks),
+        n_cases=n,
+    )
+
+
+def _square(
+    names: list[str],
+    first: np.ndarray,
+    second: np.ndarray,
+    values: np.ndarray,
+    *,
+    mirrored: np.ndarray | None = None,
+) -> pd.DataFrame:
+    square = np.full((len(names), len(names)), np.nan)
+    square[first, second] = values
+    square[second, first] = values if mirrored is None else mirrored
+    return frame_of_pairs(names, square)
