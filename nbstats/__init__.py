@@ -17,6 +17,7 @@ Examples
 from nbstats import datasets, report, simulate
 from nbstats.accessor import register as _register_accessor
 from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
+from nbstats.stats.analyze import analyze
 from nbstats.stats.bayes import (
     bayes_friedman,
     bayes_posthoc,
@@ -50,6 +51,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "RaceError",
     "adjust_pvalues",
+    "analyze",
     "bayes_correlated_ttest",
     "bayes_friedman",
     "bayes_hierarchical",

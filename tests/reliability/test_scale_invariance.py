@@ -257,6 +257,8 @@ EXEMPT = {
     "nemenyi_min_cases": "takes a count of algorithms, not scores",
     "fold_summary": "counts folds; no statistic",
     "dashboard": "a user interface over the functions above",
+    "analyze": "runs the functions above (each covered) after scale-free checks "
+    "(Shapiro-Wilk, Bartlett/Levene and Mauchly are unit-free); see test_analyze",
     "report": "a document built from the functions above",
     "race": "takes an evaluate() function; its scores are checked in test_racing",
     "RaceError": "an exception class",

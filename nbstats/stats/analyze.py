@@ -1,0 +1,509 @@
+"""The automatic analysis: check the assumptions, choose the tests, say why.
+
+The rules (written out in :func:`analyze`'s docstring) follow Demšar (2006):
+parametric tests only when their assumptions hold, rank-based ones
+otherwise, a post-hoc test only after the omnibus test rejects, and an effect
+size and the Bayesian counterpart beside every comparison.
+"""
+
+from __future__ import annotations
+
+import warnings
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from nbstats.results.analysis import AnalysisResult
+from nbstats.results.formatting import format_pvalue
+from nbstats.scores import NanPolicy, check_flag, score_table
+from nbstats.stats.bayes.pairs import bayes_signrank_pairs
+from nbstats.stats.bayes.signrank import bayes_signrank
+from nbstats.stats.effect_size import effect_size
+from nbstats.stats.frequentist.anova import rm_anova
+from nbstats.stats.frequentist.assumptions import equal_variances, mauchly, normality
+from nbstats.stats.frequentist.friedman import friedman
+from nbstats.stats.frequentist.posthoc import posthoc
+from nbstats.stats.frequentist.ttest import ttest
+from nbstats.stats.frequentist.tukey import tukey_hsd
+from nbstats.stats.frequentist.wilcoxon import wilcoxon
+from nbstats.stats.ranking import nemenyi_min_cases
+
+__all__ = ["analyze"]
+
+#: Shapiro–Wilk needs three values; below, normality cannot be checked.
+MIN_CASES_FOR_CHECKS = 3
+
+
+def analyze(
+    scores: pd.DataFrame | np.ndarray,
+    *,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    rope: float = 0.0,
+    bayes: bool = True,
+    n_samples: int = 50_000,
+    random_state: object = None,
+    nan_policy: NanPolicy = "raise",
+) -> AnalysisResult:
+    """Check the assumptions, choose the tests, run them and say why.
+
+    The rules, in order:
+
+    1. **Two algorithms.** Shapiro–Wilk on the paired differences at α.
+       Normal → the paired t-test with Cohen's d_z; otherwise (or with fewer
+       than 3 cases) Wilcoxon's signed-rank test with the matched-pairs
+       rank-biserial correlation (Demšar 2006, §3.1).
+    2. **Three or more.** Shapiro–Wilk on each algorithm's scores at
+       α / k (Bonferroni); equal variances by Bartlett's test when all are
+       normal, else Levene's (medians); sphericity by Mauchly's test.
+       All normal and equal variances → the repeated-measures ANOVA, with
+       the Greenhouse–Geisser correction when Mauchly rejects sphericity
+       (or cannot be tested), and Tukey's HSD if it rejects. Otherwise →
+       Friedman's test with the Iman–Davenport F and, if it rejects,
+       Nemenyi's test of all pairs (Demšar 2006, §3.2). A post-hoc test is
+       run only after the omnibus test rejects; the log says so when it does
+       not.
+    3. **Effect sizes** for every pair: Cohen's d_z for a parametric
+       analysis, the rank-biserial correlation for a rank-based one
+       (positive when the second algorithm of the pair is better).
+    4. **Bayesian counterpart** (``bayes=True``): the Bayesian signed-rank
+       test (Benavoli et al. 2014) of the pair, or of every pair on shared
+       draws, with ``rope``.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array-like
+        Score table, rows = cases, columns = algorithms.
+    alpha : float
+        Significance level of every test and check.
+    higher_is_better : bool
+        Whether higher scores are better.
+    rope : float
+        Half-width of the region of practical equivalence for the Bayesian
+        tests, in score units (0: none).
+    bayes : bool
+        Run the Bayesian counterpart.
+    n_samples : int
+        Posterior draws of the Bayesian tests.
+    random_state : None, int or Generator
+        Seed of the Bayesian tests.
+    nan_policy : {"raise", "omit"}
+        See :func:`nbstats.score_table`.
+
+    Returns
+    -------
+    AnalysisResult
+        The checks (``assumptions``), the tests (``omnibus``, ``pairwise``,
+        ``effect_sizes``, ``bayes``), the decision ``log`` and ``text``, a
+        paragraph for a paper.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> res = nbstats.analyze(nbstats.datasets.load("demsar2006"), random_state=0)
+    >>> res.parametric, res.omnibus._title()
+    (True, 'Repeated-measures ANOVA: 4 algorithms on 14 cases')
+    >>> res.log.loc[res.log["step"] == "post-hoc", "choice"].item()
+    "Tukey's HSD"
+    >>> res.pairwise.significant_pairs()
+    [('C4.5+m+cf', 'C4.5')]
+    """
+    if isinstance(alpha, bool) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    check_flag("higher_is_better", higher_is_better)
+    check_flag("bayes", bayes)
+    table = score_table(scores, nan_policy=nan_policy)
+    n, k = table.shape
+    log: list[dict[str, str]] = []
+    direction = {"higher_is_better": higher_is_better}
+    if k == 2:
+        parts = _two(table, alpha, direction, log)
+    else:
+        parts = _many(table, alpha, direction, log)
+    parametric, assumptions, omnibus, pairwise = parts
+    kind = "cohen-d" if parametric else "rank-biserial"
+    effects = _effect_sizes(table, kind, direction)
+    log.append(
+        {
+            "step": "effect size",
+            "choice": {"cohen-d": "Cohen's d_z", "rank-biserial": "rank-biserial"}[
+                kind
+            ],
+            "reason": (
+                "standardised mean difference, matching the parametric test"
+                if parametric
+                else "matched-pairs rank-biserial correlation, matching the "
+                "signed-rank statistic of a rank-based analysis"
+            ),
+        }
+    )
+    bayes_result = None
+    if bayes:
+        options = {
+            "rope": rope,
+            "n_samples": n_samples,
+            "random_state": random_state,
+            **direction,
+        }
+        bayes_result = (
+            bayes_signrank(table.iloc[:, 0], table.iloc[:, 1], **options)
+            if k == 2
+            else bayes_signrank_pairs(table, interval=False, **options)
+        )
+        log.append(
+            {
+                "step": "Bayesian",
+                "choice": "Bayesian signed-rank test"
+                + ("" if k == 2 else " of every pair"),
+                "reason": "the probability of each hypothesis given the data, "
+                + (f"with a rope of ±{rope:g}" if rope > 0 else "without a rope"),
+            }
+        )
+    log_frame = pd.DataFrame(log, columns=["step", "choice", "reason"])
+    return AnalysisResult(
+        n_cases=n,
+        n_algorithms=k,
+        alpha=alpha,
+        parametric=parametric,
+        assumptions=assumptions,
+        omnibus=omnibus,
+        pairwise=pairwise,
+        effect_sizes=effects,
+        bayes=bayes_result,
+        log=log_frame,
+        text=_text(n, k, alpha, parametric, assumptions, omnibus, pairwise, effects),
+    )
+
+
+def _two(
+    table: pd.DataFrame, alpha: float, direction: dict, log: list[dict[str, str]]
+) -> tuple[bool, pd.DataFrame, None, object]:
+    a, b = table.columns
+    rows = []
+    if len(table) < MIN_CASES_FOR_CHECKS:
+        normal = False
+        log.append(
+            {
+                "step": "normality",
+                "choice": "not checked",
+                "reason": f"{len(table)} cases: Shapiro–Wilk needs at least 3",
+            }
+        )
+    else:
+        differences = pd.DataFrame({f"{b} − {a}": table[b] - table[a]})
+        check = normality(differences, alpha=alpha).iloc[0]
+        normal = bool(check["normal"])
+        rows.append(
+            {
+                "check": "normality of the differences",
+                "test": "Shapiro–Wilk",
+                "statistic": check["W"],
+                "pvalue": check["pvalue"],
+                "verdict": "normal" if normal else "not normal",
+            }
+        )
+        log.append(
+            {
+                "step": "normality",
+                "choice": "normal" if normal else "not normal",
+                "reason": f"Shapiro–Wilk on the paired differences, "
+                f"{render_p(check['pvalue'])} at α = {alpha:g}",
+            }
+        )
+    if normal:
+        test = ttest(table[a], table[b], **direction)
+        choice, why = "paired t-test", "the differences look normal"
+    else:
+        test = wilcoxon(table[a], table[b], **direction)
+        choice, why = (
+            "Wilcoxon signed-rank test",
+            "the differences are not normal (or too few to check); Demšar "
+            "(2006, §3.1) recommends it for two classifiers",
+        )
+    log.append({"step": "test", "choice": choice, "reason": why})
+    return normal, _assumption_frame(rows), None, test
+
+
+def _many(
+    table: pd.DataFrame, alpha: float, direction: dict, log: list[dict[str, str]]
+) -> tuple[bool, pd.DataFrame, object, object]:
+    n, k = table.shape
+    rows = []
+    parametric = False
+    if n < MIN_CASES_FOR_CHECKS:
+        log.append(
+            {
+                "step": "normality",
+                "choice": "not checked",
+                "reason": f"{n} cases: Shapiro–Wilk needs at least 3",
+            }
+        )
+        sphericity = None
+    else:
+        checks = normality(table, alpha=alpha)
+        all_normal = bool(checks["normal"].all())
+        for name, check in checks.iterrows():
+            rows.append(
+                {
+                    "check": f"normality of {name}",
+                    "test": "Shapiro–Wilk",
+                    "statistic": check["W"],
+                    "pvalue": check["pvalue"],
+                    "verdict": "normal" if check["normal"] else "not normal",
+                }
+            )
+        not_normal = int((~checks["normal"]).sum())
+        log.append(
+            {
+                "step": "normality",
+                "choice": "all normal"
+                if all_normal
+                else f"{not_normal} of {k} not normal",
+                "reason": f"Shapiro–Wilk per algorithm at α/k = {alpha / k:.3g} "
+                "(Bonferroni)",
+            }
+        )
+        name, stat, p = equal_variances(table, normal=all_normal)
+        equal = p > alpha
+        rows.append(
+            {
+                "check": "equal variances",
+                "test": name,
+                "statistic": stat,
+                "pvalue": p,
+                "verdict": "equal" if equal else "unequal",
+            }
+        )
+        log.append(
+            {
+                "step": "equal variances",
+                "choice": "equal" if equal else "unequal",
+                "reason": f"{name}'s test, {render_p(p)}"
+                + ("" if all_normal else " (Levene's: robust without normality)"),
+            }
+        )
+        sphericity = mauchly(table)
+        rows.append(
+            {
+                "check": "sphericity",
+                "test": "Mauchly",
+                "statistic": sphericity.statistic,
+                "pvalue": sphericity.pvalue,
+                "verdict": (
+                    "not testable (fewer cases than algorithms)"
+                    if not sphericity.testable
+                    else "spherical"
+                    if sphericity.pvalue > alpha
+                    else f"not spherical (ε = {sphericity.epsilon:.3f})"
+                ),
+            }
+        )
+        parametric = all_normal and equal
+    if parametric:
+        anova = rm_anova(table)
+        corrected = not sphericity.testable or sphericity.pvalue <= alpha
+        p = anova.pvalue_gg if corrected else anova.pvalue
+        log.append(
+            {
+                "step": "omnibus",
+                "choice": "repeated-measures ANOVA"
+                + (" with the Greenhouse–Geisser correction" if corrected else ""),
+                "reason": "normal scores with equal variances"
+                + (
+                    "; sphericity rejected or not testable, so the degrees of "
+                    f"freedom are multiplied by ε = {anova.epsilon:.3f}"
+                    if corrected
+                    else "; sphericity not rejected"
+                ),
+            }
+        )
+        omnibus = anova
+        post = tukey_hsd(table, alpha=alpha, **direction) if p <= alpha else None
+        name = "Tukey's HSD"
+    else:
+        omnibus = friedman(table, **direction)
+        p = omnibus.f_pvalue
+        log.append(
+            {
+                "step": "omnibus",
+                "choice": "Friedman test (Iman–Davenport F)",
+                "reason": (
+                    "too few cases to check normality"
+                    if n < MIN_CASES_FOR_CHECKS
+                    else "normality or equal variances rejected"
+                )
+                + "; the F form is less conservative than χ² (Demšar 2006, §3.2.2)",
+            }
+        )
+        post = None
+        if p <= alpha:
+            post = posthoc(table, method="nemenyi", alpha=alpha, **direction)
+        name = "Nemenyi's test"
+        if n < nemenyi_min_cases(k, alpha):
+            log.append(
+                {
+                    "step": "power",
+                    "choice": "warning",
+                    "reason": f"{n} cases: fewer than the {nemenyi_min_cases(k, alpha)}"
+                    " Nemenyi needs to separate even perfectly ordered "
+                    "neighbours",
+                }
+            )
+    log.append(
+        {
+            "step": "post-hoc",
+            "choice": name if post is not None else "none",
+            "reason": (
+                f"the omnibus test rejected equal performance ({render_p(p)})"
+                if post is not None
+                else f"the omnibus test did not reject ({render_p(p)}); "
+                "post-hoc tests only follow a rejection"
+            ),
+        }
+    )
+    return parametric, _assumption_frame(rows), omnibus, post
+
+
+def _effect_sizes(table: pd.DataFrame, kind: str, direction: dict) -> pd.DataFrame:
+    rows = []
+    for a, b in combinations(table.columns, 2):
+        with warnings.catch_warnings():
+            # a constant difference has no spread: Cohen's d is ±inf or NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = effect_size(table[a], table[b], kind=kind, **direction)
+        rows.append(
+            {
+                "a": str(a),
+                "b": str(b),
+                "kind": kind,
+                "value": res.value,
+                "magnitude": res.magnitude,
+            }
+        )
+    return pd.DataFrame(rows, columns=["a", "b", "kind", "value", "magnitude"])
+
+
+def _assumption_frame(rows: list[dict[str, object]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        rows, columns=["check", "test", "statistic", "pvalue", "verdict"]
+    )
+
+
+def render_p(p: float) -> str:
+    """``p = 0.0012`` or ``p < 0.001``, as the report writes p-values."""
+    text = format_pvalue(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def _text(
+    n: int,
+    k: int,
+    alpha: float,
+    parametric: bool,
+    assumptions: pd.DataFrame,
+    omnibus: object,
+    pairwise: object,
+    effects: pd.DataFrame,
+) -> str:
+    """The paragraph: what was checked, which tests, what they found."""
+    sentences = [f"We compared {k} algorithms on {n} cases at α = {alpha:g}."]
+    if k == 2:
+        a, b = effects.loc[0, "a"], effects.loc[0, "b"]
+        if len(assumptions):
+            verdict = assumptions.loc[0, "verdict"]
+            sentences.append(
+                f"A Shapiro–Wilk test found the paired differences {verdict} "
+                f"({render_p(assumptions.loc[0, 'pvalue'])}), so we used the "
+                + ("paired t-test" if parametric else "Wilcoxon signed-rank test")
+                + "."
+            )
+        else:
+            sentences.append(
+                "With fewer than three cases normality cannot be checked; we used "
+                "the Wilcoxon signed-rank test."
+            )
+        significant = pairwise.pvalue <= alpha
+        sentences.append(
+            f"It {'found' if significant else 'did not find'} a significant "
+            f"difference between {a} and {b} ({render_p(pairwise.pvalue)}; "
+            + _effect_clause(effects.iloc[0])
+            + ")."
+        )
+        return " ".join(sentences)
+    if parametric:
+        p = _anova_p(omnibus, assumptions, alpha)
+        sentences.append(
+            "Shapiro–Wilk tests did not reject normality of any algorithm's "
+            "scores and the variances did not differ significantly, so we used "
+            "the repeated-measures ANOVA"
+            + (
+                " with the Greenhouse–Geisser correction"
+                if "not spherical" in " ".join(assumptions["verdict"])
+                or "not testable" in " ".join(assumptions["verdict"])
+                else ""
+            )
+            + f" (F = {omnibus.statistic:.3g}, {render_p(p)})."
+        )
+    else:
+        reason = (
+            "normality could not be checked"
+            if not len(assumptions)
+            else "the parametric tests' assumptions did not hold"
+        )
+        sentences.append(
+            f"Because {reason}, we used the Friedman test with the Iman–Davenport "
+            f"correction (F({omnibus.f_df[0]}, {omnibus.f_df[1]}) = "
+            f"{omnibus.f_statistic:.3g}, {render_p(omnibus.f_pvalue)})."
+        )
+        p = omnibus.f_pvalue
+    if pairwise is None:
+        sentences.append(
+            f"It did not reject equal performance at α = {alpha:g}, so no "
+            "post-hoc test was made."
+        )
+        return " ".join(sentences)
+    name = "Tukey's HSD" if parametric else "Nemenyi's post-hoc test"
+    pairs = pairwise.significant_pairs()
+    sentences.append(
+        f"It rejected equal performance ({render_p(p)}); {name} found "
+        + (
+            f"{len(pairs)} of {k * (k - 1) // 2} pairs significantly different"
+            if pairs
+            else "no pair significantly different"
+        )
+        + (
+            ": "
+            + "; ".join(
+                _pair_text(better, worse, effects) for better, worse in pairs[:10]
+            )
+            + (f"; and {len(pairs) - 10} more" if len(pairs) > 10 else "")
+            if pairs
+            else ""
+        )
+        + "."
+    )
+    return " ".join(sentences)
+
+
+def _anova_p(anova: object, assumptions: pd.DataFrame, alpha: float) -> float:
+    sphericity = assumptions[assumptions["check"] == "sphericity"]
+    corrected = sphericity.empty or not sphericity["pvalue"].iloc[0] > alpha
+    return anova.pvalue_gg if corrected else anova.pvalue
+
+
+def _pair_text(better: str, worse: str, effects: pd.DataFrame) -> str:
+    row = effects[
+        ((effects["a"] == better) & (effects["b"] == worse))
+        | ((effects["a"] == worse) & (effects["b"] == better))
+    ].iloc[0]
+    return f"{better} better than {worse} ({_effect_clause(row, better=better)})"
+
+
+def _effect_clause(row: pd.Series, better: str | None = None) -> str:
+    value = float(row["value"])
+    if better is not None and row["b"] != better:
+        value = -value  # the effect of the better one over the worse
+    name = {"cohen-d": "d_z", "rank-biserial": "r"}[row["kind"]]
+    magnitude = f", {row['magnitude']}" if row["magnitude"] else ""
+    return f"{name} = {value:.2f}{magnitude}"
