@@ -18,6 +18,7 @@ from nbstats.scores import (
     rank_rows,
     score_table,
 )
+from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.groups import nonsignificant_groups
 
 __all__ = ["tukey_hsd"]
@@ -97,7 +98,7 @@ def tukey_hsd(
     t = np.where((se == 0) & (difference == 0), 0.0, t)
     raw = 2 * sps.t.sf(np.abs(t), df_error)
     adjusted = np.minimum(
-        1.0, sps.studentized_range.sf(np.abs(t) * np.sqrt(2), k, df_error)
+        1.0, studentized_range_sf(np.abs(t) * np.sqrt(2), k, df_error)
     )
     reject = adjusted <= alpha
     mean_ranks = pd.Series(

@@ -1,0 +1,106 @@
+"""Tail of the studentized range for many values at once.
+
+``scipy.stats.studentized_range.sf`` integrates numerically per value (tens of
+milliseconds each, and an IntegrationWarning for some), which makes Tukey's
+test of 50 algorithms (1225 pairs) take a minute. Here the range's tail is
+tabulated once per k and the integral over the variance estimate uses fixed
+Gauss–Legendre nodes, for all values in one numpy pass; the tests check it
+against scipy to 1e-9.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from scipy import special
+from scipy.interpolate import CubicSpline
+
+from nbstats import _scipy_stats as sps
+
+__all__ = ["studentized_range_sf"]
+
+#: Nodes of the inner integral over z (standard normal), on [-Z_SPAN, Z_SPAN].
+Z_NODES, Z_SPAN = 160, 9.0
+#: Nodes of the outer integral over s = sqrt(χ²_ν/ν), between its 1e-14 and
+#: 1 - 1e-14 quantiles.
+S_NODES, S_TAIL = 96, 1e-14
+#: The range's tail is tabulated on [0, W_MAX] (beyond, it is below 1e-20
+#: for any k up to 10⁴) at W_GRID points.
+W_MAX, W_GRID = 24.0, 4097
+
+
+def studentized_range_sf(q: np.ndarray, k: int, df: float) -> np.ndarray:
+    """``P(Q > q)`` for the range of k standard normal means over an
+    independent ``sqrt(χ²_df / df)``.
+
+    Parameters
+    ----------
+    q : array-like
+        Values of the studentized range (negative values give 1).
+    k : int
+        Number of means, at least 2.
+    df : float
+        Degrees of freedom of the variance estimate; ``numpy.inf`` for a
+        known variance.
+
+    Returns
+    -------
+    ndarray
+        Same shape as ``q``, absolute error below 1e-9.
+
+    Examples
+    --------
+    >>> from nbstats.stats.frequentist.studentized import studentized_range_sf
+    >>> round(float(studentized_range_sf(3.5, 3, 10)), 6)
+    0.077103
+    """
+    q = np.asarray(q, dtype=float)
+    if k < 2:
+        raise ValueError(f"the studentized range needs k >= 2 means, got {k}.")
+    if not df > 0:
+        raise ValueError(f"degrees of freedom must be positive, got {df!r}.")
+    flat = np.maximum(q.ravel(), 0.0)
+    if np.isinf(df):
+        s, s_weight = np.ones(1), np.ones(1)
+    else:
+        s, s_weight = _s_nodes(float(df))
+    range_sf = _range_sf(int(k))
+    w = np.minimum(flat[:, None] * s[None, :], W_MAX)
+    out = range_sf(w) @ s_weight
+    return np.clip(out, 0.0, 1.0).reshape(q.shape)
+
+
+@cache
+def _range_sf(k: int) -> CubicSpline:
+    """``P(range of k standard normals > w)`` as a spline on [0, W_MAX].
+
+    The range's tail is smooth in w; a cubic spline through 4097 exact
+    values (``1 − k ∫ φ(z) [Φ(z) − Φ(z − w)]^(k−1) dz`` by Gauss–Legendre)
+    is exact to 1e-12, and the outer integral then needs no more normal
+    integrals, however many values are asked.
+    """
+    z, z_weight = _z_nodes()
+    density = np.exp(-(z**2) / 2) / np.sqrt(2 * np.pi) * z_weight
+    grid = np.linspace(0.0, W_MAX, W_GRID)
+    inside = np.clip(special.ndtr(z) - special.ndtr(z - grid[:, None]), 0.0, 1.0)
+    below = k * (inside ** (k - 1) @ density)
+    return CubicSpline(grid, np.clip(1.0 - below, 0.0, 1.0))
+
+
+@cache
+def _z_nodes() -> tuple[np.ndarray, np.ndarray]:
+    x, w = np.polynomial.legendre.leggauss(Z_NODES)
+    return x * Z_SPAN, w * Z_SPAN
+
+
+@cache
+def _s_nodes(df: float) -> tuple[np.ndarray, np.ndarray]:
+    """Gauss–Legendre nodes for s = sqrt(χ²_df/df), weights times its density."""
+    # χ² quantiles by the inverse incomplete gamma (fast at any df)
+    low, high = (np.sqrt(sps.chi2.ppf(p, df) / df) for p in (S_TAIL, 1 - S_TAIL))
+    x, w = np.polynomial.legendre.leggauss(S_NODES)
+    half = (high - low) / 2
+    s = low + half * (x + 1)
+    weight = w * half * sps.chi.pdf(s * np.sqrt(df), df) * np.sqrt(df)
+    return s, weight / weight.sum()  # the nodes' mass is 1 - 2e-14
