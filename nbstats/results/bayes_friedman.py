@@ -39,14 +39,17 @@ class BayesFriedmanResult(Result):
         with the Monte Carlo sample mean and covariance for ``"montecarlo"``.
         ``inf`` when μ0 lies off the (degenerate) support of the posterior.
     rho : float
-        The region's boundary on the same scale: ``F⁻¹(1 - γ; m - 1, n - m + 1)
-        (n - 1)(m - 1)/(n - m + 1)`` for the ellipsoid, the ``1 - γ`` empirical
-        quantile of the samples' distances for ``"montecarlo"``.
+        The region's boundary on the same scale: ``ρ_F = F⁻¹(1 - γ; m - 1,
+        n - m + 1) (n - 1)(m - 1)/(n - m + 1)`` for the ellipsoid; for
+        ``"montecarlo"`` the ``1 - γ`` empirical quantile of the samples'
+        distances times ``ρ_F / χ²⁻¹(1 - γ; m - 1)``, the small-sample factor
+        that keeps the test's error rate near ``γ`` (see
+        :mod:`nbstats.stats.bayes.friedman_calibration`).
     credibility : float
-        The level of the smallest credible region that still contains μ0:
-        ``reject`` is ``credibility > 1 - gamma``. Ellipsoid: the F relation
-        solved for the level; Monte Carlo: the share of posterior samples
-        closer to the sample mean than μ0.
+        The level of the smallest (calibrated) credible region that still
+        contains μ0: ``reject`` is ``credibility > 1 - gamma``. Ellipsoid: the
+        F relation solved for the level; Monte Carlo: the level at which the
+        calibrated radius reaches μ0's distance.
     reject : bool
         ``statistic > rho``: μ0 lies outside the region, the algorithms differ.
     gamma : float
@@ -67,6 +70,12 @@ class BayesFriedmanResult(Result):
         :func:`nbstats.stats.bayes.friedman.bayes_friedman`); 0 normally.
     higher_is_better : bool
         The score direction used to rank.
+    posterior_mass : float or None
+        Monte Carlo only: the share of draws closer to their mean than μ0,
+        the posterior probability of the uncalibrated region through μ0
+        (what the Monte Carlo test compared with ``1 - gamma`` before the
+        calibration; far above ``1 - gamma`` too often with few cases).
+        ``None`` for the ellipsoid.
     """
 
     mean_ranks: pd.Series
@@ -84,6 +93,7 @@ class BayesFriedmanResult(Result):
     samples: np.ndarray | None
     degenerate_directions: int
     higher_is_better: bool
+    posterior_mass: float | None = None
 
     @property
     def credible_level(self) -> float:

@@ -223,19 +223,24 @@ def test_strong_effect_rejects(m):
         assert res.credibility > 0.99
 
 
-def test_ellipsoid_needs_n_at_least_m():
+@pytest.mark.parametrize("method", ["ellipsoid", "montecarlo"])
+def test_both_methods_need_n_at_least_m(method):
+    # issue 14: with fewer cases than algorithms neither method is calibrated
+    # (test_bayes_friedman_size.py); the message names the minimum
     table = _strong_effect(n=3, m=5)
-    with pytest.raises(ValueError, match=r"n >= m.*method='montecarlo'"):
-        bayes_friedman(table)
+    with pytest.raises(ValueError, match=r"n >= m = 5 cases.*got n = 3"):
+        bayes_friedman(table, method=method, n_samples=2000)
     # n = m is the smallest the F quantile allows
-    assert np.isfinite(bayes_friedman(_strong_effect(n=5, m=5)).rho)
+    res = bayes_friedman(_strong_effect(n=5, m=5), method=method, n_samples=2000)
+    assert np.isfinite(res.rho)
 
 
 # -- Monte Carlo ------------------------------------------------------------
 
 
-def test_montecarlo_with_fewer_cases_than_algorithms():
-    # 3 cases x 5 algorithms, three different rankings
+def test_montecarlo_with_fewer_cases_than_algorithms_refuses():
+    # 3 cases x 5 algorithms, three different rankings: the Monte Carlo test
+    # used to answer (and rejected ~97% of such tables without a difference)
     table = np.array(
         [
             [5.0, 4.0, 3.0, 2.0, 1.0],
@@ -243,21 +248,9 @@ def test_montecarlo_with_fewer_cases_than_algorithms():
             [5.0, 2.0, 4.0, 1.0, 3.0],
         ]
     )
-    with pytest.raises(ValueError, match="method='montecarlo'"):
-        bayes_friedman(table)
-    res = bayes_friedman(table, method="montecarlo", random_state=0)
-    assert res.samples.shape == (50_000, 5)
-    assert np.isfinite(res.rho)
-    assert 0 <= res.credibility <= 1
-    # s > 0: the draws span the prior point and the 3 cases (3 of 4 dims);
-    # μ0 = R0 is in that span, so its distance is finite
-    assert res.degenerate_directions == 1
-    assert np.isfinite(res.statistic)
-    # s = 0: the draws span only the 3 cases' ranks (2 dims), μ0 lies off them
-    boot = bayes_friedman(table, s=0, method="montecarlo", random_state=0)
-    assert boot.degenerate_directions == 2
-    assert boot.statistic == np.inf
-    assert boot.reject
+    for method in ("ellipsoid", "montecarlo"):
+        with pytest.raises(ValueError, match=r"at least 5 cases.*nbstats\.friedman"):
+            bayes_friedman(table, method=method)
 
 
 def test_montecarlo_draws_match_exact_moments(uci):
@@ -289,9 +282,19 @@ def test_montecarlo_region_recomputed_from_samples(table6, s):
     statistic = d0 @ inv @ d0
     assert res.statistic == pytest.approx(statistic, rel=1e-8)
     size = len(dist)
-    assert abs(res.credibility - np.mean(dist < statistic)) <= 2 / size
-    assert res.rho == pytest.approx(np.quantile(dist, 0.95), rel=0.01)
+    assert abs(res.posterior_mass - np.mean(dist < statistic)) <= 2 / size
+    # issue 14: the posterior's 0.95 radius times Hotelling's over χ²'s
+    n = table6.shape[0]
+    hotelling = stats.f.ppf(0.95, m - 1, n - m + 1) * (n - 1) * (m - 1) / (n - m + 1)
+    factor = hotelling / stats.chi2.ppf(0.95, m - 1)
+    assert res.rho == pytest.approx(np.quantile(dist, 0.95) * factor, rel=0.01)
+    assert res.reject == (res.statistic > res.rho)
     assert res.reject == (res.credibility > 0.95)
+    # the credibility is the level at which that radius reaches the statistic
+    level = res.credibility
+    hotelling = stats.f.ppf(level, m - 1, n - m + 1) * (n - 1) * (m - 1) / (n - m + 1)
+    radius = np.quantile(dist, level) * hotelling / stats.chi2.ppf(level, m - 1)
+    assert radius == pytest.approx(statistic, rel=0.01)
 
 
 def test_montecarlo_and_ellipsoid_agree_on_clear_cases():
@@ -368,7 +371,8 @@ def test_same_ranking_everywhere_s1_rejects_s0_point_mass():
     # Monte Carlo: no draw lies beyond μ0 = R0, the end of the segment
     res = bayes_friedman(table, s=1, method="montecarlo", random_state=0)
     assert res.reject
-    assert res.credibility == 1.0
+    assert res.posterior_mass == 1.0
+    assert 0.95 < res.credibility < 1.0  # the calibrated radius reaches 120
     for method in ("ellipsoid", "montecarlo"):
         # s = 0: the posterior is a point mass at r != μ0
         boot = bayes_friedman(table, s=0, method=method, random_state=0)
@@ -512,7 +516,7 @@ def test_monte_carlo_beyond_the_memory_ceiling_does_not_keep_the_draws():
     from nbstats.stats.bayes.memory import memory_ceiling
 
     rng = np.random.default_rng(3)
-    table = rng.normal(size=(30, 40)) + np.linspace(0, 0.5, 40)
+    table = rng.normal(size=(45, 40)) + np.linspace(0, 0.5, 40)
     kw = dict(method="montecarlo", n_samples=20_000, random_state=5)
     kept = nbstats.bayes_friedman(table, **kw)
     with memory_ceiling("16M"):
@@ -520,6 +524,8 @@ def test_monte_carlo_beyond_the_memory_ceiling_does_not_keep_the_draws():
     assert kept.samples is not None and chunked.samples is None
     assert chunked.statistic == pytest.approx(kept.statistic, rel=1e-9)
     assert chunked.rho == pytest.approx(kept.rho, rel=1e-9)
-    assert chunked.credibility == kept.credibility
+    assert chunked.posterior_mass == kept.posterior_mass
+    # the calibrated level solves radius(level) = statistic, which agrees to 1e-9
+    assert chunked.credibility == pytest.approx(kept.credibility, rel=1e-6)
     assert chunked.reject == kept.reject
     assert "Monte Carlo" in chunked._repr_html_()
