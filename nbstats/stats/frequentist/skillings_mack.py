@@ -19,6 +19,7 @@ from nbstats.scores import (
     check_flag,
     rank_rows,
 )
+from nbstats.stats.bayes.weights import seed_sequence
 
 __all__ = ["skillings_mack"]
 
@@ -149,8 +150,10 @@ def skillings_mack(
     """
     check_flag("tie_correction", tie_correction)
     check_choice("method", method, ("asymptotic", "permutation"))
+    rng = None
     if method == "permutation":
         _check_positive_int("n_resamples", n_resamples)
+        rng = np.random.default_rng(seed_sequence(random_state))
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
     counts = present.sum(axis=1)
     usable = counts >= 2
@@ -187,7 +190,7 @@ def skillings_mack(
         pvalue = float(sps.chi2.sf(statistic, df))
     else:
         pvalue, resamples, exact = _permutation_pvalue(
-            statistic, contributions, present, inverse, n_resamples, random_state
+            statistic, contributions, present, inverse, n_resamples, rng
         )
     index = table.columns.copy()
     return SkillingsMackResult(
@@ -315,7 +318,7 @@ def _permutation_pvalue(
     present: np.ndarray,
     inverse: np.ndarray,
     n_resamples: int,
-    random_state: object,
+    rng: np.random.Generator,
 ) -> tuple[float, int, bool]:
     """p-value of T over within-case permutations: exact if few, else random."""
     threshold = statistic * (1 - 1e-10)  # T* = T up to summation order counts
@@ -324,9 +327,6 @@ def _permutation_pvalue(
         sums = _all_sums(contributions, present)
         t = np.einsum("bj,jl,bl->b", sums, inverse, sums)
         return float(np.mean(t >= threshold)), len(sums), True
-    from nbstats.stats.bayes.weights import seed_sequence
-
-    rng = np.random.default_rng(seed_sequence(random_state))
     n, m = present.shape
     # each row's present contributions first, in column order, then zeros:
     # writing them at a random ordering of the row's present columns (then its
