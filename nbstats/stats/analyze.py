@@ -8,7 +8,6 @@ size and the Bayesian counterpart beside every comparison.
 
 from __future__ import annotations
 
-import warnings
 from itertools import combinations
 
 import numpy as np
@@ -16,10 +15,16 @@ import pandas as pd
 
 from nbstats.results.analysis import AnalysisResult
 from nbstats.results.formatting import format_pvalue
-from nbstats.scores import NanPolicy, check_flag, score_table
+from nbstats.scores import (
+    NanPolicy,
+    check_flag,
+    oriented,
+    power_of_two_scale,
+    score_table,
+)
 from nbstats.stats.bayes.pairs import bayes_signrank_pairs
 from nbstats.stats.bayes.signrank import bayes_signrank
-from nbstats.stats.effect_size import effect_size
+from nbstats.stats.effect_size import _cohen_dz, _rank_biserial, magnitude
 from nbstats.stats.frequentist.anova import rm_anova
 from nbstats.stats.frequentist.assumptions import equal_variances, mauchly, normality
 from nbstats.stats.frequentist.friedman import friedman
@@ -366,19 +371,23 @@ def _many(
 
 
 def _effect_sizes(table: pd.DataFrame, kind: str, direction: dict) -> pd.DataFrame:
+    """Every pair's effect, from the validated table (one call of
+    :func:`nbstats.effect_size` per pair re-validates the columns each time:
+    10 ms a pair, 12 s at 50 algorithms)."""
+    values = oriented(table.to_numpy(), direction["higher_is_better"])
+    values = values / power_of_two_scale(values)  # differences cannot overflow
+    effect = _cohen_dz if kind == "cohen-d" else _rank_biserial
+    names = [str(c) for c in table.columns]
     rows = []
-    for a, b in combinations(table.columns, 2):
-        with warnings.catch_warnings():
-            # a constant difference has no spread: Cohen's d is ±inf or NaN
-            warnings.simplefilter("ignore", RuntimeWarning)
-            res = effect_size(table[a], table[b], kind=kind, **direction)
+    for i, j in combinations(range(len(names)), 2):
+        value = effect(values[:, j] - values[:, i])
         rows.append(
             {
-                "a": str(a),
-                "b": str(b),
+                "a": names[i],
+                "b": names[j],
                 "kind": kind,
-                "value": res.value,
-                "magnitude": res.magnitude,
+                "value": value,
+                "magnitude": magnitude(kind, value),
             }
         )
     return pd.DataFrame(rows, columns=["a", "b", "kind", "value", "magnitude"])
