@@ -87,6 +87,8 @@ class SkillingsMackResult(TestResult):
     def _pvalue_label(self) -> str:
         if self.method == "asymptotic":
             return "p-value (χ² approximation)"
+        if not self.n_resamples:  # T = 0: every arrangement is as extreme
+            return "p-value (permutation, T = 0)"
         if self.exact:
             return f"p-value (exact, {self.n_resamples} permutations)"
         return f"p-value ({self.n_resamples} random permutations)"

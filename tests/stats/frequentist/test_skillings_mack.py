@@ -192,6 +192,9 @@ def test_every_case_tied():
     assert (plain.statistic, plain.pvalue) == (0.0, 1.0)
     corrected = skillings_mack(values, tie_correction=True)
     assert (corrected.statistic, corrected.pvalue, corrected.df) == (0.0, 1.0, 0)
+    perm = skillings_mack(values, method="permutation")
+    assert (perm.statistic, perm.pvalue, perm.n_resamples) == (0.0, 1.0, 0)
+    assert "T = 0" in perm.summary()
 
 
 def test_perfect_agreement_is_significant():
