@@ -325,26 +325,48 @@ def _permutation_pvalue(
     total = _arrangements(present.sum(axis=1), n_resamples)
     if total is not None:
         sums = _all_sums(contributions, present)
-        t = np.einsum("bj,jl,bl->b", sums, inverse, sums)
+        t = np.sum((sums @ inverse) * sums, axis=1)
         return float(np.mean(t >= threshold)), len(sums), True
-    n, m = present.shape
-    # each row's present contributions first, in column order, then zeros:
-    # writing them at a random ordering of the row's present columns (then its
-    # missing ones) is a random permutation within the case
-    order_present = np.argsort(~present, axis=1, kind="stable")
-    packed = np.take_along_axis(contributions, order_present, axis=1)
-    chunk = max(1, _CHUNK_CELLS // (n * m))
+    return _random_pvalue(threshold, contributions, present, inverse, n_resamples, rng)
+
+
+def _random_pvalue(
+    threshold: float,
+    contributions: np.ndarray,
+    present: np.ndarray,
+    inverse: np.ndarray,
+    n_resamples: int,
+    rng: np.random.Generator,
+) -> tuple[float, int, bool]:
+    """``(1 + #{T* >= threshold}) / (n_resamples + 1)`` over random permutations.
+
+    The cases with k scores are packed into an (n_k, k) block of their
+    contributions; shuffling each row of the block (``Generator.permuted``)
+    and adding it to the algorithms the row's cells belong to (a product with
+    a 0/1 matrix) gives each draw's A.
+    """
+    m = present.shape[1]
+    counts = present.sum(axis=1)
+    blocks = []
+    for k in np.unique(counts):
+        rows = np.flatnonzero(counts == k)
+        # the columns of each row's scores, in column order
+        cols = np.argsort(~present[rows], axis=1, kind="stable")[:, :k]
+        packed = np.take_along_axis(contributions[rows], cols, axis=1)
+        onehot = np.zeros((packed.size, m))
+        onehot[np.arange(packed.size), cols.ravel()] = 1.0
+        blocks.append((packed, onehot))
+    chunk = max(1, _CHUNK_CELLS // int(counts.sum()))
     hits = 0
     done = 0
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
-        keys = rng.random((size, n, m))
-        keys[:, ~present] = 2.0  # missing columns last
-        order = np.argsort(keys, axis=2)
-        shuffled = np.zeros((size, n, m))
-        np.put_along_axis(shuffled, order, np.broadcast_to(packed, order.shape), 2)
-        sums = shuffled.sum(axis=1)
-        t = np.einsum("bj,jl,bl->b", sums, inverse, sums)
+        sums = np.zeros((size, m))
+        for packed, onehot in blocks:
+            draws = np.broadcast_to(packed, (size, *packed.shape)).copy()
+            rng.permuted(draws, axis=2, out=draws)
+            sums += draws.reshape(size, -1) @ onehot
+        t = np.sum((sums @ inverse) * sums, axis=1)
         hits += int(np.count_nonzero(t >= threshold))
         done += size
     return (hits + 1) / (n_resamples + 1), n_resamples, False
