@@ -39,7 +39,9 @@ from nbstats.stats.frequentist import (
     ttest,
     wilcoxon,
 )
+from nbstats.stats.frequentist.durbin import durbin
 from nbstats.stats.frequentist.quade import quade
+from nbstats.stats.frequentist.skillings_mack import skillings_mack
 from nbstats.stats.hierarchical import bayes_hierarchical
 from nbstats.stats.letters import letters
 from nbstats.stats.racing import RaceError, race
@@ -64,6 +66,7 @@ __all__ = [
     "critical_difference",
     "dashboard",
     "datasets",
+    "durbin",
     "effect_size",
     "fold_summary",
     "friedman",
@@ -82,6 +85,7 @@ __all__ = [
     "set_memory_ceiling",
     "sign_test",
     "simulate",
+    "skillings_mack",
     "ttest",
     "wilcoxon",
 ]

@@ -1,5 +1,6 @@
 """Frozen result objects with text, HTML and LaTeX renderings."""
 
+from nbstats.results.analysis import AnalysisResult, SphericityResult
 from nbstats.results.base import Result, TestResult
 from nbstats.results.bayes import (
     BayesPosthocResult,
@@ -23,11 +24,13 @@ from nbstats.results.frequentist import (
     WilcoxonResult,
 )
 from nbstats.results.hierarchical import BayesHierarchicalResult
+from nbstats.results.incomplete import DurbinResult, SkillingsMackResult
 from nbstats.results.quade import QuadeResult
 from nbstats.results.racing import RaceResult
 from nbstats.results.ranking import RankCIResult
 
 __all__ = [
+    "AnalysisResult",
     "AnovaResult",
     "BayesCorrelatedTTestResult",
     "BayesFriedmanResult",
@@ -38,6 +41,7 @@ __all__ = [
     "BayesSignedRankResult",
     "CorrelatedPairsResult",
     "CorrelatedTTestResult",
+    "DurbinResult",
     "EffectSizeResult",
     "FriedmanResult",
     "PosthocResult",
@@ -46,6 +50,8 @@ __all__ = [
     "RankCIResult",
     "Result",
     "SignTestResult",
+    "SkillingsMackResult",
+    "SphericityResult",
     "TTestResult",
     "TestResult",
     "WilcoxonResult",

@@ -202,6 +202,17 @@ def _specs() -> list[Spec]:
         ),
     ]
     specs.append(Spec("quade", lambda x, h: nbstats.quade(x, higher_is_better=h)))
+    for ties in (False, True):
+        for name in ("skillings_mack", "durbin"):
+            specs.append(
+                Spec(
+                    name,
+                    lambda x, h, n=name, t=ties: getattr(nbstats, n)(
+                        x, higher_is_better=h, tie_correction=t
+                    ),
+                    label=f"{name}[ties]" if ties else None,
+                )
+            )
     specs.append(
         Spec(
             "letters",
