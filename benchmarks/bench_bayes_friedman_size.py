@@ -1,8 +1,9 @@
 """Size of the Bayesian Friedman test: how often it rejects a true null.
 
 Run: ``python benchmarks/bench_bayes_friedman_size.py [--n-sets 1000]``
-(about ten minutes for 1000 sets on one free core; ``--n-sets 200`` for a
-quick look).
+(about four minutes for 1000 sets on one free core, nine at a load average
+of 8; ``--n-sets 200`` for a quick look; ``--s``, ``--ns`` and ``--ms`` pick
+other cells).
 
 For every cell ``n`` (cases) × ``m`` (algorithms) it draws ``--n-sets`` score
 tables of i.i.d. standard normal scores (all algorithms exchangeable: the null

@@ -71,6 +71,8 @@ def test_minimum_is_accepted_by_both_methods():
         res = bayes_friedman(table, method=method, n_samples=1000, random_state=0)
         assert np.isfinite(res.rho)
         assert not res.reject
+        # the uncalibrated share is kept for Monte Carlo only
+        assert (res.posterior_mass is None) == (method == "ellipsoid")
 
 
 def test_below_the_minimum_the_posterior_ignores_the_ranks():
