@@ -15,9 +15,10 @@ of 10-algorithm tables with 25 cases). Two things cause it:
   makes no allowance for that (a z-interval where a t-interval is due).
   Hotelling's ρ, which the paper's ellipsoid uses, does. On the same null
   tables the exact-moment distance compared with the χ² quantile rejects as
-  often as Monte Carlo does (within a standard error in every cell), the
-  draws' number, the centre (sample mean vs exact mean) and the shape of the
-  region (Mahalanobis, half-space depth) change nothing or make it worse.
+  often as Monte Carlo does (within a standard error in every cell); the
+  number of draws (2,000 or 20,000), the centre (sample or exact mean), the
+  prior strength (``s`` = 0.25, 1 or 4) and the shape of the region
+  (Mahalanobis or half-space depth) change little or make it worse.
 * **Fewer cases than algorithms.** With ``s > 0`` the prior point
   ``R0 = μ0`` is a vertex of the posterior's support (the draws are convex
   combinations of ``R0`` and the cases' rank vectors). For ``n < m`` the
@@ -51,6 +52,7 @@ from scipy.special import fdtri, gammaincinv
 
 __all__ = [
     "calibrated_credibility",
+    "calibrated_rho",
     "check_enough_cases",
     "count_above",
     "hotelling_rho",

@@ -295,6 +295,11 @@ def test_montecarlo_region_recomputed_from_samples(table6, s):
     hotelling = stats.f.ppf(level, m - 1, n - m + 1) * (n - 1) * (m - 1) / (n - m + 1)
     radius = np.quantile(dist, level) * hotelling / stats.chi2.ppf(level, m - 1)
     assert radius == pytest.approx(statistic, rel=0.01)
+    for gamma in (0.001, 0.01, 0.02, 0.05, 0.1, 0.2):
+        r = bayes_friedman(
+            table6, s=s, gamma=gamma, method="montecarlo", random_state=5
+        )
+        assert r.reject == (r.credibility > 1 - gamma) == (r.statistic > r.rho)
 
 
 def test_montecarlo_and_ellipsoid_agree_on_clear_cases():
