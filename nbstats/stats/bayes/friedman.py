@@ -143,7 +143,7 @@ def bayes_friedman(
 
     *Singular covariance.* When the posterior has no variance in some
     direction of the plane (every case ranks the algorithms the same way, all
-    scores tied, ``s = 0`` with fewer cases than algorithms, …), Σ⁻¹ does not
+    scores tied, ``s = 0`` with few distinct rankings, …), Σ⁻¹ does not
     exist. nbstats works in the eigenbasis of the (m - 1) × (m - 1)
     covariance; eigenvalues at or below ``1e-10`` times the largest (or below
     ``(1e-10 m)²``) have no variance. If μ - μ0 has a component along such a
