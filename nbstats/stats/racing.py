@@ -484,16 +484,23 @@ def _eliminate(
     hib = {"higher_is_better": higher_is_better}
     if method == "bayes":
         n, m = table.shape
-        omnibus = bayes_friedman(
-            table,
-            s=s,
-            gamma=gamma,
-            method="ellipsoid" if n >= m else "montecarlo",
-            n_samples=max(n_samples, 1000),
-            random_state=seed.spawn(1)[0],
-            **hib,
+        # the Bayesian Friedman test needs as many instances as candidates
+        # alive (below, its posterior cannot tell ranks apart and it is not
+        # calibrated): until then only the ε-indistinguishability step runs
+        omnibus = (
+            bayes_friedman(
+                table,
+                s=s,
+                gamma=gamma,
+                method="ellipsoid",
+                n_samples=max(n_samples, 1000),
+                random_state=seed.spawn(1)[0],
+                **hib,
+            )
+            if n >= m
+            else None
         )
-        if omnibus.reject:
+        if omnibus is not None and omnibus.reject:
             comparisons = bayes_posthoc(
                 table,
                 s=s,
