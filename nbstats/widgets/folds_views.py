@@ -137,26 +137,28 @@ def summary_html(
             for n in names
         )
         rows.append(
-            f'<tr><td style="padding:2px 8px 2px 0;white-space:nowrap;'
-            f'color:{_COLOURS[decision]}"><b>'
+            f'<tr style="vertical-align:top"><td style="padding:2px 8px 2px 0;'
+            f'{_WRAP};color:{_COLOURS[decision]}"><b>'
             f"{html.escape(decision_words(decision, a, b))}</b></td>"
-            f'<td style="text-align:right;padding-right:8px">{len(names)}</td>'
-            f'<td style="{_WRAP};font-size:12px">{listed or "—"}</td></tr>'
+            f'<td style="text-align:right;padding:2px 8px 2px 0">{len(names)}</td>'
+            f'<td style="padding:2px 0"><div class="{SCROLL_CLASS}" '
+            f'style="max-height:6em;overflow:auto;{_WRAP};font-size:12px">'
+            f"{listed or '—'}</div></td></tr>"
         )
     head = (
         '<tr style="border-bottom:1px solid #ccc"><th style="text-align:left">'
-        'decision</th><th style="padding-right:8px">data sets</th>'
-        '<th style="text-align:left">which</th></tr>'
+        'decision</th><th style="padding-right:8px">count</th>'
+        '<th style="text-align:left">data sets</th></tr>'
     )
     detail = _detail_table(columns, shown, rope, selected)
     return (
         f'<div style="font-size:13px;max-width:100%">'
         f"<div><b>Per data set</b> ({len(cases)} data sets, threshold "
         f"{threshold:.3g}{f', rope ±{rope:g}' if rope > 0 else ', no rope'}):</div>"
-        f'<div class="{SCROLL_CLASS}" style="max-width:100%;max-height:16em;'
-        'overflow:auto">'
-        f'<table style="border-collapse:collapse;width:100%">{head}'
-        f"{''.join(rows)}</table></div>{detail}</div>"
+        f'<table style="border-collapse:collapse;width:100%;'
+        f'table-layout:fixed"><colgroup><col style="width:11em">'
+        f'<col style="width:4em"><col></colgroup>{head}'
+        f"{''.join(rows)}</table>{detail}</div>"
     )
 
 
@@ -186,7 +188,8 @@ def _detail_table(
     return (
         '<details style="margin-top:4px"><summary>every data set</summary>'
         f'<div class="{SCROLL_CLASS}" style="max-width:100%;max-height:20em;'
-        'overflow:auto"><table style="border-collapse:collapse;font-size:12px">'
+        'overflow:auto"><table style="border-collapse:separate;'
+        'border-spacing:10px 0;font-size:12px">'
         f"<tr><th>data set</th><th>mean {html.escape(b)} − {html.escape(a)}</th>"
         f"<th>P({html.escape(a)} better)</th>{rope_head}"
         f"<th>P({html.escape(b)} better)</th><th>decision</th></tr>"
