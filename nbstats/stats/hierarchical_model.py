@@ -38,7 +38,7 @@ __all__ = ["HierarchicalData", "require_sampler", "sample_posterior"]
 EXTRA = "nbstats[hierarchical]"
 
 _LOCK = threading.Lock()
-_CACHE: dict[tuple[Any, ...], Any] = {}  # compiled samplers, by shapes and settings
+_CACHE: dict[tuple[Any, ...], Any] = {}  # jitted samplers, by settings
 
 
 def require_sampler() -> None:
@@ -163,36 +163,22 @@ def sample_posterior(
 ) -> PosteriorDraws:
     """NUTS draws of the posterior (``n_samples`` per chain after ``warmup``).
 
-    The chains run vectorised on one device. The compiled sampler is kept per
-    (data sets, settings), so a second call of the same size does not compile
-    again (the data are arguments, not constants, of the compiled code).
+    The chains run one after the other, in one compiled program
+    (:func:`_runner`): initialisation, adaptation and sampling, with the data
+    as arguments. It is compiled on the first call of a given number of data
+    sets and chains (per warm-up, draws and target acceptance) and reused by
+    every later call in the process.
     """
     require_sampler()
     import jax
     import jax.numpy as jnp
     from numpyro.diagnostics import effective_sample_size, split_gelman_rubin
-    from numpyro.infer import MCMC, NUTS
 
     q = data.mean.shape[0]
-    key = (q, n_samples, chains, warmup, target_accept)
     with _LOCK, jax.enable_x64(True):
-        mcmc = _CACHE.get(key)
-        if mcmc is None:
-            mcmc = MCMC(
-                NUTS(_model, target_accept_prob=target_accept),
-                num_warmup=warmup,
-                num_samples=n_samples,
-                num_chains=chains,
-                chain_method="vectorized",
-                progress_bar=False,
-                jit_model_args=True,
-            )
-            if len(_CACHE) >= 8:
-                _CACHE.pop(next(iter(_CACHE)))
-            _CACHE[key] = mcmc
-        rng_key = jax.random.PRNGKey((int(seed[0]) << 31) | (int(seed[1]) >> 1))
-        mcmc.run(
-            rng_key,
+        run = _runner(warmup, n_samples, float(target_accept))
+        key = jax.random.PRNGKey((int(seed[0]) << 31) | (int(seed[1]) >> 1))
+        args = (
             jnp.asarray(data.mean, dtype=jnp.float64),
             jnp.asarray(data.ss, dtype=jnp.float64),
             jnp.asarray(data.centered, dtype=bool),
@@ -203,13 +189,10 @@ def sample_posterior(
             jnp.float64(data.std_high),
             jnp.asarray(data.alpha_bounds, dtype=jnp.float64),
             jnp.asarray(data.beta_bounds, dtype=jnp.float64),
-            extra_fields=("diverging",),
         )
-        draws = {
-            k: np.asarray(v, dtype=float)
-            for k, v in mcmc.get_samples(group_by_chain=True).items()
-        }
-        divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
+        samples, diverging = run(jax.random.split(key, chains), args)
+        draws = {k: np.asarray(v, dtype=float) for k, v in samples.items()}
+        divergences = int(np.asarray(diverging).sum())
     sampled = ("delta0", "std0", "alpha", "beta", "nu_minus_one", "u")
     rhats, esss = [], []
     for name in sampled:
@@ -235,3 +218,62 @@ def sample_posterior(
         rhat_delta=rhat_delta,
         ess_delta=ess_delta,
     )
+
+
+def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
+    """The compiled sampler: ``run(keys, model_args) -> (draws, diverging)``.
+
+    One ``jax.jit`` of every chain (vmapped) from its key to its draws:
+    NumPyro's ``initialize_model`` (uniform initial values in the
+    unconstrained space, as NumPyro's MCMC), its NUTS kernel (``hmc``:
+    diagonal mass matrix and step size adapted over the warm-up, tree depth
+    up to 10, the defaults of ``numpyro.infer.NUTS``), ``warmup + n_samples``
+    transitions in one ``lax.scan``, the draws mapped back to the
+    constrained space with the deterministic sites. NumPyro's ``MCMC``
+    re-creates its kernel on every ``run``, so its compiled code is never
+    reused (each call compiled again, tens of seconds); here the function is
+    kept, so jax's cache keeps one executable per (number of data sets,
+    chains). Draws are ``chains × n_samples``.
+    """
+    key = (warmup, n_samples, target_accept)
+    run = _CACHE.get(key)
+    if run is not None:
+        return run
+    import jax
+    from jax import lax
+    from numpyro.infer.hmc import hmc
+    from numpyro.infer.util import initialize_model
+
+    def chain(rng_key: Any, model_args: tuple) -> Any:
+        key_model, key_kernel = jax.random.split(rng_key)
+        info, potential, postprocess, _ = initialize_model(
+            key_model, _model, model_args=model_args, dynamic_args=True
+        )
+        init_kernel, sample_kernel = hmc(potential_fn_gen=potential, algo="NUTS")
+        state = init_kernel(
+            info,
+            num_warmup=warmup,
+            target_accept_prob=target_accept,
+            model_args=model_args,
+            rng_key=key_kernel,
+        )
+
+        def step(state: Any, _: Any) -> Any:
+            state = sample_kernel(state, model_args=model_args)
+            return state, (state.z, state.diverging)
+
+        _, (z, diverging) = lax.scan(step, state, None, length=warmup + n_samples)
+        kept = jax.tree.map(lambda x: x[warmup:], z)
+        return jax.vmap(postprocess(*model_args))(kept), diverging[warmup:]
+
+    def chains(keys: Any, model_args: tuple) -> Any:
+        # one chain after the other (lax.map): vmapping the chains traced and
+        # compiled the NUTS tree builder batched, 2-3 times slower to compile,
+        # and every step waited for the slowest chain's tree
+        return lax.map(lambda k: chain(k, model_args), keys)
+
+    run = jax.jit(chains)
+    if len(_CACHE) >= 8:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = run
+    return run

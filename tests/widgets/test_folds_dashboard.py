@@ -320,7 +320,9 @@ def test_hierarchical_button_names_the_extra(uci, monkeypatch):
 def test_hierarchical_on_request_equals_the_function():
     pytest.importorskip("numpyro")
     data = long_folds(3, q=6, runs=2, k=5)
-    options = {"n_samples": 300, "warmup": 200, "chains": 2, "random_state": 5}
+    # the settings and size of tests/stats/test_hierarchical.py's SMALL tests:
+    # in one pytest session the compiled sampler is shared
+    options = {"n_samples": 500, "warmup": 300, "random_state": 5}
     board = FoldDashboard(data, **LONG, rope=0.01, hierarchical=options)
     assert board.hierarchical_button.description == folds_hierarchical.RUN_LABEL
     assert board.hierarchical_result is None  # nothing runs before the click
