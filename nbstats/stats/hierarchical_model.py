@@ -22,6 +22,17 @@ integrated out in closed form: with Q_i the quadratic form above,
 an upper incomplete gamma function. The sampler then explores δ_i, δ0, σ0,
 ν − 1 and the Gamma prior's (α, β) only: the same posterior of those as the
 Stan program, with 54 fewer dimensions on the UCI data.
+
+*Compilation.* The whole sampler (initial values, adaptation, draws) is one
+``jax.jit`` program with the data as arguments (:func:`_runner`). Its first
+call for a number of data sets and chains compiles it (about 10–15 s on two
+cores); later calls of the same size in the process only sample. jax can
+also keep compiled programs on disk across processes: set the environment
+variable ``JAX_COMPILATION_CACHE_DIR`` to a directory before Python starts
+(jax's own persistent compilation cache; its keys include the jax and
+jaxlib versions, the backend and the program, so a stale entry is never
+used). nbstats does not set it: writing to disk is the user's choice.
+``benchmarks/bench_folds.py`` measures both.
 """
 
 from __future__ import annotations
