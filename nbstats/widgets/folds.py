@@ -108,10 +108,11 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
     ...                       score="accuracy", fold="fold", runs=10)
     >>> board.set(a="nbc", b="aode", dataset="anneal", rope=0.01)
     >>> res = board.result["selected"]
+    >>> def scores(name):  # anneal's 100 folds, in fold order
+    ...     one = folds.query("dataset == 'anneal' and classifier == @name")
+    ...     return one.sort_values("fold")["accuracy"].to_numpy()
     >>> direct = nbstats.bayes_correlated_ttest(
-    ...     folds.query("dataset == 'anneal' and classifier == 'nbc'")["accuracy"],
-    ...     folds.query("dataset == 'anneal' and classifier == 'aode'")["accuracy"],
-    ...     rope=0.01, runs=10)
+    ...     scores("nbc"), scores("aode"), rope=0.01, runs=10)
     >>> res.prob_right == direct.prob_right, res.decision == direct.decision
     (True, True)
     >>> {k: len(v) for k, v in board.result["counts"].items()}
