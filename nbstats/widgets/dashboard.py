@@ -20,6 +20,8 @@ KINDS = {
     "bayes": "Bayesian tests: decisions under a loss, the prior strength s, rope",
     "frequentist": "Friedman / Iman–Davenport, post-hoc tests, CD diagram",
     "ranks": "confidence intervals for ranks (Foucart et al. 2025)",
+    "folds": "per-fold scores: the Bayesian correlated t-test of a pair on each "
+    "data set, the hierarchical test on request",
 }
 
 
@@ -40,7 +42,7 @@ def dashboard(
         :func:`nbstats.score_table` first, so bad input fails here with a
         clear message (for long data, build the table with
         ``nbstats.score_table(...)`` and pass that).
-    kind : {"bayes", "frequentist", "ranks"}
+    kind : {"bayes", "frequentist", "ranks", "folds"}
         - ``"bayes"``: :class:`nbstats.widgets.bayes.BayesDashboard`
           (keywords ``higher_is_better``, ``n_samples``, ``random_state``).
         - ``"frequentist"``:
@@ -48,6 +50,10 @@ def dashboard(
           (keyword ``higher_is_better``).
         - ``"ranks"``: :class:`nbstats.widgets.ranks.RankDashboard`
           (keywords ``higher_is_better``, ``random_state``).
+        - ``"folds"``: :class:`nbstats.widgets.folds.FoldDashboard` on *long*
+          per-fold data (keywords ``case``, ``algorithm``, ``score``,
+          ``fold`` and ``runs``/``folds``/``test_fraction``, ``rope``,
+          ``loss``); every fold score is needed (``nan_policy="raise"``).
     nan_policy : {"raise", "omit"}
         Missing scores: refuse them (naming the cells), or drop every case
         with one (:func:`nbstats.score_table`); the dashboard then says which
@@ -93,6 +99,15 @@ def dashboard(
             + ", ".join(f"{name!r} ({what})" for name, what in KINDS.items())
             + "."
         )
+    if kind == "folds":
+        if nan_policy != "raise":
+            raise ValueError(
+                "kind='folds' needs every fold score (the correlated t-test pairs "
+                "the folds): pass nan_policy='raise' and fill or drop the cells."
+            )
+        from nbstats.widgets.folds import FoldDashboard
+
+        return FoldDashboard(scores, aliases=aliases, **kwargs)
     from nbstats.widgets.base import display_names, prepare_table
 
     # bad input fails here, before any widget

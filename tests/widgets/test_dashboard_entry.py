@@ -16,6 +16,9 @@ from nbstats.widgets.dashboard import KINDS, dashboard
 from nbstats.widgets.frequentist import FrequentistDashboard
 from nbstats.widgets.ranks import RankDashboard
 
+#: The dashboards of a score table ("folds" takes long per-fold data).
+TABLE_KINDS = [kind for kind in KINDS if kind != "folds"]
+
 
 @pytest.fixture(autouse=True)
 def _close_figures():
@@ -24,7 +27,7 @@ def _close_figures():
 
 
 def test_kinds():
-    assert list(KINDS) == ["bayes", "frequentist", "ranks"]
+    assert list(KINDS) == ["bayes", "frequentist", "ranks", "folds"]
 
 
 def test_frequentist(table6):
@@ -74,7 +77,7 @@ def test_bad_kind_lists_the_kinds(table6, kind):
         assert name in str(info.value)
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
+@pytest.mark.parametrize("kind", TABLE_KINDS)
 def test_bad_scores_fail_before_any_dashboard(table6, kind):
     # even kind="bayes" (whose module may be missing): score_table speaks first
     broken = table6.copy()
@@ -118,7 +121,7 @@ LONG = [
 ]
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("kind", sorted(TABLE_KINDS))
 def test_nan_policy_omit_names_the_dropped_cases(table6, kind):
     holes = table6.copy()
     holes.iloc[2, 1] = np.nan
@@ -137,7 +140,7 @@ def test_nan_policy_omit_names_the_dropped_cases(table6, kind):
         dashboard(table6, kind=kind, nan_policy="drop")
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("kind", sorted(TABLE_KINDS))
 def test_long_names_get_aliases_and_a_legend(table6, kind):
     scores = table6.set_axis(LONG, axis=1)
     board = dashboard(scores, kind=kind)
@@ -169,3 +172,21 @@ def test_aliases_in_the_views(table6):
     assert "A" in texts and LONG[0] not in texts
     assert "A vs " in freq.views["table"].value
     assert freq.result["posthoc"].mean_ranks.index.tolist() == LONG
+
+
+def test_folds_kind_builds_the_fold_dashboard():
+    from nbstats.widgets.dashboard import dashboard
+    from nbstats.widgets.folds import FoldDashboard
+
+    folds = nbstats.datasets.load("uci_accuracy_folds")
+    keywords = {
+        "case": "dataset",
+        "algorithm": "classifier",
+        "score": "accuracy",
+        "fold": "fold",
+        "runs": 10,
+    }
+    board = dashboard(folds, kind="folds", **keywords)
+    assert isinstance(board, FoldDashboard)
+    with pytest.raises(ValueError, match="kind='folds' needs every fold score"):
+        dashboard(folds, kind="folds", nan_policy="omit", **keywords)
