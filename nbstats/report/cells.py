@@ -63,9 +63,29 @@ from nbstats.results import render
 PAIRS_SHOWN = 60
 
 
-def omnibus(friedman: Any, bayes_friedman: Any, *, alpha: float) -> None:
-    """Friedman, Iman–Davenport and Bayesian Friedman: a paragraph and a table."""
+def omnibus(
+    friedman: Any,
+    bayes_friedman: Any,
+    *,
+    alpha: float,
+    shape: tuple[int, int] | None = None,
+) -> None:
+    """Friedman, Iman–Davenport and Bayesian Friedman: a paragraph and a table.
+
+    ``shape`` (cases, algorithms): when the Bayesian test is None because
+    there are fewer cases than algorithms, the paragraph says so.
+    """
     para = Paragraph()
+    if bayes_friedman is None and shape is not None and shape[0] < shape[1]:
+        para.add(
+            "The Bayesian Friedman test needs at least as many cases as "
+            f"algorithms (n ≥ m); with {shape[0]} cases and {shape[1]} "
+            "algorithms it is not made (below, its posterior does not depend on "
+            "the ranks). "
+        )
+        if friedman is None:
+            paragraph(para)
+            return
     rows: dict[str, list[str]] = {}
     files: dict[str, str] = {}
     if friedman is not None:

@@ -427,16 +427,18 @@ def _multiple_cells(
         if bayes:
             omnibus.append(
                 """
-# the ellipsoid test needs at least as many cases as algorithms
-method = "ellipsoid" if scores.shape[0] >= scores.shape[1] else "montecarlo"
-bayes_friedman = nbstats.bayes_friedman(
-    scores, gamma=GAMMA, method=method, n_samples=N_SAMPLES, random_state=SEED,
-    **prior, **direction,
+# the Bayesian Friedman test needs at least as many cases as algorithms
+bayes_friedman = (
+    nbstats.bayes_friedman(scores, gamma=GAMMA, **prior, **direction)
+    if scores.shape[0] >= scores.shape[1]
+    else None
 )"""
             )
         else:
             omnibus.append("bayes_friedman = None")
-        omnibus.append("report.omnibus(friedman, bayes_friedman, alpha=ALPHA)")
+        omnibus.append(
+            "report.omnibus(friedman, bayes_friedman, alpha=ALPHA, shape=scores.shape)"
+        )
         nb.markdown("# Omnibus tests")
         nb.code("\n".join(omnibus), tables=["tab:omnibus"])
     if freq:

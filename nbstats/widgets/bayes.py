@@ -446,15 +446,16 @@ class BayesDashboard(Dashboard):
         key = (s, gamma)
         if key not in self._friedman:
             n, m = self.table.shape
-            method = "ellipsoid" if n >= m else "montecarlo"
-            result = bayes_friedman(
-                self.table,
-                s=s,
-                gamma=gamma,
-                method=method,
-                n_samples=self.n_samples,
-                higher_is_better=self.higher_is_better,
-                random_state=self._seed,
+            # the test needs n >= m (below, its posterior ignores the ranks)
+            result = (
+                bayes_friedman(
+                    self.table,
+                    s=s,
+                    gamma=gamma,
+                    higher_is_better=self.higher_is_better,
+                )
+                if n >= m
+                else None
             )
             self._friedman[key] = result
             if len(self._friedman) > FRIEDMAN_CACHE:

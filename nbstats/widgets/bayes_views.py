@@ -267,7 +267,14 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
 
 
 def friedman_html(res: Any, shown: dict[str, str]) -> str:
-    """The Bayesian Friedman verdict and the posterior mean ranks, best first."""
+    """The Bayesian Friedman verdict and the posterior mean ranks, best first
+    (``res`` None: too few cases for the test, said so)."""
+    if res is None:
+        return (
+            '<div style="font-size:12px;line-height:1.5;overflow-wrap:anywhere">'
+            "<b>Bayesian Friedman</b>: needs at least as many cases as algorithms "
+            "(n ≥ m).</div>"
+        )
     ranks = res.mean_ranks.sort_values(kind="stable")
     listed = ", ".join(
         f"{html.escape(shown.get(str(name), str(name)))}&nbsp;{rank:.2f}"

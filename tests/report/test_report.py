@@ -267,14 +267,14 @@ def test_notebook_results_follow_the_settings(ipynb_report, table6):
 
 
 def test_few_cases_bayesian_only(tmp_path):
-    """n < m: the Bayesian Friedman test falls back to Monte Carlo."""
+    """n < m: no Bayesian Friedman test (it needs n >= m), and the report says so."""
     table = pd.DataFrame(
         [[0.1, 0.4, 0.3, 0.2], [0.2, 0.5, 0.1, 0.3], [0.3, 0.6, 0.2, 0.1]],
         columns=list("ABCD"),
     )
     path = nbstats.report.report(table, tmp_path / "few.ipynb", analyses=["bayesian"])
     text = _plain_outputs(nbformat.read(path, as_version=4))
-    assert "50,000 Monte Carlo draws (seed 0)" in text
+    assert "needs at least as many cases as algorithms" in text
     assert "Nemenyi" not in text and "rank_ci" not in text
     assert _files(tmp_path) == ["few.ipynb"]
 
