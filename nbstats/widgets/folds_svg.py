@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from nbstats import _scipy_stats as sps
+from nbstats.plots._common import format_probability as plot_probability
 from nbstats.plots.style import ACCENT, INK, MUTED, SECOND, SHADE
 from nbstats.widgets.posterior_svg import (
     ASCENT,
@@ -67,14 +68,7 @@ def format_probability(p: float | None) -> str:
     """
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "–"
-    p = float(p)
-    if p in (0.0, 1.0):
-        return f"{p:g}"
-    if p >= 0.9995:
-        return "> 0.999"
-    if p < 0.0005:
-        return "< 0.001"
-    return f"{p:.3f}"
+    return plot_probability(p)
 
 
 def _svg_head(width: float, height: float, alt: str, desc: str) -> list[str]:
