@@ -146,7 +146,12 @@ def _prepare(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # the note below says it
         try:
-            table = nbstats.score_table(raw, **keywords)
+            # "pairwise" keeps the incomplete cases for the pair tables; the
+            # analyses of all algorithms use the complete ones, checked here
+            checked = dict(keywords)
+            if checked.get("nan_policy") == "pairwise":
+                checked["nan_policy"] = "omit"
+            table = nbstats.score_table(raw, **checked)
         except (ValueError, TypeError) as error:  # name the file
             kind = TypeError if isinstance(error, TypeError) else ValueError
             raise kind(f"{args.csv}: {error}") from None
@@ -156,9 +161,16 @@ def _prepare(
     if dropped:
         shown = ", ".join(f"'{c}'" for c in dropped[:20])
         more = f" and {len(dropped) - 20} more" if len(dropped) > 20 else ""
+        policy = keywords.get("nan_policy", "omit")
         _note(
-            f"--nan-policy omit dropped {len(dropped)} of {len(cases)} cases "
-            f"with missing scores: {shown}{more}."
+            f"--nan-policy {policy} dropped {len(dropped)} of {len(cases)} cases "
+            f"with missing scores: {shown}{more}"
+            + (
+                " from the analyses of all algorithms at once; each pair's "
+                "Bayesian signed-rank test uses every case where both have a score."
+                if policy == "pairwise"
+                else "."
+            )
         )
     return raw, table, keywords
 

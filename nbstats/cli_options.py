@@ -231,7 +231,9 @@ csv           the score CSV, wide or long (see 'data' below)
 --seed        seed of every Monte Carlo computation: an integer >= 0, or
               'random' for a fresh one, which the output states (default: 0)
 --nan-policy  missing scores: raise refuses them and names the cells
-              (default); omit drops every incomplete case and says which
+              (default); omit drops every incomplete case and says which;
+              pairwise (report, analyze) also tests each pair on all the
+              cases where both have a score
 --aliases     short names A, B, … in tables and figures, with a legend: auto
               when the longest name has more than 20 characters (default), on
               always, off never
@@ -293,7 +295,7 @@ _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "--rope": {"type": _nonnegative, "metavar": "R"},
     "--loss": {"type": _loss, "metavar": "L0:L1"},
     "--seed": {"type": _seed, "metavar": "N"},
-    "--nan-policy": {"choices": ["raise", "omit"]},
+    "--nan-policy": {"choices": ["raise", "omit", "pairwise"]},
     "--aliases": {"choices": ["auto", "on", "off"]},
     "--alias": {"action": "append", "type": _alias, "metavar": "NAME=ALIAS"},
     "--alias-file": {"metavar": "FILE"},

@@ -162,10 +162,14 @@ def report(
     random_state : int or None
         Seed of every Monte Carlo computation (50,000 draws each). None draws
         a seed, which the report states.
-    nan_policy : {"raise", "omit"}
+    nan_policy : {"raise", "omit", "pairwise"}
         ``"raise"`` refuses missing scores (naming the cells); ``"omit"`` drops
         every case with a missing score, and the report names those cases and
-        counts the missing scores per algorithm.
+        counts the missing scores per algorithm. ``"pairwise"``: as
+        ``"omit"`` for the analyses that compare every algorithm on the same
+        cases, but the Bayesian signed-rank table tests each pair on every
+        case where both have a score and gives their number; the report
+        says so.
     aliases : "auto", bool or mapping
         Short names in tables and figures: ``"auto"`` uses A, B, … when a name
         is longer than 20 characters, ``True`` always, ``False`` never; a

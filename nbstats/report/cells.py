@@ -274,6 +274,8 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
         if signrank.rope > 0:
             entry["P(rope)"] = row.prob_rope
         entry["decision"] = _DECISION[row.decision]
+        if "n" in pairs_frame:  # nan_policy="pairwise": each pair's own cases
+            entry["cases"] = int(row.n)
         rows[f"{row.b} vs {row.a}"] = entry
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "comparison"
@@ -292,6 +294,11 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
         caption += (
             ", probability that the two are practically equivalent (rope "
             f"±{_n(signrank.rope)})"
+        )
+    if "n" in pairs_frame:
+        caption += (
+            ", on the cases where both algorithms have a score (cases; "
+            "nan_policy = 'pairwise')"
         )
     caption += (
         f", and the decision at threshold {_n(signrank.threshold)}: better, not "

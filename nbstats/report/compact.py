@@ -100,6 +100,16 @@ def data_notes(
             "independent units. "
         )
     dropped = [str(c) for c in raw.index if c not in scores.index]
+    if dropped and nan_policy == "pairwise" and layout != "two-sample":
+        para.add(
+            "With nan_policy = 'pairwise', the analyses that compare every "
+            "algorithm on the same cases (omnibus and rank-based post-hoc "
+            "tests, the critical-difference diagram, rank intervals and the "
+            "joint Bayesian statements) use the complete cases below, while "
+            "the Bayesian signed-rank test of each pair uses every case where "
+            "both algorithms have a score (its table gives their number), so "
+            "the two can differ on a pair. "
+        )
     if dropped:
         missing = raw.loc[raw.index.isin(dropped)].isna().sum().to_numpy()
         # raw has the full names, scores the aliases shown everywhere else

@@ -192,14 +192,18 @@ LOSS = {settings.loss!r}  # losses (l0, l1) of a Type II and a Type I error
 SEED = {settings.random_state!r}  # seed of every Monte Carlo computation
 N_SAMPLES = {settings.n_samples!r}  # posterior draws per Monte Carlo computation
 NAN_POLICY = {settings.nan_policy!r}  # "omit": drop cases with a missing score
+# ("pairwise": all-algorithm analyses on complete cases, pairs on their own)
 FOLDS = {settings.folds!r}  # per-fold data averaged per case, or None
 ALIASES = {settings.aliases!r}  # short names shown for long ones
 LAYOUT = {layout!r}  # chosen from the number of algorithms
 
 with warnings.catch_warnings():  # the Data section names the dropped cases
     warnings.simplefilter("ignore", UserWarning)
-    scores = nbstats.score_table(raw, nan_policy=NAN_POLICY)
+    scores = nbstats.score_table(
+        raw, nan_policy="omit" if NAN_POLICY == "pairwise" else NAN_POLICY
+    )
 scores = scores.rename(columns=ALIASES)
+pair_scores = raw.rename(columns=ALIASES) if NAN_POLICY == "pairwise" else scores
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
 report.summary(scores, **direction)
@@ -466,8 +470,9 @@ report.posthoc(nemenyi, holm, compact={compact!r})
 order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index)
 signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
 signrank = nbstats.bayes_signrank_pairs(
-    scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
+    pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
     random_state=SEED, interval=False, **signrank_prior, **direction,
+    **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 # joint statements, all evaluated on the same posterior draws
 joint = nbstats.bayes_posthoc(

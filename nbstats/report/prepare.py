@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.missing import pairwise_table
 from nbstats.names import AliasOption, make_aliases
 from nbstats.scores import (
     _as_wide_frame,
@@ -126,7 +127,7 @@ def prepare(
     :func:`nbstats.score_table` (missing cells under ``nan_policy="raise"``
     name the cells) and :func:`nbstats.names.make_aliases`.
     """
-    check_choice("nan_policy", nan_policy, ("raise", "omit"))
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
     long_args = (case, algorithm, score)
     folds = None
     if any(v is not None for v in long_args) or fold is not None:
@@ -151,10 +152,16 @@ def prepare(
         wide = _pivot_long(scores, case, algorithm, score, aggregate)
     else:
         wide = _as_wide_frame(scores)
+    if nan_policy == "pairwise":
+        pairwise_table(wide)  # every pair shares two cases, or a clear error
     with warnings.catch_warnings():
         # the report states the dropped cases itself
         warnings.simplefilter("ignore", UserWarning)
-        complete = score_table(wide, nan_policy=nan_policy)
+        # "pairwise": the methods that compare all algorithms at once use
+        # the complete cases; the pair table uses each pair's own
+        complete = score_table(
+            wide, nan_policy="omit" if nan_policy == "pairwise" else nan_policy
+        )
     table = wide.astype(float)  # a copy: the input is never changed
     table.index.name = complete.index.name
     table.columns.name = complete.columns.name

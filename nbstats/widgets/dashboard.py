@@ -108,6 +108,12 @@ def dashboard(
         from nbstats.widgets.folds import FoldDashboard
 
         return FoldDashboard(scores, aliases=aliases, **kwargs)
+    if nan_policy == "pairwise":
+        raise ValueError(
+            "the dashboards compare every algorithm on the same cases, so "
+            "nan_policy='pairwise' does not apply: pass nan_policy='omit' to drop "
+            "the incomplete cases (the report's pair table takes 'pairwise')."
+        )
     from nbstats.widgets.base import display_names, prepare_table
 
     # bad input fails here, before any widget

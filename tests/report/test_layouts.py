@@ -94,8 +94,11 @@ def test_prepare_records_dropped_cases_aliases_and_folds():
     assert prepare.prepare(table, nan_policy="omit", aliases=False).aliases == {}
     with pytest.raises(ValueError, match=r"missing scores at .*nan_policy='omit'"):
         prepare.prepare(table)
-    with pytest.raises(ValueError, match="unknown nan_policy=.pairwise."):
-        prepare.prepare(table, nan_policy="pairwise")
+    pairwise = prepare.prepare(table, nan_policy="pairwise")
+    assert pairwise.dropped == ["data set 1"]  # from the all-algorithm analyses
+    assert np.isnan(pairwise.table.iloc[1, 0])  # kept for the pair tables
+    with pytest.raises(ValueError, match="unknown nan_policy=.pair."):
+        prepare.prepare(table, nan_policy="pair")
 
 
 def test_missing_cells_survive_the_embedded_csv():

@@ -1,0 +1,93 @@
+"""report(..., nan_policy="pairwise"): complete cases for the all-algorithm
+analyses, each pair's own cases for the Bayesian signed-rank table."""
+
+import re
+import warnings
+
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.cli import main
+from nbstats.report.cells import signrank_frame
+
+
+def _table(m: int) -> pd.DataFrame:
+    rng = np.random.default_rng(m)
+    names = [
+        f"HistGradientBoostingClassifier(max_iter={100 * j}, lr=0.05)" for j in range(m)
+    ]
+    values = rng.normal(size=(14, m)) * 0.02 + np.linspace(0.70, 0.76, m)
+    values[1, 0] = values[4, 1] = values[9, m - 1] = np.nan
+    return pd.DataFrame(
+        values, columns=names, index=[f"data set {i}" for i in range(14)]
+    )
+
+
+def _text(nb) -> str:
+    parts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", output
+            parts.append(output.get("data", {}).get("text/plain", ""))
+            parts.append(output.get("data", {}).get("text/markdown", ""))
+            parts.append(output.get("text", ""))
+    return re.sub(r"\s+", " ", "\n".join(parts))
+
+
+@pytest.mark.parametrize("m", [3, 8])
+def test_report_states_the_policy_and_pair_counts(tmp_path, m):
+    table = _table(m)
+    path = nbstats.report.report(
+        table, tmp_path / "pairwise.ipynb", nan_policy="pairwise",
+        analyses=["bayesian"],
+    )  # fmt: skip
+    text = _text(nbformat.read(path, as_version=4))
+    assert "nan_policy = 'pairwise'" in text
+    assert "3 of 14 cases had missing scores" in text
+    assert "cases" in text  # the pair table's column of pair counts
+
+
+def test_pair_table_numbers_equal_the_pair_alone():
+    table = _table(3)
+    res = nbstats.bayes_signrank_pairs(
+        table, n_samples=5000, random_state=0, interval=False, nan_policy="pairwise"
+    )
+    frame, caption = signrank_frame(res)
+    assert "nan_policy = 'pairwise'" in caption
+    for row in res.pairs.itertuples():
+        both = table[[row.a, row.b]].dropna()
+        assert frame.loc[f"{row.b} vs {row.a}", "cases"] == len(both)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            alone = nbstats.bayes_signrank(
+                both[row.a], both[row.b], n_samples=5000, random_state=0
+            )
+        assert row.prob_lower == pytest.approx(alone.prob_lower, abs=1e-12)
+
+
+def test_cli_takes_pairwise(tmp_path):
+    csv = tmp_path / "scores.csv"
+    _table(3).to_csv(csv, index_label="case")
+    code = main(
+        ["report", str(csv), "--nan-policy", "pairwise", "--analyses", "bayesian",
+         "-o", str(tmp_path / "r.ipynb")]
+    )  # fmt: skip
+    assert code in (0, None)
+    text = _text(nbformat.read(tmp_path / "r.ipynb", as_version=4))
+    assert "nan_policy = 'pairwise'" in text
+
+
+def test_dashboards_refuse_pairwise_with_the_fix():
+    with pytest.raises(ValueError, match="pass nan_policy='omit'"):
+        nbstats.dashboard(_table(3), nan_policy="pairwise")
+
+
+def test_a_pair_without_shared_cases_is_refused_before_the_report(tmp_path):
+    table = _table(3)
+    table.iloc[:, 0] = np.where(np.arange(14) < 7, table.iloc[:, 0], np.nan)
+    table.iloc[:7, 1] = np.nan
+    with pytest.raises(ValueError, match="share at least 2 cases"):
+        nbstats.report.report(table, tmp_path / "x.ipynb", nan_policy="pairwise")
