@@ -53,6 +53,9 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "bayes_posthoc": lambda t: nbstats.bayes_posthoc(t, **FAST),
     "bayes_signrank_pairs": lambda t: nbstats.bayes_signrank_pairs(t, **FAST),
     "accessor.friedman": lambda t: t.compare.friedman(),
+    "analyze": lambda t: nbstats.analyze(t, bayes=False),
+    "skillings_mack": nbstats.skillings_mack,
+    "durbin": nbstats.durbin,
 }
 
 TWO_SAMPLE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -230,6 +233,10 @@ def test_table_entry_points(function, kind):
         with pytest.raises(TypeError, match=kind.refused) as info:
             function(table)
         assert "'B'" in str(info.value) or "'acc'" in str(info.value)
+    elif kind.missing and function is nbstats.skillings_mack:
+        # missing cells are its input: a NA is a missing cell, as NaN is
+        as_nan = table.astype(object).where(table.notna(), np.nan).astype(float)
+        _same(function(table), function(as_nan))
     elif kind.missing:
         with pytest.raises(ValueError, match="missing scores"):
             function(table)
