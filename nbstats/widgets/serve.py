@@ -42,8 +42,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-import pandas as pd
-
+from nbstats.widgets.serve_data import (
+    FoldInput,
+    fold_keyword,
+    load_scores,
+    option_problem,
+    read_folds,
+    read_table,
+)
 from nbstats.widgets.serve_process import (
     DEFAULT_CULL_IDLE,
     DEFAULT_MAX_KERNELS,
@@ -71,7 +77,7 @@ __all__ = [
 ]
 
 #: The dashboards ``nbstats dashboard --kind`` can serve.
-KINDS = ("bayes", "frequentist", "ranks")
+KINDS = ("bayes", "frequentist", "ranks", "folds")
 #: ``--aliases`` → the ``aliases=`` of :func:`nbstats.dashboard`.
 ALIASES = {"auto": "auto", "on": True, "off": False}
 NAN_POLICIES = ("raise", "omit")
@@ -83,128 +89,6 @@ CONTROL_CLASS = "nbstats-control-"
 DASHBOARD_CLASS = "nbstats-dashboard"
 
 
-def load_scores(
-    csv: str | os.PathLike[str],
-    *,
-    case: str | None = None,
-    algorithm: str | None = None,
-    score: str | None = None,
-    aggregate: str | None = None,
-    nan_policy: str = "raise",
-    sep: str = ",",
-    encoding: str = "utf-8",
-    no_case_column: bool = False,
-) -> pd.DataFrame:
-    """Read a score CSV as ``nbstats report`` does and validate it.
-
-    The file is checked by :func:`nbstats.cli_input.read_csv` before pandas
-    parses it, then validated by :func:`nbstats.score_table`; an error names
-    the file (and the line) and the fix. The keywords are the options of
-    ``nbstats report``: wide data (no ``algorithm``/``score``) has a column
-    of case names -- ``case``, else the first column -- and one column of
-    scores per algorithm (``no_case_column=True``: every column is an
-    algorithm, rows numbered 1, 2, ...); long data has one row per (case,
-    algorithm[, fold]) in the columns ``case``, ``algorithm`` and ``score``,
-    repeated rows combined by ``aggregate``. ``sep="auto"`` guesses the
-    separator among ``, ; tab |``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        The validated score table (rows = cases, columns = algorithms).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "scores.csv"
-    >>> _ = path.write_text("data set;A;B\\nd1;0.5;0.6\\nd2;0.7;0.9\\n")
-    >>> load_scores(path, sep=";").shape
-    (2, 2)
-    >>> _ = path.write_text("case,A,A\\nd1,0.5,0.6\\nd2,0.7,0.9\\n")
-    >>> load_scores(path)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: ...scores.csv, line 1: duplicated column name 'A' (columns 2 and 3); ...
-    """
-    table, _ = _read(
-        csv,
-        case=case,
-        algorithm=algorithm,
-        score=score,
-        aggregate=aggregate,
-        nan_policy=nan_policy,
-        sep=sep,
-        encoding=encoding,
-        no_case_column=no_case_column,
-    )
-    return table
-
-
-def _option_problem(
-    case: str | None,
-    algorithm: str | None,
-    score: str | None,
-    aggregate: str | None,
-    no_case_column: bool,
-) -> tuple[str, str] | None:
-    """``(option, problem)`` for a combination ``nbstats report`` refuses."""
-    if algorithm is not None or score is not None:
-        given = {"--case": case, "--algorithm": algorithm, "--score": score}
-        missing = [option for option, value in given.items() if value is None]
-        if missing:
-            return missing[0], (
-                "long data needs --case, --algorithm and --score (the CSV's "
-                f"columns); missing: {', '.join(missing)}."
-            )
-    elif aggregate is not None:
-        return "--aggregate", (
-            "applies to long data; also give --case, --algorithm and --score "
-            "(the CSV's columns of cases, algorithms and scores)."
-        )
-    if no_case_column and case is not None:
-        return "--no-case-column", (
-            "not with --case, which names the column of cases (and long data "
-            "has one); give one or the other."
-        )
-    return None
-
-
-def _is_long(*options: Any) -> bool:
-    """Whether :func:`_option_problem`'s options describe long data; a bad
-    combination refused."""
-    problem = _option_problem(*options)
-    if problem is not None:
-        raise ValueError(f"{problem[0]}: {problem[1]}")
-    return options[1] is not None
-
-
-def _read(csv: str | os.PathLike[str], **data: Any) -> tuple[pd.DataFrame, str]:
-    """The table :func:`load_scores` returns (``data``: its keywords) and the
-    separator used (``sep="auto"`` resolved)."""
-    import nbstats
-    from nbstats.cli_input import read_csv
-
-    keys = ("case", "algorithm", "score", "aggregate", "no_case_column")
-    is_long = _is_long(*(data[key] for key in keys))
-    path = os.fspath(csv)
-    long = {key: data[key] for key in keys[:3]}
-    raw, found = read_csv(
-        path,
-        sep=data["sep"],
-        encoding=data["encoding"],
-        case=data["case"],
-        no_case_column=data["no_case_column"],
-        long=long if is_long else None,
-    )
-    keywords = dict(long, aggregate=data["aggregate"]) if is_long else {}
-    try:
-        table = nbstats.score_table(raw, **keywords, nan_policy=data["nan_policy"])
-    except (ValueError, TypeError) as error:  # name the file, as the report does
-        kind = TypeError if isinstance(error, TypeError) else ValueError
-        raise kind(f"{path}: {error}") from None
-    return table, found
-
-
 def build_notebook(
     csv: str | os.PathLike[str],
     *,
@@ -214,6 +98,8 @@ def build_notebook(
     algorithm: str | None = None,
     score: str | None = None,
     aggregate: str | None = None,
+    fold: str | Sequence[str] | None = None,
+    runs: int | None = None,
     title: str | None = None,
     nan_policy: str = "raise",
     aliases: str = "auto",
@@ -227,6 +113,9 @@ def build_notebook(
     sees the file as it is then), through :mod:`nbstats.cli_input` with the
     options given here (as :func:`load_scores` reads it); names and options
     are embedded with :func:`repr`, so any path or column name is safe.
+    ``kind="folds"`` reads long per-fold data as it is and needs ``fold``
+    (the fold column(s); :func:`~nbstats.widgets.serve_data.read_folds`
+    recognises it) and, with a single fold column, ``runs``.
 
     Returns
     -------
@@ -260,14 +149,48 @@ def build_notebook(
         raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     _check_options(nan_policy, aliases)
     path = Path(csv).expanduser().resolve()
-    if _is_long(case, algorithm, score, aggregate, no_case_column):
+    problem = option_problem(
+        case,
+        algorithm,
+        score,
+        aggregate,
+        no_case_column,
+        fold=fold,
+        runs=runs,
+        kind=kind,
+        nan_policy=nan_policy,
+    )
+    if problem is not None:
+        raise ValueError(f"{problem[0]}: {problem[1]}")
+    columns = {"case": case, "algorithm": algorithm, "score": score}
+    options = f"kind={kind!r}"
+    if kind == "folds":
+        if fold is None:
+            raise ValueError(
+                "kind='folds' needs fold=, the fold column(s) "
+                "(read_folds recognises them)."
+            )
+        read = _call(
+            "scores, _ = nbstats.cli_input.read_csv",
+            _literal(path),
+            sep=sep,
+            encoding=encoding,
+            case=case,
+            no_case_column=False,
+            long=columns,
+        )
+        options += "".join(f", {key}={value!r}" for key, value in columns.items())
+        options += f", fold={fold!r}"
+        if runs is not None:
+            options += f", runs={runs!r}"
+    elif algorithm is not None:
+        keywords: dict[str, Any] = dict(columns, aggregate=aggregate)
+        if fold_keyword(fold) is not None:
+            keywords["fold"] = fold_keyword(fold)
         read = _call(
             "scores = nbstats.cli_input.read_scores",
             _literal(path),
-            case=case,
-            algorithm=algorithm,
-            score=score,
-            aggregate=aggregate,
+            **keywords,
             nan_policy=nan_policy,
             sep=sep,
             encoding=encoding,
@@ -281,7 +204,6 @@ def build_notebook(
             case=case,
             no_case_column=no_case_column,
         )
-    options = f"kind={kind!r}"
     if not higher_is_better:
         options += ", higher_is_better=False"
     if nan_policy != "raise":
@@ -332,6 +254,7 @@ _KIND_TITLES = {
     "bayes": "Bayesian comparison dashboard",
     "frequentist": "frequentist comparison dashboard",
     "ranks": "rank confidence intervals dashboard",
+    "folds": "cross-validation folds dashboard",
 }
 
 
@@ -373,6 +296,8 @@ def serve(
     algorithm: str | None = None,
     score: str | None = None,
     aggregate: str | None = None,
+    fold: str | Sequence[str] | None = None,
+    runs: int | None = None,
     nan_policy: str = "raise",
     aliases: str = "auto",
     token: bool = True,
@@ -394,7 +319,9 @@ def serve(
     (default stdout), with ``?token=...`` unless ``token=False`` (which
     prints a warning to ``log`` instead). ``port=None`` picks a free port. At most
     ``max_kernels`` pages have a kernel at once (0: no limit); a kernel idle
-    for ``cull_idle`` seconds is stopped (0: never).
+    for ``cull_idle`` seconds is stopped (0: never). ``kind="folds"``
+    checks the per-fold data as :func:`~nbstats.widgets.serve_data.read_folds`
+    does (the fold column recognised when not given, with a note).
 
     Returns
     -------
@@ -425,9 +352,38 @@ def serve(
         "encoding": encoding,
         "no_case_column": no_case_column,
     }
-    with warnings.catch_warnings():  # the page names the dropped cases
-        warnings.simplefilter("ignore")
-        table, found = _read(csv, sep=sep, **data)
+    if kind == "folds":
+        problem = option_problem(
+            case,
+            algorithm,
+            score,
+            aggregate,
+            no_case_column,
+            fold=fold,
+            runs=runs,
+            kind=kind,
+            nan_policy=nan_policy,
+        )
+        if problem is not None:
+            raise ValueError(f"{problem[0]}: {problem[1]}")
+        checked, found = read_folds(
+            csv,
+            case=case,
+            algorithm=algorithm,
+            score=score,
+            fold=fold,
+            runs=runs,
+            higher_is_better=higher_is_better,
+            sep=sep,
+            encoding=encoding,
+        )
+        fold, runs = checked.fold, checked.runs
+        what = _folds_announce(checked)
+    else:
+        with warnings.catch_warnings():  # the page names the dropped cases
+            warnings.simplefilter("ignore")
+            table, found = read_table(csv, sep=sep, fold=fold, **data)
+        what = f"{table.shape[1]} algorithms on {table.shape[0]} cases"
     if importlib.util.find_spec("voila") is None:
         raise ModuleNotFoundError(
             "the dashboard server needs Voilà: pip install 'nbstats[dashboard]'",
@@ -440,12 +396,22 @@ def serve(
             file=log,
             flush=True,
         )
+    if kind == "folds" and checked.recognised:
+        named = fold if isinstance(fold, str) else ",".join(fold)  # type: ignore[arg-type]
+        print(
+            f"nbstats: note: --kind folds: taking {named} as the fold column(s), "
+            f"as --fold {named}.",
+            file=log,
+            flush=True,
+        )
     nb = build_notebook(
         csv,
         kind=kind,
         higher_is_better=higher_is_better,
         aliases=aliases,
         sep=found,
+        fold=fold,
+        runs=runs,
         **data,
     )
     stem = re.sub(r"[^\w.-]+", "_", Path(csv).stem) or "scores"
@@ -458,9 +424,16 @@ def serve(
         cull_idle=cull_idle,
         out=out,
         log=log,
-        announce=f"nbstats: serving the {kind} dashboard of {table.shape[1]} "
-        f"algorithms on {table.shape[0]} cases with Voilà (Ctrl-C to stop)",
+        announce=f"nbstats: serving the {kind} dashboard of {what} with Voilà "
+        "(Ctrl-C to stop)",
     )
+
+
+def _folds_announce(checked: FoldInput) -> str:
+    """``"5 algorithms on 54 data sets (100 folds each)"``."""
+    folds = " or ".join(map(str, checked.folds_per_case))
+    sets, algorithms = checked.shape
+    return f"{algorithms} algorithms on {sets} data sets ({folds} folds each)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -501,6 +474,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=None,
         help="long data: combine repeated rows (e.g. folds) of a case and algorithm",
     )
+    long.add_argument(
+        "--fold",
+        help="the fold column(s), e.g. fold or run,fold: --kind folds tests each "
+        "data set on them (default: recognised by name: fold, folds, run, "
+        "repetition, repeat); the other dashboards average each algorithm's "
+        "scores over them",
+        **_LONG_OPTIONS["--fold"],
+    )
+    long.add_argument(
+        "--runs",
+        help="--kind folds: how many runs (repetitions) of k-fold "
+        "cross-validation made each data set's folds (k = folds / N); not "
+        "needed with --fold run,fold",
+        **_LONG_OPTIONS["--runs"],
+    )
     parser.add_argument(
         "--nan-policy",
         choices=NAN_POLICIES,
@@ -526,6 +514,7 @@ _OPTION_WORDS = (
     ("pass aggregate='mean' or 'median'", "pass --aggregate mean or median"),
     ("case=, algorithm= and score=", "--case, --algorithm and --score"),
     ("aggregate=", "--aggregate"),
+    ("pass runs= or test_fraction=", "pass --runs N"),
     (
         "make the index unique (e.g. reset_index()) or aggregate repeated rows",
         "give every case its own name (repeated rows of folds: give long data "
@@ -544,8 +533,18 @@ def run(args: argparse.Namespace) -> int:
     Voilà starts.
     """
     no_case_column = getattr(args, "no_case_column", False)
-    problem = _option_problem(
-        args.case, args.algorithm, args.score, args.aggregate, no_case_column
+    fold, runs = getattr(args, "fold", None), getattr(args, "runs", None)
+    nan_policy = getattr(args, "nan_policy", "raise")
+    problem = option_problem(
+        args.case,
+        args.algorithm,
+        args.score,
+        args.aggregate,
+        no_case_column,
+        fold=fold,
+        runs=runs,
+        kind=args.kind,
+        nan_policy=nan_policy,
     )
     parser = getattr(args, "parser", None)
     if problem is not None and parser is not None:
@@ -560,7 +559,9 @@ def run(args: argparse.Namespace) -> int:
             algorithm=args.algorithm,
             score=args.score,
             aggregate=args.aggregate,
-            nan_policy=getattr(args, "nan_policy", "raise"),
+            fold=fold,
+            runs=runs,
+            nan_policy=nan_policy,
             aliases=getattr(args, "aliases", "auto"),
             token=not getattr(args, "no_token", False),
             max_kernels=getattr(args, "max_kernels", DEFAULT_MAX_KERNELS),

@@ -58,9 +58,35 @@ def widget_views(nb):
     ]
 
 
+@pytest.fixture
+def fold_csv(tmp_path):
+    """3 data sets x 3 classifiers x 10 runs of 10-fold CV, in a folder whose
+    name needs quoting."""
+    import nbstats
+
+    folder = tmp_path / 'it\'s "folds"'
+    folder.mkdir()
+    data = nbstats.datasets.load("uci_accuracy_folds")
+    keep = data.dataset.isin(["iris", "wine", "glass"]) & data.classifier.isin(
+        ["nbc", "aode", "hnb"]
+    )
+    path = folder / "uci folds.csv"
+    data[keep].to_csv(path, index=False)
+    return path
+
+
+FOLD_OPTIONS = {"case": "dataset", "algorithm": "classifier", "score": "accuracy"}
+LONG_ARGS = ["--case", "d", "--algorithm", "a", "--score", "s"]
+
+
 @pytest.mark.parametrize("kind", serve.KINDS)
-def test_notebook_shows_the_dashboard_widget(wide_csv, kind):
-    nb = serve.build_notebook(wide_csv, kind=kind)
+def test_notebook_shows_the_dashboard_widget(wide_csv, fold_csv, kind):
+    if kind == "folds":
+        nb = serve.build_notebook(
+            fold_csv, kind=kind, fold="fold", runs=10, **FOLD_OPTIONS
+        )
+    else:
+        nb = serve.build_notebook(wide_csv, kind=kind)
     nbformat.validate(nb)
     assert nb.metadata.kernelspec.name == "python3"
     execute(nb)
@@ -76,7 +102,8 @@ def test_notebook_shows_the_dashboard_widget(wide_csv, kind):
     classes = {c for m in state.values() for c in m["state"].get("_dom_classes", ())}
     assert any(c.startswith(serve.CONTROL_CLASS) for c in classes)
     # sources are for Voilà to strip; the title says which file and direction
-    assert "demsar 2006.csv" in nb.cells[0].source
+    name = "uci folds.csv" if kind == "folds" else "demsar 2006.csv"
+    assert name in nb.cells[0].source
     assert "higher scores are better" in nb.cells[0].source
 
 
@@ -573,3 +600,161 @@ def test_voila_config_installs_the_xsrf_hook(tmp_path):
     handler = Handler()
     assert set_xsrf_cookie(handler, notebook=None, cwd=".") is None
     assert handler.read == 1
+
+
+def test_fold_data_is_checked_and_its_fold_column_recognised(fold_csv):
+    from nbstats.widgets.folds_data import FoldTests
+
+    found, sep = serve.read_folds(fold_csv, runs=10, **FOLD_OPTIONS)
+    assert (found.fold, found.recognised, found.runs, sep) == ("fold", True, 10, ",")
+    assert found.shape == (3, 3) and found.folds_per_case == [100]
+    # the page's dashboard is built from the same rows: its data sets and names
+    import pandas as pd
+
+    tests = FoldTests(
+        pd.read_csv(fold_csv), fold="fold", higher_is_better=True, **FOLD_OPTIONS
+    )
+    assert found.shape == (len(tests.cases), len(tests.names))
+    given, _ = serve.read_folds(fold_csv, fold=["fold"], runs=5, **FOLD_OPTIONS)
+    assert (given.fold, given.recognised, given.runs) == ("fold", False, 5)
+
+
+def test_fold_data_errors_name_the_file_and_the_option(fold_csv, tmp_path):
+    with pytest.raises(
+        ValueError, match=r"uci folds\.csv: --kind folds: say how .*--runs N"
+    ):
+        serve.read_folds(fold_csv, **FOLD_OPTIONS)
+    with pytest.raises(ValueError, match="runs=3 runs"):
+        serve.read_folds(fold_csv, runs=3, **FOLD_OPTIONS)  # 100 is not 3 runs
+    with pytest.raises(ValueError, match=r"not found"):
+        serve.read_folds(fold_csv, fold=["split"], runs=10, **FOLD_OPTIONS)
+    renamed = tmp_path / "renamed.csv"
+    renamed.write_text(fold_csv.read_text().replace(",fold,", ",split,", 1))
+    with pytest.raises(ValueError, match="no fold column recognised.*--fold COLS"):
+        serve.read_folds(renamed, runs=10, **FOLD_OPTIONS)
+    found, _ = serve.read_folds(renamed, fold=["split"], runs=10, **FOLD_OPTIONS)
+    assert found.fold == "split"
+    # a missing fold score: the correlated t-test pairs the folds
+    lines = fold_csv.read_text().splitlines()
+    holes = tmp_path / "holes.csv"
+    holes.write_text("\n".join(lines[:5] + lines[6:]) + "\n")
+    with pytest.raises(ValueError, match=r"holes\.csv: "):
+        serve.read_folds(holes, runs=10, **FOLD_OPTIONS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["--kind", "folds"], "--kind"),  # wide data
+        (
+            [
+                "--kind",
+                "folds",
+                *LONG_ARGS,
+                "--aggregate",
+                "mean",
+            ],
+            "--aggregate",
+        ),
+        (
+            [
+                "--kind",
+                "folds",
+                *LONG_ARGS,
+                "--nan-policy",
+                "omit",
+            ],
+            "--nan-policy",
+        ),
+        (
+            [
+                "--kind",
+                "folds",
+                *LONG_ARGS,
+                "--fold",
+                "none",
+            ],
+            "--fold",
+        ),
+        (["--runs", "10", *LONG_ARGS], "--runs"),
+        (["--fold", "fold"], "--fold"),  # wide data
+    ],
+)
+def test_fold_options_that_do_not_go_together(tmp_path, capsys, argv, option):
+    csv = tmp_path / "scores.csv"
+    csv.write_text("case,A,B\nd1,0.5,0.6\nd2,0.7,0.9\n")
+    with pytest.raises(SystemExit) as stop:
+        serve.main([str(csv), *argv])
+    assert stop.value.code == 2
+    assert f"error: argument {option}:" in capsys.readouterr().err
+
+
+def test_fold_notebook_reads_the_folds_as_they_are(fold_csv):
+    nb = serve.build_notebook(
+        fold_csv,
+        kind="folds",
+        fold=["run", "fold"],
+        higher_is_better=False,
+        **FOLD_OPTIONS,
+    )
+    code = nb.cells[-1].source
+    tree = ast.parse(code)
+    calls = {
+        ast.unparse(node.value.func): node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+    }
+    read = calls["nbstats.cli_input.read_csv"]
+    values = {k.arg: ast.literal_eval(k.value) for k in read.keywords}
+    assert values["long"] == FOLD_OPTIONS and values["no_case_column"] is False
+    board = {
+        k.arg: ast.literal_eval(k.value) for k in calls["nbstats.dashboard"].keywords
+    }
+    assert board == dict(
+        FOLD_OPTIONS, kind="folds", fold=["run", "fold"], higher_is_better=False
+    )
+    assert "lower scores are better" in nb.cells[0].source
+    with pytest.raises(ValueError, match="needs fold="):
+        serve.build_notebook(fold_csv, kind="folds", **FOLD_OPTIONS)
+
+
+def test_other_dashboards_average_the_given_fold_column(fold_csv):
+    import nbstats
+
+    table = serve.load_scores(fold_csv, fold="fold", **FOLD_OPTIONS)
+    raw = nbstats.datasets.load("uci_accuracy_folds")
+    mean = raw.groupby(["dataset", "classifier"]).accuracy.mean()
+    for (case, name), value in table.stack().items():
+        assert value == pytest.approx(mean[case, name], abs=1e-12)
+    code = (
+        serve.build_notebook(fold_csv, kind="ranks", fold=["fold"], **FOLD_OPTIONS)
+        .cells[-1]
+        .source
+    )
+    assert "fold='fold'" in code and "read_scores(" in code
+
+
+def test_serve_announces_the_fold_data_and_the_recognised_column(
+    fold_csv, capsys, monkeypatch
+):
+    served = {}
+
+    def fake_serve_notebook(nb, **options):
+        served.update(options, nb=nb)
+        return 0
+
+    monkeypatch.setattr(serve, "serve_notebook", fake_serve_notebook)
+    argv = [str(fold_csv), "--kind", "folds", "--runs", "10"]
+    argv += [f"--{key}={value}" for key, value in FOLD_OPTIONS.items()]
+    assert serve.main(argv) == 0
+    err = capsys.readouterr().err
+    assert "taking fold as the fold column(s), as --fold fold" in err
+    assert served["announce"].startswith(
+        "nbstats: serving the folds dashboard of 3 algorithms on 3 data sets "
+        "(100 folds each)"
+    )
+    assert "runs=10" in served["nb"].cells[-1].source
+    capsys.readouterr()
+    assert serve.main([argv[0], "--kind", "folds", *argv[5:]]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"nbstats: error: {fold_csv}: --kind folds: say how")
