@@ -230,10 +230,11 @@ def build_notebook(
     )
     direction = "higher" if higher_is_better else "lower"
     heading = title or f"nbstats — {_KIND_TITLES[kind]}"
+    ranks = "" if kind == "folds" else "; rank 1 = best"
     intro = (
         f"# {html.escape(heading)}\n\n"
         f"Scores from <code>{html.escape(path.name)}</code> "
-        f"({direction} scores are better; rank 1 = best). "
+        f"({direction} scores are better{ranks}). "
         "Move a control and every view is recomputed."
     )
     nb = nbf.new_notebook(

@@ -105,22 +105,15 @@ def chromium() -> str:
     return path
 
 
-@pytest.fixture
-def served(tmp_path, chromium):
-    """Start the dashboard server in its own process group; stop that group after."""
-    csv = tmp_path / "scores.csv"
-    csv.write_text(SCORES)
+@contextlib.contextmanager
+def serving(tmp_path: Path, csv: Path, *options: str):
+    """Run ``python -m nbstats.widgets.serve csv options`` in its own process
+    group and yield its URL; stop the group with Ctrl-C after, and check that
+    no kernel outlives it and its temporary directory is gone."""
     log = tmp_path / "serve.log"
     with log.open("w") as sink:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "nbstats.widgets.serve",
-                str(csv),
-                "--kind",
-                "bayes",
-            ],
+            [sys.executable, "-m", "nbstats.widgets.serve", str(csv), *options],
             stdin=subprocess.DEVNULL,
             stdout=sink,
             stderr=subprocess.STDOUT,
@@ -149,6 +142,15 @@ def served(tmp_path, chromium):
             assert not strays, f"kernels left running: {strays}\n{text}"
             assert not Path(workdir).exists(), text
         assert process.returncode == 0, text
+
+
+@pytest.fixture
+def served(tmp_path, chromium):
+    """The Bayesian dashboard of SCORES, served."""
+    csv = tmp_path / "scores.csv"
+    csv.write_text(SCORES)
+    with serving(tmp_path, csv, "--kind", "bayes") as url:
+        yield url
 
 
 def _decisions(page) -> collections.Counter:
