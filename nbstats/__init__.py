@@ -26,6 +26,7 @@ from nbstats.stats.bayes import (
     bayes_signrank_pairs,
 )
 from nbstats.stats.bayes.memory import memory_ceiling, set_memory_ceiling
+from nbstats.stats.comparison import comparison_matrix
 from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
 from nbstats.stats.correlated_pairs import correlated_pairs
 from nbstats.stats.effect_size import effect_size
@@ -61,6 +62,7 @@ __all__ = [
     "bayes_sign_test",
     "bayes_signrank",
     "bayes_signrank_pairs",
+    "comparison_matrix",
     "correlated_pairs",
     "correlated_ttest",
     "critical_difference",

@@ -13,6 +13,7 @@ figure, or an array of Axes.
 from nbstats.plots._common import legend_texts
 from nbstats.plots.cd import cd_diagram
 from nbstats.plots.cd_tikz import cd_tikz
+from nbstats.plots.comparison import comparison_matrix_plot
 from nbstats.plots.friedman import friedman_posterior
 from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
 from nbstats.plots.pairwise import pairwise_heatmap
@@ -37,6 +38,7 @@ __all__ = [
     "WIDTHS",
     "cd_diagram",
     "cd_tikz",
+    "comparison_matrix_plot",
     "correlated_posterior",
     "figure_of",
     "friedman_posterior",

@@ -9,6 +9,7 @@ from nbstats.results.bayes import (
     BayesSignTestResult,
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
+from nbstats.results.comparison import ComparisonMatrixResult
 from nbstats.results.effect_size import EffectSizeResult
 from nbstats.results.folds import (
     BayesCorrelatedTTestResult,
@@ -39,6 +40,7 @@ __all__ = [
     "BayesSignTestResult",
     "BayesSignedRankPairsResult",
     "BayesSignedRankResult",
+    "ComparisonMatrixResult",
     "CorrelatedPairsResult",
     "CorrelatedTTestResult",
     "DurbinResult",

@@ -36,7 +36,7 @@ from nbstats.results.effect_size import EffectSizeResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.frequentist.wilcoxon import signed_rank_null_pmf
 
-__all__ = ["EFFECT_KINDS", "effect_size", "magnitude"]
+__all__ = ["EFFECT_KINDS", "effect_size", "magnitude", "paired_effect"]
 
 EffectKind = Literal[
     "cliff", "vargha-delaney", "cohen-d", "hedges-g", "rank-biserial", "hodges-lehmann"
@@ -125,21 +125,11 @@ def effect_size(
     method = None
     if kind in ("cliff", "vargha-delaney"):
         va, vb = _oriented(a, b, d, higher_is_better, nan_policy)
-        delta = cliffs_delta(va, vb)
-        value = delta if kind == "cliff" else (delta + 1) / 2
-    elif kind in ("cohen-d", "hedges-g"):
-        value = _cohen_dz(d)
-        if kind == "hedges-g":
-            if n < 3:
-                raise ValueError(
-                    "Hedges' g needs at least 3 cases (its correction divides "
-                    f"by 4(n - 1) - 1); got {n}."
-                )
-            value *= 1 - 3 / (4 * (n - 1) - 1)
-    elif kind == "rank-biserial":
-        value = _rank_biserial(d)
-    else:
+        value = paired_effect(kind, va, vb)
+    elif kind == "hodges-lehmann":
         value, interval, method = hodges_lehmann(d, confidence_level)
+    else:
+        value = paired_effect(kind, None, None, d)
     return EffectSizeResult(
         kind=kind,
         value=float(value),
@@ -151,6 +141,45 @@ def effect_size(
         name_a=name_a,
         name_b=name_b,
     )
+
+
+def paired_effect(
+    kind: str,
+    a: np.ndarray | None,
+    b: np.ndarray | None,
+    d: np.ndarray | None = None,
+) -> float:
+    """The value of :func:`effect_size` from checked arrays, without a result.
+
+    ``a`` and ``b`` are the two algorithms' scores on their common cases,
+    oriented so that higher is better; ``d`` is ``b − a`` (computed when not
+    given). For many pairs at once (:func:`nbstats.comparison_matrix`): no
+    validation, no names, no interval.
+
+    Examples
+    --------
+    >>> paired_effect("vargha-delaney", np.array([1.0, 2, 3]), np.array([2.0, 3, 4]))
+    0.7777777777777778
+    """
+    if d is None:
+        d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    n = int(d.size)
+    if kind in ("cliff", "vargha-delaney"):
+        delta = cliffs_delta(a, b)  # type: ignore[arg-type]
+        return delta if kind == "cliff" else (delta + 1) / 2
+    if kind in ("cohen-d", "hedges-g"):
+        value = _cohen_dz(d)
+        if kind == "hedges-g":
+            if n < 3:
+                raise ValueError(
+                    "Hedges' g needs at least 3 cases (its correction divides "
+                    f"by 4(n - 1) - 1); got {n}."
+                )
+            value *= 1 - 3 / (4 * (n - 1) - 1)
+        return value
+    if kind == "rank-biserial":
+        return _rank_biserial(d)
+    return hodges_lehmann(d)[0]
 
 
 def magnitude(kind: str, value: float) -> str | None:

@@ -1,0 +1,306 @@
+"""The comparison matrix figure: one annotated cell per ordered pair."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from nbstats.names import AliasOption
+from nbstats.plots._common import quiet
+from nbstats.plots.labels import MIN_FONT, add_key, text_width, wrap_text
+from nbstats.plots.pairwise import _Layout, cell_text
+from nbstats.plots.style import INK, WIDTHS, paper_style
+
+__all__ = ["CELL_LINES", "comparison_matrix_plot"]
+
+#: What a cell can say, in the order written: the mean difference, the
+#: record (wins/ties/losses), the adjusted p-value, the effect size.
+CELL_LINES = ("difference", "record", "pvalue", "effect")
+#: Largest annotation font (points); the smallest is MIN_FONT.
+_FONT_MAX = 7.0
+#: Share of a cell the text block may take (inside the significance frame).
+_TEXT_SHARE = 0.8
+#: Largest cell of a new figure (points): two algorithms need no full page.
+_CELL_MAX = 56.0
+#: Effect sizes bounded in [-1, 1] (Vargha–Delaney's A in [0, 1]).
+_BOUNDED = {"cliff": (-1.0, 1.0), "rank-biserial": (-1.0, 1.0),
+            "vargha-delaney": (0.0, 1.0)}  # fmt: skip
+_EFFECT_SYMBOLS = {
+    "cliff": "δ",
+    "vargha-delaney": "A",
+    "cohen-d": "d",
+    "hedges-g": "g",
+    "rank-biserial": "r",
+    "hodges-lehmann": "HL",
+}
+
+
+def comparison_matrix_plot(
+    result: Any,
+    *,
+    ax: Any = None,
+    lines: str | Sequence[str] = "auto",
+    color: str = "effect",
+    width: str = "double",
+    aliases: AliasOption = "auto",
+) -> Any:
+    """Annotated matrix of every pair: row against column.
+
+    Rows and columns are the algorithms by mean rank, best first. Each cell
+    is coloured by the row's effect size over the column (or by the mean
+    difference), blue where the row is better and red where it is worse,
+    and says -- as far as the cell has room -- the mean difference, the
+    record (wins/ties/losses of the row), the adjusted p-value and the
+    effect. Pairs significant after the correction are framed, their text
+    in bold.
+
+    Parameters
+    ----------
+    result : ComparisonMatrixResult
+        From :func:`nbstats.comparison_matrix` (anything with its attributes).
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new figure.
+    lines : "auto" or sequence of {"difference", "record", "pvalue", "effect"}
+        What each cell says. ``"auto"``: all four when they fit at 6 points
+        or more, else the first lines that fit of (p-value, effect, record,
+        difference) -- the p-value first -- else none (from about 25
+        algorithms: the colours and frames remain).
+    color : {"effect", "difference"}
+        What the colour shows: the effect size (bounded kinds on their whole
+        range) or the mean difference (symmetric around 0).
+    width : {"single", "double"}
+        Width of a new figure, one or two columns of a paper (four lines of
+        text need the double width from about 6 algorithms).
+    aliases : "auto", bool or mapping
+        As in :func:`nbstats.plots.pairwise_heatmap`: letters with a key
+        under the figure when the names do not fit.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The cells' texts have gid ``f"cell-{row}-{column}"``, the frames
+        ``f"significant-{row}-{column}"``.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.comparison import comparison_matrix_plot
+    >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
+    >>> ax = comparison_matrix_plot(res)
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "cell-C4.5+m-C4.5"]
+    ['+0.0130\\n11/1/2\\np .047\\nδ +0.18']
+    >>> sorted(p.get_gid() for p in ax.patches if p.get_gid())
+    ['significant-C4.5+m-C4.5', 'significant-C4.5-C4.5+m']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
+    """
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+    from seaborn.utils import relative_luminance
+
+    names = [str(name) for name in result.names]
+    m = len(names)
+    wanted = _check_lines(lines)
+    if color not in ("effect", "difference"):
+        raise ValueError(f"color must be 'effect' or 'difference', got {color!r}.")
+    own = ax is None
+    if own and width not in WIDTHS:
+        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
+    values = (result.effect if color == "effect" else result.mean_difference).to_numpy(
+        dtype=float, copy=True
+    )
+    np.fill_diagonal(values, np.nan)
+    texts = _cell_texts(result, names)
+    with paper_style():
+        total = (
+            WIDTHS[width] * 72
+            if own
+            else ax.get_position().width * ax.figure.get_figwidth() * 72
+        )
+        layout = _Layout(names, names, names, total, one_row=False, aliases=aliases)
+        if own and layout.cell > _CELL_MAX:  # few algorithms: a narrower figure
+            total -= (layout.cell - _CELL_MAX) * m
+            layout = _Layout(names, names, names, total, one_row=False,
+                             aliases=aliases)  # fmt: skip
+        chosen, fontsize = _fit_lines(texts, wanted, layout.cell, lines == "auto")
+        title = str(wrap_text(_title(result, chosen), total - 8.0, 8.0, force=True))
+        if own:
+            height = layout.map_height + layout.below + 11.5 * (title.count("\n") + 1)
+            import matplotlib.pyplot as plt
+
+            fig, ax = plt.subplots(
+                figsize=(total / 72, (height + 10.0) / 72), layout="constrained"
+            )
+        else:
+            fig = ax.figure
+        low, high = _limits(result, values, color)
+        norm = Normalize(vmin=low, vmax=high)
+        mesh = ax.pcolormesh(
+            np.ma.masked_invalid(values),
+            cmap="RdBu",
+            norm=norm,
+            edgecolors="white",
+            linewidth=0.5 if layout.cell >= 8 else 0.0,
+        )
+        ax.set_xlim(0, m)
+        ax.set_ylim(m, 0)  # the best first, at the top
+        ax.set_aspect("equal")
+        for side in ("top", "right", "bottom", "left"):
+            ax.spines[side].set_visible(False)
+        reject = result.reject.to_numpy(dtype=bool)
+        fills = mesh.cmap(norm(np.nan_to_num(values)))
+        for i in range(m):
+            for j in range(m):
+                if i == j:
+                    continue
+                dark = relative_luminance(fills[i, j]) < 0.408  # as seaborn
+                ink = "white" if dark else INK
+                if chosen:
+                    ax.text(
+                        j + 0.5,
+                        i + 0.5,
+                        "\n".join(texts[line][i][j] for line in chosen),
+                        ha="center",
+                        va="center",
+                        fontsize=fontsize,
+                        linespacing=1.15,
+                        color=ink,
+                        fontweight="bold" if reject[i, j] else "normal",
+                        gid=f"cell-{names[i]}-{names[j]}",
+                    )
+                if reject[i, j] and layout.cell >= 5:
+                    ax.add_artist(
+                        Rectangle(
+                            (j + 0.06, i + 0.06),
+                            0.88,
+                            0.88,
+                            fill=False,
+                            edgecolor=ink,
+                            linewidth=min(1.0, layout.cell / 8),
+                            gid=f"significant-{names[i]}-{names[j]}",
+                        )
+                    )
+        ticks = np.arange(m) + 0.5
+        ax.set_xticks(
+            ticks,
+            layout.x_labels,
+            rotation=layout.rotation,
+            ha="right" if layout.rotation == 45 else "center",
+            va="top",
+            rotation_mode="anchor" if layout.rotation == 45 else "default",
+        )
+        ax.set_yticks(ticks, layout.y_labels, multialignment="right")
+        ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
+        bar = fig.colorbar(mesh, cax=ax.inset_axes([1.03, 0.0, 0.04, 1.0]))
+        bar.outline.set_visible(False)
+        bar.ax.tick_params(labelsize=6)
+        bar.set_label(_colorbar_label(result, color), fontsize=7)
+        ax.set_title(title)
+        if layout.fitted.aliases:
+            add_key(fig, layout.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
+    return quiet(ax)
+
+
+def _check_lines(lines: str | Sequence[str]) -> list[str]:
+    if isinstance(lines, str):
+        if lines != "auto":
+            raise ValueError(
+                f"lines must be 'auto' or a list of {list(CELL_LINES)}, got {lines!r}."
+            )
+        return list(CELL_LINES)
+    chosen = list(lines)
+    unknown = [line for line in chosen if line not in CELL_LINES]
+    if unknown:
+        raise ValueError(
+            f"unknown cell lines {unknown}; choose from {list(CELL_LINES)}."
+        )
+    return chosen
+
+
+def _cell_texts(result: Any, names: list[str]) -> dict[str, list[list[str]]]:
+    """Every line a cell can show, per cell."""
+    m = len(names)
+    symbol = _EFFECT_SYMBOLS[result.effect_kind]
+    diff = result.mean_difference.to_numpy(dtype=float)
+    effect = result.effect.to_numpy(dtype=float)
+    adjusted = result.adjusted.to_numpy(dtype=float)
+    wins, ties, losses = (
+        frame.to_numpy() for frame in (result.wins, result.ties, result.losses)
+    )
+    # the differences share one number of decimals: 3 significant figures of
+    # the largest, so that the cells line up and compare
+    largest = np.nanmax(np.abs(diff)) if m > 1 else 0.0
+    decimals = (
+        2
+        if not largest or not math.isfinite(largest)
+        else max(0, 2 - math.floor(math.log10(largest)))
+    )
+    texts: dict[str, list[list[str]]] = {line: [] for line in CELL_LINES}
+    for i in range(m):
+        rows = {line: [] for line in CELL_LINES}
+        for j in range(m):
+            rows["difference"].append(f"{diff[i, j]:+.{decimals}f}".replace("-", "−"))
+            rows["record"].append(f"{wins[i, j]}/{ties[i, j]}/{losses[i, j]}")
+            rows["pvalue"].append(f"p {cell_text(adjusted[i, j])}")
+            rows["effect"].append(f"{symbol} {effect[i, j]:+.2f}".replace("-", "−"))
+        for line in CELL_LINES:
+            texts[line].append(rows[line])
+    return texts
+
+
+def _fit_lines(
+    texts: dict[str, list[list[str]]], wanted: list[str], cell: float, auto: bool
+) -> tuple[list[str], float]:
+    """The lines written and their font size: as many as fit at MIN_FONT."""
+    orders = [wanted]
+    if auto:  # fewer lines, the p-value first
+        orders = [wanted, ["pvalue", "effect", "record"], ["pvalue", "effect"],
+                  ["pvalue"]]  # fmt: skip
+    for lines in orders:
+        widest = max(
+            text_width(texts[line][i][j], _FONT_MAX, weight="bold")
+            for line in lines
+            for i in range(len(texts[line]))
+            for j in range(len(texts[line]))
+            if i != j
+        )
+        size = min(_FONT_MAX, _FONT_MAX * _TEXT_SHARE * cell / widest)
+        size = min(size, _TEXT_SHARE * cell / (1.15 * len(lines)))
+        if size >= MIN_FONT:
+            return lines, size
+    return [], 0.0
+
+
+def _limits(result: Any, values: np.ndarray, color: str) -> tuple[float, float]:
+    if color == "effect" and result.effect_kind in _BOUNDED:
+        return _BOUNDED[result.effect_kind]
+    centre = 0.5 if color == "effect" and result.effect_kind == "vargha-delaney" else 0
+    finite = np.abs(values[np.isfinite(values)] - centre)
+    half = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+    return centre - half, centre + half
+
+
+def _colorbar_label(result: Any, color: str) -> str:
+    if color == "difference":
+        return "mean difference, row − column"
+    return f"{result.effect_name}, row over column"
+
+
+def _title(result: Any, lines: list[str]) -> str:
+    says = {
+        "difference": "mean difference",
+        "record": "wins/ties/losses",
+        "pvalue": f"adjusted p ({result.adjust})",
+        "effect": _EFFECT_SYMBOLS[result.effect_kind],
+    }
+    cell = (
+        "cell: row vs column — " + ", ".join(says[line] for line in lines)
+        if lines
+        else "colour: row vs column"
+    )
+    return (
+        f"{result.test_name} tests; framed: significant at α = {result.alpha:g}\n{cell}"
+    )

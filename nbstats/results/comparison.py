@@ -1,0 +1,153 @@
+"""The result of :func:`nbstats.comparison_matrix`."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats.results.base import Result
+from nbstats.results.effect_size import _NAMES as EFFECT_NAMES
+
+_frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+#: Short names of the tests, for titles.
+TEST_NAMES = {
+    "wilcoxon": "Wilcoxon signed-rank",
+    "sign": "sign",
+    "ttest": "paired t",
+}
+
+
+@_frozen
+class ComparisonMatrixResult(Result):
+    """Every pair of algorithms: wins/ties/losses, mean difference, adjusted
+    p-value, effect size.
+
+    The square frames are in mean-rank order (best first); cell (row,
+    column) describes the row against the column, oriented so that positive
+    means the row is better (for lower-is-better scores too).
+
+    Attributes
+    ----------
+    names : tuple of str
+        The algorithms, best mean rank first.
+    mean_ranks : pandas.Series
+    wins, ties, losses : pandas.DataFrame of int
+        Cases where the row scored better than, the same as, worse than the
+        column (``losses`` is the transpose of ``wins``).
+    n : pandas.DataFrame of int
+        Cases the pair was compared on (all, unless ``nan_policy="pairwise"``).
+    mean_difference : pandas.DataFrame
+        Mean of row − column over the pair's cases, in score units, oriented.
+    effect : pandas.DataFrame
+        The row's effect size over the column (``effect_kind``).
+    magnitude : pandas.DataFrame of str
+        "negligible", "small", "medium", "large" (None for Hodges–Lehmann).
+    pvalues, adjusted : pandas.DataFrame
+        The paired test's p-values, raw and corrected (``adjust``).
+    reject : pandas.DataFrame of bool
+        Adjusted p-value ≤ ``alpha``.
+    test, adjust, effect_kind : str
+    alpha : float
+    higher_is_better : bool
+    n_cases : int
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
+    >>> res.to_frame().loc[0, ["a", "b", "wins", "ties", "losses"]].tolist()
+    ['C4.5+m+cf', 'C4.5+m', 5, 0, 9]
+    """
+
+    names: tuple[str, ...]
+    mean_ranks: pd.Series
+    wins: pd.DataFrame
+    ties: pd.DataFrame
+    losses: pd.DataFrame
+    n: pd.DataFrame
+    mean_difference: pd.DataFrame
+    effect: pd.DataFrame
+    magnitude: pd.DataFrame
+    pvalues: pd.DataFrame
+    adjusted: pd.DataFrame
+    reject: pd.DataFrame
+    test: str
+    adjust: str
+    effect_kind: str
+    alpha: float
+    higher_is_better: bool
+    n_cases: int
+
+    @property
+    def test_name(self) -> str:
+        """The paired test, in words ("Wilcoxon signed-rank")."""
+        return TEST_NAMES[self.test]
+
+    @property
+    def effect_name(self) -> str:
+        """The effect size, in words ("Cliff's δ")."""
+        return EFFECT_NAMES[self.effect_kind]
+
+    def _title(self) -> str:
+        return (
+            f"Comparison matrix: {self.test_name} tests ({self.adjust}), "
+            f"{self.effect_name}"
+        )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        significant = int(np.triu(self.reject.to_numpy(dtype=bool), 1).sum())
+        m = len(self.names)
+        rows: list[tuple[str, object]] = [
+            ("algorithms", m),
+            ("cases", self.n_cases),
+            (
+                f"pairs significant at α = {self.alpha:g}",
+                f"{significant} of {m * (m - 1) // 2}",
+            ),
+        ]
+        counts = self.n.to_numpy()[np.triu_indices(m, 1)]
+        if counts.size and counts.min() != counts.max():
+            rows.append(("cases per pair", f"{counts.min()}–{counts.max()}"))
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair, a (better mean rank) against b, in rank order.
+
+        Columns: ``a``, ``b``, ``n``, ``wins``, ``ties``, ``losses`` (of a
+        against b), ``mean_difference`` (a − b, oriented), ``effect`` (a's
+        effect over b) and ``magnitude``, ``pvalue``, ``adjusted``,
+        ``reject``.
+        """
+        m = len(self.names)
+        i, j = np.triu_indices(m, 1)
+
+        def pick(frame: pd.DataFrame) -> Any:
+            return frame.to_numpy()[i, j]
+
+        names = np.asarray(self.names, dtype=object)
+        return pd.DataFrame(
+            {
+                "a": names[i],
+                "b": names[j],
+                "n": pick(self.n).astype(int),
+                "wins": pick(self.wins).astype(int),
+                "ties": pick(self.ties).astype(int),
+                "losses": pick(self.losses).astype(int),
+                "mean_difference": pick(self.mean_difference).astype(float),
+                "effect": pick(self.effect).astype(float),
+                "magnitude": pick(self.magnitude),
+                "pvalue": pick(self.pvalues).astype(float),
+                "adjusted": pick(self.adjusted).astype(float),
+                "reject": pick(self.reject).astype(bool),
+            }
+        )
+
+    def plot(self, **kwargs: Any) -> Any:
+        """The annotated matrix; see :func:`nbstats.plots.comparison_matrix_plot`."""
+        from nbstats.plots.comparison import comparison_matrix_plot
+
+        return comparison_matrix_plot(self, **kwargs)
