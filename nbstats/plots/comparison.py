@@ -91,7 +91,7 @@ def comparison_matrix_plot(
     >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
     >>> ax = comparison_matrix_plot(res)
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "cell-C4.5+m-C4.5"]
-    ['+0.0130\\n11/1/2\\np .047\\nδ +0.18']
+    ['+0.0155\\n10/2/2\\np .047\\nr +0.77']
     >>> sorted(p.get_gid() for p in ax.patches if p.get_gid())
     ['significant-C4.5+m-C4.5', 'significant-C4.5-C4.5+m']
     >>> import matplotlib.pyplot as plt
@@ -126,7 +126,10 @@ def comparison_matrix_plot(
             layout = _Layout(names, names, names, total, one_row=False,
                              aliases=aliases)  # fmt: skip
         chosen, fontsize = _fit_lines(texts, wanted, layout.cell, lines == "auto")
-        title = str(wrap_text(_title(result, chosen), total - 8.0, 8.0, force=True))
+        # the title is centred over the map, which the names push right
+        centre = layout.label_width + 10.0 + layout.cell * m / 2
+        room = 2 * min(centre, total - centre) - 16.0  # the layout moves it a bit
+        title = str(wrap_text(_title(result, chosen), room, 8.0, force=True))
         if own:
             height = layout.map_height + layout.below + 11.5 * (title.count("\n") + 1)
             import matplotlib.pyplot as plt
@@ -201,7 +204,21 @@ def comparison_matrix_plot(
         ax.set_title(title)
         if layout.fitted.aliases:
             add_key(fig, layout.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
+        if own:
+            _grow_to_fit(fig)
     return quiet(ax)
+
+
+def _grow_to_fit(fig: Any) -> None:
+    """Make a new figure taller until everything drawn lies inside it: the
+    square map keeps its size, so an estimate too short would cut the title."""
+    for _ in range(3):
+        fig.draw_without_rendering()
+        box = fig.get_tightbbox()  # inches
+        height = fig.get_figheight()
+        if box.y1 <= height + 0.01 and box.y0 >= -0.01:
+            return
+        fig.set_figheight(height + max(box.y1 - height, 0) + max(-box.y0, 0) + 0.05)
 
 
 def _check_lines(lines: str | Sequence[str]) -> list[str]:

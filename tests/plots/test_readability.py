@@ -96,6 +96,13 @@ def test_pairwise_heatmap(case, width):
     check(res.plot(kind="heatmap", width=width), f"heatmap-{width}", case)
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("case", list(CASES))
+def test_comparison_matrix(case, width):
+    res = nbstats.comparison_matrix(table_of(case))
+    check(res.plot(width=width), f"comparison-{width}", case)
+
+
 @pytest.mark.parametrize("case", ["m2-long", "m8-long"])
 def test_bayes_heatmap_and_groups(case):
     joint = nbstats.bayes_posthoc(table_of(case), random_state=0, n_samples=2000)
