@@ -128,13 +128,17 @@ def comparison_matrix(
         for j in range(i + 1, m):
             both = present[:, i] & present[:, j]
             row, col = values[both, i], values[both, j]
-            d = row - col
-            wins[i, j], wins[j, i] = int(np.sum(d > 0)), int(np.sum(d < 0))
-            ties[i, j] = ties[j, i] = int(np.sum(d == 0))
-            count[i, j] = count[j, i] = d.size
-            mean_diff[i, j] = float(d.mean())
-            mean_diff[j, i] = -mean_diff[i, j]
-            value = paired_effect(effect, col, row, d)  # the row's effect
+            half = row / 2 - col / 2  # (row − col)/2: finite for any finite scores
+            wins[i, j], wins[j, i] = int(np.sum(half > 0)), int(np.sum(half < 0))
+            ties[i, j] = ties[j, i] = int(np.sum(half == 0))
+            count[i, j] = count[j, i] = half.size
+            unit = float(np.max(np.abs(half))) if half.size else 0.0
+            mean = 2 * unit * float(np.mean(half / unit)) if unit else 0.0
+            mean_diff[i, j], mean_diff[j, i] = mean, -mean
+            # the row's effect; every kind but Hodges–Lehmann is scale-free
+            value = paired_effect(effect, col, row, half)
+            if effect == "hodges-lehmann":
+                value *= 2
             effects[i, j] = value
             # every kind is antisymmetric; Vargha–Delaney's A about ½
             effects[j, i] = 1 - value if effect == "vargha-delaney" else -value

@@ -56,6 +56,7 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "analyze": lambda t: nbstats.analyze(t, bayes=False),
     "skillings_mack": nbstats.skillings_mack,
     "durbin": nbstats.durbin,
+    "comparison_matrix": nbstats.comparison_matrix,
 }
 
 TWO_SAMPLE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {

@@ -202,6 +202,15 @@ def _specs() -> list[Spec]:
         ),
     ]
     specs.append(Spec("quade", lambda x, h: nbstats.quade(x, higher_is_better=h)))
+    specs.append(
+        Spec(
+            "comparison_matrix",
+            lambda x, h: nbstats.comparison_matrix(x, higher_is_better=h),
+            scaled=("mean_difference",),
+            diff_ranks=True,  # Wilcoxon tests, rank-biserial effects
+            permutable=False,  # algorithms tied in mean rank keep the column order
+        )
+    )
     for ties in (False, True):
         for name in ("skillings_mack", "durbin"):
             specs.append(

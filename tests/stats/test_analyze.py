@@ -13,6 +13,7 @@ from nbstats.stats.analyze import analyze
 
 def _autorank_choice(table: pd.DataFrame) -> str:
     import autorank  # an oracle: in the test extra, so never skipped
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = autorank.autorank(table, alpha=0.05, verbose=False)
