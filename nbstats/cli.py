@@ -244,6 +244,9 @@ def _option_words(message: str) -> str:
 _NOT_FREQUENTIST = (
     "title analyses gamma s rope loss seed aliases alias alias_file layout runs"
 )
+#: ... and those ``analyze --detail auto`` does not take (it takes --rope and
+#: --seed for its Bayesian counterpart).
+_NOT_AUTO = "title analyses gamma s prior loss aliases alias alias_file layout runs"
 
 
 def _target(args: argparse.Namespace, output: str) -> Path:
@@ -289,15 +292,48 @@ def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> N
     print(f"nbstats: wrote {path}")
 
 
+def _seed_of(args: argparse.Namespace) -> int | None:
+    """``--seed``: 0 by default, None for 'random'."""
+    if args.seed is None:
+        return 0
+    return None if args.seed == "random" else int(args.seed)
+
+
+def _refuse(
+    args: argparse.Namespace, command: argparse.ArgumentParser, options: str, why: str
+) -> None:
+    """Stop (status 2) at the first of ``options`` given, saying ``why``."""
+    given = [o for o in options.split() if getattr(args, o, None) is not None]
+    if given:
+        option = "--" + given[0].replace("_", "-")
+        command.error(
+            f"argument {option}: does not apply to --detail {args.detail}, {why}; "
+            "drop one of them."
+        )
+
+
 def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
-    if args.detail == "frequentist":
-        given = [o for o in _NOT_FREQUENTIST.split() if getattr(args, o) is not None]
-        if given:
-            option = "--" + given[0].replace("_", "-")
+    if args.detail == "auto":
+        _refuse(args, command, _NOT_AUTO + " control",
+                "which chooses its tests from the data")  # fmt: skip
+        if args.nan_policy == "pairwise":
             command.error(
-                f"argument {option}: does not apply to --detail frequentist, "
-                "which prints the frequentist tests only; drop one of them."
+                "argument --nan-policy: --detail auto analyses every algorithm on "
+                "the same cases; pass --nan-policy omit to drop the incomplete ones."
             )
+        raw, table, data = _prepare(args, command)
+        result = nbstats.analyze(
+            table,
+            alpha=0.05 if args.alpha is None else args.alpha,
+            higher_is_better=not args.lower_is_better,
+            rope=0.0 if args.rope is None else args.rope,
+            random_state=_seed_of(args),
+        )
+        print(result.summary())
+        return
+    if args.detail == "frequentist":
+        _refuse(args, command, _NOT_FREQUENTIST,
+                "which prints the frequentist tests only")  # fmt: skip
         raw, table, data = _prepare(args, command)
         text = frequentist_analysis(
             table,

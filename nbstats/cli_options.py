@@ -59,6 +59,7 @@ examples:
   nbstats analyze folds.csv --case dataset --algorithm classifier \\
       --score accuracy                            # folds recognised
   nbstats analyze scores.csv --detail frequentist --control C4.5
+  nbstats analyze scores.csv --detail auto        # tests chosen and explained
 
 """
     + _DATA_HELP,
@@ -202,7 +203,9 @@ _HELP_TEXT = """\
               suffix, .html without --format)
 --format      default: from the suffix of --output, else html
 --detail      report: the report's text, same decisions (default); frequentist:
-              every frequentist test and post-hoc procedure
+              every frequentist test and post-hoc procedure; auto: the
+              automatic analysis (assumptions checked, tests chosen, each
+              choice explained, a paragraph for a paper)
 --control     --detail frequentist: the algorithm compared with the others
               (default: the worst-ranked)
 csv           the score CSV, wide or long (see 'data' below)
@@ -363,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
         "print the report's analysis of a score CSV as text (same options, "
         "same decisions)",
     )
-    _add(analyze, {"--detail": {"choices": ["report", "frequentist"]}})
+    _add(analyze, {"--detail": {"choices": ["report", "frequentist", "auto"]}})
     _add(analyze, {"--control": {"metavar": "NAME"}})
     for command in (report, analyze):
         _add(command, _ANALYSIS_OPTIONS)

@@ -240,6 +240,28 @@ def test_analyze_detail_frequentist(tmp_path, capsys):
     assert "Step-down and step-up procedures against C4.5 (α = 0.1)" in out
 
 
+def test_analyze_detail_auto_prints_the_automatic_analysis(tmp_path, capsys):
+    path = tmp_path / "errors.csv"
+    errors = nbstats.datasets.load("demsar2006").rsub(1)  # error rates
+    errors.to_csv(path)
+    argv = ["analyze", path, "--detail", "auto", "--lower-is-better"]
+    code, out, _ = run([*argv, "--alpha", "0.1", "--seed", "3"], capsys)
+    assert code == 0
+    expected = nbstats.analyze(
+        errors, alpha=0.1, higher_is_better=False, random_state=3
+    )
+    assert out.strip() == expected.summary().strip()
+    # the choice and its reason, and the paragraph for a paper
+    assert "omnibus" in out and "Shapiro–Wilk" in out
+    assert expected.text in out
+    for option in (["--loss", "1:9"], ["--control", "C4.5"], ["--layout", "compact"]):
+        code, _, err = run([*argv, *option], capsys)
+        assert code == 2
+        assert f"argument {option[0]}: does not apply to --detail auto" in err
+    code, _, err = run([*argv, "--nan-policy", "pairwise"], capsys)
+    assert code == 2 and "--nan-policy omit" in err
+
+
 def test_demo_text_prints_the_full_analysis(capsys):
     assert main(["demo", "--text"]) == 0
     out = capsys.readouterr().out
