@@ -68,7 +68,9 @@ examples:
   nbstats dashboard scores.csv                    # Bayesian dashboard
   nbstats dashboard scores.csv --kind ranks --port 8866
   nbstats dashboard folds.csv --case dataset --algorithm classifier \\
-      --score accuracy --aggregate mean""",
+      --score accuracy --aggregate mean
+  nbstats dashboard folds.csv --kind folds --case dataset \\
+      --algorithm classifier --score accuracy --runs 10   # per-fold tests""",
 }
 
 
