@@ -192,6 +192,8 @@ def _report_keywords(
             keywords[name] = getattr(args, name)
     if getattr(args, "runs", None) is not None:
         keywords["runs"] = args.runs
+    if getattr(args, "hierarchical", False):
+        keywords["hierarchical"] = True
     if args.seed is not None:
         keywords["random_state"] = None if args.seed == "random" else args.seed
     aliases = _alias_option(args, command)
@@ -223,6 +225,11 @@ _OPTION_WORDS = [
     ("case=, algorithm= and score=", "--case, --algorithm and --score"),
     ("aggregate=", "--aggregate"),
     ("fold=['run', 'fold']", "--fold run,fold"),
+    ("hierarchical=True", "--hierarchical"),
+    (
+        "(case=, algorithm=, score=, fold=) and runs=",
+        "(--case, --algorithm, --score, --fold) and --runs",
+    ),
     ("random_state", "--seed"),
     (
         "make the index unique (e.g. reset_index()) or aggregate repeated rows",
@@ -242,11 +249,15 @@ def _option_words(message: str) -> str:
 
 #: Options of the report that ``analyze --detail frequentist`` does not take.
 _NOT_FREQUENTIST = (
-    "title analyses gamma s rope loss seed aliases alias alias_file layout runs"
+    "title analyses gamma s rope loss seed aliases alias alias_file layout runs "
+    "hierarchical"
 )
 #: ... and those ``analyze --detail auto`` does not take (it takes --rope and
 #: --seed for its Bayesian counterpart).
-_NOT_AUTO = "title analyses gamma s prior loss aliases alias alias_file layout runs"
+_NOT_AUTO = (
+    "title analyses gamma s prior loss aliases alias alias_file layout runs "
+    "hierarchical"
+)
 
 
 def _target(args: argparse.Namespace, output: str) -> Path:
@@ -303,7 +314,7 @@ def _refuse(
     args: argparse.Namespace, command: argparse.ArgumentParser, options: str, why: str
 ) -> None:
     """Stop (status 2) at the first of ``options`` given, saying ``why``."""
-    given = [o for o in options.split() if getattr(args, o, None) is not None]
+    given = [o for o in options.split() if getattr(args, o, None) not in (None, False)]
     if given:
         option = "--" + given[0].replace("_", "-")
         command.error(

@@ -78,6 +78,7 @@ def report(
     fold: str | Sequence[str] | None = None,
     aggregate: str | None = None,
     runs: int | None = None,
+    hierarchical: bool = False,
 ) -> Path:
     """Write a report of the comparison of algorithms on a score table.
 
@@ -196,6 +197,13 @@ def report(
         each data set on its own folds (corrected resampled t-test and
         Bayesian correlated t-test, :func:`nbstats.correlated_pairs`); without
         it, the report says what it needs.
+    hierarchical : bool
+        Per-fold data with ``runs``: also run the Bayesian hierarchical test
+        (Corani et al. 2017, :func:`nbstats.bayes_hierarchical`) on the first
+        three pairs of the fold section -- what to expect on a further data
+        set, with the sampler's diagnostics and the posterior simplex. Tens of
+        seconds per pair; needs the extra ``nbstats[hierarchical]`` (without
+        it the report says what to install and goes on).
 
     Returns
     -------
@@ -260,6 +268,7 @@ def report(
         fold=fold,
         aggregate=aggregate,
         runs=runs,
+        hierarchical=hierarchical,
     )
     export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
@@ -312,6 +321,7 @@ def _prepare(
     fold: str | Sequence[str] | None,
     aggregate: str | None,
     runs: int | None,
+    hierarchical: bool,
 ) -> tuple[Any, Any]:
     """The table the report embeds and its validated settings.
 
@@ -349,6 +359,7 @@ def _prepare(
         folds=given.folds,
         runs=runs,
         fold_scores=given.fold_scores,
+        hierarchical=hierarchical,
     )
     return given.table, settings
 

@@ -47,6 +47,11 @@ from nbstats.report.folds import (  # noqa: F401  (the cells call them)
     fold_tests_missing,
     read_fold_scores,
 )
+from nbstats.report.hierarchical import (  # noqa: F401  (the cells call them)
+    hierarchical_methods,
+    hierarchical_section,
+    hierarchical_tests,
+)
 from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
 from nbstats.report.tables import frame_table, result_table
@@ -493,6 +498,7 @@ def methods(
     bayes_sign: Any = None,
     fold_tests: Any = None,
     runs: int | None = None,
+    hierarchical: Any = None,
 ) -> Paragraph:
     """Display the Methods paragraph (see :mod:`nbstats.report.methods`)."""
     from nbstats.report.methods import methods_paragraph
@@ -518,6 +524,8 @@ def methods(
         fold_tests=fold_tests,
         fold_design=None if folds is None else fold_design_text(folds, runs),
     )
+    if hierarchical is not None:
+        hierarchical_methods(hierarchical, para)
     paragraph(para, "nbstats-text nbstats-methods")
     return para
 

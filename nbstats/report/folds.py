@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.report.display import _n, paragraph, ref
-from nbstats.report.references import Paragraph, cite
+from nbstats.report.references import Paragraph, author_year
 from nbstats.report.tables import frame_table
 
 __all__ = [
@@ -137,11 +137,10 @@ def fold_section(
     para = Paragraph().add(
         f"The scores are {design} on each of the {n_cases} data sets. Fold "
         "scores are correlated (their training sets overlap), so each data set "
-        "is tested on its own with the corrected resampled t-test",
-        cite("nadeau2003"),
-        " and the Bayesian correlated t-test",
-        cite("corani2015"),
-        f", whose posterior probabilities decide a pair on a data set when one "
+        "is tested on its own with the corrected resampled t-test "
+        f"{author_year('nadeau2003')} and the Bayesian correlated t-test "
+        f"{author_year('corani2015')}, whose posterior probabilities decide a "
+        "pair on a data set when one "
         f"exceeds {_n(result.threshold)}"
         + (
             f" (b better, a better, or practically equivalent within ±{_n(rope)})"

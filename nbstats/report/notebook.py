@@ -277,6 +277,8 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
         results.append("rank_ci=rank_ci," if ranks else "")
     if folds_section:
         results.append("fold_tests=fold_tests, runs=RUNS,")
+    if folds_section and settings.hierarchical and settings.runs is not None:
+        results.append("hierarchical=hierarchical,")
     arguments = "\n    ".join(r for r in results if r)
     nb.markdown("# Methods")
     nb.code(
@@ -369,6 +371,29 @@ report.fold_section(
 )
 """,
         tables=["tab:fold-pairs"] + (["tab:fold-cases"] if cases else []),
+    )
+    if settings.hierarchical:
+        _hierarchical_cell(nb)
+
+
+def _hierarchical_cell(nb: _Cells) -> None:
+    """The Bayesian hierarchical test on the fold section's first pairs."""
+    from nbstats.report.hierarchical import sampler_installed
+
+    nb.markdown("# Across data sets: the Bayesian hierarchical test")
+    # the kernel runs in this environment: without the sampler the section
+    # only says what to install, and numbers no table or figure
+    installed = sampler_installed()
+    nb.code(
+        """
+hierarchical = report.hierarchical_tests(
+    fold_scores, fold_pairs, runs=RUNS, rope=ROPE, loss=LOSS, seed=SEED,
+    **direction,
+)
+report.hierarchical_section(hierarchical)
+""",
+        tables=["tab:hierarchical"] if installed else [],
+        figures=["fig:hierarchical"] if installed else [],
     )
 
 

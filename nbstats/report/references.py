@@ -32,6 +32,7 @@ __all__ = [
     "Cite",
     "Paragraph",
     "Reference",
+    "author_year",
     "bibtex",
     "cite",
     "references_html",
@@ -88,6 +89,27 @@ class Reference:
         lines += [f"  {name} = {{{value}}}," for name, value in self.fields]
         lines.append("}")
         return "\n".join(lines)
+
+
+def author_year(key: str) -> str:
+    """``"(Nadeau & Bengio 2003)"``, ``"(Corani et al. 2017)"``: a citation
+    for the report's body, whose numbered citations are the Methods
+    paragraph's alone (a number in the body would follow another order).
+
+    Examples
+    --------
+    >>> author_year("nadeau2003"), author_year("benavoli2015")
+    ('(Nadeau & Bengio 2003)', '(Benavoli et al. 2015)')
+    """
+    ref = REFERENCES[key]
+    surnames = [author.split(",")[0] for author in ref.authors]
+    if len(surnames) == 1:
+        who = surnames[0]
+    elif len(surnames) == 2:
+        who = f"{surnames[0]} & {surnames[1]}"
+    else:
+        who = f"{surnames[0]} et al."
+    return f"({who} {ref.year})"
 
 
 def _author_list(authors: Sequence[str]) -> str:
@@ -234,6 +256,25 @@ REFERENCES: dict[str, Reference] = {
             volume="100",
             number="2--3",
             pages="285--304",
+        ),
+        _reference(
+            "corani2017",
+            "article",
+            [
+                "Corani, Giorgio",
+                "Benavoli, Alessio",
+                "Demšar, Janez",
+                "Mangili, Francesca",
+                "Zaffalon, Marco",
+            ],
+            2017,
+            "Statistical comparison of classifiers through Bayesian hierarchical "
+            "modelling",
+            "Machine Learning, 106(11), 1817–1837",
+            journal="Machine Learning",
+            volume="106",
+            number="11",
+            pages="1817--1837",
         ),
         _reference(
             "benavoli2015",

@@ -49,6 +49,8 @@ class ReportSettings:
     fold_scores: pd.DataFrame | None = dataclasses.field(
         default=None, repr=False, compare=False
     )
+    #: the Bayesian hierarchical test on the fold section's first pairs
+    hierarchical: bool = False
 
 
 def make_settings(
@@ -70,6 +72,7 @@ def make_settings(
     folds: dict[str, Any] | None = None,
     runs: int | None = None,
     fold_scores: pd.DataFrame | None = None,
+    hierarchical: bool = False,
 ) -> ReportSettings:
     """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
     from nbstats.stats.bayes.decision import (
@@ -126,6 +129,14 @@ def make_settings(
     elif random_state < 0:
         raise ValueError(f"random_state must be >= 0, got {random_state}.")
     runs = _check_runs(runs, folds)
+    if not isinstance(hierarchical, (bool, np.bool_)):
+        raise TypeError(f"hierarchical must be True or False, got {hierarchical!r}.")
+    if hierarchical and (folds is None or runs is None):
+        raise ValueError(
+            "hierarchical=True tests the folds of each data set: give per-fold "
+            "long data (case=, algorithm=, score=, fold=) and runs= (or two fold "
+            "columns, run and fold)."
+        )
     return ReportSettings(
         title=title,
         analyses=tuple(a for a in ANALYSES if a in chosen),
@@ -143,6 +154,7 @@ def make_settings(
         runs=runs,
         fold_scores=fold_scores,
         prior=prior,
+        hierarchical=bool(hierarchical),
     )
 
 

@@ -1,0 +1,350 @@
+"""The report's Bayesian hierarchical test across data sets (opt-in).
+
+The fold section (:mod:`nbstats.report.folds`) judges each data set on its
+own folds. On request -- ``report(..., hierarchical=True)`` or ``nbstats
+report --hierarchical``: it takes tens of seconds per pair and needs the
+optional extra ``nbstats[hierarchical]`` -- the hierarchical model of
+Corani et al. (2017) uses every data set's folds at once and says how b
+compares with a on a further data set like these: :func:`hierarchical_tests`
+runs it on the first pairs of the fold section, :func:`hierarchical_section`
+shows it, :func:`hierarchical_methods` says how it was done.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from nbstats.report.display import _n, figure, paragraph, ref
+from nbstats.report.folds import _probability
+from nbstats.report.references import Paragraph, author_year, cite
+from nbstats.report.tables import frame_table
+
+__all__ = [
+    "HIERARCHICAL_PAIRS",
+    "HierarchicalTests",
+    "hierarchical_methods",
+    "hierarchical_section",
+    "hierarchical_tests",
+    "sampler_installed",
+]
+
+
+def sampler_installed() -> bool:
+    """Whether the extra ``nbstats[hierarchical]`` (jax, numpyro) is installed."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("jax", "numpyro"))
+
+
+#: The hierarchical test runs on at most this many of the fold section's pairs
+#: (each takes tens of seconds; the first also compiles the sampler).
+HIERARCHICAL_PAIRS = 3
+
+#: What installs the hierarchical test's sampler.
+HIERARCHICAL_EXTRA = "nbstats[hierarchical]"
+
+#: R̂ above this, or a divergent transition, and the section says to be careful.
+RHAT_LIMIT = 1.01
+
+
+@dataclasses.dataclass(frozen=True)
+class HierarchicalTests:
+    """The hierarchical tests a report ran, or why it could not run them.
+
+    ``results``: one :class:`~nbstats.results.hierarchical.BayesHierarchicalResult`
+    per pair tested (empty when ``missing`` is set); ``pairs``: the fold
+    section's pairs, of which the first ``len(results)`` were tested;
+    ``missing``: the ImportError's message when the extra is not installed.
+    """
+
+    results: tuple[Any, ...]
+    pairs: tuple[tuple[str, str], ...]
+    rope: float
+    threshold: float
+    missing: str | None = None
+
+
+def hierarchical_tests(
+    fold_scores: pd.DataFrame,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    runs: int,
+    rope: float,
+    loss: tuple[float, float],
+    seed: int,
+    higher_is_better: bool = True,
+    max_pairs: int = HIERARCHICAL_PAIRS,
+    **sampler: Any,
+) -> HierarchicalTests:
+    """:func:`nbstats.bayes_hierarchical` of the first ``max_pairs`` pairs.
+
+    ``fold_scores`` is the report's long table (columns ``case``,
+    ``algorithm``, ``fold``, ``score``, from :func:`read_fold_scores`);
+    ``pairs`` the fold section's (a, b) pairs. Every pair is sampled with the
+    seed ``seed``; ``sampler`` (``n_samples``, ``chains``, ``warmup``) goes
+    to :func:`nbstats.bayes_hierarchical`. The sampler's own warnings (R̂,
+    divergences) are not shown: :func:`hierarchical_section` states the
+    diagnostics. Without the extra ``nbstats[hierarchical]`` nothing is
+    sampled and the result says what to install.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.report.hierarchical import hierarchical_tests
+    >>> long = nbstats.datasets.load("uci_accuracy_folds").rename(columns={
+    ...     "dataset": "case", "classifier": "algorithm", "accuracy": "score"})
+    >>> tests = hierarchical_tests(long, [("nbc", "aode")], runs=10, rope=0.01,
+    ...                            loss=(1, 19), seed=0)  # doctest: +SKIP
+    >>> tests.results[0].decision  # doctest: +SKIP
+    'undecided'
+    """
+    from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+    from nbstats.stats.hierarchical import bayes_hierarchical
+    from nbstats.stats.hierarchical_model import require_sampler
+
+    rope = check_rope(rope)
+    threshold = resolve_threshold(None, loss)
+    if isinstance(max_pairs, bool) or not isinstance(max_pairs, int) or max_pairs < 1:
+        raise ValueError(f"max_pairs must be a whole number >= 1, got {max_pairs!r}.")
+    pairs = tuple((str(a), str(b)) for a, b in pairs)
+    try:
+        require_sampler()
+    except ImportError as error:
+        return HierarchicalTests((), pairs, rope, threshold, missing=str(error))
+    results = []
+    for a, b in pairs[:max_pairs]:
+        with warnings.catch_warnings():
+            # R̂ and divergences are stated by hierarchical_section instead
+            warnings.filterwarnings("ignore", "the hierarchical model's sampler")
+            results.append(
+                bayes_hierarchical(
+                    a, b, data=fold_scores, case="case", algorithm="algorithm",
+                    score="score", fold="fold", runs=runs, rope=rope, loss=loss,
+                    higher_is_better=higher_is_better, random_state=seed,
+                    **sampler,
+                )
+            )  # fmt: skip
+    return HierarchicalTests(tuple(results), pairs, rope, threshold)
+
+
+def hierarchical_section(tests: HierarchicalTests) -> None:
+    """Paragraph, table and simplex figure of the hierarchical tests in a report.
+
+    Shows, per pair tested, the posterior probabilities that on a further
+    data set a is better, the two are practically equivalent, or b is
+    better, the decision, and the sampler's diagnostics (largest R̂,
+    smallest effective sample size, divergent transitions). The figure
+    places every posterior draw on a simplex (with a rope) or shows each
+    data set's shrunk difference (without). When the extra is missing, a
+    paragraph says what to install.
+    """
+    if tests.missing is not None:
+        paragraph(
+            Paragraph().add(
+                "The Bayesian hierarchical test across data sets "
+                f"{author_year('corani2017')} was requested, but its sampler "
+                "(NumPyro on JAX) is not "
+                "installed. Install the optional extra with "
+                f"pip install {HIERARCHICAL_EXTRA} and rerun the report to add it.",
+            )
+        )
+        return
+    results = tests.results
+    first = results[0]
+    rope = tests.rope
+    para = Paragraph().add(
+        "The correlated t-tests judge each data set on its own. The Bayesian "
+        f"hierarchical model {author_year('corani2017')} uses every data set's "
+        "folds at once: each data set's mean difference "
+        "gets the correlated model of those tests, and the data sets' means are "
+        "drawn from one Student t distribution, whose posterior says how b "
+        "compares with a on a further data set like these. ",
+    )
+    left_out = len(tests.pairs) - len(results)
+    if left_out:
+        para.add(
+            f"It is slow, so it was run on the first {len(results)} of the "
+            f"{len(tests.pairs)} comparisons of ",
+            ref("tab:fold-pairs"),
+            ". ",
+        )
+    for res in results:
+        para.add(_hierarchical_sentence(res, rope, tests.threshold))
+    para.add(_diagnostics_sentence(results))
+    para.add("See ", ref("tab:hierarchical"), " and ", ref("fig:hierarchical"), ".")
+    paragraph(para)
+    frame_table(
+        "tab:hierarchical",
+        _table_caption(first, rope, tests.threshold),
+        _hierarchical_frame(results, rope),
+    )
+    figure(
+        "fig:hierarchical", _figure_caption(first, rope), _hierarchical_figure(results)
+    )
+
+
+def hierarchical_methods(
+    tests: HierarchicalTests, para: Paragraph | None = None
+) -> Paragraph:
+    """The Methods sentences of the hierarchical tests (appended to ``para``).
+
+    Examples
+    --------
+    >>> from nbstats.report.hierarchical import HierarchicalTests, hierarchical_methods
+    >>> missing = HierarchicalTests((), (("a", "b"),), 0.01, 0.95, missing="no jax")
+    >>> hierarchical_methods(missing).text()
+    ''
+    """
+    para = Paragraph() if para is None else para
+    if tests.missing is not None or not tests.results:
+        return para
+    res = tests.results[0]
+    rope = f"a rope of ±{_n(tests.rope)}" if tests.rope > 0 else "no rope"
+    para.add(
+        "Across data sets, the folds were also analysed with the Bayesian "
+        "hierarchical model",
+        cite("corani2017"),
+        ": each data set's fold differences are multivariate normal with their "
+        "own mean and variance and the correlation ρ = 1/k between folds, the "
+        "data sets' means follow a Student t distribution with unknown location, "
+        "scale and degrees of freedom, and the priors are those of the authors' "
+        "implementation (baycomp). The posterior was sampled with NUTS "
+        f"(NumPyro; {res.chains} chains of {res.n_samples:,} draws after "
+        f"{res.warmup:,} warm-up steps, seed as above); for a further data set, "
+        "the reported probabilities are the shares of draws in which each region "
+        f"(a better, the rope, b better; {rope}) is the most probable, and a "
+        f"region is decided when its share exceeds {_n(tests.threshold)}. ",
+    )
+    return para
+
+
+def _decision_words(res: Any) -> str:
+    return {
+        "b": f"{res.name_b} better",
+        "a": f"{res.name_a} better",
+        "equivalent": "practically equivalent",
+        "undecided": "undecided",
+    }[res.decision]
+
+
+def _hierarchical_sentence(res: Any, rope: float, threshold: float) -> str:
+    probs = [f"P({res.name_b} better) = {_probability(res.prob_right)}"]
+    if res.prob_rope is not None:
+        probs.append(f"P(within ±{_n(rope)}) = {_probability(res.prob_rope)}")
+    probs.append(f"P({res.name_a} better) = {_probability(res.prob_left)}")
+    if res.decision == "undecided":
+        verdict = f"no region reaches {_n(threshold)}: undecided"
+    elif res.decision == "equivalent":
+        verdict = f"{res.name_b} and {res.name_a} are practically equivalent"
+    else:
+        verdict = f"{_decision_words(res)} on a further data set"
+    return f"{res.name_b} vs {res.name_a}: {', '.join(probs)}; {verdict}. "
+
+
+def _diagnostics_sentence(results: Sequence[Any]) -> str:
+    poor = [
+        f"{r.name_b} vs {r.name_a}"
+        for r in results
+        if r.divergences or not r.rhat <= RHAT_LIMIT
+    ]
+    if poor:
+        return (
+            f"Caution: the sampler's diagnostics for {', '.join(poor)} are poor "
+            f"(R̂ above {RHAT_LIMIT} or divergent transitions): its probabilities "
+            "may be off; rerun with more warm-up steps and draws. "
+        )
+    rhat = max(r.rhat for r in results)
+    ess = min(r.ess for r in results)
+    return (
+        f"The sampler's chains agree (largest R̂ {rhat:.3f}, at least "
+        f"{ess:,.0f} effective draws, no divergent transitions). "
+    )
+
+
+def _hierarchical_frame(results: Sequence[Any], rope: float) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "P(a better)": [_probability(r.prob_left) for r in results],
+            "P(rope)": [
+                "" if r.prob_rope is None else _probability(r.prob_rope)
+                for r in results
+            ],
+            "P(b better)": [_probability(r.prob_right) for r in results],
+            "decision": [_decision_words(r) for r in results],
+            "δ0": [_n(r.delta0) for r in results],
+            "R̂": [f"{r.rhat:.3f}" for r in results],
+            "ESS": [f"{r.ess:,.0f}" for r in results],
+            "div.": [str(int(r.divergences)) for r in results],
+        },
+        index=pd.Index(
+            [f"{r.name_b} vs {r.name_a}" for r in results], name="comparison"
+        ),
+    )
+    if rope == 0:
+        frame = frame.drop(columns="P(rope)")
+    return frame
+
+
+def _table_caption(res: Any, rope: float, threshold: float) -> str:
+    regions = (
+        f"a better by more than {_n(rope)}, within ±{_n(rope)}, or b better by "
+        "more than it"
+        if rope > 0
+        else "a better or b better (no rope)"
+    )
+    return (
+        f"Bayesian hierarchical test on {len(res.datasets)} data sets' folds: for "
+        f"a further data set, in each comparison \u201cb vs a\u201d, the share of "
+        f"posterior draws in which each region ({regions}) is the most probable; "
+        f"the decision needs a share above {_n(threshold)}. δ0: posterior mean of "
+        "the data sets' mean difference b − a; R̂ (largest), ESS (smallest "
+        "effective sample size) and div. (divergent transitions): the sampler's "
+        "diagnostics."
+    )
+
+
+def _figure_caption(res: Any, rope: float) -> str:
+    if rope > 0:
+        return (
+            "Posterior draws of the hierarchical model placed by the probabilities "
+            "they give a further data set's difference: left of the rope (a "
+            f"better), within ±{_n(rope)}, right of it (b better); each point is "
+            "coloured by its most probable region, whose shares the legend gives."
+        )
+    return (
+        "Each data set's difference b − a under the hierarchical model: posterior "
+        f"mean and {_n(100 * res.level)}% interval (filled), the observed mean "
+        "fold difference (open), and the posterior mean of δ0 (dashed). Without "
+        "a rope there is no simplex to draw."
+    )
+
+
+def _hierarchical_figure(results: Sequence[Any]) -> Any:
+    import matplotlib.pyplot as plt
+
+    from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
+    from nbstats.plots.style import paper_style
+
+    n = len(results)
+    with paper_style():
+        if results[0].prob_rope is not None:
+            size = (min(6.1, 3.0 * n), 3.1)
+            draw = hierarchical_simplex
+        else:
+            q = len(results[0].datasets)
+            size = (min(6.1, 3.0 * n), min(8.0, 0.09 * q + 1.2))
+            draw = hierarchical_datasets
+        fig, axes = plt.subplots(1, n, figsize=size, layout="constrained",
+                                 squeeze=False)  # fmt: skip
+        for ax, res in zip(axes[0], results, strict=True):
+            draw(res, ax=ax)
+            key = ax.get_legend()
+            if key is not None:  # under its panel: inside, it covers the labels
+                key.set_loc("upper center")
+                key.set_bbox_to_anchor((0.5, -0.08), transform=ax.transAxes)
+    return fig
