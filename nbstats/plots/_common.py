@@ -85,16 +85,22 @@ def require(result: object, types: tuple[type, ...], function: str) -> None:
         raise TypeError(f"{function} draws a {accepted}; got {type(result).__name__}.")
 
 
-def decision_phrase(decision: str, name_a: str, name_b: str) -> str:
-    return {
-        "b": f"prefer {name_b}",
-        "a": f"keep {name_a}",
-        "indeterminate": "indeterminate (depends on the prior)",
-    }[decision]
+def decision_phrase(
+    decision: str, name_a: str, name_b: str, *, rope: bool = True
+) -> str:
+    """The decision in words (the vocabulary of :mod:`nbstats.results.decisions`)."""
+    from nbstats.results.decisions import describe
+
+    return describe(decision, name_a, name_b, rope=rope)
 
 
 def threshold_line(result: Any) -> str:
-    phrase = decision_phrase(result.decision, result.name_a, result.name_b)
+    phrase = decision_phrase(
+        result.decision,
+        result.name_a,
+        result.name_b,
+        rope=bool(getattr(result, "rope", 0)),
+    )
     return f"threshold {result.threshold:g} → {phrase}"
 
 

@@ -111,13 +111,13 @@ def omnibus(
             _n(friedman.statistic),
             f"df = {friedman.df}",
             f"p {_p(friedman.pvalue)}",
-            "reject" if friedman.pvalue <= alpha else "keep",
+            "rejected" if friedman.pvalue <= alpha else "not rejected",
         ]
         rows["Iman–Davenport F"] = [
             _n(friedman.f_statistic),
             f"df = ({friedman.f_df[0]}, {friedman.f_df[1]})",
             f"p {_p(friedman.f_pvalue)}",
-            "reject" if friedman.f_pvalue <= alpha else "keep",
+            "rejected" if friedman.f_pvalue <= alpha else "not rejected",
         ]
         files["friedman.tex"] = friedman.to_latex(label="tab:friedman")
     if bayes_friedman is not None:
@@ -146,7 +146,7 @@ def omnibus(
     caption = "Omnibus tests of the hypothesis that all algorithms perform equally"
     if friedman is not None:
         caption += (
-            f": Friedman's χ² and the Iman–Davenport F reject it or keep it at "
+            f": Friedman's χ² and the Iman–Davenport F reject it or not at "
             f"α = {_n(alpha)}"
         )
     if bayes_friedman is not None:
@@ -261,7 +261,15 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     )
 
 
-_DECISION = {"b": "better", "a": "not better", "indeterminate": "indeterminate"}
+#: The pair table's decisions: its first algorithm (b, the better-ranked) is
+#: named first, so "a better" reads "worse" there.
+_DECISION = {
+    "b": "better",
+    "a": "worse",
+    "equivalent": "equivalent",
+    "undecided": "undecided",
+    "indeterminate": "indeterminate",
+}
 
 
 def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
@@ -306,9 +314,15 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             "nan_policy = 'pairwise')"
         )
     caption += (
-        f", and the decision at threshold {_n(signrank.threshold)}: better, not "
-        "better, or indeterminate when the lower and upper probabilities "
-        "straddle the threshold."
+        f", and the decision at threshold {_n(signrank.threshold)}: better or "
+        "worse when that side's probability exceeds it"
+        + (", equivalent when P(rope) does" if signrank.rope > 0 else "")
+        + ", else undecided (no evidence either way)"
+        + (
+            "; indeterminate when the lower and upper probabilities straddle it."
+            if signrank.prior == "idp"
+            else "."
+        )
     )
     return frame, caption
 
@@ -352,6 +366,12 @@ def bayesian(
         )
     else:
         para.add("No pair is decided in favour of the better-ranked algorithm")
+    equivalent = int((pairs_frame["decision"] == "equivalent").sum())
+    if equivalent:
+        para.add(
+            f"; {equivalent} pair{'s are' if equivalent > 1 else ' is'} decided "
+            f"practically equivalent (rope ±{_n(signrank.rope)})"
+        )
     if unsure:
         para.add(
             f"; {unsure} pair{'s are' if unsure > 1 else ' is'} "

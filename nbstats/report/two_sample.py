@@ -87,8 +87,8 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
                 f"wins / losses / ties = {sign.wins} / {sign.losses} / {sign.ties}",
             ],
             "decision": [
-                "reject" if w_reject else "keep",
-                "reject" if s_reject else "keep",
+                "rejected" if w_reject else "not rejected",
+                "rejected" if s_reject else "not rejected",
             ],
         },
         index=pd.Index(["Wilcoxon signed-ranks", "sign test"], name="test"),
@@ -105,7 +105,13 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
     )
 
 
-_WORDS = {"b": "better", "a": "not shown better", "indeterminate": "indeterminate"}
+_WORDS = {
+    "b": "b better",
+    "a": "a better",
+    "equivalent": "equivalent",
+    "undecided": "undecided",
+    "indeterminate": "indeterminate",
+}
 
 
 def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None:
@@ -136,10 +142,10 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         para.add(
             f"The signed-rank test gives P({b} better) = {_n(signrank.prob_right)}: "
         )
-    para.add(f"{_words(signrank.decision, b)}. ")
+    para.add(f"{_words(signrank.decision, a, b, rope)}. ")
     para.add(
         f"The sign test gives P({b} better) = {_n(sign.prob_right)}: "
-        f"{_words(sign.decision, b)} (",
+        f"{_words(sign.decision, a, b, rope)} (",
         ref("tab:bayes-two-sample"),
         ", ",
         ref("fig:posterior"),
@@ -165,13 +171,15 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         f"Bayesian tests of {b} against {a}: posterior probabilities of each "
         + ("region (rope ±" + _n(rope) + ")" if rope > 0 else "direction")
         + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "
-        f"at threshold {_n(signrank.threshold)} on P({b} better): better"
+        f"at threshold {_n(signrank.threshold)}: b better or a better when that "
+        "side's probability exceeds it"
+        + (", equivalent when P(rope) does" if rope > 0 else "")
+        + ", else undecided"
         + (
-            ", not shown better, or indeterminate when the near-ignorance "
-            "prior's lower and upper probabilities (given as 'lower to upper') "
-            "straddle the threshold."
+            "; indeterminate when the near-ignorance prior's lower and upper "
+            "probabilities (given as 'lower to upper') straddle it."
             if signrank.prior == "idp"
-            else " or not shown better."
+            else "."
         ),
         frame,
     )
@@ -189,9 +197,15 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     )
 
 
-def _words(decision: str, b: str) -> str:
+def _words(decision: str, a: str, b: str, rope: float) -> str:
     return {
         "b": f"{b} is decided better",
-        "a": f"the evidence that {b} is better stays below the threshold",
+        "a": f"{a} is decided better",
+        "equivalent": f"{a} and {b} are decided practically equivalent",
+        "undecided": (
+            "no region reaches the threshold: undecided"
+            if rope > 0
+            else f"undecided: no evidence that {b} is better than {a}"
+        ),
         "indeterminate": "the decision is indeterminate (it depends on the prior)",
     }[decision]

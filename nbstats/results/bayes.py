@@ -9,18 +9,13 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.base import Result
+from nbstats.results.decisions import DECISIONS, describe
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
-_DECISION_TEXT = {
-    "b": "prefer {b}",
-    "a": "keep {a} (evidence for {b} below the threshold)",
-    "indeterminate": "indeterminate: the decision depends on the prior",
-}
 
-
-def _decision_text(decision: str, name_a: str, name_b: str) -> str:
-    return _DECISION_TEXT[decision].format(a=name_a, b=name_b)
+def _decision_text(decision: str, name_a: str, name_b: str, rope: float) -> str:
+    return describe(decision, name_a, name_b, rope=bool(rope))
 
 
 @_frozen
@@ -49,7 +44,9 @@ class BayesSignTestResult(Result):
         With a rope: posterior draws (S × 3) of (θ_left, θ_rope, θ_right).
     s, rope, threshold : float
     decision : str
-        ``"b"`` if ``prob_right > threshold``, else ``"a"``.
+        ``"b"``, ``"a"``, ``"equivalent"`` or ``"undecided"``: the region
+        (b better, a better, the rope) whose probability exceeds
+        ``threshold`` (see :mod:`nbstats.results.decisions`).
     credible_interval : tuple of float
         Equal-tail interval of θ at level ``threshold`` (two-sided test:
         b and a differ if ½ lies outside).
@@ -95,7 +92,7 @@ class BayesSignTestResult(Result):
             (f"{self.threshold:.0%} credible interval of θ", self.credible_interval),
             (
                 f"decision (threshold {self.threshold:g})",
-                _decision_text(self.decision, self.name_a, self.name_b),
+                _decision_text(self.decision, self.name_a, self.name_b, self.rope),
             ),
         ]
         return rows
@@ -163,7 +160,8 @@ class BayesSignedRankResult(Result):
     threshold : float
         Probability needed to prefer b, ``l1 / (l0 + l1)``.
     decision : str
-        ``"b"``, ``"a"`` or ``"indeterminate"`` (IDP only).
+        ``"b"``, ``"a"``, ``"equivalent"``, ``"undecided"`` or, under IDP,
+        ``"indeterminate"`` (see :mod:`nbstats.results.decisions`).
     credible_interval : tuple of float
         Equal-tail interval of θ at level ``threshold`` (for IDP, from the
         lower end of the lower posterior to the upper end of the upper one).
@@ -251,7 +249,7 @@ class BayesSignedRankResult(Result):
             ("two-sided: ½ outside the interval", self.differs),
             (
                 f"decision (threshold {self.threshold:g})",
-                _decision_text(self.decision, self.name_a, self.name_b),
+                _decision_text(self.decision, self.name_a, self.name_b, self.rope),
             ),
             ("cases", self.n),
         ]
@@ -393,7 +391,7 @@ class BayesSignedRankPairsResult(Result):
         ``prob_upper`` (as :class:`BayesSignedRankResult`), the exact
         posterior means ``mean_lower`` / ``mean_upper`` of θ, the credible
         interval ``ci_low`` / ``ci_high``, ``differs`` (½ outside it) and
-        ``decision`` (``"b"``, ``"a"`` or ``"indeterminate"``).
+        ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`).
     probabilities : DataFrame
         m × m: entry (row i, column j) is the posterior probability that
         column j is better than row i — the lower probability under IDP;
@@ -436,8 +434,11 @@ class BayesSignedRankPairsResult(Result):
             ("pairs", len(self.pairs)),
             ("cases", self.n),
             ("threshold", self.threshold),
-            *((f"decisions '{d}'", int(counts.get(d, 0))) for d in ("b", "a")),
-            ("decisions 'indeterminate'", int(counts.get("indeterminate", 0))),
+            *(
+                (f"decisions '{d}'", int(counts.get(d, 0)))
+                for d in DECISIONS
+                if d in counts or d in ("a", "b", "undecided")
+            ),
             (
                 "posterior draws",
                 f"{'normal approximation, ' if self.method == 'normal' else ''}"

@@ -8,19 +8,10 @@ from typing import Any
 import pandas as pd
 
 from nbstats.results.base import Result, TestResult
+from nbstats.results.decisions import describe
 from nbstats.results.frequentist import _ALTERNATIVE_TEXT
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
-
-
-#: The decision vocabulary of every Bayesian result, in words.
-DECISION_TEXT = {
-    "b": "{b} is better",
-    "a": "{a} is better",
-    "equivalent": "{a} and {b} are practically equivalent",
-    "undecided": "undecided: no region reaches the threshold",
-    "indeterminate": "indeterminate: the decision depends on the prior",
-}
 
 
 def _design_text(rho: float, folds: int | None, runs: int | None) -> str:
@@ -196,7 +187,7 @@ class BayesCorrelatedTTestResult(Result):
             ("folds", _design_text(self.rho, self.folds, self.runs)),
             (
                 f"decision (threshold {self.threshold:g})",
-                DECISION_TEXT[self.decision].format(a=self.name_a, b=self.name_b),
+                describe(self.decision, self.name_a, self.name_b, rope=self.rope > 0),
             ),
         ]
         return rows

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.base import Result
-from nbstats.results.folds import DECISION_TEXT, _design_text
+from nbstats.results.decisions import describe
+from nbstats.results.folds import _design_text
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
@@ -104,7 +105,7 @@ class BayesHierarchicalResult(Result):
             ("divergent transitions", self.divergences),
             (
                 f"decision (threshold {self.threshold:g})",
-                DECISION_TEXT[self.decision].format(a=self.name_a, b=self.name_b),
+                describe(self.decision, self.name_a, self.name_b, rope=self.rope > 0),
             ),
         ]
         return rows

@@ -8,9 +8,10 @@ shares.
 
 - :func:`rank_interval_metrics` — confidence intervals for ranks, the
   FWTI / FWP / IP / DP / FWDP of Foucart et al. (2025, supplement tables).
-- :func:`test_decision_metrics` — decisions of a two-sample test ("b is
-  better", "a", "indeterminate"): rejection rate, average loss and
-  indeterminacy as in Benavoli et al. (2014, §4).
+- :func:`test_decision_metrics` — decisions of a two-sample test (the
+  vocabulary of :mod:`nbstats.results.decisions`: "b" against every other
+  determinate decision, "indeterminate" apart): rejection rate, average loss
+  and indeterminacy as in Benavoli et al. (2014, §4).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pandas as pd
 
 __all__ = ["rank_interval_metrics", "test_decision_metrics"]
 
-_DECISIONS = ("a", "b", "indeterminate")
+from nbstats.results.decisions import DECISIONS as _DECISIONS
 
 
 def rank_interval_metrics(
@@ -138,15 +139,17 @@ def test_decision_metrics(
     r"""Score the decisions of a two-sample test against the truth.
 
     A decision is ``"b"`` (b is better: the test rejects "b is not better"),
-    ``"a"`` (keep a) or ``"indeterminate"`` (the near-ignorance prior could not
-    decide, Benavoli et al. 2014, §3). With ``loss = (l0, l1)``, as in that
-    paper and in :func:`nbstats.bayes_signrank`:
+    ``"indeterminate"`` (the near-ignorance prior could not decide, Benavoli
+    et al. 2014, §3), or one of ``"a"``, ``"equivalent"``, ``"undecided"``,
+    which all decline to declare b better. With ``loss = (l0, l1)``, as in
+    that paper and in :func:`nbstats.bayes_signrank`:
 
     - deciding ``"b"`` when b is **not** better costs ``l1`` (type I error);
-    - deciding ``"a"`` when b **is** better costs ``l0`` (type II error);
+    - not deciding ``"b"`` when b **is** better costs ``l0`` (type II error);
     - a right decision costs 0.
 
-    With ``n`` decisions of which ``D`` are determinate (``"a"`` or ``"b"``):
+    With ``n`` decisions of which ``D`` are determinate (all but
+    ``"indeterminate"``):
 
     rejection_rate
         :math:`|\{k: \delta_k = b\}| / n` — the power when b is better, the
@@ -165,11 +168,12 @@ def test_decision_metrics(
     Parameters
     ----------
     decisions : str, result object or sequence of them
-        ``"a"``, ``"b"`` or ``"indeterminate"``; an object with a
+        ``"a"``, ``"b"``, ``"equivalent"``, ``"undecided"`` or
+        ``"indeterminate"``; an object with a
         ``decision`` attribute (e.g. the result of
         :func:`nbstats.bayes_signrank`) stands for its decision. For a
         frequentist test, decide yourself, e.g.
-        ``"b" if res.pvalue < 0.05 else "a"`` for a one-sided test.
+        ``"b" if res.pvalue < 0.05 else "undecided"`` for a one-sided test.
     truth : bool or sequence of bool
         Whether b is truly better (e.g. ``delta > 0`` for
         :func:`nbstats.simulate.paired_normal`); one value applies to every
@@ -185,7 +189,7 @@ def test_decision_metrics(
 
     Examples
     --------
-    >>> m = test_decision_metrics(["b", "a", "indeterminate", "b"],
+    >>> m = test_decision_metrics(["b", "undecided", "indeterminate", "b"],
     ...                           [True, True, False, False], loss=(1, 4))
     >>> m["rejection_rate"], round(m["loss"], 4), m["indeterminacy"]
     (0.5, 1.6667, 0.25)
@@ -195,7 +199,7 @@ def test_decision_metrics(
     better = _truth(truth, n)
     l0, l1 = _loss(loss)
     choose_b = labels == "b"
-    choose_a = labels == "a"
+    choose_a = (labels != "b") & (labels != "indeterminate")  # b not declared
     determinate = int(choose_b.sum() + choose_a.sum())
     total = l1 * np.sum(choose_b & ~better) + l0 * np.sum(choose_a & better)
     return {
@@ -269,7 +273,8 @@ def _decisions(decisions: object) -> np.ndarray:
         items = list(decisions)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError(
-            "decisions must be 'a', 'b', 'indeterminate', a result with a "
+            "decisions must be 'a', 'b', 'equivalent', 'undecided', "
+            "'indeterminate', a result with a "
             f"decision attribute, or a sequence of them; got {decisions!r}."
         ) from None
     labels = [getattr(d, "decision", d) for d in items]

@@ -33,7 +33,7 @@ import numpy as np
 from nbstats import _scipy_stats as sps
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
-from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 
 __all__ = ["bayes_correlated_ttest", "correlated_ttest", "fold_design"]
@@ -295,7 +295,7 @@ def bayes_correlated_ttest(
     )  # fmt: skip
     prob_left, prob_right = float(left[0]), float(right[0])
     prob_rope = max(0.0, 1.0 - prob_left - prob_right) if rope > 0 else None
-    decision = _decide(prob_left, prob_rope, prob_right, threshold)
+    decision = decide(prob_left, prob_rope, prob_right, threshold)
     return BayesCorrelatedTTestResult(
         prob_left=prob_left,
         prob_rope=prob_rope,
@@ -403,18 +403,6 @@ def _differences(
         return paired_differences(
             a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
         )
-
-
-def _decide(
-    prob_left: float, prob_rope: float | None, prob_right: float, threshold: float
-) -> str:
-    if prob_right > threshold:
-        return "b"
-    if prob_left > threshold:
-        return "a"
-    if prob_rope is not None and prob_rope > threshold:
-        return "equivalent"
-    return "undecided"
 
 
 def _length(x: object) -> int:

@@ -12,7 +12,7 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats.results.folds import CorrelatedPairsResult
 from nbstats.scores import check_flag, check_folds, score_table
-from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+from nbstats.stats.bayes.decision import check_rope, decide_many, resolve_threshold
 from nbstats.stats.correlated import (
     FoldDesign,
     fold_design,
@@ -211,11 +211,7 @@ def _case_rows(
     pvalue = np.minimum(1.0, 2 * sps.t.sf(np.abs(t), df))
     left, right = region_probabilities(unit, mean, se, df, rope)
     middle = np.clip(1.0 - left - right, 0.0, 1.0) if rope > 0 else np.nan
-    decided = np.select(
-        [right > threshold, left > threshold, middle > threshold],
-        ["b", "a", "equivalent"],
-        default="undecided",
-    )
+    decided = decide_many(left, middle, right, threshold)
     columns = means.columns
     return pd.DataFrame(
         {

@@ -23,7 +23,7 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.scores import check_flag, check_folds, score_table
-from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.correlated import FoldDesign, fold_design
 from nbstats.stats.hierarchical_model import (
@@ -200,7 +200,7 @@ def bayes_hierarchical(
         }
     )
     prob_rope = float(winners[1]) if rope > 0 else None
-    decision = _decide(float(winners[0]), prob_rope, float(winners[2]), threshold)
+    decision = decide(float(winners[0]), prob_rope, float(winners[2]), threshold)
     return BayesHierarchicalResult(
         prob_left=float(winners[0]),
         prob_rope=prob_rope,
@@ -445,18 +445,6 @@ def _warn_diagnostics(divergences: int, rhat: float, warmup: int) -> None:
             UserWarning,
             stacklevel=3,
         )
-
-
-def _decide(
-    prob_left: float, prob_rope: float | None, prob_right: float, threshold: float
-) -> str:
-    if prob_right > threshold:
-        return "b"
-    if prob_left > threshold:
-        return "a"
-    if prob_rope is not None and prob_rope > threshold:
-        return "equivalent"
-    return "undecided"
 
 
 def _count(name: str, value: object, minimum: int) -> int:

@@ -30,6 +30,7 @@ from nbstats.scores import oriented
 from nbstats.stats.bayes.decision import (
     IDP_DEFAULT_S,
     check_n_samples,
+    decide_many,
     resolve_threshold,
 )
 from nbstats.stats.bayes.friedman import bayes_friedman
@@ -130,8 +131,10 @@ class BayesDashboard(Dashboard):
         ``"pairs"``: DataFrame, one row per pair (a, b) with ``prob_lower``,
         ``prob_upper`` (P(b better) under the lower and upper IDP prior; equal
         for the others), ``prob_left``, ``prob_rope``, ``prob_right``,
-        ``prob_equivalent`` and ``decision`` (``"b"``, ``"a"`` (keep a),
-        ``"indeterminate"`` or ``"equivalent"``, which wins over the others).
+        ``prob_equivalent`` (P(|θ − ½| < ε): ε-indistinguishability) and
+        ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`,
+        decided as :func:`nbstats.bayes_signrank` decides: ``"b"``, ``"a"``,
+        ``"equivalent"`` (the rope), ``"undecided"``, ``"indeterminate"``).
         ``"selected"``: the :class:`BayesSignedRankResult` of the pair (a, b).
         ``"joint"``: DataFrame of statements (``better``, ``worse``, ``prob``,
         ``joint``, ``accepted``). ``"friedman"``: BayesFriedmanResult.
@@ -172,8 +175,10 @@ class BayesDashboard(Dashboard):
     (eq. 19) when there are at least as many cases as algorithms, Monte
     Carlo otherwise.
 
-    *Equivalence.* Under IDP a pair is equivalent only if both the lower and
-    the upper posterior give P(|θ − ½| < ε) > 1 − γ.
+    *Equivalence.* A pair is decided "equivalent" when its rope region
+    passes the threshold (for IDP, under every prior of the set), as in
+    :func:`nbstats.bayes_signrank`. ε-indistinguishability, P(|θ − ½| < ε),
+    is a different statement: it is shown as ``prob_equivalent``.
 
     Examples
     --------
@@ -188,8 +193,8 @@ class BayesDashboard(Dashboard):
     >>> pair = ("C4.5+m", "C4.5+m+cf")
     >>> def decision(dash):
     ...     return dash.result["pairs"].set_index(["a", "b"]).loc[pair, "decision"]
-    >>> decision(dash)  # P(b better) is 0.69 to 0.85: below 0.95, keep a
-    'a'
+    >>> decision(dash)  # P(b better) is 0.69 to 0.85: below 0.95
+    'undecided'
 
     Equal losses for both errors: the threshold drops to ½ and b is preferred.
 
@@ -412,11 +417,16 @@ class BayesDashboard(Dashboard):
         threshold: float,
     ) -> pd.DataFrame:  # fmt: skip
         probs = self._engine.probabilities(prior, s, rope, epsilon)
-        lower, upper = probs["prob_lower"], probs["prob_upper"]
-        decision = np.where(
-            lower > threshold, "b", np.where(upper <= threshold, "a", "indeterminate")
-        ).astype(object)
-        decision[probs["prob_equivalent"] > 1 - gamma] = "equivalent"
+        # the rule of bayes_signrank (decide): the rope decides "equivalent";
+        # ε-indistinguishability is shown apart (prob_equivalent)
+        decision = decide_many(
+            probs["prob_left"],
+            probs["prob_rope"],
+            probs["prob_right"],
+            threshold,
+            upper=(probs["prob_left_upper"], probs["prob_rope_upper"],
+                   probs["prob_upper"]),
+        )  # fmt: skip
         frame = pd.DataFrame(
             {"a": self._a_names, "b": self._b_names, **probs, "decision": decision}
         )

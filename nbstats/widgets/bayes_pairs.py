@@ -28,6 +28,7 @@ import numba
 import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.stats.bayes.decision import signrank_bounds_many
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.pair_kernel import pair_rope_counts
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
@@ -287,9 +288,13 @@ class PairPosteriors:
     ) -> dict[str, np.ndarray]:
         """Every pair's probabilities, as :meth:`SignedRankPosterior.result`.
 
-        Keys ``prob_lower``, ``prob_upper``, ``prob_left``, ``prob_rope``
-        (NaN without a rope), ``prob_right`` and ``prob_equivalent``
-        (P(|θ − ½| < ε), the smaller of the lower and upper posterior's).
+        Keys ``prob_lower``, ``prob_upper`` (P(b better), lower and upper),
+        ``prob_left``, ``prob_rope`` (NaN without a rope), ``prob_right``
+        (lower), ``prob_left_upper``, ``prob_rope_upper`` (the upper
+        probabilities of a better and of the rope; equal to the lower ones
+        for a single prior) and ``prob_equivalent`` (P(|θ − ½| < ε), the
+        smaller of the lower and upper posterior's: ε-indistinguishability,
+        not the rope).
         """
         group = self.group(prior, rope)
         n_draws = self.draws.n_samples
@@ -320,21 +325,21 @@ class PairPosteriors:
             in_halves(count, self.n_pairs, quad.size)
             self._theta = (theta_key, counts)
         counts = self._theta[1] / n_draws
-        out = {
-            "prob_lower": counts[:, 0],
-            "prob_upper": counts[:, 1],
-            "prob_left": counts[:, 2],
-            "prob_rope": np.full(self.n_pairs, np.nan),
-            "prob_right": counts[:, 0],
+        regions = None
+        if rope > 0:
+            regions = self._rope_counts(group, prior, s, rope) / n_draws
+        # the lower and upper (left, rope, right), as bayes_signrank decides
+        low, high = signrank_bounds_many(counts[:, :3], regions, idp=idp)
+        return {
+            "prob_lower": low[2],
+            "prob_upper": high[2],
+            "prob_left": low[0],
+            "prob_rope": low[1],
+            "prob_right": low[2],
+            "prob_left_upper": high[0],
+            "prob_rope_upper": high[1],
             "prob_equivalent": np.minimum(counts[:, 3], counts[:, 4]),
         }
-        if rope > 0:
-            shares = self._rope_counts(group, prior, s, rope) / n_draws
-            out["prob_left"] = shares[:, 0]
-            out["prob_rope"] = shares[:, 1]
-            out["prob_right"] = out["prob_lower"] = shares[:, 2]
-            out["prob_upper"] = shares[:, 5] if idp else shares[:, 2]
-        return out
 
     def _rope_counts(
         self, group: _Group, prior: str, s: float, rope: float

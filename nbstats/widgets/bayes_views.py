@@ -37,9 +37,10 @@ __all__ = [
 #: decision → (label in the matrix, background colour)
 DECISIONS = {
     "b": ("b better", "#b9e3bb"),
-    "a": ("keep a", "#c9dcf3"),
-    "indeterminate": ("indeterminate", "#ffe2a8"),
+    "a": ("a better", "#c9dcf3"),
     "equivalent": ("equivalent", "#e5d0f2"),
+    "undecided": ("undecided", "#eeeeee"),
+    "indeterminate": ("indeterminate", "#ffe2a8"),
 }
 #: Up to this many algorithms each matrix cell shows its numbers.
 FULL_MATRIX_MAX = 10

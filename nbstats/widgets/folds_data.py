@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.scores import check_folds, score_table
+from nbstats.stats.bayes.decision import decide_many
 from nbstats.stats.correlated import (
     bayes_correlated_ttest,
     fold_design,
@@ -76,11 +77,7 @@ def decisions(
     ...           np.array([0.97, 0.01]), 0.95).tolist()
     ['b', 'a']
     """
-    return np.select(
-        [right > threshold, left > threshold, middle > threshold],
-        ["b", "a", "equivalent"],
-        default="undecided",
-    ).astype(object)
+    return decide_many(left, middle, right, threshold)
 
 
 class FoldTests:

@@ -8,15 +8,31 @@ from numbers import Real
 
 import numpy as np
 
+from nbstats.results.decisions import (
+    DECISION_LABEL,
+    DECISION_TEXT,
+    DECISIONS,
+    Decision,
+    describe,
+)
+
 __all__ = [
+    "DECISIONS",
+    "DECISION_LABEL",
+    "DECISION_TEXT",
     "IDP_DEFAULT_S",
+    "Decision",
     "check_gamma",
     "check_n_samples",
     "check_rope",
     "check_s",
     "decide",
+    "decide_many",
+    "describe",
     "region_shares",
     "resolve_threshold",
+    "signrank_bounds",
+    "signrank_bounds_many",
 ]
 
 #: Benavoli et al. (2014) §3.1: the s that halves the prior imprecision after
@@ -27,10 +43,14 @@ MIN_RELIABLE_SAMPLES = 1000
 
 
 def resolve_threshold(threshold: float | None, loss: tuple[float, float]) -> float:
-    """The posterior probability needed to prefer b: ``l1 / (l0 + l1)``.
+    """The posterior probability a region needs to be decided: ``l1 / (l0 + l1)``.
 
-    ``loss = (l0, l1)``: l1 is the loss of a Type I error (preferring b when it
-    is not better), l0 of a Type II error. An explicit ``threshold`` wins.
+    ``loss = (l0, l1)``: l1 is the loss of a Type I error (declaring b better
+    when it is not), l0 of a Type II error (not declaring b better when it
+    is). Deciding "b" when P(b better) > l1 / (l0 + l1) minimises the
+    expected loss (Benavoli et al. 2014); the same threshold decides "a"
+    and, with a rope, "equivalent" (see :func:`decide`). An explicit
+    ``threshold`` wins.
 
     Examples
     --------
@@ -55,18 +75,200 @@ def resolve_threshold(threshold: float | None, loss: tuple[float, float]) -> flo
     return l1 / (l0 + l1)
 
 
-def decide(prob_lower: float, prob_upper: float, threshold: float) -> str:
-    """``"b"`` if even the lowest probability that b is better exceeds the
-    threshold, ``"a"`` if even the highest stays below it (keep a: choosing b
-    would cost more in expectation), else ``"indeterminate"``.
+def decide(
+    prob_left: float,
+    prob_rope: float | None,
+    prob_right: float,
+    threshold: float,
+    *,
+    upper: tuple[float, float | None, float] | None = None,
+) -> Decision:
+    """The decision, in the vocabulary shared by every Bayesian result.
 
-    For a single prior pass the same probability twice.
+    Parameters
+    ----------
+    prob_left, prob_rope, prob_right : float
+        Posterior probability of each region: a better (left), practically
+        equivalent (the rope; ``None`` or NaN without a rope) and b better
+        (right). Under the imprecise Dirichlet process (IDP) these are the
+        *lower* probabilities, the smallest over the prior set.
+    threshold : float
+        ``l1 / (l0 + l1)`` of the loss (see :func:`resolve_threshold`).
+    upper : tuple of float, optional
+        IDP only: the *upper* probabilities of (left, rope, right), the
+        largest over the prior set. Default: the probabilities themselves
+        (a single prior).
+
+    Returns
+    -------
+    str
+        The first rule that applies:
+
+        ``"b"`` (b better)
+            P(b better) > threshold: choosing b has the smaller expected loss
+            (Benavoli et al. 2014; 2017, the loss ratio l0 : l1).
+        ``"a"`` (a better)
+            P(a better) > threshold. Without a rope P(a better) =
+            1 − P(b better) (up to exact ties), so this is
+            P(b better) < 1 − threshold.
+        ``"equivalent"``
+            With a rope: P(rope) > threshold, the rope (a region of the
+            parameter, |difference| ≤ rope) is the decided region.
+        ``"indeterminate"``
+            IDP only: no region passes for *every* prior of the set, but one
+            passes for some prior — the decision depends on the prior.
+        ``"undecided"``
+            No region reaches the threshold. Without a rope this is
+            "no evidence that b is better than a" — it does not mean that
+            a is better.
+
+        With a threshold of ½ or more at most one region can pass; below ½
+        (l0 > l1) the regions are tried in the order b, a, rope.
+
+    Notes
+    -----
+    The rope is a region of the parameter; ε-indistinguishability
+    (P(|θ − ½| < ε), Benavoli et al. 2015, used by racing) is a different
+    statement and never yields ``"equivalent"`` here.
+
+    Examples
+    --------
+    >>> decide(0.01, 0.02, 0.97, 0.95)
+    'b'
+    >>> decide(0.0, 1.0, 0.0, 0.95)  # certain equivalence
+    'equivalent'
+    >>> decide(0.2, None, 0.8, 0.95)  # no rope: no evidence that b is better
+    'undecided'
+    >>> decide(0.97, None, 0.03, 0.95)
+    'a'
+    >>> decide(0.02, None, 0.9, 0.95, upper=(0.05, None, 0.97))
+    'indeterminate'
     """
-    if prob_lower > threshold:
-        return "b"
-    if prob_upper <= threshold:
-        return "a"
-    return "indeterminate"
+    return str(
+        decide_many(
+            np.asarray([prob_left], dtype=float),
+            None if prob_rope is None else np.asarray([prob_rope], dtype=float),
+            np.asarray([prob_right], dtype=float),
+            threshold,
+            upper=None
+            if upper is None
+            else tuple(None if u is None else np.asarray([u], float) for u in upper),
+        )[0]
+    )
+
+
+def decide_many(
+    prob_left: np.ndarray,
+    prob_rope: np.ndarray | None,
+    prob_right: np.ndarray,
+    threshold: float,
+    *,
+    upper: tuple[np.ndarray, np.ndarray | None, np.ndarray] | None = None,
+) -> np.ndarray:
+    """:func:`decide` for many pairs at once (arrays of equal length).
+
+    ``prob_rope`` may be None or hold NaN (no rope); ``upper`` holds the
+    IDP upper probabilities of (left, rope, right), each array or None (then
+    the lower one). Returns an object array of decision strings.
+
+    Examples
+    --------
+    >>> decide_many(np.array([0.0, 0.97, 0.2]), np.array([1.0, 0.0, 0.1]),
+    ...             np.array([0.0, 0.03, 0.7]), 0.95).tolist()
+    ['equivalent', 'a', 'undecided']
+    """
+    threshold = float(threshold)
+    left = np.asarray(prob_left, dtype=float)
+    right = np.asarray(prob_right, dtype=float)
+    if left.shape != right.shape:
+        raise ValueError(
+            f"prob_left and prob_right must have the same shape, got "
+            f"{left.shape} and {right.shape}."
+        )
+    rope = np.zeros_like(left) if prob_rope is None else np.asarray(prob_rope, float)
+    rope = np.where(np.isnan(rope), 0.0, np.broadcast_to(rope, left.shape))
+    lower = (left, rope, right)
+    if upper is None:
+        high = lower
+    else:
+        if len(upper) != 3:
+            raise ValueError(
+                f"upper must hold the upper probabilities of (left, rope, right), "
+                f"got {len(upper)} values."
+            )
+        high = tuple(
+            low if u is None else np.where(np.isnan(u), low, np.asarray(u, float))
+            for low, u in zip(lower, upper, strict=True)
+        )
+    out = np.full(left.shape, "undecided", dtype=object)
+    possible = np.zeros(left.shape, dtype=bool)
+    for k in range(3):
+        possible |= high[k] > threshold
+    out[possible] = "indeterminate"
+    decided = np.zeros(left.shape, dtype=bool)
+    for label, k in (("b", 2), ("a", 0), ("equivalent", 1)):
+        hit = (lower[k] > threshold) & ~decided
+        out[hit] = label
+        decided |= hit
+    return out
+
+
+def signrank_bounds(
+    theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
+) -> tuple[tuple[float, float | None, float], tuple[float, float | None, float]]:
+    """Lower and upper (left, rope, right) of one signed-rank test's counts.
+
+    ``theta``: the shares of draws with θ_lower > ½, θ_upper > ½ and
+    θ_upper < ½ (θ_upper = θ_lower for a single prior). ``regions``: with a
+    rope, the shares of draws won by (left, rope, right) under the lower
+    posterior, then under the upper one (6 values); None without a rope.
+    See :func:`signrank_bounds_many`.
+
+    Examples
+    --------
+    >>> signrank_bounds(np.array([0.9, 0.97, 0.02]), None, idp=True)
+    ((0.02, None, 0.9), (0.1, None, 0.97))
+    """
+    lower, upper = signrank_bounds_many(
+        np.asarray(theta, dtype=float)[None, :],
+        None if regions is None else np.asarray(regions, dtype=float)[None, :],
+        idp=idp,
+    )
+
+    def one(values: tuple) -> tuple[float, float | None, float]:
+        left, rope, right = (float(v[0]) for v in values)
+        return (round(left, 15), None if regions is None else rope, round(right, 15))
+
+    return one(lower), one(upper)
+
+
+def signrank_bounds_many(
+    theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """:func:`signrank_bounds` of many pairs: ``theta`` is n × 3, ``regions``
+    n × 6 or None; returns the lower and the upper (left, rope, right), each
+    an array (the rope's NaN without a rope).
+
+    Under the near-ignorance prior (IDP) the lower posterior (the prior's
+    pseudo-observation at −∞) is the least favourable to b and the most to a;
+    the upper the other way round. Without a rope, P(a better) lies between
+    P(θ_upper < ½) and 1 − P(θ_lower > ½). With a rope, each region's bounds
+    are the smaller and the larger of the two posteriors' shares. A single
+    prior has lower = upper.
+    """
+    theta = np.asarray(theta, dtype=float)
+    nan = np.full(theta.shape[0], np.nan)
+    if regions is None:
+        lower = (theta[:, 2], nan, theta[:, 0])
+        upper = (1 - theta[:, 0], nan, theta[:, 1]) if idp else lower
+        return lower, upper
+    r = np.asarray(regions, dtype=float)
+    if not idp:
+        single = (r[:, 0], r[:, 1], r[:, 2])
+        return single, single
+    lower = (r[:, 3], np.minimum(r[:, 1], r[:, 4]), r[:, 2])
+    upper = (r[:, 0], np.maximum(r[:, 1], r[:, 4]), r[:, 5])
+    return lower, upper
 
 
 def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.ndarray:

@@ -142,7 +142,7 @@ def bayes_sign_test(
         s=s,
         rope=rope,
         threshold=threshold,
-        decision=decide(prob_right, prob_right, threshold),
+        decision=decide(prob_left, prob_rope, prob_right, threshold),
         credible_interval=(float(low), float(high)),
         name_a=name_a,
         name_b=name_b,

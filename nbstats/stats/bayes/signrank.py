@@ -18,6 +18,7 @@ from nbstats.stats.bayes.decision import (
     decide,
     region_shares,
     resolve_threshold,
+    signrank_bounds,
 )
 from nbstats.stats.bayes.memory import check_fits
 from nbstats.stats.bayes.signrank_sums import (
@@ -104,8 +105,8 @@ def bayes_signrank(
         α = ``l0 / (l0 + l1)``, and the level of the two-sided credible
         interval.
     loss : (l0, l1)
-        Loss of a Type II error (keeping a when b is better) and of a Type I
-        error (preferring b when it is not); (1, 19) gives 0.95.
+        Loss of a Type II error (not declaring b better when it is) and of a
+        Type I error (declaring b better when it is not); (1, 19) gives 0.95.
     n_samples : int
         Posterior draws (a warning below 1000).
     higher_is_better : bool
@@ -128,11 +129,14 @@ def bayes_signrank(
     Returns
     -------
     BayesSignedRankResult
-        ``decision`` is ``"b"`` (prefer b), ``"a"`` (keep a) or, under IDP
-        when the lower and upper probabilities straddle the threshold,
-        ``"indeterminate"``. ``method``, ``n_samples`` and ``mc_error`` (the
-        Monte Carlo standard error of the reported probabilities) say how
-        precise they are.
+        ``decision`` (see :func:`~nbstats.stats.bayes.decision.decide`):
+        ``"b"`` (b better: P(b better) > threshold), ``"a"`` (a better),
+        ``"equivalent"`` (with a rope: P(rope) > threshold), ``"undecided"``
+        (no region reaches the threshold; without a rope: no evidence that b
+        is better than a) or, under IDP, ``"indeterminate"`` (a region
+        passes for some priors of the set but not for all). ``method``,
+        ``n_samples`` and ``mc_error`` (the Monte Carlo standard error of the
+        reported probabilities) say how precise they are.
 
     Notes
     -----
@@ -560,6 +564,9 @@ class SignedRankPosterior:
             prob_left, prob_rope, prob_right = (float(p) for p in counts[3:6])
             prob_lower = prob_right
             prob_upper = float(counts[8]) if self.prior == "idp" else prob_right
+        bounds = signrank_bounds(
+            counts[:3], counts[3:9] if with_rope else None, idp=self.prior == "idp"
+        )
         tail = (1 - threshold) / 2
         if interval and theta_upper is theta:  # one partition for both ends
             low, high = (float(q) for q in np.quantile(theta, [tail, 1 - tail]))
@@ -586,7 +593,7 @@ class SignedRankPosterior:
             samples_upper=theta_upper,
             region_samples=regions,
             threshold=threshold,
-            decision=decide(prob_lower, prob_upper, threshold),
+            decision=decide(*bounds[0], threshold, upper=bounds[1]),
             credible_interval=(low, high),
             differs=bool(low > 0.5 or high < 0.5),
             s=s,
