@@ -419,14 +419,8 @@ class BayesDashboard(Dashboard):
         probs = self._engine.probabilities(prior, s, rope, epsilon)
         # the rule of bayes_signrank (decide): the rope decides "equivalent";
         # ε-indistinguishability is shown apart (prob_equivalent)
-        decision = decide_many(
-            probs["prob_left"],
-            probs["prob_rope"],
-            probs["prob_right"],
-            threshold,
-            upper=(probs["prob_left_upper"], probs["prob_rope_upper"],
-                   probs["prob_upper"]),
-        )  # fmt: skip
+        low, high = probs.pop("bounds")
+        decision = decide_many(*low, threshold, upper=high)
         frame = pd.DataFrame(
             {"a": self._a_names, "b": self._b_names, **probs, "decision": decision}
         )

@@ -290,11 +290,11 @@ class PairPosteriors:
 
         Keys ``prob_lower``, ``prob_upper`` (P(b better), lower and upper),
         ``prob_left``, ``prob_rope`` (NaN without a rope), ``prob_right``
-        (lower), ``prob_left_upper``, ``prob_rope_upper`` (the upper
-        probabilities of a better and of the rope; equal to the lower ones
-        for a single prior) and ``prob_equivalent`` (P(|θ − ½| < ε), the
-        smaller of the lower and upper posterior's: ε-indistinguishability,
-        not the rope).
+        (lower), as :class:`~nbstats.results.bayes.BayesSignedRankResult`;
+        ``prob_equivalent`` (P(|θ − ½| < ε), the smaller of the lower and
+        upper posterior's: ε-indistinguishability, not the rope); and
+        ``bounds``, the lower and upper (left, rope, right) that decide
+        (:func:`~nbstats.stats.bayes.decision.signrank_bounds_many`).
         """
         group = self.group(prior, rope)
         n_draws = self.draws.n_samples
@@ -330,16 +330,18 @@ class PairPosteriors:
             regions = self._rope_counts(group, prior, s, rope) / n_draws
         # the lower and upper (left, rope, right), as bayes_signrank decides
         low, high = signrank_bounds_many(counts[:, :3], regions, idp=idp)
-        return {
+        out = {
             "prob_lower": low[2],
             "prob_upper": high[2],
-            "prob_left": low[0],
-            "prob_rope": low[1],
+            "prob_left": counts[:, 2],
+            "prob_rope": np.full(self.n_pairs, np.nan),
             "prob_right": low[2],
-            "prob_left_upper": high[0],
-            "prob_rope_upper": high[1],
             "prob_equivalent": np.minimum(counts[:, 3], counts[:, 4]),
+            "bounds": (low, high),
         }
+        if regions is not None:  # the lower posterior's, as bayes_signrank's
+            out["prob_left"], out["prob_rope"] = regions[:, 0], regions[:, 1]
+        return out
 
     def _rope_counts(
         self, group: _Group, prior: str, s: float, rope: float
