@@ -75,7 +75,8 @@ def s_label(prior: str, s: float) -> str:
 def loss_label(ratio: float, threshold: float) -> str:
     """The text next to the loss-ratio slider."""
     return (
-        f"prefer b if P(b better) &gt; l1/(l0+l1) = <b>{threshold:.3f}</b>; "
+        f"losses l0 : l1 = 1 : {ratio:.4g}; "
+        f"b better if P(b better) &gt; l1/(l0+l1) = <b>{threshold:.3f}</b>; "
         f"frequentist reading: one-sided α = l0/(l0+l1) = {1 - threshold:.3f}"
     )
 
