@@ -82,6 +82,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "format": "--format",
         "layout": "--layout",
         "runs": "--runs",
+        "hierarchical": "--hierarchical",
     }
     keywords = set(inspect.signature(nbstats.report.report).parameters)
     assert keywords - {"scores", "path"} == set(keyword_options)

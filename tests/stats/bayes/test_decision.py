@@ -20,7 +20,10 @@ def test_region_shares_equal_argmax_with_ties_to_the_first():
 
 @pytest.mark.parametrize(
     ("lower", "upper", "expected"),
-    [(0.96, 0.99, "b"), (0.90, 0.95, "a"), (0.90, 0.97, "indeterminate")],
+    [(0.96, 0.99, "b"), (0.90, 0.95, "undecided"), (0.90, 0.97, "indeterminate")],
 )
 def test_decide_by_threshold(lower, upper, expected):
-    assert decide(lower, upper, 0.95) == expected
+    """P(b better) between ``lower`` and ``upper`` (IDP), no rope; P(a better)
+    between 1 − upper and 1 − lower."""
+    left = (1 - upper, None, lower)
+    assert decide(*left, 0.95, upper=(1 - lower, None, upper)) == expected
