@@ -149,19 +149,8 @@ def build_notebook(
         raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     _check_options(nan_policy, aliases)
     path = Path(csv).expanduser().resolve()
-    problem = option_problem(
-        case,
-        algorithm,
-        score,
-        aggregate,
-        no_case_column,
-        fold=fold,
-        runs=runs,
-        kind=kind,
-        nan_policy=nan_policy,
-    )
-    if problem is not None:
-        raise ValueError(f"{problem[0]}: {problem[1]}")
+    _refuse(case, algorithm, score, aggregate, no_case_column, fold, runs, kind,
+            nan_policy)  # fmt: skip
     columns = {"case": case, "algorithm": algorithm, "score": score}
     options = f"kind={kind!r}"
     if kind == "folds":
@@ -354,19 +343,8 @@ def serve(
         "no_case_column": no_case_column,
     }
     if kind == "folds":
-        problem = option_problem(
-            case,
-            algorithm,
-            score,
-            aggregate,
-            no_case_column,
-            fold=fold,
-            runs=runs,
-            kind=kind,
-            nan_policy=nan_policy,
-        )
-        if problem is not None:
-            raise ValueError(f"{problem[0]}: {problem[1]}")
+        _refuse(case, algorithm, score, aggregate, no_case_column, fold, runs, kind,
+                nan_policy)  # fmt: skip
         checked, found = read_folds(
             csv,
             case=case,
@@ -428,6 +406,17 @@ def serve(
         announce=f"nbstats: serving the {kind} dashboard of {what} with Voilà "
         "(Ctrl-C to stop)",
     )
+
+
+def _refuse(*options: Any) -> None:
+    """ValueError for options that do not go together (:func:`option_problem`'s
+    positional options, then fold, runs, kind and nan_policy)."""
+    *first, fold, runs, kind, nan_policy = options
+    problem = option_problem(
+        *first, fold=fold, runs=runs, kind=kind, nan_policy=nan_policy
+    )
+    if problem is not None:
+        raise ValueError(f"{problem[0]}: {problem[1]}")
 
 
 def _folds_announce(checked: FoldInput) -> str:
