@@ -243,8 +243,10 @@ def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
     """The compiled sampler: ``run(keys, model_args) -> (draws, diverging)``.
 
     One ``jax.jit`` of every chain (vmapped) from its key to its draws:
-    NumPyro's ``initialize_model`` (uniform initial values in the
-    unconstrained space, as NumPyro's MCMC), its NUTS kernel (``hmc``:
+    NumPyro's ``initialize_model`` (each chain starts at the median of 15
+    prior draws: NumPyro's default, uniform values in (−2, 2) of the
+    unconstrained space, left one chain of four stuck far from the others,
+    R̂ 8.4, on nbc vs aode with 500 draws and seed 3), its NUTS kernel (``hmc``:
     diagonal mass matrix and step size adapted over the warm-up, tree depth
     up to 10, the defaults of ``numpyro.infer.NUTS``), ``warmup + n_samples``
     transitions in one ``lax.scan``, the draws mapped back to the
@@ -261,12 +263,17 @@ def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
     import jax
     from jax import lax
     from numpyro.infer.hmc import hmc
+    from numpyro.infer.initialization import init_to_median
     from numpyro.infer.util import initialize_model
 
     def chain(rng_key: Any, model_args: tuple) -> Any:
         key_model, key_kernel = jax.random.split(rng_key)
         info, potential, postprocess, _ = initialize_model(
-            key_model, _model, model_args=model_args, dynamic_args=True
+            key_model,
+            _model,
+            model_args=model_args,
+            dynamic_args=True,
+            init_strategy=init_to_median(num_samples=15),
         )
         init_kernel, sample_kernel = hmc(potential_fn_gen=potential, algo="NUTS")
         state = init_kernel(
