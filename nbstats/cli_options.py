@@ -45,10 +45,11 @@ examples:
 examples:
   nbstats report scores.csv                       # writes scores.html
   nbstats report errors.csv --lower-is-better --rope 0.01 -o errors.pdf
-  nbstats report folds.csv --case dataset --algorithm classifier \\
-      --score accuracy --fold run,fold --analyses bayesian,ranks
-  nbstats report scores.csv --nan-policy omit --loss 1:9 --seed 7 \\
-      --alias "HistGradientBoostingClassifier(max_iter=300)=HGB"
+  nbstats report folds.csv --case set --algorithm model --score acc --fold run,fold
+  nbstats report folds.csv --case set --algorithm model --score acc --fold fold \\
+  --runs 10 --rope 0.01 --hierarchical              # per-fold tests too
+  nbstats report scores.csv --nan-policy omit --loss 1:9 --seed 7
+  nbstats report scores.csv --alias "HistGradientBoostingClassifier(lr=0.1)=HGB"
 
 """
     + _DATA_HELP,
@@ -56,8 +57,7 @@ examples:
 examples:
   nbstats analyze scores.csv                      # what the report states
   nbstats analyze scores.csv --analyses frequentist --alpha 0.1
-  nbstats analyze folds.csv --case dataset --algorithm classifier \\
-      --score accuracy                            # folds recognised
+  nbstats analyze folds.csv --case set --algorithm model --score acc  # folds found
   nbstats analyze scores.csv --detail frequentist --control C4.5
   nbstats analyze scores.csv --detail auto        # tests chosen and explained
 
@@ -67,10 +67,9 @@ examples:
 examples:
   nbstats dashboard scores.csv                    # Bayesian dashboard
   nbstats dashboard scores.csv --kind ranks --port 8866
-  nbstats dashboard folds.csv --case dataset --algorithm classifier \\
-      --score accuracy --aggregate mean
-  nbstats dashboard folds.csv --kind folds --case dataset \\
-      --algorithm classifier --score accuracy --runs 10   # per-fold tests""",
+  nbstats dashboard folds.csv --case set --algorithm model --score acc --fold fold
+  nbstats dashboard folds.csv --kind folds --case set --algorithm model --score acc \\
+  --runs 10                                         # per-fold tests""",
 }
 
 
