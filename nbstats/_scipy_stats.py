@@ -1,7 +1,7 @@
 """``scipy.stats``, imported on first use.
 
 Importing scipy.stats takes about half a second, and ``import nbstats`` must stay
-fast (DESIGN.md: < 0.5 s on top of pandas). Modules write ``sps.norm.sf(...)``
+fast (under 0.5 s on top of pandas). Modules write ``sps.norm.sf(...)``
 with ``from nbstats import _scipy_stats as sps``; the first attribute access
 imports scipy.stats (PEP 562 module ``__getattr__``).
 """

@@ -5,7 +5,7 @@ every repetition, ``generate → analyse → evaluate`` and collects one row of
 metrics per run. The runs are independent tasks: each gets its own seed,
 derived from ``random_state``, the setting's position and the repetition
 alone, so the table is the same whether the tasks run here, in a thread pool,
-in a process pool or on a cluster (DESIGN.md, "Scale beyond one machine").
+in a process pool or on a cluster.
 """
 
 from __future__ import annotations

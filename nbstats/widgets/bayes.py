@@ -1,8 +1,8 @@
 """The Bayesian dashboard: drag s, the loss ratio, γ, ε or the rope; see claims change.
 
 Every pair of algorithms gets a Bayesian signed-rank posterior (Benavoli et al.
-2014) drawn from **one** set of Dirichlet weights (common random numbers,
-DESIGN.md). What depends on the cases is computed once per (prior, rope) for
+2014) drawn from **one** set of Dirichlet weights (common random numbers).
+What depends on the cases is computed once per (prior, rope) for
 all pairs together (:mod:`nbstats.widgets.bayes_pairs`); moving s, the loss
 ratio, γ, ε or the shown pair only re-evaluates cached arrays: no random
 number is drawn again, so no Monte Carlo noise is re-rolled, and nothing per
