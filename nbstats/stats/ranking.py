@@ -94,10 +94,11 @@ def rank_ci(
           percentiles are ``np.quantile(..., method="lower")`` and
           ``method="higher"``: both ends are ranks that occurred in some
           resample (an interpolated end such as 1.3 is not a rank), and the
-          interval is never narrower than the interpolated one. A percentile
-          that falls on a tie's average rank (e.g. 1.5) is widened to the
-          ranks the tie spans (``floor`` for the lower end, ``ceil`` for the
-          upper end).
+          interval is never narrower than the interpolated one. Algorithms
+          tied in a resample take every position their tie spans: the lower
+          percentile is taken over the best of those positions, the upper
+          over the worst, so k algorithms tied at positions p..p+k−1 get
+          intervals that cover p..p+k−1.
         - ``"id-nemenyi"``: Iman–Davenport F test at α; if rejected, Nemenyi's
           test on every pair (studentized range, as
           ``nbstats.posthoc(method="nemenyi")``), direction from the mean
@@ -353,9 +354,13 @@ def _bootstrap_intervals(
     for start in range(0, n_boot, block):  # blocks of resamples, not one by one
         rows = slice(start, start + block)
         means[rows] = values[resamples[rows]].mean(axis=1)
-    boot_ranks = sps.rankdata(-means, method="average", axis=1)  # 1 = best
-    low = np.quantile(boot_ranks, alpha / 2, axis=0, method="lower")
-    high = np.quantile(boot_ranks, 1 - alpha / 2, axis=0, method="higher")
+    # a tie in a resample spans positions: the lower end takes the best of
+    # them, the upper end the worst (average ranks put three algorithms tied
+    # at 2..4 all at 3, and their intervals missed 2 and 4)
+    first = sps.rankdata(-means, method="min", axis=1)  # 1 = best
+    last = sps.rankdata(-means, method="max", axis=1)
+    low = np.quantile(first, alpha / 2, axis=0, method="lower")
+    high = np.quantile(last, 1 - alpha / 2, axis=0, method="higher")
     return np.floor(low).astype(np.int64), np.ceil(high).astype(np.int64)
 
 
