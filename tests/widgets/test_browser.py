@@ -31,6 +31,9 @@ import pytest
 from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
 
 SCREENSHOT = Path("/tmp/dashboard_browser.png")
+#: Seconds the server may take to stop after Ctrl-C (CI runs two test
+#: workers on two cores: a kernel's shutdown can take tens of seconds).
+STOP_SECONDS = 90
 URL_LINE = re.compile(r"^nbstats dashboard: (http://127\.0\.0\.1:\d+/\S*)$", re.M)
 CONNECTION_DIR = re.compile(r"Storing connection files in (\S+?)\.?$", re.M)
 DECISION = re.compile(r"\b(b better|a better|indeterminate|equivalent|undecided)")
@@ -125,7 +128,8 @@ def serving(tmp_path: Path, csv: Path, *options: str):
         # Ctrl-C to the group we started, as in a terminal; kill it only if it hangs
         os.killpg(process.pid, signal.SIGINT)
         try:
-            process.wait(timeout=20)
+            # Voilà shuts its kernels down first: give a loaded machine time
+            process.wait(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
