@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import scores as _scores
+from nbstats.results.analysis import AnalysisResult
 from nbstats.results.bayes import (
     BayesPosthocResult,
     BayesSignedRankPairsResult,
@@ -25,6 +26,7 @@ from nbstats.results.bayes import (
     BayesSignTestResult,
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
+from nbstats.results.comparison import ComparisonMatrixResult
 from nbstats.results.effect_size import EffectSizeResult
 from nbstats.results.folds import (
     BayesCorrelatedTTestResult,
@@ -46,6 +48,8 @@ from nbstats.stats import bayes as _bayes
 from nbstats.stats import correlated as _correlated
 from nbstats.stats import frequentist as _freq
 from nbstats.stats import ranking as _ranking
+from nbstats.stats.analyze import analyze as _analyze
+from nbstats.stats.comparison import comparison_matrix as _comparison_matrix
 from nbstats.stats.correlated_pairs import correlated_pairs as _correlated_pairs
 from nbstats.stats.effect_size import effect_size as _effect_size
 from nbstats.stats.frequentist.quade import quade as _quade
@@ -135,6 +139,14 @@ class CompareAccessor:
         """:func:`nbstats.posthoc` of this frame (every ``method``, e.g.
         ``"bergmann-hommel"`` or ``"wilcoxon"`` with ``adjust=``)."""
         return _freq.posthoc(self._obj, **kwargs)
+
+    def comparison_matrix(self, **kwargs: Any) -> ComparisonMatrixResult:
+        """:func:`nbstats.comparison_matrix` of this frame."""
+        return _comparison_matrix(self._obj, **kwargs)
+
+    def analyze(self, **kwargs: Any) -> AnalysisResult:
+        """:func:`nbstats.analyze` of this frame."""
+        return _analyze(self._obj, **kwargs)
 
     def letters(self, **kwargs: Any) -> pd.Series:
         """:func:`nbstats.letters` of :func:`nbstats.posthoc` of this frame.

@@ -156,6 +156,8 @@ def test_integer_column_names():
         ("quade", nbstats.quade, {}),
         ("quade", nbstats.quade, {"higher_is_better": False}),
         ("posthoc", nbstats.posthoc, {"method": "bergmann-hommel"}),
+        ("comparison_matrix", nbstats.comparison_matrix, {"effect": "cohen-d"}),
+        ("analyze", nbstats.analyze, {"bayes": False}),
     ],
 )
 def test_more_frame_methods_mirror_functions(table6, method, function, kwargs):
