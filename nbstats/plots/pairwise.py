@@ -276,6 +276,25 @@ def pairwise_heatmap(
                 )
             )
 
+        equivalent = _equivalent(result, rows, cols)
+        if layout.cell < 5:
+            equivalent = np.zeros_like(equivalent)
+        for i, j in zip(*np.nonzero(equivalent), strict=True):
+            # accepted "practically equivalent" statements: dashed, in both
+            # cells of the pair (neither is better)
+            ax.add_artist(
+                Rectangle(
+                    (j + 0.08, i + 0.08),
+                    0.84,
+                    0.84,
+                    fill=False,
+                    edgecolor=INK,
+                    linestyle=(0, (2, 1.5)),
+                    linewidth=min(1.0, layout.cell / 8),
+                    gid=f"equivalent-{rows[i]}-{cols[j]}",
+                )
+            )
+
         ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
         ax.set_xticks(
             ax.get_xticks(),
@@ -402,7 +421,10 @@ def _matrix(
             result.probabilities.reindex(index=order, columns=order)
         )
         marked = pd.DataFrame(False, index=order, columns=order)
-        accepted = result.statements[result.statements["accepted"]]
+        statements = result.statements
+        accepted = statements[statements["accepted"]]
+        if "relation" in accepted:  # statements of equivalence: _equivalent
+            accepted = accepted[accepted["relation"] == "better"]
         for better, worse in zip(accepted["better"], accepted["worse"], strict=True):
             marked.loc[worse, better] = True  # row: worse; column: better
         return values, marked.to_numpy(dtype=bool, copy=True), None
@@ -418,6 +440,25 @@ def _matrix(
     )
     np.fill_diagonal(marked, False)
     return values, marked, None
+
+
+def _equivalent(result: object, rows: list, cols: list) -> np.ndarray:
+    """Cells of accepted statements of practical equivalence (both of a pair's
+    cells), from a joint result with a rope; all False otherwise."""
+    marked = np.zeros((len(rows), len(cols)), dtype=bool)
+    statements = getattr(result, "statements", None)
+    if statements is None or "relation" not in statements:
+        return marked
+    where_row = {name: k for k, name in enumerate(rows)}
+    where_col = {name: k for k, name in enumerate(cols)}
+    chosen = statements[
+        statements["accepted"] & (statements["relation"] == "equivalent")
+    ]
+    for a, b in zip(chosen["better"], chosen["worse"], strict=True):
+        for r, c in ((a, b), (b, a)):
+            if r in where_row and c in where_col:
+                marked[where_row[r], where_col[c]] = True
+    return marked
 
 
 def _blank_diagonal(frame: pd.DataFrame) -> pd.DataFrame:
@@ -456,8 +497,15 @@ def _title(
             f"framed: probability > {result.threshold:g}"
         )
     if isinstance(result, BayesPosthocResult):
+        rope = getattr(result, "rope", 0.0)
+        if rope > 0:
+            return (
+                f"Bayesian {result.test_name} test, s = {result.s:g}, rope ±{rope:g}\n"
+                f"framed: accepted jointly at {1 - result.gamma:g}; "
+                "dashed: equivalent"
+            )
         return (
-            f"Bayesian {result.test} test, s = {result.s:g}\n"
+            f"Bayesian {result.test_name} test, s = {result.s:g}\n"
             f"framed: accepted jointly at {1 - result.gamma:g}"
         )
     how = f"{result.method} post-hoc tests"

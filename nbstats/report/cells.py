@@ -21,6 +21,8 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     appendix_note,
     appendix_ranks,
     data_notes,
+    joint_caption,
+    joint_rope_text,
     ranked_summary,
     ranking_order,
     typeset_pairs,
@@ -382,8 +384,10 @@ def bayesian(
     accepted = joint.statements[joint.statements["accepted"]]
     if len(accepted) and (not compact or len(accepted) <= 10):
         statements = [
-            f"{b} > {w}"
-            for b, w in zip(accepted["better"], accepted["worse"], strict=True)
+            f"{b} {'≈' if relation == 'equivalent' else '>'} {w}"
+            for b, w, relation in zip(
+                accepted["better"], accepted["worse"], accepted["relation"], strict=True
+            )
         ]
         together = float(accepted["joint"].iloc[-1])
         para.add(
@@ -400,9 +404,10 @@ def bayesian(
         )
     else:
         top = joint.statements.iloc[0]
+        relation = "≈" if top["relation"] == "equivalent" else ">"
         para.add(
             "No joint statement is accepted: even the most probable, "
-            f"{top['better']} > {top['worse']}, has posterior probability "
+            f"{top['better']} {relation} {top['worse']}, has posterior probability "
             f"{_n(float(top['prob']))} ≤ 1 − γ = {_n(1 - joint.gamma)} ("
         )
     if not compact or typeset_pairs(len(joint.statements)):
@@ -431,18 +436,21 @@ def bayesian(
         result_table(
             joint,
             "tab:joint",
-            f"Joint Bayesian statements (Bayesian {joint.test} test, s = "
-            f"{_n(joint.s)}) sorted by posterior probability (prob); joint: "
-            "probability that the statement and all those above it hold "
-            f"together; accepted while joint > 1 − γ = {_n(1 - joint.gamma)}.",
+            joint_caption(joint),
         )
     m = len(joint.mean_ranks)
     ax = joint.plot(kind="heatmap", width="double" if m > 6 else "single")
+    rope = joint_rope_text(joint)
     figure(
         "fig:joint",
         "Posterior probability that the column algorithm is better than the row "
-        f"algorithm (Bayesian {joint.test} test, s = {_n(joint.s)}), algorithms "
-        "by mean rank; framed cells are accepted joint statements.",
+        f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}), "
+        "algorithms by mean rank; framed cells are accepted joint statements"
+        + (
+            ", dashed frames accepted statements of practical equivalence."
+            if getattr(joint, "rope", 0) > 0
+            else "."
+        ),
         ax.figure,
     )
 

@@ -283,12 +283,7 @@ def appendix_bayesian(signrank: Any, joint: Any) -> None:
     csv_download("signrank_pairs.csv", caption, signrank.to_frame())
     if typeset_pairs(len(frame)):
         frame_table("tab:signrank-all", caption, frame)
-    caption = (
-        f"Joint Bayesian statements (Bayesian {joint.test} test, s = "
-        f"{_n(joint.s)}) sorted by posterior probability (prob); joint: "
-        "probability that the statement and all those above it hold together; "
-        f"accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."
-    )
+    caption = joint_caption(joint)
     csv_download("joint_statements.csv", caption, joint.statements)
     if typeset_pairs(len(joint.statements)):
         result_table(joint, "tab:joint", caption)
@@ -299,3 +294,20 @@ def appendix_ranks(rank_ci: Any) -> None:
     from nbstats.report.cells import rank_caption
 
     result_table(rank_ci, "tab:ranks", rank_caption(rank_ci))
+
+
+def joint_rope_text(joint: Any) -> str:
+    """``", rope ±0.01"`` when the joint statements have a rope, else ``""``."""
+    rope = getattr(joint, "rope", 0)
+    return f", rope ±{_n(rope)}" if rope > 0 else ""
+
+
+def joint_caption(joint: Any) -> str:
+    """Caption of the table of joint statements."""
+    return (
+        f"Joint Bayesian statements (Bayesian {joint.test_name} test, s = "
+        f"{_n(joint.s)}{joint_rope_text(joint)}) sorted by posterior probability "
+        "(prob); > : better, ≈ : practically equivalent; joint: "
+        "probability that the statement and all those above it hold "
+        f"together; accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."
+    )

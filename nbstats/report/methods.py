@@ -296,9 +296,15 @@ def methods_paragraph(
         p.add(
             "Joint statements were made with the procedure of Benavoli et al.",
             cite("benavoli2015"),
-            f": per pair the Bayesian {bp.test} test with a prior of strength "
+            f": per pair the Bayesian {bp.test_name} test with a prior of strength "
             f"s = {_num(bp.s)} at \u201cequal\u201d chose the more probable "
-            "direction, and the longest list of statements, sorted by posterior "
+            + (
+                f"of its three regions (either algorithm better by more than the "
+                f"rope ±{_num(bp.rope)}, or practically equivalent)"
+                if getattr(bp, "rope", 0) > 0
+                else "direction"
+            )
+            + ", and the longest list of statements, sorted by posterior "
             "probability, whose joint posterior probability (all statements "
             f"true on the same draw) exceeds 1 − γ = {_num(1 - bp.gamma)} was "
             f"accepted, from {_count(bp.n_samples)} joint draws of the "

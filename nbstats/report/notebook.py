@@ -499,10 +499,12 @@ signrank = nbstats.bayes_signrank_pairs(
     random_state=SEED, interval=False, **signrank_prior, **direction,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
-# joint statements, all evaluated on the same posterior draws
+# joint statements, all evaluated on the same posterior draws: the same
+# signed-rank test, rope and prior strength as the pairs (the prior's
+# pseudo-observation at a zero difference), so the two can never disagree
 joint = nbstats.bayes_posthoc(
-    scores, gamma=GAMMA, n_samples=N_SAMPLES, random_state=SEED,
-    **prior, **direction,
+    scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
+    n_samples=N_SAMPLES, random_state=SEED, **direction,
 )
 report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
 """,

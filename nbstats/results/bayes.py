@@ -309,13 +309,15 @@ class BayesPosthocResult(Result):
     ----------
     statements : DataFrame
         One row per pair, sorted by posterior probability: ``better``,
-        ``worse``, ``prob`` (marginal posterior probability of the
-        statement), ``joint`` (probability that this and every statement
-        above it hold together, from the same posterior draws) and
-        ``accepted``.
+        ``worse``, ``relation`` (``"better"``: ``better`` is better than
+        ``worse``; ``"equivalent"``: the two are practically equivalent —
+        within the rope —, ``better`` being the better-ranked one), ``prob``
+        (marginal posterior probability of the statement), ``joint``
+        (probability that this and every statement above it hold together,
+        from the same posterior draws) and ``accepted``.
     probabilities : DataFrame
         m × m matrix: entry (row i, column j) is the posterior probability
-        that column j is better than row i.
+        that column j is better than row i (by more than the rope).
     groups : list of tuple of str
         Maximal sets of algorithms with no accepted statement between them,
         ordered by mean rank.
@@ -325,6 +327,11 @@ class BayesPosthocResult(Result):
     test : str
         ``"sign"`` or ``"signrank"``.
     n_samples : int
+    rope : float
+        Half-width of the region of practical equivalence (0: none).
+    rope_probabilities : DataFrame or None
+        With a rope, the symmetric m × m matrix of the posterior probability
+        that the two algorithms are practically equivalent.
     """
 
     statements: pd.DataFrame
@@ -335,11 +342,56 @@ class BayesPosthocResult(Result):
     s: float
     test: str
     n_samples: int
+    rope: float = 0.0
+    rope_probabilities: pd.DataFrame | None = None
 
     def _title(self) -> str:
+        rope = f", rope ±{self.rope:g}" if self.rope > 0 else ""
         return (
-            f"Bayesian joint comparisons ({self.test} test, s = {self.s:g}), "
-            f"joint probability > {1 - self.gamma:g}"
+            f"Bayesian joint comparisons ({self.test_name} test, s = "
+            f"{self.s:g}{rope}), joint probability > {1 - self.gamma:g}"
+        )
+
+    @property
+    def test_name(self) -> str:
+        """The pairwise test in words: ``"sign"`` or ``"signed-rank"``."""
+        return "signed-rank" if self.test == "signrank" else self.test
+
+    def decisions(self) -> pd.DataFrame:
+        """Each pair's decision in the words of the pairwise Bayesian tests.
+
+        One row per pair (a, b), a before b in the order of the score
+        table's columns: ``decision`` is ``"b"`` or ``"a"`` when the accepted
+        statements say that one is better, ``"equivalent"`` when they say
+        the two are practically equivalent, and ``"undecided"`` when the
+        pair's statement is not accepted (it would not hold jointly with
+        the more probable ones with probability > 1 − γ); ``prob`` and
+        ``joint`` are its statement's.
+
+        Examples
+        --------
+        >>> import nbstats
+        >>> table = nbstats.datasets.load("uci_accuracy")
+        >>> res = nbstats.bayes_posthoc(table, random_state=0)
+        >>> res.decisions().query("a == 'nbc' and b == 'aode'")["decision"].item()
+        'b'
+        """
+        names = list(self.probabilities.columns)
+        position = {name: k for k, name in enumerate(names)}
+        rows = []
+        for row in self.statements.itertuples(index=False):
+            a, b = sorted((row.better, row.worse), key=position.__getitem__)
+            if not row.accepted:
+                decision = "undecided"
+            elif row.relation == "equivalent":
+                decision = "equivalent"
+            else:
+                decision = "b" if row.better == b else "a"
+            rows.append((a, b, decision, row.prob, row.joint))
+        frame = pd.DataFrame(rows, columns=["a", "b", "decision", "prob", "joint"])
+        key = frame["a"].map(position) * len(names) + frame["b"].map(position)
+        return frame.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(
+            drop=True
         )
 
     def _scalars(self) -> list[tuple[str, object]]:
@@ -360,12 +412,14 @@ class BayesPosthocResult(Result):
         frame = self.statements.copy()
         frame.index = pd.Index(
             [
-                f"{b} > {w}"
-                for b, w in zip(frame["better"], frame["worse"], strict=True)
+                f"{b} {'≈' if relation == 'equivalent' else '>'} {w}"
+                for b, w, relation in zip(
+                    frame["better"], frame["worse"], frame["relation"], strict=True
+                )
             ],
             name="statement",
         )
-        return frame.drop(columns=["better", "worse"])
+        return frame.drop(columns=["better", "worse", "relation"])
 
     def plot(self, ax: Any = None, *, kind: str = "cd", **kwargs: Any) -> Any:
         """Groups as a CD-style diagram (``kind="cd"``) or the probability

@@ -26,7 +26,7 @@ import pandas as pd
 
 from nbstats.names import AliasOption
 from nbstats.results.bayes import BayesSignedRankResult
-from nbstats.scores import oriented
+from nbstats.scores import oriented, rank_rows
 from nbstats.stats.bayes.decision import (
     IDP_DEFAULT_S,
     check_n_samples,
@@ -44,7 +44,7 @@ from nbstats.widgets.base import (
     name_dropdown,
     prepare_table,
 )
-from nbstats.widgets.bayes_joint import JointStatements
+from nbstats.widgets.bayes_joint import SignedRankJoint
 from nbstats.widgets.bayes_pairs import PairPosteriors, default_draws
 
 __all__ = ["BayesDashboard"]
@@ -77,8 +77,9 @@ class BayesDashboard(Dashboard):
     gives the posterior probability that b is better; a loss ratio turns it
     into a decision, the near-ignorance prior (IDP) can leave it
     indeterminate, and ε declares pairs practically equivalent. Around that:
-    the joint statements that hold together (Benavoli et al. 2015, §5.3, sign
-    test) and the Bayesian Friedman verdict.
+    the joint statements that hold together (Benavoli et al. 2015, §5.3, on
+    the same signed-rank test, rope and s as the pairs, so the two never
+    disagree) and the Bayesian Friedman verdict.
 
     Controls (``.controls``):
 
@@ -116,7 +117,8 @@ class BayesDashboard(Dashboard):
     random_state : None, int or Generator
         Seed of the draws. With an int, every pair's numbers equal
         :func:`nbstats.bayes_signrank` and the statements equal
-        :func:`nbstats.bayes_posthoc` (``test="sign"``) for the same seed.
+        :func:`nbstats.bayes_posthoc` (``test="signrank"``, the same rope and
+        s) for the same seed.
     nan_policy : {"raise", "omit"}
         As :func:`nbstats.score_table`; the dashboard names the dropped cases.
     aliases : "auto", bool or dict
@@ -136,8 +138,9 @@ class BayesDashboard(Dashboard):
         decided as :func:`nbstats.bayes_signrank` decides: ``"b"``, ``"a"``,
         ``"equivalent"`` (the rope), ``"undecided"``, ``"indeterminate"``).
         ``"selected"``: the :class:`BayesSignedRankResult` of the pair (a, b).
-        ``"joint"``: DataFrame of statements (``better``, ``worse``, ``prob``,
-        ``joint``, ``accepted``). ``"friedman"``: BayesFriedmanResult.
+        ``"joint"``: DataFrame of statements (``better``, ``worse``,
+        ``relation``, ``prob``, ``joint``, ``accepted``).
+        ``"friedman"``: BayesFriedmanResult.
         ``"threshold"``: l1/(l0 + l1). ``"settings"``: the controls' values
         (``"pair"``: (a, b)).
     error : str or None
@@ -165,15 +168,17 @@ class BayesDashboard(Dashboard):
     once, in one pass over the draws, and kept as pairs × draws arrays; a new
     s, threshold or ε is one compiled pass over them for all pairs
     (:func:`~nbstats.widgets.bayes_pairs.pair_counts`), and only the shown
-    pair gets a full result with its interval. The joint statements keep the
-    draws' sign-test sums ``E @ H`` and re-evaluate
-    θ = (E @ h + ½ g0) / (g0 + Σ e) for a new s; γ and ε only compare.
+    pair gets a full result with its interval. The joint statements
+    (:class:`~nbstats.widgets.bayes_joint.SignedRankJoint`) keep each pair's
+    Walsh sums per draw for the current rope (the same weight on the same
+    case in every pair, as the joint probability needs) and re-combine them
+    with the prior's weight for a new s; γ and ε only compare.
 
     *Which s where.* The joint statements and the Friedman test put the
-    prior of strength s on "all algorithms equal" (2015, §7); with the
-    Bayesian bootstrap they use s = 0. The Friedman test uses the ellipsoid
-    (eq. 19) when there are at least as many cases as algorithms, Monte
-    Carlo otherwise.
+    prior of strength s on "all algorithms equal" (2015, §7; for the joint
+    statements a pseudo-observation at a zero difference, one of the priors
+    of the IDP's set); with the Bayesian bootstrap they use s = 0. The
+    Friedman test needs at least as many cases as algorithms.
 
     *Equivalence.* A pair is decided "equivalent" when its rope region
     passes the threshold (for IDP, under every prior of the set), as in
@@ -255,11 +260,17 @@ class BayesDashboard(Dashboard):
         )
         self._draws = DirichletWeights(n, self.n_samples, self._seed)
         self._gammas = SharedPrior()
-        self._joint_statements = JointStatements(
-            diffs, self._pairs, names, self._draws, self._gammas
+        uniforms = np.empty(self.n_samples)
+        for chunk in self._draws:
+            uniforms[chunk.rows] = chunk.uniforms
+        shared = {"uniforms": uniforms}
+        self._gammas.uniforms = uniforms
+        mean_rank = rank_rows(
+            self.table.to_numpy(), higher_is_better=self.higher_is_better
+        ).mean(axis=0)
+        self._joint_statements = SignedRankJoint(
+            diffs, self._pairs, names, mean_rank, self.n_samples, self._seed
         )
-        shared = {"uniforms": self._joint_statements.uniforms}
-        self._gammas.uniforms = shared["uniforms"]
         self._engine = PairPosteriors(diffs, self._draws, self._gammas, shared)
         labels = np.asarray(names, dtype=object)
         self._a_names = labels[[i for i, _ in self._pairs]]
@@ -491,7 +502,7 @@ class BayesDashboard(Dashboard):
         selected = self._selected_result(pair, prior, s, rope, threshold)
         self.timings["pairs"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        joint = self._joint_statements.table(s, gamma)
+        joint = self._joint_statements.table(s, gamma, rope)
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
         friedman = self._friedman_result(s, gamma)

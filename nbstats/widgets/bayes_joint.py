@@ -1,34 +1,46 @@
-"""The dashboard's joint statements (Benavoli et al. 2015, §5.3, sign test).
+"""The dashboard's joint statements (Benavoli et al. 2015, §5.3).
 
-As :func:`nbstats.bayes_posthoc` (``test="sign"``): the statement of each
-pair is its more probable direction (exact marginals, Theorem 2 of the 2015
-paper), statements are sorted by that probability, and a statement is
-accepted while it and every statement above it hold together with
-probability > 1 − γ. The s-independent part of every draw (the sign-test
-sums ``E @ H``) is computed once; a new s re-evaluates them in one compiled
-pass (:func:`~nbstats.stats.bayes.summary_kernel.joint_counts`), γ only
-compares.
+Exactly :func:`nbstats.bayes_posthoc` with ``test="signrank"``, the
+dashboard's rope and the s of its pairs (the prior's pseudo-observation at a
+zero difference), so the statements use the same test and the same regions
+as the pair matrix beside them and the two cannot disagree on a pair. The
+s-independent part of every draw (each pair's Walsh sums and their cross
+terms with the pseudo-observation) is computed once per rope; a new s
+re-combines them with the prior's Gamma weights, and γ only compares.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
-from nbstats.stats.bayes.posthoc import cap_joint
-from nbstats.stats.bayes.shared_prior import SharedPrior
-from nbstats.stats.bayes.sign import prob_b_better_sign
-from nbstats.stats.bayes.summary_kernel import joint_counts
-from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.stats.bayes.memory import budget
+from nbstats.stats.bayes.posthoc import (
+    LEFT,
+    RIGHT,
+    ROPE,
+    SignedRankEvents,
+    _joint,
+    _marginals,
+    joint_from_codes,
+    statement_table,
+)
+from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 
-__all__ = ["JointStatements"]
+__all__ = ["SignedRankJoint"]
 
-# θ within this distance of ½ counts as exactly ½ (as bayes_posthoc)
-_HALF_TOLERANCE = 1e-12
+#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) the kept
+#: per-draw sums may take (45 pairs × 50,000 draws with a rope: 72 MB; 1225
+#: pairs × 5,000: 196 MB). Beyond, every change of s or rope passes over the
+#: draws again, as :func:`nbstats.bayes_posthoc` does (seconds, not
+#: milliseconds, at 100 algorithms).
+KEEP_SHARE = 0.5
 
 
-class JointStatements:
-    """The sign-test statements of every pair, on the dashboard's draws.
+class SignedRankJoint:
+    """The signed-rank joint statements of every pair, kept for new s.
 
     Parameters
     ----------
@@ -38,17 +50,21 @@ class JointStatements:
         The K pairs (a, b) as column indices.
     names : list of str
         The algorithms' names.
-    draws : DirichletWeights
-    gammas : SharedPrior
+    mean_rank : array-like
+        The algorithms' mean ranks (1 = best), to name the better-ranked one
+        first in a statement of equivalence.
+    n_samples : int
+        Posterior draws.
+    seed : None, int or SeedSequence
+        As ``random_state`` of :func:`nbstats.bayes_posthoc`: with the same
+        int seed the statements are that function's, number for number.
 
     Examples
     --------
-    >>> from nbstats.stats.bayes.weights import DirichletWeights
     >>> diffs = np.array([[0.1], [0.2], [0.3], [-0.1]])
-    >>> joint = JointStatements(diffs, [(0, 1)], ["a", "b"],
-    ...                         DirichletWeights(4, 1000, 0), SharedPrior())
-    >>> joint.table(1.0, 0.05)[["better", "worse"]].values.tolist()
-    [['b', 'a']]
+    >>> joint = SignedRankJoint(diffs, [(0, 1)], ["a", "b"], [2.0, 1.0], 1000, 0)
+    >>> joint.table(1.0, 0.05, 0.0)[["better", "worse", "relation"]].values.tolist()
+    [['b', 'a', 'better']]
     """
 
     def __init__(
@@ -56,83 +72,85 @@ class JointStatements:
         diffs: np.ndarray,
         pairs: list[tuple[int, int]],
         names: list[str],
-        draws: DirichletWeights,
-        gammas: SharedPrior,
+        mean_rank: Sequence[float],
+        n_samples: int,
+        seed: object,
     ) -> None:
         self.pairs = pairs
         self.names = names
-        self.draws = draws
-        self.gammas = gammas
-        indicators = np.heaviside(diffs, 0.5)  # n × K
-        wins = (diffs > 0).sum(axis=0)
-        losses = (diffs < 0).sum(axis=0)
-        # few distinct (wins, losses): each Beta tail once
-        memo: dict[tuple[int, int], float] = {}
-
-        def prob(w: int, lo: int) -> float:
-            if (w, lo) not in memo:
-                memo[w, lo] = prob_b_better_sign(w, lo)
-            return memo[w, lo]
-
-        second = np.array(
-            [prob(int(w), int(lo)) for w, lo in zip(wins, losses, strict=True)]
+        self._diffs = diffs
+        self._mean_rank = np.asarray(mean_rank, dtype=float)
+        # the draws of bayes_posthoc(test="signrank"): same chunks, same numbers
+        self.draws = DirichletWeights(
+            diffs.shape[0], n_samples, seed, columns_per_case=len(pairs)
         )
-        first = np.array(
-            [prob(int(lo), int(w)) for w, lo in zip(wins, losses, strict=True)]
-        )
-        second_better = second >= first
-        self.statement_prob = np.where(second_better, second, first)
-        self.order = np.argsort(-self.statement_prob, kind="stable")
-        self.second_better = second_better
-        self._sorted_second = second_better[self.order]
-        rows, k = draws.n_samples, indicators.shape[1]
-        self._events = np.empty((rows, k))
-        self._event_total = np.empty(rows)
-        self.uniforms = np.empty(rows)
-        # in the statements' order, written in place: no m²-wide temporaries
-        ordered = np.ascontiguousarray(indicators[:, self.order])
-        for chunk in draws:
-            e = chunk.exponentials
-            np.matmul(e, ordered, out=self._events[chunk.rows])
-            self._event_total[chunk.rows] = e.sum(axis=1)
-            self.uniforms[chunk.rows] = chunk.uniforms
-        pair_index = np.asarray(pairs, dtype=int).reshape(-1, 2)
-        better = np.where(second_better, pair_index[:, 1], pair_index[:, 0])
-        worse = np.where(second_better, pair_index[:, 0], pair_index[:, 1])
-        labels = np.asarray(names, dtype=object)
-        self._better = labels[better[self.order]]
-        self._worse = labels[worse[self.order]]
-        self._state: tuple[float, np.ndarray] | None = None
+        self._rope: float | None = None
+        self._events: SignedRankEvents | None = None
+        self._parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._uniforms: np.ndarray | None = None
+        self._key: tuple[float, float] | None = None
+        self._statements: pd.DataFrame | None = None
+        self._shares: np.ndarray | None = None
 
-    def joint(self, s: float) -> np.ndarray:
-        """P(this statement and all above hold), in the sorted order."""
-        if self._state is None or self._state[0] != s:
-            g0 = self.gammas(s, self.uniforms)
-            # θ = (E h + ½ g0) / (g0 + Σ e) per statement: the prior's mass
-            # sits on "equal"; compiled, a draw stops at its first failure
-            counts = joint_counts(
-                self._events,
-                self._event_total,
-                np.asarray(g0, dtype=float),
-                self._sorted_second,
-                _HALF_TOLERANCE,
+    def _prepare(self, rope: float) -> None:
+        """Set up the regions of ``rope`` and keep the draws' sums if they fit."""
+        if self._rope == rope:
+            return
+        events = SignedRankEvents(self._diffs, rope)
+        draws, k = self.draws.n_samples, len(self.pairs)
+        regions = 2 if rope > 0 else 1
+        parts = None
+        uniforms = None
+        if 8 * draws * (2 + 2 * regions * k) <= budget(KEEP_SHARE):
+            total = np.empty(draws)
+            quad = np.empty((k, regions, draws))
+            cross = np.empty((k, regions, draws))
+            uniforms = np.empty(draws)
+            for chunk in self.draws:
+                events.batch.evaluate(
+                    chunk.exponentials,
+                    out=(total, quad, cross),
+                    offset=chunk.rows.start,
+                )
+                uniforms[chunk.rows] = chunk.uniforms
+            parts = (total, quad, cross)
+        self._events, self._parts, self._uniforms = events, parts, uniforms
+        self._rope = rope
+
+    def table(self, s: float, gamma: float, rope: float) -> pd.DataFrame:
+        """Statements by probability (``better``, ``worse``, ``relation``,
+        ``prob``, ``joint``, ``accepted``), as ``bayes_posthoc(...).statements``."""
+        if self._key != (s, rope):
+            self._prepare(rope)
+            events = self._events
+            if self._parts is not None:
+                codes = events.codes(self._parts, gamma_quantile(s, self._uniforms))
+                shares = np.column_stack(
+                    [np.count_nonzero(codes == r, axis=0) for r in (LEFT, ROPE, RIGHT)]
+                ) / float(codes.shape[0])
+
+                def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+                    return joint_from_codes(codes, chosen, order)
+            else:
+                shares, stored = _marginals(self.draws, events, s, len(self.pairs))
+
+                def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+                    return _joint(self.draws, events, s, chosen, order, stored)
+
+            self._statements = statement_table(
+                shares,
+                joint_of,
+                self.pairs,
+                self.names,
+                self._mean_rank,
+                gamma=0.5,  # "accepted" is set per γ below
+                rope=rope,
             )
-            marginals = np.asarray(self.statement_prob)[self.order]
-            self._state = (s, cap_joint(counts / self.draws.n_samples, marginals))
-        return self._state[1]
-
-    def table(self, s: float, gamma: float) -> pd.DataFrame:
-        """Statements by probability; joint = all up to here hold (2015, §5.3)."""
-        joint = self.joint(s)
-        return pd.DataFrame(
-            {
-                "better": self._better.astype(object),
-                "worse": self._worse.astype(object),
-                "prob": self.statement_prob[self.order].astype(float),
-                "joint": joint.astype(float),
-                "accepted": joint > 1 - gamma,
-            }
-        )
+            self._shares = shares
+            self._key = (s, rope)
+        frame = self._statements.copy()
+        frame["accepted"] = frame["joint"] > 1 - gamma
+        return frame
 
     def __repr__(self) -> str:  # pragma: no cover - for debugging
-        return f"JointStatements({len(self.pairs)} statements)"
+        return f"SignedRankJoint({len(self.pairs)} statements)"

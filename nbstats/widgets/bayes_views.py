@@ -234,8 +234,11 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
     """The accepted joint statements (display names from ``shown``)."""
     level = 1 - settings["gamma"]
     accepted = joint[joint["accepted"]]
+    rope = settings.get("rope", 0.0)
+    rope_text = f", rope ±{rope:g}" if rope > 0 else ""
     head = (
-        f"<b>Joint statements</b> (sign test, s = {settings['s']:.3g}): "
+        f"<b>Joint statements</b> (signed-rank test, s = {settings['s']:.3g}"
+        f"{rope_text}): "
         f"{len(accepted)} of {len(joint)} hold together with probability "
         f"&gt; {level:.3g}"
     )
@@ -245,7 +248,8 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
     listed = accepted.iloc[:JOINT_ROWS_MAX]
     rows = "".join(
         f'<tr><td style="{pad};white-space:nowrap">'
-        f"{html.escape(shown.get(r.better, r.better))} &gt; "
+        f"{html.escape(shown.get(r.better, r.better))} "
+        f"{'≈' if getattr(r, 'relation', 'better') == 'equivalent' else '&gt;'} "
         f"{html.escape(shown.get(r.worse, r.worse))}</td>"
         f'<td style="{pad};text-align:right">{r.prob:.3f}</td>'
         f'<td style="{pad};text-align:right">{r.joint:.3f}</td></tr>'

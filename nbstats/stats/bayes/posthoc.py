@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Literal
 
@@ -11,17 +11,34 @@ import pandas as pd
 
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
-from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
+from nbstats.stats.bayes.decision import (
+    check_gamma,
+    check_n_samples,
+    check_rope,
+    check_s,
+)
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.sign import prob_b_better_sign
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 from nbstats.stats.groups import nonsignificant_groups
 
-__all__ = ["SignEvents", "bayes_posthoc", "cap_joint"]
+__all__ = [
+    "SignEvents",
+    "SignedRankEvents",
+    "bayes_posthoc",
+    "cap_joint",
+    "joint_from_codes",
+    "statement_table",
+]
 
 # θ within this distance of ½ counts as exactly ½ (a pair that always ties)
 _HALF_TOLERANCE = 1e-12
+#: Region codes of a pair (i, j) in a posterior draw: i better (θ < ½ or the
+#: left region), the rope (θ exactly ½ without one), j better.
+LEFT, ROPE, RIGHT = 0, 1, 2
+#: Columns of ``BayesPosthocResult.statements``.
+STATEMENT_COLUMNS = ("better", "worse", "relation", "prob", "joint", "accepted")
 # per-draw statement samples are kept between the two passes when they fit in
 # memory.budget(); θ of a chunk's draws is made for blocks of pairs that fit
 
@@ -32,6 +49,7 @@ def bayes_posthoc(
     s: float = 1.0,
     gamma: float = 0.05,
     test: Literal["sign", "signrank"] = "sign",
+    rope: float = 0.0,
     n_samples: int = 50_000,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
@@ -40,8 +58,9 @@ def bayes_posthoc(
 ) -> BayesPosthocResult:
     """Which algorithms are better than which, with a *joint* posterior guarantee.
 
-    For every pair the direction with the larger posterior probability is
-    chosen ("j is better than i"); the statements are sorted by that
+    For every pair the most probable of its regions is chosen as its
+    statement ("j is better than i", "i is better than j" and, with a rope,
+    "i and j are practically equivalent"); the statements are sorted by that
     probability, and the longest prefix whose **joint** posterior probability
     (all of them true at once) exceeds ``1 - gamma`` is accepted. The joint
     probability is the share of posterior draws in which every statement of
@@ -62,6 +81,18 @@ def bayes_posthoc(
         exact, Theorem 2). ``"signrank"``: the signed-rank θ of
         :func:`nbstats.bayes_signrank` with the prior's pseudo-observation at
         a zero difference.
+    rope : float
+        Half-width of the region of practical equivalence (``>= 0``), in score
+        units. ``0``: two regions per pair, "j better" (θ > ½) and "i
+        better" (θ < ½). ``> 0``: three regions, as in
+        :func:`nbstats.bayes_sign_test` and :func:`nbstats.bayes_signrank`
+        with the same rope: left (i better by more than the rope), rope and
+        right (j better by more than the rope); in each posterior draw the
+        region with the largest probability holds (ties to the first), so a
+        pair's marginal ``prob`` is that test's ``prob_left``, ``prob_rope``
+        or ``prob_right`` (up to Monte Carlo error), and a statement of
+        equivalence holds in a draw when the rope is its most probable
+        region. The prior's mass sits in the rope (at a zero difference).
     n_samples : int
         Posterior draws for the joint probabilities.
     higher_is_better : bool
@@ -79,8 +110,12 @@ def bayes_posthoc(
     Returns
     -------
     BayesPosthocResult
-        ``statements`` (sorted, with marginal ``prob``, ``joint`` and
-        ``accepted``), the m × m ``probabilities`` and the ``groups``.
+        ``statements`` (sorted, with ``relation`` — ``"better"`` or
+        ``"equivalent"`` —, marginal ``prob``, ``joint`` and ``accepted``),
+        the m × m ``probabilities`` (and ``rope_probabilities`` with a
+        rope) and the ``groups``; :meth:`~BayesPosthocResult.decisions` gives
+        each pair's decision in the words of the pairwise tests ("a", "b",
+        "equivalent", "undecided").
 
     Notes
     -----
@@ -98,10 +133,19 @@ def bayes_posthoc(
     >>> res = nbstats.bayes_posthoc(table, random_state=0)
     >>> res.statements[["better", "worse"]].iloc[0].tolist()
     ['aode', 'nbc']
+
+    With a rope of one accuracy point, pairs can be decided equivalent:
+
+    >>> wide = nbstats.bayes_posthoc(table, rope=0.01, random_state=0)
+    >>> sorted(set(wide.statements["relation"]))
+    ['better', 'equivalent']
+    >>> wide.decisions().columns.tolist()
+    ['a', 'b', 'decision', 'prob', 'joint']
     """
     check_choice("test", test, ("sign", "signrank"))
     s = check_s(s, allow_zero=True)
     gamma = check_gamma(gamma)
+    rope = check_rope(rope)
     n_samples = check_n_samples(n_samples)
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
@@ -113,59 +157,49 @@ def bayes_posthoc(
 
     per_case = len(pairs) if test == "signrank" else 2
     draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
-    evaluate = SignEvents(diffs) if test == "sign" else _SignedRankEvents(diffs)
-
     if test == "sign":
+        evaluate = SignEvents(diffs, rope)
+    else:
+        evaluate = SignedRankEvents(diffs, rope)
+
+    if test == "sign" and rope == 0:
+        # exact marginals (Theorem 2); θ = ½ exactly only when every case ties
         wins, losses = (diffs > 0).sum(axis=0), (diffs < 0).sum(axis=0)
-        prob_second = np.array(
-            [prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)]
-        )
-        prob_first = np.array(
-            [prob_b_better_sign(lo, w) for w, lo in zip(wins, losses, strict=True)]
-        )
+        shares = np.zeros((len(pairs), 3))
+        shares[:, 2] = [
+            prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)
+        ]
+        shares[:, 0] = [
+            prob_b_better_sign(lo, w) for w, lo in zip(wins, losses, strict=True)
+        ]
         stored = None
     else:
-        prob_second, prob_first, stored = _marginals(draws, evaluate, s, len(pairs))
+        shares, stored = _marginals(draws, evaluate, s, len(pairs))
 
-    second_better = prob_second >= prob_first
-    prob = np.where(second_better, prob_second, prob_first)
-    order = np.argsort(-prob, kind="stable")
-    joint = cap_joint(
-        _joint(draws, evaluate, s, second_better, order, stored), prob[order]
-    )
+    ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
+    mean_rank = ranks.mean(axis=0)
 
-    rows = []
-    for rank, k in enumerate(order):
-        i, j = pairs[k]
-        better, worse = (j, i) if second_better[k] else (i, j)
-        rows.append(
-            {
-                "better": names[better],
-                "worse": names[worse],
-                "prob": float(prob[k]),
-                "joint": float(joint[rank]),
-                "accepted": bool(joint[rank] > 1 - gamma),
-            }
-        )
-    statements = pd.DataFrame(
-        rows, columns=["better", "worse", "prob", "joint", "accepted"]
+    def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+        return _joint(draws, evaluate, s, chosen, order, stored)
+
+    statements = statement_table(
+        shares, joint_of, pairs, names, mean_rank, gamma=gamma, rope=rope
     )
 
     matrix = np.full((m, m), np.nan)
+    rope_matrix = np.full((m, m), np.nan) if rope > 0 else None
     accepted_pairs = np.zeros((m, m), dtype=bool)
     for k, (i, j) in enumerate(pairs):
-        matrix[i, j] = prob_second[k]  # column j better than row i
-        matrix[j, i] = prob_first[k]
+        matrix[i, j] = shares[k, RIGHT]  # column j better than row i
+        matrix[j, i] = shares[k, LEFT]
+        if rope_matrix is not None:
+            rope_matrix[i, j] = rope_matrix[j, i] = shares[k, ROPE]
     for row in statements.itertuples(index=False):
-        if row.accepted:
+        if row.accepted and row.relation == "better":
             a, b = names.index(row.better), names.index(row.worse)
             accepted_pairs[a, b] = accepted_pairs[b, a] = True
     index = pd.Index(names, name="algorithm")
-    mean_ranks = pd.Series(
-        rank_rows(table.to_numpy(), higher_is_better=higher_is_better).mean(axis=0),
-        index=index,
-        name="mean rank",
-    )
+    mean_ranks = pd.Series(mean_rank, index=index, name="mean rank")
     found = (
         nonsignificant_groups(
             pd.DataFrame(accepted_pairs, index=index, columns=index), mean_ranks
@@ -182,6 +216,75 @@ def bayes_posthoc(
         s=s,
         test=test,
         n_samples=n_samples,
+        rope=rope,
+        rope_probabilities=None
+        if rope_matrix is None
+        else pd.DataFrame(rope_matrix, index=index.copy(), columns=index.copy()),
+    )
+
+
+def statement_table(
+    shares: np.ndarray,
+    joint_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    pairs: list[tuple[int, int]],
+    names: list[str],
+    mean_rank: np.ndarray,
+    *,
+    gamma: float,
+    rope: float,
+) -> pd.DataFrame:
+    """The sorted statements of :func:`bayes_posthoc` from each pair's region
+    shares (pairs × (LEFT, ROPE, RIGHT)); ``joint_of(chosen, order)`` gives
+    the joint probability of every prefix of the statements in ``order``."""
+    chosen = _statement_regions(shares, rope)
+    prob = shares[np.arange(len(pairs)), chosen]
+    order = np.argsort(-prob, kind="stable")
+    joint = cap_joint(joint_of(chosen, order), prob[order])
+    rows = []
+    for rank, k in enumerate(order):
+        i, j = pairs[k]
+        if chosen[k] == RIGHT:
+            better, worse = j, i
+        elif chosen[k] == LEFT:
+            better, worse = i, j
+        else:  # equivalent: the better-ranked one first
+            better, worse = (j, i) if mean_rank[j] < mean_rank[i] else (i, j)
+        rows.append(
+            {
+                "better": names[better],
+                "worse": names[worse],
+                "relation": "equivalent" if chosen[k] == ROPE else "better",
+                "prob": float(prob[k]),
+                "joint": float(joint[rank]),
+                "accepted": bool(joint[rank] > 1 - gamma),
+            }
+        )
+    return pd.DataFrame(rows, columns=list(STATEMENT_COLUMNS))
+
+
+def joint_from_codes(
+    codes: np.ndarray, chosen: np.ndarray, order: np.ndarray
+) -> np.ndarray:
+    """Share of draws (rows of ``codes``, draws × pairs region codes) in which
+    the statements ``chosen[order[:k + 1]]`` all hold, for every k."""
+    holds = codes[:, order] == chosen[order]
+    return np.logical_and.accumulate(holds, axis=1).sum(axis=0) / codes.shape[0]
+
+
+def _statement_regions(shares: np.ndarray, rope: float) -> np.ndarray:
+    """Each pair's statement: the region with the largest marginal share.
+
+    Without a rope only the two directions compete (the second on a tie, as
+    before ropes existed); with one, the rope wins ties (the cautious
+    reading), then the second algorithm.
+    """
+    if rope == 0:
+        return np.where(shares[:, RIGHT] >= shares[:, LEFT], RIGHT, LEFT)
+    best = shares.max(axis=1)
+    return np.where(
+        shares[:, ROPE] >= best,
+        ROPE,
+        np.where(shares[:, RIGHT] >= best, RIGHT, LEFT),
     )
 
 
@@ -189,11 +292,18 @@ class SignEvents:
     """Sign-test θ of many pairs on a chunk of draws: one matrix product.
 
     ``diffs`` holds one column per pair (> 0 where its second member is
-    better); calling with a chunk and s gives θ per draw and pair.
+    better); calling with a chunk and s gives θ per draw and pair. With a
+    ``rope``, :meth:`region_blocks` compares the three regions' weights
+    instead (cases beyond ±rope, inside it, and the prior's mass, which sits
+    on "equal", in the rope).
     """
 
-    def __init__(self, diffs: np.ndarray) -> None:
+    def __init__(self, diffs: np.ndarray, rope: float = 0.0) -> None:
+        self.rope = rope
         self.indicators = np.heaviside(diffs, 0.5)  # n × K
+        if rope > 0:
+            self.right = (diffs > rope).astype(float)
+            self.left = (diffs < -rope).astype(float)
 
     def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
         e = chunk.exponentials
@@ -226,6 +336,43 @@ class SignEvents:
             theta /= total[:, None]
             yield cols, theta
 
+    def region_blocks(
+        self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """As :meth:`blocks`, but each draw's region code (LEFT, ROPE, RIGHT)."""
+        if self.rope == 0:
+            for cols, theta in self.blocks(chunk, s, columns):
+                yield cols, _theta_codes(theta)
+            return
+        e = chunk.exponentials
+        right, left = self.right, self.left
+        if columns is not None:
+            right, left = right[:, columns], left[:, columns]
+        total = (chunk.prior_gamma(s) + e.sum(axis=1))[:, None]
+        for cols in _column_blocks(right.shape[1], e.shape[0]):
+            high = e @ right[:, cols]
+            low = e @ left[:, cols]
+            yield cols, _region_codes(low, total - high - low, high)
+
+
+def _theta_codes(theta: np.ndarray) -> np.ndarray:
+    """RIGHT where θ > ½, LEFT where θ < ½, ROPE where θ is ½ (all ties)."""
+    codes = np.full(theta.shape, ROPE, dtype=np.int8)
+    codes[theta > 0.5 + _HALF_TOLERANCE] = RIGHT
+    codes[theta < 0.5 - _HALF_TOLERANCE] = LEFT
+    return codes
+
+
+def _region_codes(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """The most probable region of each draw, ties to the first (as
+    :func:`~nbstats.stats.bayes.decision.region_shares` and baycomp)."""
+    left_wins = (left >= rope) & (left >= right)
+    rope_wins = ~left_wins & (rope >= right)
+    codes = np.full(left.shape, RIGHT, dtype=np.int8)
+    codes[rope_wins] = ROPE
+    codes[left_wins] = LEFT
+    return codes
+
 
 def _column_blocks(k: int, rows: int) -> list[slice]:
     """Blocks of k columns: θ and three temporaries of that size per block
@@ -234,26 +381,42 @@ def _column_blocks(k: int, rows: int) -> list[slice]:
     return [slice(a, min(k, a + width)) for a in range(0, k, width)]
 
 
-class _SignedRankEvents:
-    """Signed-rank θ for every pair on a chunk, the same weight on each case."""
+class SignedRankEvents:
+    """Signed-rank θ (or, with a rope, its three regions) for every pair on a
+    chunk, the same weight on each case (the prior's pseudo-observation at a
+    zero difference)."""
 
-    def __init__(self, diffs: np.ndarray) -> None:
+    def __init__(self, diffs: np.ndarray, rope: float = 0.0) -> None:
+        self.rope = rope
         plans = [WalshPlan.build(diffs[:, k]) for k in range(diffs.shape[1])]
-        regions = [[plan.region(+1, 0.0)] for plan in plans]
+        if rope > 0:
+            # H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope): the right and
+            # left regions of bayes_signrank
+            regions = [
+                [plan.region(+1, 2 * rope), plan.region(-1, 2 * rope)] for plan in plans
+            ]
+        else:
+            regions = [[plan.region(+1, 0.0)] for plan in plans]
         points = [
-            [plan.point_index(0.0, plan_regions[0])]
+            [plan.point_index(0.0, region) for region in plan_regions]
             for plan, plan_regions in zip(plans, regions, strict=True)
         ]
         self.batch = WalshBatch.build(plans, regions, points, permute=True)
 
+    def _region(
+        self, quad: np.ndarray, cross: np.ndarray, g0: np.ndarray, step: float
+    ) -> np.ndarray:
+        """Unnormalised ``Σ w w H`` of one region with the pseudo-observation:
+        ``Q + 2 g0 L + g0² H(±2·0 - c)`` (draws × pairs)."""
+        g0 = g0[:, None]
+        return quad.T + 2 * g0 * cross.T + step * g0 * g0
+
     def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
+        """θ per draw and pair (no rope)."""
         g0 = chunk.prior_gamma(s)
         total, quad, cross = self.batch.evaluate(chunk.exponentials)
-        value, cross = quad[:, 0, :].T, cross[:, 0, :].T  # draws × pairs
         scale = ((g0 + total) ** 2)[:, None]
-        # pseudo-observation at a zero difference: 2 w0 Σ_j w_j H(z_j) + ½ w0²
-        g0 = g0[:, None]
-        return (value + 2 * g0 * cross + 0.5 * g0 * g0) / scale
+        return self._region(quad[:, 0, :], cross[:, 0, :], g0, 0.5) / scale
 
     def blocks(
         self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
@@ -265,30 +428,56 @@ class _SignedRankEvents:
         for cols in _column_blocks(theta.shape[1], theta.shape[0]):
             yield cols, theta[:, cols]
 
+    def region_blocks(
+        self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """As :meth:`SignEvents.region_blocks`."""
+        codes = self.codes(
+            self.batch.evaluate(chunk.exponentials), chunk.prior_gamma(s)
+        )
+        if columns is not None:
+            codes = codes[:, columns]
+        for cols in _column_blocks(codes.shape[1], codes.shape[0]):
+            yield cols, codes[:, cols]
+
+    def codes(
+        self, parts: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
+    ) -> np.ndarray:
+        """Region codes (draws × pairs) from the s-free ``(total, quad,
+        cross)`` of :meth:`WalshBatch.evaluate` and the prior's Gamma weights
+        ``g0`` of the same draws (a dashboard keeps the parts and re-combines
+        them for each s)."""
+        total, quad, cross = parts
+        whole = ((g0 + total) ** 2)[:, None]
+        if self.rope == 0:
+            return _theta_codes(
+                self._region(quad[:, 0, :], cross[:, 0, :], g0, 0.5) / whole
+            )
+        # the pseudo-observation at 0 pairs with itself at 0, inside the rope
+        high = self._region(quad[:, 0, :], cross[:, 0, :], g0, 0.0)
+        low = self._region(quad[:, 1, :], cross[:, 1, :], g0, 0.0)
+        return _region_codes(low, whole - high - low, high)
+
 
 def _marginals(
     draws: DirichletWeights, evaluate: object, s: float, n_pairs: int
-) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]] | None]:
-    """Monte Carlo marginals; keeps the events if they fit in memory."""
-    keep = 2 * draws.n_samples * n_pairs <= budget()
-    stored: list[tuple[np.ndarray, np.ndarray]] = []
-    second = np.zeros(n_pairs)
-    first = np.zeros(n_pairs)
+) -> tuple[np.ndarray, list[np.ndarray] | None]:
+    """Monte Carlo shares of (LEFT, ROPE, RIGHT) per pair (n_pairs × 3);
+    keeps the draws' region codes if they fit in memory."""
+    keep = draws.n_samples * n_pairs <= budget()
+    stored: list[np.ndarray] = []
+    counts = np.zeros((n_pairs, 3))
     for chunk in draws:
         if keep:
-            rows = chunk.exponentials.shape[0]
-            above_all = np.empty((rows, n_pairs), dtype=bool)
-            below_all = np.empty((rows, n_pairs), dtype=bool)
-        for cols, theta in evaluate.blocks(chunk, s):
-            above = theta > 0.5 + _HALF_TOLERANCE
-            below = theta < 0.5 - _HALF_TOLERANCE
-            second[cols] += above.sum(axis=0)
-            first[cols] += below.sum(axis=0)
+            codes_all = np.empty((chunk.exponentials.shape[0], n_pairs), np.int8)
+        for cols, codes in evaluate.region_blocks(chunk, s):
+            for region in (LEFT, ROPE, RIGHT):
+                counts[cols, region] += np.count_nonzero(codes == region, axis=0)
             if keep:
-                above_all[:, cols], below_all[:, cols] = above, below
+                codes_all[:, cols] = codes
         if keep:
-            stored.append((above_all, below_all))
-    return second / draws.n_samples, first / draws.n_samples, stored if keep else None
+            stored.append(codes_all)
+    return counts / draws.n_samples, stored if keep else None
 
 
 def cap_joint(joint: np.ndarray, sorted_marginals: np.ndarray) -> np.ndarray:
@@ -306,24 +495,22 @@ def _joint(
     draws: DirichletWeights,
     evaluate: object,
     s: float,
-    second_better: np.ndarray,
+    chosen: np.ndarray,
     order: np.ndarray,
-    stored: list[tuple[np.ndarray, np.ndarray]] | None,
+    stored: list[np.ndarray] | None,
 ) -> np.ndarray:
     """Share of draws in which every statement of each prefix holds."""
     counts = np.zeros(order.size)
+    ordered_choice = chosen[order]
     if stored is not None:
-        for above, below in stored:
-            holds = np.where(second_better, above, below)[:, order]
+        for codes in stored:
+            holds = codes[:, order] == ordered_choice
             counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
         return counts / draws.n_samples
-    ordered_better = second_better[order]
     for chunk in draws:
         carry = None  # every earlier statement holds, per draw
-        for cols, theta in evaluate.blocks(chunk, s, order):
-            above = theta > 0.5 + _HALF_TOLERANCE
-            below = theta < 0.5 - _HALF_TOLERANCE
-            holds = np.where(ordered_better[cols], above, below)
+        for cols, codes in evaluate.region_blocks(chunk, s, order):
+            holds = codes == ordered_choice[cols]
             if carry is not None:
                 holds[:, 0] &= carry
             held = np.logical_and.accumulate(holds, axis=1)
