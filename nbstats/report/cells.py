@@ -76,14 +76,27 @@ def omnibus(
     *,
     alpha: float,
     shape: tuple[int, int] | None = None,
+    s: float = 1.0,
 ) -> None:
     """Friedman, Iman–Davenport and Bayesian Friedman: a paragraph and a table.
 
     ``shape`` (cases, algorithms): when the Bayesian test is None because
-    there are fewer cases than algorithms, the paragraph says so.
+    there are too few cases for it (:func:`bayes_friedman_minimum` with the
+    prior strength ``s``), the paragraph says so.
     """
     para = Paragraph()
-    if bayes_friedman is None and shape is not None and shape[0] < shape[1]:
+    too_few = shape is not None and shape[0] < bayes_friedman_minimum(shape[1], s)
+    if bayes_friedman is None and too_few and s == 0:
+        para.add(
+            "The Bayesian Friedman test with s = 0 (the Bayesian bootstrap) "
+            f"needs at least twice as many cases as algorithms (n ≥ 2m); with "
+            f"{shape[0]} cases and {shape[1]} algorithms it is not made (below, "
+            "its posterior is often singular and rejects whatever the ranks). "
+        )
+        if friedman is None:
+            paragraph(para)
+            return
+    elif bayes_friedman is None and too_few:
         para.add(
             "The Bayesian Friedman test needs at least as many cases as "
             f"algorithms (n ≥ m); with {shape[0]} cases and {shape[1]} "
@@ -453,6 +466,14 @@ def bayesian(
         ),
         ax.figure,
     )
+
+
+def bayes_friedman_minimum(m: int, s: float = 1.0) -> int:
+    """Fewest cases :func:`nbstats.bayes_friedman` accepts for m algorithms
+    with prior strength s (m, or 2m for s = 0)."""
+    from nbstats.stats.bayes.friedman_calibration import minimum_cases
+
+    return minimum_cases(m, s)
 
 
 def rank_caption(rank_ci: Any) -> str:

@@ -457,16 +457,19 @@ def _multiple_cells(
             omnibus.append(
                 """
 # the Bayesian Friedman test needs at least as many cases as algorithms
+# (twice as many with s = 0)
 bayes_friedman = (
     nbstats.bayes_friedman(scores, gamma=GAMMA, **prior, **direction)
-    if scores.shape[0] >= scores.shape[1]
+    if scores.shape[0] >= report.bayes_friedman_minimum(scores.shape[1], **prior)
     else None
 )"""
             )
         else:
             omnibus.append("bayes_friedman = None")
         omnibus.append(
-            "report.omnibus(friedman, bayes_friedman, alpha=ALPHA, shape=scores.shape)"
+            "report.omnibus(\n"
+            "    friedman, bayes_friedman, alpha=ALPHA, shape=scores.shape, **prior\n"
+            ")"
         )
         nb.markdown("# Omnibus tests")
         nb.code("\n".join(omnibus), tables=["tab:omnibus"])

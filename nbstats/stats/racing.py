@@ -22,6 +22,7 @@ from nbstats.results.racing import RaceResult
 from nbstats.scores import check_choice, oriented, rank_rows
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
 from nbstats.stats.bayes.friedman import bayes_friedman
+from nbstats.stats.bayes.friedman_calibration import minimum_cases
 from nbstats.stats.bayes.posthoc import SignEvents, bayes_posthoc
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 from nbstats.stats.frequentist.friedman import friedman
@@ -485,8 +486,9 @@ def _eliminate(
     if method == "bayes":
         n, m = table.shape
         # the Bayesian Friedman test needs as many instances as candidates
-        # alive (below, its posterior cannot tell ranks apart and it is not
-        # calibrated): until then only the ε-indistinguishability step runs
+        # alive, twice as many with s = 0 (below, its posterior cannot tell
+        # ranks apart and it is not calibrated): until then only the
+        # ε-indistinguishability step runs
         omnibus = (
             bayes_friedman(
                 table,
@@ -497,7 +499,7 @@ def _eliminate(
                 random_state=seed.spawn(1)[0],
                 **hib,
             )
-            if n >= m
+            if n >= minimum_cases(m, s)
             else None
         )
         if omnibus is not None and omnibus.reject:

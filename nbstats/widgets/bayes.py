@@ -34,6 +34,7 @@ from nbstats.stats.bayes.decision import (
     resolve_threshold,
 )
 from nbstats.stats.bayes.friedman import bayes_friedman
+from nbstats.stats.bayes.friedman_calibration import minimum_cases
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 from nbstats.widgets import bayes_views as views
@@ -178,7 +179,8 @@ class BayesDashboard(Dashboard):
     prior of strength s on "all algorithms equal" (2015, §7; for the joint
     statements a pseudo-observation at a zero difference, one of the priors
     of the IDP's set); with the Bayesian bootstrap they use s = 0. The
-    Friedman test needs at least as many cases as algorithms.
+    Friedman test needs at least as many cases as algorithms (twice as many
+    with s = 0).
 
     *Equivalence.* A pair is decided "equivalent" when its rope region
     passes the threshold (for IDP, under every prior of the set), as in
@@ -466,7 +468,7 @@ class BayesDashboard(Dashboard):
         key = (s, gamma)
         if key not in self._friedman:
             n, m = self.table.shape
-            # the test needs n >= m (below, its posterior ignores the ranks)
+            # the test needs n >= m, 2m for s = 0 (friedman_calibration)
             result = (
                 bayes_friedman(
                     self.table,
@@ -474,7 +476,7 @@ class BayesDashboard(Dashboard):
                     gamma=gamma,
                     higher_is_better=self.higher_is_better,
                 )
-                if n >= m
+                if n >= minimum_cases(m, s)
                 else None
             )
             self._friedman[key] = result

@@ -279,7 +279,7 @@ def friedman_html(res: Any, shown: dict[str, str]) -> str:
         return (
             '<div style="font-size:12px;line-height:1.5;overflow-wrap:anywhere">'
             "<b>Bayesian Friedman</b>: needs at least as many cases as algorithms "
-            "(n ≥ m).</div>"
+            "(n ≥ m; n ≥ 2m with s = 0).</div>"
         )
     ranks = res.mean_ranks.sort_values(kind="stable")
     listed = ", ".join(

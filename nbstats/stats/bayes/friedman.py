@@ -28,6 +28,7 @@ from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.scores import NanPolicy, check_choice, rank_rows, score_table
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
 from nbstats.stats.bayes.friedman_calibration import (
+    bootstrap_factor,
     calibrated_credibility,
     calibrated_rho,
     check_enough_cases,
@@ -101,13 +102,14 @@ def bayes_friedman(
         ``"ellipsoid"`` (eq. 19): the region is the ellipsoid
         ``(μ - μ0)ᵀ Σ⁻¹ (μ - μ0) <= ρ`` over m - 1 coordinates with
         ``ρ = F⁻¹(1 - γ; m - 1, n - m + 1) (n - 1)(m - 1)/(n - m + 1)``, a
-        large-n approximation that needs ``n >= m`` cases.
+        large-n approximation that needs ``n >= m`` cases (``n >= 2m``
+        with ``s = 0``).
         ``"montecarlo"``: draw ``n_samples`` mean-rank vectors from the
         posterior; the region is a Mahalanobis ball (w.r.t. the draws' sample
         mean and covariance) whose radius is the ``1 - γ`` quantile of the
         draws' distances times ``ρ / χ²⁻¹(1 - γ; m - 1)``, the small-sample
         allowance of the ellipsoid (see Notes, *Calibration*). Also needs
-        ``n >= m`` cases.
+        ``n >= m`` cases (``n >= 2m`` with ``s = 0``).
     n_samples : int
         Monte Carlo draws (``"montecarlo"`` only); fewer than 1000 warn.
     higher_is_better : bool
@@ -129,8 +131,8 @@ def bayes_friedman(
     ------
     ValueError
         ``s < 0``, ``gamma`` outside (0, 1), an unknown ``method``,
-        ``n_samples < 1``, fewer than ``m`` cases (both methods; the message
-        names the minimum), and bad score tables (see
+        ``n_samples < 1``, fewer than ``m`` cases (``2m`` with ``s = 0``;
+        both methods; the message names the minimum), and bad score tables (see
         :func:`nbstats.score_table`).
 
     Notes
@@ -177,19 +179,26 @@ def bayes_friedman(
     allowance, ``ρ_MC = q ρ_F / χ²⁻¹(1 - γ; m - 1)`` (a factor that tends to 1
     as n grows), and ``credibility`` is the level at which this radius
     reaches μ0 (``reject`` is ``credibility > 1 - γ``); ``posterior_mass``
-    keeps the uncalibrated share of draws closer than μ0. **Rule:** both
-    methods need at least as many cases as algorithms (``n >= m``) and raise
-    a ``ValueError`` naming that minimum otherwise. With fewer cases, ρ_F does
-    not exist, and the posterior (an affine image of ``Dir(s, 1, …, 1)`` with
-    the point of no difference at a vertex) gives the same verdict whatever
-    the ranks. With ``n >= m`` cases and ``s = 1``, on 1000 tables of i.i.d.
-    normal scores per cell (n ≤ 50, m ≤ 10, γ = 0.05) both methods rejected
-    at most 2γ of them (``benchmarks/bench_bayes_friedman_size.py`` prints
-    the table); at ``n = m`` neither can reject. The Bayesian bootstrap
-    (``s = 0``) is not covered: with few cases its covariance is often
-    singular and μ0 off the posterior's support, which rejects (40% of
-    3 × 3 null tables, 12% of 5 × 5, 13% of 8 × 3; 5–10% from about 10
-    cases on); §7 of the paper recommends ``s > 0`` for this reason.
+    keeps the uncalibrated share of draws closer than μ0. The Bayesian
+    bootstrap (``s = 0``) needs one more allowance: its posterior covariance
+    is ``(n - 1)/(n + 1)`` of the ``S/n`` Hotelling's T² uses (S the ranks'
+    sample covariance), so both radii are multiplied by ``(n + 1)/(n - 1)``
+    (the ellipsoid is then Hotelling's T² test on the rank vectors); with
+    ``s > 0`` the prior's point caps the distance of μ0 instead. **Rule:**
+    both methods need at least as many cases as algorithms (``n >= m``), and
+    with ``s = 0`` twice as many (``n >= 2m``), and raise a ``ValueError``
+    naming that minimum otherwise. With fewer cases than algorithms, ρ_F
+    does not exist, and the posterior (an affine image of
+    ``Dir(s, 1, …, 1)`` with the point of no difference at a vertex) gives
+    the same verdict whatever the ranks; with ``s = 0`` and fewer than 2m
+    cases, the cases' rank vectors often leave the posterior without
+    variance in some direction, with μ0 off its support, and it rejects
+    whatever the ranks (39% of 3 × 3 null tables, 24% of 4 × 4). Measured
+    on 1000 tables of i.i.d. normal scores per cell (n ≤ 50, m ≤ 10,
+    γ = 0.05; ``benchmarks/bench_bayes_friedman_size.py`` prints the
+    table, ``--s 0`` for the bootstrap), both methods rejected at most 2γ
+    of them for ``s = 1`` and ``s = 0`` alike; at ``n = m`` (s > 0) neither
+    can reject.
 
     References
     ----------
@@ -234,7 +243,10 @@ def bayes_friedman(
     n_samples = check_n_samples(n_samples, warn=method == "montecarlo")
     table = score_table(scores, nan_policy=nan_policy)
     n, m = table.shape
-    check_enough_cases(n, m, method)
+    check_enough_cases(n, m, method, s)
+    # s = 0: the Bayesian bootstrap's distances are (n + 1)/(n - 1) times
+    # Hotelling's (friedman_calibration); both radii allow for it
+    bootstrap = bootstrap_factor(n, s)
     ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
     prior = np.full(m, (m + 1) / 2)
     mu, cov = posterior_moments(ranks, s)
@@ -247,8 +259,8 @@ def bayes_friedman(
         lam, vec, keep = _eigen(basis.T @ cov @ basis, scale)
         statistic = _distance(basis.T @ (prior - mu), lam, vec, keep, scale)
         d1, d2 = m - 1, n - m + 1
-        factor = (n - 1) * (m - 1) / d2
-        rho = hotelling_rho(1 - gamma, n, m)
+        factor = (n - 1) * (m - 1) / d2 * bootstrap
+        rho = hotelling_rho(1 - gamma, n, m) * bootstrap
         credibility = float(sps.f.cdf(statistic / factor, d1, d2))
         reject = bool(statistic > rho)
     else:
@@ -271,8 +283,8 @@ def bayes_friedman(
         # the posterior's own 1 - γ radius, scaled by Hotelling's small-sample
         # factor (friedman_calibration): the raw posterior region rejects far
         # more than γ of tables without a difference
-        rho = calibrated_rho(ordered, 1 - gamma, n, m)
-        credibility = calibrated_credibility(statistic, ordered, n, m)
+        rho = calibrated_rho(ordered, 1 - gamma, n, m, bootstrap)
+        credibility = calibrated_credibility(statistic, ordered, n, m, bootstrap)
         posterior_mass = float(np.count_nonzero(distances < statistic) / n_samples)
         reject = bool(statistic > rho)
         if samples is not None:

@@ -285,15 +285,19 @@ def test_montecarlo_region_recomputed_from_samples(table6, s):
     assert abs(res.posterior_mass - np.mean(dist < statistic)) <= 2 / size
     # issue 14: the posterior's 0.95 radius times Hotelling's over χ²'s
     n = table6.shape[0]
+    # and, for the Bayesian bootstrap, its covariance's (n - 1)/(n + 1)
+    bootstrap = (n + 1) / (n - 1) if s == 0 else 1.0
     hotelling = stats.f.ppf(0.95, m - 1, n - m + 1) * (n - 1) * (m - 1) / (n - m + 1)
-    factor = hotelling / stats.chi2.ppf(0.95, m - 1)
+    factor = hotelling / stats.chi2.ppf(0.95, m - 1) * bootstrap
     assert res.rho == pytest.approx(np.quantile(dist, 0.95) * factor, rel=0.01)
     assert res.reject == (res.statistic > res.rho)
     assert res.reject == (res.credibility > 0.95)
     # the credibility is the level at which that radius reaches the statistic
     level = res.credibility
     hotelling = stats.f.ppf(level, m - 1, n - m + 1) * (n - 1) * (m - 1) / (n - m + 1)
-    radius = np.quantile(dist, level) * hotelling / stats.chi2.ppf(level, m - 1)
+    radius = (
+        np.quantile(dist, level) * hotelling / stats.chi2.ppf(level, m - 1) * bootstrap
+    )
     assert radius == pytest.approx(statistic, rel=0.01)
     for gamma in (0.001, 0.01, 0.02, 0.05, 0.1, 0.2):
         r = bayes_friedman(
@@ -391,7 +395,7 @@ def test_same_ranking_everywhere_s1_rejects_s0_point_mass():
 @pytest.mark.parametrize("s", [0.0, 1.0])
 @pytest.mark.parametrize("method", ["ellipsoid", "montecarlo"])
 def test_all_tied_does_not_reject(s, method):
-    table = np.full((6, 4), 0.7)
+    table = np.full((8, 4), 0.7)  # s = 0 needs 2m cases
     res = bayes_friedman(table, s=s, method=method, n_samples=2000, random_state=0)
     np.testing.assert_allclose(res.mean_ranks.to_numpy(), 2.5)
     assert res.statistic == 0.0
@@ -400,11 +404,13 @@ def test_all_tied_does_not_reject(s, method):
     assert res.degenerate_directions == 3
 
 
-def test_s0_few_cases_singular_but_answers():
-    # s = 0 with n = m: Σ has rank <= n - 1 < m - 1 (the BB's ill-conditioning, §7)
+def test_s0_few_cases_refused():
+    # s = 0 with n = m: Σ has rank <= n - 1 < m - 1 (the BB's ill-conditioning,
+    # §7), which rejects whatever the ranks; the test asks for 2m cases
     table = _strong_effect(n=4, m=4, seed=5)
-    res = bayes_friedman(table, s=0)
-    assert res.degenerate_directions >= 1
+    with pytest.raises(ValueError, match="n >= 2m = 8"):
+        bayes_friedman(table, s=0)
+    res = bayes_friedman(_strong_effect(n=8, m=4, seed=5), s=0)
     assert res.reject in (True, False)
     assert 0 <= res.credibility <= 1
 

@@ -100,3 +100,70 @@ def test_below_the_minimum_the_posterior_ignores_the_ranks():
     assert s1 == pytest.approx(s2, rel=1e-6)
     # and μ0, a vertex of the support, is farther than 95% of the draws
     assert np.mean(d1 < s1) > 0.95
+
+
+# -- the Bayesian bootstrap (s = 0) -------------------------------------------
+
+
+def test_bootstrap_ellipsoid_is_hotellings_t2_on_the_ranks():
+    # s = 0: the posterior covariance is (n - 1)/(n + 1) of Hotelling's S/n,
+    # and the radius allows for it, so the test is Hotelling's one-sample T²
+    # of the rank vectors against (m + 1)/2 (computed here from its textbook
+    # formula in m - 1 of the m coordinates)
+    rng = np.random.default_rng(3)
+    for n, m in [(8, 3), (12, 4), (30, 6)]:
+        table = rng.normal(size=(n, m)) + np.linspace(0, 0.6, m)
+        ranks = stats.rankdata(-table, axis=1)[:, :-1]
+        diff = ranks.mean(axis=0) - (m + 1) / 2
+        t2 = n * diff @ np.linalg.solve(np.cov(ranks.T), diff)
+        f = t2 * (n - m + 1) / ((n - 1) * (m - 1))
+        p_value = stats.f.sf(f, m - 1, n - m + 1)
+        res = bayes_friedman(table, s=0, gamma=GAMMA)
+        assert res.credibility == pytest.approx(1 - p_value, abs=1e-9)
+        assert res.reject == (p_value < GAMMA)
+
+
+@pytest.mark.parametrize(("n", "m"), [(6, 3), (10, 5)])
+def test_bootstrap_rejects_a_true_null_at_most_twice_gamma(n, m):
+    counts = {"ellipsoid": 0, "montecarlo": 0}
+    for i, table in enumerate(_null_tables(n, m, seed=15)):
+        for method in counts:
+            counts[method] += bayes_friedman(
+                table, s=0, gamma=GAMMA, method=method, n_samples=1000,
+                random_state=i,
+            ).reject  # fmt: skip
+    assert counts["ellipsoid"] <= TOLERANCE
+    assert counts["montecarlo"] <= TOLERANCE
+
+
+def test_bootstrap_below_twice_m_is_singular_too_often():
+    """Why s = 0 needs n >= 2m: with 4 cases of 4 algorithms the posterior
+    covariance is often singular with μ0 off the posterior's support (an
+    infinite distance: a rejection whatever the ranks)."""
+    from nbstats.stats.bayes.friedman import posterior_moments
+
+    rng = np.random.default_rng(4)
+    infinite = 0
+    for _ in range(400):
+        ranks = stats.rankdata(rng.normal(size=(4, 4)), axis=1)
+        mu, cov = posterior_moments(ranks, 0.0)
+        diff = 2.5 - mu
+        # off the support: μ0 - μ has a component outside cov's column space
+        resid = diff - cov @ np.linalg.pinv(cov, hermitian=True) @ diff
+        infinite += np.abs(resid).max() > 1e-8
+    assert infinite / 400 > 2 * GAMMA  # 24% of 1000 such tables
+
+
+@pytest.mark.parametrize("method", ["ellipsoid", "montecarlo"])
+def test_bootstrap_needs_twice_as_many_cases_naming_the_minimum(method):
+    table = np.random.default_rng(0).normal(size=(7, 4))
+    with pytest.raises(ValueError, match="s = 0") as info:
+        bayes_friedman(table, s=0, method=method)
+    text = str(info.value)
+    assert "n >= 2m = 8 cases" in text and "got n = 7 cases for m = 4" in text
+    assert "s > 0" in text and "nbstats.friedman" in text
+    # 8 cases are enough, and a prior needs only 4
+    res = bayes_friedman(table[:4], s=1.0, method=method, n_samples=1000)
+    assert res.n_cases == 4
+    more = np.random.default_rng(0).normal(size=(8, 4))
+    assert bayes_friedman(more, s=0, method=method, n_samples=1000).n_cases == 8
