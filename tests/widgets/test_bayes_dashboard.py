@@ -307,6 +307,16 @@ def test_equivalent_for_near_identical_columns(table):
     assert direct.decision == "equivalent" == twin.decision
     assert 'data-decision="equivalent"' in cell(dash, "A", "D")
     assert row(dash, "A", "C").decision != "equivalent"  # C is clearly worse
+    # the joint statements say the same of A and D, and never "better"
+    joint = dash.result["joint"]
+    pair = joint[joint[["better", "worse"]].isin(["A", "D"]).all(axis=1)].iloc[0]
+    assert pair["relation"] == "equivalent" and pair["accepted"]
+    names = {pair["better"], pair["worse"]}
+    assert names == {"A", "D"}
+    shown = dash.joint_view.value
+    assert f"{pair['better']} ≈ {pair['worse']}" in shown
+    assert f"{pair['better']} &gt; {pair['worse']}" not in shown
+    assert f"{pair['worse']} &gt; {pair['better']}" not in shown
 
 
 def test_joint_statements_view(table):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import nbstats
@@ -128,6 +129,13 @@ def test_export_round_trip_with_every_control_changed(tmp_path, table6, monkeypa
             assert flip.get(other.decision, other.decision) == row.decision
         shown_probs = (row.prob_left, row.prob_rope, row.prob_right)
         assert same == pytest.approx(shown_probs, abs=0.005)
+    # the joint statements, as the report's notebook makes them (the pairs'
+    # signed-rank test, rope and s, on the same seed): number for number
+    report_joint = nbstats.bayes_posthoc(
+        table6, test="signrank", rope=kw["rope"], s=kw["s"], gamma=kw["gamma"],
+        n_samples=50_000, random_state=kw["random_state"],
+    ).statements  # fmt: skip
+    pd.testing.assert_frame_equal(dash.result["joint"], report_joint)
 
 
 def test_export_without_rope_is_exact(table6):
