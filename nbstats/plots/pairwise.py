@@ -259,41 +259,30 @@ def pairwise_heatmap(
         fills = mesh.cmap(mesh.norm(np.where(marked, data, np.nan)))
         # cells under 5 pt get no frame: it would hide the colour
         framed = marked if layout.cell >= 5 else np.zeros_like(marked)
-        for i, j in zip(*np.nonzero(framed), strict=True):
-            # black on light cells, white on dark ones (as seaborn's text);
-            # add_artist: the map already sets the data limits
-            ax.add_artist(
-                Rectangle(
-                    (j + 0.08, i + 0.08),
-                    0.84,
-                    0.84,
-                    fill=False,
-                    edgecolor=(
-                        INK if relative_luminance(fills[i, j]) > 0.408 else "white"
-                    ),
-                    linewidth=min(1.0, layout.cell / 8),
-                    gid=f"significant-{rows[i]}-{cols[j]}",
+        # accepted "practically equivalent" statements: dashed, in both cells
+        # of the pair (neither is better)
+        equivalent = _equivalent(result, rows, cols) & (layout.cell >= 5)
+        width = min(1.0, layout.cell / 8)
+        for mask, kind, style in (
+            (framed, "significant", "solid"),
+            (equivalent, "equivalent", (0, (2, 1.5))),
+        ):
+            for i, j in zip(*np.nonzero(mask), strict=True):
+                # black on light cells, white on dark ones (as seaborn's
+                # text); add_artist: the map already sets the data limits
+                light = kind == "equivalent" or relative_luminance(fills[i, j]) > 0.408
+                ax.add_artist(
+                    Rectangle(
+                        (j + 0.08, i + 0.08),
+                        0.84,
+                        0.84,
+                        fill=False,
+                        edgecolor=INK if light else "white",
+                        linestyle=style,
+                        linewidth=width,
+                        gid=f"{kind}-{rows[i]}-{cols[j]}",
+                    )
                 )
-            )
-
-        equivalent = _equivalent(result, rows, cols)
-        if layout.cell < 5:
-            equivalent = np.zeros_like(equivalent)
-        for i, j in zip(*np.nonzero(equivalent), strict=True):
-            # accepted "practically equivalent" statements: dashed, in both
-            # cells of the pair (neither is better)
-            ax.add_artist(
-                Rectangle(
-                    (j + 0.08, i + 0.08),
-                    0.84,
-                    0.84,
-                    fill=False,
-                    edgecolor=INK,
-                    linestyle=(0, (2, 1.5)),
-                    linewidth=min(1.0, layout.cell / 8),
-                    gid=f"equivalent-{rows[i]}-{cols[j]}",
-                )
-            )
 
         ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
         ax.set_xticks(

@@ -198,3 +198,22 @@ def test_report_states_equivalence_the_same_way_in_every_table():
         assert wrong not in section, wrong
     assert "Bayesian signed-rank test, s = " in section  # joint: same test
     assert "dashed frames accepted statements of practical equivalence" in section
+
+
+def test_heatmap_marks_equivalences_with_dashed_frames():
+    import matplotlib.pyplot as plt
+
+    uci = nbstats.datasets.load("uci_accuracy")
+    joint = nbstats.bayes_posthoc(uci, test="signrank", rope=0.01, random_state=0)
+    ax = joint.plot(kind="heatmap")
+    gids = {patch.get_gid(): patch for patch in ax.patches}
+    chosen = joint.statements[joint.statements["accepted"]]
+    for row in chosen.itertuples(index=False):
+        if row.relation == "equivalent":  # both cells, dashed
+            for key in (f"{row.better}-{row.worse}", f"{row.worse}-{row.better}"):
+                assert gids[f"equivalent-{key}"].get_linestyle() != "solid"
+        else:  # row: worse, column: better
+            assert f"significant-{row.worse}-{row.better}" in gids
+    assert len(gids) == len(chosen) + int((chosen["relation"] == "equivalent").sum())
+    assert "dashed: equivalent" in ax.get_title()
+    plt.close(ax.figure)
