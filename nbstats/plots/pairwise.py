@@ -490,8 +490,8 @@ def _title(
         if rope > 0:
             return (
                 f"Bayesian {result.test_name} test, s = {result.s:g}, rope ±{rope:g}\n"
-                f"framed: accepted jointly at {1 - result.gamma:g}; "
-                "dashed: equivalent"
+                f"framed: accepted jointly at {1 - result.gamma:g}\n"
+                "dashed: accepted as practically equivalent"
             )
         return (
             f"Bayesian {result.test_name} test, s = {result.s:g}\n"
