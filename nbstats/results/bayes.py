@@ -68,6 +68,7 @@ class BayesSignTestResult(Result):
     credible_interval: tuple[float, float]
     name_a: str
     name_b: str
+    prior_at: str = "rope"
 
     def prob_equivalent(self, epsilon: float = 0.05) -> float:
         """Posterior probability that ½ − ε < θ < ½ + ε: a and b are
@@ -75,6 +76,13 @@ class BayesSignTestResult(Result):
         if not 0 < epsilon < 0.5:
             raise ValueError(f"epsilon must lie in (0, 0.5), got {epsilon!r}.")
         return float(np.mean(np.abs(self.samples - 0.5) < epsilon))
+
+    def _prior_place(self) -> str:
+        if self.prior_at == "left":
+            return f"{self.name_a} better"
+        if self.prior_at == "right":
+            return f"{self.name_b} better"
+        return "a = b"
 
     def _title(self) -> str:
         return f"Bayesian sign test: {self.name_a} vs {self.name_b}"
@@ -88,7 +96,7 @@ class BayesSignTestResult(Result):
             rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
         rows += [
             ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.ties}"),
-            ("prior strength s (on a = b)", self.s),
+            (f"prior strength s (on {self._prior_place()})", self.s),
             (f"{self.threshold:.0%} credible interval of θ", self.credible_interval),
             (
                 f"decision (threshold {self.threshold:g})",
@@ -332,6 +340,9 @@ class BayesPosthocResult(Result):
     rope_probabilities : DataFrame or None
         With a rope, the symmetric m × m matrix of the posterior probability
         that the two algorithms are practically equivalent.
+    prior_at : str
+        Where the sign test's prior pseudo-observation sits (``"rope"``,
+        ``"left"``, ``"right"``).
     """
 
     statements: pd.DataFrame
@@ -344,6 +355,7 @@ class BayesPosthocResult(Result):
     n_samples: int
     rope: float = 0.0
     rope_probabilities: pd.DataFrame | None = None
+    prior_at: str = "rope"
 
     def _title(self) -> str:
         rope = f", rope ±{self.rope:g}" if self.rope > 0 else ""

@@ -18,7 +18,7 @@ from nbstats.stats.bayes.decision import (
     check_s,
 )
 from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.sign import prob_b_better_sign
+from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 from nbstats.stats.groups import nonsignificant_groups
@@ -50,6 +50,7 @@ def bayes_posthoc(
     gamma: float = 0.05,
     test: Literal["sign", "signrank"] = "sign",
     rope: float = 0.0,
+    prior_at: PriorPlace = "rope",
     n_samples: int = 50_000,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
@@ -92,7 +93,13 @@ def bayes_posthoc(
         pair's marginal ``prob`` is that test's ``prob_left``, ``prob_rope``
         or ``prob_right`` (up to Monte Carlo error), and a statement of
         equivalence holds in a draw when the rope is its most probable
-        region. The prior's mass sits in the rope (at a zero difference).
+        region. The prior's mass sits in the rope (at a zero difference)
+        unless ``prior_at`` says otherwise.
+    prior_at : {"rope", "left", "right"}
+        Sign test only: where the prior's pseudo-observation sits for each
+        pair (a, b), a before b in column order — a tie (the default), a
+        win of a (``"left"``) or of b (``"right"``), as for
+        :func:`nbstats.bayes_sign_test`.
     n_samples : int
         Posterior draws for the joint probabilities.
     higher_is_better : bool
@@ -146,6 +153,13 @@ def bayes_posthoc(
     s = check_s(s, allow_zero=True)
     gamma = check_gamma(gamma)
     rope = check_rope(rope)
+    check_choice("prior_at", prior_at, PRIOR_PLACES)
+    if test == "signrank" and prior_at != "rope":
+        raise ValueError(
+            f"prior_at={prior_at!r} is for the sign test; the signed-rank test "
+            "puts its pseudo-observation at a zero difference (test='sign' to "
+            "place it on a side)."
+        )
     n_samples = check_n_samples(n_samples)
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
@@ -158,13 +172,15 @@ def bayes_posthoc(
     per_case = len(pairs) if test == "signrank" else 2
     draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
     if test == "sign":
-        evaluate = SignEvents(diffs, rope)
+        evaluate = SignEvents(diffs, rope, prior_at)
     else:
         evaluate = SignedRankEvents(diffs, rope)
 
     if test == "sign" and rope == 0:
-        # exact marginals (Theorem 2); θ = ½ exactly only when every case ties
-        wins, losses = (diffs > 0).sum(axis=0), (diffs < 0).sum(axis=0)
+        # exact marginals (Theorem 2, with the prior's weight on its side);
+        # θ = ½ exactly only when every case ties and the prior is in the rope
+        wins = (diffs > 0).sum(axis=0) + s * (prior_at == "right")
+        losses = (diffs < 0).sum(axis=0) + s * (prior_at == "left")
         shares = np.zeros((len(pairs), 3))
         shares[:, 2] = [
             prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)
@@ -217,6 +233,7 @@ def bayes_posthoc(
         test=test,
         n_samples=n_samples,
         rope=rope,
+        prior_at=prior_at,
         rope_probabilities=None
         if rope_matrix is None
         else pd.DataFrame(rope_matrix, index=index.copy(), columns=index.copy()),
@@ -298,8 +315,14 @@ class SignEvents:
     on "equal", in the rope).
     """
 
-    def __init__(self, diffs: np.ndarray, rope: float = 0.0) -> None:
+    def __init__(
+        self, diffs: np.ndarray, rope: float = 0.0, prior_at: str = "rope"
+    ) -> None:
         self.rope = rope
+        self.prior_at = prior_at
+        # what the prior's pseudo-observation adds to θ: H(0) = ½ in the
+        # rope, 0 as a win of the first algorithm, 1 as one of the second
+        self.prior_step = {"rope": 0.5, "left": 0.0, "right": 1.0}[prior_at]
         self.indicators = np.heaviside(diffs, 0.5)  # n × K
         if rope > 0:
             self.right = (diffs > rope).astype(float)
@@ -313,7 +336,7 @@ class SignEvents:
         # the same operations as (e @ I + ½ g0) / total, one array instead of
         # three (a chunk of 50 algorithms' 1225 pairs is 40 MB)
         theta = e @ self.indicators
-        theta += 0.5 * g0[:, None]
+        theta += self.prior_step * g0[:, None]
         theta /= total[:, None]
         return theta
 
@@ -332,7 +355,7 @@ class SignEvents:
         k = indicators.shape[1]
         for cols in _column_blocks(k, e.shape[0]):
             theta = e @ indicators[:, cols]
-            theta += 0.5 * g0[:, None]
+            theta += self.prior_step * g0[:, None]
             theta /= total[:, None]
             yield cols, theta
 
@@ -348,10 +371,15 @@ class SignEvents:
         right, left = self.right, self.left
         if columns is not None:
             right, left = right[:, columns], left[:, columns]
-        total = (chunk.prior_gamma(s) + e.sum(axis=1))[:, None]
+        g0 = chunk.prior_gamma(s)[:, None]
+        total = g0 + e.sum(axis=1)[:, None]
         for cols in _column_blocks(right.shape[1], e.shape[0]):
             high = e @ right[:, cols]
             low = e @ left[:, cols]
+            if self.prior_at == "right":
+                high += g0
+            elif self.prior_at == "left":
+                low += g0
             yield cols, _region_codes(low, total - high - low, high)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from scipy.special import gammaincinv
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.bayes import BayesSignTestResult
-from nbstats.scores import NanPolicy, paired_differences
+from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.bayes.decision import (
     check_n_samples,
     check_rope,
@@ -18,7 +20,12 @@ from nbstats.stats.bayes.decision import (
 )
 from nbstats.stats.bayes.weights import seed_sequence
 
-__all__ = ["bayes_sign_test", "prob_b_better_sign"]
+__all__ = ["PRIOR_PLACES", "PriorPlace", "bayes_sign_test", "prob_b_better_sign"]
+
+#: Where the sign test's prior pseudo-observation can sit (baycomp's
+#: ``SignTest.ROPE``, ``LEFT``, ``RIGHT``).
+PRIOR_PLACES = ("rope", "left", "right")
+PriorPlace = Literal["rope", "left", "right"]
 
 
 def bayes_sign_test(
@@ -26,6 +33,7 @@ def bayes_sign_test(
     b: object,
     *,
     s: float = 1.0,
+    prior_at: PriorPlace = "rope",
     rope: float = 0.0,
     threshold: float | None = None,
     loss: tuple[float, float] = (1, 19),
@@ -44,8 +52,16 @@ def bayes_sign_test(
     a, b : array-like or Series
         Paired scores of the two algorithms.
     s : float
-        Prior strength (>= 0). Without a rope the result does not depend on it
-        (Theorem 2).
+        Prior strength (>= 0). With the prior in the rope and no rope, the
+        result does not depend on it (Theorem 2).
+    prior_at : {"rope", "left", "right"}
+        Where the prior's pseudo-observation of weight s sits: ``"rope"`` (a
+        tie, or inside the rope: the 2015 paper's choice, the default),
+        ``"left"`` (a case where a is better by more than the rope) or
+        ``"right"`` (b better) — baycomp's ``SignTest`` ``prior=(s, LEFT)``,
+        ``(s, ROPE)``, ``(s, RIGHT)``. Without a rope, ``"left"`` and
+        ``"right"`` give ``P(θ > ½) = 1 - I_½(n_g, n_l + s)`` and
+        ``1 - I_½(n_g + s, n_l)`` (closed forms).
     rope : float
         Half-width of the region of practical equivalence. ``0``: the exact
         closed form ``P(θ > ½) = 1 - I_½(n_g, n_l)`` with n_g wins and n_l
@@ -99,6 +115,7 @@ def bayes_sign_test(
     0.9941
     """
     s = check_s(s, allow_zero=True)
+    check_choice("prior_at", prior_at, PRIOR_PLACES)
     rope = check_rope(rope)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples)
@@ -108,21 +125,32 @@ def bayes_sign_test(
     rng = np.random.default_rng(seed_sequence(random_state))
     uniforms = rng.random((3, n_samples))
 
+    # the prior's weight s on one of (rope, right, left)
+    extra = {place: s * (place == prior_at) for place in PRIOR_PLACES}
     wins0, losses0 = int((d > 0).sum()), int((d < 0).sum())
     ties0 = d.size - wins0 - losses0
-    theta_t, theta_g, _ = _dirichlet_crn((s + ties0, wins0, losses0), uniforms)
+    theta_t, theta_g, _ = _dirichlet_crn(
+        (ties0 + extra["rope"], wins0 + extra["right"], losses0 + extra["left"]),
+        uniforms,
+    )
     samples = 0.5 * theta_t + theta_g
 
     if rope == 0:
         wins, losses, ties = wins0, losses0, ties0
-        prob_right = prob_b_better_sign(wins, losses)
-        prob_left = prob_b_better_sign(losses, wins)
+        # θ > ½ ⟺ θ_g > θ_l, and θ_g / (θ_g + θ_l) is Beta(wins, losses)
+        # with the prior's weight on its side (Theorem 2 for the rope)
+        right_weight, left_weight = wins + extra["right"], losses + extra["left"]
+        prob_right = prob_b_better_sign(right_weight, left_weight)
+        prob_left = prob_b_better_sign(left_weight, right_weight)
         prob_rope = None
         region_samples = None
     else:
         wins, losses = int((d > rope).sum()), int((d < -rope).sum())
         ties = d.size - wins - losses
-        in_rope, right, left = _dirichlet_crn((s + ties, wins, losses), uniforms)
+        in_rope, right, left = _dirichlet_crn(
+            (ties + extra["rope"], wins + extra["right"], losses + extra["left"]),
+            uniforms,
+        )
         prob_left, prob_rope, prob_right = (
             float(p) for p in region_shares(left, in_rope, right)
         )
@@ -146,13 +174,15 @@ def bayes_sign_test(
         credible_interval=(float(low), float(high)),
         name_a=name_a,
         name_b=name_b,
+        prior_at=prior_at,
     )
 
 
-def prob_b_better_sign(wins: int, losses: int) -> float:
+def prob_b_better_sign(wins: float, losses: float) -> float:
     """Theorem 2 of Benavoli et al. (2015): ``P(θ > ½) = 1 - I_½(n_g, n_l)``.
 
-    Ties do not enter (nor does s). No wins: 0. Wins but no losses: 1.
+    Ties do not enter (nor does s, in the rope). No wins: 0. Wins but no
+    losses: 1. Non-integer counts carry a prior's weight on one side.
 
     Examples
     --------
