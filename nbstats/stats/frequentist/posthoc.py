@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,8 +53,8 @@ def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
     return res.statistic, res.pvalue, res.n - res.statistic  # wins of a
 
 
-def _wilcoxon_pair(d: np.ndarray) -> tuple[float, float, float]:
-    res = signed_rank_test(d)
+def _wilcoxon_pair(d: np.ndarray, **options: Any) -> tuple[float, float, float]:
+    res = signed_rank_test(d, **options)
     return res.statistic, res.pvalue, res.statistic  # T = min(R+, R-)
 
 
@@ -63,7 +64,7 @@ def _ttest_pair(d: np.ndarray) -> tuple[float, float, float]:
 
 
 # each returns (statistic of "b vs a", p-value, statistic of "a vs b")
-_PAIRWISE_TESTS: dict[str, Callable[[np.ndarray], tuple[float, float, float]]] = {
+_PAIRWISE_TESTS: dict[str, Callable[..., tuple[float, float, float]]] = {
     "wilcoxon": _wilcoxon_pair,
     "sign": _sign_pair,
     "ttest": _ttest_pair,
@@ -79,6 +80,7 @@ def posthoc(
     adjust: str | None = None,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
+    options: Mapping[str, Any] | None = None,
 ) -> PosthocResult:
     """Post-hoc comparisons of k algorithms, all pairs or against a control.
 
@@ -120,6 +122,15 @@ def posthoc(
         ``mean_ranks`` then rank each case among the algorithms it has (see
         :func:`nbstats.missing.observed_mean_ranks`). The rank methods compare
         every algorithm on the same cases and refuse it.
+    options : mapping, optional
+        Options of the pairwise test, ``method="wilcoxon"`` only: those of
+        :func:`nbstats.wilcoxon` — ``zero_method`` (``"zsplit"``, the
+        default, ``"wilcox"`` or ``"pratt"``), ``method`` (``"auto"``,
+        ``"exact"`` or ``"approx"``) and ``correction`` (continuity, for
+        ``"approx"``). E.g. ``{"zero_method": "wilcox", "method": "approx",
+        "correction": True}`` reproduces R's ``pairwise.wilcox.test(...,
+        paired = TRUE, exact = FALSE)``, and ``{"zero_method": "wilcox"}``
+        scikit-posthocs' ``posthoc_wilcoxon`` on ties-free data.
 
     Returns
     -------
@@ -147,6 +158,7 @@ def posthoc(
     [True, False, True]
     """
     check_choice("method", method, POSTHOC_METHODS)
+    test_options = _check_options(method, options)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     pairwise = nan_policy == "pairwise"
@@ -228,7 +240,7 @@ def posthoc(
             for i, j in zip(first, second, strict=True)
         ]
         results = [
-            test(better[rows, j] - better[rows, i])
+            test(better[rows, j] - better[rows, i], **test_options)
             for i, j, rows in zip(first, second, both, strict=True)
         ]
         stats = np.array([r[0] for r in results], dtype=float)
@@ -286,6 +298,44 @@ def posthoc(
         n_cases=n,
         pair_cases=counts_out if pairwise else None,
     )
+
+
+#: The options each pairwise test takes (``posthoc(options=...)``).
+_TEST_OPTIONS = {
+    "wilcoxon": {
+        "zero_method": ("zsplit", "wilcox", "pratt"),
+        "method": ("auto", "exact", "approx"),
+        "correction": (False, True),
+    },
+}
+
+
+def _check_options(method: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The pairwise test's options, validated (a clear error names the
+    allowed ones)."""
+    if not options:
+        return {}
+    allowed = _TEST_OPTIONS.get(method)
+    if allowed is None:
+        raise ValueError(
+            f"options= are passed to the pairwise Wilcoxon test; method={method!r} "
+            "takes none. Use method='wilcoxon', or drop options=."
+        )
+    checked = {}
+    for key, value in dict(options).items():
+        if key not in allowed:
+            raise ValueError(
+                f"unknown option {key!r} for method='wilcoxon'; choose from "
+                f"{sorted(allowed)}."
+            )
+        if isinstance(value, (bool, np.bool_)) != (key == "correction") or (
+            value not in allowed[key]
+        ):
+            raise ValueError(
+                f"option {key}={value!r} is not one of {list(allowed[key])}."
+            )
+        checked[key] = bool(value) if key == "correction" else value
+    return checked
 
 
 def _pair_indices(
