@@ -46,6 +46,8 @@ _METHODS = {
     "holm": "Holm",
     "hochberg": "Hochberg",
     "hommel": "Hommel",
+    "finner": "Finner",
+    "li": "Li",
     "shaffer": "Shaffer",
     "wilcoxon": "Wilcoxon signed-rank",
     "sign": "sign",
@@ -55,6 +57,8 @@ _ADJUSTMENTS = {
     "holm": "Holm",
     "hochberg": "Hochberg",
     "hommel": "Hommel",
+    "finner": "Finner",
+    "li": "Li",
     "bonferroni": "Bonferroni",
     "shaffer": "Shaffer",
 }

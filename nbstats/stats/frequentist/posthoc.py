@@ -39,6 +39,8 @@ RANK_METHODS = (
     "holm",
     "hochberg",
     "hommel",
+    "finner",
+    "li",
     "shaffer",
     "bergmann-hommel",
 )
@@ -94,7 +96,8 @@ def posthoc(
         - ``"nemenyi"``: all pairs, studentized-range p-values; has a CD.
         - ``"bonferroni-dunn"``: Bonferroni over the comparisons made (k - 1
           against a control, else all pairs); has a CD.
-        - ``"holm"``, ``"hochberg"``, ``"hommel"``: step-down/up procedures.
+        - ``"holm"``, ``"hochberg"``, ``"hommel"``, ``"finner"``, ``"li"``:
+          step-down/up procedures (see :func:`nbstats.adjust_pvalues`).
         - ``"shaffer"``: Shaffer's static procedure, all pairs only.
         - ``"bergmann-hommel"``: Bergmann and Hommel's procedure over every
           set of hypotheses that can be true together; all pairs only, at
@@ -111,8 +114,8 @@ def posthoc(
         Family-wise significance level.
     adjust : str, optional
         Only for pairwise tests: one of ``"holm"`` (default), ``"hochberg"``,
-        ``"hommel"``, ``"bonferroni"``, ``"shaffer"``, ``"bergmann-hommel"``
-        or ``"none"``.
+        ``"hommel"``, ``"bonferroni"``, ``"finner"``, ``"li"``,
+        ``"shaffer"``, ``"bergmann-hommel"`` or ``"none"``.
     higher_is_better : bool
         Whether higher scores are better.
     nan_policy : {"raise", "omit", "pairwise"}
