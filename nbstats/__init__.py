@@ -40,6 +40,7 @@ from nbstats.stats.frequentist import (
     ttest,
     wilcoxon,
 )
+from nbstats.stats.frequentist.aligned import friedman_aligned
 from nbstats.stats.frequentist.durbin import durbin
 from nbstats.stats.frequentist.quade import quade
 from nbstats.stats.frequentist.skillings_mack import skillings_mack
@@ -72,6 +73,7 @@ __all__ = [
     "effect_size",
     "fold_summary",
     "friedman",
+    "friedman_aligned",
     "letters",
     "mean_ranks",
     "memory_ceiling",

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import scores as _scores
+from nbstats.results.aligned import FriedmanAlignedResult
 from nbstats.results.analysis import AnalysisResult
 from nbstats.results.bayes import (
     BayesPosthocResult,
@@ -52,6 +53,7 @@ from nbstats.stats.analyze import analyze as _analyze
 from nbstats.stats.comparison import comparison_matrix as _comparison_matrix
 from nbstats.stats.correlated_pairs import correlated_pairs as _correlated_pairs
 from nbstats.stats.effect_size import effect_size as _effect_size
+from nbstats.stats.frequentist.aligned import friedman_aligned as _friedman_aligned
 from nbstats.stats.frequentist.quade import quade as _quade
 from nbstats.stats.hierarchical import bayes_hierarchical as _bayes_hierarchical
 from nbstats.stats.letters import letters as _letters
@@ -134,6 +136,10 @@ class CompareAccessor:
     def quade(self, **kwargs: Any) -> QuadeResult:
         """:func:`nbstats.quade` of this frame."""
         return _quade(self._obj, **kwargs)
+
+    def friedman_aligned(self, **kwargs: Any) -> FriedmanAlignedResult:
+        """:func:`nbstats.friedman_aligned` of this frame."""
+        return _friedman_aligned(self._obj, **kwargs)
 
     def posthoc(self, **kwargs: Any) -> PosthocResult:
         """:func:`nbstats.posthoc` of this frame (every ``method``, e.g.

@@ -1,5 +1,6 @@
 """Frozen result objects with text, HTML and LaTeX renderings."""
 
+from nbstats.results.aligned import FriedmanAlignedResult
 from nbstats.results.analysis import AnalysisResult, SphericityResult
 from nbstats.results.base import Result, TestResult
 from nbstats.results.bayes import (
@@ -45,6 +46,7 @@ __all__ = [
     "CorrelatedTTestResult",
     "DurbinResult",
     "EffectSizeResult",
+    "FriedmanAlignedResult",
     "FriedmanResult",
     "PosthocResult",
     "QuadeResult",

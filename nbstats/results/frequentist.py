@@ -402,6 +402,9 @@ class PosthocResult(Result):
     pair_cases : DataFrame or Series or None
         With ``nan_policy="pairwise"``: how many cases each pair was tested on
         (shaped like ``pvalues``); ``None`` when every pair used every case.
+    ranking : str
+        The ranks the rank methods compare: ``"friedman"``, ``"aligned"``
+        or ``"quade"``.
     """
 
     method: str
@@ -417,6 +420,7 @@ class PosthocResult(Result):
     groups: list[tuple[str, ...]]
     n_cases: int
     pair_cases: pd.DataFrame | pd.Series | None = None
+    ranking: str = "friedman"
 
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""
@@ -425,6 +429,8 @@ class PosthocResult(Result):
             if self.adjust == self.method
             else (f"{self.method}, {self.adjust} adjustment")
         )
+        if self.ranking != "friedman":
+            how += f" on {self.ranking} ranks"
         return f"Post-hoc comparisons ({how}){against}, α = {self.alpha:g}"
 
     def _scalars(self) -> list[tuple[str, object]]:

@@ -22,10 +22,12 @@ from nbstats.scores import (
     score_table,
 )
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
+from nbstats.stats.frequentist.aligned import aligned_ranks, aligned_standard_error
 from nbstats.stats.frequentist.critical_difference import (
     critical_value,
     rank_standard_error,
 )
+from nbstats.stats.frequentist.quade import quade
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.frequentist.ttest import paired_ttest
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
@@ -48,6 +50,8 @@ RANK_METHODS = (
 ALL_PAIRS_ONLY = ("nemenyi", "shaffer", "bergmann-hommel")
 PAIRWISE_METHODS = ("wilcoxon", "sign", "ttest")
 POSTHOC_METHODS = RANK_METHODS + PAIRWISE_METHODS
+#: The ranks the rank methods' z-tests can compare (``posthoc(ranking=...)``).
+RANKINGS = ("friedman", "aligned", "quade")
 
 
 def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
@@ -83,6 +87,7 @@ def posthoc(
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
     options: Mapping[str, Any] | None = None,
+    ranking: str = "friedman",
 ) -> PosthocResult:
     """Post-hoc comparisons of k algorithms, all pairs or against a control.
 
@@ -125,6 +130,17 @@ def posthoc(
         ``mean_ranks`` then rank each case among the algorithms it has (see
         :func:`nbstats.missing.observed_mean_ranks`). The rank methods compare
         every algorithm on the same cases and refuse it.
+    ranking : {"friedman", "aligned", "quade"}
+        The ranks the z-tests of the rank methods compare (García et al.
+        2010, §5): ``"friedman"`` (within-case mean ranks, standard error
+        ``sqrt(k(k+1)/(6n))``), ``"aligned"`` (mean aligned ranks of
+        :func:`nbstats.friedman_aligned`, ``sqrt(k(kn+1)/6)``) or
+        ``"quade"`` (Quade's weighted mean ranks of :func:`nbstats.quade`,
+        ``sqrt(k(k+1)(2n+1)(k-1)/(18n(n+1)))``) — the post-hoc tests of
+        each omnibus test, as scmamp's ``friedmanPost``,
+        ``friedmanAlignedRanksPost`` and ``quadePost``. Only Friedman's have a
+        critical difference (``critical_difference`` is None otherwise);
+        ``mean_ranks`` stay Friedman's, for ordering and groups.
     options : mapping, optional
         Options of the pairwise test, ``method="wilcoxon"`` only: those of
         :func:`nbstats.wilcoxon` — ``zero_method`` (``"zsplit"``, the
@@ -161,6 +177,18 @@ def posthoc(
     [True, False, True]
     """
     check_choice("method", method, POSTHOC_METHODS)
+    check_choice("ranking", ranking, RANKINGS)
+    if ranking != "friedman" and method not in RANK_METHODS:
+        raise ValueError(
+            f"ranking={ranking!r} chooses the ranks of the z-tests on mean ranks; "
+            f"method={method!r} tests the scores pairwise. Use a rank method "
+            "(e.g. 'holm', 'finner') or drop ranking=."
+        )
+    if ranking != "friedman" and nan_policy == "pairwise":
+        raise ValueError(
+            f"ranking={ranking!r} ranks every case's scores together; it takes no "
+            "nan_policy='pairwise' (use 'omit')."
+        )
     test_options = _check_options(method, options)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
@@ -228,7 +256,7 @@ def posthoc(
     se = rank_standard_error(k, n)
     if method in RANK_METHODS:
         # z > 0 when b (second) has the better, i.e. smaller, mean rank
-        ranks = mean_ranks.to_numpy()
+        ranks, se = _ranks_to_compare(ranking, values, mean_ranks, higher_is_better)
         stats = (ranks[first] - ranks[second]) / se
         raw = 2 * sps.norm.sf(np.abs(stats))
         mirrored = -stats
@@ -257,12 +285,15 @@ def posthoc(
         distinct, position = np.unique(np.abs(stats), return_inverse=True)
         tail = sps.studentized_range.sf(distinct * np.sqrt(2), k, np.inf)
         adjusted = np.minimum(1.0, tail[position])
-        critical_difference = critical_value(k, alpha, "nemenyi") * se
+        if ranking == "friedman":
+            critical_difference = critical_value(k, alpha, "nemenyi") * se
     elif method == "bonferroni-dunn":
         adjusted = adjust_pvalues(raw, "bonferroni")
-        critical_difference = (
-            critical_value(k, alpha, "bonferroni-dunn", n_comparisons=len(pairs)) * se
-        )
+        if ranking == "friedman":
+            critical_difference = (
+                critical_value(k, alpha, "bonferroni-dunn", n_comparisons=len(pairs))
+                * se
+            )
     else:
         adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
     reject = adjusted <= alpha
@@ -300,7 +331,24 @@ def posthoc(
         groups=groups,
         n_cases=n,
         pair_cases=counts_out if pairwise else None,
+        ranking=ranking,
     )
+
+
+def _ranks_to_compare(
+    ranking: str, values: np.ndarray, mean_ranks: pd.Series, higher_is_better: bool
+) -> tuple[np.ndarray, float]:
+    """The per-algorithm ranks of ``ranking`` and the standard error of a
+    difference of two of them (García et al. 2010, §5)."""
+    n, k = values.shape
+    if ranking == "aligned":
+        ranks = aligned_ranks(values, higher_is_better=higher_is_better)
+        return ranks.mean(axis=0), aligned_standard_error(n, k)
+    if ranking == "quade":
+        weighted = quade(values, higher_is_better=higher_is_better)
+        se = np.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18 * n * (n + 1)))
+        return weighted.weighted_mean_ranks.to_numpy(), float(se)
+    return mean_ranks.to_numpy(), rank_standard_error(k, n)
 
 
 #: The options each pairwise test takes (``posthoc(options=...)``).
