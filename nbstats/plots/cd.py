@@ -49,6 +49,7 @@ _METHODS = {
     "finner": "Finner",
     "li": "Li",
     "shaffer": "Shaffer",
+    "conover": "Conover (Friedman ranks)",
     "wilcoxon": "Wilcoxon signed-rank",
     "sign": "sign",
     "ttest": "paired t",

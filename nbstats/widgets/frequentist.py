@@ -60,6 +60,7 @@ _METHOD_LABELS = {
     "li": "Li",
     "shaffer": "Shaffer (static)",
     "bergmann-hommel": "Bergmann–Hommel",
+    "conover": "Conover (Friedman ranks)",
     "wilcoxon": "Wilcoxon signed-rank (pairwise)",
     "sign": "sign test (pairwise)",
     "ttest": "paired t-test (pairwise)",

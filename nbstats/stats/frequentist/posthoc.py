@@ -49,7 +49,9 @@ RANK_METHODS = (
 #: Procedures defined for all pairs only (no control).
 ALL_PAIRS_ONLY = ("nemenyi", "shaffer", "bergmann-hommel")
 PAIRWISE_METHODS = ("wilcoxon", "sign", "ttest")
-POSTHOC_METHODS = RANK_METHODS + PAIRWISE_METHODS
+#: t-tests on Friedman's rank sums (Conover 1999), adjusted by ``adjust``.
+CONOVER = "conover"
+POSTHOC_METHODS = (*RANK_METHODS, CONOVER, *PAIRWISE_METHODS)
 #: The ranks the rank methods' z-tests can compare (``posthoc(ranking=...)``).
 RANKINGS = ("friedman", "aligned", "quade")
 
@@ -107,6 +109,13 @@ def posthoc(
         - ``"bergmann-hommel"``: Bergmann and Hommel's procedure over every
           set of hypotheses that can be true together; all pairs only, at
           least as powerful as Shaffer's (exact up to 12 algorithms).
+
+        ``"conover"``: Conover's (1999, §5.8) t-tests on Friedman's rank
+        sums ``R_j``, ``t = (R_i − R_j) / sqrt(2 (n A − Σ R_j²) / ((n−1)(k−1)))``
+        (A the sum of all squared ranks) with ``(n−1)(k−1)`` degrees of
+        freedom — scikit-posthocs' ``posthoc_conover_friedman`` —, adjusted by
+        ``adjust``. Its error term is the residual variance of the ranks, so
+        it is more powerful than the z-tests when the cases agree.
 
         Pairwise tests on the scores themselves, adjusted by ``adjust``:
         ``"wilcoxon"`` (exact/zsplit as :func:`nbstats.wilcoxon`), ``"sign"``
@@ -193,7 +202,7 @@ def posthoc(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     pairwise = nan_policy == "pairwise"
-    if pairwise and method in RANK_METHODS:
+    if pairwise and (method in RANK_METHODS or method == CONOVER):
         raise ValueError(
             f"nan_policy='pairwise' tests each pair on its own cases, but "
             f"method={method!r} compares mean ranks over the same cases for every "
@@ -259,6 +268,9 @@ def posthoc(
         ranks, se = _ranks_to_compare(ranking, values, mean_ranks, higher_is_better)
         stats = (ranks[first] - ranks[second]) / se
         raw = 2 * sps.norm.sf(np.abs(stats))
+        mirrored = -stats
+    elif method == CONOVER:
+        stats, raw = _conover(values, first, second, higher_is_better)
         mirrored = -stats
     else:
         better = oriented(values, higher_is_better)
@@ -333,6 +345,25 @@ def posthoc(
         pair_cases=counts_out if pairwise else None,
         ranking=ranking,
     )
+
+
+def _conover(
+    values: np.ndarray, first: np.ndarray, second: np.ndarray, higher_is_better: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Conover's t statistics (> 0: the second is better) and p-values."""
+    n, k = values.shape
+    ranks = rank_rows(values, higher_is_better=higher_is_better)
+    sums = ranks.sum(axis=0)
+    residual = n * float(np.sum(ranks**2)) - float(np.sum(sums**2))
+    df = (n - 1) * (k - 1)
+    difference = sums[first] - sums[second]
+    if residual <= 1e-9 * n * float(np.sum(ranks**2)):
+        # every case ranks the algorithms alike: no residual variance, so
+        # any difference of rank sums is certain and none is not
+        stats = np.where(difference > 0, np.inf, np.where(difference < 0, -np.inf, 0.0))
+        return stats, np.where(difference == 0, 1.0, 0.0)
+    stats = difference / np.sqrt(2 * residual / df)
+    return stats, 2 * sps.t.sf(np.abs(stats), df)
 
 
 def _ranks_to_compare(
