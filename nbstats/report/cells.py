@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.report.compact import (  # noqa: F401  (the cells call them)
+    EFFECT_TEXT,
     adjacent_pairs,
     alias_legend,
     appendix_bayesian,
@@ -247,14 +248,15 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
             "tab:nemenyi",
             f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
             "z statistic (positive when the second algorithm ranks better), "
-            "unadjusted and Nemenyi-adjusted p-values, and whether the pair differs.",
+            "unadjusted and Nemenyi-adjusted p-values, and whether the pair "
+            f"differs{EFFECT_TEXT}",
         )
         result_table(
             holm,
             "tab:holm",
             f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
             f"on mean ranks with Holm's step-down correction at α = "
-            f"{_n(holm.alpha)}.",
+            f"{_n(holm.alpha)}{EFFECT_TEXT}",
         )
         return
     pairs_frame = nemenyi.to_frame()
@@ -271,7 +273,7 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
         f"Nemenyi test at α = {_n(nemenyi.alpha)}, the pairs that matter "
         f"({shown}; {int(keep.sum())} of {total} pairs): mean ranks, z "
         "statistic, unadjusted and Nemenyi-adjusted p-values, and whether the "
-        "pair differs.",
+        f"pair differs{EFFECT_TEXT}",
         frame,
     )
 

@@ -257,12 +257,20 @@ def csv_download(name: str, description: str, frame: pd.DataFrame) -> None:
     )
 
 
+#: What the pairwise tables' effect column is (ends a caption).
+EFFECT_TEXT = (
+    "; r: the effect size, the matched-pairs rank-biserial correlation of the "
+    "second minus the first (> 0 when the second is better; |r| < 0.1 "
+    "negligible, < 0.3 small, < 0.5 medium, else large)."
+)
+
+
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
     """Every Nemenyi pair and Holm's comparisons against the best."""
     caption = (
         f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
         "z statistic, unadjusted and Nemenyi-adjusted p-values, and whether "
-        "the pair differs."
+        f"the pair differs{EFFECT_TEXT}"
     )
     csv_download("nemenyi_pairs.csv", caption, nemenyi.to_frame())
     if typeset_pairs(len(nemenyi.to_frame())):
@@ -271,7 +279,8 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         holm,
         "tab:holm",
         f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
-        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}.",
+        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}"
+        f"{EFFECT_TEXT}",
     )
 
 

@@ -3,12 +3,40 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pandas as pd
 
 from nbstats.results.base import Result
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+MAGNITUDE_BOUNDS = {
+    "cliff": (0.147, 0.33, 0.474),  # Romano et al. (2006)
+    "vargha-delaney": (0.06, 0.14, 0.21),  # Vargha & Delaney (2000)
+    "cohen-d": (0.2, 0.5, 0.8),  # Cohen (1988)
+    "hedges-g": (0.2, 0.5, 0.8),
+    "rank-biserial": (0.1, 0.3, 0.5),  # Cohen's words for a correlation
+}
+
+
+def magnitude(kind: str, value: float) -> str | None:
+    """The word for an effect: negligible, small, medium or large.
+
+    Examples
+    --------
+    >>> magnitude("cliff", -0.2), magnitude("vargha-delaney", 0.75)
+    ('small', 'large')
+    """
+    bounds = MAGNITUDE_BOUNDS.get(kind)
+    if bounds is None or not math.isfinite(value):
+        return None
+    size = abs(value - 0.5) if kind == "vargha-delaney" else abs(value)
+    for bound, word in zip(bounds, ("negligible", "small", "medium"), strict=True):
+        if size < bound:
+            return word
+    return "large"
+
 
 _NAMES = {
     "cliff": "Cliff's δ",

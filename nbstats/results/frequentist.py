@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.base import Result, TestResult
+from nbstats.results.effect_size import magnitude
 from nbstats.results.render import Label
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -405,6 +406,11 @@ class PosthocResult(Result):
     ranking : str
         The ranks the rank methods compare: ``"friedman"``, ``"aligned"``
         or ``"quade"``.
+    effect_sizes : DataFrame or Series or None
+        The matched-pairs rank-biserial correlation of each pair (shaped
+        like ``pvalues``; entry (a, b) > 0 when b is better, −1 to 1), on the
+        cases the pair used: how large a difference is, beside whether it
+        is significant.
     """
 
     method: str
@@ -421,6 +427,7 @@ class PosthocResult(Result):
     n_cases: int
     pair_cases: pd.DataFrame | pd.Series | None = None
     ranking: str = "friedman"
+    effect_sizes: pd.DataFrame | pd.Series | None = None
 
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""
@@ -484,6 +491,10 @@ class PosthocResult(Result):
                 "reject": pick(self.reject).astype(bool),
             }
         )
+        if self.effect_sizes is not None:
+            effect = pick(self.effect_sizes).astype(float)
+            frame["effect"] = effect
+            frame["magnitude"] = [magnitude("rank-biserial", v) for v in effect]
         if self.pair_cases is not None:
             frame["n"] = pick(self.pair_cases).astype(int)
         return frame
@@ -494,13 +505,19 @@ class PosthocResult(Result):
             [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
             name="comparison",
         )
-        return frame.drop(columns=["a", "b"]).rename(
+        # the magnitude word is in the caption's key (and in to_frame), and r
+        # takes two decimals, as effect sizes are reported: narrow enough for
+        # a page with long names
+        if "effect" in frame:
+            frame["effect"] = frame["effect"].round(2)
+        return frame.drop(columns=["a", "b", "magnitude"], errors="ignore").rename(
             columns={
                 "mean_rank_a": "mean rank a",
                 "mean_rank_b": "mean rank b",
                 "pvalue": "p",
                 "adjusted": "adjusted p",
                 "reject": "significant",
+                "effect": "r",
             }
         )
 

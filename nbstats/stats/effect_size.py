@@ -32,7 +32,7 @@ from typing import Literal
 import numpy as np
 
 from nbstats import _scipy_stats as sps
-from nbstats.results.effect_size import EffectSizeResult
+from nbstats.results.effect_size import EffectSizeResult, magnitude
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.frequentist.wilcoxon import signed_rank_null_pmf
 
@@ -54,13 +54,6 @@ EFFECT_KINDS = (
 
 #: Upper bounds of |effect| (of |A − ½| for Vargha–Delaney) for the words
 #: negligible, small and medium; above the last, large.
-MAGNITUDE_BOUNDS = {
-    "cliff": (0.147, 0.33, 0.474),  # Romano et al. (2006)
-    "vargha-delaney": (0.06, 0.14, 0.21),  # Vargha & Delaney (2000)
-    "cohen-d": (0.2, 0.5, 0.8),  # Cohen (1988)
-    "hedges-g": (0.2, 0.5, 0.8),
-    "rank-biserial": (0.1, 0.3, 0.5),  # Cohen's words for a correlation
-}
 
 #: The Hodges–Lehmann interval is exact (the signed-rank distribution) up to
 #: this many differences without ties or zeros, as R's ``wilcox.test``; above,
@@ -180,24 +173,6 @@ def paired_effect(
     if kind == "rank-biserial":
         return _rank_biserial(d)
     return hodges_lehmann(d)[0]
-
-
-def magnitude(kind: str, value: float) -> str | None:
-    """The word for an effect: negligible, small, medium or large.
-
-    Examples
-    --------
-    >>> magnitude("cliff", -0.2), magnitude("vargha-delaney", 0.75)
-    ('small', 'large')
-    """
-    bounds = MAGNITUDE_BOUNDS.get(kind)
-    if bounds is None or not math.isfinite(value):
-        return None
-    size = abs(value - 0.5) if kind == "vargha-delaney" else abs(value)
-    for bound, word in zip(bounds, ("negligible", "small", "medium"), strict=True):
-        if size < bound:
-            return word
-    return "large"
 
 
 def cliffs_delta(a: np.ndarray, b: np.ndarray) -> float:

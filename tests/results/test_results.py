@@ -98,6 +98,8 @@ def test_to_frame_is_tidy(table6):
         "pvalue",
         "adjusted",
         "reject",
+        "effect",
+        "magnitude",
     ]
     assert (
         nbstats.wilcoxon(table6["C4.5"], table6["C4.5+m"]).to_frame().loc[0, "r_plus"]

@@ -21,6 +21,7 @@ from nbstats.scores import (
     rank_rows,
     score_table,
 )
+from nbstats.stats.effect_size import paired_effect
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
 from nbstats.stats.frequentist.aligned import aligned_ranks, aligned_standard_error
 from nbstats.stats.frequentist.critical_difference import (
@@ -248,6 +249,7 @@ def posthoc(
 
     n, k = table.shape
     values = table.to_numpy()
+    oriented_values = oriented(values, higher_is_better)
     if pairwise:
         mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
     else:
@@ -311,7 +313,20 @@ def posthoc(
     reject = adjusted <= alpha
     present = ~np.isnan(values)
     counts = (present[:, first] & present[:, second]).sum(axis=0)
-
+    # the size of each difference beside its p-value: the matched-pairs
+    # rank-biserial correlation of b − a (> 0: b better), on the pair's cases
+    effects = np.array(
+        [
+            paired_effect(
+                "rank-biserial",
+                None,
+                None,
+                oriented_values[rows, j] - oriented_values[rows, i],
+            )
+            for i, j in zip(first, second, strict=True)
+            for rows in [present[:, i] & present[:, j]]
+        ]
+    )
     if control is not None:
         others = pd.Index([b for _, b in pairs], name="algorithm")
         statistics = pd.Series(stats, index=others, name="statistic")
@@ -319,6 +334,7 @@ def posthoc(
         adjusted_out = pd.Series(adjusted, index=others, name="adjusted")
         reject_out = pd.Series(reject, index=others, name="reject")
         counts_out = pd.Series(counts, index=others, name="n")
+        effects_out = pd.Series(effects, index=others, name="effect")
         same = [control] + [b for (_, b), r in zip(pairs, reject, strict=True) if not r]
         groups = [tuple(sorted(same, key=lambda a: (mean_ranks[a], names.index(a))))]
     else:
@@ -328,6 +344,7 @@ def posthoc(
         adjusted_out = square(adjusted)
         reject_out = square(reject.astype(float)).fillna(0).astype(bool)
         counts_out = square(counts.astype(float))
+        effects_out = square(effects, mirrored=-effects)
         groups = nonsignificant_groups(reject_out, mean_ranks)
     return PosthocResult(
         method=method,
@@ -344,6 +361,7 @@ def posthoc(
         n_cases=n,
         pair_cases=counts_out if pairwise else None,
         ranking=ranking,
+        effect_sizes=effects_out,
     )
 
 
