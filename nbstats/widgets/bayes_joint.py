@@ -101,7 +101,8 @@ class SignedRankJoint:
         regions = 2 if rope > 0 else 1
         parts = None
         uniforms = None
-        if 8 * draws * (2 + 2 * regions * k) <= budget(KEEP_SHARE):
+        # twice the kept sums: the evaluation's layout and the kernel's
+        if 2 * 8 * draws * (2 + 2 * regions * k) <= budget(KEEP_SHARE):
             total = np.empty(draws)
             quad = np.empty((k, regions, draws))
             cross = np.empty((k, regions, draws))
@@ -113,7 +114,13 @@ class SignedRankJoint:
                     offset=chunk.rows.start,
                 )
                 uniforms[chunk.rows] = chunk.uniforms
-            parts = (total, quad, cross)
+            # regions × draws × pairs: what the compiled pass reads in order
+            parts = (
+                np.ascontiguousarray(quad.transpose(1, 2, 0)),
+                np.ascontiguousarray(cross.transpose(1, 2, 0)),
+                total,
+            )
+            del quad, cross
         self._events, self._parts, self._uniforms = events, parts, uniforms
         self._rope = rope
 
@@ -124,10 +131,10 @@ class SignedRankJoint:
             self._prepare(rope)
             events = self._events
             if self._parts is not None:
-                codes = events.codes(self._parts, gamma_quantile(s, self._uniforms))
-                shares = np.column_stack(
-                    [np.count_nonzero(codes == r, axis=0) for r in (LEFT, ROPE, RIGHT)]
-                ) / float(codes.shape[0])
+                codes, counts = events.codes_and_counts(
+                    self._parts, gamma_quantile(s, self._uniforms)
+                )
+                shares = counts[:, [LEFT, ROPE, RIGHT]] / float(codes.shape[0])
 
                 def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
                     return joint_from_codes(codes, chosen, order)

@@ -284,8 +284,14 @@ def joint_from_codes(
 ) -> np.ndarray:
     """Share of draws (rows of ``codes``, draws × pairs region codes) in which
     the statements ``chosen[order[:k + 1]]`` all hold, for every k."""
-    holds = codes[:, order] == chosen[order]
-    return np.logical_and.accumulate(holds, axis=1).sum(axis=0) / codes.shape[0]
+    from nbstats.stats.bayes.joint_kernel import joint_prefix_counts
+
+    counts = joint_prefix_counts(
+        np.ascontiguousarray(codes, dtype=np.int8),
+        np.ascontiguousarray(order, dtype=np.int64),
+        np.ascontiguousarray(chosen, dtype=np.int8),
+    )
+    return counts / codes.shape[0]
 
 
 def _statement_regions(shares: np.ndarray, rope: float) -> np.ndarray:
@@ -472,19 +478,39 @@ class SignedRankEvents:
         self, parts: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
     ) -> np.ndarray:
         """Region codes (draws × pairs) from the s-free ``(total, quad,
-        cross)`` of :meth:`WalshBatch.evaluate` and the prior's Gamma weights
-        ``g0`` of the same draws (a dashboard keeps the parts and re-combines
-        them for each s)."""
+        cross)`` of :meth:`WalshBatch.evaluate` (pairs × regions × draws) and
+        the prior's Gamma weights ``g0`` of the same draws."""
         total, quad, cross = parts
-        whole = ((g0 + total) ** 2)[:, None]
-        if self.rope == 0:
-            return _theta_codes(
-                self._region(quad[:, 0, :], cross[:, 0, :], g0, 0.5) / whole
-            )
-        # the pseudo-observation at 0 pairs with itself at 0, inside the rope
-        high = self._region(quad[:, 0, :], cross[:, 0, :], g0, 0.0)
-        low = self._region(quad[:, 1, :], cross[:, 1, :], g0, 0.0)
-        return _region_codes(low, whole - high - low, high)
+        layout = (
+            np.ascontiguousarray(quad.transpose(1, 2, 0)),
+            np.ascontiguousarray(cross.transpose(1, 2, 0)),
+            total,
+        )
+        return self.codes_and_counts(layout, g0)[0]
+
+    def codes_and_counts(
+        self, layout: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Region codes (draws × pairs, int8) and each pair's count per code,
+        from ``(quad, cross, total)`` laid out regions × draws × pairs (a
+        dashboard keeps them so and re-combines them for each s)."""
+        from nbstats.stats.bayes.joint_kernel import signed_rank_codes
+
+        quad, cross, total = layout
+        draws, pairs = quad.shape[1:]
+        codes = np.empty((draws, pairs), dtype=np.int8)
+        counts = np.zeros((pairs, 3), dtype=np.int64)
+        signed_rank_codes(
+            quad,
+            cross,
+            np.ascontiguousarray(total, dtype=float),
+            np.ascontiguousarray(g0, dtype=float),
+            self.rope > 0,
+            _HALF_TOLERANCE,
+            codes,
+            counts,
+        )
+        return codes, counts
 
 
 def _marginals(
@@ -531,9 +557,12 @@ def _joint(
     counts = np.zeros(order.size)
     ordered_choice = chosen[order]
     if stored is not None:
+        from nbstats.stats.bayes.joint_kernel import joint_prefix_counts
+
+        ordered = np.ascontiguousarray(order, dtype=np.int64)
+        statements = np.ascontiguousarray(chosen, dtype=np.int8)
         for codes in stored:
-            holds = codes[:, order] == ordered_choice
-            counts += np.logical_and.accumulate(holds, axis=1).sum(axis=0)
+            counts += joint_prefix_counts(codes, ordered, statements)
         return counts / draws.n_samples
     for chunk in draws:
         carry = None  # every earlier statement holds, per draw

@@ -16,7 +16,6 @@ import numpy as np
 
 __all__ = [
     "combine_region",
-    "joint_counts",
     "near_half_share",
     "prior_terms",
     "rope_counts",
@@ -81,38 +80,6 @@ def combine_region(
         value = value / norm[r] if divide else value * norm[r]
         lower[r] = value + extra[r] if add_lower else value
         upper[r] = value + extra[r] if add_upper else value
-
-
-@numba.njit(nogil=True, cache=True)
-def joint_counts(
-    events: np.ndarray,
-    event_total: np.ndarray,
-    g0: np.ndarray,
-    second_better: np.ndarray,
-    tolerance: float,
-) -> np.ndarray:  # pragma: no cover - compiled; tested against numpy
-    """Draws in which statements ``0 … k`` all hold, for every k.
-
-    Statement k (a column of ``events``, sorted) is about the sign-test θ =
-    ``(E h + ½ g0) / (g0 + Σ e)`` of its pair: θ > ½ if ``second_better[k]``,
-    else θ < ½ (beyond ``tolerance``). A draw stops counting at the first
-    statement that fails, so most draws cost a few statements, not all.
-    """
-    rows, n_statements = events.shape
-    counts = np.zeros(n_statements, dtype=np.int64)
-    for r in range(rows):
-        g = g0[r]
-        total = g + event_total[r]
-        for k in range(n_statements):
-            theta = (events[r, k] + 0.5 * g) / total
-            if second_better[k]:
-                holds = theta > 0.5 + tolerance
-            else:
-                holds = theta < 0.5 - tolerance
-            if not holds:
-                break
-            counts[k] += 1
-    return counts
 
 
 @numba.njit(nogil=True, cache=True)
