@@ -87,6 +87,10 @@ class RankCIResult(Result):
         Number of bootstrap resamples (None for the other methods).
     n_cases : int
         Number of cases used.
+    incomplete : bool
+        ``nan_policy="pairwise"``: cases with missing scores were kept, the
+        omnibus test is Skillings and Mack's and each pairwise test used the
+        cases where both algorithms have a score.
     """
 
     lower: pd.Series
@@ -102,6 +106,7 @@ class RankCIResult(Result):
     mean_ranks: pd.Series
     n_boot: int | None
     n_cases: int
+    incomplete: bool = False
 
     @property
     def n_algorithms(self) -> int:
@@ -122,9 +127,15 @@ class RankCIResult(Result):
             )
         }
 
+    def _method_text(self) -> str:
+        text = _METHOD_TEXT[self.method]
+        if self.incomplete:
+            text = text.replace("Iman–Davenport", "Skillings–Mack") + ", pairwise cases"
+        return text
+
     def _title(self) -> str:
         return (
-            f"Confidence intervals for ranks ({_METHOD_TEXT[self.method]}), "
+            f"Confidence intervals for ranks ({self._method_text()}), "
             f"{self.confidence_level:.0%}: {self.n_algorithms} algorithms on "
             f"{self.n_cases} cases"
         )
@@ -143,7 +154,12 @@ class RankCIResult(Result):
                 else "not rejected: every interval is [1, m]"
             )
             rows += [
-                (f"{_OMNIBUS_TEXT[self.method]} p-value", self.omnibus_pvalue),
+                (
+                    "Skillings–Mack p-value"
+                    if self.incomplete
+                    else f"{_OMNIBUS_TEXT[self.method]} p-value",
+                    self.omnibus_pvalue,
+                ),
                 ("omnibus test", decision),
             ]
         return rows

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.results.frequentist import frame_of_pairs
 from nbstats.results.ranking import RankCIResult
 from nbstats.scores import (
@@ -40,10 +41,13 @@ from nbstats.stats.frequentist.anova import rm_anova
 from nbstats.stats.frequentist.critical_difference import critical_value
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import posthoc
+from nbstats.stats.frequentist.skillings_mack import skillings_mack
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
 
 __all__ = ["RANK_CI_METHODS", "nemenyi_min_cases", "rank_ci"]
 
+#: The methods that take ``nan_policy="pairwise"`` (pairwise tests).
+PAIRWISE_RANK_CI_METHODS = ("id-wilcoxon-2s", "id-wilcoxon-1s")
 RANK_CI_METHODS = (
     "bootstrap",
     "id-nemenyi",
@@ -131,7 +135,15 @@ def rank_ci(
     higher_is_better : bool
         Whether a higher score is better. ``False`` is the same as negating
         every score.
-    nan_policy : {"raise", "omit"}
+    nan_policy : {"raise", "omit", "pairwise"}
+        ``"raise"`` and ``"omit"`` as for :func:`nbstats.score_table`.
+        ``"pairwise"`` (``"id-wilcoxon-2s"`` and ``"id-wilcoxon-1s"`` only):
+        every case is kept; the omnibus test is Skillings and Mack's (Friedman's
+        test for missing cells, :func:`nbstats.skillings_mack`), each pair's
+        Wilcoxon test uses the cases where both algorithms have a score, and
+        ``mean_ranks`` rank each case among the algorithms it has. The other
+        methods rank every algorithm on the same cases or resample whole
+        cases, and refuse it with an error that names the alternatives.
         See :func:`nbstats.score_table`.
     random_state : None, int or numpy Generator
         Seed of the bootstrap: the resampled case indices are
@@ -195,18 +207,36 @@ def rank_ci(
     _check_alpha(alpha)
     _check_n_boot(n_boot)
     check_flag("higher_is_better", higher_is_better)
-    table = score_table(scores, nan_policy=nan_policy)
+    pairwise = nan_policy == "pairwise"
+    if pairwise and method not in PAIRWISE_RANK_CI_METHODS:
+        raise ValueError(
+            f"nan_policy='pairwise' keeps incomplete cases, which "
+            f"method={method!r} cannot use (it ranks every algorithm on the same "
+            "cases, or resamples whole cases). Use method='id-wilcoxon-2s' or "
+            "'id-wilcoxon-1s' (pairwise Wilcoxon tests after Skillings and "
+            "Mack's test), or nan_policy='omit' to drop incomplete cases."
+        )
+    table = (
+        pairwise_table(scores)
+        if pairwise
+        else score_table(scores, nan_policy=nan_policy)
+    )
     names = [str(c) for c in table.columns]
     values = oriented(table.to_numpy(), higher_is_better)  # larger = better
     # divided by a power of two (exact: keeps every tie and order) so that no
     # difference or bootstrap mean overflows, whatever the units
-    values = values / power_of_two_scale(values)
+    values = values / power_of_two_scale(values[~np.isnan(values)])
     n, m = values.shape
-    mean_ranks = pd.Series(
-        rank_rows(values).mean(axis=0),
-        index=pd.Index(names, name="algorithm"),
-        name="mean rank",
-    )
+    if pairwise:
+        mean_ranks = observed_mean_ranks(
+            pd.DataFrame(values, columns=pd.Index(names, name="algorithm"))
+        ).rename("mean rank")
+    else:
+        mean_ranks = pd.Series(
+            rank_rows(values).mean(axis=0),
+            index=pd.Index(names, name="algorithm"),
+            name="mean rank",
+        )
     nothing = np.zeros((m, m), dtype=bool)
     common = {
         "method": method,
@@ -233,6 +263,8 @@ def rank_ci(
     oriented_table = pd.DataFrame(values, columns=names)
     if method == "anova-tukey":
         omnibus_pvalue = rm_anova(oriented_table, rank_transform=True).pvalue
+    elif pairwise:
+        omnibus_pvalue = skillings_mack(oriented_table).pvalue
     else:
         omnibus_pvalue = friedman(oriented_table).f_pvalue
     rejected = bool(omnibus_pvalue < alpha)
@@ -270,6 +302,7 @@ def rank_ci(
         pvalues=None if p_better is None else frame_of_pairs(names, p_better),
         pvalues_worse=None if p_worse is None else frame_of_pairs(names, p_worse),
         n_boot=None,
+        incomplete=pairwise,
         **common,
     )
 
@@ -373,7 +406,9 @@ def _directed(
 
 
 def _wilcoxon_pvalue(d: np.ndarray, alternative: str) -> float:
-    # scipy.stats.wilcoxon's defaults, as the supplement used them
+    # scipy.stats.wilcoxon's defaults, as the supplement used them; a pair's
+    # cases are those where both have a score (nan_policy="pairwise")
+    d = d[~np.isnan(d)]
     return signed_rank_test(
         d, zero_method="wilcox", alternative=alternative, method="auto"
     ).pvalue
@@ -404,7 +439,8 @@ def _wilcoxon_two_sided(
         for j in range(i + 1, m):
             d = values[:, j] - values[:, i]  # > 0 where j is better
             raw[i, j] = raw[j, i] = _wilcoxon_pvalue(d, "two-sided")
-            mean_difference[i, j] = float(np.mean(d))
+            common = d[~np.isnan(d)]
+            mean_difference[i, j] = float(np.mean(common)) if common.size else 0.0
             mean_difference[j, i] = -mean_difference[i, j]
     return _holm_per_row(raw), mean_difference > 0, mean_difference < 0
 

@@ -204,6 +204,13 @@ def _specs() -> list[Spec]:
     specs.append(Spec("quade", lambda x, h: nbstats.quade(x, higher_is_better=h)))
     specs.append(
         Spec(
+            "friedman_aligned",
+            lambda x, h: nbstats.friedman_aligned(x, higher_is_better=h),
+            diff_ranks=True,  # ranks the case-aligned scores together
+        )
+    )
+    specs.append(
+        Spec(
             "comparison_matrix",
             lambda x, h: nbstats.comparison_matrix(x, higher_is_better=h),
             scaled=("mean_difference",),

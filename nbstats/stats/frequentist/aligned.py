@@ -15,7 +15,7 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.aligned import FriedmanAlignedResult
-from nbstats.scores import NanPolicy, oriented, score_table
+from nbstats.scores import NanPolicy, oriented, power_of_two_scale, score_table
 
 __all__ = ["aligned_ranks", "aligned_standard_error", "friedman_aligned"]
 
@@ -126,6 +126,9 @@ def aligned_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.nd
     [[1.0, 4.0], [2.0, 3.0]]
     """
     better = oriented(np.asarray(values, dtype=float), higher_is_better)
+    # a power of two (exact: keeps ties and order) so that k x does not
+    # overflow, whatever the units
+    better = better / power_of_two_scale(better)
     k = better.shape[1]
     # k x - Σ x: the aligned scores times k, without a division
     aligned = (k * better - better.sum(axis=1, keepdims=True)).ravel()
