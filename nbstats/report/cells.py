@@ -78,12 +78,15 @@ def omnibus(
     alpha: float,
     shape: tuple[int, int] | None = None,
     s: float = 1.0,
+    skillings_mack: Any = None,
 ) -> None:
     """Friedman, Iman–Davenport and Bayesian Friedman: a paragraph and a table.
 
     ``shape`` (cases, algorithms): when the Bayesian test is None because
     there are too few cases for it (:func:`bayes_friedman_minimum` with the
-    prior strength ``s``), the paragraph says so.
+    prior strength ``s``), the paragraph says so. ``skillings_mack``
+    (``nan_policy="pairwise"``): Friedman's test on every case, missing
+    cells and all, beside the complete-case tests.
     """
     para = Paragraph()
     too_few = shape is not None and shape[0] < bayes_friedman_minimum(shape[1], s)
@@ -136,6 +139,20 @@ def omnibus(
             "rejected" if friedman.f_pvalue <= alpha else "not rejected",
         ]
         files["friedman.tex"] = friedman.to_latex(label="tab:friedman")
+    if skillings_mack is not None:
+        sm = skillings_mack
+        verdict = "rejects" if sm.pvalue <= alpha else "does not reject"
+        para.add(
+            "On every case, missing scores included, Skillings and Mack's test "
+            f"(Friedman's test for missing cells) {verdict} it (T = "
+            f"{_n(sm.statistic)}, df = {sm.df}, p {_p(sm.pvalue)}). "
+        )
+        rows["Skillings–Mack T"] = [
+            _n(sm.statistic),
+            f"df = {sm.df}",
+            f"p {_p(sm.pvalue)}",
+            "rejected" if sm.pvalue <= alpha else "not rejected",
+        ]
     if bayes_friedman is not None:
         bf = bayes_friedman
         level = f"{_n(100 * bf.credible_level)}%"
@@ -480,12 +497,10 @@ def bayes_friedman_minimum(m: int, s: float = 1.0) -> int:
 
 def rank_caption(rank_ci: Any) -> str:
     """The caption of the rank-interval table."""
-    from nbstats.results.ranking import _METHOD_TEXT
-
     level = f"{_n(100 * rank_ci.confidence_level)}%"
     return (
         f"{level} simultaneous confidence intervals for the ranks (1 = best; "
-        f"{_METHOD_TEXT[rank_ci.method]}), by mean rank."
+        f"{rank_ci._method_text()}), by mean rank."
     )
 
 
@@ -494,11 +509,9 @@ def rank_intervals(rank_ci: Any, *, compact: bool = False) -> None:
 
     ``compact``: the table moves to the appendix (the figure shows them all).
     """
-    from nbstats.results.ranking import _METHOD_TEXT
-
     rc = rank_ci
     level = f"{_n(100 * rc.confidence_level)}%"
-    method = _METHOD_TEXT[rc.method]
+    method = rc._method_text()
     para = Paragraph().add(
         ref("tab:ranks"),
         " and ",

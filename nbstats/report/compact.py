@@ -103,12 +103,14 @@ def data_notes(
     if dropped and nan_policy == "pairwise" and layout != "two-sample":
         para.add(
             "With nan_policy = 'pairwise', the analyses that compare every "
-            "algorithm on the same cases (omnibus and rank-based post-hoc "
-            "tests, the critical-difference diagram, rank intervals and the "
-            "joint Bayesian statements) use the complete cases below, while "
-            "the Bayesian signed-rank test of each pair uses every case where "
-            "both algorithms have a score (its table gives their number), so "
-            "the two can differ on a pair. "
+            "algorithm on the same cases (the Friedman and Bayesian Friedman "
+            "tests, the rank-based post-hoc tests, the critical-difference "
+            "diagram and the joint Bayesian statements) use the complete cases "
+            "below, while Skillings and Mack's test (Friedman's for missing "
+            "cells), the rank intervals' Wilcoxon tests and the Bayesian "
+            "signed-rank test of each pair use every case where the algorithms "
+            "have a score (the pair table gives their number), so the two can "
+            "differ on a pair. "
         )
     if dropped:
         missing = raw.loc[raw.index.isin(dropped)].isna().sum().to_numpy()

@@ -318,9 +318,19 @@ def methods_paragraph(
             p.add(
                 f"Simultaneous {level} confidence intervals for the ranks",
                 cite("foucart2025"),
-                " were obtained from the Iman–Davenport test followed by "
-                f"{sided} Wilcoxon signed-rank tests",
+                " were obtained from the "
+                + (
+                    "Skillings–Mack test (on every case, missing scores included)"
+                    if getattr(rc, "incomplete", False)
+                    else "Iman–Davenport test"
+                )
+                + f" followed by {sided} Wilcoxon signed-rank tests",
                 cite("wilcoxon1945"),
+                (
+                    " (each pair on the cases where both have a score)"
+                    if getattr(rc, "incomplete", False)
+                    else ""
+                ),
                 " with Holm's correction over each algorithm's comparisons",
                 cite("holm1979"),
                 f" at α = {_num(rc.alpha)} (no random numbers). ",

@@ -450,9 +450,17 @@ def _multiple_cells(
     if freq or bayes:
         omnibus = []
         if freq:
-            omnibus.append("friedman = nbstats.friedman(scores, **direction)")
+            omnibus.append(
+                """friedman = nbstats.friedman(scores, **direction)
+# with nan_policy="pairwise", Friedman's test for missing cells on every case
+skillings_mack = (
+    nbstats.skillings_mack(pair_scores, **direction)
+    if NAN_POLICY == "pairwise"
+    else None
+)"""
+            )
         else:
-            omnibus.append("friedman = None")
+            omnibus.append("friedman = skillings_mack = None")
         if bayes:
             omnibus.append(
                 """
@@ -468,7 +476,8 @@ bayes_friedman = (
             omnibus.append("bayes_friedman = None")
         omnibus.append(
             "report.omnibus(\n"
-            "    friedman, bayes_friedman, alpha=ALPHA, shape=scores.shape, **prior\n"
+            "    friedman, bayes_friedman, alpha=ALPHA, shape=scores.shape,\n"
+            "    skillings_mack=skillings_mack, **prior,\n"
             ")"
         )
         nb.markdown("# Omnibus tests")
@@ -518,8 +527,10 @@ report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
         nb.markdown("# Confidence intervals for ranks")
         nb.code(
             f"""
+# with nan_policy="pairwise": every case, each pair's Wilcoxon test on its own
 rank_ci = nbstats.rank_ci(
-    scores, method={RANK_CI_METHOD!r}, alpha=ALPHA, **direction
+    pair_scores, method={RANK_CI_METHOD!r}, alpha=ALPHA, **direction,
+    **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 report.rank_intervals(rank_ci, compact={compact!r})
 """,

@@ -91,3 +91,19 @@ def test_a_pair_without_shared_cases_is_refused_before_the_report(tmp_path):
     table.iloc[:7, 1] = np.nan
     with pytest.raises(ValueError, match="share at least 2 cases"):
         nbstats.report.report(table, tmp_path / "x.ipynb", nan_policy="pairwise")
+
+
+def test_every_case_reaches_skillings_mack_and_the_rank_intervals(tmp_path):
+    table = _table(5)
+    path = nbstats.report.report(
+        table, tmp_path / "pairwise.ipynb", nan_policy="pairwise",
+        analyses=["frequentist", "ranks"],
+    )  # fmt: skip
+    text = _text(nbformat.read(path, as_version=4))
+    sm = nbstats.skillings_mack(table)
+    assert "Skillings and Mack's test (Friedman's test for missing cells)" in text
+    assert f"T = {sm.statistic:.4g}" in text or f"T = {sm.statistic:.3f}" in text
+    rc = nbstats.rank_ci(table, nan_policy="pairwise")
+    assert "Skillings–Mack" in text  # the rank intervals' omnibus test
+    for name, lower, upper in zip(rc.lower.index, rc.lower, rc.upper, strict=True):
+        assert f"[{lower}, {upper}]" in text or f"{lower} {upper}" in text, name
