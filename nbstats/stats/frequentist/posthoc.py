@@ -115,8 +115,10 @@ def posthoc(
         sums ``R_j``, ``t = (R_i − R_j) / sqrt(2 (n A − Σ R_j²) / ((n−1)(k−1)))``
         (A the sum of all squared ranks) with ``(n−1)(k−1)`` degrees of
         freedom — scikit-posthocs' ``posthoc_conover_friedman`` —, adjusted by
-        ``adjust``. Its error term is the residual variance of the ranks, so
-        it is more powerful than the z-tests when the cases agree.
+        ``adjust``; with ``ranking="quade"`` the same t-tests on Quade's
+        weighted scores (scikit-posthocs' ``posthoc_quade``). Its error term
+        is the residual variance of the ranks, so it is more powerful than the
+        z-tests when the cases agree.
 
         Pairwise tests on the scores themselves, adjusted by ``adjust``:
         ``"wilcoxon"`` (exact/zsplit as :func:`nbstats.wilcoxon`), ``"sign"``
@@ -188,7 +190,14 @@ def posthoc(
     """
     check_choice("method", method, POSTHOC_METHODS)
     check_choice("ranking", ranking, RANKINGS)
-    if ranking != "friedman" and method not in RANK_METHODS:
+    if ranking == "aligned" and method == CONOVER:
+        raise ValueError(
+            "method='conover' has t-tests on Friedman's rank sums "
+            "(ranking='friedman') or on Quade's weighted scores "
+            "(ranking='quade'), not on aligned ranks; use a rank method such as "
+            "'holm' with ranking='aligned'."
+        )
+    if ranking != "friedman" and method not in (*RANK_METHODS, CONOVER):
         raise ValueError(
             f"ranking={ranking!r} chooses the ranks of the z-tests on mean ranks; "
             f"method={method!r} tests the scores pairwise. Use a rank method "
@@ -272,7 +281,7 @@ def posthoc(
         raw = 2 * sps.norm.sf(np.abs(stats))
         mirrored = -stats
     elif method == CONOVER:
-        stats, raw = _conover(values, first, second, higher_is_better)
+        stats, raw = _conover(values, first, second, higher_is_better, ranking)
         mirrored = -stats
     else:
         better = oriented(values, higher_is_better)
@@ -366,16 +375,36 @@ def posthoc(
 
 
 def _conover(
-    values: np.ndarray, first: np.ndarray, second: np.ndarray, higher_is_better: bool
+    values: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    higher_is_better: bool,
+    ranking: str = "friedman",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Conover's t statistics (> 0: the second is better) and p-values."""
+    """Conover's t statistics (> 0: the second is better) and p-values.
+
+    On Friedman's ranks: rank sums R_j, error ``2 (n A − Σ R_j²) / ((n−1)(k−1))``
+    with A the sum of squared ranks. On Quade's: the weighted scores
+    ``S_ij = Q_i (r_ij − (k+1)/2)``, their sums S_j, and error
+    ``2 n (A − B) / ((n−1)(k−1))`` with ``A = Σ S_ij²``, ``B = Σ S_j² / n``
+    (Conover 1999, §5.8).
+    """
     n, k = values.shape
     ranks = rank_rows(values, higher_is_better=higher_is_better)
-    sums = ranks.sum(axis=0)
-    residual = n * float(np.sum(ranks**2)) - float(np.sum(sums**2))
+    if ranking == "quade":
+        spread = np.nanmax(values, axis=1) / 2 - np.nanmin(values, axis=1) / 2
+        weights = sps.rankdata(spread, method="average")
+        scores = weights[:, None] * (ranks - (k + 1) / 2)
+        sums = scores.sum(axis=0)
+        total = float(np.sum(scores**2))
+        residual = n * (total - float(np.sum(sums**2)) / n)
+    else:
+        sums = ranks.sum(axis=0)
+        total = float(np.sum(ranks**2))
+        residual = n * total - float(np.sum(sums**2))
     df = (n - 1) * (k - 1)
     difference = sums[first] - sums[second]
-    if residual <= 1e-9 * n * float(np.sum(ranks**2)):
+    if residual <= 1e-9 * n * total:
         # every case ranks the algorithms alike: no residual variance, so
         # any difference of rank sums is certain and none is not
         stats = np.where(difference > 0, np.inf, np.where(difference < 0, -np.inf, 0.0))

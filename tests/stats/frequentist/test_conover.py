@@ -67,3 +67,21 @@ def test_refuses_pairwise_missing_cells():
     table = pd.DataFrame({"a": [1.0, np.nan, 3], "b": [2.0, 3, 4], "c": [0.0, 1, 2]})
     with pytest.raises(ValueError, match="nan_policy='pairwise'"):
         nbstats.posthoc(table, method="conover", nan_policy="pairwise")
+
+
+@pytest.mark.parametrize("table", _tables(), ids=lambda t: f"{t.shape[0]}x{t.shape[1]}")
+def test_quade_scores_equal_scikit_posthocs_posthoc_quade(table):
+    # Conover's t-tests on Quade's weighted scores (scikit-posthocs' default,
+    # dist="t"); its dist="normal" variant puts n·k where García et al. put
+    # the number of cases n, so nbstats' z-tests on Quade ranks
+    # (ranking="quade" with a rank method) follow scmamp instead
+    theirs = sp.posthoc_quade(table.to_numpy(dtype=float)).to_numpy()
+    ours = nbstats.posthoc(table, method="conover", ranking="quade", adjust="none")
+    off = ~np.eye(table.shape[1], dtype=bool)
+    np.testing.assert_allclose(ours.pvalues.to_numpy(dtype=float)[off], theirs[off],
+                               rtol=1e-10)  # fmt: skip
+
+
+def test_conover_takes_no_aligned_ranks():
+    with pytest.raises(ValueError, match="not on aligned ranks"):
+        nbstats.posthoc(_tables()[1], method="conover", ranking="aligned")
