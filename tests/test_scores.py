@@ -600,8 +600,8 @@ TABLE = np.array(
         (
             lambda: nbstats.posthoc(TABLE, method="tukey"),
             "unknown method='tukey'; choose one of 'nemenyi', 'bonferroni-dunn', "
-            "'holm', 'hochberg', 'hommel', 'shaffer', 'bergmann-hommel', 'wilcoxon', "
-            "'sign', 'ttest'",
+            "'holm', 'hochberg', 'hommel', 'finner', 'li', 'rom', 'shaffer', "
+            "'bergmann-hommel', 'conover', 'wilcoxon', 'sign', 'ttest'",
         ),
         (
             lambda: nbstats.wilcoxon(A, B, method="asymptotic"),
@@ -630,12 +630,12 @@ TABLE = np.array(
         (
             lambda: nbstats.posthoc(TABLE, method="wilcoxon", adjust="bh"),
             "unknown adjust='bh'; choose one of 'holm', 'hochberg', 'hommel', "
-            "'bonferroni', 'shaffer', 'bergmann-hommel', 'none'",
+            "'bonferroni', 'finner', 'li', 'rom', 'shaffer', 'bergmann-hommel', 'none'",
         ),
         (
             lambda: nbstats.adjust_pvalues([0.01, 0.2], "bh"),
             "unknown method='bh'; choose one of 'holm', 'hochberg', 'hommel', "
-            "'bonferroni', 'shaffer', 'bergmann-hommel', 'none'",
+            "'bonferroni', 'finner', 'li', 'rom', 'shaffer', 'bergmann-hommel', 'none'",
         ),
         (
             lambda: nbstats.posthoc(TABLE, method="holm", control="alg9"),

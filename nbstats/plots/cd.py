@@ -48,6 +48,7 @@ _METHODS = {
     "hommel": "Hommel",
     "finner": "Finner",
     "li": "Li",
+    "rom": "Rom",
     "shaffer": "Shaffer",
     "conover": "Conover (Friedman ranks)",
     "wilcoxon": "Wilcoxon signed-rank",
@@ -60,6 +61,7 @@ _ADJUSTMENTS = {
     "hommel": "Hommel",
     "finner": "Finner",
     "li": "Li",
+    "rom": "Rom",
     "bonferroni": "Bonferroni",
     "shaffer": "Shaffer",
 }

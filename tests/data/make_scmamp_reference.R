@@ -36,7 +36,8 @@ block <- function(data) {
     ", \"friedman_post\": ", mat(friedmanPost(data, control = NULL)),
     ", \"quade_post_control_2\": ", vec(qpost),
     ", \"finner\": ", vec(suppressWarnings(adjustFinner(qpost))),
-    ", \"li\": ", vec(suppressWarnings(adjustLi(qpost))), "}")
+    ", \"li\": ", vec(suppressWarnings(adjustLi(qpost))),
+    ", \"rom\": ", vec(suppressWarnings(adjustRom(qpost, alpha = 0.05))), "}")
 }
 cat("{\"source\": \"scmamp (github b0rxa/scmamp) commit ", args[2],
     ", made by make_scmamp_reference.R\",\n",

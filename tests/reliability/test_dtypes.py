@@ -45,6 +45,7 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "mean_ranks": nbstats.mean_ranks,
     "friedman": nbstats.friedman,
     "quade": nbstats.quade,
+    "friedman_aligned": nbstats.friedman_aligned,
     "rm_anova": nbstats.rm_anova,
     "posthoc": nbstats.posthoc,
     "posthoc[ttest]": lambda t: nbstats.posthoc(t, method="ttest"),

@@ -44,6 +44,7 @@ RANK_METHODS = (
     "hommel",
     "finner",
     "li",
+    "rom",
     "shaffer",
     "bergmann-hommel",
 )
@@ -104,7 +105,8 @@ def posthoc(
         - ``"nemenyi"``: all pairs, studentized-range p-values; has a CD.
         - ``"bonferroni-dunn"``: Bonferroni over the comparisons made (k - 1
           against a control, else all pairs); has a CD.
-        - ``"holm"``, ``"hochberg"``, ``"hommel"``, ``"finner"``, ``"li"``:
+        - ``"holm"``, ``"hochberg"``, ``"hommel"``, ``"finner"``, ``"li"``,
+          ``"rom"``:
           step-down/up procedures (see :func:`nbstats.adjust_pvalues`).
         - ``"shaffer"``: Shaffer's static procedure, all pairs only.
         - ``"bergmann-hommel"``: Bergmann and Hommel's procedure over every
@@ -131,7 +133,7 @@ def posthoc(
         Family-wise significance level.
     adjust : str, optional
         Only for pairwise tests: one of ``"holm"`` (default), ``"hochberg"``,
-        ``"hommel"``, ``"bonferroni"``, ``"finner"``, ``"li"``,
+        ``"hommel"``, ``"bonferroni"``, ``"finner"``, ``"li"``, ``"rom"``,
         ``"shaffer"``, ``"bergmann-hommel"`` or ``"none"``.
     higher_is_better : bool
         Whether higher scores are better.

@@ -10,11 +10,15 @@ and Li's (1997) two-step rule.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import nbstats
 
+DATA = Path(__file__).resolve().parents[2] / "data"
 ALPHAS = np.concatenate([np.linspace(0.001, 0.3, 300), [0.01, 0.05, 0.1]])
 
 
@@ -97,3 +101,70 @@ def test_posthoc_takes_them(table6, method):
     )
     pairwise = nbstats.posthoc(table6, method="wilcoxon", adjust=method)
     assert pairwise.adjust == method
+
+
+# -- Rom (1990) ----------------------------------------------------------------
+
+
+def _rom_critical(alpha: float, m: int) -> list[float]:
+    # Rom's recursion, written out: c_1 = α, c_2 = α/2 for the largest and
+    # second largest p-values, then
+    # c_i = (Σ_{j=1}^{i-1} α^j − Σ_{j=1}^{i-2} C(i, j) c_{j+1}^{i-j}) / i
+    from math import comb
+
+    c = [alpha, alpha / 2]
+    for i in range(3, m + 1):
+        head = sum(alpha**j for j in range(1, i))
+        tail = sum(comb(i, j) * c[j] ** (i - j) for j in range(1, i - 1))
+        c.append((head - tail) / i)
+    return c[:m]
+
+
+def _rom_rejects(p: np.ndarray, alpha: float) -> np.ndarray:
+    order = np.argsort(-p)  # largest first
+    c = _rom_critical(alpha, p.size)
+    rejected = np.zeros(p.size, dtype=bool)
+    for i, k in enumerate(order):  # step up from the largest
+        if p[k] <= c[i]:
+            rejected[order[i:]] = True
+            break
+    return rejected
+
+
+def test_rom_critical_values_are_the_published_ones():
+    # Rom (1990), Table 1 at α = 0.05, to its four decimals
+    published = [0.05, 0.025, 0.0169, 0.0127, 0.0102, 0.0085, 0.0073]
+    from nbstats.stats.frequentist.adjust import rom_critical_values
+
+    np.testing.assert_allclose(rom_critical_values(0.05, 7)[0], published, atol=5e-5)
+    # each above Hochberg's α/i: Rom's procedure is the more powerful
+    assert np.all(rom_critical_values(0.05, 7)[0][2:] > 0.05 / np.arange(3, 8))
+
+
+@pytest.mark.parametrize("p", _pvalue_sets(), ids=lambda p: f"m{p.size}")
+def test_rom_adjusted_pvalues_reproduce_the_procedure(p):
+    adjusted = nbstats.adjust_pvalues(p, "rom")
+    hochberg = nbstats.adjust_pvalues(p, "hochberg")
+    assert np.all(adjusted <= hochberg + 1e-12) and np.all(adjusted >= p - 1e-15)
+    for alpha in ALPHAS:
+        expected = _rom_rejects(p, alpha)
+        clear = np.abs(adjusted - alpha) > 1e-9
+        np.testing.assert_array_equal((adjusted <= alpha)[clear], expected[clear])
+
+
+def test_rom_is_at_most_scmamps_approximation():
+    # scmamp (García et al. 2010) scales each p-value by α / c_i at α = 0.05:
+    # an upper bound of the smallest rejecting α; both reject alike at 0.05
+    ref = json.loads((DATA / "scmamp_reference.json").read_text())[
+        "garcia_herrera_2008"
+    ]
+    raw = np.array([p for p in ref["quade_post_control_2"] if p is not None])
+    approx = np.array([p for p in ref["rom"] if p is not None])
+    exact = nbstats.adjust_pvalues(raw, "rom")
+    assert np.all(exact <= approx + 1e-12)
+    np.testing.assert_array_equal(exact <= 0.05, approx <= 0.05)
+
+
+def test_rom_refuses_thousands_of_hypotheses():
+    with pytest.raises(ValueError, match="hochberg"):
+        nbstats.adjust_pvalues(np.linspace(0.001, 0.5, 500), "rom")
