@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -21,19 +21,6 @@ __all__ = [
     "rom_critical_values",
     "shaffer_hypothesis_counts",
 ]
-
-ADJUSTMENTS = (
-    "holm",
-    "hochberg",
-    "hommel",
-    "bonferroni",
-    "finner",
-    "li",
-    "rom",
-    "shaffer",
-    "bergmann-hommel",
-    "none",
-)
 
 Adjustment = Literal[
     "holm",
@@ -47,6 +34,8 @@ Adjustment = Literal[
     "bergmann-hommel",
     "none",
 ]
+#: The ``method`` names of :func:`adjust_pvalues`, in that order.
+ADJUSTMENTS: tuple[str, ...] = get_args(Adjustment)
 
 
 def adjust_pvalues(
