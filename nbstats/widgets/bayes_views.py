@@ -235,7 +235,7 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
     level = 1 - settings["gamma"]
     accepted = joint[joint["accepted"]]
     rope = settings.get("rope", 0.0)
-    rope_text = f", rope ±{rope:g}" if rope > 0 else ""
+    rope_text = f", rope ±{rope:g}; ≈: practically equivalent" if rope > 0 else ""
     head = (
         f"<b>Joint statements</b> (signed-rank test, s = {settings['s']:.3g}"
         f"{rope_text}): "
