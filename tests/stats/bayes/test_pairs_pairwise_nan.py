@@ -69,8 +69,11 @@ def test_bayes_posthoc_and_friedman_refuse_pairwise_naming_themselves():
         nbstats.bayes_posthoc(table, nan_policy="pairwise")
     with pytest.raises(ValueError, match="bayes_friedman uses every algorithm"):
         nbstats.bayes_friedman(table, nan_policy="pairwise")
-    with pytest.raises(ValueError, match="rank_ci uses every algorithm"):
-        nbstats.rank_ci(table, nan_policy="pairwise")
+    # rank_ci takes it for its pairwise Wilcoxon methods (the default) and
+    # refuses it, naming the method, for the others
+    with pytest.raises(ValueError, match="method='id-nemenyi' cannot use"):
+        nbstats.rank_ci(table, method="id-nemenyi", nan_policy="pairwise")
+    assert nbstats.rank_ci(table, nan_policy="pairwise").incomplete
 
 
 def test_normal_method_pairwise_equals_the_pair_alone():
