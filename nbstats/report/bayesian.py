@@ -1,0 +1,219 @@
+"""The report's Bayesian comparisons of three or more algorithms.
+
+The pairwise signed-rank table, the joint statements (with the same test,
+rope and s, so the two never disagree) and their heatmap; the notebook calls
+:func:`bayesian` through :mod:`nbstats.report.cells`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from nbstats.report.compact import (
+    adjacent_pairs,
+    joint_caption,
+    joint_rope_text,
+    ranking_order,
+    typeset_pairs,
+)
+from nbstats.report.display import _and, _n, figure, paragraph, ref
+from nbstats.report.methods import Paragraph
+from nbstats.report.tables import frame_table, result_table
+from nbstats.report.two_sample import prior_text
+
+__all__ = ["bayesian", "signrank_frame"]
+
+
+#: The pair table's decisions: its first algorithm (b, the better-ranked) is
+#: named first, so "a better" reads "worse" there.
+_DECISION = {
+    "b": "better",
+    "a": "worse",
+    "equivalent": "equivalent",
+    "undecided": "undecided",
+    "indeterminate": "indeterminate",
+}
+
+
+def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
+    """The pairwise signed-rank table (better-ranked first) and its caption."""
+    pairs_frame = signrank.pairs if keep is None else signrank.pairs[keep]
+    rows = {}
+    for row in pairs_frame.itertuples(index=False):
+        if signrank.prior == "idp":
+            entry = {
+                "P(better), lower": row.prob_lower,
+                "P(better), upper": row.prob_upper,
+            }
+        else:
+            entry = {"P(better)": row.prob_right}
+        if signrank.rope > 0:
+            entry["P(rope)"] = row.prob_rope
+        entry["decision"] = _DECISION[row.decision]
+        if "n" in pairs_frame:  # nan_policy="pairwise": each pair's own cases
+            entry["cases"] = int(row.n)
+        rows[f"{row.b} vs {row.a}"] = entry
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "comparison"
+    caption = (
+        "Bayesian signed-rank test of every pair, the better-ranked algorithm "
+        "first: posterior probability that it is better than the second "
+        f"({prior_text(signrank.prior, signrank.s)}"
+        + (
+            "; under the near-ignorance prior the lower and upper "
+            "probabilities bound those of every prior of that strength)"
+            if signrank.prior == "idp"
+            else ")"
+        )
+    )
+    if signrank.rope > 0:
+        caption += (
+            ", probability that the two are practically equivalent (rope "
+            f"±{_n(signrank.rope)})"
+        )
+    if "n" in pairs_frame:
+        caption += (
+            ", on the cases where both algorithms have a score (cases; "
+            "nan_policy = 'pairwise')"
+        )
+    caption += (
+        f", and the decision at threshold {_n(signrank.threshold)}: better or "
+        "worse when that side's probability exceeds it"
+        + (", equivalent when P(rope) does" if signrank.rope > 0 else "")
+        + ", else undecided (no evidence either way)"
+        + (
+            "; indeterminate when the lower and upper probabilities straddle it."
+            if signrank.prior == "idp"
+            else "."
+        )
+    )
+    return frame, caption
+
+
+def bayesian(
+    signrank: Any, joint: Any, *, loss: Sequence[float], compact: bool = False
+) -> None:
+    """Pairwise Bayesian signed-rank tests, joint statements and their heatmap.
+
+    ``signrank`` is the :func:`nbstats.bayes_signrank_pairs` result of the
+    columns ordered worst to best, so each pair (a, b) is (worse, better).
+    ``compact``: the signed-rank table holds the neighbours in the ranking
+    (the rest in the appendix) and the joint statements are summarised.
+    """
+    pairs_frame = signrank.pairs
+    n_pairs = len(pairs_frame)
+    prior = prior_text(signrank.prior, signrank.s)
+    para = Paragraph()
+    better = [
+        f"{b} over {a}"
+        for a, b, d in zip(
+            pairs_frame["a"], pairs_frame["b"], pairs_frame["decision"], strict=True
+        )
+        if d == "b"
+    ]
+    unsure = int((pairs_frame["decision"] == "indeterminate").sum())
+    para.add(
+        ref("tab:signrank"),
+        " compares "
+        + ("the neighbours in the ranking" if compact else "every pair")
+        + " with the Bayesian signed-rank test "
+        f"({prior}; losses ({_n(loss[0])}, {_n(loss[1])}), so a threshold of "
+        f"{_n(signrank.threshold)}). ",
+    )
+    if better and (not compact or len(better) <= 10):
+        para.add(f"The better-ranked algorithm is decided better for {_and(better)}")
+    elif better:
+        para.add(
+            f"The better-ranked algorithm is decided better in {len(better)} of "
+            f"the {n_pairs} pairs"
+        )
+    else:
+        para.add("No pair is decided in favour of the better-ranked algorithm")
+    equivalent = int((pairs_frame["decision"] == "equivalent").sum())
+    if equivalent:
+        para.add(
+            f"; {equivalent} pair{'s are' if equivalent > 1 else ' is'} decided "
+            f"practically equivalent (rope ±{_n(signrank.rope)})"
+        )
+    if unsure:
+        para.add(
+            f"; {unsure} pair{'s are' if unsure > 1 else ' is'} "
+            "indeterminate (the lower and upper posterior probabilities "
+            "straddle the threshold)"
+        )
+    para.add(". ")
+    accepted = joint.statements[joint.statements["accepted"]]
+    if len(accepted) and (not compact or len(accepted) <= 10):
+        statements = [
+            f"{b} {'≈' if relation == 'equivalent' else '>'} {w}"
+            for b, w, relation in zip(
+                accepted["better"], accepted["worse"], accepted["relation"], strict=True
+            )
+        ]
+        together = float(accepted["joint"].iloc[-1])
+        para.add(
+            f"Jointly, the accepted statements are {_and(statements)}, which hold "
+            f"together with posterior probability {_n(together)} "
+            f"> 1 − γ = {_n(1 - joint.gamma)} ("
+        )
+    elif len(accepted):
+        together = float(accepted["joint"].iloc[-1])
+        para.add(
+            f"Jointly, {len(accepted)} of the {len(joint.statements)} statements "
+            f"are accepted; they hold together with posterior probability "
+            f"{_n(together)} > 1 − γ = {_n(1 - joint.gamma)} ("
+        )
+    else:
+        top = joint.statements.iloc[0]
+        relation = "≈" if top["relation"] == "equivalent" else ">"
+        para.add(
+            "No joint statement is accepted: even the most probable, "
+            f"{top['better']} {relation} {top['worse']}, has posterior probability "
+            f"{_n(float(top['prob']))} ≤ 1 − γ = {_n(1 - joint.gamma)} ("
+        )
+    if not compact or typeset_pairs(len(joint.statements)):
+        para.add(ref("tab:joint"), ", ", ref("fig:joint"), ").")
+    else:
+        para.add(
+            ref("fig:joint"), "; all statements: joint_statements.csv in the Appendix)."
+        )
+    paragraph(para)
+    if compact:
+        order = list(signrank.mean_ranks.sort_values(kind="stable").index)
+        keep = adjacent_pairs(pairs_frame["a"], pairs_frame["b"], order)
+        frame, caption = signrank_frame(signrank, keep)
+        kept = pairs_frame[keep]
+        frame = frame.iloc[ranking_order(kept["a"], kept["b"], order)]
+        caption = caption.replace(
+            "of every pair",
+            f"of the neighbours in the ranking ({int(keep.sum())} "
+            f"of {n_pairs} pairs; all pairs in the Appendix)",
+            1,
+        )
+        frame_table("tab:signrank", caption, frame)
+    else:
+        frame, caption = signrank_frame(signrank)
+        frame_table("tab:signrank", caption, frame)
+        result_table(
+            joint,
+            "tab:joint",
+            joint_caption(joint),
+        )
+    m = len(joint.mean_ranks)
+    ax = joint.plot(kind="heatmap", width="double" if m > 6 else "single")
+    rope = joint_rope_text(joint)
+    figure(
+        "fig:joint",
+        "Posterior probability that the column algorithm is better than the row "
+        f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}), "
+        "algorithms by mean rank; framed cells are accepted joint statements"
+        + (
+            ", dashed frames accepted statements of practical equivalence."
+            if getattr(joint, "rope", 0) > 0
+            else "."
+        ),
+        ax.figure,
+    )
