@@ -489,12 +489,13 @@ def _title(
         rope = getattr(result, "rope", 0.0)
         if rope > 0:
             return (
-                f"Bayesian {result.test_name} test, s = {result.s:g}, rope ±{rope:g}\n"
+                f"Bayesian {result.test_name} test, s = {result.s:.3g}, "
+                f"rope ±{rope:g}\n"
                 f"framed: accepted jointly at {1 - result.gamma:g}\n"
                 "dashed: accepted as practically equivalent"
             )
         return (
-            f"Bayesian {result.test_name} test, s = {result.s:g}\n"
+            f"Bayesian {result.test_name} test, s = {result.s:.3g}\n"
             f"framed: accepted jointly at {1 - result.gamma:g}"
         )
     how = f"{result.method} post-hoc tests"

@@ -437,31 +437,6 @@ class SignedRankEvents:
         ]
         self.batch = WalshBatch.build(plans, regions, points, permute=True)
 
-    def _region(
-        self, quad: np.ndarray, cross: np.ndarray, g0: np.ndarray, step: float
-    ) -> np.ndarray:
-        """Unnormalised ``Σ w w H`` of one region with the pseudo-observation:
-        ``Q + 2 g0 L + g0² H(±2·0 - c)`` (draws × pairs)."""
-        g0 = g0[:, None]
-        return quad.T + 2 * g0 * cross.T + step * g0 * g0
-
-    def __call__(self, chunk: WeightChunk, s: float) -> np.ndarray:
-        """θ per draw and pair (no rope)."""
-        g0 = chunk.prior_gamma(s)
-        total, quad, cross = self.batch.evaluate(chunk.exponentials)
-        scale = ((g0 + total) ** 2)[:, None]
-        return self._region(quad[:, 0, :], cross[:, 0, :], g0, 0.5) / scale
-
-    def blocks(
-        self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
-    ) -> Iterator[tuple[slice, np.ndarray]]:
-        """As :meth:`SignEvents.blocks` (a chunk here has few draws)."""
-        theta = self(chunk, s)
-        if columns is not None:
-            theta = theta[:, columns]
-        for cols in _column_blocks(theta.shape[1], theta.shape[0]):
-            yield cols, theta[:, cols]
-
     def region_blocks(
         self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
     ) -> Iterator[tuple[slice, np.ndarray]]:
