@@ -28,7 +28,7 @@ from nbstats.stats.frequentist.critical_difference import (
     critical_value,
     rank_standard_error,
 )
-from nbstats.stats.frequentist.quade import quade
+from nbstats.stats.frequentist.quade import quade, quade_scores
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.frequentist.ttest import paired_ttest
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
@@ -392,15 +392,13 @@ def _conover(
     (Conover 1999, §5.8).
     """
     n, k = values.shape
-    ranks = rank_rows(values, higher_is_better=higher_is_better)
     if ranking == "quade":
-        spread = np.nanmax(values, axis=1) / 2 - np.nanmin(values, axis=1) / 2
-        weights = sps.rankdata(spread, method="average")
-        scores = weights[:, None] * (ranks - (k + 1) / 2)
+        scores = quade_scores(values, higher_is_better=higher_is_better)[2]
         sums = scores.sum(axis=0)
         total = float(np.sum(scores**2))
         residual = n * (total - float(np.sum(sums**2)) / n)
     else:
+        ranks = rank_rows(values, higher_is_better=higher_is_better)
         sums = ranks.sum(axis=0)
         total = float(np.sum(ranks**2))
         residual = n * total - float(np.sum(sums**2))

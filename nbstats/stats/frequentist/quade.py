@@ -11,7 +11,7 @@ from nbstats import _scipy_stats as sps
 from nbstats.results.quade import QuadeResult
 from nbstats.scores import NanPolicy, rank_rows, score_table
 
-__all__ = ["quade"]
+__all__ = ["quade", "quade_scores"]
 
 
 def quade(
@@ -69,13 +69,7 @@ def quade(
     """
     table = score_table(scores, nan_policy=nan_policy)
     n, k = table.shape
-    values = table.to_numpy()
-    # halves first: the range of ±1e308 scores does not overflow, and the
-    # ranking of the ranges is the same
-    spread = values.max(axis=1) / 2 - values.min(axis=1) / 2
-    q = sps.rankdata(spread, method="average")
-    r = rank_rows(values, higher_is_better=higher_is_better)
-    s = q[:, None] * (r - (k + 1) / 2)
+    q, r, s = quade_scores(table.to_numpy(), higher_is_better=higher_is_better)
     a = float(np.sum(s**2))
     column = s.sum(axis=0)
     b = float(np.sum(column**2) / n)
@@ -98,3 +92,24 @@ def quade(
         n_cases=n,
         n_algorithms=k,
     )
+
+
+def quade_scores(
+    values: np.ndarray, *, higher_is_better: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Quade's case weights Q_i (ranks of the cases' ranges), within-case
+    ranks r_ij (1 = best) and weighted scores ``S_ij = Q_i (r_ij − (k+1)/2)``.
+
+    Examples
+    --------
+    >>> q, r, s = quade_scores(np.array([[0.9, 0.5], [0.6, 0.55]]))
+    >>> q.tolist(), s.tolist()
+    ([2.0, 1.0], [[-1.0, 1.0], [-0.5, 0.5]])
+    """
+    k = values.shape[1]
+    # halves first: the range of ±1e308 scores does not overflow, and the
+    # ranking of the ranges is the same
+    spread = values.max(axis=1) / 2 - values.min(axis=1) / 2
+    q = sps.rankdata(spread, method="average")
+    r = rank_rows(values, higher_is_better=higher_is_better)
+    return q, r, q[:, None] * (r - (k + 1) / 2)
