@@ -87,6 +87,10 @@ class SignedRankJoint:
         self._rope: float | None = None
         self._events: SignedRankEvents | None = None
         self._parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # the kept sums' memory, reused by the next rope (fresh memory costs
+        # page faults on every change of a slider)
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._weights: tuple[np.ndarray, np.ndarray] | None = None
         self._uniforms: np.ndarray | None = None
         self._key: tuple[float, float] | None = None
         self._statements: pd.DataFrame | None = None
@@ -98,29 +102,28 @@ class SignedRankJoint:
             return
         events = SignedRankEvents(self._diffs, rope)
         draws, k = self.draws.n_samples, len(self.pairs)
-        regions = 2 if rope > 0 else 1
+        regions = len(events.regions)
         parts = None
         uniforms = None
-        # twice the kept sums: the evaluation's layout and the kernel's
-        if 2 * 8 * draws * (2 + 2 * regions * k) <= budget(KEEP_SHARE):
-            total = np.empty(draws)
-            quad = np.empty((k, regions, draws))
-            cross = np.empty((k, regions, draws))
-            uniforms = np.empty(draws)
-            for chunk in self.draws:
-                events.batch.evaluate(
-                    chunk.exponentials,
-                    out=(total, quad, cross),
-                    offset=chunk.rows.start,
+        if 8 * draws * (2 + 2 * regions * k) <= budget(KEEP_SHARE):
+            # pairs × regions × draws, as the compiled passes read them
+            if self._buffers is None or self._buffers[1].shape[1] != regions:
+                self._buffers = (
+                    np.empty(draws),
+                    np.empty((k, regions, draws)),
+                    np.empty((k, regions, draws)),
                 )
-                uniforms[chunk.rows] = chunk.uniforms
-            # regions × draws × pairs: what the compiled pass reads in order
-            parts = (
-                np.ascontiguousarray(quad.transpose(1, 2, 0)),
-                np.ascontiguousarray(cross.transpose(1, 2, 0)),
-                total,
-            )
-            del quad, cross
+            parts = self._buffers
+            if self._weights is None:
+                # every draw in one block: one call (two threads) instead of
+                # one per chunk, whose last 64-draw block is mostly padding
+                chunks = list(self.draws)
+                self._weights = (
+                    np.concatenate([chunk.exponentials for chunk in chunks]),
+                    np.concatenate([chunk.uniforms for chunk in chunks]),
+                )
+            events.evaluate(self._weights[0], out=parts)
+            uniforms = self._weights[1]
         self._events, self._parts, self._uniforms = events, parts, uniforms
         self._rope = rope
 

@@ -17,6 +17,12 @@ import numpy as np
 __all__ = ["joint_prefix_counts", "signed_rank_codes"]
 
 
+#: draws per block of :func:`signed_rank_codes`: the block's codes of every
+#: pair (1225 pairs × 256 draws: 300 kB) stay in the processor's cache while
+#: each pair's sums are read in order
+DRAW_BLOCK = 256
+
+
 @numba.njit(nogil=True, cache=True)
 def signed_rank_codes(
     quad: np.ndarray,
@@ -27,46 +33,65 @@ def signed_rank_codes(
     tolerance: float,
     codes: np.ndarray,
     counts: np.ndarray,
+    first_pair: int = 0,
+    last_pair: int = -1,
 ) -> None:  # pragma: no cover - compiled; tested against the numpy definition
     """Region code of every draw and pair, and each pair's count per code.
 
-    ``quad`` and ``cross`` are regions × draws × pairs: the cases' Walsh sums
-    and their cross terms with the pseudo-observation at 0 (region 0: θ
-    without a rope; with one, 0 right and 1 left). Per draw, with g the
-    prior's Gamma weight and ``W = (g + T)²``:
+    ``quad`` and ``cross`` are pairs × regions × draws, as
+    :meth:`~nbstats.stats.bayes.walsh.WalshBatch.evaluate` writes them: the
+    cases' Walsh sums and their cross terms with the pseudo-observation at 0
+    (region 0: θ without a rope; with one, 0 right and 1 left). Per draw,
+    with g the prior's Gamma weight and ``W = (g + T)²``:
 
     - no rope: ``θ = (Q + 2 g L + ½ g²) / W``; RIGHT (2) if θ > ½ + tolerance,
       LEFT (0) if θ < ½ − tolerance, else ROPE (1);
     - a rope: right ``Q_r + 2 g L_r``, left ``Q_l + 2 g L_l``, rope the
       rest of W; the largest wins, ties to the first of (left, rope, right).
 
-    Writes ``codes`` (draws × pairs, int8) and adds to ``counts`` (pairs × 3).
+    Writes ``codes`` (draws × pairs, int8) and adds to ``counts`` (pairs × 3),
+    for the pairs ``first_pair`` to ``last_pair`` (-1: all; two threads may
+    take one half each). The counts are summed as booleans, not looked up by
+    code: with random regions, a branch per draw was 3× slower.
     """
     draws, pairs = codes.shape
+    if last_pair < 0:
+        last_pair = pairs
+    whole = np.empty(draws)
     for d in range(draws):
-        g = g0[d]
-        whole = (g + total[d]) ** 2
-        for k in range(pairs):
+        whole[d] = (g0[d] + total[d]) ** 2
+    for first in range(0, draws, DRAW_BLOCK):
+        last = min(draws, first + DRAW_BLOCK)
+        for k in range(first_pair, last_pair):
+            n_low = 0
+            n_middle = 0
+            # one loop per case (not a test per draw), so that each vectorises
             if rope:
-                high = quad[0, d, k] + 2.0 * g * cross[0, d, k]
-                low = quad[1, d, k] + 2.0 * g * cross[1, d, k]
-                middle = whole - high - low
-                if low >= middle and low >= high:
-                    code = 0
-                elif middle >= high:
-                    code = 1
-                else:
-                    code = 2
+                for d in range(first, last):
+                    g = g0[d]
+                    high = quad[k, 0, d] + 2.0 * g * cross[k, 0, d]
+                    low = quad[k, 1, d] + 2.0 * g * cross[k, 1, d]
+                    middle = whole[d] - high - low
+                    is_low = (low >= middle) & (low >= high)
+                    is_middle = (not is_low) & (middle >= high)
+                    codes[d, k] = np.int8(0) if is_low else (np.int8(1) if is_middle else np.int8(2))
+                    n_low += is_low
+                    n_middle += is_middle
             else:
-                theta = (quad[0, d, k] + 2.0 * g * cross[0, d, k] + 0.5 * g * g) / whole
-                if theta > 0.5 + tolerance:
-                    code = 2
-                elif theta < 0.5 - tolerance:
-                    code = 0
-                else:
-                    code = 1
-            codes[d, k] = code
-            counts[k, code] += 1
+                for d in range(first, last):
+                    g = g0[d]
+                    theta = (
+                        quad[k, 0, d] + 2.0 * g * cross[k, 0, d] + 0.5 * g * g
+                    ) / whole[d]
+                    is_high = theta > 0.5 + tolerance
+                    is_low = (not is_high) & (theta < 0.5 - tolerance)
+                    is_middle = (not is_high) & (not is_low)
+                    codes[d, k] = np.int8(0) if is_low else (np.int8(1) if is_middle else np.int8(2))
+                    n_low += is_low
+                    n_middle += is_middle
+            counts[k, 0] += n_low
+            counts[k, 1] += n_middle
+            counts[k, 2] += (last - first) - n_low - n_middle
 
 
 @numba.njit(nogil=True, cache=True)

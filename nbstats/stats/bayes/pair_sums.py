@@ -84,8 +84,9 @@ class PairSums:
     ----------
     diffs : ndarray
         n cases × K pairs of differences.
-    draws : DirichletWeights
-        The draws every pair shares.
+    draws : DirichletWeights or None
+        The draws every pair shares (:meth:`quads`, :meth:`crosses`); None
+        when only :meth:`evaluate` is called, on chunks the caller draws.
     threads : int, optional
         Threads for the sums (default: 2 when the machine has 2 or more
         processors, else 1).
@@ -102,7 +103,11 @@ class PairSums:
     """
 
     def __init__(
-        self, diffs: np.ndarray, draws: DirichletWeights, *, threads: int | None = None
+        self,
+        diffs: np.ndarray,
+        draws: DirichletWeights | None,
+        *,
+        threads: int | None = None,
     ) -> None:
         diffs = np.asarray(diffs, dtype=float)
         order = np.argsort(diffs, axis=0, kind="stable")  # as WalshPlan.build
@@ -112,6 +117,7 @@ class PairSums:
         if threads is None:
             threads = 2 if (os.cpu_count() or 1) >= 2 else 1
         self.threads = max(1, int(threads))
+        self._last_packed: tuple | None = None
 
     @property
     def n_pairs(self) -> int:
@@ -181,24 +187,52 @@ class PairSums:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Fill ``out[k, q, r]`` (K × R × draws) with the Walsh sums of region q
         of pair k; return the draws' ``(total, uniforms)``."""
-        from nbstats.stats.bayes.walsh_kernel import walsh_sums
-
-        packed = self.batch(regions)
-        n_regions = len(regions)
-        empty2 = np.zeros((self.n_pairs, n_regions), dtype=np.int64)
         n_draws = self.draws.n_samples
         total, uniforms = np.empty(n_draws), np.empty(n_draws)
-        halves = self._halves()
-        scratch = [total] + [np.empty(n_draws) for _ in halves[1:]]
+        for chunk in self.draws:
+            self.evaluate(
+                chunk.exponentials, regions, (total, out, None), chunk.rows.start
+            )
+            uniforms[chunk.rows] = chunk.uniforms
+        return total, uniforms
 
-        def run(half: int, chunk) -> None:
+    def evaluate(
+        self,
+        exponentials: np.ndarray,
+        regions: Sequence[RegionSpec],
+        out: tuple[np.ndarray, np.ndarray, np.ndarray | None],
+        offset: int = 0,
+        *,
+        permute: bool = False,
+    ) -> None:
+        """:meth:`WalshBatch.evaluate <nbstats.stats.bayes.walsh.WalshBatch.evaluate>`
+        of every pair on one chunk of draws, written from column ``offset`` of
+        ``out = (total, quad, cross)`` (K × R × draws; ``cross`` None: no
+        pseudo-observation, else the cross terms of one at 0).
+
+        ``permute=True`` puts the same weight on the same case in every pair
+        (what joint statements need); ``False`` hands each pair the weights
+        in its own sorted order, a relabelling that is exact for one pair's
+        posterior and saves the permutation.
+        """
+        from nbstats.stats.bayes.walsh_kernel import walsh_sums
+
+        packed = self._packed(tuple(regions), cross=out[2] is not None)
+        n_regions = len(regions)
+        total, quad, cross = out
+        halves = self._halves(exponentials.shape[0])
+        # one total is enough: every pair's draws have the same weights
+        totals = [total] + [np.empty(total.shape) for _ in halves[1:]]
+        no_cross = np.empty((0, 0, 0))
+
+        def run(half: int) -> None:
             a, b = halves[half]
             ties = packed["tie_start"][a * n_regions : b * n_regions + 1]
             lo, hi = int(ties[0]), int(ties[-1])
             walsh_sums(
-                chunk.exponentials,
+                exponentials,
                 self.orders[a:b],
-                False,
+                permute,
                 packed["mains"][a:b],
                 packed["signs"],
                 packed["full"][a:b],
@@ -206,19 +240,33 @@ class PairSums:
                 packed["tie_rows"][lo:hi],
                 packed["tie_high"][lo:hi],
                 packed["tie_low"][lo:hi],
-                empty2[a:b],
-                empty2[a:b],
-                False,
-                scratch[half],
-                out[a:b],
-                np.empty((0, 0, 0)),
-                chunk.rows.start,
+                packed["point_main"][a:b],
+                packed["point_other"][a:b],
+                cross is not None,
+                totals[half],
+                quad[a:b],
+                cross[a:b] if cross is not None else no_cross,
+                offset,
             )
 
-        for chunk in self.draws:
-            self._parallel(run, chunk, len(halves))
-            uniforms[chunk.rows] = chunk.uniforms
-        return total, uniforms
+        self._parallel(run, len(halves))
+
+    def _packed(self, regions: tuple[RegionSpec, ...], cross: bool) -> dict:
+        """:meth:`batch` of ``regions`` with the points of a pseudo-observation
+        at 0 (zeros without ``cross``); the last one kept (a dashboard asks
+        for the same regions chunk after chunk)."""
+        key = (regions, cross)
+        if self._last_packed is None or self._last_packed[0] != key:
+            packed = self.batch(regions)
+            if cross:
+                index = self.points(regions, 0.0)
+                packed["point_main"] = np.ascontiguousarray(index[:, :, 0])
+                packed["point_other"] = np.ascontiguousarray(index[:, :, 1])
+            else:
+                empty = np.zeros((self.n_pairs, len(regions)), dtype=np.int64)
+                packed["point_main"] = packed["point_other"] = empty
+            self._last_packed = (key, packed)
+        return self._last_packed[1]
 
     def crosses(
         self, regions: Sequence[RegionSpec], out: np.ndarray, x: float = 0.0
@@ -231,7 +279,7 @@ class PairSums:
         main = np.ascontiguousarray(index[:, :, 0])
         other = np.ascontiguousarray(index[:, :, 1])
         signs = np.array([sign for sign, _ in regions], dtype=np.int64)
-        halves = self._halves()
+        halves = self._halves(self.draws.n_samples)
 
         def run(half: int, chunk) -> None:
             a, b = halves[half]
@@ -241,21 +289,21 @@ class PairSums:
             )  # fmt: skip
 
         for chunk in self.draws:
-            self._parallel(run, chunk, len(halves))
+            self._parallel(lambda half: run(half, chunk), len(halves))
 
-    def _halves(self) -> list[tuple[int, int]]:
+    def _halves(self, n_draws: int) -> list[tuple[int, int]]:
         k = self.n_pairs
-        if self.threads < 2 or k < 2 or k * self.draws.n_samples < THREAD_WORK:
+        if self.threads < 2 or k < 2 or k * n_draws < THREAD_WORK:
             return [(0, k)]
         middle = k // 2
         return [(0, middle), (middle, k)]
 
     @staticmethod
-    def _parallel(run, chunk, n: int) -> None:
+    def _parallel(run, n: int) -> None:
         if n == 1:
-            run(0, chunk)
+            run(0)
             return
-        futures = [_pool().submit(run, h, chunk) for h in range(1, n)]
-        run(0, chunk)
+        futures = [_pool().submit(run, h) for h in range(1, n)]
+        run(0)
         for future in futures:
             future.result()

@@ -19,7 +19,7 @@ from nbstats.stats.bayes.decision import (
 )
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
-from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
+from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 from nbstats.stats.groups import nonsignificant_groups
 
@@ -418,32 +418,51 @@ def _column_blocks(k: int, rows: int) -> list[slice]:
 class SignedRankEvents:
     """Signed-rank θ (or, with a rope, its three regions) for every pair on a
     chunk, the same weight on each case (the prior's pseudo-observation at a
-    zero difference)."""
+    zero difference).
+
+    The sums are :class:`~nbstats.stats.bayes.pair_sums.PairSums`' (every
+    pair's boundaries found in one compiled call, the pairs evaluated in two
+    threads), with the weights permuted into each pair's sorted order.
+    """
 
     def __init__(self, diffs: np.ndarray, rope: float = 0.0) -> None:
         self.rope = rope
-        plans = [WalshPlan.build(diffs[:, k]) for k in range(diffs.shape[1])]
-        if rope > 0:
-            # H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope): the right and
-            # left regions of bayes_signrank
-            regions = [
-                [plan.region(+1, 2 * rope), plan.region(-1, 2 * rope)] for plan in plans
-            ]
-        else:
-            regions = [[plan.region(+1, 0.0)] for plan in plans]
-        points = [
-            [plan.point_index(0.0, region) for region in plan_regions]
-            for plan, plan_regions in zip(plans, regions, strict=True)
-        ]
-        self.batch = WalshBatch.build(plans, regions, points, permute=True)
+        self.sums = PairSums(diffs, None)
+        # θ; with a rope H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope),
+        # the right and left regions of bayes_signrank
+        self.regions = rope_regions(rope) if rope > 0 else [(+1, 0.0)]
+
+    @property
+    def n_pairs(self) -> int:
+        return self.sums.n_pairs
+
+    def evaluate(
+        self,
+        exponentials: np.ndarray,
+        out: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        offset: int = 0,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The s-free ``(total, quad, cross)`` of a chunk's draws, quad and
+        cross pairs × regions × draws (written from column ``offset`` of
+        ``out`` when given)."""
+        if out is None:
+            rows = exponentials.shape[0]
+            shape = (self.n_pairs, len(self.regions), rows)
+            out, offset = (np.empty(rows), np.empty(shape), np.empty(shape)), 0
+        self.sums.evaluate(
+            np.ascontiguousarray(exponentials, dtype=float),
+            self.regions,
+            out,
+            offset,
+            permute=True,
+        )
+        return out
 
     def region_blocks(
         self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
     ) -> Iterator[tuple[slice, np.ndarray]]:
         """As :meth:`SignEvents.region_blocks`."""
-        codes = self.codes(
-            self.batch.evaluate(chunk.exponentials), chunk.prior_gamma(s)
-        )
+        codes = self.codes(self.evaluate(chunk.exponentials), chunk.prior_gamma(s))
         if columns is not None:
             codes = codes[:, columns]
         for cols in _column_blocks(codes.shape[1], codes.shape[0]):
@@ -452,39 +471,33 @@ class SignedRankEvents:
     def codes(
         self, parts: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
     ) -> np.ndarray:
-        """Region codes (draws × pairs) from the s-free ``(total, quad,
-        cross)`` of :meth:`WalshBatch.evaluate` (pairs × regions × draws) and
-        the prior's Gamma weights ``g0`` of the same draws."""
-        total, quad, cross = parts
-        layout = (
-            np.ascontiguousarray(quad.transpose(1, 2, 0)),
-            np.ascontiguousarray(cross.transpose(1, 2, 0)),
-            total,
-        )
-        return self.codes_and_counts(layout, g0)[0]
+        """Region codes (draws × pairs, int8) from the s-free ``(total, quad,
+        cross)`` of :meth:`evaluate` and the prior's Gamma weights ``g0`` of
+        the same draws."""
+        return self.codes_and_counts(parts, g0)[0]
 
     def codes_and_counts(
-        self, layout: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
+        self, parts: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Region codes (draws × pairs, int8) and each pair's count per code,
-        from ``(quad, cross, total)`` laid out regions × draws × pairs (a
-        dashboard keeps them so and re-combines them for each s)."""
+        """Region codes (draws × pairs, int8) and each pair's count per code
+        (pairs × 3); a dashboard keeps ``parts`` and re-combines them for
+        each s."""
         from nbstats.stats.bayes.joint_kernel import signed_rank_codes
 
-        quad, cross, total = layout
-        draws, pairs = quad.shape[1:]
+        total, quad, cross = parts
+        pairs, _, draws = quad.shape
         codes = np.empty((draws, pairs), dtype=np.int8)
         counts = np.zeros((pairs, 3), dtype=np.int64)
-        signed_rank_codes(
-            quad,
-            cross,
-            np.ascontiguousarray(total, dtype=float),
-            np.ascontiguousarray(g0, dtype=float),
-            self.rope > 0,
-            _HALF_TOLERANCE,
-            codes,
-            counts,
-        )
+        total = np.ascontiguousarray(total, dtype=float)
+        g0 = np.ascontiguousarray(g0, dtype=float)
+
+        def run(first: int, last: int) -> None:
+            signed_rank_codes(
+                quad, cross, total, g0, self.rope > 0, _HALF_TOLERANCE,
+                codes, counts, first, last,
+            )  # fmt: skip
+
+        in_halves(run, pairs, pairs * draws)
         return codes, counts
 
 

@@ -33,13 +33,16 @@ LANES = 64
 
 
 @numba.njit(inline="always")
-def load_block(exponentials, start, lanes, order, permute, weights):  # pragma: no cover
-    """Draws ``start …`` side by side into ``weights[case, lane]`` (zero-padded)."""
+def load_block(cases, start, lanes, order, weights):  # pragma: no cover
+    """Draws ``start …`` side by side into ``weights[j, lane]`` (zero-padded),
+    case ``order[j]`` in row j; ``cases`` is cases × draws, so that each row
+    is one contiguous run (a strided gather from draws × cases was the
+    slowest part of a permuted pass)."""
     n = weights.shape[0]
     for j in range(n):
-        column = order[j] if permute else j
+        column = order[j]
         for b in range(lanes):
-            weights[j, b] = exponentials[start + b, column]
+            weights[j, b] = cases[column, start + b]
         for b in range(lanes, LANES):
             weights[j, b] = 0.0
 
@@ -76,6 +79,8 @@ def walsh_sums(
     """
     rows, n = exponentials.shape
     n_plans, n_regions = mains.shape[0], mains.shape[1]
+    cases = np.ascontiguousarray(exponentials.T)
+    identity = np.arange(n)
     weights = np.zeros((n, LANES))  # draws side by side: [case, lane]
     prefix = np.zeros((n + 1, LANES))
     # suffix[j] = T - prefix[j]: Σ_i w_i suffix[g_i] is a region "above", and
@@ -89,7 +94,8 @@ def walsh_sums(
         for k in range(n_plans):
             # unpermuted, every plan sees the same weights: reuse the prefix sums
             if permute or k == 0:
-                load_block(exponentials, start, lanes, orders[k], permute, weights)
+                order = orders[k] if permute else identity
+                load_block(cases, start, lanes, order, weights)
                 for j in range(n):
                     for b in range(LANES):
                         prefix[j + 1, b] = prefix[j, b] + weights[j, b]

@@ -10,6 +10,8 @@ from nbstats.stats.bayes.joint_kernel import joint_prefix_counts, signed_rank_co
 
 
 def _numpy_codes(quad, cross, total, g0, rope):
+    # pairs × regions × draws → regions × draws × pairs
+    quad, cross = quad.transpose(1, 2, 0), cross.transpose(1, 2, 0)
     g = g0[:, None]
     whole = ((g0 + total) ** 2)[:, None]
     if not rope:
@@ -29,14 +31,15 @@ def _numpy_codes(quad, cross, total, g0, rope):
 @pytest.mark.parametrize("rope", [False, True])
 def test_codes_equal_the_numpy_definition(rope):
     rng = np.random.default_rng(5)
-    draws, pairs, regions = 400, 30, 2 if rope else 1
+    # more draws than one block of the kernel, not a multiple of it
+    draws, pairs, regions = 700, 30, 2 if rope else 1
     total = rng.gamma(20, size=draws)
     g0 = rng.gamma(0.5, size=draws)
     # sums of products of weights: at most T² each, cross at most T
-    quad = rng.uniform(0, 0.5, (regions, draws, pairs)) * total[:, None] ** 2
-    cross = rng.uniform(0, 0.5, (regions, draws, pairs)) * total[:, None]
-    quad[0, :, :3] = 0.5 * total[:, None] ** 2  # θ exactly ½ without g0
-    cross[0, :, :3] = 0.5 * total[:, None]
+    quad = rng.uniform(0, 0.5, (pairs, regions, draws)) * total**2
+    cross = rng.uniform(0, 0.5, (pairs, regions, draws)) * total
+    quad[:3, 0] = 0.5 * total**2  # θ exactly ½ without g0
+    cross[:3, 0] = 0.5 * total
     codes = np.empty((draws, pairs), dtype=np.int8)
     counts = np.zeros((pairs, 3), dtype=np.int64)
     signed_rank_codes(quad, cross, total, g0, rope, 1e-12, codes, counts)
