@@ -142,6 +142,12 @@ class Dashboard:
         self.error = None
         self._error_view.value = ""
 
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until no view is still being computed in the background (a
+        dashboard whose views all update at once returns True at once);
+        False if ``timeout`` seconds passed first."""
+        return True
+
     # -- export ----------------------------------------------------------------
 
     def report_settings(self) -> dict[str, Any]:
@@ -158,6 +164,7 @@ class Dashboard:
 
         from nbstats.report import report  # lazy: nbconvert only when writing
 
+        self.wait()
         table = getattr(self, "scores", None)
         if table is None:
             table = self.table
@@ -276,6 +283,7 @@ class Dashboard:
     def snapshot_html(self) -> str:
         """The dashboard as it is now, as static HTML: the controls' values as
         text, the views' HTML and pictures (no script, no widget)."""
+        self.wait()
         note = (
             '<div style="font-size:12px;color:#555;margin-bottom:4px"><i>A static '
             "snapshot of the dashboard as it was displayed; run the notebook for "

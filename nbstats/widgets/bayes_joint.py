@@ -11,7 +11,8 @@ re-combines them with the prior's Gamma weights, and γ only compares.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ from nbstats.stats.bayes.posthoc import (
 )
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 
-__all__ = ["SignedRankJoint"]
+__all__ = ["JointRunner", "SignedRankJoint"]
 
 #: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) the kept
 #: per-draw sums may take (45 pairs × 50,000 draws with a rope: 72 MB; 1225
@@ -37,6 +38,13 @@ __all__ = ["SignedRankJoint"]
 #: draws again, as :func:`nbstats.bayes_posthoc` does (seconds, not
 #: milliseconds, at 100 algorithms).
 KEEP_SHARE = 0.5
+
+#: pairs × draws from which a dashboard computes new joint statements in the
+#: background (2,000,000: 400 pairs, about 29 algorithms, at 5,000 draws).
+#: A new rope needs every pair's sums on every draw again, with the same
+#: weight on each case: 150-250 ms at 50 algorithms on two processors, on top
+#: of the pair matrix; below this size it takes a few tens of milliseconds.
+BACKGROUND_WORK = 2_000_000
 
 
 class SignedRankJoint:
@@ -90,7 +98,6 @@ class SignedRankJoint:
         # the kept sums' memory, reused by the next rope (fresh memory costs
         # page faults on every change of a slider)
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._weights: tuple[np.ndarray, np.ndarray] | None = None
         self._uniforms: np.ndarray | None = None
         self._key: tuple[float, float] | None = None
         self._statements: pd.DataFrame | None = None
@@ -114,18 +121,20 @@ class SignedRankJoint:
                     np.empty((k, regions, draws)),
                 )
             parts = self._buffers
-            if self._weights is None:
-                # every draw in one block: one call (two threads) instead of
-                # one per chunk, whose last 64-draw block is mostly padding
-                chunks = list(self.draws)
-                self._weights = (
-                    np.concatenate([chunk.exponentials for chunk in chunks]),
-                    np.concatenate([chunk.uniforms for chunk in chunks]),
-                )
-            events.evaluate(self._weights[0], out=parts)
-            uniforms = self._weights[1]
+            uniforms = np.empty(draws)
+            for chunk in self.draws.blocks():
+                events.evaluate(chunk.exponentials, out=parts, offset=chunk.rows.start)
+                uniforms[chunk.rows] = chunk.uniforms
         self._events, self._parts, self._uniforms = events, parts, uniforms
         self._rope = rope
+
+    def ready(self, s: float, rope: float) -> bool:
+        """Whether :meth:`table` for (s, rope) is quick: no pass over the
+        draws (the same s and rope as last time, or the kept sums of this
+        rope re-combined for a new s)."""
+        return self._key == (s, rope) or (
+            self._rope == rope and self._parts is not None
+        )
 
     def table(self, s: float, gamma: float, rope: float) -> pd.DataFrame:
         """Statements by probability (``better``, ``worse``, ``relation``,
@@ -164,3 +173,103 @@ class SignedRankJoint:
 
     def __repr__(self) -> str:  # pragma: no cover - for debugging
         return f"SignedRankJoint({len(self.pairs)} statements)"
+
+
+class JointRunner:
+    """:meth:`SignedRankJoint.table` now, or in a background thread when it
+    needs a pass over the draws and the problem is large.
+
+    A dashboard asks with :meth:`request` on every change of a control. A
+    quick table (see :meth:`SignedRankJoint.ready`) comes back at once; a
+    slow one returns None, is computed in one background thread and handed to
+    ``deliver(settings, table, error)``. Requests made meanwhile replace each
+    other: only the newest is computed next, and a table whose settings were
+    superseded is not delivered. While a thread runs every request queues, so
+    the statements are never computed in two threads at once.
+
+    Parameters
+    ----------
+    joint : SignedRankJoint
+    deliver : callable
+        ``deliver((s, gamma, rope), table or None, exception or None)``,
+        called from the background thread.
+    background : bool
+        False: every request is answered at once (tests, small problems).
+
+    Examples
+    --------
+    >>> diffs = np.array([[0.1], [0.2], [0.3], [-0.1]])
+    >>> joint = SignedRankJoint(diffs, [(0, 1)], ["a", "b"], [2.0, 1.0], 1000, 0)
+    >>> got = []
+    >>> runner = JointRunner(joint, lambda *args: got.append(args), background=True)
+    >>> runner.request(1.0, 0.05, 0.0) is None  # a first pass: in the background
+    True
+    >>> runner.wait(timeout=60)
+    True
+    >>> (settings, table, error), = got
+    >>> settings, table["better"].tolist(), error
+    ((1.0, 0.05, 0.0), ['b'], None)
+    >>> runner.request(1.0, 0.10, 0.0)["better"].tolist()  # γ only: at once
+    ['b']
+    """
+
+    def __init__(
+        self,
+        joint: SignedRankJoint,
+        deliver: Callable[
+            [tuple[float, float, float], pd.DataFrame | None, Exception | None], None
+        ],
+        *,
+        background: bool,
+    ) -> None:
+        self.joint = joint
+        self.background = background
+        self._deliver = deliver
+        self._lock = threading.Lock()
+        self._wanted: tuple[float, float, float] | None = None
+        self._thread: threading.Thread | None = None
+        self._idle = threading.Event()
+        self._idle.set()
+
+    @property
+    def busy(self) -> bool:
+        """Whether statements are being computed in the background."""
+        return not self._idle.is_set()
+
+    def request(self, s: float, gamma: float, rope: float) -> pd.DataFrame | None:
+        """The statements for (s, γ, rope), or None when they come later."""
+        with self._lock:
+            if self._thread is None and (
+                not self.background or self.joint.ready(s, rope)
+            ):
+                return self.joint.table(s, gamma, rope)
+            self._wanted = (s, gamma, rope)
+            if self._thread is None:
+                self._idle.clear()
+                self._thread = threading.Thread(
+                    target=self._run, name="nbstats-joint", daemon=True
+                )
+                self._thread.start()
+        return None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until no statements are pending; False on a timeout."""
+        return self._idle.wait(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                wanted, self._wanted = self._wanted, None
+                if wanted is None:
+                    self._thread = None
+                    self._idle.set()
+                    return
+            table, error = None, None
+            try:
+                table = self.joint.table(*wanted)
+            except Exception as caught:  # handed over, shown by the dashboard
+                error = caught
+            with self._lock:
+                superseded = self._wanted is not None
+            if not superseded:
+                self._deliver(wanted, table, error)

@@ -272,6 +272,33 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
     )
 
 
+def joint_pending_html(previous: str, settings: dict) -> str:
+    """The joint view while new statements are computed: what changed, and
+    the last statements greyed out beneath (not presented as current)."""
+    rope = settings.get("rope", 0.0)
+    rope_text = f", rope ±{rope:g}" if rope > 0 else ""
+    note = (
+        '<div role="status" style="font-size:12px;font-style:italic">'
+        f"<b>Joint statements</b>: updating for s = {settings['s']:.3g}"
+        f"{rope_text}, γ = {settings['gamma']:.3g}…</div>"
+    )
+    if not previous:
+        return note
+    return (
+        f'{note}<div aria-hidden="true" title="the previous settings\' statements" '
+        f'style="opacity:0.4;pointer-events:none">{previous}</div>'
+    )
+
+
+def joint_failed_html(error: Exception) -> str:
+    """The joint view when its background computation failed."""
+    detail = html.escape(f"{type(error).__name__}: {error}")
+    return (
+        '<div style="font-size:12px;color:#b00020;white-space:pre-wrap">'
+        f"<b>Joint statements could not be computed:</b> {detail}</div>"
+    )
+
+
 def friedman_html(res: Any, shown: dict[str, str]) -> str:
     """The Bayesian Friedman verdict and the posterior mean ranks, best first
     (``res`` None: too few cases for the test, said so)."""

@@ -26,6 +26,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
@@ -253,3 +255,80 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
     assert not page_errors, page_errors
     # a reader sees every view: none squeezed to nothing or pushed off the page
     assert not squeezed, f"views that do not fit (see {SCREENSHOT}): {squeezed}"
+
+
+#: The rope's readout and the joint view's header, which names the rope the
+#: statements were computed with.
+ROPE = ".nbstats-control-rope"
+JOINT_ROPE = re.compile(
+    r"Joint statements \(signed-rank test, s = [^,]+, rope ±([\d.e-]+)"
+)
+
+
+def _joint_rope(page) -> str:
+    """The rope named by the joint statements' header ("" before any rope)."""
+    match = JOINT_ROPE.search(page.inner_text(DASHBOARD))
+    return match.group(1) if match else ""
+
+
+def test_background_joint_statements_reach_the_browser(chromium, tmp_path):
+    """From about 29 algorithms the joint statements are computed in a thread
+    of the kernel after the pair matrix: what that thread sends must reach
+    the served page, for the rope the slider shows."""
+    from playwright.sync_api import sync_playwright
+
+    rng = np.random.default_rng(7)
+    m, n = 32, 20  # 496 pairs × 5,000 draws: in the background
+    values = rng.uniform(0.6, 0.9, (n, 1)) + np.linspace(0, 0.05, m)
+    values = values + rng.normal(0, 0.02, (n, m))
+    frame = pd.DataFrame(
+        values,
+        index=[f"set{i:02d}" for i in range(n)],
+        columns=[f"alg{j:02d}" for j in range(m)],
+    )
+    csv = tmp_path / "wide.csv"
+    frame.to_csv(csv, index_label="case")
+    with (
+        serving(tmp_path, csv, "--kind", "bayes") as url,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=chromium, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(url, wait_until="domcontentloaded", timeout=45_000)
+            handle = page.locator(f"{ROPE} .noUi-handle")
+            page.locator(f"{ROPE} .noUi-handle, {TRACEBACK}").first.wait_for(
+                timeout=60_000
+            )
+            if not handle.count():
+                pytest.fail(f"the notebook failed:\n{page.inner_text('body')}")
+            # the first statements (rope 0) came from the background too
+            _wait(
+                page,
+                lambda p: "Joint statements (" in p.inner_text(DASHBOARD),
+                bool,
+                "the first joint statements",
+                timeout=60,
+            )
+            assert _joint_rope(page) == ""  # rope 0 at the start
+            handle.focus()
+            for _ in range(5):
+                page.keyboard.press("ArrowRight")
+            shown = page.locator(f"{ROPE} .widget-readout").first.inner_text()
+            # each key press is a change; the statements end at the last one
+            rope = _wait(
+                page,
+                _joint_rope,
+                lambda r: bool(r) and abs(float(r) - float(shown)) < 1e-9,
+                f"the joint statements at rope {shown}",
+                60,
+            )
+            text = page.inner_text(DASHBOARD)
+            page.screenshot(path=tmp_path / "joint.png", full_page=True)
+        finally:
+            browser.close()
+    assert float(shown) > 0 and float(rope) == float(shown)
+    assert "updating" not in text
+    assert "Could not update" not in text and "could not be computed" not in text

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import numpy as np
 
@@ -189,7 +190,7 @@ class PairSums:
         of pair k; return the draws' ``(total, uniforms)``."""
         n_draws = self.draws.n_samples
         total, uniforms = np.empty(n_draws), np.empty(n_draws)
-        for chunk in self.draws:
+        for chunk in self.draws.blocks():
             self.evaluate(
                 chunk.exponentials, regions, (total, out, None), chunk.rows.start
             )
@@ -281,15 +282,15 @@ class PairSums:
         signs = np.array([sign for sign, _ in regions], dtype=np.int64)
         halves = self._halves(self.draws.n_samples)
 
-        def run(half: int, chunk) -> None:
+        def run(half: int, *, chunk) -> None:
             a, b = halves[half]
             cross_sums(
                 chunk.exponentials, main[a:b], other[a:b], signs, out[a:b],
                 chunk.rows.start,
             )  # fmt: skip
 
-        for chunk in self.draws:
-            self._parallel(lambda half: run(half, chunk), len(halves))
+        for chunk in self.draws.blocks():
+            self._parallel(partial(run, chunk=chunk), len(halves))
 
     def _halves(self, n_draws: int) -> list[tuple[int, int]]:
         k = self.n_pairs

@@ -18,8 +18,8 @@ from nbstats.stats.bayes.decision import (
     check_s,
 )
 from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
+from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 from nbstats.stats.groups import nonsignificant_groups
 

@@ -1,0 +1,171 @@
+"""The Bayesian dashboard's joint statements computed in the background
+(nbstats.widgets.bayes_joint.JointRunner and its use by BayesDashboard).
+
+The statements must be those of :func:`nbstats.bayes_posthoc` whichever
+thread computed them; a superseded request is never shown; an error in the
+thread is shown, not lost; :meth:`wait` returns when the view is current.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.widgets.bayes import BayesDashboard
+from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner
+
+N_SAMPLES = 5_000
+
+
+def wide_table(m: int, n: int = 20, seed: int = 3) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(0.6, 0.9, (n, 1)) + np.linspace(0, 0.05, m)
+    values = values + rng.normal(0, 0.02, (n, m))
+    return pd.DataFrame(values, columns=[f"alg{j:02d}" for j in range(m)])
+
+
+class BlockingJoint:
+    """A stand-in for SignedRankJoint whose table waits for a go-ahead and
+    records what it computed (or raises, if told to)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.go = threading.Event()
+        self.started = threading.Event()
+        self.computed: list[tuple] = []
+        self.fail = fail
+
+    def ready(self, s: float, rope: float) -> bool:
+        return False
+
+    def table(self, s: float, gamma: float, rope: float) -> pd.DataFrame:
+        self.started.set()
+        assert self.go.wait(30)
+        self.computed.append((s, gamma, rope))
+        if self.fail:
+            raise FloatingPointError("the draws overflowed")
+        return pd.DataFrame({"rope": [rope]})
+
+
+def test_a_superseded_request_is_computed_but_never_delivered():
+    joint = BlockingJoint()
+    delivered = []
+    runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
+    assert runner.request(1.0, 0.05, 0.01) is None
+    assert joint.started.wait(30)  # the thread is inside the first table
+    assert runner.busy
+    # two newer requests while it computes: only the newest runs next
+    assert runner.request(1.0, 0.05, 0.02) is None
+    assert runner.request(1.0, 0.05, 0.03) is None
+    joint.go.set()
+    assert runner.wait(timeout=30)
+    assert not runner.busy
+    assert joint.computed == [(1.0, 0.05, 0.01), (1.0, 0.05, 0.03)]
+    assert len(delivered) == 1
+    settings, table, error = delivered[0]
+    assert settings == (1.0, 0.05, 0.03)
+    assert table["rope"].tolist() == [0.03] and error is None
+
+
+def test_an_error_in_the_thread_is_delivered():
+    joint = BlockingJoint(fail=True)
+    joint.go.set()
+    delivered = []
+    runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
+    assert runner.request(2.0, 0.1, 0.0) is None
+    assert runner.wait(timeout=30)
+    ((settings, table, error),) = delivered
+    assert settings == (2.0, 0.1, 0.0) and table is None
+    assert isinstance(error, FloatingPointError)
+
+
+def test_without_background_every_request_is_answered_at_once():
+    joint = BlockingJoint()
+    joint.go.set()
+    runner = JointRunner(
+        joint, lambda *args: pytest.fail("delivered"), background=False
+    )
+    assert runner.request(1.0, 0.05, 0.0)["rope"].tolist() == [0.0]
+    assert runner.wait(timeout=0)
+
+
+def test_wait_times_out_while_the_thread_computes():
+    joint = BlockingJoint()
+    runner = JointRunner(joint, lambda *args: None, background=True)
+    runner.request(1.0, 0.05, 0.0)
+    assert joint.started.wait(30)
+    assert runner.wait(timeout=0.05) is False
+    joint.go.set()
+    assert runner.wait(timeout=30) is True
+
+
+def test_large_dashboards_compute_the_statements_in_the_background():
+    table = wide_table(32)  # 496 pairs
+    assert 496 * N_SAMPLES >= BACKGROUND_WORK
+    dash = BayesDashboard(table, n_samples=N_SAMPLES, random_state=7)
+    assert dash.wait(timeout=120)
+    assert dash._joint_runner.background
+    dash.controls["rope"].value = 0.004
+    # the pair matrix is current at once; the statements are on their way
+    assert dash.result["settings"]["rope"] == 0.004
+    pending = dash.result["joint"] is None
+    if pending:  # (a fast machine may have finished already)
+        assert "updating" in dash.joint_view.value
+    assert dash.wait(timeout=120)
+    s = dash.result["settings"]["s"]
+    post = nbstats.bayes_posthoc(
+        table, s=s, gamma=0.05, test="signrank", rope=0.004,
+        n_samples=N_SAMPLES, random_state=7,
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(dash.result["joint"], post.statements)
+    assert "updating" not in dash.joint_view.value
+    assert "rope ±0.004" in dash.joint_view.value
+    # the same statements as a dashboard that computes them before returning
+    sync = BayesDashboard(
+        table, n_samples=N_SAMPLES, random_state=7, joint_in_background=False
+    )
+    assert not sync._joint_runner.background
+    sync.controls["rope"].value = 0.004
+    pd.testing.assert_frame_equal(sync.result["joint"], dash.result["joint"])
+
+
+def test_the_snapshot_waits_for_current_statements():
+    dash = BayesDashboard(
+        wide_table(32), n_samples=N_SAMPLES, random_state=7, joint_in_background=True
+    )
+    dash.controls["rope"].value = 0.006
+    html = dash.snapshot_html()
+    assert "rope ±0.006" in html and "updating" not in html
+
+
+def test_a_failed_background_computation_is_shown(monkeypatch):
+    dash = BayesDashboard(
+        wide_table(6), n_samples=2_000, random_state=1, joint_in_background=True
+    )
+    assert dash.wait(timeout=60)
+
+    def broken(*args):
+        raise MemoryError("no room for the draws")
+
+    monkeypatch.setattr(dash._joint_statements, "table", broken)
+    monkeypatch.setattr(dash._joint_statements, "ready", lambda s, rope: False)
+    dash.controls["rope"].value = 0.01
+    assert dash.wait(timeout=60)
+    assert "could not be computed" in dash.joint_view.value
+    assert "MemoryError: no room for the draws" in dash.joint_view.value
+    assert dash.result["joint"] is None  # never an old table as the current one
+
+
+def test_a_late_table_for_older_settings_is_ignored():
+    dash = BayesDashboard(
+        wide_table(5), n_samples=2_000, random_state=1, joint_in_background=False
+    )
+    shown = dash.joint_view.value
+    current = dash.result["joint"]
+    stale = pd.DataFrame({"better": ["x"]})
+    dash._joint_arrived((99.0, 0.05, 0.0), stale, None)
+    assert dash.result["joint"] is current
+    assert dash.joint_view.value == shown
