@@ -404,8 +404,9 @@ class PosthocResult(Result):
         With ``nan_policy="pairwise"``: how many cases each pair was tested on
         (shaped like ``pvalues``); ``None`` when every pair used every case.
     ranking : str
-        The ranks the rank methods compare: ``"friedman"``, ``"aligned"``
-        or ``"quade"``.
+        The ranks the rank methods compare: ``"friedman"``, ``"aligned"``,
+        ``"quade"``, or ``"durbin"`` (a balanced incomplete design's
+        within-case ranks, Conover's t-tests).
     effect_sizes : DataFrame or Series or None
         The matched-pairs rank-biserial correlation of each pair (shaped
         like ``pvalues``; entry (a, b) > 0 when b is better, −1 to 1), on the
@@ -436,7 +437,9 @@ class PosthocResult(Result):
             if self.adjust == self.method
             else (f"{self.method}, {self.adjust} adjustment")
         )
-        if self.ranking != "friedman":
+        if self.ranking == "durbin":
+            how += " after Durbin's test, incomplete design"
+        elif self.ranking != "friedman":
             how += f" on {self.ranking} ranks"
         return f"Post-hoc comparisons ({how}){against}, α = {self.alpha:g}"
 

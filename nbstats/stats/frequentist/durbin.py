@@ -111,7 +111,7 @@ def durbin(
     check_flag("tie_correction", tie_correction)
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
     names = [str(c) for c in table.columns]
-    k, r, lam = _design(table, present, names)
+    k, r, lam = balanced_design(table, present, names)
     b, t = present.shape
     rank_sums = np.nansum(ranks, axis=0)
     deviations = float(np.sum((rank_sums - r * (k + 1) / 2) ** 2))
@@ -151,7 +151,7 @@ def durbin(
     )
 
 
-def _design(
+def balanced_design(
     table: pd.DataFrame, present: np.ndarray, names: list[str]
 ) -> tuple[int, int, int]:
     """(k, r, λ) of a balanced incomplete block design, or a ValueError."""

@@ -55,7 +55,7 @@ PAIRWISE_METHODS = ("wilcoxon", "sign", "ttest")
 CONOVER = "conover"
 POSTHOC_METHODS = (*RANK_METHODS, CONOVER, *PAIRWISE_METHODS)
 #: The ranks the rank methods' z-tests can compare (``posthoc(ranking=...)``).
-RANKINGS = ("friedman", "aligned", "quade")
+RANKINGS = ("friedman", "aligned", "quade", "durbin")
 
 
 def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
@@ -118,9 +118,14 @@ def posthoc(
         (A the sum of all squared ranks) with ``(n−1)(k−1)`` degrees of
         freedom — scikit-posthocs' ``posthoc_conover_friedman`` —, adjusted by
         ``adjust``; with ``ranking="quade"`` the same t-tests on Quade's
-        weighted scores (scikit-posthocs' ``posthoc_quade``). Its error term
-        is the residual variance of the ranks, so it is more powerful than the
-        z-tests when the cases agree.
+        weighted scores (scikit-posthocs' ``posthoc_quade``); with
+        ``ranking="durbin"`` on a balanced incomplete design (Conover 1999,
+        §5.9: the rank sums of :func:`nbstats.durbin`, error
+        ``(A − C) 2r (1 − T₁/(b(k−1))) / (bk − b − t + 1)``, T₁ with the tie
+        correction — scikit-posthocs' ``posthoc_durbin``; on a complete table
+        the same as ``ranking="friedman"``). Its error term is the residual
+        variance of the ranks, so it is more powerful than the z-tests when
+        the cases agree.
 
         Pairwise tests on the scores themselves, adjusted by ``adjust``:
         ``"wilcoxon"`` (exact/zsplit as :func:`nbstats.wilcoxon`), ``"sign"``
@@ -144,7 +149,7 @@ def posthoc(
         ``mean_ranks`` then rank each case among the algorithms it has (see
         :func:`nbstats.missing.observed_mean_ranks`). The rank methods compare
         every algorithm on the same cases and refuse it.
-    ranking : {"friedman", "aligned", "quade"}
+    ranking : {"friedman", "aligned", "quade", "durbin"}
         The ranks the z-tests of the rank methods compare (García et al.
         2010, §5): ``"friedman"`` (within-case mean ranks, standard error
         ``sqrt(k(k+1)/(6n))``), ``"aligned"`` (mean aligned ranks of
@@ -155,6 +160,10 @@ def posthoc(
         ``friedmanAlignedRanksPost`` and ``quadePost``. Only Friedman's have a
         critical difference (``critical_difference`` is None otherwise);
         ``mean_ranks`` stay Friedman's, for ordering and groups.
+        ``"durbin"`` (``method="conover"`` only): a balanced incomplete block
+        design, NaN where an algorithm was not run (see
+        :func:`nbstats.durbin`); each case ranks the scores it has, and
+        ``mean_ranks`` are the rank sums over r, the cases per algorithm.
     options : mapping, optional
         Options of the pairwise test, ``method="wilcoxon"`` only: those of
         :func:`nbstats.wilcoxon` — ``zero_method`` (``"zsplit"``, the
@@ -192,6 +201,10 @@ def posthoc(
     """
     check_choice("method", method, POSTHOC_METHODS)
     check_choice("ranking", ranking, RANKINGS)
+    if ranking == "durbin":
+        return _durbin_posthoc(
+            scores, method, control, alpha, adjust, higher_is_better, nan_policy
+        )
     if ranking == "aligned" and method == CONOVER:
         raise ValueError(
             "method='conover' has t-tests on Friedman's rank sums "
@@ -260,7 +273,6 @@ def posthoc(
 
     n, k = table.shape
     values = table.to_numpy()
-    oriented_values = oriented(values, higher_is_better)
     if pairwise:
         mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
     else:
@@ -321,8 +333,44 @@ def posthoc(
             )
     else:
         adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
+    return _pairs_result(
+        table, ~np.isnan(values), pairs, first, second, stats, raw, adjusted,
+        mean_ranks, method=method, adjust=adjust, alpha=alpha, control=control,
+        higher_is_better=higher_is_better, ranking=ranking, mirrored=mirrored,
+        critical_difference=critical_difference, pairwise=pairwise,
+    )  # fmt: skip
+
+
+def _pairs_result(
+    table: pd.DataFrame,
+    present: np.ndarray,
+    pairs: list[tuple[str, str]],
+    first: np.ndarray,
+    second: np.ndarray,
+    stats: np.ndarray,
+    raw: np.ndarray,
+    adjusted: np.ndarray,
+    mean_ranks: pd.Series,
+    *,
+    method: str,
+    adjust: str,
+    alpha: float,
+    control: str | None,
+    higher_is_better: bool,
+    ranking: str,
+    mirrored: np.ndarray | None = None,
+    critical_difference: float | None = None,
+    pairwise: bool = False,
+) -> PosthocResult:
+    """The :class:`PosthocResult` of tested pairs: decisions, matrices (or
+    Series against a control), counts, effect sizes and groups."""
+    names = list(table.columns)
+    values = table.to_numpy(dtype=float)
+    n = values.shape[0]
+    oriented_values = oriented(values, higher_is_better)
+    if mirrored is None:
+        mirrored = -stats
     reject = adjusted <= alpha
-    present = ~np.isnan(values)
     counts = (present[:, first] & present[:, second]).sum(axis=0)
     # the size of each difference beside its p-value: the matched-pairs
     # rank-biserial correlation of b − a (> 0: b better), on the pair's cases
@@ -411,6 +459,79 @@ def _conover(
         return stats, np.where(difference == 0, 1.0, 0.0)
     stats = difference / np.sqrt(2 * residual / df)
     return stats, 2 * sps.t.sf(np.abs(stats), df)
+
+
+def _durbin_posthoc(
+    scores: pd.DataFrame | np.ndarray,
+    method: str,
+    control: str | None,
+    alpha: float,
+    adjust: str | None,
+    higher_is_better: bool,
+    nan_policy: str,
+) -> PosthocResult:
+    """Conover's t-tests after Durbin's test (Conover 1999, §5.9)."""
+    from nbstats.stats.frequentist.durbin import balanced_design
+    from nbstats.stats.frequentist.skillings_mack import observed_ranks
+
+    if method != CONOVER:
+        raise ValueError(
+            "ranking='durbin' has Conover's t-tests on the rank sums of a "
+            f"balanced incomplete design (method='conover'), not method={method!r}."
+        )
+    if nan_policy != "raise":
+        raise ValueError(
+            "ranking='durbin' reads NaN as the cells the design leaves out, so it "
+            f"takes no nan_policy={nan_policy!r}: leave nan_policy at 'raise'."
+        )
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    adjust = "holm" if adjust is None else adjust
+    adjust = "bonferroni" if adjust == "bonferroni-dunn" else adjust
+    check_choice("adjust", adjust, ADJUSTMENTS)
+    table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
+    names = [str(c) for c in table.columns]
+    table.columns = pd.Index(names, name=table.columns.name)
+    if control is not None and control not in names and str(control) in names:
+        control = str(control)
+    if control is not None and control not in names:
+        raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
+    if control is not None and adjust in ALL_PAIRS_ONLY:
+        raise ValueError(
+            f"adjust={adjust!r} is for all pairwise comparisons; against a "
+            "control use adjust='holm'."
+        )
+    k, r, _ = balanced_design(table, present, names)
+    b, t = present.shape
+    sums = np.nansum(ranks, axis=0)
+    mean_ranks = pd.Series(sums / r, index=table.columns, name="mean rank")
+    pairs = (
+        [(control, other) for other in names if other != control]
+        if control is not None
+        else list(combinations(names, 2))
+    )
+    first, second = _pair_indices(names, pairs)
+    # A − C: Σ (r_ij − (k+1)/2)², summed from centred ranks (exact)
+    spread = float(np.nansum((ranks - (k + 1) / 2) ** 2))
+    deviations = float(np.sum((sums - r * (k + 1) / 2) ** 2))
+    df = b * k - b - t + 1
+    difference = sums[first] - sums[second]  # > 0: the second is better
+    statistic = (t - 1) * deviations / spread if spread > 0 else 0.0
+    residual = spread * (1 - statistic / (b * (k - 1)))
+    if spread <= 0 or residual <= 1e-12 * spread:
+        # every case ties throughout (no differences), or ranks the
+        # algorithms alike (no residual variance): as _conover
+        stats = np.where(difference > 0, np.inf, np.where(difference < 0, -np.inf, 0.0))
+        raw = np.where(difference == 0, 1.0, 0.0)
+    else:
+        stats = difference / np.sqrt(residual * 2 * r / df)
+        raw = 2 * sps.t.sf(np.abs(stats), df)
+    adjusted = adjust_pvalues(raw, adjust, n_algorithms=t)
+    return _pairs_result(
+        table, present, pairs, first, second, stats, raw, adjusted, mean_ranks,
+        method=method, adjust=adjust, alpha=alpha, control=control,
+        higher_is_better=higher_is_better, ranking="durbin",
+    )  # fmt: skip
 
 
 def _ranks_to_compare(
