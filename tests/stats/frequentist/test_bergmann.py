@@ -101,3 +101,43 @@ def test_adjust_pvalues_and_posthoc_use_it():
         nbstats.posthoc(table, method="bergmann-hommel", control="nbc")
     with pytest.raises(ValueError, match="all pairwise"):
         nbstats.posthoc(table, method="sign", adjust="bergmann-hommel", control="nbc")
+
+
+#: scmamp's published example (its vignette "Statistical assessment of the
+#: differences", at commit 3cf4d8b): the raw p-values of
+#: ``friedmanAlignedRanksPost(data.gh.2008)`` for C4.5, k-NN(k=1),
+#: NaiveBayes, Kernel and CN2 as printed (7 significant digits), then
+#: ``adjustShaffer`` and ``adjustBergmannHommel`` of them as printed; upper
+#: triangles, row by row.
+SCMAMP_RAW = [
+    1.174850e-03, 3.341698e-01, 2.843421e-10, 1.845167e-02,
+    2.265711e-02, 2.197407e-03, 3.742777e-01,
+    9.226472e-08, 1.643229e-01,
+    7.793722e-05,
+]  # fmt: skip
+SCMAMP_SHAFFER = [
+    7.049103e-03, 6.683396e-01, 2.843421e-09, 7.380668e-02,
+    9.062842e-02, 1.318444e-02, 6.683396e-01,
+    5.535883e-07, 4.929688e-01,
+    4.676233e-04,
+]  # fmt: skip
+SCMAMP_BERGMANN = [
+    7.049103e-03, 6.683396e-01, 2.843421e-09, 5.535501e-02,
+    6.797132e-02, 8.789629e-03, 6.683396e-01,
+    5.535883e-07, 1.643229e-01,
+    3.117489e-04,
+]  # fmt: skip
+
+
+def test_scmamps_published_example():
+    raw = np.array(SCMAMP_RAW)
+    ours = nbstats.adjust_pvalues(raw, "bergmann-hommel", n_algorithms=5)
+    # the inputs are rounded to 7 digits, so are the printed outputs
+    np.testing.assert_allclose(ours, SCMAMP_BERGMANN, rtol=2e-6)
+    shaffer = nbstats.adjust_pvalues(raw, "shaffer", n_algorithms=5)
+    np.testing.assert_allclose(shaffer, SCMAMP_SHAFFER, rtol=2e-6)
+    # never above Shaffer's, and below it for the same 5 of the 10 pairs
+    assert np.all(ours <= shaffer)
+    published = np.array(SCMAMP_BERGMANN) < np.array(SCMAMP_SHAFFER)
+    np.testing.assert_array_equal(ours < shaffer, published)
+    assert published.sum() == 5
