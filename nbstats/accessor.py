@@ -312,12 +312,19 @@ class CompareAccessor:
         *,
         higher_is_better: bool = True,
         adjust: str | None = None,
+        nan_policy: str = "raise",
+        ranking: str = "friedman",
         **kwargs: Any,
     ) -> Any:
         """Critical-difference diagram of :func:`nbstats.posthoc` on this frame.
 
-        ``kwargs`` go to :func:`nbstats.plots.cd_diagram` (``ax``,
-        ``reverse``, ``width``, ...). Returns the matplotlib Axes.
+        ``nan_policy`` and ``ranking`` as :func:`nbstats.posthoc`: with
+        missing cells, ``nan_policy="pairwise"`` and a pairwise test
+        (``method="wilcoxon"``, ``"sign"`` or ``"ttest"``) test each pair on
+        its shared cases and place the algorithms by the mean ranks each case
+        gives among the algorithms it has; the rank methods refuse it, naming
+        the alternatives. ``kwargs`` go to :func:`nbstats.plots.cd_diagram`
+        (``ax``, ``reverse``, ``width``, ...). Returns the matplotlib Axes.
         """
         from nbstats import plots  # lazy: matplotlib only when drawing
 
@@ -328,6 +335,8 @@ class CompareAccessor:
             control=control,
             adjust=adjust,
             higher_is_better=higher_is_better,
+            nan_policy=nan_policy,
+            ranking=ranking,
         )
         return plots.cd_diagram(result, **kwargs)
 

@@ -27,6 +27,23 @@ def test_accessor_cd_diagram_is_the_posthoc_diagram(table6):
     assert "control-band" in _gids(band)
 
 
+def test_accessor_cd_diagram_with_missing_cells(table6):
+    holes = table6.copy()
+    holes.iloc[0, 1] = holes.iloc[3, 2] = np.nan
+    ax = holes.compare.cd_diagram(method="wilcoxon", nan_policy="pairwise")
+    direct = nbstats.posthoc(holes, method="wilcoxon", nan_policy="pairwise")
+    assert _gids(ax) == _gids(nbstats.plots.cd_diagram(direct))
+    # the algorithms sit at the mean ranks of the cases each one has
+    labels = {t.get_text() for t in ax.texts}
+    assert set(holes.columns) <= labels
+    # a rank method compares every algorithm on the same cases: refused,
+    # naming what works
+    with pytest.raises(ValueError, match="method='wilcoxon', 'sign' or 'ttest'"):
+        holes.compare.cd_diagram(method="nemenyi", nan_policy="pairwise")
+    with pytest.raises(ValueError, match="nan_policy='omit'"):
+        holes.compare.cd_diagram()
+
+
 def test_posthoc_plot_kinds(table6):
     res = nbstats.posthoc(table6, method="holm")
     assert "cd-bar" not in _gids(res.plot())
