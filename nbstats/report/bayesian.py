@@ -53,6 +53,8 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
         if signrank.rope > 0:
             entry["P(rope)"] = row.prob_rope
         entry["decision"] = _DECISION[row.decision]
+        if "effect" in pairs_frame:  # b − a: > 0 when the first named is better
+            entry["r"] = row.effect
         if "n" in pairs_frame:  # nan_policy="pairwise": each pair's own cases
             entry["cases"] = int(row.n)
         rows[f"{row.b} vs {row.a}"] = entry
@@ -85,11 +87,19 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
         + (", equivalent when P(rope) does" if signrank.rope > 0 else "")
         + ", else undecided (no evidence either way)"
         + (
-            "; indeterminate when the lower and upper probabilities straddle it."
+            "; indeterminate when the lower and upper probabilities straddle it"
             if signrank.prior == "idp"
-            else "."
+            else ""
         )
     )
+    if "effect" in pairs_frame:
+        caption += (
+            "; r: the effect size, the matched-pairs rank-biserial correlation "
+            "of the first minus the second (> 0 when the first is better; |r| < "
+            "0.1 negligible, < 0.3 small, < 0.5 medium, else large)."
+        )
+    else:
+        caption += "."
     return frame, caption
 
 

@@ -456,8 +456,11 @@ class BayesSignedRankPairsResult(Result):
         ``prob_rope`` (NaN without rope), ``prob_right``, ``prob_lower`` and
         ``prob_upper`` (as :class:`BayesSignedRankResult`), the exact
         posterior means ``mean_lower`` / ``mean_upper`` of θ, the credible
-        interval ``ci_low`` / ``ci_high``, ``differs`` (½ outside it) and
-        ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`).
+        interval ``ci_low`` / ``ci_high``, ``differs`` (½ outside it),
+        ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`)
+        and ``effect``, the matched-pairs rank-biserial correlation of b − a
+        (> 0 when b is better, −1 to 1; :func:`nbstats.effect_size`), as in
+        the frequentist post-hoc tables.
     probabilities : DataFrame
         m × m: entry (row i, column j) is the posterior probability that
         column j is better than row i — the lower probability under IDP;
@@ -521,6 +524,8 @@ class BayesSignedRankPairsResult(Result):
             columns = ["a", "b", "prob_lower", "prob_upper", "decision"]
         if self.prior == "idp" and self.rope:
             columns.insert(2, "prob_rope")
+        if "effect" in self.pairs:  # (results saved before it existed lack it)
+            columns.append("effect")
         frame = self.pairs[columns].dropna(axis=1, how="all")
         frame.index = pd.Index(
             [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],

@@ -107,3 +107,15 @@ def test_every_case_reaches_skillings_mack_and_the_rank_intervals(tmp_path):
     assert "Skillings–Mack" in text  # the rank intervals' omnibus test
     for name, lower, upper in zip(rc.lower.index, rc.lower, rc.upper, strict=True):
         assert f"[{lower}, {upper}]" in text or f"{lower} {upper}" in text, name
+
+
+def test_pair_table_shows_each_pairs_effect():
+    res = nbstats.bayes_signrank_pairs(
+        _table(3), n_samples=2000, random_state=0, interval=False,
+        nan_policy="pairwise",
+    )  # fmt: skip
+    frame, caption = signrank_frame(res)
+    assert "r: the effect size" in caption and "first minus the second" in caption
+    for row in res.pairs.itertuples():
+        # the row names b first: r of b − a, as the pairs store it
+        assert frame.loc[f"{row.b} vs {row.a}", "r"] == row.effect

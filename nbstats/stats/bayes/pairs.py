@@ -187,6 +187,10 @@ def _evaluate(
 ) -> None:
     """Every pair of ``pairs`` on the rows of ``values`` (all complete), on one
     set of draws; appends to ``rows`` and ``errors`` and fills ``matrix``."""
+    # here, not at the top: effect_size imports nbstats.stats.frequentist,
+    # whose posthoc imports effect_size back, half-loaded at that point
+    from nbstats.stats.effect_size import paired_effect
+
     prior, z0, rope = options["prior"], options["z0"], options["rope"]
     s, threshold, seed = options["s"], options["threshold"], options["seed"]
     n_samples, method = options["n_samples"], options["method"]
@@ -197,6 +201,11 @@ def _evaluate(
     def record(res: object, i: int, j: int) -> None:
         row = _row(res)
         row["n"] = n
+        # the size of the difference beside its probabilities, as in the
+        # frequentist post-hoc tables: rank-biserial r of b − a (> 0: b better)
+        row["effect"] = paired_effect(
+            "rank-biserial", None, None, values[:, j] - values[:, i]
+        )
         row["_order"] = i * m + j  # column order, whatever the grouping
         rows.append(row)
         errors.append(res.mc_error)

@@ -181,3 +181,36 @@ def test_without_intervals_the_probabilities_are_the_same(table):
     pd.testing.assert_frame_equal(full.pairs[columns], fast.pairs[columns])
     assert (fast.pairs["decision"] == full.pairs["decision"]).all()
     assert fast.pairs[["ci_low", "ci_high"]].isna().all().all()
+
+
+def _rank_biserial(d: np.ndarray) -> float:
+    """(R⁺ − R⁻)/(R⁺ + R⁻) over the ranks of |d|, a zero's rank split
+    half to each side (Kerby 2014; the zsplit convention)."""
+    from scipy.stats import rankdata
+
+    ranks = rankdata(np.abs(d))
+    plus = ranks[d > 0].sum() + ranks[d == 0].sum() / 2
+    minus = ranks[d < 0].sum() + ranks[d == 0].sum() / 2
+    return float((plus - minus) / (plus + minus))
+
+
+@pytest.mark.parametrize("nan_policy", ["raise", "pairwise"])
+def test_each_pair_carries_its_rank_biserial_effect(table, nan_policy):
+    scores = table.copy()
+    if nan_policy == "pairwise":
+        scores.iloc[[1, 4], 0] = np.nan
+        scores.iloc[7, 2] = np.nan
+    res = nbstats.bayes_signrank_pairs(
+        scores, prior="point", n_samples=2_000, random_state=0, nan_policy=nan_policy
+    )
+    for row in res.pairs.itertuples():
+        both = scores[[row.a, row.b]].dropna()
+        d = (both[row.b] - both[row.a]).to_numpy()
+        assert row.effect == pytest.approx(_rank_biserial(d), abs=1e-12)
+    # lower is better: every effect changes sign
+    lower = nbstats.bayes_signrank_pairs(
+        scores, prior="point", n_samples=2_000, random_state=0,
+        nan_policy=nan_policy, higher_is_better=False,
+    )  # fmt: skip
+    np.testing.assert_allclose(lower.pairs["effect"], -res.pairs["effect"])
+    assert "effect" in res._table().columns
