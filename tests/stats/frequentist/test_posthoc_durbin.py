@@ -14,22 +14,9 @@ import scikit_posthocs as sp
 from scipy import stats
 
 import nbstats
+from tests.stats.frequentist.test_durbin import ICE_CREAM
 
 NAN = np.nan
-#: Conover's (1999, p. 391) ice cream tasting: seven judges rank three of
-#: seven varieties each (1 = preferred); t = 7, k = 3, r = 3, λ = 1
-ICE_CREAM = pd.DataFrame(
-    [
-        [2, 3, NAN, 1, NAN, NAN, NAN],
-        [NAN, 3, 1, NAN, 2, NAN, NAN],
-        [NAN, NAN, 2, 1, NAN, 3, NAN],
-        [NAN, NAN, NAN, 1, 2, NAN, 3],
-        [3, NAN, NAN, NAN, 1, 2, NAN],
-        [NAN, 3, NAN, NAN, NAN, 1, 2],
-        [3, NAN, 1, NAN, NAN, NAN, 2],
-    ],
-    columns=list("ABCDEFG"),
-)
 #: The Fano plane: 7 blocks of 3 of 7 treatments, every pair in one block.
 FANO = [(0, 1, 3), (1, 2, 4), (2, 3, 5), (3, 4, 6), (4, 5, 0), (5, 6, 1), (6, 0, 2)]
 
