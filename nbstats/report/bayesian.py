@@ -54,7 +54,7 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             entry["P(rope)"] = row.prob_rope
         entry["decision"] = _DECISION[row.decision]
         if "effect" in pairs_frame:  # b − a: > 0 when the first named is better
-            entry["r"] = row.effect
+            entry["r"] = round(float(row.effect), 2)  # as the frequentist tables
         if "n" in pairs_frame:  # nan_policy="pairwise": each pair's own cases
             entry["cases"] = int(row.n)
         rows[f"{row.b} vs {row.a}"] = entry

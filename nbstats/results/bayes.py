@@ -527,6 +527,8 @@ class BayesSignedRankPairsResult(Result):
         if "effect" in self.pairs:  # (results saved before it existed lack it)
             columns.append("effect")
         frame = self.pairs[columns].dropna(axis=1, how="all")
+        if "effect" in frame:  # two decimals, as effect sizes are reported
+            frame["effect"] = frame["effect"].round(2)
         frame.index = pd.Index(
             [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
             name="comparison",

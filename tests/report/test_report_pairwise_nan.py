@@ -118,4 +118,4 @@ def test_pair_table_shows_each_pairs_effect():
     assert "r: the effect size" in caption and "first minus the second" in caption
     for row in res.pairs.itertuples():
         # the row names b first: r of b − a, as the pairs store it
-        assert frame.loc[f"{row.b} vs {row.a}", "r"] == row.effect
+        assert frame.loc[f"{row.b} vs {row.a}", "r"] == round(row.effect, 2)
