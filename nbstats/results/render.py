@@ -191,7 +191,9 @@ def html_table(frame: pd.DataFrame) -> str:
             + "</td>"
             for v, p in zip(row, pvalue, strict=True)
         )
-        rows.append(f'<tr><th scope="row">{to_html(label)}</th>{cells}</tr>')
+        # "a vs b" breaks after "vs", not before it: two lines, not three
+        shown = to_html(label).replace(" vs ", "&nbsp;vs ")
+        rows.append(f'<tr><th scope="row">{shown}</th>{cells}</tr>')
     return (
         '<table class="nbstats-table"><thead><tr>'
         + head
