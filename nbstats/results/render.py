@@ -192,7 +192,7 @@ def html_table(frame: pd.DataFrame) -> str:
             for v, p in zip(row, pvalue, strict=True)
         )
         # "a vs b" breaks after "vs", not before it: two lines, not three
-        shown = to_html(label).replace(" vs ", "&nbsp;vs ")
+        shown = to_html(label).replace(" vs ", "\u00a0vs ")
         rows.append(f'<tr><th scope="row">{shown}</th>{cells}</tr>')
     return (
         '<table class="nbstats-table"><thead><tr>'
