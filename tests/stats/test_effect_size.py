@@ -61,6 +61,40 @@ def test_rank_biserial_is_demsars_table_2(table2):
     assert res.value == pytest.approx(wilcoxon.effect_size)
 
 
+def _brute_rank_biserial(d: np.ndarray) -> float:
+    """Every pair of cases (i, j), i ≤ j, with d_i + d_j > 0 counts +1 and
+    < 0 counts −1 (= 0: nothing), over n(n+1)/2: the Walsh-average form of
+    the matched-pairs rank-biserial r (Kerby 2014), zsplit by construction."""
+    n = d.size
+    if n == 0:
+        return 0.0
+    sums = [d[i] + d[j] for i in range(n) for j in range(i, n)]
+    return (sum(x > 0 for x in sums) - sum(x < 0 for x in sums)) / len(sums)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rank_biserial_of_many_pairs_at_once(seed):
+    """The post-hoc and Bayesian pair tables compute every pair's r in one
+    ranking; each column must be its own r, on its own cases."""
+    from nbstats.stats.effect_size import rank_biserial_columns
+
+    rng = np.random.default_rng(seed)
+    n, k = 12, 9
+    # distinct magnitudes, no two |d| equal: the Walsh form is then exact
+    d = rng.permutation(np.arange(1, n * k + 1)).reshape(n, k) / 7.0
+    d *= rng.choice([-1.0, 1.0], size=(n, k))
+    d[rng.random((n, k)) < 0.25] = np.nan
+    got = rank_biserial_columns(d)
+    for j in range(k):
+        column = d[:, j][~np.isnan(d[:, j])]
+        assert got[j] == pytest.approx(_brute_rank_biserial(column), abs=1e-12)
+        assert got[j] == nbstats.effect_size(
+            np.zeros(column.size), column, kind="rank-biserial"
+        ).value
+    with pytest.raises(ValueError, match="cases × pairs"):
+        rank_biserial_columns(np.ones(3))
+
+
 @pytest.mark.parametrize(
     ("kind", "value", "word"),
     [

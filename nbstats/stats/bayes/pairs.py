@@ -189,7 +189,7 @@ def _evaluate(
     set of draws; appends to ``rows`` and ``errors`` and fills ``matrix``."""
     # here, not at the top: effect_size imports nbstats.stats.frequentist,
     # whose posthoc imports effect_size back, half-loaded at that point
-    from nbstats.stats.effect_size import paired_effect
+    from nbstats.stats.effect_size import rank_biserial_columns
 
     prior, z0, rope = options["prior"], options["z0"], options["rope"]
     s, threshold, seed = options["s"], options["threshold"], options["seed"]
@@ -197,15 +197,22 @@ def _evaluate(
     m = len(names)
     n = values.shape[0]
     memo = SharedPrior()
+    # the size of each difference beside its probabilities, as in the
+    # frequentist post-hoc tables: rank-biserial r of b − a (> 0: b better)
+    effects = dict(
+        zip(
+            pairs,
+            rank_biserial_columns(
+                values[:, [j for _, j in pairs]] - values[:, [i for i, _ in pairs]]
+            ),
+            strict=True,
+        )
+    )
 
     def record(res: object, i: int, j: int) -> None:
         row = _row(res)
         row["n"] = n
-        # the size of the difference beside its probabilities, as in the
-        # frequentist post-hoc tables: rank-biserial r of b − a (> 0: b better)
-        row["effect"] = paired_effect(
-            "rank-biserial", None, None, values[:, j] - values[:, i]
-        )
+        row["effect"] = effects[(i, j)]
         row["_order"] = i * m + j  # column order, whatever the grouping
         rows.append(row)
         errors.append(res.mc_error)

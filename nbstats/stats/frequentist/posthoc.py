@@ -21,7 +21,7 @@ from nbstats.scores import (
     rank_rows,
     score_table,
 )
-from nbstats.stats.effect_size import paired_effect
+from nbstats.stats.effect_size import rank_biserial_columns
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
 from nbstats.stats.frequentist.aligned import aligned_ranks, aligned_standard_error
 from nbstats.stats.frequentist.critical_difference import (
@@ -374,17 +374,9 @@ def _pairs_result(
     counts = (present[:, first] & present[:, second]).sum(axis=0)
     # the size of each difference beside its p-value: the matched-pairs
     # rank-biserial correlation of b − a (> 0: b better), on the pair's cases
-    effects = np.array(
-        [
-            paired_effect(
-                "rank-biserial",
-                None,
-                None,
-                oriented_values[rows, j] - oriented_values[rows, i],
-            )
-            for i, j in zip(first, second, strict=True)
-            for rows in [present[:, i] & present[:, j]]
-        ]
+    both = present[:, first] & present[:, second]
+    effects = rank_biserial_columns(
+        np.where(both, oriented_values[:, second] - oriented_values[:, first], np.nan)
     )
     if control is not None:
         others = pd.Index([b for _, b in pairs], name="algorithm")
