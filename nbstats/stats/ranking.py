@@ -42,6 +42,7 @@ from nbstats.stats.frequentist.critical_difference import critical_value
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import posthoc
 from nbstats.stats.frequentist.skillings_mack import skillings_mack
+from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
 
 __all__ = ["RANK_CI_METHODS", "nemenyi_min_cases", "rank_ci"]
@@ -479,6 +480,13 @@ def _tukey_on_global_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # of means is infinitely significant (scipy would divide by zero)
         pvalues = np.where(ahead | ahead.T, 0.0, 1.0)
     else:
-        pvalues = np.array(sps.tukey_hsd(*ranks.T).pvalue, dtype=float)
+        # scipy.stats.tukey_hsd's p-values (equal group sizes: q = |Δ mean| /
+        # sqrt(MSE / n) on n m − m degrees of freedom), with the studentized
+        # range's tail tabulated once (studentized_range_sf) instead of
+        # integrated per pair: 2.6 s at 50 algorithms with scipy's
+        df = n * m - m
+        mse = within / df
+        q = np.abs(column_means[None, :] - column_means[:, None]) / np.sqrt(mse / n)
+        pvalues = studentized_range_sf(q, m, df)
     np.fill_diagonal(pvalues, np.nan)
     return pvalues, ahead

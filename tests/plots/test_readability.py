@@ -120,7 +120,7 @@ def test_rank_intervals(case, width):
 @pytest.mark.parametrize("case", ["m2-long", "m8-long", "m50"])
 def test_rank_intervals_of_two_methods(case):
     table = table_of(case)
-    # two quick procedures (anova-tukey takes 40 s at m = 50)
+    # two procedures side by side
     both = {
         "Iman–Davenport + Nemenyi": nbstats.rank_ci(table, method="id-nemenyi"),
         "the same at α = 0.2": nbstats.rank_ci(table, method="id-nemenyi", alpha=0.2),
