@@ -88,9 +88,12 @@ def test_rank_biserial_of_many_pairs_at_once(seed):
     for j in range(k):
         column = d[:, j][~np.isnan(d[:, j])]
         assert got[j] == pytest.approx(_brute_rank_biserial(column), abs=1e-12)
-        assert got[j] == nbstats.effect_size(
-            np.zeros(column.size), column, kind="rank-biserial"
-        ).value
+        assert (
+            got[j]
+            == nbstats.effect_size(
+                np.zeros(column.size), column, kind="rank-biserial"
+            ).value
+        )
     with pytest.raises(ValueError, match="cases × pairs"):
         rank_biserial_columns(np.ones(3))
 
