@@ -74,3 +74,47 @@ def test_with_prior_equals_a_fresh_posterior():
         base.with_prior("idp", 0.2)
     with pytest.raises(ValueError, match="prior"):
         base.with_prior("flat")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_permuted_sums_with_cross_terms_equal_brute_force(threads):
+    """``evaluate(permute=True)`` (the joint statements' sums: the same
+    weight on the same case in every pair) against the double sums written
+    out, with ties at the rope's boundaries; in two threads the pairs are
+    split between them (300 pairs × 700 draws is above THREAD_WORK)."""
+    from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
+
+    rng = np.random.default_rng(11)
+    n, k, rows, rope = 9, 300, 700, 0.1
+    diffs = np.round(rng.normal(0, 0.2, size=(n, k)), 1)  # many exact ties
+    e = rng.standard_exponential((rows, n))
+    regions = rope_regions(rope)
+    sums = PairSums(diffs, None, threads=threads)
+    out = (np.empty(rows), np.empty((k, 2, rows)), np.empty((k, 2, rows)))
+    sums.evaluate(e, regions, out, permute=True)
+    total, quad, cross = out
+    np.testing.assert_allclose(total, e.sum(axis=1), rtol=1e-12)
+
+    def heaviside(x):
+        return np.where(x > 0, 1.0, np.where(x < 0, 0.0, 0.5))
+
+    for j in range(0, k, 37):
+        z = diffs[:, j]
+        for q, (sign, c) in enumerate(regions):
+            inside = heaviside(sign * (z[:, None] + z[None, :]) - c)
+            slow = np.einsum("si,sj,ij->s", e, e, inside)
+            np.testing.assert_allclose(quad[j, q], slow, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(
+                cross[j, q], e @ heaviside(sign * z - c), rtol=1e-12, atol=1e-12
+            )
+    # and bit for bit the per-pair packing of WalshBatch
+    plans = [WalshPlan.build(diffs[:, j]) for j in range(k)]
+    plan_regions = [[p.region(s, c) for s, c in regions] for p in plans]
+    points = [
+        [p.point_index(0.0, r) for r in rs]
+        for p, rs in zip(plans, plan_regions, strict=True)
+    ]
+    batch = WalshBatch.build(plans, plan_regions, points, permute=True)
+    _, quad_batch, cross_batch = batch.evaluate(e)
+    np.testing.assert_array_equal(quad, quad_batch)
+    np.testing.assert_array_equal(cross, cross_batch)
