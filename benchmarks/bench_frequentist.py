@@ -113,8 +113,50 @@ def pairwise_wilcoxon_holm() -> None:
     report(f"Pairwise Wilcoxon + Holm, {n} cases x {k}", ours, "scikit-posthocs", peer)
 
 
+def conover_posthocs() -> None:
+    """Conover's t-tests after Friedman's test (complete table) and after
+    Durbin's (a balanced incomplete design: every 4 of 8 algorithms, 70
+    blocks, every pair together in 15)."""
+    try:
+        import scikit_posthocs as sp
+    except ImportError:
+        return
+    import warnings
+
+    rng = np.random.default_rng(4)
+    k = 30
+    x = pd.DataFrame(rng.normal(size=(50, k)) + np.linspace(0, 1, k))
+    ours = median_time(lambda: nbstats.posthoc(x, method="conover", adjust="holm"))
+    with warnings.catch_warnings():  # its pandas calls are deprecated
+        warnings.simplefilter("ignore")
+        peer = median_time(lambda: sp.posthoc_conover_friedman(x, p_adjust="holm"))
+    report(f"Conover after Friedman, 50 cases x {k}", ours, "scikit-posthocs", peer)
+    from itertools import combinations
+
+    t = 8
+    rows = []
+    for block in combinations(range(t), 4):
+        row = np.full(t, np.nan)
+        row[list(block)] = rng.normal(size=4) + np.array(block) / 4
+        rows.append(row)
+    bibd = pd.DataFrame(rows, columns=[f"alg{j}" for j in range(t)])
+    ours = median_time(
+        lambda: nbstats.posthoc(bibd, method="conover", ranking="durbin", adjust="holm")
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        peer = median_time(lambda: sp.posthoc_durbin(bibd.to_numpy(), p_adjust="holm"))
+        theirs = sp.posthoc_durbin(bibd.to_numpy(), p_adjust="holm").to_numpy()
+    mine = nbstats.posthoc(bibd, method="conover", ranking="durbin", adjust="holm")
+    mask = ~np.eye(t, dtype=bool)
+    assert np.allclose(mine.adjusted.to_numpy(dtype=float)[mask], theirs[mask])
+    report(f"Conover after Durbin, {len(bibd)} blocks of 4 of {t}", ours,
+           "scikit-posthocs", peer)  # fmt: skip
+
+
 if __name__ == "__main__":
     wilcoxon_exact_with_ties()
     friedman_many_cases()
     nemenyi_posthoc()
     pairwise_wilcoxon_holm()
+    conover_posthocs()
