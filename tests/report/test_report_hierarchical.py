@@ -36,13 +36,14 @@ def html_report(eight_sets, tmp_path_factory) -> Path:
 
 
 def _cells(html: str, label: str) -> list[list[str]]:
-    """The body rows of the table ``label`` as text."""
+    """The body rows of the table ``label`` as text (a no-break space, as
+    in "a\u00a0vs b", read as the space it shows)."""
     start = html.index(f'id="{label}"')
     body = html[start : html.index("</table>", start)]
     rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
     return [
         [
-            re.sub(r"<[^>]+>", "", c).strip()
+            re.sub(r"<[^>]+>", "", c).replace("\u00a0", " ").strip()
             for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
         ]
         for row in rows
