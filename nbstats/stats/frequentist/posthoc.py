@@ -24,11 +24,12 @@ from nbstats.scores import (
 from nbstats.stats.effect_size import rank_biserial_columns
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
 from nbstats.stats.frequentist.aligned import aligned_ranks, aligned_standard_error
+from nbstats.stats.frequentist.conover import conover, durbin_conover
 from nbstats.stats.frequentist.critical_difference import (
     critical_value,
     rank_standard_error,
 )
-from nbstats.stats.frequentist.quade import quade, quade_scores
+from nbstats.stats.frequentist.quade import quade
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.frequentist.ttest import paired_ttest
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
@@ -295,7 +296,7 @@ def posthoc(
         raw = 2 * sps.norm.sf(np.abs(stats))
         mirrored = -stats
     elif method == CONOVER:
-        stats, raw = _conover(values, first, second, higher_is_better, ranking)
+        stats, raw = conover(values, first, second, higher_is_better, ranking)
         mirrored = -stats
     else:
         better = oriented(values, higher_is_better)
@@ -416,43 +417,6 @@ def _pairs_result(
     )
 
 
-def _conover(
-    values: np.ndarray,
-    first: np.ndarray,
-    second: np.ndarray,
-    higher_is_better: bool,
-    ranking: str = "friedman",
-) -> tuple[np.ndarray, np.ndarray]:
-    """Conover's t statistics (> 0: the second is better) and p-values.
-
-    On Friedman's ranks: rank sums R_j, error ``2 (n A − Σ R_j²) / ((n−1)(k−1))``
-    with A the sum of squared ranks. On Quade's: the weighted scores
-    ``S_ij = Q_i (r_ij − (k+1)/2)``, their sums S_j, and error
-    ``2 n (A − B) / ((n−1)(k−1))`` with ``A = Σ S_ij²``, ``B = Σ S_j² / n``
-    (Conover 1999, §5.8).
-    """
-    n, k = values.shape
-    if ranking == "quade":
-        scores = quade_scores(values, higher_is_better=higher_is_better)[2]
-        sums = scores.sum(axis=0)
-        total = float(np.sum(scores**2))
-        residual = n * (total - float(np.sum(sums**2)) / n)
-    else:
-        ranks = rank_rows(values, higher_is_better=higher_is_better)
-        sums = ranks.sum(axis=0)
-        total = float(np.sum(ranks**2))
-        residual = n * total - float(np.sum(sums**2))
-    df = (n - 1) * (k - 1)
-    difference = sums[first] - sums[second]
-    if residual <= 1e-9 * n * total:
-        # every case ranks the algorithms alike: no residual variance, so
-        # any difference of rank sums is certain and none is not
-        stats = np.where(difference > 0, np.inf, np.where(difference < 0, -np.inf, 0.0))
-        return stats, np.where(difference == 0, 1.0, 0.0)
-    stats = difference / np.sqrt(2 * residual / df)
-    return stats, 2 * sps.t.sf(np.abs(stats), df)
-
-
 def _durbin_posthoc(
     scores: pd.DataFrame | np.ndarray,
     method: str,
@@ -494,7 +458,7 @@ def _durbin_posthoc(
             "control use adjust='holm'."
         )
     k, r, _ = balanced_design(table, present, names)
-    b, t = present.shape
+    t = present.shape[1]
     sums = np.nansum(ranks, axis=0)
     mean_ranks = pd.Series(sums / r, index=table.columns, name="mean rank")
     pairs = (
@@ -503,21 +467,7 @@ def _durbin_posthoc(
         else list(combinations(names, 2))
     )
     first, second = _pair_indices(names, pairs)
-    # A − C: Σ (r_ij − (k+1)/2)², summed from centred ranks (exact)
-    spread = float(np.nansum((ranks - (k + 1) / 2) ** 2))
-    deviations = float(np.sum((sums - r * (k + 1) / 2) ** 2))
-    df = b * k - b - t + 1
-    difference = sums[first] - sums[second]  # > 0: the second is better
-    statistic = (t - 1) * deviations / spread if spread > 0 else 0.0
-    residual = spread * (1 - statistic / (b * (k - 1)))
-    if spread <= 0 or residual <= 1e-12 * spread:
-        # every case ties throughout (no differences), or ranks the
-        # algorithms alike (no residual variance): as _conover
-        stats = np.where(difference > 0, np.inf, np.where(difference < 0, -np.inf, 0.0))
-        raw = np.where(difference == 0, 1.0, 0.0)
-    else:
-        stats = difference / np.sqrt(residual * 2 * r / df)
-        raw = 2 * sps.t.sf(np.abs(stats), df)
+    stats, raw = durbin_conover(ranks, present, first, second, k, r)
     adjusted = adjust_pvalues(raw, adjust, n_algorithms=t)
     return _pairs_result(
         table, present, pairs, first, second, stats, raw, adjusted, mean_ranks,
