@@ -14,7 +14,6 @@ statements in :mod:`nbstats.widgets.bayes_joint`;
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import OrderedDict
@@ -29,7 +28,6 @@ from nbstats.names import AliasOption
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import oriented, rank_rows
 from nbstats.stats.bayes.decision import (
-    IDP_DEFAULT_S,
     check_n_samples,
     decide_many,
     resolve_threshold,
@@ -43,9 +41,9 @@ from nbstats.widgets.base import (
     Dashboard,
     display_names,
     dropped_html,
-    name_dropdown,
     prepare_table,
 )
+from nbstats.widgets.bayes_controls import build_controls, s_and_loss_widgets
 from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner, SignedRankJoint
 from nbstats.widgets.bayes_pairs import PairPosteriors, default_draws
 
@@ -54,11 +52,6 @@ __all__ = ["BayesDashboard"]
 #: Friedman verdicts kept for earlier (s, γ).
 FRIEDMAN_CACHE = 8
 
-_PRIORS = (
-    ("IDP (near-ignorance)", "idp"),
-    ("Bayesian bootstrap (s → 0)", "bb"),
-    ("pseudo-observation at 0", "point"),
-)
 _COLUMNS = [
     "a",
     "b",
@@ -311,76 +304,11 @@ class BayesDashboard(Dashboard):
     # -- set-up ------------------------------------------------------------------
 
     def _build_controls(self) -> None:
-        import ipywidgets as widgets
-
-        wide = {"description_width": "initial"}
         spread = float(np.max(np.abs(self._diffs))) if self._diffs.size else 0.0
         rope_max = views.round_up(spread) if spread > 0 else 1.0
-        self.controls = {
-            "s": widgets.FloatLogSlider(
-                value=IDP_DEFAULT_S,
-                base=10,
-                min=-2,
-                max=2,
-                step=0.01,
-                readout_format=".3g",
-                description=f"s (IDP ◆ {IDP_DEFAULT_S:.3f})",
-                style=wide,
-            ),
-            "prior": widgets.Dropdown(
-                options=_PRIORS, value="idp", description="prior"
-            ),
-            "loss_ratio": widgets.FloatLogSlider(
-                value=19.0,
-                base=10,
-                min=0,
-                max=math.log10(999),
-                # 19 (threshold 0.95) on the slider's grid, which the page
-                # snaps to: a step of 0.01 made it 19.05 (threshold 0.9501)
-                step=math.log10(19) / 128,
-                readout_format=".3g",
-                description="loss ratio l1/l0",
-                style=wide,
-            ),
-            "gamma": widgets.FloatSlider(
-                value=0.05,
-                min=0.001,
-                max=0.5,
-                step=0.001,
-                readout_format=".3f",
-                description="γ",
-            ),
-            "rope": widgets.FloatSlider(
-                value=0.0,
-                min=0.0,
-                max=rope_max,
-                step=rope_max / 200,
-                readout_format=".3g",
-                continuous_update=False,
-                description="rope ±",
-            ),
-            "epsilon": widgets.FloatSlider(
-                value=0.05,
-                min=0.005,
-                max=0.25,
-                step=0.005,
-                readout_format=".3f",
-                description="ε",
-            ),
-            "a": name_dropdown(
-                self.names, self.aliases, description="pair: a", value=self.names[0]
-            ),
-            "b": name_dropdown(
-                self.names, self.aliases, description="vs b", value=self.names[1]
-            ),
-        }
-        self._s_label = widgets.HTML()
-        self._loss_label = widgets.HTML(layout=widgets.Layout(flex="1 1 20em"))
-        self._s_default = widgets.Button(
-            description="◆ IDP default", tooltip="s = (√17 − 3)/2 (2014, §3.1)"
-        )
-        self._s_default.on_click(
-            lambda _: setattr(self.controls["s"], "value", IDP_DEFAULT_S)
+        self.controls = build_controls(self.names, self.aliases, rope_max)
+        self._s_label, self._loss_label, self._s_default = s_and_loss_widgets(
+            self.controls["s"]
         )
 
     def _build_views(self) -> None:
