@@ -107,6 +107,10 @@ class SignedRankJoint:
         """Set up the regions of ``rope`` and keep the draws' sums if they fit."""
         if self._rope == rope:
             return
+        # the kept sums are overwritten in place below: until they hold this
+        # rope's, nothing may take them for the previous rope's (an error
+        # half-way would otherwise leave a silent mixture)
+        self._rope = self._parts = self._events = None
         events = SignedRankEvents(self._diffs, rope)
         draws, k = self.draws.n_samples, len(self.pairs)
         regions = len(events.regions)

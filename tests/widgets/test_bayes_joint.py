@@ -169,3 +169,36 @@ def test_a_late_table_for_older_settings_is_ignored():
     dash._joint_arrived((99.0, 0.05, 0.0), stale, None)
     assert dash.result["joint"] is current
     assert dash.joint_view.value == shown
+
+
+def test_a_failure_half_way_leaves_no_stale_sums(monkeypatch):
+    """The kept sums are overwritten in place for a new rope: if that fails
+    half-way, the previous rope's statements must not be re-combined from
+    the half-written sums."""
+    from nbstats.stats.bayes import posthoc as posthoc_module
+    from nbstats.widgets.bayes_joint import SignedRankJoint
+
+    table = wide_table(6)
+    dash = BayesDashboard(
+        table, n_samples=2_000, random_state=5, joint_in_background=False
+    )
+    joint: SignedRankJoint = dash._joint_statements
+    before = joint.table(1.0, 0.05, 0.01)
+    real = posthoc_module.SignedRankEvents.evaluate
+
+    def half_way(self, exponentials, out=None, offset=0):
+        real(self, exponentials, out=out, offset=offset)
+        out[1][:] = 0.0  # the sums are clobbered, then the pass fails
+        raise MemoryError("half-way")
+
+    monkeypatch.setattr(posthoc_module.SignedRankEvents, "evaluate", half_way)
+    with pytest.raises(MemoryError):
+        joint.table(1.0, 0.05, 0.02)
+    monkeypatch.setattr(posthoc_module.SignedRankEvents, "evaluate", real)
+    assert not joint.ready(2.0, 0.01)  # the sums are gone, not taken as 0.01's
+    pd.testing.assert_frame_equal(joint.table(1.0, 0.05, 0.01), before)
+    post = nbstats.bayes_posthoc(
+        table, s=2.0, gamma=0.05, test="signrank", rope=0.01,
+        n_samples=2_000, random_state=5,
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(joint.table(2.0, 0.05, 0.01), post.statements)
