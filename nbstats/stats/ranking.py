@@ -43,7 +43,7 @@ from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import posthoc
 from nbstats.stats.frequentist.skillings_mack import skillings_mack
 from nbstats.stats.frequentist.studentized import studentized_range_sf
-from nbstats.stats.frequentist.wilcoxon import signed_rank_test
+from nbstats.stats.frequentist.wilcoxon import signed_rank_pvalues
 
 __all__ = ["RANK_CI_METHODS", "nemenyi_min_cases", "rank_ci"]
 
@@ -406,15 +406,6 @@ def _directed(
     return significant & ahead, significant & behind
 
 
-def _wilcoxon_pvalue(d: np.ndarray, alternative: str) -> float:
-    # scipy.stats.wilcoxon's defaults, as the supplement used them; a pair's
-    # cases are those where both have a score (nan_policy="pairwise")
-    d = d[~np.isnan(d)]
-    return signed_rank_test(
-        d, zero_method="wilcox", alternative=alternative, method="auto"
-    ).pvalue
-
-
 def _holm_per_row(raw: np.ndarray) -> np.ndarray:
     """Holm over each row's m - 1 off-diagonal p-values; NaN diagonal."""
     m = raw.shape[0]
@@ -434,15 +425,17 @@ def _wilcoxon_two_sided(
     is higher (better) than a's, ``behind[a, b]`` when lower.
     """
     m = values.shape[1]
+    first, second = np.triu_indices(m, k=1)
+    d = values[:, second] - values[:, first]  # > 0 where the second is better
     raw = np.full((m, m), np.nan)
+    raw[first, second] = raw[second, first] = signed_rank_pvalues(d, "two-sided")
     mean_difference = np.zeros((m, m))
-    for i in range(m):
-        for j in range(i + 1, m):
-            d = values[:, j] - values[:, i]  # > 0 where j is better
-            raw[i, j] = raw[j, i] = _wilcoxon_pvalue(d, "two-sided")
-            common = d[~np.isnan(d)]
-            mean_difference[i, j] = float(np.mean(common)) if common.size else 0.0
-            mean_difference[j, i] = -mean_difference[i, j]
+    for i, j, column in zip(first, second, d.T, strict=True):
+        # per pair, as np.mean of its own cases: an exact 0 stays 0 (no
+        # direction), which a sum over the whole matrix might not keep
+        common = column[~np.isnan(column)]
+        mean_difference[i, j] = float(np.mean(common)) if common.size else 0.0
+        mean_difference[j, i] = -mean_difference[i, j]
     return _holm_per_row(raw), mean_difference > 0, mean_difference < 0
 
 
@@ -456,11 +449,11 @@ def _wilcoxon_one_sided(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     over its own m - 1 p-values.
     """
     m = values.shape[1]
+    rows, cols = np.nonzero(~np.eye(m, dtype=bool))
     greater = np.full((m, m), np.nan)
-    for i in range(m):
-        for j in range(m):
-            if i != j:
-                greater[i, j] = _wilcoxon_pvalue(values[:, j] - values[:, i], "greater")
+    greater[rows, cols] = signed_rank_pvalues(
+        values[:, cols] - values[:, rows], "greater"
+    )
     return _holm_per_row(greater), _holm_per_row(greater.T)
 
 

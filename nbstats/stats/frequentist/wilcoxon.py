@@ -11,7 +11,7 @@ from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import WilcoxonResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 
-__all__ = ["EXACT_MAX_N", "signed_rank_null_pmf", "wilcoxon"]
+__all__ = ["EXACT_MAX_N", "signed_rank_null_pmf", "signed_rank_pvalues", "wilcoxon"]
 
 #: With ``method="auto"`` the exact conditional distribution is used up to this
 #: many ranked differences, the normal approximation above it. The dynamic
@@ -169,6 +169,48 @@ def signed_rank_test(
         name_a=names[0],
         name_b=names[1],
     )
+
+
+def signed_rank_pvalues(d: np.ndarray, alternative: Alternative) -> np.ndarray:
+    """The Wilcoxon p-value of every column of ``d`` at once.
+
+    ``d`` is cases × pairs of differences, NaN where a pair lacks a case.
+    Each column gets exactly ``signed_rank_test(column without NaN,
+    zero_method="wilcox", alternative=alternative).pvalue`` (zeros dropped,
+    ``method="auto"``, no continuity correction): the same ranks, the same
+    cached null distributions, sums of multiples of ½ that are exact in any
+    order. One ranking of the matrix instead of one per pair: the rank
+    intervals of 50 algorithms make 2,450 such tests.
+
+    Examples
+    --------
+    >>> d = np.array([[1.0, -1.0], [2.0, np.nan], [3.0, -2.0], [-0.5, 0.0]])
+    >>> signed_rank_pvalues(d, "greater").tolist()
+    [0.125, 1.0]
+    >>> float(signed_rank_test(d[:, 0], zero_method="wilcox",
+    ...                        alternative="greater").pvalue)
+    0.125
+    """
+    check_choice("alternative", alternative, ("two-sided", "greater", "less"))
+    d = np.asarray(d, dtype=float)
+    if d.ndim != 2:
+        raise ValueError(f"d must be cases × pairs (2-D), got shape {d.shape}.")
+    kept = np.where(d == 0, np.nan, d)  # zero_method="wilcox": zeros dropped
+    valid = ~np.isnan(kept)
+    pvalues = np.ones(d.shape[1])
+    if not valid.any():
+        return pvalues
+    ranks = sps.rankdata(np.abs(kept), axis=0, nan_policy="omit")
+    ranks = np.where(valid, ranks, 0.0)
+    r_plus = (ranks * (kept > 0)).sum(axis=0)
+    n_random = valid.sum(axis=0)
+    for j in np.flatnonzero(n_random > 0):
+        column = ranks[valid[:, j], j]
+        if n_random[j] <= EXACT_MAX_N:
+            pvalues[j] = _exact_pvalue(column, r_plus[j], alternative)
+        else:
+            pvalues[j] = _normal_pvalue(column, r_plus[j], alternative, False)[1]
+    return pvalues
 
 
 def signed_rank_null_pmf(ranks: np.ndarray) -> np.ndarray:
