@@ -428,6 +428,8 @@ def _wilcoxon_two_sided(
     first, second = np.triu_indices(m, k=1)
     d = values[:, second] - values[:, first]  # > 0 where the second is better
     raw = np.full((m, m), np.nan)
+    # zeros dropped (scipy.stats.wilcoxon's default, as the supplement of
+    # Foucart et al. used it); each pair on its own cases (NaN elsewhere)
     raw[first, second] = raw[second, first] = signed_rank_pvalues(d, "two-sided")
     mean_difference = np.zeros((m, m))
     for i, j, column in zip(first, second, d.T, strict=True):
@@ -451,6 +453,7 @@ def _wilcoxon_one_sided(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     m = values.shape[1]
     rows, cols = np.nonzero(~np.eye(m, dtype=bool))
     greater = np.full((m, m), np.nan)
+    # zeros dropped, each pair on its own cases, as in _wilcoxon_two_sided
     greater[rows, cols] = signed_rank_pvalues(
         values[:, cols] - values[:, rows], "greater"
     )
