@@ -225,8 +225,7 @@ def posthoc(
             "nan_policy='pairwise' (use 'omit')."
         )
     test_options = _check_options(method, options)
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    _check_alpha(alpha)
     pairwise = nan_policy == "pairwise"
     if pairwise and (method in RANK_METHODS or method == CONOVER):
         raise ValueError(
@@ -241,10 +240,7 @@ def posthoc(
         table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     table.columns = pd.Index(names, name=table.columns.name)
-    if control is not None and control not in names and str(control) in names:
-        control = str(control)  # results name algorithms by str(column)
-    if control is not None and control not in names:
-        raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
+    control, pairs = _control_and_pairs(names, control)
     if control is not None and method in ALL_PAIRS_ONLY:
         raise ValueError(
             f"method={method!r} compares all pairs; against a control use "
@@ -258,19 +254,7 @@ def posthoc(
             )
         adjust = method
     else:
-        adjust = "holm" if adjust is None else adjust
-        if adjust == "bonferroni-dunn":
-            adjust = "bonferroni"
-        check_choice("adjust", adjust, ADJUSTMENTS)
-        if adjust in ALL_PAIRS_ONLY and control is not None:
-            procedure = {
-                "shaffer": "Shaffer's procedure",
-                "bergmann-hommel": "Bergmann and Hommel's procedure",
-            }[adjust]
-            raise ValueError(
-                f"{procedure} is for all pairwise comparisons; against a "
-                "control use adjust='holm'."
-            )
+        adjust = _test_adjustment(adjust, control)
 
     n, k = table.shape
     values = table.to_numpy()
@@ -282,11 +266,6 @@ def posthoc(
             index=table.columns,
             name="mean rank",
         )
-    pairs = (
-        [(control, other) for other in names if other != control]
-        if control is not None
-        else list(combinations(names, 2))
-    )
     first, second = _pair_indices(names, pairs)
     se = rank_standard_error(k, n)
     if method in RANK_METHODS:
@@ -417,6 +396,44 @@ def _pairs_result(
     )
 
 
+def _check_alpha(alpha: float) -> None:
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+
+
+def _control_and_pairs(
+    names: list[str], control: str | None
+) -> tuple[str | None, list[tuple[str, str]]]:
+    """The control as the results name it (``str`` of its column), checked,
+    and the pairs to test: (control, other) for each other, else all pairs."""
+    if control is not None and control not in names and str(control) in names:
+        control = str(control)
+    if control is not None and control not in names:
+        raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
+    if control is None:
+        return None, list(combinations(names, 2))
+    return control, [(control, other) for other in names if other != control]
+
+
+def _test_adjustment(adjust: str | None, control: str | None) -> str:
+    """The correction of tests that do not fix their own (default Holm),
+    checked; Shaffer's and Bergmann–Hommel's need all pairs."""
+    adjust = "holm" if adjust is None else adjust
+    if adjust == "bonferroni-dunn":
+        adjust = "bonferroni"
+    check_choice("adjust", adjust, ADJUSTMENTS)
+    if adjust in ALL_PAIRS_ONLY and control is not None:
+        procedure = {
+            "shaffer": "Shaffer's procedure",
+            "bergmann-hommel": "Bergmann and Hommel's procedure",
+        }[adjust]
+        raise ValueError(
+            f"{procedure} is for all pairwise comparisons; against a "
+            "control use adjust='holm'."
+        )
+    return adjust
+
+
 def _durbin_posthoc(
     scores: pd.DataFrame | np.ndarray,
     method: str,
@@ -440,32 +457,16 @@ def _durbin_posthoc(
             "ranking='durbin' reads NaN as the cells the design leaves out, so it "
             f"takes no nan_policy={nan_policy!r}: leave nan_policy at 'raise'."
         )
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
-    adjust = "holm" if adjust is None else adjust
-    adjust = "bonferroni" if adjust == "bonferroni-dunn" else adjust
-    check_choice("adjust", adjust, ADJUSTMENTS)
+    _check_alpha(alpha)
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
     names = [str(c) for c in table.columns]
     table.columns = pd.Index(names, name=table.columns.name)
-    if control is not None and control not in names and str(control) in names:
-        control = str(control)
-    if control is not None and control not in names:
-        raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
-    if control is not None and adjust in ALL_PAIRS_ONLY:
-        raise ValueError(
-            f"adjust={adjust!r} is for all pairwise comparisons; against a "
-            "control use adjust='holm'."
-        )
+    control, pairs = _control_and_pairs(names, control)
+    adjust = _test_adjustment(adjust, control)
     k, r, _ = balanced_design(table, present, names)
     t = present.shape[1]
     sums = np.nansum(ranks, axis=0)
     mean_ranks = pd.Series(sums / r, index=table.columns, name="mean rank")
-    pairs = (
-        [(control, other) for other in names if other != control]
-        if control is not None
-        else list(combinations(names, 2))
-    )
     first, second = _pair_indices(names, pairs)
     stats, raw = durbin_conover(ranks, present, first, second, k, r)
     adjusted = adjust_pvalues(raw, adjust, n_algorithms=t)
