@@ -14,6 +14,7 @@ import pandas as pd
 
 from nbstats.report.compact import (
     adjacent_pairs,
+    effect_text,
     joint_caption,
     joint_rope_text,
     ranking_order,
@@ -92,14 +93,8 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             else ""
         )
     )
-    if "effect" in pairs_frame:
-        caption += (
-            "; r: the effect size, the matched-pairs rank-biserial correlation "
-            "of the first minus the second (> 0 when the first is better; |r| < "
-            "0.1 negligible, < 0.3 small, < 0.5 medium, else large)."
-        )
-    else:
-        caption += "."
+    # rows name b first: r of b − a is the first minus the second
+    caption += effect_text("first", "second") if "effect" in pairs_frame else "."
     return frame, caption
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 from nbstats.report.display import _and, _display, _n, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table, result_table
+from nbstats.results.effect_size import MAGNITUDE_BOUNDS
 from nbstats.results.render import escape_latex
 
 __all__ = [
@@ -259,12 +260,30 @@ def csv_download(name: str, description: str, frame: pd.DataFrame) -> None:
     )
 
 
-#: What the pairwise tables' effect column is (ends a caption).
-EFFECT_TEXT = (
-    "; r: the effect size, the matched-pairs rank-biserial correlation of the "
-    "second minus the first (> 0 when the second is better; |r| < 0.1 "
-    "negligible, < 0.3 small, < 0.5 medium, else large)."
-)
+def effect_text(minuend: str = "second", subtrahend: str = "first") -> str:
+    """What a pairwise table's effect column r is (ends a caption): the
+    rank-biserial correlation of the ``minuend`` algorithm of a row minus the
+    ``subtrahend``, and the bounds of its magnitude words.
+
+    Examples
+    --------
+    >>> effect_text("first", "second").split("; ")[-1]
+    '|r| < 0.1 negligible, < 0.3 small, < 0.5 medium, else large).'
+    """
+    bounds = MAGNITUDE_BOUNDS["rank-biserial"]
+    words = ", < ".join(
+        f"{bound:g} {word}"
+        for bound, word in zip(bounds, ("negligible", "small", "medium"), strict=True)
+    )
+    return (
+        "; r: the effect size, the matched-pairs rank-biserial correlation of the "
+        f"{minuend} minus the {subtrahend} (> 0 when the {minuend} is better; "
+        f"|r| < {words}, else large)."
+    )
+
+
+#: The frequentist tables' effect column: rows "a vs b", r of b − a.
+EFFECT_TEXT = effect_text()
 
 
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:

@@ -16,13 +16,9 @@ import pandas as pd
 from nbstats.report.display import _n, _p, figure, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table
+from nbstats.results.effect_size import magnitude
 
 __all__ = ["bayes_two_sample", "effect_magnitude", "prior_text", "two_sample"]
-
-#: Upper bounds of |r| (matched-pairs rank-biserial correlation) for the words
-#: negligible, small and medium; above the last: large. Cohen's (1988)
-#: conventions for a correlation.
-EFFECT_BOUNDS = ((0.1, "negligible"), (0.3, "small"), (0.5, "medium"))
 
 
 def prior_text(prior: str, s: float) -> str:
@@ -43,11 +39,8 @@ def effect_magnitude(r: float) -> str:
     >>> effect_magnitude(0.7714), effect_magnitude(-0.05)
     ('large', 'negligible')
     """
-    size = abs(float(r))
-    for bound, word in EFFECT_BOUNDS:
-        if size < bound:
-            return word
-    return "large"
+    # Cohen's (1988) words for a correlation, as every effect column's
+    return magnitude("rank-biserial", float(r)) or "large"
 
 
 def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
