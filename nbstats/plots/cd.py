@@ -50,11 +50,20 @@ _METHODS = {
     "li": "Li",
     "rom": "Rom",
     "shaffer": "Shaffer",
-    "conover": "Conover (Friedman ranks)",
+    "conover": "Conover",
     "wilcoxon": "Wilcoxon signed-rank",
     "sign": "sign",
     "ttest": "paired t",
 }
+#: The ranks a post-hoc result compares (its ``ranking``), named in the
+#: caption unless they are Friedman's for a z-test (the default).
+_RANKINGS = {
+    "friedman": "Friedman ranks",
+    "aligned": "aligned ranks",
+    "quade": "Quade ranks",
+    "durbin": "Durbin ranks, incomplete design",
+}
+
 _ADJUSTMENTS = {
     "holm": "Holm",
     "hochberg": "Hochberg",
@@ -275,6 +284,9 @@ class _Diagram:
             test = "signed-rank" if res.test == "signrank" else res.test
             return f"Bayesian {test} test, joint posterior > {1 - res.gamma:g}"
         name = _METHODS.get(res.method, res.method)
+        ranking = getattr(res, "ranking", "friedman")
+        if ranking != "friedman" or res.method == "conover":
+            name += f" ({_RANKINGS.get(ranking, ranking)})"
         alpha = f"α = {res.alpha:g}"
         if self.control is not None:
             control = control_label or str(self.control)

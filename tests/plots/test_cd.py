@@ -317,6 +317,22 @@ def test_holm_all_pairs_on_ranks(table6):
     assert one(ax, "caption").get_text() == "Holm test, α = 0.05"
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "caption"),
+    [
+        ({"method": "conover"}, "Conover (Friedman ranks) tests, Holm adjustment"),
+        (
+            {"method": "conover", "ranking": "quade"},
+            "Conover (Quade ranks) tests, Holm adjustment",
+        ),
+        ({"method": "holm", "ranking": "aligned"}, "Holm (aligned ranks) test"),
+    ],
+)
+def test_the_caption_names_the_ranks_compared(table6, kwargs, caption):
+    ax = cd_diagram(nbstats.posthoc(table6, **kwargs))
+    assert one(ax, "caption").get_text() == f"{caption}, α = 0.05"
+
+
 def test_a_group_of_one_is_an_invisible_placeholder():
     rng = np.random.default_rng(3)
     table = pd.DataFrame(rng.normal(size=(60, 3)), columns=["A", "B", "C"])
