@@ -27,6 +27,7 @@ from nbstats.scores import check_flag
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import (
+    ALL_PAIRS_ONLY,
     PAIRWISE_METHODS,
     POSTHOC_METHODS,
     posthoc,
@@ -46,9 +47,6 @@ from nbstats.widgets.rank_svg import SVG_FROM, cd_svg
 __all__ = ["FrequentistDashboard", "show_figure"]
 
 OMNIBUS_TESTS = ("friedman", "iman-davenport")
-
-#: Post-hoc methods that compare all pairs and cannot take a control.
-ALL_PAIRS_ONLY = ("nemenyi", "shaffer", "bergmann-hommel")
 
 _METHOD_LABELS = {
     "nemenyi": "Nemenyi",
