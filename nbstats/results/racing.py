@@ -44,8 +44,9 @@ class RaceResult(Result):
     stop_reason : str
         ``"one candidate left"``, ``"budget exhausted"``, ``"step limit
         reached"`` or ``"instances exhausted"``; in the ``partial_result`` of
-        a :class:`~nbstats.stats.racing.RaceError`, ``"evaluation failed"``,
-        and of an interrupted race, ``"interrupted"``.
+        a :class:`~nbstats.stats.racing.RaceError`, ``"evaluation failed"``
+        (or ``"instances failed"`` when the instances iterable raised), and
+        of an interrupted race, ``"interrupted"``.
     candidates : dict
         Each candidate's name (``str(candidate)``), which labels the columns
         of ``scores`` and the ``candidate``/``by`` entries of

@@ -14,7 +14,14 @@ import itertools
 import math
 import pickle
 from collections.abc import Callable, Collection, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from numbers import Integral
 from typing import Any
 
@@ -23,13 +30,20 @@ import pandas as pd
 
 from nbstats._progress import progress_bar
 from nbstats.stats.bayes.weights import seed_sequence
-from nbstats.stats.racing_executors import describe_failure, real_number_problem
+from nbstats.stats.racing_executors import (
+    describe_failure,
+    real_number_problem,
+    show,
+)
 
 __all__ = ["StudyError", "study", "summarise"]
 
 #: Column holding the repetition number (0, 1, …) in a study's table.
 REPETITION = "repetition"
 _RESERVED = (REPETITION, "random_state")
+# seconds between two looks at the executor's futures (see _run_on_executor)
+_POLL = 0.1
+_INT64 = -(2**63)
 
 Setting = dict[str, Any]
 # one task: (setting, setting index, repetition, seed)
@@ -37,15 +51,23 @@ _Task = tuple[Setting, int, int, np.random.SeedSequence]
 
 
 class StudyError(RuntimeError):
-    """A task of :func:`study` failed.
+    """A task of :func:`study` failed, or never ran.
 
     The message names the setting and repetition; the original exception is
-    the ``__cause__``. Nothing computed is lost:
+    the ``__cause__``: whatever ``generate``, ``analyse`` or ``evaluate``
+    raised (any exception but ``KeyboardInterrupt``: ``SystemExit`` and
+    ``GeneratorExit`` too, e.g. a worker's ``sys.exit()``), the reason a
+    metric was refused, a ``BrokenProcessPool``, a pickling error, a
+    ``RuntimeError`` of an executor that was shut down, or a
+    ``CancelledError`` when the executor cancelled the task (a pool shut down
+    with ``cancel_futures=True``, a Dask cluster closed mid-study). Nothing
+    computed is lost:
 
     Attributes
     ----------
     partial_results : DataFrame
-        The rows of every task that finished, in the study's order and layout.
+        The rows of every task that finished, in the study's order and layout
+        (also ``partial_result``, the name :class:`nbstats.RaceError` uses).
     setting : dict
         Keyword arguments of the failed task's setting.
     repetition : int
@@ -69,6 +91,11 @@ class StudyError(RuntimeError):
             type(self),
             (self.args[0], self.setting, self.repetition, self.partial_results),
         )
+
+    @property
+    def partial_result(self) -> pd.DataFrame:
+        """The same table as ``partial_results``."""
+        return self.partial_results
 
 
 def study(
@@ -169,19 +196,26 @@ def study(
     Raises
     ------
     StudyError
-        A task raised or returned a refused metric (see ``evaluate``), or a
-        worker process died or could not be sent the task (pickling): the
-        message names its setting and repetition, the
-        original exception is chained, and ``error.partial_results`` holds
-        every finished row. With an executor, tasks not yet started are
-        cancelled, running ones are waited for and kept; if several failed,
-        the first in the study's order is reported.
+        A task failed: it raised (any exception but ``KeyboardInterrupt``,
+        ``SystemExit`` and ``GeneratorExit`` included) or returned a refused
+        metric (see ``evaluate``); a worker process died; the task could not
+        be sent (pickling, an executor already shut down); or the executor
+        cancelled it or gave back no row for it (a pool shut down with
+        ``cancel_futures=True``, a Dask cluster closed mid-study). A study
+        never returns a table with rows missing. The message names the
+        setting and repetition, the original exception is chained, and
+        ``error.partial_results`` holds every finished row. With an executor,
+        tasks not yet started are cancelled, running ones are waited for and
+        kept; if several failed, the first in the study's order is reported.
     TypeError, ValueError
         Bad arguments; functions that a process pool cannot pickle.
     KeyboardInterrupt
-        Interrupting a study (Ctrl-C, or the notebook's stop button) cancels
-        the tasks not yet started and re-raises with the finished rows in
-        ``interrupt.partial_results``.
+        The only exception that is not wrapped: interrupting a study (Ctrl-C,
+        the notebook's stop button, or a ``KeyboardInterrupt`` raised in a
+        task) cancels the tasks not yet started and re-raises the same
+        exception, with the finished rows attached as
+        ``interrupt.partial_results`` (and ``interrupt.partial_result``), so
+        that ``except KeyboardInterrupt`` still catches it.
 
     Notes
     -----
@@ -255,38 +289,30 @@ def study(
     futures: dict[Future[Any], int] = {}
     try:
         if executor is None:
-            for start, chunk in zip(itertools.count(0, chunksize), chunks):
-                done, failure = _run_chunk(functions, chunk)
-                _record(rows, failures, start, done, failure, bar)
+            # one task at a time whatever the chunksize: an interrupt loses
+            # no finished row
+            for position, task in enumerate(tasks):
+                done, failure = _run_chunk(functions, [task])
+                _record(rows, failures, position, done, failure, bar)
                 if failure is not None:
                     break
         else:
-            for index, chunk in enumerate(chunks):
-                future = executor.submit(_run_chunk, functions, chunk)
-                futures[future] = index * chunksize
-            for future in as_completed(futures):
-                if future.cancelled():
-                    continue
-                start = futures[future]
-                try:
-                    done, failure = future.result()
-                except Exception as error:  # e.g. a result that would not pickle
-                    done, failure = [], (0, error)
-                _record(rows, failures, start, done, failure, bar)
-                if failure is not None:
-                    for other in futures:
-                        other.cancel()
+            _run_on_executor(
+                executor, functions, chunks, chunksize, rows, failures, bar, futures
+            )
     except KeyboardInterrupt as interrupt:
         for other in futures:
             other.cancel()
-        interrupt.partial_results = _frame(grid, tasks, rows)  # type: ignore[attr-defined]
+        partial = _frame(grid, tasks, rows)
+        interrupt.partial_results = partial  # type: ignore[attr-defined]
+        interrupt.partial_result = partial  # type: ignore[attr-defined]
         raise
     finally:
         if bar is not None:
             bar.close()
     frame = _frame(grid, tasks, rows)
     if not failures:
-        failures = _mixed_kinds(rows)
+        failures = _missing(rows, len(tasks)) or _mixed_kinds(rows)
     if failures:
         position, error = min(failures, key=lambda item: item[0])
         setting, s, r, _ = tasks[position]
@@ -443,9 +469,82 @@ def _run_chunk(
             result = analyse(data)
             metrics = evaluate(result, data, dict(setting))
             done.append(_check_metrics(metrics, setting, nan_ok))
-        except Exception as error:  # reported with its setting and repetition
-            return done, (offset, error)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # SystemExit, GeneratorExit…: reported
+            return done, (offset, error)  # with its setting and repetition
     return done, None
+
+
+def _run_on_executor(
+    executor: Executor,
+    functions: tuple[Any, ...],
+    chunks: list[list[_Task]],
+    chunksize: int,
+    rows: dict[int, dict[str, Any]],
+    failures: list[tuple[int, BaseException]],
+    bar: Any,
+    futures: dict[Future[Any], int],
+) -> None:
+    """Submit every chunk and record what comes back, until every future is
+    done or cancelled; fills ``futures`` (future -> position of its first
+    task) so that an interrupt can cancel them.
+
+    A future the executor cancels (a shut-down pool, a closed cluster) is a
+    failure of its first task. ``wait`` with a time limit, and a look at
+    every pending future's ``cancelled()``, because
+    ``ThreadPoolExecutor.shutdown(cancel_futures=True)`` cancels futures
+    without waking their waiters: ``as_completed`` would wait for ever.
+    """
+    for index, chunk in enumerate(chunks):
+        try:
+            future = executor.submit(_run_chunk, functions, chunk)
+        except Exception as error:  # a shut-down executor, a pickling error
+            failures.append((index * chunksize, error))
+            break
+        futures[future] = index * chunksize
+    ours: set[Future[Any]] = set()  # cancelled by us, after a failure
+    stopping = False
+    pending = set(futures)
+    while pending:
+        if failures and not stopping:  # stop what has not started
+            stopping = True
+            ours.update(f for f in pending if not f.cancelled() and f.cancel())
+        done, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
+        swept = {future for future in pending if future.cancelled()}
+        pending -= swept
+        for future in sorted(done | swept, key=futures.__getitem__):
+            start = futures[future]
+            if future.cancelled():
+                if future not in ours:
+                    failures.append((start, _cancelled_error()))
+                continue
+            try:
+                result, failure = future.result()
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:  # e.g. a result that would not pickle
+                result, failure = [], (0, error)
+            _record(rows, failures, start, result, failure, bar)
+
+
+def _cancelled_error() -> CancelledError:
+    return CancelledError(
+        "the executor cancelled the task before it returned (was it shut "
+        "down, or its cluster closed?); it did not run"
+    )
+
+
+def _missing(
+    rows: dict[int, dict[str, Any]], n_tasks: int
+) -> list[tuple[int, BaseException]]:
+    """The first task with no row although nothing failed: an executor that
+    lost it. Never silently a shorter table."""
+    for position in range(n_tasks):
+        if position not in rows:
+            message = "the executor gave back no row for this task"
+            return [(position, RuntimeError(message))]
+    return []
 
 
 def _record(
@@ -510,8 +609,18 @@ def _check_metric(key: str, value: object, nan_ok: bool) -> None:
     problem = real_number_problem(value)
     if problem is not None and not problem.startswith("a bool"):
         raise TypeError(
-            f"metric {key!r} is {value!r}, {problem}; a metric must be a real "
+            f"metric {key!r} is {show(value)}, {problem}; a metric must be a real "
             "number, a bool or a text label."
+        )
+    if (
+        problem is None
+        and isinstance(value, Integral)
+        and not _INT64 <= value < -_INT64
+    ):
+        raise TypeError(
+            f"metric {key!r} is {show(value)}, beyond the int64 range: the column "
+            "would hold Python objects, which summarise leaves out; return a "
+            "float."
         )
     if problem is None and math.isnan(float(value)) and not nan_ok:  # type: ignore[arg-type]
         raise ValueError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import CancelledError, Executor
 from typing import Any, Literal
 
 import numpy as np
@@ -31,9 +31,11 @@ from nbstats.stats.racing_executors import (
     CallFailure,
     RaceError,
     check_timeout,
+    describe_failure,
     failure_words,
     run_calls,
     score_problem,
+    show,
 )
 
 __all__ = ["RaceError", "race"]
@@ -158,21 +160,30 @@ def race(
     Raises
     ------
     RaceError
-        An evaluation failed: ``evaluate`` raised, ran past ``timeout``, its
-        worker process died, it could not be sent to the executor (pickling),
-        or it returned something other than a finite real number (``True``,
-        ``"0.5"``, ``None``, a complex number, NaN or ±inf are refused; numpy
-        integers and floats are fine). The message and ``error.candidate`` /
-        ``error.instance`` name the call, the cause is chained, and
-        ``error.partial_result`` keeps every complete instance. With an
-        executor, the calls not started are cancelled; if several failed,
-        the first in the step's order (instances, then candidates) is
+        An evaluation failed: ``evaluate`` raised (any exception but
+        ``KeyboardInterrupt``: ``SystemExit`` and ``GeneratorExit`` too, e.g.
+        a process-pool worker's ``sys.exit()``), ran past ``timeout``, its
+        worker process died, it could not be sent to the executor (pickling,
+        an executor already shut down), the executor cancelled it or gave back
+        nothing (a pool shut down with ``cancel_futures=True``, a Dask cluster
+        closed mid-race), or it returned something other than a finite real
+        number (``True``, ``"0.5"``, ``None``, a complex number, NaN or ±inf,
+        a ``timedelta64`` or a date, ``10**400``, an integer beyond 2**53
+        that a float would round are refused; numpy integers and floats are
+        fine). Or the ``instances`` iterable raised. The message and
+        ``error.candidate`` / ``error.instance`` name the call, the cause is
+        chained, and ``error.partial_result`` keeps every complete instance.
+        With an executor, the calls not started are cancelled; if several
+        failed, the first in the step's order (instances, then candidates) is
         reported.
     ValueError
         Bad arguments.
     KeyboardInterrupt
-        Interrupting a race cancels the calls not started and re-raises with
-        the complete instances in ``interrupt.partial_result``.
+        The only exception that is not wrapped: interrupting a race (Ctrl-C,
+        or a ``KeyboardInterrupt`` raised by ``evaluate``) cancels the calls
+        not started and re-raises the same exception with the complete
+        instances attached as ``interrupt.partial_result``, so that
+        ``except KeyboardInterrupt`` still catches it.
 
     Examples
     --------
@@ -263,7 +274,7 @@ def race(
             if max_steps is not None and state.step >= max_steps:
                 state.stop_reason = "step limit reached"
                 break
-            block = _take(instance_iter, instances_per_step)
+            block = _take(instance_iter, instances_per_step, state)
             if not block:
                 state.stop_reason = "instances exhausted"
                 break
@@ -376,13 +387,29 @@ class _RaceState:
         )
 
 
-def _take(iterator: Any, count: int) -> list[Any]:
+def _take(iterator: Any, count: int, state: _RaceState) -> list[Any]:
+    """The next ``count`` instances (fewer at the end); an iterable that
+    raises stops the race with a :class:`RaceError` keeping what was done."""
     block = []
     for _ in range(count):
         try:
             block.append(next(iterator))
         except StopIteration:
             break
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # the user's generator failed
+            state.stop_reason = "instances failed"
+            number = len(state.instances) + len(block)
+            raise RaceError(
+                f"the instances iterable raised {describe_failure(error)} when "
+                f"asked for instance number {number} (0-based); the race "
+                f"stopped at step {state.step} with {len(state.rows)} complete "
+                f"instance(s) and {state.evaluations} evaluations (see "
+                "error.partial_result).",
+                state.result(state.higher_is_better),
+                kind="instances",
+            ) from error
     return block
 
 
@@ -406,6 +433,12 @@ def _evaluate_step(
             scores[index] = float(value)
         else:
             failures.append(CallFailure(index, problem, "bad score"))
+    if not failures:  # an executor that lost a call without a word
+        failures = [
+            CallFailure(index, CancelledError("no result came back"), "cancelled")
+            for index in range(len(jobs))
+            if index not in values
+        ][:1]
     failed_instances = {jobs[f.index][0] for f in failures}
     held = [k for k in range(len(block)) if k not in failed_instances]
     complete = [k for k in held if all(i in scores for i in _jobs_of(jobs, k))]
@@ -448,7 +481,7 @@ def _race_error(
     candidate, instance = (
         calls[failure.index] if failure.index < len(calls) else (None, None)
     )
-    call = f"evaluate({candidate!r}, {instance!r})"
+    call = f"evaluate({show(candidate)}, {show(instance)})"
     what = failure_words(failure, timeout)
     message = (
         f"{call} {what}; the race stopped at step {state.step} with "

@@ -12,8 +12,10 @@ words the cause the same way for :func:`nbstats.simulate.study`.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import math
 import pickle
+import reprlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -27,8 +29,10 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
-from numbers import Real
+from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 if TYPE_CHECKING:
     from nbstats.results.racing import RaceResult
@@ -42,20 +46,30 @@ __all__ = [
     "real_number_problem",
     "run_calls",
     "score_problem",
+    "show",
 ]
 
 # executors whose futures say when a call starts (Future.running())
 _REPORTS_RUNNING = (ThreadPoolExecutor, ProcessPoolExecutor)
+# seconds between two looks at the pending calls when there is no time limit
+_POLL = 0.1
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80
+_SHORT.maxdict = _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = 12
 
 
 class RaceError(RuntimeError):
     """An evaluation failed, so the race stopped.
 
     The message names the candidate and the instance; the original exception
-    (the one ``evaluate`` raised, the executor's ``BrokenProcessPool`` or
-    pickling error, a ``TimeoutError`` at the time limit, or the
-    ``TypeError``/``ValueError`` of a score that is not a finite real number)
-    is the ``__cause__``.
+    is the ``__cause__``: the one ``evaluate`` raised (any exception but
+    ``KeyboardInterrupt``: ``SystemExit`` and ``GeneratorExit`` too, e.g. a
+    process-pool worker's ``sys.exit()``), the executor's
+    ``BrokenProcessPool``, pickling error or ``RuntimeError`` (shut down),
+    a ``CancelledError`` when the executor cancelled the call, a
+    ``TimeoutError`` at the time limit, the ``TypeError``/``ValueError`` of a
+    score that is not a finite real number, or what the ``instances``
+    iterable raised.
 
     Attributes
     ----------
@@ -65,10 +79,13 @@ class RaceError(RuntimeError):
         evaluation is left out whole, so ``scores`` has no hole and
         ``evaluations`` counts exactly the scores it holds).
     candidate, instance : object
-        The call that failed: ``evaluate(candidate, instance)``.
+        The call that failed: ``evaluate(candidate, instance)`` (both
+        ``None`` when the ``instances`` iterable failed).
     kind : str
         ``"raised"``, ``"timeout"``, ``"worker died"``, ``"not sent"`` (the
-        executor could not pickle the call) or ``"bad score"``.
+        executor could not pickle the call, or was shut down),
+        ``"cancelled"`` (the executor cancelled the call), ``"bad score"`` or
+        ``"instances"`` (iterating over the instances raised).
     timeout : float or None
         The race's time limit per evaluation.
     """
@@ -106,8 +123,9 @@ class RaceError(RuntimeError):
 @dataclasses.dataclass(frozen=True)
 class CallFailure:
     """Call number ``index`` failed with ``error``; ``kind`` is one of
-    ``"raised"``, ``"timeout"``, ``"worker died"``, ``"not sent"`` (pickling)
-    or ``"bad score"``."""
+    ``"raised"``, ``"timeout"``, ``"worker died"``, ``"not sent"`` (pickling,
+    an executor shut down), ``"cancelled"``, ``"bad score"`` or
+    ``"instances"``."""
 
     index: int
     error: BaseException
@@ -141,8 +159,10 @@ def real_number_problem(value: object) -> str | None:
     """Why ``value`` is not a real number, or ``None`` if it is one.
 
     Python and numpy integers and floats are real numbers; ``bool`` (and
-    ``numpy.bool_``), strings (even ``"0.5"``), ``None``, complex numbers and
-    arrays are not. Finiteness is not checked here.
+    ``numpy.bool_``), strings (even ``"0.5"``), ``None``, complex numbers,
+    durations and dates (``numpy.timedelta64``, which numpy counts as an
+    integer, ``numpy.datetime64``, ``datetime``), arrays and integers too
+    large for a float (``10**400``) are not. Finiteness is not checked here.
 
     Examples
     --------
@@ -153,13 +173,26 @@ def real_number_problem(value: object) -> str | None:
     'a str, not a number (convert it with float() if it is one)'
     >>> real_number_problem(True)
     'a bool, not a number (return 1.0 or 0.0 if that is the score)'
+    >>> real_number_problem(np.timedelta64(3, "s"))[:44]
+    'a timedelta64 (a duration or a date), not a '
     """
     kind = type(value).__name__
     if isinstance(value, bool) or kind == "bool_" or kind == "bool":
         return f"a {kind}, not a number (return 1.0 or 0.0 if that is the score)"
     if isinstance(value, (str, bytes)):
         return f"a {kind}, not a number (convert it with float() if it is one)"
+    if isinstance(value, (np.timedelta64, np.datetime64, dt.timedelta, dt.date)):
+        return (
+            f"a {kind} (a duration or a date), not a number (convert it to "
+            "one, e.g. seconds: value / np.timedelta64(1, 's'))"
+        )
     if isinstance(value, Real):
+        try:
+            float(value)
+        except OverflowError:
+            return "too large for a float (beyond ±1.8e308)"
+        except (TypeError, ValueError) as error:
+            return f"a {kind} that float() cannot convert ({error})"
         return None
     if isinstance(value, complex) or "complex" in kind:
         return "a complex number; a score must be real"
@@ -169,7 +202,8 @@ def real_number_problem(value: object) -> str | None:
 
 
 def score_problem(value: object) -> Exception | None:
-    """The error to report for a score that is not a finite real number.
+    """The error to report for a score that is not a finite real number a
+    float holds exactly (an integer beyond 2**53 would silently be rounded).
 
     Examples
     --------
@@ -177,16 +211,37 @@ def score_problem(value: object) -> Exception | None:
     True
     >>> score_problem(float("nan"))  # doctest: +ELLIPSIS
     ValueError('nan, which is not finite; a failed evaluation must raise ...')
+    >>> score_problem(10**400)  # doctest: +ELLIPSIS
+    TypeError('100000000000000000...0000000000000000000, too large for a float ...')
     """
     problem = real_number_problem(value)
     if problem is not None:
-        return TypeError(f"{value!r}, {problem}")
-    if not math.isfinite(float(value)):  # type: ignore[arg-type]
+        return TypeError(f"{show(value)}, {problem}")
+    number = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(number):
         return ValueError(
-            f"{value!r}, which is not finite; a failed evaluation must raise "
+            f"{show(value)}, which is not finite; a failed evaluation must raise "
             "(or return a finite worst score if that is what it means)"
         )
+    if isinstance(value, Integral) and int(value) != int(number):
+        return ValueError(
+            f"{show(value)}, an integer that a float cannot hold exactly (it "
+            f"would become {number:.17g}); scale it, or return a float if "
+            "rounding is fine"
+        )
     return None
+
+
+def show(value: object) -> str:
+    """``repr(value)`` cut to a readable length (a 400-digit integer, a big
+    array), and never failing.
+
+    Examples
+    --------
+    >>> show(10**40)
+    '100000000000000000...0000000000000000000'
+    """
+    return _SHORT.repr(value)
 
 
 def failure_words(failure: CallFailure, timeout: float | None) -> str:
@@ -199,6 +254,11 @@ def failure_words(failure: CallFailure, timeout: float | None) -> str:
         return f"was lost: {describe_failure(failure.error)}"
     if failure.kind == "not sent":
         return f"could not be sent to the executor: {describe_failure(failure.error)}"
+    if failure.kind == "cancelled":
+        return (
+            "was cancelled by the executor before it returned (was it shut "
+            "down, or its cluster closed?); it did not run"
+        )
     return f"raised {describe_failure(failure.error)}"
 
 
@@ -223,6 +283,8 @@ def describe_failure(error: BaseException) -> str:
             "defined at module level, or functools.partial of them — not "
             "lambdas or functions defined inside another function)"
         )
+    if isinstance(error, RuntimeError) and "shutdown" in str(error):
+        return f"{text} (the executor was shut down: give a running one)"
     return text
 
 
@@ -279,8 +341,10 @@ def _run_here(
                 values[index] = _call_in_thread(function, candidate, instance, timeout)
         except _Timeout as error:
             return values, [CallFailure(index, error, "timeout")]
-        except Exception as error:  # reported with its candidate and instance
-            return values, [CallFailure(index, error, "raised")]
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # SystemExit, GeneratorExit… too:
+            return values, [CallFailure(index, error, "raised")]  # reported
     return values, []
 
 
@@ -328,7 +392,7 @@ def _run_on(
     pending: set[Future[Any]] = set()
     started: dict[Future[Any], float] = {}
     last_done = time.monotonic()
-    poll = None if timeout is None else min(0.05, timeout / 10)
+    poll = _POLL if timeout is None else min(0.05, timeout / 10)
     exact = isinstance(executor, _REPORTS_RUNNING)
     stopping = False
     try:
@@ -337,22 +401,27 @@ def _run_on(
                 index, (candidate, instance) = todo.pop()
                 try:
                     future = executor.submit(function, candidate, instance)
-                except Exception as error:  # e.g. a Dask client that cannot pickle
-                    if isinstance(error, RuntimeError) and "shutdown" in str(error):
-                        raise
-                    failures.append(CallFailure(index, error, _kind(error)))
+                except Exception as error:  # pickling, an executor shut down
+                    kind = (
+                        "worker died" if _kind(error) == "worker died" else "not sent"
+                    )
+                    failures.append(CallFailure(index, error, kind))
                     break
                 futures[future] = index
                 pending.add(future)
             if failures and not stopping:  # the first failure: stop submitting
                 stopping = True
-                _cancel(pending)
-                pending = {future for future in pending if not future.cancelled()}
+                ours = {f for f in pending if not f.cancelled() and f.cancel()}
+                pending -= ours
             if not pending:
                 return values, failures
             done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+            # ThreadPoolExecutor.shutdown(cancel_futures=True) cancels futures
+            # without waking wait(): look at each one
+            swept = {future for future in pending if future.cancelled()}
+            pending -= swept
             now = time.monotonic()
-            for future in done:
+            for future in done | swept:
                 last_done = now
                 _outcome(future, futures[future], values, failures)
             late = (
@@ -379,13 +448,16 @@ def _outcome(
     values: dict[int, Any],
     failures: list[CallFailure],
 ) -> None:
-    if future.cancelled():
-        return
+    """Record a finished call. Only the calls the race itself cancelled (after
+    a failure) are left out; the executor cancelling one (shut down, cluster
+    closed) is a failure."""
     try:
         values[index] = future.result()
-    except CancelledError:
-        return
-    except Exception as error:
+    except CancelledError as error:
+        failures.append(CallFailure(index, error, "cancelled"))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # SystemExit of a worker's sys.exit() too
         failures.append(CallFailure(index, error, _kind(error)))
 
 
