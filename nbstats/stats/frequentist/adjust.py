@@ -8,11 +8,16 @@ procedure's decisions at every ``alpha`` at once.
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
+
+from nbstats.stats.frequentist.shaffer import (
+    shaffer_hypothesis_counts,
+    shaffer_multipliers,
+    step_down,
+)
 
 __all__ = [
     "ADJUSTMENTS",
@@ -64,7 +69,8 @@ def adjust_pvalues(
         - ``"li"``: Li's (1997) two-step procedure: all hypotheses are
           rejected if the largest p-value ``p_(m) <= α``, else those with
           ``p_i <= α (1 - p_(m)) / (1 - α)``; adjusted
-          ``p_i / (p_i + 1 - p_(m))``, and ``p_(m)`` itself.
+          ``p_i / (p_i + 1 - p_(m))``, ``p_(m)`` itself, and 0 for
+          ``p_i = 0`` (rejected at every α, even when ``p_(m) = 1``).
         - ``"rom"``: Rom's (1990) step-up procedure, Hochberg's with exact
           critical values ``c_1 = α``, ``c_2 = α/2``, ``c_i = (Σ_{j<i} α^j −
           Σ_{j=1}^{i-2} C(i, j) c_{j+1}^{i-j}) / i`` for the i-th largest
@@ -136,7 +142,7 @@ def adjust_pvalues(
     elif method == "bonferroni":
         adjusted = np.minimum(1.0, p.size * p)
     elif method == "holm":
-        adjusted = _step_down(p, np.arange(p.size, 0, -1))
+        adjusted = step_down(p, np.arange(p.size, 0, -1))
     elif method == "hochberg":
         adjusted = _hochberg(p)
     elif method == "hommel":
@@ -155,8 +161,10 @@ def adjust_pvalues(
                 f"p-values of {k} algorithms, got {p.size}."
             )
         if method == "shaffer":
-            adjusted = _step_down(p, _shaffer_multipliers(k))
+            adjusted = step_down(p, shaffer_multipliers(k))
         else:
+            # imported here: bergmann compiles with numba, which `import
+            # nbstats` should not load (bergmann does not import this module)
             from nbstats.stats.frequentist.bergmann import bergmann_hommel
 
             adjusted = bergmann_hommel(p, k)
@@ -165,15 +173,6 @@ def adjust_pvalues(
         if index is not None
         else adjusted
     )
-
-
-def _step_down(p: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
-    """Step-down adjustment: running maximum of ``multiplier_i * p_(i)``."""
-    order = np.argsort(p, kind="stable")
-    stepped = np.maximum.accumulate(np.minimum(1.0, multipliers * p[order]))
-    adjusted = np.empty_like(p)
-    adjusted[order] = stepped
-    return adjusted
 
 
 def _finner(p: np.ndarray) -> np.ndarray:
@@ -191,11 +190,20 @@ def _finner(p: np.ndarray) -> np.ndarray:
 
 
 def _li(p: np.ndarray) -> np.ndarray:
-    """Li's two-step: ``p_i / (p_i + 1 - p_(m))``; the largest keeps its p."""
+    """Li's two-step rule as adjusted p-values.
+
+    At level α it rejects every hypothesis if ``p_(m) <= α``, else those with
+    ``p_i <= α (1 - p_(m)) / (1 - α)``, i.e. ``α >= p_i / (p_i + 1 - p_(m))``:
+    that ratio is the adjusted p-value (at most ``p_(m)``, which keeps its
+    own). ``p_i = 0`` is rejected at every α, also when ``p_(m) = 1`` (where
+    the ratio is 0/0): its adjusted p-value is 0.
+    """
     largest = float(p.max())
-    with np.errstate(invalid="ignore", divide="ignore"):
-        adjusted = p / (p + 1.0 - largest)
-    adjusted[p == largest] = largest  # also 0/0 when every p-value is 0
+    positive = p > 0
+    adjusted = np.zeros_like(p)
+    # p > 0 keeps the denominator p + 1 - p_(m) positive
+    adjusted[positive] = p[positive] / (p[positive] + (1.0 - largest))
+    adjusted[p == largest] = largest
     return np.minimum(1.0, adjusted)
 
 
@@ -245,11 +253,20 @@ def _rom(p: np.ndarray) -> np.ndarray:
         )
     order = np.argsort(-p, kind="stable")  # largest first
     target = p[order]
-    low, high = np.zeros(m), np.ones(m)
     index = np.arange(m)
-    for _ in range(60):  # to double precision
+
+    def reaches(alpha: np.ndarray) -> np.ndarray:
+        return rom_critical_values(alpha, m)[index, index] >= target
+
+    # c_i(α) lies between Hochberg's α/i and α, so a_i lies in [p_(i), i p_(i)]:
+    # bisecting there is exact relative to p, however small (a zero p-value
+    # is rejected at every α: c_i(0) = 0)
+    low = target.copy()
+    high = np.minimum(1.0, (index + 1) * target)
+    high = np.where(reaches(high), high, 1.0)  # a safeguard: never taken
+    for _ in range(64):  # to double precision
         middle = (low + high) / 2
-        reached = rom_critical_values(middle, m)[index, index] >= target
+        reached = reaches(middle)
         high = np.where(reached, middle, high)
         low = np.where(reached, low, middle)
     smallest = np.minimum.accumulate(np.minimum(high, 1.0))
@@ -301,34 +318,3 @@ def _pairs_to_algorithms(n_pairs: int) -> int:
             "For comparisons against a control use 'holm'."
         )
     return k
-
-
-@cache
-def shaffer_hypothesis_counts(n_algorithms: int) -> frozenset[int]:
-    """Numbers of pairwise-equality hypotheses that can be true together.
-
-    A set of true hypotheses corresponds to a partition of the k algorithms
-    into groups of equal ones; a group of size j makes ``j(j-1)/2`` true
-    pairwise hypotheses (Shaffer 1986).
-
-    Examples
-    --------
-    >>> sorted(shaffer_hypothesis_counts(4))
-    [0, 1, 2, 3, 6]
-    """
-    if n_algorithms <= 1:
-        return frozenset({0})
-    counts: set[int] = set()
-    for group in range(1, n_algorithms + 1):
-        rest = shaffer_hypothesis_counts(n_algorithms - group)
-        counts.update(group * (group - 1) // 2 + x for x in rest)
-    return frozenset(counts)
-
-
-def _shaffer_multipliers(k: int) -> np.ndarray:
-    m = k * (k - 1) // 2
-    possible = np.array(sorted(shaffer_hypothesis_counts(k)))
-    # before the i-th rejection, at most m - i + 1 hypotheses remain; Shaffer
-    # uses the largest count of simultaneously true ones not exceeding that
-    remaining = np.arange(m, 0, -1)
-    return np.array([possible[possible <= r].max() for r in remaining])

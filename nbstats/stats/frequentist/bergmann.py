@@ -24,6 +24,8 @@ import warnings
 import numba
 import numpy as np
 
+from nbstats.stats.frequentist.shaffer import shaffer_multipliers, step_down
+
 __all__ = ["EXACT_MAX_ALGORITHMS", "bergmann_hommel"]
 
 #: Up to this many algorithms the exhaustive sets are enumerated (B(12) =
@@ -63,8 +65,6 @@ def bergmann_hommel(pvalues: np.ndarray, n_algorithms: int) -> np.ndarray:
             f"{k} algorithms, got {p.size}."
         )
     if k > EXACT_MAX_ALGORITHMS:
-        from nbstats.stats.frequentist.adjust import adjust_pvalues
-
         warnings.warn(
             f"Bergmann-Hommel's exhaustive sets of {k} algorithms are too many "
             f"to enumerate (more than {EXACT_MAX_ALGORITHMS}); Shaffer's "
@@ -72,7 +72,7 @@ def bergmann_hommel(pvalues: np.ndarray, n_algorithms: int) -> np.ndarray:
             UserWarning,
             stacklevel=3,
         )
-        return np.asarray(adjust_pvalues(p, "shaffer", n_algorithms=k))
+        return step_down(p, shaffer_multipliers(k))
     if k < 2:
         return p.copy()
     pair = np.full((k, k), -1, dtype=np.int64)
