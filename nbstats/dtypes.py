@@ -9,7 +9,8 @@ rules, and why, are in ``docs/input-rules.md``:
 ========================  ====================================================
 kind                      rule
 ========================  ====================================================
-int, uint, float          accepted, converted to float64
+int, uint, float          accepted, converted to float64; integers must be
+                          exact in float64 (see below)
 pandas Int64/Float64/…    accepted; ``pd.NA`` is a missing score (nan_policy)
 object                    accepted only if every value is a real number
                           (``None``/NaN/``pd.NA`` = missing); strings, even
@@ -17,20 +18,46 @@ object                    accepted only if every value is a real number
 bool / boolean            refused: cast with ``.astype(float)`` if 0/1 is meant
 complex                   refused: take ``.real`` or ``abs()`` explicitly
 categorical               refused: categories are labels, not scores
-datetime, timedelta       refused: convert to a number of seconds first
+datetime, timedelta       refused, as dtypes and as values in object columns
+                          (``np.timedelta64`` of every unit, ``pd.Timedelta``,
+                          ``datetime``): convert to a number of seconds first,
+                          e.g. ``df / pd.Timedelta(seconds=1)``
 string                    refused: convert with pd.to_numeric
 ========================  ====================================================
+
+Integers are exact or refused: float64 holds every integer up to 2**53 in
+magnitude, but beyond it only some (2**53 + 1 would become 2**53). An integer
+score (int64, uint64, nullable Int64/UInt64, a Python int in an object column)
+that float64 cannot hold exactly is refused with a ``ValueError`` naming the
+cells: converting it would round it, and two different scores could become the
+same number (``b = a + 1`` would become ``b = a``, a tie).
 """
 
 from __future__ import annotations
 
 import datetime
-from numbers import Complex, Real
+from collections.abc import Sequence
+from numbers import Complex, Integral, Real
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["real_scores"]
+__all__ = ["EXACT_INTEGER_LIMIT", "real_scores"]
+
+#: float64 holds every integer of at most this magnitude exactly (2**53).
+EXACT_INTEGER_LIMIT = 2**53
+
+#: Cells named in an error message, at most.
+_CELLS_SHOWN = 3
+
+_DURATION_FIX = (
+    "convert them to a number first, e.g. seconds: df / pd.Timedelta(seconds=1) "
+    "(or series.dt.total_seconds())."
+)
+_DATE_FIX = (
+    "convert them to a number first, e.g. seconds since the first date: "
+    "(s - s.min()) / pd.Timedelta(seconds=1)."
+)
 
 
 def real_scores(values: object, where: str) -> np.ndarray:
@@ -62,6 +89,7 @@ def real_scores(values: object, where: str) -> np.ndarray:
     ...
     TypeError: column 'A' holds booleans (dtype bool); ... .astype(float) ...
     """
+    labels = _labels(values)
     dtype = getattr(values, "dtype", None)
     if dtype is None:
         values = np.asarray(values)
@@ -71,13 +99,72 @@ def real_scores(values: object, where: str) -> np.ndarray:
         raise TypeError(f"{where} {refusal}")
     if isinstance(dtype, pd.api.extensions.ExtensionDtype):
         # nullable Int64/Float64/UInt8...: pd.NA becomes NaN
-        return np.asarray(
-            pd.array(values).to_numpy(dtype=float, na_value=np.nan), dtype=float
-        )
+        extension = pd.array(values)
+        if pd.api.types.is_integer_dtype(dtype):
+            present = ~np.asarray(extension.isna(), dtype=bool)
+            integer = np.dtype(getattr(dtype, "numpy_dtype", "int64"))
+            ints = np.asarray(extension.to_numpy(dtype=integer, na_value=0))
+            _check_exact(ints, present, labels, where)
+        return np.asarray(extension.to_numpy(dtype=float, na_value=np.nan), dtype=float)
     array = np.asarray(values)
     if array.dtype.kind == "O":
-        return _object_numbers(array, where)
+        return _object_numbers(array, labels, where)
+    if array.dtype.kind in "iu":
+        _check_exact(array, np.ones(array.shape, dtype=bool), labels, where)
     return array.astype(float)
+
+
+def _labels(values: object) -> Sequence[object] | None:
+    """The case labels of a Series (None for arrays: positions are shown)."""
+    index = getattr(values, "index", None)
+    return index if isinstance(values, pd.Series) else None
+
+
+def _check_exact(
+    ints: np.ndarray, present: np.ndarray, labels: object, where: str
+) -> None:
+    """Refuse integers that float64 would round (beyond 2**53 in magnitude)."""
+    if ints.dtype.itemsize < 8 or ints.size == 0:
+        return  # 32-bit integers and smaller are always exact
+    flat, mask = ints.ravel(), present.ravel()
+    big = flat > EXACT_INTEGER_LIMIT
+    if flat.dtype.kind == "i":
+        big |= flat < -EXACT_INTEGER_LIMIT
+    big &= mask
+    if not big.any():
+        return
+    values = flat[big]
+    floats = values.astype(float)
+    # the float of an int64 near 2**63 is 2**63, which no int64 holds
+    top = 2.0**64 if flat.dtype.kind == "u" else 2.0**63
+    exact = np.zeros(values.shape, dtype=bool)
+    fits = floats < top
+    exact[fits] = floats[fits].astype(flat.dtype) == values[fits]
+    rounded = np.flatnonzero(big)[~exact]
+    if rounded.size:
+        _refuse_inexact([(int(i), int(flat[i])) for i in rounded], labels, where)
+
+
+def _refuse_inexact(cells: list[tuple[int, int]], labels: object, where: str) -> None:
+    shown = []
+    for position, value in cells[:_CELLS_SHOWN]:
+        at = (
+            f"case {labels[position]!r}"
+            if labels is not None and position < len(labels)
+            else f"position {position}"
+        )
+        shown.append(f"{value} at {at} (would become {float(value):.0f})")
+    more = f" and {len(cells) - _CELLS_SHOWN} more" if len(cells) > _CELLS_SHOWN else ""
+    raise ValueError(
+        f"{where} holds {len(cells)} integer(s) that float64 cannot hold exactly "
+        f"(beyond ±2**53 = {EXACT_INTEGER_LIMIT}): "
+        + "; ".join(shown)
+        + more
+        + ". Converted, different scores could become equal. Subtract a common "
+        "offset in integer arithmetic first, e.g. df - df.min().min() (the same "
+        "offset for every column keeps every difference), or divide by a scale "
+        "if the last digits do not matter, e.g. df / 1000."
+    )
 
 
 def _refusal(dtype: object) -> str | None:
@@ -97,13 +184,10 @@ def _refusal(dtype: object) -> str | None:
             f"holds complex numbers (dtype {dtype}); scores must be real: take "
             ".real or abs() explicitly."
         )
-    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(
-        dtype
-    ):
-        return (
-            f"holds dates or durations (dtype {dtype}); convert to a number "
-            "first, e.g. .dt.total_seconds() for durations."
-        )
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        return f"holds durations (dtype {dtype}), not numbers; {_DURATION_FIX}"
+    if pd.api.types.is_datetime64_any_dtype(dtype) or isinstance(dtype, pd.PeriodDtype):
+        return f"holds dates (dtype {dtype}), not numbers; {_DATE_FIX}"
     if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype):
         return (
             f"holds strings (dtype {dtype}); convert with pd.to_numeric if "
@@ -123,20 +207,34 @@ def _is_missing(v: object) -> bool:
     return v is None or v is pd.NA or (isinstance(v, float) and v != v)
 
 
-def _object_numbers(array: np.ndarray, where: str) -> np.ndarray:
+def _object_numbers(array: np.ndarray, labels: object, where: str) -> np.ndarray:
     """Object values: real numbers and missing markers only."""
     flat = array.ravel()
-    for v in flat:
-        if _is_missing(v) or (
-            isinstance(v, Real) and not isinstance(v, bool | np.bool_)
-        ):
+    inexact: list[tuple[int, int]] = []
+    for position, v in enumerate(flat):
+        # np.timedelta64 is an integer to numbers.Real; pd.NaT a datetime
+        if isinstance(v, datetime.timedelta | np.timedelta64):
+            raise TypeError(
+                f"{where} holds durations (e.g. {v!r}), not numbers; {_DURATION_FIX}"
+            )
+        if isinstance(v, datetime.date | np.datetime64 | pd.Period):
+            raise TypeError(
+                f"{where} holds dates (e.g. {v!r}), not numbers; {_DATE_FIX}"
+            )
+        if _is_missing(v):
+            continue
+        if isinstance(v, Real) and not isinstance(v, bool | np.bool_):
+            if (
+                isinstance(v, Integral)
+                and abs(int(v)) > EXACT_INTEGER_LIMIT
+                and _float_of(int(v), where) != int(v)
+            ):
+                inexact.append((position, int(v)))
             continue
         if isinstance(v, bool | np.bool_):
             kind = np.dtype(bool)
         elif isinstance(v, Complex):
             kind = np.dtype(complex)
-        elif isinstance(v, datetime.date | datetime.timedelta | np.datetime64):
-            kind = np.dtype("datetime64[ns]")
         else:
             what = "strings" if isinstance(v, str) else f"{type(v).__name__} values"
             raise TypeError(
@@ -146,10 +244,16 @@ def _object_numbers(array: np.ndarray, where: str) -> np.ndarray:
             )
         reason = _refusal(kind) or ""
         raise TypeError(f"{where} {reason.replace(f'(dtype {kind})', f'(e.g. {v!r})')}")
+    if inexact:
+        _refuse_inexact(inexact, labels, where)
+    numbers = [np.nan if _is_missing(v) else _float_of(v, where) for v in flat]
+    return np.array(numbers, dtype=float).reshape(array.shape)
+
+
+def _float_of(value: object, where: str) -> float:
     try:
-        numbers = [np.nan if _is_missing(v) else float(v) for v in flat]
+        return float(value)
     except OverflowError as error:
         raise ValueError(
             f"{where} holds a number too large for float64 ({error}); rescale it."
         ) from None
-    return np.array(numbers, dtype=float).reshape(array.shape)

@@ -16,6 +16,7 @@ given order (spreadsheet style after ``Z``: ``AA``, ``AB``, …).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -26,14 +27,29 @@ __all__ = [
     "AliasOption",
     "alias_legend",
     "check_names",
+    "is_blank",
     "letters",
+    "lookalike_key",
     "make_aliases",
 ]
 
-#: C0 controls (incl. NUL, tab, newline), DEL, C1 controls, and the Unicode
-#: line and paragraph separators: invisible or layout-breaking in every format
-#: nbstats writes (a NUL stops xelatex, a newline splits a CSV row).
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: C0 controls (incl. NUL, tab, newline), DEL, C1 controls, the Unicode line
+#: and paragraph separators, and the explicit bidirectional controls
+#: (embeddings, overrides, isolates: U+202A–U+202E, U+2066–U+2069): invisible
+#: or layout-breaking in every format nbstats writes (a NUL stops xelatex, a
+#: newline splits a CSV row, U+202E reverses the rest of a line of HTML).
+CONTROL_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+#: Characters that show nothing, besides the format characters (category Cf,
+#: e.g. U+200B zero width space, U+FEFF, U+200D joiner): Unicode's other
+#: default-ignorable code points (variation selectors, the combining grapheme
+#: joiner, Hangul fillers, …) and the blank braille pattern.
+INVISIBLE_CHARACTERS = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164"
+    "\ufe00-\ufe0f\uffa0\ufff0-\ufff8\U000e0000-\U000e0fff]"
+)
 
 #: Names longer than this (in characters) switch ``aliases="auto"`` on.
 MAX_NAME_LENGTH = 20
@@ -147,8 +163,11 @@ def _user_aliases(
             raise TypeError(
                 f"the alias of {name!r} must be a string, got {type(alias).__name__}."
             )
-        if not alias.strip():
-            raise ValueError(f"the alias of {name!r} is empty; give a short name.")
+        if is_blank(alias):
+            raise ValueError(
+                f"the alias {alias!r} of {name!r} is empty or blank (it shows "
+                "nothing); give a short visible name."
+            )
         if CONTROL_CHARACTERS.search(alias):
             raise ValueError(
                 f"the alias {alias!r} of {name!r} contains a control character; "
@@ -160,14 +179,60 @@ def _user_aliases(
     for label in labels:
         if label not in given and len(label) > max_length:
             mapping[label] = next(spare)
-    shown = list(mapping.values())
-    clashes = sorted({a for a in shown if shown.count(a) > 1})
+    keys = [lookalike_key(a) for a in mapping.values()]
+    clashes = sorted(
+        {a for a, k in zip(mapping.values(), keys, strict=True) if keys.count(k) > 1}
+    )
     if clashes:
         raise ValueError(
             f"aliases must be unique, but {clashes} would name more than one "
-            "algorithm (an alias may not equal another algorithm's name)."
+            "algorithm, or look the same (an alias may not equal another "
+            "algorithm's name)."
         )
     return mapping
+
+
+def _visible(label: str) -> str:
+    """``label`` without the characters that show nothing."""
+    text = INVISIBLE_CHARACTERS.sub("", label)
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+def lookalike_key(label: str) -> str:
+    """What a name looks like: names with the same key cannot be told apart.
+
+    The key drops the characters that show nothing (format characters such as
+    U+200B or U+FEFF, variation selectors, …), applies Unicode's compatibility
+    normalisation NFKC (so ``"café"`` composed or decomposed, ``"Ａ"`` and
+    ``"A"``, ``"ﬁ"`` and ``"fi"`` are one key) and collapses whitespace, which
+    HTML collapses too (``" A  B "`` is ``"A B"``).
+
+    Examples
+    --------
+    >>> from nbstats.names import lookalike_key
+    >>> lookalike_key("cafe\u0301") == lookalike_key("caf\u00e9")
+    True
+    >>> lookalike_key("A\u200b"), lookalike_key(" Ａ  B ")
+    ('A', 'A B')
+    """
+    text = _visible(unicodedata.normalize("NFKC", _visible(label)))
+    return " ".join(text.split())
+
+
+def is_blank(label: str) -> bool:
+    """Whether ``label`` shows nothing: only whitespace, characters that show
+    nothing, and combining marks with no letter to sit on.
+
+    Examples
+    --------
+    >>> from nbstats.names import is_blank
+    >>> is_blank("\u200b"), is_blank(" \u0301"), is_blank("e\u0301")
+    (True, True, False)
+    """
+    return all(
+        unicodedata.category(c).startswith("M")
+        for c in lookalike_key(label).replace(" ", "")
+    )
 
 
 def check_names(table: pd.DataFrame) -> None:
@@ -178,12 +243,16 @@ def check_names(table: pd.DataFrame) -> None:
 
     - a control character (C0 such as NUL, tab or newline; DEL; C1; U+2028,
       U+2029) is refused, naming the offending name by its ``repr``;
-    - an empty or blank algorithm name is refused;
-    - two names of one axis that are equal as text after stripping
-      surrounding whitespace (``"A"`` and ``"A "``, or ``1`` and ``"1"``)
-      are refused: they would look identical;
-    - an index (case axis) name equal to an algorithm name is refused: in a
-      CSV or ``reset_index()`` the two columns would clash.
+    - an algorithm name that shows nothing is refused: empty, blank, or made
+      only of characters that show nothing (U+200B, U+FEFF, …) and
+      combining marks (:func:`is_blank`);
+    - two names of one axis that look the same are refused: equal after
+      dropping the characters that show nothing, NFKC normalisation and
+      collapsing whitespace (:func:`lookalike_key`: ``"A"`` and ``"A "`` or
+      ``"A\u200b"``, ``"café"`` composed and decomposed), or equal as text
+      with different types (``1`` and ``"1"``);
+    - an index (case axis) name that looks like an algorithm name is
+      refused: in a CSV or ``reset_index()`` the two columns would clash.
 
     Raises
     ------
@@ -211,10 +280,12 @@ def check_names(table: pd.DataFrame) -> None:
             )
     if table.index.name is not None:
         label = str(table.index.name)
-        if label in {str(c) for c in table.columns}:
+        key = lookalike_key(label)
+        clash = [str(c) for c in table.columns if lookalike_key(str(c)) == key]
+        if clash:
             raise ValueError(
                 f"the index (case names) is named {label!r}, like the algorithm "
-                f"column {label!r}: in a report or CSV the two would clash. "
+                f"column {clash[0]!r}: in a report or CSV the two would clash. "
                 "Rename the index, e.g. df.rename_axis('case'), or the column."
             )
 
@@ -242,22 +313,31 @@ def _check_axis(axis: pd.Index, what: str, where: str, *, blank: bool) -> None:
                 f"({found.group()!r}), which no report can show; rename it, "
                 f"e.g. {fix}."
             )
-        if blank and not label.strip():
+        if blank and is_blank(label):
             raise ValueError(
-                f"{what} name {label!r} is empty or blank; give every "
-                f"{what} a visible name, e.g. df.rename({where}={{{label!r}: "
+                f"{what} name {label!a} is empty or blank (it shows nothing but "
+                "whitespace, invisible characters or combining marks); give every "
+                f"{what} a visible name, e.g. df.rename({where}={{{label!a}: "
                 f"'{what}1'}})."
             )
     seen: dict[str, object] = {}
     for value, label in zip(axis, labels, strict=True):
-        key = label.strip()
+        key = lookalike_key(label)
         if key in seen and (seen[key] != value or type(seen[key]) is not type(value)):
+            first = seen[key]
             raise ValueError(
-                f"{what} names {seen[key]!r} and {value!r} look the same (they "
-                "differ only by surrounding whitespace or type); rename one, "
-                f"e.g. df.rename({where}={{{value!r}: {key + '_2'!r}}})."
+                f"{what} names {_shown(first)} and {_shown(value)} look the same "
+                "(they differ only by whitespace, invisible characters, Unicode "
+                "normalisation or type); rename one, e.g. "
+                f"df.rename({where}={{{value!r}: {key + '_2'!r}}})."
             )
         seen.setdefault(key, value)
+
+
+def _shown(value: object) -> str:
+    """``repr``, and the code points when ``repr`` hides how names differ."""
+    shown = repr(value)
+    return shown if shown == ascii(value) else f"{shown} (code points {value!a})"
 
 
 def alias_legend(mapping: Mapping[str, str]) -> pd.DataFrame:

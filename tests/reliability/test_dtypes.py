@@ -184,17 +184,32 @@ KINDS = [
     Kind(
         "datetime",
         lambda: pd.Series(pd.date_range("2020", periods=N)),
-        refused="dates or durations",
+        refused="holds dates",
     ),
     Kind(
         "timedelta",
         lambda: pd.Series(pd.to_timedelta(B_INT, unit="s")),
-        refused="dates or durations",
+        refused="holds durations",
     ),
     Kind(
         "object timedelta",
         lambda: _object([datetime.timedelta(seconds=v) for v in B_INT]),
-        refused="dates or durations",
+        refused="holds durations",
+    ),
+    Kind(
+        "object np.timedelta64[ns]",
+        lambda: _object([np.timedelta64(v, "ns") for v in B_INT]),
+        refused="holds durations",
+    ),
+    Kind(
+        "object np.timedelta64[s]",
+        lambda: _object([np.timedelta64(v, "s") for v in B_INT]),
+        refused="holds durations",
+    ),
+    Kind(
+        "object dates",
+        lambda: _object([datetime.date(2020, 1, v) for v in B_INT]),
+        refused="holds dates",
     ),
 ]
 B32 = np.asarray(B, dtype="float32").astype(float).tolist()
