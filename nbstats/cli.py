@@ -35,7 +35,13 @@ from typing import Any
 import pandas as pd
 
 import nbstats
-from nbstats.cli_input import read_alias_file, read_csv, read_scores
+from nbstats.cli_input import (
+    check_fold_order,
+    read_alias_file,
+    read_csv,
+    read_scores,
+    recognise_folds,
+)
 from nbstats.cli_options import ANALYSES, FOLD_COLUMNS, build_parser
 from nbstats.cli_text import demo_text, frequentist_analysis
 from nbstats.widgets import serve as dashboard_server
@@ -56,23 +62,38 @@ def _fold(args: argparse.Namespace, raw: pd.DataFrame) -> tuple[Any, str | None]
                 f"{args.csv}: --fold: column(s) {missing} not found; the columns "
                 f"are {list(raw.columns)}."
             )
+        try:
+            check_fold_order(
+                raw, case=args.case, algorithm=args.algorithm, fold=args.fold
+            )
+        except ValueError as error:
+            raise ValueError(f"{args.csv}: {error}") from None
         return (args.fold[0] if len(args.fold) == 1 else list(args.fold)), None
-    keys = [args.case, args.algorithm]
-    if any(k not in raw.columns for k in keys) or not raw.duplicated(keys).any():
-        return None, None
-    used = {args.case, args.algorithm, args.score}
-    found = [c for c in raw.columns if str(c).lower() in FOLD_COLUMNS and c not in used]
-    if not found:
+    try:
+        found, why = recognise_folds(
+            raw, case=args.case, algorithm=args.algorithm, score=args.score
+        )
+    except ValueError as error:
+        rows = f"repeated ({args.case}, {args.algorithm}) rows"
+        raise ValueError(f"{args.csv}: {rows}: {error}") from None
+    if found is None:
         return None, None
     how = "median" if args.aggregate == "median" else "mean"
+    if isinstance(found, str):
+        taken = f"{found!r} as the fold column"
+        option = found
+    else:
+        taken = (
+            f"{found[0]!r} as the runs and {found[1]!r} as the folds within a "
+            f"run ({why})"
+        )
+        option = ",".join(map(str, found))
     note = (
-        f"repeated ({args.case}, {args.algorithm}) rows: taking "
-        f"{' and '.join(map(repr, found))} as the fold column"
-        f"{'s' if len(found) > 1 else ''} (the {how} of each algorithm's "
-        f"scores per case, as --fold {','.join(map(str, found))}; "
+        f"repeated ({args.case}, {args.algorithm}) rows: taking {taken} (the "
+        f"{how} of each algorithm's scores per case, as --fold {option}; "
         "--fold none turns this off)."
     )
-    return (found[0] if len(found) == 1 else found), note
+    return found, note
 
 
 def _alias_option(args: argparse.Namespace, command: argparse.ArgumentParser) -> Any:

@@ -15,7 +15,12 @@ from typing import Any
 
 from nbstats.widgets import serve as dashboard_server
 
-FOLD_COLUMNS = ("fold", "folds", "run", "repetition", "repeat")
+#: Column names (any case) recognised as the folds within a run ...
+FOLD_NAMES = ("fold", "folds")
+#: ... and as the runs (repetitions) of the cross-validation.
+RUN_NAMES = ("run", "runs", "repetition", "repetitions", "repeat", "repeats", "rep")
+#: Every column name recognised as a fold column.
+FOLD_COLUMNS = FOLD_NAMES + RUN_NAMES
 
 ANALYSES = ("frequentist", "bayesian", "ranks")
 
@@ -30,10 +35,13 @@ data: a wide CSV has a column of case names and one column of scores per
   case names are refused, naming the file and the line. A long CSV has one
   row per (case, algorithm[, fold]) and needs --case, --algorithm and
   --score. With repeated (case, algorithm)
-  rows and no --fold, a column named fold, folds, run, repetition or repeat
-  (any case) is taken as the fold column(s) and a note says so; each
-  algorithm's scores are then averaged over the folds of a case (--aggregate
-  median: their median). --fold none turns the recognition off."""
+  rows and no --fold, a column named fold or folds, and one named run,
+  repetition, repeat or rep (any case) are taken as the fold column(s) and a
+  note says so; each algorithm's scores are then averaged over the folds of a
+  case (--aggregate median: their median). With two such columns, the one
+  nested in the other (each of its values within one value of the other) is
+  the fold, else the names tell; if neither does, give --fold RUN,FOLD (the
+  runs' column first). --fold none turns the recognition off."""
 
 _EPILOGS = {
     "demo": """\
@@ -259,9 +267,9 @@ csv           the score CSV, wide or long (see 'data' below)
               utf-8, with or without a byte-order mark)
 --algorithm   the column of algorithm names
 --score       the column of scores
---fold        the fold column(s), e.g. fold or run,fold: each algorithm's
-              scores are averaged per case; none: no fold column (default:
-              recognised, see 'data' below)
+--fold        the fold column(s), e.g. fold or run,fold (the runs' column
+              first): each algorithm's scores are averaged per case; none: no
+              fold column (default: recognised, see 'data' below)
 --runs       per-fold data: how many runs (repetitions) of k-fold
               cross-validation made each case's folds (k = folds per case /
               N); with it, or with --fold run,fold, the report also tests each

@@ -466,10 +466,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     )
     long.add_argument(
         "--fold",
-        help="the fold column(s), e.g. fold or run,fold: --kind folds tests each "
-        "data set on them (default: recognised by name: fold, folds, run, "
-        "repetition, repeat); the other dashboards average each algorithm's "
-        "scores over them",
+        help="the fold column(s), e.g. fold or run,fold (the runs' column "
+        "first): --kind folds tests each data set on them (default: recognised "
+        "by name: fold, folds, run, repetition, repeat, rep; of two, the one "
+        "nested in the other is the fold, else the names tell); the other "
+        "dashboards average each algorithm's scores over them",
         **_LONG_OPTIONS["--fold"],
     )
     long.add_argument(

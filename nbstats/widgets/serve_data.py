@@ -247,8 +247,8 @@ class FoldInput:
     Attributes
     ----------
     fold : str or list of str
-        The fold column(s): given, or recognised by name (fold, folds, run,
-        repetition, repeat) as ``nbstats report`` recognises them.
+        The fold column(s), runs first: given, or recognised as ``nbstats
+        report`` recognises them (:func:`nbstats.cli_input.recognise_folds`).
     recognised : bool
         Whether ``fold`` was recognised rather than given (the CLI says so).
     runs : int or None
@@ -303,7 +303,7 @@ def read_folds(
     >>> found.fold, found.recognised, found.runs, found.shape, found.folds_per_case
     ('fold', True, 10, (2, 5), [100])
     """
-    from nbstats.cli_options import FOLD_COLUMNS
+    from nbstats.cli_input import check_fold_order, recognise_folds
     from nbstats.widgets.folds_data import FoldTests
 
     _check(
@@ -317,18 +317,29 @@ def read_folds(
     path = os.fspath(csv)
     keyword = fold_keyword(fold)
     recognised = keyword is None
-    if keyword is None:
-        used = {case, algorithm, score}
-        names = [
-            c for c in raw.columns if str(c).lower() in FOLD_COLUMNS and c not in used
-        ]
-        if not names:
-            raise ValueError(
-                f"{path}: --kind folds: no fold column recognised (fold, folds, run, "
-                f"repetition or repeat); name it with --fold COLS, e.g. --fold fold "
-                f"or --fold run,fold. The columns are {list(raw.columns)}."
+    try:
+        if keyword is None:
+            keyword, _ = recognise_folds(
+                raw,
+                case=case,  # type: ignore[arg-type]
+                algorithm=algorithm,  # type: ignore[arg-type]
+                score=score,
             )
-        keyword = names[0] if len(names) == 1 else names
+        else:
+            check_fold_order(
+                raw,
+                case=case,  # type: ignore[arg-type]
+                algorithm=algorithm,  # type: ignore[arg-type]
+                fold=[keyword] if isinstance(keyword, str) else keyword,
+            )
+    except ValueError as error:
+        raise _named(path, error) from None
+    if keyword is None:
+        raise ValueError(
+            f"{path}: --kind folds: no fold column recognised (fold, folds, run, "
+            f"repetition, repeat or rep); name it with --fold COLS, e.g. --fold "
+            f"fold or --fold run,fold. The columns are {list(raw.columns)}."
+        )
     try:
         tests = FoldTests(
             raw,
