@@ -444,14 +444,16 @@ class CompareAccessor:
         return rows
 
     def _column(self, name: Any) -> pd.Series:
-        if isinstance(name, (list, tuple, np.ndarray, pd.Index)):
+        columns = self._obj.columns
+        # a tuple names a column too: one of a MultiIndex, or a tuple label
+        if isinstance(name, (list, np.ndarray, pd.Index)):
             raise TypeError(
                 f"expected one column name, got {type(name).__name__} {name!r}."
             )
-        if name not in self._obj.columns:
+        if not _has_column(columns, name):
             raise ValueError(
                 f"no algorithm (column) named {name!r}; the columns are "
-                f"{list(self._obj.columns)}."
+                f"{list(columns)}."
             )
         column = self._obj[name]
         if isinstance(column, pd.DataFrame):
@@ -459,6 +461,19 @@ class CompareAccessor:
                 f"column name {name!r} appears more than once; rename the columns."
             )
         return column
+
+
+def _has_column(columns: pd.Index, name: Any) -> bool:
+    """Whether ``name`` is one whole column label (of every MultiIndex level:
+    a partial key would select several columns)."""
+    if isinstance(columns, pd.MultiIndex) and (
+        not isinstance(name, tuple) or len(name) != columns.nlevels
+    ):
+        return False
+    try:
+        return name in columns
+    except TypeError:  # an unhashable name
+        return False
 
 
 def register() -> None:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.dtypes import real_scores
-from nbstats.names import check_names
+from nbstats.names import check_names, lookalike_key
 
 __all__ = ["fold_summary", "mean_ranks", "ranks", "score_table"]
 
@@ -75,7 +75,9 @@ def score_table(
     DataFrame
         A new float64 table: index = cases, columns = algorithms. Long data
         keeps its column names as the axis names; otherwise unnamed axes are
-        named ``"case"`` and ``"algorithm"``. The input is never modified.
+        named ``"case"`` and ``"algorithm"`` (``"case_name"`` when an
+        algorithm is called ``"case"``, ``"algorithm_name"`` when the index
+        is called ``"algorithm"``). The input is never modified.
 
     Raises
     ------
@@ -413,8 +415,10 @@ def _validate_wide(
         index=frame.index.copy(),
     )
     table.columns = frame.columns.copy()
-    table.index.name = table.index.name or "case"
-    table.columns.name = table.columns.name or "algorithm"
+    table.index.name = table.index.name or _free_name("case", table.columns)
+    table.columns.name = table.columns.name or _free_name(
+        "algorithm", [table.index.name]
+    )
     values = table.to_numpy()
     infinite = np.isinf(values)
     if infinite.any():
@@ -456,6 +460,19 @@ def _validate_wide(
             )
         )
     return table
+
+
+def _free_name(base: str, taken: Sequence[object]) -> str:
+    """``base``, or ``base_name``, ``base_name2``, … if a name in ``taken``
+    looks like it: the default name of an unnamed axis must not clash with an
+    algorithm called ``"case"`` when the table becomes a CSV or a long table.
+    """
+    keys = {lookalike_key(str(t)) for t in taken}
+    candidates = (
+        base if i == 0 else f"{base}_name{'' if i == 1 else i}"
+        for i in range(len(keys) + 2)
+    )
+    return next(c for c in candidates if c not in keys)
 
 
 def _fold_columns(fold: str | Sequence[str]) -> list[str]:
