@@ -26,6 +26,7 @@ from nbstats.stats.bayes import (
     bayes_signrank_pairs,
 )
 from nbstats.stats.bayes.memory import memory_ceiling, set_memory_ceiling
+from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.comparison import comparison_matrix
 from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
 from nbstats.stats.correlated_pairs import correlated_pairs
@@ -59,6 +60,7 @@ __all__ = [
     "bayes_correlated_ttest",
     "bayes_friedman",
     "bayes_hierarchical",
+    "bayes_plackett_luce",
     "bayes_posthoc",
     "bayes_sign_test",
     "bayes_signrank",

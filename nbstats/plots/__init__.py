@@ -17,6 +17,7 @@ from nbstats.plots.comparison import comparison_matrix_plot
 from nbstats.plots.friedman import friedman_posterior
 from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
 from nbstats.plots.pairwise import pairwise_heatmap
+from nbstats.plots.plackett_luce import plackett_luce
 from nbstats.plots.posterior import signrank_posterior
 from nbstats.plots.race import race_trace
 from nbstats.plots.ranks import rank_intervals
@@ -49,6 +50,7 @@ __all__ = [
     "new_axes",
     "pairwise_heatmap",
     "paper_style",
+    "plackett_luce",
     "race_trace",
     "rank_intervals",
     "rope_probabilities",

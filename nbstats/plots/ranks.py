@@ -209,7 +209,7 @@ def rank_intervals(
         ax.set_xticks(range(1, m + 1), minor=True)
         label_width = max(text_width(label, fs) for label in fitted.labels)
         axis_length = total - label_width - 24.0
-        ax.set_xticks(_labelled_ranks(m, axis_length))
+        ax.set_xticks(labelled_ranks(m, axis_length))
         ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
         ax.set_axisbelow(True)
         ax.set_xlabel("rank (1 = best)")
@@ -245,7 +245,7 @@ def rank_intervals(
     return quiet(ax)
 
 
-def _labelled_ranks(m: int, length: float) -> list[int]:
+def labelled_ranks(m: int, length: float) -> list[int]:
     """Ranks to label on an axis ``length`` points long: 1, then every step.
 
     Every rank up to 15 when they fit, else the first step of 2, 5, 10,

@@ -1,0 +1,179 @@
+"""The Bayesian Plackett–Luce ranking: rank intervals beside P(best) bars."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbstats.names import AliasOption
+from nbstats.plots._common import quiet
+from nbstats.plots.labels import add_key, fit_names, text_width
+from nbstats.plots.ranks import labelled_ranks
+from nbstats.plots.style import MUTED, PALETTE, WIDTHS, new_axes, paper_style
+
+__all__ = ["plackett_luce"]
+
+#: Height of one algorithm's row (points) up to 30 algorithms.
+_ROW_PT = 10.8
+#: Points of the figure outside the rows (axis labels, ticks).
+_MARGIN_PT = 40.0
+#: Shares of the width: the names, and the P(best) panel.
+_LABEL_SHARE = 0.32
+_BARS_SHARE = 0.28
+
+
+def plackett_luce(
+    result: Any,
+    *,
+    ax: Any = None,
+    width: str = "single",
+    aliases: AliasOption = "auto",
+) -> Any:
+    """Each algorithm's rank interval, and beside it its probability of being best.
+
+    One row per algorithm, best expected rank at the top. Left: the credible
+    interval of the algorithm's rank among the worths (1 = best) with a
+    marker at the posterior median rank, which always lies inside it. Right,
+    sharing the rows: a bar of P(best), the posterior probability that its
+    worth is the largest, with its value.
+
+    Parameters
+    ----------
+    result : PlackettLuceResult
+        From :func:`nbstats.bayes_plackett_luce`; anything with its
+        ``ranking`` table (``prob_best``, ``expected_rank``, ``median_rank``,
+        ``rank_lower``, ``rank_upper``) and ``level`` will do.
+    ax : matplotlib Axes, optional
+        Where to draw the intervals; the bars go in a panel appended on its
+        right. By default a new figure, as tall as the rows need.
+    width : {"single", "double"}
+        Width of a new figure: one or two columns of a paper.
+    aliases : "auto", bool or mapping
+        As in :func:`nbstats.plots.rank_intervals`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The intervals' Axes; the bars' Axes is ``ax.bars_axes``. Every
+        interval is a ``Line2D`` with gid ``f"interval-{name}"``, every
+        median marker ``f"median-{name}"``, every bar a ``Rectangle`` with
+        gid ``f"best-{name}"``.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.plackett_luce import plackett_luce
+    >>> res = nbstats.bayes_plackett_luce(
+    ...     nbstats.datasets.load("demsar2006"), random_state=0
+    ... )
+    >>> ax = plackett_luce(res)
+    >>> [label.get_text() for label in ax.get_yticklabels()][0]
+    'C4.5+m'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
+    """
+    from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+    ranking = result.ranking
+    names = [str(name) for name in ranking.index]
+    order = np.lexsort(
+        (-ranking["prob_best"].to_numpy(), ranking["expected_rank"].to_numpy())
+    )
+    rows = [names[i] for i in order]
+    medians = ranking["median_rank"].to_numpy()
+    m = len(names)
+    own = ax is None
+    if own and width not in WIDTHS:
+        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
+    with paper_style():
+        total = (
+            WIDTHS[width] * 72
+            if own
+            else ax.get_position().width * ax.figure.get_figwidth() * 72
+        )
+        fitted = fit_names(
+            names,
+            _LABEL_SHARE * total,
+            fontsize=7.0 if m <= 40 else 6.0,
+            aliases=aliases,
+        )
+        fs = fitted.fontsize
+        row = max((1.2 * fitted.lines + 0.35) * fs, _ROW_PT if m <= 30 else 0.0)
+        aspect = max(0.45, (m * row + _MARGIN_PT) / total) if own else 0.62
+        fig, ax = new_axes(ax, width=width, aspect=aspect)
+        bars = make_axes_locatable(ax).append_axes(
+            "right",
+            size=f"{_BARS_SHARE / (1 - _LABEL_SHARE - _BARS_SHARE) * 100:.0f}%",
+            pad=0.08,
+            sharey=ax,
+        )
+        ranking_by_name = {str(n): i for i, n in enumerate(ranking.index)}
+        colour = PALETTE[0]
+        for y, name in enumerate(rows):
+            i = ranking_by_name[name]
+            low, high = ranking["rank_lower"].iloc[i], ranking["rank_upper"].iloc[i]
+            ax.plot(
+                [low, high],
+                [y, y],
+                color=colour,
+                linewidth=1.2,
+                marker="|",
+                markersize=4,
+                markeredgewidth=1.0,
+                solid_capstyle="butt",
+                gid=f"interval-{name}",
+            )
+            ax.plot(
+                [medians[i]],
+                [y],
+                linestyle="none",
+                marker="o",
+                markersize=3.5,
+                markerfacecolor="white",
+                markeredgecolor=colour,
+                markeredgewidth=1.0,
+                zorder=3,
+                gid=f"median-{name}",
+            )
+            p = float(ranking["prob_best"].iloc[i])
+            (bar,) = bars.barh(y, p, height=0.6, color=PALETTE[1], linewidth=0)
+            bar.set_gid(f"best-{name}")
+            bars.text(
+                min(p, 1.0) + 0.03,
+                y,
+                _probability_text(p),
+                va="center",
+                ha="left",
+                fontsize=min(fs, 7.0),
+                clip_on=False,
+            )
+        ax.set_yticks(range(m), [fitted.label(name) for name in rows])
+        ax.set_ylim(m - 0.5, -0.5)
+        ax.tick_params(axis="y", length=0, labelsize=fs)
+        ax.set_xlim(0.5, m + 0.5)
+        ax.set_xticks(range(1, m + 1), minor=True)
+        label_width = max(text_width(label, fs) for label in fitted.labels)
+        axis_length = (1 - _BARS_SHARE) * total - label_width - 24.0
+        ax.set_xticks(labelled_ranks(m, axis_length))
+        ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
+        ax.set_axisbelow(True)
+        ax.set_xlabel(f"rank, {result.level:.0%} credible interval")
+        bars.set_xlim(0, 1.45)
+        bars.set_xticks([0, 0.5, 1])
+        bars.set_xticklabels(["0", "0.5", "1"])
+        bars.tick_params(axis="y", left=False, labelleft=False)
+        bars.spines[["right", "top"]].set_visible(False)
+        bars.set_xlabel("P(best)")
+        ax.bars_axes = bars
+        if fitted.aliases:
+            add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
+    return quiet(ax)
+
+
+def _probability_text(p: float) -> str:
+    if p > 0.999:
+        return "> 0.999"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3f}"

@@ -1,0 +1,168 @@
+"""Gibbs sampler of the Bayesian Plackett–Luce model (Caron & Doucet 2012).
+
+Each case ranks the algorithms it has scores for. Under the Plackett–Luce
+model with worths ``w``, a ranking ``o_1 ≻ o_2 ≻ … ≻ o_k`` has probability
+``∏_{r<k} w_{o_r} / Σ_{s≥r} w_{o_s}``: the best is chosen first with
+probability proportional to its worth, then the best of the rest, and so on.
+A ranking of a subset (a case with missing cells) has the same form over the
+subset: that is the model's marginal, so partial rankings need nothing else.
+
+With independent ``Gamma(α, 1)`` priors on the worths (so the normalised
+worths ``w / Σw`` are ``Dirichlet(α, …, α)``, the prior of scmamp's Stan
+model), Caron & Doucet's latent variables make every step conjugate:
+
+- for each case ``i`` and stage ``r < k_i``,
+  ``Z_ir ~ Exp(Σ_{s≥r} w_{o_is})``;
+- ``w_j ~ Gamma(α + c_j, 1 + Σ_{i,r: j in stage r of case i} Z_ir)``, where
+  ``c_j`` counts the stages at which ``j`` was chosen (the cases where it is
+  not last);
+- the total ``Σw`` is redrawn from its prior ``Gamma(mα, 1)``: the likelihood
+  does not depend on it, so this exact step removes the slow drift of the
+  scale that otherwise dominates the chain's autocorrelation.
+
+Everything is vectorised over chains, cases and stages: an iteration is a few
+array operations on ``chains × cases × m`` values.
+
+Ties: tied algorithms are put in a uniformly random order, drawn anew at
+every iteration of every chain. The draws then come from the posterior
+averaged over the ways of breaking the ties (with all scores tied, every
+algorithm has the same posterior).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["RankingData", "sample_worths"]
+
+_TINY = np.finfo(float).tiny
+
+
+class RankingData:
+    """The rankings of the cases, ready for the sampler.
+
+    Parameters
+    ----------
+    ranks : ndarray, shape (cases, m)
+        Ranks within each case, 1 = best, ties averaged; NaN where the case
+        has no score for the algorithm. Every case ranks at least two.
+    """
+
+    def __init__(self, ranks: np.ndarray) -> None:
+        ranks = np.asarray(ranks, dtype=float)
+        self.n_cases, self.m = ranks.shape
+        observed = ~np.isnan(ranks)
+        self.n_ranked = observed.sum(axis=1)
+        if np.any(self.n_ranked < 2):
+            raise ValueError("every case must rank at least two algorithms.")
+        self.width = int(self.n_ranked.max())
+        # sort key: the rank, missing cells last
+        self.key = np.where(observed, ranks, np.inf)
+        # stage r of case i exists when r < k_i - 1 (the last has no choice)
+        self.stage = np.arange(self.width)[None, :] < (self.n_ranked[:, None] - 1)
+        self.slot = np.arange(self.width)[None, :] < self.n_ranked[:, None]
+        self.fixed_order = self._order(self.key)
+        self.tie_groups = _tie_groups(
+            np.take_along_axis(self.key, self.fixed_order % self.m, axis=1), self.slot
+        )
+        self.has_ties = bool(len(self.tie_groups[0]))
+
+    def _order(self, key: np.ndarray) -> np.ndarray:
+        """Algorithms best first (ties in column order), padded with the dummy ``m``."""
+        order = np.argsort(key, axis=-1, kind="stable")[..., : self.width]
+        return np.where(self.slot, order, self.m)
+
+    def orders(self, rng: np.random.Generator, chains: int) -> np.ndarray:
+        """One order per chain and case, each group of ties in a random order."""
+        base = np.broadcast_to(self.fixed_order, (chains, *self.fixed_order.shape))
+        if not self.has_ties:
+            return base
+        cases, slots, group = self.tie_groups
+        # sorting by group + a uniform jitter shuffles each group's block of
+        # slots uniformly and leaves the blocks in place
+        shuffle = np.argsort(group + rng.random((chains, len(group))), axis=1)
+        order = base.copy()
+        order[:, cases, slots] = self.fixed_order[cases, slots][shuffle]
+        return order
+
+
+def _tie_groups(
+    sorted_key: np.ndarray, slot: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The slots of tied algorithms: (cases, slots, group number), group by group."""
+    same = (sorted_key[:, 1:] == sorted_key[:, :-1]) & slot[:, 1:]
+    tied = np.zeros(slot.shape, dtype=bool)
+    tied[:, 1:] |= same
+    tied[:, :-1] |= same
+    # a group starts at a tied slot that does not continue the previous one
+    starts = tied.copy()
+    starts[:, 1:] &= ~same
+    group = np.cumsum(starts.ravel())[tied.ravel()].astype(float)
+    cases, slots = np.nonzero(tied)
+    return cases, slots, group
+
+
+def sample_worths(
+    data: RankingData,
+    *,
+    prior: float,
+    chains: int,
+    draws: int,
+    warmup: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Posterior draws of the normalised worths.
+
+    Parameters
+    ----------
+    data : RankingData
+    prior : float
+        Concentration α of the symmetric Dirichlet prior of the normalised
+        worths (> 0).
+    chains, draws, warmup : int
+        Chains run side by side; draws kept per chain after ``warmup``
+        iterations.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray, shape (chains, draws, m)
+        Normalised worths (each draw sums to 1).
+    """
+    m = data.m
+    flat_index = np.arange(chains)[:, None, None] * (m + 1)
+    total_prior = m * prior
+    # start every chain at a draw from the prior
+    worths = np.zeros((chains, m + 1))
+    worths[:, :m] = np.maximum(rng.standard_gamma(prior, size=(chains, m)), _TINY)
+    out = np.empty((chains, draws, m))
+    fixed_counts = None
+    for iteration in range(warmup + draws):
+        order = data.orders(rng, chains)
+        index = (flat_index + order).ravel()
+        gathered = np.take_along_axis(worths[:, None, :], order, axis=2)
+        remaining = np.cumsum(gathered[..., ::-1], axis=2)[..., ::-1]
+        exponentials = rng.standard_exponential(gathered.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            latent = np.where(data.stage, exponentials / remaining, 0.0)
+        # algorithm at slot r takes part in stages 0..min(r, k - 2)
+        exposure = np.cumsum(latent, axis=2)
+        rates = 1.0 + np.bincount(
+            index, weights=exposure.ravel(), minlength=chains * (m + 1)
+        ).reshape(chains, m + 1)
+        if fixed_counts is None or data.has_ties:
+            chosen = np.broadcast_to(data.stage, order.shape)
+            counts = np.bincount(
+                index, weights=chosen.ravel(), minlength=chains * (m + 1)
+            ).reshape(chains, m + 1)
+            fixed_counts = counts
+        shapes = prior + fixed_counts[:, :m]
+        # a Gamma draw with a small shape can underflow to 0, which the next
+        # iteration's exponential rates cannot take
+        raw = np.maximum(rng.standard_gamma(shapes) / rates[:, :m], _TINY)
+        normalised = raw / raw.sum(axis=1, keepdims=True)
+        scale = rng.standard_gamma(total_prior, size=(chains, 1))
+        worths[:, :m] = normalised * scale
+        if iteration >= warmup:
+            out[:, iteration - warmup] = normalised
+    return out
