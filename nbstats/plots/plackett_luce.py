@@ -105,7 +105,7 @@ def plackett_luce(
         bars = make_axes_locatable(ax).append_axes(
             "right",
             size=f"{_BARS_SHARE / (1 - _LABEL_SHARE - _BARS_SHARE) * 100:.0f}%",
-            pad=0.08,
+            pad=0.22,
             sharey=ax,
         )
         ranking_by_name = {str(n): i for i, n in enumerate(ranking.index)}

@@ -1,0 +1,80 @@
+"""The Plackett–Luce figure: the drawn artists carry the result's numbers."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import nbstats
+from nbstats.plots.plackett_luce import plackett_luce
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def result_for(m: int, seed: int = 0, names: list[str] | None = None):
+    rng = np.random.default_rng(seed)
+    table = pd.DataFrame(
+        rng.normal(size=(30, m)) + np.linspace(0, 2, m),
+        columns=names or [f"alg{j}" for j in range(m)],
+    )
+    return nbstats.bayes_plackett_luce(table, n_samples=1000, random_state=seed)
+
+
+@pytest.mark.parametrize("m", [2, 8, 50, 100])
+def test_markers_lie_inside_their_intervals_and_bars_are_p_best(m):
+    res = result_for(m)
+    ax = res.plot()
+    ranking = res.ranking
+    for name in ranking.index:
+        interval = next(
+            line for line in ax.get_lines() if line.get_gid() == f"interval-{name}"
+        )
+        median = next(
+            line for line in ax.get_lines() if line.get_gid() == f"median-{name}"
+        )
+        low, high = interval.get_xdata()
+        assert (low, high) == (
+            ranking.loc[name, "rank_lower"],
+            ranking.loc[name, "rank_upper"],
+        )
+        assert low <= median.get_xdata()[0] <= high
+        bar = next(p for p in ax.bars_axes.patches if p.get_gid() == f"best-{name}")
+        assert bar.get_width() == pytest.approx(ranking.loc[name, "prob_best"])
+
+
+@pytest.mark.parametrize("m", [50, 100])
+def test_every_algorithm_is_labelled(m):
+    res = result_for(m)
+    ax = res.plot()
+    ax.figure.canvas.draw()
+    labels = [label.get_text() for label in ax.get_yticklabels()]
+    assert sorted(labels) == sorted(res.ranking.index)
+
+
+def test_rows_are_best_first_by_expected_rank():
+    res = result_for(6)
+    ax = plackett_luce(res)
+    labels = [label.get_text() for label in ax.get_yticklabels()]
+    expected = res.ranking.sort_values("expected_rank").index.tolist()
+    assert labels == expected
+
+
+def test_long_names_get_a_key():
+    names = [
+        f"HistGradientBoostingClassifier(max_iter={100 * j}, lr=0.05)" for j in range(8)
+    ]
+    res = result_for(8, names=names)
+    ax = res.plot()
+    texts = [t.get_text() for t in ax.figure.findobj(plt.Text)]
+    assert all(any(name in text for text in texts) for name in names)
+
+
+def test_an_unknown_width_is_refused():
+    with pytest.raises(ValueError, match="width must be one of"):
+        plackett_luce(result_for(3), width="triple")
