@@ -226,7 +226,7 @@ def score_problem(value: object) -> Exception | None:
     if isinstance(value, Integral) and int(value) != int(number):
         return ValueError(
             f"{show(value)}, an integer that a float cannot hold exactly (it "
-            f"would become {number:.17g}); scale it, or return a float if "
+            f"would become {int(number)}); scale it, or return a float if "
             "rounding is fine"
         )
     return None
@@ -453,7 +453,8 @@ def _outcome(
     closed) is a failure."""
     try:
         values[index] = future.result()
-    except CancelledError as error:
+    except CancelledError:
+        error = CancelledError("the executor cancelled the call before it returned")
         failures.append(CallFailure(index, error, "cancelled"))
     except KeyboardInterrupt:
         raise

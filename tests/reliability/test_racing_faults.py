@@ -1,22 +1,28 @@
 """Racing under faults: a dying worker, an unpicklable evaluate, time-outs, a
-raising evaluate, bad scores, on every executor — always a RaceError naming
-the call, with the cause chained and a consistent partial result."""
+raising evaluate (SystemExit, GeneratorExit and custom BaseExceptions too),
+calls the executor cancels (a pool shut down, a Dask cluster closed), failing
+instances, bad scores, on every executor — always a RaceError naming the
+call, with the cause chained and a consistent partial result, never a hang."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import pickle
+import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import distributed  # in the test extra, so this runs in CI
 import numpy as np
 import pandas as pd
 import pytest
+from fault_executors import CancellingExecutor, finishes_within
 
 import nbstats
+from nbstats.stats import racing
 from nbstats.stats.racing import RaceError
 
 # Module-level functions, so that a process pool can pickle them (by reference:
@@ -366,3 +372,258 @@ def test_dask_timeout(dask_executor):
     assert isinstance(error.__cause__, TimeoutError)
     assert (error.kind, error.candidate, error.instance) == ("timeout", 1, 6)
     _check_partial(error, list(range(6)))
+
+
+# --- calls the executor cancels or loses: never dropped, never a hang ---------
+
+
+@pytest.mark.parametrize("notify", [True, False], ids=["like-dask", "like-shutdown"])
+def test_calls_the_executor_cancels_are_a_race_error(notify):
+    # 5 candidates, one instance per step: submission 5 * 6 + 3 is (3, 6)
+    executor = CancellingExecutor(cancel={33}, notify=notify)
+    with pytest.raises(RaceError) as info:
+        finishes_within(20, lambda: _race(noisy, executor=executor))
+    error = info.value
+    assert isinstance(error.__cause__, CancelledError)
+    assert (error.kind, error.candidate, error.instance) == ("cancelled", 3, 6)
+    assert "evaluate(3, 6) was cancelled by the executor" in str(error)
+    _check_partial(error, list(range(6)))
+
+
+def test_a_call_that_never_came_back_is_a_race_error(monkeypatch):
+    # run_calls itself never loses one; the race checks all the same
+    def loses_call_2(function, calls, executor, timeout):
+        return {i: function(*call) for i, call in enumerate(calls) if i != 2}, []
+
+    monkeypatch.setattr(racing, "run_calls", loses_call_2)
+    with pytest.raises(RaceError) as info:
+        _race(noisy)
+    assert (info.value.kind, info.value.candidate, info.value.instance) == (
+        "cancelled",
+        2,
+        0,
+    )
+    _check_partial(info.value, [])
+
+
+class ShutsDownThePool:
+    """evaluate that shuts its own thread pool down (cancel_futures=True) at
+    (1, 7): the calls still queued are cancelled."""
+
+    def __init__(self, pool: ThreadPoolExecutor) -> None:
+        self.pool = pool
+
+    def __call__(self, candidate: int, instance: int) -> float:
+        if (candidate, instance) == (1, 7):
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        return noisy(candidate, instance)
+
+
+def test_thread_pool_shut_down_mid_race_does_not_hang():
+    with ThreadPoolExecutor(1) as pool, pytest.raises(RaceError) as info:
+        finishes_within(20, lambda: _race(ShutsDownThePool(pool), executor=pool))
+    error = info.value
+    assert isinstance(error.__cause__, CancelledError)
+    # one worker, in order: (2, 7) was the first call cancelled
+    assert (error.kind, error.candidate, error.instance) == ("cancelled", 2, 7)
+    _check_partial(error, list(range(7)))
+
+
+def test_an_executor_already_shut_down_is_a_race_error():
+    pool = ThreadPoolExecutor(1)
+    pool.shutdown()
+    with pytest.raises(RaceError, match="the executor was shut down") as info:
+        _race(noisy, executor=pool)
+    assert isinstance(info.value.__cause__, RuntimeError)
+    assert (info.value.kind, info.value.candidate, info.value.instance) == (
+        "not sent",
+        0,
+        0,
+    )
+    _check_partial(info.value, [])
+
+
+def sleeps_20_ms(candidate: int, instance: int) -> float:
+    time.sleep(0.02)
+    return noisy(candidate, instance)
+
+
+def test_dask_cluster_closed_mid_race():
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
+    )
+    client = distributed.Client(cluster)
+
+    def close_soon():
+        time.sleep(0.3)  # a few instances of 5 calls of 20 ms have run
+        client.close()
+        cluster.close()
+
+    closer = threading.Thread(target=close_soon)
+    closer.start()
+    try:
+        with pytest.raises(RaceError) as info:
+            finishes_within(
+                60, lambda: _race(sleeps_20_ms, executor=client.get_executor())
+            )
+    finally:
+        closer.join()
+        client.close()
+        cluster.close()
+    error = info.value
+    assert error.kind in ("cancelled", "not sent")
+    seen = len(error.partial_result.scores)
+    assert 0 < seen < 40
+    _check_partial(error, list(range(seen)))
+
+
+# --- BaseExceptions from evaluate ------------------------------------------------
+
+
+class Abort(BaseException):
+    """A custom BaseException, as some libraries define."""
+
+
+class ExitsAt27:
+    """evaluate raising ``kind`` at (2, 7)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __call__(self, candidate: int, instance: int) -> float:
+        if (candidate, instance) == (2, 7):
+            if self.kind == "SystemExit":
+                sys.exit("bye")
+            if self.kind == "GeneratorExit":
+                raise GeneratorExit
+            raise Abort("stop")
+        return noisy(candidate, instance)
+
+
+@pytest.mark.parametrize("executor", ["none", "timeout", "threads", "processes"])
+@pytest.mark.parametrize("kind", ["SystemExit", "GeneratorExit", "Abort"])
+def test_base_exceptions_in_evaluate_are_race_errors(kind, executor):
+    pools = {"threads": ThreadPoolExecutor, "processes": ProcessPoolExecutor}
+    if executor in ("none", "timeout"):
+        timeout = 10 if executor == "timeout" else None  # a thread per call
+        with pytest.raises(RaceError) as info:
+            _race(ExitsAt27(kind), timeout=timeout)
+    else:
+        with pools[executor](2) as pool, pytest.raises(RaceError) as info:
+            _race(ExitsAt27(kind), executor=pool)
+    error = info.value
+    assert type(error.__cause__).__name__ == kind
+    assert (error.kind, error.candidate, error.instance) == ("raised", 2, 7)
+    assert f"evaluate(2, 7) raised {kind}" in str(error)
+    _check_partial(error, list(range(7)))
+
+
+def interrupts_at_3_4(candidate: int, instance: int) -> float:
+    if (candidate, instance) == (3, 4):
+        raise KeyboardInterrupt
+    return noisy(candidate, instance)
+
+
+def test_interrupt_in_a_worker_thread_keeps_the_partial_result():
+    with ThreadPoolExecutor(2) as pool, pytest.raises(KeyboardInterrupt) as info:
+        _race(interrupts_at_3_4, executor=pool)
+    partial = info.value.partial_result
+    assert partial.stop_reason == "interrupted"
+    assert partial.evaluations == len(partial.history) == 20  # instances 0..3
+
+
+class Instances:
+    """Instances 0, 1, … that fail with ``error`` at number ``at``."""
+
+    def __init__(self, at: int, error: BaseException) -> None:
+        self.at, self.error = at, error
+
+    def __iter__(self):
+        for number in range(40):
+            if number == self.at:
+                raise self.error
+            yield number
+
+
+@pytest.mark.parametrize("error", [ValueError("no more data"), Abort("stop")])
+def test_instances_that_fail_are_a_race_error(error):
+    with pytest.raises(RaceError) as info:
+        nbstats.race(
+            noisy,
+            CANDIDATES,
+            Instances(9, error),
+            method="frace-sign",
+            first_test=50,
+            progress=False,
+        )
+    race_error = info.value
+    assert race_error.__cause__ is error
+    assert race_error.kind == "instances"
+    assert (race_error.candidate, race_error.instance) == (None, None)
+    assert "instances iterable raised" in str(race_error)
+    assert "instance number 9" in str(race_error)
+    partial = race_error.partial_result
+    assert partial.stop_reason == "instances failed"
+    assert sorted(set(partial.history["instance"])) == list(range(9))
+
+
+# --- scores no float holds -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "cause", "words"),
+    [
+        (np.timedelta64(5, "s"), TypeError, "a timedelta64 (a duration or a date)"),
+        (np.timedelta64(5, "ns"), TypeError, "a timedelta64 (a duration or a date)"),
+        (np.datetime64("2020-01-01"), TypeError, "a datetime64 (a duration"),
+        (datetime.timedelta(seconds=5), TypeError, "a timedelta (a duration"),
+        (datetime.datetime(2020, 1, 1), TypeError, "a datetime (a duration"),
+        (10**400, TypeError, "too large for a float"),
+        (-(10**400), TypeError, "too large for a float"),
+        (2**60 + 1, ValueError, "would become 1152921504606846976"),
+        (np.int64(2**62 + 1), ValueError, "a float cannot hold exactly"),
+        (np.longdouble("1e4000"), ValueError, "which is not finite"),
+        (1 + 2j, TypeError, "a complex number"),
+        ("fast", TypeError, "a str, not a number"),
+        (b"0.5", TypeError, "a bytes, not a number"),
+    ],
+    ids=[
+        "timedelta64-s",
+        "timedelta64-ns",
+        "datetime64",
+        "timedelta",
+        "datetime",
+        "10**400",
+        "-10**400",
+        "2**60+1",
+        "int64",
+        "longdouble-inf",
+        "complex",
+        "str",
+        "bytes",
+    ],
+)
+@pytest.mark.parametrize("executor", ["none", "threads"])
+def test_scores_no_float_holds_are_race_errors(value, cause, words, executor):
+    if executor == "none":
+        with pytest.raises(RaceError) as info:
+            _race(Returns(value))
+    else:
+        with ThreadPoolExecutor(2) as pool, pytest.raises(RaceError) as info:
+            _race(Returns(value), executor=pool)
+    error = info.value
+    assert isinstance(error.__cause__, cause)
+    assert (error.kind, error.candidate, error.instance) == ("bad score", 3, 4)
+    assert "evaluate(3, 4) returned " in str(error)
+    assert words in str(error)
+    assert len(str(error)) < 1000  # a 400-digit number is cut short
+    _check_partial(error, list(range(4)))
+
+
+def test_exact_big_integers_are_scores():
+    # 2**60 is a float exactly: kept, not refused
+    def evaluate(candidate, instance):
+        return 2**60 + 2**10 * candidate
+
+    res = _race(evaluate, max_steps=3)
+    assert res.scores.loc[0, "4"] == 2**60 + 2**12
