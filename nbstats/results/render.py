@@ -19,12 +19,22 @@ with ``fit=True`` long names wrap so that the table fits a 10pt article.
 How numbers are written (p-values ``0.0012`` / ``< 0.001``, fixed notation,
 true minus signs) is described in :mod:`nbstats.results.formatting`; its
 functions are re-exported here.
+
+Names in HTML are isolated (:func:`isolate`): each name the tables and the
+grid show as a whole (a column header, a row label, each side of ``"a vs b"``,
+a text cell or value) sits in its own ``<bdi>``, so a right-to-left name
+(Arabic, Hebrew) cannot reorder the text around it; and every explicit
+bidirectional control (U+202A–U+202E, U+2066–U+2069) anywhere in the text,
+titles included, is closed in a ``<bdi>`` of its own, so that a U+202E cannot
+reverse the rest of a line (the name rule refuses such names; this holds for
+any text that reaches the renderer).
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -53,6 +63,7 @@ __all__ = [
     "html_grid",
     "html_table",
     "is_pvalue_name",
+    "isolate",
     "latex_scalars",
     "latex_table",
     "text_block",
@@ -84,13 +95,71 @@ def format_cell(value: object, *, pvalue: bool = False, digits: int = 4) -> str:
 
 # ---------------------------------------------------------------- HTML
 
+#: Explicit bidirectional formatting characters: embeddings, overrides,
+#: isolates and their terminators. Their scope ends at the end of the
+#: element that holds them, so each is given an element of its own.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _html_text(text: object) -> str:
+    """``text`` as HTML (:func:`to_html`), each bidi control in its own ``<bdi>``."""
+    return _BIDI_CONTROLS.sub(lambda m: f"<bdi>{m.group()}</bdi>", to_html(text))
+
+
+def isolate(text: object) -> str:
+    """``text`` as HTML in a ``<bdi>`` of its own: a bidirectional isolate.
+
+    The direction inside follows the text (a Hebrew name reads right to left),
+    and nothing in it reorders the text around it. Use it for every name put
+    into HTML next to other text.
+
+    Examples
+    --------
+    >>> isolate("a<b")
+    '<bdi>a&lt;b</bdi>'
+    >>> isolate("x\u202ey")
+    '<bdi>x<bdi>\u202e</bdi>y</bdi>'
+    """
+    return f"<bdi>{_html_text(text)}</bdi>"
+
+
+def _sentence_html(text: object, names: Sequence[object]) -> str:
+    """``text`` as HTML with each occurrence of ``names`` isolated (a name
+    counts where it is not part of a longer word)."""
+    wanted = sorted({str(n) for n in names if str(n)}, key=len, reverse=True)
+    if isinstance(text, Label) or not wanted:
+        return _html_text(text)
+    pattern = re.compile(
+        r"(?<!\w)(" + "|".join(re.escape(n) for n in wanted) + r")(?!\w)"
+    )
+    pieces = pattern.split(str(text))
+    # split() alternates text and the names it found
+    return "".join(
+        isolate(piece) if i % 2 else _html_text(piece) for i, piece in enumerate(pieces)
+    )
+
+
+def _isolate_label(label: object) -> str:
+    """A row label; a pair ``"a vs b"`` isolates each name, and breaks after
+    "vs", not before it (two lines, not three)."""
+    if isinstance(label, Label):
+        return _html_text(label)
+    parts = str(label).split(" vs ")
+    return "\u00a0vs ".join(isolate(part) for part in parts)
+
 
 @cache
 def _stylesheet() -> str:
     return resources.files("nbstats.results").joinpath("result.css").read_text()
 
 
-def html_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
+def html_block(
+    title: str,
+    scalars: Scalars,
+    frame: pd.DataFrame | None,
+    *,
+    names: Sequence[object] = (),
+) -> str:
     """One self-contained HTML fragment: title, the label/value grid, the table.
 
     Parameters
@@ -102,6 +171,10 @@ def html_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
     frame : DataFrame or None
         Its table, shown by :func:`html_table` in a box that scrolls sideways
         when the table is wider than the output.
+    names : sequence
+        Names that the title and the grid's labels contain (e.g. a pair's
+        ``name_a`` and ``name_b``): each occurrence is isolated
+        (:func:`isolate`) inside the sentence.
 
     Returns
     -------
@@ -114,14 +187,16 @@ def html_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
     >>> out = html_block("Test <1>", [("p-value", 0.0001)], None)
     >>> "Test &lt;1&gt;" in out and "&lt; 0.001" in out
     True
+    >>> "Test: <bdi>עץ</bdi> vs" in html_block("Test: עץ vs B", [], None, names=["עץ"])
+    True
     """
     parts = [
         f"<style>{_stylesheet()}</style>",
         '<div class="nbstats-result">',
-        f'<div class="nbstats-title">{to_html(title)}</div>',
+        f'<div class="nbstats-title">{_sentence_html(title, names)}</div>',
     ]
     if scalars:
-        parts.append(html_grid(scalars))
+        parts.append(html_grid(scalars, names=names))
     if frame is not None and len(frame):
         parts.append(
             '<div class="nbstats-scroll" role="region" tabindex="0" '
@@ -131,7 +206,7 @@ def html_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
     return "".join(parts)
 
 
-def html_grid(scalars: Scalars) -> str:
+def html_grid(scalars: Scalars, *, names: Sequence[object] = ()) -> str:
     """Labels and values as one two-column grid (``<dl>``), one row per pair.
 
     Each pair is a ``<div class="nbstats-row">`` holding a ``<dt>`` and a
@@ -148,16 +223,21 @@ def html_grid(scalars: Scalars) -> str:
     <dd>9.28</dd>
     </div>
     </dl>
+
+    A value that is text (e.g. a name) is isolated (:func:`isolate`), and so
+    is each of ``names`` inside a label (e.g. ``"P(A better)"``).
     """
     rows = []
     for label, value in scalars:
-        text = (
-            to_html(value)
-            if isinstance(value, Label)
-            else html.escape(format_cell(value, pvalue=is_pvalue_name(label)))
-        )
+        if isinstance(value, Label):
+            text = _html_text(value)
+        elif isinstance(value, str):
+            text = isolate(value)
+        else:
+            text = html.escape(format_cell(value, pvalue=is_pvalue_name(label)))
         rows.append(
-            f'<div class="nbstats-row"><dt>{to_html(label)}</dt><dd>{text}</dd></div>'
+            f'<div class="nbstats-row"><dt>{_sentence_html(label, names)}</dt>'
+            f"<dd>{text}</dd></div>"
         )
     return '<dl class="nbstats-grid">' + "".join(rows) + "</dl>"
 
@@ -168,32 +248,33 @@ def html_table(frame: pd.DataFrame) -> str:
     Numbers are right-aligned cells of class ``num`` (never wrapped); text
     cells and row labels may wrap anywhere, so that long algorithm names fit.
     p-value columns (:func:`is_pvalue_name`) are written by
-    :func:`format_pvalue`.
+    :func:`format_pvalue`. Headers, row labels (each name of ``"a vs b"``)
+    and text cells are isolated (:func:`isolate`).
 
     Examples
     --------
     >>> frame = pd.DataFrame({"p": [0.5]}, index=pd.Index(["a<b"], name="pair"))
-    >>> print(html_table(frame).replace("</tr>", "</tr>\\n"))
-    <table class="nbstats-table"><thead><tr><th>pair</th><th>p</th></tr>
-    </thead><tbody><tr><th scope="row">a&lt;b</th><td class="num">0.5000</td></tr>
-    </tbody></table>
+    >>> print(html_table(frame).replace("><t", ">\\n<t"))
+    <table class="nbstats-table">
+    <thead>
+    <tr>
+    <th><bdi>pair</bdi></th>
+    <th><bdi>p</bdi></th></tr></thead>
+    <tbody>
+    <tr>
+    <th scope="row"><bdi>a&lt;b</bdi></th>
+    <td class="num">0.5000</td></tr></tbody></table>
     """
     index_name = frame.index.name if frame.index.name is not None else ""
     head = "".join(
-        f"<th>{to_html(c)}</th>" for c in [index_name, *map(str, frame.columns)]
+        f"<th>{_html_text(c) if isinstance(c, Label) else isolate(c)}</th>"
+        for c in [index_name, *frame.columns]
     )
     pvalue = [is_pvalue_name(c) for c in frame.columns]
     rows = []
     for label, row in zip(frame.index, frame.itertuples(index=False), strict=True):
-        cells = "".join(
-            ('<td class="num">' if _is_number(v) else "<td>")
-            + html.escape(format_cell(v, pvalue=p))
-            + "</td>"
-            for v, p in zip(row, pvalue, strict=True)
-        )
-        # "a vs b" breaks after "vs", not before it: two lines, not three
-        shown = to_html(label).replace(" vs ", "\u00a0vs ")
-        rows.append(f'<tr><th scope="row">{shown}</th>{cells}</tr>')
+        cells = "".join(_html_cell(v, p) for v, p in zip(row, pvalue, strict=True))
+        rows.append(f'<tr><th scope="row">{_isolate_label(label)}</th>{cells}</tr>')
     return (
         '<table class="nbstats-table"><thead><tr>'
         + head
@@ -201,6 +282,14 @@ def html_table(frame: pd.DataFrame) -> str:
         + "".join(rows)
         + "</tbody></table>"
     )
+
+
+def _html_cell(value: object, pvalue: bool) -> str:
+    if _is_number(value):
+        return f'<td class="num">{html.escape(format_cell(value, pvalue=pvalue))}</td>'
+    if isinstance(value, Label):
+        return f"<td>{_html_text(value)}</td>"
+    return f"<td>{isolate(format_cell(value, pvalue=pvalue))}</td>"
 
 
 # ---------------------------------------------------------------- LaTeX

@@ -63,9 +63,9 @@ def test_html_escapes_every_name(long_results):
 def test_p_values_are_written_0_0012_or_below_0_001(long_results):
     nemenyi = long_results["nemenyi"]
     root = _tree(nemenyi._repr_html_())
-    head = [th.text for th in root.find(".//thead/tr")]
+    head = ["".join(th.itertext()) for th in root.find(".//thead/tr")]
     for row in root.findall(".//tbody/tr"):
-        cells = dict(zip(head, [c.text for c in row], strict=True))
+        cells = dict(zip(head, ["".join(c.itertext()) for c in row], strict=True))
         assert PVALUE.match(cells["p"]) and PVALUE.match(cells["adjusted p"])
     # the independent figures: the comparisons' own p-values, written by hand
     frame = nemenyi.to_frame()
@@ -120,7 +120,7 @@ def test_friedman_caption_has_real_subscripts(table6):
 def test_wilcoxon_rank_sums_are_superscripts(table6):
     res = nbstats.wilcoxon(table6["C4.5"], table6["C4.5+m"])
     assert r"$R^{+}$ / $R^{-}$ & 93 / 12" in res.to_latex()
-    assert "<dt>R<sup>+</sup> / R<sup>−</sup></dt><dd>93 / 12</dd>" in (
+    assert "<dt>R<sup>+</sup> / R<sup>−</sup></dt><dd><bdi>93 / 12</bdi></dd>" in (
         res._repr_html_()
     )
     assert "R+ / R−         : 93 / 12" in res.summary()
@@ -139,8 +139,8 @@ def test_html_table_marks_numbers_and_keeps_names_as_text():
         index=pd.Index(["<x>"], name="comparison"),
     )
     markup = render.html_table(frame)
-    assert '<th scope="row">&lt;x&gt;</th>' in markup
-    assert f"<td>{html.escape(LONG_NAMES[0])}</td>" in markup
+    assert '<th scope="row"><bdi>&lt;x&gt;</bdi></th>' in markup
+    assert f"<td><bdi>{html.escape(LONG_NAMES[0])}</bdi></td>" in markup
     assert f'<td class="num">{MINUS}2.5</td>' in markup
     assert '<td class="num">&lt; 0.001</td>' in markup
 
@@ -165,3 +165,79 @@ def test_text_html_and_latex_agree_on_the_figures(long_results, kind):
             figure = render.format_pvalue(value)
             assert figure in text and html.escape(figure) in markup, label
             assert render.format_pvalue(value, latex=True) in latex, label
+
+
+# ------------------------------------------------- bidirectional names (issue 30)
+
+RLO, RLI, PDI = "\u202e", "\u2067", "\u2069"
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _bidi_controls_are_closed(markup: str) -> None:
+    """Every explicit bidi control is the whole content of its own <bdi>."""
+    for match in BIDI.finditer(markup):
+        before = markup[: match.start()]
+        after = markup[match.end() :]
+        assert before.endswith("<bdi>") and after.startswith("</bdi>"), markup
+
+
+def test_a_right_to_left_override_cannot_reverse_the_rest_of_a_line():
+    # before: "A\u202e vs B (H1: ...)" reversed everything after the name
+    name = f"x{RLO}y"
+    frame = pd.DataFrame(
+        {"b": [name], "p": [0.5]}, index=pd.Index([f"{name} vs B"], name=name)
+    )
+    markup = render.html_block(f"Test: {name} vs B", [(f"P({name})", name)], frame)
+    _bidi_controls_are_closed(markup)
+    assert markup.count(f"<bdi>{RLO}</bdi>") == 6
+    _tree(markup)  # still well-formed
+
+
+def test_every_name_in_a_table_is_isolated():
+    frame = pd.DataFrame(
+        {"עץ": ["شبكة"], "p": [0.5]}, index=pd.Index(["עץ vs C4.5"], name="pair")
+    )
+    root = _tree(render.html_table(frame))
+    head = root.find(".//thead/tr")
+    assert all(len(th) == 1 and th[0].tag == "bdi" for th in head)
+    label = root.find(".//tbody/tr/th")
+    # each side of "a vs b" is its own isolate, "vs" stays outside
+    assert [b.text for b in label] == ["עץ", "C4.5"]
+    assert label[0].tail == "\u00a0vs "
+    text_cell, number_cell = root.findall(".//tbody/tr/td")
+    assert text_cell[0].tag == "bdi" and text_cell[0].text == "شبكة"
+    assert len(number_cell) == 0  # numbers need no isolate
+
+
+def test_results_isolate_the_names_they_show(table6):
+    hebrew = table6.rename(columns={"C4.5": "עץ החלטה", "C4.5+m": "C4.5 (m)"})
+    for res in (nbstats.posthoc(hebrew), nbstats.friedman(hebrew)):
+        root = _tree(res._repr_html_())
+        isolated = {"".join(b.itertext()) for b in root.iter("bdi")}
+        assert {"עץ החלטה", "C4.5 (m)"} <= isolated, type(res).__name__
+
+
+def test_names_inside_titles_and_labels_are_isolated(table6):
+    hebrew = table6.rename(columns={"C4.5": "עץ", "C4.5+m": "C4.5+m"})
+    res = nbstats.bayes_sign_test(hebrew["עץ"], hebrew["C4.5+m"], random_state=0)
+    markup = render.html_block(
+        res._title(), res._scalars(), res._table(), names=[res.name_a, res.name_b]
+    )
+    root = _tree(markup)
+    title = root[0]
+    assert [b.text for b in title.iter("bdi")] == ["עץ", "C4.5+m"]
+    assert "".join(title.itertext()) == res._title()
+    labels = [dt for dt in root.iter("dt") if "better" in "".join(dt.itertext())]
+    assert labels and all(
+        [b.text for b in dt.iter("bdi")] in (["עץ"], ["C4.5+m"]) for dt in labels
+    )
+    # a name is isolated only as a whole word: "a" inside "Bayesian" is not
+    one = render.html_block("Bayesian test: a vs b", [], None, names=["a", "b"])
+    assert "Bayesian test: <bdi>a</bdi> vs <bdi>b</bdi>" in one
+
+
+def test_isolate_escapes_and_closes_controls():
+    assert render.isolate("<b>&") == "<bdi>&lt;b&gt;&amp;</bdi>"
+    assert render.isolate(f"a{RLI}b{PDI}") == (
+        f"<bdi>a<bdi>{RLI}</bdi>b<bdi>{PDI}</bdi></bdi>"
+    )
