@@ -1,18 +1,28 @@
-"""Time and memory of the Bayesian tests at scale (issue 17, item 4).
+"""Time and memory of the Bayesian tests at scale (issue 17 item 4, issue 30 item 9).
 
-Run: ``python benchmarks/bench_memory.py [--quick]`` (a few minutes; ``--quick``
-uses 5,000 draws for the pairs).
+Run: ``python benchmarks/bench_memory.py [--quick] [--only NAME ...]``
+(``--quick`` uses 5,000 draws for the 100-algorithm pairs and skips
+``bayes_posthoc`` at 200 algorithms). ``--nbstats PATH`` runs the cases
+against another checkout of nbstats (e.g. a ``git worktree`` of an older
+commit), to print before/after figures with the same script.
 
 Each case runs in its own subprocess, so its peak resident memory
 (``ru_maxrss``) is its own: the interpreter and libraries (~200 MB) plus what
 the call needs. Cases:
 
-- ``bayes_signrank`` at n = 10,000 and 100,000 cases with default settings
-  (``method="auto"``: the normal approximation beyond 1,000 cases), with the
-  reported Monte Carlo error; and at 10,000 cases the exact Monte Carlo with
-  2,000 draws, for its time per draw and its probabilities;
-- ``bayes_signrank_pairs`` on 200 cases × 100 algorithms (4950 pairs), default
-  50,000 draws, at the default memory ceiling and at 128 MB.
+- ``signrank``: ``bayes_signrank`` at n = 10,000 and 100,000 cases with
+  default settings (``method="auto"``: the normal approximation beyond 1,000
+  cases), with the reported Monte Carlo error; and at 10,000 cases the exact
+  Monte Carlo with 2,000 draws, for its time per draw and its probabilities;
+- ``pairs``: ``bayes_signrank_pairs`` on 200 cases × 100 algorithms (4950
+  pairs), default 50,000 draws, at the default memory ceiling and at 128 MB;
+- ``pairs2000``: ``bayes_signrank_pairs`` on 10 cases × 2000 algorithms
+  (1,999,000 pairs), 1,000 draws, no interval (issue 30: over 1.4 GB);
+- ``posthoc``: ``bayes_posthoc(test="signrank")`` on 20 cases × 50, 100 and
+  200 algorithms, default 50,000 draws (issue 30: it grew as m^3.3);
+- ``dashboard``: the Bayesian dashboard on 20 cases × 200 algorithms, default
+  draws, at the default ceiling and at ``NBSTATS_MAX_MEMORY=256M`` (issue 30:
+  1.1 GB whatever the ceiling).
 
 The machine's load average is printed before and after: other work slows
 everything down (memory figures are not affected).
@@ -29,7 +39,7 @@ import textwrap
 
 CHILD = textwrap.dedent(
     """
-    import json, resource, time
+    import json, resource, time, warnings
     import numpy as np, pandas as pd
     import nbstats
 
@@ -49,12 +59,29 @@ CHILD = textwrap.dedent(
                    mc_error=res.mc_error, prob_right=res.prob_right,
                    prob_rope=res.prob_rope, ci=list(res.credible_interval))
     else:
-        m, n = case["m"], 200
+        m, n = case["m"], case.get("n", 200)
         table = pd.DataFrame(rng.normal(0.8, 0.05, (n, m))
-                             + np.linspace(0, 0.02, m))
-        res = nbstats.bayes_signrank_pairs(table, random_state=0, **case["kw"])
-        out.update(pairs=len(res.pairs), n_samples=res.n_samples,
-                   mc_error=res.mc_error)
+                             + np.linspace(0, 0.02, m),
+                             columns=[f"alg{j}" for j in range(m)])
+        if case["kind"] == "pairs":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = nbstats.bayes_signrank_pairs(table, random_state=0,
+                                                   **case["kw"])
+            out.update(pairs=len(res.pairs), n_samples=res.n_samples,
+                       mc_error=res.mc_error)
+        elif case["kind"] == "posthoc":
+            res = nbstats.bayes_posthoc(table, test="signrank", random_state=0,
+                                        **case["kw"])
+            out.update(pairs=len(res.statements), n_samples=res.n_samples,
+                       accepted=int(res.statements["accepted"].sum()))
+        else:
+            from nbstats.widgets.bayes import BayesDashboard
+            dash = BayesDashboard(table, random_state=0, **case["kw"])
+            dash.controls["s"].value = 1.0
+            dash.wait()
+            out.update(pairs=len(dash.result["pairs"]),
+                       n_samples=dash.n_samples)
     out["seconds"] = time.perf_counter() - start
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
@@ -62,17 +89,19 @@ CHILD = textwrap.dedent(
 )
 
 
-def run(case: dict, ceiling: str | None = None) -> dict:
+def run(case: dict, ceiling: str | None = None, path: str | None = None) -> dict:
     env = dict(os.environ)
     env.pop("NBSTATS_MAX_MEMORY", None)
     if ceiling:
         env["NBSTATS_MAX_MEMORY"] = ceiling
+    if path:
+        env["PYTHONPATH"] = path
     code = CHILD.replace("CASE", repr(json.dumps(case)))
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env
     )
     if done.returncode != 0:
-        raise RuntimeError(done.stderr[-3000:])
+        return {"error": done.stderr.strip().splitlines()[-1][:200]}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -80,11 +109,16 @@ def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} CPUs, load average {load()} (1, 5, 15 min)")
+def line(label: str, out: dict, detail: str) -> str:
+    if "error" in out:
+        return f"  {label:<38} failed: {out['error']}"
+    return (
+        f"  {label:<38} {out['seconds']:7.2f} s  peak {out['peak_mb']:6.0f} MB  "
+        + detail.format(**out)
+    )
+
+
+def signrank(args: argparse.Namespace) -> None:
     print("\nbayes_signrank, rope 0.001 (peak RSS of the whole process)")
     cases = [
         ("n = 10,000, defaults", {"kind": "signrank", "n": 10_000, "kw": {}}),
@@ -99,24 +133,79 @@ def main() -> None:
         ),
     ]
     for label, case in cases:
-        out = run(case)
+        out = run(case, path=args.nbstats)
         print(
-            f"  {label:<38} {out['seconds']:7.2f} s  peak {out['peak_mb']:6.0f} MB  "
-            f"{out['method']}, {out['n_samples']:,} draws, MC error "
-            f"{out['mc_error']:.4f}; P(right) {out['prob_right']:.4f}, "
-            f"P(rope) {out['prob_rope']:.4f}, interval "
-            f"({out['ci'][0]:.4f}, {out['ci'][1]:.4f})"
+            line(
+                label,
+                out,
+                "{method}, {n_samples:,} draws, MC error {mc_error:.4f}; "
+                "P(right) {prob_right:.4f}, P(rope) {prob_rope:.4f}",
+            )
         )
+
+
+def pairs(args: argparse.Namespace) -> None:
     draws = 5000 if args.quick else 50_000
     print(f"\nbayes_signrank_pairs, 200 cases x 100 algorithms, {draws:,} draws")
     for ceiling in (None, "128M"):
         case = {"kind": "pairs", "m": 100, "kw": {"n_samples": draws}}
-        out = run(case, ceiling)
+        out = run(case, ceiling, args.nbstats)
         label = f"ceiling {ceiling or '512M (default)'}"
-        print(
-            f"  {label:<38} {out['seconds']:7.2f} s  peak {out['peak_mb']:6.0f} MB  "
-            f"{out['pairs']} pairs, MC error {out['mc_error']:.4f}"
-        )
+        print(line(label, out, "{pairs} pairs, MC error {mc_error:.4f}"))
+
+
+def pairs2000(args: argparse.Namespace) -> None:
+    print("\nbayes_signrank_pairs, 10 cases x 2000 algorithms, 1,000 draws")
+    case = {
+        "kind": "pairs",
+        "m": 2000,
+        "n": 10,
+        "kw": {"n_samples": 1000, "interval": False},
+    }
+    out = run(case, None, args.nbstats)
+    print(line("default ceiling", out, "{pairs:,} pairs"))
+
+
+def posthoc(args: argparse.Namespace) -> None:
+    print("\nbayes_posthoc(test='signrank'), 20 cases, 50,000 draws")
+    sizes = (50, 100) if args.quick else (50, 100, 200)
+    for m in sizes:
+        case = {"kind": "posthoc", "m": m, "n": 20, "kw": {}}
+        out = run(case, None, args.nbstats)
+        print(line(f"m = {m}", out, "{pairs:,} statements, {accepted} accepted"))
+
+
+def dashboard(args: argparse.Namespace) -> None:
+    print("\nBayesDashboard, 20 cases x 200 algorithms, default draws, s moved once")
+    for ceiling in (None, "256M"):
+        case = {"kind": "dashboard", "m": 200, "n": 20, "kw": {}}
+        out = run(case, ceiling, args.nbstats)
+        label = f"ceiling {ceiling or '512M (default)'}"
+        print(line(label, out, "{pairs:,} pairs, {n_samples:,} draws"))
+
+
+CASES = {
+    "signrank": signrank,
+    "pairs": pairs,
+    "pairs2000": pairs2000,
+    "posthoc": posthoc,
+    "dashboard": dashboard,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", nargs="*", choices=sorted(CASES), default=None)
+    parser.add_argument(
+        "--nbstats", default=None, help="directory to put first on PYTHONPATH"
+    )
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} CPUs, load average {load()} (1, 5, 15 min)")
+    if args.nbstats:
+        print(f"nbstats from {args.nbstats}")
+    for name in args.only or list(CASES):
+        CASES[name](args)
     print(f"\nload average at the end: {load()}")
 
 

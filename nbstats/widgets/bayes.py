@@ -27,7 +27,10 @@ import pandas as pd
 from nbstats.names import AliasOption
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import oriented, rank_rows
+from nbstats.stats.bayes.canonical import canonical_table
 from nbstats.stats.bayes.decision import (
+    FRIEDMAN_DEFAULT_S,
+    IDP_DEFAULT_S,
     check_n_samples,
     decide_many,
     resolve_threshold,
@@ -47,7 +50,7 @@ from nbstats.widgets.bayes_controls import build_controls, s_and_loss_widgets
 from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner, SignedRankJoint
 from nbstats.widgets.bayes_pairs import PairPosteriors, default_draws
 
-__all__ = ["BayesDashboard"]
+__all__ = ["BayesDashboard", "friedman_strength"]
 
 #: Friedman verdicts kept for earlier (s, γ).
 FRIEDMAN_CACHE = 8
@@ -63,6 +66,24 @@ _COLUMNS = [
     "prob_equivalent",
     "decision",
 ]
+
+
+def friedman_strength(prior: str, s: float) -> float:
+    """The Bayesian Friedman test's s for the dashboard's prior and s: the
+    slider's s once it is set, else the test's default (1; Benavoli et al.
+    2015, §7), as in :func:`nbstats.bayes_friedman` and the report, whose
+    settings (:meth:`BayesDashboard.report_settings`) then carry no s.
+
+    Examples
+    --------
+    >>> friedman_strength("idp", IDP_DEFAULT_S), friedman_strength("idp", 2.0)
+    (1.0, 2.0)
+    >>> friedman_strength("bb", 0.0), friedman_strength("point", IDP_DEFAULT_S)
+    (1.0, 0.5615528128088303)
+    """
+    if prior == "bb" or (prior == "idp" and s == IDP_DEFAULT_S):
+        return FRIEDMAN_DEFAULT_S
+    return float(s)
 
 
 class BayesDashboard(Dashboard):
@@ -178,12 +199,21 @@ class BayesDashboard(Dashboard):
     case in every pair, as the joint probability needs) and re-combine them
     with the prior's weight for a new s; γ and ε only compare.
 
-    *Which s where.* The joint statements and the Friedman test put the
-    prior of strength s on "all algorithms equal" (2015, §7; for the joint
-    statements a pseudo-observation at a zero difference, one of the priors
-    of the IDP's set); with the Bayesian bootstrap they use s = 0. The
-    Friedman test needs at least as many cases as algorithms (twice as many
-    with s = 0).
+    *Which s where.* The joint statements put the prior of strength s on
+    "all algorithms equal" (2015, §7: a pseudo-observation at a zero
+    difference, one of the priors of the IDP's set), s = 0 with the Bayesian
+    bootstrap. The Bayesian Friedman test uses s as soon as it is set (moved
+    from the IDP default, or with the point prior), and otherwise its own
+    default, s = 1 (2015, §7; ``FRIEDMAN_DEFAULT_S``), as
+    :func:`nbstats.bayes_friedman` and the report do
+    (:func:`friedman_strength`). It needs at least as many cases as
+    algorithms (twice as many with s = 0).
+
+    *Same answer everywhere.* Every pair is drawn in one canonical
+    orientation and the joint statements on one canonical layout of the
+    table (:mod:`nbstats.stats.bayes.canonical`): the numbers do not depend
+    on the order of the columns or rows, and equal those of the functions
+    and of the report for the same seed.
 
     *Equivalence.* A pair is decided "equivalent" when its rope region
     passes the threshold (for IDP, under every prior of the set), as in
@@ -274,9 +304,19 @@ class BayesDashboard(Dashboard):
         mean_rank = rank_rows(
             self.table.to_numpy(), higher_is_better=self.higher_is_better
         ).mean(axis=0)
+        # the joint statements of bayes_posthoc: its canonical layout of the
+        # cases and algorithms, so the same draws on the same cases
+        canonical, canonical_names, columns = canonical_table(values, names)
+        pairs = list(combinations(range(m), 2))
         self._joint_statements = SignedRankJoint(
-            diffs, self._pairs, names, mean_rank, self.n_samples, self._seed
+            canonical[:, [j for _, j in pairs]] - canonical[:, [i for i, _ in pairs]],
+            pairs,
+            canonical_names,
+            mean_rank[columns],
+            self.n_samples,
+            self._seed,
         )
+        del canonical
         if joint_in_background is None:
             joint_in_background = len(self._pairs) * self.n_samples >= BACKGROUND_WORK
         # an update and a late joint table never interleave
@@ -285,10 +325,16 @@ class BayesDashboard(Dashboard):
         self._joint_runner = JointRunner(
             self._joint_statements, self._joint_arrived, background=joint_in_background
         )
-        self._engine = PairPosteriors(diffs, self._draws, self._gammas, shared)
         labels = np.asarray(names, dtype=object)
         self._a_names = labels[[i for i, _ in self._pairs]]
         self._b_names = labels[[j for _, j in self._pairs]]
+        self._engine = PairPosteriors(
+            diffs,
+            self._draws,
+            self._gammas,
+            shared,
+            names=list(zip(self._a_names, self._b_names, strict=True)),
+        )
         self._selected: tuple[tuple, BayesSignedRankResult] | None = None
         # the last few (s, γ): switching the prior (bb sets s = 0) and back
         # finds the verdict again (its Monte Carlo is ~2 MB at 50 algorithms)
@@ -371,7 +417,12 @@ class BayesDashboard(Dashboard):
             "loss": (1.0, float(c["loss_ratio"].value)),
             "random_state": self._random_state_for_report,
         }
-        if c["prior"].value != "bb":
+        # the report's own defaults when the slider keeps the dashboard's
+        # (there s also sets the Friedman test's, 1 by default: see
+        # friedman_strength)
+        if c["prior"].value != "bb" and not (
+            c["prior"].value == "idp" and float(c["s"].value) == IDP_DEFAULT_S
+        ):
             settings["s"] = float(c["s"].value)
         return settings
 
@@ -404,9 +455,11 @@ class BayesDashboard(Dashboard):
         if self._selected is None or self._selected[0] != state:
             i, j = self.names.index(a), self.names.index(b)
             k = self._pair_index.get((i, j))
-            diff = None if k is not None else self._values[:, j] - self._values[:, i]
+            reverse = k is None  # (b, a): the mirror of the matrix's pair
+            if reverse:
+                k = self._pair_index[(j, i)]
             result = self._engine.result(
-                k, prior, s, rope, threshold, names=(a, b), diff=diff
+                k, prior, s, rope, threshold, names=(a, b), reverse=reverse
             )
             self._selected = (state, result)
         return self._selected[1]
@@ -454,7 +507,7 @@ class BayesDashboard(Dashboard):
         joint = self._joint_runner.request(s, gamma, rope)  # None: on its way
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        friedman = self._friedman_result(s, gamma)
+        friedman = self._friedman_result(friedman_strength(prior, s), gamma)
         self.timings["friedman"] = time.perf_counter() - clock
         result = {
             "pairs": pairs,

@@ -15,22 +15,33 @@ The arithmetic per draw is that of
 :func:`~nbstats.stats.bayes.summary_kernel.combine_region` and
 :func:`~nbstats.stats.bayes.summary_kernel.theta_counts`, in the same order,
 so every probability equals :func:`nbstats.bayes_signrank` on the same seed
-bit for bit (tested).
+bit for bit (tested): each pair is drawn in its canonical orientation
+(:mod:`nbstats.stats.bayes.canonical`) and mirrored when the dashboard shows
+it the other way round, as that function does. The compiled passes and the
+block-by-block engine are :mod:`nbstats.stats.bayes.pair_kernel` and
+:mod:`nbstats.stats.bayes.pair_blocks`, shared with
+:func:`nbstats.bayes_signrank_pairs`.
+
+Memory: the sums are kept only when they fit the cache (half the memory
+ceiling of :mod:`nbstats.stats.bayes.memory`, ``NBSTATS_MAX_MEMORY``); beyond
+(e.g. 200 algorithms: 19,900 pairs × 5,000 draws, 800 MB per region), every
+change recomputes the counts block by block within the ceiling — slower, the
+same numbers.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
 
-import numba
 import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.stats.bayes.canonical import flipped_many
 from nbstats.stats.bayes.decision import signrank_bounds_many
 from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.pair_kernel import pair_rope_counts
+from nbstats.stats.bayes.pair_blocks import PairBlocks, mirror_rows
+from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import SignedRankPosterior, shared_components
@@ -72,53 +83,6 @@ def default_draws(n_algorithms: int) -> int:
     return int(max(MIN_DRAWS, 1000 * round(budget / 1000)))
 
 
-@numba.njit(nogil=True, cache=True)
-def pair_counts(
-    quad: np.ndarray,
-    cross: np.ndarray,
-    g0: np.ndarray,
-    scale: np.ndarray,
-    extra: np.ndarray,
-    steps: np.ndarray,
-    point_prior: bool,
-    idp: bool,
-    tolerance: float,
-    epsilon: float,
-    out: np.ndarray,
-) -> None:  # pragma: no cover - compiled; tested against bayes_signrank
-    """θ's draws of every pair, counted without being stored.
-
-    ``quad`` (and ``cross`` for the point prior) are pairs × draws Walsh sums
-    of θ. Per pair k, ``out[k]`` gets the numbers of draws with θ_lower > ½,
-    θ_upper > ½, θ_upper < ½ ("> ½" meaning above ½ + tolerance), and with
-    |θ_lower − ½| < ε and |θ_upper − ½| < ε. θ_upper is θ_lower plus the
-    prior's share ``extra`` under IDP, θ_lower itself otherwise.
-    """
-    n_pairs, n_draws = quad.shape
-    for k in range(n_pairs):
-        step = steps[k]
-        above_lower = above_upper = below_upper = near_lower = near_upper = 0
-        for r in range(n_draws):
-            g = g0[r]
-            value = (
-                quad[k, r] + (2.0 * g * cross[k, r] + step * g * g)
-                if point_prior
-                else quad[k, r]
-            )
-            value = value / scale[r]
-            upper = value + extra[r] if idp else value
-            above_lower += value > 0.5 + tolerance
-            above_upper += upper > 0.5 + tolerance
-            below_upper += upper < 0.5 - tolerance
-            near_lower += abs(value - 0.5) < epsilon
-            near_upper += abs(upper - 0.5) < epsilon
-        out[k, 0] = above_lower
-        out[k, 1] = above_upper
-        out[k, 2] = below_upper
-        out[k, 3] = near_lower
-        out[k, 4] = near_upper
-
-
 @dataclass
 class _Group:
     """The pairs × draws sums of one (prior, rope), as views of cached arrays."""
@@ -135,6 +99,9 @@ class PairPosteriors:
     diffs : ndarray
         n cases × K pairs of differences (b − a, oriented: > 0 when b is
         better).
+    names : list of (str, str), optional
+        Each pair's (a, b), for the rare ties of the canonical orientation
+        (:func:`~nbstats.stats.bayes.canonical.flipped`).
     draws : DirichletWeights
         The draws every pair shares.
     gammas : SharedPrior
@@ -163,7 +130,8 @@ class PairPosteriors:
     --------
     >>> from nbstats.stats.bayes.weights import DirichletWeights
     >>> diffs = np.array([[0.1, 0.2], [0.3, -0.1], [-0.05, 0.4]])
-    >>> engine = PairPosteriors(diffs, DirichletWeights(3, 2000, 0), SharedPrior())
+    >>> engine = PairPosteriors(diffs, DirichletWeights(3, 2000, 0), SharedPrior(),
+    ...                         names=[("a", "b"), ("a", "c")])
     >>> probs = engine.probabilities("bb", 0.0, 0.0, 0.05)
     >>> probs["prob_lower"].shape
     (2,)
@@ -176,14 +144,24 @@ class PairPosteriors:
         gammas: SharedPrior,
         shared: dict[str, np.ndarray] | None = None,
         *,
+        names: list[tuple[str, str]] | None = None,
         cache_bytes: int | None = None,
     ) -> None:
-        self.diffs = diffs
+        diffs = np.asarray(diffs, dtype=float)
+        if names is None:
+            names = [("a", "b")] * diffs.shape[1]
+        self.names = names
+        # every pair drawn in its canonical orientation, mirrored when shown
+        self.flip = flipped_many(diffs, names)
+        self.diffs = np.where(self.flip, -diffs, diffs)
         self.draws = draws
         self.gammas = gammas
         self.shared: dict[str, np.ndarray] = {} if shared is None else shared
         self.cache_bytes = budget(CACHE_SHARE) if cache_bytes is None else cache_bytes
-        self.sums = PairSums(diffs, draws)
+        # θ's sums kept for every pair only when they fit the cache; else
+        # every change counts block by block (bounded memory, more time)
+        self.streaming = 8 * self.n_pairs * draws.n_samples > self.cache_bytes
+        self.sums = None if self.streaming else PairSums(self.diffs, draws)
         self._quad_theta: np.ndarray | None = None
         # ("rope", rope) → K × 2 × draws; ("cross", rope) → K × R × draws
         self._cache: OrderedDict[tuple[str, float], np.ndarray] = OrderedDict()
@@ -296,38 +274,13 @@ class PairPosteriors:
         ``bounds``, the lower and upper (left, rope, right) that decide
         (:func:`~nbstats.stats.bayes.decision.signrank_bounds_many`).
         """
-        group = self.group(prior, rope)
         n_draws = self.draws.n_samples
-        idp, point = prior == "idp", prior == "point"
-        theta_key = (prior, s, epsilon)
-        if self._theta is None or self._theta[0] != theta_key:
-            g0, scale, _, extra = self._terms(s)
-            quad = group.arrays["quad_theta"]
-            counts = np.empty((self.n_pairs, 5), dtype=np.int64)
-            cross = group.arrays["cross_theta"] if point else quad
-            steps = group.steps["theta"]
-
-            def count(a: int, b: int) -> None:
-                pair_counts(
-                    quad[a:b],
-                    cross[a:b],
-                    g0,
-                    scale,
-                    extra,
-                    steps[a:b],
-                    point,
-                    idp,
-                    HALF_TOLERANCE,
-                    float(epsilon),
-                    counts[a:b],
-                )
-
-            in_halves(count, self.n_pairs, quad.size)
-            self._theta = (theta_key, counts)
-        counts = self._theta[1] / n_draws
-        regions = None
-        if rope > 0:
-            regions = self._rope_counts(group, prior, s, rope) / n_draws
+        idp = prior == "idp"
+        counts, near = self._counts(prior, s, rope, epsilon)
+        # canonical → the dashboard's orientation (b − a in column order)
+        counts = mirror_rows(counts, self.flip) / n_draws
+        near = near / n_draws
+        regions = counts[:, 3:9] if rope > 0 else None
         # the lower and upper (left, rope, right), as bayes_signrank decides
         low, high = signrank_bounds_many(counts[:, :3], regions, idp=idp)
         out = {
@@ -336,12 +289,68 @@ class PairPosteriors:
             "prob_left": counts[:, 2],
             "prob_rope": np.full(self.n_pairs, np.nan),
             "prob_right": low[2],
-            "prob_equivalent": np.minimum(counts[:, 3], counts[:, 4]),
+            # |θ − ½| < ε is symmetric: the mirror swaps lower and upper only
+            "prob_equivalent": np.minimum(near[:, 0], near[:, 1]),
             "bounds": (low, high),
         }
         if regions is not None:  # the lower posterior's, as bayes_signrank's
             out["prob_left"], out["prob_rope"] = regions[:, 0], regions[:, 1]
         return out
+
+    def _counts(
+        self, prior: str, s: float, rope: float, epsilon: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Canonical counts (pairs × 10, see
+        :meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.counts`) and the
+        draws near ½ (pairs × 2)."""
+        if self.streaming:
+            return self._streamed(prior, s, rope, epsilon)
+        group = self.group(prior, rope)
+        idp, point = prior == "idp", prior == "point"
+        theta_key = (prior, s, epsilon)
+        if self._theta is None or self._theta[0] != theta_key:
+            g0, scale, _, extra = self._terms(s)
+            quad = group.arrays["quad_theta"]
+            counts = np.empty((self.n_pairs, 6), dtype=np.int64)
+            cross = group.arrays["cross_theta"] if point else quad
+            steps = group.steps["theta"]
+
+            def count(a: int, b: int) -> None:
+                pair_counts(
+                    quad[a:b], cross[a:b], g0, scale, extra, steps[a:b], point,
+                    idp, HALF_TOLERANCE, float(epsilon), counts[a:b],
+                )  # fmt: skip
+
+            in_halves(count, self.n_pairs, quad.size)
+            self._theta = (theta_key, counts)
+        theta = self._theta[1]
+        full = np.zeros((self.n_pairs, 10), dtype=np.int64)
+        full[:, :3], full[:, 9] = theta[:, :3], theta[:, 5]
+        if rope > 0:
+            full[:, 3:9] = self._rope_counts(group, prior, s, rope)
+        return full, theta[:, 3:5]
+
+    def _streamed(
+        self, prior: str, s: float, rope: float, epsilon: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_counts` without keeping any sums: the pairs in blocks within
+        an eighth of the memory ceiling, their sums made and counted."""
+        key = (prior, s, rope, epsilon)
+        if self._theta is None or self._theta[0] != key:
+            engine = PairBlocks(self.draws, prior, 0.0, rope, s, self.gammas)
+            regions = len(engine.regions) * (2 if prior == "point" else 1)
+            per_pair = 8 * self.draws.n_samples * regions
+            size = max(1, budget() // per_pair)
+            full = np.empty((self.n_pairs, 10), dtype=np.int64)
+            near = np.empty((self.n_pairs, 2), dtype=np.int64)
+            for start in range(0, self.n_pairs, size):
+                block = slice(start, start + size)
+                parts = engine.sums(self.diffs[:, block], 0.0)
+                self._share(parts["total"], parts["uniforms"])
+                full[block], near[block] = engine.counts(parts, epsilon)
+                del parts
+            self._theta = (key, (full, near))
+        return self._theta[1]
 
     def _rope_counts(
         self, group: _Group, prior: str, s: float, rope: float
@@ -359,19 +368,10 @@ class PairPosteriors:
 
             def count(a: int, b: int) -> None:
                 pair_rope_counts(
-                    right[a:b],
-                    left[a:b],
-                    cross_right[a:b],
-                    cross_left[a:b],
-                    g0,
-                    inverse,
-                    extra,
-                    steps_right[a:b],
-                    steps_left[a:b],
-                    point,
-                    prior == "idp",
-                    counts[a:b],
-                )
+                    right[a:b], left[a:b], cross_right[a:b], cross_left[a:b], g0,
+                    inverse, extra, steps_right[a:b], steps_left[a:b], point,
+                    prior == "idp", counts[a:b],
+                )  # fmt: skip
 
             in_halves(count, self.n_pairs, right.size)
             self._rope = (key, counts)
@@ -381,28 +381,31 @@ class PairPosteriors:
 
     def result(
         self,
-        k: int | None,
+        k: int,
         prior: str,
         s: float,
         rope: float,
         threshold: float,
         names: tuple[str, str],
-        diff: np.ndarray | None = None,
+        reverse: bool = False,
     ) -> BayesSignedRankResult:
-        """The full result (interval, draws) of pair k, or of ``diff`` (a pair
-        the matrix holds the other way round), on the shared draws."""
-        if k is not None:
+        """The full result (interval, draws) of pair k on the shared draws;
+        ``reverse``: asked as (b, a), the mirror of the matrix's (a, b)."""
+        mirrored = bool(self.flip[k]) != bool(reverse)
+        if not self.streaming:
             group = self.group(prior, rope)
             posterior = self._posterior(k, prior, rope)
             parts = {name: array[k] for name, array in group.arrays.items()}
         else:
-            posterior, parts = self._single_parts(diff, names, prior, rope)
+            posterior, parts = self._single_parts(k, prior, rope)
         parts["uniforms"] = self.shared["uniforms"]
         parts["total"] = self.shared["total"]
+        posterior = posterior.with_mirrored(mirrored)
         return posterior.result(parts, s=s, threshold=threshold, names=names)
 
     def _posterior(self, k: int, prior: str, rope: float) -> SignedRankPosterior:
-        """Pair k's posterior, made when first shown (the matrix needs none)."""
+        """Pair k's canonical posterior, made when first shown (the matrix
+        needs none)."""
         base = self._posteriors.get(k)
         if base is None:
             base = SignedRankPosterior(
@@ -415,16 +418,14 @@ class PairPosteriors:
         return posterior.with_rope(rope) if rope > 0 else posterior
 
     def _single_parts(
-        self, diff: Any, names: tuple[str, str], prior: str, rope: float
+        self, k: int, prior: str, rope: float
     ) -> tuple[SignedRankPosterior, dict]:
-        key = (names, prior, rope)
+        """Pair k's canonical posterior and sums alone (when the matrix keeps
+        no sums)."""
+        key = (k, prior, rope)
         if key not in self._single:
             posterior = SignedRankPosterior(
-                np.asarray(diff, dtype=float),
-                prior,
-                0.0,
-                rope,
-                prior_gammas=self.gammas,
+                self.diffs[:, k], prior, 0.0, rope, prior_gammas=self.gammas
             )
             parts = shared_components([posterior], self.draws)[0]
             self._share(parts["total"], parts["uniforms"])

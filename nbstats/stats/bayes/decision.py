@@ -20,6 +20,7 @@ __all__ = [
     "DECISIONS",
     "DECISION_LABEL",
     "DECISION_TEXT",
+    "FRIEDMAN_DEFAULT_S",
     "IDP_DEFAULT_S",
     "Decision",
     "check_gamma",
@@ -38,6 +39,12 @@ __all__ = [
 #: Benavoli et al. (2014) §3.1: the s that halves the prior imprecision after
 #: one observation, (s² + 3s) / ((s + 1)(s + 2)) = ½.
 IDP_DEFAULT_S = (math.sqrt(17) - 3) / 2
+
+#: Benavoli et al. (2015) §7: the prior strength of the Bayesian Friedman
+#: test and of the joint statements when none is given — a prior on "all
+#: algorithms equal" with s > 0 regularises the covariance, "e.g., s = 1".
+#: The report and the dashboard use it whenever the user keeps the defaults.
+FRIEDMAN_DEFAULT_S = 1.0
 
 MIN_RELIABLE_SAMPLES = 1000
 

@@ -26,7 +26,12 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.scores import NanPolicy, check_choice, rank_rows, score_table
-from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
+from nbstats.stats.bayes.decision import (
+    FRIEDMAN_DEFAULT_S,
+    check_gamma,
+    check_n_samples,
+    check_s,
+)
 from nbstats.stats.bayes.friedman_calibration import (
     bootstrap_factor,
     calibrated_credibility,
@@ -60,7 +65,7 @@ SAMPLES_SHARE = 0.25
 def bayes_friedman(
     scores: pd.DataFrame | np.ndarray,
     *,
-    s: float = 1.0,
+    s: float = FRIEDMAN_DEFAULT_S,
     gamma: float = 0.05,
     method: Method = "ellipsoid",
     n_samples: int = 50_000,
@@ -93,7 +98,9 @@ def bayes_friedman(
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
     s : float
-        Prior strength, ``s >= 0``. ``s = 0`` is the Bayesian bootstrap, whose
+        Prior strength, ``s >= 0``; default 1
+        (:data:`~nbstats.stats.bayes.decision.FRIEDMAN_DEFAULT_S`, the value
+        the paper suggests, §7). ``s = 0`` is the Bayesian bootstrap, whose
         posterior mean ranks are exactly Friedman's; ``s > 0`` shrinks them
         towards ``(m + 1)/2`` and regularises the covariance (§7).
     gamma : float

@@ -8,7 +8,11 @@ same floating-point arithmetic, for every pair in one call
 (:func:`first_rows`), compute the point prior's cross terms without the
 quadratic sums (:func:`cross_sums`), and count every pair's rope winners
 (:func:`pair_rope_counts`) with the per-draw arithmetic of
-:func:`~nbstats.stats.bayes.summary_kernel.rope_counts`.
+:func:`~nbstats.stats.bayes.summary_kernel.rope_counts`, and count every
+pair's θ draws (:func:`pair_counts`) with that of
+:func:`~nbstats.stats.bayes.summary_kernel.combine_region` and
+:func:`~nbstats.stats.bayes.summary_kernel.theta_counts`: every count equals
+:func:`nbstats.bayes_signrank`'s on the same draws bit for bit (tested).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 from nbstats.stats.bayes.summary_kernel import rope_counts
 from nbstats.stats.bayes.walsh_kernel import LANES
 
-__all__ = ["cross_sums", "first_rows", "pair_rope_counts"]
+__all__ = ["cross_sums", "first_rows", "pair_counts", "pair_rope_counts"]
 
 
 @numba.njit(nogil=True, cache=True)
@@ -115,3 +119,54 @@ def pair_rope_counts(
             point_prior,
             idp,
         )
+
+
+@numba.njit(nogil=True, cache=True)
+def pair_counts(
+    quad: np.ndarray,
+    cross: np.ndarray,
+    g0: np.ndarray,
+    scale: np.ndarray,
+    extra: np.ndarray,
+    steps: np.ndarray,
+    point_prior: bool,
+    idp: bool,
+    tolerance: float,
+    epsilon: float,
+    out: np.ndarray,
+) -> None:  # pragma: no cover - compiled; tested against bayes_signrank
+    """θ's draws of every pair, counted without being stored.
+
+    ``quad`` (and ``cross`` for the point prior) are pairs × draws Walsh sums
+    of θ. Per pair k, ``out[k]`` gets the numbers of draws with θ_lower > ½,
+    θ_upper > ½, θ_upper < ½ ("> ½" meaning above ½ + tolerance), with
+    |θ_lower − ½| < ε and |θ_upper − ½| < ε, and with θ_lower < ½. θ_upper
+    is θ_lower plus the prior's share ``extra`` under IDP, θ_lower itself
+    otherwise.
+    """
+    n_pairs, n_draws = quad.shape
+    for k in range(n_pairs):
+        step = steps[k]
+        above_lower = above_upper = below_upper = near_lower = near_upper = 0
+        below_lower = 0
+        for r in range(n_draws):
+            g = g0[r]
+            value = (
+                quad[k, r] + (2.0 * g * cross[k, r] + step * g * g)
+                if point_prior
+                else quad[k, r]
+            )
+            value = value / scale[r]
+            upper = value + extra[r] if idp else value
+            above_lower += value > 0.5 + tolerance
+            above_upper += upper > 0.5 + tolerance
+            below_upper += upper < 0.5 - tolerance
+            below_lower += value < 0.5 - tolerance
+            near_lower += abs(value - 0.5) < epsilon
+            near_upper += abs(upper - 0.5) < epsilon
+        out[k, 0] = above_lower
+        out[k, 1] = above_upper
+        out[k, 2] = below_upper
+        out[k, 3] = near_lower
+        out[k, 4] = near_upper
+        out[k, 5] = below_lower

@@ -12,15 +12,14 @@ from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.memory import budget, check_fits
-from nbstats.stats.bayes.shared_prior import SharedPrior
+from nbstats.stats.bayes.pair_blocks import PairBlocks
 from nbstats.stats.bayes.signrank import (
     NORMAL_CASES,
     Method,
     Prior,
-    SignedRankPosterior,
+    canonical_posterior,
     check_options,
     monte_carlo_bytes,
-    shared_components,
 )
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 
@@ -131,7 +130,7 @@ def bayes_signrank_pairs(
         "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
         "n_samples": n_samples, "seed": seed, "interval": interval, "method": method,
     }  # fmt: skip
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, np.ndarray]] = []
     errors: list[float] = []
     matrix = np.full((m, m), np.nan)
     all_pairs = list(combinations(range(m), 2))
@@ -147,15 +146,15 @@ def bayes_signrank_pairs(
             cases = present[:, i] & present[:, j]
             _evaluate(values[cases], group, names, options, rows, errors, matrix)
         mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
-        rows.sort(key=lambda row: row.pop("_order"))
     else:
         _evaluate(values, all_pairs, names, options, rows, errors, matrix)
-        for row in rows:
-            del row["_order"]
         ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
         mean_ranks = pd.Series(ranks.mean(axis=0), index=table.columns, name="")
     index = pd.Index(names, name="algorithm")
-    pairs_frame = pd.DataFrame(rows)
+    columns = {key: np.concatenate([cols[key] for cols in rows]) for key in rows[0]}
+    order = np.argsort(columns.pop("_order"), kind="stable")
+    pairs_frame = pd.DataFrame({key: value[order] for key, value in columns.items()})
+    del columns
     if not pairwise:
         pairs_frame = pairs_frame.drop(columns="n")
     return BayesSignedRankPairsResult(
@@ -181,107 +180,96 @@ def _evaluate(
     pairs: list[tuple[int, int]],
     names: list[str],
     options: dict[str, Any],
-    rows: list[dict[str, object]],
+    rows: list[dict[str, np.ndarray]],
     errors: list[float],
     matrix: np.ndarray,
 ) -> None:
     """Every pair of ``pairs`` on the rows of ``values`` (all complete), on one
-    set of draws; appends to ``rows`` and ``errors`` and fills ``matrix``."""
+    set of draws; appends a dict of columns (one entry per pair, with the
+    pairs' ``_order``) to ``rows`` and the largest Monte Carlo error to
+    ``errors``, and fills ``matrix``.
+
+    Each pair is drawn in its canonical orientation
+    (:func:`~nbstats.stats.bayes.canonical.flipped`) and mirrored back when
+    that is (b, a), exactly as :func:`nbstats.bayes_signrank` does: the same
+    numbers whatever the column order.
+    """
     # here, not at the top: effect_size imports nbstats.stats.frequentist,
     # whose posthoc imports effect_size back, half-loaded at that point
     from nbstats.stats.effect_size import rank_biserial_columns
 
-    prior, z0, rope = options["prior"], options["z0"], options["rope"]
-    s, threshold, seed = options["s"], options["threshold"], options["seed"]
-    n_samples, method = options["n_samples"], options["method"]
+    prior, rope, seed = options["prior"], options["rope"], options["seed"]
+    method = options["method"]
     m = len(names)
     n = values.shape[0]
-    memo = SharedPrior()
-    # the size of each difference beside its probabilities, as in the
-    # frequentist post-hoc tables: rank-biserial r of b − a (> 0: b better)
-    effects = dict(
-        zip(
-            pairs,
-            rank_biserial_columns(
-                values[:, [j for _, j in pairs]] - values[:, [i for i, _ in pairs]]
-            ),
-            strict=True,
-        )
-    )
-
-    def record(res: object, i: int, j: int) -> None:
-        row = _row(res)
-        row["n"] = n
-        row["effect"] = effects[(i, j)]
-        row["_order"] = i * m + j  # column order, whatever the grouping
-        rows.append(row)
-        errors.append(res.mc_error)
-        matrix[i, j] = res.prob_lower  # column j better than row i
-        matrix[j, i] = res.prob_left
-
+    k = len(pairs)
+    first = np.array([i for i, _ in pairs], dtype=np.int64)
+    second = np.array([j for _, j in pairs], dtype=np.int64)
+    cols = {
+        "a": np.asarray(names, dtype=object)[first],
+        "b": np.asarray(names, dtype=object)[second],
+        **{key: np.full(k, np.nan) for key in _FLOAT_COLUMNS},
+        "differs": np.zeros(k, dtype=bool),
+        "decision": np.empty(k, dtype=object),
+        "n": np.full(k, n, dtype=np.int64),
+        "effect": np.empty(k),
+        "_order": first * m + second,  # column order, whatever the grouping
+    }
     if method == "normal" or (method == "auto" and n > NORMAL_CASES):
-        for i, j in pairs:  # O(n log n) per pair, no per-draw sums to share
-            posterior = SignedRankPosterior(
-                values[:, j] - values[:, i], prior, z0, rope
-            )
+        for at, (i, j) in enumerate(pairs):  # O(n log n) per pair, no shared sums
+            posterior = canonical_posterior(
+                values[:, j] - values[:, i], prior, options["z0"], rope,
+                (names[i], names[j]),
+            )  # fmt: skip
             res = posterior.normal_result(
-                n_samples, seed, s=s, threshold=threshold, names=(names[i], names[j])
-            )
-            record(res, i, j)
-        return
-    check_fits(
-        monte_carlo_bytes(n),
-        f"Monte Carlo draws over {n:,} cases",
-        "use method='normal' (or 'auto'), or raise the ceiling",
-    )
-    draws = DirichletWeights(n, n_samples, seed)
-    for group in _groups(pairs, n_samples, with_rope=rope > 0):
-        posteriors = [
-            SignedRankPosterior(values[:, j] - values[:, i], prior, z0, rope, memo)
-            for i, j in group
-        ]
-        parts = shared_components(posteriors, draws)
-        if memo.uniforms is None:
-            memo.uniforms, memo.total = parts[0]["uniforms"], parts[0]["total"]
-        else:  # the same draws: reuse the first group's arrays, and its memo
-            for part in parts:
-                part["uniforms"], part["total"] = memo.uniforms, memo.total
-        for posterior, part, (i, j) in zip(posteriors, parts, group, strict=True):
-            res = posterior.result(
-                part,
-                s=s,
-                threshold=threshold,
-                names=(names[i], names[j]),
+                options["n_samples"], seed, s=options["s"],
+                threshold=options["threshold"], names=(names[i], names[j]),
+            )  # fmt: skip
+            _store(cols, at, res)
+    else:
+        check_fits(
+            monte_carlo_bytes(n),
+            f"Monte Carlo draws over {n:,} cases",
+            "use method='normal' (or 'auto'), or raise the ceiling",
+        )
+        draws = DirichletWeights(n, options["n_samples"], seed)
+        engine = PairBlocks(draws, prior, options["z0"], rope, options["s"])
+        for block in _blocks(k, options["n_samples"], prior=prior, with_rope=rope > 0):
+            i, j = first[block], second[block]
+            pair_names = list(zip(cols["a"][block], cols["b"][block], strict=True))
+            found = engine.summaries(
+                values[:, j] - values[:, i],
+                pair_names,
+                threshold=options["threshold"],
                 interval=options["interval"],
-                region_samples=False,  # the table needs the shares, not the draws
             )
-            record(res, i, j)
-        del posteriors, parts  # bounded memory: one group's draws at a time
+            for key, value in found.items():
+                cols[key][block] = value
+    for start in range(0, k, _EFFECT_BLOCK):  # the effects, in bounded blocks
+        block = slice(start, start + _EFFECT_BLOCK)
+        i, j = first[block], second[block]
+        # the size of each difference beside its probabilities, as in the
+        # frequentist post-hoc tables: rank-biserial r of b − a (> 0: b better)
+        cols["effect"][block] = rank_biserial_columns(values[:, j] - values[:, i])
+    matrix[first, second] = cols["prob_lower"]  # column j better than row i
+    matrix[second, first] = cols["prob_left"]
+    errors.append(float(cols.pop("_mc_error").max()) if k else 0.0)
+    rows.append(cols)
 
 
-def rows_method(method: str, n: int) -> str:
-    """The method ``"auto"`` resolves to for n cases."""
-    if method == "auto":
-        return "normal" if n > NORMAL_CASES else "montecarlo"
-    return method
+#: Float columns of the pairs' table, as :class:`BayesSignedRankResult` names them.
+_FLOAT_COLUMNS = (
+    "prob_left", "prob_rope", "prob_right", "prob_lower", "prob_upper",
+    "mean_lower", "mean_upper", "ci_low", "ci_high", "_mc_error",
+)  # fmt: skip
+#: Pairs whose rank-biserial r is computed at once (n × block differences).
+_EFFECT_BLOCK = 4096
 
 
-def _groups(
-    pairs: list[tuple[int, int]], n_samples: int, *, with_rope: bool
-) -> list[list[tuple[int, int]]]:
-    """``pairs`` in groups whose per-draw sums fit :data:`GROUP_SHARE` of the
-    memory ceiling."""
-    # θ (and with a rope, two regions), plus a cross term each, float64 per draw
-    per_pair = 8 * n_samples * (3 if with_rope else 1) * 2
-    size = max(1, budget(GROUP_SHARE) // per_pair)
-    return [pairs[k : k + size] for k in range(0, len(pairs), size)]
-
-
-def _row(res: object) -> dict[str, object]:
+def _store(cols: dict[str, np.ndarray], at: int, res: Any) -> None:
+    """One pair's result into the columns (the normal approximation's path)."""
     low, high = res.credible_interval
-    return {
-        "a": res.name_a,
-        "b": res.name_b,
+    values = {
         "prob_left": res.prob_left,
         "prob_rope": np.nan if res.prob_rope is None else res.prob_rope,
         "prob_right": res.prob_right,
@@ -291,6 +279,29 @@ def _row(res: object) -> dict[str, object]:
         "mean_upper": res.posterior_mean_upper,
         "ci_low": low,
         "ci_high": high,
+        "_mc_error": res.mc_error,
         "differs": res.differs,
         "decision": res.decision,
     }
+    for key, value in values.items():
+        cols[key][at] = value
+
+
+def rows_method(method: str, n: int) -> str:
+    """The method ``"auto"`` resolves to for n cases."""
+    if method == "auto":
+        return "normal" if n > NORMAL_CASES else "montecarlo"
+    return method
+
+
+def _blocks(
+    n_pairs: int, n_samples: int, *, prior: str, with_rope: bool
+) -> list[slice]:
+    """Blocks of pairs whose per-draw sums fit :data:`GROUP_SHARE` of the
+    memory ceiling."""
+    # θ (and with a rope, two regions), plus a cross term each for the point
+    # prior, float64 per draw; and a pair's θ draws for its interval
+    regions = 3 if with_rope else 1
+    per_pair = 8 * n_samples * regions * (2 if prior == "point" else 1)
+    size = max(1, (budget(GROUP_SHARE) - 16 * n_samples) // per_pair)
+    return [slice(a, min(n_pairs, a + size)) for a in range(0, n_pairs, size)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import Literal
 
@@ -11,7 +11,9 @@ import pandas as pd
 
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.bayes.canonical import canonical_table
 from nbstats.stats.bayes.decision import (
+    FRIEDMAN_DEFAULT_S,
     check_gamma,
     check_n_samples,
     check_rope,
@@ -46,7 +48,7 @@ STATEMENT_COLUMNS = ("better", "worse", "relation", "prob", "joint", "accepted")
 def bayes_posthoc(
     scores: pd.DataFrame | np.ndarray,
     *,
-    s: float = 1.0,
+    s: float = FRIEDMAN_DEFAULT_S,
     gamma: float = 0.05,
     test: Literal["sign", "signrank"] = "sign",
     rope: float = 0.0,
@@ -162,8 +164,15 @@ def bayes_posthoc(
         )
     n_samples = check_n_samples(n_samples)
     table = score_table(scores, nan_policy=nan_policy)
-    names = [str(c) for c in table.columns]
-    values = oriented(table.to_numpy(), higher_is_better)
+    given = [str(c) for c in table.columns]
+    ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
+    # one canonical layout (canonical.py): the same draws on the same cases
+    # and pairs whatever the order of the columns and rows; results are
+    # mapped back to the given names
+    values, names, columns = canonical_table(
+        oriented(table.to_numpy(), higher_is_better), given
+    )
+    mean_rank = ranks.mean(axis=0)[columns]
     n, m = values.shape
     pairs = list(combinations(range(m), 2))
     # differences d > 0 where the second algorithm of the pair is better
@@ -172,15 +181,20 @@ def bayes_posthoc(
     per_case = len(pairs) if test == "signrank" else 2
     draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
     if test == "sign":
-        evaluate = SignEvents(diffs, rope, prior_at)
+        # prior_at names the sides of each pair as given (a before b); a
+        # canonical pair in the other order has them the other way round
+        swapped = [columns[i] > columns[j] for i, j in pairs]
+        mirror = {"rope": "rope", "left": "right", "right": "left"}
+        places = [mirror[prior_at] if w else prior_at for w in swapped]
+        evaluate = SignEvents(diffs, rope, places)
     else:
         evaluate = SignedRankEvents(diffs, rope)
 
     if test == "sign" and rope == 0:
         # exact marginals (Theorem 2, with the prior's weight on its side);
         # θ = ½ exactly only when every case ties and the prior is in the rope
-        wins = (diffs > 0).sum(axis=0) + s * (prior_at == "right")
-        losses = (diffs < 0).sum(axis=0) + s * (prior_at == "left")
+        wins = (diffs > 0).sum(axis=0) + s * evaluate.to_right
+        losses = (diffs < 0).sum(axis=0) + s * evaluate.to_left
         shares = np.zeros((len(pairs), 3))
         shares[:, 2] = [
             prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)
@@ -191,9 +205,6 @@ def bayes_posthoc(
         stored = None
     else:
         shares, stored = _marginals(draws, evaluate, s, len(pairs))
-
-    ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
-    mean_rank = ranks.mean(axis=0)
 
     def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
         return _joint(draws, evaluate, s, chosen, order, stored)
@@ -223,20 +234,27 @@ def bayes_posthoc(
         if groups
         else []
     )
+    back = np.argsort(columns)  # canonical → given order
+
+    def given_order(square: np.ndarray) -> pd.DataFrame:
+        shown = pd.Index(given, name="algorithm")
+        square = square[np.ix_(back, back)]
+        return pd.DataFrame(square, index=shown, columns=shown.copy())
+
     return BayesPosthocResult(
         statements=statements,
-        probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
+        probabilities=given_order(matrix),
         groups=found,
-        mean_ranks=mean_ranks,
+        mean_ranks=pd.Series(
+            mean_rank[back], index=pd.Index(given, name="algorithm"), name="mean rank"
+        ),
         gamma=gamma,
         s=s,
         test=test,
         n_samples=n_samples,
         rope=rope,
         prior_at=prior_at,
-        rope_probabilities=None
-        if rope_matrix is None
-        else pd.DataFrame(rope_matrix, index=index.copy(), columns=index.copy()),
+        rope_probabilities=None if rope_matrix is None else given_order(rope_matrix),
     )
 
 
@@ -322,13 +340,19 @@ class SignEvents:
     """
 
     def __init__(
-        self, diffs: np.ndarray, rope: float = 0.0, prior_at: str = "rope"
+        self,
+        diffs: np.ndarray,
+        rope: float = 0.0,
+        prior_at: str | Sequence[str] = "rope",
     ) -> None:
         self.rope = rope
-        self.prior_at = prior_at
+        places = [prior_at] * diffs.shape[1] if isinstance(prior_at, str) else prior_at
         # what the prior's pseudo-observation adds to θ: H(0) = ½ in the
         # rope, 0 as a win of the first algorithm, 1 as one of the second
-        self.prior_step = {"rope": 0.5, "left": 0.0, "right": 1.0}[prior_at]
+        step = {"rope": 0.5, "left": 0.0, "right": 1.0}
+        self.prior_step = np.array([step[p] for p in places])
+        self.to_right = np.array([p == "right" for p in places], dtype=float)
+        self.to_left = np.array([p == "left" for p in places], dtype=float)
         self.indicators = np.heaviside(diffs, 0.5)  # n × K
         if rope > 0:
             self.right = (diffs > rope).astype(float)
@@ -353,15 +377,15 @@ class SignEvents:
         memory budget: ``(positions in columns, draws × block)``. One block,
         the same numbers as ``self(chunk, s)``, when everything fits."""
         e = chunk.exponentials
-        indicators = self.indicators
+        indicators, steps = self.indicators, self.prior_step
         if columns is not None:
-            indicators = indicators[:, columns]
+            indicators, steps = indicators[:, columns], steps[columns]
         g0 = chunk.prior_gamma(s)
         total = g0 + e.sum(axis=1)
         k = indicators.shape[1]
         for cols in _column_blocks(k, e.shape[0]):
             theta = e @ indicators[:, cols]
-            theta += self.prior_step * g0[:, None]
+            theta += steps[cols] * g0[:, None]
             theta /= total[:, None]
             yield cols, theta
 
@@ -375,17 +399,18 @@ class SignEvents:
             return
         e = chunk.exponentials
         right, left = self.right, self.left
+        to_right, to_left = self.to_right, self.to_left
         if columns is not None:
             right, left = right[:, columns], left[:, columns]
+            to_right, to_left = to_right[columns], to_left[columns]
         g0 = chunk.prior_gamma(s)[:, None]
         total = g0 + e.sum(axis=1)[:, None]
         for cols in _column_blocks(right.shape[1], e.shape[0]):
             high = e @ right[:, cols]
             low = e @ left[:, cols]
-            if self.prior_at == "right":
-                high += g0
-            elif self.prior_at == "left":
-                low += g0
+            # the prior's pseudo-observation on its side (all of g0 or none)
+            high += g0 * to_right[cols]
+            low += g0 * to_left[cols]
             yield cols, _region_codes(low, total - high - low, high)
 
 
@@ -435,6 +460,20 @@ class SignedRankEvents:
     @property
     def n_pairs(self) -> int:
         return self.sums.n_pairs
+
+    @property
+    def batch_rows(self) -> int:
+        """Draws per pass of the compiled sums: a multiple of their 64 lanes,
+        as many as the pairs' per-draw arrays (sums, cross terms, codes) fit
+        in :func:`~nbstats.stats.bayes.memory.budget`. The draws' chunks are
+        sized for many columns per case and can hold fewer than 64 draws; a
+        pass costs the same for 20 draws as for 64, which made the joint
+        signed-rank statements grow as m^3.3 (issue 30)."""
+        from nbstats.stats.bayes.walsh_kernel import LANES
+
+        per_draw = self.n_pairs * (16 * len(self.regions) + 2) + 64
+        fit = budget() // per_draw
+        return int(max(LANES, fit - fit % LANES))
 
     def evaluate(
         self,
@@ -509,7 +548,7 @@ def _marginals(
     keep = draws.n_samples * n_pairs <= budget()
     stored: list[np.ndarray] = []
     counts = np.zeros((n_pairs, 3))
-    for chunk in draws:
+    for chunk in _pieces(draws, evaluate):
         if keep:
             codes_all = np.empty((chunk.exponentials.shape[0], n_pairs), np.int8)
         for cols, codes in evaluate.region_blocks(chunk, s):
@@ -520,6 +559,13 @@ def _marginals(
         if keep:
             stored.append(codes_all)
     return counts / draws.n_samples, stored if keep else None
+
+
+def _pieces(draws: DirichletWeights, evaluate: object) -> Iterator[WeightChunk]:
+    """The draws in the pieces ``evaluate`` works on best (its
+    ``batch_rows``, else the draws' own chunks): the same numbers either way."""
+    rows = getattr(evaluate, "batch_rows", None)
+    return iter(draws) if rows is None else draws.batches(rows)
 
 
 def cap_joint(joint: np.ndarray, sorted_marginals: np.ndarray) -> np.ndarray:
@@ -552,7 +598,7 @@ def _joint(
         for codes in stored:
             counts += joint_prefix_counts(codes, ordered, statements)
         return counts / draws.n_samples
-    for chunk in draws:
+    for chunk in _pieces(draws, evaluate):
         carry = None  # every earlier statement holds, per draw
         for cols, codes in evaluate.region_blocks(chunk, s, order):
             holds = codes == ordered_choice[cols]

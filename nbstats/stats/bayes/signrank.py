@@ -10,6 +10,7 @@ import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.stats.bayes.canonical import flipped
 from nbstats.stats.bayes.decision import (
     IDP_DEFAULT_S,
     check_n_samples,
@@ -33,8 +34,12 @@ from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 __all__ = [
     "SignedRankPosterior",
     "bayes_signrank",
+    "canonical_posterior",
     "check_options",
+    "credible_interval",
     "mc_error",
+    "mirror_counts",
+    "mirror_draws",
     "monte_carlo_bytes",
     "posterior_means",
     "prior_strength",
@@ -163,7 +168,7 @@ def bayes_signrank(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     check_choice("method", method, ("auto", "montecarlo", "normal"))
-    posterior = SignedRankPosterior(d, prior=prior, z0=z0, rope=rope)
+    posterior = canonical_posterior(d, prior, z0, rope, (name_a, name_b))
     names = (name_a, name_b)
     if method == "normal" or (method == "auto" and d.size > NORMAL_CASES):
         return posterior.normal_result(
@@ -176,6 +181,32 @@ def bayes_signrank(
     )
     draws = DirichletWeights(d.size, n_samples, random_state)
     return posterior.result(draws, s=s, threshold=threshold, names=names)
+
+
+def canonical_posterior(
+    d: np.ndarray,
+    prior: str,
+    z0: float,
+    rope: float,
+    names: tuple[str, str],
+    prior_gammas: Callable[[float, np.ndarray], np.ndarray] | None = None,
+) -> SignedRankPosterior:
+    """The posterior of the differences ``d = b - a``, drawn in the pair's
+    canonical orientation (:func:`~nbstats.stats.bayes.canonical.flipped`)
+    and mirrored back when that is (b, a): so ``(a, b)`` and ``(b, a)`` get
+    mirror-image results from the same draws.
+
+    Examples
+    --------
+    >>> canonical_posterior(np.array([0.3, -0.1]), "bb", 0.0, 0.0, ("a", "b")).mirrored
+    True
+    """
+    d = np.asarray(d, dtype=float)
+    if flipped(d, *names):
+        return SignedRankPosterior(
+            -d, prior, -z0 + 0.0, rope, prior_gammas, mirrored=True
+        )
+    return SignedRankPosterior(d, prior, z0, rope, prior_gammas)
 
 
 def monte_carlo_bytes(n: int) -> int:
@@ -244,6 +275,14 @@ class SignedRankPosterior:
     order: the weights are i.i.d., so this is a relabelling that saves a
     permutation per draw (the joint procedure of :func:`bayes_posthoc`, which
     needs the same weight on the same case across pairs, permutes instead).
+    So the draws depend on the sorted differences only, not on the order of
+    the cases.
+
+    ``mirrored``: ``z`` and ``z0`` are the pair's canonical orientation (see
+    :func:`canonical_posterior`), the caller's is ``-z``; results are then
+    reported for ``-z``: θ becomes 1 − θ, left and right swap, and the IDP's
+    lower and upper posteriors swap (a pseudo-observation at −∞ for ``-z`` is
+    one at +∞ for ``z``).
     """
 
     z: np.ndarray
@@ -257,6 +296,7 @@ class SignedRankPosterior:
     prior_gammas: Callable[[float, np.ndarray], np.ndarray] | None = field(
         default=None, compare=False, repr=False
     )
+    mirrored: bool = False
 
     def __post_init__(self) -> None:
         plan = WalshPlan.build(self.z)
@@ -290,7 +330,7 @@ class SignedRankPosterior:
         """
         rope = check_rope(rope)
         other = object.__new__(SignedRankPosterior)
-        for name in ("z", "prior", "z0", "prior_gammas"):
+        for name in ("z", "prior", "z0", "prior_gammas", "mirrored"):
             object.__setattr__(other, name, getattr(self, name))
         object.__setattr__(other, "rope", rope)
         other._set_regions(self._plan, self._regions["theta"], self._walsh_sum)
@@ -319,7 +359,8 @@ class SignedRankPosterior:
         if not np.isfinite(z0):
             raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
         other = object.__new__(SignedRankPosterior)
-        for name in ("z", "rope", "prior_gammas", "_plan", "_regions", "_walsh_sum"):
+        names = ("z", "rope", "prior_gammas", "mirrored", "_plan", "_regions")
+        for name in (*names, "_walsh_sum"):
             object.__setattr__(other, name, getattr(self, name))
         object.__setattr__(other, "prior", prior)
         object.__setattr__(other, "z0", z0)
@@ -327,6 +368,21 @@ class SignedRankPosterior:
         if prior == "point":
             points = [self._plan.point_index(z0, r) for r in self._regions.values()]
         object.__setattr__(other, "_points", points)
+        return other
+
+    def with_mirrored(self, mirrored: bool) -> SignedRankPosterior:
+        """The same posterior reported for ``-z`` (``mirrored``) or for ``z``.
+
+        Examples
+        --------
+        >>> z = np.array([0.3, -0.1, 0.2])
+        >>> SignedRankPosterior(z, "bb", 0.0, 0.0).with_mirrored(True).mirrored
+        True
+        """
+        if bool(mirrored) == self.mirrored:
+            return self
+        other = self.with_prior(self.prior, self.z0)
+        object.__setattr__(other, "mirrored", bool(mirrored))
         return other
 
     def components(self, draws: DirichletWeights) -> dict[str, np.ndarray]:
@@ -416,10 +472,10 @@ class SignedRankPosterior:
 
         theta = theta_draws if theta_draws is not None else region_draws("theta")
         out = {"theta": theta[0]}
-        counts = np.zeros(9, dtype=np.int64)
-        counts[:3] = theta_counts(theta[0], theta[1], _HALF_TOLERANCE)
+        counts = np.zeros(10, dtype=np.int64)
+        counts[[0, 1, 2, 9]] = theta_counts(theta[0], theta[1], _HALF_TOLERANCE)
         if self.rope > 0:
-            counts[3:] = rope_counts(
+            counts[3:9] = rope_counts(
                 parts["quad_right"],
                 parts["quad_left"],
                 parts["cross_right"] if point else parts["quad_right"],
@@ -440,6 +496,23 @@ class SignedRankPosterior:
         if idp:
             out["theta_upper"] = theta[1]
         return out, counts
+
+    def means(self, s: float) -> tuple[float, float]:
+        """Exact posterior means of θ (lower, upper) in the caller's
+        orientation (:func:`posterior_means`); mirrored, the Walsh count of
+        ``-z`` is ``n (n + 1) − A``, exactly (a sum of halves)."""
+        if not self.mirrored:
+            return posterior_means(
+                self.z, self.prior, s, self.z0, walsh_sum=self._walsh_sum
+            )
+        n = np.asarray(self.z).size
+        return posterior_means(
+            -np.asarray(self.z),
+            self.prior,
+            s,
+            -self.z0 + 0.0,
+            walsh_sum=n * (n + 1) - self._walsh_sum,
+        )
 
     def sample(self, draws: DirichletWeights, s: float) -> dict[str, np.ndarray]:
         """Posterior draws for prior strength s: :meth:`components`, :meth:`combine`."""
@@ -514,10 +587,11 @@ class SignedRankPosterior:
         theta = out["theta"]
         upper = out.get("theta_upper", theta)
         tol = _HALF_TOLERANCE
-        counts = np.zeros(9, dtype=np.int64)
+        counts = np.zeros(10, dtype=np.int64)
         counts[0] = np.count_nonzero(theta > 0.5 + tol)
         counts[1] = np.count_nonzero(upper > 0.5 + tol)
         counts[2] = np.count_nonzero(upper < 0.5 - tol)
+        counts[9] = np.count_nonzero(theta < 0.5 - tol)
         if self.rope > 0:
             for at, suffix in ((3, ""), (6, "_upper")):
                 left = out.get(f"left{suffix}", out["left"])
@@ -547,7 +621,12 @@ class SignedRankPosterior:
         keep_regions: bool,
         method: str,
     ) -> BayesSignedRankResult:
-        """The result from θ's (and the regions') draws and their counts."""
+        """The result from θ's (and the regions') draws and their counts
+        (``[θ_lower > ½, θ_upper > ½, θ_upper < ½]``, the rope's winners of
+        the lower and the upper posterior, ``θ_lower < ½``); mirrored for the
+        caller's orientation when :attr:`mirrored`."""
+        if self.mirrored:
+            counts, out = mirror_counts(counts), mirror_draws(out)
         with_rope = self.rope > 0
         n_draws = out["theta"].size
         counts = counts / n_draws
@@ -567,17 +646,11 @@ class SignedRankPosterior:
         bounds = signrank_bounds(
             counts[:3], counts[3:9] if with_rope else None, idp=self.prior == "idp"
         )
-        tail = (1 - threshold) / 2
-        if interval and theta_upper is theta:  # one partition for both ends
-            low, high = (float(q) for q in np.quantile(theta, [tail, 1 - tail]))
-        elif interval:
-            low = float(np.quantile(theta, tail))
-            high = float(np.quantile(theta_upper, 1 - tail))
+        if interval:
+            low, high = credible_interval(theta, theta_upper, threshold)
         else:
             low = high = float("nan")
-        mean_lower, mean_upper = posterior_means(
-            self.z, self.prior, s, self.z0, walsh_sum=self._walsh_sum
-        )
+        mean_lower, mean_upper = self.means(s)
         return BayesSignedRankResult(
             prior=self.prior,
             prob_left=prob_left,
@@ -608,3 +681,58 @@ class SignedRankPosterior:
             ),
             method=method,
         )
+
+
+def credible_interval(
+    theta: np.ndarray, theta_upper: np.ndarray, threshold: float
+) -> tuple[float, float]:
+    """The two-sided credible interval at level ``threshold``: from the lower
+    posterior's draws ``theta`` and the upper one's (the same array for a
+    single prior).
+
+    Examples
+    --------
+    >>> theta = np.linspace(0, 1, 101)
+    >>> credible_interval(theta, theta, 0.9)
+    (0.05, 0.95)
+    """
+    tail = (1 - threshold) / 2
+    if theta_upper is theta:  # one partition for both ends
+        low, high = (float(q) for q in np.quantile(theta, [tail, 1 - tail]))
+        return low, high
+    return float(np.quantile(theta, tail)), float(np.quantile(theta_upper, 1 - tail))
+
+
+def mirror_counts(counts: np.ndarray) -> np.ndarray:
+    """The counts of :meth:`SignedRankPosterior._summarise` for the mirrored
+    pair: θ' = 1 − θ with the lower and upper posteriors swapped, the rope's
+    winners reversed (left ↔ right) and swapped.
+
+    Examples
+    --------
+    >>> mirror_counts(np.arange(10)).tolist()
+    [2, 9, 0, 8, 7, 6, 5, 4, 3, 1]
+    """
+    return np.asarray(counts)[[2, 9, 0, 8, 7, 6, 5, 4, 3, 1]]
+
+
+def mirror_draws(out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The draws of :meth:`SignedRankPosterior.combine` for the mirrored pair.
+
+    Examples
+    --------
+    >>> draws = {"theta": np.array([0.2]), "theta_upper": np.array([0.3])}
+    >>> mirrored = mirror_draws(draws)
+    >>> mirrored["theta"].tolist(), mirrored["theta_upper"].tolist()
+    ([0.7], [0.8])
+    """
+    mirrored = {"theta": 1.0 - out.get("theta_upper", out["theta"])}
+    if "theta_upper" in out:
+        mirrored["theta_upper"] = 1.0 - out["theta"]
+    if "left" in out:
+        mirrored["left"] = out.get("right_upper", out["right"])
+        mirrored["right"] = out.get("left_upper", out["left"])
+        if "left_upper" in out:
+            mirrored["left_upper"] = out["right"]
+            mirrored["right_upper"] = out["left"]
+    return mirrored

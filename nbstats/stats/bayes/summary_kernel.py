@@ -86,17 +86,20 @@ def combine_region(
 def theta_counts(
     theta_lower: np.ndarray, theta_upper: np.ndarray, tolerance: float
 ) -> np.ndarray:  # pragma: no cover - compiled; tested against numpy
-    """Draws with ``θ_lower > ½``, ``θ_upper > ½`` and ``θ_upper < ½``, where
-    "> ½" means above ½ + tolerance. Sums of comparisons, not branches: the
-    outcomes are close to random, and mispredicted branches cost more than
-    the arithmetic."""
-    above_lower = above_upper = below_upper = 0
+    """Draws with ``θ_lower > ½``, ``θ_upper > ½``, ``θ_upper < ½`` and
+    ``θ_lower < ½``, where "> ½" means above ½ + tolerance (the last is the
+    upper probability of the mirrored pair, see
+    :func:`~nbstats.stats.bayes.signrank.mirror_counts`). Sums of
+    comparisons, not branches: the outcomes are close to random, and
+    mispredicted branches cost more than the arithmetic."""
+    above_lower = above_upper = below_upper = below_lower = 0
     for r in range(theta_lower.size):
         above_lower += theta_lower[r] > 0.5 + tolerance
         above_upper += theta_upper[r] > 0.5 + tolerance
         below_upper += theta_upper[r] < 0.5 - tolerance
-    out = np.empty(3, dtype=np.int64)
-    out[0], out[1], out[2] = above_lower, above_upper, below_upper
+        below_lower += theta_lower[r] < 0.5 - tolerance
+    out = np.empty(4, dtype=np.int64)
+    out[0], out[1], out[2], out[3] = above_lower, above_upper, below_upper, below_lower
     return out
 
 

@@ -172,6 +172,34 @@ class DirichletWeights:
             )
         yield self._whole
 
+    def batches(self, rows: int) -> Iterator[WeightChunk]:
+        """Consecutive chunks merged into batches of at least ``rows`` draws
+        (the last may hold fewer): the same numbers as iterating, in fewer and
+        larger pieces.
+
+        For compiled passes that work on 64 draws side by side: chunks sized
+        for many columns per case (a joint procedure's pairs) can hold fewer
+        draws than that, and a pass over a 20-draw chunk costs what one over
+        64 draws does.
+
+        Examples
+        --------
+        >>> crn = DirichletWeights(n_cases=3, n_samples=100, random_state=0,
+        ...                        columns_per_case=10**6)
+        >>> crn.chunk_rows, [b.rows for b in crn.batches(64)]
+        (16, [slice(0, 64, None), slice(64, 100, None)])
+        """
+        pending: list[WeightChunk] = []
+        held = 0
+        for chunk in self:
+            pending.append(chunk)
+            held += chunk.rows.stop - chunk.rows.start
+            if held >= rows:
+                yield _merged(pending)
+                pending, held = [], 0
+        if pending:
+            yield _merged(pending)
+
     def __iter__(self) -> Iterator[WeightChunk]:
         if self._cached is not None:
             yield from self._cached
@@ -208,3 +236,14 @@ class DirichletWeights:
         if 8 * self.n_samples * (self.n_cases + 1) <= min(CHUNK_BYTES, budget()):
             return list(self._generate())
         return None
+
+
+def _merged(chunks: list[WeightChunk]) -> WeightChunk:
+    """Consecutive chunks as one."""
+    if len(chunks) == 1:
+        return chunks[0]
+    return WeightChunk(
+        rows=slice(chunks[0].rows.start, chunks[-1].rows.stop),
+        exponentials=np.concatenate([c.exponentials for c in chunks]),
+        uniforms=np.concatenate([c.uniforms for c in chunks]),
+    )

@@ -1,0 +1,322 @@
+"""Signed-rank posteriors of many pairs on one set of draws, block by block.
+
+The one engine behind :func:`nbstats.bayes_signrank_pairs` and the Bayesian
+dashboard's pair matrix: a block of pairs is drawn in each pair's canonical
+orientation (:mod:`~nbstats.stats.bayes.canonical`), its Walsh sums come from
+:class:`~nbstats.stats.bayes.pair_sums.PairSums` (every pair's set-up in one
+compiled call, no per-pair object), and the compiled passes of
+:mod:`~nbstats.stats.bayes.pair_kernel` count each pair's draws without
+storing them. Pairs whose canonical orientation is (b, a) are mirrored back
+(:func:`mirror_rows`). Every count, probability, interval and mean equals
+:func:`nbstats.bayes_signrank` on the same pair and seed bit for bit: the
+same sums, the same per-draw arithmetic in the same order (tested).
+
+Memory: a block's sums are pairs × regions × draws floats; callers size the
+blocks within the ceiling of :mod:`nbstats.stats.bayes.memory`, so the work
+is bounded whatever the number of pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from nbstats.stats.bayes.canonical import flipped_many
+from nbstats.stats.bayes.decision import decide_many, signrank_bounds_many
+from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
+from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
+from nbstats.stats.bayes.shared_prior import SharedPrior
+from nbstats.stats.bayes.signrank import credible_interval, mirror_draws
+from nbstats.stats.bayes.summary_kernel import combine_region
+from nbstats.stats.bayes.weights import DirichletWeights
+
+__all__ = ["MIRROR", "PairBlocks", "mirror_rows"]
+
+# θ within this distance of ½ counts as exactly ½ (as bayes_signrank)
+HALF_TOLERANCE = 1e-12
+#: Column permutation of a pair's ten counts for the mirrored pair (see
+#: :func:`nbstats.stats.bayes.signrank.mirror_counts`).
+MIRROR = np.array([2, 9, 0, 8, 7, 6, 5, 4, 3, 1])
+
+
+def mirror_rows(counts: np.ndarray, flip: np.ndarray) -> np.ndarray:
+    """``counts`` (pairs × 10, canonical orientation) with the rows of the
+    ``flip`` pairs mirrored.
+
+    Examples
+    --------
+    >>> mirror_rows(np.arange(20).reshape(2, 10), np.array([False, True]))[1].tolist()
+    [12, 19, 10, 18, 17, 16, 15, 14, 13, 11]
+    """
+    out = np.array(counts, copy=True)
+    out[flip] = out[flip][:, MIRROR]
+    return out
+
+
+class PairBlocks:
+    """Counts and summaries of blocks of pairs on shared draws.
+
+    Parameters
+    ----------
+    draws : DirichletWeights
+        The draws every pair shares.
+    prior : {"idp", "bb", "point"}
+    z0 : float
+        The point prior's pseudo-observation, in the caller's orientation.
+    rope : float
+    s : float
+        Prior strength (0 for ``"bb"``).
+    gammas : SharedPrior, optional
+        Memo of the prior's Gamma weights (shared with other posteriors on
+        the same draws).
+
+    Examples
+    --------
+    >>> draws = DirichletWeights(3, 2000, 0)
+    >>> blocks = PairBlocks(draws, "bb", 0.0, 0.0, 0.0)
+    >>> diffs = np.array([[0.1, -0.2], [0.3, 0.1], [-0.05, -0.4]])
+    >>> out = blocks.summaries(diffs, [("a", "b"), ("a", "c")], threshold=0.95)
+    >>> out["prob_lower"].shape, out["decision"].tolist()
+    ((2,), ['undecided', 'undecided'])
+    """
+
+    def __init__(
+        self,
+        draws: DirichletWeights,
+        prior: str,
+        z0: float,
+        rope: float,
+        s: float,
+        gammas: SharedPrior | None = None,
+    ) -> None:
+        self.draws = draws
+        self.prior = prior
+        self.z0 = float(z0)
+        self.rope = float(rope)
+        self.s = float(s)
+        self.gammas = SharedPrior() if gammas is None else gammas
+        self.regions = [(+1, 0.0), *rope_regions(self.rope)]
+
+    # -- the per-draw parts --------------------------------------------------------
+
+    def terms(
+        self, total: np.ndarray, uniforms: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(g0, scale, inverse, extra)`` of the draws for s (computed once)."""
+        if self.gammas.uniforms is None:
+            self.gammas.uniforms, self.gammas.total = uniforms, total
+        uniforms, total = self.gammas.uniforms, self.gammas.total
+        g0 = np.asarray(self.gammas(self.s, uniforms), dtype=float)
+        scale, inverse, extra = self.gammas.terms(self.s, uniforms, total)
+        return g0, scale, inverse, extra
+
+    def sums(self, canonical: np.ndarray, x0: float) -> dict[str, np.ndarray]:
+        """The Walsh sums of a block of canonical differences (n × K):
+        ``quad`` (K × regions × draws: θ, then with a rope right and left),
+        ``cross`` (the point prior's, with its pseudo-observation at ``x0``;
+        else None), ``steps`` (the pseudo-observation's own term per region),
+        ``total``, ``uniforms``, and the :class:`PairSums`."""
+        pair_sums = PairSums(canonical, self.draws)
+        k, n_draws = canonical.shape[1], self.draws.n_samples
+        quad = np.empty((k, len(self.regions), n_draws))
+        total, uniforms = pair_sums.quads(self.regions, quad)
+        cross = None
+        if self.prior == "point":
+            cross = np.empty_like(quad)
+            pair_sums.crosses(self.regions, cross, x0)
+        steps = [
+            float(np.heaviside(sign * 2 * x0 - c, 0.5)) for sign, c in self.regions
+        ]
+        return {
+            "quad": quad, "cross": cross, "steps": steps, "total": total,
+            "uniforms": uniforms, "pair_sums": pair_sums,
+        }  # fmt: skip
+
+    def counts(
+        self, parts: dict[str, np.ndarray], epsilon: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Every pair's ten counts (K × 10) in its canonical orientation:
+        ``[θ_lower > ½, θ_upper > ½, θ_upper < ½]``, the rope's winners of the
+        lower and of the upper posterior (zeros without a rope) and
+        ``θ_lower < ½``; and the draws with ``|θ − ½| < ε`` (K × 2: lower,
+        upper posterior)."""
+        quad, cross = parts["quad"], parts["cross"]
+        g0, scale, inverse, extra = self.terms(parts["total"], parts["uniforms"])
+        point, idp = self.prior == "point", self.prior == "idp"
+        k = quad.shape[0]
+        work = k * quad.shape[2]
+        theta = np.empty((k, 6), dtype=np.int64)
+        theta_cross = cross[:, 0] if point else quad[:, 0]
+        theta_steps = np.full(k, parts["steps"][0])
+
+        def count(a: int, b: int) -> None:
+            pair_counts(
+                quad[a:b, 0], theta_cross[a:b], g0, scale, extra, theta_steps[a:b],
+                point, idp, HALF_TOLERANCE, float(epsilon), theta[a:b],
+            )  # fmt: skip
+
+        in_halves(count, k, work)
+        out = np.zeros((k, 10), dtype=np.int64)
+        out[:, :3] = theta[:, :3]
+        out[:, 9] = theta[:, 5]
+        if self.rope > 0:
+            regions = np.empty((k, 6), dtype=np.int64)
+            right, left = quad[:, 1], quad[:, 2]
+            cross_right = cross[:, 1] if point else right
+            cross_left = cross[:, 2] if point else left
+            steps_right = np.full(k, parts["steps"][1])
+            steps_left = np.full(k, parts["steps"][2])
+
+            def count_rope(a: int, b: int) -> None:
+                pair_rope_counts(
+                    right[a:b], left[a:b], cross_right[a:b], cross_left[a:b], g0,
+                    inverse, extra, steps_right[a:b], steps_left[a:b], point, idp,
+                    regions[a:b],
+                )  # fmt: skip
+
+            in_halves(count_rope, k, work)
+            out[:, 3:9] = regions
+        return out, theta[:, 3:5]
+
+    # -- summaries -------------------------------------------------------------
+
+    def summaries(
+        self,
+        diffs: np.ndarray,
+        names: Sequence[tuple[str, str]],
+        *,
+        threshold: float,
+        interval: bool = True,
+    ) -> dict[str, np.ndarray]:
+        """The columns of :func:`nbstats.bayes_signrank_pairs` for a block of
+        pairs with differences ``diffs`` (n × K, b − a in the caller's
+        orientation) and ``names[k] = (a, b)``: probabilities, means,
+        interval, ``differs``, ``decision`` and ``_mc_error``."""
+        diffs = np.asarray(diffs, dtype=float)
+        flip = flipped_many(diffs, names)
+        canonical = np.where(flip, -diffs, diffs)
+        k, n_draws = diffs.shape[1], self.draws.n_samples
+        counts = np.zeros((k, 10), dtype=np.int64)
+        walsh = np.empty(k)
+        low, high = np.full(k, np.nan), np.full(k, np.nan)
+        # a point prior off zero sits at -z0 for the flipped pairs
+        groups = [np.arange(k)]
+        if self.prior == "point" and self.z0 != 0.0:
+            groups = [np.flatnonzero(~flip), np.flatnonzero(flip)]
+        for members in groups:
+            if members.size == 0:
+                continue
+            x0 = -self.z0 + 0.0 if flip[members[0]] and len(groups) > 1 else self.z0
+            parts = self.sums(canonical[:, members], x0)
+            counts[members] = self.counts(parts)[0]
+            walsh[members] = _walsh_sums(parts["pair_sums"])
+            if interval:
+                found = self._intervals(parts, flip[members], threshold)
+                low[members], high[members] = found
+            del parts
+        counts = mirror_rows(counts, flip) / n_draws
+        n = diffs.shape[0]
+        walsh = np.where(flip, n * (n + 1) - walsh, walsh)
+        return self._columns(counts, walsh, diffs, low, high, threshold)
+
+    def _intervals(
+        self, parts: dict[str, np.ndarray], flip: np.ndarray, threshold: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each pair's credible interval from its θ draws, as
+        :meth:`~nbstats.stats.bayes.signrank.SignedRankPosterior.result`."""
+        quad, cross = parts["quad"], parts["cross"]
+        g0, scale, _, extra = self.terms(parts["total"], parts["uniforms"])
+        point, idp = self.prior == "point", self.prior == "idp"
+        k, n_draws = quad.shape[0], quad.shape[2]
+        low, high = np.empty(k), np.empty(k)
+        lower = np.empty(n_draws)
+        upper = np.empty(n_draws) if idp else lower
+        for at in range(k):
+            combine_region(
+                quad[at, 0], cross[at, 0] if point else quad[at, 0], g0, scale,
+                True, extra, parts["steps"][0], False, idp, point, lower, upper,
+            )  # fmt: skip
+            draws = {"theta": lower, "theta_upper": upper} if idp else {"theta": lower}
+            if flip[at]:
+                draws = mirror_draws(draws)
+            low[at], high[at] = credible_interval(
+                draws["theta"], draws.get("theta_upper", draws["theta"]), threshold
+            )
+        return low, high
+
+    def _columns(
+        self,
+        counts: np.ndarray,
+        walsh: np.ndarray,
+        diffs: np.ndarray,
+        low: np.ndarray,
+        high: np.ndarray,
+        threshold: float,
+    ) -> dict[str, np.ndarray]:
+        """The result columns from the caller-oriented shares (K × 10)."""
+        idp, with_rope = self.prior == "idp", self.rope > 0
+        k = counts.shape[0]
+        prob_lower, prob_upper = counts[:, 0], counts[:, 1]
+        prob_left, prob_right = counts[:, 2], counts[:, 0]
+        prob_rope = np.full(k, np.nan)
+        if with_rope:
+            prob_left, prob_rope, prob_right = counts[:, 3], counts[:, 4], counts[:, 5]
+            prob_lower = prob_right
+            prob_upper = counts[:, 8] if idp else prob_right
+        lower, upper = signrank_bounds_many(
+            counts[:, :3], counts[:, 3:9] if with_rope else None, idp=idp
+        )
+        # as signrank_bounds: left and right to 15 decimals
+        lower = (np.round(lower[0], 15), lower[1], np.round(lower[2], 15))
+        upper = (np.round(upper[0], 15), upper[1], np.round(upper[2], 15))
+        decision = decide_many(*lower, threshold, upper=upper)
+        probs = np.column_stack([prob_lower, prob_upper, prob_left, prob_right])
+        if with_rope:
+            probs = np.column_stack([probs, prob_rope])
+        n_draws = self.draws.n_samples
+        errors = np.sqrt(probs * (1 - probs) / n_draws).max(axis=1)
+        mean_lower, mean_upper = self._means(walsh, diffs)
+        return {
+            "prob_left": prob_left,
+            "prob_rope": prob_rope,
+            "prob_right": prob_right,
+            "prob_lower": prob_lower,
+            "prob_upper": prob_upper,
+            "mean_lower": mean_lower,
+            "mean_upper": mean_upper,
+            "ci_low": low,
+            "ci_high": high,
+            "differs": (low > 0.5) | (high < 0.5),
+            "decision": decision,
+            "_mc_error": errors,
+        }
+
+    def _means(
+        self, walsh: np.ndarray, diffs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`~nbstats.stats.bayes.signrank_sums.posterior_means` of every
+        pair (caller's orientation), element by element the same arithmetic."""
+        n, s = diffs.shape[0], self.s
+        alpha = s + n
+        scale = alpha * (alpha + 1)
+        if self.prior == "idp":
+            return walsh / scale, (walsh + s * s + 2 * n * s + s) / scale
+        if self.prior == "point":
+            z0 = self.z0
+            half = np.heaviside(z0 / 2 + diffs / 2, 0.5).sum(axis=0)
+            extra = 2 * s * half + s * (s + 1) * np.heaviside(z0, 0.5)
+            mean = (walsh + extra) / scale
+            return mean, mean
+        mean = walsh / (n * (n + 1))
+        return mean, mean
+
+
+def _walsh_sums(pair_sums: PairSums) -> np.ndarray:
+    """Every pair's ``A = Σ_i Σ_j H(z_i + z_j) + Σ_i H(z_i)`` (canonical z),
+    as :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior` counts it:
+    an exact sum of halves."""
+    main, other = pair_sums.boundaries(+1, 0.0)
+    n = main.shape[1]
+    count = (n - main).sum(axis=1) + 0.5 * (main - other).sum(axis=1)
+    return count + np.heaviside(pair_sums.sorted, 0.5).sum(axis=1)
