@@ -53,6 +53,9 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "bayes_friedman": lambda t: nbstats.bayes_friedman(t, **FAST),
     "bayes_posthoc": lambda t: nbstats.bayes_posthoc(t, **FAST),
     "bayes_signrank_pairs": lambda t: nbstats.bayes_signrank_pairs(t, **FAST),
+    "bayes_plackett_luce": lambda t: nbstats.bayes_plackett_luce(
+        t, n_samples=400, random_state=0
+    ),
     "accessor.friedman": lambda t: t.compare.friedman(),
     "analyze": lambda t: nbstats.analyze(t, bayes=False),
     "skillings_mack": nbstats.skillings_mack,
