@@ -13,6 +13,7 @@ import re
 import textwrap
 from typing import Any
 
+from nbstats.report.settings import check_title
 from nbstats.widgets import serve as dashboard_server
 
 #: Column names (any case) recognised as the folds within a run ...
@@ -191,6 +192,13 @@ def _encoding(text: str) -> str:
     return text
 
 
+def _title(text: str) -> str:
+    try:
+        return check_title(text, what="the title")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _columns(text: str) -> list[str]:
     names = [c.strip() for c in text.split(",") if c.strip()]
     if not names:
@@ -300,7 +308,7 @@ _HELP = _parse_help(_HELP_TEXT)
 #: The report's options (both ``report`` and ``analyze``): argparse settings.
 _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "csv": {},
-    "--title": {"metavar": "TEXT"},
+    "--title": {"type": _title, "metavar": "TEXT"},
     "--lower-is-better": {"action": "store_true"},
     "--analyses": {"action": "append", "type": _analyses, "metavar": "LIST"},
     "--alpha": {"type": _level, "metavar": "A"},

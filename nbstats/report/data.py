@@ -1,8 +1,12 @@
-"""The report's Data section: the opening summary and the table of scores."""
+"""The report's Data section: the opening summary and the table of scores;
+and the CSV text of every table a report exports (:func:`csv_text`)."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
+import re
 
 import pandas as pd
 
@@ -19,6 +23,66 @@ LONG_NAME = 12
 #: Every LaTeX table is a longtable now (it breaks across pages); kept for the
 #: modules that import it.
 LONGTABLE_ROWS = 30
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A cell that is a number (``-0.5``, ``+1e-3``, ``-inf``) stays as it is.
+_NUMBER = re.compile(
+    r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)",
+    re.IGNORECASE,
+)
+
+
+def defuse_cell(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one that starts with
+    ``= + - @``, a tab or a carriage return, and is not a number, gets a
+    leading ``'`` (OWASP's advice against CSV injection).
+
+    Examples
+    --------
+    >>> defuse_cell("=cmd|' /C calc'!A0"), defuse_cell("-0.25"), defuse_cell("C4.5")
+    ("'=cmd|' /C calc'!A0", '-0.25', 'C4.5')
+    """
+    if text.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def defuse_csv(text: str) -> str:
+    """CSV text (comma-separated, as :meth:`pandas.DataFrame.to_csv` writes
+    it) with every cell passed through :func:`defuse_cell`; unchanged when
+    no cell needs it (so defusing twice changes nothing).
+
+    Examples
+    --------
+    >>> print(defuse_csv("a,b,r\\n@SUM(A1),+HYPERLINK(x),-0.5\\n"), end="")
+    a,b,r
+    '@SUM(A1),'+HYPERLINK(x),-0.5
+    """
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    defused = [[defuse_cell(cell) for cell in row] for row in rows]
+    if defused == rows:
+        return text
+    out = io.StringIO(newline="")
+    csv.writer(out, lineterminator="\n").writerows(defused)
+    return out.getvalue()
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """A table as the CSV text a report exports (a download link, a file in
+    ``<report>_tables/``): names that a spreadsheet would run as formulas are
+    defused (:func:`defuse_cell`), numbers are written as they are.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"a": ["=1+1", "B"], "d": [-0.5, 2.0]})
+    >>> print(csv_text(frame), end="")
+    ,a,d
+    0,'=1+1,-0.5
+    1,B,2.0
+    """
+    return defuse_csv(frame.to_csv(lineterminator="\n"))
 
 
 def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:

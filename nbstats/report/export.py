@@ -44,6 +44,7 @@ __all__ = [
     "LATEX_COMMAND",
     "MissingToolError",
     "ReportError",
+    "defuse_csv_outputs",
     "execute_notebook",
     "export_notebook",
     "resolve_format",
@@ -307,6 +308,36 @@ def csv_files(nb: Any) -> dict[str, str]:
     return {meta["name"]: meta["csv"] for meta in _outputs_metadata(nb, "csv")}
 
 
+def defuse_csv_outputs(nb: Any) -> Any:
+    """``nb`` (a copy if anything changes) whose CSV files and download links
+    hold no cell a spreadsheet would run as a formula
+    (:func:`nbstats.report.data.defuse_csv`): every export goes through here,
+    whatever wrote the CSV text in the kernel."""
+    import base64
+
+    from nbstats.report.data import defuse_csv
+
+    def encoded(text: str) -> str:
+        return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+    if all(defuse_csv(m["csv"]) == m["csv"] for m in _outputs_metadata(nb, "csv")):
+        return nb
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get("nbstats")
+            if not meta or meta.get("kind") != "csv":
+                continue
+            safe = defuse_csv(meta["csv"])
+            data = output.get("data", {})
+            if "text/html" in data:  # the data: URI of the download link
+                data["text/html"] = data["text/html"].replace(
+                    f"base64,{encoded(meta['csv'])}", f"base64,{encoded(safe)}"
+                )
+            meta["csv"] = safe
+    return nb
+
+
 def _with_tables_folder(nb: Any, folder: str) -> Any:
     """A copy of ``nb`` whose LaTeX names the folder the CSV files go to."""
     from nbstats.report.compact import TABLES_FOLDER
@@ -355,6 +386,7 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
 
     from nbstats.report.methods import bibtex
 
+    nb = defuse_csv_outputs(nb)
     if fmt == "ipynb":
         return nbformat.writes(nb).encode("utf-8"), {}
     if fmt == "html":

@@ -27,10 +27,11 @@ Table and figure numbers are assigned when the notebook starts
 from __future__ import annotations
 
 import ast
+import base64
 import dataclasses
-import html
 import io
-import re
+import json
+import pickle
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,6 +43,7 @@ from nbstats.report.settings import (  # noqa: F401  (re-exported)
     ANALYSES,
     N_SAMPLES,
     ReportSettings,
+    escape_markdown,
     make_settings,
 )
 from nbstats.results.render import escape_latex
@@ -51,6 +53,8 @@ __all__ = [
     "ReportSettings",
     "build_notebook",
     "make_settings",
+    "python_value",
+    "unpickled",
 ]
 
 #: Tag that hides a cell's code in the exports (nbconvert TagRemovePreprocessor).
@@ -103,6 +107,86 @@ def read_scores(
     return frame
 
 
+#: The packages whose objects a notebook may carry pickled (an index named
+#: ``np.int64(3)`` or ``pd.Timestamp(...)``): the kernel imports them too.
+_PICKLED_PACKAGES = ("builtins", "numpy", "pandas", "datetime", "decimal", "fractions")
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Equal, with the same types all the way down (``1 == 1.0 == True`` is not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(map(_identical, a, b))
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(
+            _identical(k, q) and _identical(a[k], b[q])
+            for k, q in zip(a, b, strict=True)
+        )
+    return bool(a == b)
+
+
+def _types(value: Any) -> list[type]:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [type(value), *(t for v in value for t in _types(v))]
+    if isinstance(value, dict):
+        return [dict, *(t for kv in value.items() for v in kv for t in _types(v))]
+    return [type(value)]
+
+
+def python_value(value: Any) -> str:
+    """Python source of ``value`` as data, never as code to run.
+
+    A literal when :func:`ast.literal_eval` reads it back identical (same
+    types: ``3``, ``'x'``, ``[('run', 'fold')]``); otherwise, for values of
+    numpy, pandas and the standard library (``np.int64(3)``, ``nan``,
+    ``pd.Timestamp(...)``), a call of :func:`unpickled` on its pickle, which
+    the report's kernel reads back exactly. Anything else is written as its
+    ``str`` (a name shown in the report is shown as text anyway).
+
+    Examples
+    --------
+    >>> python_value(("run", 3))
+    "('run', 3)"
+    >>> source = python_value(np.int64(3))
+    >>> source.startswith("report.unpickled(")
+    True
+    >>> unpickled(source[len("report.unpickled('"):-2]) == np.int64(3)
+    True
+    """
+    text = repr(value)
+    try:
+        if _identical(ast.literal_eval(text), value):
+            return text
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    modules = {t.__module__.partition(".")[0] for t in _types(value)}
+    if not modules <= set(_PICKLED_PACKAGES):
+        return repr(str(value))
+    blob = base64.b64encode(pickle.dumps(value, protocol=4)).decode("ascii")
+    return f"report.unpickled({blob!r})"
+
+
+def unpickled(blob: str) -> Any:
+    """The value :func:`python_value` wrote as a pickle (base64 text)."""
+    # only ever a pickle python_value wrote into the notebook
+    return pickle.loads(base64.b64decode(blob))
+
+
+def _json_value(value: Any) -> Any:
+    """``value`` as JSON data for the notebook's metadata (numpy scalars as
+    numbers, other objects as their text)."""
+
+    def default(obj: Any) -> Any:
+        if isinstance(obj, np.generic):
+            return obj.item()
+        if isinstance(obj, (set, frozenset)):
+            return list(obj)
+        return str(obj)
+
+    return json.loads(json.dumps(value, default=default, allow_nan=True))
+
+
 def _python_text(text: str) -> str:
     """A Python literal of ``text``: a raw triple-quoted block when it is safe."""
     candidate = "r'''\\\n" + text + "'''"
@@ -112,12 +196,6 @@ def _python_text(text: str) -> str:
     except (SyntaxError, ValueError):  # pragma: no cover - repr() below
         pass
     return repr(text)
-
-
-def _markdown_escape(text: str) -> str:
-    """Text for a Markdown cell that shows literally (no HTML, no markup)."""
-    escaped = html.escape(text, quote=False)
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|~$>])", r"\\\1", escaped)
 
 
 class _Cells:
@@ -171,31 +249,31 @@ def build_notebook(
     layout = settings.layout
     compact = layout == "compact"
     nb = _Cells()
-    s_text = "None" if settings.s is None else repr(settings.s)
+    v = python_value  # every user value is written as data, never as code
     # the title, for readers of the notebook itself; the exports typeset it
     # from the notebook's metadata instead
-    nb.markdown("# " + _markdown_escape(settings.title), HIDE_CELL)
+    nb.markdown("# " + escape_markdown(settings.title), HIDE_CELL)
     nb.code(
         f"""
 # The scores: rows = cases, columns = algorithms (CSV, exactly as analysed;
 # "nan" marks a missing score).
 SCORES_CSV = {_python_text(scores_csv(table))}
-raw = report.read_scores(SCORES_CSV, index_name={table.index.name!r})
+raw = report.read_scores(SCORES_CSV, index_name={v(table.index.name)})
 
-HIGHER_IS_BETTER = {settings.higher_is_better!r}
-ALPHA = {settings.alpha!r}  # frequentist tests and rank intervals
-GAMMA = {settings.gamma!r}  # 1 - credible level of the Bayesian tests
-S = {s_text}  # prior strength; None = each Bayesian test's default
-PRIOR = {settings.prior!r}  # of the signed-rank tests: idp, bb (s -> 0) or point
-ROPE = {settings.rope!r}  # half-width of the region of practical equivalence
-LOSS = {settings.loss!r}  # losses (l0, l1) of a Type II and a Type I error
-SEED = {settings.random_state!r}  # seed of every Monte Carlo computation
-N_SAMPLES = {settings.n_samples!r}  # posterior draws per Monte Carlo computation
-NAN_POLICY = {settings.nan_policy!r}  # "omit": drop cases with a missing score
+HIGHER_IS_BETTER = {v(settings.higher_is_better)}
+ALPHA = {v(settings.alpha)}  # frequentist tests and rank intervals
+GAMMA = {v(settings.gamma)}  # 1 - credible level of the Bayesian tests
+S = {v(settings.s)}  # prior strength; None = each Bayesian test's default
+PRIOR = {v(settings.prior)}  # of the signed-rank tests: idp, bb (s -> 0) or point
+ROPE = {v(settings.rope)}  # half-width of the region of practical equivalence
+LOSS = {v(settings.loss)}  # losses (l0, l1) of a Type II and a Type I error
+SEED = {v(settings.random_state)}  # seed of every Monte Carlo computation
+N_SAMPLES = {v(settings.n_samples)}  # posterior draws per Monte Carlo computation
+NAN_POLICY = {v(settings.nan_policy)}  # "omit": drop cases with a missing score
 # ("pairwise": all-algorithm analyses on complete cases, pairs on their own)
-FOLDS = {settings.folds!r}  # per-fold data averaged per case, or None
-ALIASES = {settings.aliases!r}  # short names shown for long ones
-LAYOUT = {layout!r}  # chosen from the number of algorithms
+FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
+ALIASES = {v(settings.aliases)}  # short names shown for long ones
+LAYOUT = {v(layout)}  # chosen from the number of algorithms
 
 with warnings.catch_warnings():  # the Data section names the dropped cases
     warnings.simplefilter("ignore", UserWarning)
@@ -216,9 +294,9 @@ report.summary(scores, **direction)
         nb.code(
             f"""
 # Per-fold scores: rows = (case, fold), columns = algorithms (CSV, exactly as
-# given; several fold columns are joined into one key "run|fold").
+# given; several fold columns are kept as one key, a JSON array ["run", "fold"]).
 FOLD_SCORES_CSV = {_python_text(fold_scores_csv(settings.fold_scores))}
-RUNS = {settings.runs!r}  # runs of the cross-validation (k = folds per case / runs)
+RUNS = {v(settings.runs)}  # runs of the cross-validation (k = folds per case / runs)
 fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
 """
         )
@@ -319,15 +397,17 @@ report.start(
     notebook.metadata["language_info"] = {"name": "python"}
     notebook.metadata["nbstats"] = {
         "title_latex": escape_latex(settings.title),
-        "settings": {
-            **{
-                field.name: getattr(settings, field.name)
-                for field in dataclasses.fields(settings)
-                if field.name != "fold_scores"
-            },
-            "loss": list(settings.loss),
-            "analyses": list(settings.analyses),
-        },
+        "settings": _json_value(
+            {
+                **{
+                    field.name: getattr(settings, field.name)
+                    for field in dataclasses.fields(settings)
+                    if field.name != "fold_scores"
+                },
+                "loss": list(settings.loss),
+                "analyses": list(settings.analyses),
+            }
+        ),
     }
     nbformat.validate(notebook)
     return notebook

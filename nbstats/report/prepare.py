@@ -10,10 +10,12 @@ which layout the number of algorithms selects (:func:`choose_layout`).
 from __future__ import annotations
 
 import dataclasses
+import json
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from nbstats.missing import pairwise_table
@@ -173,6 +175,7 @@ def prepare(
         fold_scores = scores.pivot(
             index=[case, *folds["columns"]], columns=algorithm, values=score
         )[list(table.columns)].astype(float)
+        fold_scores = _one_fold_key(fold_scores)
     return ReportInput(
         table=table,
         complete=complete,
@@ -182,3 +185,30 @@ def prepare(
         layout=choose_layout(complete.shape[1], layout),
         fold_scores=fold_scores,
     )
+
+
+def _one_fold_key(fold_scores: pd.DataFrame) -> pd.DataFrame:
+    """Per-fold scores indexed by (case, fold key): several fold columns are
+    kept as a tuple, written as one JSON array (``["a|b", "c"]``), so that no
+    two folds share a key as ``"a|b" + "c"`` and ``"a" + "b|c"`` would when
+    joined with a separator."""
+    if fold_scores.index.nlevels <= 2:
+        return fold_scores
+
+    def plain(part: Any) -> Any:
+        return part.item() if isinstance(part, np.generic) else part
+
+    tuples = [key[1:] for key in fold_scores.index]
+    keys = [
+        json.dumps([plain(p) for p in key], ensure_ascii=False, default=str)
+        for key in tuples
+    ]
+    if len(set(keys)) != len(set(tuples)):  # parts whose text is alike
+        codes = {key: str(i) for i, key in enumerate(dict.fromkeys(tuples), 1)}
+        keys = [codes[key] for key in tuples]
+    frame = fold_scores.copy()
+    frame.index = pd.MultiIndex.from_arrays(
+        [fold_scores.index.get_level_values(0), keys],
+        names=[fold_scores.index.names[0], "fold"],
+    )
+    return frame

@@ -1,12 +1,15 @@
 """A report's settings: every argument of :func:`nbstats.report.report` checked.
 
 :func:`make_settings` validates them once, before any notebook is built, and
-returns the frozen :class:`ReportSettings` the notebook builder embeds.
+returns the frozen :class:`ReportSettings` the notebook builder embeds. The
+user's text that reaches a Markdown cell (the title, a file name) is checked
+by :func:`check_title` and written by :func:`escape_markdown`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Sequence
 from numbers import Integral, Real
 from typing import Any
@@ -14,13 +17,107 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["ANALYSES", "N_SAMPLES", "ReportSettings", "make_settings"]
+__all__ = [
+    "ANALYSES",
+    "MAX_TITLE",
+    "N_SAMPLES",
+    "ReportSettings",
+    "check_title",
+    "escape_markdown",
+    "make_settings",
+]
 
 #: The analyses a report can contain, in report order.
 ANALYSES = ("frequentist", "bayesian", "ranks")
 
 #: Posterior draws of every Monte Carlo computation in a report.
 N_SAMPLES = 50_000
+
+#: The longest title a report (or a dashboard) takes, in characters: a title
+#: is one heading, and a longer one would not fit the page of a PDF report.
+MAX_TITLE = 200
+
+#: Characters that end a line of text besides the control characters.
+_LINE_BREAKS = {"\u2028", "\u2029", "\x85"}
+
+
+def check_title(title: object, *, what: str = "title") -> str:
+    """A report's or a dashboard's title, checked before any work.
+
+    A title is one line of printable text: a control character (ESC, NUL,
+    a tab or a line break) is refused, naming it and where it is, and so is a
+    blank title or one longer than :data:`MAX_TITLE` characters.
+
+    Examples
+    --------
+    >>> check_title("Ten classifiers on UCI data")
+    'Ten classifiers on UCI data'
+    >>> check_title("Results\\x1b[31m")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: title has a control character (U+001B ESCAPE) at position 8; ...
+    """
+    if not isinstance(title, str):
+        raise TypeError(f"{what} must be a string, got {type(title).__name__}.")
+    for position, char in enumerate(title, 1):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs") or char in _LINE_BREAKS:
+            name = unicodedata.name(char, "") or {
+                "\x00": "NULL",
+                "\x1b": "ESCAPE",
+                "\t": "TAB",
+                "\n": "LINE FEED",
+                "\r": "CARRIAGE RETURN",
+            }.get(char, "control character")
+            raise ValueError(
+                f"{what} has a control character (U+{ord(char):04X} {name}) at "
+                f"position {position}; a title is one line of printable text: "
+                "remove it."
+            )
+    if not title.strip():
+        raise ValueError(f"{what} is blank; give some text, or leave it out.")
+    if len(title) > MAX_TITLE:
+        raise ValueError(
+            f"{what} has {len(title):,} characters, more than the {MAX_TITLE} a "
+            "title may have; shorten it (say the rest in the text around the "
+            "report)."
+        )
+    return title
+
+
+#: ASCII punctuation Markdown may read as markup, escaped with a backslash.
+_MARKDOWN_PUNCTUATION = set("!#$%()*+,-./:;=?@[\\]^_`{|}~")
+#: ... and the characters HTML reads as markup, written as entities.
+_MARKDOWN_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                      "'": "&#x27;"}  # fmt: skip
+
+
+def escape_markdown(text: object) -> str:
+    """``text`` for a Markdown cell, shown literally: no link, emphasis, HTML,
+    heading, list, math or autolink can come out of it.
+
+    Every ASCII punctuation character is backslash-escaped (CommonMark lets
+    any of them be), the HTML ones become entities, and line breaks and other
+    control characters become spaces (a line break would start a new block).
+
+    Examples
+    --------
+    >>> print(escape_markdown("[clickme](javascript:alert(1)).csv"))
+    \\[clickme\\]\\(javascript\\:alert\\(1\\)\\)\\.csv
+    >>> print(escape_markdown("<b>C4.5</b> & *m*"))
+    &lt;b&gt;C4\\.5&lt;\\/b&gt; &amp; \\*m\\*
+    """
+    out = []
+    for char in str(text):
+        if char in _MARKDOWN_ENTITIES:
+            out.append(_MARKDOWN_ENTITIES[char])
+        elif char in _MARKDOWN_PUNCTUATION:
+            out.append("\\" + char)
+        elif unicodedata.category(char) == "Cc" or char in _LINE_BREAKS:
+            out.append(" ")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,8 +184,7 @@ def make_settings(
             f"Statistical comparison of {table.shape[1]} algorithms on "
             f"{table.shape[0]} cases"
         )
-    elif not isinstance(title, str):
-        raise TypeError(f"title must be a string, got {type(title).__name__}.")
+    title = check_title(title)
     if isinstance(analyses, str):
         analyses = (analyses,)
     try:

@@ -32,7 +32,6 @@ nbformat is imported by :func:`build_notebook`, Voilà runs in a subprocess.
 from __future__ import annotations
 
 import argparse
-import html
 import importlib.util
 import os
 import re
@@ -42,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from nbstats.report.settings import check_title, escape_markdown
 from nbstats.widgets.serve_data import (
     FoldInput,
     fold_keyword,
@@ -218,11 +218,12 @@ def build_notebook(
         ]
     )
     direction = "higher" if higher_is_better else "lower"
-    heading = title or f"nbstats — {_KIND_TITLES[kind]}"
+    heading = f"nbstats — {_KIND_TITLES[kind]}" if title is None else check_title(title)
     ranks = "" if kind == "folds" else "; rank 1 = best"
+    # Markdown-escaped: a file named "[x](javascript:...).csv" stays text
     intro = (
-        f"# {html.escape(heading)}\n\n"
-        f"Scores from <code>{html.escape(path.name)}</code> "
+        f"# {escape_markdown(heading)}\n\n"
+        f"Scores from <code>{escape_markdown(path.name)}</code> "
         f"({direction} scores are better{ranks}). "
         "Move a control and every view is recomputed."
     )
