@@ -92,7 +92,10 @@ def real_scores(values: object, where: str) -> np.ndarray:
     labels = _labels(values)
     dtype = getattr(values, "dtype", None)
     if dtype is None:
-        values = np.asarray(values)
+        # a list keeps its values' types: [np.uint64(2**63 + 1), 3] must not
+        # become float64, nor [True, 2] become [1, 2]
+        plain = isinstance(values, list | tuple)
+        values = np.asarray(values, dtype=object if plain else None)
         dtype = values.dtype
     refusal = _refusal(dtype)
     if refusal is not None:
@@ -111,7 +114,17 @@ def real_scores(values: object, where: str) -> np.ndarray:
         return _object_numbers(array, labels, where)
     if array.dtype.kind in "iu":
         _check_exact(array, np.ones(array.shape, dtype=bool), labels, where)
-    return array.astype(float)
+    floats = array.astype(float)
+    if array.dtype.kind == "f" and array.dtype.itemsize > 8:
+        # long double: whole numbers float64 would round are refused too
+        with np.errstate(invalid="ignore"):
+            rounded = (
+                np.isfinite(array) & (array == np.floor(array)) & (floats != array)
+            )
+        if rounded.any():
+            cells = [(int(i), int(array.flat[i])) for i in np.flatnonzero(rounded)]
+            _refuse_inexact(cells, labels, where)
+    return floats
 
 
 def _labels(values: object) -> Sequence[object] | None:
@@ -224,12 +237,9 @@ def _object_numbers(array: np.ndarray, labels: object, where: str) -> np.ndarray
         if _is_missing(v):
             continue
         if isinstance(v, Real) and not isinstance(v, bool | np.bool_):
-            if (
-                isinstance(v, Integral)
-                and abs(int(v)) > EXACT_INTEGER_LIMIT
-                and _float_of(int(v), where) != int(v)
-            ):
-                inexact.append((position, int(v)))
+            whole = _rounded_integer(v, where)
+            if whole is not None:
+                inexact.append((position, whole))
             continue
         if isinstance(v, bool | np.bool_):
             kind = np.dtype(bool)
@@ -248,6 +258,24 @@ def _object_numbers(array: np.ndarray, labels: object, where: str) -> np.ndarray
         _refuse_inexact(inexact, labels, where)
     numbers = [np.nan if _is_missing(v) else _float_of(v, where) for v in flat]
     return np.array(numbers, dtype=float).reshape(array.shape)
+
+
+def _rounded_integer(value: Real, where: str) -> int | None:
+    """The whole number ``value`` is, if float64 would round it; else None.
+
+    Python floats are float64 already; an integer (int, NumPy integer) or a
+    whole Fraction or long double beyond 2**53 may not be.
+    """
+    if isinstance(value, float):
+        return None
+    converted = _float_of(value, where)
+    if isinstance(value, Integral):
+        whole = int(value)
+        return whole if whole != converted else None  # exact int/float compare
+    if not np.isfinite(converted) or converted == value:
+        return None
+    whole = int(value)
+    return whole if whole == value else None
 
 
 def _float_of(value: object, where: str) -> float:

@@ -17,6 +17,7 @@ suggested fix, an integer offset, keeps every difference).
 from __future__ import annotations
 
 import datetime
+import fractions
 
 import numpy as np
 import pandas as pd
@@ -155,6 +156,29 @@ def test_integers_are_exact_or_refused(values, dtype):
     else:
         with pytest.raises(ValueError, match="cannot hold exactly"):
             real_scores(column, "b")
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        np.array([OFFSET + 1, 3], dtype=np.longdouble),
+        [fractions.Fraction(OFFSET + 1), 3],
+        pd.Series([np.longdouble(OFFSET + 1), 3.0], dtype=object),
+        [np.uint64(2**63 + 1), 3],
+    ],
+    ids=["long double", "Fraction", "object long double", "object uint64"],
+)
+def test_whole_numbers_of_other_types_follow_the_rule(column):
+    if np.finfo(np.longdouble).nmant <= 52 and "long" in repr(column):
+        pytest.skip("long double is float64 on this platform")
+    with pytest.raises(ValueError, match=f"{OFFSET + 1}|{2**63 + 1}"):
+        real_scores(column, "b")
+
+
+def test_fractions_and_long_doubles_that_are_not_whole_are_rounded_as_usual():
+    # 1/3 and 0.1 have no float64 form: rounding them is what any decimal gets
+    out = real_scores([fractions.Fraction(1, 3), np.longdouble("0.1")], "b")
+    assert out.tolist() == [1 / 3, 0.1]
 
 
 def test_small_integers_are_unchanged():
