@@ -208,3 +208,23 @@ def test_names_are_refused_exactly_when_their_forms_agree(a, b):
 def test_any_name_of_invisibles_spaces_and_marks_is_blank(name):
     with pytest.raises(ValueError, match="empty or blank"):
         check_names(table(["A", name]))
+
+
+def test_report_refuses_lookalikes_before_any_work(tmp_path):
+    target = tmp_path / "r.html"
+    with pytest.raises(ValueError, match="look the same"):
+        nbstats.report(table(["A", "A\u200b", "C"]), target)
+    assert not target.exists()
+
+
+def test_cli_refuses_lookalike_headers(tmp_path, capsys):
+    from nbstats.cli import main
+
+    path = tmp_path / "scores.csv"
+    header = "case,caf\u00e9,cafe\u0301,C"
+    rows = [header] + [f"d{i},{i % 3},{(i + 1) % 4},{i % 5}" for i in range(6)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code = main(["analyze", str(path), "--case", "case"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "look the same" in err and "cafe\\u0301" in err
