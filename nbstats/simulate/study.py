@@ -11,16 +11,12 @@ in a process pool or on a cluster.
 from __future__ import annotations
 
 import itertools
-import math
 import pickle
 from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import (
-    FIRST_COMPLETED,
-    CancelledError,
     Executor,
     Future,
     ProcessPoolExecutor,
-    wait,
 )
 from numbers import Integral
 from typing import Any
@@ -29,25 +25,22 @@ import numpy as np
 import pandas as pd
 
 from nbstats._progress import progress_bar
-from nbstats.stats.bayes.weights import seed_sequence
-from nbstats.stats.racing_executors import (
-    describe_failure,
-    real_number_problem,
-    show,
+from nbstats.simulate.tasks import (
+    REPETITION,
+    Setting,
+    Task,
+    missing_rows,
+    mixed_kinds,
+    record,
+    run_chunk,
+    run_on_executor,
 )
+from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.stats.racing_executors import describe_failure
 
 __all__ = ["StudyError", "study", "summarise"]
 
-#: Column holding the repetition number (0, 1, …) in a study's table.
-REPETITION = "repetition"
 _RESERVED = (REPETITION, "random_state")
-# seconds between two looks at the executor's futures (see _run_on_executor)
-_POLL = 0.1
-_INT64 = -(2**63)
-
-Setting = dict[str, Any]
-# one task: (setting, setting index, repetition, seed)
-_Task = tuple[Setting, int, int, np.random.SeedSequence]
 
 
 class StudyError(RuntimeError):
@@ -271,7 +264,7 @@ def study(
         _check_picklable(generate=generate, analyse=analyse, evaluate=evaluate)
         _check_picklable(settings=grid)
     root = seed_sequence(random_state)
-    tasks: list[_Task] = [
+    tasks: list[Task] = [
         (
             grid[s],
             s,
@@ -292,12 +285,12 @@ def study(
             # one task at a time whatever the chunksize: an interrupt loses
             # no finished row
             for position, task in enumerate(tasks):
-                done, failure = _run_chunk(functions, [task])
-                _record(rows, failures, position, done, failure, bar)
+                done, failure = run_chunk(functions, [task])
+                record(rows, failures, position, done, failure, bar)
                 if failure is not None:
                     break
         else:
-            _run_on_executor(
+            run_on_executor(
                 executor, functions, chunks, chunksize, rows, failures, bar, futures
             )
     except KeyboardInterrupt as interrupt:
@@ -312,7 +305,7 @@ def study(
             bar.close()
     frame = _frame(grid, tasks, rows)
     if not failures:
-        failures = _missing(rows, len(tasks)) or _mixed_kinds(rows)
+        failures = missing_rows(rows, len(tasks)) or mixed_kinds(rows)
     if failures:
         position, error = min(failures, key=lambda item: item[0])
         setting, s, r, _ = tasks[position]
@@ -455,116 +448,8 @@ def summarise(
     return table[[(m, stat) for m in metrics for stat in ("mean", "se")]]
 
 
-def _run_chunk(
-    functions: tuple[Any, ...], chunk: list[_Task]
-) -> tuple[list[dict[str, Any]], tuple[int, BaseException] | None]:
-    """Run tasks in order; stop at the first failure and return it with its
-    offset in the chunk (exceptions are returned, so the rows before it are
-    not lost)."""
-    generate, analyse, evaluate, nan_ok = functions
-    done: list[dict[str, Any]] = []
-    for offset, (setting, _, _, seed) in enumerate(chunk):
-        try:
-            data = generate(**setting, random_state=seed)
-            result = analyse(data)
-            metrics = evaluate(result, data, dict(setting))
-            done.append(_check_metrics(metrics, setting, nan_ok))
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:  # SystemExit, GeneratorExit…: reported
-            return done, (offset, error)  # with its setting and repetition
-    return done, None
-
-
-def _run_on_executor(
-    executor: Executor,
-    functions: tuple[Any, ...],
-    chunks: list[list[_Task]],
-    chunksize: int,
-    rows: dict[int, dict[str, Any]],
-    failures: list[tuple[int, BaseException]],
-    bar: Any,
-    futures: dict[Future[Any], int],
-) -> None:
-    """Submit every chunk and record what comes back, until every future is
-    done or cancelled; fills ``futures`` (future -> position of its first
-    task) so that an interrupt can cancel them.
-
-    A future the executor cancels (a shut-down pool, a closed cluster) is a
-    failure of its first task. ``wait`` with a time limit, and a look at
-    every pending future's ``cancelled()``, because
-    ``ThreadPoolExecutor.shutdown(cancel_futures=True)`` cancels futures
-    without waking their waiters: ``as_completed`` would wait for ever.
-    """
-    for index, chunk in enumerate(chunks):
-        try:
-            future = executor.submit(_run_chunk, functions, chunk)
-        except Exception as error:  # a shut-down executor, a pickling error
-            failures.append((index * chunksize, error))
-            break
-        futures[future] = index * chunksize
-    ours: set[Future[Any]] = set()  # cancelled by us, after a failure
-    stopping = False
-    pending = set(futures)
-    while pending:
-        if failures and not stopping:  # stop what has not started
-            stopping = True
-            ours.update(f for f in pending if not f.cancelled() and f.cancel())
-        done, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
-        swept = {future for future in pending if future.cancelled()}
-        pending -= swept
-        for future in sorted(done | swept, key=futures.__getitem__):
-            start = futures[future]
-            if future.cancelled():
-                if future not in ours:
-                    failures.append((start, _cancelled_error()))
-                continue
-            try:
-                result, failure = future.result()
-            except KeyboardInterrupt:
-                raise
-            except BaseException as error:  # e.g. a result that would not pickle
-                result, failure = [], (0, error)
-            _record(rows, failures, start, result, failure, bar)
-
-
-def _cancelled_error() -> CancelledError:
-    return CancelledError(
-        "the executor cancelled the task before it returned (was it shut "
-        "down, or its cluster closed?); it did not run"
-    )
-
-
-def _missing(
-    rows: dict[int, dict[str, Any]], n_tasks: int
-) -> list[tuple[int, BaseException]]:
-    """The first task with no row although nothing failed: an executor that
-    lost it. Never silently a shorter table."""
-    for position in range(n_tasks):
-        if position not in rows:
-            message = "the executor gave back no row for this task"
-            return [(position, RuntimeError(message))]
-    return []
-
-
-def _record(
-    rows: dict[int, dict[str, Any]],
-    failures: list[tuple[int, BaseException]],
-    start: int,
-    done: list[dict[str, Any]],
-    failure: tuple[int, BaseException] | None,
-    bar: Any,
-) -> None:
-    for offset, metrics in enumerate(done):
-        rows[start + offset] = metrics
-    if failure is not None:
-        failures.append((start + failure[0], failure[1]))
-    if bar is not None and done:
-        bar.update(len(done))
-
-
 def _frame(
-    grid: list[Setting], tasks: list[_Task], rows: dict[int, dict[str, Any]]
+    grid: list[Setting], tasks: list[Task], rows: dict[int, dict[str, Any]]
 ) -> pd.DataFrame:
     setting_columns = list(dict.fromkeys(k for setting in grid for k in setting))
     positions = sorted(rows)
@@ -574,86 +459,6 @@ def _frame(
     if not records:
         return pd.DataFrame(columns=columns)
     return pd.DataFrame.from_records(records, columns=columns)
-
-
-def _check_metrics(
-    metrics: object, setting: Setting, nan_ok: bool | frozenset[str] = False
-) -> dict[str, Any]:
-    if not isinstance(metrics, Mapping):
-        raise TypeError(
-            "evaluate must return a dict of metrics (name -> number), got "
-            f"{type(metrics).__name__}."
-        )
-    for key, value in metrics.items():
-        if not isinstance(key, str):
-            raise TypeError(f"metric names must be strings, got {key!r}.")
-        if key in setting or key == REPETITION:
-            raise ValueError(
-                f"metric {key!r} has the name of a setting key or of "
-                f"{REPETITION!r}; rename it."
-            )
-        _check_metric(key, value, nan_ok is True or (bool(nan_ok) and key in nan_ok))
-    return dict(metrics)
-
-
-def _check_metric(key: str, value: object, nan_ok: bool) -> None:
-    if isinstance(value, str):
-        try:
-            float(value)
-        except ValueError:
-            return  # a label, e.g. a decision "a" / "b"
-        raise TypeError(
-            f"metric {key!r} is the text {value!r}, which reads as a number: "
-            "return the number itself (a text column is not summarised)."
-        )
-    problem = real_number_problem(value)
-    if problem is not None and not problem.startswith("a bool"):
-        raise TypeError(
-            f"metric {key!r} is {show(value)}, {problem}; a metric must be a real "
-            "number, a bool or a text label."
-        )
-    if (
-        problem is None
-        and isinstance(value, Integral)
-        and not _INT64 <= value < -_INT64
-    ):
-        raise TypeError(
-            f"metric {key!r} is {show(value)}, beyond the int64 range: the column "
-            "would hold Python objects, which summarise leaves out; return a "
-            "float."
-        )
-    if problem is None and math.isnan(float(value)) and not nan_ok:  # type: ignore[arg-type]
-        raise ValueError(
-            f"metric {key!r} is NaN. If NaN means 'undefined' for this metric "
-            f"(summarise leaves it out), pass allow_nan=[{key!r}] (or "
-            "allow_nan=True); otherwise it is a bug in evaluate."
-        )
-
-
-def _mixed_kinds(rows: dict[int, dict[str, Any]]) -> list[tuple[int, BaseException]]:
-    """A metric that is a number in one row and text or a bool in another:
-    an object column, which :func:`summarise` would quietly leave out."""
-    first: dict[str, tuple[str, int]] = {}
-    for position in sorted(rows):
-        for key, value in rows[position].items():
-            if isinstance(value, float) and math.isnan(value):
-                continue  # missing: fits any kind
-            kind = (
-                "text"
-                if isinstance(value, str)
-                else "bool"
-                if isinstance(value, (bool, np.bool_))
-                else "number"
-            )
-            seen, where = first.setdefault(key, (kind, position))
-            if seen != kind:
-                message = (
-                    f"metric {key!r} is {value!r} ({kind}) here but a {seen} in "
-                    f"row {where}; a metric must keep one kind (number, bool or "
-                    "text) in every row."
-                )
-                return [(position, TypeError(message))]
-    return []
 
 
 def _check_allow_nan(allow_nan: object) -> bool | frozenset[str]:

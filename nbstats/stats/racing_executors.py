@@ -191,7 +191,7 @@ def real_number_problem(value: object) -> str | None:
             float(value)
         except OverflowError:
             return "too large for a float (beyond ±1.8e308)"
-        except (TypeError, ValueError) as error:
+        except Exception as error:  # a Real whose __float__ fails
             return f"a {kind} that float() cannot convert ({error})"
         return None
     if isinstance(value, complex) or "complex" in kind:

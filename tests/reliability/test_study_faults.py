@@ -385,3 +385,35 @@ def test_metrics_no_column_holds_fail_their_task(value, words):
     assert words in str(info.value)
     assert len(str(info.value)) < 1000  # a 400-digit number is cut short
     assert info.value.partial_results["x"].tolist() == [0, 0]
+
+
+def test_process_pool_shut_down_mid_study_does_not_hang():
+    with ProcessPoolExecutor(1) as pool:
+
+        def shut_down_soon():
+            time.sleep(0.4)  # ~10 of the 40 tasks of 20 ms have run
+            pool.shutdown(wait=False, cancel_futures=True)
+
+        closer = threading.Thread(target=shut_down_soon)
+        closer.start()
+        try:
+            with pytest.raises(StudyError) as info:
+                finishes_within(
+                    30,
+                    lambda: study(
+                        slow_generate,
+                        analyse,
+                        evaluate,
+                        settings=SETTINGS,
+                        repetitions=REPETITIONS,
+                        random_state=0,
+                        progress=False,
+                        executor=pool,
+                    ),
+                )
+        finally:
+            closer.join()
+    error = info.value
+    assert isinstance(error.__cause__, CancelledError)
+    assert 0 < len(error.partial_results) < 40
+    _check_partial(error.partial_results)
