@@ -61,12 +61,27 @@ class EffectSizeResult(Result):
         "negligible", "small", "medium" or "large"; None for Hodges–Lehmann
         (it has the scores' units).
     confidence_interval : tuple of float or None
-        Hodges–Lehmann only.
+        Hodges–Lehmann only: ``(W_(k), W_(N − k + 1))``, order statistics of
+        the Walsh averages.
     confidence_level : float or None
+        The interval's level: the one asked for, or lower when that cannot be
+        reached with so few cases (a warning said so).
     interval_method : str or None
-        "exact" (signed-rank distribution) or "normal".
+        "exact" (signed-rank distribution) or "approx" (normal approximation).
     n : int
+        Cases (zero differences included).
     name_a, name_b : str
+    zero_method : str or None
+        Hodges–Lehmann: "wilcox" dropped the zero differences, "zsplit" or
+        "pratt" kept them.
+    correction : bool or None
+        Hodges–Lehmann: continuity correction of the approximate interval.
+    n_zero : int or None
+        Hodges–Lehmann: zero differences among the n.
+    order_statistics : tuple of int or None
+        Hodges–Lehmann: (k, N − k + 1), the ranks of the interval's ends
+        among the N Walsh averages ((0, 0): R's fallback to the median of the
+        differences when no level is reached).
 
     Examples
     --------
@@ -85,6 +100,10 @@ class EffectSizeResult(Result):
     n: int
     name_a: str
     name_b: str
+    zero_method: str | None = None
+    correction: bool | None = None
+    n_zero: int | None = None
+    order_statistics: tuple[int, int] | None = None
 
     def _title(self) -> str:
         return f"Effect size: {self.name_b} against {self.name_a}"
@@ -96,12 +115,48 @@ class EffectSizeResult(Result):
         if self.confidence_interval is not None:
             rows.append(
                 (
-                    f"{self.confidence_level:.0%} CI ({self.interval_method})",
+                    f"{self.confidence_level:.4g} CI ({self.interval_method})",
                     self.confidence_interval,
                 )
             )
+        if self.kind == "hodges-lehmann" and self.order_statistics is not None:
+            rows.extend(self._hodges_lehmann_rows())
         rows.append(("cases", self.n))
         return rows
+
+    def _hodges_lehmann_rows(self) -> list[tuple[str, object]]:
+        """What the estimate and the interval are, in words."""
+        dropped = self.zero_method == "wilcox" and self.n_zero
+        used = self.n - (self.n_zero or 0) if dropped else self.n
+        total = used * (used + 1) // 2
+        zeros = (
+            f"{self.n_zero} zero differences dropped"
+            if dropped
+            else f"{self.n_zero or 0} zero differences kept"
+        )
+        k, upper = self.order_statistics or (0, 0)
+        if k == 0:
+            interval = "the median of the differences (no level reached)"
+        elif self.interval_method == "exact":
+            interval = (
+                f"Walsh averages no. {k} and {upper}: "
+                "inverts the exact signed-rank test"
+            )
+        else:
+            corrected = "with" if self.correction else "without"
+            interval = (
+                f"Walsh averages no. {k} and {upper}: inverts the signed-rank "
+                f"test's normal approximation (ties corrected, {corrected} "
+                "continuity correction)"
+            )
+        return [
+            (
+                "estimate",
+                f"median of the {total} Walsh averages (d_i + d_j)/2, i ≤ j, "
+                f"of {used} differences ({zeros})",
+            ),
+            ("interval", interval),
+        ]
 
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval or (None, None)
@@ -114,6 +169,7 @@ class EffectSizeResult(Result):
                 "magnitude": [self.magnitude],
                 "ci_low": [low],
                 "ci_high": [high],
+                "interval_method": [self.interval_method],
                 "n": [self.n],
             }
         )

@@ -20,21 +20,28 @@ positive when b is better than a.
   Cohen's words for a correlation: < 0.1, < 0.3, < 0.5.
 - ``"hodges-lehmann"``: the Hodges–Lehmann estimate of the shift, the median
   of the Walsh averages (d_i + d_j)/2, i ≤ j, in score units, with the
-  confidence interval that inverts the Wilcoxon signed-rank test (as R's
-  ``wilcox.test(conf.int = TRUE)``); no magnitude word (it has units).
+  confidence interval that inverts the Wilcoxon signed-rank test (exact or
+  normal approximation; when it equals R's ``wilcox.test(conf.int = TRUE)``:
+  :func:`effect_size`'s Notes); no magnitude word (it has units). O(n)
+  memory: no n(n + 1)/2 array of averages is formed.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Literal
+import warnings
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.effect_size import EffectSizeResult, magnitude
-from nbstats.scores import NanPolicy, check_choice, paired_differences
-from nbstats.stats.frequentist.wilcoxon import signed_rank_null_pmf
+from nbstats.scores import NanPolicy, check_choice, check_flag, paired_differences
+from nbstats.stats.frequentist.wilcoxon import (
+    EXACT_LIMIT_N,
+    signed_rank_cdf,
+    walsh_order_statistics,
+)
 
 __all__ = ["EFFECT_KINDS", "effect_size", "magnitude", "paired_effect"]
 
@@ -55,10 +62,10 @@ EFFECT_KINDS = (
 #: Upper bounds of |effect| (of |A − ½| for Vargha–Delaney) for the words
 #: negligible, small and medium; above the last, large.
 
-#: The Hodges–Lehmann interval is exact (the signed-rank distribution) up to
-#: this many differences without ties or zeros, as R's ``wilcox.test``; above,
-#: or with ties, the normal approximation.
-HL_EXACT_MAX_N = 50
+#: With ``interval_method="auto"`` the Hodges–Lehmann interval is exact (the
+#: signed-rank distribution) up to this many differences when none is zero
+#: and no two |d| are equal: R's ``wilcox.test`` rule (exact when n < 50).
+HL_EXACT_MAX_N = 49
 
 
 def effect_size(
@@ -67,6 +74,9 @@ def effect_size(
     *,
     kind: EffectKind = "cliff",
     confidence_level: float = 0.95,
+    zero_method: Literal["zsplit", "pratt", "wilcox"] = "zsplit",
+    interval_method: Literal["auto", "exact", "approx"] = "auto",
+    correction: bool = False,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
 ) -> EffectSizeResult:
@@ -81,6 +91,18 @@ def effect_size(
         Which effect (see the module's description); positive when b is better.
     confidence_level : float
         Level of the Hodges–Lehmann confidence interval (other kinds have none).
+    zero_method : {"zsplit", "pratt", "wilcox"}
+        Hodges–Lehmann only, named as in :func:`nbstats.wilcoxon`:
+        ``"wilcox"`` drops zero differences before everything (as R);
+        ``"zsplit"`` and ``"pratt"`` keep them among the Walsh averages.
+    interval_method : {"auto", "exact", "approx"}
+        Hodges–Lehmann only: the interval from the exact signed-rank
+        distribution or its normal approximation (the names of
+        :func:`nbstats.wilcoxon`'s ``method``); ``"auto"`` is R's rule, exact
+        when fewer than 50 differences, none zero and no two |d| equal.
+    correction : bool
+        Hodges–Lehmann only: continuity correction of the approximate
+        interval (R's default is ``correct = TRUE``).
     higher_is_better : bool
         When False, lower scores are better: the differences are ``a − b``.
     nan_policy : {"raise", "omit", "pairwise"}
@@ -93,6 +115,28 @@ def effect_size(
         ``value``, ``magnitude`` (a word, or None for Hodges–Lehmann),
         ``confidence_interval`` (Hodges–Lehmann only).
 
+    Notes
+    -----
+    The Hodges–Lehmann estimate is the median of the Walsh averages
+    ``(d_i + d_j)/2``, i ≤ j, of the differences; its interval is the pair of
+    order statistics ``W_(k), W_(N − k + 1)`` that inverts the signed-rank
+    test (see :func:`hodges_lehmann` for k). They equal R's
+    ``wilcox.test(b - a, conf.int = TRUE)`` (R's defaults: ``exact = NULL``,
+    ``correct = TRUE``) when called with ``zero_method="wilcox",
+    correction=True`` (or with no zero differences and n < 50, no two |d|
+    equal, at any ``correction``): the interval to R's root-finding tolerance
+    ``tol.root`` (1e-4 by default, in the scores' units) in the approximate
+    case, exactly in the exact case. The estimate is exact in the exact case;
+    in the approximate case R returns a root of the statistic found by
+    ``uniroot``, which is the median within ``tol.root`` when N is odd and
+    any point between the two middle averages when N is even (nbstats:
+    their mean). Where they differ: with zero differences, nbstats keeps them
+    by default (the estimate then moves with the data: shifting every score
+    of b by c shifts it by c); R gives NaN when every difference is equal
+    (nbstats: that value); R's ``exact = TRUE`` falls back to the
+    approximation with ties or zeros, nbstats' ``"exact"`` is exact with
+    zeros kept and refuses tied differences.
+
     Examples
     --------
     >>> import nbstats
@@ -101,8 +145,8 @@ def effect_size(
     >>> round(res.value, 4), res.magnitude  # (93 - 12) / 105
     (0.7714, 'large')
     >>> hl = nbstats.effect_size(t2["C4.5"], t2["C4.5+m"], kind="hodges-lehmann")
-    >>> round(hl.value, 4)
-    0.013
+    >>> round(hl.value, 4), hl.interval_method  # two of the 14 differences are 0
+    (0.013, 'approx')
     """
     check_choice("kind", kind, EFFECT_KINDS)
     if isinstance(confidence_level, bool) or not 0 < confidence_level < 1:
@@ -110,30 +154,58 @@ def effect_size(
             f"confidence_level must lie strictly between 0 and 1, got "
             f"{confidence_level!r}."
         )
+    options = {
+        "zero_method": zero_method,
+        "interval_method": interval_method,
+        "correction": correction,
+    }
+    if kind != "hodges-lehmann":
+        given = [f"{k}={v!r}" for k, v in options.items() if v != _HL_DEFAULTS[k]]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} only applies to kind='hodges-lehmann' "
+                f"(kind={kind!r} has no interval and splits zero differences)."
+            )
     d, name_a, name_b = paired_differences(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     n = int(d.size)
-    interval = None
-    method = None
+    if kind == "hodges-lehmann":
+        hl = hodges_lehmann(d, confidence_level, **options)  # type: ignore[arg-type]
+        return EffectSizeResult(
+            kind=kind,
+            value=hl.estimate,
+            magnitude=None,
+            confidence_interval=hl.interval,
+            confidence_level=hl.confidence_level,
+            interval_method=hl.method,
+            n=n,
+            name_a=name_a,
+            name_b=name_b,
+            zero_method=zero_method,
+            correction=correction,
+            n_zero=hl.n_zero,
+            order_statistics=hl.order,
+        )
     if kind in ("cliff", "vargha-delaney"):
         va, vb = _oriented(a, b, d, higher_is_better, nan_policy)
         value = paired_effect(kind, va, vb)
-    elif kind == "hodges-lehmann":
-        value, interval, method = hodges_lehmann(d, confidence_level)
     else:
         value = paired_effect(kind, None, None, d)
     return EffectSizeResult(
         kind=kind,
         value=float(value),
         magnitude=magnitude(kind, value),
-        confidence_interval=interval,
-        confidence_level=confidence_level if interval is not None else None,
-        interval_method=method,
+        confidence_interval=None,
+        confidence_level=None,
+        interval_method=None,
         n=n,
         name_a=name_a,
         name_b=name_b,
     )
+
+
+_HL_DEFAULTS = {"zero_method": "zsplit", "interval_method": "auto", "correction": False}
 
 
 def paired_effect(
@@ -172,7 +244,7 @@ def paired_effect(
         return value
     if kind == "rank-biserial":
         return _rank_biserial(d)
-    return hodges_lehmann(d)[0]
+    return hodges_lehmann(d, interval=False).estimate
 
 
 def cliffs_delta(a: np.ndarray, b: np.ndarray) -> float:
@@ -192,48 +264,228 @@ def cliffs_delta(a: np.ndarray, b: np.ndarray) -> float:
     return float((above.sum() - below.sum()) / (a.size * b.size))
 
 
-def hodges_lehmann(
-    d: np.ndarray, confidence_level: float = 0.95
-) -> tuple[float, tuple[float, float], str]:
-    """Median of the Walsh averages of ``d`` and its signed-rank interval.
+class HodgesLehmann(NamedTuple):
+    """What :func:`hodges_lehmann` computed.
 
-    The interval is ``[W_(k), W_(N − k + 1)]`` of the N = n(n+1)/2 sorted
-    Walsh averages, k the smallest count with ``P(T⁺ ≤ k) ≥ (1 − level)/2``
-    under the null signed-rank distribution (``k`` at least 1): exact for at
-    most :data:`HL_EXACT_MAX_N` differences with no ties or zeros, as R's
-    ``wilcox.test(conf.int = TRUE)``; otherwise from the normal
-    approximation ``k = ⌊N/2 − z sqrt(n(n+1)(2n+1)/24)⌋`` (Hollander & Wolfe).
+    ``order`` holds the ranks (k, N − k + 1) of the Walsh averages that bound
+    the interval ((0, 0) when R's rule falls back to the median of the
+    differences); ``confidence_level`` is the level the interval has, lower
+    than the one asked for when that one cannot be reached.
+    """
+
+    estimate: float
+    interval: tuple[float, float]
+    method: str
+    confidence_level: float
+    order: tuple[int, int]
+    n: int
+    n_zero: int
+
+
+def hodges_lehmann(
+    d: np.ndarray,
+    confidence_level: float = 0.95,
+    *,
+    zero_method: str = "zsplit",
+    interval_method: str = "auto",
+    correction: bool = False,
+    interval: bool = True,
+) -> HodgesLehmann:
+    """The Hodges–Lehmann shift of the differences ``d`` and its interval.
+
+    - The differences used: every one (``zero_method="zsplit"`` or
+      ``"pratt"``), or the non-zero ones (``"wilcox"``, as R). n of them.
+    - The estimate: the median of their N = n(n + 1)/2 Walsh averages
+      ``(d_i + d_j)/2``, i ≤ j (computed ``d_i/2 + d_j/2``; for even N the
+      mean of the middle two).
+    - The interval: ``[W_(k), W_(N − k + 1)]``, order statistics of the Walsh
+      averages: the shifts θ the two-sided signed-rank test of ``d − θ`` does
+      not reject. ``"exact"``: k = the smallest t with ``P(T⁺ ≤ t) ≥ α/2``
+      under the signed-rank distribution of n untied ranks (R's
+      ``qsignrank(α/2, n)``, at least 1); valid when no two used differences
+      are equal. ``"approx"``: ``k = N + 1 − ⌈N/2 + c + z σ⌉``, z the normal
+      quantile 1 − α/2, σ² = n(n+1)(2n+1)/24 − Σ(t³ − t)/48 over groups of t
+      equal differences, c = ½ with ``correction`` (else 0): where R's
+      root-finding on the standardised statistic jumps across ±z. If even
+      the data's extremes do not reach ±z, α is doubled until they do (R's
+      rule; the level is lowered and a warning says so). ``"auto"``: exact
+      when n < 50 and no difference is zero and no two |d| are equal (R's
+      ``exact = NULL`` rule), else the approximation.
+
+    Computed in O(n) memory and O(n log n) time per order statistic
+    (:func:`~nbstats.stats.frequentist.wilcoxon.walsh_order_statistics`).
+
+    Parameters
+    ----------
+    d : ndarray
+        Finite paired differences.
+    confidence_level : float
+        The interval's two-sided level.
+    zero_method : {"zsplit", "pratt", "wilcox"}
+        ``"wilcox"`` drops zero differences first. ``"zsplit"`` and
+        ``"pratt"`` keep them (the two rank zeros differently only at a
+        shift of exactly 0, which neither the estimate nor the interval's
+        end points depend on).
+    interval_method : {"auto", "exact", "approx"}
+        See above. ``"exact"`` refuses tied differences (the exact
+        distribution would change with θ) and more than
+        :data:`~nbstats.stats.frequentist.wilcoxon.EXACT_LIMIT_N` of them.
+    correction : bool
+        Continuity correction in the approximation (R's default ``correct =
+        TRUE``).
+    interval : bool
+        False skips the interval (``interval`` is then (nan, nan)).
 
     Returns
     -------
-    (estimate, (low, high), "exact" or "normal")
+    HodgesLehmann
+
+    Examples
+    --------
+    >>> res = hodges_lehmann(np.array([1.0, 2.0, 4.0, -0.5, 3.0, 2.5]), 0.9)
+    >>> res.estimate, res.interval, res.order  # the 3rd and 19th of 21
+    (2.0, (0.75, 3.25), (3, 19))
     """
+    check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
+    check_choice("interval_method", interval_method, ("auto", "exact", "approx"))
+    check_flag("correction", correction)
     d = np.asarray(d, dtype=float)
-    n = d.size
-    if n < 1:
-        raise ValueError("the Hodges-Lehmann estimate needs at least one case.")
-    # Walsh averages without overflow: halves first
-    half = d / 2
-    i, j = np.triu_indices(n)
-    walsh = np.sort(half[i] + half[j])
-    estimate = float(np.median(walsh))
-    total = walsh.size
-    alpha = 1 - confidence_level
-    magnitudes = np.abs(d)
-    tied = np.unique(magnitudes).size < n or np.any(d == 0)
-    if n <= HL_EXACT_MAX_N and not tied:
-        cdf = np.cumsum(signed_rank_null_pmf(np.arange(1, n + 1, dtype=float)))
-        # the pmf is over 2T⁺; T⁺'s cdf at x is cdf[2x]
-        t_cdf = cdf[::2]
-        k = int(np.searchsorted(t_cdf, alpha / 2 - 1e-12))  # first x, P(T<=x) >= a/2
-        method = "exact"
+    zero = d == 0
+    n_zero = int(zero.sum())
+    used = np.sort(d[~zero] if zero_method == "wilcox" else d)
+    n = int(used.size)
+    if n == 0:
+        raise ValueError(
+            "the Hodges-Lehmann estimate needs at least one difference"
+            + (
+                "; every difference is zero and zero_method='wilcox' drops "
+                "them all (zero_method='zsplit' keeps them: the shift is 0)."
+                if d.size
+                else "."
+            )
+        )
+    total = n * (n + 1) // 2
+    middle = [(total + 1) // 2, total // 2 + 1]
+    if not interval:
+        mid = walsh_order_statistics(used, middle)
+        return HodgesLehmann(
+            _mean2(mid), (math.nan, math.nan), "", math.nan, (0, 0), n, n_zero
+        )
+    distinct = bool(np.all(np.diff(used) > 0))
+    method = interval_method
+    if method == "auto":
+        untied = np.unique(np.abs(used)).size == n
+        small = n <= HL_EXACT_MAX_N and n_zero == 0 and untied
+        method = "exact" if small else "approx"
+    if method == "exact":
+        k, level = _exact_order(used, confidence_level, distinct)
     else:
-        z = sps.norm.ppf(1 - alpha / 2)
-        k = math.floor(total / 2 - z * math.sqrt(n * (n + 1) * (2 * n + 1) / 24))
-        method = "normal"
-    k = min(max(k, 1), total)
-    low, high = walsh[k - 1], walsh[total - k]
-    return estimate, (float(low), float(high)), method
+        k, level = _approx_order(used, confidence_level, correction)
+    if level < confidence_level:
+        warnings.warn(
+            f"a {confidence_level:.4g} Hodges-Lehmann interval cannot be reached "
+            f"with {n} differences ({method}); the interval given has level "
+            f"{level:.4g}.",
+            UserWarning,
+            stacklevel=3,
+        )
+    if k == 0:  # R's fallback when no level > 0 is reached: the median of d
+        values = walsh_order_statistics(used, middle)
+        low = high = float(np.median(used))
+        order = (0, 0)
+    else:
+        values = walsh_order_statistics(used, [*middle, k, total - k + 1])
+        low, high = float(values[2]), float(values[3])
+        order = (k, total - k + 1)
+    return HodgesLehmann(
+        _mean2(values[:2]), (low, high), method, level, order, n, n_zero
+    )
+
+
+def _mean2(pair: np.ndarray) -> float:
+    """The median of the Walsh averages from the middle pair, as np.median."""
+    if pair[0] == pair[1]:
+        return float(pair[0])
+    mean = float(np.mean(pair))
+    return mean if math.isfinite(mean) else float(pair[0] / 2 + pair[1] / 2)
+
+
+def _exact_order(
+    used: np.ndarray, confidence_level: float, distinct: bool
+) -> tuple[int, float]:
+    """k = R's qsignrank(α/2, n) (at least 1) and the interval's level."""
+    n = used.size
+    if not distinct:
+        values, counts = np.unique(used, return_counts=True)
+        raise ValueError(
+            "interval_method='exact' needs distinct differences (the exact "
+            "signed-rank distribution of d − θ changes with θ when some are "
+            f"equal); {int((counts > 1).sum())} values occur more than once, "
+            f"e.g. {values[counts > 1][0]!r}. Use interval_method='approx' "
+            "(tie-corrected) or 'auto'."
+        )
+    if n > EXACT_LIMIT_N:
+        raise ValueError(
+            f"interval_method='exact' is refused above {EXACT_LIMIT_N} "
+            f"differences (got {n}): the signed-rank distribution costs O(n²) "
+            "memory and O(n³) time. Use interval_method='approx' or 'auto'."
+        )
+    cdf = signed_rank_cdf(n)
+    alpha = 1 - confidence_level
+    # R's qsignrank subtracts 10 DBL_EPSILON from the probability
+    k = int(np.searchsorted(cdf, alpha / 2 - 10 * np.finfo(float).eps))
+    if k == 0:
+        return 1, 1 - 2 * float(cdf[0])
+    return k, confidence_level
+
+
+def _approx_order(
+    used: np.ndarray, confidence_level: float, correction: bool
+) -> tuple[int, float]:
+    """k from the normal approximation (R's root), after R's α doubling."""
+    n = used.size
+    total = n * (n + 1) // 2
+    if used[0] == used[-1]:
+        return 1, confidence_level  # every average is the same value
+    c = 0.5 if correction else 0.0
+    sigma = math.sqrt(_tie_variance(used))
+    w_min, w_max = _statistic_at_extremes(used, c)
+    alpha = 1 - confidence_level
+    while alpha < 1:
+        z = float(sps.norm.isf(alpha / 2))
+        if w_min >= z and w_max <= -z:
+            break
+        alpha *= 2
+    if alpha >= 1:
+        return 0, 0.0
+    k = total + 1 - math.ceil(total / 2 + c + z * sigma)
+    return max(k, 1), min(confidence_level, 1 - alpha)
+
+
+def _tie_variance(x: np.ndarray) -> float:
+    """n(n+1)(2n+1)/24 − Σ(t³ − t)/48 over groups of t equal sorted ``x``."""
+    n = x.size
+    if n == 0:
+        return 0.0
+    counts = np.diff(np.flatnonzero(np.r_[True, x[1:] != x[:-1], True])).astype(float)
+    return n * (n + 1) * (2 * n + 1) / 24 - float(np.sum(counts**3 - counts)) / 48
+
+
+def _statistic_at_extremes(x: np.ndarray, c: float) -> tuple[float, float]:
+    """R's standardised statistic W(θ) at θ = min(x) and θ = max(x).
+
+    At θ = min(x) the differences equal to it are zero and dropped; the
+    others are all positive, so T⁺ = m(m + 1)/2 for the m left.
+    """
+    low = x[x > x[0]]
+    high = x[x < x[-1]]
+    out = []
+    for rest, sign in ((low, 1.0), (high, -1.0)):
+        m = rest.size
+        sigma = math.sqrt(_tie_variance(rest))
+        centred = sign * m * (m + 1) / 4
+        out.append((centred - sign * c) / sigma if sigma > 0 else math.nan)
+    return out[0], out[1]
 
 
 def _oriented(

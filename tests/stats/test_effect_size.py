@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -155,22 +156,33 @@ def test_hodges_lehmann_interval_equals_r(run_r):
         for d, (low, high) in zip(cases, values, strict=True):
             if np.unique(np.abs(d)).size < d.size or np.any(d == 0):
                 continue  # R's exact interval needs no ties (checked below)
-            res = nbstats.effect_size(
-                np.zeros(d.size), d, kind="hodges-lehmann", confidence_level=level
-            )
+            with warnings.catch_warnings():  # n = 5 cannot reach 0.95
+                warnings.simplefilter("ignore", UserWarning)
+                res = nbstats.effect_size(
+                    np.zeros(d.size),
+                    d,
+                    kind="hodges-lehmann",
+                    confidence_level=level,
+                    interval_method="exact",  # R's exact = TRUE (auto: n < 50)
+                )
             assert res.interval_method == "exact"
             assert res.confidence_interval == pytest.approx((low, high), rel=1e-12)
 
 
 def test_hodges_lehmann_normal_interval_is_the_order_statistic_formula():
+    """Where R's uniroot on the standardised statistic jumps across ±z:
+    k = N + 1 − ⌈N/2 + z σ⌉, σ² tie-corrected over groups of equal d."""
     rng = np.random.default_rng(9)
     d = np.round(rng.normal(0.1, 1, 80), 2)  # > 50 cases and ties: normal
     res = nbstats.effect_size(np.zeros(80), d, kind="hodges-lehmann")
     walsh = _walsh_brute(d)
     total = len(walsh)
-    k = math.floor(total / 2 - 1.959963984540054 * math.sqrt(80 * 81 * 161 / 24))
-    assert res.interval_method == "normal"
-    assert res.confidence_interval == pytest.approx((walsh[k - 1], walsh[total - k]))
+    _, counts = np.unique(d, return_counts=True)
+    assert counts.max() > 1
+    sigma = math.sqrt(80 * 81 * 161 / 24 - np.sum(counts**3 - counts) / 48)
+    k = total + 1 - math.ceil(total / 2 + 1.959963984540054 * sigma)
+    assert res.interval_method == "approx"
+    assert res.confidence_interval == (walsh[k - 1], walsh[total - k])
     assert res.confidence_interval[0] <= res.value <= res.confidence_interval[1]
 
 
@@ -197,7 +209,8 @@ def test_missing_cells_are_dropped_in_pairs_on_request():
 def test_result_renders():
     a = pd.Series([0.8, 0.82, 0.79, 0.9], name="RF <100 trees>")
     b = pd.Series([0.85, 0.83, 0.8, 0.95], name="GBM & co")
-    res = nbstats.effect_size(a, b, kind="hodges-lehmann")
+    with pytest.warns(UserWarning, match="cannot be reached with 4 differences"):
+        res = nbstats.effect_size(a, b, kind="hodges-lehmann")
     assert "GBM &amp; co" in res._repr_html_()
     assert r"GBM \& co" in res.to_latex()
     assert "Hodges–Lehmann" in repr(res)

@@ -11,12 +11,26 @@ from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import WilcoxonResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 
-__all__ = ["EXACT_MAX_N", "signed_rank_null_pmf", "signed_rank_pvalues", "wilcoxon"]
+__all__ = [
+    "EXACT_LIMIT_N",
+    "EXACT_MAX_N",
+    "signed_rank_cdf",
+    "signed_rank_null_pmf",
+    "signed_rank_pvalues",
+    "walsh_order_statistics",
+    "wilcoxon",
+]
 
 #: With ``method="auto"`` the exact conditional distribution is used up to this
 #: many ranked differences, the normal approximation above it. The dynamic
 #: programme costs O(n³) operations, about a millisecond at n = 200.
 EXACT_MAX_N = 200
+
+#: ``method="exact"`` refuses more ranked differences than this: the null
+#: distribution of 2R+ has n(n + 1) + 1 points (8 MB at n = 1000, 74.5 GiB at
+#: n = 10⁵) and costs O(n³) operations, while the normal approximation's
+#: error there is far below any p-value's meaning.
+EXACT_LIMIT_N = 1000
 
 ZeroMethod = Literal["zsplit", "pratt", "wilcox"]
 Alternative = Literal["two-sided", "greater", "less"]
@@ -56,7 +70,9 @@ def wilcoxon(
         sums, so it stays exact with ties and zeros. ``"approx"`` is the normal
         approximation with the same conditional mean and variance (this
         includes the tie correction). ``"auto"`` is exact for at most
-        :data:`EXACT_MAX_N` ranked differences.
+        :data:`EXACT_MAX_N` ranked differences. ``"exact"`` refuses more
+        than :data:`EXACT_LIMIT_N` (a ``ValueError`` naming the size): its
+        distribution grows as n² in memory and n³ in time.
     correction : bool
         Continuity correction of half a rank in the normal approximation.
     higher_is_better : bool
@@ -141,6 +157,15 @@ def signed_rank_test(
     n_random = random_ranks.size
     if method == "auto":
         method = "exact" if n_random <= EXACT_MAX_N else "approx"
+    elif method == "exact" and n_random > EXACT_LIMIT_N:
+        raise ValueError(
+            f"method='exact' needs the null distribution of {n_random} ranked "
+            f"differences: n(n + 1) + 1 = {n_random * (n_random + 1) + 1:,} "
+            f"points and O(n³) operations; it is refused above {EXACT_LIMIT_N}. "
+            "Use method='approx' (the normal approximation with the tie "
+            "correction), or method='auto', which switches to it above "
+            f"{EXACT_MAX_N}."
+        )
 
     zstatistic = np.nan
     if n_random == 0:
@@ -250,11 +275,35 @@ def signed_rank_null_pmf(ranks: np.ndarray) -> np.ndarray:
     return pmf
 
 
+def signed_rank_cdf(n: int) -> np.ndarray:
+    """``P(T⁺ ≤ t)`` for t = 0 … n(n + 1)/2, without ties (ranks 1 … n).
+
+    R's ``psignrank(t, n)``; read-only, cached up to :data:`EXACT_MAX_N`.
+
+    Examples
+    --------
+    >>> (signed_rank_cdf(3) * 8).tolist()  # 1, 1, 1, 2, 1, 1, 1 ways
+    [1.0, 2.0, 3.0, 5.0, 6.0, 7.0, 8.0]
+    """
+    if n > EXACT_LIMIT_N:
+        raise ValueError(
+            f"the exact signed-rank distribution of {n} differences is refused "
+            f"above {EXACT_LIMIT_N} (O(n²) memory, O(n³) time); use the normal "
+            "approximation."
+        )
+    doubled = (2 * np.arange(1, n + 1, dtype=np.int64)).tobytes()
+    tails = _null_tails if n <= EXACT_MAX_N else _null_tails.__wrapped__
+    return tails(doubled)[0][::2]  # the pmf is over 2T⁺
+
+
 def _exact_pvalue(ranks: np.ndarray, r_plus_random: float, alternative: str) -> float:
     doubled = np.sort(np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64))
     if np.any(np.abs(doubled - 2 * np.sort(ranks)) > 1e-9):
         raise ValueError("ranks must be positive multiples of 1/2")
-    at_most, at_least = _null_tails(doubled.tobytes())
+    if doubled.size <= EXACT_MAX_N:
+        at_most, at_least = _null_tails(doubled.tobytes())
+    else:  # not cached: up to 16 MB each at EXACT_LIMIT_N
+        at_most, at_least = _null_tails.__wrapped__(doubled.tobytes())
     observed = round(2 * r_plus_random)
     lower = float(at_most[observed])  # P(2R+ <= observed)
     upper = float(at_least[observed])  # P(2R+ >= observed)
@@ -305,3 +354,196 @@ def _normal_pvalue(
     else:
         p = 2 * sps.norm.sf(abs(z))
     return float(z), float(min(1.0, p))
+
+
+# ---------------------------------------------------------------------------
+# Order statistics of the Walsh averages without forming them
+# ---------------------------------------------------------------------------
+
+#: Pivots are drawn from this many random candidates per round.
+_PIVOT_SAMPLE = 1 << 16
+
+
+def walsh_order_statistics(
+    d: np.ndarray, ranks: object, *, materialize: int | None = None
+) -> np.ndarray:
+    """The ``ranks``-th smallest Walsh averages of ``d``, in O(n) memory.
+
+    The Walsh averages are ``d_i/2 + d_j/2`` for ``i ≤ j`` (halves first, so
+    no sum overflows), N = n(n + 1)/2 of them; ``ranks`` counts from 1. The
+    result equals ``np.sort(w)[ranks - 1]`` of the materialised averages
+    ``w`` bit for bit (the same float sums), without storing the N values.
+
+    With ``h`` = the sorted halves, the averages are the upper triangle of
+    the matrix ``h_i + h_j`` whose rows and columns are sorted (float
+    addition is monotone), so how many averages of a row are below p is one
+    ``searchsorted``, checked (and corrected where ``p - h_i`` rounded) with
+    the float sum itself. The candidates are a column range per row. Each
+    round draws random candidates and takes two of them as pivots around
+    the target's expected position (Floyd & Rivest 1975; Monahan 1984
+    selects in the same sorted matrix), then keeps each row's range between
+    them. Once at most ``materialize`` candidates are left (default
+    max(2n, 2²⁰)) they are formed and partitioned. Memory is O(n +
+    materialize); expected time O(n log n) per round and a few rounds
+    (the band around the target shrinks about 80-fold per round). A rank
+    that follows the one just found costs one more count.
+
+    Parameters
+    ----------
+    d : ndarray
+        Finite differences.
+    ranks : int or array of int
+        Ranks 1 … N.
+    materialize : int, optional
+        How many candidates are formed at most (tests set it small to run
+        the pivot rounds on small inputs).
+
+    Returns
+    -------
+    ndarray
+        One value per rank, in the order of ``ranks``.
+
+    Examples
+    --------
+    >>> d = np.array([3.0, -1.0, 2.0])  # averages -1, 0.5, 1, 2, 2.5, 3
+    >>> walsh_order_statistics(d, [1, 3, 6]).tolist()
+    [-1.0, 1.0, 3.0]
+    """
+    half = np.sort(np.asarray(d, dtype=float).ravel() / 2)
+    n = half.size
+    total = n * (n + 1) // 2
+    wanted = np.atleast_1d(np.asarray(ranks, dtype=np.int64))
+    if wanted.size and (wanted.min() < 1 or wanted.max() > total):
+        raise ValueError(f"ranks must lie in 1 … {total} (n = {n}), got {ranks!r}.")
+    cap = max(2 * n, 1 << 20) if materialize is None else max(int(materialize), 1)
+    rng = np.random.default_rng(0)  # only the speed depends on the draws
+    found: dict[int, float] = {}
+    for k in sorted(set(wanted.tolist())):
+        if k - 1 in found:
+            found[k] = _next_walsh(half, found[k - 1], k)
+        else:
+            found[k] = _select_walsh(half, k, cap, rng)
+    return np.array([found[k] for k in wanted.tolist()], dtype=float)
+
+
+def _select_walsh(
+    half: np.ndarray, k: int, cap: int, rng: np.random.Generator
+) -> float:
+    """The k-th smallest ``half_i + half_j`` (i ≤ j) of the sorted ``half``.
+
+    Every average left of a row's range is below every candidate and every
+    one right of it above: the counts below a pivot need only the rows that
+    still hold candidates.
+    """
+    n = half.size
+    rows = np.arange(n)
+    low, high = rows.copy(), np.full(n, n)  # each row's candidates: [low, high)
+    while True:
+        live = np.flatnonzero(high > low)
+        width = high[live] - low[live]
+        size = int(width.sum())
+        below = int((low - rows).sum())
+        if size <= cap:
+            row = np.repeat(live, width)
+            col = np.arange(size) - np.repeat(
+                np.cumsum(width) - width - low[live], width
+            )
+            values = half[row] + half[col]
+            return float(np.partition(values, k - below - 1)[k - below - 1])
+        p_lo, p_hi = _pivots(half, live, low[live], width, k - below, rng)
+        window = (low[live], high[live])
+        lt_lo = _row_bounds(half, live, p_lo, window, strict=True)
+        if k <= below + int((lt_lo - window[0]).sum()):
+            high[live] = lt_lo  # the target is below p_lo, a candidate: progress
+            continue
+        le_hi = _row_bounds(half, live, p_hi, window, strict=False)
+        if k > below + int((le_hi - window[0]).sum()):
+            low[live] = le_hi  # the target is above p_hi
+            continue
+        if int((le_hi - lt_lo).sum()) < size:
+            low[live], high[live] = lt_lo, le_hi  # the target is in [p_lo, p_hi]
+            continue
+        # no progress: every candidate lies in [p_lo, p_hi] (ties)
+        le_lo = _row_bounds(half, live, p_lo, window, strict=False)
+        if k <= below + int((le_lo - window[0]).sum()):
+            return p_lo
+        lt_hi = _row_bounds(half, live, p_hi, window, strict=True)
+        if k > below + int((lt_hi - window[0]).sum()):
+            return p_hi
+        low[live], high[live] = le_lo, lt_hi  # strictly between: both pivots go
+
+
+def _next_walsh(half: np.ndarray, value: float, k: int) -> float:
+    """The k-th smallest average, given that the (k − 1)-th is ``value``."""
+    n = half.size
+    rows = np.arange(n)
+    window = (rows, np.full(n, n))
+    at_most = _row_bounds(half, rows, value, window, strict=False)
+    if int((at_most - rows).sum()) >= k:
+        return value  # a tie
+    first = at_most[at_most < n]  # each row's first average above value
+    return float(np.min(half[rows[at_most < n]] + half[first]))
+
+
+def _pivots(
+    half: np.ndarray,
+    live: np.ndarray,
+    low: np.ndarray,
+    width: np.ndarray,
+    target: int,
+    rng: np.random.Generator,
+) -> tuple[float, float]:
+    """Two sampled candidates that bracket the target with high probability."""
+    m = _PIVOT_SAMPLE
+    ends = np.cumsum(width)
+    size = int(ends[-1])
+    position = rng.integers(0, size, m)
+    at = np.searchsorted(ends, position, side="right")
+    col = low[at] + position - (ends[at] - width[at])
+    sample = np.sort(half[live[at]] + half[col])
+    q = target / size
+    spread = 3 * np.sqrt(m * q * (1 - q)) + 2
+    at_lo = min(max(int(m * q - spread), 0), m - 1)
+    at_hi = min(max(int(m * q + spread), 0), m - 1)
+    return float(sample[at_lo]), float(sample[at_hi])
+
+
+def _row_bounds(
+    half: np.ndarray,
+    rows: np.ndarray,
+    p: float,
+    window: tuple[np.ndarray, np.ndarray],
+    *,
+    strict: bool,
+) -> np.ndarray:
+    """For each of ``rows``, where ``half_i + half_j < p`` (or ≤ p) stops, in
+    its window: ``searchsorted`` of ``p - half_i`` may be off where that
+    difference rounds; rows whose answer fails the float sum itself get a
+    binary search.
+    """
+    n = half.size
+    side = "left" if strict else "right"
+    first = half[rows]
+    # the keys p - half are decreasing: searched in ascending order they are
+    # found faster (searchsorted starts from the previous key's position)
+    bounds = np.searchsorted(half, (p - first)[::-1], side=side)[::-1].copy()
+
+    def inside(at: np.ndarray | slice, j: np.ndarray) -> np.ndarray:
+        s = first[at] + half[j]
+        return s < p if strict else s <= p
+
+    # right: the last j inside is bounds - 1 and the next one is outside
+    wrong = (bounds > 0) & ~inside(slice(None), np.maximum(bounds - 1, 0))
+    wrong |= (bounds < n) & inside(slice(None), np.minimum(bounds, n - 1))
+    fix = np.flatnonzero(wrong)
+    if fix.size:
+        lo, hi = np.zeros(fix.size, dtype=np.int64), np.full(fix.size, n)
+        while np.any(lo < hi):
+            go = lo < hi
+            mid = (lo + hi) // 2
+            ok = np.zeros(fix.size, dtype=bool)
+            ok[go] = inside(fix[go], mid[go])
+            lo = np.where(go & ok, mid + 1, lo)
+            hi = np.where(go & ~ok, mid, hi)
+        bounds[fix] = lo
+    return np.clip(bounds, window[0], window[1])

@@ -10,7 +10,11 @@ import pytest
 from scipy import stats
 
 import nbstats
-from nbstats.stats.frequentist.wilcoxon import EXACT_MAX_N, signed_rank_null_pmf
+from nbstats.stats.frequentist.wilcoxon import (
+    EXACT_LIMIT_N,
+    EXACT_MAX_N,
+    signed_rank_null_pmf,
+)
 
 ALTERNATIVES = ["two-sided", "greater", "less"]
 
@@ -132,6 +136,41 @@ def test_auto_switches_to_approx_above_documented_n():
     assert nbstats.wilcoxon(a, b).method == "approx"
     a, b = _continuous_pair(3, n=EXACT_MAX_N)
     assert nbstats.wilcoxon(a, b).method == "exact"
+
+
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_exact_beyond_auto_equals_scipy(alternative):
+    """Between EXACT_MAX_N and EXACT_LIMIT_N the exact distribution is still
+    computed on request (not cached), and is scipy's."""
+    a, b = _continuous_pair(8, n=EXACT_MAX_N + 100, shift=0.1)
+    ours = nbstats.wilcoxon(a, b, alternative=alternative, method="exact")
+    ref = stats.wilcoxon(b, a, alternative=alternative, method="exact")
+    assert ours.method == "exact"
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+@pytest.mark.parametrize("n", [EXACT_LIMIT_N + 1, 100_000])
+def test_exact_refuses_above_its_limit_naming_size_and_alternative(n):
+    """At n = 10⁵ the exact distribution once asked for 74.5 GiB."""
+    a, b = _continuous_pair(4, n=n)
+    with pytest.raises(ValueError, match=rf"{n} ranked differences.*method='approx'"):
+        nbstats.wilcoxon(a, b, method="exact")
+    with pytest.raises(ValueError, match=rf"{n} ranked differences"):
+        nbstats.posthoc(
+            np.column_stack([a, b]), method="wilcoxon", options={"method": "exact"}
+        )
+
+
+@pytest.mark.parametrize("correction", [False, True])
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_auto_at_large_n_is_scipys_approximation(alternative, correction):
+    a, b = _continuous_pair(6, n=100_000, shift=0.005)
+    ours = nbstats.wilcoxon(a, b, alternative=alternative, correction=correction)
+    ref = stats.wilcoxon(
+        b, a, alternative=alternative, method="asymptotic", correction=correction
+    )
+    assert ours.method == "approx"
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
 
 
 def test_exact_is_fast_and_close_to_approx_at_large_n():
