@@ -434,7 +434,27 @@ def _interrupts_as_exceptions() -> Any:
             signal.signal(number, handler)
 
 
-def _interrupted(args: argparse.Namespace, signum: int) -> str:
+def _run_dashboard(args: argparse.Namespace) -> int:
+    """``nbstats dashboard``: Ctrl-C and SIGTERM as the server handles them
+    (a second Ctrl-C while Voilà stops kills it), quiet before it starts."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, _raise_once(number))
+    return dashboard_server.run(args)
+
+
+def _raise_once(signum: int) -> Any:
+    """A handler raising :class:`Interrupted` that leaves the next signal to
+    the server (Python's own handlers: KeyboardInterrupt, or the end)."""
+
+    def handler(number: int, frame: Any) -> None:
+        default = signal.default_int_handler if number == signal.SIGINT else None
+        signal.signal(number, default or signal.SIG_DFL)
+        raise Interrupted(number)
+
+    return handler
+
+
+def _interrupted(args: argparse.Namespace | None, signum: int) -> str:
     """The one line printed on an interrupt: what became of the report."""
     name = signal.Signals(signum).name
     target = getattr(args, "target", None)
@@ -454,23 +474,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     as it was. Bad options exit with status 2 through argparse, naming the
     option.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "dashboard":
-        return dashboard_server.run(args)
-    command = args.parser
-    _skip_iri_grammar()
+    args: argparse.Namespace | None = None
+    told = False
     try:
+        # first of all: a Ctrl-C at any moment ends with one line, and never
+        # with a traceback (not even while the options are parsed)
         with _interrupts_as_exceptions():
             try:
+                args = build_parser().parse_args(argv)
+                if args.command == "dashboard":
+                    return _run_dashboard(args)
+                command = args.parser
+                _skip_iri_grammar()
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     _COMMANDS[args.command](args, command)
             except KeyboardInterrupt as interrupt:
                 signum = getattr(interrupt, "signum", signal.SIGINT)
+                told = True
                 print(_interrupted(args, signum), file=sys.stderr)
                 return 128 + signum
-    except KeyboardInterrupt:  # between the handler's restore and the return
+    except KeyboardInterrupt:  # before the handler is in place, or after
+        if not told:
+            print(_interrupted(args, signal.SIGINT), file=sys.stderr)
         return 128 + signal.SIGINT
     except (ValueError, TypeError, OSError, RuntimeError) as error:
         print(f"nbstats: error: {_option_words(str(error))}", file=sys.stderr)

@@ -136,7 +136,10 @@ def test_run_and_fold_columns_are_both_recognised(tmp_path, calls, capsys):
     folds_frame().to_csv(path, index=False)
     code, _, err = run(["analyze", path, *LONG, "--aggregate", "median"], capsys)
     assert code == 0, err
-    assert "taking 'run' and 'fold' as the fold columns (the median" in err
+    assert (
+        "taking 'run' as the runs and 'fold' as the folds within a run (by "
+        "their names: 'run' counts the runs) (the median"
+    ) in err
     assert calls[0][2]["fold"] == ["run", "fold"]
     assert calls[0][2]["aggregate"] == "median"
 

@@ -43,7 +43,8 @@ def test_every_command_help_shows_examples(name, capsys):
     assert "examples:" in out
     assert f"  nbstats {name}" in out
     if name in ("report", "analyze"):
-        assert "fold, folds, run, repetition or repeat" in out
+        assert "a column named fold or folds, and one named run" in out
+        assert "repetition, repeat or rep (any case)" in out
         assert "l1/(l0+l1)" in out
 
 

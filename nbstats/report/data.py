@@ -3,10 +3,13 @@ and the CSV text of every table a report exports (:func:`csv_text`)."""
 
 from __future__ import annotations
 
+import base64
+import copy
 import csv
 import html
 import io
 import re
+from typing import Any
 
 import pandas as pd
 
@@ -83,6 +86,43 @@ def csv_text(frame: pd.DataFrame) -> str:
     1,B,2.0
     """
     return defuse_csv(frame.to_csv(lineterminator="\n"))
+
+
+def _csv_metadata(nb: Any) -> list[dict[str, Any]]:
+    """The ``metadata["nbstats"]`` of an executed report's CSV outputs."""
+    return [
+        output["metadata"]["nbstats"]
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if output.get("metadata", {}).get("nbstats", {}).get("kind") == "csv"
+    ]
+
+
+def defuse_csv_outputs(nb: Any) -> Any:
+    """``nb`` (a copy if anything changes) whose CSV files and download links
+    hold no cell a spreadsheet would run as a formula
+    (:func:`nbstats.report.data.defuse_csv`): every export goes through here,
+    whatever wrote the CSV text in the kernel."""
+
+    def encoded(text: str) -> str:
+        return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+    if all(defuse_csv(m["csv"]) == m["csv"] for m in _csv_metadata(nb)):
+        return nb
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get("nbstats")
+            if not meta or meta.get("kind") != "csv":
+                continue
+            safe = defuse_csv(meta["csv"])
+            data = output.get("data", {})
+            if "text/html" in data:  # the data: URI of the download link
+                data["text/html"] = data["text/html"].replace(
+                    f"base64,{encoded(meta['csv'])}", f"base64,{encoded(safe)}"
+                )
+            meta["csv"] = safe
+    return nb
 
 
 def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:

@@ -30,10 +30,13 @@ In the companion files' names, characters LaTeX and BibTeX cannot take (spaces,
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import re
 import shutil
+import socket
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +47,11 @@ __all__ = [
     "LATEX_COMMAND",
     "MissingToolError",
     "ReportError",
-    "defuse_csv_outputs",
     "execute_notebook",
     "export_notebook",
+    "remove_stale",
     "resolve_format",
+    "scratch_prefix",
     "write_report",
 ]
 
@@ -106,6 +110,91 @@ def check_tools(fmt: str) -> None:
     missing = [tool for tool in needed if shutil.which(tool) is None]
     if missing:
         raise MissingToolError(_missing_tools_message(fmt, missing))
+
+
+# -- scratch files ----------------------------------------------------------------
+
+#: The host's tag in scratch names (a folder may be shared between machines).
+_HOST = hashlib.sha1(socket.gethostname().encode("utf-8")).hexdigest()[:6]
+#: Scratch names: ``nbstats-<kind>-<host>-<pid>-<random>``, in the temporary
+#: folder, or ``.<report name>.nbstats-<kind>-<host>-<pid>-<random>.tmp``
+#: (or ``.probe``) beside the report.
+_SCRATCH = re.compile(
+    r"(?:\..+\.)?nbstats-(?P<kind>report|latex|dashboard|stage|probe)-"
+    r"(?P<host>[0-9a-f]{6})-(?P<pid>\d{1,10})-[A-Za-z0-9_]+(?:\.tmp|\.probe)?"
+)
+#: Scratch names of nbstats before they named their process.
+_LEGACY = re.compile(r"nbstats-(?:report|latex|dashboard)-[a-z0-9_]{8}")
+#: Leftovers whose process cannot be asked (another host, an older nbstats)
+#: are removed once they are this old, in seconds.
+STALE_AFTER = 24 * 3600
+
+
+def scratch_prefix(kind: str) -> str:
+    """The start of a temporary file's or folder's name: it names nbstats,
+    this host and this process, so that :func:`remove_stale` can tell the
+    leftovers of a killed run (SIGKILL runs no clean-up) from live ones.
+
+    Examples
+    --------
+    >>> scratch_prefix("report").startswith("nbstats-report-")
+    True
+    """
+    return f"nbstats-{kind}-{_HOST}-{os.getpid()}-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # another user's: alive
+        return True
+    return True
+
+
+def remove_stale(directory: str | os.PathLike[str], *, report: str = "") -> list[str]:
+    """Remove the scratch files and folders that killed nbstats runs left in
+    ``directory``; return their names.
+
+    Only nbstats' own names (:func:`scratch_prefix`) are touched: those of a
+    process of this host that is gone, those of another host after
+    :data:`STALE_AFTER` seconds, and (after that long too) the names an
+    older nbstats used: ``nbstats-report-XXXXXXXX`` in the temporary folder,
+    ``.<report>.XXXXXXXX.tmp`` beside the report named ``report``.
+    """
+    legacy = (
+        re.compile(rf"\.{re.escape(report)}\.[a-z0-9_]{{8}}\.(?:tmp|probe)")
+        if report
+        else _LEGACY
+    )
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return []
+    now = time.time()
+    for entry in entries:
+        match = _SCRATCH.fullmatch(entry.name)
+        try:
+            old = now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER
+        except OSError:
+            continue
+        if match is not None and match["host"] == _HOST:
+            stale = int(match["pid"]) != os.getpid() and not _alive(int(match["pid"]))
+        else:
+            stale = old and (match is not None or legacy.fullmatch(entry.name))
+        if not stale:
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            continue  # another user's, or gone already
+        removed.append(entry.name)
+    return removed
 
 
 # -- execution ------------------------------------------------------------------
@@ -178,7 +267,9 @@ def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
     )
 
     executed = copy.deepcopy(nb)
-    with tempfile.TemporaryDirectory(prefix="nbstats-report-") as workdir:
+    scratch = tempfile.gettempdir()
+    remove_stale(scratch)
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("report")) as workdir:
         client = NotebookClient(
             executed,
             timeout=timeout,
@@ -187,6 +278,11 @@ def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
             kernel_manager_class=_kernel_manager_class(),
             resources={"metadata": {"path": workdir}},
             allow_errors=False,
+        )
+        # the kernel's connection file goes in the scratch folder too (by
+        # default it is a loose file in the temporary folder)
+        client.create_kernel_manager().connection_file = os.path.join(
+            workdir, "kernel.json"
         )
         try:
             _execute_in_thread(client, _kernel_env())
@@ -308,36 +404,6 @@ def csv_files(nb: Any) -> dict[str, str]:
     return {meta["name"]: meta["csv"] for meta in _outputs_metadata(nb, "csv")}
 
 
-def defuse_csv_outputs(nb: Any) -> Any:
-    """``nb`` (a copy if anything changes) whose CSV files and download links
-    hold no cell a spreadsheet would run as a formula
-    (:func:`nbstats.report.data.defuse_csv`): every export goes through here,
-    whatever wrote the CSV text in the kernel."""
-    import base64
-
-    from nbstats.report.data import defuse_csv
-
-    def encoded(text: str) -> str:
-        return base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-    if all(defuse_csv(m["csv"]) == m["csv"] for m in _outputs_metadata(nb, "csv")):
-        return nb
-    nb = copy.deepcopy(nb)
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            meta = output.get("metadata", {}).get("nbstats")
-            if not meta or meta.get("kind") != "csv":
-                continue
-            safe = defuse_csv(meta["csv"])
-            data = output.get("data", {})
-            if "text/html" in data:  # the data: URI of the download link
-                data["text/html"] = data["text/html"].replace(
-                    f"base64,{encoded(meta['csv'])}", f"base64,{encoded(safe)}"
-                )
-            meta["csv"] = safe
-    return nb
-
-
 def _with_tables_folder(nb: Any, folder: str) -> Any:
     """A copy of ``nb`` whose LaTeX names the folder the CSV files go to."""
     from nbstats.report.compact import TABLES_FOLDER
@@ -384,6 +450,7 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
     """
     import nbformat
 
+    from nbstats.report.data import defuse_csv_outputs
     from nbstats.report.methods import bibtex
 
     nb = defuse_csv_outputs(nb)
@@ -410,7 +477,7 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
     for name, text in csv_files(nb).items():
         extras[f"{folder}/{name}"] = text.encode("utf-8")
     nb = _with_tables_folder(nb, folder)
-    with tempfile.TemporaryDirectory(prefix="nbstats-latex-") as workdir:
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("latex")) as workdir:
         try:
             if fmt == "tex":
                 files_dir = f"{_safe_stem(stem)}_files"
@@ -483,9 +550,12 @@ def check_target(path: Path) -> None:
             f"cannot write {str(path)!r}: it is a directory; give a file name "
             f"such as {str(path / ('report' + (path.suffix or '.html')))!r}."
         )
+    remove_stale(directory, report=path.name)
     try:
         handle, probe = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".probe", dir=directory
+            prefix=f".{path.name}.{scratch_prefix('probe')}",
+            suffix=".probe",
+            dir=directory,
         )
     except OSError as error:
         reason = error.strerror or type(error).__name__
@@ -507,8 +577,13 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
     path = Path(path)
     directory = path.parent
     stem = path.stem
+    remove_stale(directory, report=path.name)
     staging = Path(
-        tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        tempfile.mkdtemp(
+            prefix=f".{path.name}.{scratch_prefix('stage')}",
+            suffix=".tmp",
+            dir=directory,
+        )
     )
     try:
         body, extras = export_notebook(nb, fmt, stem=stem)

@@ -47,6 +47,8 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
+from nbstats.report.export import remove_stale, scratch_prefix
+
 __all__ = [
     "DEFAULT_CULL_IDLE",
     "DEFAULT_MAX_KERNELS",
@@ -264,7 +266,8 @@ def serve_notebook(
     """
     import nbformat
 
-    with tempfile.TemporaryDirectory(prefix="nbstats-dashboard-") as tmp:
+    remove_stale(tempfile.gettempdir())  # what killed dashboards left
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("dashboard")) as tmp:
         notebook = Path(tmp) / name
         nbformat.write(nb, notebook)
         config = write_voila_config(Path(tmp) / "config").parent

@@ -15,6 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from nbstats.report.settings import escape_markdown
 from nbstats.widgets import dashboard as dashboard_module
 from nbstats.widgets import serve, serve_process
 from nbstats.widgets.serve_voila import CappedKernelManager, limit_message
@@ -103,7 +104,7 @@ def test_notebook_shows_the_dashboard_widget(wide_csv, fold_csv, kind):
     assert any(c.startswith(serve.CONTROL_CLASS) for c in classes)
     # sources are for Voilà to strip; the title says which file and direction
     name = "uci folds.csv" if kind == "folds" else "demsar 2006.csv"
-    assert name in nb.cells[0].source
+    assert escape_markdown(name) in nb.cells[0].source  # shown as it is
     assert "higher scores are better" in nb.cells[0].source
 
 
