@@ -223,6 +223,8 @@ def _is_missing(v: object) -> bool:
 def _object_numbers(array: np.ndarray, labels: object, where: str) -> np.ndarray:
     """Object values: real numbers and missing markers only."""
     flat = array.ravel()
+    if set(map(type, flat)) <= {float, int, type(None)}:
+        return _python_numbers(flat, labels, where).reshape(array.shape)
     inexact: list[tuple[int, int]] = []
     for position, v in enumerate(flat):
         # np.timedelta64 is an integer to numbers.Real; pd.NaT a datetime
@@ -258,6 +260,20 @@ def _object_numbers(array: np.ndarray, labels: object, where: str) -> np.ndarray
         _refuse_inexact(inexact, labels, where)
     numbers = [np.nan if _is_missing(v) else _float_of(v, where) for v in flat]
     return np.array(numbers, dtype=float).reshape(array.shape)
+
+
+def _python_numbers(flat: np.ndarray, labels: object, where: str) -> np.ndarray:
+    """The common case, Python floats, ints and None, without a type test each."""
+    limit = EXACT_INTEGER_LIMIT
+    numbers = [np.nan if v is None else _float_of(v, where) for v in flat]
+    inexact = [
+        (i, v)
+        for i, (v, f) in enumerate(zip(flat, numbers, strict=True))
+        if type(v) is int and not -limit <= v <= limit and v != f
+    ]
+    if inexact:
+        _refuse_inexact(inexact, labels, where)
+    return np.array(numbers, dtype=float)
 
 
 def _rounded_integer(value: Real, where: str) -> int | None:

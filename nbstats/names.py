@@ -215,6 +215,8 @@ def lookalike_key(label: str) -> str:
     >>> lookalike_key("A\u200b"), lookalike_key(" Ａ  B ")
     ('A', 'A B')
     """
+    if label.isascii():  # NFKC leaves ASCII alone, and it has no Cf character
+        return " ".join(label.split())
     text = _visible(unicodedata.normalize("NFKC", _visible(label)))
     return " ".join(text.split())
 
