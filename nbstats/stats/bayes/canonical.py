@@ -28,7 +28,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["canonical_table", "column_order", "flipped", "flipped_many", "row_order"]
+__all__ = [
+    "canonical_table",
+    "column_order",
+    "flipped",
+    "flipped_many",
+    "layout",
+    "row_order",
+]
 
 
 def _first_difference(u: np.ndarray, v: np.ndarray) -> int:
@@ -147,7 +154,22 @@ def canonical_table(
     >>> table.tolist(), names, columns.tolist()
     ([[0.0, 2.0], [3.0, 1.0]], ['x', 'y'], [0, 1])
     """
+    rows, columns = layout(values, names)
+    values = np.asarray(values, dtype=float)[np.ix_(rows, columns)]
+    return values, [str(names[c]) for c in columns], columns
+
+
+def layout(values: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, columns)``: the permutations that put ``values`` in its
+    canonical layout, ``values[np.ix_(rows, columns)]`` (see
+    :func:`canonical_table`).
+
+    Examples
+    --------
+    >>> rows, columns = layout(np.array([[3.0, 1.0], [0.0, 2.0]]), ["y", "x"])
+    >>> rows.tolist(), columns.tolist()
+    ([1, 0], [0, 1])
+    """
     values = np.asarray(values, dtype=float)
     columns = column_order(values, names)
-    values = values[:, columns]
-    return values[row_order(values)], [str(names[c]) for c in columns], columns
+    return row_order(values[:, columns]), columns

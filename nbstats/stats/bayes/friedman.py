@@ -25,7 +25,8 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.bayes_friedman import BayesFriedmanResult
-from nbstats.scores import NanPolicy, check_choice, rank_rows, score_table
+from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.bayes.canonical import layout
 from nbstats.stats.bayes.decision import (
     FRIEDMAN_DEFAULT_S,
     check_gamma,
@@ -255,6 +256,14 @@ def bayes_friedman(
     # Hotelling's (friedman_calibration); both radii allow for it
     bootstrap = bootstrap_factor(n, s)
     ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
+    # one canonical layout of cases and algorithms (canonical.py): the same
+    # numbers, bit for bit, whatever the order of the rows and columns; the
+    # results are mapped back to the given order below
+    rows, columns = layout(
+        oriented(table.to_numpy(), higher_is_better), [str(c) for c in table.columns]
+    )
+    ranks = ranks[np.ix_(rows, columns)]
+    back = np.argsort(columns)
     prior = np.full(m, (m + 1) / 2)
     mu, cov = posterior_moments(ranks, s)
     basis = _plane_basis(m)
@@ -295,12 +304,15 @@ def bayes_friedman(
         posterior_mass = float(np.count_nonzero(distances < statistic) / n_samples)
         reject = bool(statistic > rho)
         if samples is not None:
+            samples = np.ascontiguousarray(samples[:, back])
             samples.flags.writeable = False
 
     names = table.columns
     return BayesFriedmanResult(
-        mean_ranks=pd.Series(mu, index=names, name="mean rank"),
-        covariance=pd.DataFrame(cov, index=names.copy(), columns=names.copy()),
+        mean_ranks=pd.Series(mu[back], index=names, name="mean rank"),
+        covariance=pd.DataFrame(
+            cov[np.ix_(back, back)], index=names.copy(), columns=names.copy()
+        ),
         statistic=statistic,
         rho=rho,
         credibility=credibility,

@@ -267,6 +267,10 @@ class PairBlocks:
         lower, upper = signrank_bounds_many(
             counts[:, :3], counts[:, 3:9] if with_rope else None, idp=idp
         )
+        # the lower probability that a is better: the mirrored pair's
+        # prob_lower (under IDP with a rope not prob_left, the lower
+        # posterior's share, which favours a)
+        lower_left = lower[0]
         # as signrank_bounds: left and right to 15 decimals
         lower = (np.round(lower[0], 15), lower[1], np.round(lower[2], 15))
         upper = (np.round(upper[0], 15), upper[1], np.round(upper[2], 15))
@@ -290,6 +294,7 @@ class PairBlocks:
             "differs": (low > 0.5) | (high < 0.5),
             "decision": decision,
             "_mc_error": errors,
+            "_lower_left": lower_left,
         }
 
     def _means(

@@ -221,11 +221,15 @@ def _evaluate(
                 values[:, j] - values[:, i], prior, options["z0"], rope,
                 (names[i], names[j]),
             )  # fmt: skip
-            res = posterior.normal_result(
-                options["n_samples"], seed, s=options["s"],
-                threshold=options["threshold"], names=(names[i], names[j]),
-            )  # fmt: skip
+            kw = {
+                "s": options["s"], "threshold": options["threshold"],
+                "names": (names[i], names[j]),
+            }  # fmt: skip
+            res = posterior.normal_result(options["n_samples"], seed, **kw)
             _store(cols, at, res)
+            mirror = posterior.with_mirrored(not posterior.mirrored)
+            back = mirror.normal_result(options["n_samples"], seed, **kw)
+            cols["_lower_left"][at] = back.prob_lower
     else:
         check_fits(
             monte_carlo_bytes(n),
@@ -251,8 +255,10 @@ def _evaluate(
         # the size of each difference beside its probabilities, as in the
         # frequentist post-hoc tables: rank-biserial r of b − a (> 0: b better)
         cols["effect"][block] = rank_biserial_columns(values[:, j] - values[:, i])
-    matrix[first, second] = cols["prob_lower"]  # column j better than row i
-    matrix[second, first] = cols["prob_left"]
+    # P(column better than row), the lower probability under IDP: the
+    # mirrored pair's prob_lower below the diagonal
+    matrix[first, second] = cols["prob_lower"]
+    matrix[second, first] = cols.pop("_lower_left")
     errors.append(float(cols.pop("_mc_error").max()) if k else 0.0)
     rows.append(cols)
 
@@ -260,7 +266,7 @@ def _evaluate(
 #: Float columns of the pairs' table, as :class:`BayesSignedRankResult` names them.
 _FLOAT_COLUMNS = (
     "prob_left", "prob_rope", "prob_right", "prob_lower", "prob_upper",
-    "mean_lower", "mean_upper", "ci_low", "ci_high", "_mc_error",
+    "mean_lower", "mean_upper", "ci_low", "ci_high", "_mc_error", "_lower_left",
 )  # fmt: skip
 #: Pairs whose rank-biserial r is computed at once (n × block differences).
 _EFFECT_BLOCK = 4096

@@ -10,6 +10,7 @@ from scipy.special import gammaincinv
 from nbstats import _scipy_stats as sps
 from nbstats.results.bayes import BayesSignTestResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.stats.bayes.canonical import flipped
 from nbstats.stats.bayes.decision import (
     check_n_samples,
     check_rope,
@@ -124,16 +125,22 @@ def bayes_sign_test(
     )
     rng = np.random.default_rng(seed_sequence(random_state))
     uniforms = rng.random((3, n_samples))
+    # drawn in the pair's canonical orientation (canonical.py) and mirrored
+    # back for (b, a): swapping a and b swaps left and right exactly
+    flip = flipped(d, name_a, name_b)
+    if flip:
+        d = -d
 
-    # the prior's weight s on one of (rope, right, left)
-    extra = {place: s * (place == prior_at) for place in PRIOR_PLACES}
+    # the prior's weight s on one of (rope, right, left), in drawn orientation
+    place = {"rope": "rope", "left": "right", "right": "left"}[prior_at]
+    extra = {p: s * (p == (place if flip else prior_at)) for p in PRIOR_PLACES}
     wins0, losses0 = int((d > 0).sum()), int((d < 0).sum())
     ties0 = d.size - wins0 - losses0
-    theta_t, theta_g, _ = _dirichlet_crn(
+    theta_t, theta_g, theta_l = _dirichlet_crn(
         (ties0 + extra["rope"], wins0 + extra["right"], losses0 + extra["left"]),
         uniforms,
     )
-    samples = 0.5 * theta_t + theta_g
+    samples = 0.5 * theta_t + (theta_l if flip else theta_g)
 
     if rope == 0:
         wins, losses, ties = wins0, losses0, ties0
@@ -154,7 +161,11 @@ def bayes_sign_test(
         prob_left, prob_rope, prob_right = (
             float(p) for p in region_shares(left, in_rope, right)
         )
+        if flip:
+            left, right = right, left
         region_samples = np.column_stack([left, in_rope, right])
+    if flip:
+        prob_left, prob_right, wins, losses = prob_right, prob_left, losses, wins
 
     tail = (1 - threshold) / 2
     low, high = np.quantile(samples, [tail, 1 - tail])
