@@ -13,13 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    CancelledError,
-    Executor,
-    Future,
-    wait,
-)
+from concurrent.futures import CancelledError, Executor, Future, as_completed
 from numbers import Integral
 from typing import Any
 
@@ -30,7 +24,7 @@ from nbstats.stats.racing_executors import real_number_problem, show
 #: Column holding the repetition number (0, 1, …) in a study's table.
 REPETITION = "repetition"
 #: Seconds between two looks at the executor's futures (see run_on_executor).
-POLL = 0.1
+POLL = 0.5
 _INT64 = -(2**63)
 
 Setting = dict[str, Any]
@@ -82,10 +76,12 @@ def run_on_executor(
     task) so that an interrupt can cancel them.
 
     A future the executor cancels (a shut-down pool, a closed cluster) is a
-    failure of its first task. ``wait`` with a time limit, and a look at
-    every pending future's ``cancelled()``, because
+    failure of its first task. ``as_completed`` alone could wait for ever:
     ``ThreadPoolExecutor.shutdown(cancel_futures=True)`` cancels futures
-    without waking their waiters: ``as_completed`` would wait for ever.
+    without waking their waiters. So it runs for at most ``POLL`` seconds at
+    a time, and between two runs every pending future's ``cancelled()`` is
+    looked at (``wait(FIRST_COMPLETED)`` after each completion would cost
+    time quadratic in the number of tasks).
     """
     for index, chunk in enumerate(chunks):
         try:
@@ -97,26 +93,35 @@ def run_on_executor(
     ours: set[Future[Any]] = set()  # cancelled by us, after a failure
     stopping = False
     pending = set(futures)
+
+    def collect(future: Future[Any]) -> None:
+        pending.discard(future)
+        start = futures[future]
+        if future.cancelled():
+            if future not in ours:
+                failures.append((start, _cancelled_error()))
+            return
+        try:
+            result, failure = future.result()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # e.g. a result that would not pickle
+            result, failure = [], (0, error)
+        record(rows, failures, start, result, failure, bar)
+
     while pending:
         if failures and not stopping:  # stop what has not started
             stopping = True
             ours.update(f for f in pending if not f.cancelled() and f.cancel())
-        done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
-        swept = {future for future in pending if future.cancelled()}
-        pending -= swept
-        for future in sorted(done | swept, key=futures.__getitem__):
-            start = futures[future]
-            if future.cancelled():
-                if future not in ours:
-                    failures.append((start, _cancelled_error()))
-                continue
-            try:
-                result, failure = future.result()
-            except KeyboardInterrupt:
-                raise
-            except BaseException as error:  # e.g. a result that would not pickle
-                result, failure = [], (0, error)
-            record(rows, failures, start, result, failure, bar)
+        try:
+            for future in as_completed(set(pending), timeout=POLL):
+                collect(future)
+                if failures and not stopping:
+                    break
+        except TimeoutError:  # nothing more for now: look for cancellations
+            pass
+        for future in [f for f in pending if f.cancelled()]:
+            collect(future)
 
 
 def _cancelled_error() -> CancelledError:
