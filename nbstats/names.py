@@ -244,7 +244,8 @@ def check_names(table: pd.DataFrame) -> None:
     checked as text (``str(name)``), the way every result shows them:
 
     - a control character (C0 such as NUL, tab or newline; DEL; C1; U+2028,
-      U+2029) is refused, naming the offending name by its ``repr``;
+      U+2029; the explicit bidirectional controls U+202A–U+202E and
+      U+2066–U+2069) is refused, naming the offending name by its ``repr``;
     - an algorithm name that shows nothing is refused: empty, blank, or made
       only of characters that show nothing (U+200B, U+FEFF, …) and
       combining marks (:func:`is_blank`);

@@ -302,6 +302,29 @@ def test_an_algorithm_named_case_keeps_its_name_in_the_report_csv(taken):
     np.testing.assert_array_equal(back.to_numpy(), table.to_numpy())
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["case", "case_name", "case_name2", "case_name3", "algorithm", "B", "C"]
+        ),
+        min_size=2,
+        max_size=6,
+        unique=True,
+    )
+)
+def test_the_default_index_name_never_clashes(columns):
+    """Property: whatever the algorithms are called, the CSV keeps them."""
+    frame = pd.DataFrame(
+        np.arange(3 * len(columns), dtype=float).reshape(3, -1), columns=columns
+    )
+    table = nbstats.score_table(frame)
+    assert table.index.name not in columns
+    assert table.columns.name != table.index.name
+    back = read_scores(scores_csv(table), index_name=table.index.name)
+    assert list(back.columns) == columns
+
+
 def test_index_named_algorithm_does_not_clash_with_the_columns_name():
     frame = pd.DataFrame(
         np.random.default_rng(2).uniform(size=(5, 3)),
