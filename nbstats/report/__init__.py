@@ -328,8 +328,10 @@ def _prepare(
     Every keyword is required: the defaults are :func:`report`'s alone
     (:func:`report_text` takes them from its signature).
     """
-    from nbstats.report import notebook, prepare
+    from nbstats.report import notebook, prepare, settings
 
+    if title is not None:  # before the scores are even looked at
+        settings.check_title(title)
     given = prepare.prepare(
         scores,
         case=case,

@@ -41,6 +41,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
+from nbstats.report.notebook import python_value
 from nbstats.report.settings import check_title, escape_markdown
 from nbstats.widgets.serve_data import (
     FoldInput,
@@ -112,7 +115,8 @@ def build_notebook(
     The CSV is read by the kernel from its absolute path (so every page load
     sees the file as it is then), through :mod:`nbstats.cli_input` with the
     options given here (as :func:`load_scores` reads it); names and options
-    are embedded with :func:`repr`, so any path or column name is safe.
+    are embedded as Python literals (data, never code), so any path or
+    column name is safe; the file name and title are Markdown-escaped.
     ``kind="folds"`` reads long per-fold data as it is and needs ``fold``
     (the fold column(s); :func:`~nbstats.widgets.serve_data.read_folds`
     recognises it) and, with a single fold column, ``runs``.
@@ -168,10 +172,10 @@ def build_notebook(
             no_case_column=False,
             long=columns,
         )
-        options += "".join(f", {key}={value!r}" for key, value in columns.items())
-        options += f", fold={fold!r}"
+        options += "".join(f", {key}={_value(v)}" for key, v in columns.items())
+        options += f", fold={_value(fold)}"
         if runs is not None:
-            options += f", runs={runs!r}"
+            options += f", runs={_value(runs)}"
     elif algorithm is not None:
         keywords: dict[str, Any] = dict(columns, aggregate=aggregate)
         if fold_keyword(fold) is not None:
@@ -261,10 +265,35 @@ def _check_options(nan_policy: str, aliases: str) -> None:
         )
 
 
+def _plain(value: Any) -> Any:
+    """``value`` in built-in types: str, int, list and dict (numpy's too)."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _value(value: Any) -> str:
+    """A Python literal of an option: names (str) and numbers are data in the
+    page's code, never code (``np.str_('x')`` is written ``'x'``)."""
+    source = python_value(_plain(value))
+    if source.startswith("report.unpickled("):
+        raise TypeError(
+            f"the dashboard takes column names as text and numbers as int, "
+            f"got {value!r} ({type(value).__name__})."
+        )
+    return source
+
+
 def _call(function: str, path: str, **keywords: Any) -> str:
-    """Source of a call, one argument a line, every value a :func:`repr`."""
+    """Source of a call, one argument a line, every value a literal."""
     lines = [f"{function}(", f"    {path},"]
-    lines += [f"    {name}={value!r}," for name, value in keywords.items()]
+    lines += [f"    {name}={_value(value)}," for name, value in keywords.items()]
     return "\n".join([*lines, ")"])
 
 

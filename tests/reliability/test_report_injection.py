@@ -80,6 +80,22 @@ def test_escaped_markdown_renders_as_the_text_itself(text):
     assert html.unescape(re.sub(r"</?p>", "", rendered)).strip() == shown
 
 
+def test_the_dashboard_page_writes_names_as_literals(tmp_path):
+    nb = dashboard_notebook(
+        tmp_path / "s.csv",
+        kind="folds",
+        case=np.str_("data"),
+        algorithm="algo",
+        score="acc",
+        fold=(np.str_("run"), "fold"),
+        runs=np.int64(2),
+    )
+    code = nb.cells[1].source
+    assert "np." not in code
+    compile(code, "page", "exec")
+    assert "fold=['run', 'fold'], runs=2" in code
+
+
 def test_the_report_title_cell_shows_the_title_as_text():
     settings = nbstats.report.notebook.make_settings(
         small_table(),
