@@ -15,13 +15,15 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.aligned import FriedmanAlignedResult
-from nbstats.scores import NanPolicy, oriented, power_of_two_scale, score_table
+from nbstats.scores import NanPolicy, power_of_two_scale, score_table
 
 __all__ = ["aligned_ranks", "aligned_standard_error", "friedman_aligned"]
 
-#: Aligned scores closer than this (relative to the largest) are ties: the
-#: exact differences of decimal scores carry binary round-off.
-TIE_TOLERANCE = 1e-9
+#: Two aligned scores are tied when they differ by at most this much relative
+#: to the larger of their operands' magnitudes (see :func:`aligned_ranks`):
+#: round-off of decimal scores is about 1e-16 of them, distinct values
+#: usually differ by far more than 1e-12.
+TIE_TOLERANCE = 1e-12
 
 
 def friedman_aligned(
@@ -34,15 +36,20 @@ def friedman_aligned(
 
     Each score is aligned by subtracting its case's mean over the k
     algorithms; the ``kn`` aligned scores are ranked together (1 = best,
-    ties averaged). With ``R̂_j`` the rank total of algorithm j and ``R̂_i``
-    that of case i,
+    ties averaged; see :func:`aligned_ranks` for what counts as a tie). With
+    ``r_ij`` the aligned ranks, ``r̄_i`` their mean on case i and ``R̂_j`` the
+    rank total of algorithm j,
 
     .. math::
 
-        T = \\frac{(k - 1)\\left[\\sum_j \\hat R_j^2
-              - \\frac{k n^2}{4} (kn + 1)^2\\right]}
-             {\\frac{kn (kn + 1)(2kn + 1)}{6} - \\frac{1}{k}\\sum_i \\hat R_i^2}
+        T = \\frac{(k - 1) \\sum_j \\left(\\hat R_j - n(kn + 1)/2\\right)^2}
+             {\\sum_i \\sum_j (r_{ij} - \\bar r_i)^2}
         \\sim \\chi^2(k - 1).
+
+    The denominator is ``kn(kn + 1)(2kn + 1)/6 − Σ_i R̂_i²/k`` (Hodges &
+    Lehmann's and García et al.'s form) when no aligned scores tie; with
+    ties it is the sum of the tied ranks' squares, so T is the statistic of
+    the within-case permutation distribution either way.
 
     The aligned scores must be commensurable across cases (as for
     :func:`nbstats.quade`); on scores of different scales per case use
@@ -64,12 +71,12 @@ def friedman_aligned(
 
     Notes
     -----
-    Aligned scores that are equal up to round-off (relative ``1e-9``) are
-    tied: 0.803 − 0.75 and 0.845 − 0.792 are the same difference, though
-    not in binary. scmamp's ``friedmanAlignedRanksTest`` ranks the
-    round-off instead, so on tables with such ties it differs slightly
-    (García & Herrera's 30 × 5 table: T = 41.73 here, 41.69 there); on
-    tables without ties the two agree to machine precision.
+    Aligned scores that are equal up to round-off are tied: 0.803 − 0.75 and
+    0.845 − 0.792 are the same difference, though not in binary. scmamp's
+    ``friedmanAlignedRanksTest`` ranks the round-off instead, so on tables
+    with such ties it differs slightly (García & Herrera's 30 × 5 table:
+    T = 41.73 here, 41.69 there); on tables without ties the two agree to
+    machine precision.
 
     References
     ----------
@@ -86,7 +93,7 @@ def friedman_aligned(
     >>> table = nbstats.datasets.load("demsar2006")
     >>> res = nbstats.friedman_aligned(table)
     >>> round(res.statistic, 3), res.df
-    (11.553, 3)
+    (11.559, 3)
     >>> res.mean_aligned_ranks.idxmin()
     'C4.5+m+cf'
     """
@@ -97,10 +104,10 @@ def friedman_aligned(
     ranks = aligned_ranks(table.to_numpy(), higher_is_better=higher_is_better)
     kn = k * n
     by_algorithm = ranks.sum(axis=0)
-    by_case = ranks.sum(axis=1)
-    numerator = (k - 1) * (np.sum(by_algorithm**2) - (k * n**2 / 4) * (kn + 1) ** 2)
-    denominator = kn * (kn + 1) * (2 * kn + 1) / 6 - np.sum(by_case**2) / k
-    if denominator <= 0:  # every aligned score tied: no evidence at all
+    numerator = (k - 1) * np.sum((by_algorithm - n * (kn + 1) / 2) ** 2)
+    # Σ_i Σ_j (r_ij − r̄_i)²: kn(kn+1)(2kn+1)/6 − Σ_i R̂_i²/k without ties
+    denominator = float(np.sum((ranks - ranks.mean(axis=1, keepdims=True)) ** 2))
+    if denominator <= 0:  # each case a complete tie: no evidence at all
         statistic, pvalue = 0.0, 1.0
     else:
         statistic = float(max(numerator / denominator, 0.0))
@@ -120,46 +127,117 @@ def friedman_aligned(
 def aligned_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.ndarray:
     """Ranks (1 = best) of the case-aligned scores, all ``kn`` together.
 
+    The aligned score of cell (i, j) is ``x_ij − x̄_i``, computed as
+    ``a_ij = k x_ij − Σ_j x_ij`` (k times it, without a division). Its
+    round-off is a few units in the last place of its operands,
+    ``m_ij = k |x_ij| + Σ_j |x_ij|``, so two aligned scores ``a ≤ b`` are
+    *tied* when ``b − a ≤ 1e-12 · max(m_a, m_b)``: they agree to 12
+    significant digits of the scores they are computed from. Each tolerance
+    is set by the values' own case, never by the largest score of the table,
+    so cases of small and large scale keep their distinct values apart.
+    A group of ties is anchored at its lowest value: a value joins it only
+    when it is within the tolerance of that value, so a chain of near-equal
+    values cannot merge distinct ones.
+
     Examples
     --------
     >>> aligned_ranks(np.array([[0.9, 0.7], [0.5, 0.45]])).tolist()
     [[1.0, 4.0], [2.0, 3.0]]
+
+    Equal differences of decimal scores tie (their binary round-off
+    differs):
+
+    >>> aligned_ranks(np.array([[0.803, 0.75], [0.845, 0.792]])).tolist()
+    [[1.5, 3.5], [1.5, 3.5]]
     """
-    better = oriented(np.asarray(values, dtype=float), higher_is_better)
+    x = np.asarray(values, dtype=float)
     # a power of two (exact: keeps ties and order) so that k x does not
-    # overflow, whatever the units
-    better = better / power_of_two_scale(better)
-    k = better.shape[1]
-    # k x - Σ x: the aligned scores times k, without a division
-    aligned = (k * better - better.sum(axis=1, keepdims=True)).ravel()
-    order = np.argsort(-aligned, kind="stable")  # best first
-    ordered = -aligned[order]
-    scale = float(np.max(np.abs(aligned))) if aligned.size else 0.0
-    # a new group of ties starts wherever the gap exceeds the tolerance;
-    # chained gaps merge (scipy's rankdata would rank the round-off)
-    starts = np.concatenate([[True], np.diff(ordered) > TIE_TOLERANCE * scale])
+    # overflow, whatever the units; the orientation is applied to the ranks
+    # at the end, so that the groups of ties do not depend on it
+    x = x / power_of_two_scale(x)
+    k = x.shape[1]
+    aligned = (k * x - x.sum(axis=1, keepdims=True)).ravel()
+    magnitude = (k * np.abs(x) + np.abs(x).sum(axis=1, keepdims=True)).ravel()
+    order = np.argsort(aligned, kind="stable")  # lowest first
+    starts = _tie_group_starts(aligned[order], TIE_TOLERANCE * magnitude[order])
     group = np.cumsum(starts) - 1
     first = np.flatnonzero(starts)
-    last = np.concatenate([first[1:], [ordered.size]]) - 1
-    ranks = np.empty(aligned.size)
-    ranks[order] = (first[group] + last[group]) / 2 + 1
-    return ranks.reshape(better.shape)
+    last = np.concatenate([first[1:], [order.size]]) - 1
+    ascending = np.empty(aligned.size)
+    ascending[order] = (first[group] + last[group]) / 2 + 1
+    ranks = aligned.size + 1 - ascending if higher_is_better else ascending
+    return ranks.reshape(x.shape)
 
 
-def aligned_standard_error(n_cases: int, n_algorithms: int) -> float:
-    """Standard error of a difference of two mean aligned ranks,
-    ``sqrt(k (kn + 1) / 6)``.
+def _tie_group_starts(ordered: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
+    """Where each group of ties begins among increasing ``ordered`` values:
+    a value starts a new group unless it lies within
+    ``max(its tolerance, the anchor's)`` of the group's first value."""
+    starts = np.ones(ordered.size, dtype=bool)
+    if ordered.size < 2:
+        return starts
+    gap = np.diff(ordered)
+    close = gap <= np.maximum(tolerance[:-1], tolerance[1:])
+    starts[1:] = ~close
+    # runs of three or more close values: anchor each group at its first
+    # value (a value within reach of its neighbour, not of the anchor,
+    # starts a new group); rare, so a loop over those runs only
+    for begin in np.flatnonzero(close[:-1] & close[1:]):
+        if not starts[begin] and begin > 0 and close[begin - 1]:
+            continue  # inside a run already walked
+        anchor = begin
+        j = begin + 1
+        while j < ordered.size and (j == begin + 1 or close[j - 1]):
+            reach = max(tolerance[anchor], tolerance[j])
+            if ordered[j] - ordered[anchor] > reach:
+                starts[j] = True
+                anchor = j
+            else:
+                starts[j] = False
+            j += 1
+    return starts
 
-    The kn ranks are a permutation of 1..kn; a mean of n of them has
-    variance ``(kn + 1)(kn − n) / (12 n)``, and two algorithms' means are
-    negatively correlated (−1/(k − 1)), which gives ``k (kn + 1) / 6`` for
-    the difference. (García et al. 2010 print ``sqrt(k (n + 1) / 6)``, about
-    √k times too small; scmamp uses this one.)
+
+def aligned_standard_error(ranks: np.ndarray) -> float:
+    """Standard error of a difference of two mean aligned ranks under the
+    null hypothesis that the algorithms are exchangeable within each case.
+
+    Under that null the k aligned ranks of case i, ``r_i1 … r_ik``, are
+    assigned to the algorithms in random order, independently across cases,
+    while the kn ranks as a whole are *not* a random permutation (each case's
+    aligned scores sum to zero, so its ranks are spread more than a random
+    draw of k). With ``s_i² = Σ_j (r_ij − r̄_i)² / k``, two distinct cells of
+    case i drawn without replacement have
+    ``Var(r_ia − r_ib) = 2 s_i² + 2 s_i²/(k − 1) = 2k s_i² / (k − 1)``, so
+
+    .. math::
+
+        \\operatorname{Var}(\\bar R_a - \\bar R_b)
+        = \\frac{2k}{k - 1} \\frac{\\sum_i s_i^2}{n^2}
+        = \\frac{2 \\sum_i \\sum_j (r_{ij} - \\bar r_i)^2}{(k - 1) n^2},
+
+    the denominator of the omnibus statistic T of
+    :func:`friedman_aligned` (so ``Σ_{a<b} z_ab² = k T``, as for Friedman's
+    ranks). This is conditional on the observed ranks, and exact with ties.
+
+    García et al. (2010) print ``sqrt(k (n + 1) / 6)``, and scmamp's
+    ``friedmanAlignedRanksPost`` uses ``sqrt(k (kn + 1) / 6)``: the variance
+    of a mean of n ranks drawn at random from all kn, which holds only if
+    the kn ranks were a random permutation. Its expectation under the null
+    is smaller than the one above by the factor ``(kn − n)/(kn − 1)``, so
+    those z-tests reject too often (``P(p ≤ 0.05) ≈ 0.09`` at n = 10,
+    k = 3; see the migration notes on scmamp).
 
     Examples
     --------
-    >>> round(aligned_standard_error(30, 5), 4)
-    11.2176
+    Two cases of three algorithms, each with ``Σ_j (r_ij − r̄_i)² = 8``:
+    ``sqrt(2 · 16 / 2) / 2 = 2``.
+
+    >>> ranks = np.array([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]])
+    >>> round(aligned_standard_error(ranks), 4)
+    2.0
     """
-    k, kn = n_algorithms, n_algorithms * n_cases
-    return float(np.sqrt(k * (kn + 1) / 6))
+    ranks = np.asarray(ranks, dtype=float)
+    n, k = ranks.shape
+    spread = float(np.sum((ranks - ranks.mean(axis=1, keepdims=True)) ** 2))
+    return float(np.sqrt(2 * spread / (k - 1)) / n)

@@ -29,7 +29,7 @@ from nbstats.stats.frequentist.critical_difference import (
     critical_value,
     rank_standard_error,
 )
-from nbstats.stats.frequentist.quade import quade
+from nbstats.stats.frequentist.quade import quade_scores, weighted_rank_standard_error
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.frequentist.ttest import paired_ttest
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
@@ -154,13 +154,22 @@ def posthoc(
         The ranks the z-tests of the rank methods compare (García et al.
         2010, §5): ``"friedman"`` (within-case mean ranks, standard error
         ``sqrt(k(k+1)/(6n))``), ``"aligned"`` (mean aligned ranks of
-        :func:`nbstats.friedman_aligned`, ``sqrt(k(kn+1)/6)``) or
-        ``"quade"`` (Quade's weighted mean ranks of :func:`nbstats.quade`,
-        ``sqrt(k(k+1)(2n+1)(k-1)/(18n(n+1)))``) — the post-hoc tests of
-        each omnibus test, as scmamp's ``friedmanPost``,
-        ``friedmanAlignedRanksPost`` and ``quadePost``. Only Friedman's have a
-        critical difference (``critical_difference`` is None otherwise);
-        ``mean_ranks`` stay Friedman's, for ordering and groups.
+        :func:`nbstats.friedman_aligned`, standard error
+        ``sqrt(2 Σ_i Σ_j (r_ij − r̄_i)² / (k − 1)) / n`` over the aligned
+        ranks r_ij) or ``"quade"`` (Quade's weighted mean ranks of
+        :func:`nbstats.quade`, ``sqrt(2A / (k − 1)) / Σ_i Q_i``, which is
+        ``sqrt(k(k+1)(2n+1)/(9n(n+1)))`` without ties) — the post-hoc tests
+        of each omnibus test, as scmamp's ``friedmanPost``,
+        ``friedmanAlignedRanksPost`` and ``quadePost``, but with other
+        standard errors: the aligned and Quade ones are those of the
+        differences when the algorithms are exchangeable within each case
+        (the null hypothesis). scmamp's ``sqrt(k(kn+1)/6)`` for aligned
+        ranks (García et al. print ``sqrt(k(n+1)/6)``) is too small, and
+        their ``sqrt(k(k+1)(2n+1)(k-1)/(18n(n+1)))`` for Quade's is too
+        large for k > 3: the first rejects too often, the second almost
+        never. Only Friedman's have a critical difference
+        (``critical_difference`` is None otherwise); ``mean_ranks`` stay
+        Friedman's, for ordering and groups.
         ``"durbin"`` (``method="conover"`` only): a balanced incomplete block
         design, NaN where an algorithm was not run (see
         :func:`nbstats.durbin`); each case ranks the scores it has, and
@@ -271,7 +280,9 @@ def posthoc(
     if method in RANK_METHODS:
         # z > 0 when b (second) has the better, i.e. smaller, mean rank
         ranks, se = _ranks_to_compare(ranking, values, mean_ranks, higher_is_better)
-        stats = (ranks[first] - ranks[second]) / se
+        difference = ranks[first] - ranks[second]
+        # se = 0: every case a complete tie, so every difference is 0 too
+        stats = difference / se if se > 0 else np.zeros_like(difference)
         raw = 2 * sps.norm.sf(np.abs(stats))
         mirrored = -stats
     elif method == CONOVER:
@@ -481,15 +492,19 @@ def _ranks_to_compare(
     ranking: str, values: np.ndarray, mean_ranks: pd.Series, higher_is_better: bool
 ) -> tuple[np.ndarray, float]:
     """The per-algorithm ranks of ``ranking`` and the standard error of a
-    difference of two of them (García et al. 2010, §5)."""
+    difference of two of them under the null hypothesis (García et al. 2010,
+    §5, with the within-case permutation variances of
+    :func:`~nbstats.stats.frequentist.aligned.aligned_standard_error` and
+    :func:`~nbstats.stats.frequentist.quade.weighted_rank_standard_error`)."""
     n, k = values.shape
     if ranking == "aligned":
         ranks = aligned_ranks(values, higher_is_better=higher_is_better)
-        return ranks.mean(axis=0), aligned_standard_error(n, k)
+        return ranks.mean(axis=0), aligned_standard_error(ranks)
     if ranking == "quade":
-        weighted = quade(values, higher_is_better=higher_is_better)
-        se = np.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18 * n * (n + 1)))
-        return weighted.weighted_mean_ranks.to_numpy(), float(se)
+        q, r, s = quade_scores(values, higher_is_better=higher_is_better)
+        # Σ_i Q_i r_ij / Σ_i Q_i: each algorithm's rank, cases weighted by Q_i
+        weighted = (q[:, None] * r).sum(axis=0) / q.sum()
+        return weighted, weighted_rank_standard_error(q, s)
     return mean_ranks.to_numpy(), rank_standard_error(k, n)
 
 
