@@ -43,7 +43,14 @@ from nbstats.stats.frequentist.wilcoxon import (
     walsh_order_statistics,
 )
 
-__all__ = ["EFFECT_KINDS", "effect_size", "magnitude", "paired_effect"]
+__all__ = [
+    "EFFECT_KINDS",
+    "HodgesLehmann",
+    "effect_size",
+    "hodges_lehmann",
+    "magnitude",
+    "paired_effect",
+]
 
 EffectKind = Literal[
     "cliff", "vargha-delaney", "cohen-d", "hedges-g", "rank-biserial", "hodges-lehmann"
@@ -149,11 +156,7 @@ def effect_size(
     (0.013, 'approx')
     """
     check_choice("kind", kind, EFFECT_KINDS)
-    if isinstance(confidence_level, bool) or not 0 < confidence_level < 1:
-        raise ValueError(
-            f"confidence_level must lie strictly between 0 and 1, got "
-            f"{confidence_level!r}."
-        )
+    _check_level(confidence_level)
     options = {
         "zero_method": zero_method,
         "interval_method": interval_method,
@@ -349,6 +352,7 @@ def hodges_lehmann(
     check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
     check_choice("interval_method", interval_method, ("auto", "exact", "approx"))
     check_flag("correction", correction)
+    _check_level(confidence_level)
     d = np.asarray(d, dtype=float)
     zero = d == 0
     n_zero = int(zero.sum())
@@ -400,6 +404,14 @@ def hodges_lehmann(
     return HodgesLehmann(
         _mean2(values[:2]), (low, high), method, level, order, n, n_zero
     )
+
+
+def _check_level(confidence_level: float) -> None:
+    if isinstance(confidence_level, bool) or not 0 < confidence_level < 1:
+        raise ValueError(
+            f"confidence_level must lie strictly between 0 and 1, got "
+            f"{confidence_level!r}."
+        )
 
 
 def _mean2(pair: np.ndarray) -> float:

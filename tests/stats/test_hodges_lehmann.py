@@ -303,6 +303,8 @@ def test_bad_options_are_named():
         nbstats.effect_size(
             [1, 2], [2, 3], kind="hodges-lehmann", interval_method="normal"
         )
+    with pytest.raises(ValueError, match="confidence_level must lie strictly"):
+        hodges_lehmann(np.arange(1.0, 9), 1.0)
     assert hodges_lehmann(np.zeros(4)).estimate == 0.0
 
 
