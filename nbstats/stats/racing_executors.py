@@ -20,13 +20,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import (
-    FIRST_COMPLETED,
     CancelledError,
     Executor,
     Future,
     ProcessPoolExecutor,
     ThreadPoolExecutor,
-    wait,
+    as_completed,
 )
 from concurrent.futures.process import BrokenProcessPool
 from numbers import Integral, Real
@@ -415,9 +414,10 @@ def _run_on(
                 pending -= ours
             if not pending:
                 return values, failures
-            done, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+            done = _finished(pending, poll, refill=bool(todo) and not failures)
+            pending -= done
             # ThreadPoolExecutor.shutdown(cancel_futures=True) cancels futures
-            # without waking wait(): look at each one
+            # without waking their waiters: look at each one
             swept = {future for future in pending if future.cancelled()}
             pending -= swept
             now = time.monotonic()
@@ -440,6 +440,24 @@ def _run_on(
     except BaseException:  # KeyboardInterrupt: do not leave work queued
         _cancel(set(futures))
         raise
+
+
+def _finished(pending: set[Future[Any]], poll: float, refill: bool) -> set[Future[Any]]:
+    """The pending calls that finish within ``poll`` seconds; back at the
+    first one if it failed, or if ``refill`` (a call waits for a free slot).
+
+    One ``as_completed`` per ``poll`` seconds, not a ``wait(FIRST_COMPLETED)``
+    per finished call, which would cost time quadratic in the calls of a step.
+    """
+    done: set[Future[Any]] = set()
+    try:
+        for future in as_completed(pending, timeout=poll):
+            done.add(future)
+            if refill or future.cancelled() or future.exception() is not None:
+                break
+    except TimeoutError:  # the caller looks at the time limit and cancellations
+        pass
+    return done
 
 
 def _outcome(
