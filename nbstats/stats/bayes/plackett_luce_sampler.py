@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbstats.stats.bayes.plackett_luce_kernel import latent_rates, shuffle_ties
+
 __all__ = ["RankingData", "sample_worths"]
 
 _TINY = np.finfo(float).tiny
@@ -52,16 +54,14 @@ class RankingData:
         ranks = np.asarray(ranks, dtype=float)
         self.n_cases, self.m = ranks.shape
         observed = ~np.isnan(ranks)
-        self.n_ranked = observed.sum(axis=1)
+        self.n_ranked = observed.sum(axis=1).astype(np.int64)
         if np.any(self.n_ranked < 2):
             raise ValueError("every case must rank at least two algorithms.")
         self.width = int(self.n_ranked.max())
         # sort key: the rank, missing cells last
         self.key = np.where(observed, ranks, np.inf)
-        # stage r of case i exists when r < k_i - 1 (the last has no choice)
-        self.stage = np.arange(self.width)[None, :] < (self.n_ranked[:, None] - 1)
         self.slot = np.arange(self.width)[None, :] < self.n_ranked[:, None]
-        self.fixed_order = self._order(self.key)
+        self.fixed_order = self._order(self.key).astype(np.int64)
         self.tie_groups = _tie_groups(
             np.take_along_axis(self.key, self.fixed_order % self.m, axis=1), self.slot
         )
@@ -74,32 +74,26 @@ class RankingData:
 
     def orders(self, rng: np.random.Generator, chains: int) -> np.ndarray:
         """One order per chain and case, each group of ties in a random order."""
-        base = np.broadcast_to(self.fixed_order, (chains, *self.fixed_order.shape))
         if not self.has_ties:
-            return base
-        cases, slots, group = self.tie_groups
-        # sorting by group + a uniform jitter shuffles each group's block of
-        # slots uniformly and leaves the blocks in place
-        shuffle = np.argsort(group + rng.random((chains, len(group))), axis=1)
-        order = base.copy()
-        order[:, cases, slots] = self.fixed_order[cases, slots][shuffle]
+            return np.broadcast_to(self.fixed_order, (chains, *self.fixed_order.shape))
+        cases, starts, sizes = self.tie_groups
+        uniforms = rng.random((chains, int(np.sum(sizes - 1))))
+        order = np.empty((chains, *self.fixed_order.shape), dtype=np.int64)
+        shuffle_ties(self.fixed_order, cases, starts, sizes, uniforms, order)
         return order
 
 
 def _tie_groups(
     sorted_key: np.ndarray, slot: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The slots of tied algorithms: (cases, slots, group number), group by group."""
+    """Runs of equal ranks in each case: (case, first slot, size) of every run."""
     same = (sorted_key[:, 1:] == sorted_key[:, :-1]) & slot[:, 1:]
-    tied = np.zeros(slot.shape, dtype=bool)
-    tied[:, 1:] |= same
-    tied[:, :-1] |= same
-    # a group starts at a tied slot that does not continue the previous one
-    starts = tied.copy()
-    starts[:, 1:] &= ~same
-    group = np.cumsum(starts.ravel())[tied.ravel()].astype(float)
-    cases, slots = np.nonzero(tied)
-    return cases, slots, group
+    padded = np.zeros((same.shape[0], same.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = same
+    edges = np.diff(padded, axis=1)
+    start_cases, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    return start_cases, starts, ends - starts + 1
 
 
 def sample_worths(
@@ -130,36 +124,24 @@ def sample_worths(
         Normalised worths (each draw sums to 1).
     """
     m = data.m
-    flat_index = np.arange(chains)[:, None, None] * (m + 1)
     total_prior = m * prior
     # start every chain at a draw from the prior
     worths = np.zeros((chains, m + 1))
     worths[:, :m] = np.maximum(rng.standard_gamma(prior, size=(chains, m)), _TINY)
     out = np.empty((chains, draws, m))
-    fixed_counts = None
+    rates = np.empty((chains, m + 1))
+    counts = np.empty((chains, m + 1))
     for iteration in range(warmup + draws):
-        order = data.orders(rng, chains)
-        index = (flat_index + order).ravel()
-        gathered = np.take_along_axis(worths[:, None, :], order, axis=2)
-        remaining = np.cumsum(gathered[..., ::-1], axis=2)[..., ::-1]
-        exponentials = rng.standard_exponential(gathered.shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            latent = np.where(data.stage, exponentials / remaining, 0.0)
-        # algorithm at slot r takes part in stages 0..min(r, k - 2)
-        exposure = np.cumsum(latent, axis=2)
-        rates = 1.0 + np.bincount(
-            index, weights=exposure.ravel(), minlength=chains * (m + 1)
-        ).reshape(chains, m + 1)
-        if fixed_counts is None or data.has_ties:
-            chosen = np.broadcast_to(data.stage, order.shape)
-            counts = np.bincount(
-                index, weights=chosen.ravel(), minlength=chains * (m + 1)
-            ).reshape(chains, m + 1)
-            fixed_counts = counts
-        shapes = prior + fixed_counts[:, :m]
+        order = np.ascontiguousarray(data.orders(rng, chains))
+        exponentials = rng.standard_exponential(order.shape)
+        rates.fill(1.0)  # the Gamma(α, 1) prior's rate
+        counts.fill(0.0)
+        latent_rates(order, worths, exponentials, data.n_ranked, rates, counts)
         # a Gamma draw with a small shape can underflow to 0, which the next
         # iteration's exponential rates cannot take
-        raw = np.maximum(rng.standard_gamma(shapes) / rates[:, :m], _TINY)
+        raw = np.maximum(
+            rng.standard_gamma(prior + counts[:, :m]) / rates[:, :m], _TINY
+        )
         normalised = raw / raw.sum(axis=1, keepdims=True)
         scale = rng.standard_gamma(total_prior, size=(chains, 1))
         worths[:, :m] = normalised * scale
