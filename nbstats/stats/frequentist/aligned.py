@@ -176,25 +176,19 @@ def _tie_group_starts(ordered: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
     starts = np.ones(ordered.size, dtype=bool)
     if ordered.size < 2:
         return starts
-    gap = np.diff(ordered)
-    close = gap <= np.maximum(tolerance[:-1], tolerance[1:])
-    starts[1:] = ~close
-    # runs of three or more close values: anchor each group at its first
-    # value (a value within reach of its neighbour, not of the anchor,
-    # starts a new group); rare, so a loop over those runs only
-    for begin in np.flatnonzero(close[:-1] & close[1:]):
-        if not starts[begin] and begin > 0 and close[begin - 1]:
-            continue  # inside a run already walked
+    # no tolerance reaches across a gap wider than the largest of them, so
+    # only the stretches between such gaps need the walk from anchor to
+    # anchor (usually none: distinct scores differ by far more)
+    wide = np.diff(ordered) > float(tolerance.max())
+    bounds = np.flatnonzero(np.concatenate([[True], wide, [True]]))
+    for stretch in np.flatnonzero(np.diff(bounds) >= 2):
+        begin, end = bounds[stretch], bounds[stretch + 1]
         anchor = begin
-        j = begin + 1
-        while j < ordered.size and (j == begin + 1 or close[j - 1]):
-            reach = max(tolerance[anchor], tolerance[j])
-            if ordered[j] - ordered[anchor] > reach:
-                starts[j] = True
+        for j in range(begin + 1, end):
+            if ordered[j] - ordered[anchor] > max(tolerance[anchor], tolerance[j]):
                 anchor = j
             else:
                 starts[j] = False
-            j += 1
     return starts
 
 

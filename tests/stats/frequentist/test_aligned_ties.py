@@ -90,16 +90,13 @@ def test_ranks_equal_exact_decimal_ranks(seed, n, k):
     assert res.statistic == pytest.approx(aligned_statistic(expected), rel=1e-12)
 
 
-def test_equal_decimal_differences_tie_across_cases():
-    # 0.803 - 0.75 and 0.845 - 0.792 differ in binary, not in decimal; the
-    # same at another scale (x 1e6)
+def test_decimal_ties_and_the_statistic_with_ties():
+    # 0.803 - 0.75 and 0.845 - 0.792 differ in binary, not in decimal: they
+    # tie; the same at another scale (x 1e6) does not tie with them
     table = np.array([[0.803, 0.75], [0.845, 0.792], [803000.0, 750000.0]])
     ranks = aligned_ranks(table)
     assert ranks[0].tolist() == ranks[1].tolist() == [2.5, 4.5]
     assert ranks[2].tolist() == [1.0, 6.0]
-
-
-def test_statistic_with_ties_is_the_permutation_form():
     # Demšar's Table 6 has tied aligned scores: T's denominator is the sum
     # of the tied ranks' squares about each case's mean, not the tie-free
     # kn(kn+1)(2kn+1)/6 - Σ R_i²/k
@@ -118,3 +115,42 @@ def test_a_frame_keeps_working():
     )
     res = nbstats.friedman_aligned(frame)
     assert res.mean_aligned_ranks.to_dict() == {"a": 6.5, "b": 2.5}
+
+
+def _anchored_groups(values, tolerance):
+    """The documented rule, one value at a time: a value joins the current
+    group when it is within max(its tolerance, the first member's) of the
+    group's first member; otherwise it starts a new group."""
+    starts, anchor = [True], 0
+    for j in range(1, len(values)):
+        joins = values[j] - values[anchor] <= max(tolerance[anchor], tolerance[j])
+        starts.append(not joins)
+        anchor = anchor if joins else j
+    return starts
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_groups_of_ties_are_anchored_not_chained(seed):
+    from nbstats.stats.frequentist.aligned import _tie_group_starts
+
+    rng = np.random.default_rng(seed)
+    for _ in range(500):
+        size = int(rng.integers(1, 12))
+        values = np.cumsum(rng.choice([0, 0.3, 0.6, 0.9, 1.5, 5], size=size))
+        tolerance = rng.choice([0.5, 1.0, 2.0], size=size)
+        expected = _anchored_groups(values, tolerance)
+        assert _tie_group_starts(values, tolerance).tolist() == expected
+
+
+def test_a_chain_of_near_ties_does_not_merge():
+    # three cases at 2^20 whose differences are 1e-3, 1e-3 + 3e-6 and
+    # 1e-3 + 6e-6: the tolerance, 1e-12 of the operands (~4e-6), ties the
+    # first two; the third is within it of the second, not of the first.
+    # Groups are anchored at their lowest value: d1 ~ d2 above, -d3 ~ -d2 below
+    big = 2.0**20
+    table = np.array(
+        [[big, big + 1e-3], [big, big + 1e-3 + 3e-6], [big, big + 1e-3 + 6e-6]]
+    )
+    ranks = aligned_ranks(table)
+    assert ranks[:, 1].tolist() == [2.5, 2.5, 1.0]
+    assert ranks[:, 0].tolist() == [4.0, 5.5, 5.5]
