@@ -43,7 +43,7 @@ def _samples(seed: int) -> list[np.ndarray]:
     ]
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(40))
 def test_selection_equals_the_sorted_averages_bit_for_bit(seed):
     rng = np.random.default_rng(100 + seed)
     for d in _samples(seed):
@@ -53,6 +53,18 @@ def test_selection_equals_the_sorted_averages_bit_for_bit(seed):
         for cap in (1, 6, None):  # small caps force the pivot rounds
             got = walsh_order_statistics(d, ranks, materialize=cap)
             np.testing.assert_array_equal(got, w[ranks - 1])
+
+
+def test_every_rank_of_small_samples_through_the_pivot_rounds():
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 9, 20):
+        for d in (rng.normal(size=n), rng.integers(-2, 3, n).astype(float)):
+            w = _walsh_sorted(d)
+            ranks = np.arange(1, w.size + 1)
+            together = walsh_order_statistics(d, ranks, materialize=2)  # "next"
+            np.testing.assert_array_equal(together, w)
+            alone = [walsh_order_statistics(d, k, materialize=2)[0] for k in ranks]
+            np.testing.assert_array_equal(alone, w)
 
 
 def test_selection_at_a_size_where_the_averages_are_known():
