@@ -36,7 +36,7 @@ from nbstats.simulate.tasks import (
     run_on_executor,
 )
 from nbstats.stats.bayes.weights import seed_sequence
-from nbstats.stats.racing_executors import describe_failure
+from nbstats.stats.racing_executors import describe_failure, show
 
 __all__ = ["StudyError", "study", "summarise"]
 
@@ -310,7 +310,7 @@ def study(
         position, error = min(failures, key=lambda item: item[0])
         setting, s, r, _ = tasks[position]
         raise StudyError(
-            f"task failed for setting {s + 1} of {len(grid)} {setting!r}, "
+            f"task failed for setting {s + 1} of {len(grid)} {show(setting)}, "
             f"repetition {r}: {describe_failure(error).rstrip('.')}. "
             f"{len(rows)} of {len(tasks)} rows were computed; they are in "
             "error.partial_results.",

@@ -627,3 +627,34 @@ def test_exact_big_integers_are_scores():
 
     res = _race(evaluate, max_steps=3)
     assert res.scores.loc[0, "4"] == 2**60 + 2**12
+
+
+class BadRepr:
+    """A candidate whose repr fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+    def __str__(self) -> str:
+        return "bad-repr"
+
+
+def fails_on_bad_repr(candidate, instance: int) -> float:
+    if isinstance(candidate, BadRepr) and instance == 3:
+        raise ValueError("boom")
+    return 0.5 if isinstance(candidate, BadRepr) else noisy(candidate, instance)
+
+
+def test_a_candidate_whose_repr_fails_still_gives_a_race_error():
+    with pytest.raises(RaceError, match="raised ValueError: boom") as info:
+        nbstats.race(
+            fails_on_bad_repr,
+            [0, BadRepr()],
+            range(10),
+            method="frace-sign",
+            first_test=50,
+            progress=False,
+        )
+    assert isinstance(info.value.candidate, BadRepr)
+    assert info.value.instance == 3
+    assert info.value.partial_result.evaluations == 6

@@ -417,3 +417,30 @@ def test_process_pool_shut_down_mid_study_does_not_hang():
     assert isinstance(error.__cause__, CancelledError)
     assert 0 < len(error.partial_results) < 40
     _check_partial(error.partial_results)
+
+
+class BadRepr:
+    """A setting value whose repr fails (and is 10,000 characters otherwise)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def fails_on_bad_repr(x, random_state=None):
+    if isinstance(x, BadRepr):
+        raise ValueError("boom")
+    return generate(x, random_state)
+
+
+def test_a_setting_whose_repr_fails_still_gives_a_study_error():
+    with pytest.raises(StudyError, match="ValueError: boom") as info:
+        study(
+            fails_on_bad_repr,
+            analyse,
+            evaluate,
+            settings={"x": [0, BadRepr()]},
+            repetitions=2,
+            random_state=0,
+            progress=False,
+        )
+    assert info.value.partial_results["x"].tolist() == [0, 0]
