@@ -154,7 +154,9 @@ class AnalysisResult(Result):
 
     def _repr_html_(self) -> str:
         parts = [
-            render.html_block(self._title(), self._scalars(), self._table()),
+            render.html_block(
+                self._title(), self._scalars(), self._table(), names=self._names()
+            ),
             f"<p>{html.escape(self.text)}</p>",
             render.html_block("Assumptions", [], self.assumptions.set_index("check")),
         ]

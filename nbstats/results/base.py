@@ -46,7 +46,17 @@ class Result:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        return render.html_block(self._title(), self._scalars(), self._table())
+        return render.html_block(
+            self._title(), self._scalars(), self._table(), names=self._names()
+        )
+
+    def _names(self) -> list[str]:
+        """The algorithm names the title and labels contain, isolated in HTML."""
+        return [
+            value
+            for key in ("name_a", "name_b", "control")
+            if isinstance(value := getattr(self, key, None), str)
+        ]
 
     def _repr_latex_(self) -> str:
         return self.to_latex()
