@@ -270,7 +270,11 @@ def describe_failure(error: BaseException) -> str:
     >>> describe_failure(BrokenProcessPool("terminated abruptly"))[:60]
     'BrokenProcessPool: terminated abruptly (a worker process die'
     """
-    text = f"{type(error).__name__}: {error}"
+    try:
+        words = str(error)
+    except Exception:  # an exception whose __str__ fails: still reported
+        words = "(its message cannot be shown)"
+    text = f"{type(error).__name__}: {words}"
     if isinstance(error, BrokenProcessPool):
         return (
             f"{text} (a worker process died — os._exit, a crash, or killed "
@@ -282,7 +286,7 @@ def describe_failure(error: BaseException) -> str:
             "defined at module level, or functools.partial of them — not "
             "lambdas or functions defined inside another function)"
         )
-    if isinstance(error, RuntimeError) and "shutdown" in str(error):
+    if isinstance(error, RuntimeError) and "shutdown" in words:
         return f"{text} (the executor was shut down: give a running one)"
     return text
 
@@ -290,10 +294,13 @@ def describe_failure(error: BaseException) -> str:
 def _is_pickling_error(error: BaseException) -> bool:
     if isinstance(error, pickle.PicklingError):
         return True
-    text = str(error)
-    return isinstance(error, (AttributeError, TypeError)) and (
-        "pickle" in text or "Can't get local object" in text
-    )
+    if not isinstance(error, (AttributeError, TypeError)):
+        return False
+    try:
+        text = str(error)
+    except Exception:  # an exception whose __str__ fails
+        return False
+    return "pickle" in text or "Can't get local object" in text
 
 
 def _kind(error: BaseException) -> str:

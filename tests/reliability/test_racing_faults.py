@@ -658,3 +658,25 @@ def test_a_candidate_whose_repr_fails_still_gives_a_race_error():
     assert isinstance(info.value.candidate, BadRepr)
     assert info.value.instance == 3
     assert info.value.partial_result.evaluations == 6
+
+
+class Unprintable(TypeError):
+    def __str__(self) -> str:
+        raise RuntimeError("no str")
+
+
+def raises_unprintable_at_2_7(candidate: int, instance: int) -> float:
+    if (candidate, instance) == (2, 7):
+        raise Unprintable
+    return noisy(candidate, instance)
+
+
+def test_an_exception_whose_str_fails_still_gives_a_race_error():
+    with pytest.raises(RaceError, match="raised Unprintable") as info:
+        _race(raises_unprintable_at_2_7)
+    assert (info.value.kind, info.value.candidate, info.value.instance) == (
+        "raised",
+        2,
+        7,
+    )
+    _check_partial(info.value, list(range(7)))

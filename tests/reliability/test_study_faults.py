@@ -444,3 +444,29 @@ def test_a_setting_whose_repr_fails_still_gives_a_study_error():
             progress=False,
         )
     assert info.value.partial_results["x"].tolist() == [0, 0]
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no str")
+
+
+def raises_unprintable(x, random_state=None):
+    if x == 1:
+        raise Unprintable
+    return generate(x, random_state)
+
+
+def test_an_exception_whose_str_fails_still_gives_a_study_error():
+    with pytest.raises(StudyError, match="Unprintable") as info:
+        study(
+            raises_unprintable,
+            analyse,
+            evaluate,
+            settings=SETTINGS,
+            repetitions=2,
+            random_state=0,
+            progress=False,
+        )
+    assert isinstance(info.value.__cause__, Unprintable)
+    assert info.value.partial_results["x"].tolist() == [0, 0]
