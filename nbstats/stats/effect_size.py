@@ -378,9 +378,9 @@ def hodges_lehmann(
     distinct = bool(np.all(np.diff(used) > 0))
     method = interval_method
     if method == "auto":
-        untied = np.unique(np.abs(used)).size == n
-        small = n <= HL_EXACT_MAX_N and n_zero == 0 and untied
-        method = "exact" if small else "approx"
+        small = n <= HL_EXACT_MAX_N and n_zero == 0
+        untied = small and np.unique(np.abs(used)).size == n
+        method = "exact" if untied else "approx"
     if method == "exact":
         k, level = _exact_order(used, confidence_level, distinct)
     else:
