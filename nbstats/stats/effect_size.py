@@ -139,8 +139,8 @@ def effect_size(
     any point between the two middle averages when N is even (nbstats:
     their mean). Where they differ: with zero differences, nbstats keeps them
     by default (the estimate then moves with the data: shifting every score
-    of b by c shifts it by c); R gives NaN when every difference is equal
-    (nbstats: that value); R's ``exact = TRUE`` falls back to the
+    of b by c shifts it by c); when every difference is the same value c,
+    R's interval is NaN (nbstats: (c, c)); R's ``exact = TRUE`` falls back to the
     approximation with ties or zeros, nbstats' ``"exact"`` is exact with
     zeros kept and refuses tied differences.
 

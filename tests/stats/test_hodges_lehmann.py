@@ -330,3 +330,12 @@ def test_large_n_has_a_finite_interval_around_the_estimate():
     # the approximate half-width of the HL interval: z σ_d √(π/3) / √n
     half = 1.959963984540054 * math.sqrt(math.pi / 3 / d.size)
     assert (high - low) / 2 == pytest.approx(half, rel=0.05)
+
+
+def test_every_difference_equal():
+    """R: estimate c (its "midrange"), interval NaN; nbstats: (c, c), every
+    Walsh average being c."""
+    res = hodges_lehmann(np.full(60, 2.5))
+    assert res.estimate == 2.5
+    assert res.interval == (2.5, 2.5)
+    assert res.method == "approx"
