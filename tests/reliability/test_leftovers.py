@@ -231,3 +231,33 @@ def test_ctrl_c_while_nbstats_is_imported_prints_no_traceback(delay, tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.2])
+def test_ctrl_c_before_the_dashboard_serves_prints_one_line(delay, tmp_path):
+    # the CSV is read and the page built before Voilà starts: a Ctrl-C then
+    # gave a KeyboardInterrupt traceback
+    small_csv(tmp_path / "scores.csv")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, "dashboard", "scores.csv", "--kind", "ranks"],
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout.readline() == "imported\n"
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert "Traceback" not in err, err
+    if proc.returncode == 130:
+        assert err == "nbstats: interrupted (SIGINT)\n"
+    else:  # Voilà had started: the server stopped it
+        assert proc.returncode == 0, err
+        assert "stopping Voilà" in err
