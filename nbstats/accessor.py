@@ -10,59 +10,134 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from nbstats import scores as _scores
-from nbstats.results.aligned import FriedmanAlignedResult
-from nbstats.results.analysis import AnalysisResult
-from nbstats.results.bayes import (
-    BayesPosthocResult,
-    BayesSignedRankPairsResult,
-    BayesSignedRankResult,
-    BayesSignTestResult,
-)
-from nbstats.results.bayes_friedman import BayesFriedmanResult
-from nbstats.results.comparison import ComparisonMatrixResult
-from nbstats.results.effect_size import EffectSizeResult
-from nbstats.results.folds import (
-    BayesCorrelatedTTestResult,
-    CorrelatedPairsResult,
-    CorrelatedTTestResult,
-)
-from nbstats.results.frequentist import (
-    AnovaResult,
-    FriedmanResult,
-    PosthocResult,
-    SignTestResult,
-    TTestResult,
-    WilcoxonResult,
-)
+from nbstats.report import report as _report
+from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.results.hierarchical import BayesHierarchicalResult
-from nbstats.results.quade import QuadeResult
-from nbstats.results.ranking import RankCIResult
 from nbstats.stats import bayes as _bayes
 from nbstats.stats import correlated as _correlated
 from nbstats.stats import frequentist as _freq
 from nbstats.stats import ranking as _ranking
 from nbstats.stats.analyze import analyze as _analyze
+from nbstats.stats.bayes.plackett_luce import (
+    bayes_plackett_luce as _bayes_plackett_luce,
+)
 from nbstats.stats.comparison import comparison_matrix as _comparison_matrix
 from nbstats.stats.correlated_pairs import correlated_pairs as _correlated_pairs
 from nbstats.stats.effect_size import effect_size as _effect_size
 from nbstats.stats.frequentist.aligned import friedman_aligned as _friedman_aligned
+from nbstats.stats.frequentist.durbin import durbin as _durbin
 from nbstats.stats.frequentist.quade import quade as _quade
+from nbstats.stats.frequentist.skillings_mack import skillings_mack as _skillings_mack
 from nbstats.stats.hierarchical import bayes_hierarchical as _bayes_hierarchical
 from nbstats.stats.letters import letters as _letters
+from nbstats.widgets.dashboard import dashboard as _dashboard
 
 _pandas_compare = pd.DataFrame.compare
 if not inspect.isfunction(_pandas_compare):  # pragma: no cover - module reloaded
     raise ImportError(
         "DataFrame.compare is no longer pandas' method; nbstats.accessor must be "
         "imported once per process (restart the kernel instead of reloading)."
+    )
+
+
+# Every method below is the module-level function with the frame filled in.
+# The methods are made from the functions, not written out, so that their
+# signatures (inspect.signature, tab completion) and help() are the
+# functions' own and cannot drift from them.
+
+_EXAMPLES = re.compile(r"^Examples\n-{8}$", re.MULTILINE)
+_SELF = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _signature_without(
+    function: Callable[..., Any],
+    *,
+    drop: Sequence[str] = (),
+    first: int = 0,
+    method: bool = True,
+    returns: Any = inspect.Signature.empty,
+) -> inspect.Signature:
+    """``function``'s signature without its first ``first`` and the ``drop``
+    parameters, with ``self`` in front for a method."""
+    signature = inspect.signature(function)
+    kept = [
+        p for p in list(signature.parameters.values())[first:] if p.name not in drop
+    ]
+    if returns is inspect.Signature.empty:
+        returns = signature.return_annotation
+    return signature.replace(
+        parameters=[_SELF, *kept] if method else kept, return_annotation=returns
+    )
+
+
+def _with_fold_columns(function: Callable[..., Any]) -> inspect.Signature:
+    """``function``'s signature with the long table's column options after ``b``."""
+    signature = _signature_without(function)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    columns = [
+        inspect.Parameter(name, keyword, default=None, annotation=annotation)
+        for name, annotation in (
+            ("on", "Any"),
+            ("case", "str | None"),
+            ("algorithm", "str | None"),
+            ("score", "str | None"),
+            ("fold", "str | Sequence[str] | None"),
+        )
+    ]
+    params = list(signature.parameters.values())
+    return signature.replace(parameters=[*params[:3], *columns, *params[3:]])
+
+
+def _describe(
+    method: Callable[..., Any], function: Callable[..., Any], name: str, intro: str
+) -> Callable[..., Any]:
+    method.__name__ = method.__qualname__ = name
+    method.__module__ = __name__
+    # the function's examples stay with it (they would run twice as doctests)
+    doc = _EXAMPLES.split(inspect.cleandoc(function.__doc__ or ""))[0].rstrip()
+    method.__doc__ = f"{intro}\n\n{doc}\n\nExamples: see ``nbstats.{name}``."
+    return method
+
+
+def _table_method(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A method that calls ``function`` with this frame as its first argument."""
+    first = next(iter(inspect.signature(function).parameters))
+
+    def method(self: CompareAccessor, *args: Any, **kwargs: Any) -> Any:
+        return function(self._obj, *args, **kwargs)
+
+    method.__signature__ = _signature_without(function, first=1)  # type: ignore[attr-defined]
+    return _describe(
+        method,
+        function,
+        name,
+        f"``df.compare.{name}(...)`` is ``nbstats.{name}(df, ...)``: this frame "
+        f"is ``{first}``; the other parameters are below.",
+    )
+
+
+def _pair_method(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A method that calls ``function`` on the columns named ``a`` and ``b``."""
+
+    def method(self: CompareAccessor, a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+        return function(self._column(a), self._column(b), *args, **kwargs)
+
+    method.__signature__ = _signature_without(function)  # type: ignore[attr-defined]
+    return _describe(
+        method,
+        function,
+        name,
+        f"``df.compare.{name}(a, b, ...)`` is ``nbstats.{name}(df[a], df[b], ...)``: "
+        "``a`` and ``b`` are column names of this frame.",
     )
 
 
@@ -93,73 +168,36 @@ class CompareAccessor:
 
     # -- score tables -----------------------------------------------------
 
-    def score_table(self, **kwargs: Any) -> pd.DataFrame:
-        """:func:`nbstats.score_table` of this frame (e.g. long data)."""
-        return _scores.score_table(self._obj, **kwargs)
-
-    def ranks(self, **kwargs: Any) -> pd.DataFrame:
-        """:func:`nbstats.ranks` of this frame."""
-        return _scores.ranks(self._obj, **kwargs)
-
-    def mean_ranks(self, **kwargs: Any) -> pd.Series:
-        """:func:`nbstats.mean_ranks` of this frame."""
-        return _scores.mean_ranks(self._obj, **kwargs)
+    score_table = _table_method(_scores.score_table, "score_table")
+    ranks = _table_method(_scores.ranks, "ranks")
+    mean_ranks = _table_method(_scores.mean_ranks, "mean_ranks")
 
     # -- two algorithms ---------------------------------------------------
 
-    def sign_test(self, a: Any, b: Any, **kwargs: Any) -> SignTestResult:
-        """:func:`nbstats.sign_test` of columns ``a`` and ``b``."""
-        return _freq.sign_test(self._column(a), self._column(b), **kwargs)
-
-    def wilcoxon(self, a: Any, b: Any, **kwargs: Any) -> WilcoxonResult:
-        """:func:`nbstats.wilcoxon` of columns ``a`` and ``b``."""
-        return _freq.wilcoxon(self._column(a), self._column(b), **kwargs)
-
-    def ttest(self, a: Any, b: Any, **kwargs: Any) -> TTestResult:
-        """:func:`nbstats.ttest` of columns ``a`` and ``b``."""
-        return _freq.ttest(self._column(a), self._column(b), **kwargs)
-
-    def effect_size(self, a: Any, b: Any, **kwargs: Any) -> EffectSizeResult:
-        """:func:`nbstats.effect_size` of columns ``a`` and ``b`` (b − a)."""
-        return _effect_size(self._column(a), self._column(b), **kwargs)
+    sign_test = _pair_method(_freq.sign_test, "sign_test")
+    wilcoxon = _pair_method(_freq.wilcoxon, "wilcoxon")
+    ttest = _pair_method(_freq.ttest, "ttest")
+    effect_size = _pair_method(_effect_size, "effect_size")
 
     # -- several algorithms -----------------------------------------------
 
-    def friedman(self, **kwargs: Any) -> FriedmanResult:
-        """:func:`nbstats.friedman` of this frame."""
-        return _freq.friedman(self._obj, **kwargs)
+    friedman = _table_method(_freq.friedman, "friedman")
+    rm_anova = _table_method(_freq.rm_anova, "rm_anova")
+    quade = _table_method(_quade, "quade")
+    friedman_aligned = _table_method(_friedman_aligned, "friedman_aligned")
+    durbin = _table_method(_durbin, "durbin")
+    skillings_mack = _table_method(_skillings_mack, "skillings_mack")
+    posthoc = _table_method(_freq.posthoc, "posthoc")
+    comparison_matrix = _table_method(_comparison_matrix, "comparison_matrix")
+    analyze = _table_method(_analyze, "analyze")
 
-    def rm_anova(self, **kwargs: Any) -> AnovaResult:
-        """:func:`nbstats.rm_anova` of this frame."""
-        return _freq.rm_anova(self._obj, **kwargs)
-
-    def quade(self, **kwargs: Any) -> QuadeResult:
-        """:func:`nbstats.quade` of this frame."""
-        return _quade(self._obj, **kwargs)
-
-    def friedman_aligned(self, **kwargs: Any) -> FriedmanAlignedResult:
-        """:func:`nbstats.friedman_aligned` of this frame."""
-        return _friedman_aligned(self._obj, **kwargs)
-
-    def posthoc(self, **kwargs: Any) -> PosthocResult:
-        """:func:`nbstats.posthoc` of this frame (every ``method``, e.g.
-        ``"bergmann-hommel"`` or ``"wilcoxon"`` with ``adjust=``)."""
-        return _freq.posthoc(self._obj, **kwargs)
-
-    def comparison_matrix(self, **kwargs: Any) -> ComparisonMatrixResult:
-        """:func:`nbstats.comparison_matrix` of this frame."""
-        return _comparison_matrix(self._obj, **kwargs)
-
-    def analyze(self, **kwargs: Any) -> AnalysisResult:
-        """:func:`nbstats.analyze` of this frame."""
-        return _analyze(self._obj, **kwargs)
-
-    def letters(self, **kwargs: Any) -> pd.Series:
+    def letters(self, **kwargs: Any) -> Any:
         """:func:`nbstats.letters` of :func:`nbstats.posthoc` of this frame.
 
         ``df.compare.letters(**kw) == nbstats.letters(nbstats.posthoc(df, **kw))``:
-        ``kwargs`` choose the all-pairs procedure (``method``, ``alpha``,
-        ``adjust``, ``higher_is_better``, ``nan_policy``).
+        the arguments are :func:`nbstats.posthoc`'s and choose the all-pairs
+        procedure (``method``, ``alpha``, ``adjust``, ``higher_is_better``,
+        ``nan_policy``, ``ranking``).
         """
         if kwargs.get("control") is not None:
             raise ValueError(
@@ -168,33 +206,26 @@ class CompareAccessor:
             )
         return _letters(_freq.posthoc(self._obj, **kwargs))
 
+    letters.__signature__ = _signature_without(  # type: ignore[attr-defined]
+        _freq.posthoc,
+        drop=("scores", "control"),
+        returns=inspect.signature(_letters).return_annotation,
+    )
+
     # -- Bayesian -----------------------------------------------------------
 
-    def bayes_sign_test(self, a: Any, b: Any, **kwargs: Any) -> BayesSignTestResult:
-        """:func:`nbstats.bayes_sign_test` of columns ``a`` and ``b``."""
-        return _bayes.bayes_sign_test(self._column(a), self._column(b), **kwargs)
-
-    def bayes_signrank(self, a: Any, b: Any, **kwargs: Any) -> BayesSignedRankResult:
-        """:func:`nbstats.bayes_signrank` of columns ``a`` and ``b``."""
-        return _bayes.bayes_signrank(self._column(a), self._column(b), **kwargs)
-
-    def bayes_signrank_pairs(self, **kwargs: Any) -> BayesSignedRankPairsResult:
-        """:func:`nbstats.bayes_signrank_pairs` of this frame."""
-        return _bayes.bayes_signrank_pairs(self._obj, **kwargs)
-
-    def bayes_friedman(self, **kwargs: Any) -> BayesFriedmanResult:
-        """:func:`nbstats.bayes_friedman` of this frame."""
-        return _bayes.bayes_friedman(self._obj, **kwargs)
-
-    def bayes_posthoc(self, **kwargs: Any) -> BayesPosthocResult:
-        """:func:`nbstats.bayes_posthoc` of this frame."""
-        return _bayes.bayes_posthoc(self._obj, **kwargs)
+    bayes_sign_test = _pair_method(_bayes.bayes_sign_test, "bayes_sign_test")
+    bayes_signrank = _pair_method(_bayes.bayes_signrank, "bayes_signrank")
+    bayes_signrank_pairs = _table_method(
+        _bayes.bayes_signrank_pairs, "bayes_signrank_pairs"
+    )
+    bayes_friedman = _table_method(_bayes.bayes_friedman, "bayes_friedman")
+    bayes_posthoc = _table_method(_bayes.bayes_posthoc, "bayes_posthoc")
+    bayes_plackett_luce = _table_method(_bayes_plackett_luce, "bayes_plackett_luce")
 
     # -- per-fold scores (cross-validation) -----------------------------------
 
-    def fold_summary(self, **kwargs: Any) -> dict[str, object]:
-        """:func:`nbstats.fold_summary` of this long per-fold table."""
-        return _scores.fold_summary(self._obj, **kwargs)
+    fold_summary = _table_method(_scores.fold_summary, "fold_summary")
 
     def correlated_ttest(
         self,
@@ -239,6 +270,10 @@ class CompareAccessor:
         x, y, kwargs = self._fold_pair(a, b, on, case, algorithm, score, fold, kwargs)
         return _correlated.correlated_ttest(x, y, **kwargs)
 
+    correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
+        _correlated.correlated_ttest
+    )
+
     def bayes_correlated_ttest(
         self,
         a: Any,
@@ -270,10 +305,11 @@ class CompareAccessor:
         x, y, kwargs = self._fold_pair(a, b, on, case, algorithm, score, fold, kwargs)
         return _correlated.bayes_correlated_ttest(x, y, **kwargs)
 
-    def correlated_pairs(self, **kwargs: Any) -> CorrelatedPairsResult:
-        """:func:`nbstats.correlated_pairs` of this long per-fold table:
-        ``df.compare.correlated_pairs(**kw) == nbstats.correlated_pairs(df, **kw)``."""
-        return _correlated_pairs(self._obj, **kwargs)
+    bayes_correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
+        _correlated.bayes_correlated_ttest
+    )
+
+    correlated_pairs = _table_method(_correlated_pairs, "correlated_pairs")
 
     def bayes_hierarchical(
         self, a: Any, b: Any, **kwargs: Any
@@ -290,19 +326,17 @@ class CompareAccessor:
             )
         return _bayes_hierarchical(a, b, data=self._obj, **kwargs)
 
+    bayes_hierarchical.__signature__ = _signature_without(  # type: ignore[attr-defined]
+        _bayes_hierarchical, drop=("data",), method=True
+    )
+
     # -- ranks ----------------------------------------------------------------
 
-    def rank_ci(self, **kwargs: Any) -> RankCIResult:
-        """:func:`nbstats.rank_ci` of this frame."""
-        return _ranking.rank_ci(self._obj, **kwargs)
+    rank_ci = _table_method(_ranking.rank_ci, "rank_ci")
 
     # -- pictures -------------------------------------------------------------
 
-    def dashboard(self, kind: str = "bayes", **kwargs: Any) -> Any:
-        """:func:`nbstats.dashboard` of this frame (imports ipywidgets)."""
-        from nbstats.widgets.dashboard import dashboard  # lazy
-
-        return dashboard(self._obj, kind=kind, **kwargs)
+    dashboard = _table_method(_dashboard, "dashboard")
 
     def cd_diagram(
         self,
@@ -340,11 +374,7 @@ class CompareAccessor:
         )
         return plots.cd_diagram(result, **kwargs)
 
-    def report(self, path: Any, **kwargs: Any) -> Any:
-        """:func:`nbstats.report` of this frame: an HTML/PDF/TeX/ipynb report."""
-        from nbstats.report import report  # lazy: nbconvert only when writing
-
-        return report(self._obj, path, **kwargs)
+    report = _table_method(_report, "report")
 
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"

@@ -131,8 +131,8 @@ def bayes_plackett_luce(
     >>> import nbstats
     >>> table = nbstats.datasets.load("demsar2006")
     >>> res = nbstats.bayes_plackett_luce(table, random_state=0)
-    >>> res.prob_best.round(2).to_dict()  # two of four are contenders
-    {'C4.5': 0.0, 'C4.5+m': 0.52, 'C4.5+cf': 0.01, 'C4.5+m+cf': 0.48}
+    >>> res.prob_best.round(1).to_dict()  # two of four are contenders
+    {'C4.5': 0.0, 'C4.5+m': 0.5, 'C4.5+cf': 0.0, 'C4.5+m+cf': 0.5}
     >>> res.ranking.loc["C4.5+m", ["rank_lower", "rank_upper"]].tolist()
     [1, 3]
     """
