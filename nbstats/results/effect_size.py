@@ -115,7 +115,7 @@ class EffectSizeResult(Result):
         if self.confidence_interval is not None:
             rows.append(
                 (
-                    f"{self.confidence_level:.4g} CI ({self.interval_method})",
+                    f"{100 * self.confidence_level:.4g}% CI ({self.interval_method})",
                     self.confidence_interval,
                 )
             )
@@ -129,31 +129,27 @@ class EffectSizeResult(Result):
         dropped = self.zero_method == "wilcox" and self.n_zero
         used = self.n - (self.n_zero or 0) if dropped else self.n
         total = used * (used + 1) // 2
-        zeros = (
-            f"{self.n_zero} zero differences dropped"
-            if dropped
-            else f"{self.n_zero or 0} zero differences kept"
-        )
+        if not self.n_zero:
+            zeros = "none zero"
+        elif dropped:
+            zeros = f"{self.n_zero} zero differences dropped"
+        else:
+            zeros = f"{self.n_zero} zero differences kept"
         k, upper = self.order_statistics or (0, 0)
         if k == 0:
             interval = "the median of the differences (no level reached)"
         elif self.interval_method == "exact":
-            interval = (
-                f"Walsh averages no. {k} and {upper}: "
-                "inverts the exact signed-rank test"
-            )
+            interval = f"Walsh averages no. {k} and {upper} (exact signed-rank test)"
         else:
-            corrected = "with" if self.correction else "without"
+            corrected = ", continuity corrected" if self.correction else ""
             interval = (
-                f"Walsh averages no. {k} and {upper}: inverts the signed-rank "
-                f"test's normal approximation (ties corrected, {corrected} "
-                "continuity correction)"
+                f"Walsh averages no. {k} and {upper} (signed-rank test's normal "
+                f"approximation, ties corrected{corrected})"
             )
         return [
             (
                 "estimate",
-                f"median of the {total} Walsh averages (d_i + d_j)/2, i ≤ j, "
-                f"of {used} differences ({zeros})",
+                f"median of the {total} Walsh averages of {used} differences ({zeros})",
             ),
             ("interval", interval),
         ]
