@@ -15,6 +15,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 import nbstats
 
@@ -197,6 +198,15 @@ def test_bakeoff_friedman_on_fold_means(bakeoff):
     assert wide.shape == (142, 2)
     result = nbstats.friedman(wide, nan_policy="omit")
     assert (result.n_cases, result.n_algorithms) == (142, 2)
+    # the two-algorithm question, on the resample means: scipy's signed-rank test
+    ours = nbstats.wilcoxon(
+        wide["HC2"], wide["MR-Hydra"], zero_method="wilcox", method="approx"
+    )
+    scipys = stats.wilcoxon(
+        wide["MR-Hydra"], wide["HC2"], zero_method="wilcox", method="approx"
+    )
+    assert ours.statistic == scipys.statistic
+    np.testing.assert_allclose(ours.pvalue, scipys.pvalue, rtol=1e-12)
 
 
 # -- the listing and the missing-value policy ---------------------------------
@@ -241,3 +251,9 @@ def test_friedman_omit_runs_on_the_gapped_tables(name):
     # Friedman's mean ranks on the complete rows (pandas' average ranks, 1 = best)
     ranks = complete.rank(axis=1, ascending=False).mean()
     np.testing.assert_allclose(result.mean_ranks.to_numpy(), ranks.to_numpy())
+    # one-decimal percentages tie often: scipy's tie-corrected statistic
+    with pytest.warns(UserWarning, match="dropped"):
+        corrected = nbstats.friedman(table, nan_policy="omit", tie_correction=True)
+    scipys = stats.friedmanchisquare(*complete.to_numpy().T)
+    np.testing.assert_allclose(corrected.statistic, scipys.statistic, rtol=1e-12)
+    np.testing.assert_allclose(corrected.pvalue, scipys.pvalue, rtol=1e-9)
