@@ -312,7 +312,11 @@ def posthoc(
         # ranks are multiples of 1/(2N), so many pairs share one |z|
         distinct, position = np.unique(np.abs(stats), return_inverse=True)
         tail = sps.studentized_range.sf(distinct * np.sqrt(2), k, np.inf)
-        adjusted = np.minimum(1.0, tail[position])
+        # the range exceeds |z|√2 when one of the k(k-1)/2 pairs does, so
+        # raw <= Nemenyi <= k(k-1)/2 raw (Bonferroni); the bounds also remove
+        # the integral's floor of 1e-16 far in the tail (raw p = 0 stays 0)
+        m = k * (k - 1) / 2
+        adjusted = np.minimum(1.0, np.clip(tail[position], raw, m * raw))
         if ranking == "friedman":
             critical_difference = critical_value(k, alpha, "nemenyi") * se
     elif method == "bonferroni-dunn":

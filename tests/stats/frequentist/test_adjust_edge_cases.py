@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 import nbstats
@@ -262,3 +263,29 @@ def test_edges_match_r_p_adjust(r_edges, method, case):
     np.testing.assert_allclose(
         nbstats.adjust_pvalues(case, method), expected, atol=1e-15
     )
+
+
+@pytest.mark.parametrize("k", [3, 5, 8])
+def test_nemenyi_at_its_edges(k):
+    # Nemenyi's adjusted p-value is the studentized range's tail at |z|√2
+    # (scipy): between the raw p-value and Bonferroni's m p (a range exceeds
+    # w when one of the m pairs does); 1 for equal mean ranks, and 0 (not
+    # the integral's 1e-16 floor) for a raw p-value of 0
+    rng = np.random.default_rng(k)
+    a = rng.normal(size=3000)
+    # two equal algorithms, k - 3 at random, one far ahead of all of them
+    others = rng.normal(size=(3000, k - 3)) * 0.1
+    table = np.column_stack([a, a, a[:, None] + others, a + 1e3])
+    res = nbstats.posthoc(table, method="nemenyi")
+    first, second = np.triu_indices(k, 1)
+    raw = res.pvalues.to_numpy()[first, second]
+    adjusted = res.adjusted.to_numpy()[first, second]
+    z = np.abs(res.statistics.to_numpy()[first, second])
+    m = k * (k - 1) // 2
+    assert adjusted[raw == 1].tolist() == [1.0] * int(np.sum(raw == 1))
+    assert adjusted[raw == 0].tolist() == [0.0] * int(np.sum(raw == 0))
+    assert (raw == 0).sum() >= k - 1 and (raw == 1).sum() >= 1
+    middle = (raw > 0) & (raw < 1)
+    expected = stats.studentized_range.sf(z[middle] * np.sqrt(2), k, np.inf)
+    np.testing.assert_allclose(adjusted[middle], np.minimum(expected, 1), rtol=1e-9)
+    assert np.all(adjusted >= raw) and np.all(adjusted <= np.minimum(1, m * raw))
