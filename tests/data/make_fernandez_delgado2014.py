@@ -15,8 +15,9 @@ at commit f15ee8493bf2a93934b9a8d5db6a40585592f83c (``data/results.txt``,
 Internal checks that it is the published table: every data set's min, max and
 mean columns and every classifier's mean row agree with the cells (to the 0.1
 the file prints), and parRF_caret's accuracy is 94.1 % of each data set's
-best on average and at least 90 % of it on 84.3 % of the data sets, the two
-figures of the paper's abstract.
+best on average and at least 90 % of it on 84.3 % of the data sets, and
+svm_C's 92.3 % (its 2 missing results counted as 0 %), the figures of the
+paper's abstract.
 
 The file is whitespace-separated: a header ``problema <179 names> min max mean
 std``, 121 data rows, a rule, then ``mean`` and ``std`` rows. ``--`` marks a
@@ -67,6 +68,9 @@ SUMMARY_COLUMNS = ("min", "max", "mean", "std")
 # overcoming 90% in the 84.3% of the data sets" (maximum = the data set's best).
 PARRF_PERCENT_OF_MAX = 94.1
 PARRF_SHARE_OVER_90 = 84.3
+# ... and svm_C "achieves 92.3% of the maximum accuracy": the file gives this
+# when svm_C's 2 missing results count as 0 % (93.8 % over the 119 it has).
+SVMC_PERCENT_OF_MAX = 92.3
 
 # (data set, classifier) -> accuracy (%) as printed; None where the file has "--".
 SPOT_VALUES = {

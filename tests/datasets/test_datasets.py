@@ -117,6 +117,8 @@ def test_delgado_matches_the_paper_abstract(delgado):
     share = delgado["parRF_caret"] / delgado.max(axis=1) * 100
     assert round(share.mean(), 1) == DELGADO.PARRF_PERCENT_OF_MAX
     assert round((share >= 90).mean() * 100, 1) == DELGADO.PARRF_SHARE_OVER_90
+    svm = (delgado["svm_C"] / delgado.max(axis=1) * 100).fillna(0)
+    assert round(svm.mean(), 1) == DELGADO.SVMC_PERCENT_OF_MAX
 
 
 def test_delgado_subsets_are_columns_of_the_full_table(delgado):
