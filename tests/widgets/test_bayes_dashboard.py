@@ -194,7 +194,10 @@ def test_every_pair_equals_the_module_functions(table, prior, s, rope):
         n_samples=N_SAMPLES, random_state=7,
     )  # fmt: skip
     pd.testing.assert_frame_equal(dash.result["joint"], post.statements)
-    fried = nbstats.bayes_friedman(table, s=s_joint, gamma=0.05)
+    # the Friedman test: s once it is set, else its own default (1), as
+    # bayes_friedman and the report (issue 30: 0.562 here, 1 in the report)
+    s_friedman = 1.0 if prior == "bb" or (prior == "idp" and s == IDP_DEFAULT_S) else s
+    fried = nbstats.bayes_friedman(table, s=s_friedman, gamma=0.05)
     assert dash.result["friedman"].statistic == fried.statistic
     assert dash.result["friedman"].reject == fried.reject
 
@@ -705,9 +708,11 @@ def test_friedman_verdicts_of_earlier_settings_are_kept(table, monkeypatch):
 
     monkeypatch.setattr(bayes_module, "bayes_friedman", counting)
     dash = make(table)
-    for prior in ("bb", "point", "idp", "bb"):  # s = 0 for bb, the slider's else
+    # the test's default s = 1 for idp at the slider's default and for bb
+    # (as the report), the slider's s for the point prior
+    for prior in ("bb", "point", "idp", "bb"):
         dash.controls["prior"].value = prior
         assert dash.error is None, dash.error
-    assert calls == [(pytest.approx(IDP_DEFAULT_S), 0.05), (0.0, 0.05)]
-    ref = nbstats.bayes_friedman(table, s=0.0, gamma=0.05)
+    assert calls == [(1.0, 0.05), (pytest.approx(IDP_DEFAULT_S), 0.05)]
+    ref = nbstats.bayes_friedman(table, s=1.0, gamma=0.05)
     assert dash.result["friedman"].statistic == ref.statistic

@@ -210,7 +210,7 @@ class PairBlocks:
             x0 = -self.z0 + 0.0 if flip[members[0]] and len(groups) > 1 else self.z0
             parts = self.sums(canonical[:, members], x0)
             counts[members] = self.counts(parts)[0]
-            walsh[members] = _walsh_sums(parts["pair_sums"])
+            walsh[members] = _walsh_sums(parts["pair_sums"], self.regions)
             if interval:
                 found = self._intervals(parts, flip[members], threshold)
                 low[members], high[members] = found
@@ -317,11 +317,18 @@ class PairBlocks:
         return mean, mean
 
 
-def _walsh_sums(pair_sums: PairSums) -> np.ndarray:
+def _walsh_sums(pair_sums: PairSums, regions: list[tuple[int, float]]) -> np.ndarray:
     """Every pair's ``A = Σ_i Σ_j H(z_i + z_j) + Σ_i H(z_i)`` (canonical z),
-    as :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior` counts it:
-    an exact sum of halves."""
-    main, other = pair_sums.boundaries(+1, 0.0)
-    n = main.shape[1]
-    count = (n - main).sum(axis=1) + 0.5 * (main - other).sum(axis=1)
+    as :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior` counts it
+    (an exact sum of halves), from the boundaries the sums of ``regions``
+    (θ first) were evaluated with."""
+    packed = pair_sums.packed(regions)
+    main = packed["mains"][:, 0]
+    n_regions, n = len(regions), main.shape[1]
+    # the ties at the boundary of θ: region 0 of every pair
+    steps = np.concatenate([[0], np.cumsum(packed["tie_high"] - packed["tie_low"])])
+    starts = packed["tie_start"]
+    k = np.arange(main.shape[0]) * n_regions
+    half = steps[starts[k + 1]] - steps[starts[k]]
+    count = (n - main).sum(axis=1) + 0.5 * half
     return count + np.heaviside(pair_sums.sorted, 0.5).sum(axis=1)

@@ -252,6 +252,18 @@ class PairSums:
 
         self._parallel(run, len(halves))
 
+    def packed(self, regions: Sequence[RegionSpec], cross: bool = False) -> dict:
+        """:meth:`batch` of ``regions`` as the sums use it (kept for the last
+        regions asked): ``mains`` (K × R × n), the ties, the points.
+
+        Examples
+        --------
+        >>> sums = PairSums(np.array([[0.1], [-0.1], [0.3]]), None)
+        >>> sums.packed([(+1, 0.0)])["mains"].shape
+        (1, 1, 3)
+        """
+        return self._packed(tuple(regions), cross)
+
     def _packed(self, regions: tuple[RegionSpec, ...], cross: bool) -> dict:
         """:meth:`batch` of ``regions`` with the points of a pseudo-observation
         at 0 (zeros without ``cross``); the last one kept (a dashboard asks
