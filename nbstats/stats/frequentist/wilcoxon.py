@@ -382,8 +382,8 @@ def walsh_order_statistics(
     round draws random candidates and takes two of them as pivots around
     the target's expected position (Floyd & Rivest 1975; Monahan 1984
     selects in the same sorted matrix), then keeps each row's range between
-    them. Once at most ``materialize`` candidates are left (default
-    max(2n, 2²⁰)) they are formed and partitioned. Memory is O(n +
+    them. Once at most ``materialize`` candidates are left (default 2n,
+    within 2²⁰ … 2²²) they are formed and partitioned. Memory is O(n +
     materialize); expected time O(n log n) per round and a few rounds
     (the band around the target shrinks about 80-fold per round). A rank
     that follows the one just found costs one more count.
@@ -415,7 +415,7 @@ def walsh_order_statistics(
     wanted = np.atleast_1d(np.asarray(ranks, dtype=np.int64))
     if wanted.size and (wanted.min() < 1 or wanted.max() > total):
         raise ValueError(f"ranks must lie in 1 … {total} (n = {n}), got {ranks!r}.")
-    cap = max(2 * n, 1 << 20) if materialize is None else max(int(materialize), 1)
+    cap = _materialize(n) if materialize is None else max(int(materialize), 1)
     rng = np.random.default_rng(0)  # only the speed depends on the draws
     found: dict[int, float] = {}
     for k in sorted(set(wanted.tolist())):
@@ -424,6 +424,11 @@ def walsh_order_statistics(
         else:
             found[k] = _select_walsh(half, k, cap, rng)
     return np.array([found[k] for k in wanted.tolist()], dtype=float)
+
+
+def _materialize(n: int) -> int:
+    """How many candidates are formed at most: 2n between 2²⁰ and 2²²."""
+    return min(max(2 * n, 1 << 20), 1 << 22)
 
 
 def _select_walsh(
