@@ -57,10 +57,8 @@ from nbstats.report.hierarchical import (  # noqa: F401  (the cells call them)
     hierarchical_tests,
 )
 from nbstats.report.methods import CHI2_F, F_F, Paragraph
-from nbstats.report.notebook import (  # noqa: F401  (the cells call them)
-    read_scores,
-    unpickled,
-)
+from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
+from nbstats.report.settings import unpickled  # noqa: F401  (the cells call it)
 from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
     bayes_two_sample,

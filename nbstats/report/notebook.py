@@ -27,11 +27,8 @@ Table and figure numbers are assigned when the notebook starts
 from __future__ import annotations
 
 import ast
-import base64
 import dataclasses
 import io
-import json
-import pickle
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,7 +41,10 @@ from nbstats.report.settings import (  # noqa: F401  (re-exported)
     N_SAMPLES,
     ReportSettings,
     escape_markdown,
+    json_value,
     make_settings,
+    python_value,
+    unpickled,
 )
 from nbstats.results.render import escape_latex
 
@@ -105,86 +105,6 @@ def read_scores(
     frame.index.name = index_name
     frame.columns.name = columns_name
     return frame
-
-
-#: The packages whose objects a notebook may carry pickled (an index named
-#: ``np.int64(3)`` or ``pd.Timestamp(...)``): the kernel imports them too.
-_PICKLED_PACKAGES = ("builtins", "numpy", "pandas", "datetime", "decimal", "fractions")
-
-
-def _identical(a: Any, b: Any) -> bool:
-    """Equal, with the same types all the way down (``1 == 1.0 == True`` is not)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(map(_identical, a, b))
-    if isinstance(a, dict):
-        return len(a) == len(b) and all(
-            _identical(k, q) and _identical(a[k], b[q])
-            for k, q in zip(a, b, strict=True)
-        )
-    return bool(a == b)
-
-
-def _types(value: Any) -> list[type]:
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [type(value), *(t for v in value for t in _types(v))]
-    if isinstance(value, dict):
-        return [dict, *(t for kv in value.items() for v in kv for t in _types(v))]
-    return [type(value)]
-
-
-def python_value(value: Any) -> str:
-    """Python source of ``value`` as data, never as code to run.
-
-    A literal when :func:`ast.literal_eval` reads it back identical (same
-    types: ``3``, ``'x'``, ``[('run', 'fold')]``); otherwise, for values of
-    numpy, pandas and the standard library (``np.int64(3)``, ``nan``,
-    ``pd.Timestamp(...)``), a call of :func:`unpickled` on its pickle, which
-    the report's kernel reads back exactly. Anything else is written as its
-    ``str`` (a name shown in the report is shown as text anyway).
-
-    Examples
-    --------
-    >>> python_value(("run", 3))
-    "('run', 3)"
-    >>> source = python_value(np.int64(3))
-    >>> source.startswith("report.unpickled(")
-    True
-    >>> unpickled(source[len("report.unpickled('"):-2])
-    np.int64(3)
-    """
-    text = repr(value)
-    try:
-        if _identical(ast.literal_eval(text), value):
-            return text
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        pass
-    modules = {t.__module__.partition(".")[0] for t in _types(value)}
-    if not modules <= set(_PICKLED_PACKAGES):
-        return repr(str(value))
-    blob = base64.b64encode(pickle.dumps(value, protocol=4)).decode("ascii")
-    return f"report.unpickled({blob!r})"
-
-
-def unpickled(blob: str) -> Any:
-    """The value :func:`python_value` wrote as a pickle (base64 text)."""
-    # only ever a pickle python_value wrote into the notebook
-    return pickle.loads(base64.b64decode(blob))
-
-
-def _json_value(value: Any) -> Any:
-    """``value`` as JSON data for the notebook's metadata (numpy scalars as
-    numbers, other objects as their text)."""
-
-    def default(obj: Any) -> Any:
-        if isinstance(obj, np.generic):
-            return obj.item()
-        if isinstance(obj, (set, frozenset)):
-            return list(obj)
-        return str(obj)
-
-    return json.loads(json.dumps(value, default=default, allow_nan=True))
 
 
 def _python_text(text: str) -> str:
@@ -397,7 +317,7 @@ report.start(
     notebook.metadata["language_info"] = {"name": "python"}
     notebook.metadata["nbstats"] = {
         "title_latex": escape_latex(settings.title),
-        "settings": _json_value(
+        "settings": json_value(
             {
                 **{
                     field.name: getattr(settings, field.name)

@@ -3,12 +3,17 @@
 :func:`make_settings` validates them once, before any notebook is built, and
 returns the frozen :class:`ReportSettings` the notebook builder embeds. The
 user's text that reaches a Markdown cell (the title, a file name) is checked
-by :func:`check_title` and written by :func:`escape_markdown`.
+by :func:`check_title` and written by :func:`escape_markdown`; every value
+the notebook's code holds is written by :func:`python_value`, as data.
 """
 
 from __future__ import annotations
 
+import ast
+import base64
 import dataclasses
+import json
+import pickle
 import unicodedata
 from collections.abc import Sequence
 from numbers import Integral, Real
@@ -24,7 +29,10 @@ __all__ = [
     "ReportSettings",
     "check_title",
     "escape_markdown",
+    "json_value",
     "make_settings",
+    "python_value",
+    "unpickled",
 ]
 
 #: The analyses a report can contain, in report order.
@@ -300,3 +308,91 @@ def _check_runs(runs: object, folds: dict[str, Any] | None) -> int | None:
             "cross-validation."
         )
     return int(runs)
+
+
+# -- user values in the notebook's code ------------------------------------------
+
+#: The packages whose objects a notebook may carry pickled (an index named
+#: ``np.int64(3)`` or ``pd.Timestamp(...)``): the kernel imports them too.
+_PICKLED_PACKAGES = ("builtins", "numpy", "pandas", "datetime", "decimal", "fractions")
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Equal, with the same types all the way down (``1 == 1.0 == True`` is not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(map(_identical, a, b))
+    if isinstance(a, dict):
+        return len(a) == len(b) and all(
+            _identical(k, q) and _identical(a[k], b[q])
+            for k, q in zip(a, b, strict=True)
+        )
+    return bool(a == b)
+
+
+def _types(value: Any) -> list[type]:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [type(value), *(t for v in value for t in _types(v))]
+    if isinstance(value, dict):
+        return [dict, *(t for kv in value.items() for v in kv for t in _types(v))]
+    return [type(value)]
+
+
+def python_value(value: Any) -> str:
+    """Python source of ``value`` as data, never as code to run.
+
+    A literal when :func:`ast.literal_eval` reads it back identical (same
+    types: ``3``, ``'x'``, ``[('run', 'fold')]``); otherwise, for values of
+    numpy, pandas and the standard library (``np.int64(3)``, ``nan``,
+    ``pd.Timestamp(...)``), a call of :func:`unpickled` on its pickle, which
+    the report's kernel reads back exactly. Anything else is written as its
+    ``str`` (a name shown in the report is shown as text anyway).
+
+    Examples
+    --------
+    >>> python_value(("run", 3))
+    "('run', 3)"
+    >>> source = python_value(np.int64(3))
+    >>> source.startswith("report.unpickled(")
+    True
+    >>> unpickled(source[len("report.unpickled('"):-2])
+    np.int64(3)
+    """
+    text = repr(value)
+    try:
+        if _identical(ast.literal_eval(text), value):
+            return text
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    modules = {t.__module__.partition(".")[0] for t in _types(value)}
+    if not modules <= set(_PICKLED_PACKAGES):
+        return repr(str(value))
+    blob = base64.b64encode(pickle.dumps(value, protocol=4)).decode("ascii")
+    return f"report.unpickled({blob!r})"
+
+
+def unpickled(blob: str) -> Any:
+    """The value :func:`python_value` wrote as a pickle (base64 text)."""
+    # only ever a pickle python_value wrote into the notebook
+    return pickle.loads(base64.b64decode(blob))
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as JSON data for the notebook's metadata (numpy scalars as
+    numbers, other objects as their text).
+
+    Examples
+    --------
+    >>> json_value({"columns": [np.int64(3), "fold"], "when": pd.Timestamp(0)})
+    {'columns': [3, 'fold'], 'when': '1970-01-01 00:00:00'}
+    """
+
+    def default(obj: Any) -> Any:
+        if isinstance(obj, np.generic):
+            return obj.item()
+        if isinstance(obj, (set, frozenset)):
+            return list(obj)
+        return str(obj)
+
+    return json.loads(json.dumps(value, default=default, allow_nan=True))

@@ -43,8 +43,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from nbstats.report.notebook import python_value
-from nbstats.report.settings import check_title, escape_markdown
+from nbstats.report.settings import check_title, escape_markdown, python_value
 from nbstats.widgets.serve_data import (
     FoldInput,
     fold_keyword,

@@ -29,8 +29,14 @@ import nbstats
 import nbstats.report
 from nbstats.report import export
 from nbstats.report.data import defuse_cell, defuse_csv
-from nbstats.report.notebook import build_notebook, python_value
-from nbstats.report.settings import MAX_TITLE, check_title, escape_markdown
+from nbstats.report.notebook import build_notebook
+from nbstats.report.settings import (
+    MAX_TITLE,
+    check_title,
+    escape_markdown,
+    python_value,
+    unpickled,
+)
 from nbstats.widgets.serve import build_notebook as dashboard_notebook
 
 JS_NAME = "[clickme](javascript:alert(document.domain)).csv"
@@ -219,8 +225,6 @@ def test_the_executed_notebook_holds_no_formula(compact_report):
      np.float32(0.5), None, "it's", {"a": 1}],
 )  # fmt: skip
 def test_a_python_value_is_read_back_identical(value):
-    from nbstats.report.cells import unpickled
-
     source = python_value(value)
     report = type("report", (), {"unpickled": staticmethod(unpickled)})
     back = eval(source, {"report": report, "__builtins__": {}})
