@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from nbstats.scores import _as_wide_frame, _validate_wide, rank_rows
+from nbstats.scores import incomplete_table, rank_rows
 
 __all__ = ["observed_mean_ranks", "pair_cases", "pairwise_counts", "pairwise_table"]
 
@@ -55,7 +55,7 @@ def pairwise_table(data: pd.DataFrame | np.ndarray) -> pd.DataFrame:
     ...                 [0.5, 0.4, 0.3], [0.8, 0.6, 0.7]]).shape
     (4, 3)
     """
-    table = _validate_wide(_as_wide_frame(data), nan_policy="raise", keep_nan=True)
+    table = incomplete_table(data)
     counts = pairwise_counts(table).to_numpy()
     rows, cols = np.triu_indices(table.shape[1], k=1)
     short = counts[rows, cols] < MIN_PAIR_CASES

@@ -24,7 +24,7 @@ from nbstats import _scipy_stats as sps
 from nbstats.dtypes import real_scores
 from nbstats.names import check_names, lookalike_key
 
-__all__ = ["fold_summary", "mean_ranks", "ranks", "score_table"]
+__all__ = ["fold_summary", "incomplete_table", "mean_ranks", "ranks", "score_table"]
 
 NanPolicy = Literal["raise", "omit", "pairwise"]
 Aggregate = Literal["mean", "median"] | None
@@ -379,6 +379,35 @@ def _check_index_names(data: pd.DataFrame, columns: Sequence[object]) -> None:
             "drop the index (data.reset_index(drop=True)) or rename it "
             "(data.rename_axis(None))."
         )
+
+
+def incomplete_table(
+    data: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
+) -> pd.DataFrame:
+    """Validate a wide score table and keep its missing cells (NaN).
+
+    Everything :func:`score_table` checks is checked (names, numbers, finite
+    values, at least two algorithms and two cases); a missing score stays NaN
+    instead of being refused. For the methods built for incomplete designs
+    (Skillings–Mack, Durbin, partial rankings, pairs on their shared cases).
+
+    Parameters
+    ----------
+    data : DataFrame or 2-D array-like
+        Rows = cases, columns = algorithms; NaN (or None, pd.NA) marks a
+        missing score.
+
+    Returns
+    -------
+    DataFrame
+        A new float64 table.
+
+    Examples
+    --------
+    >>> incomplete_table([[0.9, None], [0.7, 0.6]]).isna().sum().sum()
+    np.int64(1)
+    """
+    return _validate_wide(_as_wide_frame(data), nan_policy="raise", keep_nan=True)
 
 
 def _exact_mean(values: pd.Series) -> float:

@@ -21,10 +21,9 @@ import pandas as pd
 
 from nbstats.results.plackett_luce import PlackettLuceResult
 from nbstats.scores import (
-    _as_wide_frame,
-    _validate_wide,
     check_choice,
     check_flag,
+    incomplete_table,
     rank_rows,
     score_table,
 )
@@ -180,7 +179,7 @@ def bayes_plackett_luce(
 
 def _table(scores: object, nan_policy: str) -> pd.DataFrame:
     if nan_policy == "partial":
-        return _validate_wide(_as_wide_frame(scores), nan_policy="raise", keep_nan=True)
+        return incomplete_table(scores)
     return score_table(scores, nan_policy=nan_policy)
 
 
