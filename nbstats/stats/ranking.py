@@ -38,9 +38,11 @@ from nbstats.scores import (
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.frequentist.adjust import adjust_pvalues
 from nbstats.stats.frequentist.anova import rm_anova
-from nbstats.stats.frequentist.critical_difference import critical_value
+from nbstats.stats.frequentist.critical_difference import (
+    critical_value,
+    rank_standard_error,
+)
 from nbstats.stats.frequentist.friedman import friedman
-from nbstats.stats.frequentist.posthoc import posthoc
 from nbstats.stats.frequentist.skillings_mack import skillings_mack
 from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.frequentist.wilcoxon import signed_rank_pvalues
@@ -149,7 +151,12 @@ def rank_ci(
     random_state : None, int or numpy Generator
         Seed of the bootstrap: the resampled case indices are
         ``rng.integers(0, n, size=(n_boot, n))`` with
-        ``rng = np.random.default_rng(seed_sequence(random_state))``.
+        ``rng = np.random.default_rng(seed_sequence(random_state))``, indices
+        into the table in a canonical order: the columns sorted by name, the
+        rows by their scores (lexicographically, in that column order, each
+        row's sign folded so that ``higher_is_better=False`` draws the same
+        cases). So the same seed gives the same intervals, bit for bit,
+        whatever the order of the rows and columns.
 
     Returns
     -------
@@ -202,7 +209,7 @@ def rank_ci(
 
     >>> boot = rank_ci(table, method="bootstrap", random_state=0)
     >>> boot.lower.tolist(), boot.upper.tolist()
-    ([3, 1, 2, 1], [4, 2, 4, 2])
+    ([3, 1, 3, 1], [4, 2, 4, 2])
     """
     check_choice("method", method, RANK_CI_METHODS)
     _check_alpha(alpha)
@@ -247,7 +254,7 @@ def rank_ci(
     }
 
     if method == "bootstrap":
-        lower, upper = _bootstrap_intervals(values, alpha, n_boot, random_state)
+        lower, upper = _bootstrap_intervals(values, names, alpha, n_boot, random_state)
         return RankCIResult(
             lower=_int_series(lower, names, "lower"),
             upper=_int_series(upper, names, "upper"),
@@ -273,7 +280,7 @@ def rank_ci(
         better = worse = nothing
         p_better = p_worse = None
     elif method == "id-nemenyi":
-        p_better = posthoc(oriented_table, method="nemenyi").adjusted.to_numpy()
+        p_better = _nemenyi_pvalues(mean_ranks.to_numpy(), n)
         p_worse = p_better
         # b ahead of a: a smaller mean rank
         ahead = mean_ranks.to_numpy()[None, :] < mean_ranks.to_numpy()[:, None]
@@ -293,6 +300,8 @@ def rank_ci(
 
     lower = 1 + better.sum(axis=1)
     upper = m - worse.sum(axis=1)
+    # one frame when both sides share their p-values (m² floats each)
+    pvalues = None if p_better is None else frame_of_pairs(names, p_better)
     return RankCIResult(
         lower=_int_series(lower, names, "lower"),
         upper=_int_series(upper, names, "upper"),
@@ -300,8 +309,10 @@ def rank_ci(
         omnibus_rejected=rejected,
         better=frame_of_pairs(names, better),
         worse=frame_of_pairs(names, worse),
-        pvalues=None if p_better is None else frame_of_pairs(names, p_better),
-        pvalues_worse=None if p_worse is None else frame_of_pairs(names, p_worse),
+        pvalues=pvalues,
+        pvalues_worse=pvalues
+        if p_worse is p_better
+        else frame_of_pairs(names, p_worse),
         n_boot=None,
         incomplete=pairwise,
         **common,
@@ -377,9 +388,24 @@ def _int_series(values: np.ndarray, names: list[str], label: str) -> pd.Series:
 
 
 def _bootstrap_intervals(
-    values: np.ndarray, alpha: float, n_boot: int, random_state: object
+    values: np.ndarray,
+    names: list[str],
+    alpha: float,
+    n_boot: int,
+    random_state: object,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile intervals of the rank of the mean score over resampled cases."""
+    """Percentile intervals of the rank of the mean score over resampled cases.
+
+    The resamples are drawn from the table in a canonical order — columns
+    sorted by name, rows sorted by their scores in that column order — and
+    the intervals mapped back to the given columns, so the same seed gives
+    the same intervals, bit for bit, whatever the order of the rows and
+    columns (rows that sort equal have equal scores, so which comes first
+    does not matter).
+    """
+    columns = np.argsort(np.array(names, dtype=object), kind="stable")
+    values = values[:, columns]
+    values = values[_canonical_rows(values)]
     n, m = values.shape
     rng = np.random.default_rng(seed_sequence(random_state))
     resamples = rng.integers(0, n, size=(n_boot, n))
@@ -395,7 +421,54 @@ def _bootstrap_intervals(
     last = sps.rankdata(-means, method="max", axis=1)
     low = np.quantile(first, alpha / 2, axis=0, method="lower")
     high = np.quantile(last, 1 - alpha / 2, axis=0, method="higher")
-    return np.floor(low).astype(np.int64), np.ceil(high).astype(np.int64)
+    lower, upper = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    lower[columns] = np.floor(low).astype(np.int64)
+    upper[columns] = np.ceil(high).astype(np.int64)
+    return lower, upper
+
+
+def _canonical_rows(values: np.ndarray) -> np.ndarray:
+    """The order of the rows sorted by their scores, the same for the rows
+    of the negated table (so ``higher_is_better=False`` draws the same cases,
+    and gives the mirror image of the intervals).
+
+    The rows are compared with their sign folded (each row times the sign of
+    its first non-zero score), which negation does not change; only a row
+    and its exact negative tie on that, and they are ordered by their scores.
+    """
+    first = np.argmax(values != 0, axis=1)
+    sign = np.sign(values[np.arange(values.shape[0]), first])
+    folded = values * np.where(sign == 0, 1.0, sign)[:, None]
+    # np.lexsort: the last key decides first
+    return np.lexsort(np.vstack([values.T[::-1], folded.T[::-1]]))
+
+
+def _nemenyi_pvalues(mean_ranks: np.ndarray, n: int) -> np.ndarray:
+    """Nemenyi's adjusted p-values of every pair, NaN on the diagonal.
+
+    ``nbstats.posthoc(method="nemenyi").adjusted``, the same formula, but
+    only the p-values: the post-hoc result also holds every
+    pair's effect size, a cases × pairs matrix, which takes gigabytes at
+    thousands of algorithms.
+    """
+    m = mean_ranks.size
+    z = mean_ranks[None, :] - mean_ranks[:, None]
+    np.abs(z, out=z)
+    z /= rank_standard_error(m, n)
+    # the tail is a numerical integral per value; mean ranks are multiples of
+    # 1/(2n), so many pairs share one |z| (found by hashing: a sort of the
+    # m² values took longer than the integrals)
+    codes, distinct = pd.factorize(z.ravel())
+    del z
+    tail = sps.studentized_range.sf(distinct * np.sqrt(2), m, np.inf)
+    # the range exceeds |z|√2 when one of the m(m-1)/2 pairs does: the raw
+    # p-value <= Nemenyi's <= m(m-1)/2 raw ones (Bonferroni); the bounds also
+    # remove the integral's floor of 1e-16 far in the tail
+    raw = 2 * sps.norm.sf(distinct)
+    tail = np.minimum(1.0, np.clip(tail, raw, m * (m - 1) / 2 * raw))
+    pvalues = tail[codes].reshape(m, m)
+    np.fill_diagonal(pvalues, np.nan)
+    return pvalues
 
 
 def _directed(

@@ -491,10 +491,22 @@ def test_supplement_convention_is_the_mirror_image():
 
 
 def slow_bootstrap(x: np.ndarray, alpha: float, n_boot: int, seed: int):
-    """One resample at a time, ranks counted by hand, percentiles by index."""
+    """One resample at a time, ranks counted by hand, percentiles by index.
+
+    The documented draws: indices into the rows sorted by their scores, each
+    times the sign of its first non-zero score, then by the scores (the
+    columns of an array are named "0", "1", …: already in name order here).
+    """
     n, m = x.shape
+    assert m <= 10
+
+    def folded(row):
+        sign = next((math.copysign(1.0, v) for v in row if v != 0), 1.0)
+        return tuple(sign * v for v in row), tuple(row)
+
+    x = x[sorted(range(n), key=lambda i: folded(x[i]))]
     rng = np.random.default_rng(seed_sequence(seed))
-    resamples = rng.integers(0, n, size=(n_boot, n))  # the documented draws
+    resamples = rng.integers(0, n, size=(n_boot, n))
     ranks = np.empty((n_boot, m))
     for b in range(n_boot):
         totals = [sum(x[i, j] for i in resamples[b]) for j in range(m)]
