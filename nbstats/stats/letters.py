@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from nbstats.names import letters as spreadsheet_letters
@@ -68,29 +68,41 @@ def letters(result: Any, mean_ranks: pd.Series | None = None) -> pd.Series:
             "significant pairs as a matrix instead (e.g. nbstats.plots."
             "pairwise_heatmap)."
         ) from None
-    kept = _without_redundant(groups)
+    kept = _without_redundant(groups, list(reject.index))
     labels = _labels(len(kept))
-    order = sorted(reject.index, key=lambda name: mean_ranks[name])
-    shown = {
-        name: "".join(label for label, g in zip(labels, kept, strict=True) if name in g)
-        for name in order
-    }
-    return pd.Series(shown, name="letters", dtype=object)
+    shown = {name: [] for name in sorted(reject.index, key=lambda a: mean_ranks[a])}
+    for label, group in zip(labels, kept, strict=True):
+        for name in group:
+            shown[name].append(label)
+    return pd.Series(
+        {name: "".join(parts) for name, parts in shown.items()},
+        name="letters",
+        dtype=object,
+    )
 
 
-def _without_redundant(groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def _without_redundant(
+    groups: list[tuple[str, ...]], names: list[str]
+) -> list[tuple[str, ...]]:
     """Drop groups whose pairs and members the other groups already cover,
-    the largest last to go (smaller groups first)."""
-    kept = list(groups)
-    for group in sorted(groups, key=len):
-        others = [set(g) for g in kept if g is not group]
-        covered = all(
-            any(x in h and y in h for h in others)
-            for x, y in itertools.combinations(group, 2)
-        ) and all(any(x in h for h in others) for x in group)
-        if covered:
-            kept = [g for g in kept if g is not group]
-    return kept
+    the largest last to go (smaller groups first).
+
+    ``count[a, b]`` is the number of kept groups holding both a and b (and
+    ``count[a, a]`` those holding a): a group is covered by the others when
+    every one of its cells is counted at least twice (itself and another).
+    """
+    position = {name: i for i, name in enumerate(names)}
+    members = [np.array([position[a] for a in g], dtype=np.intp) for g in groups]
+    count = np.zeros((len(names), len(names)), dtype=np.int32)
+    for index in members:
+        count[np.ix_(index, index)] += 1
+    dropped = set()
+    for g in sorted(range(len(groups)), key=lambda g: len(groups[g])):
+        block = np.ix_(members[g], members[g])
+        if count[block].min() >= 2:
+            count[block] -= 1
+            dropped.add(g)
+    return [group for g, group in enumerate(groups) if g not in dropped]
 
 
 def _labels(count: int) -> list[str]:

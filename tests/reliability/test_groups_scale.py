@@ -145,3 +145,20 @@ def test_posthoc_nemenyi_at_4000_algorithms():
         timeout=60,
     )
     assert report["result"] == 1
+
+
+def test_letters_of_4000_algorithms():
+    # 3700 groups of 301, none redundant (each holds a pair no other does):
+    # the redundancy check compared every pair with every group in Python
+    report = _run(
+        """
+        m = 4000
+        names = [f"a{i:04d}" for i in range(m)]
+        position = np.arange(m)
+        reject = np.abs(position[:, None] - position[None, :]) > 300
+        frame = pd.DataFrame(reject, index=names, columns=names)
+        shown = nbstats.letters(frame, pd.Series(position + 1.0, index=names))
+        result = [shown.iloc[0], shown.index[-1], len(shown.iloc[300]) > 0]
+        """
+    )
+    assert report["result"] == ["a", "a3999", True]
