@@ -30,6 +30,12 @@ class Result:
     def _scalars(self) -> list[tuple[str, object]]:
         return []
 
+    def _kinds(self) -> dict[object, str]:
+        """The kind of number of each table column and key figure (keyed by
+        its name or label; see :mod:`nbstats.results.formatting`). Those left
+        out get their kind from their names."""
+        return {}
+
     def to_frame(self) -> pd.DataFrame:
         """The result as a tidy DataFrame."""
         return pd.DataFrame(dict(self._scalars()), index=[0])
@@ -40,14 +46,20 @@ class Result:
 
     def summary(self) -> str:
         """A readable plain-text report of the result."""
-        return render.text_block(self._title(), self._scalars(), self._table())
+        return render.text_block(
+            self._title(), self._scalars(), self._table(), kinds=self._kinds()
+        )
 
     def __repr__(self) -> str:
         return self.summary()
 
     def _repr_html_(self) -> str:
         return render.html_block(
-            self._title(), self._scalars(), self._table(), names=self._names()
+            self._title(),
+            self._scalars(),
+            self._table(),
+            names=self._names(),
+            kinds=self._kinds(),
         )
 
     def _names(self) -> list[str]:
@@ -67,25 +79,30 @@ class Result:
         caption: str | None = None,
         label: str | None = None,
         digits: int = 4,
-        fit: bool = False,
+        fit: bool = True,
     ) -> str:
-        r"""A booktabs ``table`` a paper can ``\input`` (needs ``booktabs``).
+        r"""A booktabs table a paper can ``\input``.
 
-        Compiles under pdflatex and xelatex; p-values are written ``0.0012``
-        or ``$<$ 0.001``, minus signs ``$-$``, nbstats' symbols as math (see
-        :mod:`nbstats.results.formatting`).
+        It fits a 10pt article's text width and its pages (see
+        :func:`nbstats.results.render.latex_table`): long names wrap, a wide
+        table is set smaller or split into parts, a long one is a
+        ``longtable``. Needs ``booktabs`` (and ``longtable`` for a long
+        table); compiles under pdflatex and xelatex. Numbers follow the
+        number policy of :mod:`nbstats.results.formatting` (p-values ``0.026``
+        or ``$<$ 0.001``, minus signs ``$-$``), headers are in words.
 
         Parameters
         ----------
         caption : str, optional
-            Defaults to the result's title and its key figures.
+            Defaults to the result's title and its key figures, as sentences.
         label : str, optional
             ``\label{...}`` for cross-references.
         digits : int
-            Significant figures of numbers other than p-values.
+            Ignored (kept for compatibility): decimals follow the number
+            policy.
         fit : bool
-            Wrap long names (and headers) to fit a 10pt article's text width;
-            see :func:`nbstats.results.render.latex_table`.
+            Fit the page (default); ``False`` gives the plain table at its
+            natural width, as one float.
 
         Returns
         -------
@@ -97,25 +114,28 @@ class Result:
         >>> res = nbstats.friedman(nbstats.datasets.load("demsar2006"))
         >>> caption = res.to_latex(label="tab:friedman").splitlines()[2]
         >>> print(caption.replace("; ", ";\n"))
-        \caption{Friedman test: 4 algorithms on 14 cases ($\chi^{2}_{F}$ = 9.28;
+        \caption{Friedman test: 4 algorithms on 14 cases. $\chi^{2}_{F}$ = 9.28;
         df = 3;
-        p-value = 0.0258;
+        p-value = 0.026;
         Iman--Davenport $F_{F}$ = 3.69;
-        F p-value = 0.0198)}
+        F p-value = 0.020.}
         """
+        del digits
         table = self._table()
         if caption is None:
             caption = self._caption()
+        kinds = self._kinds()
         if table is None or not len(table):
             return render.latex_scalars(
-                self._scalars(), caption=caption, label=label, digits=digits, fit=fit
+                self._scalars(), caption=caption, label=label, fit=fit, kinds=kinds
             )
         return render.latex_table(
-            table, caption=caption, label=label, digits=digits, fit=fit
+            table, caption=caption, label=label, fit=fit, kinds=kinds
         )
 
     def _caption(self) -> render.Label:
-        """The title and its key figures, e.g. "Friedman test … (χ²_F = 9.28; …)".
+        """The title and its key figures, as sentences: "Friedman test: ….
+        χ²_F = 9.28; df = 3; …".
 
         Built per format from the labels (a :class:`~render.Label` keeps its
         subscripts), so no symbol is escaped twice.
@@ -127,16 +147,22 @@ class Result:
             and not isinstance(value, bool)
         ]
         title = self._title()
+        stop = "" if title.endswith((".", "!", "?")) else "."
         if not figures:
-            return render.Label(title)
+            return render.Label(
+                title + stop, latex=render.breakable_latex(title) + stop
+            )
+        kinds = self._kinds()
         forms = {
-            fmt: "; ".join(_figure(k, v, fmt) for k, v in figures)
+            fmt: _capitalized(
+                "; ".join(_figure(k, v, fmt, kinds.get(k)) for k, v in figures)
+            )
             for fmt in ("text", "html", "latex")
         }
         return render.Label(
-            f"{title} ({forms['text']})",
-            html=f"{render.to_html(title)} ({forms['html']})",
-            latex=f"{render.to_latex(title)} ({forms['latex']})",
+            f"{title}{stop} {forms['text']}.",
+            html=f"{render.to_html(title)}{stop} {forms['html']}.",
+            latex=f"{render.breakable_latex(title)}{stop} {forms['latex']}.",
         )
 
     def __eq__(self, other: object) -> bool:
@@ -166,19 +192,24 @@ class TestResult(Result):
         return 2
 
 
-def _figure(label: str, value: object, fmt: str) -> str:
-    """``label = value`` (``label < 0.001`` for a small p-value) in one format."""
-    if render.is_pvalue_name(label):
-        text = render.format_pvalue(value, latex=fmt == "latex")
-    else:
-        text = render.format_value(value, 3)
-        if fmt == "latex":
-            text = render.escape_latex(text)
+def _figure(label: str, value: object, fmt: str, kind: str | None = None) -> str:
+    """``label = value`` (``label < 0.001`` for a small p-value) in one format,
+    the value by the number policy (:func:`render.format_scalar`)."""
+    text = render.format_scalar(label, value, kind)
+    if fmt == "latex":
+        text = render.escape_latex(text)
     if fmt == "html":
         text = html.escape(text)
-    name = {"text": str, "html": render.to_html, "latex": render.to_latex}[fmt](label)
-    sign = "" if text.startswith(("<", "$<$", "&lt;")) else "= "
+    name = {"text": str, "html": render.to_html, "latex": render.breakable_latex}[fmt](
+        label
+    )
+    sign = "" if text.startswith(("<", ">", "$<$", "$>$", "&lt;", "&gt;")) else "= "
     return f"{name} {sign}{text}"
+
+
+def _capitalized(text: str) -> str:
+    """A sentence starts with a capital (a name or symbol is left as it is)."""
+    return text[:1].upper() + text[1:] if text[:2].islower() else text
 
 
 def _values_equal(x: object, y: object) -> bool:

@@ -155,6 +155,9 @@ class BayesFriedmanResult(Result):
         frame.columns = ["mean rank", "sd"]
         return frame
 
+    def _kinds(self) -> dict[object, str]:
+        return {"mean rank": "rank", "sd": "rank"}
+
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """For three algorithms, the posterior of the mean-rank vector and the
         credible ellipse (:func:`nbstats.plots.friedman_posterior`)."""

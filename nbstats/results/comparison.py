@@ -146,6 +146,34 @@ class ComparisonMatrixResult(Result):
             }
         )
 
+    def _table(self) -> pd.DataFrame:
+        """One row per pair, named "a vs b", headers in words."""
+        frame = self.to_frame()
+        frame.index = pd.Index(
+            [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
+            name="comparison",
+        )
+        return frame.drop(columns=["a", "b", "magnitude"]).rename(
+            columns={
+                "mean_difference": "mean difference",
+                "pvalue": "p",
+                "adjusted": "adjusted p",
+                "reject": "significant",
+            }
+        )
+
+    def _kinds(self) -> dict[object, str]:
+        return {
+            "n": "count",
+            "wins": "count",
+            "ties": "count",
+            "losses": "count",
+            "mean difference": "score",
+            "effect": "effect",
+            "p": "pvalue",
+            "adjusted p": "pvalue",
+        }
+
     def plot(self, **kwargs: Any) -> Any:
         """The annotated matrix; see :func:`nbstats.plots.comparison_matrix_plot`."""
         from nbstats.plots.comparison import comparison_matrix_plot

@@ -265,4 +265,19 @@ class CorrelatedPairsResult(Result):
         return self.table.copy()
 
     def _table(self) -> pd.DataFrame:
-        return self.by_pair
+        """One row per pair, named "a vs b": the counts of decisions."""
+        frame = self.by_pair
+        if {"a", "b"} <= set(frame.columns):
+            frame = frame.set_index(
+                pd.Index(
+                    [
+                        f"{a} vs {b}"
+                        for a, b in zip(frame["a"], frame["b"], strict=True)
+                    ],
+                    name="comparison",
+                )
+            ).drop(columns=["a", "b"])
+        return frame
+
+    def _kinds(self) -> dict[object, str]:
+        return {c: "count" for c in self.by_pair.columns if c not in ("a", "b")}

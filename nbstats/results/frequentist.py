@@ -362,6 +362,16 @@ class AnovaResult(TestResult):
     def to_frame(self) -> pd.DataFrame:
         return self.table
 
+    def _kinds(self) -> dict[object, str]:
+        # sums of squares are in squared score units: the data's precision
+        return {
+            "sum_sq": "number",
+            "mean_sq": "number",
+            "df": "count",
+            "F": "statistic",
+            "pvalue": "pvalue",
+        }
+
 
 @_frozen
 class PosthocResult(Result):
@@ -508,21 +518,32 @@ class PosthocResult(Result):
             [f"{a} vs {b}" for a, b in zip(frame["a"], frame["b"], strict=True)],
             name="comparison",
         )
-        # the magnitude word is in the caption's key (and in to_frame), and r
-        # takes two decimals, as effect sizes are reported: narrow enough for
-        # a page with long names
-        if "effect" in frame:
-            frame["effect"] = frame["effect"].round(2)
-        return frame.drop(columns=["a", "b", "magnitude"], errors="ignore").rename(
+        # the mean ranks are the omnibus test's table (and in to_frame), the
+        # magnitude word in to_frame: a comparison's row fits a page beside
+        # two long names
+        return frame.drop(
+            columns=["a", "b", "magnitude", "mean_rank_a", "mean_rank_b"],
+            errors="ignore",
+        ).rename(
             columns={
-                "mean_rank_a": "mean rank a",
-                "mean_rank_b": "mean rank b",
                 "pvalue": "p",
                 "adjusted": "adjusted p",
                 "reject": "significant",
                 "effect": "r",
             }
         )
+
+    def _kinds(self) -> dict[object, str]:
+        return {
+            "mean rank a": "rank",
+            "mean rank b": "rank",
+            "statistic": "statistic",
+            "p": "pvalue",
+            "adjusted p": "pvalue",
+            "r": "effect",
+            "n": "count",
+            "critical difference": "rank",
+        }
 
     def significant_pairs(self) -> list[tuple[str, str]]:
         """The pairs found significantly different, as (better, worse) by rank."""

@@ -130,6 +130,9 @@ class SkillingsMackResult(TestResult):
             }
         )
 
+    def _kinds(self) -> dict[object, str]:
+        return {"cases": "count", "mean rank": "rank", "adjusted rank sum": "statistic"}
+
 
 @_frozen
 class DurbinResult(TestResult):
@@ -224,3 +227,6 @@ class DurbinResult(TestResult):
 
     def _table(self) -> pd.DataFrame:
         return pd.DataFrame({"rank sum": self.rank_sums, "mean rank": self.mean_ranks})
+
+    def _kinds(self) -> dict[object, str]:
+        return {"rank sum": "statistic", "mean rank": "rank"}

@@ -156,6 +156,14 @@ class PlackettLuceResult(Result):
         )
         return table
 
+    def _kinds(self) -> dict[object, str]:
+        # a worth is the probability of being ranked first (worths sum to 1)
+        return {
+            "P(best)": "probability",
+            "expected rank": "rank",
+            "worth": "probability",
+        }
+
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """P(best) bars beside the expected ranks and their credible intervals
         (:func:`nbstats.plots.plackett_luce`)."""

@@ -33,6 +33,7 @@ any text that reaches the renderer).
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,26 +45,38 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.formatting import (
+    Column,
     Label,
     escape_latex,
+    format_column,
+    format_number,
     format_pvalue,
     format_value,
+    header_words,
     is_pvalue_name,
+    kind_of,
     to_html,
     to_latex,
 )
 
 __all__ = [
     "Label",
+    "breakable_latex",
     "escape_latex",
     "format_cell",
+    "format_column",
+    "format_columns",
+    "format_number",
     "format_pvalue",
+    "format_scalar",
     "format_value",
+    "header_words",
     "html_block",
     "html_grid",
     "html_table",
     "is_pvalue_name",
     "isolate",
+    "kind_of",
     "latex_scalars",
     "latex_table",
     "text_block",
@@ -73,6 +86,8 @@ __all__ = [
 ]
 
 Scalars = list[tuple[str, object]]
+#: Column (or key-figure) name -> kind of number (:data:`formatting.KINDS`).
+Kinds = dict[object, str]
 
 
 def _is_number(value: object) -> bool:
@@ -86,11 +101,51 @@ def format_cell(value: object, *, pvalue: bool = False, digits: int = 4) -> str:
     Examples
     --------
     >>> format_cell(0.000012, pvalue=True), format_cell(0.000012)
-    ('< 0.001', '< 0.0001')
+    ('< 0.001', '1.20 × 10⁻⁵')
     """
     if pvalue and _is_number(value):
         return format_pvalue(value)
     return format_value(value, digits)
+
+
+def format_scalar(label: object, value: object, kind: str | None = None) -> str:
+    """A key figure's value as plain text, by the number policy
+    (:func:`format_number`), its kind declared or known from its label
+    (:func:`kind_of`); text as it is.
+
+    Examples
+    --------
+    >>> format_scalar("p-value", 0.02582), format_scalar("χ²", 9.2793)
+    ('0.026', '9.28')
+    >>> format_scalar("95% CI", (-0.0123, float("inf")))
+    '(−0.0123, ∞)'
+    """
+    numbers = value if isinstance(value, (tuple, list)) else (value,)
+    if numbers and all(_is_number(v) or v is None for v in numbers):
+        return format_number(value, kind or kind_of(label))
+    return format_value(value)
+
+
+def _shows_index(frame: pd.DataFrame) -> bool:
+    """Whether the index carries labels (a bare 0, 1, 2 … is not shown)."""
+    index = frame.index
+    return not (
+        isinstance(index, pd.RangeIndex)
+        and index.name is None
+        and index.start == 0
+        and index.step == 1
+    )
+
+
+def format_columns(frame: pd.DataFrame, kinds: Kinds | None = None) -> list[Column]:
+    """Every column of ``frame`` written by the number policy
+    (:func:`format_column`): its kind from ``kinds``, else from its header
+    (:func:`kind_of`)."""
+    kinds = kinds or {}
+    return [
+        format_column(frame.iloc[:, j].tolist(), kinds.get(name) or kind_of(name))
+        for j, name in enumerate(frame.columns)
+    ]
 
 
 # ---------------------------------------------------------------- HTML
@@ -159,6 +214,7 @@ def html_block(
     frame: pd.DataFrame | None,
     *,
     names: Sequence[object] = (),
+    kinds: Kinds | None = None,
 ) -> str:
     """One self-contained HTML fragment: title, the label/value grid, the table.
 
@@ -175,6 +231,9 @@ def html_block(
         Names that the title and the grid's labels contain (e.g. a pair's
         ``name_a`` and ``name_b``): each occurrence is isolated
         (:func:`isolate`) inside the sentence.
+    kinds : dict, optional
+        The kind of number of each column and key figure (see
+        :mod:`nbstats.results.formatting`); the others by their names.
 
     Returns
     -------
@@ -196,27 +255,29 @@ def html_block(
         f'<div class="nbstats-title">{_sentence_html(title, names)}</div>',
     ]
     if scalars:
-        parts.append(html_grid(scalars, names=names))
+        parts.append(html_grid(scalars, names=names, kinds=kinds))
     if frame is not None and len(frame):
         parts.append(
             '<div class="nbstats-scroll" role="region" tabindex="0" '
-            'aria-label="table">' + html_table(frame) + "</div>"
+            'aria-label="table">' + html_table(frame, kinds=kinds) + "</div>"
         )
     parts.append("</div>")
     return "".join(parts)
 
 
-def html_grid(scalars: Scalars, *, names: Sequence[object] = ()) -> str:
+def html_grid(
+    scalars: Scalars, *, names: Sequence[object] = (), kinds: Kinds | None = None
+) -> str:
     """Labels and values as one two-column grid (``<dl>``), one row per pair.
 
     Each pair is a ``<div class="nbstats-row">`` holding a ``<dt>`` and a
     ``<dd>``: the row's cells share a grid row, so they start on the same line
-    however their text wraps. Values of p-value rows (:func:`is_pvalue_name`)
-    are written by :func:`format_pvalue`.
+    however their text wraps. Numbers are written by :func:`format_scalar`
+    (the number policy; ``kinds`` maps labels to kinds of number).
 
     Examples
     --------
-    >>> print(html_grid([("χ²", 9.28)]).replace("><", ">\\n<"))
+    >>> print(html_grid([("χ²", 9.2793)]).replace("><", ">\\n<"))
     <dl class="nbstats-grid">
     <div class="nbstats-row">
     <dt>χ²</dt>
@@ -234,7 +295,8 @@ def html_grid(scalars: Scalars, *, names: Sequence[object] = ()) -> str:
         elif isinstance(value, str):
             text = isolate(value)
         else:
-            text = html.escape(format_cell(value, pvalue=is_pvalue_name(label)))
+            kind = (kinds or {}).get(label)
+            text = html.escape(format_scalar(label, value, kind))
         rows.append(
             f'<div class="nbstats-row"><dt>{_sentence_html(label, names)}</dt>'
             f"<dd>{text}</dd></div>"
@@ -242,54 +304,66 @@ def html_grid(scalars: Scalars, *, names: Sequence[object] = ()) -> str:
     return '<dl class="nbstats-grid">' + "".join(rows) + "</dl>"
 
 
-def html_table(frame: pd.DataFrame) -> str:
-    """An escaped HTML table of ``frame`` (index shown as the first column).
+def html_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
+    """An escaped HTML table of ``frame`` (its index, unless a bare 0, 1, 2 …,
+    as the first column).
 
-    Numbers are right-aligned cells of class ``num`` (never wrapped); text
-    cells and row labels may wrap anywhere, so that long algorithm names fit.
-    p-value columns (:func:`is_pvalue_name`) are written by
-    :func:`format_pvalue`. Headers, row labels (each name of ``"a vs b"``)
-    and text cells are isolated (:func:`isolate`).
+    Numbers follow the number policy (:func:`format_columns`: fixed decimals
+    per column, a common power of ten in the header at extreme scales) in
+    right-aligned cells of class ``num`` with tabular figures, so that their
+    decimal points line up; they never wrap. Headers are in words
+    (:func:`header_words`). Text cells and row labels may wrap anywhere, so
+    that long algorithm names fit. Headers, row labels (each name of
+    ``"a vs b"``) and text cells are isolated (:func:`isolate`).
 
     Examples
     --------
-    >>> frame = pd.DataFrame({"p": [0.5]}, index=pd.Index(["a<b"], name="pair"))
+    >>> frame = pd.DataFrame({"pvalue": [0.5]}, index=pd.Index(["a<b"], name="pair"))
     >>> print(html_table(frame).replace("><t", ">\\n<t"))
     <table class="nbstats-table">
     <thead>
     <tr>
     <th><bdi>pair</bdi></th>
-    <th><bdi>p</bdi></th></tr></thead>
+    <th class="num"><bdi>p</bdi></th></tr></thead>
     <tbody>
     <tr>
     <th scope="row"><bdi>a&lt;b</bdi></th>
-    <td class="num">0.5000</td></tr></tbody></table>
+    <td class="num">0.500</td></tr></tbody></table>
     """
-    index_name = frame.index.name if frame.index.name is not None else ""
-    head = "".join(
-        f"<th>{_html_text(c) if isinstance(c, Label) else isolate(c)}</th>"
-        for c in [index_name, *frame.columns]
-    )
-    pvalue = [is_pvalue_name(c) for c in frame.columns]
+    columns = format_columns(frame, kinds)
+    shows_index = _shows_index(frame)
+    heads = []
+    if shows_index:
+        index_name = frame.index.name if frame.index.name is not None else ""
+        heads.append(f"<th>{isolate(index_name)}</th>")
+    for name, column in zip(frame.columns, columns, strict=True):
+        text = column.header(name)
+        inner = _html_text(text) if isinstance(text, Label) else isolate(text)
+        kind = ' class="num"' if column.numeric else ""
+        heads.append(f"<th{kind}>{inner}</th>")
     rows = []
-    for label, row in zip(frame.index, frame.itertuples(index=False), strict=True):
-        cells = "".join(_html_cell(v, p) for v, p in zip(row, pvalue, strict=True))
-        rows.append(f'<tr><th scope="row">{_isolate_label(label)}</th>{cells}</tr>')
+    for i, label in enumerate(frame.index):
+        cells = "".join(
+            _html_cell(frame.iat[i, j], column.cells[i], column.numeric)
+            for j, column in enumerate(columns)
+        )
+        head = f'<th scope="row">{_isolate_label(label)}</th>' if shows_index else ""
+        rows.append(f"<tr>{head}{cells}</tr>")
     return (
         '<table class="nbstats-table"><thead><tr>'
-        + head
+        + "".join(heads)
         + "</tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table>"
     )
 
 
-def _html_cell(value: object, pvalue: bool) -> str:
-    if _is_number(value):
-        return f'<td class="num">{html.escape(format_cell(value, pvalue=pvalue))}</td>'
+def _html_cell(value: object, text: str, numeric: bool) -> str:
+    if numeric:
+        return f'<td class="num">{html.escape(text)}</td>'
     if isinstance(value, Label):
         return f"<td>{_html_text(value)}</td>"
-    return f"<td>{isolate(format_cell(value, pvalue=pvalue))}</td>"
+    return f"<td>{isolate(text)}</td>"
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -303,13 +377,34 @@ def latex_table(
     digits: int = 4,
     float_env: bool = True,
     fit: bool = False,
+    kinds: Kinds | None = None,
 ) -> str:
     r"""A booktabs table of ``frame`` that a paper can ``\input``.
 
-    Needs ``\usepackage{booktabs}`` in the preamble and nothing else; compiles
-    under pdflatex and xelatex. Names are escaped (:func:`escape_latex`),
-    numbers written by :func:`format_value` (``digits`` significant figures,
-    ``$-$`` minus), p-value columns by :func:`format_pvalue`.
+    Names are escaped (:func:`escape_latex`); numbers follow the number policy
+    (:func:`format_columns`: fixed decimals per column, ``$-$`` minus signs,
+    a common power of ten in the header at extreme scales), right-aligned, so
+    that with the fixed decimals their decimal points line up. Headers are in
+    words (:func:`header_words`). The index is the first column, unless it is
+    a bare 0, 1, 2 ….
+
+    With ``fit``, the table fits the text width of a 10pt article (at least
+    :data:`LINE_CHARS` characters, 4.8 in) and the page:
+
+    1. at its natural width if it fits; else long names wrap (line breaks
+       after ``( , = _``, between camel-case words and, in a long word, every
+       few characters) and long headers of number columns break between
+       words, at 10, 9 or 8 pt (``\small``, ``\footnotesize``), the first
+       that fits;
+    2. a table still too wide (names that would wrap narrower than
+       :data:`MIN_WRAP` characters at 8 pt) is **split** into parts of
+       columns, each repeating the first column;
+    3. a table longer than :data:`LONG_LINES` lines is a ``longtable`` that
+       breaks across pages and repeats its header; a shorter one is a
+       ``table`` float.
+
+    Needs ``booktabs``, and ``longtable`` for a long table; compiles under
+    pdflatex and xelatex.
 
     Parameters
     ----------
@@ -320,42 +415,48 @@ def latex_table(
     label : str, optional
         ``\label{...}``.
     digits : int
-        Significant figures of numbers other than p-values.
+        Ignored (kept for compatibility): decimals follow the number policy.
     float_env : bool
-        Wrap the ``tabular`` in a ``table`` float (with caption and label).
+        Wrap the ``tabular`` in a ``table`` float (with caption and label),
+        or a ``longtable`` when it is long; without, the ``tabular`` (or its
+        parts) alone.
     fit : bool
-        Fit a 10pt article's text width (some 64 characters): when the table
-        is wider, long names wrap in ``\parbox``\ es (line breaks after
-        ``( , = _`` and between camel-case words) and long headers of number
-        columns break between words; the outer column padding is dropped
-        (``@{}``). Plain LaTeX, no package. Off by default: the report fits
-        its tables itself.
+        Fit the page as above. Off here by default (the report fits its
+        tables itself); every result's ``to_latex()`` fits by default.
+    kinds : dict, optional
+        The kind of number of each column (see
+        :mod:`nbstats.results.formatting`); the others by their headers.
 
     Examples
     --------
-    >>> frame = pd.DataFrame({"p": [0.0001], "z": [-1.5]}, index=["a_1"])
+    >>> frame = pd.DataFrame({"p": [1e-4, 0.5], "z": [-1.5, 2.25]}, index=["a_1", "b"])
     >>> print(latex_table(frame, float_env=False))
     \begin{tabular}{lrr}
     \toprule
      & p & z \\
     \midrule
-    a\_1 & $<$ 0.001 & $-$1.5 \\
+    a\_1 & $<$ 0.001 & $-$1.50 \\
+    b & 0.500 & 2.25 \\
     \bottomrule
     \end{tabular}
     <BLANKLINE>
     """
-    index_name = frame.index.name if frame.index.name else ""
-    header = [_header_cell(index_name), *(_header_cell(c) for c in frame.columns)]
-    pvalue = [is_pvalue_name(c) for c in frame.columns]
-    body = [
-        [
-            _text_cell(lab),
-            *(_value_cell(v, p, digits) for v, p in zip(row, pvalue, strict=True)),
-        ]
-        for lab, row in zip(frame.index, frame.itertuples(index=False), strict=True)
-    ]
-    tabular = _tabular(header, body, fit=fit)
-    return _latex_float(tabular, caption, label) if float_env else tabular + "\n"
+    del digits
+    columns = format_columns(frame, kinds)
+    header: list[_Cell] = []
+    body: list[list[_Cell]] = [[] for _ in range(len(frame))]
+    align = []
+    if _shows_index(frame):
+        header.append(_header_cell(frame.index.name if frame.index.name else ""))
+        align.append("l")
+        for i, lab in enumerate(frame.index):
+            body[i].append(_text_cell(lab))
+    for j, (name, column) in enumerate(zip(frame.columns, columns, strict=True)):
+        header.append(_header_cell(column.header(name)))
+        align.append("r" if column.numeric else "l")
+        for i in range(len(frame)):
+            body[i].append(_value_cell(frame.iat[i, j], column.cells[i], column))
+    return _layout(header, body, align, caption, label, float_env=float_env, fit=fit)
 
 
 def latex_scalars(
@@ -366,10 +467,11 @@ def latex_scalars(
     digits: int = 4,
     float_env: bool = True,
     fit: bool = False,
+    kinds: Kinds | None = None,
 ) -> str:
     r"""A booktabs table of labels and values (one row each), like
-    :func:`latex_table` (same parameters); p-value rows are written by
-    :func:`format_pvalue`.
+    :func:`latex_table` (same parameters); each value is written by
+    :func:`format_scalar`.
 
     Examples
     --------
@@ -378,18 +480,27 @@ def latex_scalars(
     \toprule
      & value \\
     \midrule
-    $\chi^{2}$ & 9.279 \\
-    p-value & 0.0258 \\
+    $\chi^{2}$ & 9.28 \\
+    p-value & 0.026 \\
     \bottomrule
     \end{tabular}
     <BLANKLINE>
     """
-    body = [
-        [_text_cell(name), _value_cell(value, is_pvalue_name(name), digits)]
-        for name, value in scalars
-    ]
-    tabular = _tabular([_header_cell(""), _header_cell("value")], body, fit=fit)
-    return _latex_float(tabular, caption, label) if float_env else tabular + "\n"
+    del digits
+    body = []
+    for name, value in scalars:
+        if isinstance(value, Label):
+            cell = _Cell(str(value), value.latex)
+        elif isinstance(value, str):
+            cell = _text_cell(value)
+        else:
+            text = format_scalar(name, value, (kinds or {}).get(name))
+            cell = _Cell(text, _number_latex(text))
+        body.append([_text_cell(name), cell])
+    header = [_header_cell(""), _header_cell("value")]
+    return _layout(
+        header, body, ["l", "r"], caption, label, float_env=float_env, fit=fit
+    )
 
 
 #: The width a table may take before its long text wraps, in characters of
@@ -397,6 +508,10 @@ def latex_scalars(
 LINE_CHARS = 66
 #: Text cells never wrap narrower than this many characters.
 MIN_WRAP = 12
+#: A smaller font is taken when text would wrap narrower than this.
+PREFERRED_WRAP = 24
+#: A fitted table longer than this many lines is a longtable.
+LONG_LINES = 36
 _EM_PER_CHAR = 0.5
 _COLUMN_PAD = 2.4  # \tabcolsep on both sides of a column gap, in characters
 _BREAKS = re.compile(r"(?<=[,;(/=_])(?=\S)|(?<=[a-z])(?=[A-Z])")
@@ -423,29 +538,62 @@ def _header_cell(text: object) -> _Cell:
     return _Cell(str(text), to_latex(text))
 
 
-def _value_cell(value: object, pvalue: bool, digits: int) -> _Cell:
+def _number_latex(text: str) -> str:
+    if text == "—":
+        return "--"
+    if text.startswith(("<", ">")):
+        return f"${text[0]}$" + escape_latex(text[1:])
+    return escape_latex(text)
+
+
+def _value_cell(value: object, text: str, column: Column) -> _Cell:
     if isinstance(value, Label):
         return _Cell(str(value), value.latex)
-    if isinstance(value, str):
-        return _text_cell(value)
-    if pvalue and _is_number(value):
-        return _Cell(format_pvalue(value), format_pvalue(value, latex=True))
-    text = format_value(value, digits)
-    return _Cell(text, "--" if text == "—" else escape_latex(text))
+    if column.numeric:
+        return _Cell(text, _number_latex(text))
+    return _text_cell(text)
 
 
-def _breakable_latex(text: str) -> str:
-    r"""``text`` escaped, with a break point after ``, ; ( / = _`` (``\allowbreak``)
-    and a hyphenation point between camel-case words (``\-``)."""
+def breakable_latex(text: object) -> str:
+    r"""``text`` for a LaTeX paragraph (a caption): escaped, with break points
+    after ``, ; ( / = _``, between camel-case words and inside long words, so
+    that a long algorithm name cannot stick out of the line. A
+    :class:`Label` keeps its own LaTeX.
+
+    Examples
+    --------
+    >>> print(breakable_latex("P(a_b better)"))
+    P(\allowbreak{}a\_\allowbreak{}b better)
+    """
+    if isinstance(text, Label):
+        return text.latex
+    return _breakable_latex(str(text), 30)
+
+
+def _breakable_latex(text: str, width: int = 0) -> str:
+    r"""``text`` escaped, with a break point (``\allowbreak``, no hyphen: a
+    name has none) after ``, ; ( / = _`` and between camel-case words; with
+    ``width``, a word that would still not fit ``width`` characters (capitals
+    run wider than half an em) also gets one every so many characters."""
     pieces, last = [], 0
     for match in _BREAKS.finditer(text):
         at = match.start()
-        pieces.append(escape_latex(text[last:at]))
-        camel = text[at - 1].islower() and text[at].isupper()
-        pieces.append(r"\-" if camel else r"\allowbreak{}")
+        pieces.append(_chunked(text[last:at], width))
+        pieces.append(r"\allowbreak{}")
         last = at
-    pieces.append(escape_latex(text[last:]))
+    pieces.append(_chunked(text[last:], width))
     return "".join(pieces)
+
+
+def _chunked(text: str, width: int) -> str:
+    step = max(int(width * 0.7), 4)
+    if not width or all(len(word) <= width * 0.8 for word in text.split()):
+        return escape_latex(text)
+    out = []
+    for word in re.split(r"(\s+)", text):
+        parts = [word[k : k + step] for k in range(0, len(word), step)] or [""]
+        out.append(r"\allowbreak{}".join(escape_latex(p) for p in parts))
+    return "".join(out)
 
 
 #: Font sizes a fitted table may take, tried in turn, with the factor by which
@@ -453,42 +601,167 @@ def _breakable_latex(text: str) -> str:
 _SIZES = (("", 1.0), ("\\small", 10 / 9), ("\\footnotesize", 10 / 8))
 
 
-def _tabular(header: list[_Cell], body: list[list[_Cell]], *, fit: bool) -> str:
-    r"""The ``tabular``. With ``fit``, when its natural width exceeds
-    :data:`LINE_CHARS`, long text cells wrap in paragraph boxes sharing the
-    width the number columns leave; if that is too narrow, the number columns'
-    long headers break between words, and if the table still does not fit,
-    it is set in ``\small`` or ``\footnotesize``."""
+@dataclass
+class _Laid:
+    """A table laid out for one font size: its cells' LaTeX, estimated width
+    (characters) and height (lines)."""
+
+    heads: list[str]
+    cells: list[list[str]]
+    width: float
+    lines: int
+    size: str = ""
+    wrap: float = math.inf  # the width text wraps at, in characters
+
+
+def _layout(
+    header: list[_Cell],
+    body: list[list[_Cell]],
+    align: list[str],
+    caption: object,
+    label: str | None,
+    *,
+    float_env: bool,
+    fit: bool,
+) -> str:
+    """The table's LaTeX: a float or longtable (see :func:`latex_table`)."""
+    if not fit:
+        laid = _Laid(
+            [h.latex for h in header], [[c.latex for c in r] for r in body], 0, 0
+        )
+        parts = [(laid, align)]
+    else:
+        parts = [
+            (
+                _fit_sizes(
+                    [header[j] for j in cols], [[r[j] for j in cols] for r in body]
+                ),
+                [align[j] for j in cols],
+            )
+            for cols in _column_parts(header, body)
+        ]
+    pad = "@{}" if fit else ""
+    if not float_env:
+        return "\n".join(_tabular(laid, a, pad) for laid, a in parts) + "\n"
+    long = fit and any(laid.lines > LONG_LINES for laid, _ in parts)
+    if long:
+        return "\n".join(
+            _longtable(laid, a, pad, caption, label, k, len(parts))
+            for k, (laid, a) in enumerate(parts)
+        )
+    lines = [r"\begin{table}[htbp]", r"\centering"]
+    if caption:
+        lines.append(r"\caption{" + breakable_latex(caption) + "}")
+    if label:
+        lines.append(r"\label{" + label + "}")
+    for k, (laid, a) in enumerate(parts):
+        if k:
+            lines.append(r"\par\medskip")
+        lines.append(_tabular(laid, a, pad))
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _column_parts(header: list[_Cell], body: list[list[_Cell]]) -> list[list[int]]:
+    """The columns of each part of a table split to fit the line at the
+    smallest size: all of them when the names need not wrap narrower than
+    :data:`MIN_WRAP`, else the first column and as many others as fit."""
     n = len(header)
-    heads = [h.latex for h in header]
-    cells = [[c.latex for c in row] for row in body]
-    size = ""
-    if fit:
-        for command, scale in _SIZES:
-            heads, cells, total = _fitted(header, body, LINE_CHARS * scale)
-            size = command
-            if total <= LINE_CHARS * scale:
-                break
-    spec = ("@{}" if fit else "") + "l" + "r" * (n - 1) + ("@{}" if fit else "")
+    line = LINE_CHARS * _SIZES[-1][1]
+    if _fit_sizes(header, body).width <= line or n <= 2:
+        return [list(range(n))]
+    widths = [
+        min(
+            max([len(header[j].plain), *(len(r[j].plain) for r in body)]),
+            MIN_WRAP if any(r[j].wraps for r in body) else 10**9,
+        )
+        for j in range(n)
+    ]
+    first = widths[0]
+    parts: list[list[int]] = [[0]]
+    used = first
+    for j in range(1, n):
+        if len(parts[-1]) > 1 and used + _COLUMN_PAD + widths[j] > line:
+            parts.append([0])
+            used = first
+        parts[-1].append(j)
+        used += _COLUMN_PAD + widths[j]
+    return parts
+
+
+def _fit_sizes(header: list[_Cell], body: list[list[_Cell]]) -> _Laid:
+    """The table at the largest of 10, 9 and 8 pt at which it fits the line
+    (else at 8 pt)."""
+    for command, scale in _SIZES:
+        laid = _fitted(header, body, LINE_CHARS * scale)
+        laid.size = command
+        if laid.width <= LINE_CHARS * scale and laid.wrap >= PREFERRED_WRAP:
+            break
+    return laid
+
+
+def _tabular(laid: _Laid, align: list[str], pad: str) -> str:
     lines = [
-        r"\begin{tabular}{" + spec + "}",
+        r"\begin{tabular}{" + pad + "".join(align) + pad + "}",
         r"\toprule",
-        " & ".join(heads) + r" \\",
+        " & ".join(laid.heads) + r" \\",
         r"\midrule",
-        *(" & ".join(row) + r" \\" for row in cells),
+        *(" & ".join(row) + r" \\" for row in laid.cells),
         r"\bottomrule",
         r"\end{tabular}",
     ]
-    if size:
-        lines = ["{" + size, *lines, "}"]
+    if laid.size:
+        lines = ["{" + laid.size, *lines, "}"]
     return "\n".join(lines)
 
 
-def _fitted(
-    header: list[_Cell], body: list[list[_Cell]], line: float
-) -> tuple[list[str], list[list[str]], float]:
-    """Headers and cells laid out for ``line`` characters, and the estimated
-    width of the result."""
+def _longtable(
+    laid: _Laid,
+    align: list[str],
+    pad: str,
+    caption: object,
+    label: str | None,
+    part: int,
+    parts: int,
+) -> str:
+    r"""One part of a long table: a ``longtable`` that repeats its header on
+    every page; the first part carries the caption and label, the others an
+    unnumbered caption naming the part."""
+    head = " & ".join(laid.heads) + r" \\"
+    if part == 0:
+        title = r"\caption{" + breakable_latex(caption) + "}" if caption else ""
+        title += r"\label{" + label + "}" if label else ""
+    else:
+        title = rf"\caption*{{Continued: part {part + 1} of {parts}.}}"
+    lines = [
+        r"\begingroup" + laid.size,
+        r"\begin{longtable}{" + pad + "".join(align) + pad + "}",
+    ]
+    if title:
+        lines.append(title + r"\\")
+    lines += [
+        r"\toprule",
+        head,
+        r"\midrule",
+        r"\endfirsthead",
+        r"\toprule",
+        head,
+        r"\midrule",
+        r"\endhead",
+        r"\bottomrule",
+        r"\endfoot",
+        *(" & ".join(row) + r" \\" for row in laid.cells),
+        r"\end{longtable}",
+        r"\endgroup",
+    ]
+    if part:  # longtable counts a table even with an unnumbered caption
+        lines.append(r"\addtocounter{table}{-1}")
+    return "\n".join(lines) + "\n"
+
+
+def _fitted(header: list[_Cell], body: list[list[_Cell]], line: float) -> _Laid:
+    """Headers and cells laid out for ``line`` characters, with the estimated
+    width and height of the result."""
     n = len(header)
     columns = [[row[j] for row in body] for j in range(n)]
     data_width = [max((len(c.plain) for c in col), default=0) for col in columns]
@@ -497,7 +770,7 @@ def _fitted(
     cells = [[c.latex for c in row] for row in body]
     pad = _COLUMN_PAD * (n - 1)
     if sum(width) + pad <= line:
-        return heads, cells, sum(width) + pad
+        return _Laid(heads, cells, sum(width) + pad, len(body) + 1)
     text_columns = [
         j
         for j, col in enumerate(columns)
@@ -509,6 +782,7 @@ def _fitted(
         free = line - pad - sum(width[j] for j in numbers)
         return free / max(len(text_columns), 1)
 
+    head_lines = 1
     if not text_columns or room() < MIN_WRAP:
         for j in numbers:  # long headers of number columns break
             words = re.split(r"[\s_]+", header[j].plain)
@@ -520,14 +794,21 @@ def _fitted(
                     "b", narrow, align, _breakable_latex(header[j].plain)
                 )
                 width[j] = narrow
+                head_lines = max(head_lines, -(-len(header[j].plain) // narrow))
     wrap = max(MIN_WRAP, int(room()))
+    row_lines = [1] * len(body)
     for j in text_columns:
         for i, cell in enumerate(columns[j]):
             if cell.wraps and len(cell.plain) > wrap:
-                text = _breakable_latex(cell.plain)
+                text = _breakable_latex(cell.plain, wrap)
                 cells[i][j] = _parbox("t", wrap, r"\raggedright", text)
+                # a word that cannot break at the line's end takes more room
+                need = -(-int(len(cell.plain) * 1.3) // wrap)
+                row_lines[i] = max(row_lines[i], need)
         width[j] = min(width[j], wrap)
-    return heads, cells, sum(width) + pad
+    laid = _Laid(heads, cells, sum(width) + pad, sum(row_lines) + head_lines)
+    laid.wrap = wrap if text_columns else math.inf
+    return laid
 
 
 def _parbox(position: str, chars: int, align: str, latex: str) -> str:
@@ -535,24 +816,20 @@ def _parbox(position: str, chars: int, align: str, latex: str) -> str:
     return rf"\parbox[{position}]{{{em}}}{{{align} {latex}\strut}}"
 
 
-def _latex_float(tabular: str, caption: str | None, label: str | None) -> str:
-    lines = [r"\begin{table}[htbp]", r"\centering"]
-    if caption:
-        lines.append(r"\caption{" + to_latex(caption) + "}")
-    if label:
-        lines.append(r"\label{" + label + "}")
-    lines += [tabular, r"\end{table}"]
-    return "\n".join(lines) + "\n"
-
-
 # ---------------------------------------------------------------- text
 
 
-def text_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
+def text_block(
+    title: str,
+    scalars: Scalars,
+    frame: pd.DataFrame | None,
+    *,
+    kinds: Kinds | None = None,
+) -> str:
     """Plain-text summary: title, aligned label/value lines and the table.
 
-    p-values (rows and columns named as :func:`is_pvalue_name` says) are
-    written by :func:`format_pvalue`, other numbers by :func:`format_value`.
+    Key figures are written by :func:`format_scalar`, the table by
+    :func:`text_table`: the number policy of :mod:`nbstats.results.formatting`.
 
     Examples
     --------
@@ -560,39 +837,39 @@ def text_block(title: str, scalars: Scalars, frame: pd.DataFrame | None) -> str:
     Test
     ====
     statistic : −2.5
-    p-value   : 0.0124
+    p-value   : 0.012
     """
     title = str(title)
     lines = [title, "=" * len(title)]
     width = max((len(str(label)) for label, _ in scalars), default=0)
     lines += [
-        f"{label!s:<{width}} : {format_cell(value, pvalue=is_pvalue_name(label))}"
+        f"{label!s:<{width}} : {format_scalar(label, value, (kinds or {}).get(label))}"
         for label, value in scalars
     ]
     if frame is not None and len(frame):
-        lines += ["", text_table(frame)]
+        lines += ["", text_table(frame, kinds=kinds)]
     return "\n".join(lines)
 
 
-def text_table(frame: pd.DataFrame) -> str:
-    """``frame`` as aligned plain text: p-value columns (:func:`is_pvalue_name`)
-    by :func:`format_pvalue`, other numbers by :func:`format_value`.
+def text_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
+    """``frame`` as aligned plain text, numbers by the number policy
+    (:func:`format_columns`), headers in words, numbers right-aligned.
 
     Examples
     --------
     >>> frame = pd.DataFrame({"z": [-2.5, 0.25], "p": [0.0124, 1e-6]}, index=["x", "y"])
     >>> print(text_table(frame))
            z        p
-    x   −2.5   0.0124
+    x  −2.50    0.012
     y   0.25  < 0.001
     """
-    pvalue = [is_pvalue_name(c) for c in frame.columns]
+    columns = format_columns(frame, kinds)
     formatted = pd.DataFrame(
-        [
-            [format_cell(v, pvalue=p) for v, p in zip(row, pvalue, strict=True)]
-            for row in frame.itertuples(index=False)
-        ],
+        {j: column.cells for j, column in enumerate(columns)},
         index=frame.index,
-        columns=frame.columns,
     )
-    return formatted.to_string()
+    formatted.columns = [
+        str(column.header(name))
+        for name, column in zip(frame.columns, columns, strict=True)
+    ]
+    return formatted.to_string(index=_shows_index(frame))
