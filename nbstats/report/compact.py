@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.report.data import csv_text
 from nbstats.report.display import _and, _display, _n, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table, result_table
@@ -239,7 +240,7 @@ def csv_download(name: str, description: str, frame: pd.DataFrame) -> None:
     import base64
     import html
 
-    text = frame.to_csv(lineterminator="\n")
+    text = csv_text(frame)
     rows = len(frame)
     encoded = base64.b64encode(text.encode("utf-8")).decode("ascii")
     link = (

@@ -11,6 +11,7 @@ each decision got.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,10 +67,14 @@ def fold_pairs(order: Sequence[str], layout: str) -> list[tuple[str, str]]:
 def fold_scores_csv(wide: pd.DataFrame) -> str:
     """Per-fold scores (rows = (case, fold), columns = algorithms) as CSV text
     that :func:`read_fold_scores` reads back exactly; several fold columns
-    are joined into one fold key "run|fold"."""
+    become one fold key, the JSON array of their values (``["1", "3"]``), which
+    no two different folds share."""
     frame = wide.copy()
     case = [str(key[0]) for key in frame.index]
-    fold = ["|".join(str(part) for part in key[1:]) for key in frame.index]
+    fold = [
+        str(key[1]) if len(key) == 2 else json.dumps([str(p) for p in key[1:]])
+        for key in frame.index
+    ]
     frame.index = pd.MultiIndex.from_arrays([case, fold], names=["case", "fold"])
     frame.columns = [str(c) for c in frame.columns]
     return frame.to_csv(lineterminator="\n", na_rep="nan")

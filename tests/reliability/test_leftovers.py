@@ -210,12 +210,6 @@ CONSOLE_SCRIPT = Path(sys.executable).with_name("nbstats")
 
 
 @pytest.mark.skipif(not CONSOLE_SCRIPT.exists(), reason="nbstats is not installed")
-@pytest.mark.xfail(
-    strict=True,
-    reason="the console script imports the nbstats package (0.7 s) before "
-    "nbstats.cli can install its handler: needs an entry point outside the "
-    "package that installs it first (see issue 30)",
-)
 @pytest.mark.parametrize("delay", [0.15, 0.3, 0.5])
 def test_ctrl_c_while_nbstats_is_imported_prints_no_traceback(delay, tmp_path):
     small_csv(tmp_path / "scores.csv")

@@ -1,0 +1,32 @@
+"""The ``nbstats`` command's entry point, outside the package on purpose.
+
+Importing :mod:`nbstats` takes a moment (pandas, SciPy, numba); a Ctrl-C in
+that moment would print a traceback from deep inside an import. This module
+imports nothing heavy: it installs a quiet handler for SIGINT and SIGTERM
+first, then imports and runs :func:`nbstats.cli.main`, which installs its own.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_IGN)
+    sys.stderr.write(f"nbstats: interrupted ({signal.Signals(signum).name})\n")
+    raise SystemExit(128 + signum)
+
+
+def main() -> int | None:
+    """Run the ``nbstats`` command with Ctrl-C quiet from its first moment."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, _interrupted)
+    from nbstats.cli import main as run
+
+    return run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
