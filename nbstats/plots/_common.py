@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbstats.results.bayes import BayesSignedRankResult, BayesSignTestResult
-from nbstats.results.bayes_friedman import BayesFriedmanResult
+from nbstats.plots.protocols import require
 
 __all__ = [
     "MAX_POINTS",
@@ -26,12 +25,6 @@ __all__ = [
 
 #: Posterior draws shown in a scatter (evenly spaced among i.i.d. draws).
 MAX_POINTS = 4000
-#: Where each kind of result comes from, for error messages.
-_MAKERS = {
-    BayesSignedRankResult: "nbstats.bayes_signrank",
-    BayesSignTestResult: "nbstats.bayes_sign_test",
-    BayesFriedmanResult: "nbstats.bayes_friedman",
-}
 
 
 def _display_nothing() -> None:
@@ -77,12 +70,6 @@ def format_probability(p: float) -> str:
     if p < 0.0005:
         return "< 0.001"
     return f"{p:.3f}"
-
-
-def require(result: object, types: tuple[type, ...], function: str) -> None:
-    if not isinstance(result, types):
-        accepted = " or ".join(f"{t.__name__} (from {_MAKERS[t]})" for t in types)
-        raise TypeError(f"{function} draws a {accepted}; got {type(result).__name__}.")
 
 
 def decision_phrase(

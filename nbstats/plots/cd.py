@@ -34,9 +34,8 @@ from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots._rank_axis import TICK_FONT, RankLocator, rank_label
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
+from nbstats.plots.protocols import is_kind, kind_of
 from nbstats.plots.style import INK, MUTED, WIDTHS, literal, new_axes, paper_style
-from nbstats.results.bayes import BayesPosthocResult
-from nbstats.results.frequentist import PosthocResult
 
 __all__ = ["cd_diagram"]
 
@@ -87,7 +86,7 @@ _TITLE_FONT = 8.0
 
 
 def cd_diagram(
-    result: PosthocResult | BayesPosthocResult,
+    result: Any,
     *,
     ax: Any = None,
     reverse: bool = False,
@@ -191,7 +190,7 @@ def cd_diagram(
     ['CD = 1.12']
     >>> plt.close(ax.figure)
     """
-    if not isinstance(result, (PosthocResult, BayesPosthocResult)):
+    if kind_of(result, ("posthoc", "bayes_posthoc")) is None:
         raise TypeError(
             "cd_diagram draws a PosthocResult (from nbstats.posthoc) or a "
             "BayesPosthocResult (from nbstats.bayes_posthoc); got "
@@ -225,7 +224,7 @@ class _Diagram:
 
     def __init__(
         self,
-        result: PosthocResult | BayesPosthocResult,
+        result: Any,
         *,
         reverse: bool,
         show_cd: bool,
@@ -239,7 +238,7 @@ class _Diagram:
         if self.m < 2:
             raise ValueError("a CD diagram needs at least two algorithms.")
         self.index = {name: j for j, name in enumerate(self.names)}
-        is_posthoc = isinstance(result, PosthocResult)
+        is_posthoc = is_kind(result, "posthoc")
         self.control = result.control if is_posthoc else None
         cd = result.critical_difference if is_posthoc else None
         self.cd = None if cd is None or not math.isfinite(cd) else float(cd)
@@ -280,7 +279,7 @@ class _Diagram:
         """The test and α in words; ``control_label`` names the control
         (default: its name as written)."""
         res = self.result
-        if isinstance(res, BayesPosthocResult):
+        if is_kind(res, "bayes_posthoc"):
             test = "signed-rank" if res.test == "signrank" else res.test
             return f"Bayesian {test} test, joint posterior > {1 - res.gamma:g}"
         name = _METHODS.get(res.method, res.method)

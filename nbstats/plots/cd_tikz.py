@@ -9,12 +9,12 @@ fonts. Nothing is recomputed: the lines are the result's ``groups``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from nbstats.names import AliasOption, alias_legend, make_aliases
 from nbstats.plots.cd import _Diagram
-from nbstats.results.bayes import BayesPosthocResult
+from nbstats.plots.protocols import kind_of
 from nbstats.results.formatting import escape_latex
-from nbstats.results.frequentist import PosthocResult
 
 __all__ = ["cd_tikz"]
 
@@ -24,7 +24,7 @@ _NAME_GAP = 0.3  # cm from the axis ends to the names
 
 
 def cd_tikz(
-    result: PosthocResult | BayesPosthocResult,
+    result: Any,
     *,
     reverse: bool = False,
     width: float = 8.0,
@@ -72,7 +72,7 @@ def cd_tikz(
     >>> "CD = 1.12" in tikz
     True
     """
-    if not isinstance(result, (PosthocResult, BayesPosthocResult)):
+    if kind_of(result, ("posthoc", "bayes_posthoc")) is None:
         raise TypeError(
             "cd_tikz draws a PosthocResult (from nbstats.posthoc) or a "
             f"BayesPosthocResult (from nbstats.bayes_posthoc); got "

@@ -17,7 +17,6 @@ from nbstats.plots.style import (
     new_axes,
     paper_style,
 )
-from nbstats.results.bayes_friedman import BayesFriedmanResult
 
 __all__ = ["friedman_posterior"]
 
@@ -25,7 +24,7 @@ _METHODS = {"ellipsoid": "ellipsoid", "montecarlo": "Monte Carlo"}
 
 
 def friedman_posterior(
-    result: BayesFriedmanResult,
+    result: Any,
     *,
     ax: Any = None,
     width: str = "single",
@@ -76,7 +75,7 @@ def friedman_posterior(
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    require(result, (BayesFriedmanResult,), "friedman_posterior")
+    require(result, ("bayes_friedman",), "friedman_posterior")
     m = result.n_algorithms
     if m != 3:
         raise ValueError(

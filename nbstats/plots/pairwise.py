@@ -11,16 +11,15 @@ import pandas as pd
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
+from nbstats.plots.protocols import KINDS, is_kind
 from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
-from nbstats.results.bayes import BayesPosthocResult, BayesSignedRankPairsResult
-from nbstats.results.frequentist import PosthocResult
 
 __all__ = ["cell_text", "pairwise_heatmap"]
 
 _KINDS = {
-    PosthocResult: ("pvalues", "unadjusted"),
-    BayesPosthocResult: ("probabilities",),
-    BayesSignedRankPairsResult: ("probabilities",),
+    "posthoc": ("pvalues", "unadjusted"),
+    "bayes_posthoc": ("probabilities",),
+    "signrank_pairs": ("probabilities",),
 }
 #: Darkest colour of the p-value map: smaller p-values look the same.
 _P_FLOOR = 1e-3
@@ -64,7 +63,7 @@ def cell_text(value: float) -> str:
 
 
 def pairwise_heatmap(
-    result: PosthocResult | BayesPosthocResult | BayesSignedRankPairsResult,
+    result: Any,
     *,
     ax: Any = None,
     annotate: bool = True,
@@ -241,7 +240,7 @@ def pairwise_heatmap(
             ticks = [0.001, 0.01, 0.05, 0.1, 1.0]
             if n_rows == 1:  # a short horizontal bar: fewer labels
                 ticks = [0.001, 0.05, 1.0]
-            if isinstance(result, PosthocResult) and result.alpha not in ticks:
+            if is_kind(result, "posthoc") and result.alpha not in ticks:
                 ticks = sorted([*ticks, result.alpha])
             colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
             colorbar.ax.minorticks_off()
@@ -376,13 +375,13 @@ def _colorbar_placement(ax: Any, label: str, *, one_row: bool) -> dict[str, Any]
 
 
 def _check_kind(result: object, kind: str | None) -> str:
-    for cls, kinds in _KINDS.items():
-        if isinstance(result, cls):
+    for result_kind, kinds in _KINDS.items():
+        if is_kind(result, result_kind):
             if kind is None:
                 return kinds[0]
             if kind not in kinds:
                 raise ValueError(
-                    f"kind must be one of {list(kinds)} for a {cls.__name__}, "
+                    f"kind must be one of {list(kinds)} for a {KINDS[result_kind][1]}, "
                     f"got {kind!r}."
                 )
             return kind
@@ -394,18 +393,16 @@ def _check_kind(result: object, kind: str | None) -> str:
     )
 
 
-def _matrix(
-    result: PosthocResult | BayesPosthocResult, kind: str
-) -> tuple[pd.DataFrame, np.ndarray, str | None]:
+def _matrix(result: Any, kind: str) -> tuple[pd.DataFrame, np.ndarray, str | None]:
     """Values ordered by mean rank, which cells to mark, and the control."""
     order = list(result.mean_ranks.sort_values(kind="stable").index)
-    if isinstance(result, BayesSignedRankPairsResult):
+    if is_kind(result, "signrank_pairs"):
         values = _blank_diagonal(
             result.probabilities.reindex(index=order, columns=order)
         )
         marked = values.to_numpy() > result.threshold
         return values, marked, None
-    if isinstance(result, BayesPosthocResult):
+    if is_kind(result, "bayes_posthoc"):
         values = _blank_diagonal(
             result.probabilities.reindex(index=order, columns=order)
         )
@@ -477,15 +474,13 @@ def _fit_annotations(fig: Any, ax: Any) -> None:
             text.set_fontsize(size)
 
 
-def _title(
-    result: PosthocResult | BayesPosthocResult, kind: str, control: str | None
-) -> str:
-    if isinstance(result, BayesSignedRankPairsResult):
+def _title(result: Any, kind: str, control: str | None) -> str:
+    if is_kind(result, "signrank_pairs"):
         return (
             f"Bayesian signed-rank test ({result.prior}, s = {result.s:.3g})\n"
             f"framed: probability > {result.threshold:g}"
         )
-    if isinstance(result, BayesPosthocResult):
+    if is_kind(result, "bayes_posthoc"):
         rope = getattr(result, "rope", 0.0)
         if rope > 0:
             return (

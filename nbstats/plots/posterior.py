@@ -54,7 +54,6 @@ from nbstats.plots.style import (
     new_axes,
     paper_style,
 )
-from nbstats.results.bayes import BayesSignedRankResult
 
 __all__ = [
     "friedman_posterior",
@@ -69,7 +68,7 @@ _HALF_TOLERANCE = 1e-12
 
 
 def signrank_posterior(
-    result: BayesSignedRankResult,
+    result: Any,
     *,
     ax: Any = None,
     width: str = "single",
@@ -128,11 +127,11 @@ def signrank_posterior(
     ['posterior-lower', 'posterior-upper']
     >>> from nbstats.plots import legend_texts
     >>> legend_texts(ax)[2]
-    'P(θ > ½): lower 0.734 / upper 0.813'
+    'P(θ > ½): lower 0.734 / upper 0.814'
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    require(result, (BayesSignedRankResult,), "signrank_posterior")
+    require(result, ("signrank",), "signrank_posterior")
     picture = _signrank_picture(result, _check_bins(bins), show_threshold)
     own = ax is None
     with paper_style():
@@ -175,7 +174,7 @@ class _SignrankPicture(NamedTuple):
 
 
 def _signrank_picture(
-    result: BayesSignedRankResult,
+    result: Any,
     bins: int | None,
     show_threshold: bool,
     previous: _SignrankPicture | None = None,

@@ -6,6 +6,7 @@ from typing import Any
 
 from nbstats.plots._common import fit_texts, quiet
 from nbstats.plots.labels import add_key, fit_names
+from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import (
     ACCENT,
     INK,
@@ -15,7 +16,6 @@ from nbstats.plots.style import (
     new_axes,
     paper_style,
 )
-from nbstats.results.racing import RaceResult
 
 __all__ = ["race_trace"]
 
@@ -31,7 +31,7 @@ _MAX_NAMED = 12
 
 
 def race_trace(
-    result: RaceResult,
+    result: Any,
     *,
     ax: Any = None,
     names: bool | None = None,
@@ -96,7 +96,7 @@ def race_trace(
     import numpy as np
     from matplotlib.ticker import MaxNLocator
 
-    if not isinstance(result, RaceResult):
+    if not is_kind(result, "race"):
         raise TypeError(
             "race_trace expects a RaceResult (from nbstats.race); got "
             f"{type(result).__name__}."

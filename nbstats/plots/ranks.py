@@ -8,8 +8,8 @@ from typing import Any
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import add_key, fit_names, text_width, wrap_text
+from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
-from nbstats.results.ranking import RankCIResult
 
 __all__ = ["METHOD_LABELS", "rank_intervals"]
 
@@ -35,7 +35,7 @@ _LABEL_SHARE = 0.35
 
 
 def rank_intervals(
-    results: RankCIResult | Sequence[RankCIResult] | Mapping[str, RankCIResult],
+    results: Any,
     *,
     ax: Any = None,
     order: Sequence[str] | None = None,
@@ -268,13 +268,13 @@ def _legend_columns(labelled: dict[str, Any], k: int, length: float) -> int:
     return min(k if k <= 3 else (2 if k == 4 else 3), fits)
 
 
-def _labelled_results(results: object) -> dict[str, RankCIResult]:
+def _labelled_results(results: object) -> dict[str, Any]:
     """``{label: result}``, checking every item is a RankCIResult."""
     accepted = (
         "rank_intervals expects a RankCIResult (from nbstats.rank_ci), or a "
         "list or dict of RankCIResult objects"
     )
-    if isinstance(results, RankCIResult):
+    if is_kind(results, "rank_ci"):
         return {results.method: results}
     if isinstance(results, Mapping):
         items = [(str(key), value) for key, value in results.items()]
@@ -283,7 +283,7 @@ def _labelled_results(results: object) -> dict[str, RankCIResult]:
     else:
         raise TypeError(f"{accepted}; got {type(results).__name__}.")
     for _, value in items:
-        if not isinstance(value, RankCIResult):
+        if not is_kind(value, "rank_ci"):
             raise TypeError(f"{accepted}; got an item of type {type(value).__name__}.")
     if not items:
         raise ValueError(f"{accepted}; got an empty {type(results).__name__}.")
@@ -300,9 +300,7 @@ def _labelled_results(results: object) -> dict[str, RankCIResult]:
     return dict(zip(labels, (value for _, value in items), strict=True))
 
 
-def _row_order(
-    result: RankCIResult, names: list[str], order: Sequence[str] | None
-) -> list[str]:
+def _row_order(result: Any, names: list[str], order: Sequence[str] | None) -> list[str]:
     """Algorithms from top to bottom."""
     if order is None:
         means = {str(n): float(v) for n, v in result.mean_ranks.items()}

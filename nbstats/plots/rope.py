@@ -15,6 +15,7 @@ from nbstats.plots._common import (
     quiet,
     threshold_line,
 )
+from nbstats.plots.protocols import is_kind, kind_of
 from nbstats.plots.style import (
     ACCENT,
     INK,
@@ -25,7 +26,6 @@ from nbstats.plots.style import (
     new_axes,
     paper_style,
 )
-from nbstats.results.bayes import BayesSignedRankResult, BayesSignTestResult
 
 __all__ = ["rope_probabilities"]
 
@@ -38,14 +38,14 @@ def _region_input(
     result: object, names: tuple[str, str] | None, kind: str
 ) -> tuple[np.ndarray | None, tuple[float, float, float], tuple[str, str], str, Any]:
     """(region samples or None, shares, (name_a, name_b), rope label, result)."""
-    if isinstance(result, (BayesSignTestResult, BayesSignedRankResult)):
+    if kind_of(result, ("sign", "signrank")) is not None:
         name_a, name_b = names if names is not None else (result.name_a, result.name_b)
         rope_label = f"rope ±{result.rope:g}" if result.rope > 0 else "rope"
         regions = getattr(result, "region_samples", None)
         if result.prob_rope is None:
             plot = (
                 "signrank_posterior"
-                if isinstance(result, BayesSignedRankResult)
+                if is_kind(result, "signrank")
                 else "sign_posterior"
             )
             raise ValueError(
@@ -106,7 +106,7 @@ def _region_input(
 
 
 def rope_probabilities(
-    result: BayesSignedRankResult | BayesSignTestResult | np.ndarray,
+    result: Any,
     *,
     ax: Any = None,
     width: str = "single",
@@ -172,7 +172,7 @@ def rope_probabilities(
     }
     title = [f"{literal(name_a)} vs {literal(name_b)}"]
     if res is not None:
-        if isinstance(res, BayesSignedRankResult) and res.prior == "idp":
+        if is_kind(res, "signrank") and res.prior == "idp":
             title[0] += " (IDP, lower prior)"
             title.append(
                 f"upper P({literal(name_b)} better) = "

@@ -18,14 +18,11 @@ from nbstats.plots._common import (
 from nbstats.plots.density import _draw_point_mass, _right_of_half
 from nbstats.plots.rope import rope_probabilities
 from nbstats.plots.style import ACCENT, MUTED, SHADE, literal, new_axes, paper_style
-from nbstats.results.bayes import BayesSignTestResult
 
 __all__ = ["sign_posterior"]
 
 
-def sign_posterior(
-    result: BayesSignTestResult, *, ax: Any = None, width: str = "single"
-) -> Any:
+def sign_posterior(result: Any, *, ax: Any = None, width: str = "single") -> Any:
     """Beta posterior of the Bayesian sign test (Benavoli et al. 2015, Thm. 2).
 
     With n_g wins and n_l losses of b (ties aside), the share of b's wins
@@ -65,7 +62,7 @@ def sign_posterior(
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    require(result, (BayesSignTestResult,), "sign_posterior")
+    require(result, ("sign",), "sign_posterior")
     if result.prob_rope is not None:
         return rope_probabilities(result, ax=ax, width=width)
     wins, losses = result.wins, result.losses
