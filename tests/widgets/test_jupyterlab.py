@@ -1,0 +1,194 @@
+"""JupyterLab 4, the dashboards' first host, driven in a real browser.
+
+The test starts ``jupyter lab`` from this venv (127.0.0.1, a free port, a
+random token, every Jupyter directory private to the test: see
+``jupyterlab_helpers``) on a copy of notebook 07 without its outputs, opens it
+in Debian's Chromium under Playwright (never a downloaded browser), runs all
+cells from the Run menu, and moves the Bayesian dashboard's prior-strength
+slider with the keyboard: the posterior plot and the decision matrix must
+change as the theory says, then the server is shut down through its API and
+no kernel may outlive it. The screenshot after the move is kept at
+``tests/artifacts/dashboards/jupyterlab-07.png`` for a human to look at.
+
+Skipped without Chromium, Playwright or JupyterLab, unless
+NBSTATS_REQUIRE_ORACLES=1 (CI), where it must run.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib.util
+import re
+import shutil
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CHROMIUM_ARGS, REQUIRE_ORACLES, require_executable
+from tests.widgets.jupyterlab_helpers import jupyter_lab
+
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "07-teaching-dashboards.ipynb"
+ARTIFACT = Path(__file__).parents[1] / "artifacts" / "dashboards" / "jupyterlab-07.png"
+#: The brief's flags: nothing fetched, no QUIC (the conftest's list plus it).
+ARGS = [*CHROMIUM_ARGS, "--disable-quic"]
+DECISION = re.compile(r"\b(b better|a better|indeterminate|equivalent|undecided)")
+BOARD = ".nbstats-board"
+#: The kernel's label beside the s slider ("s = 2"), written after a recompute.
+S_LABEL = re.compile(r"\bs = ([\d.]+)")
+#: Output areas a failed cell writes to (an error's traceback is stderr).
+ERRORS = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+PLOT = ".widget-output [data-mime-type='image/svg+xml'] img"
+#: The code cells' prompts: "[12]:" once run, "[*]:" while running.
+PROMPTS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+    .map(p => p.textContent.trim())"""
+FINISHED = re.compile(r"\[\d+\]:")
+#: PageUp moves a noUiSlider by 5 steps; 11 take s = 10^-0.25 to 10^0.30 ≈ 2.
+PAGES = 11
+
+
+def require_module(name: str, install_hint: str) -> None:
+    if importlib.util.find_spec(name) is None:
+        reason = f"Python package {name} not installed ({install_hint})"
+        if REQUIRE_ORACLES:
+            pytest.fail(f"JupyterLab browser test unavailable in CI: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def chromium() -> str:
+    """Debian's Chromium, Playwright and JupyterLab (checked before any server)."""
+    path = require_executable("chromium", "apt-get install chromium")
+    require_module("playwright", "pip install playwright")
+    require_module("jupyterlab", "pip install 'jupyterlab>=4'")
+    require_module("jupyterlab_widgets", "pip install ipywidgets")
+    return path
+
+
+def _decisions(board) -> collections.Counter:
+    """The decision words of the matrix cells (not of the legend)."""
+    cells = board.locator("td").all_inner_texts()
+    return collections.Counter(
+        match.group(1) for cell in cells if (match := DECISION.match(cell.strip()))
+    )
+
+
+def _plot(board) -> str:
+    """The posterior plot's SVG source (JupyterLab shows it as a data URI)."""
+    images = board.locator(PLOT)
+    src = images.first.get_attribute("src") if images.count() else None
+    if not src or not src.startswith("data:image/svg+xml,"):
+        return ""
+    return urllib.parse.unquote(src.split(",", 1)[1])
+
+
+def _wait(page, probe, done, what: str, timeout: float = 30):
+    deadline = time.monotonic() + timeout
+    while not done(value := probe()):
+        if time.monotonic() > deadline:
+            prompts = page.evaluate(PROMPTS)
+            pytest.fail(
+                f"timed out waiting for {what} (last: {value!r}; prompts {prompts}):"
+                f"\n{page.inner_text('body')}"
+            )
+        page.wait_for_timeout(100)
+    return value
+
+
+def _run_all(page) -> None:
+    """Run > Run All Cells, as a user would; wait until every cell ran."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    _wait(
+        page,
+        lambda: page.evaluate(PROMPTS),
+        lambda prompts: prompts and all(FINISHED.fullmatch(p) for p in prompts),
+        "all cells",
+        90,
+    )
+
+
+def test_notebook_07_dashboard_moves_in_jupyterlab(chromium, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    # quick mode (5,000 posterior draws), as the notebooks' CI run
+    env = {"NBSTATS_QUICK": "1"}
+    with (
+        jupyter_lab(tmp_path, NOTEBOOK, env) as lab,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=chromium, args=ARGS, headless=True
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1400})
+            page_errors = []
+            page.on("pageerror", lambda error: page_errors.append(str(error)))
+            page.goto(
+                lab.notebook_url(NOTEBOOK.name),
+                wait_until="domcontentloaded",
+                timeout=60_000,
+            )
+            # the kernel of the private spec: this venv's Python
+            page.get_by_text("nbstats venv").first.wait_for(timeout=60_000)
+            _run_all(page)
+            errors = page.locator(ERRORS).filter(has_text="Error").all_inner_texts()
+            assert not errors, errors
+            # the widgets extension renders every dashboard
+            boards = page.locator(BOARD)
+            assert boards.count() == 3, page.inner_text("body")
+            assert "Loading widget" not in page.inner_text(".jp-Notebook")
+            board = boards.filter(has_text="loss ratio l1/l0")
+            board.scroll_into_view_if_needed()
+            before = _wait(page, lambda: _decisions(board), bool, "the matrix")
+            plot_before = _wait(page, lambda: _plot(board), bool, "the plot")
+            board.screenshot(path=tmp_path / "before.png")
+
+            # the prior strength s, with the keyboard: up ~0.55 in log10
+            slider = board.locator(".widget-hslider").filter(has_text="s (IDP")
+            readout = slider.locator(".widget-readout")
+            start = float(readout.inner_text())
+            slider.locator(".noUi-handle").focus()
+            for _ in range(PAGES):
+                shown = float(readout.inner_text())
+                page.keyboard.press("PageUp")
+                assert float(readout.inner_text()) > shown
+            s = float(readout.inner_text())
+            # the kernel's label names the new s once it recomputed
+            _wait(
+                page,
+                lambda: S_LABEL.search(board.inner_text()),
+                lambda label: label and float(label.group(1)) == pytest.approx(s, 5e-3),
+                f"the dashboard at s = {s}",
+            )
+            after = _wait(
+                page, lambda: _decisions(board), lambda d: d != before, "new decisions"
+            )
+            plot_after = _wait(
+                page, lambda: _plot(board), lambda svg: svg != plot_before, "new plot"
+            )
+            assert "Could not update" not in board.inner_text()
+            board.screenshot(path=tmp_path / "after.png")
+            # one kernel ran the notebook; the shutdown below must end it
+            assert len(lab.kernels()) == 1, lab.kernels()
+            ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(tmp_path / "after.png", ARTIFACT)
+        finally:
+            browser.close()
+
+    assert start == pytest.approx(0.562, abs=1e-3)  # the IDP default
+    assert s == pytest.approx(10 ** (-0.25 + PAGES * 0.05), rel=1e-2)
+    # a stronger prior widens [lower, upper] (Benavoli et al. 2014, §3.1):
+    # more pairs become indeterminate at the 0.95 threshold, fewer decided
+    assert after["indeterminate"] > before["indeterminate"]
+    decided = ("b better", "a better")
+    assert sum(after[w] for w in decided) < sum(before[w] for w in decided)
+    assert sum(after.values()) == sum(before.values())
+    # the same pair, drawn again for the new posterior
+    title = re.compile(r"<title>(.*?)</title>")
+    assert title.search(plot_after).group(1) == title.search(plot_before).group(1)
+    drawn_at = re.compile(r"\(IDP, s = ([\d.]+)\)")
+    assert float(drawn_at.search(plot_before).group(1)) == pytest.approx(start, 0.02)
+    assert float(drawn_at.search(plot_after).group(1)) == pytest.approx(s, 0.02)
+    assert not page_errors, page_errors
