@@ -128,6 +128,12 @@ def bayes_posthoc(
 
     Notes
     -----
+    The same answer whatever the order of the columns and rows: the table is
+    put in one canonical layout (:mod:`nbstats.stats.bayes.canonical`)
+    before the draws, so the same weight lands on the same case and the
+    statements (ties in probability included) come out in the same order;
+    the matrices are returned in the given column order.
+
     Memory: the draws are processed in chunks, and each chunk's θ for blocks
     of pairs, within the ceiling of :mod:`nbstats.stats.bayes.memory` (512
     MiB by default; ``NBSTATS_MAX_MEMORY`` or

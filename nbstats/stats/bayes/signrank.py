@@ -150,6 +150,15 @@ def bayes_signrank(
     and draws are processed in chunks within the memory ceiling of
     :mod:`nbstats.stats.bayes.memory` (512 MiB by default, configurable).
 
+    The draws do not depend on how the data are laid out: the weights go to
+    the sorted differences (not to the rows), and the pair is drawn in one
+    canonical orientation (:mod:`nbstats.stats.bayes.canonical`) and
+    mirrored when asked the other way round, so ``bayes_signrank(b, a)`` is
+    exactly the mirror image of ``bayes_signrank(a, b)`` (left and right
+    swap; under IDP the lower and upper posteriors swap), and
+    :func:`nbstats.bayes_signrank_pairs`, the report and the dashboard give
+    every pair the same numbers whatever the column order.
+
     Examples
     --------
     The published figure on the UCI data (nbc vs aode, rope 0.01):
