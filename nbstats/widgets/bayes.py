@@ -199,6 +199,14 @@ class BayesDashboard(Dashboard):
     case in every pair, as the joint probability needs) and re-combine them
     with the prior's weight for a new s; γ and ε only compare.
 
+    *Memory.* What is kept stays within the ceiling of
+    :mod:`nbstats.stats.bayes.memory` (``NBSTATS_MAX_MEMORY``, 512 MiB by
+    default): the pairs' sums only when they fit half of it, the joint
+    statements' when they fit the other half. Beyond (200 algorithms:
+    19,900 pairs × 5,000 draws are 800 MB per region), every change
+    recomputes them block by block — the same numbers, in seconds rather
+    than milliseconds; raise the ceiling to keep them.
+
     *Which s where.* The joint statements put the prior of strength s on
     "all algorithms equal" (2015, §7: a pseudo-observation at a zero
     difference, one of the priors of the IDP's set), s = 0 with the Bayesian
