@@ -153,10 +153,10 @@ def rank_ci(
         ``rng.integers(0, n, size=(n_boot, n))`` with
         ``rng = np.random.default_rng(seed_sequence(random_state))``, indices
         into the table in a canonical order: the columns sorted by name, the
-        rows by their scores (lexicographically, in that column order, each
-        row's sign folded so that ``higher_is_better=False`` draws the same
-        cases). So the same seed gives the same intervals, bit for bit,
-        whatever the order of the rows and columns.
+        rows by their scores (oriented so that larger is better), compared
+        lexicographically in that column order. So the same seed gives the
+        same intervals, bit for bit, whatever the order of the rows and
+        columns.
 
     Returns
     -------
@@ -401,11 +401,13 @@ def _bootstrap_intervals(
     the intervals mapped back to the given columns, so the same seed gives
     the same intervals, bit for bit, whatever the order of the rows and
     columns (rows that sort equal have equal scores, so which comes first
-    does not matter).
+    does not matter). Lexicographic order is also kept by a shift or a
+    positive factor applied to every score, so these do not change the
+    draws either.
     """
     columns = np.argsort(np.array(names, dtype=object), kind="stable")
     values = values[:, columns]
-    values = values[_canonical_rows(values)]
+    values = values[np.lexsort(values.T[::-1])]  # the first column decides first
     n, m = values.shape
     rng = np.random.default_rng(seed_sequence(random_state))
     resamples = rng.integers(0, n, size=(n_boot, n))
@@ -425,22 +427,6 @@ def _bootstrap_intervals(
     lower[columns] = np.floor(low).astype(np.int64)
     upper[columns] = np.ceil(high).astype(np.int64)
     return lower, upper
-
-
-def _canonical_rows(values: np.ndarray) -> np.ndarray:
-    """The order of the rows sorted by their scores, the same for the rows
-    of the negated table (so ``higher_is_better=False`` draws the same cases,
-    and gives the mirror image of the intervals).
-
-    The rows are compared with their sign folded (each row times the sign of
-    its first non-zero score), which negation does not change; only a row
-    and its exact negative tie on that, and they are ordered by their scores.
-    """
-    first = np.argmax(values != 0, axis=1)
-    sign = np.sign(values[np.arange(values.shape[0]), first])
-    folded = values * np.where(sign == 0, 1.0, sign)[:, None]
-    # np.lexsort: the last key decides first
-    return np.lexsort(np.vstack([values.T[::-1], folded.T[::-1]]))
 
 
 def _nemenyi_pvalues(mean_ranks: np.ndarray, n: int) -> np.ndarray:
