@@ -79,11 +79,24 @@ def report(
     aggregate: str | None = None,
     runs: int | None = None,
     hierarchical: bool = False,
+    score_unit: str | None = None,
+    core_only: bool = False,
 ) -> Path:
     """Write a report of the comparison of algorithms on a score table.
 
-    The report states the data (cases, algorithms, direction, folds, dropped
-    cases) and then, by the number of algorithms m (``layout="auto"``):
+    The report opens with the answer, what goes into a paper, in at most two
+    PDF pages: the ranked summary table (mean rank, the Nemenyi test's
+    compact letters, and P(best) and expected rank of the Bayesian
+    Plackett–Luce ranking when the Bayesian analysis is requested), the
+    critical-difference diagram as Figure 1, and one results paragraph that
+    states the decisions by groups (:mod:`nbstats.report.core`). The table
+    and the figure are also written beside the report, in ``<stem>_core/``
+    (``summary.tex``, ``summary.csv``, ``figure-1.pdf``, ``figure-1.svg``),
+    for ``\\input`` and ``\\includegraphics``.
+
+    The detailed analysis follows: the data (cases, algorithms, direction,
+    folds, dropped cases) and then, by the number of algorithms m
+    (``layout="auto"``):
 
     - **m = 2, two-sample layout**: the scores with their ranks; the
       Wilcoxon signed-ranks test with its effect size (matched-pairs
@@ -95,7 +108,9 @@ def report(
       test; the Nemenyi critical-difference diagram and table, and Holm's
       procedure against the best-ranked algorithm; the Bayesian signed-rank
       test of every pair and the joint Bayesian statements with their
-      heatmap; confidence intervals for the ranks with a forest plot.
+      heatmap; the Bayesian Plackett–Luce ranking (Calvo et al. 2018) with
+      its table and figure; confidence intervals for the ranks with a forest
+      plot.
     - **m > 12, compact layout**: the same analyses, but a ranked summary
       (mean rank, mean and median score, wins) instead of the score table,
       and in the text only the pairs that matter (neighbours in the ranking,
@@ -155,14 +170,18 @@ def report(
         difference.
     rope : float
         Half-width of the region of practical equivalence of the pairwise
-        Bayesian signed-rank tests (in score units).
+        Bayesian signed-rank tests (in score units: see ``score_unit``).
     loss : (l0, l1)
         Losses of a Type II and a Type I error; the signed-rank tests prefer
         an algorithm when its posterior probability of being better exceeds
         ``l1 / (l0 + l1)`` (0.95 for the default).
     random_state : int or None
-        Seed of every Monte Carlo computation (50,000 draws each). None draws
-        a seed, which the report states.
+        Seed of every Monte Carlo computation (50,000 draws each up to 12
+        algorithms; fewer above, never below 10,000, so that the shared draws
+        of all pairs stay affordable: see
+        :func:`nbstats.report.settings.pair_draws`; the report states the
+        draws and the Monte Carlo error). None draws a seed, which the report
+        states.
     nan_policy : {"raise", "omit", "pairwise"}
         ``"raise"`` refuses missing scores (naming the cells); ``"omit"`` drops
         every case with a missing score, and the report names those cases and
@@ -204,6 +223,13 @@ def report(
         set, with the sampler's diagnostics and the posterior simplex. Tens of
         seconds per pair; needs the extra ``nbstats[hierarchical]`` (without
         it the report says what to install and goes on).
+    score_unit : str, optional
+        The unit of the scores, e.g. ``"percentage points"`` or ``"seconds"``:
+        the report states the rope in it ("±1 percentage points"). Without
+        it, the rope is "±1 in the scores' units".
+    core_only : bool
+        Write only the answer-first part (the summary table, Figure 1, the
+        results paragraph and its references): two PDF pages at most.
 
     Returns
     -------
@@ -269,6 +295,8 @@ def report(
         aggregate=aggregate,
         runs=runs,
         hierarchical=hierarchical,
+        score_unit=score_unit,
+        core_only=core_only,
     )
     export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
@@ -322,6 +350,8 @@ def _prepare(
     aggregate: str | None,
     runs: int | None,
     hierarchical: bool,
+    score_unit: str | None,
+    core_only: bool,
 ) -> tuple[Any, Any]:
     """The table the report embeds and its validated settings.
 
@@ -362,6 +392,8 @@ def _prepare(
         runs=runs,
         fold_scores=given.fold_scores,
         hierarchical=hierarchical,
+        score_unit=score_unit,
+        core_only=core_only,
     )
     return given.table, settings
 

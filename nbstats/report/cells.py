@@ -29,6 +29,7 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     ranking_order,
     typeset_pairs,
 )
+from nbstats.report.core import core, core_two, power_warning  # noqa: F401
 from nbstats.report.data import (  # noqa: F401  (the cells call them)
     scores_table,
     summary,
@@ -58,6 +59,7 @@ from nbstats.report.hierarchical import (  # noqa: F401  (the cells call them)
 )
 from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
+from nbstats.report.plackett_luce import plackett_luce_section  # noqa: F401
 from nbstats.report.settings import unpickled  # noqa: F401  (the cells call it)
 from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
@@ -71,6 +73,10 @@ from nbstats.results import render
 #: the ranking and, while the table stays below this many rows, the pairs
 #: that differ significantly.
 PAIRS_SHOWN = 60
+
+#: A paragraph names at most this many pairwise decisions; above, it counts
+#: them and points to the table.
+MAX_PAIRS_STATED = 10
 
 
 def omnibus(
@@ -206,7 +212,8 @@ def omnibus(
 
 
 def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
-    """Nemenyi (CD diagram and table) and Holm against the best-ranked.
+    """Nemenyi (its table; the CD diagram is Figure 1, in the answer-first
+    part) and Holm against the best-ranked.
 
     ``compact``: the table holds the pairs that matter (neighbours in the
     ranking, and significant pairs while they fit); Holm's table moves to
@@ -218,19 +225,21 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     )
     significant = nemenyi.significant_pairs()
     total = len(nemenyi.to_frame())
-    if significant and (not compact or len(significant) <= 10):
+    if significant and len(significant) <= MAX_PAIRS_STATED:
         para.add(
             "Significantly different: "
-            + "; ".join(f"{a} better than {b}" for a, b in significant)
+            + "; ".join(f"{a} and {b}" for a, b in significant)
             + ". "
         )
     elif significant:
-        para.add(f"{len(significant)} of the {total} pairs differ significantly. ")
+        para.add(
+            f"{len(significant)} of the {total} pairs are significantly different. "
+        )
     else:
-        para.add("No two algorithms differ significantly. ")
+        para.add("No two algorithms are significantly different. ")
     para.add(
         ref("fig:cd"),
-        " shows the critical-difference diagram and ",
+        " (above) shows the critical-difference diagram and ",
         ref("tab:nemenyi"),
         " the pairs that matter (all pairs: " if compact else " every pair. ",
     )
@@ -240,27 +249,17 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
         para.add("the file nemenyi_pairs.csv in the Appendix). ")
     rejected = [str(b) for b, r in holm.reject.items() if r]
     para.add(f"Against the best-ranked algorithm, {holm.control}, Holm's procedure ")
-    if rejected and (not compact or len(rejected) <= 10):
-        para.add(f"finds {_and(rejected)} significantly worse")
+    if rejected and len(rejected) <= MAX_PAIRS_STATED:
+        para.add(f"finds {_and(rejected)} significantly different from it")
     elif rejected:
         para.add(
             f"finds {len(rejected)} of the other {len(holm.reject)} algorithms "
-            "significantly worse"
+            "significantly different from it"
         )
     else:
-        para.add("finds no algorithm significantly worse")
+        para.add("finds no algorithm significantly different from it")
     para.add(" (", ref("tab:holm"), ").")
     paragraph(para)
-    m = len(nemenyi.mean_ranks)
-    ax = nemenyi.plot(width="double")
-    figure(
-        "fig:cd",
-        f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
-        f"algorithms and the Nemenyi critical difference CD = "
-        f"{_n(nemenyi.critical_difference)} at α = {_n(nemenyi.alpha)}; "
-        "algorithms joined by a bar do not differ significantly.",
-        ax.figure,
-    )
     if not compact:
         result_table(
             nemenyi,
@@ -373,6 +372,10 @@ def methods(
     fold_tests: Any = None,
     runs: int | None = None,
     hierarchical: Any = None,
+    plackett_luce: Any = None,
+    score_unit: str | None = None,
+    nemenyi_warning: str = "",
+    cited: Sequence[str] = (),
 ) -> Paragraph:
     """Display the Methods paragraph (see :mod:`nbstats.report.methods`)."""
     from nbstats.report.methods import methods_paragraph
@@ -397,6 +400,10 @@ def methods(
         bayes_sign=bayes_sign,
         fold_tests=fold_tests,
         fold_design=None if folds is None else fold_design_text(folds, runs),
+        score_unit=score_unit,
+        nemenyi_warning=nemenyi_warning,
+        plackett_luce=plackett_luce,
+        cited=cited,
     )
     if hierarchical is not None:
         hierarchical_methods(hierarchical, para)
@@ -404,15 +411,16 @@ def methods(
     return para
 
 
-def references(para: Paragraph) -> None:
-    """Display the numbered reference list of the works ``para`` cites."""
+def references(*paras: Paragraph) -> None:
+    """Display the numbered reference list of the works ``paras`` cite."""
     from nbstats.report.methods import (
         references_html,
         references_latex,
         references_text,
     )
 
-    keys = para.keys
+    # a later paragraph carries the earlier ones' keys first (Paragraph(cited))
+    keys = list(dict.fromkeys(key for para in paras for key in para.keys))
     _display(
         {
             "text/html": '<h1 id="references">References</h1>' + references_html(keys),

@@ -113,6 +113,7 @@ def table(
     latex: str,
     plain: str,
     files: dict[str, str] | None = None,
+    core: dict[str, str] | None = None,
 ) -> None:
     """Display a numbered table with its caption (above it).
 
@@ -123,7 +124,9 @@ def table(
     goes in a box that scrolls sideways if the table is wider than the column;
     a column of long names in it wraps (:func:`mark_name_columns`). ``files``
     maps file names to the LaTeX tables a ``.tex`` export writes next to the
-    report (default: this table, as given, as ``<label>.tex``).
+    report (default: this table, as given, as ``<label>.tex``). ``core``
+    maps file names to the text every report writes in ``<report>_core/``
+    (the answer-first part, for a paper's ``\\input``).
     """
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
@@ -151,6 +154,7 @@ def table(
                 "label": label,
                 "number": n,
                 "files": files if files is not None else {f"{name}.tex": latex},
+                **({"core_files": core} if core else {}),
             }
         },
     )
@@ -165,11 +169,13 @@ FIGURE_WIDTH = 6.1
 FIGURE_HEIGHT = 8.0
 
 
-def figure(label: str, caption: str, fig: Any) -> None:
+def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> None:
     """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX.
 
     A figure larger than :data:`FIGURE_WIDTH` × :data:`FIGURE_HEIGHT` is
-    resized to fit first.
+    resized to fit first. ``core_files``: the figure is also saved as
+    ``figure-<n>.pdf`` and ``.svg`` for ``<report>_core/`` (base64 in the
+    output's metadata).
     """
     import matplotlib.pyplot as plt
 
@@ -182,15 +188,23 @@ def figure(label: str, caption: str, fig: Any) -> None:
         fig.set_size_inches(min(width, FIGURE_WIDTH), min(height, FIGURE_HEIGHT))
     _rasterize_large_meshes(fig)
     saved = {}
-    for fmt in _FIGURE_FORMATS:
+    n = _NUMBERS.number(label)
+    extra = {}
+    formats = list(_FIGURE_FORMATS)
+    if core_files:
+        formats += [f for f in ("pdf", "svg") if f not in formats]
+    for fmt in formats:
         buffer = io.BytesIO()
         # 200 dpi for the rasterized parts only (text and lines stay vector)
         save(fig, buffer, format=fmt, dpi=200)
-        saved[fmt] = base64.b64encode(buffer.getvalue()).decode("ascii")
+        encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+        if fmt in _FIGURE_FORMATS:
+            saved[fmt] = encoded
+        if core_files:
+            extra[f"figure-{n}.{fmt}"] = encoded
         # the layout is settled by the first save: keep it for the others
         fig.set_layout_engine("none")
     plt.close(fig)
-    n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
     image = (
         f'<img src="data:image/svg+xml;base64,{saved["svg"]}" '
@@ -214,6 +228,7 @@ def figure(label: str, caption: str, fig: Any) -> None:
                 "label": label,
                 "number": n,
                 "caption_latex": to_latex(caption),
+                **({"core_binary": extra} if extra else {}),
             }
         },
     )

@@ -29,6 +29,7 @@ In the companion files' names, characters LaTeX and BibTeX cannot take (spaces,
 
 from __future__ import annotations
 
+import base64
 import copy
 import hashlib
 import os
@@ -404,6 +405,24 @@ def csv_files(nb: Any) -> dict[str, str]:
     return {meta["name"]: meta["csv"] for meta in _outputs_metadata(nb, "csv")}
 
 
+def core_files(nb: Any, stem: str) -> dict[str, bytes]:
+    """The answer-first part's table and figure files, ``<stem>_core/...``:
+    ``summary.tex`` and ``summary.csv``, ``figure-1.pdf`` and ``.svg``."""
+    folder = f"{_safe_stem(stem)}_core"
+    files: dict[str, bytes] = {}
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get("nbstats") or {}
+            for name, text in meta.get("core_files", {}).items():
+                body = text
+                if name.endswith(".tex"):
+                    body = _table_file(name, text, folder)
+                files[f"{folder}/{name}"] = body.encode("utf-8")
+            for name, data in meta.get("core_binary", {}).items():
+                files[f"{folder}/{name}"] = base64.b64decode(data)
+    return files
+
+
 def _with_tables_folder(nb: Any, folder: str) -> Any:
     """A copy of ``nb`` whose LaTeX names the folder the CSV files go to."""
     from nbstats.report.compact import TABLES_FOLDER
@@ -587,6 +606,7 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
     )
     try:
         body, extras = export_notebook(nb, fmt, stem=stem)
+        extras.update(core_files(nb, stem))
         (staging / path.name).write_bytes(body)
         tops: list[str] = []
         for relative, data in extras.items():

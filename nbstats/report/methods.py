@@ -27,7 +27,14 @@ from nbstats.report.references import (  # noqa: F401  (re-exported)
 )
 from nbstats.results.render import format_value
 
-__all__ = ["CHI2_F", "F_F", "methods_paragraph"]
+__all__ = ["CHI2_F", "F_F", "methods_paragraph", "rope_text"]
+
+#: The decision rule of a single posterior (Bayesian bootstrap or a point prior).
+_DECISION_RULE = (
+    "an algorithm was decided better when its posterior probability of being "
+    "better exceeds {0}, the two equivalent when the probability of the rope "
+    "does, and undecided otherwise"
+)
 
 # -- the paragraph ------------------------------------------------------------
 
@@ -52,6 +59,34 @@ def _count(n: int) -> str:
     return f"{n:,}"
 
 
+#: The Wilcoxon test's handling of zero differences, in words (Demšar 2006, §3.1.3).
+ZERO_METHODS = {
+    "zsplit": "zero differences ranked and their ranks split evenly between "
+    "the positive and the negative sum, as Demšar",
+    "wilcox": "zero differences discarded before ranking",
+    "pratt": "zero differences ranked with the others, then their ranks dropped "
+    "(Pratt's method)",
+}
+
+#: The sign test's handling of ties, in words.
+TIE_POLICIES = {
+    "split": "ties split evenly between the two algorithms",
+    "drop": "ties discarded",
+}
+
+
+def rope_text(rope: float, score_unit: str | None = None) -> str:
+    """The rope's half-width with its unit.
+
+    Examples
+    --------
+    >>> rope_text(1, "percentage points"), rope_text(0.01)
+    ('±1 percentage points', "±0.01 in the scores' units")
+    """
+    unit = f" {score_unit}" if score_unit else " in the scores' units"
+    return f"±{_num(rope)}{unit}"
+
+
 def methods_paragraph(
     *,
     n_cases: int,
@@ -73,6 +108,10 @@ def methods_paragraph(
     bayes_sign: Any = None,
     fold_tests: Any = None,
     fold_design: str | None = None,
+    score_unit: str | None = None,
+    nemenyi_warning: str = "",
+    plackett_luce: Any = None,
+    cited: Sequence[str] = (),
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
@@ -87,6 +126,11 @@ def methods_paragraph(
     the two-sample tests of a report on two algorithms; ``fold_tests`` the
     :func:`~nbstats.correlated_pairs` result on the folds, made by
     ``fold_design`` (e.g. "10 runs of 10-fold cross-validation").
+    ``score_unit`` (e.g. "percentage points") is the unit of the rope;
+    ``nemenyi_warning`` a sentence on Nemenyi's power (from
+    :func:`nbstats.report.core.power_warning`); ``plackett_luce`` the
+    :func:`~nbstats.bayes_plackett_luce` result; ``cited`` the keys the
+    report cites before Methods (the numbers go on from there).
 
     Returns
     -------
@@ -94,7 +138,7 @@ def methods_paragraph(
         Render with ``.text()``, ``.html()`` or ``.latex()``; ``.keys`` are
         the cited references in order.
     """
-    p = Paragraph()
+    p = Paragraph(cited)
     direction = "higher" if higher_is_better else "lower"
     p.add(
         f"We compared {n_algorithms} algorithms on {n_cases} cases, "
@@ -113,13 +157,17 @@ def methods_paragraph(
         )
     if fold_tests is not None:
         ft = fold_tests
-        rope = f"a rope of ±{_num(ft.rope)}" if ft.rope > 0 else "no rope (rope = 0)"
+        rope = (
+            f"a rope of {rope_text(ft.rope, score_unit)}"
+            if ft.rope > 0
+            else "no rope (rope = 0)"
+        )
         p.add(
             f"On each data set the folds themselves ({fold_design or 'folds'}) "
             "were compared with the corrected resampled t-test",
             cite("nadeau2003"),
             " and the Bayesian correlated t-test",
-            cite("corani2015"),
+            cite("corani2015", "benavoli2017"),
             ", both with the variance of the mean fold difference inflated by "
             "1/n + ρ/(1 − ρ) for n folds with a test share ρ = 1/k, the "
             f"Bayesian one with {rope}, deciding when a region's posterior "
@@ -136,23 +184,28 @@ def methods_paragraph(
             f"{wilcoxon.name_b} was compared with {wilcoxon.name_a} by the "
             "two-sided Wilcoxon signed-ranks test",
             cite("wilcoxon1945"),
-            f" ({wilcoxon.method} p-value; zero differences: "
-            f"{wilcoxon.zero_method}), with the matched-pairs rank-biserial "
-            "correlation as its effect size",
+            f" ({wilcoxon.method} p-value; "
+            f"{ZERO_METHODS.get(wilcoxon.zero_method, wilcoxon.zero_method)}",
+            cite("demsar2006") if wilcoxon.zero_method == "zsplit" else "",
+            "), with the matched-pairs rank-biserial correlation as its effect size",
         )
         if sign is not None:
             p.add(
-                ", and by the two-sided sign test (exact binomial p-value, ties "
-                f"{sign.tie_policy})"
+                ", and by the two-sided sign test (exact binomial p-value, "
+                f"{TIE_POLICIES.get(sign.tie_policy, 'ties: ' + sign.tie_policy)})"
             )
         p.add(". ")
     if bayes_sign is not None:
         bs = bayes_sign
         p.add(
             "The Bayesian sign test",
-            cite("benavoli2015"),
+            cite("benavoli2015", "benavoli2017"),
             f" used a Dirichlet-process prior of strength s = {_num(bs.s)} "
-            + (f"and a rope of ±{_num(bs.rope)}" if bs.rope > 0 else "and no rope")
+            + (
+                f"and a rope of {rope_text(bs.rope, score_unit)}"
+                if bs.rope > 0
+                else "and no rope"
+            )
             + f", deciding at threshold {_num(bs.threshold)}. ",
         )
     if friedman is not None:
@@ -190,6 +243,8 @@ def methods_paragraph(
                 f" at α = {_num(holm.alpha)}",
             )
         p.add(". ")
+        if nemenyi_warning.strip():
+            p.add(nemenyi_warning.strip() + " ")
     elif holm is not None:
         p.add(
             f"Every algorithm was compared against the best-ranked one, "
@@ -208,7 +263,7 @@ def methods_paragraph(
         )
         p.add(
             "The Bayesian Friedman test",
-            cite("benavoli2015"),
+            cite("benavoli2015", "benavoli2017"),
             " placed a Dirichlet-process prior of strength "
             f"s = {_num(bf.s)} on \u201call algorithms equal\u201d and declared "
             "the algorithms different when the vector of equal mean ranks lies "
@@ -231,25 +286,21 @@ def methods_paragraph(
             if abs(first.s - 0.5615528128088303) < 1e-12:
                 prior.add(" (", _IDP_S, ")")
             decision = (
-                "an algorithm was preferred when even its lower posterior "
+                "an algorithm was decided better when even its lower posterior "
                 f"probability of being better exceeds {_num(first.threshold)}, "
-                f"not preferred when even its upper probability stays at or "
-                f"below it, and the decision is indeterminate otherwise"
+                "the two equivalent when even the lower probability of the rope "
+                "does, undecided when every upper probability stays at or "
+                "below it, and indeterminate when a lower and an upper "
+                "probability lie on either side of it"
             )
         elif first.prior == "bb":
             prior = Paragraph().add("the Bayesian bootstrap (s → 0)")
-            decision = (
-                "an algorithm was preferred when its posterior probability of "
-                f"being better exceeds {_num(first.threshold)}"
-            )
+            decision = _DECISION_RULE.format(_num(first.threshold))
         else:
             prior = Paragraph().add(
                 f"a prior of strength s = {_num(first.s)} at a zero difference"
             )
-            decision = (
-                "an algorithm was preferred when its posterior probability of "
-                f"being better exceeds {_num(first.threshold)}"
-            )
+            decision = _DECISION_RULE.format(_num(first.threshold))
         losses = (
             f"losses (l0, l1) = ({_num(loss[0])}, {_num(loss[1])}) of a Type II "
             "and a Type I error, i.e. a threshold of "
@@ -258,7 +309,8 @@ def methods_paragraph(
             else f"a threshold of {_num(first.threshold)}"
         )
         rope = (
-            f"a region of practical equivalence of ±{_num(first.rope)}"
+            f"a region of practical equivalence (rope) of "
+            f"{rope_text(first.rope, score_unit)}"
             if first.rope > 0
             else "no region of practical equivalence (rope = 0)"
         )
@@ -283,7 +335,7 @@ def methods_paragraph(
         )
         p.add(
             f"{which} Bayesian Wilcoxon signed-rank test",
-            cite("benavoli2014"),
+            cite("benavoli2014", "benavoli2017"),
             " under ",
             *prior.pieces,
             f", with {rope} and decisions that minimise the expected loss with "
@@ -295,12 +347,12 @@ def methods_paragraph(
         bp = bayes_posthoc
         p.add(
             "Joint statements were made with the procedure of Benavoli et al.",
-            cite("benavoli2015"),
+            cite("benavoli2015", "benavoli2017"),
             f": per pair the Bayesian {bp.test_name} test with a prior of strength "
             f"s = {_num(bp.s)} at \u201cequal\u201d chose the more probable "
             + (
-                f"of its three regions (either algorithm better by more than the "
-                f"rope ±{_num(bp.rope)}, or practically equivalent)"
+                "of its three regions (either algorithm better by more than the "
+                f"rope {rope_text(bp.rope, score_unit)}, or equivalent)"
                 if getattr(bp, "rope", 0) > 0
                 else "direction"
             )
@@ -357,6 +409,18 @@ def methods_paragraph(
                 " were obtained from a repeated-measures ANOVA on rank-transformed "
                 f"scores followed by Tukey's HSD at α = {_num(rc.alpha)}. ",
             )
+    if plackett_luce is not None:
+        pl = plackett_luce
+        p.add(
+            "The algorithms were also ranked with a Bayesian Plackett–Luce model",
+            cite("calvo2018"),
+            f" with a Dirichlet prior of concentration {_num(pl.prior)} on the "
+            "normalised worths, sampled with the Gibbs sampler of Caron and Doucet",
+            cite("caron2012"),
+            f" ({pl.n_chains} chains, {_count(pl.n_samples)} draws in all, seed "
+            f"{seed}); tied algorithms are put in a new random order at each "
+            "iteration of the sampler. ",
+        )
     p.add(f"All computations used nbstats {_versions()}.")
     return p
 

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.report.compact import typeset_pairs
+from nbstats.report.notebook_core import core_cell
 from nbstats.report.settings import (  # noqa: F401  (re-exported)
     ANALYSES,
     N_SAMPLES,
@@ -160,8 +161,6 @@ def build_notebook(
     and says so). The cells depend on ``settings.layout``: see
     :func:`nbstats.report.prepare.choose_layout`.
     """
-    import nbformat
-    from nbformat import v4
 
     freq = "frequentist" in settings.analyses
     bayes = "bayesian" in settings.analyses
@@ -194,6 +193,7 @@ NAN_POLICY = {v(settings.nan_policy)}  # "omit": drop cases with a missing score
 FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
 ALIASES = {v(settings.aliases)}  # short names shown for long ones
 LAYOUT = {v(layout)}  # chosen from the number of algorithms
+SCORE_UNIT = {v(settings.score_unit)}  # unit of the scores (and of the rope)
 
 with warnings.catch_warnings():  # the Data section names the dropped cases
     warnings.simplefilter("ignore", UserWarning)
@@ -220,6 +220,10 @@ RUNS = {v(settings.runs)}  # runs of the cross-validation (k = folds per case / 
 fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
 """
         )
+    core_cell(nb, settings, freq=freq, bayes=bayes)
+    if settings.core_only:
+        nb.code("report.references(core_text)")
+        return _finish(nb, settings, figure_formats)
     nb.markdown("# Data")
     data = [
         "report.data_notes(raw, scores, layout=LAYOUT, nan_policy=NAN_POLICY, "
@@ -277,18 +281,29 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
         results.append("fold_tests=fold_tests, runs=RUNS,")
     if folds_section and settings.hierarchical and settings.runs is not None:
         results.append("hierarchical=hierarchical,")
+    if bayes and layout != "two-sample":
+        results.append("plackett_luce=plackett_luce,")
     arguments = "\n    ".join(r for r in results if r)
     nb.markdown("# Methods")
     nb.code(
         f"""
 methods = report.methods(
     scores, seed=SEED, loss=LOSS, folds=FOLDS, dropped=len(raw) - len(scores),
-    **direction,
+    score_unit=SCORE_UNIT, nemenyi_warning=NEMENYI_WARNING,
+    cited=core_text.keys, **direction,
     {arguments}
 )
 """
     )
     nb.code("report.references(methods)")
+    return _finish(nb, settings, figure_formats)
+
+
+def _finish(nb: _Cells, settings: ReportSettings, figure_formats: Sequence[str]) -> Any:
+    """The start cell (float numbers), the metadata, and a validated notebook."""
+    import nbformat
+    from nbformat import v4
+
     start = v4.new_code_cell(
         f"""
 # This report was written by nbstats.report: every number in it is recomputed
@@ -405,39 +420,17 @@ def _fold_cases_shown(table: pd.DataFrame, layout: str) -> bool:
 
 
 def _two_sample_cells(nb: _Cells, *, freq: bool, bayes: bool) -> None:
-    """Two algorithms: Wilcoxon and the sign test, and their Bayesian versions."""
-    nb.code(
-        """
-# two algorithms: a = the first column, b = the second; every test measures
-# the evidence that b is better than a
-name_a, name_b = scores.columns
-"""
-    )
+    """Two algorithms: Wilcoxon and the sign test, and their Bayesian versions
+    (computed in the answer-first cell, :func:`core_cell`)."""
     if freq:
         nb.markdown("# Two-sample tests")
         nb.code(
-            """
-wilcoxon = nbstats.wilcoxon(scores[name_a], scores[name_b], **direction)
-sign = nbstats.sign_test(scores[name_a], scores[name_b], **direction)
-report.two_sample(wilcoxon, sign, alpha=ALPHA)
-""",
-            tables=["tab:two-sample"],
+            "report.two_sample(wilcoxon, sign, alpha=ALPHA)", tables=["tab:two-sample"]
         )
     if bayes:
         nb.markdown("# Bayesian two-sample tests")
         nb.code(
-            """
-signrank_prior = {"prior": "bb"} if PRIOR == "bb" else {"prior": PRIOR, **prior}
-signrank = nbstats.bayes_signrank(
-    scores[name_a], scores[name_b], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-    random_state=SEED, **signrank_prior, **direction,
-)
-bayes_sign = nbstats.bayes_sign_test(
-    scores[name_a], scores[name_b], rope=ROPE, loss=LOSS,
-    n_samples=N_SAMPLES, random_state=SEED, **prior, **direction,
-)
-report.bayes_two_sample(signrank, bayes_sign, loss=LOSS)
-""",
+            "report.bayes_two_sample(signrank, bayes_sign, loss=LOSS)",
             tables=["tab:bayes-two-sample"],
             figures=["fig:posterior"],
         )
@@ -451,8 +444,7 @@ def _multiple_cells(
         omnibus = []
         if freq:
             omnibus.append(
-                """friedman = nbstats.friedman(scores, **direction)
-# with nan_policy="pairwise", Friedman's test for missing cells on every case
+                """# nan_policy="pairwise": Friedman's test for missing cells
 skillings_mack = (
     nbstats.skillings_mack(pair_scores, **direction)
     if NAN_POLICY == "pairwise"
@@ -486,7 +478,6 @@ bayes_friedman = (
         nb.markdown("# Post-hoc tests")
         nb.code(
             f"""
-nemenyi = nbstats.posthoc(scores, method="nemenyi", alpha=ALPHA, **direction)
 # Holm's step-down procedure against the best-ranked algorithm
 best = str(friedman.mean_ranks.idxmin())
 holm = nbstats.posthoc(
@@ -494,7 +485,6 @@ holm = nbstats.posthoc(
 )
 report.posthoc(nemenyi, holm, compact={compact!r})
 """,
-            figures=["fig:cd"],
             tables=["tab:nemenyi"] + ([] if compact else ["tab:holm"]),
         )
     if bayes:
@@ -522,6 +512,12 @@ report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
 """,
             tables=["tab:signrank"] + ([] if compact else ["tab:joint"]),
             figures=["fig:joint"],
+        )
+        nb.markdown("# Bayesian ranking of all algorithms")
+        nb.code(
+            "report.plackett_luce_section(plackett_luce)",
+            tables=["tab:plackett-luce"],
+            figures=["fig:plackett-luce"],
         )
     if ranks:
         nb.markdown("# Confidence intervals for ranks")

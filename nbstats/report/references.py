@@ -294,6 +294,55 @@ REFERENCES: dict[str, Reference] = {
             pages="1264--1272",
         ),
         _reference(
+            "benavoli2017",
+            "article",
+            [
+                "Benavoli, Alessio",
+                "Corani, Giorgio",
+                "Demšar, Janez",
+                "Zaffalon, Marco",
+            ],
+            2017,
+            "Time for a change: a tutorial for comparing multiple classifiers "
+            "through Bayesian analysis",
+            "Journal of Machine Learning Research, 18(77), 1–36",
+            bib_authors=[
+                "Benavoli, Alessio",
+                "Corani, Giorgio",
+                "Dem{\\v{s}}ar, Janez",
+                "Zaffalon, Marco",
+            ],
+            journal="Journal of Machine Learning Research",
+            volume="18",
+            number="77",
+            pages="1--36",
+        ),
+        _reference(
+            "calvo2018",
+            "inproceedings",
+            ["Calvo, Borja", "Ceberio, Josu", "Lozano, Jose A."],
+            2018,
+            "Bayesian inference for algorithm ranking analysis",
+            "Proceedings of the Genetic and Evolutionary Computation "
+            "Conference Companion (GECCO), 324–325",
+            booktitle="Proceedings of the Genetic and Evolutionary Computation "
+            "Conference Companion (GECCO)",
+            pages="324--325",
+        ),
+        _reference(
+            "caron2012",
+            "article",
+            ["Caron, François", "Doucet, Arnaud"],
+            2012,
+            "Efficient Bayesian inference for generalized Bradley–Terry models",
+            "Journal of Computational and Graphical Statistics, 21(1), 174–196",
+            bib_authors=["Caron, Fran{\\c{c}}ois", "Doucet, Arnaud"],
+            journal="Journal of Computational and Graphical Statistics",
+            volume="21",
+            number="1",
+            pages="174--196",
+        ),
+        _reference(
             "foucart2025",
             "inproceedings",
             ["Foucart, A.", "Elskens, A.", "Decaestecker, C."],
@@ -336,11 +385,13 @@ class Paragraph:
     """Text with citations, rendered to plain text, HTML and LaTeX alike.
 
     Pieces are plain strings (escaped per format), :class:`Cite` and
-    :class:`Alt`.
+    :class:`Alt`. ``cited``: the keys an earlier paragraph of the same
+    reference list cites, in its order, so that the numbers go on from there.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cited: Sequence[str] = ()) -> None:
         self.pieces: list[str | Cite | Alt] = []
+        self.cited = list(cited)
 
     def add(self, *pieces: str | Cite | Alt) -> Paragraph:
         """Append pieces; returns the paragraph."""
@@ -350,7 +401,7 @@ class Paragraph:
     @property
     def keys(self) -> list[str]:
         """The cited keys in order of first citation."""
-        seen: list[str] = []
+        seen: list[str] = list(self.cited)
         for piece in self.pieces:
             if isinstance(piece, Cite):
                 seen += [k for k in piece.keys if k not in seen]

@@ -156,6 +156,34 @@ class ReportSettings:
     )
     #: the Bayesian hierarchical test on the fold section's first pairs
     hierarchical: bool = False
+    #: the unit of the scores, e.g. "percentage points" (None: unstated)
+    score_unit: str | None = None
+    #: only the answer-first part: summary table, Figure 1, results paragraph
+    core_only: bool = False
+
+
+def pair_draws(n_algorithms: int) -> int:
+    """Posterior draws of the Bayesian pairs and joint statements of a report.
+
+    :data:`N_SAMPLES` up to 12 algorithms (66 pairs); above, the draws shrink
+    so that pairs × draws stays at most 66 × :data:`N_SAMPLES`, but never
+    below :data:`MIN_PAIR_DRAWS` (a Monte Carlo standard error of at most
+    0.005 on each probability). The cost of the shared draws grows with
+    pairs × draws, and the report states the draws and the error.
+
+    Examples
+    --------
+    >>> pair_draws(4), pair_draws(12), pair_draws(20), pair_draws(50)
+    (50000, 50000, 17368, 10000)
+    """
+    pairs = n_algorithms * (n_algorithms - 1) // 2
+    if pairs <= 66:
+        return N_SAMPLES
+    return max(MIN_PAIR_DRAWS, 66 * N_SAMPLES // pairs)
+
+
+#: The fewest posterior draws a report's Bayesian pairs take (see pair_draws).
+MIN_PAIR_DRAWS = 10_000
 
 
 def make_settings(
@@ -178,6 +206,8 @@ def make_settings(
     runs: int | None = None,
     fold_scores: pd.DataFrame | None = None,
     hierarchical: bool = False,
+    score_unit: str | None = None,
+    core_only: bool = False,
 ) -> ReportSettings:
     """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
     from nbstats.stats.bayes.decision import (
@@ -241,6 +271,10 @@ def make_settings(
             "long data (case=, algorithm=, score=, fold=) and runs= (or two fold "
             "columns, run and fold)."
         )
+    if score_unit is not None:
+        score_unit = check_title(score_unit, what="score_unit")
+    if not isinstance(core_only, (bool, np.bool_)):
+        raise TypeError(f"core_only must be True or False, got {core_only!r}.")
     return ReportSettings(
         title=title,
         analyses=tuple(a for a in ANALYSES if a in chosen),
@@ -259,6 +293,9 @@ def make_settings(
         fold_scores=fold_scores,
         prior=prior,
         hierarchical=bool(hierarchical),
+        n_samples=pair_draws(table.shape[1]),
+        score_unit=score_unit,
+        core_only=bool(core_only),
     )
 
 

@@ -1,0 +1,307 @@
+"""The answer first: the part of a report that goes into a paper.
+
+:func:`core` opens every report of three or more algorithms (and is all that
+``core_only=True`` writes): the ranked summary table (mean rank, the compact
+letters of the Nemenyi test, and P(best) and the expected rank of the
+Bayesian Plackett–Luce ranking), the critical-difference diagram as Figure 1,
+and one results paragraph that states the decisions by groups, never pair by
+pair. :func:`core_two` is its two-algorithm form. The table and the figure
+are also written as files beside the report (``<report>_core/``) for
+``\\input`` and ``\\includegraphics``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
+from nbstats.report.methods import rope_text
+from nbstats.report.references import Paragraph, cite
+from nbstats.results import render
+
+__all__ = [
+    "MAX_NAMED",
+    "core",
+    "core_two",
+    "group_sentence",
+    "power_warning",
+]
+
+#: Names listed in a sentence of the results paragraph before "and k more".
+MAX_NAMED = 6
+
+
+def _names(names: Sequence[str]) -> str:
+    """At most :data:`MAX_NAMED` names, then "and k more"."""
+    names = [str(n) for n in names]
+    if len(names) <= MAX_NAMED:
+        return _and(names)
+    return ", ".join(names[: MAX_NAMED - 1]) + f" and {len(names) - MAX_NAMED + 1} more"
+
+
+def group_sentence(letters: pd.Series, reject: pd.DataFrame) -> str:
+    """The frequentist decision, by groups: the top group and whom it beats.
+
+    ``letters`` (best-ranked first) from :func:`nbstats.letters`; ``reject``
+    the square matrix of significantly different pairs. The top group is
+    every algorithm sharing a letter with the best-ranked one; the sentence
+    names the algorithms significantly different from each member of it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> letters = pd.Series({"A": "a", "B": "a", "C": "b", "D": "b"})
+    >>> reject = pd.DataFrame(False, index=list("ABCD"), columns=list("ABCD"))
+    >>> reject.loc[["A", "B"], ["C", "D"]] = True
+    >>> reject = reject | reject.T
+    >>> group_sentence(letters, reject)  # doctest: +NORMALIZE_WHITESPACE
+    ... # it follows "By the Nemenyi test (...), ": may start in lower case
+    'A and B are not significantly different from each other (letter a);
+    each of them is significantly different from, and ranks above, C and D.'
+    """
+    order = list(letters.index)
+    best = order[0]
+    top = [n for n in order if set(letters[n]) & set(letters[best])]
+    shared = "".join(sorted(set.intersection(*(set(letters[n]) for n in top))))
+    beaten = [n for n in order if n not in top and all(reject.loc[t, n] for t in top)]
+    if len(top) == len(order):
+        return (
+            "no two algorithms are significantly different: they all share "
+            f"letter {shared}."
+        )
+    if len(top) == 1:
+        head = f"{best} is significantly different from, and ranks above, "
+        if len(beaten) == len(order) - 1:
+            return head + "every other algorithm."
+        return head + f"{_names(beaten)}."
+    head = (
+        f"{_names(top)} are not significantly different from each other "
+        f"(letter {shared}); "
+    )
+    if not beaten:
+        return head + (
+            "no algorithm is significantly different from every one of them."
+        )
+    rest = "all the others" if len(top) + len(beaten) == len(order) else None
+    return head + (
+        "each of them is significantly different from, and ranks above, "
+        + (rest or _names(beaten))
+        + "."
+    )
+
+
+def power_warning(nemenyi: Any, n_cases: int) -> str:
+    """``analyze()``'s warning when Nemenyi has too few cases to separate
+    even perfectly ordered neighbours (empty when it has enough)."""
+    from nbstats.stats.ranking import nemenyi_min_cases
+
+    m = len(nemenyi.mean_ranks)
+    needed = nemenyi_min_cases(m, nemenyi.alpha)
+    if n_cases >= needed:
+        return ""
+    return (
+        f"With {n_cases} cases, Nemenyi's test has low power: it needs "
+        f"{needed} to tell apart even two neighbours ranked in the same order "
+        "on every case, so not significantly different is not evidence of "
+        "equal performance. "
+    )
+
+
+def _summary_frame(
+    scores: pd.DataFrame,
+    mean_ranks: pd.Series,
+    letters: pd.Series | None,
+    plackett_luce: Any,
+    aliases: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    order = mean_ranks.sort_values(kind="stable").index
+    frame = pd.DataFrame(
+        {"mean rank": mean_ranks[order], "mean score": scores[order].mean()}
+    )
+    if aliases:  # the table a paper takes names every algorithm in full
+        full = {alias: name for name, alias in aliases.items()}
+        frame.insert(0, "name", [full.get(a, a) for a in order])
+    if letters is not None:
+        frame["group"] = letters.reindex(order)
+    if plackett_luce is not None:
+        ranking = plackett_luce.ranking
+        frame["P(best)"] = ranking["prob_best"].reindex(order)
+        frame["expected rank"] = ranking["expected_rank"].reindex(order)
+    frame.index.name = "algorithm"
+    frame.insert(0, "position", np.arange(1, len(frame) + 1))
+    return frame
+
+
+def _summary_caption(
+    m: int, n: int, nemenyi: Any, plackett_luce: Any, higher_is_better: bool
+) -> str:
+    direction = "higher" if higher_is_better else "lower"
+    caption = (
+        f"The {m} algorithms ordered by mean rank over the {n} cases (1 = best; "
+        f"{direction} scores are better) with their mean score"
+    )
+    if nemenyi is not None:
+        caption += (
+            "; group: algorithms that share a letter are not significantly "
+            f"different (Nemenyi test, α = {_n(nemenyi.alpha)})"
+        )
+    if plackett_luce is not None:
+        caption += (
+            "; P(best): posterior probability of being the best, and the "
+            "posterior expected rank, under the Bayesian Plackett–Luce model"
+        )
+    return caption + "."
+
+
+def core(
+    scores: pd.DataFrame,
+    *,
+    friedman: Any = None,
+    nemenyi: Any = None,
+    plackett_luce: Any = None,
+    higher_is_better: bool = True,
+    alpha: float = 0.05,
+    aliases: Mapping[str, str] | None = None,
+) -> Paragraph:
+    """The answer first: ranked summary, Figure 1 and the results paragraph.
+
+    ``nemenyi`` (a post-hoc result of every pair) gives the letters and the
+    critical-difference diagram; ``plackett_luce`` (from
+    :func:`nbstats.bayes_plackett_luce`) P(best) and the expected rank.
+    Either may be None (analysis not requested). ``aliases`` ({full name:
+    alias}): the table gives the full names beside the aliases. Returns the
+    results paragraph (for its references).
+    """
+    import nbstats
+
+    mean_ranks = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
+    letters = nbstats.letters(nemenyi) if nemenyi is not None else None
+    m, n = scores.shape[1], scores.shape[0]
+    frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
+    caption = _summary_caption(m, n, nemenyi, plackett_luce, higher_is_better)
+    kinds = {"mean rank": "rank", "expected rank": "rank", "P(best)": "probability"}
+    kinds = {k: v for k, v in kinds.items() if k in frame}
+    latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
+    table(
+        "tab:core",
+        caption,
+        html_table=render.html_table(frame, kinds=kinds),
+        latex=latex,
+        plain=frame.to_string(),
+        files={"summary.tex": latex},
+        core={"summary.tex": latex, "summary.csv": frame.to_csv()},
+    )
+    para = Paragraph()
+    if friedman is not None:
+        rejected = friedman.f_pvalue <= alpha
+        para.add(
+            "The Friedman test",
+            cite("friedman1937", "demsar2006"),
+            (" rejects" if rejected else " does not reject")
+            + f" equal performance at α = {_n(alpha)} (Iman–Davenport F = "
+            f"{_n(friedman.f_statistic)}, p {_p(friedman.f_pvalue)}). ",
+        )
+    if nemenyi is not None and letters is not None:
+        para.add(
+            "By the Nemenyi test",
+            cite("nemenyi1963"),
+            f" (critical difference {_n(nemenyi.critical_difference)} of mean ranks, ",
+            ref("fig:cd"),
+            "), " + group_sentence(letters, nemenyi.reject) + " ",
+        )
+        para.add(power_warning(nemenyi, n))
+    if plackett_luce is not None:
+        pl = plackett_luce.ranking
+        top = pl["prob_best"].idxmax()
+        para.add(
+            "The Bayesian Plackett–Luce model of the rankings",
+            cite("calvo2018", "benavoli2017"),
+            f" gives {top} the highest probability of being the best, "
+            f"P(best) = {_n(float(pl.loc[top, 'prob_best']), 2)}, with expected "
+            f"rank {_n(float(pl.loc[top, 'expected_rank']), 3)}. ",
+        )
+    para.add("Every algorithm is in ", ref("tab:core"), "; pair by pair, see below.")
+    paragraph(para)
+    if nemenyi is not None:
+        ax = nemenyi.plot(width="double")
+        figure(
+            "fig:cd",
+            f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
+            f"algorithms and the Nemenyi critical difference CD = "
+            f"{_n(nemenyi.critical_difference)} at α = {_n(nemenyi.alpha)}; "
+            "algorithms joined by a bar are not significantly different.",
+            ax.figure,
+            core_files=True,
+        )
+    return para
+
+
+def core_two(
+    scores: pd.DataFrame,
+    *,
+    wilcoxon: Any = None,
+    signrank: Any = None,
+    higher_is_better: bool = True,
+    alpha: float = 0.05,
+    score_unit: str | None = None,
+    aliases: Mapping[str, str] | None = None,
+) -> Paragraph:
+    """Two algorithms: the summary table and the results paragraph."""
+    import nbstats
+
+    mean_ranks = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
+    frame = _summary_frame(scores, mean_ranks, None, None, aliases)
+    direction = "higher" if higher_is_better else "lower"
+    caption = (
+        f"The two algorithms over the {scores.shape[0]} cases: mean rank "
+        f"(1 = best; {direction} scores are better) and mean score."
+    )
+    kinds = {"mean rank": "rank"}
+    latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
+    table(
+        "tab:core",
+        caption,
+        html_table=render.html_table(frame, kinds=kinds),
+        latex=latex,
+        plain=frame.to_string(),
+        files={"summary.tex": latex},
+        core={"summary.tex": latex, "summary.csv": frame.to_csv()},
+    )
+    para = Paragraph()
+    if wilcoxon is not None:
+        different = wilcoxon.pvalue <= alpha
+        para.add(
+            "By the Wilcoxon signed-ranks test",
+            cite("wilcoxon1945", "demsar2006"),
+            f", {wilcoxon.name_a} and {wilcoxon.name_b} are "
+            + ("" if different else "not ")
+            + f"significantly different at α = {_n(alpha)} (p {_p(wilcoxon.pvalue)}). ",
+        )
+    if signrank is not None:
+        para.add(
+            "The Bayesian signed-rank test",
+            cite("benavoli2014", "benavoli2017"),
+            f" finds: {bayes_decision_words(signrank, score_unit)}. ",
+        )
+    para.add("See ", ref("tab:core"), " and the tests below.")
+    paragraph(para)
+    return para
+
+
+def bayes_decision_words(result: Any, score_unit: str | None = None) -> str:
+    """A two-sample Bayesian decision in the report's words, naming the
+    algorithm: "B better than A", "equivalent", "undecided" or
+    "indeterminate" (:func:`nbstats.results.decisions.describe`)."""
+    from nbstats.results.decisions import describe
+
+    text = describe(result.decision, result.name_a, result.name_b, rope=result.rope > 0)
+    if result.decision == "equivalent":
+        text = (
+            f"{result.name_a} and {result.name_b} equivalent (within the rope "
+            f"{rope_text(result.rope, score_unit)})"
+        )
+    return text

@@ -1,0 +1,72 @@
+"""The report's detailed section on the Bayesian Plackett–Luce ranking.
+
+The answer-first part (:mod:`nbstats.report.core`) gives each algorithm's
+P(best) and expected rank; this section gives the model, its table (P(best),
+expected rank with its credible interval, worth), its figure and the
+sampler's diagnostics.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbstats.report.display import _n, figure, paragraph, ref
+from nbstats.report.references import Paragraph, author_year
+from nbstats.report.tables import result_table
+
+__all__ = ["plackett_luce_section"]
+
+
+def _level(result: Any) -> str:
+    return f"{_n(100 * result.level)}%"
+
+
+def plackett_luce_section(result: Any) -> None:
+    """Paragraph, table and figure of a :func:`nbstats.bayes_plackett_luce` result."""
+    ranking = result.ranking
+    top = ranking["prob_best"].idxmax()
+    level = _level(result)
+    para = Paragraph().add(
+        f"The Bayesian Plackett–Luce model {author_year('calvo2018')} treats "
+        "the ranking of the algorithms on each case as drawn one place at a "
+        "time, each algorithm's chance of taking the next place being "
+        "proportional to its worth; the posterior of the worths gives the "
+        "probability that each algorithm is the best and its expected rank, "
+        "with no pairwise test; its posterior is sampled with the Gibbs "
+        f"sampler of Caron and Doucet {author_year('caron2012')} (see Methods). ",
+        ref("tab:plackett-luce"),
+        " and ",
+        ref("fig:plackett-luce"),
+        f" show them: {top} has the highest probability of being the best "
+        f"(P(best) = {_n(float(ranking.loc[top, 'prob_best']), 2)}; expected "
+        f"rank {_n(float(ranking.loc[top, 'expected_rank']), 3)}, {level} "
+        f"credible interval [{int(ranking.loc[top, 'rank_lower'])}, "
+        f"{int(ranking.loc[top, 'rank_upper'])}]). ",
+    )
+    if result.n_partial:
+        para.add(
+            f"{result.n_partial} cases rank only the algorithms that have a "
+            "score there (partial rankings, which the model handles as they "
+            "are). "
+        )
+    para.add(
+        f"The sampler's chains agree (largest R̂ {_n(result.max_rhat, 3)}, "
+        f"smallest effective sample size {int(result.min_ess):,}); the Monte "
+        f"Carlo standard error of each P(best) is at most {_n(result.mc_error, 2)}."
+    )
+    paragraph(para)
+    result_table(
+        result,
+        "tab:plackett-luce",
+        "Bayesian Plackett–Luce ranking, by expected rank: posterior "
+        "probability of being the best, expected rank (1 = best) with its "
+        f"{level} credible interval, and worth (the posterior mean probability "
+        "of ranking first on a new case)",
+    )
+    ax = result.plot()
+    figure(
+        "fig:plackett-luce",
+        "Bayesian Plackett–Luce ranking: posterior probability of being the "
+        f"best (bars) and expected rank with its {level} credible interval.",
+        ax.figure,
+    )
