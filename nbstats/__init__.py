@@ -1,8 +1,11 @@
 """nbstats: which algorithms are really better, and how sure can we be.
 
 Importing nbstats registers the ``DataFrame.compare`` accessor (pandas' own
-``df.compare(other)`` keeps working). Heavy display libraries (matplotlib,
-ipywidgets, nbconvert) are imported lazily, by the functions that need them.
+``df.compare(other)`` keeps working). Everything else loads on first use:
+the functions below are looked up when first asked for (PEP 562), and heavy
+libraries (matplotlib, ipywidgets, nbconvert, numba's kernels, scipy's
+interpolate and optimize) are imported by the functions that need them, so
+``import nbstats`` stays quick (``benchmarks/bench_import.py``).
 
 Examples
 --------
@@ -14,44 +17,59 @@ Examples
 9.28
 """
 
-from nbstats import datasets, report, simulate
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from nbstats.accessor import register as _register_accessor
-from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
-from nbstats.stats.analyze import analyze
-from nbstats.stats.bayes import (
-    bayes_friedman,
-    bayes_posthoc,
-    bayes_sign_test,
-    bayes_signrank,
-    bayes_signrank_pairs,
-)
-from nbstats.stats.bayes.memory import memory_ceiling, set_memory_ceiling
-from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
-from nbstats.stats.comparison import comparison_matrix
-from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
-from nbstats.stats.correlated_pairs import correlated_pairs
-from nbstats.stats.effect_size import effect_size
-from nbstats.stats.frequentist import (
-    adjust_pvalues,
-    critical_difference,
-    friedman,
-    posthoc,
-    rm_anova,
-    sign_test,
-    ttest,
-    wilcoxon,
-)
-from nbstats.stats.frequentist.aligned import friedman_aligned
-from nbstats.stats.frequentist.durbin import durbin
-from nbstats.stats.frequentist.quade import quade
-from nbstats.stats.frequentist.skillings_mack import skillings_mack
-from nbstats.stats.hierarchical import bayes_hierarchical
-from nbstats.stats.letters import letters
-from nbstats.stats.racing import RaceError, race
-from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
-from nbstats.widgets.dashboard import dashboard
 
 __version__ = "0.1.0.dev0"
+
+# Public name -> module that defines it. A submodule's own name maps to None.
+_LAZY: dict[str, str | None] = {
+    "RaceError": "nbstats.stats.racing",
+    "adjust_pvalues": "nbstats.stats.frequentist",
+    "analyze": "nbstats.stats.analyze",
+    "bayes_correlated_ttest": "nbstats.stats.correlated",
+    "bayes_friedman": "nbstats.stats.bayes",
+    "bayes_hierarchical": "nbstats.stats.hierarchical",
+    "bayes_plackett_luce": "nbstats.stats.bayes.plackett_luce",
+    "bayes_posthoc": "nbstats.stats.bayes",
+    "bayes_sign_test": "nbstats.stats.bayes",
+    "bayes_signrank": "nbstats.stats.bayes",
+    "bayes_signrank_pairs": "nbstats.stats.bayes",
+    "comparison_matrix": "nbstats.stats.comparison",
+    "correlated_pairs": "nbstats.stats.correlated_pairs",
+    "correlated_ttest": "nbstats.stats.correlated",
+    "critical_difference": "nbstats.stats.frequentist",
+    "dashboard": "nbstats.widgets.dashboard",
+    "datasets": None,
+    "durbin": "nbstats.stats.frequentist.durbin",
+    "effect_size": "nbstats.stats.effect_size",
+    "fold_summary": "nbstats.scores",
+    "friedman": "nbstats.stats.frequentist",
+    "friedman_aligned": "nbstats.stats.frequentist.aligned",
+    "letters": "nbstats.stats.letters",
+    "mean_ranks": "nbstats.scores",
+    "memory_ceiling": "nbstats.stats.bayes.memory",
+    "nemenyi_min_cases": "nbstats.stats.ranking",
+    "plots": None,
+    "posthoc": "nbstats.stats.frequentist",
+    "quade": "nbstats.stats.frequentist.quade",
+    "race": "nbstats.stats.racing",
+    "rank_ci": "nbstats.stats.ranking",
+    "ranks": "nbstats.scores",
+    "report": None,
+    "rm_anova": "nbstats.stats.frequentist",
+    "score_table": "nbstats.scores",
+    "set_memory_ceiling": "nbstats.stats.bayes.memory",
+    "sign_test": "nbstats.stats.frequentist",
+    "simulate": None,
+    "skillings_mack": "nbstats.stats.frequentist.skillings_mack",
+    "ttest": "nbstats.stats.frequentist",
+    "wilcoxon": "nbstats.stats.frequentist",
+}
 
 __all__ = [
     "RaceError",
@@ -100,9 +118,59 @@ _register_accessor()
 
 
 def __getattr__(name: str) -> object:
-    # nbstats.plots imports matplotlib: load it on first use, not with nbstats
-    if name == "plots":
-        import importlib
+    # PEP 562: import the defining module on first access only, so that
+    # simulate, datasets, plots (matplotlib) and the functions' own heavy
+    # imports cost nothing until used
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'nbstats' has no attribute {name!r}") from None
+    if module is None:
+        value = importlib.import_module(f"nbstats.{name}")
+    else:
+        value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
 
-        return importlib.import_module("nbstats.plots")
-    raise AttributeError(f"module 'nbstats' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY.keys())
+
+
+if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
+    from nbstats import datasets, report, simulate
+    from nbstats import plots as plots
+    from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
+    from nbstats.stats.analyze import analyze
+    from nbstats.stats.bayes import (
+        bayes_friedman,
+        bayes_posthoc,
+        bayes_sign_test,
+        bayes_signrank,
+        bayes_signrank_pairs,
+    )
+    from nbstats.stats.bayes.memory import memory_ceiling, set_memory_ceiling
+    from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
+    from nbstats.stats.comparison import comparison_matrix
+    from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
+    from nbstats.stats.correlated_pairs import correlated_pairs
+    from nbstats.stats.effect_size import effect_size
+    from nbstats.stats.frequentist import (
+        adjust_pvalues,
+        critical_difference,
+        friedman,
+        posthoc,
+        rm_anova,
+        sign_test,
+        ttest,
+        wilcoxon,
+    )
+    from nbstats.stats.frequentist.aligned import friedman_aligned
+    from nbstats.stats.frequentist.durbin import durbin
+    from nbstats.stats.frequentist.quade import quade
+    from nbstats.stats.frequentist.skillings_mack import skillings_mack
+    from nbstats.stats.hierarchical import bayes_hierarchical
+    from nbstats.stats.letters import letters
+    from nbstats.stats.racing import RaceError, race
+    from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
+    from nbstats.widgets.dashboard import dashboard

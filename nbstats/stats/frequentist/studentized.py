@@ -11,12 +11,14 @@ against scipy to 1e-9.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import special
-from scipy.interpolate import CubicSpline
 
 from nbstats import _scipy_stats as sps
+
+if TYPE_CHECKING:
+    from scipy.interpolate import CubicSpline
 
 __all__ = ["studentized_range_sf"]
 
@@ -80,6 +82,11 @@ def _range_sf(k: int) -> CubicSpline:
     is exact to 1e-12, and the outer integral then needs no more normal
     integrals, however many values are asked.
     """
+    # imported here: scipy.interpolate loads scipy.optimize, ~350 modules that
+    # ``import nbstats`` should not pay for
+    from scipy import special
+    from scipy.interpolate import CubicSpline
+
     z, z_weight = _z_nodes()
     density = np.exp(-(z**2) / 2) / np.sqrt(2 * np.pi) * z_weight
     grid = np.linspace(0.0, W_MAX, W_GRID)
