@@ -102,7 +102,7 @@ def test_text_and_html_state_the_numbers_without_e_notation():
     for text in (res.text, str(res), res._repr_html_()):
         assert not re.search(r"\de-\d", text)
         assert "= <" not in text
-    assert "p = 0.0088" in res.text
+    assert "p = 0.009" in res.text  # p-values to 3 decimals (format_pvalue)
     assert "Tukey" in res._repr_html_()
 
 
