@@ -3,8 +3,9 @@
 Structural: after ``import pandas``, ``import nbstats`` loads none of the
 heavy libraries (checked in ``sys.modules`` of a fresh interpreter, so it
 does not depend on the machine's speed); the public names still resolve,
-lazily. Plus a generous wall-time bound: 3x the 0.3 s target. The timing
-itself is measured by ``benchmarks/bench_import.py``.
+lazily. Plus a generous wall-time bound: 3x the 0.3 s target, or on a busy
+machine the target's ratio to ``import pandas``. The timing itself is
+measured by ``benchmarks/bench_import.py``.
 """
 
 from __future__ import annotations
@@ -37,14 +38,20 @@ HEAVY = (
 #: Subpackages that ``import nbstats`` must not load (PEP 562 attributes).
 LAZY_SUBPACKAGES = ("nbstats.simulate", "nbstats.datasets", "nbstats.plots")
 TARGET_SECONDS = 0.3
+#: The target as a ratio to ``import pandas``: the issue's 0.62 s was, if
+#: 2.6 times pandas as measured here before the fix, against pandas' 0.24 s;
+#: 0.3 s is then 1.25 times pandas (after the fix: about 0.5 times).
+MAX_RATIO_TO_PANDAS = 1.25
 
 _CODE = """
 import json, sys, time
-import pandas
 start = time.perf_counter()
+import pandas
+middle = time.perf_counter()
 import nbstats
-seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "modules": sorted(sys.modules)}))
+seconds = time.perf_counter() - middle
+print(json.dumps({"seconds": seconds, "pandas": middle - start,
+                  "modules": sorted(sys.modules)}))
 """
 
 
@@ -69,9 +76,15 @@ def test_import_nbstats_does_not_load(fresh, module):
 def test_import_nbstats_within_three_times_the_target(fresh):
     if {"numba", "scipy.special"} & set(fresh["modules"]):
         pytest.xfail("stats/bayes imports numba and scipy.special eagerly")
-    # best of three fresh interpreters: a busy machine slows some runs, not all
-    best = min(_fresh_import()["seconds"] for _ in range(3))
-    assert best <= 3 * TARGET_SECONDS, f"import nbstats took {best:.2f} s"
+    # best of three fresh interpreters: a busy machine slows some runs, not
+    # all; and a machine busy throughout slows pandas' import alike, so the
+    # ratio to it in the same interpreter stands in for the seconds
+    runs = [_fresh_import() for _ in range(3)]
+    best = min(run["seconds"] for run in runs)
+    ratio = min(run["seconds"] / run["pandas"] for run in runs)
+    assert best <= 3 * TARGET_SECONDS or ratio <= MAX_RATIO_TO_PANDAS, (
+        f"import nbstats took {best:.2f} s, {ratio:.2f} times import pandas"
+    )
 
 
 @pytest.mark.parametrize("name", nbstats.__all__)
