@@ -1,7 +1,13 @@
 """How long does a report take? ``nbstats demo`` and ``nbstats report`` at scale.
 
 Run: ``python benchmarks/bench_report.py`` (a few minutes; ``--quick`` skips
-the PDF and the 100-algorithm report). Needs psutil (in the ``test`` extra).
+the PDF and the 100-algorithm report; ``--real`` runs only the real table
+beside the demo). Needs psutil (in the ``test`` extra).
+
+R. The real 50 × 121 table of Fernández-Delgado et al. (2014) with 181
+   missing cells, ``nbstats report <csv> --nan-policy omit --rope 1``, beside
+   ``nbstats demo`` in the same run: both times and their ratio (target: at
+   most 2) and the peak memory (target: 600 MB).
 
 0. ``nbstats report scores.csv`` as a user runs it, in a fresh process, for
    50 algorithms × 30 cases (a current benchmark suite; HTML and PDF), 8
@@ -217,6 +223,50 @@ def bench_pdf(directory: Path) -> None:
     print(f"  (import nbstats and load the data before: {imports:.2f} s)")
 
 
+#: The real table's targets: at most this many times ``nbstats demo`` of the
+#: same run, and this many MB of peak memory (command and kernel).
+REAL_TARGET = (2.0, 600.0)
+
+
+def bench_real(directory: Path, runs: int = 2) -> None:
+    """The real 50 × 121 table of Fernández-Delgado et al. (2014) with its 181
+    missing cells, ``nbstats report <csv> --nan-policy omit --rope 1``, each
+    run beside an ``nbstats demo`` run (interleaved, so both see the same
+    load of the machine): both times, their ratio and the peak memory."""
+    import nbstats
+
+    table = nbstats.datasets.load("fernandez_delgado2014_top50")
+    csv = directory / "top50.csv"
+    table.to_csv(csv)
+    missing = int(table.isna().sum().sum())
+    reports, demos, peaks = [], [], []
+    for run in range(runs):
+        out = directory / f"top50-{run}.html"
+        command = [sys.executable, "-m", "nbstats.cli", "report", str(csv)]
+        command += ["-o", str(out), "--nan-policy", "omit", "--rope", "1"]
+        spent, peak, done = run_measured(command)
+        if done.returncode != 0:
+            raise RuntimeError(f"nbstats report failed:\n{done.stderr}")
+        reports.append(spent)
+        peaks.append(peak)
+        demos.append(demo(directory, 100 + run))
+        print(
+            f"  run {run + 1}: report {spent:6.2f} s (peak {peak:4.0f} MB), "
+            f"demo {demos[-1]:6.2f} s"
+        )
+    report, demo_time = statistics.median(reports), statistics.median(demos)
+    ratio = report / demo_time
+    ok = ratio <= REAL_TARGET[0] and max(peaks) <= REAL_TARGET[1]
+    print(
+        f"nbstats report fernandez_delgado2014_top50 ({table.shape[1]} algorithms "
+        f"x {table.shape[0]} data sets, {missing} missing; --nan-policy omit "
+        f"--rope 1): median {report:.2f} s vs nbstats demo {demo_time:.2f} s, "
+        f"ratio {ratio:.2f}, peak {max(peaks):.0f} MB "
+        f"({'meets' if ok else 'MISSES'} the {REAL_TARGET[0]:g}x / "
+        f"{REAL_TARGET[1]:.0f} MB target)"
+    )
+
+
 def main() -> None:
     import os
 
@@ -225,7 +275,11 @@ def main() -> None:
     print(f"load average before: {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
     with tempfile.TemporaryDirectory(prefix="nbstats-bench-report-") as tmp:
         directory = Path(tmp)
+        if "--real" in sys.argv:  # only the real table beside the demo
+            bench_real(directory)
+            return
         bench_demo(directory)
+        bench_real(directory)
         bench_scale(directory, quick)
         if not quick:
             bench_pdf(directory)

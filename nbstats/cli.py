@@ -215,6 +215,10 @@ def _report_keywords(
         keywords["runs"] = args.runs
     if getattr(args, "hierarchical", False):
         keywords["hierarchical"] = True
+    if getattr(args, "score_unit", None) is not None:
+        keywords["score_unit"] = args.score_unit
+    if getattr(args, "core", False):
+        keywords["core_only"] = True
     if args.seed is not None:
         keywords["random_state"] = None if args.seed == "random" else args.seed
     aliases = _alias_option(args, command)
@@ -271,13 +275,13 @@ def _option_words(message: str) -> str:
 #: Options of the report that ``analyze --detail frequentist`` does not take.
 _NOT_FREQUENTIST = (
     "title analyses gamma s rope loss seed aliases alias alias_file layout runs "
-    "hierarchical"
+    "hierarchical score_unit"
 )
 #: ... and those ``analyze --detail auto`` does not take (it takes --rope and
 #: --seed for its Bayesian counterpart).
 _NOT_AUTO = (
     "title analyses gamma s prior loss aliases alias alias_file layout runs "
-    "hierarchical"
+    "hierarchical score_unit"
 )
 
 

@@ -199,6 +199,13 @@ def _title(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _unit(text: str) -> str:
+    try:
+        return check_title(text, what="--score-unit")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _columns(text: str) -> list[str]:
     names = [c.strip() for c in text.split(",") if c.strip()]
     if not names:
@@ -285,6 +292,11 @@ csv           the score CSV, wide or long (see 'data' below)
               correlated t-tests)
 --aggregate   how repeated rows of a case and algorithm are combined (default:
               the mean over --fold, refused without one)
+--score-unit  the unit of the scores, e.g. 'percentage points': the report
+              states the rope in it (default: "in the scores' units")
+--core        write only the part that goes into a paper: the ranked summary,
+              Figure 1 (the critical-difference diagram) and the results
+              paragraph, two PDF pages at most
 --hierarchical  per-fold data with --runs: also the Bayesian hierarchical test
               across data sets (Corani et al. 2017) of the first three pairs;
               tens of seconds a pair; needs pip install 'nbstats[hierarchical]'
@@ -323,6 +335,7 @@ _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "--alias": {"action": "append", "type": _alias, "metavar": "NAME=ALIAS"},
     "--alias-file": {"metavar": "FILE"},
     "--layout": {"choices": ["auto", "standard", "compact"]},
+    "--score-unit": {"type": _unit, "metavar": "TEXT"},
 }
 #: How the CSV is read (both commands).
 _INPUT_OPTIONS: dict[str, dict[str, Any]] = {
@@ -381,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add(report, {"--output": {"metavar": "FILE"}}, "-o")
     _add(report, {"--format": {"choices": ["html", "pdf", "tex", "ipynb"]}})
+    _add(report, {"--core": {"action": "store_true"}})
     analyze = _subparser(
         commands,
         "analyze",

@@ -411,8 +411,12 @@ def methods(
     return para
 
 
-def references(*paras: Paragraph) -> None:
-    """Display the numbered reference list of the works ``paras`` cite."""
+def references(*paras: Paragraph, small: bool = False) -> None:
+    """Display the numbered reference list of the works ``paras`` cite.
+
+    ``small``: set in a smaller type, tightly (the answer-first part alone,
+    which must fit two pages).
+    """
     from nbstats.report.methods import (
         references_html,
         references_latex,
@@ -424,7 +428,13 @@ def references(*paras: Paragraph) -> None:
     _display(
         {
             "text/html": '<h1 id="references">References</h1>' + references_html(keys),
-            "text/latex": references_latex(keys),
+            "text/latex": (
+                "{\\footnotesize\\setlength{\\itemsep}{0pt}"
+                + references_latex(keys)
+                + "}\n"
+                if small
+                else references_latex(keys)
+            ),
             "text/plain": "References\n" + references_text(keys),
         },
         {"nbstats": {"kind": "references", "keys": keys}},

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
@@ -48,8 +47,10 @@ def group_sentence(letters: pd.Series, reject: pd.DataFrame) -> str:
 
     ``letters`` (best-ranked first) from :func:`nbstats.letters`; ``reject``
     the square matrix of significantly different pairs. The top group is
-    every algorithm sharing a letter with the best-ranked one; the sentence
-    names the algorithms significantly different from each member of it.
+    the best-ranked algorithm's letter group (no two of its members are
+    significantly different); the sentence names the algorithms
+    significantly different from every member, and those different from
+    only some of them.
 
     Examples
     --------
@@ -59,39 +60,48 @@ def group_sentence(letters: pd.Series, reject: pd.DataFrame) -> str:
     >>> reject.loc[["A", "B"], ["C", "D"]] = True
     >>> reject = reject | reject.T
     >>> group_sentence(letters, reject)  # doctest: +NORMALIZE_WHITESPACE
-    ... # it follows "By the Nemenyi test (...), ": may start in lower case
     'A and B are not significantly different from each other (letter a);
-    each of them is significantly different from, and ranks above, C and D.'
+    each of them is significantly different from, and ranks above, all the
+    others.'
     """
     order = list(letters.index)
     best = order[0]
-    top = [n for n in order if set(letters[n]) & set(letters[best])]
-    shared = "".join(sorted(set.intersection(*(set(letters[n]) for n in top))))
-    beaten = [n for n in order if n not in top and all(reject.loc[t, n] for t in top)]
-    if len(top) == len(order):
+    letter = letters[best][0]
+    top = [n for n in order if letter in letters[n]]
+    rest = [n for n in order if n not in top]
+    if not rest:
         return (
             "no two algorithms are significantly different: they all share "
-            f"letter {shared}."
+            f"letter {letter}."
         )
+    beaten = [n for n in rest if all(reject.loc[t, n] for t in top)]
+    partial = [n for n in rest if n not in beaten and reject.loc[top, n].any()]
     if len(top) == 1:
-        head = f"{best} is significantly different from, and ranks above, "
-        if len(beaten) == len(order) - 1:
+        head = f"{best} (letter {letter}) is significantly different from, and "
+        head += "ranks above, "
+        if len(beaten) == len(rest):
             return head + "every other algorithm."
-        return head + f"{_names(beaten)}."
-    head = (
+        text = head + (f"{_names(beaten)}." if beaten else "no other algorithm.")
+        return text
+    text = (
         f"{_names(top)} are not significantly different from each other "
-        f"(letter {shared}); "
+        f"(letter {letter}); "
     )
-    if not beaten:
-        return head + (
-            "no algorithm is significantly different from every one of them."
+    if beaten:
+        everyone = "all the others" if len(beaten) == len(rest) else _names(beaten)
+        text += "each of them is significantly different from, and ranks above, "
+        text += f"{everyone}."
+    else:
+        text += "no algorithm is significantly different from every one of them."
+    if len(partial) == 1:
+        above = [t for t in top if reject.loc[t, partial[0]]]
+        text += f" {partial[0]} is significantly different from {_names(above)} only."
+    elif partial:
+        text += (
+            f" {len(partial)} more are significantly different from some of "
+            "them (their letters tell which)."
         )
-    rest = "all the others" if len(top) + len(beaten) == len(order) else None
-    return head + (
-        "each of them is significantly different from, and ranks above, "
-        + (rest or _names(beaten))
-        + "."
-    )
+    return text
 
 
 def power_warning(nemenyi: Any, n_cases: int) -> str:
@@ -132,7 +142,6 @@ def _summary_frame(
         frame["P(best)"] = ranking["prob_best"].reindex(order)
         frame["expected rank"] = ranking["expected_rank"].reindex(order)
     frame.index.name = "algorithm"
-    frame.insert(0, "position", np.arange(1, len(frame) + 1))
     return frame
 
 
@@ -141,8 +150,8 @@ def _summary_caption(
 ) -> str:
     direction = "higher" if higher_is_better else "lower"
     caption = (
-        f"The {m} algorithms ordered by mean rank over the {n} cases (1 = best; "
-        f"{direction} scores are better) with their mean score"
+        f"The {m} algorithms by mean rank over the {n} cases (1 = best; "
+        f"{direction} scores are better), with their mean score"
     )
     if nemenyi is not None:
         caption += (
@@ -151,8 +160,8 @@ def _summary_caption(
         )
     if plackett_luce is not None:
         caption += (
-            "; P(best): posterior probability of being the best, and the "
-            "posterior expected rank, under the Bayesian Plackett–Luce model"
+            "; P(best) and expected rank: posterior probability of being the "
+            "best and posterior mean rank (Bayesian Plackett–Luce model)"
         )
     return caption + "."
 
@@ -166,6 +175,7 @@ def core(
     higher_is_better: bool = True,
     alpha: float = 0.05,
     aliases: Mapping[str, str] | None = None,
+    detailed: bool = True,
 ) -> Paragraph:
     """The answer first: ranked summary, Figure 1 and the results paragraph.
 
@@ -181,6 +191,17 @@ def core(
     mean_ranks = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
     letters = nbstats.letters(nemenyi) if nemenyi is not None else None
     m, n = scores.shape[1], scores.shape[0]
+    if nemenyi is not None:  # first: the float then fits the first page
+        ax = nemenyi.plot(width="double")
+        figure(
+            "fig:cd",
+            f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
+            f"algorithms and the Nemenyi critical difference CD = "
+            f"{_n(nemenyi.critical_difference)} at α = {_n(nemenyi.alpha)}; "
+            "algorithms joined by a bar are not significantly different.",
+            ax.figure,
+            core_files=True,
+        )
     frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
     caption = _summary_caption(m, n, nemenyi, plackett_luce, higher_is_better)
     kinds = {"mean rank": "rank", "expected rank": "rank", "P(best)": "probability"}
@@ -224,19 +245,12 @@ def core(
             f"P(best) = {_n(float(pl.loc[top, 'prob_best']), 2)}, with expected "
             f"rank {_n(float(pl.loc[top, 'expected_rank']), 3)}. ",
         )
-    para.add("Every algorithm is in ", ref("tab:core"), "; pair by pair, see below.")
+    para.add(
+        "Every algorithm is in ",
+        ref("tab:core"),
+        "; the detailed analysis follows." if detailed else ".",
+    )
     paragraph(para)
-    if nemenyi is not None:
-        ax = nemenyi.plot(width="double")
-        figure(
-            "fig:cd",
-            f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
-            f"algorithms and the Nemenyi critical difference CD = "
-            f"{_n(nemenyi.critical_difference)} at α = {_n(nemenyi.alpha)}; "
-            "algorithms joined by a bar are not significantly different.",
-            ax.figure,
-            core_files=True,
-        )
     return para
 
 
@@ -249,8 +263,10 @@ def core_two(
     alpha: float = 0.05,
     score_unit: str | None = None,
     aliases: Mapping[str, str] | None = None,
+    detailed: bool = True,
 ) -> Paragraph:
-    """Two algorithms: the summary table and the results paragraph."""
+    """Two algorithms: the summary table and the results paragraph
+    (``detailed``: the detailed analysis follows)."""
     import nbstats
 
     mean_ranks = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
@@ -287,7 +303,7 @@ def core_two(
             cite("benavoli2014", "benavoli2017"),
             f" finds: {bayes_decision_words(signrank, score_unit)}. ",
         )
-    para.add("See ", ref("tab:core"), " and the tests below.")
+    para.add("See ", ref("tab:core"), " and the tests below." if detailed else ".")
     paragraph(para)
     return para
 

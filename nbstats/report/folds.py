@@ -148,9 +148,10 @@ def fold_section(
         "pair on a data set when one "
         f"exceeds {_n(result.threshold)}"
         + (
-            f" (b better, a better, or practically equivalent within ±{_n(rope)})"
+            " (one algorithm better, or the two equivalent within the rope "
+            f"±{_n(rope)})"
             if rope > 0
-            else " (b better or a better; no rope was set, so no data set can "
+            else " (one algorithm better; no rope was set, so no data set can "
             "be declared equivalent)"
         )
         + ". ",
@@ -164,9 +165,9 @@ def fold_section(
     frame = pd.DataFrame(
         {
             "data sets": by_pair["cases"].to_numpy(),
-            "better": by_pair["b better"].to_numpy(),
+            "first better": by_pair["b better"].to_numpy(),
             "equivalent": by_pair["equivalent"].to_numpy(),
-            "worse": by_pair["a better"].to_numpy(),
+            "second better": by_pair["a better"].to_numpy(),
             "undecided": by_pair["undecided"].to_numpy(),
         },
         index=pd.Index(
@@ -179,35 +180,43 @@ def fold_section(
     frame_table(
         "tab:fold-pairs",
         f"Bayesian correlated t-test on each data set's folds ({design}); in "
-        "each comparison \u201cb vs a\u201d, the number of data sets on which b "
-        "is better than a"
-        + (
-            f", the two are practically equivalent (rope ±{_n(rope)})"
-            if rope > 0
-            else ""
-        )
-        + f", b is worse, or no region reaches {_n(result.threshold)}.",
+        "each comparison \u201cX vs Y\u201d, the number of data sets on which the "
+        "first, X, is better than Y"
+        + (f", the two are equivalent (rope ±{_n(rope)})" if rope > 0 else "")
+        + f", the second, Y, is better than X, or no region reaches "
+        f"{_n(result.threshold)} (undecided).",
         frame,
     )
     if cases_table:
         frame_table(
             "tab:fold-cases",
-            "Each data set's correlated t-tests: the mean fold difference b − a, "
-            "the corrected resampled t-test's two-sided p-value, and the "
-            "Bayesian correlated t-test's probabilities and decision.",
+            "Each data set's correlated t-tests: the mean fold difference, the "
+            "corrected resampled t-test's two-sided p-value, and the Bayesian "
+            "correlated t-test's posterior probabilities and decision (an "
+            "algorithm better, equivalent, or undecided).",
             _case_frame(result.table),
         )
 
 
 def _case_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """Each data set's tests of one pair, every header and decision naming
+    the algorithms (never a bare "a" or "b")."""
+    a, b = str(table["a"].iloc[0]), str(table["b"].iloc[0])
+    words = {
+        "a": f"{a} better",
+        "b": f"{b} better",
+        "equivalent": "equivalent",
+        "undecided": "undecided",
+        "indeterminate": "indeterminate",
+    }
     frame = pd.DataFrame(
         {
-            "mean b − a": table["mean_difference"].to_numpy(),
+            f"mean {b} − {a}": table["mean_difference"].to_numpy(),
             "p-value": table["pvalue"].to_numpy(),
-            "P(a better)": [_probability(p) for p in table["prob_left"]],
+            f"P({a} better)": [_probability(p) for p in table["prob_left"]],
             "P(rope)": [_probability(p) for p in table["prob_rope"]],
-            "P(b better)": [_probability(p) for p in table["prob_right"]],
-            "decision": table["decision"].to_numpy(),
+            f"P({b} better)": [_probability(p) for p in table["prob_right"]],
+            "decision": [words.get(d, d) for d in table["decision"]],
         },
         index=pd.Index(table["case"].astype(str).to_numpy(), name="data set"),
     )

@@ -194,6 +194,7 @@ FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
 ALIASES = {v(settings.aliases)}  # short names shown for long ones
 LAYOUT = {v(layout)}  # chosen from the number of algorithms
 SCORE_UNIT = {v(settings.score_unit)}  # unit of the scores (and of the rope)
+CORE_ONLY = {v(settings.core_only)}  # only the part that goes into a paper
 
 with warnings.catch_warnings():  # the Data section names the dropped cases
     warnings.simplefilter("ignore", UserWarning)
@@ -204,7 +205,8 @@ scores = scores.rename(columns=ALIASES)
 pair_scores = raw.rename(columns=ALIASES) if NAN_POLICY == "pairwise" else scores
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
-report.summary(scores, **direction)
+if not CORE_ONLY:  # the answer-first part alone has its own caption
+    report.summary(scores, **direction)
 """
     )
     folds_section = settings.fold_scores is not None
@@ -222,7 +224,7 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
         )
     core_cell(nb, settings, freq=freq, bayes=bayes)
     if settings.core_only:
-        nb.code("report.references(core_text)")
+        nb.code("report.references(core_text, small=True)")
         return _finish(nb, settings, figure_formats)
     nb.markdown("# Data")
     data = [

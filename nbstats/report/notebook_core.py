@@ -62,7 +62,8 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
             _TWO_BAYES if bayes else "signrank = bayes_sign = None",
             "core_text = report.core_two(",
             "    scores, wilcoxon=wilcoxon, signrank=signrank, alpha=ALPHA,",
-            "    score_unit=SCORE_UNIT, aliases=ALIASES, **direction,",
+            "    score_unit=SCORE_UNIT, aliases=ALIASES, detailed=not CORE_ONLY,",
+            "    **direction,",
             ")",
         ]
         nb.code("\n".join(source), tables=["tab:core"])
@@ -72,7 +73,8 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
         _MULTIPLE_BAYES if bayes else "plackett_luce = None",
         "core_text = report.core(",
         "    scores, friedman=friedman, nemenyi=nemenyi,",
-        "    plackett_luce=plackett_luce, alpha=ALPHA, aliases=ALIASES, **direction,",
+        "    plackett_luce=plackett_luce, alpha=ALPHA, aliases=ALIASES,",
+        "    detailed=not CORE_ONLY, **direction,",
         ")",
     ]
     nb.code("\n".join(source), tables=["tab:core"], figures=["fig:cd"] if freq else [])

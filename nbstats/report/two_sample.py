@@ -98,13 +98,9 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
     )
 
 
-_WORDS = {
-    "b": "b better",
-    "a": "a better",
-    "equivalent": "equivalent",
-    "undecided": "undecided",
-    "indeterminate": "indeterminate",
-}
+def _label(decision: str, a: str, b: str) -> str:
+    """A decision in a table cell, naming the algorithm ("HC2 better")."""
+    return {"b": f"{b} better", "a": f"{a} better"}.get(decision, decision)
 
 
 def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None:
@@ -113,12 +109,12 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     rope = signrank.rope
     para = Paragraph().add(
         "The Bayesian signed-rank test and the Bayesian sign test (Benavoli et "
-        "al. 2014, 2015; see Methods) give the posterior probability that "
+        "al. 2014, 2015, 2017; see Methods) give the posterior probability that "
         f"{b} is better than {a}",
     )
     if rope > 0:
         para.add(
-            f", that the two are practically equivalent (difference within "
+            f", that the two are equivalent (difference within the rope "
             f"±{_n(rope)}), and that {a} is better"
         )
     para.add(
@@ -154,7 +150,7 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         if getattr(res, "prior", None) == "idp":
             # the near-ignorance prior's lower and upper probabilities
             row[f"P({b} better)"] = f"{_n(res.prob_lower)} to {_n(res.prob_upper)}"
-        row["decision"] = _WORDS[res.decision]
+        row["decision"] = _label(res.decision, a, b)
         rows[label] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "test"
@@ -164,8 +160,8 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         f"Bayesian tests of {b} against {a}: posterior probabilities of each "
         + ("region (rope ±" + _n(rope) + ")" if rope > 0 else "direction")
         + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "
-        f"at threshold {_n(signrank.threshold)}: b better or a better when that "
-        "side's probability exceeds it"
+        f"at threshold {_n(signrank.threshold)}: {b} better or {a} better when "
+        "that side's probability exceeds it"
         + (", equivalent when P(rope) does" if rope > 0 else "")
         + ", else undecided"
         + (
@@ -194,7 +190,7 @@ def _words(decision: str, a: str, b: str, rope: float) -> str:
     return {
         "b": f"{b} is decided better",
         "a": f"{a} is decided better",
-        "equivalent": f"{a} and {b} are decided practically equivalent",
+        "equivalent": f"{a} and {b} are decided equivalent",
         "undecided": (
             "no region reaches the threshold: undecided"
             if rope > 0

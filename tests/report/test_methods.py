@@ -107,7 +107,8 @@ def test_custom_settings_are_stated():
         "prior of strength s = 2.5 on",
         "(γ = 0.1)",
         "90% credible region",
-        "strength s = 2.5, with a region of practical equivalence of ±0.01",
+        "strength s = 2.5, with a region of practical equivalence (rope) of ±0.01 "
+        "in the scores' units",
         "(l0, l1) = (1, 9)",
         "l1/(l0 + l1) = 0.9",
         "2,000 posterior draws (seed 7, a Monte Carlo standard error of at most",
@@ -125,7 +126,9 @@ def test_citations_are_numbered_alike_in_every_format(defaults):
     # correlated t-tests and the hierarchical test of per-fold data
     # (tests/report/test_report_folds.py, test_report_hierarchical.py)
     per_fold = {"nadeau2003", "corani2015", "corani2017"}
-    assert set(keys) == set(methods.REFERENCES) - per_fold
+    # and the Plackett–Luce ranking's, whose result the fixture does not pass
+    plackett_luce = {"calvo2018", "caron2012"}
+    assert set(keys) == set(methods.REFERENCES) - per_fold - plackett_luce
     numbers = [int(n) for n in re.findall(r"\[(\d+)", defaults.text())]
     assert max(numbers) == len(keys)
     html = defaults.html()
