@@ -16,6 +16,7 @@ import pandas as pd
 
 from nbstats.results.comparison import ComparisonMatrixResult
 from nbstats.scores import NanPolicy, check_choice, check_flag, score_table
+from nbstats.stats import frequentist
 from nbstats.stats.effect_size import EFFECT_KINDS, magnitude, paired_effect
 
 __all__ = ["COMPARISON_TESTS", "comparison_matrix"]
@@ -92,8 +93,6 @@ def comparison_matrix(
     >>> round(float(res.adjusted.loc["C4.5+m", "C4.5"]), 4)
     0.0469
     """
-    import nbstats
-
     check_choice("test", test, COMPARISON_TESTS)
     check_choice("effect", effect, EFFECT_KINDS)
     check_flag("higher_is_better", higher_is_better)
@@ -104,7 +103,7 @@ def comparison_matrix(
     else:  # checked (and the dropped cases named) once
         table = score_table(scores, nan_policy=nan_policy)
         nan_policy = "raise"
-    posthoc = nbstats.posthoc(
+    posthoc = frequentist.posthoc(
         table,
         method=test,
         adjust=adjust,
