@@ -46,6 +46,9 @@ class BayesHierarchicalResult(Result):
     rhat, ess : float
         Largest split R̂ and smallest bulk effective sample size over the
         sampled parameters; ``divergences``: divergent transitions.
+    leapfrog_steps : float
+        Mean leapfrog steps (gradient evaluations) per NUTS transition, warm-up
+        included: the sampler's cost per draw (NaN when not recorded).
     n_samples, chains, warmup : int
     n : int
         Folds per data set.
@@ -81,6 +84,7 @@ class BayesHierarchicalResult(Result):
     runs: int | None
     name_a: str
     name_b: str
+    leapfrog_steps: float = float("nan")
 
     def _title(self) -> str:
         return (
@@ -103,6 +107,7 @@ class BayesHierarchicalResult(Result):
             ("max R̂", self.rhat),
             ("min effective sample size", self.ess),
             ("divergent transitions", self.divergences),
+            ("leapfrog steps per transition", self.leapfrog_steps),
             (
                 f"decision (threshold {self.threshold:g})",
                 describe(self.decision, self.name_a, self.name_b, rope=self.rope > 0),
@@ -131,6 +136,7 @@ class BayesHierarchicalResult(Result):
                 "rhat": [self.rhat],
                 "ess": [self.ess],
                 "divergences": [self.divergences],
+                "leapfrog_steps": [self.leapfrog_steps],
                 "decision": [self.decision],
             }
         )

@@ -121,7 +121,8 @@ def bayes_hierarchical(
         of those per-draw probabilities (the posterior predictive
         probabilities of δ_new). ``datasets``: each data set's shrunk δ_i
         (posterior mean and interval, in score units) next to its observed
-        mean difference. ``rhat``, ``ess``, ``divergences``: diagnostics.
+        mean difference. ``rhat``, ``ess``, ``divergences``,
+        ``leapfrog_steps``: diagnostics.
 
     Raises
     ------
@@ -233,6 +234,7 @@ def bayes_hierarchical(
         runs=design.runs,
         name_a=name_a,
         name_b=name_b,
+        leapfrog_steps=draws.leapfrog_steps,
     )
 
 

@@ -23,6 +23,28 @@ an upper incomplete gamma function. The sampler then explores δ_i, δ0, σ0,
 ν − 1 and the Gamma prior's (α, β) only: the same posterior of those as the
 Stan program, with 54 fewer dimensions on the UCI data.
 
+*Parameterisation.* A δ_i that its folds pin down is sampled as itself
+(centred). The others are sampled through v_i with δ_i = δ0 + σ0 u_i and
+u_i = √ν sinh(v_i / √ν): u_i is then Student-t(ν, 0, 1) exactly when v_i has
+the density ``c(ν) cosh(v_i / √ν)^(−ν)`` (the t density of u_i times
+du_i/dv_i = cosh(v_i / √ν)), whose tails fall as exp(−√ν |v|) instead of the
+t's |u|^(−ν−1). When two algorithms hardly differ the posterior has ν near 1
+and σ0 far below the folds' standard errors, so the u_i of the non-centred
+data sets follow their Cauchy-like prior: sampled directly (``u_i ~ t(ν)``,
+as before) NUTS needed 120–180 leapfrog steps per draw and 370 in warm-up on
+j48 vs j48gr, 55 and 95 through v_i. The same posterior, fewer steps.
+
+*Start and scales.* Each chain starts with δ0 and σ0 at robust estimates
+from the data (the median of the data sets' means and the spread of those
+means beyond their standard errors, see :func:`starting_point`), each
+jittered by up to a factor e (σ0) or one σ0 (δ0), the other parameters at
+uniform values in (−1, 1) of the unconstrained space; the warm-up starts from
+a diagonal mass matrix with the expected posterior variances (δ0's from the
+same estimates; a centred δ_i's: its squared standard error; 1 for the rest).
+NumPyro's defaults (uniform in (−2, 2), unit mass matrix) put σ0 near half
+its prior bound, 10⁴ times the posterior's, and took 500–1000 leapfrog steps
+per draw for the first 250 warm-up draws.
+
 *Compilation.* The whole sampler (initial values, adaptation, draws) is one
 ``jax.jit`` program with the data as arguments (:func:`_runner`). Its first
 call for a number of data sets and chains compiles it (about 10–15 s on two
@@ -37,8 +59,10 @@ used). nbstats does not set it: writing to disk is the user's choice.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -55,13 +79,11 @@ EXTRA = "nbstats[hierarchical]"
 #: 21 s instead of 19 s on 2 cores). 0.99 was worse on one pair (steps too
 #: small to mix in 1000 warm-up steps).
 TARGET_ACCEPT = 0.95
-#: Chains start at uniform values in (−r, r) of the unconstrained space.
-#: NumPyro's default r = 2 left a chain stuck far from the others (nbc vs
-#: aode, 500 draws, seed 3: R̂ 8.5; j48 vs j48gr, 200 draws: R̂ 3.9); the
-#: median of prior draws, tried next, put the hyper-parameters where the
-#: warm-up adapted badly (54 UCI data sets, 1000 draws: R̂ up to 1.15, ESS
-#: 9, P(rope) 0.23-0.32 over seeds against baycomp's 0.27, and 3-5 times
-#: the time). r = 1: R̂ <= 1.01 on all of those, P(rope) 0.28-0.30, 7-15 s.
+#: Chains start at uniform values in (−r, r) of the unconstrained space
+#: (δ0 and σ0 excepted: see :func:`starting_point`). NumPyro's default r = 2
+#: left a chain stuck far from the others (nbc vs aode, 500 draws, seed 3:
+#: R̂ 8.5; j48 vs j48gr, 200 draws: R̂ 3.9); the median of prior draws put
+#: the hyper-parameters where the warm-up adapted badly (R̂ up to 1.15).
 INIT_RADIUS = 1.0
 
 _LOCK = threading.Lock()
@@ -102,25 +124,73 @@ class HierarchicalData:
     beta_bounds: tuple[float, float] = (0.01, 0.1)
 
 
-def centering(mean: np.ndarray, ss: np.ndarray, n: int, rho: float) -> np.ndarray:
-    """Which δ_i to sample centred: those the folds pin down better than the
-    spread of the true δ among data sets, and the outliers.
+def _spread(
+    mean: np.ndarray, ss: np.ndarray, n: int, rho: float
+) -> tuple[np.ndarray, float, float]:
+    """(squared standard errors of the means, their median, the squared
+    spread of the true δ among data sets).
 
     The spread is estimated robustly (MAD of the means, less their typical
-    squared standard error), since δ_i ~ Student-t has heavy tails. Centred
-    sampling suits data sets the folds pin down (an outlier far from the
-    others, with δ_i − δ0 fixed by its data, would tie σ0 to z_i if sampled
-    as δ0 + σ0 z_i); the others — all of them when the δ_i hardly differ, as
-    for two near-identical algorithms — are sampled as δ0 + σ0 z_i, which
-    avoids the funnel of a small σ0.
+    squared standard error), since δ_i ~ Student-t has heavy tails; 0 when
+    the means differ no more than their standard errors say they would.
     """
     variance = ss / (n - 1)
     se2 = variance / (1 - rho) * (1 + (n - 1) * rho) / n
     centre = float(np.median(mean))
     mad = 1.4826 * float(np.median(np.abs(mean - centre)))
-    spread2 = max(mad**2 - float(np.median(se2)), 0.0)
+    return se2, centre, max(mad**2 - float(np.median(se2)), 0.0)
+
+
+def centering(mean: np.ndarray, ss: np.ndarray, n: int, rho: float) -> np.ndarray:
+    """Which δ_i to sample centred: those the folds pin down better than the
+    spread of the true δ among data sets, and, when there is a spread, the
+    outliers.
+
+    Centred sampling suits data sets the folds pin down (an outlier far from
+    the others, with δ_i − δ0 fixed by its data, would tie σ0 to v_i if
+    sampled through δ0 + σ0 u_i). When the δ_i hardly differ (no spread
+    beyond the standard errors, as for two near-identical algorithms) all are
+    sampled non-centred: σ0 is then small and poorly determined, and the
+    outliers sit in the tails of u_i, which the sinh map makes light (on j48
+    vs j48gr, centring its three outliers took 60–150 leapfrog steps per draw
+    depending on the chain, against 50–60 without).
+    """
+    se2, centre, spread2 = _spread(mean, ss, n, rho)
     outlier = np.abs(mean - centre) > 3 * np.sqrt(se2)
-    return (se2 < spread2) | outlier
+    return (se2 < spread2) | (outlier & (spread2 > 0))
+
+
+def starting_point(data: HierarchicalData) -> np.ndarray:
+    """[δ0, σ0, Var(δ0's unconstrained value)] guessed from the data.
+
+    δ0: the median of the means; σ0: the robust spread of :func:`_spread`,
+    at least a tenth of the median standard error (the posterior of σ0 on
+    two near-identical algorithms lies there); the variance of δ0 is that of
+    a mean of q data sets, (σ0² + median se²) / q, in NumPyro's unconstrained
+    coordinate of a uniform on ±``delta_high`` (slope ``delta_high / 2`` at
+    the centre).
+    """
+    se2, centre, spread2 = _spread(data.mean, data.ss, data.n, data.rho)
+    typical = float(np.median(se2))
+    std0 = math.sqrt(max(spread2, 0.01 * typical))
+    variance = (std0**2 + typical) / len(data.mean)
+    return np.array([centre, std0, variance * (2.0 / data.delta_high) ** 2])
+
+
+def warp(v: Any, nu: Any) -> tuple[Any, Any]:
+    """(u, log density of v) for u = √ν sinh(v / √ν) ~ Student-t(ν, 0, 1).
+
+    The density of v is the t density of u times du/dv = cosh(v / √ν):
+    ``Γ((ν+1)/2) / (Γ(ν/2) √(νπ)) · cosh(v / √ν)^(−ν)``.
+    """
+    import jax.numpy as jnp
+    from jax.scipy.special import gammaln
+
+    root = jnp.sqrt(nu)
+    w = v / root
+    log_cosh = jnp.logaddexp(w, -w) - jnp.log(2.0)
+    log_c = gammaln((nu + 1) / 2) - gammaln(nu / 2) - 0.5 * jnp.log(nu * jnp.pi)
+    return root * jnp.sinh(w), log_c - nu * log_cosh
 
 
 def _model(
@@ -147,12 +217,13 @@ def _model(
     nu_minus_one = numpyro.sample("nu_minus_one", dist.Gamma(alpha, beta))
     nu = numpyro.deterministic("nu", nu_minus_one + 1.0)
     with numpyro.plate("datasets", mean.shape[0]):
-        # centred: u ~ t(ν, δ0, σ0), δ = u; otherwise u ~ t(ν, 0, 1), δ = δ0 + σ0 u
-        loc = jnp.where(centered, delta0, 0.0)
-        scale = jnp.where(centered, std0, 1.0)
-        u = numpyro.sample("u", dist.StudentT(nu, loc, scale))
+        # centred: δ = v ~ t(ν, δ0, σ0); otherwise δ = δ0 + σ0 u, u = warp(v)
+        v = numpyro.sample("v", dist.ImproperUniform(dist.constraints.real, (), ()))
+        u, log_prior_v = warp(jnp.where(centered, 0.0, v), nu)
+        log_prior_delta = dist.StudentT(nu, delta0, std0).log_prob(v)
+        numpyro.factor("prior", jnp.where(centered, log_prior_delta, log_prior_v))
         delta = numpyro.deterministic(
-            "delta", jnp.where(centered, u, delta0 + std0 * u)
+            "delta", jnp.where(centered, v, delta0 + std0 * u)
         )
         quad = ss / (1.0 - rho) + n / (1.0 + (n - 1.0) * rho) * (mean - delta) ** 2
         a = (n - 1.0) / 2.0
@@ -177,6 +248,9 @@ class PosteriorDraws:
     ess: float
     rhat_delta: np.ndarray
     ess_delta: np.ndarray
+    #: mean leapfrog steps (gradient evaluations) per transition, warm-up
+    #: included: the sampler's cost, and a measure of the posterior's geometry
+    leapfrog_steps: float = float("nan")
 
 
 def sample_posterior(
@@ -217,10 +291,12 @@ def sample_posterior(
             jnp.asarray(data.alpha_bounds, dtype=jnp.float64),
             jnp.asarray(data.beta_bounds, dtype=jnp.float64),
         )
-        samples, diverging = run(jax.random.split(key, chains), args)
+        start = jnp.asarray(starting_point(data), dtype=jnp.float64)
+        samples, diverging, steps = run(jax.random.split(key, chains), args, start)
         draws = {k: np.asarray(v, dtype=float) for k, v in samples.items()}
         divergences = int(np.asarray(diverging).sum())
-    sampled = ("delta0", "std0", "alpha", "beta", "nu_minus_one", "u")
+        leapfrog_steps = float(np.asarray(steps).mean())
+    sampled = ("delta0", "std0", "alpha", "beta", "nu_minus_one", "v")
     rhats, esss = [], []
     for name in sampled:
         value = draws[name]
@@ -244,24 +320,54 @@ def sample_posterior(
         ess=float(np.min(np.concatenate(esss))),
         rhat_delta=rhat_delta,
         ess_delta=ess_delta,
+        leapfrog_steps=leapfrog_steps,
     )
 
 
-def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
-    """The compiled sampler: ``run(keys, model_args) -> (draws, diverging)``.
+def _init_near(site: Any = None, start: Any = None) -> Any:
+    """NumPyro init strategy: δ0 and σ0 near ``start`` (jittered per chain),
+    the rest uniform in (−INIT_RADIUS, INIT_RADIUS) unconstrained."""
+    if site is None:
+        return partial(_init_near, start=start)
+    if site["type"] == "sample" and site["name"] in ("delta0", "std0"):
+        import jax
+        import jax.numpy as jnp
 
-    One ``jax.jit`` of every chain (vmapped) from its key to its draws:
-    NumPyro's ``initialize_model`` (each chain starts at uniform values in
-    (−1, 1) of the unconstrained space, see :data:`INIT_RADIUS`), its NUTS
-    kernel (``hmc``:
-    diagonal mass matrix and step size adapted over the warm-up, tree depth
-    up to 10, the defaults of ``numpyro.infer.NUTS``), ``warmup + n_samples``
-    transitions in one ``lax.scan``, the draws mapped back to the
-    constrained space with the deterministic sites. NumPyro's ``MCMC``
-    re-creates its kernel on every ``run``, so its compiled code is never
-    reused (each call compiled again, tens of seconds); here the function is
-    kept, so jax's cache keeps one executable per (number of data sets,
-    chains). Draws are ``chains × n_samples``.
+        r = jax.random.uniform(site["kwargs"]["rng_key"], (), minval=-1.0, maxval=1.0)
+        if site["name"] == "std0":
+            return start[1] * jnp.exp(r)
+        return start[0] + start[1] * r
+    from numpyro.infer.initialization import init_to_uniform
+
+    return init_to_uniform(site, radius=INIT_RADIUS)
+
+
+def _inverse_mass(z: dict, centered: Any, se2: Any, start: Any) -> Any:
+    """The warm-up's first diagonal inverse mass matrix, in NumPyro's order."""
+    import jax.numpy as jnp
+    from jax.flatten_util import ravel_pytree
+
+    scales = {k: jnp.ones_like(v) for k, v in z.items()}
+    scales["delta0"] = scales["delta0"] * start[2]
+    scales["v"] = jnp.where(centered, se2, 1.0)
+    return ravel_pytree(scales)[0]
+
+
+def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
+    """The compiled sampler: ``run(keys, model_args, start) -> (draws,
+    diverging, leapfrog steps)``.
+
+    One ``jax.jit`` of every chain from its key to its draws: NumPyro's
+    ``initialize_model`` (the start of :func:`_init_near`), its NUTS kernel
+    (``hmc``: diagonal mass matrix, starting from :func:`_inverse_mass`, and
+    step size adapted over the warm-up, tree depth up to 10, the defaults of
+    ``numpyro.infer.NUTS``), ``warmup + n_samples`` transitions in one
+    ``lax.scan``, the draws mapped back to the constrained space with the
+    deterministic sites. NumPyro's ``MCMC`` re-creates its kernel on every
+    ``run``, so its compiled code is never reused (each call compiled again,
+    tens of seconds); here the function is kept, so jax's cache keeps one
+    executable per (number of data sets, chains). Draws are ``chains ×
+    n_samples``.
     """
     key = (warmup, n_samples, target_accept)
     run = _CACHE.get(key)
@@ -270,40 +376,45 @@ def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
     import jax
     from jax import lax
     from numpyro.infer.hmc import hmc
-    from numpyro.infer.initialization import init_to_uniform
     from numpyro.infer.util import initialize_model
 
-    def chain(rng_key: Any, model_args: tuple) -> Any:
+    def chain(rng_key: Any, model_args: tuple, start: Any) -> Any:
         key_model, key_kernel = jax.random.split(rng_key)
         info, potential, postprocess, _ = initialize_model(
             key_model,
             _model,
             model_args=model_args,
             dynamic_args=True,
-            init_strategy=init_to_uniform(radius=INIT_RADIUS),
+            init_strategy=_init_near(start=start),
         )
+        ss, centered, n, rho = model_args[1:5]
+        se2 = ss / (n - 1) / (1 - rho) * (1 + (n - 1) * rho) / n
         init_kernel, sample_kernel = hmc(potential_fn_gen=potential, algo="NUTS")
         state = init_kernel(
             info,
             num_warmup=warmup,
             target_accept_prob=target_accept,
+            inverse_mass_matrix=_inverse_mass(info.z, centered, se2, start),
             model_args=model_args,
             rng_key=key_kernel,
         )
 
         def step(state: Any, _: Any) -> Any:
             state = sample_kernel(state, model_args=model_args)
-            return state, (state.z, state.diverging)
+            return state, (state.z, state.diverging, state.num_steps)
 
-        _, (z, diverging) = lax.scan(step, state, None, length=warmup + n_samples)
+        _, (z, diverging, steps) = lax.scan(
+            step, state, None, length=warmup + n_samples
+        )
         kept = jax.tree.map(lambda x: x[warmup:], z)
-        return jax.vmap(postprocess(*model_args))(kept), diverging[warmup:]
+        draws = jax.vmap(postprocess(*model_args))(kept)
+        return draws, diverging[warmup:], steps
 
-    def chains(keys: Any, model_args: tuple) -> Any:
+    def chains(keys: Any, model_args: tuple, start: Any) -> Any:
         # one chain after the other (lax.map): vmapping the chains traced and
         # compiled the NUTS tree builder batched, 2-3 times slower to compile,
         # and every step waited for the slowest chain's tree
-        return lax.map(lambda k: chain(k, model_args), keys)
+        return lax.map(lambda k: chain(k, model_args, start), keys)
 
     run = jax.jit(chains)
     if len(_CACHE) >= 8:
