@@ -1,154 +1,163 @@
-"""Speed of nbstats' hierarchical test (NumPyro) against baycomp's (Stan).
+"""Speed of nbstats' hierarchical test (NumPyro) on the bundled UCI folds.
 
-Run: ``python benchmarks/bench_folds.py`` (needs ``pip install
-nbstats[hierarchical]``; a few minutes). All 54 UCI data sets (10 runs of
-10-fold cross-validation), nbc vs aode, rope 0.01.
+Run: ``python benchmarks/bench_folds.py [repeats]`` (needs ``pip install
+nbstats[hierarchical]``; 10-30 minutes on a loaded 2-core machine). All 54
+UCI data sets (10 runs of 10-fold cross-validation), rope 0.01, the default
+4 chains × (1000 warm-up + 2500) draws.
 
-The first call of a given size compiles the sampler: it is timed on its own,
-then the same call again (the compiled sampler is kept), whose time is the
-sampling alone; compile = first − second. Then the first call of a fresh
-process twice, with jax's persistent compilation cache in a temporary
-directory (``JAX_COMPILATION_CACHE_DIR``): the first process compiles and
-writes the cache, the second reads it (what a user who sets that variable
-gets from the second session on). Wall and CPU (process) times are printed
-with the load average: on a shared machine the wall time is noisy, the CPU
-time less so. Target: the first call ≤ 30 s on 2 cores.
+1. The two tutorial pairs, nbc vs aode and j48 vs j48gr (two near-identical
+   trees: the slow posterior, ν near 1 and σ0 far below the folds' standard
+   errors), each as the first call of a fresh process (compile + sample:
+   what a user waits for), ``repeats`` times (default 3); the median wall
+   and CPU time, the mean leapfrog steps per transition, R̂, ESS and the
+   probabilities. "before" runs the sampler of the commit before issue 25's
+   fix (read with ``git show``; skipped outside a git checkout): u_i ~ t(ν)
+   sampled directly, NumPyro's start and unit mass matrix.
+2. Every pair of the 5 classifiers (10 pairs) in one process: the first
+   call compiles, the others reuse the compiled sampler; each pair's time
+   and the total.
 
-baycomp: when ``stan`` (pystan 3) is importable here, baycomp's
-HierarchicalTest is run live with the same number of draws; otherwise its
-time is read from tests/data/hierarchical_reference.json (written by
-tests/data/make_hierarchical_reference.py, sampling time only, Stan build
-excluded, at nice 19) and compared per posterior draw (both samplers' cost
-grows linearly with the draws after warmup; the ratio counts warmup too, 1000
-per chain on both sides, so it favours neither).
+Wall and CPU (process) times are printed with the load average: on a shared
+machine the wall time is noisy, the CPU time less so. Target: every pair's
+first call ≤ 30 s on 2 cores.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+ROOT = Path(__file__).resolve().parents[1]
+#: the last commit with the sampler before issue 25 (item 6) changed it
+BEFORE = "cb9868b"
+PAIRS = (("nbc", "aode"), ("j48", "j48gr"))
 
-import nbstats
-from nbstats.stats.hierarchical import bayes_hierarchical
-
-REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "data"
-REFERENCE = REFERENCE / "hierarchical_reference.json"
-UCI = dict(case="dataset", algorithm="classifier", score="accuracy", fold="fold")
-
-
-def timed(call):  # type: ignore[no-untyped-def]
-    wall, cpu = time.perf_counter(), time.process_time()
-    out = call()
-    return out, time.perf_counter() - wall, time.process_time() - cpu
-
-
-#: One first call in a fresh process (run with -c; prints wall, cpu, prob_right).
+#: One first call in a fresh process; prints a JSON line. argv: a b [old-module-file]
 FRESH = """
-import time, warnings
+import json, sys, time, types, warnings
 warnings.simplefilter("ignore")
 import nbstats
-from nbstats.stats.hierarchical import bayes_hierarchical
+from nbstats.stats import hierarchical
+if len(sys.argv) > 3:
+    old = types.ModuleType("old_hierarchical_model")
+    exec(open(sys.argv[3]).read(), old.__dict__)
+    hierarchical.sample_posterior = old.sample_posterior
 folds = nbstats.datasets.load("uci_accuracy_folds")
 wall, cpu = time.perf_counter(), time.process_time()
-res = bayes_hierarchical(
-    "nbc", "aode", data=folds, case="dataset", algorithm="classifier",
-    score="accuracy", fold="fold", runs=10, rope=0.01, n_samples=2500,
-    chains=4, warmup=1000, random_state=0)
-print(time.perf_counter() - wall, time.process_time() - cpu, res.prob_right)
+res = hierarchical.bayes_hierarchical(
+    sys.argv[1], sys.argv[2], data=folds, case="dataset", algorithm="classifier",
+    score="accuracy", fold="fold", runs=10, rope=0.01, random_state=0)
+print(json.dumps(dict(
+    wall=time.perf_counter() - wall, cpu=time.process_time() - cpu,
+    steps=res.leapfrog_steps, rhat=res.rhat, ess=res.ess, div=res.divergences,
+    probs=[res.prob_left, res.prob_rope, res.prob_right])))
 """
 
 
-def fresh_processes() -> None:
-    """The first call in two fresh processes sharing jax's disk cache."""
-    with tempfile.TemporaryDirectory(prefix="nbstats-jax-cache-") as cache:
-        env = dict(os.environ, JAX_COMPILATION_CACHE_DIR=cache)
-        for label in ("cold cache (compiles, writes)", "warm cache (reads)"):
-            out = subprocess.run(
-                [sys.executable, "-c", FRESH], env=env, capture_output=True,
-                text=True, check=True, timeout=600,
-            )  # fmt: skip
-            wall, cpu, right = out.stdout.split()[-3:]
+def old_sampler(directory: Path) -> Path | None:
+    """The pre-fix hierarchical_model.py, from git, or None."""
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{BEFORE}:nbstats/stats/hierarchical_model.py"],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    path = directory / "old_hierarchical_model.py"
+    path.write_text(source)
+    return path
+
+
+def fresh(a: str, b: str, old: Path | None) -> dict:
+    args = [sys.executable, "-c", FRESH, a, b] + ([str(old)] if old else [])
+    out = subprocess.run(args, capture_output=True, text=True, check=True,
+                         timeout=1800)  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def first_calls(repeats: int) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        old = old_sampler(Path(tmp))
+        versions = [("after", None)] + ([("before", old)] if old else [])
+        medians = {}
+        for (label, module), (a, b) in itertools.product(versions, PAIRS):
+            runs = [fresh(a, b, module) for _ in range(repeats)]
+            wall = statistics.median(r["wall"] for r in runs)
+            cpu = statistics.median(r["cpu"] for r in runs)
+            medians[label, a] = (wall, cpu)
+            last = runs[-1]
+            each = ", ".join(f"{r['wall']:.0f}" for r in runs)
+            steps = f"{last['steps']:.0f}" if last["steps"] == last["steps"] else "n/a"
             print(
-                f"  fresh process, {label}: wall {float(wall):.1f} s, "
-                f"cpu {float(cpu):.1f} s (prob_right {float(right):.4f})"
+                f"  {label:6s} {a} vs {b}: first call, median of {repeats}: "
+                f"wall {wall:.1f} s, cpu {cpu:.1f} s (each: "
+                f"{each} s); leapfrog "
+                f"steps/transition {steps}; R̂ {last['rhat']:.4f}, min ESS "
+                f"{last['ess']:.0f}, divergences {last['div']}; (left, rope, "
+                f"right) {tuple(round(p, 4) for p in last['probs'])}",
+                flush=True,
             )
+        for label, _ in versions:
+            ratio = [
+                medians[label, "j48"][i] / medians[label, "nbc"][i] for i in (0, 1)
+            ]
+            print(f"  {label}: j48/j48gr ÷ nbc/aode = {ratio[0]:.2f} (wall), "
+                  f"{ratio[1]:.2f} (cpu)")  # fmt: skip
+        if old:
+            for a, b in PAIRS:
+                speed = [
+                    medians["before", a][i] / medians["after", a][i] for i in (0, 1)
+                ]
+                print(f"  {a} vs {b}: before ÷ after = {speed[0]:.1f} (wall), "
+                      f"{speed[1]:.1f} (cpu)")  # fmt: skip
+
+
+def all_pairs() -> None:
+    import warnings
+
+    import nbstats
+    from nbstats.stats.hierarchical import bayes_hierarchical
+
+    warnings.simplefilter("ignore")
+    folds = nbstats.datasets.load("uci_accuracy_folds")
+    names = list(folds["classifier"].unique())
+    total_wall = total_cpu = 0.0
+    for a, b in itertools.combinations(names, 2):
+        wall, cpu = time.perf_counter(), time.process_time()
+        res = bayes_hierarchical(
+            a, b, data=folds, case="dataset", algorithm="classifier",
+            score="accuracy", fold="fold", runs=10, rope=0.01, random_state=0,
+        )  # fmt: skip
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        total_wall, total_cpu = total_wall + wall, total_cpu + cpu
+        print(
+            f"  {a} vs {b}: wall {wall:.1f} s, cpu {cpu:.1f} s; leapfrog "
+            f"steps/transition {res.leapfrog_steps:.0f}; R̂ {res.rhat:.4f}, "
+            f"min ESS {res.ess:.0f}, divergences {res.divergences}; "
+            f"(left, rope, right) "
+            f"{(res.prob_left, res.prob_rope, res.prob_right)}",
+            flush=True,
+        )
+    print(f"  all 10 pairs: wall {total_wall:.1f} s, cpu {total_cpu:.1f} s "
+          f"(the first compiles)")  # fmt: skip
 
 
 def main() -> None:
-    folds = nbstats.datasets.load("uci_accuracy_folds")
-    n_samples, chains, warmup = 2500, 4, 1000
-    print(f"load average before: {os.getloadavg()}")
-
-    def run(seed: int):  # type: ignore[no-untyped-def]
-        return bayes_hierarchical(
-            "nbc", "aode", data=folds, **UCI, runs=10, rope=0.01,
-            n_samples=n_samples, chains=chains, warmup=warmup, random_state=seed,
-        )  # fmt: skip
-
-    first, wall1, cpu1 = timed(lambda: run(0))
-    second, wall2, cpu2 = timed(lambda: run(1))
-    print(
-        f"nbstats (NumPyro NUTS, {chains} chains × ({warmup} warmup + {n_samples})"
-        f" draws, 54 data sets)\n"
-        f"  first call (compile + sample): wall {wall1:.1f} s, cpu {cpu1:.1f} s\n"
-        f"  second call (sample only):     wall {wall2:.1f} s, cpu {cpu2:.1f} s\n"
-        f"  compile ≈ wall {wall1 - wall2:.1f} s, cpu {cpu1 - cpu2:.1f} s\n"
-        f"  probabilities (left, rope, right): "
-        f"{(first.prob_left, first.prob_rope, first.prob_right)} / "
-        f"{(second.prob_left, second.prob_rope, second.prob_right)}; "
-        f"R̂ {second.rhat:.4f}, min ESS {second.ess:.0f}, "
-        f"divergences {second.divergences}"
-    )
-    print("jax's persistent compilation cache (JAX_COMPILATION_CACHE_DIR):")
-    fresh_processes()
-    ours_per_iteration = wall2 / (chains * (warmup + n_samples))
-    try:
-        import stan  # noqa: F401
-        from baycomp import HierarchicalTest
-    except ImportError:
-        ref = json.loads(REFERENCE.read_text())
-        entry = ref["pairs"]["nbc:aode"]
-        per_chain = ref["settings"]["nsamples_per_chain"]
-        theirs_per_iteration = entry["wall_seconds"] / (
-            ref["settings"]["chains"] * (1000 + per_chain)
-        )
-        print(
-            f"baycomp {ref['versions']['baycomp']} / pystan "
-            f"{ref['versions']['pystan']} (stored, {entry['draws']} draws, nice 19): "
-            f"{entry['wall_seconds']:.0f} s wall; probabilities "
-            f"{(entry['prob_left'], entry['prob_rope'], entry['prob_right'])}"
-        )
-        print(
-            f"per iteration (warmup included): baycomp / nbstats = "
-            f"{theirs_per_iteration / ours_per_iteration:.0f}× (sampling only; "
-            f"different load, nice 19 on baycomp's side)"
-        )
-    else:
-        wide = folds.pivot_table(index=["dataset", "fold"], columns="classifier",
-                                 values="accuracy")  # fmt: skip
-        x = wide["nbc"].unstack("fold").to_numpy(float)
-        y = wide["aode"].unstack("fold").to_numpy(float)
-        sample, wall_b, _ = timed(
-            lambda: HierarchicalTest.sample(
-                x,
-                y,
-                0.01,
-                runs=10,
-                nsamples=n_samples,
-                chains=chains,
-                random_state=0,
-            )
-        )
-        winners = np.bincount(np.argmax(sample, axis=1), minlength=3) / len(sample)
-        print(f"baycomp live (build included): wall {wall_b:.1f} s, {winners}")
-        print(f"baycomp / nbstats (first call, both compile): {wall_b / wall1:.1f}×")
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    print("first call of a fresh process (compile + sample):", flush=True)
+    first_calls(repeats)
+    print(f"load average: {os.getloadavg()}", flush=True)
+    print("every pair, one process:", flush=True)
+    all_pairs()
     print(f"load average after: {os.getloadavg()}")
 
 

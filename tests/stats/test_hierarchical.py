@@ -6,8 +6,9 @@ is compiled once per (number of data sets, chains, warm-up, draws) per
 process (tens of seconds each; a call after that costs its sampling only), so
 the tests use three: the UCI data with 4 × 1000 draws (nbc vs aode, whose
 probabilities need them), the UCI data with 4 × 200 (j48 vs j48gr: every
-draw falls in the rope, and its posterior is slow to sample — a mode with
-σ0 near 0 and very heavy tails), and Q simulated data sets with the SMALL
+draw falls in the rope; its posterior has σ0 near 0 and ν near 1, and
+tests/stats/test_hierarchical_init.py checks the cost of sampling it on the
+same compiled sampler), and Q simulated data sets with the SMALL
 settings for every other test (tests/widgets/test_folds_dashboard.py uses
 them too).
 """
