@@ -105,16 +105,19 @@ def _wait(page, probe, done, what: str, timeout: float = 30):
 
 
 def _run_all(page) -> None:
-    """Run > Run All Cells, as a user would; wait until every cell ran."""
+    """Run > Run All Cells, as a user would; wait until every cell ran, or
+    fail at the first error (JupyterLab runs no cell after it)."""
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    errors = page.locator(ERRORS).filter(has_text="Error")
     _wait(
         page,
-        lambda: page.evaluate(PROMPTS),
-        lambda prompts: prompts and all(FINISHED.fullmatch(p) for p in prompts),
+        lambda: (page.evaluate(PROMPTS), errors.count()),
+        lambda state: state[1] or all(map(FINISHED.fullmatch, state[0] or ["?"])),
         "all cells",
         90,
     )
+    assert not errors.count(), errors.all_inner_texts()
 
 
 def test_notebook_07_dashboard_moves_in_jupyterlab(chromium, tmp_path):
@@ -126,6 +129,7 @@ def test_notebook_07_dashboard_moves_in_jupyterlab(chromium, tmp_path):
         jupyter_lab(tmp_path, NOTEBOOK, env) as lab,
         sync_playwright() as playwright,
     ):
+        # launch (not a persistent context): a new empty profile every time
         browser = playwright.chromium.launch(
             executable_path=chromium, args=ARGS, headless=True
         )
@@ -151,8 +155,6 @@ def test_notebook_07_dashboard_moves_in_jupyterlab(chromium, tmp_path):
                 has_text="(nbstats venv) | Idle"
             ).wait_for(timeout=60_000)
             _run_all(page)
-            errors = page.locator(ERRORS).filter(has_text="Error").all_inner_texts()
-            assert not errors, errors
             # the widgets extension renders every dashboard
             boards = page.locator(BOARD)
             assert boards.count() == 3, page.inner_text("body")
