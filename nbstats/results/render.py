@@ -667,12 +667,13 @@ def _column_parts(header: list[_Cell], body: list[list[_Cell]]) -> list[list[int
     smallest size: all of them when the names need not wrap narrower than
     :data:`MIN_WRAP`, else the first column and as many others as fit."""
     n = len(header)
-    line = LINE_CHARS * _SIZES[-1][1]
+    scale = _SIZES[-1][1]
+    line = LINE_CHARS * scale
     if _fit_sizes(header, body).width <= line or n <= 2:
         return [list(range(n))]
     widths = [
         min(
-            max([len(header[j].plain), *(len(r[j].plain) for r in body)]),
+            max([_chars(header[j].plain), *(_chars(r[j].plain) for r in body)]),
             MIN_WRAP if any(r[j].wraps for r in body) else 10**9,
         )
         for j in range(n)
@@ -681,11 +682,11 @@ def _column_parts(header: list[_Cell], body: list[list[_Cell]]) -> list[list[int
     parts: list[list[int]] = [[0]]
     used = first
     for j in range(1, n):
-        if len(parts[-1]) > 1 and used + _COLUMN_PAD + widths[j] > line:
+        if len(parts[-1]) > 1 and used + _COLUMN_PAD * scale + widths[j] > line:
             parts.append([0])
             used = first
         parts[-1].append(j)
-        used += _COLUMN_PAD + widths[j]
+        used += _COLUMN_PAD * scale + widths[j]
     return parts
 
 
@@ -693,7 +694,7 @@ def _fit_sizes(header: list[_Cell], body: list[list[_Cell]]) -> _Laid:
     """The table at the largest of 10, 9 and 8 pt at which it fits the line
     (else at 8 pt)."""
     for command, scale in _SIZES:
-        laid = _fitted(header, body, LINE_CHARS * scale)
+        laid = _fitted(header, body, LINE_CHARS * scale, scale)
         laid.size = command
         if laid.width <= LINE_CHARS * scale and laid.wrap >= PREFERRED_WRAP:
             break
@@ -759,16 +760,20 @@ def _longtable(
     return "\n".join(lines) + "\n"
 
 
-def _fitted(header: list[_Cell], body: list[list[_Cell]], line: float) -> _Laid:
+def _fitted(
+    header: list[_Cell], body: list[list[_Cell]], line: float, scale: float = 1.0
+) -> _Laid:
     """Headers and cells laid out for ``line`` characters, with the estimated
-    width and height of the result."""
+    width and height of the result (``scale``: characters of this font size
+    per character at 10pt; the column padding does not shrink with the
+    font)."""
     n = len(header)
     columns = [[row[j] for row in body] for j in range(n)]
-    data_width = [max((len(c.plain) for c in col), default=0) for col in columns]
-    width = [max(len(h.plain), w) for h, w in zip(header, data_width, strict=True)]
+    data_width = [max((_chars(c.plain) for c in col), default=0) for col in columns]
+    width = [max(_chars(h.plain), w) for h, w in zip(header, data_width, strict=True)]
     heads = [h.latex for h in header]
     cells = [[c.latex for c in row] for row in body]
-    pad = _COLUMN_PAD * (n - 1)
+    pad = _COLUMN_PAD * scale * (n - 1)
     if sum(width) + pad <= line:
         return _Laid(heads, cells, sum(width) + pad, len(body) + 1)
     text_columns = [
@@ -787,14 +792,14 @@ def _fitted(header: list[_Cell], body: list[list[_Cell]], line: float) -> _Laid:
         for j in numbers:  # long headers of number columns break
             words = re.split(r"[\s_]+", header[j].plain)
             # one character of slack: "_" and capitals run wider than half an em
-            narrow = max([data_width[j], *map(len, words)], default=0) + 1
-            if len(words) > 1 and narrow < len(header[j].plain):
+            narrow = max([data_width[j], *map(_chars, words)], default=0) + 1
+            if len(words) > 1 and narrow < _chars(header[j].plain):
                 align = r"\raggedright" if j == 0 else r"\raggedleft"
                 heads[j] = _parbox(
                     "b", narrow, align, _breakable_latex(header[j].plain)
                 )
                 width[j] = narrow
-                head_lines = max(head_lines, -(-len(header[j].plain) // narrow))
+                head_lines = max(head_lines, -(-_chars(header[j].plain) // narrow))
     wrap = max(MIN_WRAP, int(room()))
     row_lines = [1] * len(body)
     for j in text_columns:
@@ -811,7 +816,19 @@ def _fitted(header: list[_Cell], body: list[list[_Cell]], line: float) -> _Laid:
     return laid
 
 
-def _parbox(position: str, chars: int, align: str, latex: str) -> str:
+_NARROW = frozenset(" .,:;()[]ilj'!|/")
+
+
+def _chars(text: str) -> float:
+    """The width of ``text`` in characters of half an em: capitals and
+    symbols count 1.4, narrow characters (``. , ( ) i l`` and spaces) 0.6."""
+    return sum(
+        0.6 if ch in _NARROW else 1.4 if ch.isupper() or not ch.isalnum() else 1.0
+        for ch in text
+    )
+
+
+def _parbox(position: str, chars: float, align: str, latex: str) -> str:
     em = f"{chars * _EM_PER_CHAR:g}em"
     return rf"\parbox[{position}]{{{em}}}{{{align} {latex}\strut}}"
 

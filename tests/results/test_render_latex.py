@@ -27,7 +27,7 @@ LOG_PROBLEMS = re.compile(
 
 def _document(body: str, preamble: str = "") -> str:
     return (
-        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{longtable}\n"
         + preamble
         + "\\begin{document}\n"
         + body

@@ -57,7 +57,8 @@ def test_equality_compares_fields_including_frames(table6):
 
 def test_text_summary_names_the_numbers(table6):
     text = repr(nbstats.friedman(table6))
-    assert "Friedman" in text and "9.279" in text and "3.686" in text
+    # Demšar (2006): χ²_F = 9.28, F_F = 3.69
+    assert "Friedman" in text and "9.28" in text and "3.69" in text
     assert "C4.5+m+cf" in text
 
 
@@ -76,8 +77,8 @@ def test_latex_is_escaped(nasty_table):
         assert res._repr_latex_() == out
         assert r"\toprule" in out and r"\bottomrule" in out
         assert "x_1" not in out and "50%" not in out
-        if NASTY in res.summary():
-            assert escape_latex(NASTY) in out
+        if NASTY in res.summary():  # break points are invisible
+            assert escape_latex(NASTY) in out.replace(r"\allowbreak{}", "")
 
 
 def test_escape_latex_all_specials():
