@@ -59,6 +59,14 @@ class SphericityResult(TestResult):
             ("ε (Greenhouse–Geisser)", self.epsilon),
         ]
 
+    def _kinds(self) -> dict[object, str]:
+        # W and ε lie in [0, 1]: three decimals show them, as statistics
+        return {
+            "W": "statistic",
+            "χ²": "statistic",
+            "ε (Greenhouse–Geisser)": "statistic",
+        }
+
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame(
             {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -208,8 +209,9 @@ def _figure(label: str, value: object, fmt: str, kind: str | None = None) -> str
 
 
 def _capitalized(text: str) -> str:
-    """A sentence starts with a capital (a name or symbol is left as it is)."""
-    return text[:1].upper() + text[1:] if text[:2].islower() else text
+    """A sentence starts with a capital: a first word of three lowercase
+    letters or more (a symbol such as t, df or r is left as it is)."""
+    return text[:1].upper() + text[1:] if re.match(r"[a-z]{3,}", text) else text
 
 
 def _values_equal(x: object, y: object) -> bool:
