@@ -70,36 +70,40 @@ def tukey_hsd(
     >>> round(float(res.adjusted.loc["C4.5", "C4.5+m+cf"]), 3)
     0.013
     """
+    from nbstats.stats.frequentist.anova import within_case_deviations
+
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     check_flag("higher_is_better", higher_is_better)
     table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     n, k = table.shape
-    # a power of two (exact) and centring: the sums of squares cannot overflow
-    # or lose the differences to the scores' magnitude
+    # each score's deviation from its case's mean, from the differences within
+    # the case (exact up to one rounding each): the case effect cancels before
+    # anything is summed, so a task of 1000 s cannot drown a 0.2 ms difference
+    # in its round-off; powers of two keep the squares in range
     values = oriented(table.to_numpy(), higher_is_better)
-    values = values / power_of_two_scale(values)
-    values = values - values.mean()
-    residual = (
-        values
-        - values.mean(axis=1, keepdims=True)
-        - values.mean(axis=0, keepdims=True)
-        + values.mean()
-    )
+    deviations = within_case_deviations(values)
+    means = deviations.values.mean(axis=0)
     df_error = (n - 1) * (k - 1)
-    mse = float((residual**2).sum()) / df_error
-    means = values.mean(axis=0)
     first, second = np.array(list(combinations(range(k), 2)), dtype=int).T
     difference = means[second] - means[first]
-    se = np.sqrt(2 * mse / n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(se > 0, difference / se, np.sign(difference) * np.inf)
-    t = np.where((se == 0) & (difference == 0), 0.0, t)
+    if deviations.identical_cases:
+        # every case the same deviations: no error at all, only round-off in
+        # the means (the paired t-test's "all differences equal", t = ±∞)
+        se = 0.0
+    else:
+        residual, unit = _residuals(values)
+        se = np.sqrt(2 * float((residual**2).sum()) / df_error / n) * unit
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = difference / se if se > 0 else np.sign(difference) * np.inf
+    t = np.where(difference == 0, 0.0, t)
     raw = 2 * sps.t.sf(np.abs(t), df_error)
-    adjusted = np.minimum(
-        1.0, studentized_range_sf(np.abs(t) * np.sqrt(2), k, df_error)
-    )
+    tail = studentized_range_sf(np.abs(t) * np.sqrt(2), k, df_error)
+    # the range exceeds |t|√2 when one of the k(k-1)/2 pairs does: raw <= Tukey
+    # <= k(k-1)/2 raw (Bonferroni); the bounds also remove the tabulated
+    # tail's floor far out (t = ±∞ gives 0)
+    adjusted = np.minimum(1.0, np.clip(tail, raw, k * (k - 1) / 2 * raw))
     reject = adjusted <= alpha
     mean_ranks = pd.Series(
         rank_rows(table.to_numpy(), higher_is_better=higher_is_better).mean(axis=0),
@@ -122,6 +126,26 @@ def tukey_hsd(
         groups=nonsignificant_groups(reject_out, mean_ranks),
         n_cases=n,
     )
+
+
+def _residuals(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """The residuals of ``score ~ algorithm + case``, in units of the result's
+    ``unit`` times those of :func:`within_case_deviations`.
+
+    The differences to each case's first score (as ``within_case_deviations``
+    takes them, in its units) lose the case effect; their column means are
+    then subtracted before the row means, so that what is left is of the
+    size of the residuals, and the last centring rounds relative to them,
+    not to the algorithms' differences (which may be a million times larger).
+    """
+    z = x / power_of_two_scale(x)
+    w = z - z[:, :1]
+    w = w / power_of_two_scale(w)
+    v = w - w.mean(axis=0)
+    unit = power_of_two_scale(v)
+    v = v / unit
+    residual = v - v.mean(axis=1, keepdims=True)
+    return residual - residual.mean(axis=0), unit
 
 
 def _square(
