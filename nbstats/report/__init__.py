@@ -89,10 +89,10 @@ def report(
     compact letters, and P(best) and expected rank of the Bayesian
     Plackett–Luce ranking when the Bayesian analysis is requested), the
     critical-difference diagram as Figure 1, and one results paragraph that
-    states the decisions by groups (:mod:`nbstats.report.core`). The table
-    and the figure are also written beside the report, in ``<stem>_core/``
-    (``summary.tex``, ``summary.csv``, ``figure-1.pdf``, ``figure-1.svg``),
-    for ``\\input`` and ``\\includegraphics``.
+    states the decisions by groups (:mod:`nbstats.report.core`). Beside a
+    PDF or LaTeX report, the table and the figure are also written in
+    ``<stem>_core/`` (``summary.tex``, ``summary.csv``, ``figure-1.pdf``,
+    ``figure-1.svg``), for ``\\input`` and ``\\includegraphics``.
 
     The detailed analysis follows: the data (cases, algorithms, direction,
     folds, dropped cases) and then, by the number of algorithms m

@@ -429,8 +429,10 @@ def references(*paras: Paragraph, small: bool = False) -> None:
         {
             "text/html": '<h1 id="references">References</h1>' + references_html(keys),
             "text/latex": (
-                "{\\footnotesize\\setlength{\\itemsep}{0pt}"
-                + references_latex(keys)
+                "{\\scriptsize"
+                + references_latex(keys).replace(
+                    "\n\\bibitem", "\n\\setlength{\\itemsep}{0pt}\\bibitem", 1
+                )
                 + "}\n"
                 if small
                 else references_latex(keys)

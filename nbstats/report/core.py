@@ -20,6 +20,7 @@ import pandas as pd
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
 from nbstats.report.methods import rope_text
 from nbstats.report.references import Paragraph, cite
+from nbstats.report.typeset import fit_width
 from nbstats.results import render
 
 __all__ = [
@@ -121,6 +122,33 @@ def power_warning(nemenyi: Any, n_cases: int) -> str:
     )
 
 
+#: Above this many algorithms the core's table is set in 8 pt and its
+#: critical-difference diagram drawn shorter, so that the core fits two pages.
+DENSE_ABOVE = 25
+
+
+def _dense(latex: str) -> str:
+    """A fitted long table (:func:`~nbstats.report.typeset.fit_width`) set in
+    8 pt with tighter rows."""
+    for size in ("\\small", "\\footnotesize"):
+        latex = latex.replace(f"\\begingroup{size}", "\\begingroup\\scriptsize", 1)
+    return latex.replace(
+        "\\begingroup", "\\begingroup\\renewcommand{\\arraystretch}{0.92}", 1
+    )
+
+
+def _cd_axes(nemenyi: Any, m: int) -> Any:
+    """The critical-difference diagram; for many algorithms on shorter axes
+    (about 0.13 in per name on the longer side), names in 6.5 pt."""
+    if m <= DENSE_ABOVE:
+        return nemenyi.plot(width="double")
+    import matplotlib.pyplot as plt
+
+    height = 0.6 + 0.13 * -(-m // 2)
+    _, ax = plt.subplots(figsize=(6.1, height), layout="constrained")
+    return nemenyi.plot(ax=ax, label_fontsize=6.5)
+
+
 def _summary_frame(
     scores: pd.DataFrame,
     mean_ranks: pd.Series,
@@ -192,7 +220,7 @@ def core(
     letters = nbstats.letters(nemenyi) if nemenyi is not None else None
     m, n = scores.shape[1], scores.shape[0]
     if nemenyi is not None:  # first: the float then fits the first page
-        ax = nemenyi.plot(width="double")
+        ax = _cd_axes(nemenyi, m)
         figure(
             "fig:cd",
             f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
@@ -211,7 +239,7 @@ def core(
         "tab:core",
         caption,
         html_table=render.html_table(frame, kinds=kinds),
-        latex=latex,
+        latex=_dense(fit_width(latex)) if m > DENSE_ABOVE else latex,
         plain=frame.to_string(),
         files={"summary.tex": latex},
         core={"summary.tex": latex, "summary.csv": frame.to_csv()},

@@ -606,7 +606,8 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
     )
     try:
         body, extras = export_notebook(nb, fmt, stem=stem)
-        extras.update(core_files(nb, stem))
+        if fmt in ("pdf", "tex"):  # an HTML report stays one self-contained file
+            extras.update(core_files(nb, stem))
         (staging / path.name).write_bytes(body)
         tops: list[str] = []
         for relative, data in extras.items():

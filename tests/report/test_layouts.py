@@ -157,7 +157,7 @@ def test_two_sample_numbers_match_demsar_and_scipy(two_sample):
 
 def test_two_sample_bayesian_tests_state_the_rope(two_sample):
     _, _, text = two_sample
-    assert "practically equivalent (difference within ±0.01)" in text
+    assert "equivalent (difference within the rope ±0.01)" in text
     assert "Bayesian signed-rank" in text and "Bayesian sign" in text
 
 

@@ -290,7 +290,8 @@ def test_html_is_self_contained_and_complete(html_report, table6):
     assert not re.search(r"<link[^>]+href=[\"']?(https?:)?//", html)
     assert "require.js" not in html and "mathjax" not in html.lower()
     srcs = re.findall(r'<img[^>]*\bsrc="([^"]*)"', html)
-    assert len(srcs) == 3 and all(
+    # Figure 1 (CD diagram), the joint heatmap, Plackett–Luce, rank intervals
+    assert len(srcs) == 4 and all(
         s.startswith("data:image/svg+xml;base64,") for s in srcs
     )
     assert "<style" in html  # the CSS is inline
@@ -424,7 +425,10 @@ def test_pdf_report(tmp_path, table6):
     require_executable("xelatex", "apt-get install texlive-xetex")
     require_executable("pandoc", "apt-get install pandoc")
     path = nbstats.report.report(table6, tmp_path / "demsar.pdf", title="Table 6 again")
-    assert _files(tmp_path) == ["demsar.bib", "demsar.pdf"]
+    # the answer-first part's table and figure beside it, for a paper
+    core = [f"demsar_core/{name}" for name in ("figure-1.pdf", "figure-1.svg")]
+    core += [f"demsar_core/{name}" for name in ("summary.csv", "summary.tex")]
+    assert _files(tmp_path) == ["demsar.bib", "demsar.pdf", "demsar_core", *core]
     assert path.read_bytes().startswith(b"%PDF")
     text = _pdftotext(path)
     assert "Table 6 again" in text
