@@ -32,7 +32,7 @@ from tests.widgets.jupyterlab_helpers import jupyter_lab
 NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "07-teaching-dashboards.ipynb"
 ARTIFACT = Path(__file__).parents[1] / "artifacts" / "dashboards" / "jupyterlab-07.png"
 #: The brief's flags: nothing fetched, no QUIC (the conftest's list plus it).
-ARGS = [*CHROMIUM_ARGS, "--disable-quic"]
+ARGS = CHROMIUM_ARGS
 DECISION = re.compile(r"\b(b better|a better|indeterminate|equivalent|undecided)")
 BOARD = ".nbstats-board"
 #: The s a view was computed with, as the matrix's caption and the plot's
