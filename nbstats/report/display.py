@@ -191,6 +191,8 @@ def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> N
     n = _NUMBERS.number(label)
     extra = {}
     formats = list(_FIGURE_FORMATS)
+    # the core's files go beside PDF and LaTeX reports only (see export)
+    core_files = core_files and "pdf" in _FIGURE_FORMATS
     if core_files:
         formats += [f for f in ("pdf", "svg") if f not in formats]
     for fmt in formats:
