@@ -100,8 +100,10 @@ def run(case: dict, ceiling: str | None = None, path: str | None = None) -> dict
     if path:
         env["PYTHONPATH"] = path
     code = CHILD.replace("CASE", repr(json.dumps(case)))
+    # -P: not the current directory first on sys.path, or a run from a
+    # checkout would import that checkout's nbstats, not PYTHONPATH's
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env
+        [sys.executable, "-P", "-c", code], capture_output=True, text=True, env=env
     )
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1][:200]}
