@@ -1,7 +1,8 @@
 """Speed of nbstats' hierarchical test (NumPyro) on the bundled UCI folds.
 
-Run: ``python benchmarks/bench_folds.py [repeats]`` (needs ``pip install
-nbstats[hierarchical]``; 10-30 minutes on a loaded 2-core machine). All 54
+Run: ``python benchmarks/bench_folds.py [repeats] [after,before,pairs]``
+(needs ``pip install nbstats[hierarchical]``; 10-30 minutes on a loaded 2-core
+machine; the parts default to all three). All 54
 UCI data sets (10 runs of 10-fold cross-validation), rope 0.01, the default
 4 chains × (1000 warm-up + 2500) draws.
 
@@ -37,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the last commit with the sampler before issue 25 (item 6) changed it
 BEFORE = "cb9868b"
 PAIRS = (("nbc", "aode"), ("j48", "j48gr"))
+#: ``python benchmarks/bench_folds.py [repeats] [parts]``: parts, comma-separated
+ALL_PARTS = {"after", "before", "pairs"}
 
 #: One first call in a fresh process; prints a JSON line. argv: a b [old-module-file]
 FRESH = """
@@ -44,10 +47,15 @@ import json, sys, time, types, warnings
 warnings.simplefilter("ignore")
 import nbstats
 from nbstats.stats import hierarchical
-if len(sys.argv) > 3:
-    old = types.ModuleType("old_hierarchical_model")
-    exec(open(sys.argv[3]).read(), old.__dict__)
-    hierarchical.sample_posterior = old.sample_posterior
+if len(sys.argv) > 3:  # the pre-fix sampler and centring
+    import importlib.util
+    from nbstats.stats import hierarchical_model as new
+    spec = importlib.util.spec_from_file_location("old_model", sys.argv[3])
+    old = sys.modules["old_model"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(old)
+    hierarchical.centering = old.centering
+    hierarchical.sample_posterior = lambda *a, **k: new.PosteriorDraws(
+        **vars(old.sample_posterior(*a, **k)))
 folds = nbstats.datasets.load("uci_accuracy_folds")
 wall, cpu = time.perf_counter(), time.process_time()
 res = hierarchical.bayes_hierarchical(
@@ -81,12 +89,13 @@ def fresh(a: str, b: str, old: Path | None) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def first_calls(repeats: int) -> None:
+def first_calls(repeats: int, parts: set[str]) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         old = old_sampler(Path(tmp))
         versions = [("after", None)] + ([("before", old)] if old else [])
+        versions = [v for v in versions if v[0] in parts]
         medians = {}
         for (label, module), (a, b) in itertools.product(versions, PAIRS):
             runs = [fresh(a, b, module) for _ in range(repeats)]
@@ -111,7 +120,7 @@ def first_calls(repeats: int) -> None:
             ]
             print(f"  {label}: j48/j48gr ÷ nbc/aode = {ratio[0]:.2f} (wall), "
                   f"{ratio[1]:.2f} (cpu)")  # fmt: skip
-        if old:
+        if old and {"before", "after"} <= parts:
             for a, b in PAIRS:
                 speed = [
                     medians["before", a][i] / medians["after", a][i] for i in (0, 1)
@@ -152,12 +161,15 @@ def all_pairs() -> None:
 
 def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parts = set(sys.argv[2].split(",")) if len(sys.argv) > 2 else ALL_PARTS
     print(f"load average before: {os.getloadavg()}", flush=True)
-    print("first call of a fresh process (compile + sample):", flush=True)
-    first_calls(repeats)
-    print(f"load average: {os.getloadavg()}", flush=True)
-    print("every pair, one process:", flush=True)
-    all_pairs()
+    if parts & {"after", "before"}:
+        print("first call of a fresh process (compile + sample):", flush=True)
+        first_calls(repeats, parts)
+        print(f"load average: {os.getloadavg()}", flush=True)
+    if "pairs" in parts:
+        print("every pair, one process:", flush=True)
+        all_pairs()
     print(f"load average after: {os.getloadavg()}")
 
 
