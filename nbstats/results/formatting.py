@@ -309,26 +309,44 @@ _WORDS = {
     "n_cases": "cases",
     "n_algorithms": "algorithms",
     "effect_size": "effect size",
+    "mean_rank": "mean rank",
+    "mean_rank_a": "mean rank a",
+    "mean_rank_b": "mean rank b",
+    "expected_rank": "expected rank",
+    "rank_lower": "rank lower",
+    "rank_upper": "rank upper",
+    "posterior_mean": "posterior mean",
+    "n_missing": "missing",
+    "n_dropped": "dropped",
+    "n_resamples": "resamples",
+    "instances_seen": "instances seen",
+    "evaluations_used": "evaluations used",
+    "tie_correction": "tie correction",
+    "zero_method": "zero method",
+    "interval_method": "interval method",
+    "pair_count": "pairs",
+    "block_size": "block size",
+    "f_df1": "F df1",
+    "f_df2": "F df2",
 }
 
 
 def header_words(name: object) -> object:
-    """A column's header in words: ``prob_rope`` → ``P(rope)``, ``pvalue`` →
-    ``p``, other code names with their underscores as spaces. A :class:`Label`
-    and a header with a space in it are kept as they are.
+    """A column's header in words: nbstats' code names (``prob_rope`` →
+    ``P(rope)``, ``pvalue`` → ``p``, ``mean_difference`` → ``mean
+    difference``); anything else, an algorithm's name above all, is kept as
+    it is.
 
     Examples
     --------
     >>> [header_words(n) for n in ("prob_rope", "mean_difference", "pvalue", "n")]
     ['P(rope)', 'mean difference', 'p', 'n']
+    >>> header_words("svm_rbf")  # a name stays as it is
+    'svm_rbf'
     """
     if isinstance(name, Label) or not isinstance(name, str):
         return name
-    if name in _WORDS:
-        return _WORDS[name]
-    if "_" in name and " " not in name:
-        return name.replace("_", " ")
-    return name
+    return _WORDS.get(name, name)
 
 
 _COUNT_NAMES = {

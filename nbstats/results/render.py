@@ -671,10 +671,13 @@ def _column_parts(header: list[_Cell], body: list[list[_Cell]]) -> list[list[int
     line = LINE_CHARS * scale
     if _fit_sizes(header, body).width <= line or n <= 2:
         return [list(range(n))]
+    # at their narrowest: text wraps at MIN_WRAP, a long header breaks
     widths = [
-        min(
-            max([_chars(header[j].plain), *(_chars(r[j].plain) for r in body)]),
-            MIN_WRAP if any(r[j].wraps for r in body) else 10**9,
+        float(MIN_WRAP)
+        if any(r[j].wraps for r in body)
+        else max(
+            min(_chars(header[j].plain), MIN_WRAP) + 1,
+            *(_chars(r[j].plain) for r in body),
         )
         for j in range(n)
     ]
@@ -790,16 +793,18 @@ def _fitted(
     head_lines = 1
     if not text_columns or room() < MIN_WRAP:
         for j in numbers:  # long headers of number columns break
-            words = re.split(r"[\s_]+", header[j].plain)
-            # one character of slack: "_" and capitals run wider than half an em
-            narrow = max([data_width[j], *map(_chars, words)], default=0) + 1
-            if len(words) > 1 and narrow < _chars(header[j].plain):
+            words = re.split(r"[\s_(),=]+", header[j].plain)
+            # between words; a long word (a name) is broken at MIN_WRAP; one
+            # character of slack: "_" and capitals run wider than half an em
+            longest = max([min(_chars(w), MIN_WRAP) for w in words], default=0)
+            narrow = max(data_width[j], longest) + 1
+            if narrow < _chars(header[j].plain):
                 align = r"\raggedright" if j == 0 else r"\raggedleft"
-                heads[j] = _parbox(
-                    "b", narrow, align, _breakable_latex(header[j].plain)
-                )
+                text = _breakable_latex(header[j].plain, int(narrow))
+                heads[j] = _parbox("b", narrow, align, text)
                 width[j] = narrow
-                head_lines = max(head_lines, -(-_chars(header[j].plain) // narrow))
+                lines = -(-int(_chars(header[j].plain) * 1.3) // int(narrow))
+                head_lines = max(head_lines, lines)
     wrap = max(MIN_WRAP, int(room()))
     row_lines = [1] * len(body)
     for j in text_columns:

@@ -25,6 +25,7 @@ import pytest
 
 import nbstats
 import nbstats.results
+from nbstats.results import render
 from tests.conftest import require_executable
 from tests.report.typesetting_helpers import latex_log_problems, render_pages
 from tests.results.every_kind import every_result, score_table
@@ -168,3 +169,30 @@ class _Fitted:
 
     def to_latex(self, **kwargs: object) -> str:
         return self.res.to_latex(fit=True, **kwargs)
+
+
+def test_a_wide_table_is_split_into_parts_that_fit(tmp_path):
+    """A 12 × 12 matrix with 40-character names as headers: too wide at 8 pt,
+    it is split into parts of columns that each fit, repeating the names."""
+    table = score_table(12)
+    matrix = nbstats.comparison_matrix(table).adjusted
+    latex = render.latex_table(
+        matrix, caption="Adjusted p-values of every pair.", label="tab:p", fit=True
+    )
+    assert "Continued: part 2 of" in latex
+    log = _compile(tmp_path, {"matrix": _Text(latex)})
+    overfull, missing = latex_log_problems(log, tolerance=1.0)
+    assert not overfull and not missing, (overfull[:5], missing)
+    assert not ERRORS.findall(log)
+    for name in matrix.columns:  # every column is in some part, headers intact
+        assert render.escape_latex(name)[:8] in latex.replace(r"\allowbreak{}", "")
+
+
+class _Text:
+    """Given LaTeX as a result's ``to_latex``."""
+
+    def __init__(self, latex: str) -> None:
+        self.latex = latex
+
+    def to_latex(self, **_: object) -> str:
+        return self.latex

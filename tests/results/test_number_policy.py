@@ -276,3 +276,10 @@ def test_columns_of_whole_numbers_and_integers():
     ]
     frame = pd.DataFrame({"n": [3, 12]})  # a bare index is not shown
     assert "<th scope" not in render.html_table(frame)
+
+
+def test_algorithm_names_in_headers_are_kept_as_they_are():
+    frame = pd.DataFrame({"svm_rbf_C1": [0.81, 0.8], "prob_rope": [0.5, 0.25]})
+    markup = render.html_table(frame)
+    assert "<bdi>svm_rbf_C1</bdi>" in markup  # a name, not a code name
+    assert "<bdi>P(rope)</bdi>" in markup  # nbstats' code name, in words
