@@ -177,7 +177,7 @@ def report(
         ``l1 / (l0 + l1)`` (0.95 for the default).
     random_state : int or None
         Seed of every Monte Carlo computation (50,000 draws each up to 12
-        algorithms; fewer above, never below 10,000, so that the shared draws
+        algorithms; fewer above, never below 5,000, so that the shared draws
         of all pairs stay affordable: see
         :func:`nbstats.report.settings.pair_draws`; the report states the
         draws and the Monte Carlo error). None draws a seed, which the report

@@ -128,6 +128,7 @@ def test_two_algorithms_get_the_two_sample_analysis(two_sample):
     assert "confidence intervals for the ranks" not in text
     labels = _labels(nb)
     assert labels == [
+        "tab:core",  # the answer first: the two algorithms' summary
         "tab:scores",
         "tab:two-sample",
         "tab:bayes-two-sample",
@@ -177,10 +178,11 @@ def aliased():
 def test_long_names_get_aliases_and_a_legend(aliased):
     _table, nb, text, settings = aliased
     assert settings.aliases == dict(zip(LONG, "ABC", strict=True))
-    assert _labels(nb)[0] == "tab:aliases"
+    # the answer-first summary (full names beside the aliases), then the legend
+    assert _labels(nb)[:2] == ["tab:core", "tab:aliases"]
     for name in LONG:
-        assert name in text  # in the legend ...
-    legend_end = text.index("Table 2.")
+        assert name in text  # in the summary and the legend ...
+    legend_end = text.index("Table 3.")
     for name in LONG:  # ... and nowhere after it
         assert name not in text[legend_end:]
 
@@ -240,7 +242,8 @@ def test_compact_layout_for_many_algorithms(compact):
     _table, nb, text = compact
     assert "compact layout" in text and "more than 12" in text
     labels = _labels(nb)
-    assert labels[0] == "tab:summary"
+    # the answer first (Figure 1 and the ranked summary), then the data
+    assert labels[:3] == ["fig:cd", "tab:core", "tab:summary"]
     # the full score table only in the appendix, after the pairs that matter
     assert labels.index("tab:scores") > labels.index("tab:nemenyi")
     # 435 pairs > APPENDIX_ROWS: the full pairwise tables are CSV files only
