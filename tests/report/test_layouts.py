@@ -179,7 +179,7 @@ def test_long_names_get_aliases_and_a_legend(aliased):
     _table, nb, text, settings = aliased
     assert settings.aliases == dict(zip(LONG, "ABC", strict=True))
     # the answer-first summary (full names beside the aliases), then the legend
-    assert _labels(nb)[:2] == ["tab:core", "tab:aliases"]
+    assert _labels(nb)[:3] == ["fig:cd", "tab:core", "tab:aliases"]
     for name in LONG:
         assert name in text  # in the summary and the legend ...
     legend_end = text.index("Table 3.")
