@@ -432,27 +432,19 @@ def _bootstrap_intervals(
 def _nemenyi_pvalues(mean_ranks: np.ndarray, n: int) -> np.ndarray:
     """Nemenyi's adjusted p-values of every pair, NaN on the diagonal.
 
-    ``nbstats.posthoc(method="nemenyi").adjusted``, the same formula, but
-    only the p-values: the post-hoc result also holds every
-    pair's effect size, a cases × pairs matrix, which takes gigabytes at
-    thousands of algorithms.
+    ``nbstats.posthoc(method="nemenyi").adjusted`` (the same function,
+    :func:`~nbstats.stats.frequentist.critical_difference.nemenyi_pvalues`),
+    but only the p-values: the post-hoc result also holds every pair's
+    statistic and effect size, matrices of 128 MB each at 4000 algorithms.
     """
+    from nbstats.stats.frequentist.critical_difference import nemenyi_pvalues
+
     m = mean_ranks.size
     z = mean_ranks[None, :] - mean_ranks[:, None]
     np.abs(z, out=z)
     z /= rank_standard_error(m, n)
-    # the tail is a numerical integral per value; mean ranks are multiples of
-    # 1/(2n), so many pairs share one |z| (found by hashing: a sort of the
-    # m² values took longer than the integrals)
-    codes, distinct = pd.factorize(z.ravel())
+    pvalues = nemenyi_pvalues(z, m)
     del z
-    tail = sps.studentized_range.sf(distinct * np.sqrt(2), m, np.inf)
-    # the range exceeds |z|√2 when one of the m(m-1)/2 pairs does: the raw
-    # p-value <= Nemenyi's <= m(m-1)/2 raw ones (Bonferroni); the bounds also
-    # remove the integral's floor of 1e-16 far in the tail
-    raw = 2 * sps.norm.sf(distinct)
-    tail = np.minimum(1.0, np.clip(tail, raw, m * (m - 1) / 2 * raw))
-    pvalues = tail[codes].reshape(m, m)
     np.fill_diagonal(pvalues, np.nan)
     return pvalues
 

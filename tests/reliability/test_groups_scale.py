@@ -134,12 +134,6 @@ def test_rank_ci_nemenyi_at_4000_algorithms():
     assert smallest_p == pytest.approx(expected, rel=1e-9)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the memory is in posthoc.py's per-pair effect sizes (a cases × "
-    "pairs matrix, several copies) and its list of 8 million name pairs, "
-    "not in the groups",
-)
 def test_posthoc_nemenyi_at_4000_algorithms():
     report = _run(
         """

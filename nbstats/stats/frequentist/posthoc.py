@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
-from itertools import combinations
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -209,6 +208,8 @@ def posthoc(
     >>> holm.reject.tolist()
     [True, False, True]
     """
+    from nbstats.stats.frequentist.critical_difference import nemenyi_pvalues
+
     check_choice("method", method, POSTHOC_METHODS)
     check_choice("ranking", ranking, RANKINGS)
     if ranking == "durbin":
@@ -249,7 +250,7 @@ def posthoc(
         table = score_table(scores, nan_policy=nan_policy)
     names = [str(c) for c in table.columns]
     table.columns = pd.Index(names, name=table.columns.name)
-    control, pairs = _control_and_pairs(names, control)
+    control, first, second = _control_and_pairs(names, control)
     if control is not None and method in ALL_PAIRS_ONLY:
         raise ValueError(
             f"method={method!r} compares all pairs; against a control use "
@@ -275,19 +276,18 @@ def posthoc(
             index=table.columns,
             name="mean rank",
         )
-    first, second = _pair_indices(names, pairs)
     se = rank_standard_error(k, n)
     if method in RANK_METHODS:
         # z > 0 when b (second) has the better, i.e. smaller, mean rank
         ranks, se = _ranks_to_compare(ranking, values, mean_ranks, higher_is_better)
-        difference = ranks[first] - ranks[second]
+        stats = ranks[first] - ranks[second]
         # se = 0: every case a complete tie, so every difference is 0 too
-        stats = difference / se if se > 0 else np.zeros_like(difference)
+        stats /= se if se > 0 else 1.0
         raw = 2 * sps.norm.sf(np.abs(stats))
-        mirrored = -stats
+        mirrored = None  # -stats, made in place in the matrix
     elif method == CONOVER:
         stats, raw = conover(values, first, second, higher_is_better, ranking)
-        mirrored = -stats
+        mirrored = None  # -stats, made in place in the matrix
     else:
         better = oriented(values, higher_is_better)
         # a power of two (exact: keeps ties and order) so that no difference
@@ -308,30 +308,26 @@ def posthoc(
 
     critical_difference = None
     if method == "nemenyi":
-        # the studentized range's tail is a numerical integral per value; mean
-        # ranks are multiples of 1/(2N), so many pairs share one |z|
-        distinct, position = np.unique(np.abs(stats), return_inverse=True)
-        tail = sps.studentized_range.sf(distinct * np.sqrt(2), k, np.inf)
-        # the range exceeds |z|√2 when one of the k(k-1)/2 pairs does, so
-        # raw <= Nemenyi <= k(k-1)/2 raw (Bonferroni); the bounds also remove
-        # the integral's floor of 1e-16 far in the tail (raw p = 0 stays 0)
-        m = k * (k - 1) / 2
-        adjusted = np.minimum(1.0, np.clip(tail[position], raw, m * raw))
+        adjusted = nemenyi_pvalues(stats, k)
         if ranking == "friedman":
             critical_difference = critical_value(k, alpha, "nemenyi") * se
     elif method == "bonferroni-dunn":
         adjusted = adjust_pvalues(raw, "bonferroni")
         if ranking == "friedman":
             critical_difference = (
-                critical_value(k, alpha, "bonferroni-dunn", n_comparisons=len(pairs))
+                critical_value(k, alpha, "bonferroni-dunn", n_comparisons=len(first))
                 * se
             )
     else:
         adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
+    # handed over, not kept here: _pairs_result drops each vector once it is
+    # in its matrix (at 4000 algorithms each is 64 MB)
+    tested = {"stats": stats, "raw": raw, "adjusted": adjusted, "mirrored": mirrored}
+    del stats, raw, adjusted, mirrored
     return _pairs_result(
-        table, ~np.isnan(values), pairs, first, second, stats, raw, adjusted,
+        table, ~np.isnan(values), first, second, tested,
         mean_ranks, method=method, adjust=adjust, alpha=alpha, control=control,
-        higher_is_better=higher_is_better, ranking=ranking, mirrored=mirrored,
+        higher_is_better=higher_is_better, ranking=ranking,
         critical_difference=critical_difference, pairwise=pairwise,
     )  # fmt: skip
 
@@ -339,12 +335,9 @@ def posthoc(
 def _pairs_result(
     table: pd.DataFrame,
     present: np.ndarray,
-    pairs: list[tuple[str, str]],
     first: np.ndarray,
     second: np.ndarray,
-    stats: np.ndarray,
-    raw: np.ndarray,
-    adjusted: np.ndarray,
+    tested: dict[str, np.ndarray | None],
     mean_ranks: pd.Series,
     *,
     method: str,
@@ -353,44 +346,57 @@ def _pairs_result(
     control: str | None,
     higher_is_better: bool,
     ranking: str,
-    mirrored: np.ndarray | None = None,
     critical_difference: float | None = None,
     pairwise: bool = False,
 ) -> PosthocResult:
     """The :class:`PosthocResult` of tested pairs: decisions, matrices (or
-    Series against a control), counts, effect sizes and groups."""
+    Series against a control), counts, effect sizes and groups.
+
+    ``tested`` holds the per-pair vectors ``"stats"``, ``"raw"``,
+    ``"adjusted"`` and ``"mirrored"`` (the statistic of (b, a); None for
+    ``-stats``); they are taken out of it and dropped once used."""
+    stats, raw = tested.pop("stats"), tested.pop("raw")
+    adjusted = tested.pop("adjusted")
+    mirrored = tested.pop("mirrored", None)
     names = list(table.columns)
     values = table.to_numpy(dtype=float)
     n = values.shape[0]
     oriented_values = oriented(values, higher_is_better)
-    if mirrored is None:
-        mirrored = -stats
     reject = adjusted <= alpha
-    counts = (present[:, first] & present[:, second]).sum(axis=0)
     # the size of each difference beside its p-value: the matched-pairs
     # rank-biserial correlation of b − a (> 0: b better), on the pair's cases
-    both = present[:, first] & present[:, second]
-    effects = rank_biserial_columns(
-        np.where(both, oriented_values[:, second] - oriented_values[:, first], np.nan)
-    )
+    effects = _effect_blocks(oriented_values, present, first, second)
+    counts = None
+    if pairwise:
+        counts = (present[:, first] & present[:, second]).sum(axis=0)
     if control is not None:
-        others = pd.Index([b for _, b in pairs], name="algorithm")
+        others = pd.Index([names[j] for j in second], name="algorithm")
         statistics = pd.Series(stats, index=others, name="statistic")
         pvalues = pd.Series(raw, index=others, name="pvalue")
         adjusted_out = pd.Series(adjusted, index=others, name="adjusted")
         reject_out = pd.Series(reject, index=others, name="reject")
-        counts_out = pd.Series(counts, index=others, name="n")
-        effects_out = pd.Series(effects, index=others, name="effect")
-        same = [control] + [b for (_, b), r in zip(pairs, reject, strict=True) if not r]
+        counts_out = (
+            None if counts is None else pd.Series(counts, index=others, name="n")
+        )
+        effects_out = pd.Series(
+            np.concatenate([block for _, block in effects]), index=others, name="effect"
+        )
+        same = [control] + [b for b, r in zip(others, reject, strict=True) if not r]
         groups = [tuple(sorted(same, key=lambda a: (mean_ranks[a], names.index(a))))]
     else:
-        square = functools.partial(_square, names, first, second)
-        statistics = square(stats, mirrored=mirrored)
+        # m × m matrices, one at a time: at thousands of algorithms each is
+        # 100 MB and each pair vector half of that
+        square = functools.partial(_square, names)
+        statistics = square(stats, mirrored="negated" if mirrored is None else mirrored)
+        del stats, mirrored
         pvalues = square(raw)
+        del raw
         adjusted_out = square(adjusted)
-        reject_out = square(reject.astype(float)).fillna(0).astype(bool)
-        counts_out = square(counts.astype(float))
-        effects_out = square(effects, mirrored=-effects)
+        del adjusted
+        reject_out = square(reject, fill=False)
+        del reject
+        counts_out = None if counts is None else square(counts.astype(float))
+        effects_out = _square_blocks(names, first, second, effects)
         groups = nonsignificant_groups(reject_out, mean_ranks)
     return PosthocResult(
         method=method,
@@ -405,7 +411,7 @@ def _pairs_result(
         critical_difference=critical_difference,
         groups=groups,
         n_cases=n,
-        pair_cases=counts_out if pairwise else None,
+        pair_cases=counts_out,
         ranking=ranking,
         effect_sizes=effects_out,
     )
@@ -418,16 +424,33 @@ def _check_alpha(alpha: float) -> None:
 
 def _control_and_pairs(
     names: list[str], control: str | None
-) -> tuple[str | None, list[tuple[str, str]]]:
+) -> tuple[str | None, np.ndarray, np.ndarray]:
     """The control as the results name it (``str`` of its column), checked,
-    and the pairs to test: (control, other) for each other, else all pairs."""
+    and the pairs to test as column positions ``(first, second)``: (control,
+    other) for each other, else all pairs in the order of
+    ``itertools.combinations`` (int32: two vectors of 8 million pairs at 4000
+    algorithms, and no tuples of names)."""
     if control is not None and control not in names and str(control) in names:
         control = str(control)
     if control is not None and control not in names:
         raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
+    k = len(names)
     if control is None:
-        return None, list(combinations(names, 2))
-    return control, [(control, other) for other in names if other != control]
+        return None, *_all_pairs(k)
+    position = names.index(control)
+    others = np.array([j for j in range(k) if j != position], dtype=np.int32)
+    return control, np.full(others.size, position, dtype=np.int32), others
+
+
+def _all_pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j), i < j, in row-major order, as two int32 vectors."""
+    sizes = np.arange(k - 1, 0, -1)  # pairs of each first algorithm
+    first = np.repeat(np.arange(k - 1, dtype=np.int32), sizes)
+    # the second runs i + 1, ..., k - 1 within each first i
+    starts = np.cumsum(sizes) - sizes  # where each first's run starts
+    second = np.arange(first.size, dtype=np.int32)
+    second -= np.repeat((starts - np.arange(1, k)).astype(np.int32), sizes)
+    return first, second
 
 
 def _test_adjustment(adjust: str | None, control: str | None) -> str:
@@ -476,17 +499,17 @@ def _durbin_posthoc(
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
     names = [str(c) for c in table.columns]
     table.columns = pd.Index(names, name=table.columns.name)
-    control, pairs = _control_and_pairs(names, control)
+    control, first, second = _control_and_pairs(names, control)
     adjust = _test_adjustment(adjust, control)
     k, r, _ = balanced_design(table, present, names)
     t = present.shape[1]
     sums = np.nansum(ranks, axis=0)
     mean_ranks = pd.Series(sums / r, index=table.columns, name="mean rank")
-    first, second = _pair_indices(names, pairs)
     stats, raw = durbin_conover(ranks, present, first, second, k, r)
     adjusted = adjust_pvalues(raw, adjust, n_algorithms=t)
+    tested = {"stats": stats, "raw": raw, "adjusted": adjusted, "mirrored": None}
     return _pairs_result(
-        table, present, pairs, first, second, stats, raw, adjusted, mean_ranks,
+        table, present, first, second, tested, mean_ranks,
         method=method, adjust=adjust, alpha=alpha, control=control,
         higher_is_better=higher_is_better, ranking="durbin",
     )  # fmt: skip
@@ -550,26 +573,64 @@ def _check_options(method: str, options: Mapping[str, Any] | None) -> dict[str, 
     return checked
 
 
-def _pair_indices(
-    names: list[str], pairs: list[tuple[str, str]]
-) -> tuple[np.ndarray, np.ndarray]:
-    position = {name: j for j, name in enumerate(names)}
-    first = np.array([position[a] for a, _ in pairs], dtype=int)
-    second = np.array([position[b] for _, b in pairs], dtype=int)
-    return first, second
-
-
 def _square(
+    names: list[str],
+    values: np.ndarray,
+    *,
+    mirrored: np.ndarray | str | None = None,
+    fill: float | bool = np.nan,
+) -> pd.DataFrame:
+    """Square matrix of all pairs (in the order of :func:`_all_pairs`):
+    ``values`` at (a, b), ``mirrored`` (or ``values``, or ``-values`` for
+    ``"negated"``) at (b, a), ``fill`` on the diagonal."""
+    k = len(names)
+    # a boolean mask, not index vectors: numpy converts int32 indices to
+    # intp, two transient vectors of every pair
+    upper = np.triu(np.ones((k, k), dtype=bool), 1)
+    square = np.full((k, k), fill, dtype=np.asarray(values).dtype)
+    square[upper] = values
+    below = square.T  # (b, a) in the same order as (a, b) above
+    if isinstance(mirrored, str):
+        below[upper] = values
+        np.negative(below, out=below, where=upper)
+    else:
+        below[upper] = values if mirrored is None else mirrored
+    return frame_of_pairs(names, square)
+
+
+#: Cells (cases × pairs) of one block of the effect sizes: the differences,
+#: their ranks and masks stay at a few MB whatever the number of pairs.
+_EFFECT_BLOCK = 2**18
+
+
+def _effect_blocks(
+    values: np.ndarray, present: np.ndarray, first: np.ndarray, second: np.ndarray
+) -> Iterator[tuple[slice, np.ndarray]]:
+    """The rank-biserial r of ``values[:, second] − values[:, first]`` for
+    every pair, on the cases both have: ``(pairs, r)`` a block at a time."""
+    n = values.shape[0]
+    step = max(1, _EFFECT_BLOCK // max(n, 1))
+    for start in range(0, first.size, step):
+        block = slice(start, start + step)
+        i, j = first[block], second[block]
+        both = present[:, i] & present[:, j]
+        yield (
+            block,
+            rank_biserial_columns(np.where(both, values[:, j] - values[:, i], np.nan)),
+        )
+
+
+def _square_blocks(
     names: list[str],
     first: np.ndarray,
     second: np.ndarray,
-    values: np.ndarray,
-    *,
-    mirrored: np.ndarray | None = None,
+    blocks: Iterable[tuple[slice, np.ndarray]],
 ) -> pd.DataFrame:
-    """Square matrix: ``values`` at (a, b), ``mirrored`` (or ``values``) at (b, a)."""
+    """The antisymmetric matrix of per-pair values that come in blocks (no
+    vector of all pairs: 64 MB at 4000 algorithms)."""
     k = len(names)
     square = np.full((k, k), np.nan)
-    square[first, second] = values
-    square[second, first] = values if mirrored is None else mirrored
+    for block, values in blocks:
+        square[first[block], second[block]] = values
+        square[second[block], first[block]] = -values
     return frame_of_pairs(names, square)
