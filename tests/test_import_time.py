@@ -18,18 +18,12 @@ import pytest
 
 import nbstats
 
-#: Until stats/bayes imports its numba kernels and scipy.special inside the
-#: functions that use them (pair_blocks, plackett_luce_sampler, weights,
-#: friedman_calibration, sign: files of another room), they still load.
-_BAYES_EAGER = pytest.mark.xfail(
-    strict=True, reason="stats/bayes imports numba and scipy.special eagerly"
-)
 #: Loaded on first use only, never by ``import nbstats``.
 HEAVY = (
     "scipy.interpolate",
     "scipy.optimize",
-    pytest.param("scipy.special", marks=_BAYES_EAGER),
-    pytest.param("numba", marks=_BAYES_EAGER),
+    "scipy.special",
+    "numba",
     "matplotlib",
     "ipywidgets",
     "nbconvert",
@@ -73,9 +67,7 @@ def test_import_nbstats_does_not_load(fresh, module):
     assert not loaded, f"import nbstats loaded {len(loaded)} modules: {loaded[:5]}"
 
 
-def test_import_nbstats_within_three_times_the_target(fresh):
-    if {"numba", "scipy.special"} & set(fresh["modules"]):
-        pytest.xfail("stats/bayes imports numba and scipy.special eagerly")
+def test_import_nbstats_within_three_times_the_target():
     # best of three fresh interpreters: a busy machine slows some runs, not
     # all; and a machine busy throughout slows pandas' import alike, so the
     # ratio to it in the same interpreter stands in for the seconds

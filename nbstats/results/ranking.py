@@ -196,7 +196,7 @@ class RankCIResult(Result):
         width = max(len(str(name)) for name in frame["algorithm"])
         lines = [
             f"{name!s:<{width}} : [{lo}, {hi}]   mean rank "
-            f"{render.format_value(float(mr), 3)}"
+            f"{render.format_number(float(mr), 'rank')}"
             for name, mr, lo, hi in frame.itertuples(index=False)
         ]
         return (

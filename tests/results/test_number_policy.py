@@ -21,7 +21,8 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.results import formatting, render
+from nbstats.results import number_policy as formatting
+from nbstats.results import render
 from tests.results.every_kind import every_result, score_table
 
 MINUS = "\u2212"
@@ -138,11 +139,6 @@ def test_a_value_prints_the_same_in_text_html_and_latex(results):
 OWN_SUMMARY = {"rank_ci"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nbstats/results/ranking.py writes mean ranks with format_value(mr, 3) "
-    "('3.4'); the policy's rank is formatting.format_number(mr, 'rank') ('3.40')",
-)
 def test_rank_ci_summary_writes_mean_ranks_as_its_table_does(results):
     res = results["rank_ci"]
     html_columns = dict(_html_columns(res._repr_html_()))

@@ -66,7 +66,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import fdtri, gammaincinv
 
 __all__ = [
     "bootstrap_factor",
@@ -160,6 +159,9 @@ def hotelling_rho(level: float, n: int, m: int) -> float:
     >>> round(hotelling_rho(0.95, 14, 4), 2)  # Demšar's Table 6
     12.72
     """
+    # scipy.special (~70 modules) loads on first use, not with ``import nbstats``
+    from scipy.special import fdtri
+
     d1, d2 = m - 1, n - m + 1
     return float(fdtri(d1, d2, level)) * (n - 1) * d1 / d2
 
@@ -176,6 +178,9 @@ def inflation(level: float, n: int, m: int) -> float:
     >>> round(inflation(0.95, 10, 3), 2), round(inflation(0.95, 1000, 3), 3)
     (1.67, 1.004)
     """
+    # scipy.special (~70 modules) loads on first use, not with ``import nbstats``
+    from scipy.special import gammaincinv
+
     return hotelling_rho(level, n, m) / (2 * float(gammaincinv((m - 1) / 2, level)))
 
 

@@ -24,11 +24,9 @@ import numpy as np
 
 from nbstats.stats.bayes.canonical import flipped_many
 from nbstats.stats.bayes.decision import decide_many, signrank_bounds_many
-from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank import credible_interval, mirror_draws
-from nbstats.stats.bayes.summary_kernel import combine_region
 from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = ["MIRROR", "PairBlocks", "mirror_rows"]
@@ -141,6 +139,9 @@ class PairBlocks:
         lower and of the upper posterior (zeros without a rope) and
         ``θ_lower < ½``; and the draws with ``|θ − ½| < ε`` (K × 2: lower,
         upper posterior)."""
+        # compiled kernels: numba loads on first use, not with ``import nbstats``
+        from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
+
         quad, cross = parts["quad"], parts["cross"]
         g0, scale, inverse, extra = self.terms(parts["total"], parts["uniforms"])
         point, idp = self.prior == "point", self.prior == "idp"
@@ -225,6 +226,9 @@ class PairBlocks:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each pair's credible interval from its θ draws, as
         :meth:`~nbstats.stats.bayes.signrank.SignedRankPosterior.result`."""
+        # compiled kernel: numba loads on first use, not with ``import nbstats``
+        from nbstats.stats.bayes.summary_kernel import combine_region
+
         quad, cross = parts["quad"], parts["cross"]
         g0, scale, _, extra = self.terms(parts["total"], parts["uniforms"])
         point, idp = self.prior == "point", self.prior == "idp"

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbstats.stats.bayes.plackett_luce_kernel import latent_rates, shuffle_ties
-
 __all__ = ["RankingData", "sample_worths"]
 
 _TINY = np.finfo(float).tiny
@@ -74,6 +72,9 @@ class RankingData:
 
     def orders(self, rng: np.random.Generator, chains: int) -> np.ndarray:
         """One order per chain and case, each group of ties in a random order."""
+        # compiled kernel: numba loads on first use, not with ``import nbstats``
+        from nbstats.stats.bayes.plackett_luce_kernel import shuffle_ties
+
         if not self.has_ties:
             return np.broadcast_to(self.fixed_order, (chains, *self.fixed_order.shape))
         cases, starts, sizes = self.tie_groups
@@ -123,6 +124,9 @@ def sample_worths(
     ndarray, shape (chains, draws, m)
         Normalised worths (each draw sums to 1).
     """
+    # compiled kernel: numba loads on first use, not with ``import nbstats``
+    from nbstats.stats.bayes.plackett_luce_kernel import latent_rates
+
     m = data.m
     total_prior = m * prior
     # start every chain at a draw from the prior

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.special import gammaincinv
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.bayes import BayesSignTestResult
@@ -214,6 +213,9 @@ def _dirichlet_crn(
 
     A zero parameter gives a component that is exactly 0.
     """
+    # scipy.special (~70 modules) loads on first use, not with ``import nbstats``
+    from scipy.special import gammaincinv
+
     gammas = np.array(
         [
             gammaincinv(alpha, u) if alpha > 0 else np.zeros_like(u)

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.special import erfinv, gammaincinv
 
 __all__ = ["DirichletWeights", "seed_sequence"]
 
@@ -60,6 +59,9 @@ def gamma_quantile(s: float, u: np.ndarray) -> np.ndarray:
     closed forms: Gamma(½) is ½ χ²₁, so its quantile is ``erfinv(u)²``, and
     Gamma(1) is Exp(1), ``-log1p(-u)``.
     """
+    # scipy.special (~70 modules) loads on first use, not with ``import nbstats``
+    from scipy.special import erfinv, gammaincinv
+
     if s == 0:
         return np.zeros_like(u)
     if s == 0.5:
