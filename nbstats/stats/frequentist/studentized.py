@@ -22,11 +22,17 @@ if TYPE_CHECKING:
 
 __all__ = ["studentized_range_sf"]
 
-#: Nodes of the inner integral over z (standard normal), on [-Z_SPAN, Z_SPAN].
-Z_NODES, Z_SPAN = 160, 9.0
+#: Nodes of the inner integral over z (standard normal), on [-Z_SPAN, Z_SPAN]:
+#: at k = 4000 the integrand is a peak of width ~0.3 near the maximum of k
+#: normals, which 160 nodes integrated to only 1e-7.
+Z_NODES, Z_SPAN = 320, 9.0
 #: Nodes of the outer integral over s = sqrt(χ²_ν/ν), between its 1e-14 and
-#: 1 - 1e-14 quantiles.
-S_NODES, S_TAIL = 96, 1e-14
+#: 1 - 1e-14 quantiles: the range's tail at q·s is a step in s as sharp as k
+#: is large, and 96 nodes missed it by 3e-6 at k = 4000, ν = 5 (2.6e-4 at
+#: ν = 2), by 2e-7 already at k = 50, ν = 2.
+S_NODES, S_TAIL = 384, 1e-14
+#: Values of q per pass: their q·s products stay at a few MB.
+Q_BLOCK = 2**12
 #: The range's tail is tabulated on [0, W_MAX] (beyond, it is below 1e-20
 #: for any k up to 10⁴) at W_GRID points.
 W_MAX, W_GRID = 24.0, 4097
@@ -49,7 +55,9 @@ def studentized_range_sf(q: np.ndarray, k: int, df: float) -> np.ndarray:
     Returns
     -------
     ndarray
-        Same shape as ``q``, absolute error below 1e-9.
+        Same shape as ``q``, absolute error below 1e-9 (checked against
+        scipy's adaptive integration and an independent quadrature for k from
+        2 to 10⁴ and ν from 1 to ∞; about 1e-11 at k = 10⁴).
 
     Examples
     --------
@@ -68,8 +76,14 @@ def studentized_range_sf(q: np.ndarray, k: int, df: float) -> np.ndarray:
     else:
         s, s_weight = _s_nodes(float(df))
     range_sf = _range_sf(int(k))
-    w = np.minimum(flat[:, None] * s[None, :], W_MAX)
-    out = range_sf(w) @ s_weight
+    out = np.empty(flat.size)
+    for start in range(0, flat.size, Q_BLOCK):
+        block = slice(start, start + Q_BLOCK)
+        w = np.minimum(flat[block, None] * s[None, :], W_MAX)
+        out[block] = range_sf(w) @ s_weight
+    # the ends exactly (the spline's are 1 - 1e-16 and 1e-15)
+    out[flat == 0] = 1.0
+    out[np.isposinf(flat)] = 0.0
     return np.clip(out, 0.0, 1.0).reshape(q.shape)
 
 
