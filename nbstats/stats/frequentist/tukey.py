@@ -59,7 +59,18 @@ def tukey_hsd(
         ``method`` and ``adjust`` are ``"tukey"``; ``statistics`` holds t
         (positive when the column algorithm is better), ``pvalues`` the
         unadjusted two-sided t p-values, ``adjusted`` Tukey's; ``mean_ranks``
-        the usual mean ranks (the order of ``groups``).
+        the usual mean ranks (the order of ``groups``). If every case has
+        exactly the same differences between the algorithms (no error), a
+        pair that differs has t = ±∞ and p = 0, a pair that does not t = 0
+        and p = 1, as :func:`nbstats.ttest`; with two algorithms t is the
+        paired t-test's.
+
+    Notes
+    -----
+    The error mean square is computed from the differences within each case
+    (see :func:`nbstats.stats.frequentist.anova.within_case_deviations`), so
+    a large case effect (tasks of 0 to 1000 s) cannot drown a consistent small
+    difference (0.2 ms) in round-off.
 
     Examples
     --------
