@@ -107,6 +107,10 @@ class AnalysisResult(Result):
     bayes : Result or None
         The Bayesian counterpart: ``bayes_signrank`` for two algorithms,
         ``bayes_signrank_pairs`` for more.
+    ranking : Result or None
+        With three or more algorithms and the Bayesian counterpart: the
+        Bayesian Plackett–Luce ranking (``bayes_plackett_luce``), which
+        algorithm is best and how sure that is.
     log : DataFrame
         The decision log: ``step``, ``choice`` and ``reason``, in order.
     text : str
@@ -125,6 +129,7 @@ class AnalysisResult(Result):
     bayes: Any
     log: pd.DataFrame
     text: str
+    ranking: Any = None
 
     def _title(self) -> str:
         return (
@@ -142,6 +147,8 @@ class AnalysisResult(Result):
             rows.append(("pairwise", self.pairwise._title()))
         if self.bayes is not None:
             rows.append(("Bayesian", self.bayes._title()))
+        if self.ranking is not None:
+            rows.append(("Bayesian ranking", self.ranking._title()))
         return rows
 
     def to_frame(self) -> pd.DataFrame:
@@ -172,4 +179,8 @@ class AnalysisResult(Result):
         return "\n".join(parts)
 
     def _components(self) -> list[Result]:
-        return [r for r in (self.omnibus, self.pairwise, self.bayes) if r is not None]
+        return [
+            r
+            for r in (self.omnibus, self.pairwise, self.bayes, self.ranking)
+            if r is not None
+        ]

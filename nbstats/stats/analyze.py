@@ -23,6 +23,7 @@ from nbstats.scores import (
     score_table,
 )
 from nbstats.stats.bayes.pairs import bayes_signrank_pairs
+from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.bayes.signrank import bayes_signrank
 from nbstats.stats.effect_size import _cohen_dz, _rank_biserial, magnitude
 from nbstats.stats.frequentist.anova import rm_anova
@@ -74,7 +75,9 @@ def analyze(
        (positive when the second algorithm of the pair is better).
     4. **Bayesian counterpart** (``bayes=True``): the Bayesian signed-rank
        test (Benavoli et al. 2014) of the pair, or of every pair on shared
-       draws, with ``rope``.
+       draws, with ``rope``; with three or more algorithms also the Bayesian
+       Plackett–Luce ranking (:func:`nbstats.bayes_plackett_luce`): which
+       algorithm is best, and how sure that is.
 
     Parameters
     ----------
@@ -143,7 +146,7 @@ def analyze(
             ),
         }
     )
-    bayes_result = None
+    bayes_result = ranking = None
     if bayes:
         options = {
             "rope": rope,
@@ -165,6 +168,18 @@ def analyze(
                 + (f"with a rope of ±{rope:g}" if rope > 0 else "without a rope"),
             }
         )
+        if k > 2:
+            ranking = bayes_plackett_luce(
+                table, random_state=random_state, higher_is_better=higher_is_better
+            )
+            log.append(
+                {
+                    "step": "Bayesian ranking",
+                    "choice": "Plackett–Luce model of the rankings",
+                    "reason": "the probability that each algorithm is the best, "
+                    "and its expected rank, from every case's ranking",
+                }
+            )
     log_frame = pd.DataFrame(log, columns=["step", "choice", "reason"])
     return AnalysisResult(
         n_cases=n,
@@ -177,8 +192,35 @@ def analyze(
         effect_sizes=effects,
         bayes=bayes_result,
         log=log_frame,
-        text=_text(n, k, alpha, parametric, assumptions, omnibus, pairwise, effects),
+        text=_text(n, k, alpha, parametric, assumptions, omnibus, pairwise, effects)
+        + _ranking_text(ranking),
+        ranking=ranking,
     )
+
+
+def _ranking_text(ranking: object) -> str:
+    """One sentence on the Bayesian ranking: the likely best and how sure."""
+    if ranking is None:
+        return ""
+    best = ranking.prob_best.sort_values(ascending=False)
+    first, p_first = best.index[0], float(best.iloc[0])
+    runner, p_runner = best.index[1], float(best.iloc[1])
+    low, high = ranking.rank_interval.loc[first]
+    ranks = f"rank {low}" if low == high else f"ranks {low}–{high}"
+    return (
+        f" The Bayesian Plackett–Luce model of the rankings gives {first} the "
+        f"highest probability of being the best ({_probability(p_first)}; "
+        f"{runner}: {_probability(p_runner)}); it holds {ranks} with "
+        f"{ranking.level:.0%} posterior probability."
+    )
+
+
+def _probability(p: float) -> str:
+    if p > 0.999:
+        return "P > 0.999"
+    if p < 0.001:
+        return "P < 0.001"
+    return f"P = {p:.3f}"
 
 
 def _two(

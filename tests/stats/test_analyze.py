@@ -126,3 +126,22 @@ def test_too_few_cases_for_the_checks_is_said():
 def test_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
         analyze(nbstats.datasets.load("demsar2006"), **kwargs)
+
+
+def test_the_bayesian_ranking_is_part_of_the_analysis():
+    table = nbstats.datasets.load("demsar2006")
+    res = analyze(table, random_state=3)
+    expected = nbstats.bayes_plackett_luce(table, random_state=3)
+    assert res.ranking == expected
+    best = expected.prob_best.idxmax()
+    assert f"gives {best} the highest probability of being the best" in res.text
+    assert "Plackett–Luce" in res.log["choice"].str.cat()
+    assert "Bayesian Plackett–Luce ranking" in res.summary()
+
+
+def test_no_bayesian_ranking_for_two_algorithms_or_without_bayes():
+    table = nbstats.datasets.load("demsar2006")
+    assert analyze(table.iloc[:, :2], random_state=0).ranking is None
+    res = analyze(table, bayes=False)
+    assert res.ranking is None
+    assert "Plackett" not in res.text
