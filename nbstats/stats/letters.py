@@ -8,12 +8,13 @@ import numpy as np
 import pandas as pd
 
 from nbstats.names import letters as spreadsheet_letters
+from nbstats.results.letters import LettersResult
 from nbstats.stats.groups import nonsignificant_groups
 
 __all__ = ["letters"]
 
 
-def letters(result: Any, mean_ranks: pd.Series | None = None) -> pd.Series:
+def letters(result: Any, mean_ranks: pd.Series | None = None) -> LettersResult:
     """Compact letter display of a post-hoc result (Piepho 2004).
 
     Two algorithms share a letter exactly when the post-hoc procedure did
@@ -36,16 +37,21 @@ def letters(result: Any, mean_ranks: pd.Series | None = None) -> pd.Series:
 
     Returns
     -------
-    Series
-        The letters of each algorithm, best-ranked first.
+    LettersResult
+        ``.letters``: the letters of each algorithm (a Series), best-ranked
+        first; ``.groups``: the algorithms of each letter. Displays as a
+        table (text, HTML, and ``to_latex()`` with every name escaped).
 
     Examples
     --------
     >>> import nbstats
     >>> res = nbstats.posthoc(nbstats.datasets.load("demsar2006"),
     ...                       method="nemenyi", alpha=0.10)
-    >>> nbstats.letters(res).to_dict()
+    >>> shown = nbstats.letters(res)
+    >>> shown.letters.to_dict()
     {'C4.5+m+cf': 'a', 'C4.5+m': 'a', 'C4.5+cf': 'ab', 'C4.5': 'b'}
+    >>> shown.groups
+    (('C4.5+m+cf', 'C4.5+m', 'C4.5+cf'), ('C4.5+cf', 'C4.5'))
     """
     reject = result if isinstance(result, pd.DataFrame) else result.reject
     if not isinstance(reject, pd.DataFrame):
@@ -70,14 +76,21 @@ def letters(result: Any, mean_ranks: pd.Series | None = None) -> pd.Series:
         ) from None
     kept = _without_redundant(groups, list(reject.index))
     labels = _labels(len(kept))
-    shown = {name: [] for name in sorted(reject.index, key=lambda a: mean_ranks[a])}
+    order = sorted(reject.index, key=lambda a: mean_ranks[a])
+    shown: dict[Any, list[str]] = {name: [] for name in order}
     for label, group in zip(labels, kept, strict=True):
         for name in group:
             shown[name].append(label)
-    return pd.Series(
-        {name: "".join(parts) for name, parts in shown.items()},
-        name="letters",
-        dtype=object,
+    return LettersResult(
+        letters=pd.Series(
+            {name: "".join(parts) for name, parts in shown.items()},
+            name="letters",
+            dtype=object,
+        ),
+        mean_ranks=pd.Series(mean_ranks, dtype=float).reindex(order),
+        groups=tuple(tuple(group) for group in kept),
+        method=getattr(result, "method", None),
+        alpha=getattr(result, "alpha", None),
     )
 
 

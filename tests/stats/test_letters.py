@@ -34,7 +34,7 @@ def _valid(shown: pd.Series, reject: pd.DataFrame) -> bool:
 def test_letters_are_valid_and_irredundant(seed):
     k = 3 + seed % 8
     reject, ranks = _random_reject(k, density=[0.2, 0.5, 0.8][seed % 3], seed=seed)
-    shown = nbstats.letters(reject, ranks)
+    shown = nbstats.letters(reject, ranks).letters
     assert _valid(shown, reject)
     used = sorted(set("".join(shown)))
     for letter in used:  # no letter can go without breaking the display
@@ -45,7 +45,7 @@ def test_letters_are_valid_and_irredundant(seed):
 def test_the_best_algorithm_gets_a():
     table = nbstats.datasets.load("uci_accuracy")
     res = nbstats.posthoc(table, method="nemenyi")
-    shown = nbstats.letters(res)
+    shown = nbstats.letters(res).letters
     assert shown.index[0] == res.mean_ranks.idxmin()
     assert shown.iloc[0].startswith("a")
 
@@ -54,15 +54,15 @@ def test_no_difference_is_one_letter_and_all_differences_many():
     names = list("ABCD")
     none = pd.DataFrame(False, index=names, columns=names)
     ranks = pd.Series([1.0, 2, 3, 4], index=names)
-    assert nbstats.letters(none, ranks).tolist() == ["a"] * 4
+    assert nbstats.letters(none, ranks).letters.tolist() == ["a"] * 4
     every = pd.DataFrame(~np.eye(4, dtype=bool), index=names, columns=names)
-    assert nbstats.letters(every, ranks).tolist() == ["a", "b", "c", "d"]
+    assert nbstats.letters(every, ranks).letters.tolist() == ["a", "b", "c", "d"]
 
 
 def test_more_than_52_letters():
     names = [f"x{i}" for i in range(60)]
     every = pd.DataFrame(~np.eye(60, dtype=bool), index=names, columns=names)
-    shown = nbstats.letters(every, pd.Series(np.arange(60.0), index=names))
+    shown = nbstats.letters(every, pd.Series(np.arange(60.0), index=names)).letters
     assert shown.iloc[25:28].tolist() == ["z", "A", "B"]
     assert shown.iloc[52:54].tolist() == ["aa", "ab"]
     assert shown.is_unique
@@ -102,7 +102,7 @@ def test_same_groups_as_multcompview(run_r):
     answers = run_r(script)
     for (reject, ranks), answer in zip(cases, answers, strict=True):
         theirs = dict(item.split("=") for item in answer.split(";"))
-        ours = nbstats.letters(reject, ranks)
+        ours = nbstats.letters(reject, ranks).letters
 
         def groups(assignment):
             letters = set("".join(assignment.values()))
