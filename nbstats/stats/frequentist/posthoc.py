@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,7 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.missing import observed_mean_ranks, pair_cases, pairwise_table
-from nbstats.results.frequentist import PosthocResult, frame_of_pairs
+from nbstats.results.frequentist import PosthocResult
 from nbstats.scores import (
     NanPolicy,
     check_choice,
@@ -20,13 +20,18 @@ from nbstats.scores import (
     rank_rows,
     score_table,
 )
-from nbstats.stats.effect_size import rank_biserial_columns
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
 from nbstats.stats.frequentist.aligned import aligned_ranks, aligned_standard_error
 from nbstats.stats.frequentist.conover import conover, durbin_conover
 from nbstats.stats.frequentist.critical_difference import (
     critical_value,
     rank_standard_error,
+)
+from nbstats.stats.frequentist.pair_matrices import (
+    all_pairs,
+    effect_blocks,
+    effect_square,
+    pair_square,
 )
 from nbstats.stats.frequentist.quade import quade_scores, weighted_rank_standard_error
 from nbstats.stats.frequentist.sign import sign_test_from_differences
@@ -365,7 +370,7 @@ def _pairs_result(
     reject = adjusted <= alpha
     # the size of each difference beside its p-value: the matched-pairs
     # rank-biserial correlation of b − a (> 0: b better), on the pair's cases
-    effects = _effect_blocks(oriented_values, present, first, second)
+    effects = effect_blocks(oriented_values, present, first, second)
     counts = None
     if pairwise:
         counts = (present[:, first] & present[:, second]).sum(axis=0)
@@ -386,7 +391,7 @@ def _pairs_result(
     else:
         # m × m matrices, one at a time: at thousands of algorithms each is
         # 100 MB and each pair vector half of that
-        square = functools.partial(_square, names)
+        square = functools.partial(pair_square, names)
         statistics = square(stats, mirrored="negated" if mirrored is None else mirrored)
         del stats, mirrored
         pvalues = square(raw)
@@ -396,7 +401,7 @@ def _pairs_result(
         reject_out = square(reject, fill=False)
         del reject
         counts_out = None if counts is None else square(counts.astype(float))
-        effects_out = _square_blocks(names, first, second, effects)
+        effects_out = effect_square(names, first, second, effects)
         groups = nonsignificant_groups(reject_out, mean_ranks)
     return PosthocResult(
         method=method,
@@ -436,21 +441,10 @@ def _control_and_pairs(
         raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
     k = len(names)
     if control is None:
-        return None, *_all_pairs(k)
+        return None, *all_pairs(k)
     position = names.index(control)
     others = np.array([j for j in range(k) if j != position], dtype=np.int32)
     return control, np.full(others.size, position, dtype=np.int32), others
-
-
-def _all_pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair (i, j), i < j, in row-major order, as two int32 vectors."""
-    sizes = np.arange(k - 1, 0, -1)  # pairs of each first algorithm
-    first = np.repeat(np.arange(k - 1, dtype=np.int32), sizes)
-    # the second runs i + 1, ..., k - 1 within each first i
-    starts = np.cumsum(sizes) - sizes  # where each first's run starts
-    second = np.arange(first.size, dtype=np.int32)
-    second -= np.repeat((starts - np.arange(1, k)).astype(np.int32), sizes)
-    return first, second
 
 
 def _test_adjustment(adjust: str | None, control: str | None) -> str:
@@ -571,66 +565,3 @@ def _check_options(method: str, options: Mapping[str, Any] | None) -> dict[str, 
             )
         checked[key] = bool(value) if key == "correction" else value
     return checked
-
-
-def _square(
-    names: list[str],
-    values: np.ndarray,
-    *,
-    mirrored: np.ndarray | str | None = None,
-    fill: float | bool = np.nan,
-) -> pd.DataFrame:
-    """Square matrix of all pairs (in the order of :func:`_all_pairs`):
-    ``values`` at (a, b), ``mirrored`` (or ``values``, or ``-values`` for
-    ``"negated"``) at (b, a), ``fill`` on the diagonal."""
-    k = len(names)
-    # a boolean mask, not index vectors: numpy converts int32 indices to
-    # intp, two transient vectors of every pair
-    upper = np.triu(np.ones((k, k), dtype=bool), 1)
-    square = np.full((k, k), fill, dtype=np.asarray(values).dtype)
-    square[upper] = values
-    below = square.T  # (b, a) in the same order as (a, b) above
-    if isinstance(mirrored, str):
-        below[upper] = values
-        np.negative(below, out=below, where=upper)
-    else:
-        below[upper] = values if mirrored is None else mirrored
-    return frame_of_pairs(names, square)
-
-
-#: Cells (cases × pairs) of one block of the effect sizes: the differences,
-#: their ranks and masks stay at a few MB whatever the number of pairs.
-_EFFECT_BLOCK = 2**18
-
-
-def _effect_blocks(
-    values: np.ndarray, present: np.ndarray, first: np.ndarray, second: np.ndarray
-) -> Iterator[tuple[slice, np.ndarray]]:
-    """The rank-biserial r of ``values[:, second] − values[:, first]`` for
-    every pair, on the cases both have: ``(pairs, r)`` a block at a time."""
-    n = values.shape[0]
-    step = max(1, _EFFECT_BLOCK // max(n, 1))
-    for start in range(0, first.size, step):
-        block = slice(start, start + step)
-        i, j = first[block], second[block]
-        both = present[:, i] & present[:, j]
-        yield (
-            block,
-            rank_biserial_columns(np.where(both, values[:, j] - values[:, i], np.nan)),
-        )
-
-
-def _square_blocks(
-    names: list[str],
-    first: np.ndarray,
-    second: np.ndarray,
-    blocks: Iterable[tuple[slice, np.ndarray]],
-) -> pd.DataFrame:
-    """The antisymmetric matrix of per-pair values that come in blocks (no
-    vector of all pairs: 64 MB at 4000 algorithms)."""
-    k = len(names)
-    square = np.full((k, k), np.nan)
-    for block, values in blocks:
-        square[first[block], second[block]] = values
-        square[second[block], first[block]] = -values
-    return frame_of_pairs(names, square)
