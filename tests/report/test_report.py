@@ -240,11 +240,12 @@ def test_notebook_results_follow_the_settings(ipynb_report, table6):
         "lower scores being better",
         "prior of strength s = 2.5 on",
         "(γ = 0.1)",
-        "region of practical equivalence of ±0.01",
+        "region of practical equivalence (rope) of ±0.01 in the scores' units",
         "(l0, l1) = (1, 9)",
         "50,000 posterior draws (seed 7, a Monte Carlo standard error",
         "50,000 joint draws of the Dirichlet weights (seed 7)",
-        "Nemenyi test [4] at α = 0.1",
+        # the answer-first paragraph cites Friedman, Demšar and Nemenyi first
+        "Nemenyi test [3] at α = 0.1",
     ]:
         assert expected in text, expected
     kinds = [
@@ -253,7 +254,8 @@ def test_notebook_results_follow_the_settings(ipynb_report, table6):
         for o in c.get("outputs", [])
         if "nbstats" in o.get("metadata", {})
     ]
-    assert kinds.count("table") == 7 and kinds.count("figure") == 3
+    # + the answer-first summary and Plackett–Luce's table and figure
+    assert kinds.count("table") == 9 and kinds.count("figure") == 4
     assert kinds[-1] == "references"
     figures = [
         o
@@ -355,7 +357,8 @@ def test_tex_writes_bib_figures_and_tables(tex_report):
     files = _files(directory)
     assert "paper report.tex" in files and "paper_report.bib" in files
     figures = [f for f in files if f.startswith("paper_report_files/")]
-    assert len(figures) == 3 and all(f.endswith(".pdf") for f in figures)
+    # Figure 1 (CD), the joint heatmap, Plackett–Luce and the rank intervals
+    assert len(figures) == 4 and all(f.endswith(".pdf") for f in figures)
     tables = sorted(f for f in files if f.startswith("paper_report_tables/"))
     assert [Path(t).name for t in tables] == sorted(
         f"{n}.tex"
@@ -369,6 +372,8 @@ def test_tex_writes_bib_figures_and_tables(tex_report):
             "signrank",
             "joint",
             "ranks",
+            "summary",  # the answer-first part's table
+            "plackett-luce",
         )
     )
     tex = tex_report.read_text(encoding="utf-8")
@@ -548,4 +553,10 @@ def test_failed_export_leaves_everything_as_it_was(
     assert (tmp_path / "report.tex").read_bytes() == b"new report"
     assert (tmp_path / "report.bib").read_bytes() == b"new bib"
     assert _files(tmp_path / "report_tables") == ["new.tex"]
-    assert sorted(os.listdir(tmp_path)) == ["report.bib", "report.tex", "report_tables"]
+    # and the answer-first part's files, from the executed notebook
+    assert sorted(os.listdir(tmp_path)) == [
+        "report.bib",
+        "report.tex",
+        "report_core",
+        "report_tables",
+    ]
