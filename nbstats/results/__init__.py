@@ -27,6 +27,7 @@ from nbstats.results.frequentist import (
 )
 from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.results.incomplete import DurbinResult, SkillingsMackResult
+from nbstats.results.letters import LettersResult
 from nbstats.results.plackett_luce import PlackettLuceResult
 from nbstats.results.quade import QuadeResult
 from nbstats.results.racing import RaceResult
@@ -49,6 +50,7 @@ __all__ = [
     "EffectSizeResult",
     "FriedmanAlignedResult",
     "FriedmanResult",
+    "LettersResult",
     "PlackettLuceResult",
     "PosthocResult",
     "QuadeResult",

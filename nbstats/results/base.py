@@ -33,7 +33,7 @@ class Result:
 
     def _kinds(self) -> dict[object, str]:
         """The kind of number of each table column and key figure (keyed by
-        its name or label; see :mod:`nbstats.results.formatting`). Those left
+        its name or label; see :mod:`nbstats.results.number_policy`). Those left
         out get their kind from their names."""
         return {}
 
@@ -89,7 +89,7 @@ class Result:
         table is set smaller or split into parts, a long one is a
         ``longtable``. Needs ``booktabs`` (and ``longtable`` for a long
         table); compiles under pdflatex and xelatex. Numbers follow the
-        number policy of :mod:`nbstats.results.formatting` (p-values ``0.026``
+        number policy of :mod:`nbstats.results.number_policy` (p-values ``0.026``
         or ``$<$ 0.001``, minus signs ``$-$``), headers are in words.
 
         Parameters

@@ -112,6 +112,7 @@ def every_result(m: int, *, scale: float = 1.0) -> dict[str, object]:
         "quade": nbstats.quade(table),
         "rm_anova": nbstats.rm_anova(table),
         "nemenyi": nbstats.posthoc(table, method="nemenyi"),
+        "letters": nbstats.letters(nbstats.posthoc(table, method="nemenyi")),
         "holm_control": nbstats.posthoc(table, method="holm", control=a),
         "comparison_matrix": nbstats.comparison_matrix(table),
         "rank_ci": nbstats.rank_ci(table, random_state=0),
