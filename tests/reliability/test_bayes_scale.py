@@ -184,3 +184,62 @@ def test_batches_hold_the_same_draws_as_the_chunks(rows):
         np.concatenate([c.uniforms for c in chunks]),
     )
     assert [b.rows.start for b in batches] == sorted(b.rows.start for b in batches)
+
+
+POSTHOC = WATCH + textwrap.dedent(
+    """
+    from nbstats.stats.bayes.posthoc import posthoc_memory
+
+    test, rope, n, draws = TEST, ROPE, 20, 200
+    ceiling = get_memory_ceiling()
+    # the largest number of algorithms the ceiling accepts
+    m = 2
+    while posthoc_memory(m + 1, n, draws, test, rope) <= ceiling:
+        m += 1
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame(rng.normal(0.8, 0.05, (n, m + 1))
+                         + np.linspace(0, 0.02, m + 1))
+    run = dict(test=test, rope=rope, n_samples=draws, random_state=0,
+               groups=False)
+    nbstats.bayes_posthoc(table.iloc[:, :5], **run)  # warm-up
+    res, baseline, peak = watched(
+        lambda: nbstats.bayes_posthoc(table.iloc[:, :m], **run))
+    try:
+        nbstats.bayes_posthoc(table, **run)
+        refused = None
+    except ValueError as error:
+        refused = str(error)
+    print(json.dumps({"m": m, "statements": len(res.statements),
+                      "baseline": baseline, "peak": peak, "ceiling": ceiling,
+                      "bound": posthoc_memory(m, n, draws, test, rope),
+                      "refused": refused}))
+    """
+)
+
+
+@pytest.mark.parametrize("test", ["signrank", "sign"])
+def test_posthoc_largest_accepted_size_stays_under_the_ceiling(test):
+    """Issue 30 item 9: bayes_posthoc at very many algorithms went over 1 GB
+    (the signed-rank test's per-pair arrays and its batch of 64 draws grow
+    with the pairs, whatever the ceiling). Now sizes over the ceiling are
+    refused up front, and the largest accepted one stays within it."""
+    code = POSTHOC.replace("TEST", repr(test)).replace("ROPE", "0.01")
+    out = _run(code, ceiling="64M")
+    m = out["m"]
+    assert m > 50 and out["statements"] == m * (m - 1) // 2
+    growth = out["peak"] - out["baseline"]
+    assert growth <= out["bound"] <= out["ceiling"], (
+        f"m = {m}: grew {growth / 2**20:.0f} MB, bound {out['bound'] / 2**20:.0f} MB"
+    )
+    message = out["refused"]
+    assert message is not None, f"{m + 1} algorithms were not refused"
+    for words in (
+        f"{m + 1:,} algorithms",
+        "20 cases",
+        "n_samples=200",
+        "MB of working memory",
+        "NBSTATS_MAX_MEMORY",
+        "set_memory_ceiling",
+        "bayes_signrank_pairs",
+    ):
+        assert words in message, (words, message)

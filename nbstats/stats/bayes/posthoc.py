@@ -19,7 +19,7 @@ from nbstats.stats.bayes.decision import (
     check_rope,
     check_s,
 )
-from nbstats.stats.bayes.memory import budget
+from nbstats.stats.bayes.memory import budget, get_memory_ceiling
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
@@ -31,6 +31,7 @@ __all__ = [
     "bayes_posthoc",
     "cap_joint",
     "joint_from_codes",
+    "posthoc_memory",
     "statement_table",
 ]
 
@@ -180,6 +181,8 @@ def bayes_posthoc(
     )
     mean_rank = ranks.mean(axis=0)[columns]
     n, m = values.shape
+    # refuse before the pairs' arrays exist, not half-way through the draws
+    _check_memory(m, n, n_samples, test, rope)
     pairs = list(combinations(range(m), 2))
     # differences d > 0 where the second algorithm of the pair is better
     diffs = np.column_stack([values[:, j] - values[:, i] for i, j in pairs])
@@ -261,6 +264,86 @@ def bayes_posthoc(
         rope=rope,
         prior_at=prior_at,
         rope_probabilities=None if rope_matrix is None else given_order(rope_matrix),
+    )
+
+
+def posthoc_memory(
+    n_algorithms: int,
+    n_cases: int,
+    n_samples: int,
+    test: Literal["sign", "signrank"] = "sign",
+    rope: float = 0.0,
+    ceiling: int | None = None,
+) -> int:
+    """Bytes of working memory :func:`bayes_posthoc` needs at a size: an
+    upper bound of what it allocates beyond the interpreter and libraries,
+    under the memory ``ceiling`` (default: the current one; a higher
+    ceiling lets it take larger blocks).
+
+    Every pair keeps per-case arrays (its differences; with the signed-rank
+    test their sort order, sorted copy and region boundaries), a share of
+    one batch of at least 64 draws (the signed-rank sums of all pairs are
+    evaluated on the same draws) and its row of the statements; the blocks
+    of the sign test's θ and the stored region codes take at most a
+    :func:`~nbstats.stats.bayes.memory.budget` each (the signed-rank test's
+    blocks of codes an eighth of one).
+
+    Examples
+    --------
+    >>> posthoc_memory(100, 20, 50_000, "signrank") < 2**28
+    True
+    >>> posthoc_memory(1000, 20, 50_000, "signrank") > 2**30
+    True
+    """
+    share = budget() if ceiling is None else ceiling // 8  # as memory.budget()
+    pairs = n_algorithms * (n_algorithms - 1) // 2
+    per_case = 8 * n_cases
+    # a pair's tuple, shares, matrix cells and statement row (dict, DataFrame)
+    per_pair = 512
+    if test == "signrank":
+        regions = 2 if rope > 0 else 1
+        # diffs and their column list, argsort, sorted and transposed copies,
+        # boundaries (main, high, low per region)
+        per_pair += per_case * (6 + 3 * regions)
+        per_draw = 16 * regions + 4  # quad, cross; codes and their copy
+        fit = share // (pairs * (16 * regions + 2) + 64)
+        rows = min(n_samples, max(64, fit - fit % 64))
+        per_pair += rows * per_draw
+        blocks = share // 8
+    else:
+        # diffs and their column list, indicators (and the rope's two
+        # regions), and their copy in the order of the statements
+        per_pair += per_case * (3 + (4 if rope > 0 else 0))
+        blocks = share
+    stored = min(n_samples * pairs, share)
+    return pairs * per_pair + stored + blocks + 24 * n_algorithms**2
+
+
+def _check_memory(
+    m: int, n: int, n_samples: int, test: Literal["sign", "signrank"], rope: float
+) -> None:
+    """A clear ValueError when :func:`posthoc_memory` is over the ceiling."""
+    ceiling = get_memory_ceiling()
+    need = posthoc_memory(m, n, n_samples, test, rope)
+    if need <= ceiling:
+        return
+    # the smallest ceiling that fits (a higher one also enlarges the blocks;
+    # they take under half of it, so this converges)
+    enough = need
+    while posthoc_memory(m, n, n_samples, test, rope, enough) > enough:
+        enough = posthoc_memory(m, n, n_samples, test, rope, enough)
+    raise ValueError(
+        f"bayes_posthoc(test={test!r}) on {m:,} algorithms x {n:,} cases "
+        f"({m * (m - 1) // 2:,} pairs) with n_samples={n_samples:,} draws needs "
+        f"about {need / 2**20:,.0f} MB of working memory, over the memory "
+        f"ceiling of {ceiling / 2**20:,.0f} MB. Raise the ceiling to at least "
+        f"{-(-enough // 2**20):,} MB (nbstats.set_memory_ceiling or the "
+        "environment variable NBSTATS_MAX_MEMORY; the process then needs about "
+        "200 MB more), compare fewer algorithms or cases, or use "
+        "nbstats.bayes_signrank_pairs, which works pair by pair in blocks "
+        "(each pair's own posterior, no joint statements). Fewer n_samples "
+        "saves little: the memory grows with pairs x cases (and with the "
+        "signed-rank test's batches of 64 draws per pair)."
     )
 
 

@@ -149,3 +149,44 @@ def test_a_low_memory_ceiling_gives_the_same_statements(test):
         low = nbstats.bayes_posthoc(wide, **kw)
     pd.testing.assert_frame_equal(low.statements, whole.statements)
     pd.testing.assert_frame_equal(low.probabilities, whole.probabilities)
+
+
+@pytest.mark.parametrize(
+    ("test", "rope"), [("signrank", 0.0), ("signrank", 0.01), ("sign", 0.0)]
+)
+def test_too_many_algorithms_are_refused_up_front(test, rope, monkeypatch):
+    """1000 algorithms x 20 cases need over 1 GB (issue 30 item 9): a clear
+    error before any per-pair array is made, naming the size and the fixes."""
+    from nbstats.stats.bayes import posthoc as posthoc_module
+
+    def no_pairs(*args, **kwargs):
+        raise AssertionError("per-pair set-up reached before the refusal")
+
+    monkeypatch.setattr(posthoc_module, "SignedRankEvents", no_pairs)
+    monkeypatch.setattr(posthoc_module, "SignEvents", no_pairs)
+    table = np.random.default_rng(0).normal(size=(20, 1000))
+    with pytest.raises(ValueError, match="working memory") as caught:
+        nbstats.bayes_posthoc(table, test=test, rope=rope)
+    message = str(caught.value)
+    for words in (
+        "1,000 algorithms x 20 cases",
+        "MB of working memory",
+        "499,500 pairs",
+        "n_samples=50,000",
+        "NBSTATS_MAX_MEMORY",
+        "set_memory_ceiling",
+        "bayes_signrank_pairs",
+    ):
+        assert words in message, (words, message)
+    # the ceiling the message names is enough, one MB less is not
+    from nbstats.stats.bayes.memory import memory_ceiling
+
+    enough = int(message.split("to at least ")[1].split(" MB")[0].replace(",", ""))
+    assert enough > 512
+    with memory_ceiling(f"{enough}M"), pytest.raises(AssertionError, match="per-"):
+        nbstats.bayes_posthoc(table, test=test, rope=rope)
+    with (
+        memory_ceiling(f"{enough - 1}M"),
+        pytest.raises(ValueError, match="1,000 algorithms"),
+    ):
+        nbstats.bayes_posthoc(table, test=test, rope=rope)
