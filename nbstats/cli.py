@@ -12,7 +12,7 @@
 
 Bad options end with ``nbstats <command>: error: argument --option: …`` and
 status 2; bad data with ``nbstats: error: <file>[, line N]: …`` (checked by
-:mod:`nbstats.cli_input` before pandas reads the file, then the library's
+:mod:`nbstats.io.csv` before pandas reads the file, then the library's
 message with its keyword names replaced by the options) and status 2; an
 unwritable report path is refused before any work. SIGINT (Ctrl-C) and
 SIGTERM end a command with one line (``nbstats: interrupted (SIGTERM);
@@ -34,16 +34,17 @@ from typing import Any
 
 import pandas as pd
 
-import nbstats
-from nbstats.cli_input import (
+from nbstats.cli_options import ANALYSES, build_parser
+from nbstats.cli_text import demo_text, frequentist_analysis
+from nbstats.io.csv import (
     check_fold_order,
     read_alias_file,
     read_csv,
     read_scores,
     recognise_folds,
 )
-from nbstats.cli_options import ANALYSES, FOLD_COLUMNS, build_parser
-from nbstats.cli_text import demo_text, frequentist_analysis
+from nbstats.io.options import FOLD_COLUMNS
+from nbstats.scores import score_table
 from nbstats.widgets import serve as dashboard_server
 
 __all__ = ["FOLD_COLUMNS", "build_parser", "main", "read_scores"]
@@ -172,7 +173,7 @@ def _prepare(
             checked = dict(keywords)
             if checked.get("nan_policy") == "pairwise":
                 checked["nan_policy"] = "omit"
-            table = nbstats.score_table(raw, **checked)
+            table = score_table(raw, **checked)
         except (ValueError, TypeError) as error:  # name the file
             kind = TypeError if isinstance(error, TypeError) else ValueError
             raise kind(f"{args.csv}: {error}") from None
@@ -301,15 +302,18 @@ def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> Non
     if args.text:
         print(demo_text())
         return
+    from nbstats.datasets import load
+    from nbstats.report import report
+
     _target(args, args.output)
-    table6 = nbstats.datasets.load("demsar2006")
-    path = nbstats.report(
-        table6, args.output, title="nbstats demo: Demšar (2006), Table 6"
-    )
+    table6 = load("demsar2006")
+    path = report(table6, args.output, title="nbstats demo: Demšar (2006), Table 6")
     print(f"nbstats: wrote {path}")
 
 
 def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    from nbstats.report import report
+
     output = args.output or str(Path(args.csv).with_suffix(".html"))
     if args.format and args.output is None:
         output = str(Path(args.csv).with_suffix(f".{args.format}"))
@@ -317,7 +321,7 @@ def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> N
     raw, table, data = _prepare(args, command)
     keywords = _report_keywords(args, command, table)
     try:
-        path = nbstats.report(raw, output, format=args.format, **data, **keywords)
+        path = report(raw, output, format=args.format, **data, **keywords)
     except OSError as error:
         if error.errno is None or target.name in str(error):
             raise  # a missing tool, or a message that names the report
@@ -358,7 +362,9 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
                 "the same cases; pass --nan-policy omit to drop the incomplete ones."
             )
         raw, table, data = _prepare(args, command)
-        result = nbstats.analyze(
+        from nbstats.stats.analyze import analyze
+
+        result = analyze(
             table,
             alpha=0.05 if args.alpha is None else args.alpha,
             higher_is_better=not args.lower_is_better,

@@ -8,20 +8,19 @@ option and the fix) and the help lists every option with an example.
 from __future__ import annotations
 
 import argparse
-import codecs
 import re
 import textwrap
 from typing import Any
 
+from nbstats.io.options import (
+    HELP,
+    INPUT_OPTIONS,
+    LONG_OPTIONS,
+    add_options,
+    parse_alias,
+)
 from nbstats.report.settings import check_title
 from nbstats.widgets import serve as dashboard_server
-
-#: Column names (any case) recognised as the folds within a run ...
-FOLD_NAMES = ("fold", "folds")
-#: ... and as the runs (repetitions) of the cross-validation.
-RUN_NAMES = ("run", "runs", "repetition", "repetitions", "repeat", "repeats", "rep")
-#: Every column name recognised as a fold column.
-FOLD_COLUMNS = FOLD_NAMES + RUN_NAMES
 
 ANALYSES = ("frequentist", "bayesian", "ranks")
 
@@ -136,18 +135,6 @@ def _seed(text: str) -> int | str:
     return value
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a count; give an integer >= 1, e.g. 10."
-        )
-    return value
-
-
 def _analyses(text: str) -> list[str]:
     chosen = [a.strip().lower() for a in text.split(",") if a.strip()]
     unknown = [a for a in chosen if a not in ANALYSES]
@@ -157,39 +144,6 @@ def _analyses(text: str) -> list[str]:
             "(comma-separated or repeated)."
         )
     return chosen
-
-
-def _alias(text: str) -> tuple[str, str]:
-    name, sep, alias = text.rpartition("=")
-    if not sep or not name.strip() or not alias.strip():
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not NAME=ALIAS; give e.g. "
-            "'HistGradientBoostingClassifier(max_iter=300)=HGB' (split at the "
-            "last '=')."
-        )
-    return name.strip(), alias.strip()
-
-
-def _separator(text: str) -> str:
-    named = {"auto": "auto", "tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";"}
-    if text.lower() in named:
-        return named[text.lower()]
-    if len(text) != 1 or text in '"\r\n' or text.isalnum():
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a separator; give one character such as ';' or "
-            "'|', tab, or auto."
-        )
-    return text
-
-
-def _encoding(text: str) -> str:
-    try:
-        codecs.lookup(text)
-    except LookupError:
-        raise argparse.ArgumentTypeError(
-            f"unknown encoding {text!r}; give e.g. utf-8, latin-1, cp1252 or utf-16."
-        ) from None
-    return text
 
 
 def _title(text: str) -> str:
@@ -206,116 +160,7 @@ def _unit(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _columns(text: str) -> list[str]:
-    names = [c.strip() for c in text.split(",") if c.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError(
-            "give a column name, a comma-separated list such as run,fold, or none."
-        )
-    return names
-
-
 # -- the options ----------------------------------------------------------------
-
-#: Every option's help: ``--option`` at the start of a line, then its text;
-#: indented lines continue it.
-_HELP_TEXT = """\
--o (demo)     where to write the report; the suffix (.html, .pdf, .tex, .ipynb)
-              gives the format (default: nbstats-demo.html)
---text        print the frequentist analysis of Tables 2 and 6 instead
--o            the report's file (default: the CSV's name with the format's
-              suffix, .html without --format)
---format      default: from the suffix of --output, else html
---detail      report: the report's text, same decisions (default); frequentist:
-              every frequentist test and post-hoc procedure; auto: the
-              automatic analysis (assumptions checked, tests chosen, each
-              choice explained, a paragraph for a paper)
---control     --detail frequentist: the algorithm compared with the others
-              (default: the worst-ranked)
-csv           the score CSV, wide or long (see 'data' below)
---title       the report's title (default: 'Statistical comparison of m
-              algorithms on n cases')
---lower-is-better  lower scores are better (errors, run times); default: higher
---analyses    which analyses: frequentist, bayesian, ranks, comma-separated or
-              repeated (default: all three)
---alpha       significance level of the frequentist tests and the rank
-              intervals (default: 0.05)
---gamma       1 - G is the credible level of the Bayesian Friedman test and
-              the joint Bayesian statements (default: 0.05)
---s           prior strength of every Bayesian analysis, >= 0 (default: each
-              test's own: (√17 − 3)/2 for the signed-rank tests, 1 for the
-              Bayesian Friedman test and joint statements; 0: the Bayesian
-              bootstrap)
---prior       prior of the Bayesian signed-rank tests: idp, the near-ignorance
-              prior (lower and upper probabilities; default); bb, the Bayesian
-              bootstrap (s -> 0); point, a pseudo-observation of strength --s
-              at a zero difference (s = 0.5 unless given)
---rope        half-width of the region of practical equivalence of the
-              Bayesian signed-rank tests, in score units (default: 0)
---loss        losses of a Type II and a Type I error, as l0:l1 or l0,l1; an
-              algorithm is decided better when its posterior probability of
-              being better exceeds l1/(l0+l1) (default: 1:19, i.e. 0.95)
---seed        seed of every Monte Carlo computation: an integer >= 0, or
-              'random' for a fresh one, which the output states (default: 0)
---nan-policy  missing scores: raise refuses them and names the cells
-              (default); omit drops every incomplete case and says which;
-              pairwise (report, analyze) also tests each pair on all the
-              cases where both have a score
---aliases     short names A, B, … in tables and figures, with a legend: auto
-              when the longest name has more than 20 characters (default), on
-              always, off never
---alias       your own short name of one algorithm, split at the last '=';
-              repeat it for several; the others keep their names
---alias-file  a text file of NAME=ALIAS lines (blank lines and # comments are
-              skipped), read as --alias options
---layout      auto: by the number of algorithms m (2: two-sample tests, 3 to 12:
-              standard, more: compact, with the full tables in an appendix);
-              standard or compact forces one for m >= 3 (default: auto)
---case        the column of case names: of long data, or of a wide CSV whose
-              case names are not its first column or are numbers (see 'data'
-              below)
---no-case-column  a wide CSV without case names: every column is an algorithm,
-              the rows are numbered 1, 2, ...
---sep         the CSV's field separator: one character, tab, or auto (guessed
-              among , ; tab | from the first 64 KB, with a note) (default: comma)
---encoding    the CSV's text encoding, e.g. latin-1, cp1252, utf-16 (default:
-              utf-8, with or without a byte-order mark)
---algorithm   the column of algorithm names
---score       the column of scores
---fold        the fold column(s), e.g. fold or run,fold (the runs' column
-              first): each algorithm's scores are averaged per case; none: no
-              fold column (default: recognised, see 'data' below)
---runs       per-fold data: how many runs (repetitions) of k-fold
-              cross-validation made each case's folds (k = folds per case /
-              N); with it, or with --fold run,fold, the report also tests each
-              case on its own folds (corrected resampled and Bayesian
-              correlated t-tests)
---aggregate   how repeated rows of a case and algorithm are combined (default:
-              the mean over --fold, refused without one)
---score-unit  the unit of the scores, e.g. 'percentage points': the report
-              states the rope in it (default: "in the scores' units")
---core        write only the part that goes into a paper: the ranked summary,
-              Figure 1 (the critical-difference diagram) and the results
-              paragraph, two PDF pages at most
---hierarchical  per-fold data with --runs: also the Bayesian hierarchical test
-              across data sets (Corani et al. 2017) of the first three pairs;
-              tens of seconds a pair; needs pip install 'nbstats[hierarchical]'
-"""
-
-
-def _parse_help(text: str) -> dict[str, str]:
-    helps: dict[str, str] = {}
-    key = ""
-    for line in text.splitlines():
-        if line.startswith(" "):
-            helps[key] += " " + line.strip()
-        else:
-            key, rest = re.match(r"(\S+(?: \(\w+\))?)\s+(.*)", line).groups()
-            helps[key] = rest
-    return helps
-
-
-_HELP = _parse_help(_HELP_TEXT)
 
 #: The report's options (both ``report`` and ``analyze``): argparse settings.
 _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
@@ -332,32 +177,11 @@ _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "--seed": {"type": _seed, "metavar": "N"},
     "--nan-policy": {"choices": ["raise", "omit", "pairwise"]},
     "--aliases": {"choices": ["auto", "on", "off"]},
-    "--alias": {"action": "append", "type": _alias, "metavar": "NAME=ALIAS"},
+    "--alias": {"action": "append", "type": parse_alias, "metavar": "NAME=ALIAS"},
     "--alias-file": {"metavar": "FILE"},
     "--layout": {"choices": ["auto", "standard", "compact"]},
     "--score-unit": {"type": _unit, "metavar": "TEXT"},
 }
-#: How the CSV is read (both commands).
-_INPUT_OPTIONS: dict[str, dict[str, Any]] = {
-    "--sep": {"type": _separator, "default": ",", "metavar": "CHAR"},
-    "--encoding": {"type": _encoding, "default": "utf-8", "metavar": "NAME"},
-    "--no-case-column": {"action": "store_true"},
-}
-_LONG_OPTIONS: dict[str, dict[str, Any]] = {
-    "--case": {"metavar": "COL"},
-    "--algorithm": {"metavar": "COL"},
-    "--score": {"metavar": "COL"},
-    "--fold": {"type": _columns, "metavar": "COLS"},
-    "--aggregate": {"choices": ["mean", "median"]},
-    "--runs": {"type": _positive_int, "metavar": "N"},
-    "--hierarchical": {"action": "store_true"},
-}
-
-
-def _add(command: Any, options: dict[str, dict[str, Any]], key: str = "") -> None:
-    for option, settings in options.items():
-        flags = ["-o", option] if option == "--output" else [option]
-        command.add_argument(*flags, help=_HELP[key or option], **settings)
 
 
 def _subparser(commands: Any, name: str, help: str) -> argparse.ArgumentParser:
@@ -387,26 +211,26 @@ def build_parser() -> argparse.ArgumentParser:
         "(--text: print the frequentist analysis of Tables 2 and 6 instead)",
     )
     demo_output = {"default": "nbstats-demo.html", "metavar": "FILE"}
-    _add(demo, {"--output": demo_output}, "-o (demo)")
-    _add(demo, {"--text": {"action": "store_true"}})
+    add_options(demo, {"--output": demo_output}, "-o (demo)")
+    add_options(demo, {"--text": {"action": "store_true"}})
     report = _subparser(
         commands, "report", "write a report (HTML, PDF, TeX or notebook) of a score CSV"
     )
-    _add(report, {"--output": {"metavar": "FILE"}}, "-o")
-    _add(report, {"--format": {"choices": ["html", "pdf", "tex", "ipynb"]}})
-    _add(report, {"--core": {"action": "store_true"}})
+    add_options(report, {"--output": {"metavar": "FILE"}}, "-o")
+    add_options(report, {"--format": {"choices": ["html", "pdf", "tex", "ipynb"]}})
+    add_options(report, {"--core": {"action": "store_true"}})
     analyze = _subparser(
         commands,
         "analyze",
         "print the report's analysis of a score CSV as text (same options, "
         "same decisions)",
     )
-    _add(analyze, {"--detail": {"choices": ["report", "frequentist", "auto"]}})
-    _add(analyze, {"--control": {"metavar": "NAME"}})
+    add_options(analyze, {"--detail": {"choices": ["report", "frequentist", "auto"]}})
+    add_options(analyze, {"--control": {"metavar": "NAME"}})
     for command in (report, analyze):
-        _add(command, _ANALYSIS_OPTIONS)
-        _add(command.add_argument_group("reading the CSV"), _INPUT_OPTIONS)
-        _add(command.add_argument_group("long data"), _LONG_OPTIONS)
+        add_options(command, _ANALYSIS_OPTIONS)
+        add_options(command.add_argument_group("reading the CSV"), INPUT_OPTIONS)
+        add_options(command.add_argument_group("long data"), LONG_OPTIONS)
     dashboard = _subparser(
         commands,
         "dashboard",
@@ -416,5 +240,5 @@ def build_parser() -> argparse.ArgumentParser:
     dashboard_server.add_arguments(dashboard)
     for action in dashboard._actions:  # the same help for the same options
         if not action.help and action.option_strings:
-            action.help = _HELP.get(action.option_strings[-1])
+            action.help = HELP.get(action.option_strings[-1])
     return parser

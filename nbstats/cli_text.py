@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-import nbstats
+from nbstats import scores
 from nbstats.results.render import format_value
 
 
@@ -24,9 +24,11 @@ def frequentist_analysis(
     algorithm) with Bonferroni–Dunn, Holm, Hochberg and Hommel, and all pairs
     with Shaffer and with Holm-adjusted Wilcoxon tests.
     """
-    table = nbstats.score_table(table)
+    from nbstats.stats import frequentist
+
+    table = scores.score_table(table)
     hib = {"higher_is_better": higher_is_better}
-    ranks = nbstats.mean_ranks(table, **hib)
+    ranks = scores.mean_ranks(table, **hib)
     if control is None:
         control = str(ranks.idxmax())
     direction = "higher" if higher_is_better else "lower"
@@ -38,18 +40,18 @@ def frequentist_analysis(
         "-----------------",
         _scores_with_ranks(table, higher_is_better),
         "",
-        nbstats.friedman(table, **hib).summary(),
+        frequentist.friedman(table, **hib).summary(),
         "",
-        nbstats.rm_anova(table).summary(),
+        frequentist.rm_anova(table).summary(),
         "",
     ]
     for level in sorted({alpha, 0.10}):
         out += [
-            nbstats.posthoc(table, method="nemenyi", alpha=level, **hib).summary(),
+            frequentist.posthoc(table, method="nemenyi", alpha=level, **hib).summary(),
             "",
         ]
     out += [
-        nbstats.posthoc(
+        frequentist.posthoc(
             table, method="bonferroni-dunn", control=control, alpha=alpha, **hib
         ).summary(),
         "",
@@ -58,11 +60,15 @@ def frequentist_analysis(
     out.append("-" * len(out[-1]))
     decisions = {}
     for method in ("holm", "hochberg", "hommel"):
-        res = nbstats.posthoc(table, method=method, control=control, alpha=alpha, **hib)
+        res = frequentist.posthoc(
+            table, method=method, control=control, alpha=alpha, **hib
+        )
         decisions[method] = res.adjusted.map(format_value) + res.reject.map(
             {True: " *", False: ""}
         )
-    first = nbstats.posthoc(table, method="holm", control=control, alpha=alpha, **hib)
+    first = frequentist.posthoc(
+        table, method="holm", control=control, alpha=alpha, **hib
+    )
     summary = pd.DataFrame(
         {
             "z": first.statistics.map(format_value),
@@ -71,9 +77,12 @@ def frequentist_analysis(
         }
     )
     out += [summary.to_string(), "(* = rejected)", ""]
-    out += [nbstats.posthoc(table, method="shaffer", alpha=alpha, **hib).summary(), ""]
     out += [
-        nbstats.posthoc(
+        frequentist.posthoc(table, method="shaffer", alpha=alpha, **hib).summary(),
+        "",
+    ]
+    out += [
+        frequentist.posthoc(
             table, method="wilcoxon", adjust="holm", alpha=alpha, **hib
         ).summary(),
         "",
@@ -82,9 +91,9 @@ def frequentist_analysis(
 
 
 def _scores_with_ranks(table: pd.DataFrame, higher_is_better: bool) -> str:
-    ranks = nbstats.ranks(table, higher_is_better=higher_is_better)
+    ranks = scores.ranks(table, higher_is_better=higher_is_better)
     cells = table.map(lambda v: f"{v:.4g}") + ranks.map(lambda r: f" ({r:g})")
-    cells.loc["mean rank"] = nbstats.mean_ranks(
+    cells.loc["mean rank"] = scores.mean_ranks(
         table, higher_is_better=higher_is_better
     ).map(lambda r: f"{r:.3f}")
     return cells.to_string()
@@ -92,8 +101,10 @@ def _scores_with_ranks(table: pd.DataFrame, higher_is_better: bool) -> str:
 
 def demo_text() -> str:
     """The frequentist analysis of Demšar's Tables 2 and 6."""
-    table6 = nbstats.datasets.load("demsar2006")
-    table2 = nbstats.datasets.load("demsar2006_table2")
+    from nbstats.datasets import load
+
+    table6 = load("demsar2006")
+    table2 = load("demsar2006_table2")
     header = (
         "nbstats demo: Demšar (2006), Tables 2 and 6 — AUC of C4.5 variants on 14 "
         "UCI data sets.\n(The 'voting' tie in Table 6 is broken as in the paper: "

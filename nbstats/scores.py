@@ -235,8 +235,8 @@ def paired_differences(
                 "pair them first, e.g. a, b = a.align(b, join='inner')."
             )
         b = b.reindex(a.index)
-    va = _as_vector(a, "a")
-    vb = _as_vector(b, "b")
+    va = as_vector(a, "a")
+    vb = as_vector(b, "b")
     if va.shape != vb.shape:
         raise ValueError(
             f"a and b must hold one score per case each, got {va.size} and "
@@ -279,7 +279,30 @@ def _series_name(x: object, default: str) -> str:
     return default if name is None else str(name)
 
 
-def _as_vector(x: object, label: str) -> np.ndarray:
+def as_vector(x: object, label: str) -> np.ndarray:
+    """One algorithm's scores as a checked 1-D float array.
+
+    The two-sample functions read each argument here: a DataFrame, a 2-D
+    array or a value that is not a real number is refused with an error that
+    names the argument (``label``) and the fix.
+
+    Parameters
+    ----------
+    x : Series, 1-D array-like
+        One score per case.
+    label : str
+        The argument's name in error messages, e.g. ``"a"``.
+
+    Returns
+    -------
+    ndarray
+        float64 scores.
+
+    Examples
+    --------
+    >>> as_vector([0.9, 0.8], "a")
+    array([0.9, 0.8])
+    """
     if isinstance(x, pd.DataFrame):
         raise TypeError(
             f"{label} must be one column of scores, got a DataFrame; "
@@ -295,6 +318,52 @@ def _as_vector(x: object, label: str) -> np.ndarray:
             f"{label} must be 1-D (one score per case), got shape {np.shape(x)}."
         )
     return real_scores(x, where)
+
+
+def wide_frame(
+    data: object,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: Aggregate = None,
+) -> pd.DataFrame:
+    """The wide table (rows = cases, columns = algorithms) before validation.
+
+    Long data (``case``, ``algorithm`` and ``score`` name its columns) is
+    pivoted, repeated measurements combined by ``aggregate``; a 2-D array gets
+    the labels ``case1, case2, ...`` and ``alg1, alg2, ...``. The values are
+    not checked further: :func:`score_table` and :func:`incomplete_table` do
+    that. For callers that must see the table before a ``nan_policy`` drops
+    cases (the report counts them).
+
+    Parameters
+    ----------
+    data : DataFrame or 2-D array-like
+        A wide table, or long data with ``case``, ``algorithm`` and ``score``.
+    case, algorithm, score : str, optional
+        The columns of long data (all three, or none for a wide table).
+    aggregate : {None, "mean", "median"}
+        How repeated (case, algorithm) rows of long data are combined.
+
+    Returns
+    -------
+    DataFrame
+        The wide table (``data`` itself when it already is a wide DataFrame).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"d": ["x", "x", "y", "y"], "a": ["A", "B", "A", "B"],
+    ...                      "s": [0.9, 0.8, 0.7, 0.75]})
+    >>> wide_frame(long, case="d", algorithm="a", score="s")
+    a    A     B
+    d
+    x  0.9  0.80
+    y  0.7  0.75
+    """
+    if case is None and algorithm is None and score is None:
+        return _as_wide_frame(data)
+    return _pivot_long(data, case, algorithm, score, aggregate)
 
 
 def _as_wide_frame(data: object) -> pd.DataFrame:

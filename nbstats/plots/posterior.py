@@ -56,10 +56,12 @@ from nbstats.plots.style import (
 )
 
 __all__ = [
+    "SignrankPicture",
     "friedman_posterior",
     "reflected_kde",
     "rope_probabilities",
     "sign_posterior",
+    "signrank_picture",
     "signrank_posterior",
 ]
 
@@ -132,7 +134,7 @@ def signrank_posterior(
     >>> plt.close(ax.figure)
     """
     require(result, ("signrank",), "signrank_posterior")
-    picture = _signrank_picture(result, _check_bins(bins), show_threshold)
+    picture = signrank_picture(result, _check_bins(bins), show_threshold)
     own = ax is None
     with paper_style():
         _, ax = new_axes(ax, width=width, aspect=0.95 if picture.idp else 0.85)
@@ -154,7 +156,7 @@ class _Curve(NamedTuple):
     point: float | None
 
 
-class _SignrankPicture(NamedTuple):
+class SignrankPicture(NamedTuple):
     """What :func:`signrank_posterior` draws, computed before any artist.
 
     The Bayesian dashboard writes the same picture as SVG without matplotlib
@@ -173,12 +175,12 @@ class _SignrankPicture(NamedTuple):
     title: str
 
 
-def _signrank_picture(
+def signrank_picture(
     result: Any,
     bins: int | None,
     show_threshold: bool,
-    previous: _SignrankPicture | None = None,
-) -> _SignrankPicture:
+    previous: SignrankPicture | None = None,
+) -> SignrankPicture:
     """The curves, limits and texts of the plot (no matplotlib involved).
 
     A density of ``previous`` is reused when its draws are equal (the same
@@ -269,7 +271,7 @@ def _signrank_picture(
         )
     if show_threshold:
         title.append(literal(threshold_line(result)))
-    return _SignrankPicture(
+    return SignrankPicture(
         idp=idp,
         bins=bins,
         curves=curves,
@@ -283,8 +285,8 @@ def _signrank_picture(
     )
 
 
-def _draw_signrank(ax: Any, picture: _SignrankPicture) -> None:
-    """Draw a picture of :func:`_signrank_picture` (no legend) on ``ax``."""
+def _draw_signrank(ax: Any, picture: SignrankPicture) -> None:
+    """Draw a picture of :func:`signrank_picture` (no legend) on ``ax``."""
     for curve in picture.curves:
         if curve.xy is None:
             _draw_point_mass(

@@ -25,7 +25,9 @@ SHADE = "#BFD7EA"  # filled areas (light enough to print grey, not black)
 #: Figure widths in inches.
 WIDTHS = {"single": 3.3, "double": 6.9}
 
-_RC = {
+#: The matplotlib settings of the paper style (``axes.prop_cycle`` is filled
+#: in by :func:`rc_params`); the dashboards' SVGs take their fonts from here.
+PAPER_RC = {
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica", "sans-serif"],
     "font.size": 8,
@@ -54,7 +56,7 @@ def rc_params() -> dict[str, Any]:
     """The matplotlib settings of :func:`paper_style`."""
     from cycler import cycler  # matplotlib dependency; imported lazily
 
-    params = dict(_RC)
+    params = dict(PAPER_RC)
     params["axes.prop_cycle"] = cycler(color=list(PALETTE))
     return params
 

@@ -159,9 +159,9 @@ def alias_legend(aliases: Mapping[str, str]) -> None:
 
 def ranked_summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
     """Table: the algorithms best first, with mean rank and score statistics."""
-    import nbstats
+    from nbstats.scores import ranks as rank_table
 
-    ranks = nbstats.ranks(scores, higher_is_better=higher_is_better)
+    ranks = rank_table(scores, higher_is_better=higher_is_better)
     mean_rank = ranks.mean()
     order = mean_rank.sort_values(kind="stable").index
     best = ranks.eq(ranks.min(axis=1), axis=0)

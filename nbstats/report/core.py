@@ -214,10 +214,11 @@ def core(
     alias}): the table gives the full names beside the aliases. Returns the
     results paragraph (for its references).
     """
-    import nbstats
+    from nbstats.scores import mean_ranks as average_ranks
+    from nbstats.stats.letters import letters as letters_of
 
-    mean_ranks = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
-    letters = nbstats.letters(nemenyi) if nemenyi is not None else None
+    mean_ranks = average_ranks(scores, higher_is_better=higher_is_better)
+    letters = letters_of(nemenyi) if nemenyi is not None else None
     m, n = scores.shape[1], scores.shape[0]
     if nemenyi is not None:  # first: the float then fits the first page
         ax = _cd_axes(nemenyi, m)
@@ -295,9 +296,9 @@ def core_two(
 ) -> Paragraph:
     """Two algorithms: the summary table and the results paragraph
     (``detailed``: the detailed analysis follows)."""
-    import nbstats
+    from nbstats.scores import mean_ranks as average_ranks
 
-    mean_ranks = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
+    mean_ranks = average_ranks(scores, higher_is_better=higher_is_better)
     frame = _summary_frame(scores, mean_ranks, None, None, aliases)
     direction = "higher" if higher_is_better else "lower"
     caption = (

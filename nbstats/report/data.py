@@ -127,7 +127,8 @@ def defuse_csv_outputs(nb: Any) -> Any:
 
 def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
     """The opening paragraph: what is compared, on what, which way is better."""
-    import nbstats
+    from importlib.metadata import version
+
     from nbstats.report.prepare import COMPACT_ABOVE
 
     m, n = scores.shape[1], scores.shape[0]
@@ -137,7 +138,7 @@ def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
     para = Paragraph().add(
         f"This report compares {m} algorithms{names} on {n} "
         f"cases. {direction} scores are better; ranks are 1 for the best. Every "
-        f"number below was recomputed by nbstats {nbstats.__version__} from the "
+        f"number below was recomputed by nbstats {version('nbstats')} from the "
         "scores embedded in the report's notebook; the Methods section states "
         "how."
     )
@@ -146,10 +147,11 @@ def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
 
 def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
     """Table: every score with its rank, the mean ranks, the best in bold."""
-    import nbstats
+    from nbstats.scores import mean_ranks
+    from nbstats.scores import ranks as rank_table
 
-    ranks = nbstats.ranks(scores, higher_is_better=higher_is_better)
-    mean = nbstats.mean_ranks(scores, higher_is_better=higher_is_better)
+    ranks = rank_table(scores, higher_is_better=higher_is_better)
+    mean = mean_ranks(scores, higher_is_better=higher_is_better)
     values = scores.to_numpy()
     best = values.max(axis=1) if higher_is_better else values.min(axis=1)
     bold = values == best[:, None]

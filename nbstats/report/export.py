@@ -232,11 +232,9 @@ def _kernel_manager_class() -> type:
 
 
 def _kernel_env() -> dict[str, str]:
-    import nbstats
-
     env = dict(os.environ)
     # the kernel imports the same nbstats as this process, installed or not
-    root = str(Path(nbstats.__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])  # above nbstats/
     env["PYTHONPATH"] = os.pathsep.join(
         [root, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
     )

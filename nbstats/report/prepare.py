@@ -21,11 +21,10 @@ import pandas as pd
 from nbstats.missing import pairwise_table
 from nbstats.names import AliasOption, make_aliases
 from nbstats.scores import (
-    _as_wide_frame,
-    _pivot_long,
     check_choice,
     fold_summary,
     score_table,
+    wide_frame,
 )
 
 __all__ = [
@@ -151,9 +150,9 @@ def prepare(
                 aggregate=aggregate or "mean",
             )
             aggregate = aggregate or "mean"
-        wide = _pivot_long(scores, case, algorithm, score, aggregate)
+        wide = wide_frame(scores, case, algorithm, score, aggregate)
     else:
-        wide = _as_wide_frame(scores)
+        wide = wide_frame(scores)
     if nan_policy == "pairwise":
         pairwise_table(wide)  # every pair shares two cases, or a clear error
     with warnings.catch_warnings():

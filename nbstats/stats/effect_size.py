@@ -504,9 +504,9 @@ def _oriented(
     a: object, b: object, d: np.ndarray, higher_is_better: bool, nan_policy: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """The two score vectors (after nan_policy), b's made "larger is better"."""
-    from nbstats.scores import _as_vector
+    from nbstats.scores import as_vector
 
-    va, vb = _as_vector(a, "a"), _as_vector(b, "b")
+    va, vb = as_vector(a, "a"), as_vector(b, "b")
     keep = ~(np.isnan(va) | np.isnan(vb))
     va, vb = va[keep], vb[keep]
     if not higher_is_better:

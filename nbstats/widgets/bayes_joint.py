@@ -23,9 +23,9 @@ from nbstats.stats.bayes.posthoc import (
     RIGHT,
     ROPE,
     SignedRankEvents,
-    _joint,
-    _marginals,
     joint_from_codes,
+    joint_shares,
+    region_shares,
     statement_table,
 )
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
@@ -155,10 +155,10 @@ class SignedRankJoint:
                 def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
                     return joint_from_codes(codes, chosen, order)
             else:
-                shares, stored = _marginals(self.draws, events, s, len(self.pairs))
+                shares, stored = region_shares(self.draws, events, s, len(self.pairs))
 
                 def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-                    return _joint(self.draws, events, s, chosen, order, stored)
+                    return joint_shares(self.draws, events, s, chosen, order, stored)
 
             self._statements = statement_table(
                 shares,

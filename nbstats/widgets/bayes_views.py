@@ -348,7 +348,7 @@ class PosteriorPlot:
         labels: tuple[str, str] | None = None,
     ) -> str:
         """The SVG of ``result``; ``labels`` (a, b) replace its names in texts."""
-        from nbstats.plots.posterior import _signrank_picture
+        from nbstats.plots.posterior import signrank_picture
         from nbstats.widgets.posterior_svg import signrank_svg
 
         old = None if fresh else self._picture
@@ -358,7 +358,7 @@ class PosteriorPlot:
             import dataclasses
 
             shown = dataclasses.replace(result, name_a=labels[0], name_b=labels[1])
-        picture = _signrank_picture(shown, None, True, previous=old)
+        picture = signrank_picture(shown, None, True, previous=old)
         svg = signrank_svg(
             picture, alt=f"posterior of θ: {result.name_a} vs {result.name_b}"
         )

@@ -1,6 +1,6 @@
 """The Bayesian dashboard's posterior plot, written as SVG without matplotlib.
 
-:func:`signrank_svg` draws what :func:`nbstats.plots.posterior._signrank_picture`
+:func:`signrank_svg` draws what :func:`nbstats.plots.posterior.signrank_picture`
 computed (the picture :func:`nbstats.plots.signrank_posterior` draws with
 matplotlib): the density curve(s) of θ, the shaded area beyond ½, the ½ line,
 the credible interval, a legend with the probabilities, axis labels, ticks and
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.plots.style import _RC, INK, MUTED, SHADE
+from nbstats.plots.style import INK, MUTED, PAPER_RC, SHADE
 
 __all__ = ["nice_ticks", "signrank_svg", "text_width"]
 
@@ -38,7 +38,7 @@ LEFT, RIGHT = 0.11 * WIDTH, 0.97 * WIDTH
 TOP, BOTTOM = (1 - 0.84) * HEIGHT, (1 - 0.15) * HEIGHT
 #: Font sizes of the paper style (pt).
 TITLE_SIZE, LABEL_SIZE, TICK_SIZE, LEGEND_SIZE = 8.0, 8.0, 7.0, 7.0
-FONT = ", ".join(_RC["font.sans-serif"])
+FONT = ", ".join(PAPER_RC["font.sans-serif"])
 TICK_LENGTH, TICK_PAD, TITLE_PAD = 3.5, 3.5, 6.0
 LINE_STEP = 1.22  # line spacing of multi-line titles, in font sizes
 ASCENT = 0.76  # DejaVu Sans digits and capitals, in font sizes
@@ -164,7 +164,7 @@ def _fitted(text: str, size: float, room: float) -> str:
 
 
 def signrank_svg(picture: Any, alt: str) -> str:
-    """SVG of a :func:`~nbstats.plots.posterior._signrank_picture`.
+    """SVG of a :func:`~nbstats.plots.posterior.signrank_picture`.
 
     ``alt`` becomes the SVG's ``<title>`` (its accessible name); the
     ``<desc>`` repeats the title and legend texts.

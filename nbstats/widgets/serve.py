@@ -14,7 +14,7 @@ default 3) at once, a page beyond that getting an HTTP 503 page saying so;
 a kernel idle for ``--cull-idle`` seconds (default 600) is stopped.
 
 The CSV is read as ``nbstats report`` reads it, by
-:func:`nbstats.cli_input.read_csv` -- at start, and in every kernel -- with
+:func:`nbstats.io.csv.read_csv` -- at start, and in every kernel -- with
 the same options: ``--sep``, ``--encoding``, ``--no-case-column``, and
 ``--case NAME`` alone naming the case column of a wide file,
 ``--case/--algorithm/--score`` the columns of long data. A duplicated or
@@ -43,6 +43,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from nbstats.io.options import HELP, INPUT_OPTIONS, LONG_OPTIONS, add_options
 from nbstats.report.settings import check_title, escape_markdown, python_value
 from nbstats.widgets.serve_data import (
     FoldInput,
@@ -112,7 +113,7 @@ def build_notebook(
     """The notebook Voilà serves: a title and one cell showing the dashboard.
 
     The CSV is read by the kernel from its absolute path (so every page load
-    sees the file as it is then), through :mod:`nbstats.cli_input` with the
+    sees the file as it is then), through :mod:`nbstats.io.csv` with the
     options given here (as :func:`load_scores` reads it); names and options
     are embedded as Python literals (data, never code), so any path or
     column name is safe; the file name and title are Markdown-escaped.
@@ -132,11 +133,11 @@ def build_notebook(
     import logging
     <BLANKLINE>
     import nbstats
-    import nbstats.cli_input
+    import nbstats.io.csv
     <BLANKLINE>
     # a missing font is not the reader's business
     logging.getLogger('matplotlib.font_manager').setLevel(logging.ERROR)
-    scores, _ = nbstats.cli_input.read_csv(
+    scores, _ = nbstats.io.csv.read_csv(
         r'/.../scores.csv',
         sep=',',
         encoding='utf-8',
@@ -163,7 +164,7 @@ def build_notebook(
                 "(read_folds recognises them)."
             )
         read = _call(
-            "scores, _ = nbstats.cli_input.read_csv",
+            "scores, _ = nbstats.io.csv.read_csv",
             _literal(path),
             sep=sep,
             encoding=encoding,
@@ -180,7 +181,7 @@ def build_notebook(
         if fold_keyword(fold) is not None:
             keywords["fold"] = fold_keyword(fold)
         read = _call(
-            "scores = nbstats.cli_input.read_scores",
+            "scores = nbstats.io.csv.read_scores",
             _literal(path),
             **keywords,
             nan_policy=nan_policy,
@@ -189,7 +190,7 @@ def build_notebook(
         )
     else:  # the dashboard validates (and names the cases nan_policy drops)
         read = _call(
-            "scores, _ = nbstats.cli_input.read_csv",
+            "scores, _ = nbstats.io.csv.read_csv",
             _literal(path),
             sep=sep,
             encoding=encoding,
@@ -207,7 +208,7 @@ def build_notebook(
             "import logging",
             "",
             "import nbstats",
-            "import nbstats.cli_input",
+            "import nbstats.io.csv",
             "",
             "# a missing font is not the reader's business",
             "logging.getLogger('matplotlib.font_manager').setLevel(logging.ERROR)",
@@ -457,9 +458,6 @@ def _folds_announce(checked: FoldInput) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of ``nbstats dashboard`` (shared by :mod:`nbstats.cli`)."""
-    # the report's options and help texts where they mean the same (imported
-    # here: nbstats.cli_options imports this module)
-    from nbstats.cli_options import _HELP, _INPUT_OPTIONS, _LONG_OPTIONS, _add
 
     parser.add_argument(
         "csv",
@@ -481,12 +479,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="port on 127.0.0.1 (default: a free one)",
     )
     add_lock_arguments(parser)
-    _add(parser, {"--lower-is-better": {"action": "store_true"}})
-    _add(parser.add_argument_group("reading the CSV"), _INPUT_OPTIONS)
+    add_options(parser, {"--lower-is-better": {"action": "store_true"}})
+    add_options(parser.add_argument_group("reading the CSV"), INPUT_OPTIONS)
     long = parser.add_argument_group("long data")
-    case = _HELP["--case"].replace(" (see 'data' below)", "")  # no such section
-    long.add_argument("--case", help=case, **_LONG_OPTIONS["--case"])
-    _add(long, {o: _LONG_OPTIONS[o] for o in ("--algorithm", "--score")})
+    case = HELP["--case"].replace(" (see 'data' below)", "")  # no such section
+    long.add_argument("--case", help=case, **LONG_OPTIONS["--case"])
+    add_options(long, {o: LONG_OPTIONS[o] for o in ("--algorithm", "--score")})
     long.add_argument(
         "--aggregate",
         choices=("mean", "median"),
@@ -500,14 +498,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "by name: fold, folds, run, repetition, repeat, rep; of two, the one "
         "nested in the other is the fold, else the names tell); the other "
         "dashboards average each algorithm's scores over them",
-        **_LONG_OPTIONS["--fold"],
+        **LONG_OPTIONS["--fold"],
     )
     long.add_argument(
         "--runs",
         help="--kind folds: how many runs (repetitions) of k-fold "
         "cross-validation made each data set's folds (k = folds / N); not "
         "needed with --fold run,fold",
-        **_LONG_OPTIONS["--runs"],
+        **LONG_OPTIONS["--runs"],
     )
     parser.add_argument(
         "--nan-policy",

@@ -2,7 +2,7 @@
 
 The served page's kernel reads the file again (every page load sees the file
 as it is then); this module reads it once before Voilà starts, with the same
-functions (:func:`nbstats.cli_input.read_csv`, :func:`nbstats.score_table`,
+functions (:func:`nbstats.io.csv.read_csv`, :func:`nbstats.score_table`,
 the fold dashboard's :class:`~nbstats.widgets.folds_data.FoldTests`), so a
 bad file or a bad combination of options is refused in the terminal, with
 one line naming the file and the fix, not in the page.
@@ -46,7 +46,7 @@ def load_scores(
 ) -> pd.DataFrame:
     """Read a score CSV as ``nbstats report`` does and validate it.
 
-    The file is checked by :func:`nbstats.cli_input.read_csv` before pandas
+    The file is checked by :func:`nbstats.io.csv.read_csv` before pandas
     parses it, then validated by :func:`nbstats.score_table`; an error names
     the file (and the line) and the fix. The keywords are the options of
     ``nbstats report``: wide data (no ``algorithm``/``score``) has a column
@@ -188,8 +188,8 @@ def _check(problem: tuple[str, str] | None) -> None:
 
 
 def _read_raw(csv: str | os.PathLike[str], data: dict[str, Any]) -> tuple:
-    """``(raw frame, separator, is_long)``, by :func:`nbstats.cli_input.read_csv`."""
-    from nbstats.cli_input import read_csv
+    """``(raw frame, separator, is_long)``, by :func:`nbstats.io.csv.read_csv`."""
+    from nbstats.io.csv import read_csv
 
     long = {key: data[key] for key in ("case", "algorithm", "score")}
     is_long = long["algorithm"] is not None
@@ -213,7 +213,7 @@ def _named(path: str, error: Exception) -> Exception:
 def read_table(csv: str | os.PathLike[str], **data: Any) -> tuple[pd.DataFrame, str]:
     """The table :func:`load_scores` returns (``data``: its keywords) and the
     separator used (``sep="auto"`` resolved)."""
-    import nbstats
+    from nbstats.scores import score_table
 
     data.setdefault("fold", None)
     _check(
@@ -235,7 +235,7 @@ def read_table(csv: str | os.PathLike[str], **data: Any) -> tuple[pd.DataFrame, 
         if fold is not None:
             keywords["fold"] = fold
     try:
-        table = nbstats.score_table(raw, **keywords, nan_policy=data["nan_policy"])
+        table = score_table(raw, **keywords, nan_policy=data["nan_policy"])
     except (ValueError, TypeError) as error:
         raise _named(os.fspath(csv), error) from None
     return table, found
@@ -248,7 +248,7 @@ class FoldInput:
     ----------
     fold : str or list of str
         The fold column(s), runs first: given, or recognised as ``nbstats
-        report`` recognises them (:func:`nbstats.cli_input.recognise_folds`).
+        report`` recognises them (:func:`nbstats.io.csv.recognise_folds`).
     recognised : bool
         Whether ``fold`` was recognised rather than given (the CLI says so).
     runs : int or None
@@ -303,7 +303,7 @@ def read_folds(
     >>> found.fold, found.recognised, found.runs, found.shape, found.folds_per_case
     ('fold', True, 10, (2, 5), [100])
     """
-    from nbstats.cli_input import check_fold_order, recognise_folds
+    from nbstats.io.csv import check_fold_order, recognise_folds
     from nbstats.widgets.folds_data import FoldTests
 
     _check(

@@ -163,15 +163,15 @@ def test_signrank_with_rope_states_the_region_shares(rope_point):
 
 
 def test_signrank_picture_reuses_the_density_of_equal_draws(idp):
-    from nbstats.plots.posterior import _signrank_picture
+    from nbstats.plots.posterior import signrank_picture
 
-    first = _signrank_picture(idp, None, True)
-    again = _signrank_picture(
+    first = signrank_picture(idp, None, True)
+    again = signrank_picture(
         dataclasses.replace(idp, threshold=0.8), None, True, previous=first
     )
     assert all(a.xy is b.xy for a, b in zip(again.curves, first.curves, strict=True))
     assert again.title != first.title
-    histogram = _signrank_picture(idp, 20, True, previous=first)
+    histogram = signrank_picture(idp, 20, True, previous=first)
     assert histogram.curves[0].xy[0].size == 2 * 20
 
 

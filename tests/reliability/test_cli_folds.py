@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.cli_input import check_fold_order, recognise_folds
+from nbstats.io.csv import check_fold_order, recognise_folds
 from nbstats.widgets.serve_data import read_folds
 
 RUNS, FOLDS = 5, 20

@@ -1,4 +1,4 @@
-"""What the command line refuses before pandas can guess (nbstats.cli_input),
+"""What the command line refuses before pandas can guess (nbstats.io.csv),
 and where it may write: every error names the file (and line) and the fix, is
 one line on stderr, exits with status 2, and starts no analysis."""
 
@@ -383,7 +383,7 @@ def test_a_failed_write_names_the_report(tmp_path, monkeypatch, capsys):
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(nbstats, "report", full_disk)
+    monkeypatch.setattr(nbstats.report, "report", full_disk)
     code, _, err = run(["report", scores], capsys)
     assert code == 2
     assert err == (

@@ -1,5 +1,5 @@
 """What ``nbstats dashboard`` refuses at start, before Voilà: the CSV is read
-as ``nbstats report`` reads it (:mod:`nbstats.cli_input`), in the server and
+as ``nbstats report`` reads it (:mod:`nbstats.io.csv`), in the server and
 in the code its page's kernels run. A refused file is one line on stderr
 naming the file and the fix, status 2, and no Voilà; an accepted one is
 served with the options that made it readable, and the kernel's read gives
@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-import nbstats.cli_input
+import nbstats.io.csv
 from nbstats.cli_options import build_parser
 from nbstats.widgets import serve, serve_process
 

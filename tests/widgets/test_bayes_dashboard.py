@@ -632,7 +632,7 @@ def test_plot_errors_show_and_leak_no_figure(table, monkeypatch):
         raise ValueError("cannot draw")
 
     # what signrank_posterior draws, and the dashboard's plot moves to
-    monkeypatch.setattr(posterior, "_signrank_picture", broken)
+    monkeypatch.setattr(posterior, "signrank_picture", broken)
     dash.set(a="A", b="C")
     assert dash.error == "ValueError: cannot draw"
     assert plt.get_fignums() == []

@@ -17,7 +17,7 @@ from matplotlib.ticker import MaxNLocator
 
 import nbstats
 from nbstats.plots._common import format_probability
-from nbstats.plots.posterior import _signrank_picture
+from nbstats.plots.posterior import signrank_picture
 from nbstats.plots.style import ACCENT, SECOND, SHADE
 from nbstats.widgets import posterior_svg
 from nbstats.widgets.posterior_svg import nice_ticks, signrank_svg
@@ -33,7 +33,7 @@ def uci() -> pd.DataFrame:
 
 
 def draw(result, bins=None):
-    picture = _signrank_picture(result, bins, True)
+    picture = signrank_picture(result, bins, True)
     svg = signrank_svg(
         picture, alt=f"posterior of θ: {result.name_a} vs {result.name_b}"
     )

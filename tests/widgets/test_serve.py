@@ -160,10 +160,10 @@ def test_the_kernel_reads_the_csv_as_the_report_does(wide_csv, long_csv):
         wide_csv, case="case", sep=";", encoding="latin-1", no_case_column=False
     )
     code = nb.cells[-1].source
-    assert "import nbstats.cli_input" in code and "pd.read_csv" not in code
+    assert "import nbstats.io.csv" in code and "pd.read_csv" not in code
     # every argument is a literal: the call reads the file with these options
     (call,) = [n for n in ast.parse(code).body if isinstance(n, ast.Assign)][:1]
-    assert ast.unparse(call.value.func) == "nbstats.cli_input.read_csv"
+    assert ast.unparse(call.value.func) == "nbstats.io.csv.read_csv"
     (path,) = (ast.literal_eval(arg) for arg in call.value.args)
     values = {k.arg: ast.literal_eval(k.value) for k in call.value.keywords}
     values["path"] = path
@@ -181,7 +181,7 @@ def test_the_kernel_reads_the_csv_as_the_report_does(wide_csv, long_csv):
         .cells[-1]
         .source
     )
-    assert "scores = nbstats.cli_input.read_scores(" in long
+    assert "scores = nbstats.io.csv.read_scores(" in long
     for part in ("case='data'", "algorithm='algo'", "aggregate='mean'", "sep=','"):
         assert part in long
     with pytest.raises(ValueError, match="missing: --case"):
@@ -705,7 +705,7 @@ def test_fold_notebook_reads_the_folds_as_they_are(fold_csv):
         for node in tree.body
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
     }
-    read = calls["nbstats.cli_input.read_csv"]
+    read = calls["nbstats.io.csv.read_csv"]
     values = {k.arg: ast.literal_eval(k.value) for k in read.keywords}
     assert values["long"] == FOLD_OPTIONS and values["no_case_column"] is False
     board = {

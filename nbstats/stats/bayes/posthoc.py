@@ -31,7 +31,9 @@ __all__ = [
     "bayes_posthoc",
     "cap_joint",
     "joint_from_codes",
+    "joint_shares",
     "posthoc_memory",
+    "region_shares",
     "statement_table",
 ]
 
@@ -213,10 +215,10 @@ def bayes_posthoc(
         ]
         stored = None
     else:
-        shares, stored = _marginals(draws, evaluate, s, len(pairs))
+        shares, stored = region_shares(draws, evaluate, s, len(pairs))
 
     def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-        return _joint(draws, evaluate, s, chosen, order, stored)
+        return joint_shares(draws, evaluate, s, chosen, order, stored)
 
     statements = statement_table(
         shares, joint_of, pairs, names, mean_rank, gamma=gamma, rope=rope
@@ -629,11 +631,16 @@ class SignedRankEvents:
         return codes, counts
 
 
-def _marginals(
+def region_shares(
     draws: DirichletWeights, evaluate: object, s: float, n_pairs: int
 ) -> tuple[np.ndarray, list[np.ndarray] | None]:
-    """Monte Carlo shares of (LEFT, ROPE, RIGHT) per pair (n_pairs × 3);
-    keeps the draws' region codes if they fit in memory."""
+    """Monte Carlo shares of (LEFT, ROPE, RIGHT) per pair (n_pairs × 3).
+
+    ``evaluate`` is a :class:`SignEvents` or :class:`SignedRankEvents`; the
+    draws' region codes are kept (second value) if they fit in the memory
+    ceiling, for :func:`joint_shares`, else ``None``. Used by
+    :func:`bayes_posthoc` and the dashboard's joint statements.
+    """
     keep = draws.n_samples * n_pairs <= budget()
     stored: list[np.ndarray] = []
     counts = np.zeros((n_pairs, 3))
@@ -668,7 +675,7 @@ def cap_joint(joint: np.ndarray, sorted_marginals: np.ndarray) -> np.ndarray:
     return np.minimum(joint, np.minimum.accumulate(sorted_marginals))
 
 
-def _joint(
+def joint_shares(
     draws: DirichletWeights,
     evaluate: object,
     s: float,
@@ -676,7 +683,13 @@ def _joint(
     order: np.ndarray,
     stored: list[np.ndarray] | None,
 ) -> np.ndarray:
-    """Share of draws in which every statement of each prefix holds."""
+    """Share of draws in which every statement of each prefix holds.
+
+    ``chosen`` is each pair's region, ``order`` the statements by decreasing
+    marginal; ``stored`` the codes kept by :func:`region_shares` (``None``:
+    the regions are computed again from ``draws``). Used by
+    :func:`bayes_posthoc` and the dashboard's joint statements.
+    """
     counts = np.zeros(order.size)
     ordered_choice = chosen[order]
     if stored is not None:

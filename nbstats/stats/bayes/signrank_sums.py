@@ -9,17 +9,25 @@ one pass; :func:`posterior_means` gives the exact posterior means of θ;
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
 from nbstats.stats.bayes.walsh import WalshBatch, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 
-if TYPE_CHECKING:
-    from nbstats.stats.bayes.signrank import SignedRankPosterior
+__all__ = ["WalshPosterior", "mc_error", "posterior_means", "shared_components"]
 
-__all__ = ["mc_error", "posterior_means", "shared_components"]
+
+class WalshPosterior(Protocol):
+    """What :func:`shared_components` reads of a posterior: the attributes of
+    :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior` (named here, not
+    imported, since that module imports this one)."""
+
+    prior: str
+    _plan: WalshPlan
+    _regions: dict[str, Any]
+    _points: Any
 
 
 def mc_error(probabilities: Sequence[float | None], n_draws: int) -> float:
@@ -36,7 +44,7 @@ def mc_error(probabilities: Sequence[float | None], n_draws: int) -> float:
 
 
 def shared_components(
-    posteriors: Sequence[SignedRankPosterior],
+    posteriors: Sequence[WalshPosterior],
     draws: DirichletWeights,
     *,
     known_theta: Sequence[dict[str, np.ndarray]] | None = None,

@@ -13,10 +13,9 @@ from nbstats import _scipy_stats as sps
 from nbstats.missing import observed_mean_ranks
 from nbstats.results.incomplete import SkillingsMackResult
 from nbstats.scores import (
-    _as_wide_frame,
-    _validate_wide,
     check_choice,
     check_flag,
+    incomplete_table,
     rank_rows,
 )
 from nbstats.stats.bayes.weights import seed_sequence
@@ -225,7 +224,7 @@ def observed_ranks(
     finite scale is safe.
     """
     check_flag("higher_is_better", higher_is_better)
-    table = _validate_wide(_as_wide_frame(scores), nan_policy="raise", keep_nan=True)
+    table = incomplete_table(scores)
     values = table.to_numpy(dtype=float)
     present = ~np.isnan(values)
     # missing cells are made the worst scores, so the present ones of a case

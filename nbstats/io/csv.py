@@ -1,4 +1,5 @@
-"""Reading a score CSV for the command line, checked before pandas can guess.
+"""Reading a score CSV, checked before pandas can guess (the command line
+and the dashboard server).
 
 The file is decoded and split with the :mod:`csv` module first (the user's
 ``--sep`` and ``--encoding``), so that what pandas would silently repair is
@@ -37,8 +38,8 @@ from typing import Any
 
 import pandas as pd
 
-import nbstats
-from nbstats.cli_options import FOLD_COLUMNS, FOLD_NAMES, RUN_NAMES, _alias
+from nbstats.io.options import FOLD_COLUMNS, FOLD_NAMES, RUN_NAMES, parse_alias
+from nbstats.scores import score_table
 
 __all__ = [
     "DEFAULT_ENCODING",
@@ -389,7 +390,7 @@ def read_scores(
     ``aggregate`` for repeated rows, see :func:`nbstats.score_table`); with
     ``case`` alone the CSV is wide and ``case`` names its column of cases;
     ``no_case_column=True`` reads every column as an algorithm. The file is
-    checked first (:mod:`nbstats.cli_input`): duplicated or unnamed columns,
+    checked first (:mod:`nbstats.io.csv`): duplicated or unnamed columns,
     ragged rows, a named first column of numbers without ``case`` or
     ``no_case_column`` get an error naming the file, the line and the fix.
 
@@ -412,10 +413,10 @@ def read_scores(
         long=long if is_long else None,
     )
     if not is_long:
-        return nbstats.score_table(raw, nan_policy=nan_policy)
+        return score_table(raw, nan_policy=nan_policy)
     if fold is not None:
         long["fold"] = fold
-    return nbstats.score_table(raw, **long, aggregate=aggregate, nan_policy=nan_policy)
+    return score_table(raw, **long, aggregate=aggregate, nan_policy=nan_policy)
 
 
 # -- fold columns ---------------------------------------------------------------
@@ -561,7 +562,7 @@ def read_alias_file(path: str) -> list[tuple[str, str]]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            pairs.append(_alias(line))
+            pairs.append(parse_alias(line))
         except argparse.ArgumentTypeError as error:
             raise ValueError(f"--alias-file {path}, line {number}: {error}") from None
     return pairs
