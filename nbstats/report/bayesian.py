@@ -28,15 +28,21 @@ from nbstats.report.two_sample import prior_text
 __all__ = ["bayesian", "signrank_frame"]
 
 
-#: The pair table's decisions: its first algorithm (b, the better-ranked) is
-#: named first, so "a better" reads "worse" there.
+#: The pair table's decisions that name no algorithm.
 _DECISION = {
-    "b": "better",
-    "a": "worse",
     "equivalent": "equivalent",
     "undecided": "undecided",
     "indeterminate": "indeterminate",
 }
+
+
+def _decision_cell(row: Any) -> str:
+    """The decision in words, naming the algorithm decided better."""
+    if row.decision == "b":
+        return f"{row.b} better"
+    if row.decision == "a":
+        return f"{row.a} better"
+    return _DECISION[row.decision]
 
 
 def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
@@ -53,7 +59,7 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             entry = {"P(better)": row.prob_right}
         if signrank.rope > 0:
             entry["P(rope)"] = row.prob_rope
-        entry["decision"] = _DECISION[row.decision]
+        entry["decision"] = _decision_cell(row)
         if "effect" in pairs_frame:  # b − a: > 0 when the first named is better
             entry["r"] = round(float(row.effect), 2)  # as the frequentist tables
         if "n" in pairs_frame:  # nan_policy="pairwise": each pair's own cases
@@ -83,8 +89,8 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             "nan_policy = 'pairwise')"
         )
     caption += (
-        f", and the decision at threshold {_n(signrank.threshold)}: better or "
-        "worse when that side's probability exceeds it"
+        f", and the decision at threshold {_n(signrank.threshold)}: the "
+        "algorithm named is better when its probability exceeds it"
         + (", equivalent when P(rope) does" if signrank.rope > 0 else "")
         + ", else undecided (no evidence either way)"
         + (
@@ -128,7 +134,7 @@ def bayesian(
         f"({prior}; losses ({_n(loss[0])}, {_n(loss[1])}), so a threshold of "
         f"{_n(signrank.threshold)}). ",
     )
-    if better and (not compact or len(better) <= 10):
+    if better and len(better) <= 10:
         para.add(f"The better-ranked algorithm is decided better for {_and(better)}")
     elif better:
         para.add(
@@ -141,7 +147,7 @@ def bayesian(
     if equivalent:
         para.add(
             f"; {equivalent} pair{'s are' if equivalent > 1 else ' is'} decided "
-            f"practically equivalent (rope ±{_n(signrank.rope)})"
+            f"equivalent (rope ±{_n(signrank.rope)})"
         )
     if unsure:
         para.add(
@@ -151,7 +157,7 @@ def bayesian(
         )
     para.add(". ")
     accepted = joint.statements[joint.statements["accepted"]]
-    if len(accepted) and (not compact or len(accepted) <= 10):
+    if len(accepted) and len(accepted) <= 10:
         statements = [
             f"{b} {'≈' if relation == 'equivalent' else '>'} {w}"
             for b, w, relation in zip(

@@ -68,6 +68,7 @@ from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
     two_sample,
 )
 from nbstats.results import render
+from nbstats.stats.bayes.decision import FRIEDMAN_DEFAULT_S
 
 #: In the compact layout, a pairwise table in the text holds the neighbours in
 #: the ranking and, while the table stays below this many rows, the pairs
@@ -85,7 +86,7 @@ def omnibus(
     *,
     alpha: float,
     shape: tuple[int, int] | None = None,
-    s: float = 1.0,
+    s: float = FRIEDMAN_DEFAULT_S,
     skillings_mack: Any = None,
 ) -> None:
     """Friedman, Iman–Davenport and Bayesian Friedman: a paragraph and a table.
@@ -296,7 +297,7 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     )
 
 
-def bayes_friedman_minimum(m: int, s: float = 1.0) -> int:
+def bayes_friedman_minimum(m: int, s: float = FRIEDMAN_DEFAULT_S) -> int:
     """Fewest cases :func:`nbstats.bayes_friedman` accepts for m algorithms
     with prior strength s (m, or 2m for s = 0)."""
     from nbstats.stats.bayes.friedman_calibration import minimum_cases

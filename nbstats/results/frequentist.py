@@ -571,4 +571,5 @@ class PosthocResult(Result):
 def frame_of_pairs(names: list[str], values: np.ndarray) -> pd.DataFrame:
     """An m × m DataFrame indexed and labelled by algorithm names."""
     index = pd.Index(names, name="algorithm")
-    return pd.DataFrame(values, index=index, columns=index.copy())
+    # pandas 3 copies an array by default: m × m pairs at thousands of algorithms
+    return pd.DataFrame(values, index=index, columns=index.copy(), copy=False)

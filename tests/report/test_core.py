@@ -114,12 +114,6 @@ def test_no_paragraph_states_more_than_ten_pairwise_decisions(multiboost_text):
     assert not too_many
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="nbstats/report/bayesian.py (not this module's owner) names every "
-    "pair decided better in the standard layout; the change is in the report "
-    "of issue 26",
-)
 def test_bayesian_paragraph_states_at_most_ten_pairs(multiboost_text):
     names = _aliases(multiboost_text)
     bayes = multiboost_text.split("Bayesian comparisons", 1)[1]

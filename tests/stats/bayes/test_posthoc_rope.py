@@ -191,7 +191,7 @@ def test_report_states_equivalence_the_same_way_in_every_table():
     text = report_text(table, rope=0.01, analyses=("bayesian",))
     start = text.index("Bayesian comparisons\n---")
     section = text[start : text.index("Methods\n---", start)]
-    assert "1 pair is decided practically equivalent (rope ±0.01)" in section
+    assert "1 pair is decided equivalent (rope ±0.01)" in section
     assert "B ≈ A" in section  # the joint statement, in the text and Table 4
     assert section.count("B ≈ A") == 2
     for wrong in ("B > A", "A > B", "B over A", "A over B"):
