@@ -20,6 +20,12 @@ the call needs. Cases:
   (1,999,000 pairs), 1,000 draws, no interval (issue 30: over 1.4 GB);
 - ``posthoc``: ``bayes_posthoc(test="signrank")`` on 20 cases × 50, 100 and
   200 algorithms, default 50,000 draws (issue 30: it grew as m^3.3);
+- ``posthoc_scale``: ``bayes_posthoc`` on 20 cases × 100, 200, 350, 500
+  and 1000 algorithms, signed-rank (without and with a rope of 0.01) and
+  sign test (rope 0.01), 50,000 and 1,000 draws (``--quick``: 1,000 only);
+  sizes whose working memory is over the ceiling are refused up front
+  (issue 30 item 9: 1000 algorithms went over 1.2 GB), shown as
+  "refused, about … MB needed";
 - ``dashboard``: the Bayesian dashboard on 20 cases × 200 algorithms, default
   draws, at the default ceiling and at ``NBSTATS_MAX_MEMORY=256M`` (issue 30:
   1.1 GB whatever the ceiling).
@@ -72,10 +78,19 @@ CHILD = textwrap.dedent(
             out.update(pairs=len(res.pairs), n_samples=res.n_samples,
                        mc_error=res.mc_error)
         elif case["kind"] == "posthoc":
-            res = nbstats.bayes_posthoc(table, test="signrank", random_state=0,
-                                        **case["kw"])
-            out.update(pairs=len(res.statements), n_samples=res.n_samples,
-                       accepted=int(res.statements["accepted"].sum()))
+            kw = {"test": "signrank", **case["kw"]}
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    res = nbstats.bayes_posthoc(table, random_state=0, **kw)
+            except ValueError as error:  # over the memory ceiling
+                out.update(pairs=m * (m - 1) // 2, n_samples=kw.get("n_samples"),
+                           accepted="refused, " + str(error).split(" of working")[0]
+                           .split("needs ")[-1] + " needed")
+            else:
+                out.update(pairs=len(res.statements), n_samples=res.n_samples,
+                           accepted=f"{res.statements['accepted'].sum()} "
+                                    "statements accepted")
         else:
             from nbstats.widgets.bayes import BayesDashboard
             dash = BayesDashboard(table, random_state=0, **case["kw"])
@@ -177,7 +192,26 @@ def posthoc(args: argparse.Namespace) -> None:
     for m in sizes:
         case = {"kind": "posthoc", "m": m, "n": 20, "kw": {}}
         out = run(case, None, args.nbstats)
-        print(line(f"m = {m}", out, "{pairs:,} statements, {accepted} accepted"))
+        print(line(f"m = {m}", out, "{pairs:,} pairs: {accepted}"))
+
+
+def posthoc_scale(args: argparse.Namespace) -> None:
+    sizes = (100, 200, 350, 500, 1000)
+    draws = (1000,) if args.quick else (50_000, 1000)
+    for test, rope in (("signrank", 0.0), ("signrank", 0.01), ("sign", 0.01)):
+        print(f"\nbayes_posthoc(test={test!r}, rope={rope}), 20 cases")
+        for n_samples in draws:
+            for m in sizes:
+                kw = {"test": test, "rope": rope, "n_samples": n_samples}
+                case = {"kind": "posthoc", "m": m, "n": 20, "kw": kw}
+                out = run(case, None, args.nbstats)
+                print(
+                    line(
+                        f"m = {m}, {n_samples:,} draws",
+                        out,
+                        "{pairs:,} pairs: {accepted}",
+                    )
+                )
 
 
 def dashboard(args: argparse.Namespace) -> None:
@@ -194,6 +228,7 @@ CASES = {
     "pairs": pairs,
     "pairs2000": pairs2000,
     "posthoc": posthoc,
+    "posthoc_scale": posthoc_scale,
     "dashboard": dashboard,
 }
 
