@@ -140,9 +140,14 @@ def bayes_posthoc(
     Memory: the draws are processed in chunks, and each chunk's θ for blocks
     of pairs, within the ceiling of :mod:`nbstats.stats.bayes.memory` (512
     MiB by default; ``NBSTATS_MAX_MEMORY`` or
-    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`), so any number of
-    algorithms fits; the draws' events are kept between the two passes only
-    when they fit too.
+    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`); the draws'
+    events are kept between the two passes only when they fit too. Every
+    pair's per-case arrays and its share of a batch of draws are held at
+    once, so the memory grows with pairs × cases: a size whose working
+    memory (:func:`posthoc_memory`) is over the ceiling — e.g. 1000
+    algorithms × 20 cases with the signed-rank test at the default ceiling —
+    is refused up front with a ValueError that says what would fit
+    (:func:`nbstats.bayes_signrank_pairs` works pair by pair in blocks).
 
     Examples
     --------
