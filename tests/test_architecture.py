@@ -52,15 +52,6 @@ def test_no_import_cycles(package):
     assert not found, f"import cycles: {found}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="two cycles inside nbstats/report remain (issue 28 item 1): "
-    "report/__init__ <-> report/export (export takes TEX_PACKAGES, ReportError "
-    "and MissingToolError from the package, which imports export in report()), "
-    "and notebook -> compact -> cells -> notebook (compact imports "
-    "signrank_frame and rank_caption from cells inside functions; cells takes "
-    "read_scores from notebook)",
-)
 def test_no_import_cycles_inside_report(package):
     found = [c for c in cycles(package.edges()) if _in_report(c)]
     assert not found, f"import cycles: {found}"

@@ -14,6 +14,7 @@ import pandas as pd
 
 from nbstats.report.compact import (
     adjacent_pairs,
+    csv_download,
     effect_text,
     joint_caption,
     joint_rope_text,
@@ -25,7 +26,7 @@ from nbstats.report.methods import Paragraph
 from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import prior_text
 
-__all__ = ["bayesian", "signrank_frame"]
+__all__ = ["appendix_bayesian", "bayesian", "signrank_frame"]
 
 
 #: The pair table's decisions that name no algorithm.
@@ -228,3 +229,15 @@ def bayesian(
         ),
         ax.figure,
     )
+
+
+def appendix_bayesian(signrank: Any, joint: Any) -> None:
+    """Every pair's Bayesian signed-rank test and every joint statement."""
+    frame, caption = signrank_frame(signrank)
+    csv_download("signrank_pairs.csv", caption, signrank.to_frame())
+    if typeset_pairs(len(frame)):
+        frame_table("tab:signrank-all", caption, frame)
+    caption = joint_caption(joint)
+    csv_download("joint_statements.csv", caption, joint.statements)
+    if typeset_pairs(len(joint.statements)):
+        result_table(joint, "tab:joint", caption)

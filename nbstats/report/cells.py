@@ -13,15 +13,17 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.report.bayesian import bayesian, signrank_frame  # noqa: F401
+from nbstats.report.bayesian import (  # noqa: F401  (the cells call them)
+    appendix_bayesian,
+    bayesian,
+    signrank_frame,
+)
 from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     EFFECT_TEXT,
     adjacent_pairs,
     alias_legend,
-    appendix_bayesian,
     appendix_frequentist,
     appendix_note,
-    appendix_ranks,
     data_notes,
     joint_caption,
     joint_rope_text,
@@ -442,3 +444,8 @@ def references(*paras: Paragraph, small: bool = False) -> None:
         },
         {"nbstats": {"kind": "references", "keys": keys}},
     )
+
+
+def appendix_ranks(rank_ci: Any) -> None:
+    """The table of every rank interval."""
+    result_table(rank_ci, "tab:ranks", rank_caption(rank_ci))

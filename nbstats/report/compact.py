@@ -27,10 +27,8 @@ from nbstats.results.render import escape_latex
 __all__ = [
     "adjacent_pairs",
     "alias_legend",
-    "appendix_bayesian",
     "appendix_frequentist",
     "appendix_note",
-    "appendix_ranks",
     "data_notes",
     "ranked_summary",
     "ranking_order",
@@ -304,27 +302,6 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}"
         f"{EFFECT_TEXT}",
     )
-
-
-def appendix_bayesian(signrank: Any, joint: Any) -> None:
-    """Every pair's Bayesian signed-rank test and every joint statement."""
-    from nbstats.report.cells import signrank_frame
-
-    frame, caption = signrank_frame(signrank)
-    csv_download("signrank_pairs.csv", caption, signrank.to_frame())
-    if typeset_pairs(len(frame)):
-        frame_table("tab:signrank-all", caption, frame)
-    caption = joint_caption(joint)
-    csv_download("joint_statements.csv", caption, joint.statements)
-    if typeset_pairs(len(joint.statements)):
-        result_table(joint, "tab:joint", caption)
-
-
-def appendix_ranks(rank_ci: Any) -> None:
-    """The table of every rank interval."""
-    from nbstats.report.cells import rank_caption
-
-    result_table(rank_ci, "tab:ranks", rank_caption(rank_ci))
 
 
 def joint_rope_text(joint: Any) -> str:

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from nbstats.report import TEX_PACKAGES, MissingToolError, ReportError
+from nbstats.report.errors import TEX_PACKAGES, MissingToolError, ReportError
 
 __all__ = [
     "FORMATS",

@@ -168,8 +168,9 @@ def pair_draws(n_algorithms: int) -> int:
     :data:`N_SAMPLES` up to 12 algorithms (66 pairs); above, the draws shrink
     so that pairs × draws stays at most 66 × :data:`N_SAMPLES`, but never
     below :data:`MIN_PAIR_DRAWS` (a Monte Carlo standard error of at most
-    0.5/√5000 ≈ 0.007 on each probability, 0.003 near a threshold of 0.95). The cost of the shared draws grows with
-    pairs × draws, and the report states the draws and the error.
+    0.5/√5000 ≈ 0.007 on each probability, 0.003 near a threshold of 0.95).
+    The cost of the shared draws grows with pairs × draws, and the report
+    states the draws and the error.
 
     Examples
     --------
