@@ -238,7 +238,7 @@ def test_analyze_detail_frequentist(tmp_path, capsys):
     argv = ["analyze", path, "--detail", "frequentist", "--lower-is-better"]
     code, out, _ = run([*argv, "--alpha", "0.1", "--control", "C4.5"], capsys)
     assert code == 0
-    assert "χ²_F               : 9.279" in out
+    assert "χ²_F               : 9.28" in out
     assert "lower scores are better" in out
     assert "Step-down and step-up procedures against C4.5 (α = 0.1)" in out
 
@@ -271,7 +271,7 @@ def test_demo_text_prints_the_full_analysis(capsys):
     for expected in [
         "R+ / R−         : 93 / 12",
         "wins / losses / ties : 10 / 2 / 2",
-        "χ²_F               : 9.279",
+        "χ²_F               : 9.28",
         "Iman–Davenport F_F : 3.686",
         "critical difference : 1.254",
         "critical difference : 1.118",
@@ -297,7 +297,7 @@ def test_demo_writes_the_html_report(tmp_path):
     report = tmp_path / "nbstats-demo.html"
     assert done.stdout.strip() == f"nbstats: wrote {report}"
     html_text = report.read_text()
-    for expected in ["C4.5+m+cf", "9.279", "Methods", "Demšar"]:
+    for expected in ["C4.5+m+cf", "9.28", "Methods", "Demšar"]:
         assert expected in html_text, expected
     assert "<script src" not in html_text
 

@@ -84,6 +84,8 @@ def test_the_report_options_cover_every_keyword_of_report():
         "layout": "--layout",
         "runs": "--runs",
         "hierarchical": "--hierarchical",
+        "score_unit": "--score-unit",
+        "core_only": "--core",
     }
     keywords = set(inspect.signature(nbstats.report.report).parameters)
     assert keywords - {"scores", "path"} == set(keyword_options)

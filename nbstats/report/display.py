@@ -274,7 +274,7 @@ def _p(value: float) -> str:
     Examples
     --------
     >>> _p(0.0012345), _p(2e-7), _p(0.05)
-    ('= 0.0012', '< 0.001', '= 0.0500')
+    ('= 0.001', '< 0.001', '= 0.050')
     """
     text = format_pvalue(value)
     return text if text.startswith("<") else f"= {text}"

@@ -210,6 +210,12 @@ def _specs() -> list[Spec]:
                 x, n_samples=N_SAMPLES, random_state=SEED, higher_is_better=h
             ),
         ),
+        Spec(  # reads only each case's ranking, drawn in a canonical order
+            "bayes_plackett_luce",
+            lambda x, h: nbstats.bayes_plackett_luce(
+                x, n_samples=400, random_state=SEED, higher_is_better=h
+            ),
+        ),
     ]
     specs.append(Spec("quade", lambda x, h: nbstats.quade(x, higher_is_better=h)))
     specs.append(

