@@ -1,8 +1,9 @@
 """Rank dashboard: confidence intervals for ranks, live (Foucart et al. 2025).
 
-Controls: the methods to compare, α and the bootstrap size. Views: the forest
-plot of the selected methods' intervals and a table of lower and upper ranks
-per method. Results are cached per (method, α, bootstrap size), so adding a
+Controls: the methods to compare, α, the bootstrap size and the prior of the
+Bayesian Plackett–Luce ranking. Views: the forest plot of the selected
+methods' intervals, a table of lower and upper ranks per method, and the
+Plackett–Luce ranking (P(best), expected rank and its credible interval). Results are cached per (method, α, bootstrap size), so adding a
 method computes only that one, and changing the bootstrap size recomputes only
 the bootstrap. The bootstrap always draws from the same seed: changing α or
 the bootstrap size never re-rolls the resamples (the first ``n_boot`` of a
@@ -23,6 +24,7 @@ import pandas as pd
 from nbstats.names import AliasOption
 from nbstats.results.ranking import RankCIResult
 from nbstats.scores import check_flag
+from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
 from nbstats.widgets.base import (
@@ -54,6 +56,8 @@ _OMNIBUS = {
 }
 #: Results kept per (method, alpha, n_boot).
 _CACHE_SIZE = 256
+#: Posterior draws of the live Plackett–Luce ranking (the report uses more).
+PLACKETT_LUCE_DRAWS = 2000
 #: The level at which the test-based methods are computed once: their
 #: p-values do not depend on α, and a decision at α ≤ this level is
 #: ``p < α`` among the decisions made at this level (see :func:`at_alpha`).
@@ -93,16 +97,22 @@ class RankDashboard(Dashboard):
         ``"methods"`` (SelectMultiple of the five :func:`nbstats.rank_ci`
         methods; default the two-sided Iman–Davenport + Wilcoxon), ``"alpha"``
         (FloatSlider, 0.001 to 0.2), ``"n_boot"`` (IntSlider, 100 to 5000,
-        updates on release; disabled unless the bootstrap is selected).
+        updates on release; disabled unless the bootstrap is selected),
+        ``"prior"`` (FloatLogSlider, 0.1 to 10: the Dirichlet prior of the
+        Plackett–Luce worths, updates on release).
     result : dict
         ``"rank_ci"``: dict of method → :class:`~nbstats.results.ranking.RankCIResult`,
-        in the order of ``nbstats.stats.ranking.RANK_CI_METHODS``.
+        in the order of ``nbstats.stats.ranking.RANK_CI_METHODS``;
+        ``"plackett_luce"``: the :func:`nbstats.bayes_plackett_luce` result at
+        the prior of the control (2000 draws, the dashboard's seed; cached per
+        prior).
     views : dict of str to ipywidgets.Widget
         ``"plot"`` (Output: the forest plot of
         :func:`nbstats.plots.rank_intervals` as a PNG; from 13 algorithms on
         the SVG of :func:`nbstats.widgets.rank_svg.intervals_svg`) and
         ``"table"`` (HTML: lower and upper rank per algorithm and method,
-        and each method's omnibus test).
+        and each method's omnibus test), ``"plackett_luce"`` (HTML: P(best),
+        expected rank and its credible interval per algorithm).
     figure : matplotlib Figure
         The last forest plot drawn (already closed; its artists can be read).
     error : str or None
@@ -146,6 +156,7 @@ class RankDashboard(Dashboard):
         self._seed = seed_sequence(random_state)
         self.figure: Any = None
         self._cache: dict[tuple[str, float, int | None], RankCIResult] = {}
+        self._rankings: dict[float, Any] = {}
         self._drawn: tuple = ()
 
         wide = {"description_width": "initial"}
@@ -168,6 +179,17 @@ class RankDashboard(Dashboard):
                 description="bootstrap size",
                 style=wide,
             ),
+            # the Dirichlet prior of the Plackett–Luce worths, live
+            "prior": widgets.FloatLogSlider(
+                value=1.0,
+                base=10,
+                min=-1,
+                max=1,
+                step=0.1,
+                continuous_update=False,
+                description="Plackett–Luce prior",
+                style=wide,
+            ),
         }
         # matplotlib takes a few hundred ms a picture: α then updates on
         # release, not at every pixel of a drag (the SVG pictures keep up)
@@ -176,6 +198,7 @@ class RankDashboard(Dashboard):
         self.views = {
             "plot": widgets.Output(layout=widgets.Layout(flex="0 0 auto")),
             "table": widgets.HTML(value=""),
+            "plackett_luce": widgets.HTML(value=""),
         }
         c, v = self.controls, self.views
         wrap = widgets.Layout(flex_flow="row wrap")
@@ -185,11 +208,15 @@ class RankDashboard(Dashboard):
         self.widget = widgets.VBox(
             [
                 widgets.HBox(
-                    [c["methods"], widgets.VBox([c["alpha"], c["n_boot"]])],
+                    [
+                        c["methods"],
+                        widgets.VBox([c["alpha"], c["n_boot"], c["prior"]]),
+                    ],
                     layout=wrap,
                 ),
                 self._error_view,
                 widgets.HBox([v["plot"], v["table"]], layout=wrap),
+                v["plackett_luce"],
             ]
         )
         self._add_notes()
@@ -231,7 +258,22 @@ class RankDashboard(Dashboard):
                     self._cache.clear()
                 self._cache[key] = res
             results[method] = res
-        return {"rank_ci": results}
+        return {"rank_ci": results, "plackett_luce": self._ranking()}
+
+    def _ranking(self) -> Any:
+        """The Bayesian Plackett–Luce ranking at the prior of the control."""
+        prior = float(self.controls["prior"].value)
+        if prior not in self._rankings:
+            if len(self._rankings) >= _CACHE_SIZE:
+                self._rankings.clear()
+            self._rankings[prior] = bayes_plackett_luce(
+                self.scores,
+                prior=prior,
+                n_samples=PLACKETT_LUCE_DRAWS,
+                higher_is_better=self.higher_is_better,
+                random_state=self._seed,
+            )
+        return self._rankings[prior]
 
     def _rank_ci(self, method: str, alpha: float, n_boot: int) -> RankCIResult:
         return rank_ci(
@@ -259,6 +301,9 @@ class RankDashboard(Dashboard):
             self._draw(results)
             self._drawn = drawn
         self.views["table"].value = _interval_table(results, self.aliases)
+        self.views["plackett_luce"].value = _ranking_table(
+            result["plackett_luce"], self.aliases
+        )
 
     def _draw(self, results: dict[str, RankCIResult]) -> None:
         from nbstats import plots  # lazy: matplotlib only when drawing
@@ -386,3 +431,40 @@ def _interval_table(
         + "<br>".join(notes)
         + "</div></div>"
     )
+
+
+def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
+    """P(best), expected rank and its interval per algorithm, best first."""
+    shown = shown or {}
+    frame = ranking.to_frame()
+    percent = f"{ranking.level:.0%}"
+    rows = []
+    for row in frame.itertuples(index=False):
+        name = html.escape(shown.get(str(row.algorithm), str(row.algorithm)))
+        rows.append(
+            f'<tr><th style="{_NAME}"><bdi>{name}</bdi></th>'
+            f'<td style="{_CELL}">{_probability(row.prob_best)}</td>'
+            f'<td style="{_CELL}">{row.expected_rank:.2f}</td>'
+            f'<td style="{_CELL}">[{row.rank_lower}, {row.rank_upper}]</td></tr>'
+        )
+    return (
+        f'<div class="{SCROLL_CLASS}" style="max-height:32em;overflow:auto;'
+        'max-width:100%;margin-top:8px">'
+        '<div style="font-size:12px;margin-bottom:4px"><b>Bayesian '
+        "Plackett–Luce ranking</b> (Dirichlet prior "
+        f"{ranking.prior:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
+        f"P(best) at most {ranking.mc_error:.3f})</div>"
+        f'<table style="{_TABLE_STYLE}"><thead><tr>'
+        f'<th style="{_HEAD}">algorithm</th><th style="{_HEAD}">P(best)</th>'
+        f'<th style="{_HEAD}">expected rank</th>'
+        f'<th style="{_HEAD}">rank, {percent} credible</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _probability(p: float) -> str:
+    if p > 0.999:
+        return "&gt; 0.999"
+    if p < 0.001:
+        return "&lt; 0.001"
+    return f"{p:.3f}"

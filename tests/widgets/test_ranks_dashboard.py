@@ -64,8 +64,8 @@ def cells(html):
 
 def test_starts_with_the_two_sided_wilcoxon(board, table6):
     assert board.error is None
-    assert set(board.controls) == {"methods", "alpha", "n_boot"}
-    assert list(board.result) == ["rank_ci"]
+    assert set(board.controls) == {"methods", "alpha", "n_boot", "prior"}
+    assert list(board.result) == ["rank_ci", "plackett_luce"]
     res = board.result["rank_ci"]
     assert list(res) == ["id-wilcoxon-2s"]
     assert res["id-wilcoxon-2s"] == nbstats.rank_ci(table6, method="id-wilcoxon-2s")
@@ -84,7 +84,7 @@ def test_starts_with_the_two_sided_wilcoxon(board, table6):
     for name, (lower, upper) in expected.items():
         assert table[name][1:] == [str(lower), str(upper)]
     assert "95% confidence intervals" in board.views["table"].value
-    assert "Iman–Davenport p = 0.0198 (rejected)" in board.views["table"].value
+    assert "Iman–Davenport p = 0.020 (rejected)" in board.views["table"].value
     png(board)
     assert board.controls["n_boot"].disabled  # no bootstrap selected
 
@@ -271,3 +271,27 @@ def test_many_algorithms_draw_svg_with_aliases():
     assert "A — " not in board.views["table"].value
     assert board.alias_view.value.count(" = ") == 20
     assert list(board.result["rank_ci"]["id-wilcoxon-2s"].lower.index) == names
+
+
+def test_the_plackett_luce_prior_is_live(board, table6):
+    """The ranking follows the prior control and equals the function's result."""
+    from nbstats.stats.bayes.weights import seed_sequence
+    from nbstats.widgets.ranks import PLACKETT_LUCE_DRAWS
+
+    first = board.result["plackett_luce"]
+    assert first == nbstats.bayes_plackett_luce(
+        table6, n_samples=PLACKETT_LUCE_DRAWS, random_state=seed_sequence(0)
+    )
+    rows = cells(re.sub("</?bdi>", "", board.views["plackett_luce"].value))
+    assert list(rows) == first.to_frame()["algorithm"].tolist()  # best first
+    board.controls["prior"].value = 10.0
+    strong = board.result["plackett_luce"]
+    assert strong.prior == 10.0
+    assert strong == nbstats.bayes_plackett_luce(
+        table6, prior=10.0, n_samples=PLACKETT_LUCE_DRAWS, random_state=seed_sequence(0)
+    )
+    # a stronger prior pulls the worths towards equal: the spread shrinks
+    assert np.ptp(strong.ranking["worth"]) < np.ptp(first.ranking["worth"])
+    assert "Dirichlet prior 10" in board.views["plackett_luce"].value
+    board.controls["prior"].value = 1.0  # cached: the same object again
+    assert board.result["plackett_luce"] is first
