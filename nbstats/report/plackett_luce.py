@@ -50,7 +50,7 @@ def plackett_luce_section(result: Any) -> None:
             "are). "
         )
     para.add(
-        f"The sampler's chains agree (largest R̂ {_n(result.max_rhat, 3)}, "
+        f"The sampler's chains agree (largest R̂ {result.max_rhat:.3f}, "
         f"smallest effective sample size {int(result.min_ess):,}); the Monte "
         f"Carlo standard error of each P(best) is at most {_n(result.mc_error, 2)}."
     )
