@@ -106,7 +106,7 @@ def effect_size(
         Hodges–Lehmann only: the interval from the exact signed-rank
         distribution or its normal approximation (the names of
         :func:`nbstats.wilcoxon`'s ``method``); ``"auto"`` is R's rule, exact
-        when fewer than 50 differences, none zero and no two |d| equal.
+        when fewer than 50 differences, none zero and no two ``|d|`` equal.
     correction : bool
         Hodges–Lehmann only: continuity correction of the approximate
         interval (R's default is ``correct = TRUE``).
@@ -130,7 +130,7 @@ def effect_size(
     test (see :func:`hodges_lehmann` for k). They equal R's
     ``wilcox.test(b - a, conf.int = TRUE)`` (R's defaults: ``exact = NULL``,
     ``correct = TRUE``) when called with ``zero_method="wilcox",
-    correction=True`` (or with no zero differences and n < 50, no two |d|
+    correction=True`` (or with no zero differences and n < 50, no two ``|d|``
     equal, at any ``correction``): the interval to R's root-finding tolerance
     ``tol.root`` (1e-4 by default, in the scores' units) in the approximate
     case, exactly in the exact case. The estimate is exact in the exact case;
@@ -312,7 +312,7 @@ def hodges_lehmann(
       root-finding on the standardised statistic jumps across ±z. If even
       the data's extremes do not reach ±z, α is doubled until they do (R's
       rule; the level is lowered and a warning says so). ``"auto"``: exact
-      when n < 50 and no difference is zero and no two |d| are equal (R's
+      when n < 50 and no difference is zero and no two ``|d|`` are equal (R's
       ``exact = NULL`` rule), else the approximation.
 
     Computed in O(n) memory and O(n log n) time per order statistic
