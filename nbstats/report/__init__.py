@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from nbstats.names import AliasOption
+from nbstats.report.errors import TEX_PACKAGES, MissingToolError, ReportError
 
 __all__ = ["TEX_PACKAGES", "MissingToolError", "ReportError", "report", "report_text"]
 
