@@ -49,7 +49,7 @@ HOSTILE = ["<img src=x onerror=alert(1)>", "a_b & 50% $x$", "forest"]
 HOSTILE_TITLE = "Hostile names & 100% $z$"
 #: The report's tables and figures (the DOM hooks of the nbstats-paper template).
 TABLES = "figure.nbstats-table-float"
-FIGURES = ("#fig-cd", "#fig-joint", "#fig-ranks")
+FIGURES = ("#fig-cd", "#fig-joint", "#fig-plackett-luce", "#fig-ranks")
 #: Tables that name every algorithm (the omnibus table names none).
 EVERY_NAME = ("#tab-scores", "#tab-nemenyi", "#tab-signrank", "#tab-ranks")
 

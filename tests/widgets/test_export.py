@@ -67,7 +67,16 @@ def test_export_passes_nan_policy_and_aliases(tmp_path, table6, monkeypatch):
     # a report without those keywords (an older one) gets neither
 
     def older(
-        scores, path, *, higher_is_better, prior, gamma, rope, loss, random_state, s
+        scores,
+        path,
+        *,
+        higher_is_better,
+        prior,
+        gamma,
+        rope,
+        loss,
+        random_state,
+        s=None,
     ):
         return scores
 

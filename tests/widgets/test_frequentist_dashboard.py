@@ -77,7 +77,7 @@ def test_starts_with_friedman_and_nemenyi(board, table6):
     verdict = board.views["verdict"].value
     assert "Friedman test" in verdict
     assert "χ²<sub>F</sub> = 9.279" in verdict
-    assert "p = 0.0258" in verdict
+    assert "p = 0.026" in verdict
     assert "reject</b>" in verdict
     assert "do not reject" not in verdict
     assert cd_text(board) == ["CD = 1.25"]
