@@ -11,6 +11,7 @@ from nbstats.plots._common import quiet
 from nbstats.plots.labels import add_key, fit_names, text_width
 from nbstats.plots.ranks import labelled_ranks
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, new_axes, paper_style
+from nbstats.results.number_policy import format_number
 
 __all__ = ["plackett_luce"]
 
@@ -142,7 +143,7 @@ def plackett_luce(
             bars.text(
                 min(p, 1.0) + 0.03,
                 y,
-                _probability_text(p),
+                format_number(p, "probability"),
                 va="center",
                 ha="left",
                 fontsize=min(fs, 7.0),
@@ -169,11 +170,3 @@ def plackett_luce(
         if fitted.aliases:
             add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
-
-
-def _probability_text(p: float) -> str:
-    if p > 0.999:
-        return "> 0.999"
-    if p < 0.001:
-        return "< 0.001"
-    return f"{p:.3f}"

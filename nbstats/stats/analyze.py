@@ -15,6 +15,7 @@ import pandas as pd
 
 from nbstats.results.analysis import AnalysisResult
 from nbstats.results.formatting import format_pvalue
+from nbstats.results.number_policy import format_number
 from nbstats.scores import (
     NanPolicy,
     check_flag,
@@ -209,18 +210,10 @@ def _ranking_text(ranking: object) -> str:
     ranks = f"rank {low}" if low == high else f"ranks {low}–{high}"
     return (
         f" The Bayesian Plackett–Luce model of the rankings gives {first} the "
-        f"highest probability of being the best ({_probability(p_first)}; "
-        f"{runner}: {_probability(p_runner)}); it holds {ranks} with "
+        f"highest probability of being the best ({_probability_text(p_first)}; "
+        f"{runner}: {_probability_text(p_runner)}); it holds {ranks} with "
         f"{ranking.level:.0%} posterior probability."
     )
-
-
-def _probability(p: float) -> str:
-    if p > 0.999:
-        return "P > 0.999"
-    if p < 0.001:
-        return "P < 0.001"
-    return f"P = {p:.3f}"
 
 
 def _two(
@@ -558,3 +551,9 @@ def _effect_clause(row: pd.Series, better: str | None = None) -> str:
     name = {"cohen-d": "d_z", "rank-biserial": "r"}[row["kind"]]
     magnitude = f", {row['magnitude']}" if row["magnitude"] else ""
     return f"{name} = {value:.2f}{magnitude}"
+
+
+def _probability_text(p: float) -> str:
+    """``P = 0.742``, ``P > 0.999`` or ``P < 0.001`` (the number policy)."""
+    text = format_number(p, "probability")
+    return f"P {text}" if text[0] in "<>" else f"P = {text}"

@@ -3,12 +3,13 @@
 Controls: the methods to compare, α, the bootstrap size and the prior of the
 Bayesian Plackett–Luce ranking. Views: the forest plot of the selected
 methods' intervals, a table of lower and upper ranks per method, and the
-Plackett–Luce ranking (P(best), expected rank and its credible interval). Results are cached per (method, α, bootstrap size), so adding a
-method computes only that one, and changing the bootstrap size recomputes only
-the bootstrap. The bootstrap always draws from the same seed: changing α or
-the bootstrap size never re-rolls the resamples (the first ``n_boot`` of a
-larger bootstrap are the resamples of the smaller one). Importing this module
-does not import ipywidgets (building a dashboard does).
+Plackett–Luce ranking (P(best), expected rank and its credible interval).
+Results are cached per (method, α, bootstrap size), so adding a method computes
+only that one, and changing the bootstrap size recomputes only the bootstrap.
+The bootstrap always draws from the same seed: changing α or the bootstrap
+size never re-rolls the resamples (the first ``n_boot`` of a larger bootstrap
+are the resamples of the smaller one). Importing this module does not import
+ipywidgets (building a dashboard does).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.names import AliasOption
+from nbstats.results.number_policy import format_number
 from nbstats.results.ranking import RankCIResult
 from nbstats.scores import check_flag
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
@@ -441,9 +443,10 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
     rows = []
     for row in frame.itertuples(index=False):
         name = html.escape(shown.get(str(row.algorithm), str(row.algorithm)))
+        best = html.escape(format_number(row.prob_best, "probability"))
         rows.append(
             f'<tr><th style="{_NAME}"><bdi>{name}</bdi></th>'
-            f'<td style="{_CELL}">{_probability(row.prob_best)}</td>'
+            f'<td style="{_CELL}">{best}</td>'
             f'<td style="{_CELL}">{row.expected_rank:.2f}</td>'
             f'<td style="{_CELL}">[{row.rank_lower}, {row.rank_upper}]</td></tr>'
         )
@@ -460,11 +463,3 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
         f'<th style="{_HEAD}">rank, {percent} credible</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
-
-
-def _probability(p: float) -> str:
-    if p > 0.999:
-        return "&gt; 0.999"
-    if p < 0.001:
-        return "&lt; 0.001"
-    return f"{p:.3f}"
