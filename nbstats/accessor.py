@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats import scores as _scores
+import nbstats.scores as _scores
 from nbstats.report import report as _report
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.results.hierarchical import BayesHierarchicalResult
@@ -360,7 +360,7 @@ class CompareAccessor:
         the alternatives. ``kwargs`` go to :func:`nbstats.plots.cd_diagram`
         (``ax``, ``reverse``, ``width``, ...). Returns the matplotlib Axes.
         """
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         result = _freq.posthoc(
             self._obj,

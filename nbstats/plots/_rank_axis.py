@@ -1,13 +1,55 @@
-"""The rank axis of the CD diagram: integer ranks 1..m, thinned to fit."""
+"""Rank axes: the CD diagram's integer ranks 1..m thinned to fit, and one
+interval of ranks with its marker (the rank-interval and Plackett–Luce figures)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from matplotlib.ticker import Locator
 
-__all__ = ["TICK_FONT", "RankLocator", "rank_label", "rank_step"]
+__all__ = ["TICK_FONT", "RankLocator", "draw_rank_interval", "rank_label", "rank_step"]
 
 #: Size of the rank labels (points).
 TICK_FONT = 7.0
+
+
+def draw_rank_interval(
+    ax: Any,
+    y: float,
+    bounds: tuple[float, float],
+    centre: float,
+    *,
+    colour: str,
+    marker: str,
+    gids: tuple[str, str],
+) -> None:
+    """A horizontal interval of ranks at height ``y`` and a hollow marker on it.
+
+    ``gids`` name the interval's line and the marker's, so tests can read them.
+    """
+    ax.plot(
+        list(bounds),
+        [y, y],
+        color=colour,
+        linewidth=1.2,
+        marker="|",
+        markersize=4,
+        markeredgewidth=1.0,
+        solid_capstyle="butt",
+        gid=gids[0],
+    )
+    ax.plot(
+        [centre],
+        [y],
+        linestyle="none",
+        marker=marker,
+        markersize=3.5,
+        markerfacecolor="white",
+        markeredgecolor=colour,
+        markeredgewidth=1.0,
+        zorder=3,
+        gid=gids[1],
+    )
 
 
 def rank_label(x: float, pos: int | None = None) -> str:

@@ -8,6 +8,7 @@ import numpy as np
 
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
+from nbstats.plots._rank_axis import draw_rank_interval
 from nbstats.plots.labels import add_key, fit_names, text_width
 from nbstats.plots.ranks import labelled_ranks
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, new_axes, paper_style
@@ -114,28 +115,14 @@ def plackett_luce(
         for y, name in enumerate(rows):
             i = ranking_by_name[name]
             low, high = ranking["rank_lower"].iloc[i], ranking["rank_upper"].iloc[i]
-            ax.plot(
-                [low, high],
-                [y, y],
-                color=colour,
-                linewidth=1.2,
-                marker="|",
-                markersize=4,
-                markeredgewidth=1.0,
-                solid_capstyle="butt",
-                gid=f"interval-{name}",
-            )
-            ax.plot(
-                [medians[i]],
-                [y],
-                linestyle="none",
+            draw_rank_interval(
+                ax,
+                y,
+                (low, high),
+                medians[i],
+                colour=colour,
                 marker="o",
-                markersize=3.5,
-                markerfacecolor="white",
-                markeredgecolor=colour,
-                markeredgewidth=1.0,
-                zorder=3,
-                gid=f"median-{name}",
+                gids=(f"interval-{name}", f"median-{name}"),
             )
             p = float(ranking["prob_best"].iloc[i])
             (bar,) = bars.barh(y, p, height=0.6, color=PALETTE[1], linewidth=0)

@@ -7,6 +7,7 @@ from typing import Any
 
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
+from nbstats.plots._rank_axis import draw_rank_interval
 from nbstats.plots.labels import add_key, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
@@ -178,28 +179,14 @@ def rank_intervals(
             )
             for i, name in enumerate(rows):
                 y = i + offsets[j]
-                ax.plot(
-                    [lower[name], upper[name]],
-                    [y, y],
-                    color=colour,
-                    linewidth=1.2,
-                    marker="|",
-                    markersize=4,
-                    markeredgewidth=1.0,
-                    solid_capstyle="butt",
-                    gid=f"interval-{label}-{name}",
-                )
-                ax.plot(
-                    [means[name]],
-                    [y],
-                    linestyle="none",
+                draw_rank_interval(
+                    ax,
+                    y,
+                    (lower[name], upper[name]),
+                    means[name],
+                    colour=colour,
                     marker=marker,
-                    markersize=3.5,
-                    markerfacecolor="white",
-                    markeredgecolor=colour,
-                    markeredgewidth=1.0,
-                    zorder=3,
-                    gid=f"mean-{label}-{name}",
+                    gids=(f"interval-{label}-{name}", f"mean-{label}-{name}"),
                 )
 
         ax.set_yticks(range(m), [fitted.label(name) for name in rows])
