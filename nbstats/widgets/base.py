@@ -428,31 +428,6 @@ def name_dropdown(
     )
 
 
-def rename_result(result: Any, mapping: Mapping[str, str]) -> Any:
-    """A copy of a result whose algorithm names are replaced by ``mapping``
-    (display names), for pictures drawn from results; itself if nothing changes.
-
-    Series get new index labels, DataFrames new index and column labels; a
-    ``control`` and ``groups`` are mapped too.
-    """
-    import dataclasses
-
-    if all(alias == name for name, alias in mapping.items()):
-        return result
-    changes: dict[str, Any] = {}
-    for f in dataclasses.fields(result):
-        value = getattr(result, f.name)
-        if isinstance(value, pd.DataFrame):
-            changes[f.name] = value.rename(index=mapping, columns=mapping)
-        elif isinstance(value, pd.Series):
-            changes[f.name] = value.rename(index=mapping)
-        elif f.name == "control" and isinstance(value, str):
-            changes[f.name] = mapping.get(value, value)
-        elif f.name == "groups" and isinstance(value, list):
-            changes[f.name] = [tuple(mapping.get(n, n) for n in g) for g in value]
-    return dataclasses.replace(result, **changes)
-
-
 def _control_text(control: Any) -> str:
     label = getattr(control, "label", None)
     if isinstance(label, (tuple, list)):

@@ -11,9 +11,7 @@ earlier setting is instant. Importing this module does not import ipywidgets
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +20,7 @@ import pandas as pd
 
 from nbstats.names import AliasOption
 from nbstats.results.frequentist import FriedmanResult, PosthocResult
-from nbstats.results.render import format_pvalue, format_value
+from nbstats.results.number_policy import format_number
 from nbstats.scores import check_flag
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
@@ -40,11 +38,11 @@ from nbstats.widgets.base import (
     dropped_html,
     name_dropdown,
     prepare_table,
-    rename_result,
 )
-from nbstats.widgets.rank_svg import SVG_FROM, cd_svg
+from nbstats.widgets.rank_svg import cd_svg
+from nbstats.widgets.svg import show_svg
 
-__all__ = ["FrequentistDashboard", "show_figure"]
+__all__ = ["FrequentistDashboard", "p_text"]
 
 OMNIBUS_TESTS = ("friedman", "iman-davenport")
 
@@ -81,6 +79,9 @@ _CACHE_SIZE = 128
 #: Comparisons listed in the p-value table at most (smallest adjusted p first).
 TABLE_ROWS_MAX = 300
 
+#: The frequentist decision words of the product (as the report writes them).
+SIGNIFICANT, NOT_SIGNIFICANT = "significantly different", "not significantly different"
+
 _SIGNIFICANT_ROW = "background:#e8f0f8;font-weight:bold"
 _TABLE_STYLE = (
     "border-collapse:collapse;font-size:12px;line-height:1.4;"
@@ -88,57 +89,6 @@ _TABLE_STYLE = (
 )
 _CELL_STYLE = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:right"
 _HEAD_STYLE = "padding:2px 8px;border-bottom:1px solid #888;text-align:right"
-
-
-def show_figure(output: Any, figure: Any, *, dpi: float = 160) -> None:
-    """Show a matplotlib figure in an ``ipywidgets.Output`` as a PNG, and close it.
-
-    The picture is set as the Output's only display output, so it works in a
-    notebook, in Voilà and headless (no kernel needed), and the figure is
-    closed right away (``plt.close``): a dashboard leaves no open figures.
-    The Output's width is set to the picture's, so that a view placed next
-    to it in an ``HBox`` gets the rest of the row.
-    """
-    import matplotlib.pyplot as plt
-
-    from nbstats.plots import paper_style
-
-    buffer = io.BytesIO()
-    try:
-        with paper_style():
-            figure.savefig(buffer, format="png", dpi=dpi)
-    finally:
-        plt.close(figure)
-    width, height = figure.get_size_inches()
-    data = buffer.getvalue()
-    pixels = int.from_bytes(data[16:20], "big")  # PNG header: IHDR width
-    output.layout.width = f"{pixels + 16}px"
-    output.outputs = (
-        {
-            "output_type": "display_data",
-            "data": {
-                "image/png": base64.b64encode(data).decode("ascii"),
-                "text/plain": f"<Figure size {width:g}x{height:g} in>",
-            },
-            "metadata": {},
-        },
-    )
-
-
-def show_svg(output: Any, svg: str, text: str) -> None:
-    """Show an SVG picture in an ``ipywidgets.Output`` (in a scroll box when
-    it is wider than the row)."""
-    output.layout.width = None
-    output.layout.max_width = "calc(100% - 4px)"  # its margins: 2px a side
-    output.layout.overflow = "auto"
-    output.add_class(SCROLL_CLASS)
-    output.outputs = (
-        {
-            "output_type": "display_data",
-            "data": {"image/svg+xml": svg, "text/plain": text},
-            "metadata": {},
-        },
-    )
 
 
 class FrequentistDashboard(Dashboard):
@@ -174,12 +124,10 @@ class FrequentistDashboard(Dashboard):
     views : dict of str to ipywidgets.Widget
         ``"note"`` (HTML: which controls are ignored), ``"verdict"`` (HTML:
         the omnibus statistic, p-value and decision at α), ``"cd"`` (Output:
-        the CD diagram as a PNG; from 13 algorithms on the SVG of
-        :func:`nbstats.widgets.rank_svg.cd_svg`, one row per algorithm),
-        ``"table"`` (HTML: adjusted p-values, the 300 smallest).
-    figure : matplotlib Figure or None
-        The last CD diagram drawn (already closed; its artists can be read);
-        None for the SVG picture.
+        the critical-difference picture, the SVG of
+        :func:`nbstats.widgets.rank_svg.cd_svg`, one row per algorithm at
+        every number of algorithms), ``"table"`` (HTML: adjusted p-values,
+        the 300 smallest).
     error : str or None
         The message of the last failed update (e.g. ``adjust="shaffer"`` with
         a control), shown above the views; the previous result stays.
@@ -216,7 +164,6 @@ class FrequentistDashboard(Dashboard):
         self.aliases = display_names(self.names, aliases)
         self.dropped_cases = dropped
         self._source, self.nan_policy, self._alias_option = scores, nan_policy, aliases
-        self.figure: Any = None
         # the omnibus test does not depend on any control: once
         self._friedman: FriedmanResult = friedman(
             table, higher_is_better=self.higher_is_better
@@ -255,9 +202,6 @@ class FrequentistDashboard(Dashboard):
                 style=wide,
             ),
         }
-        # matplotlib takes a few hundred ms a picture: α then updates on
-        # release, not at every pixel of a drag (the SVG pictures keep up)
-        self.controls["alpha"].continuous_update = len(self.names) >= SVG_FROM
         self.views = {
             "note": widgets.HTML(value=""),
             "verdict": widgets.HTML(value=""),
@@ -360,31 +304,27 @@ class FrequentistDashboard(Dashboard):
         self.views["table"].value = _pvalue_table(posthoc, self.aliases)
 
     def _draw(self, posthoc: PosthocResult) -> None:
-        from nbstats import plots  # lazy: matplotlib only when drawing
-
-        if len(self.names) >= SVG_FROM:
-            self.figure = None
-            show_svg(
-                self.views["cd"],
-                cd_svg(posthoc, self.aliases),
-                f"critical-difference picture ({posthoc.method})",
-            )
-        else:
-            ax = plots.cd_diagram(rename_result(posthoc, self.aliases))
-            self.figure = ax.figure
-            show_figure(self.views["cd"], self.figure)
+        show_svg(
+            self.views["cd"],
+            cd_svg(posthoc, self.aliases),
+            f"critical-difference picture ({posthoc.method})",
+        )
 
     def _verdict(self, res: FriedmanResult) -> str:
         alpha = float(self.controls["alpha"].value)
         if self.controls["omnibus"].value == "friedman":
             test = "Friedman test"
-            figures = f"χ²<sub>F</sub> = {format_value(res.statistic)} (df = {res.df})"
+            figures = (
+                f"χ²<sub>F</sub> = {_number(res.statistic, 'statistic')} "
+                f"(df = {res.df})"
+            )
             pvalue = res.pvalue
         else:
             test = "Iman–Davenport test"
             df1, df2 = res.f_df
             figures = (
-                f"F<sub>F</sub> = {format_value(res.f_statistic)} (df = {df1}, {df2})"
+                f"F<sub>F</sub> = {_number(res.f_statistic, 'statistic')} "
+                f"(df = {df1}, {df2})"
             )
             pvalue = res.f_pvalue
         reject = pvalue <= alpha
@@ -466,9 +406,20 @@ def posthoc_at_alpha(result: PosthocResult, alpha: float) -> PosthocResult:
 
 
 def p_text(pvalue: float) -> str:
-    """``p = 0.0123`` or ``p &lt; 0.001`` (HTML; as the results write p-values)."""
-    text = format_pvalue(pvalue)
+    """``p = 0.012`` or ``p &lt; 0.001`` (HTML; the number policy's p-values).
+
+    Examples
+    --------
+    >>> p_text(0.01234), p_text(0.0001)
+    ('p = 0.012', 'p &lt; 0.001')
+    """
+    text = format_number(pvalue, "pvalue")
     return html.escape(f"p {text}" if text.startswith("<") else f"p = {text}")
+
+
+def _number(value: float, kind: str) -> str:
+    """A value as the report prints it (:func:`format_number`), HTML-escaped."""
+    return html.escape(format_number(float(value), kind))
 
 
 def _comparisons(res: PosthocResult) -> pd.DataFrame:
@@ -527,7 +478,7 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
     )
     head = "".join(
         f'<th style="{_HEAD_STYLE}">{h}</th>'
-        for h in ("comparison", "mean ranks", "statistic", "p", "adjusted p", "")
+        for h in ("comparison", "mean ranks", "statistic", "p", "adjusted p", "at α")
     )
     rows = []
     for row in frame.itertuples(index=False):
@@ -535,11 +486,11 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
         cells = [
             f"{html.escape(shown.get(row.a, row.a))} vs "
             f"{html.escape(shown.get(row.b, row.b))}",
-            f"{row.mean_rank_a:.3f} / {row.mean_rank_b:.3f}",
-            format_value(row.statistic),
-            html.escape(format_pvalue(row.pvalue)),
-            html.escape(format_pvalue(row.adjusted)),
-            "significant" if row.reject else "",
+            f"{_number(row.mean_rank_a, 'rank')} / {_number(row.mean_rank_b, 'rank')}",
+            _number(row.statistic, "statistic"),
+            _number(row.pvalue, "pvalue"),
+            _number(row.adjusted, "pvalue"),
+            SIGNIFICANT if row.reject else NOT_SIGNIFICANT,
         ]
         rows.append(
             f"<tr{style}>"
@@ -547,13 +498,13 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
             + "</tr>"
         )
     cd = (
-        f"; CD = {res.critical_difference:.3f}"
+        f"; CD = {_number(res.critical_difference, 'statistic')}"
         if res.critical_difference is not None
         else ""
     )
     more = (
         f'<div style="font-size:11px;color:#555;margin-top:4px">The {len(frame)} '
-        f"smallest of {total} comparisons ({significant} significant); all are in "
+        f"smallest of {total} comparisons ({significant} {SIGNIFICANT}); all are in "
         "<code>result['posthoc']</code>.</div>"
         if total > len(frame)
         else ""

@@ -1,10 +1,9 @@
-"""Rank pictures for many algorithms, written as SVG without matplotlib.
+"""The frequentist and rank dashboards' pictures, as SVG at every number of algorithms.
 
-Beyond :data:`SVG_FROM` algorithms the frequentist and rank dashboards draw
-their pictures here: matplotlib needs most of a second to lay out 50 names,
-and a dashboard must answer a slider within a tenth of that. Both pictures
-have one row per algorithm, best mean rank at the top, on a common axis of
-ranks 1 … m (1 = best, on the left), so they stay readable at 100 names:
+Drawn by the dashboards' one renderer (:mod:`nbstats.widgets.svg`, which says
+why SVG), from 2 algorithms to 100 and more. Both pictures have one row per
+algorithm, best mean rank at the top, on a common axis of ranks 1 … m
+(1 = best, on the left), so they read the same at 2 names and at 100:
 
 - :func:`cd_svg` — the critical-difference picture of a post-hoc result: a
   dot at each mean rank, the critical difference as a bar over the axis, and
@@ -16,7 +15,10 @@ ranks 1 … m (1 = best, on the left), so they stay readable at 100 names:
 - :func:`intervals_svg` — the forest plot of confidence intervals for ranks:
   one line per method and algorithm from its lower to its upper rank.
 
-Every text is escaped; the SVG has a ``<title>`` and uses no ``id``.
+A name too long for its column is cut in the middle (``HistGradi…lr=0.05)``:
+the start and the end, where names of variants differ) and given in full in
+the row's tooltip. Every text is escaped; the SVG has a ``<title>`` and uses
+no ``id``.
 """
 
 from __future__ import annotations
@@ -27,18 +29,17 @@ from html import escape
 from typing import Any
 
 from nbstats.plots.style import INK, MUTED, PALETTE, SHADE
-from nbstats.widgets.posterior_svg import text_width
+from nbstats.results.number_policy import format_number
+from nbstats.widgets.svg import clip, svg_document, width_of
 
-__all__ = ["SVG_FROM", "cd_svg", "intervals_svg"]
+__all__ = ["cd_svg", "intervals_svg"]
 
-#: From this many algorithms on, the dashboards draw these SVGs.
-SVG_FROM = 13
-
-_ROW = 15.0  # px per algorithm
-_FONT = 11.0  # px, names
+_ROW = 15.0  # px per algorithm from 22 algorithms on (up to 22 px below)
+_FONT = 11.0  # px, names from 21 algorithms on (12 px below)
+_PAD = 6.0  # px left of the longest name
 _SMALL = 10.0  # px, ticks and captions
 _AXIS_WIDTH = 360.0
-_NAME_MAX = 220.0
+_NAME_MAX = 280.0
 
 
 def _axis(m: int, x0: float, y: float) -> tuple[Any, list[str]]:
@@ -71,29 +72,19 @@ def _axis(m: int, x0: float, y: float) -> tuple[Any, list[str]]:
     return x, parts
 
 
-def _name_width(labels: list[str]) -> float:
-    widest = max(
-        (text_width(label, _FONT * 0.75) / 0.75 for label in labels), default=0
-    )
-    return min(_NAME_MAX, widest) + 8
+def _rank(value: float) -> str:
+    return format_number(float(value), "rank")
 
 
-def _clip(label: str, width: float) -> str:
-    """The label, cut with an ellipsis to fit ``width`` px."""
-    if text_width(label, _FONT * 0.75) / 0.75 <= width:
-        return label
-    while label and text_width(label + "…", _FONT * 0.75) / 0.75 > width:
-        label = label[:-1]
-    return label + "…"
+def _sizes(m: int) -> tuple[float, float]:
+    """(row height, name font size) in px: roomier for a few algorithms."""
+    return max(_ROW, min(22.0, 330.0 / m)), (12.0 if m <= 20 else _FONT)
 
 
-def _svg(width: float, height: float, title: str, body: list[str]) -> str:
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
-        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
-        'font-family="DejaVu Sans, Arial, sans-serif" '
-        f'role="img"><title>{escape(title)}</title>{"".join(body)}</svg>'
-    )
+def _name_width(labels: list[str], font: float) -> float:
+    """x of the names' right edge: the widest name (at most _NAME_MAX) + pad."""
+    widest = max((width_of(label, font) for label in labels), default=0)
+    return _PAD + min(_NAME_MAX, widest) + 8
 
 
 def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
@@ -114,13 +105,14 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
     names = [str(n) for n in ranks.index]
     labels = [shown.get(n, n) for n in names]
     m = len(names)
-    name_w = _name_width(labels)
+    row, font = _sizes(m)
+    name_w = _name_width(labels, font)
     top = 44.0
     x, parts = _axis(m, name_w + 10, top)
     row_of = {name: k for k, name in enumerate(names)}
 
     def y(k: int) -> float:
-        return top + 12 + k * _ROW
+        return top + 12 + k * row
 
     control = result.control
     cd = result.critical_difference
@@ -130,31 +122,36 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
         low, high = max(1.0, centre - cd), min(float(m), centre + cd)
         parts.append(
             f'<rect x="{x(low):.1f}" y="{top:.1f}" width="{x(high) - x(low):.1f}" '
-            f'height="{bottom - top:.1f}" fill="{SHADE}" opacity="0.6"/>'
+            f'height="{bottom - top:.1f}" fill="{SHADE}" opacity="0.6" '
+            'data-role="control-band"/>'
         )
     if cd is not None and control is None:  # the CD bar over the axis
         parts.append(
             f'<line x1="{x(1):.1f}" y1="14" x2="{x(min(1 + cd, m)):.1f}" y2="14" '
             f'stroke="{INK}" stroke-width="2"/>'
-            f'<text x="{x(min(1 + cd, m)) + 4:.1f}" y="18" font-size="{_SMALL}">'
-            f"CD = {cd:.2f}</text>"
+            f'<text x="{x(min(1 + cd, m)) + 4:.1f}" y="18" font-size="{_SMALL}" '
+            f'data-role="cd">CD = {format_number(cd, "statistic")}</text>'
         )
     rejected: set[str] = set()
     if control is not None:
         rejected = {str(n) for n, r in result.reject.items() if bool(r)}
+    column_of = {str(n): j for j, n in enumerate(result.mean_ranks.index)}
     for k, (name, label) in enumerate(zip(names, labels, strict=True)):
         weight = ' font-weight="bold"' if name == control else ""
         parts.append(
-            f'<text x="{name_w:.1f}" y="{y(k) + 4:.1f}" font-size="{_FONT}" '
-            f'text-anchor="end"{weight}>{escape(_clip(label, name_w - 8))}'
-            f"<title>{escape(name)}: mean rank {ranks[name]:.2f}</title></text>"
+            f'<text x="{name_w:.1f}" y="{y(k) + 4:.1f}" font-size="{font}" '
+            f'text-anchor="end"{weight}>'
+            f"{escape(clip(label, name_w - 8 - _PAD, font))}"
+            f"<title>{escape(name)}: mean rank {_rank(ranks[name])}</title></text>"
             f'<line x1="{x(1):.1f}" y1="{y(k):.1f}" x2="{x(m):.1f}" y2="{y(k):.1f}" '
             f'stroke="#e6e6e6" stroke-width="0.8"/>'
         )
         filled = control is None or name == control or name in rejected
+        role = f' data-role="significant-{column_of[name]}"' if name in rejected else ""
         parts.append(
             f'<circle cx="{x(float(ranks[name])):.1f}" cy="{y(k):.1f}" r="3.2" '
-            f'fill="{INK if filled else "#fff"}" stroke="{INK}" stroke-width="1"/>'
+            f'fill="{INK if filled else "#fff"}" stroke="{INK}" stroke-width="1"'
+            f"{role}/>"
         )
     column = x(m) + 14
     groups = [g for g in result.groups if len(g) > 1] if control is None else []
@@ -164,7 +161,7 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
         parts.append(
             f'<line x1="{gx:.1f}" y1="{y(rows[0]):.1f}" x2="{gx:.1f}" '
             f'y2="{y(rows[-1]):.1f}" stroke="{INK}" stroke-width="3" '
-            'stroke-linecap="round"/>'
+            f'stroke-linecap="round" data-role="group-{g}"/>'
         )
         if rows[-1] - rows[0] + 1 != len(rows):  # skips an algorithm: dots
             parts.extend(
@@ -173,16 +170,16 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
             )
     width = column + 9 * len(groups) + 8
     if control is None:
-        note = f"{len(groups)} groups with no significant difference inside (bars)"
+        note = f"bars: {len(groups)} groups not significantly different inside"
     else:
         note = f"filled: significantly different from {shown.get(control, control)}"
     parts.append(
         f'<text x="{name_w + 10:.1f}" y="{bottom + 14:.1f}" font-size="{_SMALL}" '
         f'fill="#555">mean rank (1 = best); {escape(note)}</text>'
     )
-    width = max(width, name_w + 10 + text_width(note, _SMALL * 0.75) / 0.75 + 160)
+    width = max(width, name_w + 10 + width_of(note, _SMALL) + 160)
     title = f"critical-difference picture of {m} algorithms"
-    return _svg(width, bottom + 22, title, parts)
+    return svg_document(width, bottom + 22, title, parts)
 
 
 def intervals_svg(
@@ -204,7 +201,8 @@ def intervals_svg(
     labels = [shown.get(n, n) for n in names]
     m = len(names)
     methods = list(results)
-    name_w = _name_width(labels)
+    row_h, font = _sizes(m)
+    name_w = _name_width(labels, font)
     legend_rows = 1 + (len(methods) - 1) // 2
     top = 30 + 14 * legend_rows
     x, parts = _axis(m, name_w + 10, top)
@@ -220,25 +218,26 @@ def intervals_svg(
         )
     spread = min(3.0, 10.0 / max(len(methods), 1))
     for row, (name, label) in enumerate(zip(names, labels, strict=True)):
-        cy = top + 12 + row * _ROW
+        cy = top + 12 + row * row_h
         parts.append(
-            f'<text x="{name_w:.1f}" y="{cy + 4:.1f}" font-size="{_FONT}" '
-            f'text-anchor="end">{escape(_clip(label, name_w - 8))}'
-            f"<title>{escape(name)}: mean rank {ranks[name]:.2f}</title></text>"
+            f'<text x="{name_w:.1f}" y="{cy + 4:.1f}" font-size="{font}" '
+            f'text-anchor="end">{escape(clip(label, name_w - 8 - _PAD, font))}'
+            f"<title>{escape(name)}: mean rank {_rank(ranks[name])}</title></text>"
         )
-        for k, res in enumerate(results.values()):
+        for k, (method, res) in enumerate(results.items()):
             dy = (k - (len(methods) - 1) / 2) * spread
             low, high = float(res.lower[name]), float(res.upper[name])
             parts.append(
                 f'<line x1="{x(low):.1f}" y1="{cy + dy:.1f}" x2="{x(high):.1f}" '
                 f'y2="{cy + dy:.1f}" stroke="{colours[k]}" stroke-width="2" '
-                'stroke-linecap="round"/>'
+                f'stroke-linecap="round" data-role="interval-{escape(method)}-'
+                f'{escape(name)}" data-ranks="{low:g} {high:g}"/>'
             )
         parts.append(
             f'<circle cx="{x(float(ranks[name])):.1f}" cy="{cy:.1f}" r="2.6" '
             f'fill="{INK}"/>'
         )
-    bottom = top + 12 + (m - 1) * _ROW + 10
+    bottom = top + 12 + (m - 1) * row_h + 10
     level = f"{first.confidence_level:.1%}".replace(".0%", "%")
     parts.append(
         f'<text x="{name_w + 10:.1f}" y="{bottom + 14:.1f}" font-size="{_SMALL}" '
@@ -246,4 +245,4 @@ def intervals_svg(
         "</text>"
     )
     width = max(name_w + 10 + _AXIS_WIDTH + 16, name_w + 10 + 400)
-    return _svg(width, bottom + 22, f"rank intervals of {m} algorithms", parts)
+    return svg_document(width, bottom + 22, f"rank intervals of {m} algorithms", parts)

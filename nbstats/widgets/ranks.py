@@ -36,10 +36,10 @@ from nbstats.widgets.base import (
     display_names,
     dropped_html,
     prepare_table,
-    rename_result,
 )
-from nbstats.widgets.frequentist import p_text, show_figure, show_svg
-from nbstats.widgets.rank_svg import SVG_FROM, intervals_svg
+from nbstats.widgets.frequentist import p_text
+from nbstats.widgets.rank_svg import intervals_svg
+from nbstats.widgets.svg import show_svg
 
 __all__ = ["RankDashboard"]
 
@@ -109,14 +109,12 @@ class RankDashboard(Dashboard):
         the prior of the control (2000 draws, the dashboard's seed; cached per
         prior).
     views : dict of str to ipywidgets.Widget
-        ``"plot"`` (Output: the forest plot of
-        :func:`nbstats.plots.rank_intervals` as a PNG; from 13 algorithms on
-        the SVG of :func:`nbstats.widgets.rank_svg.intervals_svg`) and
+        ``"plot"`` (Output: the forest plot of the intervals, the SVG of
+        :func:`nbstats.widgets.rank_svg.intervals_svg` at every number of
+        algorithms),
         ``"table"`` (HTML: lower and upper rank per algorithm and method,
         and each method's omnibus test), ``"plackett_luce"`` (HTML: P(best),
         expected rank and its credible interval per algorithm).
-    figure : matplotlib Figure
-        The last forest plot drawn (already closed; its artists can be read).
     error : str or None
         The message of the last failed update (e.g. no method selected); the
         previous result stays.
@@ -156,7 +154,6 @@ class RankDashboard(Dashboard):
         self.higher_is_better = bool(higher_is_better)
         # one seed for the dashboard's life: recomputes never re-roll
         self._seed = seed_sequence(random_state)
-        self.figure: Any = None
         self._cache: dict[tuple[str, float, int | None], RankCIResult] = {}
         self._rankings: dict[float, Any] = {}
         self._drawn: tuple = ()
@@ -193,9 +190,6 @@ class RankDashboard(Dashboard):
                 style=wide,
             ),
         }
-        # matplotlib takes a few hundred ms a picture: α then updates on
-        # release, not at every pixel of a drag (the SVG pictures keep up)
-        self.controls["alpha"].continuous_update = len(self.names) >= SVG_FROM
         # the picture keeps its size, the table sits next to it
         self.views = {
             "plot": widgets.Output(layout=widgets.Layout(flex="0 0 auto")),
@@ -308,20 +302,11 @@ class RankDashboard(Dashboard):
         )
 
     def _draw(self, results: dict[str, RankCIResult]) -> None:
-        from nbstats import plots  # lazy: matplotlib only when drawing
-
-        if len(self.names) >= SVG_FROM:
-            self.figure = None
-            show_svg(
-                self.views["plot"],
-                intervals_svg(results, self.aliases),
-                "confidence intervals for ranks",
-            )
-        else:
-            shown = {m: rename_result(r, self.aliases) for m, r in results.items()}
-            ax = plots.rank_intervals(shown)
-            self.figure = ax.figure
-            show_figure(self.views["plot"], self.figure)
+        show_svg(
+            self.views["plot"],
+            intervals_svg(results, self.aliases),
+            "confidence intervals for ranks",
+        )
 
 
 def at_alpha(reference: RankCIResult, alpha: float) -> RankCIResult:
@@ -400,7 +385,7 @@ def _interval_table(
     for name in order:
         cells = [
             f'<th style="{_NAME}">{html.escape(shown.get(name, str(name)))}</th>',
-            f'<td style="{_CELL}">{first.mean_ranks[name]:.3f}</td>',
+            f'<td style="{_CELL}">{format_number(first.mean_ranks[name], "rank")}</td>',
         ]
         for res in results.values():
             cells.append(f'<td style="{_CELL}">{int(res.lower[name])}</td>')
@@ -447,7 +432,7 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
         rows.append(
             f'<tr><th style="{_NAME}"><bdi>{name}</bdi></th>'
             f'<td style="{_CELL}">{best}</td>'
-            f'<td style="{_CELL}">{row.expected_rank:.2f}</td>'
+            f'<td style="{_CELL}">{format_number(row.expected_rank, "rank")}</td>'
             f'<td style="{_CELL}">[{row.rank_lower}, {row.rank_upper}]</td></tr>'
         )
     return (

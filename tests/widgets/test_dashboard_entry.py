@@ -168,8 +168,9 @@ def test_aliases_in_the_views(table6):
     assert bayes.controls["a"].label == f"A — {LONG[0]}"
     assert list(bayes.result["pairs"]["a"].unique()) == LONG[:3]  # full names
     freq = dashboard(scores, kind="frequentist")
-    texts = [t.get_text() for t in freq.figure.axes[0].texts]
-    assert "A" in texts and LONG[0] not in texts
+    picture = freq.views["cd"].outputs[0]["data"]["image/svg+xml"]
+    assert ">A<title>" in picture  # the alias, the full name in its tooltip
+    assert f">{LONG[0]}<" not in picture
     assert "A vs " in freq.views["table"].value
     assert freq.result["posthoc"].mean_ranks.index.tolist() == LONG
 

@@ -8,7 +8,7 @@ Holm against C4.5 rejects C4.5+m and C4.5+m+cf — and nbstats.posthoc itself.
 
 from __future__ import annotations
 
-import base64
+import xml.etree.ElementTree as ET
 
 import ipywidgets
 import matplotlib.pyplot as plt
@@ -24,7 +24,7 @@ from nbstats.widgets.frequentist import FrequentistDashboard
 def _no_figures_left():
     plt.close("all")
     yield
-    # every figure a dashboard draws is shown as a PNG and closed at once
+    # the dashboard draws SVG at every size: no matplotlib figure is left open
     assert plt.get_fignums() == []
 
 
@@ -33,30 +33,30 @@ def board(table6):
     return FrequentistDashboard(table6)
 
 
-def gids(board, prefix):
-    ax = board.figure.axes[0]
+def svg(board):
+    """The SVG shown in the CD view (exactly one picture, well-formed)."""
+    outputs = board.views["cd"].outputs
+    assert len(outputs) == 1
+    text = outputs[0]["data"]["image/svg+xml"]
+    ET.fromstring(text)
+    return text
+
+
+def roles(board, prefix):
+    """The data-role of every drawn element whose role starts with prefix."""
     return sorted(
-        gid
-        for artist in [*ax.lines, *ax.texts]
-        if (gid := artist.get_gid() or "").startswith(prefix)
+        role
+        for element in ET.fromstring(svg(board)).iter()
+        if (role := element.get("data-role") or "").startswith(prefix)
     )
 
 
 def cd_text(board):
-    ax = board.figure.axes[0]
-    return [t.get_text() for t in ax.texts if t.get_gid() == "cd-text"]
-
-
-def png(board):
-    """The PNG shown in the CD view (exactly one figure)."""
-    outputs = board.views["cd"].outputs
-    assert len(outputs) == 1
-    data = base64.b64decode(outputs[0]["data"]["image/png"])
-    assert data.startswith(b"\x89PNG")
-    # the view is as wide as the picture, leaving the table the rest of the row
-    width = int.from_bytes(data[16:20], "big")
-    assert board.views["cd"].layout.width == f"{width + 16}px"
-    return data
+    return [
+        element.text
+        for element in ET.fromstring(svg(board)).iter()
+        if element.get("data-role") == "cd"
+    ]
 
 
 def descendants(widget):
@@ -76,12 +76,12 @@ def test_starts_with_friedman_and_nemenyi(board, table6):
     assert board.result["posthoc"] == nbstats.posthoc(table6, method="nemenyi")
     verdict = board.views["verdict"].value
     assert "Friedman test" in verdict
-    assert "χ²<sub>F</sub> = 9.279" in verdict
+    assert "χ²<sub>F</sub> = 9.28" in verdict
     assert "p = 0.026" in verdict
     assert "reject</b>" in verdict
     assert "do not reject" not in verdict
     assert cd_text(board) == ["CD = 1.25"]
-    png(board)
+    svg(board)
     # every control and view is part of the displayed widget
     tree = list(descendants(board.widget))
     for widget in [*board.controls.values(), *board.views.values()]:
@@ -100,8 +100,8 @@ def test_widget_displays(board):
 
 def test_alpha_splits_the_nemenyi_group(board):
     assert len(board.result["posthoc"].groups) == 1
-    assert gids(board, "group-") == ["group-0"]
-    before_png, before_table = png(board), board.views["table"].value
+    assert roles(board, "group-") == ["group-0"]
+    before_svg, before_table = svg(board), board.views["table"].value
     assert "α = 0.05" in before_table
 
     board.controls["alpha"].value = 0.10
@@ -112,9 +112,9 @@ def test_alpha_splits_the_nemenyi_group(board):
         ("C4.5+m+cf", "C4.5+m", "C4.5+cf"),
         ("C4.5+cf", "C4.5"),
     ]
-    assert gids(board, "group-") == ["group-0", "group-1"]
+    assert roles(board, "group-") == ["group-0", "group-1"]
     assert cd_text(board) == ["CD = 1.12"]
-    assert png(board) != before_png
+    assert svg(board) != before_svg
     assert "α = 0.1" in board.views["table"].value
     assert "at α = 0.1." in board.views["verdict"].value
 
@@ -140,7 +140,7 @@ def test_omnibus_choice_changes_the_verdict_not_the_posthoc(board):
     verdict = board.views["verdict"].value
     assert board.error is None
     assert "Iman–Davenport test" in verdict
-    assert "F<sub>F</sub> = 3.686" in verdict
+    assert "F<sub>F</sub> = 3.69" in verdict
     assert "df = 3, 39" in verdict
     assert "do not reject" not in verdict
     assert board.result["posthoc"] is posthoc  # nothing recomputed
@@ -151,10 +151,10 @@ def test_omnibus_choice_changes_the_verdict_not_the_posthoc(board):
 
 
 def test_bonferroni_dunn_against_a_control_draws_the_band(board, table6):
-    assert gids(board, "control-band") == []
+    assert roles(board, "control-band") == []
     board.controls["method"].value = "bonferroni-dunn"
     assert board.result["posthoc"].control is None
-    assert gids(board, "control-band") == []
+    assert roles(board, "control-band") == []
 
     board.controls["control"].value = "C4.5"
 
@@ -164,8 +164,8 @@ def test_bonferroni_dunn_against_a_control_draws_the_band(board, table6):
     assert res.control == "C4.5"
     # 2.394 * 0.48795 = 1.1682: Demšar prints it truncated, as 1.16
     assert np.floor(res.critical_difference * 100) / 100 == 1.16
-    assert gids(board, "control-band") == ["control-band"]
-    assert gids(board, "group-") == []  # no groups against a control
+    assert roles(board, "control-band") == ["control-band"]
+    assert roles(board, "group-") == []  # no groups against a control
     assert res == nbstats.posthoc(table6, method="bonferroni-dunn", control="C4.5")
     table = board.views["table"].value
     assert "against C4.5," in table
@@ -179,8 +179,10 @@ def test_holm_against_a_control_marks_rejections(board):
     assert res.reject.tolist() == [True, False, True]
     names = list(res.mean_ranks.index)
     expected = sorted(f"significant-{names.index(n)}" for n in ("C4.5+m", "C4.5+m+cf"))
-    assert gids(board, "significant-") == expected
-    assert board.views["table"].value.count(">significant<") == 2
+    assert roles(board, "significant-") == expected
+    table = board.views["table"].value
+    assert table.count(">significantly different<") == 2
+    assert table.count(">not significantly different<") == 1
 
 
 def test_all_pairs_methods_ignore_the_control_with_a_note(board):
@@ -254,7 +256,7 @@ def test_an_invalid_combination_shows_the_error_and_keeps_the_result(board):
     kept_views = {
         name: view.value for name, view in board.views.items() if name != "cd"
     }
-    kept_png = png(board)
+    kept_svg = svg(board)
 
     # Shaffer's adjustment is for all pairs only
     board.controls["adjust"].value = "shaffer"
@@ -265,7 +267,7 @@ def test_an_invalid_combination_shows_the_error_and_keeps_the_result(board):
     assert "Shaffer&#x27;s procedure" in board._error_view.value  # escaped
     assert board.result is kept
     assert board.result["posthoc"].adjust == "holm"
-    assert png(board) == kept_png
+    assert svg(board) == kept_svg
     for name in ("verdict", "table"):
         assert board.views[name].value == kept_views[name]
 
@@ -362,15 +364,12 @@ def test_a_new_alpha_from_the_p_values_equals_posthoc(method, control, adjust):
 
 
 def test_many_algorithms_draw_the_cd_picture_as_svg():
-    import xml.etree.ElementTree as ET
-
     rng = np.random.default_rng(3)
     scores = pd.DataFrame(
         rng.normal(size=(30, 40)) + np.linspace(0, 4, 40),
         columns=[f"alg{j}" for j in range(40)],
     )
     board = FrequentistDashboard(scores)
-    assert board.figure is None
     assert board.controls["alpha"].continuous_update  # the SVG keeps up
     (output,) = board.views["cd"].outputs
     svg = output["data"]["image/svg+xml"]
@@ -382,3 +381,42 @@ def test_many_algorithms_draw_the_cd_picture_as_svg():
     board.set(method="holm", control="alg5")
     svg = board.views["cd"].outputs[0]["data"]["image/svg+xml"]
     assert 'font-weight="bold"' in svg and "significantly different from alg5" in svg
+
+
+@pytest.mark.parametrize("m", [2, 8, 100])
+def test_one_renderer_at_every_size(m):
+    """The same SVG picture from 2 to 100 algorithms, one row per algorithm,
+    long names cut in the middle with the full name in the row's tooltip."""
+    names = [
+        f"HistGradientBoostingClassifier(max_iter={300 + k}, lr=0.05)" for k in range(m)
+    ]
+    rng = np.random.default_rng(m)
+    scores = pd.DataFrame(
+        rng.normal(size=(12, m)) + np.linspace(0, 3, m), columns=names
+    )
+    board = FrequentistDashboard(scores, aliases=False)
+    assert board.controls["alpha"].continuous_update
+    root = ET.fromstring(svg(board))
+    labels = [
+        t
+        for t in root.iter("{http://www.w3.org/2000/svg}text")
+        if t.find("{http://www.w3.org/2000/svg}title") is not None
+    ]
+    assert len(labels) == m
+    for label in labels:
+        shown = label.text
+        assert shown.startswith("HistGradient") and shown.endswith(", lr=0.05)")
+        assert "…" in shown
+        assert label.find("{http://www.w3.org/2000/svg}title").text.startswith(
+            "HistGradientBoostingClassifier(max_iter="
+        )
+    assert len({t.text for t in labels}) == m  # the cut keeps them apart
+
+
+def test_tables_follow_the_number_policy(board):
+    """Mean ranks with 2 decimals, statistics as the report prints them,
+    p-values with 3 (Demšar 2006, Table 6: mean ranks 3.143 and 2.000)."""
+    table = board.views["table"].value
+    assert "3.14 / 2.00" in table  # C4.5 vs C4.5+m
+    assert "3.143" not in table
+    assert "CD = 1.25" in table

@@ -6,7 +6,6 @@ documented values on Demšar's (2006) Table 6.
 
 from __future__ import annotations
 
-import base64
 import re
 import xml.etree.ElementTree as ET
 
@@ -35,21 +34,22 @@ def board(table6):
     return RankDashboard(table6)
 
 
-def intervals(board):
-    """gid → x data of every interval line in the forest plot."""
-    return {
-        line.get_gid(): [int(x) for x in line.get_xdata()]
-        for line in board.figure.axes[0].lines
-        if (line.get_gid() or "").startswith("interval-")
-    }
-
-
-def png(board):
+def svg(board):
+    """The SVG shown in the plot view (exactly one picture, well-formed)."""
     outputs = board.views["plot"].outputs
     assert len(outputs) == 1
-    data = base64.b64decode(outputs[0]["data"]["image/png"])
-    assert data.startswith(b"\x89PNG")
-    return data
+    text = outputs[0]["data"]["image/svg+xml"]
+    ET.fromstring(text)
+    return text
+
+
+def intervals(board):
+    """data-role → [lower, upper] rank of every interval line in the forest plot."""
+    return {
+        role: [int(float(r)) for r in line.get("data-ranks").split()]
+        for line in ET.fromstring(svg(board)).iter()
+        if (role := line.get("data-role") or "").startswith("interval-")
+    }
 
 
 def cells(html):
@@ -85,7 +85,7 @@ def test_starts_with_the_two_sided_wilcoxon(board, table6):
         assert table[name][1:] == [str(lower), str(upper)]
     assert "95% confidence intervals" in board.views["table"].value
     assert "Iman–Davenport p = 0.020 (rejected)" in board.views["table"].value
-    png(board)
+    svg(board)
     assert board.controls["n_boot"].disabled  # no bootstrap selected
 
 
@@ -96,13 +96,13 @@ def test_widget_displays(board):
         "application/vnd.jupyter.widget-view+json" in board.widget._repr_mimebundle_()
     )
     assert board.controls["n_boot"].continuous_update is False
-    # matplotlib redraws: α on release
-    assert board.controls["alpha"].continuous_update is False
+    # the SVG keeps up with a drag of α
+    assert board.controls["alpha"].continuous_update is True
     assert [m for _, m in board.controls["methods"].options] == list(RANK_CI_METHODS)
 
 
 def test_two_methods_give_two_intervals_per_algorithm(board, table6):
-    before = png(board)
+    before = svg(board)
     board.controls["methods"].value = ("id-wilcoxon-2s", "bootstrap")
 
     assert board.error is None
@@ -118,7 +118,7 @@ def test_two_methods_give_two_intervals_per_algorithm(board, table6):
     # documented bootstrap intervals (random_state=0, 1000 resamples)
     assert drawn["interval-bootstrap-C4.5"] == [3, 4]
     assert drawn["interval-bootstrap-C4.5+m"] == [1, 2]
-    assert png(board) != before
+    assert svg(board) != before
     table = cells(board.views["table"].value)
     assert all(len(row) == 1 + 2 * 2 for row in table.values())
     assert "bootstrap: 1000 resamples" in board.views["table"].value
@@ -190,7 +190,7 @@ def test_random_state_is_used_once(table6):
 
 
 def test_no_method_selected_shows_an_error_and_keeps_the_result(board):
-    kept, kept_table, kept_png = board.result, board.views["table"].value, png(board)
+    kept, kept_table, kept_svg = board.result, board.views["table"].value, svg(board)
 
     board.controls["methods"].value = ()
 
@@ -198,7 +198,7 @@ def test_no_method_selected_shows_an_error_and_keeps_the_result(board):
     assert "select at least one method" in board._error_view.value
     assert board.result is kept
     assert board.views["table"].value == kept_table
-    assert png(board) == kept_png
+    assert svg(board) == kept_svg
 
     board.controls["methods"].value = ("anova-tukey",)
 
@@ -263,7 +263,6 @@ def test_many_algorithms_draw_svg_with_aliases():
         rng.normal(size=(15, 20)) + np.linspace(0, 3, 20), columns=names
     )
     board = RankDashboard(scores)
-    assert board.figure is None
     (output,) = board.views["plot"].outputs
     svg = output["data"]["image/svg+xml"]
     ET.fromstring(svg)
@@ -295,3 +294,10 @@ def test_the_plackett_luce_prior_is_live(board, table6):
     assert "Dirichlet prior 10" in board.views["plackett_luce"].value
     board.controls["prior"].value = 1.0  # cached: the same object again
     assert board.result["plackett_luce"] is first
+
+
+def test_interval_table_prints_mean_ranks_as_the_report(board):
+    """Mean ranks with 2 decimals (number policy; Demšar 2006, Table 6:
+    C4.5 3.143, C4.5+m 2.000, C4.5+cf 2.893, C4.5+m+cf 1.964)."""
+    table = cells(board.views["table"].value)
+    assert [row[0] for row in table.values()] == ["1.96", "2.00", "2.89", "3.14"]
