@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results import render
+from nbstats.results.methods_text import MethodsContext
+from nbstats.results.prose import Paragraph
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -44,6 +46,17 @@ class Result:
     def _table(self) -> pd.DataFrame | None:
         """The table shown under the scalars (defaults to ``to_frame()``)."""
         return self.to_frame()
+
+    def methods_sentence(self, context: MethodsContext) -> Paragraph:
+        """The result's sentence in a report's Methods paragraph: the method,
+        its settings and its references, as actually used (the prose is in
+        :mod:`nbstats.results.methods_text`; ``context`` carries the seed,
+        the scores' unit, the losses)."""
+        raise NotImplementedError(
+            f"{type(self).__name__} writes no Methods sentence; the results a "
+            "report states in its Methods paragraph do (see "
+            "nbstats.results.methods_text)."
+        )
 
     def summary(self) -> str:
         """A readable plain-text report of the result."""

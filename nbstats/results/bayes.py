@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.results import methods_text
 from nbstats.results.base import Result
 from nbstats.results.decisions import DECISIONS, describe
+from nbstats.results.prose import Paragraph
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
@@ -83,6 +85,11 @@ class BayesSignTestResult(Result):
         if self.prior_at == "right":
             return f"{self.name_b} better"
         return "a = b"
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.bayes_sign`)."""
+        return methods_text.bayes_sign(self, context)
 
     def _title(self) -> str:
         return f"Bayesian sign test: {self.name_a} vs {self.name_b}"
@@ -222,6 +229,12 @@ class BayesSignedRankResult(Result):
             raise ValueError(f"epsilon must lie in (0, 0.5), got {epsilon!r}.")
         return float(np.mean(np.abs(self.samples - 0.5) < epsilon))
 
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph, for
+        ``context.n_pairs`` pairs tested alike (default one;
+        :func:`nbstats.results.methods_text.bayes_signrank`)."""
+        return methods_text.bayes_signrank(self, context, context.n_pairs or 1)
+
     def _title(self) -> str:
         prior = {
             "idp": f"near-ignorance prior (IDP), s = {self.s:.3g}",
@@ -357,6 +370,11 @@ class BayesPosthocResult(Result):
     rope_probabilities: pd.DataFrame | None = None
     prior_at: str = "rope"
 
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.bayes_posthoc`)."""
+        return methods_text.bayes_posthoc(self, context)
+
     def _title(self) -> str:
         rope = f", rope ±{self.rope:g}" if self.rope > 0 else ""
         return (
@@ -489,6 +507,11 @@ class BayesSignedRankPairsResult(Result):
     n_samples: int
     mc_error: float = float("nan")
     method: str = "montecarlo"
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.bayes_signrank`)."""
+        return methods_text.bayes_signrank(self, context, len(self.pairs))
 
     def _title(self) -> str:
         rope = f", rope ±{self.rope:g}" if self.rope else ""

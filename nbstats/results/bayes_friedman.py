@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.results import methods_text
 from nbstats.results.base import Result
+from nbstats.results.prose import Paragraph
 
 __all__ = ["BayesFriedmanResult"]
 
@@ -119,6 +121,11 @@ class BayesFriedmanResult(Result):
                 f"credible region)"
             )
         return f"no evidence they differ at {level}"
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.bayes_friedman`)."""
+        return methods_text.bayes_friedman(self, context)
 
     def _title(self) -> str:
         return (

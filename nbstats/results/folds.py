@@ -7,9 +7,11 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.decisions import describe
 from nbstats.results.frequentist import _ALTERNATIVE_TEXT
+from nbstats.results.prose import Paragraph
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
@@ -245,6 +247,11 @@ class CorrelatedPairsResult(Result):
     rope: float
     threshold: float
     names: list[str]
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.correlated_pairs`)."""
+        return methods_text.correlated_pairs(self, context)
 
     def _title(self) -> str:
         cases = self.table["case"].nunique()

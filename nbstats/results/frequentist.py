@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.effect_size import magnitude
+from nbstats.results.prose import Paragraph
 from nbstats.results.render import Label
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -72,6 +74,17 @@ class SignTestResult(TestResult):
     tie_policy: str
     name_a: str
     name_b: str
+
+    def methods_clause(
+        self, context: methods_text.MethodsContext, *, also: bool = False
+    ) -> Paragraph:
+        """This test as a clause of a Methods sentence (``also``: after the
+        Wilcoxon test's; :func:`nbstats.results.methods_text.sign`)."""
+        return methods_text.sign(self, context, also=also)
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph."""
+        return methods_text.sentence(self.methods_clause(context))
 
     def _title(self) -> str:
         return _pair_title("Sign test", self.name_a, self.name_b, self.alternative)
@@ -140,6 +153,15 @@ class WilcoxonResult(TestResult):
     alternative: str
     name_a: str
     name_b: str
+
+    def methods_clause(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This test as a clause of a Methods sentence
+        (:func:`nbstats.results.methods_text.wilcoxon`)."""
+        return methods_text.wilcoxon(self, context)
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph."""
+        return methods_text.sentence(self.methods_clause(context))
 
     def _title(self) -> str:
         return _pair_title(
@@ -275,6 +297,11 @@ class FriedmanResult(TestResult):
     n_cases: int
     n_algorithms: int
     tie_correction: bool
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.friedman`)."""
+        return methods_text.friedman(self, context)
 
     def _title(self) -> str:
         return f"Friedman test: {self.n_algorithms} algorithms on {self.n_cases} cases"
@@ -439,6 +466,18 @@ class PosthocResult(Result):
     pair_cases: pd.DataFrame | pd.Series | None = None
     ranking: str = "friedman"
     effect_sizes: pd.DataFrame | pd.Series | None = None
+
+    def methods_clause(
+        self, context: methods_text.MethodsContext, *, also: bool = False
+    ) -> Paragraph:
+        """This procedure as a clause of a Methods sentence (``also``: after
+        another procedure's clause;
+        :func:`nbstats.results.methods_text.posthoc_clause`)."""
+        return methods_text.posthoc_clause(self, context, also=also)
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph."""
+        return methods_text.sentence(self.methods_clause(context))
 
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""

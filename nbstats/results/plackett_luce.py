@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.results import methods_text
 from nbstats.results.base import Result
+from nbstats.results.prose import Paragraph
 
 __all__ = ["PlackettLuceResult"]
 
@@ -103,6 +105,11 @@ class PlackettLuceResult(Result):
     def min_ess(self) -> float:
         """The smallest effective sample size of a log worth."""
         return float(self.diagnostics["ess"].min())
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.plackett_luce`)."""
+        return methods_text.plackett_luce(self, context)
 
     def _title(self) -> str:
         m = self.ranking.shape[0]

@@ -7,8 +7,9 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.results import render
+from nbstats.results import methods_text, render
 from nbstats.results.base import Result
+from nbstats.results.prose import Paragraph
 
 __all__ = ["RankCIResult"]
 
@@ -132,6 +133,11 @@ class RankCIResult(Result):
         if self.incomplete:
             text = text.replace("Iman–Davenport", "Skillings–Mack") + ", pairwise cases"
         return text
+
+    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
+        """This result's sentence in a report's Methods paragraph
+        (:func:`nbstats.results.methods_text.rank_ci`)."""
+        return methods_text.rank_ci(self, context)
 
     def _title(self) -> str:
         return (
