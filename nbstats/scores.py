@@ -3,6 +3,10 @@
 A *score table* has one row per case (data set, problem instance, …) and one
 column per algorithm. Every statistic in nbstats reads its data through this
 module, so every function refuses the same bad input with the same message.
+Long data and arrays become a wide frame in :mod:`nbstats.score_frames`,
+per-fold data is checked in :mod:`nbstats.score_folds`, and the argument
+checks every function shares are in :mod:`nbstats.checks`; their public names
+are importable from here too.
 
 Ranks are always **1 = best**, ties get the average of the ranks they span
 (Demšar's convention); ``higher_is_better=False`` is the same as negating every
@@ -11,8 +15,6 @@ score.
 
 from __future__ import annotations
 
-import math
-import sys
 import warnings
 from collections.abc import Sequence
 from typing import Literal
@@ -21,13 +23,24 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.checks import (
+    check_choice,
+    check_complete_policy,
+    check_flag,
+)
 from nbstats.dtypes import real_scores
 from nbstats.names import check_names, lookalike_key
+from nbstats.score_folds import check_folds, fold_summary
+from nbstats.score_frames import (  # noqa: F401  (importable from here too)
+    Aggregate,
+    as_vector,
+    power_of_two_scale,
+    wide_frame,
+)
 
 __all__ = ["fold_summary", "incomplete_table", "mean_ranks", "ranks", "score_table"]
 
 NanPolicy = Literal["raise", "omit", "pairwise"]
-Aggregate = Literal["mean", "median"] | None
 
 _MAX_CELLS_SHOWN = 8
 
@@ -113,7 +126,7 @@ def score_table(
         if fold is not None:
             check_folds(data, case=case, algorithm=algorithm, fold=fold)
             aggregate = "mean" if aggregate is None else aggregate
-        wide = _pivot_long(data, case, algorithm, score, aggregate)
+        wide = wide_frame(data, case, algorithm, score, aggregate)
     else:
         if fold is not None:
             raise ValueError(
@@ -125,7 +138,7 @@ def score_table(
                 "aggregate= only applies to long data; also give case=, "
                 "algorithm= and score= to name its columns."
             )
-        wide = _as_wide_frame(data)
+        wide = wide_frame(data)
     return _validate_wide(wide, nan_policy=nan_policy)
 
 
@@ -260,194 +273,9 @@ def paired_differences(
     return d, name_a, name_b
 
 
-def power_of_two_scale(values: np.ndarray) -> float:
-    """The power of two ``c`` with ``c <= max |values| < 2c`` (1.0 for zeros).
-
-    Dividing by a power of two is exact (short of underflow), so scaled data
-    keep every tie and every order of the original, and sums of the scaled
-    values (below 2 in magnitude) can neither overflow nor lose the
-    subnormal range.
-    """
-    largest = float(np.max(np.abs(values))) if values.size else 0.0
-    if largest == 0.0 or not np.isfinite(largest):
-        return 1.0
-    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1))
-
-
 def _series_name(x: object, default: str) -> str:
     name = getattr(x, "name", None)
     return default if name is None else str(name)
-
-
-def as_vector(x: object, label: str) -> np.ndarray:
-    """One algorithm's scores as a checked 1-D float array.
-
-    The two-sample functions read each argument here: a DataFrame, a 2-D
-    array or a value that is not a real number is refused with an error that
-    names the argument (``label``) and the fix.
-
-    Parameters
-    ----------
-    x : Series, 1-D array-like
-        One score per case.
-    label : str
-        The argument's name in error messages, e.g. ``"a"``.
-
-    Returns
-    -------
-    ndarray
-        float64 scores.
-
-    Examples
-    --------
-    >>> as_vector([0.9, 0.8], "a")
-    array([0.9, 0.8])
-    """
-    if isinstance(x, pd.DataFrame):
-        raise TypeError(
-            f"{label} must be one column of scores, got a DataFrame; "
-            f"select a column, e.g. df['name']."
-        )
-    name = getattr(x, "name", None)
-    where = label if name is None else f"{label} ({name!r})"
-    if getattr(x, "dtype", None) is None:
-        # a list keeps its values' types: [True, 2] must not become [1, 2]
-        x = np.asarray(x, dtype=object if isinstance(x, list | tuple) else None)
-    if np.ndim(x) != 1:
-        raise ValueError(
-            f"{label} must be 1-D (one score per case), got shape {np.shape(x)}."
-        )
-    return real_scores(x, where)
-
-
-def wide_frame(
-    data: object,
-    case: str | None = None,
-    algorithm: str | None = None,
-    score: str | None = None,
-    aggregate: Aggregate = None,
-) -> pd.DataFrame:
-    """The wide table (rows = cases, columns = algorithms) before validation.
-
-    Long data (``case``, ``algorithm`` and ``score`` name its columns) is
-    pivoted, repeated measurements combined by ``aggregate``; a 2-D array gets
-    the labels ``case1, case2, ...`` and ``alg1, alg2, ...``. The values are
-    not checked further: :func:`score_table` and :func:`incomplete_table` do
-    that. For callers that must see the table before a ``nan_policy`` drops
-    cases (the report counts them).
-
-    Parameters
-    ----------
-    data : DataFrame or 2-D array-like
-        A wide table, or long data with ``case``, ``algorithm`` and ``score``.
-    case, algorithm, score : str, optional
-        The columns of long data (all three, or none for a wide table).
-    aggregate : {None, "mean", "median"}
-        How repeated (case, algorithm) rows of long data are combined.
-
-    Returns
-    -------
-    DataFrame
-        The wide table (``data`` itself when it already is a wide DataFrame).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> long = pd.DataFrame({"d": ["x", "x", "y", "y"], "a": ["A", "B", "A", "B"],
-    ...                      "s": [0.9, 0.8, 0.7, 0.75]})
-    >>> wide_frame(long, case="d", algorithm="a", score="s")
-    a    A     B
-    d
-    x  0.9  0.80
-    y  0.7  0.75
-    """
-    if case is None and algorithm is None and score is None:
-        return _as_wide_frame(data)
-    return _pivot_long(data, case, algorithm, score, aggregate)
-
-
-def _as_wide_frame(data: object) -> pd.DataFrame:
-    if isinstance(data, pd.DataFrame):
-        return data
-    if isinstance(data, pd.Series):
-        raise ValueError(
-            "a score table needs one column per algorithm, got a Series; for "
-            "two algorithms use the two-sample functions, e.g. "
-            "nbstats.wilcoxon(a, b), or pass a DataFrame."
-        )
-    # a list keeps its values' types: [[True, 2]] must not become [[1, 2]]
-    arr = np.asarray(data, dtype=object if isinstance(data, list | tuple) else None)
-    if arr.ndim != 2:
-        raise ValueError(
-            f"a score table must be 2-D (rows = cases, columns = algorithms), "
-            f"got an array of shape {arr.shape}."
-        )
-    return pd.DataFrame(
-        arr,
-        index=pd.Index([f"case{i + 1}" for i in range(arr.shape[0])], name="case"),
-        columns=pd.Index(
-            [f"alg{j + 1}" for j in range(arr.shape[1])], name="algorithm"
-        ),
-    )
-
-
-def _pivot_long(
-    data: object, case: str, algorithm: str, score: str, aggregate: Aggregate
-) -> pd.DataFrame:
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(
-            "long data (case=, algorithm=, score=) must be a DataFrame, got "
-            f"{type(data).__name__}."
-        )
-    check_choice("aggregate", aggregate, (None, "mean", "median"))
-    unknown = [c for c in (case, algorithm, score) if c not in data.columns]
-    if unknown:
-        raise ValueError(
-            f"column(s) {unknown} not found; the table has columns "
-            f"{list(data.columns)}."
-        )
-    _check_index_names(data, (case, algorithm, score))
-    numbers = real_scores(data[score], f"score column {score!r}")
-    data = data.copy(deep=False)
-    data[score] = numbers
-    keys = data[[case, algorithm]]
-    duplicated = keys.duplicated(keep=False)
-    if duplicated.any() and aggregate is None:
-        examples = keys[duplicated].drop_duplicates().head(3)
-        shown = ", ".join(
-            f"({c!r}, {a!r})" for c, a in examples.itertuples(index=False)
-        )
-        raise ValueError(
-            f"{int(keys.duplicated().sum())} duplicated ({case}, {algorithm}) "
-            f"rows, e.g. {shown}; pass aggregate='mean' or 'median' to combine "
-            f"repeated measurements (such as folds) into one score."
-        )
-    case_order = pd.unique(data[case])
-    algorithm_order = pd.unique(data[algorithm])
-    grouped = data.groupby([case, algorithm], sort=False)[score]
-    if aggregate == "median":
-        cells = grouped.median(skipna=False)
-    else:
-        # "mean" or no duplicates. math.fsum rounds the sum exactly, so two
-        # algorithms with the same fold scores in another order get the same
-        # mean (a plain sum can differ in the last bit and break a true tie,
-        # which changes every rank statistic); a missing fold gives NaN.
-        cells = grouped.agg(_exact_mean)
-    wide = cells.unstack(algorithm).reindex(index=case_order, columns=algorithm_order)
-    wide.index.name = case
-    wide.columns.name = algorithm
-    return wide
-
-
-def _check_index_names(data: pd.DataFrame, columns: Sequence[object]) -> None:
-    """Refuse long data whose index is named like one of its used columns."""
-    clash = [c for c in columns if c is not None and c in data.index.names]
-    if clash:
-        raise ValueError(
-            f"{clash[0]!r} names both a column and the index of the long table; "
-            "drop the index (data.reset_index(drop=True)) or rename it "
-            "(data.rename_axis(None))."
-        )
 
 
 def incomplete_table(
@@ -476,13 +304,7 @@ def incomplete_table(
     >>> incomplete_table([[0.9, None], [0.7, 0.6]]).isna().sum().sum()
     np.int64(1)
     """
-    return _validate_wide(_as_wide_frame(data), nan_policy="raise", keep_nan=True)
-
-
-def _exact_mean(values: pd.Series) -> float:
-    # divided by a power of two first (exact), so the sum cannot overflow
-    scale = power_of_two_scale(values.to_numpy(dtype=float))
-    return math.fsum(values.to_numpy(dtype=float) / scale) / len(values) * scale
+    return _validate_wide(wide_frame(data), nan_policy="raise", keep_nan=True)
 
 
 def _validate_wide(
@@ -573,106 +395,6 @@ def _free_name(base: str, taken: Sequence[object]) -> str:
     return next(c for c in candidates if c not in keys)
 
 
-def _fold_columns(fold: str | Sequence[str]) -> list[str]:
-    if isinstance(fold, str):
-        columns = [fold]
-    elif isinstance(fold, Sequence):
-        columns = list(fold)
-    else:
-        columns = []
-    if not columns or not all(isinstance(c, str) for c in columns):
-        raise TypeError(
-            f"fold must be a column name or a list of column names, got {fold!r}."
-        )
-    return columns
-
-
-def check_folds(
-    data: object, *, case: str, algorithm: str, fold: str | Sequence[str]
-) -> list[str]:
-    """Refuse per-fold long data whose folds do not pair up; return the fold columns.
-
-    Each (case, algorithm, fold) must appear once (otherwise the column does
-    not name a fold), and on every case all algorithms must have the same
-    folds (the folds are paired: the same training and test split).
-    """
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(
-            "per-fold data (fold=) must be a long DataFrame, got "
-            f"{type(data).__name__}."
-        )
-    columns = _fold_columns(fold)
-    unknown = [c for c in (case, algorithm, *columns) if c not in data.columns]
-    if unknown:
-        raise ValueError(
-            f"column(s) {unknown} not found; the table has columns "
-            f"{list(data.columns)}."
-        )
-    _check_index_names(data, (case, algorithm, *columns))
-    clash = [c for c in columns if c in (case, algorithm)]
-    if clash:
-        raise ValueError(f"fold column(s) {clash} are also the case or algorithm.")
-    keys = data[[case, algorithm, *columns]]
-    repeated = keys.duplicated(keep=False)
-    if repeated.any():
-        first = ", ".join(str(v) for v in keys[repeated].iloc[0].tolist())
-        raise ValueError(
-            f"{columns} does not identify a fold: {int(keys.duplicated().sum())} "
-            f"rows repeat a ({case}, {algorithm}, {', '.join(columns)}) "
-            f"combination, e.g. ({first}). Name every column that tells "
-            "folds apart (e.g. fold=['run', 'fold'] for repeated k-fold)."
-        )
-    folds = keys.groupby([case, algorithm], sort=False)[columns].apply(
-        lambda g: frozenset(map(tuple, g.to_numpy().tolist()))
-    )
-    for case_name, per_algorithm in folds.groupby(level=0, sort=False):
-        sets = per_algorithm.droplevel(0)
-        if sets.nunique() > 1:
-            sizes = {str(a): len(f) for a, f in sets.items()}
-            union = frozenset().union(*sets)
-            short = {str(a): len(union - f) for a, f in sets.items() if f != union}
-            raise ValueError(
-                f"unequal folds on case {case_name!r}: the algorithms must be "
-                f"scored on the same folds, but the fold counts are {sizes} "
-                f"(missing folds per algorithm: {short}). Score every "
-                "algorithm on every fold, or drop that case."
-            )
-    return columns
-
-
-def fold_summary(
-    data: pd.DataFrame, *, case: str, algorithm: str, fold: str | Sequence[str]
-) -> dict[str, object]:
-    """How many folds per-fold long data has: the report states it.
-
-    Returns
-    -------
-    dict
-        ``columns`` (the fold columns), ``min_folds`` and ``max_folds`` (per
-        case and algorithm) and, when the columns are ``(run, fold)``-like,
-        ``runs`` (distinct values of the first column).
-
-    Examples
-    --------
-    >>> import nbstats
-    >>> folds = nbstats.datasets.load("uci_accuracy_folds")
-    >>> info = nbstats.fold_summary(folds, case="dataset", algorithm="classifier",
-    ...                             fold="fold")
-    >>> info["min_folds"], info["max_folds"]
-    (100, 100)
-    """
-    columns = check_folds(data, case=case, algorithm=algorithm, fold=fold)
-    counts = data.groupby([case, algorithm], sort=False).size()
-    info: dict[str, object] = {
-        "columns": columns,
-        "min_folds": int(counts.min()),
-        "max_folds": int(counts.max()),
-    }
-    if len(columns) > 1:
-        info["runs"] = int(data[columns[0]].nunique())
-    return info
-
-
 def _describe_cells(table: pd.DataFrame, mask: np.ndarray) -> str:
     rows, cols = np.nonzero(mask)
     cells = [
@@ -685,45 +407,3 @@ def _describe_cells(table: pd.DataFrame, mask: np.ndarray) -> str:
         + ", ".join(cells)
         + (f" and {more} more" if more > 0 else "")
     )
-
-
-def check_complete_policy(nan_policy: object) -> None:
-    """Refuse ``nan_policy="pairwise"`` for a method that needs complete cases.
-
-    The message names the public function the user called: the outermost
-    nbstats frame on the stack (e.g. ``friedman``), so that every method of
-    that kind refuses with its own name without passing it down.
-    """
-    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
-    if nan_policy != "pairwise":
-        return
-    method = "this method"
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").startswith(
-        "nbstats"
-    ):
-        if not frame.f_code.co_name.startswith(("_", "<")):
-            method = frame.f_code.co_name
-        frame = frame.f_back
-    raise ValueError(
-        f"nan_policy='pairwise' compares each pair of algorithms on the cases "
-        f"where both have a score, but {method} uses every algorithm on the same "
-        "cases (it ranks or models them together). Pass nan_policy='omit' to drop "
-        "the incomplete cases, or use a method that compares pairs separately: "
-        "posthoc(method='wilcoxon'|'sign'|'ttest') or bayes_signrank_pairs."
-    )
-
-
-def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
-    if value not in choices:
-        raise ValueError(
-            f"unknown {name}={value!r}; choose one of "
-            + ", ".join(repr(c) for c in choices)
-            + "."
-        )
-
-
-def check_flag(name: str, value: object) -> None:
-    """Refuse non-booleans: a string such as "no" would silently count as True."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}.")
