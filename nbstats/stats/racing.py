@@ -3,40 +3,29 @@
 A race evaluates the surviving candidates on one block of new instances per
 step, tests, and drops the candidates the evidence rules out (Maron & Moore
 1997; F-race, Birattari et al. 2002; the Bayesian race of Benavoli et al.
-2015, §1.1 and §7.1).
+2015, §1.1 and §7.1). This module drives the race; the bookkeeping is in
+:mod:`nbstats.stats.racing_state`, the tests that drop candidates in
+:mod:`nbstats.stats.racing_elimination`, and the calls (any
+``concurrent.futures`` executor, timeouts, failures) in
+:mod:`nbstats.stats.racing_executors`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import CancelledError, Executor
+from concurrent.futures import Executor
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats._progress import progress_bar
 from nbstats.results.racing import RaceResult
-from nbstats.scores import check_choice, oriented, rank_rows
+from nbstats.scores import check_choice
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
-from nbstats.stats.bayes.friedman import bayes_friedman
-from nbstats.stats.bayes.friedman_calibration import minimum_cases
-from nbstats.stats.bayes.posthoc import SignEvents, bayes_posthoc
-from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
-from nbstats.stats.frequentist.friedman import friedman
-from nbstats.stats.frequentist.sign import sign_test_from_differences
-from nbstats.stats.racing_executors import (
-    CallFailure,
-    RaceError,
-    check_timeout,
-    describe_failure,
-    failure_words,
-    run_calls,
-    score_problem,
-    show,
-)
+from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.stats.racing_elimination import eliminate
+from nbstats.stats.racing_executors import RaceError, check_timeout
+from nbstats.stats.racing_state import RaceState, evaluate_step, take
 
 __all__ = ["RaceError", "race"]
 
@@ -264,7 +253,7 @@ def race(
         not isinstance(max_steps, (int, np.integer)) or max_steps < 1
     ):
         raise ValueError(f"max_steps must be a positive integer, got {max_steps!r}.")
-    state = _RaceState(names=names, method=method, budget=budget, max_steps=max_steps)
+    state = RaceState(names=names, method=method, budget=budget, max_steps=max_steps)
     state.candidates = dict(zip(names, candidates, strict=True))
     state.higher_is_better = higher_is_better
     instance_iter = iter(instances)
@@ -274,7 +263,7 @@ def race(
             if max_steps is not None and state.step >= max_steps:
                 state.stop_reason = "step limit reached"
                 break
-            block = _take(instance_iter, instances_per_step, state)
+            block = take(instance_iter, instances_per_step, state)
             if not block:
                 state.stop_reason = "instances exhausted"
                 break
@@ -282,14 +271,14 @@ def race(
             if budget is not None and state.evaluations + cost > budget:
                 state.stop_reason = "budget exhausted"
                 break
-            _evaluate_step(evaluate, state, block, executor, timeout)
+            evaluate_step(evaluate, state, block, executor, timeout)
             if bar is not None:
                 bar.update(cost)
             if len(state.rows) >= first_test:
                 step_seed = np.random.SeedSequence(
                     seeds.entropy, spawn_key=(*seeds.spawn_key, state.step)
                 )
-                _eliminate(
+                eliminate(
                     state,
                     method,
                     gamma,
@@ -311,303 +300,3 @@ def race(
         if bar is not None:
             bar.close()
     return state.result(higher_is_better)
-
-
-class _RaceState:
-    def __init__(
-        self, names: list[str], method: str, budget: int | None, max_steps: int | None
-    ) -> None:
-        self.names = names
-        self.candidates: dict[str, Any] = {name: name for name in names}
-        self.method = method
-        self.budget = budget
-        self.max_steps = max_steps
-        self.higher_is_better = True
-        self.alive = list(names)
-        self.rows: list[dict[str, float]] = []  # one per instance: name -> score
-        self.instances: list[Any] = []
-        self.history: list[dict[str, Any]] = []
-        self.eliminations: list[dict[str, Any]] = []
-        self.evaluations = 0
-        self.step = 0
-        self.stop_reason = ""
-
-    def table(self) -> pd.DataFrame:
-        """Scores of the survivors on every instance seen (rows = instances)."""
-        frame = pd.DataFrame(self.rows, columns=self.names)
-        frame.index = pd.RangeIndex(len(self.rows), name="instance")
-        return frame[self.alive]
-
-    def eliminate(self, name: str, reason: str, by: str | None) -> None:
-        self.alive.remove(name)
-        self.eliminations.append(
-            {
-                "candidate": name,
-                "step": self.step,
-                "instances_seen": len(self.rows),
-                "evaluations_used": self.evaluations,
-                "reason": reason,
-                "by": by,
-            }
-        )
-
-    def result(self, higher_is_better: bool) -> RaceResult:
-        scores = pd.DataFrame(self.rows, columns=self.names)
-        scores.index = pd.RangeIndex(len(self.rows), name="instance")
-        if self.rows:
-            means = scores[self.alive].mean(axis=0)
-            best = means.idxmax() if higher_is_better else means.idxmin()
-        else:
-            best = self.alive[0]
-        return RaceResult(
-            winner=self.candidates[str(best)],
-            survivors=[self.candidates[name] for name in self.alive],
-            eliminations=pd.DataFrame(
-                self.eliminations,
-                columns=[
-                    "candidate",
-                    "step",
-                    "instances_seen",
-                    "evaluations_used",
-                    "reason",
-                    "by",
-                ],
-            ),
-            history=pd.DataFrame(
-                self.history, columns=["step", "instance", "candidate", "score"]
-            ),
-            scores=scores,
-            evaluations=self.evaluations,
-            budget=self.budget,
-            max_steps=self.max_steps,
-            steps=self.step,
-            method=self.method,
-            stop_reason=self.stop_reason,
-            candidates=dict(self.candidates),
-        )
-
-
-def _take(iterator: Any, count: int, state: _RaceState) -> list[Any]:
-    """The next ``count`` instances (fewer at the end); an iterable that
-    raises stops the race with a :class:`RaceError` keeping what was done."""
-    block = []
-    for _ in range(count):
-        try:
-            block.append(next(iterator))
-        except StopIteration:
-            break
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:  # the user's generator failed
-            state.stop_reason = "instances failed"
-            number = len(state.instances) + len(block)
-            raise RaceError(
-                f"the instances iterable raised {describe_failure(error)} when "
-                f"asked for instance number {number} (0-based); the race "
-                f"stopped at step {state.step} with {len(state.rows)} complete "
-                f"instance(s) and {state.evaluations} evaluations (see "
-                "error.partial_result).",
-                state.result(state.higher_is_better),
-                kind="instances",
-            ) from error
-    return block
-
-
-def _evaluate_step(
-    evaluate: Callable[[Any, Any], float],
-    state: _RaceState,
-    block: list[Any],
-    executor: Executor | None,
-    timeout: float | None,
-) -> None:
-    """Evaluate the survivors on a block of instances and record the complete
-    instances; raise :class:`RaceError` on the first failed call (in the
-    step's order), after recording every instance that is complete."""
-    jobs = [(k, name) for k in range(len(block)) for name in state.alive]
-    calls = [(state.candidates[name], block[k]) for k, name in jobs]
-    values, failures = run_calls(evaluate, calls, executor, timeout)
-    scores: dict[int, float] = {}
-    for index, value in values.items():
-        problem = score_problem(value)
-        if problem is None:
-            scores[index] = float(value)
-        else:
-            failures.append(CallFailure(index, problem, "bad score"))
-    if not failures:  # an executor that lost a call without a word
-        failures = [
-            CallFailure(index, CancelledError("no result came back"), "cancelled")
-            for index in range(len(jobs))
-            if index not in values
-        ][:1]
-    failed_instances = {jobs[f.index][0] for f in failures}
-    held = [k for k in range(len(block)) if k not in failed_instances]
-    complete = [k for k in held if all(i in scores for i in _jobs_of(jobs, k))]
-    # record in job order, so the history does not depend on the executor
-    for k in complete:
-        row: dict[str, float] = {}
-        for index in _jobs_of(jobs, k):
-            name = jobs[index][1]
-            row[name] = scores[index]
-            state.history.append(
-                {
-                    "step": state.step,
-                    "instance": block[k],
-                    "candidate": name,
-                    "score": scores[index],
-                }
-            )
-        state.evaluations += len(row)
-        state.rows.append(row)
-        state.instances.append(block[k])
-    if not failures:  # every call returned a score: the block is complete
-        return
-    failure = min(failures, key=lambda f: f.index)
-    discarded = len(scores) - sum(len(_jobs_of(jobs, k)) for k in complete)
-    raise _race_error(state, failure, calls, timeout, discarded) from failure.error
-
-
-def _jobs_of(jobs: list[tuple[int, str]], k: int) -> list[int]:
-    return [index for index, (kk, _) in enumerate(jobs) if kk == k]
-
-
-def _race_error(
-    state: _RaceState,
-    failure: CallFailure,
-    calls: list[tuple[Any, Any]],
-    timeout: float | None,
-    discarded: int,
-) -> RaceError:
-    state.stop_reason = "evaluation failed"
-    candidate, instance = (
-        calls[failure.index] if failure.index < len(calls) else (None, None)
-    )
-    call = f"evaluate({show(candidate)}, {show(instance)})"
-    what = failure_words(failure, timeout)
-    message = (
-        f"{call} {what}; the race stopped at step {state.step} with "
-        f"{len(state.rows)} complete instance(s) and {state.evaluations} "
-        "evaluations (see error.partial_result)"
-    )
-    if discarded > 0:
-        message += (
-            f"; {discarded} other evaluation(s) of the incomplete instance(s) "
-            "were discarded"
-        )
-    return RaceError(
-        message + ".",
-        state.result(state.higher_is_better),
-        candidate=candidate,
-        instance=instance,
-        kind=failure.kind,
-        timeout=timeout,
-    )
-
-
-def _eliminate(
-    state: _RaceState,
-    method: str,
-    gamma: float,
-    epsilon: float,
-    alpha: float,
-    s: float,
-    higher_is_better: bool,
-    n_samples: int,
-    seed: np.random.SeedSequence,
-) -> None:
-    table = state.table()
-    hib = {"higher_is_better": higher_is_better}
-    if method == "bayes":
-        n, m = table.shape
-        # the Bayesian Friedman test needs as many instances as candidates
-        # alive, twice as many with s = 0 (below, its posterior cannot tell
-        # ranks apart and it is not calibrated): until then only the
-        # ε-indistinguishability step runs
-        omnibus = (
-            bayes_friedman(
-                table,
-                s=s,
-                gamma=gamma,
-                method="ellipsoid",
-                n_samples=max(n_samples, 1000),
-                random_state=seed.spawn(1)[0],
-                **hib,
-            )
-            if n >= minimum_cases(m, s)
-            else None
-        )
-        if omnibus is not None and omnibus.reject:
-            comparisons = bayes_posthoc(
-                table,
-                s=s,
-                gamma=gamma,
-                n_samples=n_samples,
-                random_state=seed.spawn(1)[0],
-                groups=False,  # only the statements decide; groups can explode
-                **hib,
-            )
-            accepted = comparisons.statements[comparisons.statements["accepted"]]
-            for row in accepted.itertuples(index=False):
-                if row.worse in state.alive:
-                    state.eliminate(row.worse, "dominated", row.better)
-        _drop_indistinguishable(
-            state, gamma, epsilon, s, higher_is_better, n_samples, seed
-        )
-        return
-    result = friedman(table, **hib)
-    if result.pvalue >= alpha:
-        return
-    ranks = result.mean_ranks
-    best = str(ranks.idxmin())
-    values = oriented(table.to_numpy(), higher_is_better)
-    position = {name: j for j, name in enumerate(table.columns)}
-    n, m = table.shape
-    se = math.sqrt(m * (m + 1) / (6 * n))
-    for name in list(table.columns):
-        if name == best:
-            continue
-        if method == "frace-sign":
-            d = values[:, position[best]] - values[:, position[name]]
-            test = sign_test_from_differences(d, alternative="greater")
-            p = test.pvalue
-            reason = "worse than the best (sign test)"
-        else:
-            z = (ranks[name] - ranks[best]) / se
-            p = float(sps.norm.sf(z))
-            reason = "worse than the best (mean-rank z test)"
-        if p < alpha:
-            state.eliminate(name, reason, best)
-
-
-def _drop_indistinguishable(
-    state: _RaceState,
-    gamma: float,
-    epsilon: float,
-    s: float,
-    higher_is_better: bool,
-    n_samples: int,
-    seed: np.random.SeedSequence,
-) -> None:
-    """Drop a survivor when P(|θ_ij − ½| < ε) > 1 − γ for a better-ranked one."""
-    table = state.table()
-    if table.shape[1] < 2:
-        return
-    values = oriented(table.to_numpy(), higher_is_better)
-    n, m = values.shape
-    mean_ranks = rank_rows(values).mean(axis=0)
-    order = np.argsort(mean_ranks, kind="stable")  # best first
-    pairs = [(order[a], order[b]) for a in range(m) for b in range(a + 1, m)]
-    events = SignEvents(
-        np.column_stack([values[:, j] - values[:, i] for i, j in pairs])
-    )
-    close = np.zeros(len(pairs))
-    for chunk in DirichletWeights(n, n_samples, seed.spawn(1)[0]):
-        # θ in blocks of pairs within the memory ceiling: 200 candidates make
-        # 19,900 pairs, which one chunk of draws would hold as ~2 GB
-        for cols, theta in events.blocks(chunk, s):
-            close[cols] += (np.abs(theta - 0.5) < epsilon).sum(axis=0)
-    prob = close / n_samples
-    names = list(table.columns)
-    for (i, j), p in zip(pairs, prob, strict=True):
-        better, worse = names[i], names[j]
-        if p > 1 - gamma and better in state.alive and worse in state.alive:
-            state.eliminate(worse, "indistinguishable", better)
