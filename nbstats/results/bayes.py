@@ -53,6 +53,12 @@ class BayesSignTestResult(Result):
         Equal-tail interval of θ at level ``threshold`` (two-sided test:
         b and a differ if ½ lies outside).
     name_a, name_b : str
+    n_samples : int or None
+        Posterior draws (of the rope's regions, and of θ for the interval).
+    mc_error : float
+        Monte Carlo standard error of the sampled probabilities (with a
+        rope): the largest ``√(p (1 − p) / N)``; 0 without a rope, where the
+        probabilities are exact (Theorem 2).
     """
 
     prob_left: float
@@ -71,6 +77,8 @@ class BayesSignTestResult(Result):
     name_a: str
     name_b: str
     prior_at: str = "rope"
+    n_samples: int | None = None
+    mc_error: float = float("nan")
 
     def prob_equivalent(self, epsilon: float = 0.05) -> float:
         """Posterior probability that ½ − ε < θ < ½ + ε: a and b are
@@ -110,6 +118,13 @@ class BayesSignTestResult(Result):
                 _decision_text(self.decision, self.name_a, self.name_b, self.rope),
             ),
         ]
+        if self.n_samples is not None:
+            precision = (
+                f"Monte Carlo error ≤ {self.mc_error:.2g}"
+                if self.prob_rope is not None
+                else "probabilities exact; draws for the interval"
+            )
+            rows.append(("posterior draws", f"{self.n_samples:,} ({precision})"))
         return rows
 
     def to_frame(self) -> pd.DataFrame:
@@ -126,6 +141,8 @@ class BayesSignTestResult(Result):
                 "s": [self.s],
                 "rope": [self.rope],
                 "decision": [self.decision],
+                "n_samples": [self.n_samples],
+                "mc_error": [self.mc_error],
             }
         )
 
@@ -157,11 +174,18 @@ class BayesSignedRankResult(Result):
         rope) that they are practically equivalent. Without rope,
         ``prob_right = P(θ > ½)``. With ``rope > 0`` they are the shares of
         draws in which each region is the most probable (as baycomp). Under
-        IDP these are the values for the prior that favours b least, i.e.
-        ``prob_right = prob_lower``.
+        IDP these are the *lower* probabilities over the prior set (the
+        ``*_lower`` attributes).
+    prob_left_lower, prob_left_upper, prob_rope_lower, prob_rope_upper, \
+prob_right_lower, prob_right_upper : float
+        Under IDP, each probability's interval [lower, upper] over the prior
+        set (``prob_rope_*`` None without a rope); for a single prior lower
+        = upper. The decision uses them: b (or a) better if its lower
+        probability exceeds ``threshold``, equivalent if the rope's does,
+        undecided if no upper one does, indeterminate otherwise.
     prob_lower, prob_upper : float
-        Lower and upper posterior probability that b is better (IDP; equal to
-        ``prob_right`` otherwise).
+        Lower and upper posterior probability that b is better, i.e.
+        ``prob_right_lower`` and ``prob_right_upper``.
     posterior_mean, posterior_mean_lower, posterior_mean_upper : float
         Exact posterior means of θ (Theorems 2–3 of the 2014 paper). Under
         IDP there is no single posterior: ``posterior_mean`` is NaN and the
@@ -189,7 +213,7 @@ class BayesSignedRankResult(Result):
         Posterior draws behind the probabilities.
     mc_error : float
         Their Monte Carlo standard error: the largest ``√(p (1 − p) / N)``
-        over the reported probabilities p (N = ``n_samples``).
+        over the reported probabilities and bounds p (N = ``n_samples``).
     method : str
         ``"montecarlo"`` (draws of the Dirichlet process) or ``"normal"``
         (draws of its normal approximation, for many cases; see
@@ -222,6 +246,38 @@ class BayesSignedRankResult(Result):
     n_samples: int | None = None
     mc_error: float = float("nan")
     method: str = "montecarlo"
+    prob_left_lower: float | None = None
+    prob_left_upper: float | None = None
+    prob_rope_lower: float | None = None
+    prob_rope_upper: float | None = None
+    prob_right_lower: float | None = None
+    prob_right_upper: float | None = None
+
+    def __post_init__(self) -> None:
+        # results made before the bounds existed: the bounds they had
+        defaults = {
+            "prob_left_lower": self.prob_left,
+            "prob_left_upper": self.prob_left,
+            "prob_rope_lower": self.prob_rope,
+            "prob_rope_upper": self.prob_rope,
+            "prob_right_lower": self.prob_lower,
+            "prob_right_upper": self.prob_upper,
+        }
+        for name, value in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+
+    def bounds(self) -> dict[str, tuple[float, float] | None]:
+        """Each region's (lower, upper) probability: keys ``"left"``
+        (a better), ``"rope"`` (None without a rope) and ``"right"``."""
+        rope = None
+        if self.prob_rope is not None:
+            rope = (self.prob_rope_lower, self.prob_rope_upper)
+        return {
+            "left": (self.prob_left_lower, self.prob_left_upper),
+            "rope": rope,
+            "right": (self.prob_right_lower, self.prob_right_upper),
+        }
 
     def prob_equivalent(self, epsilon: float = 0.05) -> float:
         """Posterior probability that ½ − ε < θ < ½ + ε (lower posterior for IDP)."""
@@ -245,26 +301,31 @@ class BayesSignedRankResult(Result):
 
     def _scalars(self) -> list[tuple[str, object]]:
         rows: list[tuple[str, object]] = []
+        labels = {
+            "right": f"P({self.name_b} better)",
+            "left": f"P({self.name_a} better)",
+            "rope": f"P(within rope ±{self.rope:g})",
+        }
+        for key, label in labels.items():
+            bounds = self.bounds()[key]
+            if bounds is None:
+                continue
+            if self.prior == "idp":  # an interval over the prior set
+                rows.append(
+                    (f"{label}, lower to upper", f"{bounds[0]:.4f} to {bounds[1]:.4f}")
+                )
+            else:
+                rows.append((label, bounds[0]))
         if self.prior == "idp":
             rows.append(
                 (
-                    f"P({self.name_b} better) lower / upper",
-                    f"{self.prob_lower:.4f} / {self.prob_upper:.4f}",
-                )
-            )
-            rows.append(
-                (
-                    "posterior mean of θ lower / upper",
-                    f"{self.posterior_mean_lower:.4f} / "
+                    "posterior mean of θ, lower to upper",
+                    f"{self.posterior_mean_lower:.4f} to "
                     f"{self.posterior_mean_upper:.4f}",
                 )
             )
         else:
-            rows.append((f"P({self.name_b} better)", self.prob_right))
-            rows.append((f"P({self.name_a} better)", self.prob_left))
             rows.append(("posterior mean of θ", self.posterior_mean))
-        if self.prob_rope is not None:
-            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
         rows += [
             (f"{self.threshold:.0%} credible interval of θ", self.credible_interval),
             ("two-sided: ½ outside the interval", self.differs),
@@ -298,8 +359,16 @@ class BayesSignedRankResult(Result):
                 "prob_right": [self.prob_right],
                 "prob_lower": [self.prob_lower],
                 "prob_upper": [self.prob_upper],
+                "prob_left_lower": [self.prob_left_lower],
+                "prob_left_upper": [self.prob_left_upper],
+                "prob_rope_lower": [self.prob_rope_lower],
+                "prob_rope_upper": [self.prob_rope_upper],
+                "prob_right_lower": [self.prob_right_lower],
+                "prob_right_upper": [self.prob_right_upper],
                 "posterior_mean": [self.posterior_mean],
                 "decision": [self.decision],
+                "n_samples": [self.n_samples],
+                "mc_error": [self.mc_error],
             }
         )
 
@@ -472,7 +541,10 @@ class BayesSignedRankPairsResult(Result):
     pairs : DataFrame
         One row per pair (a, b), a before b in column order: ``prob_left``,
         ``prob_rope`` (NaN without rope), ``prob_right``, ``prob_lower`` and
-        ``prob_upper`` (as :class:`BayesSignedRankResult`), the exact
+        ``prob_upper``, each region's bounds ``prob_left_lower`` …
+        ``prob_right_upper`` (as :class:`BayesSignedRankResult`: under IDP
+        ``prob_left``/``prob_rope``/``prob_right`` are the lower bounds, and
+        the summary and HTML table show each as "lower to upper"), the exact
         posterior means ``mean_lower`` / ``mean_upper`` of θ, the credible
         interval ``ci_low`` / ``ci_high``, ``differs`` (½ outside it),
         ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`)
@@ -543,13 +615,21 @@ class BayesSignedRankPairsResult(Result):
 
     def _table(self) -> pd.DataFrame:
         columns = ["a", "b", "prob_left", "prob_rope", "prob_right", "decision"]
-        if self.prior == "idp":
-            columns = ["a", "b", "prob_lower", "prob_upper", "decision"]
-        if self.prior == "idp" and self.rope:
-            columns.insert(2, "prob_rope")
         if "effect" in self.pairs:  # (results saved before it existed lack it)
             columns.append("effect")
         frame = self.pairs[columns].dropna(axis=1, how="all")
+        if self.prior == "idp" and "prob_right_upper" in self.pairs:
+            # every probability an interval [lower, upper] over the prior set
+            for key in ("left", "rope", "right"):
+                if f"prob_{key}" in frame:
+                    frame[f"prob_{key}"] = [
+                        f"{lo:.4f} to {hi:.4f}"
+                        for lo, hi in zip(
+                            self.pairs[f"prob_{key}_lower"],
+                            self.pairs[f"prob_{key}_upper"],
+                            strict=True,
+                        )
+                    ]
         if "effect" in frame:  # two decimals, as effect sizes are reported
             frame["effect"] = frame["effect"].round(2)
         frame.index = pd.Index(

@@ -225,15 +225,16 @@ def signrank_bounds(
 ) -> tuple[tuple[float, float | None, float], tuple[float, float | None, float]]:
     """Lower and upper (left, rope, right) of one signed-rank test's counts.
 
-    ``theta``: the shares of draws with θ_lower > ½, θ_upper > ½ and
-    θ_upper < ½ (θ_upper = θ_lower for a single prior). ``regions``: with a
-    rope, the shares of draws won by (left, rope, right) under the lower
-    posterior, then under the upper one (6 values); None without a rope.
-    See :func:`signrank_bounds_many`.
+    ``theta``: the shares of draws with θ_lower > ½, θ_upper > ½, θ_upper <
+    ½ and (optionally) θ_lower < ½ (θ_upper = θ_lower for a single prior).
+    ``regions``: with a rope, the shares of draws each of (left, rope, right)
+    wins for every prior of the set, then for some prior (6 values, see
+    :mod:`nbstats.stats.bayes.bounds`); None without a rope. See
+    :func:`signrank_bounds_many`.
 
     Examples
     --------
-    >>> signrank_bounds(np.array([0.9, 0.97, 0.02]), None, idp=True)
+    >>> signrank_bounds(np.array([0.9, 0.97, 0.02, 0.1]), None, idp=True)
     ((0.02, None, 0.9), (0.1, None, 0.97))
     """
     lower, upper = signrank_bounds_many(
@@ -252,29 +253,29 @@ def signrank_bounds(
 def signrank_bounds_many(
     theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """:func:`signrank_bounds` of many pairs: ``theta`` is n × 3, ``regions``
-    n × 6 or None; returns the lower and the upper (left, rope, right), each
-    an array (the rope's NaN without a rope).
+    """:func:`signrank_bounds` of many pairs: ``theta`` is n × 4 (or n × 3,
+    then the upper P(a better) is 1 − P(θ_lower > ½)), ``regions`` n × 6 or
+    None; returns the lower and the upper (left, rope, right), each an array
+    (the rope's NaN without a rope).
 
     Under the near-ignorance prior (IDP) the lower posterior (the prior's
     pseudo-observation at −∞) is the least favourable to b and the most to a;
-    the upper the other way round. Without a rope, P(a better) lies between
-    P(θ_upper < ½) and 1 − P(θ_lower > ½). With a rope, each region's bounds
-    are the smaller and the larger of the two posteriors' shares. A single
-    prior has lower = upper.
+    the upper the other way round. Without a rope, P(b better) lies between
+    P(θ_lower > ½) and P(θ_upper > ½), P(a better) between P(θ_upper < ½)
+    and P(θ_lower < ½). With a rope, each region's bounds are the shares of
+    draws it wins for every and for some prior of the set (see
+    :mod:`nbstats.stats.bayes.bounds`). A single prior has lower = upper.
     """
     theta = np.asarray(theta, dtype=float)
     nan = np.full(theta.shape[0], np.nan)
     if regions is None:
         lower = (theta[:, 2], nan, theta[:, 0])
-        upper = (1 - theta[:, 0], nan, theta[:, 1]) if idp else lower
+        upper_left = theta[:, 3] if theta.shape[1] > 3 else 1 - theta[:, 0]
+        upper = (upper_left, nan, theta[:, 1]) if idp else lower
         return lower, upper
     r = np.asarray(regions, dtype=float)
-    if not idp:
-        single = (r[:, 0], r[:, 1], r[:, 2])
-        return single, single
-    lower = (r[:, 3], np.minimum(r[:, 1], r[:, 4]), r[:, 2])
-    upper = (r[:, 0], np.maximum(r[:, 1], r[:, 4]), r[:, 5])
+    lower = (r[:, 0], r[:, 1], r[:, 2])
+    upper = (r[:, 3], r[:, 4], r[:, 5]) if idp else lower
     return lower, upper
 
 

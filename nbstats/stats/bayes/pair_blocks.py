@@ -22,20 +22,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from nbstats.stats.bayes.bounds import MIRROR, bounds_of_counts
 from nbstats.stats.bayes.canonical import flipped_many
-from nbstats.stats.bayes.decision import decide_many, signrank_bounds_many
+from nbstats.stats.bayes.decision import decide_many
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
-from nbstats.stats.bayes.signrank import credible_interval, mirror_draws
+from nbstats.stats.bayes.signrank_summary import credible_interval, mirror_draws
 from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = ["MIRROR", "PairBlocks", "mirror_rows"]
 
 # θ within this distance of ½ counts as exactly ½ (as bayes_signrank)
 HALF_TOLERANCE = 1e-12
-#: Column permutation of a pair's ten counts for the mirrored pair (see
-#: :func:`nbstats.stats.bayes.signrank.mirror_counts`).
-MIRROR = np.array([2, 9, 0, 8, 7, 6, 5, 4, 3, 1])
 
 
 def mirror_rows(counts: np.ndarray, flip: np.ndarray) -> np.ndarray:
@@ -45,7 +43,7 @@ def mirror_rows(counts: np.ndarray, flip: np.ndarray) -> np.ndarray:
     Examples
     --------
     >>> mirror_rows(np.arange(20).reshape(2, 10), np.array([False, True]))[1].tolist()
-    [12, 19, 10, 18, 17, 16, 15, 14, 13, 11]
+    [12, 19, 10, 15, 14, 13, 18, 17, 16, 11]
     """
     out = np.array(counts, copy=True)
     out[flip] = out[flip][:, MIRROR]
@@ -134,10 +132,9 @@ class PairBlocks:
     def counts(
         self, parts: dict[str, np.ndarray], epsilon: float = 0.0
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Every pair's ten counts (K × 10) in its canonical orientation:
-        ``[θ_lower > ½, θ_upper > ½, θ_upper < ½]``, the rope's winners of the
-        lower and of the upper posterior (zeros without a rope) and
-        ``θ_lower < ½``; and the draws with ``|θ − ½| < ε`` (K × 2: lower,
+        """Every pair's ten counts (K × 10) in its canonical orientation, as
+        :mod:`~nbstats.stats.bayes.bounds` lays them out (the rope's zeros
+        without a rope); and the draws with ``|θ − ½| < ε`` (K × 2: lower,
         upper posterior)."""
         # compiled kernels: numba loads on first use, not with ``import nbstats``
         from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
@@ -258,39 +255,33 @@ class PairBlocks:
         high: np.ndarray,
         threshold: float,
     ) -> dict[str, np.ndarray]:
-        """The result columns from the caller-oriented shares (K × 10)."""
-        idp, with_rope = self.prior == "idp", self.rope > 0
-        k = counts.shape[0]
-        prob_lower, prob_upper = counts[:, 0], counts[:, 1]
-        prob_left, prob_right = counts[:, 2], counts[:, 0]
-        prob_rope = np.full(k, np.nan)
-        if with_rope:
-            prob_left, prob_rope, prob_right = counts[:, 3], counts[:, 4], counts[:, 5]
-            prob_lower = prob_right
-            prob_upper = counts[:, 8] if idp else prob_right
-        lower, upper = signrank_bounds_many(
-            counts[:, :3], counts[:, 3:9] if with_rope else None, idp=idp
+        """The result columns from the caller-oriented shares (K × 10), as
+        :func:`~nbstats.stats.bayes.signrank_summary.summarise` makes them."""
+        with_rope = self.rope > 0
+        found = bounds_of_counts(counts, with_rope=with_rope)
+        # as summarise: left and right to 15 decimals for the decision
+        lower, upper = (
+            (
+                np.round(found[f"left_{end}"], 15),
+                found[f"rope_{end}"],
+                np.round(found[f"right_{end}"], 15),
+            )
+            for end in ("lower", "upper")
         )
-        # the lower probability that a is better: the mirrored pair's
-        # prob_lower (under IDP with a rope not prob_left, the lower
-        # posterior's share, which favours a)
-        lower_left = lower[0]
-        # as signrank_bounds: left and right to 15 decimals
-        lower = (np.round(lower[0], 15), lower[1], np.round(lower[2], 15))
-        upper = (np.round(upper[0], 15), upper[1], np.round(upper[2], 15))
         decision = decide_many(*lower, threshold, upper=upper)
-        probs = np.column_stack([prob_lower, prob_upper, prob_left, prob_right])
-        if with_rope:
-            probs = np.column_stack([probs, prob_rope])
+        probs = np.column_stack(
+            [found[key] for key in sorted(found) if with_rope or "rope" not in key]
+        )
         n_draws = self.draws.n_samples
         errors = np.sqrt(probs * (1 - probs) / n_draws).max(axis=1)
         mean_lower, mean_upper = self._means(walsh, diffs)
         return {
-            "prob_left": prob_left,
-            "prob_rope": prob_rope,
-            "prob_right": prob_right,
-            "prob_lower": prob_lower,
-            "prob_upper": prob_upper,
+            "prob_left": found["left_lower"],
+            "prob_rope": found["rope_lower"],
+            "prob_right": found["right_lower"],
+            "prob_lower": found["right_lower"],
+            "prob_upper": found["right_upper"],
+            **{f"prob_{key}": value for key, value in found.items()},
             "mean_lower": mean_lower,
             "mean_upper": mean_upper,
             "ci_low": low,
@@ -298,7 +289,8 @@ class PairBlocks:
             "differs": (low > 0.5) | (high < 0.5),
             "decision": decision,
             "_mc_error": errors,
-            "_lower_left": lower_left,
+            # P(a better), lower: the matrix's cell below the diagonal
+            "_lower_left": found["left_lower"],
         }
 
     def _means(

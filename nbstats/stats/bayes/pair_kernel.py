@@ -13,6 +13,12 @@ pair's θ draws (:func:`pair_counts`) with that of
 :func:`~nbstats.stats.bayes.summary_kernel.combine_region` and
 :func:`~nbstats.stats.bayes.summary_kernel.theta_counts`: every count equals
 :func:`nbstats.bayes_signrank`'s on the same draws bit for bit (tested).
+
+numba's on-disk cache (``cache=True``) keys a function on its own file only:
+after a change to a kernel it calls from :mod:`.summary_kernel` (such as the
+rope's lower and upper counts of :mod:`nbstats.stats.bayes.bounds`), this
+file must change too, or the cached :func:`pair_rope_counts` keeps the old
+arithmetic.
 """
 
 from __future__ import annotations
@@ -103,7 +109,8 @@ def pair_rope_counts(
     idp: bool,
     out: np.ndarray,
 ) -> None:  # pragma: no cover - compiled; tested against bayes_signrank
-    """:func:`~.summary_kernel.rope_counts` of every pair (row k of the
+    """:func:`~.summary_kernel.rope_counts` (each region's lower and upper
+    count) of every pair (row k of the
     pairs × draws sums) into ``out[k]``, in one call."""
     for k in range(right.shape[0]):
         out[k] = rope_counts(

@@ -239,9 +239,7 @@ def _evaluate(
             }  # fmt: skip
             res = posterior.normal_result(options["n_samples"], seed, **kw)
             _store(cols, at, res)
-            mirror = posterior.with_mirrored(not posterior.mirrored)
-            back = mirror.normal_result(options["n_samples"], seed, **kw)
-            cols["_lower_left"][at] = back.prob_lower
+            cols["_lower_left"][at] = res.prob_left_lower
     else:
         check_fits(
             monte_carlo_bytes(n),
@@ -281,6 +279,8 @@ def _evaluate(
 #: Float columns of the pairs' table, as :class:`BayesSignedRankResult` names them.
 _FLOAT_COLUMNS = (
     "prob_left", "prob_rope", "prob_right", "prob_lower", "prob_upper",
+    "prob_left_lower", "prob_left_upper", "prob_rope_lower", "prob_rope_upper",
+    "prob_right_lower", "prob_right_upper",
     "mean_lower", "mean_upper", "ci_low", "ci_high", "_mc_error", "_lower_left",
 )  # fmt: skip
 #: Arrays of the size of the differences that ranking them holds at once.
@@ -296,6 +296,11 @@ def _store(cols: dict[str, np.ndarray], at: int, res: Any) -> None:
         "prob_right": res.prob_right,
         "prob_lower": res.prob_lower,
         "prob_upper": res.prob_upper,
+        **{
+            f"prob_{key}_{end}": np.nan if value is None else value[k]
+            for key, value in res.bounds().items()
+            for k, end in enumerate(("lower", "upper"))
+        },
         "mean_lower": res.posterior_mean_lower,
         "mean_upper": res.posterior_mean_upper,
         "ci_low": low,

@@ -18,6 +18,7 @@ from nbstats.stats.bayes.decision import (
     region_shares,
     resolve_threshold,
 )
+from nbstats.stats.bayes.signrank_sums import mc_error
 from nbstats.stats.bayes.weights import seed_sequence
 
 __all__ = ["PRIOR_PLACES", "PriorPlace", "bayes_sign_test", "prob_b_better_sign"]
@@ -83,11 +84,21 @@ def bayes_sign_test(
     nan_policy : {"raise", "omit"}
         See :func:`nbstats.score_table`.
     random_state : None, int or Generator
-        Seed of the posterior draws.
+        Seed of the posterior draws. ``None`` takes fresh entropy from the
+        operating system: with a rope (sampled probabilities) two calls then
+        give slightly different numbers, within the ``mc_error`` they
+        report; give an int to reproduce them.
 
     Returns
     -------
     BayesSignTestResult
+        With ``n_samples`` and ``mc_error``: the Monte Carlo standard error
+        of the rope's sampled probabilities (0 without a rope, where the
+        probabilities are exact and the draws serve the credible interval
+        only). There is one prior (strength ``s`` at ``prior_at``), so each
+        probability is one number, and ``decision`` is the region whose
+        probability exceeds ``threshold`` (see
+        :func:`~nbstats.stats.bayes.decision.decide`).
 
     Notes
     -----
@@ -185,6 +196,10 @@ def bayes_sign_test(
         name_a=name_a,
         name_b=name_b,
         prior_at=prior_at,
+        n_samples=n_samples,
+        mc_error=mc_error([prob_left, prob_rope, prob_right], n_samples)
+        if rope > 0
+        else 0.0,
     )
 
 

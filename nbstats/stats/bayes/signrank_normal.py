@@ -58,7 +58,8 @@ def normal_draws(
 
     The keys and meanings of :meth:`SignedRankPosterior.combine
     <nbstats.stats.bayes.signrank.SignedRankPosterior.combine>`: ``theta``,
-    with a rope ``left`` and ``right``, and for IDP the ``*_upper`` versions.
+    with a rope ``left`` and ``right``, and for IDP the ``*_upper`` versions
+    and ``extra``, the share of the pairs with the pseudo-observation.
 
     Examples
     --------
@@ -113,4 +114,6 @@ def normal_draws(
         if idp:  # Theorem 4: at -∞ the prior's pairs go left, at +∞ right
             upper = value + extra if key != "left" else value
             out[f"{key}_upper"] = np.clip(upper, 0.0, 1.0)
+    if idp:  # the pseudo-observation's share, for the bounds of the regions
+        out["extra"] = extra
     return out

@@ -116,16 +116,32 @@ def rope_counts(
     step_left: float,
     point_prior: bool,
     idp: bool,
-) -> np.ndarray:  # pragma: no cover - compiled; tested against combine + counts
-    """Region winners without storing the regions' draws.
+) -> np.ndarray:  # pragma: no cover - compiled; tested against brute force
+    """Each region's lower and upper count of draws won, without storing draws.
 
-    The same per-draw values as :func:`combine_region` for the right and
-    left regions (lower and, for IDP, upper posterior); a region wins a draw
-    when it is the most probable of (left, 1 - left - right, right), ties to
-    the first, as :func:`~nbstats.stats.bayes.decision.region_shares`.
-    Returns ``[left, rope, right]`` of the lower posterior, then of the upper.
+    Per draw, the cases' shares of the left and right regions (``lo``, ``hi``,
+    the same values as :func:`combine_region`) and, under the near-ignorance
+    prior (IDP), the share ``e`` of the pairs that involve the prior's
+    pseudo-observation. A region wins a draw when it is the most probable of
+    (left, 1 - left - right, right), ties to the first, as
+    :func:`~nbstats.stats.bayes.decision.region_shares`.
+
+    Under IDP the prior set places ``e`` anywhere: a base measure at -∞ puts
+    it all left, one at +∞ all right, one inside the rope (partly) in the
+    rope. For every placement the draw's (left, rope, right) is
+    ``(lo + e_l, 1 - lo - hi - e_l - e_r, hi + e_r)`` with ``e_l, e_r ≥ 0``,
+    ``e_l + e_r ≤ e``, so per draw:
+
+    - a region wins for *some* placement iff it wins with all of ``e`` in it
+      (upper count);
+    - it wins for *every* placement iff it wins with all of ``e`` in either
+      other region (lower count).
+
+    Returns ``[left, rope, right]`` lower counts, then ``[left, rope,
+    right]`` upper counts; for a single prior (``idp`` False) lower = upper,
+    the winners of the one posterior.
     """
-    left_lower = rope_lower = left_upper = rope_upper = 0
+    low_left = low_rope = low_right = up_left = up_rope = up_right = 0
     point = 1.0 if point_prior else 0.0
     shift = 1.0 if idp else 0.0
     for r in range(right.size):
@@ -134,18 +150,30 @@ def rope_counts(
         lo = left[r] + point * (2.0 * g * cross_left[r] + step_left * g * g)
         hi *= inverse[r]
         lo *= inverse[r]
-        # lower posterior: the pseudo-observation's share goes left; upper: right
-        first, second = _winner(lo + shift * extra[r], hi)
-        left_lower += first
-        rope_lower += second
-        first, second = _winner(lo, hi + shift * extra[r])
-        left_upper += first
-        rope_upper += second
-    n = right.size
+        e = shift * extra[r]
+        # the winner with the pseudo-observation's pairs left, in the rope
+        # (1 - lo - hi holds them), right
+        at_left = _code(lo + e, hi)
+        at_rope = _code(lo, hi)
+        at_right = _code(lo, hi + e)
+        up_left += at_left == 0
+        up_rope += at_rope == 1
+        up_right += at_right == 2
+        low_left += (at_rope == 0) & (at_right == 0)
+        low_rope += (at_left == 1) & (at_right == 1)
+        low_right += (at_left == 2) & (at_rope == 2)
     out = np.empty(6, dtype=np.int64)
-    out[0], out[1], out[2] = left_lower, rope_lower, n - left_lower - rope_lower
-    out[3], out[4], out[5] = left_upper, rope_upper, n - left_upper - rope_upper
+    out[0], out[1], out[2] = low_left, low_rope, low_right
+    out[3], out[4], out[5] = up_left, up_rope, up_right
     return out
+
+
+@numba.njit(inline="always")
+def _code(left: float, right: float) -> np.int64:  # pragma: no cover
+    """0 (left), 1 (rope = 1 - left - right) or 2 (right): the most probable
+    region, ties to the first; no branches (the outcomes look random)."""
+    first, second = _winner(left, right)
+    return 2 - 2 * first - second
 
 
 @numba.njit(inline="always")

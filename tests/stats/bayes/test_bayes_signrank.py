@@ -412,10 +412,15 @@ def test_probabilities_equal_numpy_counts():
 
     a, b = data(9, n=25, shift=0.1)
     res = nbstats.bayes_signrank(a, b, prior="idp", rope=0.05, random_state=2)
+    # region_samples: the posterior with the pseudo-observation at -∞, whose
+    # left share is the upper P(a better)
     left, middle, right = res.region_samples.T
-    shares = (res.prob_left, res.prob_rope, res.prob_right)
+    assert res.prob_left_upper == region_shares(left, middle, right)[0]
+    assert res.prob_lower == res.prob_right == res.prob_right_lower
+    point = nbstats.bayes_signrank(a, b, prior="point", rope=0.05, random_state=2)
+    left, middle, right = point.region_samples.T
+    shares = (point.prob_left, point.prob_rope, point.prob_right)
     np.testing.assert_allclose(shares, region_shares(left, middle, right), atol=1e-15)
-    assert res.prob_lower == res.prob_right
     plain = nbstats.bayes_signrank(a, b, prior="idp", random_state=2)
     assert plain.prob_lower == np.mean(plain.samples_lower > 0.5 + 1e-12)
     assert plain.prob_upper == np.mean(plain.samples_upper > 0.5 + 1e-12)

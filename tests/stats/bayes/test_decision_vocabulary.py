@@ -76,9 +76,15 @@ def test_signrank_bounds_follow_the_idp_posteriors():
     # P(a better) lies between P(θ_upper < ½) and 1 − P(θ_lower > ½)
     low, high = signrank_bounds(np.array([0.9, 0.97, 0.02]), None, idp=True)
     assert low == (0.02, None, 0.9) and high == (0.1, None, 0.97)
-    regions = np.array([0.1, 0.5, 0.4, 0.05, 0.45, 0.5])
+    # with θ_lower < ½ counted: P(a better) between P(θ_upper < ½) and it
+    low, high = signrank_bounds(np.array([0.9, 0.97, 0.02, 0.08]), None, idp=True)
+    assert low == (0.02, None, 0.9) and high == (0.08, None, 0.97)
+    # a rope: each region's share for every prior, then for some prior
+    regions = np.array([0.05, 0.4, 0.3, 0.1, 0.5, 0.45])
     low, high = signrank_bounds(np.array([0, 0, 0]), regions, idp=True)
-    assert low == (0.05, 0.45, 0.4) and high == (0.1, 0.5, 0.5)
+    assert low == (0.05, 0.4, 0.3) and high == (0.1, 0.5, 0.45)
+    single = signrank_bounds(np.array([0, 0, 0]), regions, idp=False)
+    assert single[0] == single[1] == (0.05, 0.4, 0.3)
 
 
 @pytest.fixture(scope="module")
