@@ -10,8 +10,8 @@ only says them.
 - ``"equivalent"``: with a rope, the rope -- a region of the parameter,
   |difference| ≤ rope -- is the decided region.
 - ``"undecided"``: no region reaches the threshold. Without a rope this
-  reads "no evidence that b is better than a": it does *not* say that a is
-  better.
+  reads "neither b nor a reaches the threshold" (with the names): it does
+  *not* say that a is better.
 - ``"indeterminate"``: under the near-ignorance prior (IDP), a region passes
   for some priors of the set but not for all: the decision depends on the
   prior.
@@ -39,7 +39,7 @@ DECISION_TEXT = {
     "undecided": "undecided: no region reaches the threshold",
     "indeterminate": "indeterminate: the decision depends on the prior",
 }
-_UNDECIDED_NO_ROPE = "undecided: no evidence that {b} is better than {a}"
+_UNDECIDED_NO_ROPE = "undecided: neither {b} nor {a} reaches the threshold"
 
 #: Short labels (tables, matrices, legends).
 DECISION_LABEL = {
@@ -54,15 +54,16 @@ DECISION_LABEL = {
 def describe(decision: str, name_a: str, name_b: str, *, rope: bool = True) -> str:
     """A decision in words, with the algorithms' names.
 
-    ``rope=False`` (the test has no rope): ``"undecided"`` reads "no evidence
-    that b is better than a", never as a statement that a is better.
+    ``rope=False`` (the test has no rope): ``"undecided"`` names both
+    algorithms, neither of which reaches the threshold, never as a statement
+    that a is better.
 
     Examples
     --------
     >>> describe("a", "nbc", "aode")
     'nbc better than aode'
     >>> describe("undecided", "nbc", "aode", rope=False)
-    'undecided: no evidence that aode is better than nbc'
+    'undecided: neither aode nor nbc reaches the threshold'
     """
     if decision not in DECISION_TEXT:
         raise ValueError(

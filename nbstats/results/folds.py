@@ -10,7 +10,7 @@ import pandas as pd
 from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.decisions import describe
-from nbstats.results.frequentist import _ALTERNATIVE_TEXT
+from nbstats.results.frequentist import difference_label, hypothesis_text
 from nbstats.results.prose import Paragraph
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -67,7 +67,7 @@ class CorrelatedTTestResult(TestResult):
     def _title(self) -> str:
         return (
             f"Corrected resampled t-test: {self.name_a} vs {self.name_b} "
-            f"(H1: {_ALTERNATIVE_TEXT[self.alternative]})"
+            f"(H1: {hypothesis_text(self.name_a, self.name_b, self.alternative)})"
         )
 
     def _scalars(self) -> list[tuple[str, object]]:
@@ -75,10 +75,13 @@ class CorrelatedTTestResult(TestResult):
             ("t", self.statistic),
             ("df", self.df),
             ("p-value", self.pvalue),
-            ("mean difference (b − a)", self.mean_difference),
+            (difference_label(self.name_a, self.name_b), self.mean_difference),
             (f"{self.confidence_level:.0%} CI", self.confidence_interval),
             ("folds", _design_text(self.rho, self.folds, self.runs)),
         ]
+
+    def _kinds(self) -> dict[object, str]:
+        return {difference_label(self.name_a, self.name_b): "score"}
 
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval

@@ -35,15 +35,30 @@ _R_SUMS = Label(
     "R+ / R−", html="R<sup>+</sup> / R<sup>−</sup>", latex=r"$R^{+}$ / $R^{-}$"
 )
 
-_ALTERNATIVE_TEXT = {
-    "two-sided": "a and b differ",
-    "greater": "b is better than a",
-    "less": "a is better than b",
-}
+
+def hypothesis_text(name_a: str, name_b: str, alternative: str) -> str:
+    """The alternative hypothesis in words, naming the algorithms.
+
+    Examples
+    --------
+    >>> hypothesis_text("C4.5", "C4.5+m", "two-sided")
+    'C4.5 and C4.5+m differ'
+    """
+    return {
+        "two-sided": f"{name_a} and {name_b} differ",
+        "greater": f"{name_b} is better than {name_a}",
+        "less": f"{name_a} is better than {name_b}",
+    }[alternative]
+
+
+def difference_label(name_a: str, name_b: str) -> str:
+    """The label of a mean difference, naming the algorithms (b − a)."""
+    return f"mean difference ({name_b} − {name_a})"
 
 
 def _pair_title(test: str, name_a: str, name_b: str, alternative: str) -> str:
-    return f"{test}: {name_a} vs {name_b} (H1: {_ALTERNATIVE_TEXT[alternative]})"
+    hypothesis = hypothesis_text(name_a, name_b, alternative)
+    return f"{test}: {name_a} vs {name_b} (H1: {hypothesis})"
 
 
 @_frozen
@@ -241,9 +256,13 @@ class TTestResult(TestResult):
             ("t", self.statistic),
             ("df", self.df),
             ("p-value", self.pvalue),
-            ("mean difference (b − a)", self.mean_difference),
+            (difference_label(self.name_a, self.name_b), self.mean_difference),
             (f"{self.confidence_level:.0%} CI", self.confidence_interval),
         ]
+
+    def _kinds(self) -> dict[object, str]:
+        # a score difference, whatever the names say ("rank", "effect", …)
+        return {difference_label(self.name_a, self.name_b): "score"}
 
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval

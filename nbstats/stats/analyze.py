@@ -269,77 +269,8 @@ def _many(
     table: pd.DataFrame, alpha: float, direction: dict, log: list[dict[str, str]]
 ) -> tuple[bool, pd.DataFrame, object, object]:
     n, k = table.shape
-    rows = []
-    parametric = False
-    if n < MIN_CASES_FOR_CHECKS:
-        log.append(
-            {
-                "step": "normality",
-                "choice": "not checked",
-                "reason": f"{n} cases: Shapiro–Wilk needs at least 3",
-            }
-        )
-        sphericity = None
-    else:
-        checks = normality(table, alpha=alpha)
-        all_normal = bool(checks["normal"].all())
-        for name, check in checks.iterrows():
-            rows.append(
-                {
-                    "check": f"normality of {name}",
-                    "test": "Shapiro–Wilk",
-                    "statistic": check["W"],
-                    "pvalue": check["pvalue"],
-                    "verdict": "normal" if check["normal"] else "not normal",
-                }
-            )
-        not_normal = int((~checks["normal"]).sum())
-        log.append(
-            {
-                "step": "normality",
-                "choice": "all normal"
-                if all_normal
-                else f"{not_normal} of {k} not normal",
-                "reason": f"Shapiro–Wilk per algorithm at α/k = {alpha / k:.3g} "
-                "(Bonferroni)",
-            }
-        )
-        name, stat, p = equal_variances(table, normal=all_normal)
-        equal = p > alpha
-        rows.append(
-            {
-                "check": "equal variances",
-                "test": name,
-                "statistic": stat,
-                "pvalue": p,
-                "verdict": "equal" if equal else "unequal",
-            }
-        )
-        log.append(
-            {
-                "step": "equal variances",
-                "choice": "equal" if equal else "unequal",
-                "reason": f"{name}'s test, {render_p(p)}"
-                + ("" if all_normal else " (Levene's: robust without normality)"),
-            }
-        )
-        sphericity = mauchly(table)
-        rows.append(
-            {
-                "check": "sphericity",
-                "test": "Mauchly",
-                "statistic": sphericity.statistic,
-                "pvalue": sphericity.pvalue,
-                "verdict": (
-                    "not testable (fewer cases than algorithms)"
-                    if not sphericity.testable
-                    else "spherical"
-                    if sphericity.pvalue > alpha
-                    else f"not spherical (ε = {sphericity.epsilon:.3f})"
-                ),
-            }
-        )
-        parametric = all_normal and equal
+    rows: list[dict[str, object]] = []
+    parametric, sphericity = _checks(table, alpha, log, rows)
     if parametric:
         anova = rm_anova(table)
         corrected = not sphericity.testable or sphericity.pvalue <= alpha
@@ -403,6 +334,85 @@ def _many(
         }
     )
     return parametric, _assumption_frame(rows), omnibus, post
+
+
+def _checks(
+    table: pd.DataFrame,
+    alpha: float,
+    log: list[dict[str, str]],
+    rows: list[dict[str, object]],
+) -> tuple[bool, object]:
+    """The assumptions of the parametric tests on three or more algorithms:
+    normality per algorithm (Bonferroni), equal variances, sphericity. Adds
+    a row per check and the log's lines; returns whether the parametric
+    tests apply and Mauchly's result (None with too few cases)."""
+    n, k = table.shape
+    if n < MIN_CASES_FOR_CHECKS:
+        log.append(
+            {
+                "step": "normality",
+                "choice": "not checked",
+                "reason": f"{n} cases: Shapiro–Wilk needs at least 3",
+            }
+        )
+        return False, None
+    checks = normality(table, alpha=alpha)
+    all_normal = bool(checks["normal"].all())
+    for name, check in checks.iterrows():
+        rows.append(
+            {
+                "check": f"normality of {name}",
+                "test": "Shapiro–Wilk",
+                "statistic": check["W"],
+                "pvalue": check["pvalue"],
+                "verdict": "normal" if check["normal"] else "not normal",
+            }
+        )
+    not_normal = int((~checks["normal"]).sum())
+    log.append(
+        {
+            "step": "normality",
+            "choice": "all normal" if all_normal else f"{not_normal} of {k} not normal",
+            "reason": f"Shapiro–Wilk per algorithm at α/k = {alpha / k:.3g} "
+            "(Bonferroni)",
+        }
+    )
+    name, stat, p = equal_variances(table, normal=all_normal)
+    equal = p > alpha
+    rows.append(
+        {
+            "check": "equal variances",
+            "test": name,
+            "statistic": stat,
+            "pvalue": p,
+            "verdict": "equal" if equal else "unequal",
+        }
+    )
+    log.append(
+        {
+            "step": "equal variances",
+            "choice": "equal" if equal else "unequal",
+            "reason": f"{name}'s test, {render_p(p)}"
+            + ("" if all_normal else " (Levene's: robust without normality)"),
+        }
+    )
+    sphericity = mauchly(table)
+    rows.append(
+        {
+            "check": "sphericity",
+            "test": "Mauchly",
+            "statistic": sphericity.statistic,
+            "pvalue": sphericity.pvalue,
+            "verdict": (
+                "not testable (fewer cases than algorithms)"
+                if not sphericity.testable
+                else "spherical"
+                if sphericity.pvalue > alpha
+                else f"not spherical (ε = {sphericity.epsilon:.3f})"
+            ),
+        }
+    )
+    return all_normal and equal, sphericity
 
 
 def _effect_sizes(table: pd.DataFrame, kind: str, direction: dict) -> pd.DataFrame:
@@ -469,8 +479,8 @@ def _text(
             )
         significant = pairwise.pvalue <= alpha
         sentences.append(
-            f"It {'found' if significant else 'did not find'} a significant "
-            f"difference between {a} and {b} ({render_p(pairwise.pvalue)}; "
+            f"It found {a} and {b} {'' if significant else 'not '}significantly "
+            f"different ({render_p(pairwise.pvalue)}; "
             + _effect_clause(effects.iloc[0])
             + ")."
         )
@@ -541,7 +551,8 @@ def _pair_text(better: str, worse: str, effects: pd.DataFrame) -> str:
         ((effects["a"] == better) & (effects["b"] == worse))
         | ((effects["a"] == worse) & (effects["b"] == better))
     ].iloc[0]
-    return f"{better} better than {worse} ({_effect_clause(row, better=better)})"
+    # "over", not "better than": "better" is the word of a Bayesian decision
+    return f"{better} over {worse} ({_effect_clause(row, better=better)})"
 
 
 def _effect_clause(row: pd.Series, better: str | None = None) -> str:
