@@ -166,8 +166,8 @@ def test_more_frame_methods_mirror_functions(table6, method, function, kwargs):
 
 def test_effect_size_and_letters_mirror_functions(table6):
     for kind in ("cliff", "hodges-lehmann"):
-        got = table6.compare.effect_size("C4.5", "C4.5+m", kind=kind)
-        assert got == nbstats.effect_size(table6["C4.5"], table6["C4.5+m"], kind=kind)
+        got = table6.compare.effect_size("C4.5", "C4.5+m", effect=kind)
+        assert got == nbstats.effect_size(table6["C4.5"], table6["C4.5+m"], effect=kind)
     assert table6.compare.letters(alpha=0.10) == nbstats.letters(
         nbstats.posthoc(table6, alpha=0.10)
     )

@@ -50,7 +50,7 @@ def comparison_matrix(
         ``adjust`` of :func:`nbstats.posthoc`: "holm", "hochberg", "hommel",
         "bonferroni", "shaffer", "bergmann-hommel", "none", ...).
     effect : str
-        The effect size (:func:`nbstats.effect_size`'s ``kind``). Default
+        The effect size (:func:`nbstats.effect_size`'s ``effect``). Default
         "rank-biserial": the matched-pairs effect of the Wilcoxon test, from
         the paired differences, like the record and the tests; "cohen-d",
         "hedges-g" and "hodges-lehmann" (in score units) are paired too.

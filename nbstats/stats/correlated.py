@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 
 from nbstats import _scipy_stats as sps
+from nbstats.arguments import renamed
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
@@ -132,6 +133,7 @@ def fold_design(
     return FoldDesign(rho=1.0 / folds, folds=folds, runs=runs)
 
 
+@renamed(confidence_level="level")
 def correlated_ttest(
     a: object,
     b: object,
@@ -140,7 +142,7 @@ def correlated_ttest(
     runs: int | None = None,
     test_fraction: float | None = None,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-    confidence_level: float = 0.95,
+    level: float = 0.95,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
 ) -> CorrelatedTTestResult:
@@ -159,8 +161,9 @@ def correlated_ttest(
         How the folds were made; see :func:`fold_design`. One is required.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: b is better than a.
-    confidence_level : float
-        Level of the confidence interval of the mean difference.
+    level : float
+        Level of the confidence interval of the mean difference (formerly
+        ``confidence_level``, still accepted with a DeprecationWarning).
     higher_is_better : bool
         When False the differences are ``a - b``.
     nan_policy : {"raise", "omit"}
@@ -195,15 +198,13 @@ def correlated_ttest(
     True
     """
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
-    confidence_level = _level("confidence_level", confidence_level)
+    level = _level("level", level)
     n_given = _length(a)
     d, name_a, name_b = _differences(a, b, higher_is_better, nan_policy)
     design = fold_design(n_given, folds=folds, runs=runs, test_fraction=test_fraction)
     moments = _Moments.of(d, design)
     df = d.size - 1
-    t, p, ci = t_from_moments(
-        moments.mean, moments.se, df, alternative, confidence_level
-    )
+    t, p, ci = t_from_moments(moments.mean, moments.se, df, alternative, level)
     return CorrelatedTTestResult(
         statistic=t,
         pvalue=p,
@@ -211,7 +212,7 @@ def correlated_ttest(
         mean_difference=moments.scaled(moments.mean),
         standard_error=moments.scaled(moments.se),
         confidence_interval=(moments.scaled(ci[0]), moments.scaled(ci[1])),
-        confidence_level=confidence_level,
+        confidence_level=level,
         alternative=alternative,
         n=int(d.size),
         rho=design.rho,

@@ -35,6 +35,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 
 from nbstats import _scipy_stats as sps
+from nbstats.arguments import outside_stacklevel, renamed
 from nbstats.results.effect_size import EffectSizeResult, magnitude
 from nbstats.scores import NanPolicy, check_choice, check_flag, paired_differences
 from nbstats.stats.frequentist.wilcoxon import (
@@ -75,12 +76,13 @@ EFFECT_KINDS = (
 HL_EXACT_MAX_N = 49
 
 
+@renamed(kind="effect", confidence_level="level")
 def effect_size(
     a: object,
     b: object,
     *,
-    kind: EffectKind = "cliff",
-    confidence_level: float = 0.95,
+    effect: EffectKind = "cliff",
+    level: float = 0.95,
     zero_method: Literal["zsplit", "pratt", "wilcox"] = "zsplit",
     interval_method: Literal["auto", "exact", "approx"] = "auto",
     correction: bool = False,
@@ -93,11 +95,14 @@ def effect_size(
     ----------
     a, b : array-like or Series
         Paired scores of the two algorithms, one per case.
-    kind : {"cliff", "vargha-delaney", "cohen-d", "hedges-g", "rank-biserial", \
+    effect : {"cliff", "vargha-delaney", "cohen-d", "hedges-g", "rank-biserial", \
 "hodges-lehmann"}
         Which effect (see the module's description); positive when b is better.
-    confidence_level : float
-        Level of the Hodges–Lehmann confidence interval (other kinds have none).
+        Formerly ``kind``, still accepted with a DeprecationWarning.
+    level : float
+        Level of the Hodges–Lehmann confidence interval (other effects have
+        none). Formerly ``confidence_level``, still accepted with a
+        DeprecationWarning.
     zero_method : {"zsplit", "pratt", "wilcox"}
         Hodges–Lehmann only, named as in :func:`nbstats.wilcoxon`:
         ``"wilcox"`` drops zero differences before everything (as R);
@@ -148,35 +153,35 @@ def effect_size(
     --------
     >>> import nbstats
     >>> t2 = nbstats.datasets.load("demsar2006_table2")
-    >>> res = nbstats.effect_size(t2["C4.5"], t2["C4.5+m"], kind="rank-biserial")
+    >>> res = nbstats.effect_size(t2["C4.5"], t2["C4.5+m"], effect="rank-biserial")
     >>> round(res.value, 4), res.magnitude  # (93 - 12) / 105
     (0.7714, 'large')
-    >>> hl = nbstats.effect_size(t2["C4.5"], t2["C4.5+m"], kind="hodges-lehmann")
+    >>> hl = nbstats.effect_size(t2["C4.5"], t2["C4.5+m"], effect="hodges-lehmann")
     >>> round(hl.value, 4), hl.interval_method  # two of the 14 differences are 0
     (0.013, 'approx')
     """
-    check_choice("kind", kind, EFFECT_KINDS)
-    _check_level(confidence_level)
+    check_choice("effect", effect, EFFECT_KINDS)
+    _check_level(level)
     options = {
         "zero_method": zero_method,
         "interval_method": interval_method,
         "correction": correction,
     }
-    if kind != "hodges-lehmann":
+    if effect != "hodges-lehmann":
         given = [f"{k}={v!r}" for k, v in options.items() if v != _HL_DEFAULTS[k]]
         if given:
             raise ValueError(
-                f"{', '.join(given)} only applies to kind='hodges-lehmann' "
-                f"(kind={kind!r} has no interval and splits zero differences)."
+                f"{', '.join(given)} only applies to effect='hodges-lehmann' "
+                f"(effect={effect!r} has no interval and splits zero differences)."
             )
     d, name_a, name_b = paired_differences(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     n = int(d.size)
-    if kind == "hodges-lehmann":
-        hl = hodges_lehmann(d, confidence_level, **options)  # type: ignore[arg-type]
+    if effect == "hodges-lehmann":
+        hl = hodges_lehmann(d, level, **options)  # type: ignore[arg-type]
         return EffectSizeResult(
-            kind=kind,
+            kind=effect,
             value=hl.estimate,
             magnitude=None,
             confidence_interval=hl.interval,
@@ -190,15 +195,15 @@ def effect_size(
             n_zero=hl.n_zero,
             order_statistics=hl.order,
         )
-    if kind in ("cliff", "vargha-delaney"):
+    if effect in ("cliff", "vargha-delaney"):
         va, vb = _oriented(a, b, d, higher_is_better, nan_policy)
-        value = paired_effect(kind, va, vb)
+        value = paired_effect(effect, va, vb)
     else:
-        value = paired_effect(kind, None, None, d)
+        value = paired_effect(effect, None, None, d)
     return EffectSizeResult(
-        kind=kind,
+        kind=effect,
         value=float(value),
-        magnitude=magnitude(kind, value),
+        magnitude=magnitude(effect, value),
         confidence_interval=None,
         confidence_level=None,
         interval_method=None,
@@ -285,9 +290,10 @@ class HodgesLehmann(NamedTuple):
     n_zero: int
 
 
+@renamed(confidence_level="level")
 def hodges_lehmann(
     d: np.ndarray,
-    confidence_level: float = 0.95,
+    level: float = 0.95,
     *,
     zero_method: str = "zsplit",
     interval_method: str = "auto",
@@ -322,8 +328,9 @@ def hodges_lehmann(
     ----------
     d : ndarray
         Finite paired differences.
-    confidence_level : float
-        The interval's two-sided level.
+    level : float
+        The interval's two-sided level (formerly ``confidence_level``, still
+        accepted with a DeprecationWarning).
     zero_method : {"zsplit", "pratt", "wilcox"}
         ``"wilcox"`` drops zero differences first. ``"zsplit"`` and
         ``"pratt"`` keep them (the two rank zeros differently only at a
@@ -352,7 +359,7 @@ def hodges_lehmann(
     check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
     check_choice("interval_method", interval_method, ("auto", "exact", "approx"))
     check_flag("correction", correction)
-    _check_level(confidence_level)
+    _check_level(level)
     d = np.asarray(d, dtype=float)
     zero = d == 0
     n_zero = int(zero.sum())
@@ -382,16 +389,16 @@ def hodges_lehmann(
         untied = small and np.unique(np.abs(used)).size == n
         method = "exact" if untied else "approx"
     if method == "exact":
-        k, level = _exact_order(used, confidence_level, distinct)
+        k, reached = _exact_order(used, level, distinct)
     else:
-        k, level = _approx_order(used, confidence_level, correction)
-    if level < confidence_level:
+        k, reached = _approx_order(used, level, correction)
+    if reached < level:
         warnings.warn(
-            f"a {confidence_level:.4g} Hodges-Lehmann interval cannot be reached "
+            f"a {level:.4g} Hodges-Lehmann interval cannot be reached "
             f"with {n} differences ({method}); the interval given has level "
-            f"{level:.4g}.",
+            f"{reached:.4g}.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=outside_stacklevel(),
         )
     if k == 0:  # R's fallback when no level > 0 is reached: the median of d
         values = walsh_order_statistics(used, middle)
@@ -402,16 +409,13 @@ def hodges_lehmann(
         low, high = float(values[2]), float(values[3])
         order = (k, total - k + 1)
     return HodgesLehmann(
-        _mean2(values[:2]), (low, high), method, level, order, n, n_zero
+        _mean2(values[:2]), (low, high), method, reached, order, n, n_zero
     )
 
 
-def _check_level(confidence_level: float) -> None:
-    if isinstance(confidence_level, bool) or not 0 < confidence_level < 1:
-        raise ValueError(
-            f"confidence_level must lie strictly between 0 and 1, got "
-            f"{confidence_level!r}."
-        )
+def _check_level(level: float) -> None:
+    if isinstance(level, bool) or not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
 
 
 def _mean2(pair: np.ndarray) -> float:

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.arguments import renamed
 from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.results.frequentist import frame_of_pairs
 from nbstats.results.ranking import RankCIResult
@@ -64,12 +65,13 @@ RANK_CI_METHODS = (
 _BOOTSTRAP_BLOCK = 2**22
 
 
+@renamed(n_boot="n_resamples")
 def rank_ci(
     scores: pd.DataFrame | np.ndarray,
     *,
     method: str = "id-wilcoxon-2s",
     alpha: float = 0.05,
-    n_boot: int = 1000,
+    n_resamples: int = 1000,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
@@ -94,7 +96,7 @@ def rank_ci(
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
     method : str
-        - ``"bootstrap"``: ``n_boot`` resamples of the cases with replacement;
+        - ``"bootstrap"``: ``n_resamples`` resamples of the cases with replacement;
           in each, the algorithms are ranked by their mean score (1 = best,
           average ranks for ties); the interval runs from the α/2 to the
           1 - α/2 percentile of each algorithm's bootstrap ranks. The
@@ -133,8 +135,10 @@ def rank_ci(
     alpha : float
         Significance level, ``0 < alpha < 1``; the intervals have confidence
         ``1 - alpha``.
-    n_boot : int
-        Number of bootstrap resamples (only used by ``"bootstrap"``).
+    n_resamples : int
+        Number of bootstrap resamples (only used by ``"bootstrap"``; the
+        result keeps it as ``n_boot``). Formerly ``n_boot``, still accepted
+        with a DeprecationWarning.
     higher_is_better : bool
         Whether a higher score is better. ``False`` is the same as negating
         every score.
@@ -150,7 +154,7 @@ def rank_ci(
         See :func:`nbstats.score_table`.
     random_state : None, int or numpy Generator
         Seed of the bootstrap: the resampled case indices are
-        ``rng.integers(0, n, size=(n_boot, n))`` with
+        ``rng.integers(0, n, size=(n_resamples, n))`` with
         ``rng = np.random.default_rng(seed_sequence(random_state))``, indices
         into the table in a canonical order: the columns sorted by name, the
         rows by their scores (oriented so that larger is better), compared
@@ -168,10 +172,10 @@ def rank_ci(
     Raises
     ------
     ValueError
-        Unknown ``method``, ``alpha`` outside (0, 1), ``n_boot < 1``, and the
+        Unknown ``method``, ``alpha`` outside (0, 1), ``n_resamples < 1``, and the
         score-table errors (missing scores, fewer than 2 algorithms or cases).
     TypeError
-        Non-numeric ``alpha``, non-integer ``n_boot``, non-boolean
+        Non-numeric ``alpha``, non-integer ``n_resamples``, non-boolean
         ``higher_is_better``.
 
     Notes
@@ -213,7 +217,7 @@ def rank_ci(
     """
     check_choice("method", method, RANK_CI_METHODS)
     _check_alpha(alpha)
-    _check_n_boot(n_boot)
+    _check_n_resamples(n_resamples)
     check_flag("higher_is_better", higher_is_better)
     pairwise = nan_policy == "pairwise"
     if pairwise and method not in PAIRWISE_RANK_CI_METHODS:
@@ -254,7 +258,9 @@ def rank_ci(
     }
 
     if method == "bootstrap":
-        lower, upper = _bootstrap_intervals(values, names, alpha, n_boot, random_state)
+        lower, upper = _bootstrap_intervals(
+            values, names, alpha, n_resamples, random_state
+        )
         return RankCIResult(
             lower=_int_series(lower, names, "lower"),
             upper=_int_series(upper, names, "upper"),
@@ -264,7 +270,7 @@ def rank_ci(
             worse=frame_of_pairs(names, nothing),
             pvalues=None,
             pvalues_worse=None,
-            n_boot=int(n_boot),
+            n_boot=int(n_resamples),
             **common,
         )
 
@@ -319,7 +325,8 @@ def rank_ci(
     )
 
 
-def nemenyi_min_cases(m: int, alpha: float = 0.05) -> int:
+@renamed(m="n_algorithms")
+def nemenyi_min_cases(n_algorithms: int, alpha: float = 0.05) -> int:
     """Fewest cases for which Nemenyi can separate neighbouring mean ranks.
 
     With m algorithms ordered identically on every case, the mean ranks are
@@ -338,8 +345,9 @@ def nemenyi_min_cases(m: int, alpha: float = 0.05) -> int:
 
     Parameters
     ----------
-    m : int
-        Number of algorithms, at least 2.
+    n_algorithms : int
+        Number of algorithms m, at least 2 (formerly ``m``, still accepted
+        with a DeprecationWarning).
     alpha : float
         Significance level, ``0 < alpha < 1``.
 
@@ -354,10 +362,11 @@ def nemenyi_min_cases(m: int, alpha: float = 0.05) -> int:
     >>> nemenyi_min_cases(5), nemenyi_min_cases(10)
     (38, 184)
     """
+    m = n_algorithms
     if not isinstance(m, (int, np.integer)) or isinstance(m, (bool, np.bool_)):
-        raise TypeError(f"m (the number of algorithms) must be an integer, got {m!r}.")
+        raise TypeError(f"n_algorithms must be an integer, got {m!r}.")
     if m < 2:
-        raise ValueError(f"m (the number of algorithms) must be at least 2, got {m}.")
+        raise ValueError(f"n_algorithms must be at least 2, got {m}.")
     _check_alpha(alpha)
     q = critical_value(int(m), float(alpha), "nemenyi") * math.sqrt(2)
     return math.ceil(m * (m + 1) / 12 * q**2)
@@ -370,13 +379,13 @@ def _check_alpha(alpha: object) -> None:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
 
 
-def _check_n_boot(n_boot: object) -> None:
-    if not isinstance(n_boot, (int, np.integer)) or isinstance(
-        n_boot, (bool, np.bool_)
+def _check_n_resamples(n_resamples: object) -> None:
+    if not isinstance(n_resamples, (int, np.integer)) or isinstance(
+        n_resamples, (bool, np.bool_)
     ):
-        raise TypeError(f"n_boot must be an integer, got {n_boot!r}.")
-    if n_boot < 1:
-        raise ValueError(f"n_boot must be at least 1, got {n_boot}.")
+        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}.")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}.")
 
 
 def _int_series(values: np.ndarray, names: list[str], label: str) -> pd.Series:
@@ -391,7 +400,7 @@ def _bootstrap_intervals(
     values: np.ndarray,
     names: list[str],
     alpha: float,
-    n_boot: int,
+    n_resamples: int,
     random_state: object,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile intervals of the rank of the mean score over resampled cases.
@@ -410,10 +419,10 @@ def _bootstrap_intervals(
     values = values[np.lexsort(values.T[::-1])]  # the first column decides first
     n, m = values.shape
     rng = np.random.default_rng(seed_sequence(random_state))
-    resamples = rng.integers(0, n, size=(n_boot, n))
-    means = np.empty((n_boot, m))
+    resamples = rng.integers(0, n, size=(n_resamples, n))
+    means = np.empty((n_resamples, m))
     block = max(1, _BOOTSTRAP_BLOCK // (n * m))
-    for start in range(0, n_boot, block):  # blocks of resamples, not one by one
+    for start in range(0, n_resamples, block):  # blocks of resamples, not one by one
         rows = slice(start, start + block)
         means[rows] = values[resamples[rows]].mean(axis=1)
     # a tie in a resample spans positions: the lower end takes the best of

@@ -58,8 +58,29 @@ def test_interval_endpoints_are_the_result(table6):
         for name in table6.columns:
             xs = list(lines[f"interval-{method}-{name}"].get_xdata())
             assert xs == [result.lower[name], result.upper[name]]
-            mean = _lines(ax, "mean-")[f"mean-{method}-{name}"]
-            assert mean.get_xdata()[0] == pytest.approx(result.mean_ranks[name])
+            # the marker: the place in the mean-rank order (Demšar's Table 6
+            # mean ranks 1.964, 2.000, 2.893, 3.143 -> places 1, 2, 3, 4)
+            place = {"C4.5+m+cf": 1, "C4.5+m": 2, "C4.5+cf": 3, "C4.5": 4}[name]
+            marker = _lines(ax, "rank-")[f"rank-{method}-{name}"]
+            assert marker.get_xdata()[0] == place
+            assert xs[0] <= marker.get_xdata()[0] <= xs[1]
+
+
+def test_markers_lie_inside_their_intervals_on_a_real_table():
+    # Fernández-Delgado et al.'s 13 MultiBoost classifiers: the mean ranks
+    # (4.10 …) drawn on the rank axis fell outside intervals like [1, 3]
+    scores = nbstats.datasets.load("fernandez_delgado2014_multiboost").dropna()
+    for method in ["id-nemenyi", "id-wilcoxon-2s", "id-wilcoxon-1s", "anova-tukey"]:
+        result = nbstats.rank_ci(scores, method=method)
+        ax = rank_intervals(result)
+        intervals = _lines(ax, "interval-")
+        markers = _lines(ax, "rank-")
+        assert len(markers) == len(intervals) == scores.shape[1]
+        for name in scores.columns:
+            lo, hi = intervals[f"interval-{method}-{name}"].get_xdata()
+            (x,) = markers[f"rank-{method}-{name}"].get_xdata()
+            assert lo <= x <= hi, (method, name, lo, x, hi)
+        plt.close(ax.figure)
 
 
 def test_rows_by_mean_rank_best_at_top(nemenyi):
@@ -149,7 +170,7 @@ def test_thirty_algorithms_labels_do_not_overlap():
     scores = _random_scores(30)
     results = [
         nbstats.rank_ci(scores, method="id-wilcoxon-2s"),
-        nbstats.rank_ci(scores, method="bootstrap", random_state=0, n_boot=200),
+        nbstats.rank_ci(scores, method="bootstrap", random_state=0, n_resamples=200),
     ]
     ax = rank_intervals(results)
     fig = ax.figure
@@ -172,7 +193,9 @@ def test_thirty_algorithms_labels_do_not_overlap():
 
 def test_nasty_names_render_literally(tmp_path):
     scores = _random_scores(5, names=NASTY)
-    result = nbstats.rank_ci(scores, method="bootstrap", random_state=0, n_boot=200)
+    result = nbstats.rank_ci(
+        scores, method="bootstrap", random_state=0, n_resamples=200
+    )
     ax = rank_intervals(result)
     assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(
         literal(n) for n in NASTY

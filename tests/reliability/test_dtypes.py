@@ -67,9 +67,9 @@ TWO_SAMPLE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "ttest": nbstats.ttest,
     "wilcoxon": nbstats.wilcoxon,
     "sign_test": nbstats.sign_test,
-    "effect_size[cohen-d]": lambda a, b: nbstats.effect_size(a, b, kind="cohen-d"),
+    "effect_size[cohen-d]": lambda a, b: nbstats.effect_size(a, b, effect="cohen-d"),
     "effect_size[hodges-lehmann]": lambda a, b: nbstats.effect_size(
-        a, b, kind="hodges-lehmann"
+        a, b, effect="hodges-lehmann"
     ),
     "bayes_sign_test": lambda a, b: nbstats.bayes_sign_test(a, b, **FAST),
     "bayes_signrank": lambda a, b: nbstats.bayes_signrank(a, b, **FAST),

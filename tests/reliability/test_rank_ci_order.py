@@ -59,7 +59,7 @@ def test_bootstrap_intervals_do_not_depend_on_the_order(
     table, permuted = tables
     options = {
         "method": "bootstrap",
-        "n_boot": 200,
+        "n_resamples": 200,
         "random_state": seed,
         "alpha": alpha,
         "higher_is_better": higher_is_better,

@@ -35,7 +35,7 @@ def test_hodges_lehmann_at_a_million_cases_in_bounded_memory():
     v = rng.normal(0, 1, 500_000)
     d = rng.permutation(np.concatenate([v, -v]))  # symmetric about 0, exactly
     a = np.zeros(d.size)
-    res, peak = _peak(lambda: nbstats.effect_size(a, d, kind="hodges-lehmann"))
+    res, peak = _peak(lambda: nbstats.effect_size(a, d, effect="hodges-lehmann"))
     assert peak < LIMIT, f"peak {peak / 2**20:.0f} MB"
     # the Walsh averages are symmetric about 0: so are the median and the
     # order statistics k and N − k + 1
@@ -57,7 +57,7 @@ def test_comparison_matrix_effect_at_ten_thousand_cases_in_bounded_memory():
     )
     res, peak = _peak(lambda: nbstats.comparison_matrix(table, effect="hodges-lehmann"))
     assert peak < LIMIT, f"peak {peak / 2**20:.0f} MB"
-    one = nbstats.effect_size(table["A"], table["C"], kind="hodges-lehmann")
+    one = nbstats.effect_size(table["A"], table["C"], effect="hodges-lehmann")
     assert res.effect.loc["C", "A"] == pytest.approx(one.value, rel=1e-12)
     assert one.value == pytest.approx(0.02, abs=0.005)
 

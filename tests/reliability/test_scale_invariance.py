@@ -260,7 +260,7 @@ def _specs() -> list[Spec]:
             Spec(
                 "effect_size",
                 lambda x, h, k=kind: _level_warning_ignored(
-                    nbstats.effect_size, *_pair(x), kind=k, higher_is_better=h
+                    nbstats.effect_size, *_pair(x), effect=k, higher_is_better=h
                 ),
                 scaled=("value", "confidence_interval")
                 if kind == "hodges-lehmann"
@@ -285,7 +285,7 @@ def _specs() -> list[Spec]:
             Spec(
                 "rank_ci",
                 lambda x, h, m=method: nbstats.rank_ci(
-                    x, method=m, n_boot=200, random_state=SEED, higher_is_better=h
+                    x, method=m, n_resamples=200, random_state=SEED, higher_is_better=h
                 ),
                 diff_ranks=method.startswith("id-wilcoxon"),
                 label=f"rank_ci[{method}]",

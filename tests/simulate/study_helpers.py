@@ -19,7 +19,7 @@ def analyse_all(data, methods, alpha=0.05, n_boot=200):
     scores, _ = data
     return {
         method: nbstats.rank_ci(
-            scores, method=method, alpha=alpha, n_boot=n_boot, random_state=0
+            scores, method=method, alpha=alpha, n_resamples=n_boot, random_state=0
         )
         for method in methods
     }

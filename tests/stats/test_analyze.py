@@ -53,7 +53,7 @@ def test_components_equal_the_direct_calls():
         table, random_state=0, n_samples=2000, interval=False
     )
     row = res.effect_sizes.iloc[0]
-    direct = nbstats.effect_size(table[row["a"]], table[row["b"]], kind="cohen-d")
+    direct = nbstats.effect_size(table[row["a"]], table[row["b"]], effect="cohen-d")
     assert row["value"] == pytest.approx(direct.value)
 
 

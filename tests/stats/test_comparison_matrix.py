@@ -100,7 +100,7 @@ def test_effects_equal_effect_size_of_the_row_over_the_column(kind):
     table = random_table(4, seed=11)
     res = nbstats.comparison_matrix(table, effect=kind)
     for a, b in itertools.permutations(res.names, 2):
-        one = nbstats.effect_size(table[b], table[a], kind=kind)  # a's effect
+        one = nbstats.effect_size(table[b], table[a], effect=kind)  # a's effect
         assert res.effect.loc[a, b] == pytest.approx(one.value, rel=1e-9, abs=1e-12)
         assert res.magnitude.loc[a, b] == one.magnitude
 

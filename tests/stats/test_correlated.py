@@ -219,8 +219,8 @@ def test_other_bad_input():
         nbstats.correlated_ttest([0.5, 0.6], [0.6], folds=2)
     with pytest.raises(ValueError, match="rope"):
         nbstats.bayes_correlated_ttest([0.5, 0.6], [0.6, 0.7], folds=2, rope=-1)
-    with pytest.raises(ValueError, match="confidence_level"):
-        nbstats.correlated_ttest([0.5, 0.6], [0.6, 0.7], folds=2, confidence_level=1)
+    with pytest.raises(ValueError, match="level must lie"):
+        nbstats.correlated_ttest([0.5, 0.6], [0.6, 0.7], folds=2, level=1)
 
 
 def test_missing_folds_are_omitted_on_request():

@@ -28,13 +28,13 @@ def test_cliff_and_vargha_delaney_equal_brute_force(seed):
     b = np.round(rng.normal(0.4, 1, 25), 1)
     delta = _brute_delta(a, b)
     assert cliffs_delta(a, b) == pytest.approx(delta, abs=1e-15)
-    cliff = nbstats.effect_size(a, b, kind="cliff")
+    cliff = nbstats.effect_size(a, b, effect="cliff")
     assert cliff.value == pytest.approx(delta, abs=1e-15)
-    vd = nbstats.effect_size(a, b, kind="vargha-delaney")
+    vd = nbstats.effect_size(a, b, effect="vargha-delaney")
     ties = sum(x == y for x, y in itertools.product(a, b))
     wins = sum(y > x for x, y in itertools.product(a, b))
     assert vd.value == pytest.approx((wins + ties / 2) / 625, abs=1e-15)
-    lower = nbstats.effect_size(a, b, kind="cliff", higher_is_better=False)
+    lower = nbstats.effect_size(a, b, effect="cliff", higher_is_better=False)
     assert lower.value == pytest.approx(-delta, abs=1e-15)
 
 
@@ -43,19 +43,19 @@ def test_cohen_and_hedges():
     a, b = rng.normal(0, 1, 20), rng.normal(0.5, 1, 20)
     d = b - a
     dz = d.mean() / d.std(ddof=1)
-    res = nbstats.effect_size(a, b, kind="cohen-d")
+    res = nbstats.effect_size(a, b, effect="cohen-d")
     assert res.value == pytest.approx(dz, rel=1e-12)
     # d_z is the paired t statistic over sqrt(n)
     assert res.value == pytest.approx(stats.ttest_rel(b, a).statistic / math.sqrt(20))
-    g = nbstats.effect_size(a, b, kind="hedges-g")
+    g = nbstats.effect_size(a, b, effect="hedges-g")
     assert g.value == pytest.approx(dz * (1 - 3 / (4 * 19 - 1)), rel=1e-12)
     for factor in (1e-300, 1e300):
-        scaled = nbstats.effect_size(a * factor, b * factor, kind="cohen-d")
+        scaled = nbstats.effect_size(a * factor, b * factor, effect="cohen-d")
         assert scaled.value == pytest.approx(dz, rel=1e-12)
 
 
 def test_rank_biserial_is_demsars_table_2(table2):
-    res = nbstats.effect_size(table2["C4.5"], table2["C4.5+m"], kind="rank-biserial")
+    res = nbstats.effect_size(table2["C4.5"], table2["C4.5+m"], effect="rank-biserial")
     assert res.value == pytest.approx((93 - 12) / 105)
     assert res.magnitude == "large"
     wilcoxon = nbstats.wilcoxon(table2["C4.5"], table2["C4.5+m"])
@@ -92,7 +92,7 @@ def test_rank_biserial_of_many_pairs_at_once(seed):
         assert (
             got[j]
             == nbstats.effect_size(
-                np.zeros(column.size), column, kind="rank-biserial"
+                np.zeros(column.size), column, effect="rank-biserial"
             ).value
         )
     with pytest.raises(ValueError, match="cases × pairs"):
@@ -126,7 +126,7 @@ def _walsh_brute(d):
 def test_hodges_lehmann_estimate_is_the_median_of_walsh_averages():
     rng = np.random.default_rng(3)
     d = rng.normal(0.3, 1, 17)
-    res = nbstats.effect_size(np.zeros(17), d, kind="hodges-lehmann")
+    res = nbstats.effect_size(np.zeros(17), d, effect="hodges-lehmann")
     assert res.value == pytest.approx(float(np.median(_walsh_brute(d))))
     assert res.magnitude is None
 
@@ -161,8 +161,8 @@ def test_hodges_lehmann_interval_equals_r(run_r):
                 res = nbstats.effect_size(
                     np.zeros(d.size),
                     d,
-                    kind="hodges-lehmann",
-                    confidence_level=level,
+                    effect="hodges-lehmann",
+                    level=level,
                     interval_method="exact",  # R's exact = TRUE (auto: n < 50)
                 )
             assert res.interval_method == "exact"
@@ -174,7 +174,7 @@ def test_hodges_lehmann_normal_interval_is_the_order_statistic_formula():
     k = N + 1 − ⌈N/2 + z σ⌉, σ² tie-corrected over groups of equal d."""
     rng = np.random.default_rng(9)
     d = np.round(rng.normal(0.1, 1, 80), 2)  # > 50 cases and ties: normal
-    res = nbstats.effect_size(np.zeros(80), d, kind="hodges-lehmann")
+    res = nbstats.effect_size(np.zeros(80), d, effect="hodges-lehmann")
     walsh = _walsh_brute(d)
     total = len(walsh)
     _, counts = np.unique(d, return_counts=True)
@@ -187,12 +187,12 @@ def test_hodges_lehmann_normal_interval_is_the_order_statistic_formula():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="unknown kind"):
-        nbstats.effect_size([1, 2], [2, 3], kind="glass")
-    with pytest.raises(ValueError, match="confidence_level"):
-        nbstats.effect_size([1, 2], [2, 3], kind="hodges-lehmann", confidence_level=1)
+    with pytest.raises(ValueError, match="unknown effect"):
+        nbstats.effect_size([1, 2], [2, 3], effect="glass")
+    with pytest.raises(ValueError, match="level must lie"):
+        nbstats.effect_size([1, 2], [2, 3], effect="hodges-lehmann", level=1)
     with pytest.raises(ValueError, match="at least 3 cases"):
-        nbstats.effect_size([1, 2], [2, 4], kind="hedges-g")
+        nbstats.effect_size([1, 2], [2, 4], effect="hedges-g")
     with pytest.raises(ValueError, match="missing"):
         nbstats.effect_size([1, np.nan, 3], [2, 3, 4])
 
@@ -201,7 +201,7 @@ def test_missing_cells_are_dropped_in_pairs_on_request():
     a = np.array([1.0, np.nan, 3.0, 4.0])
     b = np.array([2.0, 5.0, 2.0, 6.0])
     with pytest.warns(UserWarning, match="dropped 1"):
-        res = nbstats.effect_size(a, b, kind="cliff", nan_policy="omit")
+        res = nbstats.effect_size(a, b, effect="cliff", nan_policy="omit")
     assert res.value == pytest.approx(_brute_delta([1, 3, 4], [2, 2, 6]))
     assert res.n == 3
 
@@ -210,7 +210,7 @@ def test_result_renders():
     a = pd.Series([0.8, 0.82, 0.79, 0.9], name="RF <100 trees>")
     b = pd.Series([0.85, 0.83, 0.8, 0.95], name="GBM & co")
     with pytest.warns(UserWarning, match="cannot be reached with 4 differences"):
-        res = nbstats.effect_size(a, b, kind="hodges-lehmann")
+        res = nbstats.effect_size(a, b, effect="hodges-lehmann")
     assert "GBM &amp; co" in res._repr_html_()
     assert r"GBM \& co" in res.to_latex()
     assert "Hodges–Lehmann" in repr(res)

@@ -162,10 +162,10 @@ def test_r_defaults_with_zeros_dropped(run_r, correct, level):
             res = nbstats.effect_size(
                 np.zeros(d.size),
                 d,
-                kind="hodges-lehmann",
+                effect="hodges-lehmann",
                 zero_method="wilcox",
                 correction=correct,
-                confidence_level=level,
+                level=level,
             )
         _assert_like_r(name, d[d != 0], res, estimate, low, high, r_level)
 
@@ -208,10 +208,10 @@ def test_r_exact_and_approx_forced(run_r, correct):
             res = nbstats.effect_size(
                 np.zeros(d.size),
                 d,
-                kind="hodges-lehmann",
+                effect="hodges-lehmann",
                 interval_method=method,
                 correction=correct,
-                confidence_level=0.9,
+                level=0.9,
             )
             assert res.interval_method == method
             _assert_like_r(name, d, res, estimate, low, high, r_level)
@@ -237,9 +237,9 @@ def test_the_audits_zero_case_moves_with_zero_method():
     """Zeros kept (the default) vs dropped (R): different estimates, both
     the median of their own Walsh averages."""
     d = np.array([0.0, 0.0, 0.0349, 0.0258, 0.0444, 0.0301, 0.041, 0.0122])
-    kept = nbstats.effect_size(np.zeros(8), d, kind="hodges-lehmann")
+    kept = nbstats.effect_size(np.zeros(8), d, effect="hodges-lehmann")
     dropped = nbstats.effect_size(
-        np.zeros(8), d, kind="hodges-lehmann", zero_method="wilcox"
+        np.zeros(8), d, effect="hodges-lehmann", zero_method="wilcox"
     )
     assert kept.value == float(np.median(_walsh_sorted(d)))
     assert dropped.value == float(np.median(_walsh_sorted(d[d != 0])))
@@ -294,7 +294,7 @@ def test_exact_interval_with_zeros_kept_is_the_exact_inversion():
 def test_unreachable_level_is_said_and_lowered():
     with pytest.warns(UserWarning, match="has level 0.9375"):
         res = nbstats.effect_size(
-            np.zeros(5), [1.0, 2.0, 4.0, -0.5, 3.0], kind="hodges-lehmann"
+            np.zeros(5), [1.0, 2.0, 4.0, -0.5, 3.0], effect="hodges-lehmann"
         )
     assert res.confidence_level == 1 - 2 / 2**5
     assert res.confidence_interval == (-0.5, 4.0)
@@ -309,13 +309,13 @@ def test_bad_options_are_named():
         hodges_lehmann(big, interval_method="exact")
     with pytest.raises(ValueError, match="every difference is zero"):
         hodges_lehmann(np.zeros(4), zero_method="wilcox")
-    with pytest.raises(ValueError, match="only applies to kind='hodges-lehmann'"):
-        nbstats.effect_size([1, 2], [2, 3], kind="cliff", interval_method="exact")
+    with pytest.raises(ValueError, match="only applies to effect='hodges-lehmann'"):
+        nbstats.effect_size([1, 2], [2, 3], effect="cliff", interval_method="exact")
     with pytest.raises(ValueError, match="interval_method"):
         nbstats.effect_size(
-            [1, 2], [2, 3], kind="hodges-lehmann", interval_method="normal"
+            [1, 2], [2, 3], effect="hodges-lehmann", interval_method="normal"
         )
-    with pytest.raises(ValueError, match="confidence_level must lie strictly"):
+    with pytest.raises(ValueError, match="level must lie strictly"):
         hodges_lehmann(np.arange(1.0, 9), 1.0)
     assert hodges_lehmann(np.zeros(4)).estimate == 0.0
 

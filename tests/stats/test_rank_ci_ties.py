@@ -35,7 +35,7 @@ def test_intervals_cover_the_positions_of_a_tie(method, k, seed):
     table, tied = tied_table(seed, k)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # e.g. few cases for an exact test
-        res = nbstats.rank_ci(table, method=method, n_boot=300, random_state=seed)
+        res = nbstats.rank_ci(table, method=method, n_resamples=300, random_state=seed)
     # the point order: the bootstrap ranks mean scores, the others mean ranks
     key = -table.mean() if method == "bootstrap" else res.mean_ranks
     first = pd.Series(rankdata(key.to_numpy(), method="min"), index=key.index)

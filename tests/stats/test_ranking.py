@@ -98,19 +98,19 @@ def test_nemenyi_min_cases_is_the_boundary_of_full_separation():
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
-        ({"m": 1}, ValueError),
-        ({"m": 0}, ValueError),
-        ({"m": 2.5}, TypeError),
-        ({"m": True}, TypeError),
-        ({"m": "5"}, TypeError),
-        ({"m": 5, "alpha": 0}, ValueError),
-        ({"m": 5, "alpha": 1}, ValueError),
-        ({"m": 5, "alpha": -0.1}, ValueError),
-        ({"m": 5, "alpha": "0.05"}, TypeError),
+        ({"n_algorithms": 1}, ValueError),
+        ({"n_algorithms": 0}, ValueError),
+        ({"n_algorithms": 2.5}, TypeError),
+        ({"n_algorithms": True}, TypeError),
+        ({"n_algorithms": "5"}, TypeError),
+        ({"n_algorithms": 5, "alpha": 0}, ValueError),
+        ({"n_algorithms": 5, "alpha": 1}, ValueError),
+        ({"n_algorithms": 5, "alpha": -0.1}, ValueError),
+        ({"n_algorithms": 5, "alpha": "0.05"}, TypeError),
     ],
 )
 def test_nemenyi_min_cases_refuses_bad_input(kwargs, error):
-    with pytest.raises(error, match="m |alpha"):
+    with pytest.raises(error, match="n_algorithms |alpha"):
         nemenyi_min_cases(**kwargs)
 
 
@@ -297,7 +297,7 @@ def test_bootstrap_tiny_cases():
     assert intervals(res) == singletons_best_last(3)
     # two identical columns tie in every resample at rank 1.5, widened to [1, 2]
     x = pd.DataFrame({"A": [5.0, 6, 7, 8], "B": [5.0, 6, 7, 8], "C": [1.0, 2, 3, 4]})
-    res = rank_ci(x, method="bootstrap", n_boot=50, random_state=2)
+    res = rank_ci(x, method="bootstrap", n_resamples=50, random_state=2)
     assert intervals(res) == [(1, 2), (1, 2), (3, 3)]
     assert res.n_boot == 50
     assert res.pvalues is None and res.pvalues_worse is None
@@ -450,7 +450,7 @@ def random_tables():
 def test_intervals_are_ordered_and_within_range(method):
     for x in random_tables():
         m = x.shape[1]
-        res = rank_ci(x, method=method, n_boot=200, random_state=5)
+        res = rank_ci(x, method=method, n_resamples=200, random_state=5)
         lower, upper = res.lower.to_numpy(), res.upper.to_numpy()
         assert res.lower.dtype == np.int64 and res.upper.dtype == np.int64
         assert (lower >= 1).all() and (upper <= m).all() and (lower <= upper).all()
@@ -471,7 +471,7 @@ def test_intervals_are_ordered_and_within_range(method):
 @pytest.mark.parametrize("method", RANK_CI_METHODS)
 def test_lower_is_better_equals_negated_scores(method):
     for x in random_tables():
-        kwargs = {"method": method, "n_boot": 100, "random_state": 3}
+        kwargs = {"method": method, "n_resamples": 100, "random_state": 3}
         assert rank_ci(x, higher_is_better=False, **kwargs) == rank_ci(-x, **kwargs)
 
 
@@ -525,7 +525,9 @@ def test_bootstrap_matches_a_slow_loop(alpha, n_boot, seed):
     # small integers: exact sums, so ties between means are exact ties
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 4, size=(9, 4)).astype(float) + [0, 0, 1, 1]
-    res = rank_ci(x, method="bootstrap", alpha=alpha, n_boot=n_boot, random_state=seed)
+    res = rank_ci(
+        x, method="bootstrap", alpha=alpha, n_resamples=n_boot, random_state=seed
+    )
     lower, upper = slow_bootstrap(x, alpha, n_boot, seed)
     assert res.lower.tolist() == lower
     assert res.upper.tolist() == upper
@@ -547,9 +549,9 @@ def test_bootstrap_blocks_do_not_change_the_answer(monkeypatch):
     import nbstats.stats.ranking as ranking
 
     x = supplement_scores(5, f=0.25)
-    whole = rank_ci(x, method="bootstrap", n_boot=300, random_state=1)
+    whole = rank_ci(x, method="bootstrap", n_resamples=300, random_state=1)
     monkeypatch.setattr(ranking, "_BOOTSTRAP_BLOCK", x.size * 7)  # 7 per block
-    assert rank_ci(x, method="bootstrap", n_boot=300, random_state=1) == whole
+    assert rank_ci(x, method="bootstrap", n_resamples=300, random_state=1) == whole
 
 
 # ---------------------------------------------------------------- bad input
@@ -579,14 +581,14 @@ def test_alpha_not_a_number(small, alpha):
 
 @pytest.mark.parametrize("n_boot", [0, -10])
 def test_n_boot_below_one(small, n_boot):
-    with pytest.raises(ValueError, match="n_boot must be at least 1"):
-        rank_ci(small, method="bootstrap", n_boot=n_boot)
+    with pytest.raises(ValueError, match="n_resamples must be at least 1"):
+        rank_ci(small, method="bootstrap", n_resamples=n_boot)
 
 
 @pytest.mark.parametrize("n_boot", [10.0, True, "100"])
 def test_n_boot_not_an_integer(small, n_boot):
-    with pytest.raises(TypeError, match="n_boot must be an integer"):
-        rank_ci(small, method="bootstrap", n_boot=n_boot)
+    with pytest.raises(TypeError, match="n_resamples must be an integer"):
+        rank_ci(small, method="bootstrap", n_resamples=n_boot)
 
 
 def test_missing_scores_follow_nan_policy(small):
@@ -641,7 +643,7 @@ def test_result_object(small):
 def test_names_are_escaped_in_html_and_latex():
     nasty = "<b>x_1 & 50%</b>"
     x = ordered_table(8, 3).rename(columns={"alg1": nasty})
-    res = rank_ci(x, method="bootstrap", n_boot=50, random_state=0)
+    res = rank_ci(x, method="bootstrap", n_resamples=50, random_state=0)
     page = res._repr_html_()
     assert "&lt;b&gt;x_1 &amp; 50%&lt;/b&gt;" in page and nasty not in page
     latex = res.to_latex()
@@ -672,6 +674,6 @@ def test_rank_ci_at_the_edge_of_float64(method):
     # bootstrap means and mean differences of scores near 1.7e308 would
     # overflow without the exact rescaling
     table = nbstats.datasets.load("demsar2006")
-    at_unit = rank_ci(table, method=method, random_state=0, n_boot=200)
-    at_edge = rank_ci(table * 2.0**1023, method=method, random_state=0, n_boot=200)
+    at_unit = rank_ci(table, method=method, random_state=0, n_resamples=200)
+    at_edge = rank_ci(table * 2.0**1023, method=method, random_state=0, n_resamples=200)
     assert at_unit.intervals() == at_edge.intervals()

@@ -162,7 +162,7 @@ def test_n_boot_recomputes_only_the_bootstrap(board, table6):
     assert board.error is None
     assert res["bootstrap"].n_boot == 200
     assert res["bootstrap"] == nbstats.rank_ci(
-        table6, method="bootstrap", n_boot=200, random_state=0
+        table6, method="bootstrap", n_resamples=200, random_state=0
     )
     assert res["id-wilcoxon-1s"] is tests_based  # cached, not recomputed
     assert "bootstrap: 200 resamples" in board.views["table"].value
@@ -178,7 +178,7 @@ def test_random_state_is_used_once(table6):
     board.controls["methods"].value = ("bootstrap",)
     board.controls["n_boot"].value = 500
     assert board.result["rank_ci"]["bootstrap"] == nbstats.rank_ci(
-        table6, method="bootstrap", n_boot=500, random_state=7
+        table6, method="bootstrap", n_resamples=500, random_state=7
     )
     # a Generator seeds the dashboard once; recomputes never draw from it again
     rng = np.random.default_rng(3)

@@ -7,6 +7,7 @@ from typing import Literal
 import numpy as np
 
 from nbstats import _scipy_stats as sps
+from nbstats.arguments import renamed
 from nbstats.results.frequentist import TTestResult
 from nbstats.scores import (
     NanPolicy,
@@ -18,12 +19,13 @@ from nbstats.scores import (
 __all__ = ["ttest"]
 
 
+@renamed(confidence_level="level")
 def ttest(
     a: object,
     b: object,
     *,
     alternative: Literal["two-sided", "greater", "less"] = "two-sided",
-    confidence_level: float = 0.95,
+    level: float = 0.95,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
 ) -> TTestResult:
@@ -35,8 +37,9 @@ def ttest(
         Paired scores of the two algorithms.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: b is better than a.
-    confidence_level : float
-        Level of the confidence interval of the mean difference.
+    level : float
+        Level of the confidence interval of the mean difference (formerly
+        ``confidence_level``, still accepted with a DeprecationWarning).
     higher_is_better : bool
         When False the differences are ``a - b``, so positive still means
         "b is better".
@@ -77,18 +80,15 @@ def ttest(
     True
     """
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
-    if not 0 < confidence_level < 1:
-        raise ValueError(
-            f"confidence_level must lie strictly between 0 and 1, got "
-            f"{confidence_level!r}."
-        )
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
     d, name_a, name_b = paired_differences(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     return paired_ttest(
         d,
         alternative=alternative,
-        confidence_level=confidence_level,
+        confidence_level=level,
         names=(name_a, name_b),
     )
 

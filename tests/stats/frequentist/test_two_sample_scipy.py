@@ -199,7 +199,7 @@ def test_sign_test_is_a_binomial_test(alternative, ties):
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 def test_ttest_equals_scipy(alternative):
     a, b = _continuous_pair(11, n=17)
-    ours = nbstats.ttest(a, b, alternative=alternative, confidence_level=0.9)
+    ours = nbstats.ttest(a, b, alternative=alternative, level=0.9)
     ref = stats.ttest_rel(b, a, alternative=alternative)
     assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
     assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
