@@ -263,11 +263,18 @@ def signrank_picture(
     }[result.prior]
     title = [f"{literal(result.name_a)} vs {literal(result.name_b)} ({prior})"]
     if has_rope:
+        shares = [result.prob_left, result.prob_rope, result.prob_right]
+        values = [format_probability(p) for p in shares]
+        if idp:  # each an interval over the prior set
+            bounds = result.bounds()
+            values = [
+                f"{format_probability(bounds[key][0])} to "
+                f"{format_probability(bounds[key][1])}"
+                for key in ("left", "rope", "right")
+            ]
         title.append(
-            f"rope ±{result.rope:g}: {literal(result.name_a)} "
-            f"{format_probability(result.prob_left)} · rope "
-            f"{format_probability(result.prob_rope)} · {literal(result.name_b)} "
-            f"{format_probability(result.prob_right)}"
+            f"rope ±{result.rope:g}: {literal(result.name_a)} {values[0]} · rope "
+            f"{values[1]} · {literal(result.name_b)} {values[2]}"
         )
     if show_threshold:
         title.append(literal(threshold_line(result)))

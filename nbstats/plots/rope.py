@@ -143,9 +143,11 @@ def rope_probabilities(
 
     Notes
     -----
-    Under the near-ignorance prior the probabilities (and the region samples)
-    are those of the lower prior, the one that favours b least; the title
-    then says so and gives the upper P(b better).
+    Under the near-ignorance prior every probability is an interval over the
+    prior set: the legend gives each as "lower to upper", the bar shows the
+    lower bounds and hatches the rest ("depends on the prior"), and the
+    simplex's points are the draws with the prior's pseudo-observation at
+    −∞ (its title says so).
 
     Examples
     --------
@@ -165,19 +167,26 @@ def rope_probabilities(
     regions, shares, (name_a, name_b), rope_label, res = _region_input(
         result, names, kind
     )
+    idp = res is not None and is_kind(res, "signrank") and res.prior == "idp"
+    values = [format_probability(share) for share in shares]
+    if idp:  # every probability an interval over the prior set
+        bounds = res.bounds()
+        values = [
+            f"{format_probability(bounds[key][0])} to "
+            f"{format_probability(bounds[key][1])}"
+            for key in ("left", "rope", "right")
+        ]
     labels = {
-        "left": f"{literal(name_a)} better: {format_probability(shares[0])}",
-        "rope": f"{rope_label}: {format_probability(shares[1])}",
-        "right": f"{literal(name_b)} better: {format_probability(shares[2])}",
+        "left": f"{literal(name_a)} better: {values[0]}",
+        "rope": f"{rope_label}: {values[1]}",
+        "right": f"{literal(name_b)} better: {values[2]}",
     }
     title = [f"{literal(name_a)} vs {literal(name_b)}"]
     if res is not None:
-        if is_kind(res, "signrank") and res.prior == "idp":
-            title[0] += " (IDP, lower prior)"
-            title.append(
-                f"upper P({literal(name_b)} better) = "
-                f"{format_probability(res.prob_upper)}"
-            )
+        if idp:
+            title[0] += " (IDP: lower to upper over the prior set)"
+            if kind == "simplex":
+                title.append("points: draws with the prior's atom at −∞")
         title.append(literal(threshold_line(res)))
     own = ax is None
     with paper_style():
@@ -221,6 +230,19 @@ def _rope_bar(ax: Any, shares: tuple[float, ...], labels: dict[str, str]) -> Non
                 gid=f"value-{key}",
             )
         start += share
+    if start < 1.0 - 1e-9:  # IDP: lower bounds; the rest depends on the prior
+        gap = ax.barh(
+            0.0,
+            1.0 - start,
+            left=start,
+            height=0.6,
+            color="none",
+            hatch="///",
+            edgecolor=MUTED,
+            linewidth=0.0,
+        )
+        gap.patches[0].set_gid("region-prior")
+        gap.patches[0].set_label("depends on the prior")
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(-0.5, 0.5)
     ax.set_yticks([])

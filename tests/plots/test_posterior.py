@@ -91,7 +91,7 @@ def test_signrank_half_line_interval_and_decision(idp):
     title = ax.get_title()
     assert "nbc vs j48" in title
     assert idp.decision == "undecided"  # P(j48 better) 0.73 to 0.81: below 0.95
-    assert "threshold 0.95 → undecided: no evidence that j48 is better than nbc" in (
+    assert "threshold 0.95 → undecided: neither j48 nor nbc reaches the threshold" in (
         title.replace("\n", " ")
     )
     assert "threshold" not in signrank_posterior(idp, show_threshold=False).get_title()

@@ -60,11 +60,26 @@ def test_rope_bar_for_sign_test_and_delegation(uci):
         assert widths == [res.prob_left, res.prob_rope, res.prob_right]
 
 
-def test_rope_bar_under_idp_says_lower_prior(uci):
+def test_rope_bar_under_idp_shows_every_interval(uci):
+    """Issue 26: the title mixed "lower prior" with an upper probability."""
     res = nbstats.bayes_signrank(uci["nbc"], uci["j48"], rope=0.01, random_state=0)
-    title = rope_probabilities(res).get_title()
-    assert "IDP, lower prior" in title
-    assert f"upper P(j48 better) = {format_probability(res.prob_upper)}" in title
+    for kind in ("bar", "simplex"):
+        ax = rope_probabilities(res, kind=kind)
+        title = " ".join(ax.get_title().split())  # wrapped to fit
+        assert "lower prior" not in title and "upper P(" not in title
+        assert "lower to upper over the prior set" in title
+        labels = {" ".join(t.split()) for t in legend_texts(ax)}
+        for name, key in (("nbc", "left"), ("j48", "right")):
+            low, high = res.bounds()[key]
+            text = f"{format_probability(low)} to {format_probability(high)}"
+            assert f"{name} better: {text}" in labels
+    bar = rope_probabilities(res)
+    widths = [
+        by_gid(bar, f"region-{k}", Rectangle).get_width()
+        for k in ("left", "rope", "right", "prior")
+    ]
+    assert widths[:3] == [res.prob_left_lower, res.prob_rope_lower, res.prob_right]
+    assert sum(widths) == pytest.approx(1.0)
 
 
 def test_rope_needs_a_rope(idp, sign):

@@ -39,7 +39,7 @@ def test_sign_posterior_is_the_beta_of_theorem_2(sign):
     assert list(by_gid(ax, "half", Line2D).get_xdata()) == [0.5, 0.5]
     title = ax.get_title()
     assert f"{sign.wins} wins, {sign.losses} losses, {sign.ties} ties" in title
-    assert "threshold 0.95 → undecided: no evidence that" in title
+    assert "threshold 0.95 → undecided: neither" in title
 
 
 @pytest.mark.parametrize(("shift", "at"), [(0.01, 1.0), (-0.01, 0.0)])
