@@ -276,7 +276,7 @@ class RankDashboard(Dashboard):
             self.scores,
             method=method,
             alpha=alpha,
-            n_boot=n_boot,
+            n_resamples=n_boot,
             higher_is_better=self.higher_is_better,
             random_state=self._seed,
         )
