@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_hodges_lehmann.py [--max-naive-gb 2]``
 
 "old": every one of the N = n(n + 1)/2 Walsh averages formed (with the
 ``triu_indices`` that index them), sorted, and the median and the order
-statistics read off — what ``effect_size(kind="hodges-lehmann")`` did before.
+statistics read off — what ``effect_size(effect="hodges-lehmann")`` did before.
 It is run only where its estimated peak (N × 24 bytes) fits
 ``--max-naive-gb``; above, the line says what it would need.
 "new": ``nbstats.stats.effect_size.hodges_lehmann`` (the same estimate and

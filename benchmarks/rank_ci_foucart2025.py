@@ -64,7 +64,7 @@ def generate(n_cases, n_algorithms, separability, random_state=None):
 def analyse(data):
     scores, _ = data
     return {
-        m: nbstats.rank_ci(scores, method=m, n_boot=1000, random_state=0)
+        m: nbstats.rank_ci(scores, method=m, n_resamples=1000, random_state=0)
         for m in METHODS
     }
 
