@@ -8,9 +8,12 @@ user's own) and show one legend table that maps each alias back to its full
 name. This module decides when to do so and builds the mapping; it knows
 nothing of pandas display, matplotlib or widgets.
 
-The automatic rule (``aliases="auto"``): aliases are used when the longest
-name is longer than :data:`MAX_NAME_LENGTH` characters. Letters follow the
-given order (spreadsheet style after ``Z``: ``AA``, ``AB``, …).
+The automatic rule (``aliases="auto"``) is per name: a name longer than
+:data:`MAX_NAME_LENGTH` characters gets a letter, a shorter one (``svm_C``)
+keeps its name, and the legend lists only the names that were replaced.
+Letters follow the given order (spreadsheet style after ``Z``: ``AA``, ``AB``,
+…), skipping any letter that is already another algorithm's name.
+``aliases=True`` gives every name a letter, ``False`` none.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ INVISIBLE_CHARACTERS = re.compile(
     "\ufe00-\ufe0f\uffa0\ufff0-\ufff8\U000e0000-\U000e0fff]"
 )
 
-#: Names longer than this (in characters) switch ``aliases="auto"`` on.
+#: Names longer than this (in characters) get an alias under ``aliases="auto"``.
 MAX_NAME_LENGTH = 20
 
 AliasOption = Literal["auto"] | bool | Mapping[str, str] | None
@@ -92,9 +95,10 @@ def make_aliases(
         The algorithm names, in the order letters are handed out (e.g. the
         table's column order). Converted with ``str``.
     aliases : "auto", bool, None or mapping
-        - ``"auto"`` (default): letters when the longest name has more than
-          ``max_length`` characters, otherwise the names themselves;
-        - ``True``: always letters; ``False`` or ``None``: never;
+        - ``"auto"`` (default): a letter for each name of more than
+          ``max_length`` characters; shorter names keep their own (letters
+          that equal one of them are skipped);
+        - ``True``: a letter for every name; ``False`` or ``None``: none;
         - a mapping ``{full name: alias}``: the user's aliases; names it does
           not mention keep their own name, unless longer than ``max_length``:
           those get the first letters no other name uses.
@@ -122,6 +126,8 @@ def make_aliases(
     >>> make_aliases(["RF", "SVM"])
     {'RF': 'RF', 'SVM': 'SVM'}
     >>> make_aliases(["RandomForestClassifier(n_estimators=500)", "SVM"])
+    {'RandomForestClassifier(n_estimators=500)': 'A', 'SVM': 'SVM'}
+    >>> make_aliases(["RandomForestClassifier(n_estimators=500)", "SVM"], True)
     {'RandomForestClassifier(n_estimators=500)': 'A', 'SVM': 'B'}
     >>> make_aliases(["RF", "SVM"], {"SVM": "S"})
     {'RF': 'RF', 'SVM': 'S'}
@@ -133,19 +139,17 @@ def make_aliases(
         raise ValueError("algorithm names must be unique to be given aliases.")
     if isinstance(aliases, Mapping):
         return _user_aliases(labels, aliases, max_length)
+    if isinstance(aliases, str) and aliases == "auto":
+        # per name: the long ones get the letters no name takes
+        return _user_aliases(labels, {}, max_length)
     if aliases is None or aliases is False:
-        use = False
-    elif aliases is True:
-        use = True
-    elif aliases == "auto":
-        use = any(len(label) > max_length for label in labels)
-    else:
-        raise ValueError(
-            f"aliases must be 'auto', True, False or a mapping "
-            f"{{name: alias}}, got {aliases!r}."
-        )
-    shown = letters(len(labels)) if use else labels
-    return dict(zip(labels, shown, strict=True))
+        return dict(zip(labels, labels, strict=True))
+    if aliases is True:
+        return dict(zip(labels, letters(len(labels)), strict=True))
+    raise ValueError(
+        f"aliases must be 'auto', True, False or a mapping "
+        f"{{name: alias}}, got {aliases!r}."
+    )
 
 
 def _user_aliases(
@@ -174,7 +178,7 @@ def _user_aliases(
                 "give a printable short name."
             )
     mapping = {label: given.get(label, label) for label in labels}
-    taken = set(mapping.values())
+    taken = {lookalike_key(v) for v in mapping.values()}
     spare = (c for c in letters(len(labels) + len(taken)) if c not in taken)
     for label in labels:
         if label not in given and len(label) > max_length:

@@ -31,8 +31,24 @@ def test_auto_switches_on_above_the_length_limit():
     short = ["x" * MAX_NAME_LENGTH, "SVM"]
     assert make_aliases(short) == {n: n for n in short}
     mixed = ["x" * (MAX_NAME_LENGTH + 1), "SVM"]
-    assert make_aliases(mixed) == {mixed[0]: "A", "SVM": "B"}
+    assert make_aliases(mixed) == {mixed[0]: "A", "SVM": "SVM"}
     assert make_aliases(mixed, max_length=30) == {n: n for n in mixed}
+
+
+def test_auto_gives_letters_only_to_the_long_names():
+    """One long name no longer turns svm_C into a letter (issue 27, item 4);
+    letters go to the long names in order, skipping one that is a name."""
+    long_a, long_b = LONG, "RandomForestClassifier(n_estimators=500)"
+    names = ["svm_C", long_a, "A", "rf", long_b]
+    mapping = make_aliases(names)
+    assert mapping == {"svm_C": "svm_C", long_a: "B", "A": "A", "rf": "rf", long_b: "C"}
+    legend = alias_legend(mapping)
+    assert list(legend.index) == ["B", "C"]
+    assert list(legend["algorithm"]) == [long_a, long_b]
+    # forced either way, as before
+    assert list(make_aliases(names, True).values()) == ["A", "B", "C", "D", "E"]
+    assert make_aliases(names, False) == {n: n for n in names}
+    assert alias_legend(make_aliases(names, False)).empty
 
 
 @pytest.mark.parametrize(("option", "expected"), [(True, ["A", "B"]), (False, None)])

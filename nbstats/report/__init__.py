@@ -1,6 +1,6 @@
 """Paper-ready reports: one call from a score table to HTML, PDF, LaTeX or a notebook.
 
-:func:`report` builds a notebook that embeds the scores and recomputes every
+:func:`build_report` builds a notebook that embeds the scores and recomputes every
 analysis with nbstats (:mod:`nbstats.report.notebook`), executes it in a fresh
 kernel and exports it with the nbconvert templates ``nbstats-paper`` (HTML)
 and ``nbstats-paper-latex`` (LaTeX/PDF) (:mod:`nbstats.report.export`,
@@ -8,17 +8,14 @@ and ``nbstats-paper-latex`` (LaTeX/PDF) (:mod:`nbstats.report.export`,
 written by :mod:`nbstats.report.methods`.
 
 Importing this package is cheap: nbformat, nbclient and nbconvert are imported
-when a report is written. The module itself is callable, so
-``nbstats.report(scores, "report.html")`` and
-``nbstats.report.report(scores, "report.html")`` are the same call.
+when a report is written. :func:`build_report` writes a report;
+``nbstats.report.report`` is the same function under its older name.
 """
 
 from __future__ import annotations
 
 import inspect
 import os
-import sys
-import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +23,14 @@ from typing import Any
 from nbstats.names import AliasOption
 from nbstats.report.errors import TEX_PACKAGES, MissingToolError, ReportError
 
-__all__ = ["TEX_PACKAGES", "MissingToolError", "ReportError", "report", "report_text"]
+__all__ = [
+    "TEX_PACKAGES",
+    "MissingToolError",
+    "ReportError",
+    "build_report",
+    "report",
+    "report_text",
+]
 
 
 #: The figure formats each report format uses (saving a large figure takes
@@ -39,7 +43,7 @@ FIGURE_FORMATS = {
 }
 
 
-def report(
+def build_report(
     scores: Any,
     path: str | os.PathLike[str],
     *,
@@ -105,8 +109,9 @@ def report(
     Then a Methods paragraph naming every test, correction, prior, setting
     and seed used, with citations; and the references. Tables and figures
     are numbered and captioned; the report says which rule chose its layout.
-    Nothing shows code. Long algorithm names (more than 20 characters) are
-    replaced by aliases A, B, … in tables and figures, with a legend table.
+    Nothing shows code. Algorithm names longer than 20 characters are
+    replaced by aliases A, B, … in tables and figures, with a legend table of
+    those names; shorter names are shown as they are.
 
     Parameters
     ----------
@@ -176,10 +181,11 @@ def report(
         case where both have a score and gives their number; the report
         says so.
     aliases : "auto", bool or mapping
-        Short names in tables and figures: ``"auto"`` uses A, B, … when a name
-        is longer than 20 characters, ``True`` always, ``False`` never; a
-        mapping ``{name: alias}`` gives your own. A legend table maps the
-        aliases to the full names (see :func:`nbstats.names.make_aliases`).
+        Short names in tables and figures: ``"auto"`` gives A, B, … to each
+        name longer than 20 characters and leaves the others as they are,
+        ``True`` gives every name a letter, ``False`` none; a mapping
+        ``{name: alias}`` gives your own. A legend table maps the aliases to
+        the full names (see :func:`nbstats.names.make_aliases`).
     layout : {"auto", "standard", "compact"}
         ``"auto"`` chooses from the number of algorithms (above); 3 or more
         algorithms can be forced into either multi-algorithm layout.
@@ -249,7 +255,7 @@ def report(
     --------
     >>> import nbstats, nbstats.report
     >>> table = nbstats.datasets.load("demsar2006")
-    >>> nbstats.report.report(table, "demsar.html")  # doctest: +SKIP
+    >>> nbstats.report.build_report(table, "demsar.html")  # doctest: +SKIP
     PosixPath('/.../demsar.html')
     """
     from nbstats.report import export
@@ -290,9 +296,9 @@ def report(
 
 
 def report_text(scores: Any, **options: Any) -> str:
-    """The report as plain text: every paragraph and table of :func:`report`.
+    """The report as plain text: every paragraph and table of :func:`build_report`.
 
-    Takes the keywords of :func:`report` except ``path`` and ``format``, runs
+    Takes the keywords of :func:`build_report` except ``path`` and ``format``, runs
     the same notebook, and joins the plain-text form of its outputs, so the
     decisions it states are the report's own. ``nbstats analyze`` prints it.
 
@@ -340,7 +346,7 @@ def _prepare(
 ) -> tuple[Any, Any]:
     """The table the report embeds and its validated settings.
 
-    Every keyword is required: the defaults are :func:`report`'s alone
+    Every keyword is required: the defaults are :func:`build_report`'s alone
     (:func:`report_text` takes them from its signature).
     """
     from nbstats.report import notebook, prepare, settings
@@ -408,19 +414,14 @@ def _plain_text(nb: Any) -> str:
     return "\n".join(parts).strip() + "\n"
 
 
-#: report()'s defaults of the keywords report_text() shares with it.
+#: build_report()'s defaults of the keywords report_text() shares with it.
 _REPORT_DEFAULTS = {
     name: parameter.default
-    for name, parameter in inspect.signature(report).parameters.items()
+    for name, parameter in inspect.signature(build_report).parameters.items()
     if parameter.kind is inspect.Parameter.KEYWORD_ONLY and name != "format"
 }
 
 
-class _CallableModule(types.ModuleType):
-    """``nbstats.report(...)`` calls :func:`report`."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Path:
-        return report(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+#: :func:`build_report` under the name the command line, the accessor and
+#: older code use.
+report = build_report

@@ -63,13 +63,14 @@ from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
 from nbstats.report.plackett_luce import plackett_luce_section  # noqa: F401
 from nbstats.report.settings import unpickled  # noqa: F401  (the cells call it)
-from nbstats.report.tables import frame_table, result_table
+from nbstats.report.tables import frame_table, paper_latex, result_table
 from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
     bayes_two_sample,
     prior_text,
     two_sample,
 )
 from nbstats.results import render
+from nbstats.results.number_policy import format_number
 from nbstats.stats.bayes.decision import FRIEDMAN_DEFAULT_S
 
 #: In the compact layout, a pairwise table in the text holds the neighbours in
@@ -80,6 +81,12 @@ PAIRS_SHOWN = 60
 #: A paragraph names at most this many pairwise decisions; above, it counts
 #: them and points to the table.
 MAX_PAIRS_STATED = 10
+
+
+def _stat(value: float) -> str:
+    """A test statistic as every table writes it (the number policy's
+    "statistic": at most 2 decimals)."""
+    return format_number(value, "statistic")
 
 
 def omnibus(
@@ -130,21 +137,21 @@ def omnibus(
             f"The Friedman test {verdict} the hypothesis that all algorithms "
             f"perform equally at α = {_n(alpha)} (",
             CHI2_F,
-            f" = {_n(friedman.statistic)}, df = {friedman.df}, "
+            f" = {_stat(friedman.statistic)}, df = {friedman.df}, "
             f"p {_p(friedman.pvalue)}); the less conservative Iman–Davenport "
             f"statistic {f_verdict} it (",
             F_F,
-            f" = {_n(friedman.f_statistic)}, df = ({friedman.f_df[0]}, "
+            f" = {_stat(friedman.f_statistic)}, df = ({friedman.f_df[0]}, "
             f"{friedman.f_df[1]}), p {_p(friedman.f_pvalue)}). ",
         )
         rows["Friedman χ²"] = [
-            _n(friedman.statistic),
+            _stat(friedman.statistic),
             f"df = {friedman.df}",
             f"p {_p(friedman.pvalue)}",
             "rejected" if friedman.pvalue <= alpha else "not rejected",
         ]
         rows["Iman–Davenport F"] = [
-            _n(friedman.f_statistic),
+            _stat(friedman.f_statistic),
             f"df = ({friedman.f_df[0]}, {friedman.f_df[1]})",
             f"p {_p(friedman.f_pvalue)}",
             "rejected" if friedman.f_pvalue <= alpha else "not rejected",
@@ -156,10 +163,10 @@ def omnibus(
         para.add(
             "On every case, missing scores included, Skillings and Mack's test "
             f"(Friedman's test for missing cells) {verdict} it (T = "
-            f"{_n(sm.statistic)}, df = {sm.df}, p {_p(sm.pvalue)}). "
+            f"{_stat(sm.statistic)}, df = {sm.df}, p {_p(sm.pvalue)}). "
         )
         rows["Skillings–Mack T"] = [
-            _n(sm.statistic),
+            _stat(sm.statistic),
             f"df = {sm.df}",
             f"p {_p(sm.pvalue)}",
             "rejected" if sm.pvalue <= alpha else "not rejected",
@@ -170,12 +177,12 @@ def omnibus(
         para.add(
             f"The Bayesian Friedman test (s = {_n(bf.s)}) concludes: "
             f"{bf.decision}; the smallest credible region containing equal mean "
-            f"ranks has level {_n(bf.credibility)}. "
+            f"ranks has level {format_number(bf.credibility, 'probability')}. "
         )
         rows["Bayesian Friedman"] = [
-            f"D² = {_n(bf.statistic)}",
-            f"{_n(bf.rho)} ({level})",
-            _n(bf.credibility),
+            f"D² = {_stat(bf.statistic)}",
+            f"{_stat(bf.rho)} ({level})",
+            format_number(bf.credibility, "probability"),
             "differ" if bf.reject else "no evidence",
         ]
         files["bayes_friedman.tex"] = bf.to_latex(label="tab:bayes-friedman")
@@ -210,7 +217,7 @@ def omnibus(
         html_table=render.html_table(frame),
         latex=latex,
         plain=frame.to_string(),
-        files={"omnibus.tex": latex, **files},
+        files={"omnibus.tex": paper_latex(frame, caption, "tab:omnibus"), **files},
     )
 
 
@@ -224,7 +231,7 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     """
     para = Paragraph().add(
         f"With the Nemenyi test at α = {_n(nemenyi.alpha)} the critical "
-        f"difference of mean ranks is CD = {_n(nemenyi.critical_difference)}. "
+        f"difference of mean ranks is CD = {_stat(nemenyi.critical_difference)}. "
     )
     significant = nemenyi.significant_pairs()
     total = len(nemenyi.to_frame())
@@ -333,8 +340,8 @@ def rank_intervals(rank_ci: Any, *, compact: bool = False) -> None:
     )
     if rc.omnibus_rejected is False:
         para.add(
-            f"The omnibus test does not reject equality (p = "
-            f"{_n(rc.omnibus_pvalue)}), so every interval is [1, {rc.n_algorithms}]. "
+            f"The omnibus test does not reject equality (p "
+            f"{_p(rc.omnibus_pvalue)}), so every interval is [1, {rc.n_algorithms}]. "
         )
     frame = rc.to_frame()
     top = frame.iloc[0]

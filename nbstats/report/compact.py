@@ -135,17 +135,20 @@ def data_notes(
 
 
 def alias_legend(aliases: Mapping[str, str]) -> None:
-    """The table of aliases and the full names they stand for."""
+    """The table of aliases and the full names they stand for: only the
+    names replaced (``{full name: alias}``; a name shown as it is has no
+    row)."""
+    aliases = {name: alias for name, alias in aliases.items() if alias != name}
     frame = pd.DataFrame(
         {"algorithm": list(aliases)},
         index=pd.Index(list(aliases.values()), name="alias"),
     )
     paragraph(
         Paragraph().add(
-            "The algorithms' names are long, so tables and figures use the "
-            "short aliases of ",
+            "Tables and figures name the algorithms of ",
             ref("tab:aliases"),
-            ".",
+            " by short aliases, as their names are long; the others by their "
+            "own names.",
         )
     )
     frame_table(

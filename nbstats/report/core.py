@@ -20,8 +20,10 @@ import pandas as pd
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
 from nbstats.report.methods import rope_text
 from nbstats.report.references import Paragraph, cite
+from nbstats.report.tables import paper_latex
 from nbstats.report.typeset import fit_width
 from nbstats.results import render
+from nbstats.results.number_policy import format_number
 
 __all__ = [
     "MAX_NAMED",
@@ -226,7 +228,8 @@ def core(
             "fig:cd",
             f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
             f"algorithms and the Nemenyi critical difference CD = "
-            f"{_n(nemenyi.critical_difference)} at α = {_n(nemenyi.alpha)}; "
+            f"{format_number(nemenyi.critical_difference, 'statistic')} at α = "
+            f"{_n(nemenyi.alpha)}; "
             "algorithms joined by a bar are not significantly different.",
             ax.figure,
             core_files=True,
@@ -236,14 +239,15 @@ def core(
     kinds = {"mean rank": "rank", "expected rank": "rank", "P(best)": "probability"}
     kinds = {k: v for k, v in kinds.items() if k in frame}
     latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
+    paper = paper_latex(frame, caption, "tab:core", kinds)
     table(
         "tab:core",
         caption,
         html_table=render.html_table(frame, kinds=kinds),
         latex=_dense(fit_width(latex)) if m > DENSE_ABOVE else latex,
-        plain=frame.to_string(),
-        files={"summary.tex": latex},
-        core={"summary.tex": latex, "summary.csv": frame.to_csv()},
+        plain=render.text_table(frame, kinds=kinds),
+        files={"summary.tex": paper},
+        core={"summary.tex": paper, "summary.csv": frame.to_csv()},
     )
     para = Paragraph()
     if friedman is not None:
@@ -253,13 +257,15 @@ def core(
             cite("friedman1937", "demsar2006"),
             (" rejects" if rejected else " does not reject")
             + f" equal performance at α = {_n(alpha)} (Iman–Davenport F = "
-            f"{_n(friedman.f_statistic)}, p {_p(friedman.f_pvalue)}). ",
+            f"{format_number(friedman.f_statistic, 'statistic')}, "
+            f"p {_p(friedman.f_pvalue)}). ",
         )
     if nemenyi is not None and letters is not None:
+        cd = format_number(nemenyi.critical_difference, "statistic")
         para.add(
             "By the Nemenyi test",
             cite("nemenyi1963"),
-            f" (critical difference {_n(nemenyi.critical_difference)} of mean ranks, ",
+            f" (critical difference {cd} of mean ranks, ",
             ref("fig:cd"),
             "), " + group_sentence(letters, nemenyi.reject) + " ",
         )
@@ -271,8 +277,9 @@ def core(
             "The Bayesian Plackett–Luce model of the rankings",
             cite("calvo2018", "benavoli2017"),
             f" gives {top} the highest probability of being the best, "
-            f"P(best) = {_n(float(pl.loc[top, 'prob_best']), 2)}, with expected "
-            f"rank {_n(float(pl.loc[top, 'expected_rank']), 3)}. ",
+            f"P(best) = {format_number(float(pl.loc[top, 'prob_best']), 'probability')}"
+            ", with expected rank "
+            f"{format_number(float(pl.loc[top, 'expected_rank']), 'rank')}. ",
         )
     para.add(
         "Every algorithm is in ",
@@ -307,14 +314,15 @@ def core_two(
     )
     kinds = {"mean rank": "rank"}
     latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
+    paper = paper_latex(frame, caption, "tab:core", kinds)
     table(
         "tab:core",
         caption,
         html_table=render.html_table(frame, kinds=kinds),
         latex=latex,
-        plain=frame.to_string(),
-        files={"summary.tex": latex},
-        core={"summary.tex": latex, "summary.csv": frame.to_csv()},
+        plain=render.text_table(frame, kinds=kinds),
+        files={"summary.tex": paper},
+        core={"summary.tex": paper, "summary.csv": frame.to_csv()},
     )
     para = Paragraph()
     if wilcoxon is not None:

@@ -13,6 +13,7 @@ from typing import Any
 from nbstats.report.display import _n, figure, paragraph, ref
 from nbstats.report.references import Paragraph, author_year
 from nbstats.report.tables import result_table
+from nbstats.results.number_policy import format_number
 
 __all__ = ["plackett_luce_section"]
 
@@ -26,6 +27,8 @@ def plackett_luce_section(result: Any) -> None:
     ranking = result.ranking
     top = ranking["prob_best"].idxmax()
     level = _level(result)
+    best = format_number(float(ranking.loc[top, "prob_best"]), "probability")
+    rank = format_number(float(ranking.loc[top, "expected_rank"]), "rank")
     para = Paragraph().add(
         f"The Bayesian Plackett–Luce model {author_year('calvo2018')} treats "
         "the ranking of the algorithms on each case as drawn one place at a "
@@ -38,8 +41,7 @@ def plackett_luce_section(result: Any) -> None:
         " and ",
         ref("fig:plackett-luce"),
         f" show them: {top} has the highest probability of being the best "
-        f"(P(best) = {_n(float(ranking.loc[top, 'prob_best']), 2)}; expected "
-        f"rank {_n(float(ranking.loc[top, 'expected_rank']), 3)}, {level} "
+        f"(P(best) = {best}; expected rank {rank}, {level} "
         f"credible interval [{int(ranking.loc[top, 'rank_lower'])}, "
         f"{int(ranking.loc[top, 'rank_upper'])}]). ",
     )

@@ -17,8 +17,21 @@ from nbstats.report.display import _n, _p, figure, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table
 from nbstats.results.effect_size import magnitude
+from nbstats.results.number_policy import format_number
 
 __all__ = ["bayes_two_sample", "effect_magnitude", "prior_text", "two_sample"]
+
+
+def _stat(value: float) -> str:
+    return format_number(value, "statistic")
+
+
+def _prob(value: float) -> str:
+    return format_number(value, "probability")
+
+
+def _effect(value: float) -> str:
+    return format_number(value, "effect")
 
 
 def prior_text(prior: str, s: float) -> str:
@@ -55,10 +68,10 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
         "by Demšar (2006) for two algorithms; positive differences favour "
         f"{b}. The Wilcoxon test "
         f"{'rejects' if w_reject else 'does not reject'} equal performance at "
-        f"α = {_n(alpha)} (T = {_n(wilcoxon.statistic)}, p {_p(wilcoxon.pvalue)}; "
-        f"rank sums R⁺ = {_n(wilcoxon.r_plus)} for {b} and R⁻ = "
-        f"{_n(wilcoxon.r_minus)} for {a}); the effect, the matched-pairs "
-        f"rank-biserial correlation r = {_n(r)}, is {effect_magnitude(r)}. "
+        f"α = {_n(alpha)} (T = {_stat(wilcoxon.statistic)}, p {_p(wilcoxon.pvalue)}; "
+        f"rank sums R⁺ = {_stat(wilcoxon.r_plus)} for {b} and R⁻ = "
+        f"{_stat(wilcoxon.r_minus)} for {a}); the effect, the matched-pairs "
+        f"rank-biserial correlation r = {_effect(r)}, is {effect_magnitude(r)}. "
         f"{b} wins on {sign.wins} cases and loses on {sign.losses}, with "
         f"{sign.ties} ties; the sign test ",
         f"{'rejects' if s_reject else 'does not reject'} equality "
@@ -70,13 +83,13 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
     frame = pd.DataFrame(
         {
             "statistic": [
-                f"T = {_n(wilcoxon.statistic)}",
-                f"{_n(sign.statistic)} wins of {b}",
+                f"T = {_stat(wilcoxon.statistic)}",
+                f"{format_number(sign.statistic, 'count')} wins of {b}",
             ],
             "p-value": [_p(wilcoxon.pvalue), _p(sign.pvalue)],
             "details": [
-                f"R⁺ = {_n(wilcoxon.r_plus)}, R⁻ = {_n(wilcoxon.r_minus)}; "
-                f"r = {_n(r)} ({effect_magnitude(r)})",
+                f"R⁺ = {_stat(wilcoxon.r_plus)}, R⁻ = {_stat(wilcoxon.r_minus)}; "
+                f"r = {_effect(r)} ({effect_magnitude(r)})",
                 f"wins / losses / ties = {sign.wins} / {sign.losses} / {sign.ties}",
             ],
             "decision": [
@@ -124,16 +137,16 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     if signrank.prior == "idp":
         para.add(
             f"Under the near-ignorance prior the signed-rank test gives "
-            f"P({b} better) between {_n(signrank.prob_lower)} and "
-            f"{_n(signrank.prob_upper)}: "
+            f"P({b} better) between {_prob(signrank.prob_lower)} and "
+            f"{_prob(signrank.prob_upper)}: "
         )
     else:
         para.add(
-            f"The signed-rank test gives P({b} better) = {_n(signrank.prob_right)}: "
+            f"The signed-rank test gives P({b} better) = {_prob(signrank.prob_right)}: "
         )
     para.add(f"{_words(signrank.decision, a, b, rope)}. ")
     para.add(
-        f"The sign test gives P({b} better) = {_n(sign.prob_right)}: "
+        f"The sign test gives P({b} better) = {_prob(sign.prob_right)}: "
         f"{_words(sign.decision, a, b, rope)} (",
         ref("tab:bayes-two-sample"),
         ", ",
@@ -149,7 +162,9 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         row[f"P({b} better)"] = res.prob_right
         if getattr(res, "prior", None) == "idp":
             # the near-ignorance prior's lower and upper probabilities
-            row[f"P({b} better)"] = f"{_n(res.prob_lower)} to {_n(res.prob_upper)}"
+            row[f"P({b} better)"] = (
+                f"{_prob(res.prob_lower)} to {_prob(res.prob_upper)}"
+            )
         row["decision"] = _label(res.decision, a, b)
         rows[label] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")

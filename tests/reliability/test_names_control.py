@@ -142,7 +142,7 @@ def test_long_data_index_named_like_a_column():
 def test_report_refuses_before_any_work(tmp_path):
     target = tmp_path / "r.html"
     with pytest.raises(ValueError, match="control character"):
-        nbstats.report(table(["A", "B\x00", "C"]), target)
+        nbstats.report.build_report(table(["A", "B\x00", "C"]), target)
     assert not target.exists()
 
 

@@ -213,7 +213,7 @@ def test_any_name_of_invisibles_spaces_and_marks_is_blank(name):
 def test_report_refuses_lookalikes_before_any_work(tmp_path):
     target = tmp_path / "r.html"
     with pytest.raises(ValueError, match="look the same"):
-        nbstats.report(table(["A", "A\u200b", "C"]), target)
+        nbstats.report.build_report(table(["A", "A\u200b", "C"]), target)
     assert not target.exists()
 
 

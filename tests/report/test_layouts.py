@@ -82,6 +82,17 @@ def test_layouts_can_be_forced_where_they_make_sense():
         prepare.choose_layout(5, "tiny")
 
 
+def test_aliases_replace_only_the_long_names():
+    """One long name no longer turns every name into a letter (issue 27)."""
+    table = _random_table(3, 6)
+    table.columns = [LONG[0], "svm_C", LONG[1]]
+    given = prepare.prepare(table)
+    assert given.aliases == {LONG[0]: "A", LONG[1]: "B"}
+    assert prepare.prepare(table, aliases=True).aliases == dict(
+        zip(table.columns, "ABC", strict=True)
+    )
+
+
 def test_prepare_records_dropped_cases_aliases_and_folds():
     table = _random_table(3, 6)
     table.columns = LONG
@@ -147,7 +158,8 @@ def test_two_sample_numbers_match_demsar_and_scipy(two_sample):
     # p-values are shown with 3 decimals (the number policy)
     assert float(shown.group(1)) == pytest.approx(wilcoxon.pvalue, abs=5e-4)
     # rank-biserial r = (R+ - R-) / (R+ + R-) = 81 / 105
-    assert "r = 0.7714" in text and "is large" in text
+    # (an effect size: 2 decimals by the number policy)
+    assert "r = 0.77," in text and "is large" in text
     # the sign test: 10 wins, 2 losses, 2 ties (Demšar counts 11 with ties split)
     assert "wins on 10 cases and loses on 2, with 2 ties" in text
     sign_p = stats.binomtest(11, 14).pvalue  # ties split: 11 of 14
@@ -209,7 +221,7 @@ def test_dropped_cases_are_named_and_counted(aliased):
 
 def test_per_fold_data_is_averaged_and_said(tmp_path):
     folds = nbstats.datasets.load("uci_accuracy_folds")
-    path = nbstats.report(
+    path = nbstats.report.build_report(
         folds,
         tmp_path / "folds.ipynb",
         case="dataset",

@@ -22,7 +22,7 @@ import pytest
 import nbstats
 import nbstats.report
 from nbstats.report import MissingToolError, ReportError, export, notebook
-from nbstats.results.render import format_value
+from nbstats.results.number_policy import format_number
 from tests.conftest import require_executable
 
 HOSTILE = ["<img src=x onerror=alert(1)>", "a_b & 50% $x$", "C#{~^}\\"]
@@ -30,8 +30,9 @@ HOSTILE_TITLE = "Hostile <script>alert(2)</script> & 100% $z$"
 
 
 def _friedman_text(table: pd.DataFrame) -> str:
-    """The Friedman statistic as the report prints it (4 significant figures)."""
-    return format_value(nbstats.friedman(table).statistic, 4)
+    """The Friedman statistic as the report prints it: the number policy's
+    statistic, at most 2 decimals (9.28, as Demšar 2006 prints it)."""
+    return format_number(nbstats.friedman(table).statistic, "statistic")
 
 
 def _files(directory: Path) -> list[str]:
@@ -153,10 +154,18 @@ def test_format_from_suffix_or_argument():
     assert export.resolve_format(Path("a.txt"), "PDF") == "pdf"
 
 
-def test_the_module_is_callable_like_the_function():
-    assert callable(nbstats.report)
+def test_the_package_is_a_plain_module_with_the_function():
+    """No module-class swap: nbstats.report is a module like any other, and
+    build_report (also under its older name report) writes a report."""
+    import types
+
+    assert type(nbstats.report) is types.ModuleType
+    assert not callable(nbstats.report)
+    assert nbstats.report.report is nbstats.report.build_report
     with pytest.raises(ValueError, match="unknown report format"):
-        nbstats.report(nbstats.datasets.load("demsar2006"), "x.html", format="doc")
+        nbstats.report.build_report(
+            nbstats.datasets.load("demsar2006"), "x.html", format="doc"
+        )
 
 
 # -- the notebook --------------------------------------------------------------------
@@ -298,7 +307,7 @@ def test_html_is_self_contained_and_complete(html_report, table6):
     )
     assert "<style" in html  # the CSS is inline
     assert "Demšar (2006), Table 6" in html
-    assert _friedman_text(table6) in html  # 9.279
+    assert _friedman_text(table6) in html  # 9.28
     for name in table6.columns:
         assert name in html
     for caption in ("Table 1.", "Table 7.", "Figure 1.", "Figure 3."):

@@ -79,13 +79,13 @@ def hostile_table() -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def table6_html(tmp_path_factory, table6) -> Path:
     out = tmp_path_factory.mktemp("table6") / "demsar.html"
-    return nbstats.report(table6, out, title=TITLE_T6)
+    return nbstats.report.build_report(table6, out, title=TITLE_T6)
 
 
 @pytest.fixture(scope="module")
 def hostile_html(tmp_path_factory, hostile_table) -> Path:
     out = tmp_path_factory.mktemp("hostile_html") / "hostile.html"
-    return nbstats.report(hostile_table, out, title=HOSTILE_TITLE)
+    return nbstats.report.build_report(hostile_table, out, title=HOSTILE_TITLE)
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ def hostile_pdf(tmp_path_factory, hostile_table) -> Path:
     require_executable("xelatex", "apt-get install texlive-xetex")
     require_executable("pandoc", "apt-get install pandoc")
     out = tmp_path_factory.mktemp("hostile_pdf") / "hostile.pdf"
-    return nbstats.report(hostile_table, out, title=HOSTILE_TITLE)
+    return nbstats.report.build_report(hostile_table, out, title=HOSTILE_TITLE)
 
 
 # ---------------------------------------------------------------- the browser

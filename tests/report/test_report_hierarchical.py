@@ -29,7 +29,7 @@ def eight_sets() -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def html_report(eight_sets, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("hierarchical") / "report.html"
-    nbstats.report(
+    nbstats.report.build_report(
         eight_sets, path, **UCI, runs=10, rope=0.01, hierarchical=True, random_state=7
     )
     return path

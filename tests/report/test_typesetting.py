@@ -100,7 +100,7 @@ def executed(request, tmp_path_factory):
     m = request.param
     options = {"aliases": False} if m == 8 else {}
     out = tmp_path_factory.mktemp(f"typeset{m}") / "report.ipynb"
-    path = nbstats.report(_scores(m), out, **options)
+    path = nbstats.report.build_report(_scores(m), out, **options)
     return m, nbformat.read(path, as_version=4)
 
 
