@@ -10,7 +10,7 @@ from matplotlib.ticker import Locator
 __all__ = ["TICK_FONT", "RankLocator", "draw_rank_interval", "rank_label", "rank_step"]
 
 #: Size of the rank labels (points).
-TICK_FONT = 7.0
+TICK_FONT = 8.0
 
 
 def draw_rank_interval(
@@ -64,10 +64,11 @@ def rank_step(m: int, fits: int) -> int:
 
 
 class RankLocator(Locator):
-    """Integer ranks 1..m, thinned to what fits along the axis."""
+    """Integer ranks ``first``..m, thinned to what fits along the axis."""
 
-    def __init__(self, m: int, *, major: bool) -> None:
+    def __init__(self, m: int, *, major: bool, first: int = 1) -> None:
         self.m = m
+        self.first = first
         self.major = major
 
     def _step(self) -> int:
@@ -76,24 +77,28 @@ class RankLocator(Locator):
             return 1
         axes = axis.axes
         lo, hi = sorted(axes.get_xlim())
-        share = (self.m - 1) / (hi - lo) if hi > lo else 1.0
+        share = (self.m - self.first) / (hi - lo) if hi > lo else 1.0
         ends = axes.transAxes.transform([[0, 0], [1, 0]])
         length = (ends[1][0] - ends[0][0]) / axes.figure.dpi * 72 * share
         # a label of d digits takes about 0.6 d em; leave 1.4 em between
         digits = len(str(self.m))
         fits = int(length / (TICK_FONT * (0.6 * digits + 1.4))) + 1
-        return rank_step(self.m, fits)
+        return rank_step(self.m - self.first + 1, fits)
 
     def __call__(self) -> list[float]:
         return self.tick_values(0, 0)
 
     def tick_values(self, vmin: float, vmax: float) -> list[float]:
         step = self._step()
-        majors = [float(k) for k in range(step, self.m + 1, step)]
-        if step == 1 or step >= 5:
-            majors = sorted({1.0, *majors})
+        ranks = range(self.first, self.m + 1)
+        majors = [float(k) for k in ranks if k % step == 0]
+        # the first rank labelled too, unless a label stands too close to it
+        if (step == 1 or step >= 5) and not (
+            majors and majors[0] - self.first < max(step / 2, 1.5)
+        ):
+            majors = sorted({float(self.first), *majors})
         if self.major:
             return majors
         if step == 1:
-            return [k + 0.5 for k in range(1, self.m)]
-        return [float(k) for k in range(1, self.m + 1) if float(k) not in majors]
+            return [k + 0.5 for k in range(self.first, self.m)]
+        return [float(k) for k in ranks if float(k) not in majors]

@@ -31,54 +31,30 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory, offset_copy
 
 from nbstats.names import AliasOption
+from nbstats.plots._cd_caption import cd_caption
 from nbstats.plots._common import quiet
 from nbstats.plots._rank_axis import TICK_FONT, RankLocator, rank_label
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind, kind_of
-from nbstats.plots.style import INK, MUTED, WIDTHS, literal, new_axes, paper_style
+from nbstats.plots.style import (
+    INK,
+    MUTED,
+    WIDTHS,
+    figure_width,
+    literal,
+    new_axes,
+    paper_style,
+    titles_shown,
+)
 
 __all__ = ["cd_diagram"]
 
-_METHODS = {
-    "nemenyi": "Nemenyi",
-    "bonferroni-dunn": "Bonferroni–Dunn",
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "rom": "Rom",
-    "shaffer": "Shaffer",
-    "conover": "Conover",
-    "wilcoxon": "Wilcoxon signed-rank",
-    "sign": "sign",
-    "ttest": "paired t",
-}
-#: The ranks a post-hoc result compares (its ``ranking``), named in the
-#: caption unless they are Friedman's for a z-test (the default).
-_RANKINGS = {
-    "friedman": "Friedman ranks",
-    "aligned": "aligned ranks",
-    "quade": "Quade ranks",
-    "durbin": "Durbin ranks, incomplete design",
-}
-
-_ADJUSTMENTS = {
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "rom": "Rom",
-    "bonferroni": "Bonferroni",
-    "shaffer": "Shaffer",
-}
 # Vertical layout: y units below the top of the axes (points in a figure made here).
 _PAD = 2.0
 _TICK_LENGTH = 3.0
 _TICK_PAD = 1.5
 _TICK_FONT = TICK_FONT
-_SMALL_FONT = 6.5
+_SMALL_FONT = MIN_FONT
 _GROUP_WIDTH = 2.2  # line width of group lines and of the control band
 _ROW_STEP = 4.6  # distance between rows of group lines
 _MARK = 4.5  # marker size (points) of "significant" marks and group members
@@ -142,9 +118,10 @@ def cd_diagram(
     show_cd : bool
         Draw the critical-difference bar (when the result has a CD).
     label_fontsize : float, optional
-        Size of the names in points (default 8, or 7 beyond 12 algorithms).
+        Size of the names in points (default 8).
     title : str, optional
-        Axes title, shown as written.
+        Axes title, shown as written (not in a report, which captions its
+        figures; nor is the small caption naming the test).
     aliases : "auto", bool or mapping
         ``"auto"`` (default): letters ``A``, ``B``, … (in the order of the
         score table's columns) only when the names fit neither as written
@@ -160,17 +137,21 @@ def cd_diagram(
     Notes
     -----
     Names get at most 30% of the width on each side of the rank axis: as
-    written (down to 1 pt below ``label_fontsize``), else wrapped onto two
-    lines at ``(``, ``,`` or spaces (down to 6 pt), else replaced by letters
-    ``A``, ``B``, … with a key under the caption listing the full names
+    written (down to 1 pt below ``label_fontsize``, never below 8 pt), else
+    wrapped onto two lines at ``(``, ``,`` or spaces (up to 12 algorithms),
+    and the names that still do not fit are replaced by letters ``A``,
+    ``B``, … with a key under the caption listing them
     (:mod:`nbstats.plots.labels`). The figure's height grows with the
     number of algorithms and the lines of their names; at 100 algorithms
     prefer ``width="double"``, which leaves the rank axis room.
 
-    The control band's ``Line2D`` keeps its true extent in its x data
-    (``mean rank ± CD``, possibly beyond the axis); only its drawing is
-    clipped to the axis from 1 to m. The CD bar's x data are its two ends,
-    so their difference is the critical difference. A group of a single
+    The rank axis covers the observed mean ranks (whole ranks around them,
+    widened to hold the CD bar), not 1 to m: at 50 algorithms whose mean
+    ranks span 13 to 33 the axis runs from 13 to 33, and the group lines
+    are drawn that much longer. The control band's ``Line2D`` keeps its
+    true extent in its x data (``mean rank ± CD``, possibly beyond the
+    axis); only its drawing is clipped to the axis. The CD bar's x data are
+    its two ends, so their difference is the critical difference. A group of a single
     algorithm is kept as an invisible zero-length line (its ``gid`` is
     still ``"group-<i>"``), so ``gid`` numbers follow ``result.groups``.
 
@@ -246,9 +227,22 @@ class _Diagram:
         self.band = self.control is not None and self.cd is not None
         self.marks = self.control is not None and self.cd is None
         self.groups = [] if self.control is not None else list(result.groups)
+        self.first, self.last = self._axis_range()
         self.group_rows = self._group_rows()
 
     # -- what -------------------------------------------------------------
+
+    def _axis_range(self) -> tuple[int, int]:
+        """Whole ranks around the observed mean ranks, holding the CD bar."""
+        first = max(1, math.floor(float(self.ranks.min()) + 1e-9))
+        last = min(self.m, math.ceil(float(self.ranks.max()) - 1e-9))
+        need = max(1, math.ceil(self.cd - 1e-9)) if self.show_cd else 1
+        while last - first < need and (last < self.m or first > 1):
+            if last < self.m:
+                last += 1
+            if last - first < need and first > 1:
+                first -= 1
+        return first, last
 
     def _span(self, group: tuple[str, ...]) -> tuple[float, float]:
         values = [self.ranks[self.index[str(a)]] for a in group]
@@ -256,7 +250,7 @@ class _Diagram:
 
     def _group_rows(self) -> list[int | None]:
         """Row of each group line: greedy interval colouring with a margin."""
-        margin = 0.025 * (self.m - 1)
+        margin = 0.025 * (self.last - self.first)
         order = sorted(
             (i for i, g in enumerate(self.groups) if len(g) > 1),
             key=lambda i: (self._span(self.groups[i]), i),
@@ -278,27 +272,7 @@ class _Diagram:
     def _caption(self, control_label: str | None = None) -> str:
         """The test and α in words; ``control_label`` names the control
         (default: its name as written)."""
-        res = self.result
-        if is_kind(res, "bayes_posthoc"):
-            test = "signed-rank" if res.test == "signrank" else res.test
-            return f"Bayesian {test} test, joint posterior > {1 - res.gamma:g}"
-        name = _METHODS.get(res.method, res.method)
-        ranking = getattr(res, "ranking", "friedman")
-        if ranking != "friedman" or res.method == "conover":
-            name += f" ({_RANKINGS.get(ranking, ranking)})"
-        alpha = f"α = {res.alpha:g}"
-        if self.control is not None:
-            control = control_label or str(self.control)
-            text = f"{name} test against {control}, {alpha}"
-            if self.marks:
-                text += "; ● significantly different"
-            return text
-        if res.method in _METHODS and res.adjust == res.method:
-            return f"{name} test, {alpha}"
-        if res.adjust == "none":
-            return f"{name} tests, unadjusted, {alpha}"
-        adjust = _ADJUSTMENTS.get(res.adjust, res.adjust)
-        return f"{name} tests, {adjust} adjustment, {alpha}"
+        return cd_caption(self.result, self.control, self.marks, control_label)
 
     # -- where ------------------------------------------------------------
 
@@ -324,7 +298,7 @@ class _Diagram:
         ]
         last = self.y_labels[-1] + 0.6 * self.label_lines * fontsize
         self.y_caption = last + 4.0
-        caption_lines = self.caption.count("\n") + 1
+        caption_lines = self.caption.count("\n") + 1 if self.caption else 0
         self.height = self.y_caption + _SMALL_FONT * 1.2 * caption_lines + _PAD
 
     def draw(
@@ -338,7 +312,7 @@ class _Diagram:
     ) -> Any:
         own = ax is None
         if own:
-            total = WIDTHS[width] * 72
+            total = figure_width(width) * 72
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
         fontsize = self._fit_labels(total, label_fontsize, aliases)
@@ -347,13 +321,17 @@ class _Diagram:
             control = literal(self.control)
             if self.fitted.aliases and self.control in self.fitted.aliases:
                 control = self.fitted.label(self.control).replace("\n", " ")
-        self.caption = str(
-            wrap_text(self._caption(control), total - 8, _SMALL_FONT, force=True)
-        )
+        self.caption = ""
+        if titles_shown():
+            caption = self._caption(control)
+            self.caption = str(wrap_text(caption, total - 8, _SMALL_FONT, force=True))
+        else:
+            title = None
         self._layout(fontsize)
         if own:
             height_in = self.height / 72 + 0.08 + (0.25 if title is not None else 0)
-            fig, ax = new_axes(None, width=width, aspect=height_in / WIDTHS[width])
+            aspect = height_in / figure_width(width)
+            fig, ax = new_axes(None, width=width, aspect=aspect)
         else:
             fig, ax = new_axes(ax)
         self.ax = ax
@@ -366,17 +344,18 @@ class _Diagram:
             self._draw_band()
         if self.marks:
             self._draw_marks()
-        ax.text(
-            0.5,
-            self.y_caption,
-            self.caption,
-            transform=self.trans_axes,
-            ha="center",
-            va="top",
-            fontsize=_SMALL_FONT,
-            color="#4D4D4D",
-            gid="caption",
-        )
+        if self.caption:
+            ax.text(
+                0.5,
+                self.y_caption,
+                self.caption,
+                transform=self.trans_axes,
+                ha="center",
+                va="top",
+                fontsize=_SMALL_FONT,
+                color="#4D4D4D",
+                gid="caption",
+            )
         if title is not None:
             ax.set_title(wrap_text(literal(title), total - 8, _TITLE_FONT, force=True))
         if self.fitted.aliases:
@@ -391,11 +370,7 @@ class _Diagram:
         The rank axis keeps at least 40% of the width; each side gets half
         of the rest, less the gap between a stem's end and its name.
         """
-        preferred = float(
-            label_fontsize
-            if label_fontsize is not None
-            else (8.0 if self.m <= 12 else 7.0)
-        )
+        preferred = float(label_fontsize if label_fontsize is not None else 8.0)
         side = 0.3 * total - 3.0 - 5.0
         weight = "bold" if self.control is not None else "normal"
         self.fitted = fit_names(
@@ -403,6 +378,9 @@ class _Diagram:
             side,
             fontsize=preferred,
             min_fontsize=min(MIN_FONT, preferred),
+            # many names: one line each (a long one gets a letter), since one
+            # wrapped name would double the height of every row
+            max_lines=2 if self.m <= 12 else 1,
             weight=weight,
             aliases=aliases,
         )
@@ -414,9 +392,9 @@ class _Diagram:
         return self.fitted.fontsize
 
     def _setup_axes(self, fig: Any) -> None:
-        ax, m = self.ax, self.m
-        pad = 0.06 * (m - 1) + 0.15
-        lo, hi = 1 - pad, m + pad
+        ax, first, last = self.ax, self.first, self.last
+        pad = 0.06 * (last - first) + 0.15
+        lo, hi = first - pad, last + pad
         # best on the right: the x axis runs from m (left) down to 1 (right)
         self.left, self.right = (lo, hi) if self.reverse else (hi, lo)
         ax.set_xlim(self.left, self.right)
@@ -427,13 +405,13 @@ class _Diagram:
             ax.spines[side].set_visible(False)
         top = ax.spines["top"]
         top.set_visible(True)
-        top.set_bounds(1, m)
+        top.set_bounds(first, last)
         top.set_position(("data", self.y_axis))
         top.set_color(INK)
         ax.yaxis.set_visible(False)
         ax.xaxis.tick_top()
-        ax.xaxis.set_major_locator(RankLocator(m, major=True))
-        ax.xaxis.set_minor_locator(RankLocator(m, major=False))
+        ax.xaxis.set_major_locator(RankLocator(last, major=True, first=first))
+        ax.xaxis.set_minor_locator(RankLocator(last, major=False, first=first))
         ax.xaxis.set_major_formatter(rank_label)
         ax.tick_params(
             axis="x",
@@ -499,7 +477,7 @@ class _Diagram:
     def _draw_cd(self) -> None:
         assert self.cd is not None
         # starts at the visual left end of the axis, as in Figure 1
-        start = float(self.m) if not self.reverse else 1.0
+        start = float(self.last) if not self.reverse else float(self.first)
         end = start - self.cd if not self.reverse else start + self.cd
         y = self.y_cd
         self._line([start, end], [y, y], linewidth=1.0, gid="cd-bar", zorder=3)
@@ -558,10 +536,10 @@ class _Diagram:
             zorder=1,
             gid="control-band",
         )
-        # draw only over the axis (1..m); the x data keep the true extent
+        # draw only over the axis; the x data keep the true extent
         clip = Rectangle(
-            (1.0, -1.0),
-            self.m - 1.0,
+            (float(self.first), -1.0),
+            float(self.last - self.first),
             3.0,
             transform=blended_transform_factory(self.ax.transData, self.ax.transAxes),
         )

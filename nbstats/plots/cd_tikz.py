@@ -125,27 +125,28 @@ def cd_tikz(
 
 def _picture(d: _Diagram, width: float, shown: dict[str, str]) -> list[str]:
     """TikZ commands of the diagram; the last item is the y (cm) below it."""
-    m = d.m
+    m, first, last = d.m, d.first, d.last
 
+    # the axis covers the observed mean ranks, as the matplotlib diagram's
     def x(rank: float) -> float:
-        share = (rank - 1) / (m - 1)
+        share = (rank - first) / (last - first)
         return width * (share if d.reverse else 1 - share)
 
-    out = [f"\\draw[thin] ({x(1):.3f},0) -- ({x(m):.3f},0);"]
-    step = max(1, math.ceil(m / 12))
-    ticks = sorted({*range(1, m + 1, step), m})
-    for r in ticks:
+    out = [f"\\draw[thin] ({x(first):.3f},0) -- ({x(last):.3f},0);"]
+    step = max(1, math.ceil((last - first + 1) / 12))
+    ticks = sorted({*range(first, last + 1, step), last})
+    for r in ticks:  # \footnotesize: 8 pt in a 10 pt paper
         out.append(
             f"\\draw[thin] ({x(r):.3f},0) -- ({x(r):.3f},0.12) "
-            f"node[above, font=\\scriptsize] {{{r}}};"
+            f"node[above, font=\\footnotesize] {{{r}}};"
         )
     if d.show_cd:
-        start = float(m) if not d.reverse else 1.0
+        start = float(last) if not d.reverse else float(first)
         end = start - d.cd if not d.reverse else start + d.cd
         y = 0.85
         out.append(
             f"\\draw[semithick, |-|] ({x(start):.3f},{y}) -- ({x(end):.3f},{y}) "
-            f"node[midway, above, font=\\scriptsize] {{CD = {d.cd:.2f}}};"
+            f"node[midway, above, font=\\footnotesize] {{CD = {d.cd:.2f}}};"
         )
     rows = max((r + 1 for r in d.group_rows if r is not None), default=0)
     if d.band:
@@ -172,7 +173,9 @@ def _picture(d: _Diagram, width: float, shown: dict[str, str]) -> list[str]:
             out += [f"\\fill ({px:.3f},{y:.3f}) circle (0.07);" for px in xs]
     if d.band:
         centre = d.ranks[d.index[str(d.control)]]
-        a, b = sorted((x(max(1.0, centre - d.cd)), x(min(float(m), centre + d.cd))))
+        a, b = sorted(
+            (x(max(float(first), centre - d.cd)), x(min(float(last), centre + d.cd)))
+        )
         out.append(
             f"\\draw[line width=3pt, gray!60] ({a:.3f},{group_y[0]:.3f}) -- "
             f"({b:.3f},{group_y[0]:.3f});"

@@ -11,8 +11,8 @@ import numpy as np
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, text_width, wrap_text
-from nbstats.plots.pairwise import _Layout, cell_text
-from nbstats.plots.style import INK, WIDTHS, paper_style
+from nbstats.plots.pairwise import _label_axes, _Layout, cell_text
+from nbstats.plots.style import INK, WIDTHS, figure_width, paper_style, titles_shown
 
 __all__ = ["CELL_LINES", "comparison_matrix_plot"]
 
@@ -20,7 +20,7 @@ __all__ = ["CELL_LINES", "comparison_matrix_plot"]
 #: record (wins/ties/losses), the adjusted p-value, the effect size.
 CELL_LINES = ("difference", "record", "pvalue", "effect")
 #: Largest annotation font (points); the smallest is MIN_FONT.
-_FONT_MAX = 7.0
+_FONT_MAX = MIN_FONT
 #: Share of a cell the text block may take (inside the significance frame).
 _TEXT_SHARE = 0.8
 #: Largest cell of a new figure (points): two algorithms need no full page.
@@ -64,10 +64,13 @@ def comparison_matrix_plot(
     ax : matplotlib Axes, optional
         Where to draw; by default a new figure.
     lines : "auto" or sequence of {"difference", "record", "pvalue", "effect"}
-        What each cell says. ``"auto"``: all four when they fit at 6 points
-        or more, else the first lines that fit of (p-value, effect, record,
-        difference) -- the p-value first -- else none (from about 25
-        algorithms: the colours and frames remain).
+        What each cell says. ``"auto"``: all four when they fit at 8 points,
+        else the first lines that fit of (p-value, effect, record,
+        difference) -- the p-value first -- else none (from about 20
+        algorithms: the colours and frames remain). Every row and column is
+        named, as in :func:`nbstats.plots.pairwise_heatmap` (numbered
+        columns when names do not fit under them); the title is left out in
+        a report, which captions the figure.
     color : {"effect", "difference"}
         What the colour shows: the effect size (bounded kinds on their whole
         range) or the mean difference (symmetric around 0).
@@ -116,7 +119,7 @@ def comparison_matrix_plot(
     texts = _cell_texts(result, names)
     with paper_style():
         total = (
-            WIDTHS[width] * 72
+            figure_width(width) * 72
             if own
             else ax.get_position().width * ax.figure.get_figwidth() * 72
         )
@@ -126,16 +129,19 @@ def comparison_matrix_plot(
             layout = _Layout(names, names, names, total, one_row=False,
                              aliases=aliases)  # fmt: skip
         chosen, fontsize = _fit_lines(texts, wanted, layout.cell, lines == "auto")
-        # the title is centred over the map, which the names push right
-        centre = layout.label_width + 10.0 + layout.cell * m / 2
-        room = 2 * min(centre, total - centre) - 16.0  # the layout moves it a bit
-        title = str(wrap_text(_title(result, chosen), room, 8.0, force=True))
+        title = ""
+        if titles_shown():  # centred over the map, which the names push right
+            centre = layout.label_width + 10.0 + layout.map_width / 2
+            room = 2 * min(centre, layout.total - centre) - 16.0  # layout moves it
+            title = str(wrap_text(_title(result, chosen), room, MIN_FONT, force=True))
         if own:
-            height = layout.map_height + layout.below + 11.5 * (title.count("\n") + 1)
+            height = layout.map_height + layout.below
+            height += 11.5 * (title.count("\n") + 1) if title else 0.0
             import matplotlib.pyplot as plt
 
             fig, ax = plt.subplots(
-                figsize=(total / 72, (height + 10.0) / 72), layout="constrained"
+                figsize=(layout.total / 72, (height + 10.0) / 72),
+                layout="constrained",
             )
         else:
             fig = ax.figure
@@ -150,7 +156,7 @@ def comparison_matrix_plot(
         )
         ax.set_xlim(0, m)
         ax.set_ylim(m, 0)  # the best first, at the top
-        ax.set_aspect("equal")
+        ax.set_aspect("auto" if layout.numbered else "equal")
         for side in ("top", "right", "bottom", "left"):
             ax.spines[side].set_visible(False)
         reject = result.reject.to_numpy(dtype=bool)
@@ -186,22 +192,13 @@ def comparison_matrix_plot(
                             gid=f"significant-{names[i]}-{names[j]}",
                         )
                     )
-        ticks = np.arange(m) + 0.5
-        ax.set_xticks(
-            ticks,
-            layout.x_labels,
-            rotation=layout.rotation,
-            ha="right" if layout.rotation == 45 else "center",
-            va="top",
-            rotation_mode="anchor" if layout.rotation == 45 else "default",
-        )
-        ax.set_yticks(ticks, layout.y_labels, multialignment="right")
-        ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
+        _label_axes(ax, layout)
         bar = fig.colorbar(mesh, cax=ax.inset_axes([1.03, 0.0, 0.04, 1.0]))
         bar.outline.set_visible(False)
-        bar.ax.tick_params(labelsize=6)
-        bar.set_label(_colorbar_label(result, color), fontsize=7)
-        ax.set_title(title)
+        bar.ax.tick_params(labelsize=MIN_FONT)
+        bar.set_label(_colorbar_label(result, color), fontsize=MIN_FONT)
+        if title:
+            ax.set_title(title)
         if layout.fitted.aliases:
             add_key(fig, layout.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
         if own:

@@ -13,6 +13,7 @@ from nbstats.plots.style import (
     INK,
     MUTED,
     SHADE,
+    figure_width,
     literal,
     new_axes,
     paper_style,
@@ -113,7 +114,9 @@ def hierarchical_datasets(
     y = np.arange(q)
     own = ax is None
     with paper_style():
-        _, ax = new_axes(ax, width=width, aspect=max(0.8, 0.028 * q + 0.3))
+        # a row of 8-pt names every 10.5 pt
+        tall = (10.5 * q + 72.0) / (figure_width(width) * 72)
+        _, ax = new_axes(ax, width=width, aspect=max(0.8, tall))
         rope = float(result.rope)
         if rope > 0:
             ax.axvspan(-rope, rope, color=SHADE, alpha=0.5, linewidth=0, gid="rope",
@@ -130,8 +133,7 @@ def hierarchical_datasets(
                 markersize=3, markeredgewidth=0.7, gid="observed",
                 label="observed mean difference")  # fmt: skip
         ax.set_yticks(y)
-        ax.set_yticklabels([literal(c) for c in table["case"]],
-                           fontsize=5 if q > 30 else None)  # fmt: skip
+        ax.set_yticklabels([literal(c) for c in table["case"]])
         ax.set_ylim(-0.7, q - 0.3)
         name_a, name_b = literal(result.name_a), literal(result.name_b)
         ax.set_xlabel(f"δ: {name_b} − {name_a} (score units)")

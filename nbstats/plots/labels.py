@@ -7,10 +7,10 @@ Real experiments name algorithms after their configuration, e.g.
 1. the names as they are, at the preferred font size or up to 1 pt smaller;
 2. the names wrapped onto at most ``max_lines`` lines at natural breaks
    (after ``(``, ``,``, ``_``, ``-``, ``=``, ``/`` and spaces), from the
-   preferred size down to 6 pt;
-3. letter aliases ``A``, ``B``, … (:func:`nbstats.names.make_aliases`) at the
-   preferred size, with a key (:func:`add_key`) that lists every letter with
-   its full name under the plot.
+   preferred size down to 8 pt (:data:`MIN_FONT`);
+3. letter aliases ``A``, ``B``, … for the names that still do not fit, the
+   others as they are (wrapped), with a key (:func:`add_key`) under the plot
+   that lists each letter with its full name.
 
 Widths are measured with matplotlib's font metrics in points (no figure
 needed), in the fonts of :func:`~nbstats.plots.style.paper_style`.
@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nbstats.names import AliasOption, make_aliases
-from nbstats.plots.style import literal
+from nbstats.plots.style import font_families, literal
 
 __all__ = [
     "MIN_FONT",
@@ -37,8 +37,9 @@ __all__ = [
     "wrap_text",
 ]
 
-#: No text of a figure is set smaller than this (points).
-MIN_FONT = 6.0
+#: No text of a figure is set smaller than this (points): 8 pt is the
+#: smallest size journals accept in figures at their printed size.
+MIN_FONT = 8.0
 #: Break opportunities: a piece ends after one of these (or before a space).
 _PIECES = re.compile(r"[^(,_\-=/\s]*(?:[(,_\-=/]+|\s+|$)")
 
@@ -68,9 +69,7 @@ def text_width(text: str, fontsize: float, *, weight: str = "normal") -> float:
     ...     round(text_width("C4.5+m+cf", 10) / text_width("C4.5+m+cf", 5), 6)
     2.0
     """
-    import matplotlib
-
-    family = tuple(matplotlib.rcParams["font.sans-serif"])
+    family = font_families()
     return max(
         (
             _width(line, float(fontsize), weight, family)
@@ -221,7 +220,9 @@ def fit_names(
     weight : str
         Font weight the labels are drawn in.
     aliases : "auto", bool, None or mapping
-        ``"auto"``: letters only when nothing else fits. ``True``: letters;
+        ``"auto"``: letters only for the names that fit neither as written
+        nor wrapped at ``min_fontsize``, the others as they are; the key
+        lists only the letters. ``True``: letters;
         a mapping ``{name: alias}``: those aliases (e.g. a report's, from
         :func:`nbstats.names.make_aliases`), the other names as they are;
         either way with a key. ``False`` or ``None``: never letters, the
@@ -240,10 +241,12 @@ def fit_names(
     ...     fit_names(["RF", "SVC"], 100, fontsize=8).labels
     ...     fit_names(long, 150, fontsize=8).lines
     ...     fit_names(long, 40, fontsize=8).labels
+    ...     fit_names(long, 40, fontsize=8).key()
     ...     fit_names(["RF", "SVC()"], 150, fontsize=8, aliases={"SVC()": "S"}).key()
     ['RF', 'SVC']
     2
-    ['A', 'B']
+    ['A', 'SVC()']
+    ['A: HistGradientBoostingClassifier(max_iter=300, lr=0.05)']
     ['S: SVC()']
     """
     names = [str(name) for name in names]
@@ -276,11 +279,38 @@ def fit_names(
         if all(w is not None for w in wrapped):
             return Fitted(names, [str(w) for w in wrapped], size, chosen)
     if aliases == "auto":
-        mapping = make_aliases(names, True)
-        return Fitted(names, [mapping[n] for n in names], fontsize, mapping)
+        return _some_letters(names, texts, width, sizes[-1], max_lines, weight)
     size = sizes[-1]
     cut = [str(wrap_text(t, width, size, weight=weight, force=True)) for t in texts]
     return Fitted(names, cut, size, chosen)
+
+
+def _some_letters(
+    names: list[str],
+    texts: list[str],
+    width: float,
+    size: float,
+    max_lines: int,
+    weight: str,
+) -> Fitted:
+    """Letters for the names that fit neither as written nor wrapped at
+    ``size``; the others as written (wrapped if they must be)."""
+    shown: list[str | None] = [
+        text
+        if text_width(text, size, weight=weight) <= width
+        else wrap_text(text, width, size, max_lines=max_lines, weight=weight)
+        for text in texts
+    ]
+    long = [name for name, label in zip(names, shown, strict=True) if label is None]
+    letters = make_aliases(long, True)
+    if set(letters.values()) & set(names):  # a letter is another one's name
+        letters = make_aliases(names, True)
+        return Fitted(names, [letters[n] for n in names], size, letters)
+    labels = [
+        letters[name] if label is None else label
+        for name, label in zip(names, shown, strict=True)
+    ]
+    return Fitted(names, labels, size, letters)
 
 
 def add_key(

@@ -12,7 +12,15 @@ from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import KINDS, is_kind
-from nbstats.plots.style import INK, WIDTHS, literal, new_axes, paper_style
+from nbstats.plots.style import (
+    INK,
+    WIDTHS,
+    figure_width,
+    literal,
+    new_axes,
+    paper_style,
+    titles_shown,
+)
 
 __all__ = ["cell_text", "pairwise_heatmap"]
 
@@ -24,9 +32,9 @@ _KINDS = {
 #: Darkest colour of the p-value map: smaller p-values look the same.
 _P_FLOOR = 1e-3
 #: Annotation font size bounds (points).
-_FONT_MAX, _FONT_MIN = 7.0, MIN_FONT
+_FONT_MAX, _FONT_MIN = MIN_FONT, MIN_FONT
 #: Share of a cell's width its text may take (inside the 84% frame).
-_TEXT_SHARE = 0.72
+_TEXT_SHARE = 0.8
 #: Points kept for the colorbar, its ticks and its label, right of the map.
 _COLORBAR = 46.0
 #: Share of the width the row names may take.
@@ -93,8 +101,8 @@ def pairwise_heatmap(
         Write each cell's value in it: two decimals without the leading zero,
         ``"<.001"`` and ``">.999"`` at the extremes (see
         :func:`cell_text`), in a font shrunk to fit the cells; the
-        values are left out when they would need less than 6 points (from
-        about 15 algorithms in one column, 30 in two: the colours remain).
+        values are left out when they would need less than 8 points (from
+        about 10 algorithms in one column, 20 in two: the colours remain).
     kind : {"pvalues", "unadjusted", "probabilities"}, optional
         What the cells hold. ``"pvalues"`` (the default for a PosthocResult):
         the adjusted p-values ``result.adjusted``, coloured on a log scale
@@ -122,13 +130,17 @@ def pairwise_heatmap(
 
     Notes
     -----
-    Readable from 2 to 100 algorithms: names take at most 30% of the width,
-    wrapped onto two lines at ``(``, ``,`` or spaces if needed, else
-    replaced by letters ``A``, ``B``, … with a key under the map listing
-    the full names. When cells are thinner than a line of text only every
-    k-th row and column is named (the 1st, (k+1)-th, … by mean rank). Cells
+    Readable from 2 to 100 algorithms, every row and column named: names
+    take at most 30% of the width, wrapped onto two lines at ``(``, ``,`` or
+    spaces if needed, the names that fit neither way replaced by letters
+    ``A``, ``B``, … with a key under the map listing them. When a cell is
+    narrower than a line of text the columns are numbered by rank (the
+    number also follows each row's name), alternating between the bottom
+    and the top of the map, and the cells are as tall as a line; a map
+    whose numbers still do not fit is made wider than ``width``. Cells
     under 5 points lose their frames and the grid lines; no text is set
-    below 6 points.
+    below 8 points. The title (the test and what a frame means) is left
+    out in a report, which captions the figure.
 
     Raises
     ------
@@ -152,23 +164,17 @@ def pairwise_heatmap(
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    import seaborn as sns
-    from matplotlib.colors import LogNorm, Normalize
-    from matplotlib.patches import Rectangle
-    from seaborn.utils import relative_luminance
-
     kind = _check_kind(result, kind)
     values, marked, control = _matrix(result, kind)
     rows, cols = list(values.index), list(values.columns)
     n_rows = values.shape[0]
-    is_p = kind != "probabilities"
 
     own = ax is None
     if own and width not in WIDTHS:
         raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
     with paper_style():
         if own:
-            total = WIDTHS[width] * 72
+            total = figure_width(width) * 72
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
         layout = _Layout(
@@ -179,144 +185,192 @@ def pairwise_heatmap(
             one_row=n_rows == 1,
             aliases=aliases,
         )
-        # the title is centred over the map, which the names push right
-        centre = layout.label_width + 10.0 + layout.cell * len(cols) / 2
-        room = 2 * min(centre, total - centre) - 8.0
-        title = str(wrap_text(_title(result, kind, control), room, 8.0, force=True))
+        title = ""
+        if titles_shown():  # a report captions the figure instead
+            # centred over the map, which the names push right
+            centre = layout.label_width + 10.0 + layout.map_width / 2
+            room = 2 * min(centre, layout.total - centre) - 8.0
+            title = _title(result, kind, control)
+            title = str(wrap_text(title, room, MIN_FONT, force=True))
         if own:
+            lines = title.count("\n") + 1 if title else 0
             height = (
                 layout.map_height
                 + layout.below
-                + 11.5 * (title.count("\n") + 1)
+                + 11.5 * lines
                 + (40.0 if n_rows == 1 else 10.0)
             )
-            aspect = height / total
+            fig, ax = new_axes(None, width=width, aspect=height / total)
+            fig.set_figwidth(layout.total / 72)  # wider when the map must grow
         else:
-            aspect = 0.62
-        fig, ax = new_axes(ax, width=width, aspect=aspect)
-
-        if is_p:
-            norm = LogNorm(vmin=_P_FLOOR, vmax=1.0, clip=True)
-            cmap = "Blues_r"  # small p-values dark
-        else:
-            norm = Normalize(vmin=0.0, vmax=1.0)
-            cmap = "Blues"  # probable statements dark
+            fig, ax = new_axes(ax)
         data = values.to_numpy(dtype=float)
-        mask = np.isnan(data)
-        annotations = _annotations(data) if annotate else None
-        if annotations is not None:
-            # the widest cell text, at the smallest size, inside a cell's frame
-            widest = max(
-                text_width(t, _FONT_MIN, weight="bold")
-                for t in set(annotations.ravel())
-            )
-            if _TEXT_SHARE * layout.cell < widest:
-                annotations = None
-        if kind == "probabilities":
-            label = "P(column better than row)"
-        elif kind == "pvalues":
-            label = f"adjusted p-value ({result.adjust})"
-        else:
-            label = "unadjusted p-value"
-        sns.heatmap(
-            data,
-            mask=mask,
-            ax=ax,
-            cmap=cmap,
-            norm=norm,
-            square=n_rows > 1,
-            linewidths=0.5 if layout.cell >= 8 else 0.0,  # no grid in tiny cells
-            linecolor="white",
-            annot=annotations if annotations is not None else False,
-            fmt="",
-            annot_kws={"fontsize": _FONT_MAX},
-            xticklabels=layout.x_labels,
-            yticklabels=layout.y_labels,
-            **_colorbar_placement(ax, label, one_row=n_rows == 1),
-        )
-        colorbar = ax.collections[0].colorbar
-        colorbar.outline.set_visible(False)
-        if is_p:
-            ticks = [0.001, 0.01, 0.05, 0.1, 1.0]
-            if n_rows == 1:  # a short horizontal bar: fewer labels
-                ticks = [0.001, 0.05, 1.0]
-            if is_kind(result, "posthoc") and result.alpha not in ticks:
-                ticks = sorted([*ticks, result.alpha])
-            colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
-            colorbar.ax.minorticks_off()
-            line = colorbar.ax.axhline if n_rows > 1 else colorbar.ax.axvline
-            line(result.alpha, color=INK, linewidth=1.0)
-        colorbar.ax.tick_params(labelsize=6)
-
-        for text in ax.texts:
-            x, y = text.get_position()
-            i, j = int(y), int(x)
-            text.set_gid(f"cell-{rows[i]}-{cols[j]}")
-            if marked[i, j]:
-                text.set_fontweight("bold")
-        mesh = ax.collections[0]
-        fills = mesh.cmap(mesh.norm(np.where(marked, data, np.nan)))
-        # cells under 5 pt get no frame: it would hide the colour
-        framed = marked if layout.cell >= 5 else np.zeros_like(marked)
-        # accepted "practically equivalent" statements: dashed, in both cells
-        # of the pair (neither is better)
-        equivalent = _equivalent(result, rows, cols) & (layout.cell >= 5)
-        width = min(1.0, layout.cell / 8)
-        for mask, kind, style in (
-            (framed, "significant", "solid"),
-            (equivalent, "equivalent", (0, (2, 1.5))),
-        ):
-            for i, j in zip(*np.nonzero(mask), strict=True):
-                # black on light cells, white on dark ones (as seaborn's
-                # text); add_artist: the map already sets the data limits
-                light = kind == "equivalent" or relative_luminance(fills[i, j]) > 0.408
-                ax.add_artist(
-                    Rectangle(
-                        (j + 0.08, i + 0.08),
-                        0.84,
-                        0.84,
-                        fill=False,
-                        edgecolor=INK if light else "white",
-                        linestyle=style,
-                        linewidth=width,
-                        gid=f"{kind}-{rows[i]}-{cols[j]}",
-                    )
-                )
-
-        ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
-        ax.set_xticks(
-            ax.get_xticks(),
-            layout.x_labels,
-            rotation=layout.rotation,
-            ha="right" if layout.rotation == 45 else "center",
-            va="top",
-            rotation_mode="anchor" if layout.rotation == 45 else "default",
-            multialignment="right"
-            if layout.rotation
-            else "center",  # lines hang from the map
-        )
-        ax.set_yticks(
-            ax.get_yticks(), layout.y_labels, rotation=0, multialignment="right"
-        )
+        _draw_map(ax, result, kind, data, layout, annotate)
+        _mark_cells(ax, result, data, marked, rows, cols, layout)
+        _label_axes(ax, layout)
         if control is not None:
             ax.set_ylabel("control")
-        ax.set_title(title)
+        if title:
+            ax.set_title(title)
         _fit_annotations(fig, ax)
         if layout.fitted.aliases:
             add_key(fig, layout.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
 
 
+def _draw_map(
+    ax: Any, result: Any, kind: str, data: np.ndarray, layout: _Layout, annotate: bool
+) -> None:
+    """The coloured cells (seaborn), their texts and the colorbar."""
+    import seaborn as sns
+    from matplotlib.colors import LogNorm, Normalize
+
+    is_p = kind != "probabilities"
+    one_row = data.shape[0] == 1
+    if is_p:
+        norm = LogNorm(vmin=_P_FLOOR, vmax=1.0, clip=True)
+        cmap = "Blues_r"  # small p-values dark
+    else:
+        norm = Normalize(vmin=0.0, vmax=1.0)
+        cmap = "Blues"  # probable statements dark
+    annotations = _annotations(data) if annotate else None
+    if annotations is not None:
+        # the widest cell text, at the smallest size, inside a cell's frame
+        widest = max(
+            text_width(t, _FONT_MIN, weight="bold") for t in set(annotations.ravel())
+        )
+        if _TEXT_SHARE * layout.cell < widest:
+            annotations = None
+    if kind == "probabilities":
+        label = "P(column better than row)"
+    elif kind == "pvalues":
+        label = f"adjusted p-value ({result.adjust})"
+    else:
+        label = "unadjusted p-value"
+    sns.heatmap(
+        data,
+        mask=np.isnan(data),
+        ax=ax,
+        cmap=cmap,
+        norm=norm,
+        square=not one_row and not layout.numbered,
+        linewidths=0.5 if layout.cell >= 8 else 0.0,  # no grid in tiny cells
+        linecolor="white",
+        annot=annotations if annotations is not None else False,
+        fmt="",
+        annot_kws={"fontsize": _FONT_MAX},
+        xticklabels=False,
+        yticklabels=False,
+        **_colorbar_placement(ax, label, one_row=one_row),
+    )
+    colorbar = ax.collections[0].colorbar
+    colorbar.outline.set_visible(False)
+    if is_p:
+        ticks = [0.001, 0.01, 0.05, 0.1, 1.0]
+        if one_row:  # a short horizontal bar: fewer labels
+            ticks = [0.001, 0.05, 1.0]
+        if is_kind(result, "posthoc") and result.alpha not in ticks:
+            ticks = sorted([*ticks, result.alpha])
+        colorbar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
+        colorbar.ax.minorticks_off()
+        line = colorbar.ax.axvline if one_row else colorbar.ax.axhline
+        line(result.alpha, color=INK, linewidth=1.0)
+    colorbar.ax.tick_params(labelsize=MIN_FONT)
+
+
+def _mark_cells(
+    ax: Any,
+    result: Any,
+    data: np.ndarray,
+    marked: np.ndarray,
+    rows: list,
+    cols: list,
+    layout: _Layout,
+) -> None:
+    """Name the cell texts, set the marked ones bold, frame the marked cells."""
+    from matplotlib.patches import Rectangle
+    from seaborn.utils import relative_luminance
+
+    for text in ax.texts:
+        x, y = text.get_position()
+        i, j = int(y), int(x)
+        text.set_gid(f"cell-{rows[i]}-{cols[j]}")
+        if marked[i, j]:
+            text.set_fontweight("bold")
+    mesh = ax.collections[0]
+    fills = mesh.cmap(mesh.norm(np.where(marked, data, np.nan)))
+    # cells under 5 pt get no frame: it would hide the colour
+    framed = marked if layout.cell >= 5 else np.zeros_like(marked)
+    # accepted "practically equivalent" statements: dashed, in both cells
+    # of the pair (neither is better)
+    equivalent = _equivalent(result, rows, cols) & (layout.cell >= 5)
+    width = min(1.0, layout.cell / 8)
+    for mask, kind, style in (
+        (framed, "significant", "solid"),
+        (equivalent, "equivalent", (0, (2, 1.5))),
+    ):
+        for i, j in zip(*np.nonzero(mask), strict=True):
+            # black on light cells, white on dark ones (as seaborn's text);
+            # add_artist: the map already sets the data limits
+            light = kind == "equivalent" or relative_luminance(fills[i, j]) > 0.408
+            ax.add_artist(
+                Rectangle(
+                    (j + 0.08, i + 0.08),
+                    0.84,
+                    0.84,
+                    fill=False,
+                    edgecolor=INK if light else "white",
+                    linestyle=style,
+                    linewidth=width,
+                    gid=f"{kind}-{rows[i]}-{cols[j]}",
+                )
+            )
+
+
+def _label_axes(ax: Any, layout: _Layout) -> None:
+    """Every row and column named: columns alternate between the bottom and
+    the top of the map when a label is wider than a cell."""
+    ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
+    n_cols, n_rows = len(layout.x_labels), len(layout.y_labels)
+    rotated = {
+        "rotation": layout.rotation,
+        "ha": "right" if layout.rotation == 45 else "center",
+        "rotation_mode": "anchor" if layout.rotation == 45 else "default",
+        # lines hang from the map
+        "multialignment": "right" if layout.rotation else "center",
+    }
+    ticks = np.arange(n_cols) + 0.5
+    if layout.alternate:
+        ax.set_xticks(ticks[0::2], layout.x_labels[0::2], va="top", **rotated)
+        top = ax.secondary_xaxis("top")
+        top.set_xticks(ticks[1::2], layout.x_labels[1::2], va="bottom", **rotated)
+        top.tick_params(length=0, labelsize=layout.fontsize)
+        top.spines["top"].set_visible(False)
+        top.set_gid("top-labels")
+    else:
+        ax.set_xticks(ticks, layout.x_labels, va="top", **rotated)
+    ax.set_yticks(
+        np.arange(n_rows) + 0.5, layout.y_labels, rotation=0, multialignment="right"
+    )
+
+
 class _Layout:
     """Names that fit beside and under the map, and the map's size (points).
 
-    The row names may take 30% of the width (wrapped onto two lines, or
-    replaced by letters with a key, when they do not fit); the map takes
-    what is left beside the colorbar, in square cells. When a cell is
-    thinner than a line of text, only every k-th row and column is named
-    (the first, the (k+1)-th, …, in rank order) -- all are still drawn.
-    Column names stand at 45° for up to 12 short names, else upright
-    (letters are written flat).
+    The row names may take 30% of the width (wrapped onto two lines, or the
+    names that fit neither way replaced by letters with a key); the map
+    takes what is left beside the colorbar. Every row and column is named:
+
+    - cells at least a line of text wide: square, the names under the
+      columns (at 45° for up to 12 short names, else upright);
+    - narrower cells of a square map: the columns are numbered 1, 2, …
+      (the rows' ranks, also written after each row's name), the numbers
+      alternating between the bottom and the top of the map when two would
+      touch; the cells are as tall as a line of text;
+    - one row (against a control): the names alternate under and over it.
+
+    A map whose labels do not fit the width even so is made wider than
+    ``total`` (``self.total``): never is a label left out.
     """
 
     def __init__(
@@ -329,30 +383,57 @@ class _Layout:
         one_row: bool,
         aliases: AliasOption,
     ) -> None:
-        fitted = fit_names(names, _LABEL_SHARE * total, fontsize=7.0, aliases=aliases)
+        n = len(cols)
+        colorbar = 0.0 if one_row else _COLORBAR
+        room = _LABEL_SHARE * total
+        fitted = fit_names(names, room, fontsize=MIN_FONT, aliases=aliases)
+        pitch = (1.2 * fitted.lines + 0.1) * fitted.fontsize  # a name's height
+        width = max(text_width(fitted.label(name), fitted.fontsize) for name in rows)
+        cell = max(total - width - 14.0 - colorbar, 1.0) / n
+        self.numbered = not one_row and cell < pitch
+        if self.numbered:  # one line a name, and its rank after it
+            suffix = text_width(f" ({n})", MIN_FONT)
+            fitted = fit_names(
+                names, room - suffix, fontsize=MIN_FONT, max_lines=1, aliases=aliases
+            )
+            pitch = 1.3 * fitted.fontsize
         self.fitted = fitted
         self.fontsize = fs = fitted.fontsize
-        shown = dict(zip(names, fitted.labels, strict=True))
-        self.label_width = label_width = max(
-            text_width(shown[name], fs) for name in rows
-        )
-        room = total - label_width - 14.0 - (0.0 if one_row else _COLORBAR)
-        self.cell = cell = max(room, 1.0) / len(cols)
-        pitch = (1.2 * fitted.lines + 0.25) * fs
-        self.step = step = max(1, math.ceil(pitch / cell))
-        self.x_labels = [
-            shown[name] if j % step == 0 else "" for j, name in enumerate(cols)
-        ]
-        self.y_labels = [
-            shown[name] if i % step == 0 else "" for i, name in enumerate(rows)
-        ]
-        upright = len(cols) > 12 or fitted.lines > 1 or step > 1
-        # letters stand upright; long names read bottom to top
-        self.rotation = 0 if fitted.aliases else (90 if upright else 45)
+        self.y_labels = [fitted.label(name) for name in rows]
+        self.x_labels = [fitted.label(name) for name in cols]
+        self.alternate = False
+        if self.numbered:
+            self.y_labels = [
+                f"{label} ({k})" for k, label in enumerate(self.y_labels, 1)
+            ]
+            self.x_labels = [str(k) for k in range(1, n + 1)]
+            width = max(text_width(label, fs) for label in self.y_labels)
+            # a number and a gap, or two cells for it on alternating sides
+            number = text_width(str(n), fs) + 0.25 * fs
+            cell = max(total - width - 14.0 - colorbar, 1.0) / n
+            self.alternate = cell < number
+            cell = max(cell, number / 2 if self.alternate else number)
+            self.map_height = n * max(cell, pitch)
+            self.rotation = 0
+        else:
+            self.alternate = one_row and cell < pitch
+            cell = max(cell, pitch / 2 if self.alternate else pitch)
+            self.map_height = cell * len(rows)
+            upright = n > 12 or fitted.lines > 1
+            # letters stand upright; long names read bottom to top
+            self.rotation = 0 if fitted.aliases else (90 if upright else 45)
+        self.cell = cell
+        self.label_width = width
+        self.map_width = cell * n
+        self.total = max(total, width + 14.0 + colorbar + self.map_width)
         widest = max(text_width(label, fs) for label in self.x_labels)
-        tall = widest if upright else 0.72 * (widest + fs)
-        self.map_height = cell * len(rows)
-        self.below = tall + 6.0
+        if self.rotation == 90:
+            tall = widest
+        elif self.rotation == 45:
+            tall = 0.72 * (widest + fs)
+        else:
+            tall = 1.2 * fs
+        self.below = tall * (2 if self.alternate else 1) + 6.0
 
 
 def _colorbar_placement(ax: Any, label: str, *, one_row: bool) -> dict[str, Any]:

@@ -9,9 +9,16 @@ import numpy as np
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots._rank_axis import draw_rank_interval
-from nbstats.plots.labels import add_key, fit_names, text_width
+from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width
 from nbstats.plots.ranks import labelled_ranks
-from nbstats.plots.style import MUTED, PALETTE, WIDTHS, new_axes, paper_style
+from nbstats.plots.style import (
+    MUTED,
+    PALETTE,
+    WIDTHS,
+    figure_width,
+    new_axes,
+    paper_style,
+)
 from nbstats.results.number_policy import format_number
 
 __all__ = ["plackett_luce"]
@@ -90,18 +97,18 @@ def plackett_luce(
         raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
     with paper_style():
         total = (
-            WIDTHS[width] * 72
+            figure_width(width) * 72
             if own
             else ax.get_position().width * ax.figure.get_figwidth() * 72
         )
         fitted = fit_names(
             names,
             _LABEL_SHARE * total,
-            fontsize=7.0 if m <= 40 else 6.0,
+            fontsize=MIN_FONT,
             aliases=aliases,
         )
         fs = fitted.fontsize
-        row = max((1.2 * fitted.lines + 0.35) * fs, _ROW_PT if m <= 30 else 0.0)
+        row = max((1.2 * fitted.lines + 0.1) * fs, _ROW_PT if m <= 30 else 0.0)
         aspect = max(0.45, (m * row + _MARGIN_PT) / total) if own else 0.62
         fig, ax = new_axes(ax, width=width, aspect=aspect)
         bars = make_axes_locatable(ax).append_axes(
@@ -133,7 +140,7 @@ def plackett_luce(
                 format_number(p, "probability"),
                 va="center",
                 ha="left",
-                fontsize=min(fs, 7.0),
+                fontsize=fs,
                 clip_on=False,
             )
         ax.set_yticks(range(m), [fitted.label(name) for name in rows])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nbstats.plots._common import fit_texts, quiet
-from nbstats.plots.labels import add_key, fit_names
+from nbstats.plots.labels import MIN_FONT, add_key, fit_names
 from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import (
     ACCENT,
@@ -128,7 +128,7 @@ def race_trace(
         fitted = fit_names(
             list(drops["candidate"].astype(str)) or ["-"],
             0.35 * total,
-            fontsize=6.0,
+            fontsize=MIN_FONT,
             max_lines=1,
         )
         # points between two candidate levels: markers (and names) must fit

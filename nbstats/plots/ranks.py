@@ -8,9 +8,18 @@ from typing import Any
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots._rank_axis import draw_rank_interval
-from nbstats.plots.labels import add_key, fit_names, text_width, wrap_text
+from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind
-from nbstats.plots.style import MUTED, PALETTE, WIDTHS, literal, new_axes, paper_style
+from nbstats.plots.style import (
+    MUTED,
+    PALETTE,
+    WIDTHS,
+    figure_width,
+    literal,
+    new_axes,
+    paper_style,
+    titles_shown,
+)
 
 __all__ = ["METHOD_LABELS", "rank_intervals"]
 
@@ -47,9 +56,13 @@ def rank_intervals(
 
     Each algorithm is a row, the best mean rank at the top; a horizontal line
     spans its rank interval ``[lower, upper]`` (ranks 1 … m, **1 = best** on
-    the left) and a marker sits at its mean rank. Several results (methods,
-    or confidence levels) are drawn side by side: each gets a small vertical
-    offset within every row, its own colour and marker, and a legend entry.
+    the left) and a marker sits at its rank: its place in the order of mean
+    ranks (ties share the average place), a quantity on the same scale as
+    the interval. The mean ranks themselves are averages of ranks, not
+    places: they are not drawn (``result.mean_ranks``, the report's tables).
+    Several results (methods, or confidence levels) are drawn side by side:
+    each gets a small vertical offset within every row, its own colour and
+    marker, and a legend entry.
 
     Parameters
     ----------
@@ -66,7 +79,7 @@ def rank_intervals(
     width : {"single", "double"}
         Width of a new figure: one or two columns of a paper. Its height
         grows with the number of algorithms (about 10.8 pt a row up to 30,
-        then what a 6-pt name needs: some 10 inches for 100 algorithms).
+        then what an 8-pt name needs: some 13 inches for 100 algorithms).
     aliases : "auto", bool or mapping
         ``"auto"`` (default): letters ``A``, ``B``, … (in the order of the
         score table's columns) only when the names fit neither as written
@@ -79,15 +92,22 @@ def rank_intervals(
     -------
     matplotlib.axes.Axes
         Every interval is a ``Line2D`` with gid ``f"interval-{label}-{name}"``
-        (its x data are ``[lower, upper]``), every mean-rank marker one with
-        gid ``f"mean-{label}-{name}"``.
+        (its x data are ``[lower, upper]``), every rank marker one with gid
+        ``f"rank-{label}-{name}"``.
 
     Notes
     -----
     Names take at most 35% of the width: wrapped onto two lines at ``(``,
     ``,`` or spaces when needed, else replaced by letters ``A``, ``B``, …
     with a key under the plot listing the full names. No text is set below
-    6 points; the rank axis labels as many ranks as fit (all are ticked).
+    8 points; the rank axis labels as many ranks as fit (all are ticked).
+    The title (one method) is left out in a report, which captions the
+    figure (:func:`nbstats.plots.style.set_typography`).
+
+    The place lies inside its interval when every algorithm found
+    significantly better has the better mean rank (always with Nemenyi's
+    test on mean ranks). The bootstrap ranks mean scores, whose order can
+    differ from the mean ranks' by a place or two.
 
     Raises
     ------
@@ -136,17 +156,17 @@ def rank_intervals(
 
     with paper_style():
         if own:
-            total = WIDTHS[width] * 72
+            total = figure_width(width) * 72
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
         fitted = fit_names(
             names,  # the score table's order: the letters' order
             _LABEL_SHARE * total,
-            fontsize=7.0 if m <= 40 else 6.0,
+            fontsize=MIN_FONT,
             aliases=aliases,
         )
         fs = fitted.fontsize
-        need = (1.2 * fitted.lines + 0.35) * fs
+        need = (1.2 * fitted.lines + 0.1) * fs
         row = max(need, _ROW_PT if m <= 30 else 0.0) + _METHOD_PT * (k - 1)
         if own:
             height = m * row + _MARGIN_PT + (12.0 * (k > 1) * ((k + 2) // 3))
@@ -163,7 +183,8 @@ def rank_intervals(
             marker = _MARKERS[j % len(_MARKERS)]
             lower = {str(n): int(v) for n, v in result.lower.items()}
             upper = {str(n): int(v) for n, v in result.upper.items()}
-            means = {str(n): float(v) for n, v in result.mean_ranks.items()}
+            places = result.mean_ranks.rank(method="average")
+            places = {str(n): float(v) for n, v in places.items()}
             handles.append(
                 Line2D(
                     [],
@@ -183,10 +204,10 @@ def rank_intervals(
                     ax,
                     y,
                     (lower[name], upper[name]),
-                    means[name],
+                    places[name],
                     colour=colour,
                     marker=marker,
-                    gids=(f"interval-{label}-{name}", f"mean-{label}-{name}"),
+                    gids=(f"interval-{label}-{name}", f"rank-{label}-{name}"),
                 )
 
         ax.set_yticks(range(m), [fitted.label(name) for name in rows])
@@ -203,13 +224,13 @@ def rank_intervals(
 
         levels = {f"{r.confidence_level:.0%}" for r in labelled.values()}
         level = levels.pop() if len(levels) == 1 else None
-        if k == 1:
+        if k == 1 and titles_shown():
             label = next(iter(labelled))
             readable = METHOD_LABELS.get(label, label)
             title = f"{level} confidence intervals for ranks: {literal(readable)}"
             # centred over the axes, right of the names
             ax.set_title(wrap_text(title, axis_length, 8.0, force=True))
-        else:
+        elif k > 1:
             # the legend, titled, stands above the axes like a title
             legend = ax.legend(
                 handles=handles,
@@ -220,11 +241,13 @@ def rank_intervals(
                 handlelength=1.8,
                 columnspacing=1.2,
                 title=(
-                    f"{level} confidence intervals for ranks"
+                    None
+                    if not titles_shown()
+                    else f"{level} confidence intervals for ranks"
                     if level
                     else "Confidence intervals for ranks"
                 ),
-                title_fontsize=8,
+                title_fontsize=MIN_FONT,
             )
             legend.set_gid("methods")
         if fitted.aliases:
@@ -236,13 +259,13 @@ def labelled_ranks(m: int, length: float) -> list[int]:
     """Ranks to label on an axis ``length`` points long: 1, then every step.
 
     Every rank up to 15 when they fit, else the first step of 2, 5, 10,
-    20, 25, 50 … whose labels (7-pt digits and a gap) fit.
+    20, 25, 50 … whose labels (8-pt digits and a gap) fit.
     """
-    if m <= 15 and m * (len(str(m)) * 4.2 + 6.0) <= length:
+    if m <= 15 and m * (len(str(m)) * 4.8 + 6.0) <= length:
         return list(range(1, m + 1))
     for step in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
         count = m // step + 1
-        if count * (len(str(m)) * 4.2 + 8.0) <= length:
+        if count * (len(str(m)) * 4.8 + 8.0) <= length:
             break
     return [1, *range(step, m + 1, step)]
 
@@ -250,8 +273,9 @@ def labelled_ranks(m: int, length: float) -> list[int]:
 def _legend_columns(labelled: dict[str, Any], k: int, length: float) -> int:
     """Columns of the methods' legend: up to 3, as many as fit over the axes."""
     # an entry: handle (1.8 em), gap (0.8 em), text; columns 1.2 em apart
-    entry = max(text_width(literal(label), 7.0) for label in labelled) + 2.6 * 7
-    fits = max(1, int((length + 1.2 * 7) // (entry + 1.2 * 7)))
+    size = MIN_FONT
+    entry = max(text_width(literal(label), size) for label in labelled) + 2.6 * size
+    fits = max(1, int((length + 1.2 * size) // (entry + 1.2 * size)))
     return min(k if k <= 3 else (2 if k == 4 else 3), fits)
 
 

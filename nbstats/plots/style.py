@@ -2,12 +2,18 @@
 
 Figures are drawn inside :func:`paper_style` so the user's global matplotlib
 settings are never changed. Sizes follow common two-column journal layouts
-(one column ≈ 3.3 in, both ≈ 6.9 in).
+(one column ≈ 3.3 in, both ≈ 6.9 in). No text is smaller than 8 pt.
+
+A report typesets figures like its document (:func:`set_typography`): in
+Latin Modern, the font of the LaTeX report, and without in-figure titles
+(the report captions every figure).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -33,9 +39,9 @@ PAPER_RC = {
     "font.size": 8,
     "axes.titlesize": 8,
     "axes.labelsize": 8,
-    "xtick.labelsize": 7,
-    "ytick.labelsize": 7,
-    "legend.fontsize": 7,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
     "axes.linewidth": 0.6,
     "lines.linewidth": 1.0,
     "xtick.major.width": 0.6,
@@ -52,12 +58,170 @@ PAPER_RC = {
 }
 
 
+#: Latin Modern, the LaTeX report's font (Debian: fonts-lmodern), in its 8-pt
+#: design -- the one LaTeX itself uses at 8 pt -- under a family name of its
+#: own: the installed optical sizes (5 to 17 pt) all call themselves "Latin
+#: Modern Roman", and matplotlib would pick any of them. Latin Modern Math
+#: sets what the text fonts lack (Greek, ≤, ●); DejaVu Serif the rest.
+DOCUMENT_FONT = "nbstats Latin Modern Roman 8"
+_LM_DIRS = (
+    "/usr/share/texmf/fonts/opentype/public/lm",
+    "/usr/share/texlive/texmf-dist/fonts/opentype/public/lm",
+    "/usr/share/fonts/opentype/lmodern",
+)
+_LM_FILES = (
+    "lmroman8-regular.otf",
+    "lmroman8-bold.otf",
+    "lmroman8-italic.otf",
+)
+
+
+@dataclasses.dataclass
+class Typography:
+    """How figures are typeset; :func:`set_typography` changes it."""
+
+    #: Latin Modern (the LaTeX report's font) instead of DejaVu Sans.
+    document_font: bool = False
+    #: In-figure titles and captions (off in a report: it captions figures).
+    titles: bool = True
+    #: The widest a figure may be (inches), e.g. a page's text width; None:
+    #: the paper widths of :data:`WIDTHS` as they are.
+    page_width: float | None = None
+
+
+TYPOGRAPHY = Typography()
+
+
+def set_typography(
+    *,
+    document_font: bool | None = None,
+    titles: bool | None = None,
+    page_width: float | None = None,
+) -> Typography:
+    """Typeset the figures drawn from now on like a document (a report does).
+
+    ``document_font``: Latin Modern, the font of the LaTeX report, if it is
+    installed (else the figures keep DejaVu Sans). ``titles``: False drops
+    in-figure titles and captions that repeat a report's caption.
+    ``page_width``: the widest figure (inches), so that a two-column figure
+    is laid out at the width it is printed at. Returns the settings before
+    the call (to restore them).
+
+    Examples
+    --------
+    >>> before = set_typography(titles=False)
+    >>> TYPOGRAPHY.titles, before.titles
+    (False, True)
+    >>> _ = set_typography(**dataclasses.asdict(before))
+    """
+    before = dataclasses.replace(TYPOGRAPHY)
+    if document_font is not None:
+        TYPOGRAPHY.document_font = bool(document_font) and bool(_document_font())
+    if titles is not None:
+        TYPOGRAPHY.titles = bool(titles)
+    if page_width is not None:
+        TYPOGRAPHY.page_width = float(page_width)
+    return before
+
+
+def figure_width(width: str) -> float:
+    """Inches of a new figure ``"single"`` or ``"double"`` column wide (no
+    wider than the page of :func:`set_typography`).
+
+    Examples
+    --------
+    >>> figure_width("single"), figure_width("double")
+    (3.3, 6.9)
+    """
+    if width not in WIDTHS:
+        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
+    page = TYPOGRAPHY.page_width
+    return WIDTHS[width] if page is None else min(WIDTHS[width], page)
+
+
+def titles_shown() -> bool:
+    """Whether plots draw their own titles and captions (not in a report)."""
+    return TYPOGRAPHY.titles
+
+
+@functools.cache
+def _document_font() -> str | None:
+    """Register Latin Modern (8-pt design) with matplotlib; its family name.
+
+    None when the fonts are not installed. Measured on the report's four
+    figures against matplotlib's PGF backend (xelatex typesets the text):
+    embedding the font is 3x faster to save (0.2 s vs 0.66 s a figure, plus
+    a TeX run per figure) and needs no TeX for LaTeX and notebook reports,
+    which PGF would; the PDFs are 14 KB vs 7 KB. Both give the document's
+    font in the PDF; matplotlib also falls back per character (Latin
+    Modern Math, DejaVu Serif) where a TeX font would drop the glyph.
+    """
+    from matplotlib import font_manager
+
+    found = []
+    for name in _LM_FILES:
+        for directory in _LM_DIRS:
+            path = os.path.join(directory, name)
+            if os.path.exists(path):
+                found.append(path)
+                break
+    if not found:
+        return None
+    for path in found:
+        entry = font_manager.ttfFontProperty(font_manager.get_font(path))
+        font_manager.fontManager.ttflist.append(
+            dataclasses.replace(entry, name=DOCUMENT_FONT)
+        )
+    for directory in _LM_DIRS:
+        math = os.path.join(
+            os.path.dirname(directory), "lm-math", "latinmodern-math.otf"
+        )
+        if os.path.exists(math):
+            font_manager.fontManager.addfont(math)
+            break
+    font_manager.fontManager._findfont_cached.cache_clear()
+    return DOCUMENT_FONT
+
+
+def _document_rc() -> dict[str, Any]:
+    """Latin Modern for text and mathtext; SVG text as paths (a browser has
+    no Latin Modern, and another font would not fit the layout)."""
+    return {
+        # the families by name, not "serif": a text keeps them when it is
+        # drawn outside paper_style()
+        "font.family": [DOCUMENT_FONT, "Latin Modern Math", "DejaVu Serif"],
+        "mathtext.fontset": "custom",
+        "mathtext.rm": DOCUMENT_FONT,
+        "mathtext.it": f"{DOCUMENT_FONT}:italic",
+        "mathtext.bf": f"{DOCUMENT_FONT}:bold",
+        "mathtext.sf": DOCUMENT_FONT,
+        "mathtext.tt": DOCUMENT_FONT,
+        "mathtext.cal": f"{DOCUMENT_FONT}:italic",
+        "svg.fonttype": "path",
+    }
+
+
+def font_families() -> tuple[str, ...]:
+    """The font families text is set in now (generic names resolved)."""
+    import matplotlib
+
+    families: list[str] = []
+    for family in matplotlib.rcParams["font.family"]:
+        key = f"font.{family}"
+        families += (
+            list(matplotlib.rcParams[key]) if key in matplotlib.rcParams else [family]
+        )
+    return tuple(families)
+
+
 def rc_params() -> dict[str, Any]:
     """The matplotlib settings of :func:`paper_style`."""
     from cycler import cycler  # matplotlib dependency; imported lazily
 
     params = dict(PAPER_RC)
     params["axes.prop_cycle"] = cycler(color=list(PALETTE))
+    if TYPOGRAPHY.document_font and _document_font():
+        params.update(_document_rc())
     return params
 
 
@@ -89,9 +253,7 @@ def new_axes(
         return ax.figure, ax
     import matplotlib.pyplot as plt
 
-    if width not in WIDTHS:
-        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
-    w = WIDTHS[width]
+    w = figure_width(width)
     fig, ax = plt.subplots(figsize=(w, w * aspect), layout="constrained")
     return fig, ax
 

@@ -61,9 +61,14 @@ def start(
     """
     import warnings
 
+    from nbstats.plots.style import set_typography
+
     _NUMBERS.tables = list(tables)
     _NUMBERS.figures = list(figures)
     _FIGURE_FORMATS[:] = list(figure_formats)
+    # figures in the LaTeX document's font (Latin Modern) when they go into
+    # one, and without titles: the report captions them
+    set_typography(document_font="pdf" in _FIGURE_FORMATS, titles=False)
     # library deprecation notices are no part of a report
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
@@ -164,9 +169,15 @@ def table(
 #: (A4 with 1 in margins: 6.27 in wide; figures at most 0.85 of its 9.69 in
 #: height, see the LaTeX template) less the margin matplotlib's tight bounding
 #: box adds. A larger figure is resized to fit before it is saved (its text
-#: keeps its size), instead of being scaled down by LaTeX (text below 6 pt).
+#: keeps its size), instead of being scaled down by LaTeX (text below 8 pt).
 FIGURE_WIDTH = 6.1
 FIGURE_HEIGHT = 8.0
+#: The room the LaTeX template gives a figure (``max size={\linewidth}{0.85
+#: \textheight}``), in inches: a saved figure (tight bounding box, padding
+#: included) no larger than this is placed at its own size, so a character
+#: set at 8 pt prints at 8 pt.
+PAGE_WIDTH = 8.27 - 2.0
+PAGE_HEIGHT = 0.85 * (11.69 - 2.0)
 
 
 def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> None:
@@ -186,6 +197,8 @@ def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> N
     width, height = fig.get_size_inches()
     if width > FIGURE_WIDTH or height > FIGURE_HEIGHT:
         fig.set_size_inches(min(width, FIGURE_WIDTH), min(height, FIGURE_HEIGHT))
+    _lift_small_text(fig)
+    _fit_page(fig)
     _rasterize_large_meshes(fig)
     saved = {}
     n = _NUMBERS.number(label)
@@ -234,6 +247,47 @@ def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> N
             }
         },
     )
+
+
+def _lift_small_text(fig: Any) -> None:
+    """No character of a report's figure below :data:`MIN_FONT` points.
+
+    The plots draw at least that size; a figure drawn otherwise (a size
+    passed by hand) is raised to it rather than printed unreadable.
+    """
+    from matplotlib.text import Text
+
+    from nbstats.plots.labels import MIN_FONT
+
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < MIN_FONT:
+            text.set_fontsize(MIN_FONT)
+
+
+def _fit_page(fig: Any) -> None:
+    """Narrow (or shorten) a figure whose saved box exceeds the page's room.
+
+    What is saved is the tight bounding box plus its padding, which text
+    sticking out of the figure (a long name) can make wider than the figure;
+    LaTeX would scale such a figure down, and every character with it.
+    """
+    import matplotlib
+
+    from nbstats.plots.style import paper_style
+
+    pad = 2 * float(matplotlib.rcParams["savefig.pad_inches"])
+    for _ in range(3):
+        with paper_style():  # as it is saved
+            fig.draw_without_rendering()  # runs the layout
+            box = fig.get_tightbbox(fig.canvas.get_renderer())
+        over_w = box.width + pad - PAGE_WIDTH
+        over_h = box.height + pad - PAGE_HEIGHT
+        if over_w <= 0.005 and over_h <= 0.005:
+            return
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(
+            width - max(over_w, 0.0) - 0.01, height - max(over_h, 0.0) - 0.01
+        )
 
 
 def _rasterize_large_meshes(fig: Any) -> None:

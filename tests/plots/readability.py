@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.text import Text
 
 #: Smallest font a printed figure may use (points).
-MIN_FONT = 6.0
+MIN_FONT = 8.0
 #: Pixels two texts may share, or a text may stick out of the figure (rounding).
 TOLERANCE = 0.75
 

@@ -95,7 +95,11 @@ def test_long_names_get_letters_with_a_key():
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert set(labels) <= set("ABCDEF")
     (key,) = [legend for legend in ax.figure.legends if legend.get_gid() == "key"]
-    assert any(names[0] in t.get_text() for t in key.get_texts())
+    # entries wrap at 8 pt: compare without the line breaks
+    assert any(
+        "".join(names[0].split()) in "".join(t.get_text().split())
+        for t in key.get_texts()
+    )
 
 
 @pytest.mark.parametrize(

@@ -100,7 +100,7 @@ def test_many_rejections(spread):
         result = nbstats.posthoc(spread, method=method)
         order = list(result.mean_ranks.sort_values().index)
         assert order[:2] == ["a", "b"]  # the best first
-        ax = pairwise_heatmap(result)
+        ax = pairwise_heatmap(result, width="double")  # values at 8 pt
         _check_matrix(
             ax,
             result.adjusted.loc[order, order],
@@ -113,7 +113,7 @@ def test_many_rejections(spread):
 def test_unadjusted_kind_is_framed_by_the_adjusted_decisions(spread):
     result = nbstats.posthoc(spread, method="wilcoxon")
     order = list(result.mean_ranks.sort_values().index)
-    ax = pairwise_heatmap(result, kind="unadjusted")
+    ax = pairwise_heatmap(result, kind="unadjusted", width="double")
     _check_matrix(ax, result.pvalues.loc[order, order], result.reject.loc[order, order])
     assert _mesh(ax).colorbar.ax.get_ylabel() == "unadjusted p-value"
 

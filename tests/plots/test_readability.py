@@ -4,7 +4,7 @@ For each plot and each case -- m = 2 and m = 8 with names such as
 ``HistGradientBoostingClassifier(max_iter=300, lr=0.05)``, m = 50 and
 m = 100 with names up to 20 characters -- the figure is drawn and measured:
 no two texts overlap, every text lies inside the figure, no font is below
-6 pt (see readability.py). The m = 8 and m = 100 figures are saved to
+8 pt (see readability.py). The m = 8 and m = 100 figures are saved to
 tests/artifacts/plots/ to be looked at.
 """
 
