@@ -425,6 +425,10 @@ class BayesPosthocResult(Result):
     prior_at : str
         Where the sign test's prior pseudo-observation sits (``"rope"``,
         ``"left"``, ``"right"``).
+    prior : str
+        ``"point"`` (one prior) or, for the signed-rank test, ``"idp"`` (the
+        near-ignorance set: ``prob``, ``joint`` and the matrices are lower
+        probabilities, a statement holding for every prior of the set).
     """
 
     statements: pd.DataFrame
@@ -438,6 +442,7 @@ class BayesPosthocResult(Result):
     rope: float = 0.0
     rope_probabilities: pd.DataFrame | None = None
     prior_at: str = "rope"
+    prior: str = "point"
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph
@@ -446,9 +451,11 @@ class BayesPosthocResult(Result):
 
     def _title(self) -> str:
         rope = f", rope ±{self.rope:g}" if self.rope > 0 else ""
+        prior = "near-ignorance prior, " if self.prior == "idp" else ""
+        lower = "lower " if self.prior == "idp" else ""
         return (
-            f"Bayesian joint comparisons ({self.test_name} test, s = "
-            f"{self.s:g}{rope}), joint probability > {1 - self.gamma:g}"
+            f"Bayesian joint comparisons ({self.test_name} test, {prior}s = "
+            f"{self.s:g}{rope}), {lower}joint probability > {1 - self.gamma:g}"
         )
 
     @property

@@ -1,9 +1,14 @@
 """The dashboard's joint statements (Benavoli et al. 2015, §5.3).
 
 Exactly :func:`nbstats.bayes_posthoc` with ``test="signrank"``, the
-dashboard's rope and the s of its pairs (the prior's pseudo-observation at a
-zero difference), so the statements use the same test and the same regions
-as the pair matrix beside them and the two cannot disagree on a pair. The
+dashboard's rope, the s of its pairs and its prior: ``"point"`` (the prior's
+pseudo-observation at a zero difference; s = 0 is the Bayesian bootstrap) or
+``"idp"`` (a statement holds in a draw only if it holds for every prior of
+the near-ignorance set: lower probabilities and a lower joint probability),
+so the statements use the same test, regions and prior set as the pair
+matrix beside them, and a pair the matrix calls indeterminate is not
+accepted (up to Monte Carlo error: the joint procedure puts the same weight
+on the same case in every pair, the matrix each pair's own draws). The
 s-independent part of every draw (each pair's Walsh sums and their cross
 terms with the pseudo-observation) is computed once per rope; a new s
 re-combines them with the prior's Gamma weights, and γ only compares.
@@ -17,8 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.posthoc import (
+from nbstats.stats.bayes.joint import (
     LEFT,
     RIGHT,
     ROPE,
@@ -28,6 +32,7 @@ from nbstats.stats.bayes.posthoc import (
     region_shares,
     statement_table,
 )
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 
 __all__ = ["JointRunner", "SignedRankJoint"]
@@ -99,7 +104,7 @@ class SignedRankJoint:
         # page faults on every change of a slider)
         self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._uniforms: np.ndarray | None = None
-        self._key: tuple[float, float] | None = None
+        self._key: tuple[float, float, str] | None = None
         self._statements: pd.DataFrame | None = None
         self._shares: np.ndarray | None = None
 
@@ -132,20 +137,27 @@ class SignedRankJoint:
         self._events, self._parts, self._uniforms = events, parts, uniforms
         self._rope = rope
 
-    def ready(self, s: float, rope: float) -> bool:
-        """Whether :meth:`table` for (s, rope) is quick: no pass over the
-        draws (the same s and rope as last time, or the kept sums of this
-        rope re-combined for a new s)."""
-        return self._key == (s, rope) or (
+    def ready(self, s: float, rope: float, prior: str = "point") -> bool:
+        """Whether :meth:`table` for (s, rope, prior) is quick: no pass over
+        the draws (the same settings as last time, or the kept sums of this
+        rope re-combined for a new s or prior)."""
+        return self._key == (s, rope, prior) or (
             self._rope == rope and self._parts is not None
         )
 
-    def table(self, s: float, gamma: float, rope: float) -> pd.DataFrame:
+    def table(
+        self, s: float, gamma: float, rope: float, prior: str = "point"
+    ) -> pd.DataFrame:
         """Statements by probability (``better``, ``worse``, ``relation``,
-        ``prob``, ``joint``, ``accepted``), as ``bayes_posthoc(...).statements``."""
-        if self._key != (s, rope):
+        ``prob``, ``joint``, ``accepted``), as ``bayes_posthoc(...,
+        prior=prior).statements``: under ``prior="idp"`` ``prob`` and
+        ``joint`` are lower probabilities over the prior set."""
+        if prior not in ("point", "idp"):
+            raise ValueError(f"prior must be 'point' or 'idp', got {prior!r}.")
+        if self._key != (s, rope, prior):
             self._prepare(rope)
             events = self._events
+            events.prior = prior  # the same sums; the codes follow the prior
             if self._parts is not None:
                 codes, counts = events.codes_and_counts(
                     self._parts, gamma_quantile(s, self._uniforms)
@@ -170,7 +182,7 @@ class SignedRankJoint:
                 rope=rope,
             )
             self._shares = shares
-            self._key = (s, rope)
+            self._key = (s, rope, prior)
         frame = self._statements.copy()
         frame["accepted"] = frame["joint"] > 1 - gamma
         return frame
@@ -230,7 +242,7 @@ class JointRunner:
         self.background = background
         self._deliver = deliver
         self._lock = threading.Lock()
-        self._wanted: tuple[float, float, float] | None = None
+        self._wanted: tuple[float, float, float, str] | None = None
         self._thread: threading.Thread | None = None
         self._idle = threading.Event()
         self._idle.set()
@@ -240,14 +252,17 @@ class JointRunner:
         """Whether statements are being computed in the background."""
         return not self._idle.is_set()
 
-    def request(self, s: float, gamma: float, rope: float) -> pd.DataFrame | None:
-        """The statements for (s, γ, rope), or None when they come later."""
+    def request(
+        self, s: float, gamma: float, rope: float, prior: str = "point"
+    ) -> pd.DataFrame | None:
+        """The statements for (s, γ, rope, prior), or None when they come
+        later (``deliver`` gets the settings ``(s, γ, rope)``)."""
         with self._lock:
             if self._thread is None and (
-                not self.background or self.joint.ready(s, rope)
+                not self.background or self.joint.ready(s, rope, *_extra(prior))
             ):
-                return self.joint.table(s, gamma, rope)
-            self._wanted = (s, gamma, rope)
+                return self.joint.table(s, gamma, rope, *_extra(prior))
+            self._wanted = (s, gamma, rope, prior)
             if self._thread is None:
                 self._idle.clear()
                 self._thread = threading.Thread(
@@ -270,10 +285,16 @@ class JointRunner:
                     return
             table, error = None, None
             try:
-                table = self.joint.table(*wanted)
+                table = self.joint.table(*wanted[:3], *_extra(wanted[3]))
             except Exception as caught:  # handed over, shown by the dashboard
                 error = caught
             with self._lock:
                 superseded = self._wanted is not None
             if not superseded:
-                self._deliver(wanted, table, error)
+                self._deliver(wanted[:3], table, error)
+
+
+def _extra(prior: str) -> tuple[str, ...]:
+    """The prior as an argument of ``table`` and ``ready``: none for the
+    default ``"point"`` (so a joint object written before IDP still works)."""
+    return () if prior == "point" else (prior,)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["joint_prefix_counts", "signed_rank_codes"]
+__all__ = ["UNSETTLED", "idp_codes", "joint_prefix_counts", "signed_rank_codes"]
 
 
 #: draws per block of :func:`signed_rank_codes`: the block's codes of every
@@ -118,3 +118,95 @@ def joint_prefix_counts(
                 break
             counts[i] += 1
     return counts
+
+
+#: Region code of a draw in which no region holds for every prior of the
+#: near-ignorance set (no statement about the pair holds in it)
+UNSETTLED = 3
+
+
+@numba.njit(nogil=True, cache=True)
+def idp_codes(
+    quad: np.ndarray,
+    total: np.ndarray,
+    g0: np.ndarray,
+    rope: bool,
+    tolerance: float,
+    codes: np.ndarray,
+    counts: np.ndarray,
+    first_pair: int = 0,
+    last_pair: int = -1,
+) -> None:  # pragma: no cover - compiled; tested against the numpy definition
+    """:func:`signed_rank_codes` under the near-ignorance prior (IDP): the
+    region that holds in a draw for *every* prior of the set, else
+    :data:`UNSETTLED` (3).
+
+    Per draw, with ``W = (g + T)²`` and ``e = (2 T g + g²) / W`` the share of
+    the pairs (i, j) that involve the prior's pseudo-observation (Benavoli et
+    al. 2014, Theorem 4):
+
+    - no rope: RIGHT if ``Q / W > ½ + tolerance`` (θ with the pseudo-
+      observation at −∞), LEFT if ``Q / W + e < ½ − tolerance`` (at +∞);
+    - a rope (region 0 right, 1 left): a region holds if it is the most
+      probable (ties to the first of left, rope, right) with all of ``e`` in
+      either other region (:mod:`nbstats.stats.bayes.bounds`).
+
+    A statement that holds in a draw under this code holds there for every
+    base measure of the set, so the share of draws in which a set of
+    statements all hold is a lower joint probability; each pair's count is
+    its lower marginal probability (``counts``: pairs × 3, code 3 not
+    counted). ``quad`` is pairs × regions × draws.
+    """
+    draws, pairs = codes.shape
+    if last_pair < 0:
+        last_pair = pairs
+    whole = np.empty(draws)
+    extra = np.empty(draws)
+    for d in range(draws):
+        whole[d] = (g0[d] + total[d]) ** 2
+        extra[d] = (2.0 * total[d] * g0[d] + g0[d] * g0[d]) / whole[d]
+    for k in range(first_pair, last_pair):
+        n_low = 0
+        n_middle = 0
+        n_high = 0
+        for d in range(draws):
+            e = extra[d]
+            if rope:
+                high = quad[k, 0, d] / whole[d]
+                low = quad[k, 1, d] / whole[d]
+                at_left = _region(low + e, high)
+                in_rope = _region(low, high)
+                at_right = _region(low, high + e)
+                code = UNSETTLED
+                if in_rope == 0 and at_right == 0:
+                    code = 0
+                elif at_left == 1 and at_right == 1:
+                    code = 1
+                elif at_left == 2 and in_rope == 2:
+                    code = 2
+            else:
+                theta = quad[k, 0, d] / whole[d]
+                code = UNSETTLED
+                if theta > 0.5 + tolerance:
+                    code = 2
+                elif theta + e < 0.5 - tolerance:
+                    code = 0
+            codes[d, k] = np.int8(code)
+            n_low += code == 0
+            n_middle += code == 1
+            n_high += code == 2
+        counts[k, 0] += n_low
+        counts[k, 1] += n_middle
+        counts[k, 2] += n_high
+
+
+@numba.njit(inline="always")
+def _region(left: float, right: float) -> int:  # pragma: no cover
+    """0, 1 or 2: the most probable of (left, 1 − left − right, right), ties
+    to the first."""
+    middle = 1.0 - left - right
+    if left >= middle and left >= right:
+        return 0
+    if middle >= right:
+        return 1
+    return 2

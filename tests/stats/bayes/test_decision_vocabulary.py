@@ -65,8 +65,9 @@ def test_words_never_say_keep_and_undecided_is_not_a_better():
         for rope in (True, False):
             text = describe(d, "nbc", "aode", rope=rope)
             assert not re.search(r"\bkeep", text)
+    # names both, neither reaching the threshold: not "a is better"
     assert describe("undecided", "nbc", "aode", rope=False) == (
-        "undecided: no evidence that aode is better than nbc"
+        "undecided: neither aode nor nbc reaches the threshold"
     )
     with pytest.raises(ValueError, match="unknown decision"):
         describe("keep a", "x", "y")
