@@ -42,15 +42,7 @@ class FriedmanAlignedResult(TestResult):
         return [("T", self.statistic), ("df", self.df), ("p-value", self.pvalue)]
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "statistic": [self.statistic],
-                "pvalue": [self.pvalue],
-                "df": [self.df],
-                "n_cases": [self.n_cases],
-                "n_algorithms": [self.n_algorithms],
-            }
-        )
+        return self._row("statistic pvalue df n_cases n_algorithms")
 
     def _table(self) -> pd.DataFrame:
         return self.mean_aligned_ranks.to_frame()

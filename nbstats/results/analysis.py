@@ -68,16 +68,7 @@ class SphericityResult(TestResult):
         }
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "W": [self.statistic],
-                "chi2": [self.chi2],
-                "df": [self.df],
-                "pvalue": [self.pvalue],
-                "epsilon": [self.epsilon],
-                "testable": [self.testable],
-            }
-        )
+        return self._row("W chi2 df pvalue epsilon testable", W=self.statistic)
 
     def _table(self) -> None:
         return None

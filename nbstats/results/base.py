@@ -14,6 +14,7 @@ import html
 import math
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,6 +22,9 @@ import pandas as pd
 from nbstats.results import render
 from nbstats.results.methods_text import MethodsContext
 from nbstats.results.prose import Paragraph
+
+#: A ``to_frame()`` column -> the attribute it holds, where the names differ.
+_ATTRIBUTE_OF = {"a": "name_a", "b": "name_b"}
 
 
 @dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -42,6 +46,31 @@ class Result:
     def to_frame(self) -> pd.DataFrame:
         """The result as a tidy DataFrame."""
         return pd.DataFrame(dict(self._scalars()), index=[0])
+
+    def _row(self, columns: str, **values: object) -> pd.DataFrame:
+        """A one-row ``to_frame()``: ``columns`` names the columns in order
+        (separated by spaces), each holding the attribute of its name (``a``
+        and ``b``: ``name_a`` and ``name_b``) unless ``values`` gives it.
+
+        Examples
+        --------
+        >>> import nbstats
+        >>> res = nbstats.sign_test([0.8, 0.7, 0.9], [0.9, 0.8, 0.95])
+        >>> res._row("a b pvalue", pvalue=0.5).to_dict("records")
+        [{'a': 'a', 'b': 'b', 'pvalue': 0.5}]
+        """
+        row = {
+            name: [
+                values[name]
+                if name in values
+                else getattr(self, _ATTRIBUTE_OF.get(name, name))
+            ]
+            for name in columns.split()
+        }
+        unknown = set(values) - set(row)
+        if unknown:
+            raise ValueError(f"values for columns not named: {sorted(unknown)}")
+        return pd.DataFrame(row)
 
     def _table(self) -> pd.DataFrame | None:
         """The table shown under the scalars (defaults to ``to_frame()``)."""
@@ -204,6 +233,21 @@ class TestResult(Result):
 
     def __len__(self) -> int:
         return 2
+
+
+def region_rows(res: object) -> list[tuple[str, object]]:
+    """The key figures of a Bayesian test of two algorithms, named by them:
+    P(b better), P(a better) and, with a rope, P(within rope ±r) (reads
+    ``name_a``, ``name_b``, ``prob_right``, ``prob_left``, ``prob_rope``,
+    ``rope``)."""
+    r: Any = res
+    rows: list[tuple[str, object]] = [
+        (f"P({r.name_b} better)", r.prob_right),
+        (f"P({r.name_a} better)", r.prob_left),
+    ]
+    if r.prob_rope is not None:
+        rows.append((f"P(within rope ±{r.rope:g})", r.prob_rope))
+    return rows
 
 
 def _figure(label: str, value: object, fmt: str, kind: str | None = None) -> str:

@@ -86,7 +86,7 @@ class EffectSizeResult(Result):
     Examples
     --------
     >>> import nbstats
-    >>> res = nbstats.effect_size([1, 2, 3], [2, 3, 4], kind="vargha-delaney")
+    >>> res = nbstats.effect_size([1, 2, 3], [2, 3, 4], effect="vargha-delaney")
     >>> round(res.value, 3), res.magnitude  # P(B > A) + ½ P(B = A) = 7/9
     (0.778, 'large')
     """
@@ -156,18 +156,10 @@ class EffectSizeResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval or (None, None)
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "kind": [self.kind],
-                "value": [self.value],
-                "magnitude": [self.magnitude],
-                "ci_low": [low],
-                "ci_high": [high],
-                "interval_method": [self.interval_method],
-                "n": [self.n],
-            }
+        return self._row(
+            "a b kind value magnitude ci_low ci_high interval_method n",
+            ci_low=low,
+            ci_high=high,
         )
 
     def _table(self) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.results import methods_text
-from nbstats.results.base import Result, TestResult
+from nbstats.results.base import Result, TestResult, region_rows
 from nbstats.results.decisions import describe
 from nbstats.results.frequentist import difference_label, hypothesis_text
 from nbstats.results.prose import Paragraph
@@ -85,20 +85,10 @@ class CorrelatedTTestResult(TestResult):
 
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "statistic": [self.statistic],
-                "df": [self.df],
-                "pvalue": [self.pvalue],
-                "mean_difference": [self.mean_difference],
-                "ci_low": [low],
-                "ci_high": [high],
-                "n": [self.n],
-                "rho": [self.rho],
-                "alternative": [self.alternative],
-            }
+        return self._row(
+            "a b statistic df pvalue mean_difference ci_low ci_high n rho alternative",
+            ci_low=low,
+            ci_high=high,
         )
 
     def _table(self) -> None:
@@ -180,14 +170,9 @@ class BayesCorrelatedTTestResult(Result):
         return f"Bayesian correlated t-test: {self.name_a} vs {self.name_b}"
 
     def _scalars(self) -> list[tuple[str, object]]:
-        rows: list[tuple[str, object]] = [
-            (f"P({self.name_b} better)", self.prob_right),
-            (f"P({self.name_a} better)", self.prob_left),
-        ]
-        if self.prob_rope is not None:
-            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows = region_rows(self)
         rows += [
-            ("posterior mean of b − a", self.mean),
+            (f"posterior mean of {self.name_b} − {self.name_a}", self.mean),
             ("95% credible interval", self.credible_interval(0.95)),
             ("folds", _design_text(self.rho, self.folds, self.runs)),
             (
@@ -197,22 +182,13 @@ class BayesCorrelatedTTestResult(Result):
         ]
         return rows
 
+    def _kinds(self) -> dict[object, str]:
+        # a score difference, whatever the algorithms' names say
+        return {f"posterior mean of {self.name_b} − {self.name_a}": "score"}
+
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "prob_left": [self.prob_left],
-                "prob_rope": [self.prob_rope],
-                "prob_right": [self.prob_right],
-                "mean": [self.mean],
-                "scale": [self.scale],
-                "df": [self.df],
-                "rope": [self.rope],
-                "n": [self.n],
-                "rho": [self.rho],
-                "decision": [self.decision],
-            }
+        return self._row(
+            "a b prob_left prob_rope prob_right mean scale df rope n rho decision"
         )
 
     def _table(self) -> None:

@@ -114,19 +114,7 @@ class SignTestResult(TestResult):
         ]
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "wins": [self.wins],
-                "losses": [self.losses],
-                "ties": [self.ties],
-                "statistic": [self.statistic],
-                "n": [self.n],
-                "pvalue": [self.pvalue],
-                "alternative": [self.alternative],
-            }
-        )
+        return self._row("a b wins losses ties statistic n pvalue alternative")
 
     def _table(self) -> None:
         return None
@@ -198,22 +186,9 @@ class WilcoxonResult(TestResult):
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "r_plus": [self.r_plus],
-                "r_minus": [self.r_minus],
-                "statistic": [self.statistic],
-                "zstatistic": [self.zstatistic],
-                "pvalue": [self.pvalue],
-                "n": [self.n],
-                "n_zero": [self.n_zero],
-                "effect_size": [self.effect_size],
-                "method": [self.method],
-                "zero_method": [self.zero_method],
-                "alternative": [self.alternative],
-            }
+        return self._row(
+            "a b r_plus r_minus statistic zstatistic pvalue n n_zero effect_size "
+            "method zero_method alternative"
         )
 
     def _table(self) -> None:
@@ -266,18 +241,10 @@ class TTestResult(TestResult):
 
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "statistic": [self.statistic],
-                "df": [self.df],
-                "pvalue": [self.pvalue],
-                "mean_difference": [self.mean_difference],
-                "ci_low": [low],
-                "ci_high": [high],
-                "alternative": [self.alternative],
-            }
+        return self._row(
+            "a b statistic df pvalue mean_difference ci_low ci_high alternative",
+            ci_low=low,
+            ci_high=high,
         )
 
     def _table(self) -> None:
@@ -338,19 +305,11 @@ class FriedmanResult(TestResult):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the test's figures (``mean_ranks`` holds the ranks)."""
-        return pd.DataFrame(
-            {
-                "statistic": [self.statistic],
-                "pvalue": [self.pvalue],
-                "df": [self.df],
-                "f_statistic": [self.f_statistic],
-                "f_pvalue": [self.f_pvalue],
-                "f_df1": [self.f_df[0]],
-                "f_df2": [self.f_df[1]],
-                "n_cases": [self.n_cases],
-                "n_algorithms": [self.n_algorithms],
-                "tie_correction": [self.tie_correction],
-            }
+        return self._row(
+            "statistic pvalue df f_statistic f_pvalue f_df1 f_df2 n_cases "
+            "n_algorithms tie_correction",
+            f_df1=self.f_df[0],
+            f_df2=self.f_df[1],
         )
 
     def _table(self) -> pd.DataFrame:

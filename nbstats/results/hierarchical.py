@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.results.base import Result
+from nbstats.results.base import Result, region_rows
 from nbstats.results.decisions import describe
 from nbstats.results.folds import _design_text
 
@@ -93,14 +93,9 @@ class BayesHierarchicalResult(Result):
         )
 
     def _scalars(self) -> list[tuple[str, object]]:
-        rows: list[tuple[str, object]] = [
-            (f"P({self.name_b} better)", self.prob_right),
-            (f"P({self.name_a} better)", self.prob_left),
-        ]
-        if self.prob_rope is not None:
-            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows = region_rows(self)
         rows += [
-            ("δ0 (posterior mean of b − a)", self.delta0),
+            (f"δ0 (posterior mean of {self.name_b} − {self.name_a})", self.delta0),
             ("σ0 (spread among data sets)", self.std0),
             ("ν", self.nu),
             ("folds", _design_text(self.rho, self.folds, self.runs)),
@@ -115,30 +110,16 @@ class BayesHierarchicalResult(Result):
         ]
         return rows
 
+    def _kinds(self) -> dict[object, str]:
+        # a score difference, whatever the algorithms' names say
+        return {f"δ0 (posterior mean of {self.name_b} − {self.name_a})": "score"}
+
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "prob_left": [self.prob_left],
-                "prob_rope": [self.prob_rope],
-                "prob_right": [self.prob_right],
-                "mean_prob_left": [self.mean_prob_left],
-                "mean_prob_rope": [self.mean_prob_rope],
-                "mean_prob_right": [self.mean_prob_right],
-                "delta0": [self.delta0],
-                "std0": [self.std0],
-                "nu": [self.nu],
-                "rope": [self.rope],
-                "datasets": [len(self.datasets)],
-                "n": [self.n],
-                "rho": [self.rho],
-                "rhat": [self.rhat],
-                "ess": [self.ess],
-                "divergences": [self.divergences],
-                "leapfrog_steps": [self.leapfrog_steps],
-                "decision": [self.decision],
-            }
+        return self._row(
+            "a b prob_left prob_rope prob_right mean_prob_left mean_prob_rope "
+            "mean_prob_right delta0 std0 nu rope datasets n rho rhat ess divergences "
+            "leapfrog_steps decision",
+            datasets=len(self.datasets),
         )
 
     def _table(self) -> pd.DataFrame:

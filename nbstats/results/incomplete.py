@@ -105,20 +105,9 @@ class SkillingsMackResult(TestResult):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the test's figures (``adjusted_sums`` etc. hold the rest)."""
-        return pd.DataFrame(
-            {
-                "statistic": [self.statistic],
-                "pvalue": [self.pvalue],
-                "df": [self.df],
-                "method": [self.method],
-                "n_resamples": [self.n_resamples],
-                "exact": [self.exact],
-                "n_cases": [self.n_cases],
-                "n_dropped": [self.n_dropped],
-                "n_algorithms": [self.n_algorithms],
-                "n_missing": [self.n_missing],
-                "tie_correction": [self.tie_correction],
-            }
+        return self._row(
+            "statistic pvalue df method n_resamples exact n_cases n_dropped "
+            "n_algorithms n_missing tie_correction"
         )
 
     def _table(self) -> pd.DataFrame:
@@ -207,22 +196,11 @@ class DurbinResult(TestResult):
 
     def to_frame(self) -> pd.DataFrame:
         """One row: the test's figures (``rank_sums`` holds the ranks)."""
-        return pd.DataFrame(
-            {
-                "statistic": [self.statistic],
-                "pvalue": [self.pvalue],
-                "df": [self.df],
-                "f_statistic": [self.f_statistic],
-                "f_pvalue": [self.f_pvalue],
-                "f_df1": [self.f_df[0]],
-                "f_df2": [self.f_df[1]],
-                "n_cases": [self.n_cases],
-                "n_algorithms": [self.n_algorithms],
-                "block_size": [self.block_size],
-                "replications": [self.replications],
-                "pair_count": [self.pair_count],
-                "tie_correction": [self.tie_correction],
-            }
+        return self._row(
+            "statistic pvalue df f_statistic f_pvalue f_df1 f_df2 n_cases "
+            "n_algorithms block_size replications pair_count tie_correction",
+            f_df1=self.f_df[0],
+            f_df2=self.f_df[1],
         )
 
     def _table(self) -> pd.DataFrame:

@@ -45,15 +45,10 @@ class QuadeResult(TestResult):
         ]
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "statistic": [self.statistic],
-                "pvalue": [self.pvalue],
-                "df1": [self.f_df[0]],
-                "df2": [self.f_df[1]],
-                "n_cases": [self.n_cases],
-                "n_algorithms": [self.n_algorithms],
-            }
+        return self._row(
+            "statistic pvalue df1 df2 n_cases n_algorithms",
+            df1=self.f_df[0],
+            df2=self.f_df[1],
         )
 
     def _table(self) -> pd.DataFrame:
