@@ -8,9 +8,9 @@ from typing import Any
 import pandas as pd
 
 from nbstats.results import methods_text
-from nbstats.results.base import Result, TestResult, region_rows
+from nbstats.results.base import Result, region_rows
 from nbstats.results.decisions import describe
-from nbstats.results.frequentist import difference_label, hypothesis_text
+from nbstats.results.frequentist import MeanDifferenceResult, hypothesis_text
 from nbstats.results.prose import Paragraph
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -24,7 +24,7 @@ def _design_text(rho: float, folds: int | None, runs: int | None) -> str:
 
 
 @_frozen
-class CorrelatedTTestResult(TestResult):
+class CorrelatedTTestResult(MeanDifferenceResult):
     """Corrected resampled t-test (Nadeau & Bengio 2003).
 
     Attributes
@@ -70,29 +70,13 @@ class CorrelatedTTestResult(TestResult):
             f"(H1: {hypothesis_text(self.name_a, self.name_b, self.alternative)})"
         )
 
+    _frame_columns = (
+        "a b statistic df pvalue mean_difference ci_low ci_high n rho alternative"
+    )
+
     def _scalars(self) -> list[tuple[str, object]]:
-        return [
-            ("t", self.statistic),
-            ("df", self.df),
-            ("p-value", self.pvalue),
-            (difference_label(self.name_a, self.name_b), self.mean_difference),
-            (f"{self.confidence_level:.0%} CI", self.confidence_interval),
-            ("folds", _design_text(self.rho, self.folds, self.runs)),
-        ]
-
-    def _kinds(self) -> dict[object, str]:
-        return {difference_label(self.name_a, self.name_b): "score"}
-
-    def to_frame(self) -> pd.DataFrame:
-        low, high = self.confidence_interval
-        return self._row(
-            "a b statistic df pvalue mean_difference ci_low ci_high n rho alternative",
-            ci_low=low,
-            ci_high=high,
-        )
-
-    def _table(self) -> None:
-        return None
+        design = _design_text(self.rho, self.folds, self.runs)
+        return [*super()._scalars(), ("folds", design)]
 
 
 @_frozen

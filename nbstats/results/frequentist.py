@@ -196,7 +196,44 @@ class WilcoxonResult(TestResult):
 
 
 @_frozen
-class TTestResult(TestResult):
+class MeanDifferenceResult(TestResult):
+    """A t-test of the mean difference b − a of two algorithms: the key
+    figures and the one-row frame that the paired t-test and the corrected
+    resampled t-test share (their attributes: ``df``, ``mean_difference``,
+    ``confidence_interval``, ``confidence_level``, ``alternative``,
+    ``name_a``, ``name_b``)."""
+
+    #: The columns of ``to_frame()``, in order.
+    _frame_columns = (
+        "a b statistic df pvalue mean_difference ci_low ci_high alternative"
+    )
+
+    def _scalars(self) -> list[tuple[str, object]]:
+        r: Any = self
+        return [
+            ("t", r.statistic),
+            ("df", r.df),
+            ("p-value", r.pvalue),
+            (difference_label(r.name_a, r.name_b), r.mean_difference),
+            (f"{r.confidence_level:.0%} CI", r.confidence_interval),
+        ]
+
+    def _kinds(self) -> dict[object, str]:
+        # a score difference, whatever the names say ("rank", "effect", …)
+        r: Any = self
+        return {difference_label(r.name_a, r.name_b): "score"}
+
+    def to_frame(self) -> pd.DataFrame:
+        r: Any = self
+        low, high = r.confidence_interval
+        return self._row(self._frame_columns, ci_low=low, ci_high=high)
+
+    def _table(self) -> None:
+        return None
+
+
+@_frozen
+class TTestResult(MeanDifferenceResult):
     """Paired t-test (Demšar 2006, §3.1.2).
 
     Attributes
@@ -225,30 +262,6 @@ class TTestResult(TestResult):
 
     def _title(self) -> str:
         return _pair_title("Paired t-test", self.name_a, self.name_b, self.alternative)
-
-    def _scalars(self) -> list[tuple[str, object]]:
-        return [
-            ("t", self.statistic),
-            ("df", self.df),
-            ("p-value", self.pvalue),
-            (difference_label(self.name_a, self.name_b), self.mean_difference),
-            (f"{self.confidence_level:.0%} CI", self.confidence_interval),
-        ]
-
-    def _kinds(self) -> dict[object, str]:
-        # a score difference, whatever the names say ("rank", "effect", …)
-        return {difference_label(self.name_a, self.name_b): "score"}
-
-    def to_frame(self) -> pd.DataFrame:
-        low, high = self.confidence_interval
-        return self._row(
-            "a b statistic df pvalue mean_difference ci_low ci_high alternative",
-            ci_low=low,
-            ci_high=high,
-        )
-
-    def _table(self) -> None:
-        return None
 
 
 @_frozen

@@ -76,3 +76,36 @@ def test_fold_results_name_the_difference():
     summary = res.summary()
     assert "posterior mean of aode − nbc" in summary
     assert "b − a" not in summary
+
+
+def test_the_two_t_tests_share_their_figures():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0.80, 0.02, 30), rng.normal(0.81, 0.02, 30)
+    res = nbstats.correlated_ttest(a, b, folds=10, runs=3)
+    frame = res.to_frame()
+    assert list(frame.columns) == [
+        "a",
+        "b",
+        "statistic",
+        "df",
+        "pvalue",
+        "mean_difference",
+        "ci_low",
+        "ci_high",
+        "n",
+        "rho",
+        "alternative",
+    ]
+    # Nadeau & Bengio (2003): t = mean(d) / sqrt((1/n + ρ/(1 − ρ)) var(d))
+    d = b - a
+    t = d.mean() / np.sqrt((1 / 30 + 0.1 / 0.9) * d.var(ddof=1))
+    assert frame.loc[0, "statistic"] == pytest.approx(t)
+    labels = [label for label, _ in res._scalars()]
+    assert labels == [
+        "t",
+        "df",
+        "p-value",
+        "mean difference (b − a)",
+        "95% CI",
+        "folds",
+    ]
