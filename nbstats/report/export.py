@@ -1,13 +1,14 @@
-"""Execute the report notebook and write the report, atomically.
+"""Write the report: convert the executed notebook, stage every file, and
+rename them into place, atomically.
 
-:func:`execute_notebook` runs the notebook with nbclient in a kernel of *this*
-interpreter (never a same-named kernelspec installed elsewhere, which might
-lack nbstats), in a scratch directory. :func:`export_notebook` turns it into
-the bytes of the report and of the files that go next to it;
-:func:`write_report` stages all of them in a temporary directory beside the
-target and renames them into place, the report itself last. Any failure before
-that leaves the target directory as it was: no half-written report, no stray
-temporary file, an existing report untouched.
+The notebook is executed by :mod:`nbstats.report.kernel` (re-exported here as
+:func:`execute_notebook`); scratch names and the removal of a killed run's
+leftovers are :mod:`nbstats.report.scratch`'s. :func:`export_notebook` turns
+the executed notebook into the bytes of the report and of the files that go
+next to it; :func:`write_report` stages all of them in a temporary directory
+beside the target and renames them into place, the report itself last. Any
+failure before that leaves the target directory as it was: no half-written
+report, no stray temporary file, an existing report untouched.
 
 Files next to a report named ``<stem>``:
 
@@ -31,21 +32,28 @@ from __future__ import annotations
 
 import base64
 import copy
-import hashlib
 import os
 import re
 import shutil
-import socket
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from nbstats.report.errors import TEX_PACKAGES, MissingToolError, ReportError
 
+# the kernel's and the scratch files' names, where callers have found them
+from nbstats.report.kernel import (  # noqa: F401
+    CELL_TIMEOUT,
+    STARTUP_TIMEOUT,
+    _execute_in_thread,
+    execute_notebook,
+)
+from nbstats.report.scratch import STALE_AFTER, remove_stale, scratch_prefix
+
 __all__ = [
     "FORMATS",
     "LATEX_COMMAND",
+    "STALE_AFTER",
     "MissingToolError",
     "ReportError",
     "execute_notebook",
@@ -67,10 +75,6 @@ FORMATS = {
 
 #: How xelatex is run for PDF reports ("{filename}" is the .tex file).
 LATEX_COMMAND = ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "{filename}"]
-
-#: Seconds a cell of the report may run, and the kernel may take to start.
-CELL_TIMEOUT = 900
-STARTUP_TIMEOUT = 120
 
 
 def resolve_format(path: Path, format: str | None) -> str:
@@ -111,251 +115,6 @@ def check_tools(fmt: str) -> None:
     missing = [tool for tool in needed if shutil.which(tool) is None]
     if missing:
         raise MissingToolError(_missing_tools_message(fmt, missing))
-
-
-# -- scratch files ----------------------------------------------------------------
-
-#: The host's tag in scratch names (a folder may be shared between machines).
-_HOST = hashlib.sha1(socket.gethostname().encode("utf-8")).hexdigest()[:6]
-#: Scratch names: ``nbstats-<kind>-<host>-<pid>-<random>``, in the temporary
-#: folder, or ``.<report name>.nbstats-<kind>-<host>-<pid>-<random>.tmp``
-#: (or ``.probe``) beside the report.
-_SCRATCH = re.compile(
-    r"(?:\..+\.)?nbstats-(?P<kind>report|latex|dashboard|stage|probe)-"
-    r"(?P<host>[0-9a-f]{6})-(?P<pid>\d{1,10})-[A-Za-z0-9_]+(?:\.tmp|\.probe)?"
-)
-#: Scratch names of nbstats before they named their process.
-_LEGACY = re.compile(r"nbstats-(?:report|latex|dashboard)-[a-z0-9_]{8}")
-#: Leftovers whose process cannot be asked (another host, an older nbstats)
-#: are removed once they are this old, in seconds.
-STALE_AFTER = 24 * 3600
-
-
-def scratch_prefix(kind: str) -> str:
-    """The start of a temporary file's or folder's name: it names nbstats,
-    this host and this process, so that :func:`remove_stale` can tell the
-    leftovers of a killed run (SIGKILL runs no clean-up) from live ones.
-
-    Examples
-    --------
-    >>> scratch_prefix("report").startswith("nbstats-report-")
-    True
-    """
-    return f"nbstats-{kind}-{_HOST}-{os.getpid()}-"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):  # another user's: alive
-        return True
-    return True
-
-
-def remove_stale(directory: str | os.PathLike[str], *, report: str = "") -> list[str]:
-    """Remove the scratch files and folders that killed nbstats runs left in
-    ``directory``; return their names.
-
-    Only nbstats' own names (:func:`scratch_prefix`) are touched: those of a
-    process of this host that is gone, those of another host after
-    :data:`STALE_AFTER` seconds, and (after that long too) the names an
-    older nbstats used: ``nbstats-report-XXXXXXXX`` in the temporary folder,
-    ``.<report>.XXXXXXXX.tmp`` beside the report named ``report``.
-    """
-    legacy = (
-        re.compile(rf"\.{re.escape(report)}\.[a-z0-9_]{{8}}\.(?:tmp|probe)")
-        if report
-        else _LEGACY
-    )
-    removed = []
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return []
-    now = time.time()
-    for entry in entries:
-        match = _SCRATCH.fullmatch(entry.name)
-        try:
-            old = now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER
-        except OSError:
-            continue
-        if match is not None and match["host"] == _HOST:
-            stale = int(match["pid"]) != os.getpid() and not _alive(int(match["pid"]))
-        else:
-            stale = old and (match is not None or legacy.fullmatch(entry.name))
-        if not stale:
-            continue
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path)
-            else:
-                os.unlink(entry.path)
-        except OSError:
-            continue  # another user's, or gone already
-        removed.append(entry.name)
-    return removed
-
-
-# -- execution ------------------------------------------------------------------
-
-
-def _kernel_manager_class() -> type:
-    """A kernel manager whose "python3" is always this interpreter's ipykernel."""
-    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
-    from jupyter_client.manager import AsyncKernelManager
-    from traitlets import default
-
-    class ThisPythonKernelSpecManager(KernelSpecManager):
-        def get_kernel_spec(self, kernel_name: str) -> Any:
-            if kernel_name != "python3":
-                raise NoSuchKernel(kernel_name)
-            from ipykernel.kernelspec import RESOURCES, get_kernel_dict
-
-            return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
-
-    class ThisPythonKernelManager(AsyncKernelManager):
-        @default("kernel_spec_manager")
-        def _default_kernel_spec_manager(self) -> KernelSpecManager:
-            return ThisPythonKernelSpecManager(data_dir=self.data_dir)
-
-        @default("transport_encryption")
-        def _default_transport_encryption(self) -> str:
-            # encrypt the local channels when libzmq can (the kernel warns
-            # about plain-text TCP otherwise)
-            import zmq
-
-            return "auto" if zmq.has("curve") else "disabled"
-
-    return ThisPythonKernelManager
-
-
-def _kernel_env() -> dict[str, str]:
-    env = dict(os.environ)
-    # the kernel imports the same nbstats as this process, installed or not
-    root = str(Path(__file__).resolve().parents[2])  # above nbstats/
-    env["PYTHONPATH"] = os.pathsep.join(
-        [root, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
-    )
-    env.pop("MPLBACKEND", None)  # the kernel's own inline backend
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
-    return env
-
-
-def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
-    """Execute a copy of ``nb`` in a fresh kernel; return the executed copy.
-
-    The kernel is driven from a worker thread while this thread waits, so that
-    an interrupt (Ctrl-C's :class:`KeyboardInterrupt`, or whatever exception a
-    signal handler raises) arrives here: the kernel's process group is killed,
-    its files removed, and the exception propagates unchanged. (nbclient's own
-    signal handlers, which kill the kernel under a running cell and end in a
-    ``DeadKernelError``, are not installed outside the main thread.)
-
-    Raises
-    ------
-    ReportError
-        A cell raised (the message names it), timed out, or the kernel died.
-    """
-    from nbclient import NotebookClient
-    from nbclient.exceptions import (
-        CellExecutionError,
-        CellTimeoutError,
-        DeadKernelError,
-    )
-
-    executed = copy.deepcopy(nb)
-    scratch = tempfile.gettempdir()
-    remove_stale(scratch)
-    with tempfile.TemporaryDirectory(prefix=scratch_prefix("report")) as workdir:
-        client = NotebookClient(
-            executed,
-            timeout=timeout,
-            startup_timeout=STARTUP_TIMEOUT,
-            kernel_name="python3",
-            kernel_manager_class=_kernel_manager_class(),
-            resources={"metadata": {"path": workdir}},
-            allow_errors=False,
-        )
-        # the kernel's connection file goes in the scratch folder too (by
-        # default it is a loose file in the temporary folder)
-        client.create_kernel_manager().connection_file = os.path.join(
-            workdir, "kernel.json"
-        )
-        try:
-            _execute_in_thread(client, _kernel_env())
-        except CellExecutionError as error:
-            raise ReportError(
-                f"the report notebook failed: {error.ename}: {error.evalue}"
-            ) from error
-        except (CellTimeoutError, DeadKernelError, TimeoutError) as error:
-            raise ReportError(f"the report notebook did not finish: {error}") from error
-    return executed
-
-
-#: Seconds to wait, after an interrupt, for the client to notice its killed
-#: kernel and remove the kernel's connection file.
-STOP_TIMEOUT = 10.0
-
-
-def _execute_in_thread(client: Any, env: dict[str, str]) -> None:
-    """Run ``client.async_execute`` in a thread of its own; re-raise its error.
-
-    The wait is on an event, not ``Thread.join``: an exception raised in a
-    signal handler during ``join`` marks a running thread as stopped (CPython
-    3.11).
-    """
-    import asyncio
-    import atexit
-    import threading
-
-    failure: list[BaseException] = []
-    done = threading.Event()
-
-    def work() -> None:
-        loop = asyncio.new_event_loop()
-        try:
-            loop.run_until_complete(client.async_execute(env=env))
-        except BaseException as error:  # handed to the waiting thread
-            failure.append(error)
-        finally:
-            loop.close()
-            done.set()
-
-    worker = threading.Thread(target=work, name="nbstats-report-kernel", daemon=True)
-    worker.start()
-    try:
-        while not done.wait(0.1):
-            pass
-    except BaseException:
-        _stop(client, done)
-        raise
-    finally:
-        # nbclient leaves its exit hook registered when the kernel dies while
-        # starting; the hook would then fail at exit (its manager is gone)
-        hook = getattr(client, "_cleanup_kernel", None)
-        if hook is not None:
-            atexit.unregister(hook)
-    if failure:
-        raise failure[0]
-
-
-def _stop(client: Any, done: Any) -> None:
-    """Kill the kernel (its whole process group) until the client gives up."""
-    import signal
-    import time
-
-    deadline = time.monotonic() + STOP_TIMEOUT
-    while not done.is_set() and time.monotonic() < deadline:
-        manager = getattr(client, "km", None)
-        process = getattr(getattr(manager, "provisioner", None), "process", None)
-        if process is not None and process.poll() is None:
-            try:  # the kernel leads a session of its own: kill its children too
-                os.killpg(process.pid, signal.SIGKILL)
-            except (AttributeError, ProcessLookupError, PermissionError):
-                process.kill()
-        done.wait(0.05)
 
 
 # -- export -----------------------------------------------------------------------

@@ -248,25 +248,43 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
     if folds_section:
         _fold_cells(nb, settings, layout, table)
     if compact:
-        nb.markdown("# Appendix: full tables")
-        appendix = [
-            "report.appendix_note()",
-            "report.scores_table(scores, **direction)",
-        ]
-        labels = ["tab:scores"]
-        m = table.shape[1]
-        # pairwise tables too long to typeset are CSV files only: no label
-        typeset = typeset_pairs(m * (m - 1) // 2)
-        if freq:
-            appendix.append("report.appendix_frequentist(nemenyi, holm)")
-            labels += ["tab:nemenyi-all", "tab:holm"] if typeset else ["tab:holm"]
-        if bayes:
-            appendix.append("report.appendix_bayesian(signrank, joint)")
-            labels += ["tab:signrank-all", "tab:joint"] if typeset else []
-        if ranks:
-            appendix.append("report.appendix_ranks(rank_ci)")
-            labels.append("tab:ranks")
-        nb.code("\n".join(appendix), tables=labels)
+        _appendix_cells(nb, table.shape[1], freq=freq, bayes=bayes, ranks=ranks)
+    _methods_cell(nb, settings, folds=folds_section)
+    nb.code("report.references(methods)")
+    return _finish(nb, settings, figure_formats)
+
+
+def _appendix_cells(
+    nb: _Cells, m: int, *, freq: bool, bayes: bool, ranks: bool
+) -> None:
+    """The compact layout's appendix: every full table of ``m`` algorithms."""
+    nb.markdown("# Appendix: full tables")
+    appendix = [
+        "report.appendix_note()",
+        "report.scores_table(scores, **direction)",
+    ]
+    labels = ["tab:scores"]
+    # pairwise tables too long to typeset are CSV files only: no label
+    typeset = typeset_pairs(m * (m - 1) // 2)
+    if freq:
+        appendix.append("report.appendix_frequentist(nemenyi, holm)")
+        labels += ["tab:nemenyi-all", "tab:holm"] if typeset else ["tab:holm"]
+    if bayes:
+        appendix.append("report.appendix_bayesian(signrank, joint)")
+        labels += ["tab:signrank-all", "tab:joint"] if typeset else []
+    if ranks:
+        appendix.append("report.appendix_ranks(rank_ci)")
+        labels.append("tab:ranks")
+    nb.code("\n".join(appendix), tables=labels)
+
+
+def _methods_cell(nb: _Cells, settings: ReportSettings, *, folds: bool) -> None:
+    """The Methods section: every test, setting and seed the report used (the
+    results of every analysis the notebook ran)."""
+    freq = "frequentist" in settings.analyses
+    bayes = "bayesian" in settings.analyses
+    ranks = "ranks" in settings.analyses
+    layout = settings.layout
     results = []
     if layout == "two-sample":
         results.append("wilcoxon=wilcoxon, sign=sign," if freq else "")
@@ -279,9 +297,9 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
             else ""
         )
         results.append("rank_ci=rank_ci," if ranks else "")
-    if folds_section:
+    if folds:
         results.append("fold_tests=fold_tests, runs=RUNS,")
-    if folds_section and settings.hierarchical and settings.runs is not None:
+    if folds and settings.hierarchical and settings.runs is not None:
         results.append("hierarchical=hierarchical,")
     if bayes and layout != "two-sample":
         results.append("plackett_luce=plackett_luce,")
@@ -297,8 +315,6 @@ methods = report.methods(
 )
 """
     )
-    nb.code("report.references(methods)")
-    return _finish(nb, settings, figure_formats)
 
 
 def _finish(nb: _Cells, settings: ReportSettings, figure_formats: Sequence[str]) -> Any:
