@@ -18,7 +18,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -26,8 +25,6 @@ import pandas as pd
 
 from nbstats.names import AliasOption
 from nbstats.results.bayes import BayesSignedRankResult
-from nbstats.scores import oriented, rank_rows
-from nbstats.stats.bayes.canonical import canonical_table
 from nbstats.stats.bayes.decision import (
     FRIEDMAN_DEFAULT_S,
     IDP_DEFAULT_S,
@@ -37,8 +34,7 @@ from nbstats.stats.bayes.decision import (
 )
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.friedman_calibration import minimum_cases
-from nbstats.stats.bayes.shared_prior import SharedPrior
-from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
+from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.widgets import bayes_views as views
 from nbstats.widgets.base import (
     Dashboard,
@@ -47,25 +43,18 @@ from nbstats.widgets.base import (
     prepare_table,
 )
 from nbstats.widgets.bayes_controls import build_controls, s_and_loss_widgets
-from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner, SignedRankJoint
-from nbstats.widgets.bayes_pairs import PairPosteriors, default_draws
+from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner
+from nbstats.widgets.bayes_pairs import default_draws
+from nbstats.widgets.bayes_setup import pair_setup
 
 __all__ = ["BayesDashboard", "friedman_strength"]
 
 #: Friedman verdicts kept for earlier (s, γ).
 FRIEDMAN_CACHE = 8
 
-_COLUMNS = [
-    "a",
-    "b",
-    "prob_lower",
-    "prob_upper",
-    "prob_left",
-    "prob_rope",
-    "prob_right",
-    "prob_equivalent",
-    "decision",
-]
+#: The pairs table's columns, in order.
+_COLUMNS = ["a", "b", "prob_lower", "prob_upper", "prob_left", "prob_rope",
+            "prob_right", "prob_equivalent", "decision"]  # fmt: skip
 
 
 def friedman_strength(prior: str, s: float) -> float:
@@ -244,12 +233,13 @@ class BayesDashboard(Dashboard):
     >>> decision(dash)  # P(b better) is 0.69 to 0.85: below 0.95
     'undecided'
 
-    Equal losses for both errors: the threshold drops to ½ and b is preferred.
+    Equal losses for both errors: the threshold drops to ½ and C4.5+m+cf is
+    decided better.
 
     >>> dash.controls["loss_ratio"].value = 1.0
     >>> dash.result["threshold"], decision(dash)
     (0.5, 'b')
-    >>> "b better" in dash.matrix_view.value
+    >>> "C4.5+m+cf better" in dash.matrix_view.value
     True
     """
 
@@ -278,22 +268,12 @@ class BayesDashboard(Dashboard):
         self.dropped_cases = dropped
         self._source, self.nan_policy, self._alias_option = scores, nan_policy, aliases
         self.higher_is_better = higher_is_better
-        n, m = table.shape
+        m = table.shape[1]
         if m < 2:
             raise ValueError(f"the Bayesian dashboard needs 2 algorithms, got {m}.")
         self.n_samples = check_n_samples(
             default_draws(m) if n_samples is None else n_samples
         )
-        values = oriented(table.to_numpy(), higher_is_better)
-        self._values = values
-        self._pairs = list(combinations(range(m), 2))
-        self._pair_index = {pair: k for k, pair in enumerate(self._pairs)}
-        # d > 0 where the second algorithm of the pair (b) is better
-        diffs = (
-            values[:, [j for _, j in self._pairs]]
-            - values[:, [i for i, _ in self._pairs]]
-        )
-        self._diffs = diffs
         # one seed for everything random: the same draws on every recompute
         self._seed = seed_sequence(random_state)
         # the report re-draws with an int seed (it runs in its own kernel)
@@ -302,29 +282,17 @@ class BayesDashboard(Dashboard):
             if isinstance(random_state, int)
             else int(self._seed.entropy % 2**32)
         )
-        self._draws = DirichletWeights(n, self.n_samples, self._seed)
-        self._gammas = SharedPrior()
-        uniforms = np.empty(self.n_samples)
-        for chunk in self._draws:
-            uniforms[chunk.rows] = chunk.uniforms
-        shared = {"uniforms": uniforms}
-        self._gammas.uniforms = uniforms
-        mean_rank = rank_rows(
-            self.table.to_numpy(), higher_is_better=self.higher_is_better
-        ).mean(axis=0)
-        # the joint statements of bayes_posthoc: its canonical layout of the
-        # cases and algorithms, so the same draws on the same cases
-        canonical, canonical_names, columns = canonical_table(values, names)
-        pairs = list(combinations(range(m), 2))
-        self._joint_statements = SignedRankJoint(
-            canonical[:, [j for _, j in pairs]] - canonical[:, [i for i, _ in pairs]],
-            pairs,
-            canonical_names,
-            mean_rank[columns],
-            self.n_samples,
-            self._seed,
+        setup = pair_setup(
+            table,
+            names,
+            higher_is_better=higher_is_better,
+            n_samples=self.n_samples,
+            seed=self._seed,
         )
-        del canonical
+        self._pairs, self._pair_index = setup.pairs, setup.pair_index
+        self._diffs, self._draws, self._gammas = setup.diffs, setup.draws, setup.gammas
+        self._joint_statements, self._engine = setup.joint, setup.engine
+        self._a_names, self._b_names = setup.a_names, setup.b_names
         if joint_in_background is None:
             joint_in_background = len(self._pairs) * self.n_samples >= BACKGROUND_WORK
         # an update and a late joint table never interleave
@@ -332,16 +300,6 @@ class BayesDashboard(Dashboard):
         self._joint_shown = ""  # the last current statements' HTML
         self._joint_runner = JointRunner(
             self._joint_statements, self._joint_arrived, background=joint_in_background
-        )
-        labels = np.asarray(names, dtype=object)
-        self._a_names = labels[[i for i, _ in self._pairs]]
-        self._b_names = labels[[j for _, j in self._pairs]]
-        self._engine = PairPosteriors(
-            diffs,
-            self._draws,
-            self._gammas,
-            shared,
-            names=list(zip(self._a_names, self._b_names, strict=True)),
         )
         self._selected: tuple[tuple, BayesSignedRankResult] | None = None
         # the last few (s, γ): switching the prior (bb sets s = 0) and back

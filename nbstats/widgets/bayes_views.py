@@ -17,10 +17,12 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.plots.style import literal
 from nbstats.results.bayes import BayesSignedRankResult
-from nbstats.results.render import format_value
+from nbstats.results.number_policy import format_number
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
 from nbstats.widgets.base import SCROLL_CLASS
+from nbstats.widgets.vocabulary import bayes_decision
 
 __all__ = [
     "DECISIONS",
@@ -34,10 +36,11 @@ __all__ = [
     "s_label",
 ]
 
-#: decision → (label in the matrix, background colour)
+#: decision → (label in the legend, background colour); the matrix's cells
+#: name the better algorithm (:func:`nbstats.widgets.vocabulary.bayes_decision`)
 DECISIONS = {
-    "b": ("b better", "#b9e3bb"),
-    "a": ("a better", "#c9dcf3"),
+    "b": ("column better", "#b9e3bb"),
+    "a": ("row better", "#c9dcf3"),
     "equivalent": ("equivalent", "#e5d0f2"),
     "undecided": ("undecided", "#eeeeee"),
     "indeterminate": ("indeterminate", "#ffe2a8"),
@@ -75,23 +78,39 @@ def s_label(prior: str, s: float) -> str:
 def loss_label(ratio: float, threshold: float) -> str:
     """The text next to the loss-ratio slider."""
     return (
-        f"losses l0 : l1 = 1 : {ratio:.4g}; "
-        f"b better if P(b better) &gt; l1/(l0+l1) = <b>{threshold:.3f}</b>; "
+        f"losses l0 : l1 = 1 : {ratio:.4g}; an algorithm is decided better if "
+        f"P(better) &gt; l1/(l0+l1) = <b>{threshold:.3f}</b>; "
         f"frequentist reading: one-sided α = l0/(l0+l1) = {1 - threshold:.3f}"
     )
 
 
-def _probabilities(row: Any, rope: bool) -> str:
-    if row.prob_lower != row.prob_upper:
-        text = f"P(b) {row.prob_lower:.3f}–{row.prob_upper:.3f}"
-    else:
-        text = f"P(b) {row.prob_lower:.3f}"
+def probability(value: float) -> str:
+    """A probability as the report prints it (3 decimals, "&gt; 0.999",
+    "&lt; 0.001"; :func:`nbstats.results.number_policy.format_number`).
+
+    Examples
+    --------
+    >>> probability(0.99951), probability(0.5)
+    ('&gt; 0.999', '0.500')
+    """
+    return html.escape(format_number(float(value), "probability"))
+
+
+def probability_range(lower: float, upper: float) -> str:
+    """One probability, or its bounds over the IDP's priors as "lower–upper"."""
+    if lower == upper:
+        return probability(lower)
+    return f"{probability(lower)}–{probability(upper)}"
+
+
+def _probabilities(row: Any, rope: bool, a: str, b: str) -> str:
+    text = f"P({b} better) {probability_range(row.prob_lower, row.prob_upper)}"
     if rope:
         text += (
-            f"<br>left/rope/right {row.prob_left:.2f}/{row.prob_rope:.2f}/"
-            f"{row.prob_right:.2f}"
+            f"<br>P(rope) {probability(row.prob_rope)}, "
+            f"P({a} better) {probability(row.prob_left)}"
         )
-    return text + f"<br>P(|θ−½|&lt;ε) {row.prob_equivalent:.3f}"
+    return text + f"<br>P(|θ−½|&lt;ε) {probability(row.prob_equivalent)}"
 
 
 def _caption(settings: dict, threshold: float, n_samples: int) -> str:
@@ -99,13 +118,15 @@ def _caption(settings: dict, threshold: float, n_samples: int) -> str:
     prior = {"idp": "IDP", "bb": "Bayesian bootstrap", "point": "point prior"}[
         settings["prior"]
     ]
+    equivalent = f"; equivalent if P(rope) &gt; {threshold:.3f}" if rope else ""
     return (
-        f"Row a vs column b: is b better? (Bayesian signed-rank, {prior}"
+        "Each row's algorithm against each column's: which is better? "
+        f"(Bayesian signed-rank, {prior}"
         + (f", s = {settings['s']:.3g}" if settings["prior"] != "bb" else "")
         + (f", rope ±{settings['rope']:.3g}" if rope else "")
-        + f"; prefer b if P(b) &gt; {threshold:.3f}; equivalent if "
-        f"P(|θ−½| &lt; {settings['epsilon']:.3g}) &gt; {1 - settings['gamma']:.3g}; "
-        f"{n_samples:,} posterior draws)"
+        + f"; decided better if P(better) &gt; {threshold:.3f}{equivalent}; "
+        "indeterminate if the decision depends on the prior; "
+        f"ε = {settings['epsilon']:.3g}; {n_samples:,} posterior draws)"
     )
 
 
@@ -128,13 +149,18 @@ def matrix_html(
     rope = settings["rope"] > 0
     cells = {} if full else _heat_cells(names, index, pairs)
     for row in pairs.itertuples(index=False) if full else ():
-        label, colour = DECISIONS[row.decision]
-        tip = html.escape(f"{row.a} vs {row.b}: {label}", quote=True)
-        cells[index[row.a], index[row.b]] = (
+        i, j = index[row.a], index[row.b]
+        colour = DECISIONS[row.decision][1]
+        label = html.escape(bayes_decision(row.decision, shown[i], shown[j]))
+        tip = html.escape(
+            f"{row.a} vs {row.b}: {bayes_decision(row.decision, row.a, row.b)}",
+            quote=True,
+        )
+        cells[i, j] = (
             f'<td title="{tip}" style="background:{colour};padding:3px 6px;'
             'border:1px solid #fff;font-size:11px;white-space:nowrap" '
             f'data-decision="{row.decision}"><b>{label}</b><br>'
-            f"{_probabilities(row, rope)}</td>"
+            f"{_probabilities(row, rope, esc[i], esc[j])}</td>"
         )
     counts = pairs["decision"].value_counts() if len(pairs) else pd.Series()
     legend = " ".join(
@@ -179,7 +205,6 @@ def _heat_cells(
     """The heat map's cells (a tooltip each), from the columns at once: a
     100-algorithm matrix has 4950 of them on every change."""
     tips = {name: html.escape(name, quote=True) for name in names}
-    labels = {key: label for key, (label, _) in DECISIONS.items()}
     cells = {}
     for a, b, decision, lower, upper in zip(
         pairs["a"].tolist(),
@@ -189,10 +214,10 @@ def _heat_cells(
         pairs["prob_upper"].tolist(),
         strict=True,
     ):
-        probability = f"{lower:.3f}–{upper:.3f}" if lower != upper else f"{lower:.3f}"
+        said = html.escape(bayes_decision(decision, a, b), quote=True)
         cells[index[a], index[b]] = (
             f'<td class="nbstats-bm-{decision}" title="{tips[a]} vs {tips[b]}: '
-            f'{labels[decision]}; P(b better) {probability}" '
+            f'{said}; P({tips[b]} better) {probability_range(lower, upper)}" '
             f'data-decision="{decision}"></td>'
         )
     return cells
@@ -251,8 +276,8 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
         f"{html.escape(shown.get(r.better, r.better))} "
         f"{'≈' if getattr(r, 'relation', 'better') == 'equivalent' else '&gt;'} "
         f"{html.escape(shown.get(r.worse, r.worse))}</td>"
-        f'<td style="{pad};text-align:right">{r.prob:.3f}</td>'
-        f'<td style="{pad};text-align:right">{r.joint:.3f}</td></tr>'
+        f'<td style="{pad};text-align:right">{probability(r.prob)}</td>'
+        f'<td style="{pad};text-align:right">{probability(r.joint)}</td></tr>'
         for r in listed.itertuples(index=False)
     )
     more = (
@@ -310,7 +335,8 @@ def friedman_html(res: Any, shown: dict[str, str]) -> str:
         )
     ranks = res.mean_ranks.sort_values(kind="stable")
     listed = ", ".join(
-        f"{html.escape(shown.get(str(name), str(name)))}&nbsp;{rank:.2f}"
+        f"{html.escape(shown.get(str(name), str(name)))}&nbsp;"
+        f"{format_number(float(rank), 'rank')}"
         for name, rank in ranks.items()
     )
     method = "ellipsoid" if res.method == "ellipsoid" else "Monte Carlo"
@@ -318,8 +344,8 @@ def friedman_html(res: Any, shown: dict[str, str]) -> str:
         f'<div style="font-size:12px;line-height:1.5;overflow-wrap:anywhere">'
         "<b>Bayesian Friedman</b>"
         f" ({method}, s = {res.s:.3g}): {html.escape(res.decision)}. "
-        f"Distance² of equal ranks {format_value(res.statistic)}, region up to "
-        f"{format_value(res.rho)}. "
+        f"Distance² of equal ranks {format_number(res.statistic, 'statistic')}, "
+        f"region up to {format_number(res.rho, 'statistic')}. "
         f'Posterior mean ranks (1 = best): <div class="{SCROLL_CLASS}" '
         f'style="max-height:7.5em;overflow:auto;max-width:100%">{listed}.</div>'
         "</div>"
@@ -358,7 +384,11 @@ class PosteriorPlot:
             import dataclasses
 
             shown = dataclasses.replace(result, name_a=labels[0], name_b=labels[1])
-        picture = signrank_picture(shown, None, True, previous=old)
+        picture = signrank_picture(shown, None, False, previous=old)
+        # the decision line in the dashboards' words (vocabulary)
+        said = bayes_decision(shown.decision, shown.name_a, shown.name_b)
+        line = literal(f"threshold {shown.threshold:g} → {said}")
+        picture = picture._replace(title=f"{picture.title}\n{line}")
         svg = signrank_svg(
             picture, alt=f"posterior of θ: {result.name_a} vs {result.name_b}"
         )

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from nbstats import _scipy_stats as sps
-from nbstats.plots._common import format_probability as plot_probability
 from nbstats.plots.style import ACCENT, INK, MUTED, SECOND, SHADE
+from nbstats.results.number_policy import format_number
 from nbstats.widgets.posterior_svg import (
     ASCENT,
     BOTTOM,
@@ -57,18 +57,19 @@ LEFT_ALPHA, RIGHT_ALPHA, ROPE_ALPHA = 0.45, 0.3, 0.35
 
 
 def format_probability(p: float | None) -> str:
-    """Three decimals, without a false 0 or 1; "–" for a missing probability.
+    """As the report prints a probability (the number policy: three decimals,
+    never a false 0 or 1); "–" for a missing probability.
 
     Examples
     --------
     >>> format_probability(0.8154), format_probability(0.99991)
     ('0.815', '> 0.999')
-    >>> format_probability(None)
-    '–'
+    >>> format_probability(1.0), format_probability(None)
+    ('> 0.999', '–')
     """
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "–"
-    return plot_probability(p)
+    return format_number(float(p), "probability")
 
 
 def _svg_head(width: float, height: float, alt: str, desc: str) -> list[str]:

@@ -13,8 +13,10 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.results.number_policy import format_number
 from nbstats.widgets.base import SCROLL_CLASS
 from nbstats.widgets.folds_svg import format_probability
+from nbstats.widgets.vocabulary import bayes_decision
 
 __all__ = [
     "DECISION_ORDER",
@@ -39,19 +41,15 @@ _SPIN = (
 
 
 def decision_words(decision: str, a: str, b: str) -> str:
-    """The decision in words, with the algorithms' (display) names.
+    """The decision in words, with the algorithms' (display) names
+    (:func:`nbstats.widgets.vocabulary.bayes_decision`).
 
     Examples
     --------
     >>> decision_words("b", "nbc", "aode")
     'aode better'
     """
-    return {
-        "b": f"{b} better",
-        "a": f"{a} better",
-        "equivalent": "practically equivalent",
-        "undecided": "undecided",
-    }.get(decision, decision)
+    return bayes_decision(decision, a, b)
 
 
 def design_label(runs: int | None, test_fraction: float, ns: list[int]) -> str:
@@ -176,9 +174,10 @@ def _detail_table(
             if rope > 0
             else ""
         )
+        mean = html.escape(format_number(columns["mean_difference"][k], "score"))
         cells.append(
             f'<tr{style}><td style="{_WRAP}">{html.escape(str(case))}</td>'
-            f"{right}{columns['mean_difference'][k]:.4g}</td>"
+            f"{right}{mean}</td>"
             f"{right}{format_probability(columns['prob_left'][k])}</td>{middle}"
             f"{right}{format_probability(columns['prob_right'][k])}</td>"
             f"<td>{html.escape(decision_words(columns['decision'][k], a, b))}</td>"

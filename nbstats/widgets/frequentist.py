@@ -41,6 +41,7 @@ from nbstats.widgets.base import (
 )
 from nbstats.widgets.rank_svg import cd_svg
 from nbstats.widgets.svg import show_svg
+from nbstats.widgets.vocabulary import SIGNIFICANT, frequentist_decision
 
 __all__ = ["FrequentistDashboard", "p_text"]
 
@@ -78,9 +79,6 @@ _ADJUST_LABELS = {
 _CACHE_SIZE = 128
 #: Comparisons listed in the p-value table at most (smallest adjusted p first).
 TABLE_ROWS_MAX = 300
-
-#: The frequentist decision words of the product (as the report writes them).
-SIGNIFICANT, NOT_SIGNIFICANT = "significantly different", "not significantly different"
 
 _SIGNIFICANT_ROW = "background:#e8f0f8;font-weight:bold"
 _TABLE_STYLE = (
@@ -490,7 +488,7 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
             _number(row.statistic, "statistic"),
             _number(row.pvalue, "pvalue"),
             _number(row.adjusted, "pvalue"),
-            SIGNIFICANT if row.reject else NOT_SIGNIFICANT,
+            frequentist_decision(bool(row.reject)),
         ]
         rows.append(
             f"<tr{style}>"

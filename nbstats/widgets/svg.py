@@ -15,13 +15,12 @@ Weighed against ``benchmarks/bench_dashboard.py`` (m × 30 cases, median time
 from a control change to the updated views) and the two exports every
 dashboard has (``snapshot_html()`` and the notebook's ``text/html``):
 
-- **Latency.** The SVG pictures take about a millisecond to write; the
-  frequentist dashboard answers a change of α in about 8 ms at 50
-  algorithms, the rank dashboard in about 3 ms (target 150 ms). matplotlib,
-  which drew up to 12 algorithms until now, took 80 ms (CD diagram) to
-  150–240 ms (forest plot) at 8 algorithms, most of it laying out text; it
-  could not follow a slider drag. ipympl is that same matplotlib behind a
-  canvas, so no faster.
+- **Latency.** Writing an SVG string is about a thousandth of what
+  matplotlib spent laying out the same names; with it the dashboards answer
+  a slider well within the 150 ms target at 50 and 100 algorithms, while
+  matplotlib, which drew up to 12 algorithms until now, could not follow a
+  drag of α even at 8 (figures: ``benchmarks/bench_dashboard.py``). ipympl
+  is that same matplotlib behind a canvas, so no faster.
 - **Static export.** An SVG string is already HTML: the snapshot, the
   exported notebook, Voilà and a notebook opened without its kernel show the
   same picture with no script. anywidget (a small ES module) and bqplot draw

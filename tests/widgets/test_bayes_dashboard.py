@@ -19,6 +19,7 @@ import pytest
 
 import nbstats
 import nbstats.widgets.bayes as bayes_module
+import nbstats.widgets.bayes_setup as bayes_setup_module
 from nbstats.plots._common import format_probability
 from nbstats.stats.bayes import shared_prior as shared_prior_module
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
@@ -258,7 +259,7 @@ def test_raising_s_widens_the_idp_interval(table):
         r = row(dash, "A", "B")
         gaps.append(r.prob_upper - r.prob_lower)
         views.append(cell(dash, "A", "B"))
-        assert f"P(b) {r.prob_lower:.3f}–{r.prob_upper:.3f}" in views[-1]
+        assert f"P(B better) {r.prob_lower:.3f}–{r.prob_upper:.3f}" in views[-1]
     assert gaps[0] < gaps[1] < gaps[2]
     assert len(set(views)) == 3
     assert dash.result["selected"].s == 5.0
@@ -331,7 +332,10 @@ def test_joint_statements_view(table):
     assert f"{len(accepted)} of {len(joint)}" in view
     first = accepted.iloc[0]
     assert f"{first.better} &gt; {first.worse}" in view
-    assert f"{first.joint:.3f}" in view
+    # as the report prints a probability: never 1.000, "> 0.999" above 0.999
+    expected = "&gt; 0.999" if first.joint > 0.999 else f"{first.joint:.3f}"
+    assert f">{expected}</td>" in view
+    assert ">1.000<" not in view
     # γ = 0.5: at least as many statements hold (joint only falls down the list)
     dash.controls["gamma"].value = 0.5
     assert dash.result["joint"]["accepted"].sum() >= len(accepted)
@@ -359,7 +363,8 @@ def test_rope_shows_three_regions(table):
     dash.controls["rope"].value = 0.005
     r = row(dash, "A", "B")
     assert r.prob_left + r.prob_rope + r.prob_right == pytest.approx(1.0)
-    assert "left/rope/right" in cell(dash, "A", "B")
+    shown = cell(dash, "A", "B")
+    assert "P(rope) " in shown and "P(A better) " in shown and "P(B better) " in shown
     assert "rope ±0.005" in dash.matrix_view.value
     assert dash.result["selected"].rope == 0.005
 
@@ -402,7 +407,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     monkeypatch.setattr(PairSums, "crosses", counting_crosses)
     monkeypatch.setattr(SignedRankPosterior, "result", counting_result)
     monkeypatch.setattr(shared_prior_module, "gamma_quantile", counting_gamma)
-    monkeypatch.setattr(bayes_module, "DirichletWeights", CountingWeights)
+    monkeypatch.setattr(bayes_setup_module, "DirichletWeights", CountingWeights)
 
     dash = make(table)
     pairs = 6

@@ -17,7 +17,7 @@ import pytest
 
 from nbstats.report.settings import escape_markdown
 from nbstats.widgets import dashboard as dashboard_module
-from nbstats.widgets import serve, serve_process
+from nbstats.widgets import serve, serve_notebook, serve_process
 from nbstats.widgets.serve_voila import CappedKernelManager, limit_message
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -99,9 +99,9 @@ def test_notebook_shows_the_dashboard_widget(wide_csv, fold_csv, kind):
     # its class (the hook styling and the browser test use)
     state = nb.metadata.widgets[WIDGET_STATE]["state"]
     model = state[views[0]]
-    assert serve.DASHBOARD_CLASS in model["state"]["_dom_classes"]
+    assert serve_notebook.DASHBOARD_CLASS in model["state"]["_dom_classes"]
     classes = {c for m in state.values() for c in m["state"].get("_dom_classes", ())}
-    assert any(c.startswith(serve.CONTROL_CLASS) for c in classes)
+    assert any(c.startswith(serve_notebook.CONTROL_CLASS) for c in classes)
     # sources are for Voilà to strip; the title says which file and direction
     name = "uci folds.csv" if kind == "folds" else "demsar 2006.csv"
     assert escape_markdown(name) in nb.cells[0].source  # shown as it is
