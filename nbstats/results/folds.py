@@ -10,8 +10,8 @@ import pandas as pd
 from nbstats.results import methods_text
 from nbstats.results.base import Result, region_rows
 from nbstats.results.decisions import describe
-from nbstats.results.frequentist import MeanDifferenceResult, hypothesis_text
 from nbstats.results.prose import Paragraph
+from nbstats.results.two_sample import MeanDifferenceResult, hypothesis_text
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
