@@ -25,6 +25,7 @@ from nbstats.report.display import _and, _n, figure, paragraph, ref
 from nbstats.report.methods import Paragraph
 from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import prior_text
+from nbstats.results.number_policy import format_number
 
 __all__ = ["appendix_bayesian", "bayesian", "signrank_frame"]
 
@@ -46,20 +47,35 @@ def _decision_cell(row: Any) -> str:
     return _DECISION[row.decision]
 
 
+def _interval(row: Any, key: str) -> str:
+    """A probability's bounds over the near-ignorance prior set, "lower to
+    upper" (the number policy's three decimals)."""
+    low, high = (
+        format_number(getattr(row, f"prob_{key}_{end}"), "probability")
+        for end in ("lower", "upper")
+    )
+    return f"{low} to {high}"
+
+
 def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
-    """The pairwise signed-rank table (better-ranked first) and its caption."""
+    """The pairwise signed-rank table (better-ranked first) and its caption.
+
+    Under the near-ignorance prior every probability is an interval "lower
+    to upper" over the prior set: P(the first better), P(rope) and P(the
+    second better)."""
     pairs_frame = signrank.pairs if keep is None else signrank.pairs[keep]
+    idp = signrank.prior == "idp" and "prob_right_upper" in pairs_frame
     rows = {}
     for row in pairs_frame.itertuples(index=False):
-        if signrank.prior == "idp":
-            entry = {
-                "P(better), lower": row.prob_lower,
-                "P(better), upper": row.prob_upper,
-            }
+        if idp:
+            entry = {"P(first better)": _interval(row, "right")}
+            if signrank.rope > 0:
+                entry["P(rope)"] = _interval(row, "rope")
+            entry["P(second better)"] = _interval(row, "left")
         else:
             entry = {"P(better)": row.prob_right}
-        if signrank.rope > 0:
-            entry["P(rope)"] = row.prob_rope
+            if signrank.rope > 0:
+                entry["P(rope)"] = row.prob_rope
         entry["decision"] = _decision_cell(row)
         if "effect" in pairs_frame:  # b − a: > 0 when the first named is better
             entry["r"] = round(float(row.effect), 2)  # as the frequentist tables
@@ -73,9 +89,9 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
         "first: posterior probability that it is better than the second "
         f"({prior_text(signrank.prior, signrank.s)}"
         + (
-            "; under the near-ignorance prior the lower and upper "
-            "probabilities bound those of every prior of that strength)"
-            if signrank.prior == "idp"
+            "; under the near-ignorance prior each probability is given "
+            "lower to upper, the bounds over every prior of that strength)"
+            if idp
             else ")"
         )
     )
@@ -84,20 +100,23 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             ", probability that the two are practically equivalent (rope "
             f"±{_n(signrank.rope)})"
         )
+    if idp:
+        caption += ", probability that the second is better"
     if "n" in pairs_frame:
         caption += (
             ", on the cases where both algorithms have a score (cases; "
             "nan_policy = 'pairwise')"
         )
+    lower = "lower " if idp else ""
     caption += (
         f", and the decision at threshold {_n(signrank.threshold)}: the "
-        "algorithm named is better when its probability exceeds it"
-        + (", equivalent when P(rope) does" if signrank.rope > 0 else "")
-        + ", else undecided (no evidence either way)"
+        f"algorithm named is better when its {lower}probability exceeds it"
+        + (f", equivalent when the {lower}P(rope) does" if signrank.rope > 0 else "")
         + (
-            "; indeterminate when the lower and upper probabilities straddle it"
-            if signrank.prior == "idp"
-            else ""
+            ", undecided when no upper probability does, indeterminate "
+            "otherwise (the decision depends on the prior)"
+            if idp
+            else ", else undecided (neither reaches it)"
         )
     )
     # rows name b first: r of b − a is the first minus the second
