@@ -103,6 +103,82 @@ def _cut(x: np.ndarray, y: np.ndarray, low: float, high: float):
     return xs, ys
 
 
+def _axes(
+    low: float, high: float, y_top: float | None, px: Any
+) -> tuple[list[str], float, float]:
+    """The axes' frame, ticks and tick labels (y only with a density, up to
+    ``y_top``); and the baseline of the x tick labels and the left edge of the
+    y tick labels."""
+    out: list[str] = []
+    out.append(
+        f'<path d="M{LEFT:.2f},{TOP:.2f} {LEFT:.2f},{BOTTOM:.2f} '
+        f'{RIGHT:.2f},{BOTTOM:.2f}" fill="none" stroke="{INK}" '
+        'stroke-width="0.6" stroke-linecap="square"/>'
+    )
+    marks, texts = [], []
+    label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
+    ticks, digits = nice_ticks(low, high, nbins=7)
+    for tick in ticks:
+        tx = float(px(tick))
+        marks.append(f"M{tx:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
+        texts.append(f'<text x="{tx:.2f}" y="{label_y:.2f}">{tick:.{digits}f}</text>')
+    y_labels_left = LEFT - TICK_LENGTH - TICK_PAD
+    if y_top is not None:
+        ticks, digits = nice_ticks(0.0, y_top, nbins=5)
+        right = LEFT - TICK_LENGTH - TICK_PAD
+        for tick in ticks:
+            ty = float(BOTTOM - tick * (BOTTOM - TOP) / y_top)
+            text = f"{tick:.{digits}f}"
+            y_labels_left = min(y_labels_left, right - text_width(text, TICK_SIZE))
+            marks.append(f"M{LEFT:.2f},{ty:.2f}h{-TICK_LENGTH:g}")
+            texts.append(
+                f'<text x="{right:.2f}" y="{ty + ASCENT * TICK_SIZE / 2:.2f}" '
+                f'text-anchor="end">{text}</text>'
+            )
+    out.append(
+        f'<path d="{"".join(marks)}" stroke="{INK}" stroke-width="0.6" fill="none"/>'
+    )
+    out.append(f'<g font-size="{TICK_SIZE:g}" text-anchor="middle">')
+    out.extend(texts)
+    out.append("</g>")
+
+    return out, label_y, y_labels_left
+
+
+def _entries(
+    result: Any, labels: tuple[str, str]
+) -> list[tuple[str, tuple[str, str, float]]]:
+    """The legend of :func:`student_svg`: the curve, then each region's
+    probability with its colour."""
+    name_a, name_b = labels
+    rope, mean = float(result.rope), float(result.mean)
+    scale, df = float(result.scale), int(result.df)
+    curve = (
+        f"Student t({df}), mean {mean:.3g}, scale {scale:.3g}"
+        if scale > 0
+        else f"every difference equals {mean:.3g}: all mass there"
+    )
+    entries = [
+        (curve, ("line", ACCENT, 1.0)),
+        (
+            f"P({name_a} better) = {format_probability(result.prob_left)}",
+            ("patch", SECOND, LEFT_ALPHA),
+        ),
+        (
+            f"P({name_b} better) = {format_probability(result.prob_right)}",
+            ("patch", ACCENT, RIGHT_ALPHA),
+        ),
+    ]
+    if rope > 0:
+        entries.append(
+            (
+                f"P(rope ±{rope:g}) = {format_probability(result.prob_rope)}",
+                ("patch", SHADE, 1.0),
+            )
+        )
+    return entries
+
+
 def student_svg(result: Any, *, labels: tuple[str, str], title: str) -> str:
     """The Student posterior of a Bayesian correlated t-test, as SVG.
 
@@ -182,37 +258,8 @@ def student_svg(result: Any, *, labels: tuple[str, str], title: str) -> str:
             e = float(px(edge))
             out.append(_line(e, TOP, e, BOTTOM, MUTED, 0.8, _dash(":", 0.8)))
 
-    out.append(
-        f'<path d="M{LEFT:.2f},{TOP:.2f} {LEFT:.2f},{BOTTOM:.2f} '
-        f'{RIGHT:.2f},{BOTTOM:.2f}" fill="none" stroke="{INK}" '
-        'stroke-width="0.6" stroke-linecap="square"/>'
-    )
-    marks, texts = [], []
-    label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
-    ticks, digits = nice_ticks(low, high, nbins=7)
-    for tick in ticks:
-        tx = float(px(tick))
-        marks.append(f"M{tx:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
-        texts.append(f'<text x="{tx:.2f}" y="{label_y:.2f}">{tick:.{digits}f}</text>')
-    y_labels_left = LEFT - TICK_LENGTH - TICK_PAD
-    if scale > 0:
-        ticks, digits = nice_ticks(0.0, y_top, nbins=5)
-        right = LEFT - TICK_LENGTH - TICK_PAD
-        for tick in ticks:
-            ty = float(BOTTOM - tick * (BOTTOM - TOP) / y_top)
-            text = f"{tick:.{digits}f}"
-            y_labels_left = min(y_labels_left, right - text_width(text, TICK_SIZE))
-            marks.append(f"M{LEFT:.2f},{ty:.2f}h{-TICK_LENGTH:g}")
-            texts.append(
-                f'<text x="{right:.2f}" y="{ty + ASCENT * TICK_SIZE / 2:.2f}" '
-                f'text-anchor="end">{text}</text>'
-            )
-    out.append(
-        f'<path d="{"".join(marks)}" stroke="{INK}" stroke-width="0.6" fill="none"/>'
-    )
-    out.append(f'<g font-size="{TICK_SIZE:g}" text-anchor="middle">')
-    out.extend(texts)
-    out.append("</g>")
+    axes, label_y, y_labels_left = _axes(low, high, y_top if scale > 0 else None, px)
+    out.extend(axes)
 
     centre = (LEFT + RIGHT) / 2
     room = 2 * (WIDTH - 4 - centre)
@@ -232,29 +279,7 @@ def student_svg(result: Any, *, labels: tuple[str, str], title: str) -> str:
         f'<text x="{centre:.2f}" y="{TOP - TITLE_PAD:.2f}" text-anchor="middle" '
         f"{_fitted(title, TITLE_SIZE, room)}>{_text(title)}</text>"
     )
-    curve = (
-        f"Student t({df}), mean {mean:.3g}, scale {scale:.3g}"
-        if scale > 0
-        else f"every difference equals {mean:.3g}: all mass there"
-    )
-    entries = [
-        (curve, ("line", ACCENT, 1.0)),
-        (
-            f"P({name_a} better) = {format_probability(result.prob_left)}",
-            ("patch", SECOND, LEFT_ALPHA),
-        ),
-        (
-            f"P({name_b} better) = {format_probability(result.prob_right)}",
-            ("patch", ACCENT, RIGHT_ALPHA),
-        ),
-    ]
-    if rope > 0:
-        entries.append(
-            (
-                f"P(rope ±{rope:g}) = {format_probability(result.prob_rope)}",
-                ("patch", SHADE, 1.0),
-            )
-        )
+    entries = _entries(result, labels)
     legend, bottom = _legend(entries, xlabel_y + 0.24 * LABEL_SIZE + 8.0)
     out.extend(legend)
     out.append("</g></svg>")
