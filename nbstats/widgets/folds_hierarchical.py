@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nbstats.widgets import folds_views as views
+from nbstats.widgets.simplex_svg import simplex_svg
 
 __all__ = ["MISSING_LABEL", "RUN_LABEL", "HierarchicalPanel", "sampler_available"]
 
@@ -159,7 +160,11 @@ class HierarchicalPanel:
                 loss=(1.0, s["loss_ratio"]),
                 higher_is_better=self.tests.higher_is_better, **self._hier_options,
             )  # fmt: skip
-            svg = None if result.prob_rope is None else simplex_svg(result)
+            shown = (
+                self.aliases.get(result.name_a, result.name_a),
+                self.aliases.get(result.name_b, result.name_b),
+            )
+            svg = None if result.prob_rope is None else simplex_svg(result, shown)
         except Exception as error:  # shown beside the button, never lost
             result = None
             self.hierarchical_error = f"{type(error).__name__}: {error}"
@@ -213,21 +218,3 @@ class HierarchicalPanel:
                 "(set a rope and run again to see one).</div>"
             )
         self.hierarchical_view.value = text
-
-
-def simplex_svg(result: Any) -> str:
-    """The hierarchical result's simplex (:func:`nbstats.plots.hierarchical.
-    hierarchical_simplex`, matplotlib, no pyplot: safe in a thread) as SVG."""
-    import io
-
-    from matplotlib.figure import Figure
-
-    from nbstats.plots.hierarchical import hierarchical_simplex
-    from nbstats.plots.style import paper_style
-
-    with paper_style():
-        figure = Figure(figsize=(3.6, 3.8), layout="constrained")
-        hierarchical_simplex(result, ax=figure.add_subplot())
-        buffer = io.StringIO()
-        figure.savefig(buffer, format="svg")
-    return buffer.getvalue()
