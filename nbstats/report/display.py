@@ -67,8 +67,11 @@ def start(
     _NUMBERS.figures = list(figures)
     _FIGURE_FORMATS[:] = list(figure_formats)
     # figures in the LaTeX document's font (Latin Modern) when they go into
-    # one, and without titles: the report captions them
-    set_typography(document_font="pdf" in _FIGURE_FORMATS, titles=False)
+    # one, without titles (the report captions them), laid out at the width
+    # they are printed at
+    set_typography(
+        document_font="pdf" in _FIGURE_FORMATS, titles=False, page_width=FIGURE_WIDTH
+    )
     # library deprecation notices are no part of a report
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning)

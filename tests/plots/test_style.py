@@ -70,3 +70,54 @@ def test_saved_pdf_keeps_text_as_text(table6, tmp_path):
     # TrueType fonts (paper_style's pdf.fonttype = 42), not Type 3
     save(nbstats.posthoc(table6).plot(), tmp_path / "cd.pdf")
     assert b"/FontType 3" not in (tmp_path / "cd.pdf").read_bytes()
+
+
+def _font_files(path) -> dict[str, bytes]:
+    """``{font name: embedded font program}`` of every font in a PDF."""
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
+    from pdfminer.pdftypes import resolve1
+
+    found = {}
+    with open(path, "rb") as handle:
+        document = PDFDocument(PDFParser(handle))
+        for xref in document.xrefs:
+            for objid in xref.get_objids():
+                try:
+                    obj = resolve1(document.getobj(objid))
+                except Exception:  # free or broken entries: not fonts
+                    continue
+                if not isinstance(obj, dict) or "FontName" not in obj:
+                    continue
+                for key in ("FontFile", "FontFile2", "FontFile3"):
+                    if key in obj:
+                        name = resolve1(obj["FontName"]).name
+                        found[name] = (key, resolve1(obj[key]).get_data())
+    return found
+
+
+def test_document_typography_embeds_latin_modern_as_truetype(tmp_path):
+    pytest.importorskip("pdfminer")
+    from nbstats.plots.fonts import document_font
+    from nbstats.plots.style import TYPOGRAPHY, set_typography
+
+    if document_font() is None:
+        pytest.skip("Latin Modern (fonts-lmodern) is not installed")
+    before = set_typography(document_font=True, titles=False)
+    try:
+        assert not TYPOGRAPHY.titles
+        ax = nbstats.posthoc(nbstats.datasets.load("demsar2006")).plot()
+        ax.set_xlabel("δ ≤ 0.05", fontweight="bold")  # Greek: the math font
+        save(ax, tmp_path / "cd.pdf")
+    finally:
+        set_typography(**vars(before))
+    fonts = _font_files(tmp_path / "cd.pdf")
+    names = {name.split("+")[-1] for name in fonts}
+    assert "LMRoman8-Regular" in names and "LatinModernMath-Regular" in names
+    assert not [n for n in names if not n.startswith(("LMRoman8", "LatinModernMath"))]
+    # TrueType outlines in a TrueType slot (FontFile2): the .otf files' CFF
+    # outlines there would be a font of one kind declared as another
+    for key, data in fonts.values():
+        assert key == "FontFile2" and data[:4] == b"\x00\x01\x00\x00"
+    # and the caption naming the test is gone (the report captions it)
+    assert not [t for t in ax.texts if t.get_gid() == "caption"]
