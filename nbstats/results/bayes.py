@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results import methods_text
-from nbstats.results.base import Result
+from nbstats.results.base import Result, region_rows
 from nbstats.results.decisions import DECISIONS, describe
 from nbstats.results.prose import Paragraph
 
@@ -103,12 +103,7 @@ class BayesSignTestResult(Result):
         return f"Bayesian sign test: {self.name_a} vs {self.name_b}"
 
     def _scalars(self) -> list[tuple[str, object]]:
-        rows: list[tuple[str, object]] = [
-            (f"P({self.name_b} better)", self.prob_right),
-            (f"P({self.name_a} better)", self.prob_left),
-        ]
-        if self.prob_rope is not None:
-            rows.append((f"P(within rope ±{self.rope:g})", self.prob_rope))
+        rows = region_rows(self)
         rows += [
             ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.ties}"),
             (f"prior strength s (on {self._prior_place()})", self.s),
@@ -128,22 +123,9 @@ class BayesSignTestResult(Result):
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "prob_left": [self.prob_left],
-                "prob_rope": [self.prob_rope],
-                "prob_right": [self.prob_right],
-                "wins": [self.wins],
-                "losses": [self.losses],
-                "ties": [self.ties],
-                "s": [self.s],
-                "rope": [self.rope],
-                "decision": [self.decision],
-                "n_samples": [self.n_samples],
-                "mc_error": [self.mc_error],
-            }
+        return self._row(
+            "a b prob_left prob_rope prob_right wins losses ties s rope decision "
+            "n_samples mc_error"
         )
 
     def _table(self) -> None:
@@ -347,29 +329,11 @@ prob_right_lower, prob_right_upper : float
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "a": [self.name_a],
-                "b": [self.name_b],
-                "prior": [self.prior],
-                "s": [self.s],
-                "rope": [self.rope],
-                "prob_left": [self.prob_left],
-                "prob_rope": [self.prob_rope],
-                "prob_right": [self.prob_right],
-                "prob_lower": [self.prob_lower],
-                "prob_upper": [self.prob_upper],
-                "prob_left_lower": [self.prob_left_lower],
-                "prob_left_upper": [self.prob_left_upper],
-                "prob_rope_lower": [self.prob_rope_lower],
-                "prob_rope_upper": [self.prob_rope_upper],
-                "prob_right_lower": [self.prob_right_lower],
-                "prob_right_upper": [self.prob_right_upper],
-                "posterior_mean": [self.posterior_mean],
-                "decision": [self.decision],
-                "n_samples": [self.n_samples],
-                "mc_error": [self.mc_error],
-            }
+        return self._row(
+            "a b prior s rope prob_left prob_rope prob_right prob_lower prob_upper "
+            "prob_left_lower prob_left_upper prob_rope_lower prob_rope_upper "
+            "prob_right_lower prob_right_upper posterior_mean decision n_samples "
+            "mc_error"
         )
 
     def _table(self) -> None:
@@ -502,13 +466,26 @@ class BayesPosthocResult(Result):
 
     def _scalars(self) -> list[tuple[str, object]]:
         accepted = self.statements[self.statements["accepted"]]
+        lower = "lower " if self.prior == "idp" else ""
+        # the joint probabilities are shares of the draws (the sign test's
+        # marginals without a rope are exact, the joint ones are not)
+        shares = self.statements["joint"].to_numpy(dtype=float)
+        error = (
+            float(np.sqrt(shares * (1 - shares) / self.n_samples).max())
+            if shares.size and self.n_samples
+            else 0.0
+        )
         return [
             ("accepted statements", len(accepted)),
             (
-                "joint probability of all accepted",
+                f"{lower}joint probability of all accepted",
                 float(accepted["joint"].iloc[-1]) if len(accepted) else None,
             ),
             ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups)),
+            (
+                "posterior draws",
+                f"{self.n_samples:,} (Monte Carlo error ≤ {error:.2g})",
+            ),
         ]
 
     def to_frame(self) -> pd.DataFrame:
