@@ -466,13 +466,26 @@ class BayesPosthocResult(Result):
 
     def _scalars(self) -> list[tuple[str, object]]:
         accepted = self.statements[self.statements["accepted"]]
+        lower = "lower " if self.prior == "idp" else ""
+        # the joint probabilities are shares of the draws (the sign test's
+        # marginals without a rope are exact, the joint ones are not)
+        shares = self.statements["joint"].to_numpy(dtype=float)
+        error = (
+            float(np.sqrt(shares * (1 - shares) / self.n_samples).max())
+            if shares.size and self.n_samples
+            else 0.0
+        )
         return [
             ("accepted statements", len(accepted)),
             (
-                "joint probability of all accepted",
+                f"{lower}joint probability of all accepted",
                 float(accepted["joint"].iloc[-1]) if len(accepted) else None,
             ),
             ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups)),
+            (
+                "posterior draws",
+                f"{self.n_samples:,} (Monte Carlo error ≤ {error:.2g})",
+            ),
         ]
 
     def to_frame(self) -> pd.DataFrame:

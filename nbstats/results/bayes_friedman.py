@@ -142,7 +142,15 @@ class BayesFriedmanResult(Result):
             ("prior strength s", self.s),
         ]
         if self.n_samples is not None:
-            rows.append(("samples", self.n_samples))
+            # the credibility is a share of the draws
+            p = float(self.credibility)
+            error = float(np.sqrt(max(p * (1 - p), 0.0) / self.n_samples))
+            rows.append(
+                (
+                    "posterior draws",
+                    f"{self.n_samples:,} (Monte Carlo error ≤ {error:.2g})",
+                )
+            )
         if self.degenerate_directions:
             rows.append(("directions without variance", self.degenerate_directions))
         return rows

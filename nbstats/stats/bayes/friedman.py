@@ -126,7 +126,10 @@ def bayes_friedman(
         See :func:`nbstats.score_table`.
     random_state : None, int or numpy Generator
         Seed of the Monte Carlo draws (common random numbers: the same seed
-        gives the same draws for every ``s``).
+        gives the same draws for every ``s``). ``None`` takes fresh entropy
+        from the operating system: two calls then give slightly different
+        credibilities (within the Monte Carlo error the summary states);
+        give an int to reproduce them.
 
     Returns
     -------
