@@ -1,5 +1,7 @@
 """Live dashboards (ipywidgets), built by :func:`nbstats.dashboard`.
 
-The dashboard classes import ipywidgets and matplotlib when they are built,
-not when this package is imported.
+Every dashboard draws its pictures as SVG (:mod:`nbstats.widgets.svg` says
+why). The dashboard classes import ipywidgets (and :mod:`nbstats.plots` for
+the paper style's colours) when they are built, not when this package is
+imported.
 """
