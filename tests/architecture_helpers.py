@@ -15,7 +15,17 @@ from pathlib import Path
 
 #: The input modules form one room.
 INPUT_MODULES = frozenset(
-    {"scores", "dtypes", "names", "missing", "_scipy_stats", "_progress"}
+    {
+        "scores",
+        "score_frames",
+        "score_folds",
+        "checks",
+        "dtypes",
+        "names",
+        "missing",
+        "_scipy_stats",
+        "_progress",
+    }
 )
 #: Subpackages whose own subpackages are rooms of their own.
 NESTED_ROOMS = {"stats": frozenset({"frequentist", "bayes"})}
