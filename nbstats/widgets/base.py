@@ -11,6 +11,7 @@ into a callback log.
 
 from __future__ import annotations
 
+import functools
 import html
 import traceback
 import warnings
@@ -20,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.names import AliasOption, make_aliases
+from nbstats.results.number_policy import format_number
 from nbstats.scores import score_table
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "alpha_slider",
     "dropped_html",
     "name_dropdown",
+    "number_html",
     "prepare_table",
 ]
 
@@ -293,6 +296,23 @@ class Dashboard:
             '<div class="nbstats-snapshot" style="max-width:100%;overflow-x:auto">'
             f"{note}{_snapshot(self.widget)}</div>"
         )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def number_html(value: float, kind: str) -> str:
+    """``value`` as the report prints it (the number policy,
+    :func:`~nbstats.results.number_policy.format_number`), HTML-escaped.
+
+    Remembered per (value, kind): a dashboard redraws the same probabilities
+    and p-values on every move of a control that does not change them (the
+    loss ratio, α), and a Monte Carlo probability takes few distinct values.
+
+    Examples
+    --------
+    >>> number_html(0.99951, "probability"), number_html(0.0004, "pvalue")
+    ('&gt; 0.999', '&lt; 0.001')
+    """
+    return html.escape(format_number(float(value), kind))
 
 
 def alpha_slider(value: float = 0.05) -> Any:

@@ -15,13 +15,14 @@ import html
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from nbstats.plots.style import literal
 from nbstats.results.bayes import BayesSignedRankResult
-from nbstats.results.number_policy import format_number
+from nbstats.results.number_policy import format_column, format_number
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
-from nbstats.widgets.base import SCROLL_CLASS
+from nbstats.widgets.base import SCROLL_CLASS, number_html
 from nbstats.widgets.vocabulary import bayes_decision
 
 __all__ = [
@@ -93,7 +94,7 @@ def probability(value: float) -> str:
     >>> probability(0.99951), probability(0.5)
     ('&gt; 0.999', '0.500')
     """
-    return html.escape(format_number(float(value), "probability"))
+    return number_html(float(value), "probability")
 
 
 def probability_range(lower: float, upper: float) -> str:
@@ -205,22 +206,37 @@ def _heat_cells(
     """The heat map's cells (a tooltip each), from the columns at once: a
     100-algorithm matrix has 4950 of them on every change."""
     tips = {name: html.escape(name, quote=True) for name in names}
+    lower = pairs["prob_lower"].to_numpy(dtype=float)
+    upper = pairs["prob_upper"].to_numpy(dtype=float)
+    texts = probability_texts(np.concatenate([lower, upper]))
     cells = {}
-    for a, b, decision, lower, upper in zip(
-        pairs["a"].tolist(),
-        pairs["b"].tolist(),
-        pairs["decision"].tolist(),
-        pairs["prob_lower"].tolist(),
-        pairs["prob_upper"].tolist(),
-        strict=True,
-    ):
+    for k, (a, b, decision) in enumerate(
+        zip(pairs["a"].tolist(), pairs["b"].tolist(), pairs["decision"].tolist(),
+            strict=True)
+    ):  # fmt: skip
+        low, high = texts[k], texts[k + len(lower)]
+        shown = low if lower[k] == upper[k] else f"{low}–{high}"
         said = html.escape(bayes_decision(decision, a, b), quote=True)
         cells[index[a], index[b]] = (
             f'<td class="nbstats-bm-{decision}" title="{tips[a]} vs {tips[b]}: '
-            f'{said}; P({tips[b]} better) {probability_range(lower, upper)}" '
-            f'data-decision="{decision}"></td>'
+            f'{said}; P({tips[b]} better) {shown}" data-decision="{decision}"></td>'
         )
     return cells
+
+
+def probability_texts(values: np.ndarray) -> list[str]:
+    """Many probabilities as :func:`probability` writes each, at once (each
+    distinct value formatted once: a Monte Carlo probability takes few).
+
+    Examples
+    --------
+    >>> probability_texts(np.array([0.5, 0.9999, 0.5]))
+    ['0.500', '&gt; 0.999', '0.500']
+    """
+    distinct, inverse = np.unique(values, return_inverse=True)
+    cells = format_column(distinct.tolist(), "probability").cells
+    escaped = [html.escape(cell) for cell in cells]
+    return [escaped[i] for i in inverse.tolist()]
 
 
 def _heat_map(esc: list[str], cells: dict[tuple[int, int], str]) -> str:

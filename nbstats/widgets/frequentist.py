@@ -37,6 +37,7 @@ from nbstats.widgets.base import (
     display_names,
     dropped_html,
     name_dropdown,
+    number_html,
     prepare_table,
 )
 from nbstats.widgets.rank_svg import cd_svg
@@ -313,7 +314,7 @@ class FrequentistDashboard(Dashboard):
         if self.controls["omnibus"].value == "friedman":
             test = "Friedman test"
             figures = (
-                f"χ²<sub>F</sub> = {_number(res.statistic, 'statistic')} "
+                f"χ²<sub>F</sub> = {number_html(res.statistic, 'statistic')} "
                 f"(df = {res.df})"
             )
             pvalue = res.pvalue
@@ -321,7 +322,7 @@ class FrequentistDashboard(Dashboard):
             test = "Iman–Davenport test"
             df1, df2 = res.f_df
             figures = (
-                f"F<sub>F</sub> = {_number(res.f_statistic, 'statistic')} "
+                f"F<sub>F</sub> = {number_html(res.f_statistic, 'statistic')} "
                 f"(df = {df1}, {df2})"
             )
             pvalue = res.f_pvalue
@@ -415,11 +416,6 @@ def p_text(pvalue: float) -> str:
     return html.escape(f"p {text}" if text.startswith("<") else f"p = {text}")
 
 
-def _number(value: float, kind: str) -> str:
-    """A value as the report prints it (:func:`format_number`), HTML-escaped."""
-    return html.escape(format_number(float(value), kind))
-
-
 def _comparisons(res: PosthocResult) -> pd.DataFrame:
     """One row per comparison (as ``res.to_frame()``), from the matrices at once."""
     ranks = res.mean_ranks
@@ -484,10 +480,11 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
         cells = [
             f"{html.escape(shown.get(row.a, row.a))} vs "
             f"{html.escape(shown.get(row.b, row.b))}",
-            f"{_number(row.mean_rank_a, 'rank')} / {_number(row.mean_rank_b, 'rank')}",
-            _number(row.statistic, "statistic"),
-            _number(row.pvalue, "pvalue"),
-            _number(row.adjusted, "pvalue"),
+            f"{number_html(row.mean_rank_a, 'rank')} / "
+            f"{number_html(row.mean_rank_b, 'rank')}",
+            number_html(row.statistic, "statistic"),
+            number_html(row.pvalue, "pvalue"),
+            number_html(row.adjusted, "pvalue"),
             frequentist_decision(bool(row.reject)),
         ]
         rows.append(
@@ -496,7 +493,7 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
             + "</tr>"
         )
     cd = (
-        f"; CD = {_number(res.critical_difference, 'statistic')}"
+        f"; CD = {number_html(res.critical_difference, 'statistic')}"
         if res.critical_difference is not None
         else ""
     )
