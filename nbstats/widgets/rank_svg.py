@@ -17,8 +17,12 @@ algorithm, best mean rank at the top, on a common axis of ranks 1 … m
 
 A name too long for its column is cut in the middle (``HistGradi…lr=0.05)``:
 the start and the end, where names of variants differ) and given in full in
-the row's tooltip. Every text is escaped; the SVG has a ``<title>`` and uses
-no ``id``.
+the row's tooltip. The elements a reader (or a test) looks for carry a
+``data-role``: ``cd`` (the critical difference), ``group-<k>`` (a group's
+bar), ``control-band``, ``significant-<j>`` (an algorithm significantly
+different from the control, j its column), ``interval-<method>-<name>`` (with
+``data-ranks="lower upper"``). Every text is escaped; the SVG has a
+``<title>`` and uses no ``id``.
 """
 
 from __future__ import annotations
