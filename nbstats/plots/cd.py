@@ -290,7 +290,8 @@ class _Diagram:
             n_rows = 1
         self.y_rows = [first + r * _ROW_STEP for r in range(n_rows)]
         below = self.y_rows[-1] + 5.5 if n_rows else self.y_axis + 7.0
-        self.spacing = max(1.45 * fontsize, (1.2 * self.label_lines + 0.35) * fontsize)
+        lead = 0.35 if self.label_lines > 1 else 0.1  # a line of text is ~1.2 em
+        self.spacing = (1.2 * self.label_lines + lead) * fontsize
         self.n_best = math.ceil(self.m / 2)
         self.y_labels = [
             below + 0.6 * fontsize + i * self.spacing

@@ -387,7 +387,9 @@ class _Layout:
         colorbar = 0.0 if one_row else _COLORBAR
         room = _LABEL_SHARE * total
         fitted = fit_names(names, room, fontsize=MIN_FONT, aliases=aliases)
-        pitch = (1.2 * fitted.lines + 0.1) * fitted.fontsize  # a name's height
+        pitch = (
+            1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)
+        ) * fitted.fontsize  # a name's height
         width = max(text_width(fitted.label(name), fitted.fontsize) for name in rows)
         cell = max(total - width - 14.0 - colorbar, 1.0) / n
         self.numbered = not one_row and cell < pitch

@@ -108,7 +108,10 @@ def plackett_luce(
             aliases=aliases,
         )
         fs = fitted.fontsize
-        row = max((1.2 * fitted.lines + 0.1) * fs, _ROW_PT if m <= 30 else 0.0)
+        row = max(
+            (1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)) * fs,
+            _ROW_PT if m <= 30 else 0.0,
+        )
         aspect = max(0.45, (m * row + _MARGIN_PT) / total) if own else 0.62
         fig, ax = new_axes(ax, width=width, aspect=aspect)
         bars = make_axes_locatable(ax).append_axes(

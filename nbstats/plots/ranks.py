@@ -166,7 +166,7 @@ def rank_intervals(
             aliases=aliases,
         )
         fs = fitted.fontsize
-        need = (1.2 * fitted.lines + 0.1) * fs
+        need = (1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)) * fs
         row = max(need, _ROW_PT if m <= 30 else 0.0) + _METHOD_PT * (k - 1)
         if own:
             height = m * row + _MARGIN_PT + (12.0 * (k > 1) * ((k + 2) // 3))
