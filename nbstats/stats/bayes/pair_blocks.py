@@ -1,7 +1,10 @@
 """Signed-rank posteriors of many pairs on one set of draws, block by block.
 
-The one engine behind :func:`nbstats.bayes_signrank_pairs` and the Bayesian
-dashboard's pair matrix: a block of pairs is drawn in each pair's canonical
+The one engine behind :func:`nbstats.bayes_signrank` (:meth:`PairBlocks.result`,
+one pair in full), :func:`nbstats.bayes_signrank_pairs`
+(:meth:`PairBlocks.table`, any number of pairs within the memory ceiling)
+and the Bayesian dashboard's pair matrix (:meth:`PairBlocks.counts` on kept
+sums): a block of pairs is drawn in each pair's canonical
 orientation (:mod:`~nbstats.stats.bayes.canonical`), its Walsh sums come from
 :class:`~nbstats.stats.bayes.pair_sums.PairSums` (every pair's set-up in one
 compiled call, no per-pair object), and the compiled passes of
@@ -18,19 +21,22 @@ is bounded whatever the number of pairs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.stats.bayes.bounds import MIRROR, bounds_of_counts
 from nbstats.stats.bayes.canonical import flipped_many
 from nbstats.stats.bayes.decision import decide_many
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
+from nbstats.stats.bayes.signrank_posterior import canonical_posterior
 from nbstats.stats.bayes.signrank_summary import credible_interval, mirror_draws
 from nbstats.stats.bayes.weights import DirichletWeights
 
-__all__ = ["MIRROR", "PairBlocks", "mirror_rows"]
+__all__ = ["GROUP_SHARE", "MIRROR", "PairBlocks", "mirror_rows", "pair_blocks"]
 
 # θ within this distance of ½ counts as exactly ½ (as bayes_signrank)
 HALF_TOLERANCE = 1e-12
@@ -177,6 +183,60 @@ class PairBlocks:
             out[:, 3:9] = regions
         return out, theta[:, 3:5]
 
+    # -- the views: one pair in full, many pairs in blocks --------------------------
+
+    def result(
+        self, d: np.ndarray, names: tuple[str, str], *, threshold: float
+    ) -> BayesSignedRankResult:
+        """One pair in full — θ's draws, the credible interval, the rope's
+        region draws for plots — on these draws (:func:`nbstats.bayes_signrank`'s
+        Monte Carlo path): every probability equals :meth:`table`'s for the
+        same pair bit for bit.
+
+        Examples
+        --------
+        >>> blocks = PairBlocks(DirichletWeights(3, 2000, 0), "bb", 0.0, 0.0, 0.0)
+        >>> d = np.array([0.1, 0.3, -0.05])
+        >>> one = blocks.result(d, ("a", "b"), threshold=0.95)
+        >>> many = blocks.table(d[:, None], [("a", "b")], threshold=0.95)
+        >>> one.prob_right == many["prob_right"][0]
+        True
+        """
+        posterior = canonical_posterior(d, self.prior, self.z0, self.rope, names)
+        return posterior.result(self.draws, s=self.s, threshold=threshold, names=names)
+
+    def table(
+        self,
+        diffs: np.ndarray | Callable[[slice], np.ndarray],
+        names: Sequence[tuple[str, str]],
+        *,
+        threshold: float,
+        interval: bool = True,
+        out: dict[str, np.ndarray] | None = None,
+    ) -> dict[str, np.ndarray]:
+        """:meth:`summaries` of any number of pairs, in blocks whose sums fit
+        :data:`GROUP_SHARE` of the memory ceiling: memory does not grow with
+        the number of pairs. ``diffs`` is n × K, or a function giving the
+        differences of a slice of the pairs (so that 2,000,000 pairs'
+        differences never exist at once). ``out``: arrays of K values to
+        write the columns into (the caller's table, no copy; arrays it
+        holds twice under two names are written twice, to the same values).
+        """
+        k = len(names)
+        columns: dict[str, np.ndarray] = {} if out is None else out
+        for block in pair_blocks(
+            k, self.draws.n_samples, prior=self.prior, with_rope=self.rope > 0
+        ):
+            part = diffs(block) if callable(diffs) else diffs[:, block]
+            found = self.summaries(
+                part, names[block], threshold=threshold, interval=interval
+            )
+            for key, value in found.items():
+                if key not in columns:
+                    columns[key] = np.empty(k, dtype=value.dtype)
+                columns[key][block] = value
+        return columns
+
     # -- summaries -------------------------------------------------------------
 
     def summaries(
@@ -311,6 +371,33 @@ class PairBlocks:
             return mean, mean
         mean = walsh / (n * (n + 1))
         return mean, mean
+
+
+#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) for the
+#: per-draw sums held at once: pairs are evaluated in groups that fit (50,000
+#: draws with a rope, 64 MiB of the default 512: about 25 pairs a group), so
+#: memory does not grow with the number of pairs (4950 pairs would need 5.9
+#: GB in one group).
+GROUP_SHARE = 0.125
+
+
+def pair_blocks(
+    n_pairs: int, n_samples: int, *, prior: str, with_rope: bool
+) -> list[slice]:
+    """Blocks of pairs whose per-draw sums fit :data:`GROUP_SHARE` of the
+    memory ceiling.
+
+    Examples
+    --------
+    >>> len(pair_blocks(10, 50_000, prior="idp", with_rope=True)) >= 1
+    True
+    """
+    # θ (and with a rope, two regions), plus a cross term each for the point
+    # prior, float64 per draw; and a pair's θ draws for its interval
+    regions = 3 if with_rope else 1
+    per_pair = 8 * n_samples * regions * (2 if prior == "point" else 1)
+    size = max(1, (budget(GROUP_SHARE) - 16 * n_samples) // per_pair)
+    return [slice(a, min(n_pairs, a + size)) for a in range(0, n_pairs, size)]
 
 
 def _walsh_sums(pair_sums: PairSums, regions: list[tuple[int, float]]) -> np.ndarray:

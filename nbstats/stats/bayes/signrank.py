@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -10,7 +9,6 @@ import numpy as np
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.bayes.bounds import mirror_counts
-from nbstats.stats.bayes.canonical import flipped
 from nbstats.stats.bayes.decision import (
     IDP_DEFAULT_S,
     check_n_samples,
@@ -19,7 +17,12 @@ from nbstats.stats.bayes.decision import (
     resolve_threshold,
 )
 from nbstats.stats.bayes.memory import check_fits
-from nbstats.stats.bayes.signrank_posterior import Prior, SignedRankPosterior
+from nbstats.stats.bayes.pair_blocks import PairBlocks
+from nbstats.stats.bayes.signrank_posterior import (
+    Prior,
+    SignedRankPosterior,
+    canonical_posterior,
+)
 from nbstats.stats.bayes.signrank_summary import credible_interval, mirror_draws
 from nbstats.stats.bayes.signrank_sums import (
     mc_error,
@@ -186,9 +189,9 @@ def bayes_signrank(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     check_choice("method", method, ("auto", "montecarlo", "normal"))
-    posterior = canonical_posterior(d, prior, z0, rope, (name_a, name_b))
     names = (name_a, name_b)
     if method == "normal" or (method == "auto" and d.size > NORMAL_CASES):
+        posterior = canonical_posterior(d, prior, z0, rope, names)
         return posterior.normal_result(
             n_samples, random_state, s=s, threshold=threshold, names=names
         )
@@ -197,34 +200,12 @@ def bayes_signrank(
         f"Monte Carlo draws over {d.size:,} cases",
         "use method='normal' (or 'auto'), or raise the ceiling",
     )
-    draws = DirichletWeights(d.size, n_samples, random_state)
-    return posterior.result(draws, s=s, threshold=threshold, names=names)
-
-
-def canonical_posterior(
-    d: np.ndarray,
-    prior: str,
-    z0: float,
-    rope: float,
-    names: tuple[str, str],
-    prior_gammas: Callable[[float, np.ndarray], np.ndarray] | None = None,
-) -> SignedRankPosterior:
-    """The posterior of the differences ``d = b - a``, drawn in the pair's
-    canonical orientation (:func:`~nbstats.stats.bayes.canonical.flipped`)
-    and mirrored back when that is (b, a): so ``(a, b)`` and ``(b, a)`` get
-    mirror-image results from the same draws.
-
-    Examples
-    --------
-    >>> canonical_posterior(np.array([0.3, -0.1]), "bb", 0.0, 0.0, ("a", "b")).mirrored
-    True
-    """
-    d = np.asarray(d, dtype=float)
-    if flipped(d, *names):
-        return SignedRankPosterior(
-            -d, prior, -z0 + 0.0, rope, prior_gammas, mirrored=True
-        )
-    return SignedRankPosterior(d, prior, z0, rope, prior_gammas)
+    # the engine of the pairs table and the dashboard (pair_blocks): one pair
+    # in full on its draws, the same numbers as the table's bit for bit
+    engine = PairBlocks(
+        DirichletWeights(d.size, n_samples, random_state), prior, z0, rope, s
+    )
+    return engine.result(d, names, threshold=threshold)
 
 
 def monte_carlo_bytes(n: int) -> int:

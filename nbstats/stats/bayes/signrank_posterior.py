@@ -19,6 +19,7 @@ import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import check_choice
+from nbstats.stats.bayes.canonical import flipped
 from nbstats.stats.bayes.decision import check_rope
 from nbstats.stats.bayes.signrank_summary import summarise
 from nbstats.stats.bayes.signrank_sums import (
@@ -29,7 +30,7 @@ from nbstats.stats.bayes.signrank_sums import (
 from nbstats.stats.bayes.walsh import Region, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 
-__all__ = ["HALF_TOLERANCE", "Prior", "SignedRankPosterior"]
+__all__ = ["HALF_TOLERANCE", "Prior", "SignedRankPosterior", "canonical_posterior"]
 
 Prior = Literal["idp", "bb", "point"]
 
@@ -391,3 +392,29 @@ class SignedRankPosterior:
             keep_regions=True,
             method="normal",
         )
+
+
+def canonical_posterior(
+    d: np.ndarray,
+    prior: str,
+    z0: float,
+    rope: float,
+    names: tuple[str, str],
+    prior_gammas: Callable[[float, np.ndarray], np.ndarray] | None = None,
+) -> SignedRankPosterior:
+    """The posterior of the differences ``d = b - a``, drawn in the pair's
+    canonical orientation (:func:`~nbstats.stats.bayes.canonical.flipped`)
+    and mirrored back when that is (b, a): so ``(a, b)`` and ``(b, a)`` get
+    mirror-image results from the same draws.
+
+    Examples
+    --------
+    >>> canonical_posterior(np.array([0.3, -0.1]), "bb", 0.0, 0.0, ("a", "b")).mirrored
+    True
+    """
+    d = np.asarray(d, dtype=float)
+    if flipped(d, *names):
+        return SignedRankPosterior(
+            -d, prior, -z0 + 0.0, rope, prior_gammas, mirrored=True
+        )
+    return SignedRankPosterior(d, prior, z0, rope, prior_gammas)

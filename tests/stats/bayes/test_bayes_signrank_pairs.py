@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.stats.bayes import pairs as pairs_module
+from nbstats.stats.bayes import pair_blocks as pairs_module
 from nbstats.stats.bayes.memory import budget, memory_ceiling
 
 
