@@ -133,3 +133,24 @@ def test_bad_input(table6):
     res = nbstats.posthoc(table6, method="nemenyi")
     with pytest.raises(ValueError, match="width"):
         cd_tikz(res, width=0)
+
+
+def test_axis_covers_the_observed_mean_ranks_in_footnotesize():
+    # Fernández-Delgado et al.'s top 50: mean ranks from about 14 to 35, so
+    # the axis is labelled from there, not from 1 to 50 (issue 27)
+    table = nbstats.score_table(
+        nbstats.datasets.load("fernandez_delgado2014_top50").dropna()
+    )
+    res = nbstats.posthoc(table, method="nemenyi")
+    tikz = cd_tikz(res, standalone=False)
+    ticks = [
+        int(t)
+        for t in re.findall(r"node\[above, font=\\footnotesize\] \{(\d+)\}", tikz)
+    ]
+    low = int(np.floor(res.mean_ranks.min()))
+    high = int(np.ceil(res.mean_ranks.max()))
+    assert low > 5 and high < 45
+    assert min(ticks) == low and max(ticks) == max(
+        high, low + int(np.ceil(res.critical_difference))
+    )
+    assert "\\scriptsize" not in tikz  # no text under 8 pt in a 10-pt paper
