@@ -76,11 +76,15 @@ class Typography:
 TYPOGRAPHY = Typography()
 
 
+#: "Leave this setting as it is" in :func:`set_typography`.
+_KEEP: Any = object()
+
+
 def set_typography(
     *,
-    document_font: bool | None = None,
-    titles: bool | None = None,
-    page_width: float | None = None,
+    document_font: bool = _KEEP,
+    titles: bool = _KEEP,
+    page_width: float | None = _KEEP,
 ) -> Typography:
     """Typeset the figures drawn from now on like a document (a report does).
 
@@ -88,23 +92,26 @@ def set_typography(
     installed (else the figures keep DejaVu Sans). ``titles``: False drops
     in-figure titles and captions that repeat a report's caption.
     ``page_width``: the widest figure (inches), so that a two-column figure
-    is laid out at the width it is printed at. Returns the settings before
-    the call (to restore them).
+    is laid out at the width it is printed at; None: no limit. A setting not
+    given is left as it is. Returns the settings before the call (to restore
+    them).
 
     Examples
     --------
-    >>> before = set_typography(titles=False)
-    >>> TYPOGRAPHY.titles, before.titles
-    (False, True)
+    >>> before = set_typography(titles=False, page_width=6.1)
+    >>> TYPOGRAPHY.titles, TYPOGRAPHY.page_width, before.titles, before.page_width
+    (False, 6.1, True, None)
     >>> _ = set_typography(**dataclasses.asdict(before))
+    >>> TYPOGRAPHY.titles, TYPOGRAPHY.page_width
+    (True, None)
     """
     before = dataclasses.replace(TYPOGRAPHY)
-    if document_font is not None:
+    if document_font is not _KEEP:
         TYPOGRAPHY.document_font = bool(document_font) and bool(load_document_font())
-    if titles is not None:
+    if titles is not _KEEP:
         TYPOGRAPHY.titles = bool(titles)
-    if page_width is not None:
-        TYPOGRAPHY.page_width = float(page_width)
+    if page_width is not _KEEP:
+        TYPOGRAPHY.page_width = None if page_width is None else float(page_width)
     return before
 
 
