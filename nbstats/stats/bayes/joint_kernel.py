@@ -7,12 +7,19 @@ statements holds. numpy makes a pass and a draws × pairs temporary per
 operation (about 200 ms at that size); one compiled pass per step does the
 same arithmetic, in the same order per draw, and the joint count stops at a
 draw's first failed statement.
+
+:func:`idp_codes` decides a draw's region with
+:func:`~nbstats.stats.bayes.summary_kernel.region_code`, the rule of the
+pair tables' counts; numba's on-disk cache keys a function on its own file
+only, so a change there must touch this file too.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+
+from nbstats.stats.bayes.summary_kernel import region_code
 
 __all__ = ["UNSETTLED", "idp_codes", "joint_prefix_counts", "signed_rank_codes"]
 
@@ -174,9 +181,9 @@ def idp_codes(
             if rope:
                 high = quad[k, 0, d] / whole[d]
                 low = quad[k, 1, d] / whole[d]
-                at_left = _region(low + e, high)
-                in_rope = _region(low, high)
-                at_right = _region(low, high + e)
+                at_left = region_code(low + e, high)
+                in_rope = region_code(low, high)
+                at_right = region_code(low, high + e)
                 code = UNSETTLED
                 if in_rope == 0 and at_right == 0:
                     code = 0
@@ -198,15 +205,3 @@ def idp_codes(
         counts[k, 0] += n_low
         counts[k, 1] += n_middle
         counts[k, 2] += n_high
-
-
-@numba.njit(inline="always")
-def _region(left: float, right: float) -> int:  # pragma: no cover
-    """0, 1 or 2: the most probable of (left, 1 − left − right, right), ties
-    to the first."""
-    middle = 1.0 - left - right
-    if left >= middle and left >= right:
-        return 0
-    if middle >= right:
-        return 1
-    return 2

@@ -18,6 +18,7 @@ __all__ = [
     "combine_region",
     "near_half_share",
     "prior_terms",
+    "region_code",
     "rope_counts",
     "theta_counts",
 ]
@@ -153,9 +154,9 @@ def rope_counts(
         e = shift * extra[r]
         # the winner with the pseudo-observation's pairs left, in the rope
         # (1 - lo - hi holds them), right
-        at_left = _code(lo + e, hi)
-        at_rope = _code(lo, hi)
-        at_right = _code(lo, hi + e)
+        at_left = region_code(lo + e, hi)
+        at_rope = region_code(lo, hi)
+        at_right = region_code(lo, hi + e)
         up_left += at_left == 0
         up_rope += at_rope == 1
         up_right += at_right == 2
@@ -169,7 +170,7 @@ def rope_counts(
 
 
 @numba.njit(inline="always")
-def _code(left: float, right: float) -> np.int64:  # pragma: no cover
+def region_code(left: float, right: float) -> np.int64:  # pragma: no cover
     """0 (left), 1 (rope = 1 - left - right) or 2 (right): the most probable
     region, ties to the first; no branches (the outcomes look random)."""
     first, second = _winner(left, right)
