@@ -124,6 +124,31 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
     return frame, caption
 
 
+def _joint_caption(joint: Any) -> str:
+    """The joint statements' caption; under the near-ignorance prior every
+    probability in it is a lower probability over the prior set."""
+    caption = joint_caption(joint)
+    if getattr(joint, "prior", "point") != "idp":
+        return caption
+    return (
+        caption.replace(
+            f"test, s = {_n(joint.s)}",
+            f"test under the near-ignorance prior, s = {_n(joint.s)}",
+            1,
+        )
+        .replace(
+            "by posterior probability (prob)",
+            "by lower posterior probability (prob)",
+            1,
+        )
+        .replace(
+            "joint: probability that",
+            "joint: lower probability (for every prior of the set) that",
+            1,
+        )
+    )
+
+
 def bayesian(
     signrank: Any, joint: Any, *, loss: Sequence[float], compact: bool = False
 ) -> None:
@@ -177,6 +202,7 @@ def bayesian(
         )
     para.add(". ")
     accepted = joint.statements[joint.statements["accepted"]]
+    lower = "lower " if getattr(joint, "prior", "point") == "idp" else ""
     if len(accepted) and len(accepted) <= 10:
         statements = [
             f"{b} {'≈' if relation == 'equivalent' else '>'} {w}"
@@ -187,14 +213,14 @@ def bayesian(
         together = float(accepted["joint"].iloc[-1])
         para.add(
             f"Jointly, the accepted statements are {_and(statements)}, which hold "
-            f"together with posterior probability {_n(together)} "
+            f"together with {lower}posterior probability {_n(together)} "
             f"> 1 − γ = {_n(1 - joint.gamma)} ("
         )
     elif len(accepted):
         together = float(accepted["joint"].iloc[-1])
         para.add(
             f"Jointly, {len(accepted)} of the {len(joint.statements)} statements "
-            f"are accepted; they hold together with posterior probability "
+            f"are accepted; they hold together with {lower}posterior probability "
             f"{_n(together)} > 1 − γ = {_n(1 - joint.gamma)} ("
         )
     else:
@@ -202,7 +228,8 @@ def bayesian(
         relation = "≈" if top["relation"] == "equivalent" else ">"
         para.add(
             "No joint statement is accepted: even the most probable, "
-            f"{top['better']} {relation} {top['worse']}, has posterior probability "
+            f"{top['better']} {relation} {top['worse']}, has {lower}posterior "
+            "probability "
             f"{_n(float(top['prob']))} ≤ 1 − γ = {_n(1 - joint.gamma)} ("
         )
     if not compact or typeset_pairs(len(joint.statements)):
@@ -228,17 +255,14 @@ def bayesian(
     else:
         frame, caption = signrank_frame(signrank)
         frame_table("tab:signrank", caption, frame)
-        result_table(
-            joint,
-            "tab:joint",
-            joint_caption(joint),
-        )
+        result_table(joint, "tab:joint", _joint_caption(joint))
     m = len(joint.mean_ranks)
     ax = joint.plot(kind="heatmap", width="double" if m > 6 else "single")
     rope = joint_rope_text(joint)
     figure(
         "fig:joint",
-        "Posterior probability that the column algorithm is better than the row "
+        ("Lower posterior" if lower else "Posterior")
+        + " probability that the column algorithm is better than the row "
         f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}), "
         "algorithms by mean rank; framed cells are accepted joint statements"
         + (
@@ -256,7 +280,7 @@ def appendix_bayesian(signrank: Any, joint: Any) -> None:
     csv_download("signrank_pairs.csv", caption, signrank.to_frame())
     if typeset_pairs(len(frame)):
         frame_table("tab:signrank-all", caption, frame)
-    caption = joint_caption(joint)
+    caption = _joint_caption(joint)
     csv_download("joint_statements.csv", caption, joint.statements)
     if typeset_pairs(len(joint.statements)):
         result_table(joint, "tab:joint", caption)

@@ -52,3 +52,16 @@ def test_single_prior_table_keeps_one_number():
     frame, caption = signrank_frame(res)
     assert list(frame.columns[:2]) == ["P(better)", "P(rope)"]
     assert "lower" not in caption
+
+
+def test_joint_caption_says_lower_under_idp():
+    from nbstats.report.bayesian import _joint_caption
+
+    table = nbstats.datasets.load("demsar2006")
+    kw = {"test": "signrank", "s": 2.0, "n_samples": 2000, "random_state": 0}
+    robust = _joint_caption(nbstats.bayes_posthoc(table, prior="idp", **kw))
+    assert "under the near-ignorance prior, s = 2" in robust
+    assert "sorted by lower posterior probability (prob)" in robust
+    assert "joint: lower probability (for every prior of the set)" in robust
+    point = _joint_caption(nbstats.bayes_posthoc(table, **kw))
+    assert "lower" not in point
