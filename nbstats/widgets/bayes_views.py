@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.plots.style import literal
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.results.number_policy import format_column, format_number
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
@@ -400,11 +399,7 @@ class PosteriorPlot:
             import dataclasses
 
             shown = dataclasses.replace(result, name_a=labels[0], name_b=labels[1])
-        picture = signrank_picture(shown, None, False, previous=old)
-        # the decision line in the dashboards' words (vocabulary)
-        said = bayes_decision(shown.decision, shown.name_a, shown.name_b)
-        line = literal(f"threshold {shown.threshold:g} → {said}")
-        picture = picture._replace(title=f"{picture.title}\n{line}")
+        picture = signrank_picture(shown, None, True, previous=old)
         svg = signrank_svg(
             picture, alt=f"posterior of θ: {result.name_a} vs {result.name_b}"
         )
