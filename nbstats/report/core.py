@@ -23,7 +23,7 @@ from nbstats.report.references import Paragraph, cite
 from nbstats.report.tables import paper_latex
 from nbstats.report.typeset import fit_width
 from nbstats.results import render
-from nbstats.results.number_policy import format_number
+from nbstats.results.number_policy import format_number, format_relation
 
 __all__ = [
     "MAX_NAMED",
@@ -246,7 +246,7 @@ def core(
         html_table=render.html_table(frame, kinds=kinds),
         latex=_dense(fit_width(latex)) if m > DENSE_ABOVE else latex,
         plain=render.text_table(frame, kinds=kinds),
-        files={"summary.tex": paper},
+        files={"core.tex": paper},  # (summary.tex: the compact ranked summary)
         core={"summary.tex": paper, "summary.csv": frame.to_csv()},
     )
     para = Paragraph()
@@ -277,7 +277,7 @@ def core(
             "The Bayesian Plackett–Luce model of the rankings",
             cite("calvo2018", "benavoli2017"),
             f" gives {top} the highest probability of being the best, "
-            f"P(best) = {format_number(float(pl.loc[top, 'prob_best']), 'probability')}"
+            f"P(best) {format_relation(float(pl.loc[top, 'prob_best']), 'probability')}"
             ", with expected rank "
             f"{format_number(float(pl.loc[top, 'expected_rank']), 'rank')}. ",
         )
@@ -321,7 +321,7 @@ def core_two(
         html_table=render.html_table(frame, kinds=kinds),
         latex=latex,
         plain=render.text_table(frame, kinds=kinds),
-        files={"summary.tex": paper},
+        files={"core.tex": paper},  # (summary.tex: the compact ranked summary)
         core={"summary.tex": paper, "summary.csv": frame.to_csv()},
     )
     para = Paragraph()

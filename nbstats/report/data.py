@@ -9,6 +9,7 @@ import csv
 import html
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
@@ -16,7 +17,8 @@ import pandas as pd
 from nbstats.report.display import _and, paragraph, table
 from nbstats.report.methods import Paragraph
 from nbstats.report.typeset import html_breaks, latex_longtable
-from nbstats.results.render import escape_latex, format_value
+from nbstats.results.number_policy import format_column, format_number
+from nbstats.results.render import escape_latex
 
 #: Above this many algorithms the score table leaves out the rank of every
 #: score (the mean ranks stay), in HTML and LaTeX.
@@ -156,14 +158,15 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
     best = values.max(axis=1) if higher_is_better else values.min(axis=1)
     bold = values == best[:, None]
     with_ranks = scores.shape[1] <= RANKED_COLUMNS
+    texts = _score_texts(values)
     cells = [
         [
-            f"{format_value(v)} ({r:g})" if with_ranks else format_value(v)
+            f"{v} ({r:g})" if with_ranks else v
             for v, r in zip(row, rank_row, strict=True)
         ]
-        for row, rank_row in zip(values, ranks.to_numpy(), strict=True)
+        for row, rank_row in zip(texts, ranks.to_numpy(), strict=True)
     ]
-    mean_cells = [f"{r:.3f}" for r in mean]
+    mean_cells = format_column(mean.tolist(), "rank").cells
     mean_bold = (mean.to_numpy() == mean.min()).tolist()
     names = [str(c) for c in scores.columns]
     index_name = str(scores.index.name or "case")
@@ -171,10 +174,18 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
 
     def h(text: str, strong: bool) -> str:
         text = html.escape(text)
+        if with_ranks and " (" in text:
+            # the rank on a line of its own, under its score: twelve columns
+            # of "100.0 (11.5)" would not fit the column
+            score, rank = text.split(" (", 1)
+            text = (
+                f'<span class="nbstats-score">{score}</span> '
+                f'<span class="nbstats-rank">({rank}</span>'
+            )
         return f"<strong>{text}</strong>" if strong else text
 
     head = f"<th>{html.escape(index_name)}</th>" + "".join(
-        f"<th>{_name_html(c)}</th>" for c in names
+        _head_html(c, vertical=_vertical_heads(names)) for c in names
     )
     body = [
         f"<tr><th>{_name_html(str(case))}</th>"
@@ -218,6 +229,52 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
         latex=latex,
         plain=plain.to_string(),
     )
+
+
+#: Header characters (a name counted at least 6 and at most LONG_NAME
+#: characters, as it wraps) above which the score table's algorithm names are
+#: set vertically, so that the columns are as narrow as their scores and
+#: twelve algorithms fit the report's 46rem column.
+VERTICAL_HEADS = 80
+
+
+def _vertical_heads(names: Sequence[str]) -> bool:
+    """Whether the names, side by side, would be wider than the column.
+
+    Examples
+    --------
+    >>> _vertical_heads(list("ABCDEFGHIJKL")), _vertical_heads(["x" * 20] * 12)
+    (False, True)
+    """
+    return sum(max(min(len(n), LONG_NAME), 6) for n in names) > VERTICAL_HEADS
+
+
+def _head_html(name: str, *, vertical: bool) -> str:
+    """The header cell of an algorithm's column."""
+    if vertical:
+        return (
+            '<th class="nbstats-vertical">'
+            f'<span class="nbstats-vertical-name">{html.escape(name)}</span></th>'
+        )
+    return f"<th>{_name_html(name)}</th>"
+
+
+def _score_texts(values: Any) -> list[list[str]]:
+    """Every score with the decimals of the whole table (the number policy's
+    "score": the data's own precision, at most 4); at an extreme scale each
+    in scientific notation, as no header names a power of ten here.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _score_texts(np.array([[0.8, 0.85], [1.0, 0.8522]]))
+    [['0.8000', '0.8500'], ['1.0000', '0.8522']]
+    """
+    column = format_column(values.ravel().tolist(), "score")
+    if column.scale:
+        return [[format_number(v, "score") for v in row] for row in values]
+    width = values.shape[1]
+    return [column.cells[i : i + width] for i in range(0, len(column.cells), width)]
 
 
 def _name_html(name: str) -> str:

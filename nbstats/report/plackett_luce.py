@@ -13,7 +13,7 @@ from typing import Any
 from nbstats.report.display import _n, figure, paragraph, ref
 from nbstats.report.references import Paragraph, author_year
 from nbstats.report.tables import result_table
-from nbstats.results.number_policy import format_number
+from nbstats.results.number_policy import format_number, format_relation
 
 __all__ = ["plackett_luce_section"]
 
@@ -27,7 +27,7 @@ def plackett_luce_section(result: Any) -> None:
     ranking = result.ranking
     top = ranking["prob_best"].idxmax()
     level = _level(result)
-    best = format_number(float(ranking.loc[top, "prob_best"]), "probability")
+    best = format_relation(float(ranking.loc[top, "prob_best"]), "probability")
     rank = format_number(float(ranking.loc[top, "expected_rank"]), "rank")
     para = Paragraph().add(
         f"The Bayesian Plackett–Luce model {author_year('calvo2018')} treats "
@@ -41,7 +41,7 @@ def plackett_luce_section(result: Any) -> None:
         " and ",
         ref("fig:plackett-luce"),
         f" show them: {top} has the highest probability of being the best "
-        f"(P(best) = {best}; expected rank {rank}, {level} "
+        f"(P(best) {best}; expected rank {rank}, {level} "
         f"credible interval [{int(ranking.loc[top, 'rank_lower'])}, "
         f"{int(ranking.loc[top, 'rank_upper'])}]). ",
     )

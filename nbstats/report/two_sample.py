@@ -17,7 +17,7 @@ from nbstats.report.display import _n, _p, figure, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table
 from nbstats.results.effect_size import magnitude
-from nbstats.results.number_policy import format_number
+from nbstats.results.number_policy import format_number, format_relation
 
 __all__ = ["bayes_two_sample", "effect_magnitude", "prior_text", "two_sample"]
 
@@ -28,6 +28,11 @@ def _stat(value: float) -> str:
 
 def _prob(value: float) -> str:
     return format_number(value, "probability")
+
+
+def _prob_is(value: float) -> str:
+    """``= 0.742``, or ``> 0.999`` alone (:func:`format_relation`)."""
+    return format_relation(value, "probability")
 
 
 def _effect(value: float) -> str:
@@ -142,11 +147,12 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         )
     else:
         para.add(
-            f"The signed-rank test gives P({b} better) = {_prob(signrank.prob_right)}: "
+            f"The signed-rank test gives P({b} better) "
+            f"{_prob_is(signrank.prob_right)}: "
         )
     para.add(f"{_words(signrank.decision, a, b, rope)}. ")
     para.add(
-        f"The sign test gives P({b} better) = {_prob(sign.prob_right)}: "
+        f"The sign test gives P({b} better) {_prob_is(sign.prob_right)}: "
         f"{_words(sign.decision, a, b, rope)} (",
         ref("tab:bayes-two-sample"),
         ", ",
@@ -159,7 +165,10 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         row: dict[str, object] = {f"P({a} better)": res.prob_left}
         if rope > 0:
             row["P(rope)"] = res.prob_rope
-        row[f"P({b} better)"] = res.prob_right
+        # a column that holds an interval is text: each cell by the policy
+        row[f"P({b} better)"] = (
+            _prob(res.prob_right) if signrank.prior == "idp" else res.prob_right
+        )
         if getattr(res, "prior", None) == "idp":
             # the near-ignorance prior's lower and upper probabilities
             row[f"P({b} better)"] = (

@@ -99,6 +99,13 @@ def html_breaks(markup: str) -> str:
     --------
     >>> html_breaks("<th>HistGradientBoosting(max_iter=3)</th>")
     '<th>Hist<wbr>Gradient<wbr>Boosting<wbr>(<wbr>max_<wbr>iter=<wbr>3)</th>'
+
+    An interval of two bounds in a text cell ("&gt; 0.999 to &gt; 0.999") may
+    break only between them (each bound in a ``nbstats-bound`` span that the
+    stylesheet keeps on one line):
+
+    >>> html_breaks("<td>0.1 to 0.2</td>").count('class="nbstats-bound"')
+    2
     """
 
     def word(match: re.Match[str]) -> str:
@@ -110,7 +117,24 @@ def html_breaks(markup: str) -> str:
             for part in parts
         )
 
-    return _TEXT_NODE.sub(lambda m: _LONG_WORD.sub(word, m.group(0)), markup)
+    def node(match: re.Match[str]) -> str:
+        return _INTERVAL.sub(_interval, _LONG_WORD.sub(word, match.group(0)))
+
+    return _TEXT_NODE.sub(node, markup)
+
+
+#: "0.105 to 0.146", "> 0.999 to > 0.999": lower and upper probabilities in a
+#: text cell, each kept whole ("to" with the first) so that the cell may wrap
+#: only between them.
+_BOUND = r"(?:&[lg]t; )?[−-]?\d[\d.,]*"
+_INTERVAL = re.compile(rf"({_BOUND}) to ({_BOUND})")
+
+
+def _interval(match: re.Match[str]) -> str:
+    return (
+        f'<span class="nbstats-bound">{match.group(1)} to</span> '
+        f'<span class="nbstats-bound">{match.group(2)}</span>'
+    )
 
 
 def fit_width(latex: str) -> str:

@@ -67,6 +67,7 @@ __all__ = [
     "Column",
     "format_column",
     "format_number",
+    "format_relation",
     "header_words",
     "kind_of",
 ]
@@ -387,3 +388,19 @@ def format_number(value: object, kind: str | None = None) -> str:
         v = float(value)  # type: ignore[arg-type]
         return (MINUS if v < 0 else "") + _scientific(abs(v))
     return column.cells[0]
+
+
+def format_relation(value: object, kind: str | None = None) -> str:
+    """A value after its symbol in running text: ``= 0.742``, or the bound
+    alone when the policy writes one (``< 0.001``, ``> 0.999``), so that prose
+    reads "P(best) > 0.999", never "P(best) = > 0.999".
+
+    Examples
+    --------
+    >>> format_relation(0.7418, "probability"), format_relation(0.9996, "probability")
+    ('= 0.742', '> 0.999')
+    >>> format_relation(2e-5, "pvalue"), format_relation(1.2544, "statistic")
+    ('< 0.001', '= 1.25')
+    """
+    text = format_number(value, kind)
+    return text if text.startswith(("<", ">")) else f"= {text}"

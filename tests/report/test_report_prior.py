@@ -7,6 +7,7 @@ import pytest
 
 import nbstats
 from nbstats.report import report_text
+from nbstats.results.number_policy import format_relation
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,9 @@ def test_bootstrap_prior_and_s_zero_give_the_same_signed_rank_test(uci_two):
     )
     for text in (bb, zero):
         assert "signed-rank: Bayesian bootstrap, s → 0" in text
-        assert f"P(aode better) = {direct.prob_right:.4g}" in text
+        # a probability by the number policy, as the table writes it
+        shown = format_relation(direct.prob_right, "probability")
+        assert f"P(aode better) {shown}" in text
         assert "near-ignorance" not in text  # no lower/upper, no indeterminacy
     # s = 0 reaches every Bayesian test, prior="bb" only the signed-rank one
     assert "sign: s = 0" in zero and "sign: s = 1" in bb
