@@ -102,7 +102,8 @@ def data_notes(
     dropped = [str(c) for c in raw.index if c not in scores.index]
     if dropped and nan_policy == "pairwise" and layout != "two-sample":
         para.add(
-            "With nan_policy = 'pairwise', the analyses that compare every "
+            "Missing scores are handled pair by pair: the analyses that "
+            "compare every "
             "algorithm on the same cases (the Friedman and Bayesian Friedman "
             "tests, the rank-based post-hoc tests, the critical-difference "
             "diagram and the joint Bayesian statements) use the complete cases "
@@ -124,7 +125,8 @@ def data_notes(
         more = len(dropped) - len(shown)
         para.add(
             f"{len(dropped)} of {len(raw)} cases had missing scores and were "
-            f"dropped (nan_policy = '{nan_policy}'): {_and(shown)}"
+            f"dropped{' from those analyses' if nan_policy == 'pairwise' else ''}"
+            f": {_and(shown)}"
             + (f" and {more} more" if more else "")
             + f". Missing scores per algorithm: {', '.join(which)}. "
             f"The analyses use the remaining {len(scores)} cases. "
