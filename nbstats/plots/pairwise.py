@@ -386,19 +386,27 @@ class _Layout:
         n = len(cols)
         colorbar = 0.0 if one_row else _COLORBAR
         room = _LABEL_SHARE * total
-        fitted = fit_names(names, room, fontsize=MIN_FONT, aliases=aliases)
-        pitch = (
-            1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)
-        ) * fitted.fontsize  # a name's height
-        width = max(text_width(fitted.label(name), fitted.fontsize) for name in rows)
-        cell = max(total - width - 14.0 - colorbar, 1.0) / n
+
+        def fit(max_lines: int, suffix: str = "") -> tuple[Any, float, float, float]:
+            """Names, their height (pitch), the widest row label, the cell."""
+            fitted = fit_names(
+                names,
+                room - text_width(suffix, MIN_FONT),
+                fontsize=MIN_FONT,
+                max_lines=max_lines,
+                aliases=aliases,
+            )
+            lead = 0.35 if fitted.lines > 1 else 0.1  # a line is ~1.2 em
+            pitch = (1.2 * fitted.lines + lead) * fitted.fontsize
+            width = max(text_width(fitted.label(r) + suffix, MIN_FONT) for r in rows)
+            return fitted, pitch, width, max(total - width - 14.0 - colorbar, 1.0) / n
+
+        fitted, pitch, width, cell = fit(2)
+        if cell < pitch and fitted.lines > 1:  # one line each, letters for some
+            fitted, pitch, width, cell = fit(1)
         self.numbered = not one_row and cell < pitch
         if self.numbered:  # one line a name, and its rank after it
-            suffix = text_width(f" ({n})", MIN_FONT)
-            fitted = fit_names(
-                names, room - suffix, fontsize=MIN_FONT, max_lines=1, aliases=aliases
-            )
-            pitch = 1.3 * fitted.fontsize
+            fitted, pitch, width, cell = fit(1, f" ({n})")
         self.fitted = fitted
         self.fontsize = fs = fitted.fontsize
         self.y_labels = [fitted.label(name) for name in rows]
@@ -422,8 +430,11 @@ class _Layout:
             cell = max(cell, pitch / 2 if self.alternate else pitch)
             self.map_height = cell * len(rows)
             upright = n > 12 or fitted.lines > 1
-            # letters stand upright; long names read bottom to top
-            self.rotation = 0 if fitted.aliases else (90 if upright else 45)
+            # labels as narrow as a cell (letters) stand upright; longer ones
+            # read bottom to top
+            widest = max(text_width(x, fs) for x in self.x_labels)
+            flat = fitted.lines == 1 and widest + 0.3 * fs <= cell
+            self.rotation = 0 if flat else (90 if upright else 45)
         self.cell = cell
         self.label_width = width
         self.map_width = cell * n
