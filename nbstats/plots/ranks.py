@@ -79,7 +79,7 @@ def rank_intervals(
     width : {"single", "double"}
         Width of a new figure: one or two columns of a paper. Its height
         grows with the number of algorithms (about 10.8 pt a row up to 30,
-        then what an 8-pt name needs: some 13 inches for 100 algorithms).
+        then what an 8-pt name needs: some 15 inches for 100 algorithms).
     aliases : "auto", bool or mapping
         ``"auto"`` (default): letters ``A``, ``B``, … (in the order of the
         score table's columns) only when the names fit neither as written
