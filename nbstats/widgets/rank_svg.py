@@ -33,7 +33,7 @@ from html import escape
 from typing import Any
 
 from nbstats.plots.style import INK, MUTED, PALETTE, SHADE
-from nbstats.results.number_policy import format_number
+from nbstats.widgets.base import number_html
 from nbstats.widgets.svg import clip, svg_document, width_of
 
 __all__ = ["cd_svg", "intervals_svg"]
@@ -77,7 +77,7 @@ def _axis(m: int, x0: float, y: float) -> tuple[Any, list[str]]:
 
 
 def _rank(value: float) -> str:
-    return format_number(float(value), "rank")
+    return number_html(float(value), "rank")
 
 
 def _sizes(m: int) -> tuple[float, float]:
@@ -134,7 +134,7 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
             f'<line x1="{x(1):.1f}" y1="14" x2="{x(min(1 + cd, m)):.1f}" y2="14" '
             f'stroke="{INK}" stroke-width="2"/>'
             f'<text x="{x(min(1 + cd, m)) + 4:.1f}" y="18" font-size="{_SMALL}" '
-            f'data-role="cd">CD = {format_number(cd, "statistic")}</text>'
+            f'data-role="cd">CD = {number_html(cd, "statistic")}</text>'
         )
     rejected: set[str] = set()
     if control is not None:

@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 
 from nbstats.names import AliasOption
-from nbstats.results.number_policy import format_number
 from nbstats.results.ranking import RankCIResult
 from nbstats.scores import check_flag
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
@@ -35,6 +34,7 @@ from nbstats.widgets.base import (
     alpha_slider,
     display_names,
     dropped_html,
+    number_html,
     prepare_table,
 )
 from nbstats.widgets.frequentist import p_text
@@ -385,7 +385,7 @@ def _interval_table(
     for name in order:
         cells = [
             f'<th style="{_NAME}">{html.escape(shown.get(name, str(name)))}</th>',
-            f'<td style="{_CELL}">{format_number(first.mean_ranks[name], "rank")}</td>',
+            f'<td style="{_CELL}">{number_html(first.mean_ranks[name], "rank")}</td>',
         ]
         for res in results.values():
             cells.append(f'<td style="{_CELL}">{int(res.lower[name])}</td>')
@@ -428,11 +428,11 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
     rows = []
     for row in frame.itertuples(index=False):
         name = html.escape(shown.get(str(row.algorithm), str(row.algorithm)))
-        best = html.escape(format_number(row.prob_best, "probability"))
+        best = number_html(row.prob_best, "probability")
         rows.append(
             f'<tr><th style="{_NAME}"><bdi>{name}</bdi></th>'
             f'<td style="{_CELL}">{best}</td>'
-            f'<td style="{_CELL}">{format_number(row.expected_rank, "rank")}</td>'
+            f'<td style="{_CELL}">{number_html(row.expected_rank, "rank")}</td>'
             f'<td style="{_CELL}">[{row.rank_lower}, {row.rank_upper}]</td></tr>'
         )
     return (
