@@ -1,9 +1,10 @@
 """Paper-ready reports: one call from a score table to HTML, PDF, LaTeX or a notebook.
 
-:func:`build_report` builds a notebook that embeds the scores and recomputes every
-analysis with nbstats (:mod:`nbstats.report.notebook`), executes it in a fresh
-kernel and exports it with the nbconvert templates ``nbstats-paper`` (HTML)
-and ``nbstats-paper-latex`` (LaTeX/PDF) (:mod:`nbstats.report.export`,
+:func:`build_report` builds a notebook that embeds the scores and recomputes
+every analysis with nbstats (:mod:`nbstats.report.notebook`), executes it in a
+fresh kernel (:mod:`nbstats.report.kernel`) and exports it with the nbconvert
+templates ``nbstats-paper`` (HTML) and ``nbstats-paper-latex`` (a plain LaTeX
+article, also for PDF) (:mod:`nbstats.report.export`,
 :mod:`nbstats.report.exporters`). The Methods paragraph and the references are
 written by :mod:`nbstats.report.methods`.
 
