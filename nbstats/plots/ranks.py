@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ from nbstats.plots.style import (
     WIDTHS,
     figure_width,
     literal,
-    new_axes,
+    page_height,
     paper_style,
     titles_shown,
 )
@@ -136,7 +137,7 @@ def rank_intervals(
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    from matplotlib.lines import Line2D
+    import matplotlib.pyplot as plt
 
     labelled = _labelled_results(results)
     first = next(iter(labelled.values()))
@@ -159,100 +160,171 @@ def rank_intervals(
             total = figure_width(width) * 72
         else:
             total = ax.get_position().width * ax.figure.get_figwidth() * 72
-        fitted = fit_names(
-            names,  # the score table's order: the letters' order
-            _LABEL_SHARE * total,
-            fontsize=MIN_FONT,
-            aliases=aliases,
-        )
-        fs = fitted.fontsize
-        need = (1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)) * fs
-        row = max(need, _ROW_PT if m <= 30 else 0.0) + _METHOD_PT * (k - 1)
+        extra = _MARGIN_PT + (12.0 * (k > 1) * ((k + 2) // 3))
+        fitted, row, panels = _panels(names, total, m, k, extra, aliases, own)
+        per = math.ceil(m / panels)
         if own:
-            height = m * row + _MARGIN_PT + (12.0 * (k > 1) * ((k + 2) // 3))
-            aspect = max(0.62, height / total)
+            height = per * row + extra
+            fig, axes = plt.subplots(
+                1, panels, figsize=(total / 72, max(0.62 * total, height) / 72),
+                layout="constrained", squeeze=False,
+            )  # fmt: skip
+            axes = list(axes[0])
         else:
-            aspect = 0.62
-        fig, ax = new_axes(ax, width=width, aspect=aspect)
-
-        handles = []
-        step = min(0.25, 0.7 / k) if k > 1 else 0.0
-        offsets = [(j - (k - 1) / 2) * step for j in range(k)]
-        for j, (label, result) in enumerate(labelled.items()):
-            colour = PALETTE[j % len(PALETTE)]
-            marker = _MARKERS[j % len(_MARKERS)]
-            lower = {str(n): int(v) for n, v in result.lower.items()}
-            upper = {str(n): int(v) for n, v in result.upper.items()}
-            places = result.mean_ranks.rank(method="average")
-            places = {str(n): float(v) for n, v in places.items()}
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    color=colour,
-                    linewidth=1.2,
-                    marker=marker,
-                    markersize=3.5,
-                    markerfacecolor="white",
-                    markeredgewidth=1.0,
-                    label=literal(label),
-                )
-            )
-            for i, name in enumerate(rows):
-                y = i + offsets[j]
-                draw_rank_interval(
-                    ax,
-                    y,
-                    (lower[name], upper[name]),
-                    places[name],
-                    colour=colour,
-                    marker=marker,
-                    gids=(f"interval-{label}-{name}", f"rank-{label}-{name}"),
-                )
-
-        ax.set_yticks(range(m), [fitted.label(name) for name in rows])
-        ax.set_ylim(m - 0.5, -0.5)  # best at the top
-        ax.tick_params(axis="y", length=0, labelsize=fs)
-        ax.set_xlim(0.5, m + 0.5)
-        ax.set_xticks(range(1, m + 1), minor=True)
-        label_width = max(text_width(label, fs) for label in fitted.labels)
-        axis_length = total - label_width - 24.0
-        ax.set_xticks(labelled_ranks(m, axis_length))
-        ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
-        ax.set_axisbelow(True)
-        ax.set_xlabel("rank (1 = best)")
-
-        levels = {f"{r.confidence_level:.0%}" for r in labelled.values()}
-        level = levels.pop() if len(levels) == 1 else None
-        if k == 1 and titles_shown():
-            label = next(iter(labelled))
-            readable = METHOD_LABELS.get(label, label)
-            title = f"{level} confidence intervals for ranks: {literal(readable)}"
-            # centred over the axes, right of the names
-            ax.set_title(wrap_text(title, axis_length, 8.0, force=True))
-        elif k > 1:
-            # the legend, titled, stands above the axes like a title
-            legend = ax.legend(
-                handles=handles,
-                loc="lower center",
-                bbox_to_anchor=(0.5, 1.0),
-                ncol=_legend_columns(labelled, k, axis_length),
-                frameon=False,
-                handlelength=1.8,
-                columnspacing=1.2,
-                title=(
-                    None
-                    if not titles_shown()
-                    else f"{level} confidence intervals for ranks"
-                    if level
-                    else "Confidence intervals for ranks"
-                ),
-                title_fontsize=MIN_FONT,
-            )
-            legend.set_gid("methods")
+            fig, axes = ax.figure, [ax]
+        label_width = max(text_width(label, fitted.fontsize) for label in fitted.labels)
+        axis_length = total / panels - label_width - 24.0
+        for p, each in enumerate(axes):
+            handles = _draw_panel(
+                each, rows[p * per : (p + 1) * per], per, m, labelled, fitted,
+                axis_length,
+            )  # fmt: skip
+        ax = axes[0]
+        ax.panels = axes
+        _title_or_legend(ax, labelled, handles, axis_length)
         if fitted.aliases:
             add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
+
+
+def _panels(
+    names: list[str],
+    total: float,
+    m: int,
+    k: int,
+    extra: float,
+    aliases: AliasOption,
+    own: bool,
+) -> tuple[Any, float, int]:
+    """Labels, row height and number of side-by-side panels: one, unless the
+    rows (and the key of letters) would be taller than the page
+    (:func:`~nbstats.plots.style.set_typography`)."""
+    fitted, row = _fit_rows(names, _LABEL_SHARE * total, m, k, aliases)
+    limit = page_height()
+    if not own or limit is None or _height(fitted, row, m, total, extra) <= limit * 72:
+        return fitted, row, 1
+    for panels in range(2, 6):
+        # a narrow panel: the names may take a little more of it
+        fitted, row = _fit_rows(names, 0.45 * total / panels, m, k, aliases)
+        rows = math.ceil(m / panels)
+        if _height(fitted, row, rows, total, extra) <= limit * 72:
+            break
+    return fitted, row, panels
+
+
+def _height(fitted: Any, row: float, rows: int, total: float, extra: float) -> float:
+    """Points a figure of ``rows`` rows takes, with the key of its letters."""
+    key = 0.0
+    if fitted.aliases:
+        entries = fitted.key()
+        widest = max(text_width(entry, MIN_FONT) for entry in entries)
+        columns = max(1, int((total + 1.2 * MIN_FONT) // (widest + 1.2 * MIN_FONT)))
+        key = math.ceil(len(entries) / columns) * 1.45 * MIN_FONT + 8.0
+    return rows * row + extra + key
+
+
+def _fit_rows(
+    names: list[str], width: float, m: int, k: int, aliases: AliasOption
+) -> tuple[Any, float]:
+    """Labels no wider than ``width`` and the height of a row (points)."""
+    fitted = fit_names(
+        names,  # the score table's order: the letters' order
+        width,
+        fontsize=MIN_FONT,
+        # many rows: one line each (a long name gets a letter), since one
+        # wrapped name would double the height of every row
+        max_lines=2 if m <= 12 else 1,
+        aliases=aliases,
+    )
+    fs = fitted.fontsize
+    need = (1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)) * fs
+    return fitted, max(need, _ROW_PT if m <= 30 else 0.0) + _METHOD_PT * (k - 1)
+
+
+def _draw_panel(
+    ax: Any,
+    rows: list[str],
+    per: int,
+    m: int,
+    labelled: dict[str, Any],
+    fitted: Any,
+    axis_length: float,
+) -> list[Any]:
+    """The intervals and markers of ``rows`` (top to bottom) in ``ax``, its
+    names and rank axis; returns the legend handles of the results."""
+    from matplotlib.lines import Line2D
+
+    k = len(labelled)
+    handles = []
+    step = min(0.25, 0.7 / k) if k > 1 else 0.0
+    offsets = [(j - (k - 1) / 2) * step for j in range(k)]
+    for j, (label, result) in enumerate(labelled.items()):
+        colour = PALETTE[j % len(PALETTE)]
+        marker = _MARKERS[j % len(_MARKERS)]
+        lower = {str(n): int(v) for n, v in result.lower.items()}
+        upper = {str(n): int(v) for n, v in result.upper.items()}
+        places = result.mean_ranks.rank(method="average")
+        places = {str(n): float(v) for n, v in places.items()}
+        handles.append(
+            Line2D([], [], color=colour, linewidth=1.2, marker=marker,
+                   markersize=3.5, markerfacecolor="white", markeredgewidth=1.0,
+                   label=literal(label))
+        )  # fmt: skip
+        for i, name in enumerate(rows):
+            draw_rank_interval(
+                ax,
+                i + offsets[j],
+                (lower[name], upper[name]),
+                places[name],
+                colour=colour,
+                marker=marker,
+                gids=(f"interval-{label}-{name}", f"rank-{label}-{name}"),
+            )
+    ax.set_yticks(range(len(rows)), [fitted.label(name) for name in rows])
+    ax.set_ylim(per - 0.5, -0.5)  # best at the top; panels' rows line up
+    ax.tick_params(axis="y", length=0, labelsize=fitted.fontsize)
+    ax.set_xlim(0.5, m + 0.5)
+    ax.set_xticks(range(1, m + 1), minor=True)
+    ax.set_xticks(labelled_ranks(m, axis_length))
+    ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
+    ax.set_axisbelow(True)
+    ax.set_xlabel("rank (1 = best)")
+    return handles
+
+
+def _title_or_legend(
+    ax: Any, labelled: dict[str, Any], handles: list[Any], axis_length: float
+) -> None:
+    """One result: a title (not in a report); several: a legend above."""
+    k = len(labelled)
+    levels = {f"{r.confidence_level:.0%}" for r in labelled.values()}
+    level = levels.pop() if len(levels) == 1 else None
+    if k == 1 and titles_shown():
+        label = next(iter(labelled))
+        readable = METHOD_LABELS.get(label, label)
+        title = f"{level} confidence intervals for ranks: {literal(readable)}"
+        # centred over the axes, right of the names
+        ax.set_title(wrap_text(title, axis_length, MIN_FONT, force=True))
+    elif k > 1:
+        # the legend, titled, stands above the axes like a title
+        legend = ax.legend(
+            handles=handles,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 1.0),
+            ncol=_legend_columns(labelled, k, axis_length),
+            frameon=False,
+            handlelength=1.8,
+            columnspacing=1.2,
+            title=(
+                None
+                if not titles_shown()
+                else f"{level} confidence intervals for ranks"
+                if level
+                else "Confidence intervals for ranks"
+            ),
+            title_fontsize=MIN_FONT,
+        )
+        legend.set_gid("methods")
 
 
 def labelled_ranks(m: int, length: float) -> list[int]:

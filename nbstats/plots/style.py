@@ -71,6 +71,9 @@ class Typography:
     #: The widest a figure may be (inches), e.g. a page's text width; None:
     #: the paper widths of :data:`WIDTHS` as they are.
     page_width: float | None = None
+    #: The tallest a figure may be (inches); a plot of many rows that would
+    #: be taller sets them side by side in panels. None: no limit.
+    page_height: float | None = None
 
 
 TYPOGRAPHY = Typography()
@@ -85,6 +88,7 @@ def set_typography(
     document_font: bool = _KEEP,
     titles: bool = _KEEP,
     page_width: float | None = _KEEP,
+    page_height: float | None = _KEEP,
 ) -> Typography:
     """Typeset the figures drawn from now on like a document (a report does).
 
@@ -92,7 +96,9 @@ def set_typography(
     installed (else the figures keep DejaVu Sans). ``titles``: False drops
     in-figure titles and captions that repeat a report's caption.
     ``page_width``: the widest figure (inches), so that a two-column figure
-    is laid out at the width it is printed at; None: no limit. A setting not
+    is laid out at the width it is printed at; ``page_height``: the tallest
+    (a forest plot of many rows then sets them side by side); None: no
+    limit. A setting not
     given is left as it is. Returns the settings before the call (to restore
     them).
 
@@ -112,7 +118,14 @@ def set_typography(
         TYPOGRAPHY.titles = bool(titles)
     if page_width is not _KEEP:
         TYPOGRAPHY.page_width = None if page_width is None else float(page_width)
+    if page_height is not _KEEP:
+        TYPOGRAPHY.page_height = None if page_height is None else float(page_height)
     return before
+
+
+def page_height() -> float | None:
+    """The tallest a figure may be (inches; :func:`set_typography`), or None."""
+    return TYPOGRAPHY.page_height
 
 
 def figure_width(width: str) -> float:

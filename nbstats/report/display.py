@@ -70,7 +70,10 @@ def start(
     # one, without titles (the report captions them), laid out at the width
     # they are printed at
     set_typography(
-        document_font="pdf" in _FIGURE_FORMATS, titles=False, page_width=FIGURE_WIDTH
+        document_font="pdf" in _FIGURE_FORMATS,
+        titles=False,
+        page_width=FIGURE_WIDTH,
+        page_height=FIGURE_HEIGHT,
     )
     # library deprecation notices are no part of a report
     warnings.filterwarnings("ignore", category=DeprecationWarning)

@@ -30,7 +30,7 @@ import nbstats
 import nbstats.report
 from nbstats import plots
 from nbstats.plots.style import TYPOGRAPHY, set_typography
-from nbstats.report.display import FIGURE_WIDTH
+from nbstats.report.display import FIGURE_HEIGHT, FIGURE_WIDTH
 from nbstats.report.notebook import RANK_CI_METHOD
 
 needs_latex = pytest.mark.skipif(
@@ -150,8 +150,13 @@ def test_figures_are_printed_at_their_own_size_without_titles(report_pdf):
 
 @pytest.fixture
 def report_typography():
-    """The settings a report sets: Latin Modern, no titles, the page's width."""
-    before = set_typography(document_font=True, titles=False, page_width=FIGURE_WIDTH)
+    """The settings a report sets: Latin Modern, no titles, the page's size."""
+    before = set_typography(
+        document_font=True,
+        titles=False,
+        page_width=FIGURE_WIDTH,
+        page_height=FIGURE_HEIGHT,
+    )
     yield TYPOGRAPHY
     set_typography(**{k: v for k, v in vars(before).items()})
     plt.close("all")
@@ -241,10 +246,28 @@ def test_cd_rank_interval_and_plackett_luce_name_every_algorithm(report_typograp
         ),
     ):
         ax.figure.draw_without_rendering()
-        rows = [t for t in ax.get_yticklabels() if t.get_text()]
+        panels = getattr(ax, "panels", [ax])
+        rows = [t for each in panels for t in each.get_yticklabels() if t.get_text()]
         assert len(rows) == m
         assert not _overlaps(ax.figure, rows)
         plt.close(ax.figure)
+
+
+def test_rank_intervals_taller_than_the_page_go_side_by_side(report_typography):
+    # 100 algorithms need some 15 inches of rows: two panels of 50 in a page
+    result = nbstats.rank_ci(_table(100), method="id-nemenyi")
+    ax = plots.rank_intervals(result, width="double")
+    fig = ax.figure
+    assert len(ax.panels) == 2 and fig.get_figheight() <= FIGURE_HEIGHT
+    fig.draw_without_rendering()
+    rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+    assert len(rows) == 100 and not _overlaps(fig, rows)
+    assert min(t.get_fontsize() for t in rows) >= 8
+    lines = {line.get_gid(): line for each in ax.panels for line in each.get_lines()}
+    for name in result.lower.index:  # every interval drawn once, marker inside
+        low, high = lines[f"interval-id-nemenyi-{name}"].get_xdata()
+        (x,) = lines[f"rank-id-nemenyi-{name}"].get_xdata()
+        assert low <= x <= high
 
 
 def test_cd_axis_covers_the_observed_mean_ranks(report_typography):
@@ -268,7 +291,7 @@ def test_rank_interval_markers_lie_inside_their_intervals(report_typography):
     # the report's method on the real 50-algorithm table
     result = nbstats.rank_ci(_table(50), method=RANK_CI_METHOD)
     ax = plots.rank_intervals(result, width="double")
-    lines = {line.get_gid(): line for line in ax.get_lines() if line.get_gid()}
+    lines = {line.get_gid(): line for each in ax.panels for line in each.get_lines()}
     inside = 0
     for name in result.lower.index:
         low, high = lines[f"interval-{RANK_CI_METHOD}-{name}"].get_xdata()
