@@ -16,7 +16,7 @@ from nbstats.plots.style import (
     PALETTE,
     WIDTHS,
     figure_width,
-    new_axes,
+    page_height,
     paper_style,
 )
 from nbstats.results.number_policy import format_number
@@ -67,7 +67,10 @@ def plackett_luce(
         The intervals' Axes; the bars' Axes is ``ax.bars_axes``. Every
         interval is a ``Line2D`` with gid ``f"interval-{name}"``, every
         median marker ``f"median-{name}"``, every bar a ``Rectangle`` with
-        gid ``f"best-{name}"``.
+        gid ``f"best-{name}"``. Rows taller than the page of
+        :func:`nbstats.plots.style.set_typography` (a report's) are set side
+        by side in panels, ``ax.panels`` (the first is ``ax``); otherwise
+        ``ax.panels == [ax]``.
 
     Examples
     --------
@@ -82,7 +85,7 @@ def plackett_luce(
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    from mpl_toolkits.axes_grid1 import make_axes_locatable
+    import matplotlib.pyplot as plt
 
     ranking = result.ranking
     names = [str(name) for name in ranking.index]
@@ -90,7 +93,6 @@ def plackett_luce(
         (-ranking["prob_best"].to_numpy(), ranking["expected_rank"].to_numpy())
     )
     rows = [names[i] for i in order]
-    medians = ranking["median_rank"].to_numpy()
     m = len(names)
     own = ax is None
     if own and width not in WIDTHS:
@@ -101,69 +103,128 @@ def plackett_luce(
             if own
             else ax.get_position().width * ax.figure.get_figwidth() * 72
         )
-        fitted = fit_names(
-            names,
-            _LABEL_SHARE * total,
-            fontsize=MIN_FONT,
-            aliases=aliases,
-        )
-        fs = fitted.fontsize
-        row = max(
-            (1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)) * fs,
-            _ROW_PT if m <= 30 else 0.0,
-        )
-        aspect = max(0.45, (m * row + _MARGIN_PT) / total) if own else 0.62
-        fig, ax = new_axes(ax, width=width, aspect=aspect)
-        bars = make_axes_locatable(ax).append_axes(
-            "right",
-            size=f"{_BARS_SHARE / (1 - _LABEL_SHARE - _BARS_SHARE) * 100:.0f}%",
-            pad=0.22,
-            sharey=ax,
-        )
-        ranking_by_name = {str(n): i for i, n in enumerate(ranking.index)}
-        colour = PALETTE[0]
-        for y, name in enumerate(rows):
-            i = ranking_by_name[name]
-            low, high = ranking["rank_lower"].iloc[i], ranking["rank_upper"].iloc[i]
-            draw_rank_interval(
-                ax,
-                y,
-                (low, high),
-                medians[i],
-                colour=colour,
-                marker="o",
-                gids=(f"interval-{name}", f"median-{name}"),
-            )
-            p = float(ranking["prob_best"].iloc[i])
-            (bar,) = bars.barh(y, p, height=0.6, color=PALETTE[1], linewidth=0)
-            bar.set_gid(f"best-{name}")
-            bars.text(
-                min(p, 1.0) + 0.03,
-                y,
-                format_number(p, "probability"),
-                va="center",
-                ha="left",
-                fontsize=fs,
-                clip_on=False,
-            )
-        ax.set_yticks(range(m), [fitted.label(name) for name in rows])
-        ax.set_ylim(m - 0.5, -0.5)
-        ax.tick_params(axis="y", length=0, labelsize=fs)
-        ax.set_xlim(0.5, m + 0.5)
-        ax.set_xticks(range(1, m + 1), minor=True)
-        label_width = max(text_width(label, fs) for label in fitted.labels)
-        axis_length = (1 - _BARS_SHARE) * total - label_width - 24.0
-        ax.set_xticks(labelled_ranks(m, axis_length))
-        ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
-        ax.set_axisbelow(True)
-        ax.set_xlabel(f"rank, {result.level:.0%} credible interval")
-        bars.set_xlim(0, 1.45)
-        bars.set_xticks([0, 0.5, 1])
-        bars.set_xticklabels(["0", "0.5", "1"])
-        bars.tick_params(axis="y", left=False, labelleft=False)
-        bars.spines[["right", "top"]].set_visible(False)
-        bars.set_xlabel("P(best)")
-        ax.bars_axes = bars
+        fitted, row, panels = _panels(names, total, m, aliases, own)
+        per = -(-m // panels)
+        if own:
+            height = max(0.45 * total, per * row + _MARGIN_PT)
+            fig, axes = plt.subplots(
+                1, panels, figsize=(total / 72, height / 72), layout="constrained",
+                squeeze=False,
+            )  # fmt: skip
+            axes = list(axes[0])
+        else:
+            fig, axes = ax.figure, [ax]
+        for p, each in enumerate(axes):
+            _draw_panel(
+                each, result, rows[p * per : (p + 1) * per], per, fitted,
+                total / panels,
+            )  # fmt: skip
+        ax = axes[0]
+        ax.panels = axes
         if fitted.aliases:
             add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
+
+
+def _fit_rows(names: list[str], width: float, m: int, aliases: AliasOption):
+    """Labels no wider than ``width`` and the height of a row (points)."""
+    fitted = fit_names(
+        names,
+        width,
+        fontsize=MIN_FONT,
+        max_lines=2 if m <= 12 else 1,  # one wrapped name: every row taller
+        aliases=aliases,
+    )
+    lead = 0.35 if fitted.lines > 1 else 0.1  # a line of text is ~1.2 em
+    need = (1.2 * fitted.lines + lead) * fitted.fontsize
+    return fitted, max(need, _ROW_PT if m <= 30 else 0.0)
+
+
+def _panels(
+    names: list[str], total: float, m: int, aliases: AliasOption, own: bool
+) -> tuple[Any, float, int]:
+    """Labels, row height and side-by-side panels: more than one only when
+    the rows would be taller than the page (:func:`set_typography`)."""
+    fitted, row = _fit_rows(names, _LABEL_SHARE * total, m, aliases)
+    limit = page_height()
+    if not own or limit is None or m * row + _MARGIN_PT <= limit * 72:
+        return fitted, row, 1
+    for panels in range(2, 6):
+        fitted, row = _fit_rows(names, 0.4 * total / panels, m, aliases)
+        if -(-m // panels) * row + _MARGIN_PT + _key_height(fitted, total) <= (
+            limit * 72
+        ):
+            break
+    return fitted, row, panels
+
+
+def _key_height(fitted: Any, total: float) -> float:
+    if not fitted.aliases:
+        return 0.0
+    entries = fitted.key()
+    widest = max(text_width(entry, MIN_FONT) for entry in entries)
+    columns = max(1, int((total + 1.2 * MIN_FONT) // (widest + 1.2 * MIN_FONT)))
+    return -(-len(entries) // columns) * 1.45 * MIN_FONT + 8.0
+
+
+def _draw_panel(
+    ax: Any, result: Any, rows: list[str], per: int, fitted: Any, total: float
+) -> None:
+    """Intervals of ``rows`` in ``ax``, their P(best) bars in a panel on its
+    right (``ax.bars_axes``); ``total``: the panel's width in points."""
+    from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+    ranking = result.ranking
+    m = len(ranking)
+    fs = fitted.fontsize
+    bars = make_axes_locatable(ax).append_axes(
+        "right",
+        size=f"{_BARS_SHARE / (1 - _LABEL_SHARE - _BARS_SHARE) * 100:.0f}%",
+        pad=0.22,
+        sharey=ax,
+    )
+    ranking_by_name = {str(n): i for i, n in enumerate(ranking.index)}
+    medians = ranking["median_rank"].to_numpy()
+    colour = PALETTE[0]
+    for y, name in enumerate(rows):
+        i = ranking_by_name[name]
+        low, high = ranking["rank_lower"].iloc[i], ranking["rank_upper"].iloc[i]
+        draw_rank_interval(
+            ax,
+            y,
+            (low, high),
+            medians[i],
+            colour=colour,
+            marker="o",
+            gids=(f"interval-{name}", f"median-{name}"),
+        )
+        p = float(ranking["prob_best"].iloc[i])
+        (bar,) = bars.barh(y, p, height=0.6, color=PALETTE[1], linewidth=0)
+        bar.set_gid(f"best-{name}")
+        bars.text(
+            min(p, 1.0) + 0.03,
+            y,
+            format_number(p, "probability"),
+            va="center",
+            ha="left",
+            fontsize=fs,
+            clip_on=False,
+        )
+    ax.set_yticks(range(len(rows)), [fitted.label(name) for name in rows])
+    ax.set_ylim(per - 0.5, -0.5)  # panels' rows line up
+    ax.tick_params(axis="y", length=0, labelsize=fs)
+    ax.set_xlim(0.5, m + 0.5)
+    ax.set_xticks(range(1, m + 1), minor=True)
+    label_width = max(text_width(label, fs) for label in fitted.labels)
+    axis_length = (1 - _BARS_SHARE) * total - label_width - 24.0
+    ax.set_xticks(labelled_ranks(m, axis_length))
+    ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
+    ax.set_axisbelow(True)
+    ax.set_xlabel(f"rank, {result.level:.0%} credible interval")
+    bars.set_xlim(0, 1.45)
+    bars.set_xticks([0, 0.5, 1])
+    bars.set_xticklabels(["0", "0.5", "1"])
+    bars.tick_params(axis="y", left=False, labelleft=False)
+    bars.spines[["right", "top"]].set_visible(False)
+    bars.set_xlabel("P(best)")
+    ax.bars_axes = bars

@@ -253,9 +253,18 @@ def test_cd_rank_interval_and_plackett_luce_name_every_algorithm(report_typograp
         plt.close(ax.figure)
 
 
-def test_rank_intervals_taller_than_the_page_go_side_by_side(report_typography):
+def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
     # 100 algorithms need some 15 inches of rows: two panels of 50 in a page
-    result = nbstats.rank_ci(_table(100), method="id-nemenyi")
+    table = _table(100)
+    pl = nbstats.bayes_plackett_luce(table, n_samples=400, random_state=0)
+    for ax in (plots.plackett_luce(pl, width="double"),):
+        fig = ax.figure
+        assert len(ax.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
+        fig.draw_without_rendering()
+        rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+        assert len(rows) == 100 and not _overlaps(fig, rows)
+        plt.close(fig)
+    result = nbstats.rank_ci(table, method="id-nemenyi")
     ax = plots.rank_intervals(result, width="double")
     fig = ax.figure
     assert len(ax.panels) == 2 and fig.get_figheight() <= FIGURE_HEIGHT
