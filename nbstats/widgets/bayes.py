@@ -53,8 +53,9 @@ __all__ = ["BayesDashboard", "friedman_strength"]
 FRIEDMAN_CACHE = 8
 
 #: The pairs table's columns, in order.
-_COLUMNS = ["a", "b", "prob_lower", "prob_upper", "prob_left", "prob_rope",
-            "prob_right", "prob_equivalent", "decision"]  # fmt: skip
+_COLUMNS = ["a", "b", "prob_lower", "prob_upper", "prob_left", "prob_left_upper",
+            "prob_rope", "prob_rope_upper", "prob_right", "prob_equivalent",
+            "decision"]  # fmt: skip
 
 
 def friedman_strength(prior: str, s: float) -> float:
@@ -145,7 +146,9 @@ class BayesDashboard(Dashboard):
     result : dict
         ``"pairs"``: DataFrame, one row per pair (a, b) with ``prob_lower``,
         ``prob_upper`` (P(b better) under the lower and upper IDP prior; equal
-        for the others), ``prob_left``, ``prob_rope``, ``prob_right``,
+        for the others), ``prob_left``, ``prob_rope``, ``prob_right`` (the
+        lower bounds under the IDP), ``prob_left_upper``, ``prob_rope_upper``
+        (the upper bounds; the right's is ``prob_upper``),
         ``prob_equivalent`` (P(|θ − ½| < ε): ε-indistinguishability) and
         ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`,
         decided as :func:`nbstats.bayes_signrank` decides: ``"b"``, ``"a"``,

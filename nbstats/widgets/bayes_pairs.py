@@ -269,6 +269,8 @@ class PairPosteriors:
         Keys ``prob_lower``, ``prob_upper`` (P(b better), lower and upper),
         ``prob_left``, ``prob_rope`` (NaN without a rope), ``prob_right``
         (lower), as :class:`~nbstats.results.bayes.BayesSignedRankResult`;
+        ``prob_left_upper``, ``prob_rope_upper`` (their upper bounds over the
+        IDP's priors; equal to the lower under a single prior);
         ``prob_equivalent`` (P(|θ − ½| < ε), the smaller of the lower and
         upper posterior's: ε-indistinguishability, not the rope); and
         ``bounds``, the lower and upper (left, rope, right) that decide
@@ -291,6 +293,8 @@ class PairPosteriors:
             "prob_right": low[2],
             # |θ − ½| < ε is symmetric: the mirror swaps lower and upper only
             "prob_equivalent": np.minimum(near[:, 0], near[:, 1]),
+            "prob_left_upper": high[0],
+            "prob_rope_upper": high[1],
             "bounds": (low, high),
         }
         if regions is not None:  # the lower posterior's, as bayes_signrank's

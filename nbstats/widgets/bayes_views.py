@@ -97,18 +97,26 @@ def probability(value: float) -> str:
 
 
 def probability_range(lower: float, upper: float) -> str:
-    """One probability, or its bounds over the IDP's priors as "lower–upper"."""
+    """One probability, or its bounds over the IDP's priors as "lower to
+    upper" (as the report writes them).
+
+    Examples
+    --------
+    >>> probability_range(0.904, 0.9996), probability_range(0.5, 0.5)
+    ('0.904 to &gt; 0.999', '0.500')
+    """
     if lower == upper:
         return probability(lower)
-    return f"{probability(lower)}–{probability(upper)}"
+    return f"{probability(lower)} to {probability(upper)}"
 
 
 def _probabilities(row: Any, rope: bool, a: str, b: str) -> str:
     text = f"P({b} better) {probability_range(row.prob_lower, row.prob_upper)}"
     if rope:
         text += (
-            f"<br>P(rope) {probability(row.prob_rope)}, "
-            f"P({a} better) {probability(row.prob_left)}"
+            f"<br>P(rope) {probability_range(row.prob_rope, row.prob_rope_upper)}"
+            f"<br>P({a} better) "
+            f"{probability_range(row.prob_left, row.prob_left_upper)}"
         )
     return text + f"<br>P(|θ−½|&lt;ε) {probability(row.prob_equivalent)}"
 
@@ -214,7 +222,7 @@ def _heat_cells(
             strict=True)
     ):  # fmt: skip
         low, high = texts[k], texts[k + len(lower)]
-        shown = low if lower[k] == upper[k] else f"{low}–{high}"
+        shown = low if lower[k] == upper[k] else f"{low} to {high}"
         said = html.escape(bayes_decision(decision, a, b), quote=True)
         cells[index[a], index[b]] = (
             f'<td class="nbstats-bm-{decision}" title="{tips[a]} vs {tips[b]}: '

@@ -127,13 +127,15 @@ def test_controls_defaults_and_labels(table):
         "settings",
     }
     assert dash.result["threshold"] == pytest.approx(0.95)
-    assert list(dash.result["pairs"].columns[:8]) == [
+    assert list(dash.result["pairs"].columns[:10]) == [
         "a",
         "b",
         "prob_lower",
         "prob_upper",
         "prob_left",
+        "prob_left_upper",
         "prob_rope",
+        "prob_rope_upper",
         "prob_right",
         "prob_equivalent",
     ]
@@ -259,7 +261,7 @@ def test_raising_s_widens_the_idp_interval(table):
         r = row(dash, "A", "B")
         gaps.append(r.prob_upper - r.prob_lower)
         views.append(cell(dash, "A", "B"))
-        assert f"P(B better) {r.prob_lower:.3f}–{r.prob_upper:.3f}" in views[-1]
+        assert f"P(B better) {r.prob_lower:.3f} to {r.prob_upper:.3f}" in views[-1]
     assert gaps[0] < gaps[1] < gaps[2]
     assert len(set(views)) == 3
     assert dash.result["selected"].s == 5.0
@@ -362,7 +364,29 @@ def test_rope_shows_three_regions(table):
     dash = make(table)
     dash.controls["rope"].value = 0.005
     r = row(dash, "A", "B")
+    # IDP: each region an interval over the prior set, as bayes_signrank's
+    selected = dash.result["selected"]  # the pair (A, B)
+    for region in ("left", "rope", "right"):
+        assert getattr(selected, f"prob_{region}_lower") <= getattr(
+            selected, f"prob_{region}_upper"
+        )
+    assert (r.prob_left, r.prob_left_upper) == pytest.approx(
+        (selected.prob_left_lower, selected.prob_left_upper)
+    )
+    assert (r.prob_rope, r.prob_rope_upper) == pytest.approx(
+        (selected.prob_rope_lower, selected.prob_rope_upper)
+    )
+    assert (r.prob_right, r.prob_upper) == pytest.approx(
+        (selected.prob_right_lower, selected.prob_right_upper)
+    )
+    assert r.prob_left + r.prob_rope + r.prob_right <= 1 + 1e-12
+    assert r.prob_left_upper + r.prob_rope_upper + r.prob_upper >= 1 - 1e-12
+    # one prior (Bayesian bootstrap): one number per region, summing to 1
+    dash.controls["prior"].value = "bb"
+    r = row(dash, "A", "B")
     assert r.prob_left + r.prob_rope + r.prob_right == pytest.approx(1.0)
+    assert (r.prob_left, r.prob_rope) == (r.prob_left_upper, r.prob_rope_upper)
+    dash.controls["prior"].value = "idp"
     shown = cell(dash, "A", "B")
     assert "P(rope) " in shown and "P(A better) " in shown and "P(B better) " in shown
     assert "rope ±0.005" in dash.matrix_view.value
