@@ -138,7 +138,7 @@ def cd_diagram(
     -----
     Names get at most 30% of the width on each side of the rank axis: as
     written (down to 1 pt below ``label_fontsize``, never below 8 pt), else
-    wrapped onto two lines at ``(``, ``,`` or spaces (up to 12 algorithms),
+    wrapped onto two lines at ``(``, ``,`` or spaces (up to 20 algorithms),
     and the names that still do not fit are replaced by letters ``A``,
     ``B``, … with a key under the caption listing them
     (:mod:`nbstats.plots.labels`). The figure's height grows with the
@@ -381,7 +381,7 @@ class _Diagram:
             min_fontsize=min(MIN_FONT, preferred),
             # many names: one line each (a long one gets a letter), since one
             # wrapped name would double the height of every row
-            max_lines=2 if self.m <= 12 else 1,
+            max_lines=2 if self.m <= 20 else 1,
             weight=weight,
             aliases=aliases,
         )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -302,15 +303,30 @@ def _some_letters(
         for text in texts
     ]
     long = [name for name, label in zip(names, shown, strict=True) if label is None]
-    letters = make_aliases(long, True)
-    if set(letters.values()) & set(names):  # a letter is another one's name
-        letters = make_aliases(names, True)
-        return Fitted(names, [letters[n] for n in names], size, letters)
+    # A, B, …, Z, AA, … skipping any letter that is an algorithm's name
+    free = (c for c in map(_letters, itertools.count()) if c not in set(names))
+    letters = {name: next(free) for name in long}
     labels = [
         letters[name] if label is None else label
         for name, label in zip(names, shown, strict=True)
     ]
     return Fitted(names, labels, size, letters)
+
+
+def _letters(k: int) -> str:
+    """The k-th letter label: A … Z, AA, AB, …
+
+    Examples
+    --------
+    >>> [_letters(k) for k in (0, 25, 26, 27, 701, 702)]
+    ['A', 'Z', 'AA', 'AB', 'ZZ', 'AAA']
+    """
+    label = ""
+    k += 1
+    while k:
+        k, rest = divmod(k - 1, 26)
+        label = chr(ord("A") + rest) + label
+    return label
 
 
 def add_key(

@@ -132,7 +132,7 @@ def _fit_rows(names: list[str], width: float, m: int, aliases: AliasOption):
         names,
         width,
         fontsize=MIN_FONT,
-        max_lines=2 if m <= 12 else 1,  # one wrapped name: every row taller
+        max_lines=2 if m <= 20 else 1,  # one wrapped name: every row taller
         aliases=aliases,
     )
     lead = 0.35 if fitted.lines > 1 else 0.1  # a line of text is ~1.2 em

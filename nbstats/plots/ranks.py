@@ -233,7 +233,7 @@ def _fit_rows(
         fontsize=MIN_FONT,
         # many rows: one line each (a long name gets a letter), since one
         # wrapped name would double the height of every row
-        max_lines=2 if m <= 12 else 1,
+        max_lines=2 if m <= 20 else 1,
         aliases=aliases,
     )
     fs = fitted.fontsize

@@ -67,9 +67,9 @@ def test_auto_letters_go_only_to_the_names_that_do_not_fit():
     assert fitted.aliases == {LONG: "A", LONG + " (2)": "B"}
     assert fitted.key() == [f"A: {LONG}", f"B: {LONG} (2)"]
     assert all(text_width(label, 8) <= 60 for label in fitted.labels)
-    # a name that is itself a letter keeps letters apart: all get letters
-    clash = fit_names(["A", LONG], 60, fontsize=8, max_lines=1)
-    assert len(set(clash.labels)) == 2 and set(clash.aliases) == {"A", LONG}
+    # names that are letters already keep them; the long one gets a free one
+    clash = fit_names(["A", "B", LONG], 60, fontsize=8, max_lines=1)
+    assert clash.labels == ["A", "B", "C"] and clash.key() == [f"C: {LONG}"]
 
 
 def test_key_grows_the_figure_by_its_height():
