@@ -20,7 +20,7 @@ R. The real 50 × 121 table of Fernández-Delgado et al. (2014) with 181
    <tmp>/nbstats-demo.html`` process (interpreter start, imports, building and
    executing the report notebook in a fresh kernel, the HTML export), 3 runs,
    the median against the 20 s target. Each run writes a new file.
-2. ``nbstats.report(table6, "x.pdf")`` in this process: the first call (which
+2. ``nbstats.build_report(table6, "x.pdf")`` in this process: the first call (which
    imports nbconvert and nbclient) and a second one; xelatex typesets the PDF.
    Skipped without xelatex or pandoc.
 """
@@ -200,7 +200,7 @@ def bench_pdf(directory: Path) -> None:
     missing = [tool for tool in ("xelatex", "pandoc") if shutil.which(tool) is None]
     if missing:
         print(
-            f"nbstats.report(table6, 'x.pdf'): skipped, {' and '.join(missing)} missing"
+            f"nbstats.build_report(table6, 'x.pdf'): skipped, {' and '.join(missing)} missing"
         )
         return
     start = time.perf_counter()
@@ -213,11 +213,11 @@ def bench_pdf(directory: Path) -> None:
         out = directory / label.replace(" ", "_") / "x.pdf"
         out.parent.mkdir()
         start = time.perf_counter()
-        path = nbstats.report(table6, out)
+        path = nbstats.build_report(table6, out)
         spent = time.perf_counter() - start
         pages = _pages(path)
         print(
-            f"nbstats.report(table6, 'x.pdf') in-process, {label}: {spent:.2f} s "
+            f"nbstats.build_report(table6, 'x.pdf') in-process, {label}: {spent:.2f} s "
             f"({path.stat().st_size / 1024:.0f} KiB, {pages} pages)"
         )
     print(f"  (import nbstats and load the data before: {imports:.2f} s)")

@@ -38,6 +38,7 @@ _LAZY: dict[str, str | None] = {
     "bayes_posthoc": "nbstats.stats.bayes",
     "bayes_sign_test": "nbstats.stats.bayes",
     "bayes_signrank": "nbstats.stats.bayes",
+    "build_report": "nbstats.report",
     "bayes_signrank_pairs": "nbstats.stats.bayes",
     "comparison_matrix": "nbstats.stats.comparison",
     "correlated_pairs": "nbstats.stats.correlated_pairs",
@@ -83,6 +84,7 @@ __all__ = [
     "bayes_sign_test",
     "bayes_signrank",
     "bayes_signrank_pairs",
+    "build_report",
     "comparison_matrix",
     "correlated_pairs",
     "correlated_ttest",
@@ -139,6 +141,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats import datasets, report, simulate
+    from nbstats.report import build_report
     from nbstats import plots as plots
     from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
     from nbstats.stats.analyze import analyze

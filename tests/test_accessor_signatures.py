@@ -29,9 +29,9 @@ def public_functions() -> dict[str, object]:
     out = {}
     for name in nbstats.__all__:
         value = getattr(nbstats, name)
-        if callable(value) and not isinstance(value, type) and name != "report":
+        if callable(value) and not isinstance(value, type) and name != "build_report":
             out[name] = value
-    out["report"] = nbstats.report.report
+    out["report"] = nbstats.build_report  # df.compare.report
     return out
 
 

@@ -131,8 +131,8 @@ csv           the score CSV, wide or long (see 'data' below)
               pairwise (report, analyze) also tests each pair on all the
               cases where both have a score
 --aliases     short names A, B, … in tables and figures, with a legend: auto
-              when the longest name has more than 20 characters (default), on
-              always, off never
+              gives them to each name of more than 20 characters (default), on
+              to every name, off to none
 --alias       your own short name of one algorithm, split at the last '=';
               repeat it for several; the others keep their names
 --alias-file  a text file of NAME=ALIAS lines (blank lines and # comments are
