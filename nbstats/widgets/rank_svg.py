@@ -237,6 +237,12 @@ def intervals_svg(
                 f'stroke-linecap="round" data-role="interval-{escape(method)}-'
                 f'{escape(name)}" data-ranks="{low:g} {high:g}"/>'
             )
+            if low == high:  # one rank: a tick, not an invisible line
+                parts.append(
+                    f'<line x1="{x(low):.1f}" y1="{cy + dy - 4:.1f}" '
+                    f'x2="{x(low):.1f}" y2="{cy + dy + 4:.1f}" '
+                    f'stroke="{colours[k]}" stroke-width="2"/>'
+                )
         parts.append(
             f'<circle cx="{x(float(ranks[name])):.1f}" cy="{cy:.1f}" r="2.6" '
             f'fill="{INK}"/>'
