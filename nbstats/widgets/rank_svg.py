@@ -241,7 +241,7 @@ def intervals_svg(
                 parts.append(
                     f'<line x1="{x(low):.1f}" y1="{cy + dy - 4:.1f}" '
                     f'x2="{x(low):.1f}" y2="{cy + dy + 4:.1f}" '
-                    f'stroke="{colours[k]}" stroke-width="2"/>'
+                    f'stroke="{colours[k]}" stroke-width="2" data-role="tick"/>'
                 )
         parts.append(
             f'<circle cx="{x(float(ranks[name])):.1f}" cy="{cy:.1f}" r="2.6" '

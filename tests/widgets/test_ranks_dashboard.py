@@ -301,3 +301,16 @@ def test_interval_table_prints_mean_ranks_as_the_report(board):
     C4.5 3.143, C4.5+m 2.000, C4.5+cf 2.893, C4.5+m+cf 1.964)."""
     table = cells(board.views["table"].value)
     assert [row[0] for row in table.values()] == ["1.96", "2.00", "2.89", "3.14"]
+
+
+def test_an_interval_of_one_rank_is_drawn_as_a_tick():
+    """2 algorithms, b better on every case (Iman–Davenport rejects): each
+    interval is one rank, drawn as a visible tick."""
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.6, 0.8, 15)
+    board = RankDashboard(pd.DataFrame({"a": a, "b": a + 0.05}))
+    assert intervals(board) == {
+        "interval-id-wilcoxon-2s-b": [1, 1],
+        "interval-id-wilcoxon-2s-a": [2, 2],
+    }
+    assert svg(board).count('data-role="tick"') == 2
