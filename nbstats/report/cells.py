@@ -355,8 +355,8 @@ def rank_intervals(rank_ci: Any, *, compact: bool = False) -> None:
     ax = rc.plot(width="double" if rc.n_algorithms > 12 else "single")
     figure(
         "fig:ranks",
-        f"{level} confidence intervals for the ranks (lines) and mean ranks "
-        f"(markers), 1 = best ({method}).",
+        f"{level} confidence intervals for the ranks (lines) and each algorithm's "
+        f"place in the order of mean ranks (markers), 1 = best ({method}).",
         ax.figure,
     )
 

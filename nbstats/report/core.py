@@ -175,6 +175,21 @@ def _summary_frame(
     return frame
 
 
+def _named_in_full(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 as printed: one name column, the full name, followed by the
+    alias the figures use where there is one (``"MultiBoostAB_J48_weka (C)"``).
+    """
+    if "name" not in frame:
+        return frame
+    shown = frame.drop(columns="name")
+    shown.index = [
+        name if name == alias else f"{name} ({alias})"
+        for alias, name in zip(frame.index, frame["name"], strict=True)
+    ]
+    shown.index.name = "algorithm"
+    return shown
+
+
 def _summary_caption(
     m: int, n: int, nemenyi: Any, plackett_luce: Any, higher_is_better: bool
 ) -> str:
@@ -238,17 +253,25 @@ def core(
     caption = _summary_caption(m, n, nemenyi, plackett_luce, higher_is_better)
     kinds = {"mean rank": "rank", "expected rank": "rank", "P(best)": "probability"}
     kinds = {k: v for k, v in kinds.items() if k in frame}
-    latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
-    paper = paper_latex(frame, caption, "tab:core", kinds)
+    shown = _named_in_full(frame)
+    latex = render.latex_table(shown, caption=caption, label="tab:core", kinds=kinds)
+    paper = paper_latex(shown, caption, "tab:core", kinds)
     table(
         "tab:core",
         caption,
-        html_table=render.html_table(frame, kinds=kinds),
+        html_table=render.html_table(shown, kinds=kinds),
         latex=_dense(fit_width(latex)) if m > DENSE_ABOVE else latex,
-        plain=render.text_table(frame, kinds=kinds),
+        plain=render.text_table(shown, kinds=kinds),
         files={"core.tex": paper},  # (summary.tex: the compact ranked summary)
         core={"summary.tex": paper, "summary.csv": frame.to_csv()},
     )
+    # the paragraph names every algorithm in full, as Table 1 does
+    full = {alias: name for name, alias in (aliases or {}).items()}
+    if full and letters is not None:
+        letters = letters.rename(index=full)
+        reject = nemenyi.reject.rename(index=full, columns=full)
+    elif letters is not None:
+        reject = nemenyi.reject
     para = Paragraph()
     if friedman is not None:
         rejected = friedman.f_pvalue <= alpha
@@ -267,7 +290,7 @@ def core(
             cite("nemenyi1963"),
             f" (critical difference {cd} of mean ranks, ",
             ref("fig:cd"),
-            "), " + group_sentence(letters, nemenyi.reject) + " ",
+            "), " + group_sentence(letters, reject) + " ",
         )
         para.add(power_warning(nemenyi, n))
     if plackett_luce is not None:
@@ -276,7 +299,7 @@ def core(
         para.add(
             "The Bayesian Plackett–Luce model of the rankings",
             cite("calvo2018", "benavoli2017"),
-            f" gives {top} the highest probability of being the best, "
+            f" gives {full.get(top, top)} the highest probability of being the best, "
             f"P(best) {format_relation(float(pl.loc[top, 'prob_best']), 'probability')}"
             ", with expected rank "
             f"{format_number(float(pl.loc[top, 'expected_rank']), 'rank')}. ",

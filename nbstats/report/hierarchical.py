@@ -337,7 +337,7 @@ def _hierarchical_figure(results: Sequence[Any]) -> Any:
             draw = hierarchical_simplex
         else:
             q = len(results[0].datasets)
-            size = (min(6.1, 3.0 * n), min(8.0, 0.09 * q + 1.2))
+            size = (min(6.1, 3.0 * n), min(8.0, 0.146 * q + 1.2))
             draw = hierarchical_datasets
         fig, axes = plt.subplots(1, n, figsize=size, layout="constrained",
                                  squeeze=False)  # fmt: skip

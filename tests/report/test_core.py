@@ -227,3 +227,24 @@ def test_vocabulary_of_a_two_algorithm_report_with_folds():
     assert not cells
     assert "P(HC2 better)" in text and "P(MR-Hydra better)" in text
     assert "zero differences ranked and their ranks split evenly" in text
+
+
+def test_table_one_and_paragraph_name_every_algorithm_in_full():
+    # aliases per name: the 12 MultiBoostAB names over 20 characters have
+    # letters in the figures; Table 1 gives each full name once, with its
+    # letter beside it, and the paragraph uses the full names
+    table = nbstats.datasets.load("fernandez_delgado2014_multiboost")
+    text = nbstats.report.report_text(table, nan_policy="omit", rope=1, core_only=True)
+    summary = text.split("Table 1.", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in summary.splitlines()[3:] if line.strip()]
+    assert len(rows) == 13
+    names = [re.split(r"\s{2,}", row.strip())[0] for row in rows]
+    assert "MultiBoostAB_weka" in names  # 17 characters: no letter
+    lettered = [n for n in names if re.fullmatch(r"MultiBoostAB_\w+ \([A-Z]\)", n)]
+    assert len(lettered) == 12
+    assert "name" not in summary.splitlines()[1].split()  # no second name column
+    paragraph = text.split("The Friedman test", 1)[1].split("\n\n", 1)[0]
+    assert "MultiBoostAB_LibSVM_weka the highest probability" in paragraph
+    assert not re.search(
+        r"(?<![\w(])[A-L](?= |,|\.)(?![^(]*\))", paragraph.replace("P(best)", "")
+    )
