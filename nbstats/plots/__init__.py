@@ -1,4 +1,5 @@
-"""Figures people put in papers. Importing this module imports matplotlib.
+"""Figures people put in papers. The figure functions import matplotlib when
+first used.
 
 Every function takes ``ax=None`` (a new figure sized for a paper's column
 otherwise, grown with the number of algorithms and the length of their
@@ -10,29 +11,61 @@ call shows the figure and no ``<Axes: …>`` line (see
 figure, or an array of Axes.
 """
 
-from nbstats.plots._common import legend_texts
-from nbstats.plots.cd import cd_diagram
-from nbstats.plots.cd_tikz import cd_tikz
-from nbstats.plots.comparison import comparison_matrix_plot
-from nbstats.plots.friedman import friedman_posterior
-from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
-from nbstats.plots.pairwise import pairwise_heatmap
-from nbstats.plots.plackett_luce import plackett_luce
-from nbstats.plots.posterior import signrank_posterior
-from nbstats.plots.race import race_trace
-from nbstats.plots.ranks import rank_intervals
-from nbstats.plots.rope import rope_probabilities
-from nbstats.plots.sign import sign_posterior
-from nbstats.plots.student import correlated_posterior
-from nbstats.plots.style import (
-    PALETTE,
-    WIDTHS,
-    figure_of,
-    literal,
-    new_axes,
-    paper_style,
-    save,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+#: Public name -> the module that defines it; imported on first use (PEP 562),
+#: so that ``nbstats.plots.style`` (colours, a dashboard's only need) does not
+#: load every figure module and matplotlib with it.
+_LAZY = {
+    "PALETTE": "nbstats.plots.style",
+    "WIDTHS": "nbstats.plots.style",
+    "cd_diagram": "nbstats.plots.cd",
+    "cd_tikz": "nbstats.plots.cd_tikz",
+    "comparison_matrix_plot": "nbstats.plots.comparison",
+    "correlated_posterior": "nbstats.plots.student",
+    "figure_of": "nbstats.plots.style",
+    "friedman_posterior": "nbstats.plots.friedman",
+    "hierarchical_datasets": "nbstats.plots.hierarchical",
+    "hierarchical_simplex": "nbstats.plots.hierarchical",
+    "legend_texts": "nbstats.plots._common",
+    "literal": "nbstats.plots.style",
+    "new_axes": "nbstats.plots.style",
+    "pairwise_heatmap": "nbstats.plots.pairwise",
+    "paper_style": "nbstats.plots.style",
+    "plackett_luce": "nbstats.plots.plackett_luce_figure",
+    "race_trace": "nbstats.plots.race",
+    "rank_intervals": "nbstats.plots.ranks",
+    "rope_probabilities": "nbstats.plots.rope",
+    "save": "nbstats.plots.style",
+    "sign_posterior": "nbstats.plots.sign",
+    "signrank_posterior": "nbstats.plots.posterior",
+}
+
+if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
+    from nbstats.plots._common import legend_texts
+    from nbstats.plots.cd import cd_diagram
+    from nbstats.plots.cd_tikz import cd_tikz
+    from nbstats.plots.comparison import comparison_matrix_plot
+    from nbstats.plots.friedman import friedman_posterior
+    from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
+    from nbstats.plots.pairwise import pairwise_heatmap
+    from nbstats.plots.plackett_luce_figure import plackett_luce
+    from nbstats.plots.posterior import signrank_posterior
+    from nbstats.plots.race import race_trace
+    from nbstats.plots.ranks import rank_intervals
+    from nbstats.plots.rope import rope_probabilities
+    from nbstats.plots.sign import sign_posterior
+    from nbstats.plots.student import correlated_posterior
+    from nbstats.plots.style import (
+        PALETTE,
+        WIDTHS,
+        figure_of,
+        literal,
+        new_axes,
+        paper_style,
+        save,
+    )
 
 __all__ = [
     "PALETTE",
@@ -58,3 +91,19 @@ __all__ = [
     "sign_posterior",
     "signrank_posterior",
 ]
+
+
+def __getattr__(name: str) -> object:
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(
+            f"module 'nbstats.plots' has no attribute {name!r}"
+        ) from None
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY.keys())

@@ -218,7 +218,7 @@ def _words(decision: str, a: str, b: str, rope: float) -> str:
         "undecided": (
             "no region reaches the threshold: undecided"
             if rope > 0
-            else f"undecided: no evidence that {b} is better than {a}"
+            else f"undecided: neither {b} nor {a} reaches the threshold"
         ),
         "indeterminate": "the decision is indeterminate (it depends on the prior)",
     }[decision]

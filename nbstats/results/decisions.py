@@ -41,10 +41,11 @@ DECISION_TEXT = {
 }
 _UNDECIDED_NO_ROPE = "undecided: neither {b} nor {a} reaches the threshold"
 
-#: Short labels (tables, matrices, legends).
+#: Short labels (tables, matrices, legends); format with the names, e.g.
+#: ``DECISION_LABEL["b"].format(a="nbc", b="aode")`` is ``"aode better"``.
 DECISION_LABEL = {
-    "b": "b better",
-    "a": "a better",
+    "b": "{b} better",
+    "a": "{a} better",
     "equivalent": "equivalent",
     "undecided": "undecided",
     "indeterminate": "indeterminate",

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.plots.plackett_luce import plackett_luce
+from nbstats.plots.plackett_luce_figure import plackett_luce
 
 
 @pytest.fixture(autouse=True)

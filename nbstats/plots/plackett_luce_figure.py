@@ -75,7 +75,7 @@ def plackett_luce(
     Examples
     --------
     >>> import nbstats
-    >>> from nbstats.plots.plackett_luce import plackett_luce
+    >>> from nbstats.plots.plackett_luce_figure import plackett_luce
     >>> res = nbstats.bayes_plackett_luce(
     ...     nbstats.datasets.load("demsar2006"), random_state=0
     ... )
