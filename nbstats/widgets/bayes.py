@@ -129,7 +129,7 @@ class BayesDashboard(Dashboard):
         As :func:`nbstats.score_table`; the dashboard names the dropped cases.
     aliases : "auto", bool or dict
         Short display names (:func:`nbstats.names.make_aliases`): ``"auto"``
-        uses letters when a name is longer than 20 characters; a legend maps
+        gives letters to each name longer than 20 characters; a legend maps
         them back. Results keep the full names.
     joint_in_background : bool, optional
         Compute new joint statements in a background thread, so that the

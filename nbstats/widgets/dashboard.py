@@ -60,9 +60,9 @@ def dashboard(
         cases it dropped.
     aliases : "auto", bool or dict
         Short display names for long algorithm names
-        (:func:`nbstats.names.make_aliases`): ``"auto"`` uses letters A, B, …
-        when a name is longer than 20 characters, ``True`` always, ``False``
-        never, or a dict ``{name: alias}``. A legend maps aliases to full
+        (:func:`nbstats.names.make_aliases`): ``"auto"`` gives letters A, B, …
+        to each name longer than 20 characters, ``True`` to every name,
+        ``False`` to none, or a dict ``{name: alias}``. A legend maps aliases to full
         names; the results keep the full names.
     **kwargs
         Passed to the dashboard class.

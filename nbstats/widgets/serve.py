@@ -286,8 +286,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         "--aliases",
         choices=tuple(ALIASES),
         default="auto",
-        help="short names A, B, ... with a legend to the full names: 'auto' when "
-        "a name is longer than 20 characters, 'on' always, 'off' never "
+        help="short names A, B, ... with a legend to the full names: 'auto' for "
+        "each name longer than 20 characters, 'on' for all, 'off' for none "
         "(default: auto)",
     )
     return parser
