@@ -520,10 +520,12 @@ signrank = nbstats.bayes_signrank_pairs(
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 # joint statements, all evaluated on the same posterior draws: the same
-# signed-rank test, rope and prior strength as the pairs (the prior's
-# pseudo-observation at a zero difference), so the two can never disagree
+# signed-rank test, rope, prior strength and prior as the pairs (under the
+# near-ignorance prior a statement counts in a draw only if it holds for every
+# prior of the set), so a pair the table calls indeterminate is never accepted
 joint = nbstats.bayes_posthoc(
     scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
+    prior="idp" if PRIOR == "idp" else "point",
     n_samples=N_SAMPLES, random_state=SEED, **direction,
 )
 report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
