@@ -414,13 +414,24 @@ def bayes_posthoc(res: Any, context: MethodsContext) -> Paragraph:
         if getattr(res, "rope", 0) > 0
         else "direction"
     )
+    if getattr(res, "prior", "point") == "idp":
+        prior = (
+            "under the near-ignorance prior of strength "
+            f"s = {_n(res.s)} (a statement counting in a draw only if it holds "
+            "for every prior of the set)"
+        )
+        probability = "lower posterior probability"
+        joint = "lower joint posterior probability"
+    else:
+        prior = f"with a prior of strength s = {_n(res.s)} at \u201cequal\u201d"
+        probability = "posterior probability"
+        joint = "joint posterior probability"
     return Paragraph().add(
         "Joint statements were made with the procedure of Benavoli et al.",
         cite("benavoli2015", "benavoli2017"),
-        f": per pair the Bayesian {res.test_name} test with a prior of strength "
-        f"s = {_n(res.s)} at \u201cequal\u201d chose the more probable {regions}"
-        ", and the longest list of statements, sorted by posterior "
-        "probability, whose joint posterior probability (all statements "
+        f": per pair the Bayesian {res.test_name} test {prior} chose the more "
+        f"probable {regions}, and the longest list of statements, sorted by "
+        f"{probability}, whose {joint} (all statements "
         f"true on the same draw) exceeds 1 − γ = {_n(1 - res.gamma, 'probability')} "
         f"was accepted, from {_count(res.n_samples)} joint draws of the "
         f"Dirichlet weights (seed {context.seed}). ",

@@ -148,3 +148,22 @@ def test_prose_moved_below_the_reports_and_is_re_exported():
     assert methods.rope_text(1, "points") == "±1 points"
     para = prose.Paragraph().add("See", prose.cite("holm1979"), ".")
     assert para.latex() == "See~\\cite{holm1979}."
+
+
+def test_joint_statements_state_the_prior_they_used(table):
+    # under the near-ignorance prior the procedure ranks and accepts by lower
+    # probabilities; under a point prior by the posterior probabilities
+    idp = nbstats.bayes_posthoc(
+        table, test="signrank", prior="idp", rope=0.01, random_state=0
+    )
+    point = nbstats.bayes_posthoc(
+        table, test="signrank", prior="point", rope=0.01, random_state=0
+    )
+    context = MethodsContext(seed=0)
+    idp_text = idp.methods_sentence(context).text()
+    point_text = point.methods_sentence(context).text()
+    assert "near-ignorance prior of strength s = 1" in idp_text
+    assert "lower joint posterior probability" in idp_text
+    assert "at \u201cequal\u201d" not in idp_text
+    assert "with a prior of strength s = 1 at \u201cequal\u201d" in point_text
+    assert "lower" not in point_text
