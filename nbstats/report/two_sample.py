@@ -161,19 +161,24 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     )
     paragraph(para)
     rows = {}
+    regions = {f"P({a} better)": "left", "P(rope)": "rope", f"P({b} better)": "right"}
+    if rope <= 0:
+        del regions["P(rope)"]
     for label, res in (("Bayesian signed-rank", signrank), ("Bayesian sign", sign)):
-        row: dict[str, object] = {f"P({a} better)": res.prob_left}
-        if rope > 0:
-            row["P(rope)"] = res.prob_rope
-        # a column that holds an interval is text: each cell by the policy
-        row[f"P({b} better)"] = (
-            _prob(res.prob_right) if signrank.prior == "idp" else res.prob_right
-        )
-        if getattr(res, "prior", None) == "idp":
-            # the near-ignorance prior's lower and upper probabilities
-            row[f"P({b} better)"] = (
-                f"{_prob(res.prob_lower)} to {_prob(res.prob_upper)}"
-            )
+        row: dict[str, object] = {}
+        for column, region in regions.items():
+            value = getattr(res, f"prob_{region}")
+            if getattr(res, "prior", None) == "idp":
+                # the near-ignorance prior: every probability is an interval
+                # over the prior set, lower to upper
+                low = getattr(res, f"prob_{region}_lower")
+                high = getattr(res, f"prob_{region}_upper")
+                row[column] = f"{_prob(low)} to {_prob(high)}"
+            elif signrank.prior == "idp":
+                # a column that holds intervals is text: each cell by the policy
+                row[column] = _prob(value)
+            else:
+                row[column] = value
         row["decision"] = _label(res.decision, a, b)
         rows[label] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
@@ -189,8 +194,10 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         + (", equivalent when P(rope) does" if rope > 0 else "")
         + ", else undecided"
         + (
-            "; indeterminate when the near-ignorance prior's lower and upper "
-            "probabilities (given as 'lower to upper') straddle it."
+            "; under the near-ignorance prior every probability is given "
+            "'lower to upper' over the prior set, a decision needs the lower "
+            "probability to exceed the threshold, and it is indeterminate when "
+            "a lower and an upper probability straddle it."
             if signrank.prior == "idp"
             else "."
         ),

@@ -7,7 +7,7 @@ import pytest
 
 import nbstats
 from nbstats.report import report_text
-from nbstats.results.number_policy import format_relation
+from nbstats.results.number_policy import format_number, format_relation
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +70,21 @@ def test_cli_prior(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["analyze", str(csv), "--prior", "flat"])
     assert exit_info.value.code == 2
+
+
+def test_idp_two_sample_table_gives_every_region_as_an_interval():
+    # review P3: under the near-ignorance prior P(a better) and P(rope) are
+    # intervals too, the bounds of bayes_signrank with the same prior
+    table = nbstats.datasets.load("demsar2006")[["C4.5", "C4.5+m"]]
+    text = report_text(table, rope=0.01, random_state=0, analyses=("bayesian",))
+    direct = nbstats.bayes_signrank(
+        table["C4.5"], table["C4.5+m"], prior="idp", rope=0.01,
+        n_samples=50_000, random_state=0,
+    )  # fmt: skip
+    row = next(
+        line for line in text.splitlines() if line.startswith("Bayesian signed-rank ")
+    )
+    for region in ("left", "rope", "right"):
+        low = format_number(getattr(direct, f"prob_{region}_lower"), "probability")
+        high = format_number(getattr(direct, f"prob_{region}_upper"), "probability")
+        assert f"{low} to {high}" in row, (region, row)
