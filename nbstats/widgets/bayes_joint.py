@@ -22,18 +22,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from nbstats.stats.bayes.joint import (
-    LEFT,
-    RIGHT,
-    ROPE,
-    SignedRankEvents,
-    joint_from_codes,
-    joint_shares,
-    region_shares,
-    statement_table,
-)
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
+from nbstats.stats.bayes.joint import JointDraws, statement_table
+from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = ["JointRunner", "SignedRankJoint"]
 
@@ -91,59 +81,21 @@ class SignedRankJoint:
     ) -> None:
         self.pairs = pairs
         self.names = names
-        self._diffs = diffs
         self._mean_rank = np.asarray(mean_rank, dtype=float)
         # the draws of bayes_posthoc(test="signrank"): same chunks, same numbers
         self.draws = DirichletWeights(
             diffs.shape[0], n_samples, seed, columns_per_case=len(pairs)
         )
-        self._rope: float | None = None
-        self._events: SignedRankEvents | None = None
-        self._parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        # the kept sums' memory, reused by the next rope (fresh memory costs
-        # page faults on every change of a slider)
-        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._uniforms: np.ndarray | None = None
+        # its engine, keeping each rope's sums when they fit
+        self._engine = JointDraws(diffs, self.draws, keep_share=KEEP_SHARE)
         self._key: tuple[float, float, str] | None = None
         self._statements: pd.DataFrame | None = None
-        self._shares: np.ndarray | None = None
-
-    def _prepare(self, rope: float) -> None:
-        """Set up the regions of ``rope`` and keep the draws' sums if they fit."""
-        if self._rope == rope:
-            return
-        # the kept sums are overwritten in place below: until they hold this
-        # rope's, nothing may take them for the previous rope's (an error
-        # half-way would otherwise leave a silent mixture)
-        self._rope = self._parts = self._events = None
-        events = SignedRankEvents(self._diffs, rope)
-        draws, k = self.draws.n_samples, len(self.pairs)
-        regions = len(events.regions)
-        parts = None
-        uniforms = None
-        if 8 * draws * (2 + 2 * regions * k) <= budget(KEEP_SHARE):
-            # pairs × regions × draws, as the compiled passes read them
-            if self._buffers is None or self._buffers[1].shape[1] != regions:
-                self._buffers = (
-                    np.empty(draws),
-                    np.empty((k, regions, draws)),
-                    np.empty((k, regions, draws)),
-                )
-            parts = self._buffers
-            uniforms = np.empty(draws)
-            for chunk in self.draws.blocks():
-                events.evaluate(chunk.exponentials, out=parts, offset=chunk.rows.start)
-                uniforms[chunk.rows] = chunk.uniforms
-        self._events, self._parts, self._uniforms = events, parts, uniforms
-        self._rope = rope
 
     def ready(self, s: float, rope: float, prior: str = "point") -> bool:
         """Whether :meth:`table` for (s, rope, prior) is quick: no pass over
         the draws (the same settings as last time, or the kept sums of this
         rope re-combined for a new s or prior)."""
-        return self._key == (s, rope, prior) or (
-            self._rope == rope and self._parts is not None
-        )
+        return self._key == (s, rope, prior) or self._engine.kept(rope)
 
     def table(
         self, s: float, gamma: float, rope: float, prior: str = "point"
@@ -155,23 +107,7 @@ class SignedRankJoint:
         if prior not in ("point", "idp"):
             raise ValueError(f"prior must be 'point' or 'idp', got {prior!r}.")
         if self._key != (s, rope, prior):
-            self._prepare(rope)
-            events = self._events
-            events.prior = prior  # the same sums; the codes follow the prior
-            if self._parts is not None:
-                codes, counts = events.codes_and_counts(
-                    self._parts, gamma_quantile(s, self._uniforms)
-                )
-                shares = counts[:, [LEFT, ROPE, RIGHT]] / float(codes.shape[0])
-
-                def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-                    return joint_from_codes(codes, chosen, order)
-            else:
-                shares, stored = region_shares(self.draws, events, s, len(self.pairs))
-
-                def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-                    return joint_shares(self.draws, events, s, chosen, order, stored)
-
+            shares, joint_of = self._engine.probabilities(s, rope, prior)
             self._statements = statement_table(
                 shares,
                 joint_of,
@@ -181,7 +117,6 @@ class SignedRankJoint:
                 gamma=0.5,  # "accepted" is set per γ below
                 rope=rope,
             )
-            self._shares = shares
             self._key = (s, rope, prior)
         frame = self._statements.copy()
         frame["accepted"] = frame["joint"] > 1 - gamma

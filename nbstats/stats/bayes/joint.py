@@ -27,13 +27,14 @@ import pandas as pd
 
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
-from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
+from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 
 __all__ = [
     "LEFT",
     "RIGHT",
     "ROPE",
     "STATEMENT_COLUMNS",
+    "JointDraws",
     "SignEvents",
     "SignedRankEvents",
     "cap_joint",
@@ -428,3 +429,109 @@ def joint_shares(
             counts[cols] += held.sum(axis=0)
             carry = held[:, -1]
     return counts / draws.n_samples
+
+
+class JointDraws:
+    """The signed-rank joint statements of many pairs on one set of draws.
+
+    The one engine behind :func:`nbstats.bayes_posthoc` (``test="signrank"``)
+    and the dashboard's joint panel: per rope the pairs' Walsh sums (the
+    same weight on the same case in every pair) are kept when they fit
+    ``keep_share`` of the memory budget, so a new s or prior only
+    re-combines them with the prior's Gamma weights; otherwise every call
+    passes over the draws again. The numbers are the same either way.
+
+    Parameters
+    ----------
+    diffs : ndarray
+        n cases × K pairs of oriented differences (> 0: the pair's second
+        algorithm better), in the table's canonical layout.
+    draws : DirichletWeights
+        Their shared draws (``columns_per_case=K``).
+    keep_share : float
+        Share of :func:`~nbstats.stats.bayes.memory.budget` the kept sums
+        may take (0: never keep them, as :func:`nbstats.bayes_posthoc`).
+
+    Examples
+    --------
+    >>> diffs = np.array([[0.1], [0.2], [0.3], [-0.1]])
+    >>> engine = JointDraws(diffs, DirichletWeights(4, 1000, 0, columns_per_case=1))
+    >>> shares, joint_of = engine.probabilities(1.0, 0.0, "point")
+    >>> shares.shape, bool(shares[0, RIGHT] > 0.5)
+    ((1, 3), True)
+    """
+
+    def __init__(
+        self, diffs: np.ndarray, draws: DirichletWeights, keep_share: float = 0.5
+    ) -> None:
+        self.diffs = diffs
+        self.draws = draws
+        self.keep_share = keep_share
+        self.events: SignedRankEvents | None = None
+        self._rope: float | None = None
+        self._parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # the kept sums' memory, reused by the next rope (fresh memory costs
+        # page faults on every change of a slider)
+        self._buffers: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._uniforms: np.ndarray | None = None
+
+    def kept(self, rope: float) -> bool:
+        """Whether the sums of ``rope`` are kept: a new s or prior is quick."""
+        return self._rope == rope and self._parts is not None
+
+    def prepare(self, rope: float) -> None:
+        """Set up the regions of ``rope`` and keep the draws' sums if they fit."""
+        if self._rope == rope:
+            return
+        # the kept sums are overwritten in place below: until they hold this
+        # rope's, nothing may take them for the previous rope's (an error
+        # half-way would otherwise leave a silent mixture)
+        self._rope = self._parts = self.events = None
+        events = SignedRankEvents(self.diffs, rope)
+        draws, k = self.draws.n_samples, self.diffs.shape[1]
+        regions = len(events.regions)
+        parts = uniforms = None
+        if self.keep_share > 0 and 8 * draws * (2 + 2 * regions * k) <= budget(
+            self.keep_share
+        ):
+            # pairs × regions × draws, as the compiled passes read them
+            if self._buffers is None or self._buffers[1].shape[1] != regions:
+                self._buffers = (
+                    np.empty(draws),
+                    np.empty((k, regions, draws)),
+                    np.empty((k, regions, draws)),
+                )
+            parts = self._buffers
+            uniforms = np.empty(draws)
+            for chunk in self.draws.blocks():
+                events.evaluate(chunk.exponentials, out=parts, offset=chunk.rows.start)
+                uniforms[chunk.rows] = chunk.uniforms
+        self.events, self._parts, self._uniforms = events, parts, uniforms
+        self._rope = rope
+
+    def probabilities(
+        self, s: float, rope: float, prior: str
+    ) -> tuple[np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+        """Each pair's shares of (LEFT, ROPE, RIGHT) — lower probabilities
+        under ``prior="idp"`` — and ``joint_of(chosen, order)``, the joint
+        probability of every prefix of the statements ``chosen[order]``."""
+        self.prepare(rope)
+        events = self.events
+        events.prior = prior  # the same sums; the codes follow the prior
+        k = self.diffs.shape[1]
+        if self._parts is not None:
+            codes, counts = events.codes_and_counts(
+                self._parts, gamma_quantile(s, self._uniforms)
+            )
+            shares = counts[:, [LEFT, ROPE, RIGHT]] / float(codes.shape[0])
+
+            def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+                return joint_from_codes(codes, chosen, order)
+
+            return shares, joint_of
+        shares, stored = region_shares(self.draws, events, s, k)
+
+        def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+            return joint_shares(self.draws, events, s, chosen, order, stored)
+
+        return shares, joint_of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Literal
 
@@ -22,6 +23,7 @@ from nbstats.stats.bayes.joint import (
     LEFT,
     RIGHT,
     ROPE,
+    JointDraws,
     SignedRankEvents,
     SignEvents,
     cap_joint,
@@ -219,34 +221,15 @@ def bayes_posthoc(
 
     per_case = len(pairs) if test == "signrank" else 2
     draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
-    if test == "sign":
-        # prior_at names the sides of each pair as given (a before b); a
-        # canonical pair in the other order has them the other way round
-        swapped = [columns[i] > columns[j] for i, j in pairs]
-        mirror = {"rope": "rope", "left": "right", "right": "left"}
-        places = [mirror[prior_at] if w else prior_at for w in swapped]
-        evaluate = SignEvents(diffs, rope, places)
+    if test == "signrank":
+        # the engine of the dashboard's joint panel, passing over the draws
+        # (its sums are not kept: the memory bound of posthoc_memory)
+        engine = JointDraws(diffs, draws, keep_share=0.0)
+        shares, joint_of = engine.probabilities(s, rope, prior)
     else:
-        evaluate = SignedRankEvents(diffs, rope, prior)
-
-    if test == "sign" and rope == 0:
-        # exact marginals (Theorem 2, with the prior's weight on its side);
-        # θ = ½ exactly only when every case ties and the prior is in the rope
-        wins = (diffs > 0).sum(axis=0) + s * evaluate.to_right
-        losses = (diffs < 0).sum(axis=0) + s * evaluate.to_left
-        shares = np.zeros((len(pairs), 3))
-        shares[:, 2] = [
-            prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)
-        ]
-        shares[:, 0] = [
-            prob_b_better_sign(lo, w) for w, lo in zip(wins, losses, strict=True)
-        ]
-        stored = None
-    else:
-        shares, stored = region_shares(draws, evaluate, s, len(pairs))
-
-    def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-        return joint_shares(draws, evaluate, s, chosen, order, stored)
+        shares, joint_of = _sign_probabilities(
+            diffs, draws, s, rope, [columns[i] > columns[j] for i, j in pairs], prior_at
+        )
 
     statements = statement_table(
         shares, joint_of, pairs, names, mean_rank, gamma=gamma, rope=rope
@@ -296,6 +279,46 @@ def bayes_posthoc(
         rope_probabilities=None if rope_matrix is None else given_order(rope_matrix),
         prior=prior,
     )
+
+
+def _sign_probabilities(
+    diffs: np.ndarray,
+    draws: DirichletWeights,
+    s: float,
+    rope: float,
+    swapped: list[bool],
+    prior_at: str,
+) -> tuple[np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
+    """The sign test's shares of (LEFT, ROPE, RIGHT) per pair and
+    ``joint_of(chosen, order)`` (see :meth:`JointDraws.probabilities`).
+
+    ``prior_at`` names the sides of each pair as given (a before b); a
+    canonical pair in the other order (``swapped``) has them the other way
+    round.
+    """
+    mirror = {"rope": "rope", "left": "right", "right": "left"}
+    places = [mirror[prior_at] if w else prior_at for w in swapped]
+    evaluate = SignEvents(diffs, rope, places)
+    if rope == 0:
+        # exact marginals (Theorem 2, with the prior's weight on its side);
+        # θ = ½ exactly only when every case ties and the prior is in the rope
+        wins = (diffs > 0).sum(axis=0) + s * evaluate.to_right
+        losses = (diffs < 0).sum(axis=0) + s * evaluate.to_left
+        shares = np.zeros((diffs.shape[1], 3))
+        shares[:, 2] = [
+            prob_b_better_sign(w, lo) for w, lo in zip(wins, losses, strict=True)
+        ]
+        shares[:, 0] = [
+            prob_b_better_sign(lo, w) for w, lo in zip(wins, losses, strict=True)
+        ]
+        stored = None
+    else:
+        shares, stored = region_shares(draws, evaluate, s, diffs.shape[1])
+
+    def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+        return joint_shares(draws, evaluate, s, chosen, order, stored)
+
+    return shares, joint_of
 
 
 def posthoc_memory(

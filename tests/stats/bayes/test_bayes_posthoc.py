@@ -162,7 +162,8 @@ def test_too_many_algorithms_are_refused_up_front(test, rope, monkeypatch):
     def no_pairs(*args, **kwargs):
         raise AssertionError("per-pair set-up reached before the refusal")
 
-    monkeypatch.setattr(posthoc_module, "SignedRankEvents", no_pairs)
+    # the signed-rank pairs are set up by the joint engine, the sign test's here
+    monkeypatch.setattr(posthoc_module, "JointDraws", no_pairs)
     monkeypatch.setattr(posthoc_module, "SignEvents", no_pairs)
     table = np.random.default_rng(0).normal(size=(20, 1000))
     with pytest.raises(ValueError, match="working memory") as caught:
