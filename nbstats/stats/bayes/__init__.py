@@ -31,14 +31,16 @@ The signed-rank engine: one draw, one sum, one count
       ``signrank_summary`` (its result) and ``signrank_sums`` (many
       posteriors on shared draws, exact posterior means, the MC error);
       ``signrank_normal`` — the normal approximation for many cases.
-    - ``pair_blocks`` — :class:`~.pair_blocks.PairBlocks`: many pairs on one
-      set of draws, block by block, counted without storing draws: the path
-      of :func:`bayes_signrank_pairs` and of the dashboard's pair matrix.
-    - ``joint`` / ``joint_kernel`` — the joint statements of
-      :func:`bayes_posthoc` and the dashboard's joint panel: every pair's
-      region code per draw (point prior, or the region that holds for every
-      prior of the near-ignorance set) and the joint probability of each
-      prefix of the statements.
+    - ``pair_blocks`` — :class:`~.pair_blocks.PairBlocks`: one pair in full
+      (``result``, the path of :func:`bayes_signrank`) or many pairs on one
+      set of draws, block by block, counted without storing draws
+      (``table``, the path of :func:`bayes_signrank_pairs`; ``counts``, of
+      the dashboard's pair matrix).
+    - ``joint`` / ``joint_kernel`` — :class:`~.joint.JointDraws`, the joint
+      statements of :func:`bayes_posthoc` and the dashboard's joint panel:
+      every pair's region code per draw (point prior, or the region that
+      holds for every prior of the near-ignorance set) and the joint
+      probability of each prefix of the statements.
 
 Which path, and which numbers agree
     ``canonical`` draws every pair in one orientation and mirrors it for
