@@ -229,8 +229,13 @@ def test_core_paragraph_prints_each_number_as_the_tables_do(executed):
     best = _one(r"P\(best\) ([=<>] [\d.]+),", text).removeprefix("= ")
     rank = _one(r"with expected rank ([\d.]+)\.", text)
     core = by_label["tab:core"]["text/html"]
-    assert _column(core, "P(best)", top) == best
-    assert _column(core, "expected rank", top) == rank
+    # Table 1 and the prose name the algorithm in full; Table 1 adds the
+    # letter the other tables and figures use for a name too long for them
+    row = next(r[0] for r in _html_rows(core) if r and r[0].startswith(top))
+    assert row in (top, f"{top} ({row[len(top) + 2 : -1]})")
+    shown = row[len(top) + 2 : -1] if row != top else top
+    assert _column(core, "P(best)", row) == best
+    assert _column(core, "expected rank", row) == rank
     ranking = by_label["tab:plackett-luce"]["text/html"]
-    assert _column(ranking, "P(best)", top) == best
-    assert _column(ranking, "expected rank", top) == rank
+    assert _column(ranking, "P(best)", shown) == best
+    assert _column(ranking, "expected rank", shown) == rank
