@@ -45,19 +45,42 @@ MIN_FONT = 8.0
 _PIECES = re.compile(r"[^(,_\-=/\s]*(?:[(,_\-=/]+|\s+|$)")
 
 
+@functools.lru_cache(maxsize=64)
+def _font_files(weight: str, family: tuple[str, ...]) -> tuple[str, ...]:
+    """The font files of ``family`` that exist here, in order: the first for
+    most text, the next for the characters it lacks (θ, ′ in Latin Modern
+    Roman come from Latin Modern Math), as matplotlib draws them. Resolved one
+    family at a time, so a family missing here (Arial) is skipped without
+    matplotlib's "findfont" message on stderr."""
+    from matplotlib.font_manager import FontProperties, findfont
+
+    files: list[str] = []
+    for name in family:
+        try:
+            path = findfont(
+                FontProperties(family=name, weight=weight), fallback_to_default=False
+            )
+        except ValueError:
+            continue
+        if path not in files:
+            files.append(path)
+    if not files:
+        files.append(findfont(FontProperties(weight=weight)))
+    return tuple(files)
+
+
 @functools.lru_cache(maxsize=4096)
 def _width(line: str, fontsize: float, weight: str, family: tuple[str, ...]) -> float:
-    from matplotlib.font_manager import FontProperties, findfont
-    from matplotlib.textpath import TextToPath
+    from matplotlib.font_manager import get_font
+    from matplotlib.ft2font import LoadFlags
 
-    # the font file text of this family and weight is drawn in (resolved once
-    # by matplotlib's cache, without a warning per missing fallback family)
-    path = findfont(FontProperties(family=list(family), weight=weight))
-    prop = FontProperties(fname=path, size=fontsize, weight=weight)
-    width, _, _ = TextToPath().get_text_width_height_descent(
-        line.replace(r"\$", "$"), prop, ismath=False
-    )
-    return float(width)
+    # measured as matplotlib's TextToPath measures (72 dpi, no hinting), on
+    # the same fallback chain the text is drawn with
+    font = get_font(list(_font_files(weight, family)))
+    font.set_size(fontsize, 72)
+    font.set_text(line.replace(r"\$", "$"), 0.0, flags=LoadFlags.NO_HINTING)
+    width, _ = font.get_width_height()
+    return width / 64.0
 
 
 def text_width(text: str, fontsize: float, *, weight: str = "normal") -> float:

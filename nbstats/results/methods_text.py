@@ -112,11 +112,14 @@ DECISION_RULE = (
 #: The decision rule under the near-ignorance prior, which bounds every
 #: probability; ``{0}`` is the threshold.
 IDP_DECISION_RULE = (
-    "an algorithm was decided better when even its lower posterior "
-    "probability of being better exceeds {0}, the two equivalent when even "
-    "the lower probability of the rope does, undecided when every upper "
-    "probability stays at or below it, and indeterminate when a lower and an "
-    "upper probability lie on either side of it"
+    "each probability is an interval over the prior set — with a rope, the "
+    "shares of posterior draws in which a region is the most probable for "
+    "every and for some placement of the prior's pseudo-observation (inside "
+    "or outside the rope) — and an algorithm was decided better when even "
+    "its lower posterior probability of being better exceeds {0}, the two "
+    "equivalent when even the lower probability of the rope does, undecided "
+    "when every upper probability stays at or below it, and indeterminate "
+    "when a lower and an upper probability lie on either side of it"
 )
 
 

@@ -473,7 +473,9 @@ class BayesDashboard(Dashboard):
         selected = self._selected_result(pair, prior, s, rope, threshold)
         self.timings["pairs"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        joint = self._joint_runner.request(s, gamma, rope)  # None: on its way
+        # the pairs' own prior: under IDP a statement holds for every prior
+        joint_prior = "idp" if prior == "idp" else "point"
+        joint = self._joint_runner.request(s, gamma, rope, joint_prior)  # None: later
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
         friedman = self._friedman_result(friedman_strength(prior, s), gamma)

@@ -284,7 +284,7 @@ class PairPosteriors:
         near = near / n_draws
         regions = counts[:, 3:9] if rope > 0 else None
         # the lower and upper (left, rope, right), as bayes_signrank decides
-        low, high = signrank_bounds_many(counts[:, :3], regions, idp=idp)
+        low, high = signrank_bounds_many(counts[:, [0, 1, 2, 9]], regions, idp=idp)
         out = {
             "prob_lower": low[2],
             "prob_upper": high[2],

@@ -72,8 +72,10 @@ def _check_signrank_mirror(ab, ba, prior: str, rope: float) -> None:
     if prior == "idp":
         # the lower posterior of (b, a) is the upper one of (a, b)
         if rope > 0:
-            assert ba.prob_left == ab.prob_upper
-            assert ba.prob_upper == ab.prob_left
+            assert ba.prob_left == ab.prob_lower
+            assert ba.prob_upper == ab.prob_left_upper
+            assert ba.prob_rope == ab.prob_rope
+            assert ba.prob_rope_upper == ab.prob_rope_upper
         else:
             assert ba.prob_lower == ab.prob_left
             assert ba.prob_left == ab.prob_lower
@@ -183,9 +185,10 @@ def test_bayes_signrank_pairs_ignores_the_column_and_row_order(
         # named the other way round: the mirror, from the same draws
         assert other.decision == _mirrored_decision(row.decision)
         if prior == "idp" and rope > 0:
-            assert (other.prob_left, other.prob_upper) == (
-                row.prob_upper,
-                row.prob_left,
+            assert (other.prob_left, other.prob_upper, other.prob_rope) == (
+                row.prob_lower,
+                row.prob_left_upper,
+                row.prob_rope,
             )
         elif prior == "idp":
             assert (other.prob_lower, other.prob_left) == (

@@ -189,11 +189,12 @@ def test_every_pair_equals_the_module_functions(table, prior, s, rope):
     assert sel.threshold == ref.threshold
     assert sel.credible_interval == ref.credible_interval
     np.testing.assert_array_equal(sel.samples_upper, ref.samples_upper)
-    # joint statements: the same signed-rank test, rope and s as the pairs
-    # (0 for bb); the Friedman verdict puts s on "all equal"
+    # joint statements: the same signed-rank test, rope, s and prior as the
+    # pairs (s = 0 for bb); the Friedman verdict puts s on "all equal"
     s_joint = 0.0 if prior == "bb" else s
     post = nbstats.bayes_posthoc(
         table, s=s_joint, gamma=0.05, test="signrank", rope=rope,
+        prior="idp" if prior == "idp" else "point",
         n_samples=N_SAMPLES, random_state=7,
     )  # fmt: skip
     pd.testing.assert_frame_equal(dash.result["joint"], post.statements)

@@ -117,7 +117,7 @@ def test_large_dashboards_compute_the_statements_in_the_background():
     assert dash.wait(timeout=120)
     s = dash.result["settings"]["s"]
     post = nbstats.bayes_posthoc(
-        table, s=s, gamma=0.05, test="signrank", rope=0.004,
+        table, s=s, gamma=0.05, test="signrank", rope=0.004, prior="idp",
         n_samples=N_SAMPLES, random_state=7,
     )  # fmt: skip
     pd.testing.assert_frame_equal(dash.result["joint"], post.statements)
@@ -151,7 +151,7 @@ def test_a_failed_background_computation_is_shown(monkeypatch):
         raise MemoryError("no room for the draws")
 
     monkeypatch.setattr(dash._joint_statements, "table", broken)
-    monkeypatch.setattr(dash._joint_statements, "ready", lambda s, rope: False)
+    monkeypatch.setattr(dash._joint_statements, "ready", lambda s, rope, *prior: False)
     dash.controls["rope"].value = 0.01
     assert dash.wait(timeout=60)
     assert "could not be computed" in dash.joint_view.value
