@@ -22,7 +22,7 @@ import pytest
 from fault_executors import CancellingExecutor, finishes_within
 
 import nbstats
-from nbstats.stats import racing
+from nbstats.stats import racing, racing_state
 from nbstats.stats.racing import RaceError
 
 # Module-level functions, so that a process pool can pickle them (by reference:
@@ -395,7 +395,7 @@ def test_a_call_that_never_came_back_is_a_race_error(monkeypatch):
     def loses_call_2(function, calls, executor, timeout):
         return {i: function(*call) for i, call in enumerate(calls) if i != 2}, []
 
-    monkeypatch.setattr(racing, "run_calls", loses_call_2)
+    monkeypatch.setattr(racing_state, "run_calls", loses_call_2)
     with pytest.raises(RaceError) as info:
         _race(noisy)
     assert (info.value.kind, info.value.candidate, info.value.instance) == (
