@@ -22,7 +22,7 @@ import pytest
 from fault_executors import CancellingExecutor, finishes_within
 
 import nbstats
-from nbstats.stats import racing, racing_state
+from nbstats.stats import racing_state
 from nbstats.stats.racing import RaceError
 
 # Module-level functions, so that a process pool can pickle them (by reference:
