@@ -126,8 +126,8 @@ def decide(
             passes for some prior — the decision depends on the prior.
         ``"undecided"``
             No region reaches the threshold. Without a rope this is
-            "no evidence that b is better than a" — it does not mean that
-            a is better.
+            "undecided: neither b nor a reaches the threshold" — it does not
+            mean that a is better.
 
         With a threshold of ½ or more at most one region can pass; below ½
         (l0 > l1) the regions are tried in the order b, a, rope.
@@ -144,7 +144,7 @@ def decide(
     'b'
     >>> decide(0.0, 1.0, 0.0, 0.95)  # certain equivalence
     'equivalent'
-    >>> decide(0.2, None, 0.8, 0.95)  # no rope: no evidence that b is better
+    >>> decide(0.2, None, 0.8, 0.95)  # no rope: neither b nor a reaches it
     'undecided'
     >>> decide(0.97, None, 0.03, 0.95)
     'a'

@@ -199,7 +199,7 @@ class PairBlocks:
         >>> d = np.array([0.1, 0.3, -0.05])
         >>> one = blocks.result(d, ("a", "b"), threshold=0.95)
         >>> many = blocks.table(d[:, None], [("a", "b")], threshold=0.95)
-        >>> one.prob_right == many["prob_right"][0]
+        >>> bool(one.prob_right == many["prob_right"][0])
         True
         """
         posterior = canonical_posterior(d, self.prior, self.z0, self.rope, names)

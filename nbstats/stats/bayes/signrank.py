@@ -147,7 +147,7 @@ def bayes_signrank(
         - ``"a"`` (a better): lower P(a better) > threshold;
         - ``"equivalent"`` (with a rope): lower P(rope) > threshold;
         - ``"undecided"``: every upper probability ≤ threshold (without a
-          rope: no evidence that b is better than a, nor a than b);
+          rope: "undecided: neither b nor a reaches the threshold");
         - ``"indeterminate"`` (IDP only): otherwise — a region passes for
           some priors of the set but not for all.
 
