@@ -53,6 +53,7 @@ from nbstats.plots.style import (
     literal,
     new_axes,
     paper_style,
+    titles_shown,
 )
 
 __all__ = [
@@ -337,4 +338,5 @@ def _draw_signrank(ax: Any, picture: SignrankPicture) -> None:
     ax.set_ylim(bottom=0)
     ax.set_xlabel(picture.xlabel)
     ax.set_ylabel("posterior density")
-    ax.set_title(picture.title)
+    if titles_shown():  # a report's caption says it instead
+        ax.set_title(picture.title)

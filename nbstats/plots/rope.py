@@ -25,6 +25,7 @@ from nbstats.plots.style import (
     literal,
     new_axes,
     paper_style,
+    titles_shown,
 )
 
 __all__ = ["rope_probabilities"]
@@ -197,7 +198,8 @@ def rope_probabilities(
             _, ax = new_axes(ax, width=width, aspect=1.05)
             assert regions is not None
             _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
-        ax.set_title("\n".join(title))
+        if titles_shown():  # a report's caption says it instead
+            ax.set_title("\n".join(title))
         legend(ax, own, handlelength=1.2)
         fit_texts(ax, own)
     return quiet(ax)

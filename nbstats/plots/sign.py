@@ -17,7 +17,15 @@ from nbstats.plots._common import (
 )
 from nbstats.plots.density import _draw_point_mass, _right_of_half
 from nbstats.plots.rope import rope_probabilities
-from nbstats.plots.style import ACCENT, MUTED, SHADE, literal, new_axes, paper_style
+from nbstats.plots.style import (
+    ACCENT,
+    MUTED,
+    SHADE,
+    literal,
+    new_axes,
+    paper_style,
+    titles_shown,
+)
 
 __all__ = ["sign_posterior"]
 
@@ -118,10 +126,12 @@ def sign_posterior(result: Any, *, ax: Any = None, width: str = "single") -> Any
         ax.set_xlabel(
             f"θ′: share of {literal(result.name_b)}'s wins among untied cases"
         )
-        ax.set_title(
-            f"{literal(result.name_a)} vs {literal(result.name_b)}: {wins} wins, "
-            f"{losses} losses, {result.ties} ties\n{literal(threshold_line(result))}"
-        )
+        if titles_shown():  # a report's caption says it instead
+            ax.set_title(
+                f"{literal(result.name_a)} vs {literal(result.name_b)}: {wins} wins, "
+                f"{losses} losses, {result.ties} ties\n"
+                f"{literal(threshold_line(result))}"
+            )
         if wins + losses > 0:
             legend(ax, own)
         fit_texts(ax, own)
