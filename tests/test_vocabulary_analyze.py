@@ -125,11 +125,6 @@ def test_without_a_rope_undecided_does_not_say_no_evidence():
     assert "undecided: neither alg1 nor alg0 reaches the threshold" in summary
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the Bayesian pairs table writes decision codes ('a', 'b') and "
-    "counts \"decisions 'a'\"; the words are asked of nbstats/results/bayes.py",
-)
 def test_the_whole_summary_has_no_bare_a_or_b():
     res = nbstats.analyze(_table(4, 12, seed=1), random_state=0, n_samples=2000)
     found = BARE.findall(str(res))

@@ -27,7 +27,7 @@ from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import prior_text
 from nbstats.results.number_policy import format_number
 
-__all__ = ["appendix_bayesian", "bayesian", "signrank_frame"]
+__all__ = ["appendix_bayesian", "bayesian", "joint_relation", "signrank_frame"]
 
 
 #: The pair table's decisions that name no algorithm.
@@ -36,6 +36,40 @@ _DECISION = {
     "undecided": "undecided",
     "indeterminate": "indeterminate",
 }
+
+
+def joint_relation(value: float, gamma: float, *, above: bool) -> str:
+    """A joint probability against 1 − γ, after "posterior probability".
+
+    The probability is written by the number policy (kind
+    ``"probability"``); when its rounded form would make the comparison read
+    false (0.95004 is "0.950", not above 0.95), the number is left out and
+    only the true comparison is stated.
+
+    Examples
+    --------
+    >>> joint_relation(0.9623, 0.05, above=True)
+    '0.962 > 1 − γ = 0.95'
+    >>> joint_relation(0.99996, 0.05, above=True)
+    '> 0.999 > 1 − γ = 0.95'
+    >>> joint_relation(0.95004, 0.05, above=True)
+    '> 1 − γ = 0.95'
+    """
+    threshold = 1 - gamma
+    shown = format_number(value, "probability")
+    symbol = ">" if above else "≤"
+    if shown.startswith(("<", ">")):
+        bound = float(shown[1:].strip())
+        reads_true = (
+            (shown[0] == ">" and bound >= threshold)
+            if above
+            else (shown[0] == "<" and bound <= threshold)
+        )
+    else:
+        number = float(shown.replace("−", "-"))
+        reads_true = number > threshold if above else number <= threshold
+    comparison = f"{symbol} 1 − γ = {_n(threshold)}"
+    return f"{shown} {comparison}" if reads_true else comparison
 
 
 def _decision_cell(row: Any) -> str:
@@ -213,15 +247,15 @@ def bayesian(
         together = float(accepted["joint"].iloc[-1])
         para.add(
             f"Jointly, the accepted statements are {_and(statements)}, which hold "
-            f"together with {lower}posterior probability {_n(together)} "
-            f"> 1 − γ = {_n(1 - joint.gamma)} ("
+            f"together with {lower}posterior probability "
+            f"{joint_relation(together, joint.gamma, above=True)} ("
         )
     elif len(accepted):
         together = float(accepted["joint"].iloc[-1])
         para.add(
             f"Jointly, {len(accepted)} of the {len(joint.statements)} statements "
             f"are accepted; they hold together with {lower}posterior probability "
-            f"{_n(together)} > 1 − γ = {_n(1 - joint.gamma)} ("
+            f"{joint_relation(together, joint.gamma, above=True)} ("
         )
     else:
         top = joint.statements.iloc[0]
@@ -230,7 +264,7 @@ def bayesian(
             "No joint statement is accepted: even the most probable, "
             f"{top['better']} {relation} {top['worse']}, has {lower}posterior "
             "probability "
-            f"{_n(float(top['prob']))} ≤ 1 − γ = {_n(1 - joint.gamma)} ("
+            f"{joint_relation(float(top['prob']), joint.gamma, above=False)} ("
         )
     if not compact or typeset_pairs(len(joint.statements)):
         para.add(ref("tab:joint"), ", ", ref("fig:joint"), ").")

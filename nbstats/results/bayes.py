@@ -10,10 +10,45 @@ import pandas as pd
 
 from nbstats.results import methods_text
 from nbstats.results.base import Result, region_rows
-from nbstats.results.decisions import DECISIONS, describe
+from nbstats.results.bayes_posthoc import BayesPosthocResult
+from nbstats.results.decisions import DECISION_LABEL, describe
+from nbstats.results.monte_carlo import format_mc_error
+from nbstats.results.number_policy import format_number
 from nbstats.results.prose import Paragraph
 
+__all__ = [
+    "BayesPosthocResult",
+    "BayesSignTestResult",
+    "BayesSignedRankPairsResult",
+    "BayesSignedRankResult",
+    "interval_text",
+]
+
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
+
+
+#: The pairs' counts per decision (other than a better algorithm), in words.
+_COUNT_WORDS = {
+    "equivalent": "decided equivalent",
+    "undecided": "undecided",
+    "indeterminate": "indeterminate",
+}
+
+
+def interval_text(lower: float, upper: float) -> str:
+    """A probability's interval [lower, upper] over the prior set, both ends
+    by the number policy (:func:`~nbstats.results.number_policy.format_number`,
+    kind ``"probability"``), as every table and report writes them.
+
+    Examples
+    --------
+    >>> interval_text(0.00002, 0.01234)
+    '< 0.001 to 0.012'
+    """
+    return (
+        f"{format_number(lower, 'probability')} to "
+        f"{format_number(upper, 'probability')}"
+    )
 
 
 def _decision_text(decision: str, name_a: str, name_b: str, rope: float) -> str:
@@ -115,7 +150,7 @@ class BayesSignTestResult(Result):
         ]
         if self.n_samples is not None:
             precision = (
-                f"Monte Carlo error ≤ {self.mc_error:.2g}"
+                format_mc_error(self.mc_error, self.n_samples)
                 if self.prob_rope is not None
                 else "probabilities exact; draws for the interval"
             )
@@ -293,17 +328,15 @@ prob_right_lower, prob_right_upper : float
             if bounds is None:
                 continue
             if self.prior == "idp":  # an interval over the prior set
-                rows.append(
-                    (f"{label}, lower to upper", f"{bounds[0]:.4f} to {bounds[1]:.4f}")
-                )
+                rows.append((f"{label}, lower to upper", interval_text(*bounds)))
             else:
                 rows.append((label, bounds[0]))
         if self.prior == "idp":
             rows.append(
                 (
                     "posterior mean of θ, lower to upper",
-                    f"{self.posterior_mean_lower:.4f} to "
-                    f"{self.posterior_mean_upper:.4f}",
+                    f"{format_number(self.posterior_mean_lower, 'probability')} to "
+                    f"{format_number(self.posterior_mean_upper, 'probability')}",
                 )
             )
         else:
@@ -322,11 +355,15 @@ prob_right_lower, prob_right_upper : float
             rows.append(
                 (
                     "posterior draws",
-                    f"{how}{self.n_samples:,} (Monte Carlo error ≤ "
-                    f"{self.mc_error:.2g})",
+                    f"{how}{self.n_samples:,} "
+                    f"({format_mc_error(self.mc_error, self.n_samples)})",
                 )
             )
         return rows
+
+    def _kinds(self) -> dict[object, str]:
+        # θ is a probability: its mean is written as the intervals' ends
+        return {"posterior mean of θ": "probability"}
 
     def to_frame(self) -> pd.DataFrame:
         return self._row(
@@ -353,167 +390,6 @@ prob_right_lower, prob_right_upper : float
         raise ValueError(
             f"unknown kind={kind!r}; choose 'posterior', 'rope' or 'simplex'."
         )
-
-
-@_frozen
-class BayesPosthocResult(Result):
-    """Joint Bayesian multiple comparisons (Benavoli et al. 2015, §5.3).
-
-    Attributes
-    ----------
-    statements : DataFrame
-        One row per pair, sorted by posterior probability: ``better``,
-        ``worse``, ``relation`` (``"better"``: ``better`` is better than
-        ``worse``; ``"equivalent"``: the two are practically equivalent —
-        within the rope —, ``better`` being the better-ranked one), ``prob``
-        (marginal posterior probability of the statement), ``joint``
-        (probability that this and every statement above it hold together,
-        from the same posterior draws) and ``accepted``.
-    probabilities : DataFrame
-        m × m matrix: entry (row i, column j) is the posterior probability
-        that column j is better than row i (by more than the rope).
-    groups : list of tuple of str
-        Maximal sets of algorithms with no accepted statement between them,
-        ordered by mean rank.
-    mean_ranks : Series
-        Average ranks (1 = best), for ordering.
-    gamma, s : float
-    test : str
-        ``"sign"`` or ``"signrank"``.
-    n_samples : int
-    rope : float
-        Half-width of the region of practical equivalence (0: none).
-    rope_probabilities : DataFrame or None
-        With a rope, the symmetric m × m matrix of the posterior probability
-        that the two algorithms are practically equivalent.
-    prior_at : str
-        Where the sign test's prior pseudo-observation sits (``"rope"``,
-        ``"left"``, ``"right"``).
-    prior : str
-        ``"point"`` (one prior) or, for the signed-rank test, ``"idp"`` (the
-        near-ignorance set: ``prob``, ``joint`` and the matrices are lower
-        probabilities, a statement holding for every prior of the set).
-    """
-
-    statements: pd.DataFrame
-    probabilities: pd.DataFrame
-    groups: list[tuple[str, ...]]
-    mean_ranks: pd.Series
-    gamma: float
-    s: float
-    test: str
-    n_samples: int
-    rope: float = 0.0
-    rope_probabilities: pd.DataFrame | None = None
-    prior_at: str = "rope"
-    prior: str = "point"
-
-    def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
-        """This result's sentence in a report's Methods paragraph
-        (:func:`nbstats.results.methods_text.bayes_posthoc`)."""
-        return methods_text.bayes_posthoc(self, context)
-
-    def _title(self) -> str:
-        rope = f", rope ±{self.rope:g}" if self.rope > 0 else ""
-        prior = "near-ignorance prior, " if self.prior == "idp" else ""
-        lower = "lower " if self.prior == "idp" else ""
-        return (
-            f"Bayesian joint comparisons ({self.test_name} test, {prior}s = "
-            f"{self.s:g}{rope}), {lower}joint probability > {1 - self.gamma:g}"
-        )
-
-    @property
-    def test_name(self) -> str:
-        """The pairwise test in words: ``"sign"`` or ``"signed-rank"``."""
-        return "signed-rank" if self.test == "signrank" else self.test
-
-    def decisions(self) -> pd.DataFrame:
-        """Each pair's decision in the words of the pairwise Bayesian tests.
-
-        One row per pair (a, b), a before b in the order of the score
-        table's columns: ``decision`` is ``"b"`` or ``"a"`` when the accepted
-        statements say that one is better, ``"equivalent"`` when they say
-        the two are practically equivalent, and ``"undecided"`` when the
-        pair's statement is not accepted (it would not hold jointly with
-        the more probable ones with probability > 1 − γ); ``prob`` and
-        ``joint`` are its statement's.
-
-        Examples
-        --------
-        >>> import nbstats
-        >>> table = nbstats.datasets.load("uci_accuracy")
-        >>> res = nbstats.bayes_posthoc(table, random_state=0)
-        >>> res.decisions().query("a == 'nbc' and b == 'aode'")["decision"].item()
-        'b'
-        """
-        names = list(self.probabilities.columns)
-        position = {name: k for k, name in enumerate(names)}
-        rows = []
-        for row in self.statements.itertuples(index=False):
-            a, b = sorted((row.better, row.worse), key=position.__getitem__)
-            if not row.accepted:
-                decision = "undecided"
-            elif row.relation == "equivalent":
-                decision = "equivalent"
-            else:
-                decision = "b" if row.better == b else "a"
-            rows.append((a, b, decision, row.prob, row.joint))
-        frame = pd.DataFrame(rows, columns=["a", "b", "decision", "prob", "joint"])
-        key = frame["a"].map(position) * len(names) + frame["b"].map(position)
-        return frame.iloc[np.argsort(key.to_numpy(), kind="stable")].reset_index(
-            drop=True
-        )
-
-    def _scalars(self) -> list[tuple[str, object]]:
-        accepted = self.statements[self.statements["accepted"]]
-        lower = "lower " if self.prior == "idp" else ""
-        # the joint probabilities are shares of the draws (the sign test's
-        # marginals without a rope are exact, the joint ones are not)
-        shares = self.statements["joint"].to_numpy(dtype=float)
-        error = (
-            float(np.sqrt(shares * (1 - shares) / self.n_samples).max())
-            if shares.size and self.n_samples
-            else 0.0
-        )
-        return [
-            ("accepted statements", len(accepted)),
-            (
-                f"{lower}joint probability of all accepted",
-                float(accepted["joint"].iloc[-1]) if len(accepted) else None,
-            ),
-            ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups)),
-            (
-                "posterior draws",
-                f"{self.n_samples:,} (Monte Carlo error ≤ {error:.2g})",
-            ),
-        ]
-
-    def to_frame(self) -> pd.DataFrame:
-        return self.statements.copy()
-
-    def _table(self) -> pd.DataFrame:
-        frame = self.statements.copy()
-        frame.index = pd.Index(
-            [
-                f"{b} {'≈' if relation == 'equivalent' else '>'} {w}"
-                for b, w, relation in zip(
-                    frame["better"], frame["worse"], frame["relation"], strict=True
-                )
-            ],
-            name="statement",
-        )
-        return frame.drop(columns=["better", "worse", "relation"])
-
-    def plot(self, ax: Any = None, *, kind: str = "cd", **kwargs: Any) -> Any:
-        """Groups as a CD-style diagram (``kind="cd"``) or the probability
-        heatmap (``kind="heatmap"``). Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
-
-        if kind == "cd":
-            return plots.cd_diagram(self, ax=ax, **kwargs)
-        if kind == "heatmap":
-            return plots.pairwise_heatmap(self, ax=ax, **kwargs)
-        raise ValueError(f"unknown kind={kind!r}; choose 'cd' or 'heatmap'.")
 
 
 @_frozen
@@ -578,19 +454,26 @@ class BayesSignedRankPairsResult(Result):
 
     def _scalars(self) -> list[tuple[str, object]]:
         counts = self.pairs["decision"].value_counts()
+        decided = [
+            (
+                "pairs with one algorithm better",
+                int(counts.get("a", 0) + counts.get("b", 0)),
+            )
+        ] + [
+            (f"pairs {_COUNT_WORDS[d]}", int(counts.get(d, 0)))
+            for d in _COUNT_WORDS
+            if d in counts or d == "undecided"
+        ]
         return [
             ("pairs", len(self.pairs)),
             ("cases", self.n),
             ("threshold", self.threshold),
-            *(
-                (f"decisions '{d}'", int(counts.get(d, 0)))
-                for d in DECISIONS
-                if d in counts or d in ("a", "b", "undecided")
-            ),
+            *decided,
             (
                 "posterior draws",
                 f"{'normal approximation, ' if self.method == 'normal' else ''}"
-                f"{self.n_samples:,} (Monte Carlo error ≤ {self.mc_error:.2g})",
+                f"{self.n_samples:,} "
+                f"({format_mc_error(self.mc_error, self.n_samples)})",
             ),
         ]
 
@@ -607,13 +490,19 @@ class BayesSignedRankPairsResult(Result):
             for key in ("left", "rope", "right"):
                 if f"prob_{key}" in frame:
                     frame[f"prob_{key}"] = [
-                        f"{lo:.4f} to {hi:.4f}"
+                        interval_text(lo, hi)
                         for lo, hi in zip(
                             self.pairs[f"prob_{key}_lower"],
                             self.pairs[f"prob_{key}_upper"],
                             strict=True,
                         )
                     ]
+        # the decision in words naming the algorithm ("to_frame()" keeps
+        # the codes of nbstats.results.decisions)
+        frame["decision"] = [
+            DECISION_LABEL[d].format(a=a, b=b)
+            for a, b, d in zip(frame["a"], frame["b"], frame["decision"], strict=True)
+        ]
         if "effect" in frame:  # two decimals, as effect sizes are reported
             frame["effect"] = frame["effect"].round(2)
         frame.index = pd.Index(

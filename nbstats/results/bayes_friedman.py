@@ -10,6 +10,7 @@ import pandas as pd
 
 from nbstats.results import methods_text
 from nbstats.results.base import Result
+from nbstats.results.monte_carlo import format_mc_error
 from nbstats.results.prose import Paragraph
 
 __all__ = ["BayesFriedmanResult"]
@@ -148,7 +149,7 @@ class BayesFriedmanResult(Result):
             rows.append(
                 (
                     "posterior draws",
-                    f"{self.n_samples:,} (Monte Carlo error ≤ {error:.2g})",
+                    f"{self.n_samples:,} ({format_mc_error(error, self.n_samples)})",
                 )
             )
         if self.degenerate_directions:

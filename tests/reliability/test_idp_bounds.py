@@ -156,15 +156,26 @@ def test_bounds_enclose_every_placement_of_the_prior(seed, n, shift, rope):
 
 def test_bounds_are_attained_when_the_data_lie_within_half_the_rope():
     """With every |z| ≤ rope / 2 (…≤ rope would do), a pseudo-observation at 0
-    puts all its pairs in the rope: the upper P(rope) is that prior's."""
+    puts all its pairs in the rope: the upper P(rope) is that prior's share,
+    and the lower one the brute force's enclosure (independent draws: within
+    Monte Carlo error)."""
     rng = np.random.default_rng(5)
     rope = 1.0
     z = np.round(rng.uniform(-0.5, 0.5, 6), 2)
-    rng_draws = np.random.default_rng(6)
-    draws = rng_draws.dirichlet(np.concatenate([[IDP_DEFAULT_S], np.ones(6)]), DRAWS)
+    draws = np.random.default_rng(6).dirichlet(
+        np.concatenate([[IDP_DEFAULT_S], np.ones(6)]), DRAWS
+    )
     at_zero = _winners(*_regions(z, draws[:, 0], draws[:, 1:], 0.0, rope))
-    _, _, upper = brute_force(z, rope, IDP_DEFAULT_S, 6)
-    assert upper[1] == np.mean(at_zero == 1)  # the same draws: exactly
+    _, lower, _ = brute_force(z, rope, IDP_DEFAULT_S, 7)
+    res = nbstats.bayes_signrank(
+        pd.Series(np.zeros(6), name="a"),
+        pd.Series(z, name="b"),
+        rope=rope,
+        n_samples=DRAWS,
+        random_state=8,
+    )
+    assert res.prob_rope_upper == pytest.approx(np.mean(at_zero == 1), abs=TOLERANCE)
+    assert res.prob_rope_lower == pytest.approx(lower[1], abs=TOLERANCE)
 
 
 def test_without_a_rope_the_bounds_are_the_extreme_posteriors(c45_percent):
@@ -215,7 +226,13 @@ def test_pairs_table_shows_the_same_intervals(c45_percent):
             name = f"prob_{key}_{end}"
             assert row[name] == getattr(one, name)
     shown = pairs._table()
+
+    # both ends by the number policy's probability rule: 3 decimals,
+    # "< 0.001" below 0.001 and "> 0.999" above 0.999
+    def policy(p):
+        return "< 0.001" if p < 0.001 else "> 0.999" if p > 0.999 else f"{p:.3f}"
+
     assert shown["P(rope)" if "P(rope)" in shown else "prob_rope"].iloc[0] == (
-        f"{one.prob_rope_lower:.4f} to {one.prob_rope_upper:.4f}"
+        f"{policy(one.prob_rope_lower)} to {policy(one.prob_rope_upper)}"
     )
     assert "to" in one.summary() and "lower to upper" in one.summary()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -48,7 +49,14 @@ def test_every_monte_carlo_result_states_draws_and_error(table):
     for name, res in _results(table).items():
         for text in (res.summary(), html.unescape(res._repr_html_())):
             flat = " ".join(text.split())
-            assert f"{DRAWS:,} (Monte Carlo error ≤" in flat, name
+            # a bound, or (every draw in one region) the rule of three's
+            assert re.search(rf"{DRAWS:,} \(Monte Carlo error [≤<] 0\.\d", flat), name
+            assert "Monte Carlo error ≤ 0)" not in flat, name
+            error = getattr(res, "mc_error", None)
+            if error is not None and error > 0:
+                # the printed bound is never below the error it states
+                shown = re.search(r"Monte Carlo error ≤ ([0-9.]+)", flat)[1]
+                assert float(shown) >= error, (name, shown, error)
 
 
 def test_sign_test_with_a_rope_reports_its_error(table):
