@@ -132,6 +132,45 @@ def test_every_figure_character_is_8pt_latin_modern(report_pdf):
     assert rotated and min(printed_size(c) for c in rotated) >= MIN_PT
 
 
+def page_chars(path: Path) -> list:
+    """Every character of the PDF, body text, tables and figures alike."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LTChar
+
+    def chars(item) -> list:
+        if isinstance(item, LTChar):
+            return [item]
+        found = []
+        for child in getattr(item, "_objs", []):
+            found += chars(child)
+        return found
+
+    return [c for page in extract_pages(str(path)) for c in chars(page)]
+
+
+@needs_latex
+def test_every_character_of_the_report_is_8pt_in_latin_modern(report_pdf):
+    # issue 27's bar for the whole PDF, not only its figures: sub- and
+    # superscripts in captions and tables (χ², R⁺) included, and mathematics
+    # in Latin Modern Math rather than Computer Modern
+    pytest.importorskip("pdfminer")
+    case, path = report_pdf
+    chars = [c for c in page_chars(path) if not c.get_text().isspace()]
+    assert len(chars) > 2000
+    # LaTeX's 8 pt are TeX points (1/72.27 in): 7.97 of the PDF's 1/72 in
+    tex_8pt = 8 * 72 / 72.27 - 0.01
+    small = sorted(
+        {(c.get_text(), round(printed_size(c), 2), c.fontname.split("+")[-1])
+         for c in chars if printed_size(c) < tex_8pt}
+    )  # fmt: skip
+    assert not small, (
+        f"{case}: {len(small)} kinds of characters under 8 pt: {small[:20]}"
+    )
+    fonts = {c.fontname.split("+")[-1] for c in chars}
+    other = {f for f in fonts if not f.startswith(("LMRoman", "LatinModern", "LMMono"))}
+    assert not other, f"{case}: text in {sorted(other)}"
+
+
 @needs_latex
 def test_figures_are_printed_at_their_own_size_without_titles(report_pdf):
     pytest.importorskip("pdfminer")
