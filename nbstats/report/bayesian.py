@@ -25,6 +25,7 @@ from nbstats.report.display import _and, _n, figure, paragraph, ref
 from nbstats.report.methods import Paragraph
 from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import prior_text
+from nbstats.results.bayes import interval_text
 from nbstats.results.number_policy import format_number
 
 __all__ = ["appendix_bayesian", "bayesian", "joint_relation", "signrank_frame"]
@@ -84,11 +85,9 @@ def _decision_cell(row: Any) -> str:
 def _interval(row: Any, key: str) -> str:
     """A probability's bounds over the near-ignorance prior set, "lower to
     upper" (the number policy's three decimals)."""
-    low, high = (
-        format_number(getattr(row, f"prob_{key}_{end}"), "probability")
-        for end in ("lower", "upper")
+    return interval_text(
+        getattr(row, f"prob_{key}_lower"), getattr(row, f"prob_{key}_upper")
     )
-    return f"{low} to {high}"
 
 
 def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
