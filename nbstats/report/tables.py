@@ -70,10 +70,11 @@ def result_table(result: Any, label: str, caption: str) -> None:
     """A result's own table: ``to_latex()`` for LaTeX (fitted to the page, the
     file for ``\\input`` too), the same rows in HTML."""
     frame = result._table()
+    kinds = result._kinds()  # e.g. a joint probability is a probability
     table(
         label,
         caption,
-        html_table=render.html_table(frame),
+        html_table=render.html_table(frame, kinds=kinds),
         latex=result.to_latex(caption=caption, label=label),
-        plain=frame_text(frame),
+        plain=render.text_table(frame, kinds=kinds),
     )

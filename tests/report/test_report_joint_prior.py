@@ -42,3 +42,15 @@ def test_an_indeterminate_pair_is_not_a_joint_statement(demsar_text):
     # the joint probability of the first statement is the pair's lower one
     prob = float(row.group(0).split()[-3])
     assert prob == pytest.approx(alone.prob_right_lower, abs=0.01)
+
+
+def test_joint_table_prints_probabilities_by_the_policy(demsar_text):
+    # probability and joint probability are both probabilities: 3 decimals
+    # (was 0.923 beside 0.9233)
+    section = demsar_text.split("Bayesian comparisons", 1)[1]
+    joint = section.split("Table 7.", 1)[1].split("Figure 2.", 1)[0]
+    rows = re.findall(r"^C4\.5\S* [>≈] \S+ +(\S+) +(\S+) +(yes|no)$", joint, re.M)
+    assert len(rows) >= 3
+    for prob, together, _ in rows:
+        for value in (prob, together):
+            assert re.fullmatch(r"\d\.\d{3}", value), value
