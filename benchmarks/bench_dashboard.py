@@ -102,7 +102,7 @@ def plan(kind: str, board: Any, m: int) -> list[tuple[str, list, Callable | None
             ],
             None,
         ),
-        ("n_boot", [200, 500, 1500, 2000], None),  # with the bootstrap shown
+        ("n_resamples", [200, 500, 1500, 2000], None),  # with the bootstrap shown
     ]
 
 

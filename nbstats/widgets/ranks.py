@@ -7,7 +7,7 @@ Plackett–Luce ranking (P(best), expected rank and its credible interval).
 Results are cached per (method, α, bootstrap size), so adding a method computes
 only that one, and changing the bootstrap size recomputes only the bootstrap.
 The bootstrap always draws from the same seed: changing α or the bootstrap
-size never re-rolls the resamples (the first ``n_boot`` of a larger bootstrap
+size never re-rolls the resamples (the first ``n_resamples`` of a larger bootstrap
 are the resamples of the smaller one). Importing this module does not import
 ipywidgets (building a dashboard does).
 """
@@ -56,7 +56,7 @@ _OMNIBUS = {
     "id-wilcoxon-1s": "Iman–Davenport",
     "anova-tukey": "rank-transformed ANOVA",
 }
-#: Results kept per (method, alpha, n_boot).
+#: Results kept per (method, alpha, n_resamples).
 _CACHE_SIZE = 256
 #: Posterior draws of the live Plackett–Luce ranking (the report uses more).
 PLACKETT_LUCE_DRAWS = 2000
@@ -98,9 +98,9 @@ class RankDashboard(Dashboard):
     controls : dict of str to ipywidgets.Widget
         ``"methods"`` (SelectMultiple of the five :func:`nbstats.rank_ci`
         methods; default the two-sided Iman–Davenport + Wilcoxon), ``"alpha"``
-        (FloatSlider, 0.001 to 0.2), ``"n_boot"`` (IntSlider, 100 to 5000,
+        (FloatSlider, 0.001 to 0.2), ``"n_resamples"`` (IntSlider, 100 to 5000,
         updates on release; disabled unless the bootstrap is selected),
-        ``"prior"`` (FloatLogSlider, 0.1 to 10: the Dirichlet prior of the
+        ``"plackett_luce_prior"`` (FloatLogSlider, 0.1 to 10: the Dirichlet prior of the
         Plackett–Luce worths, updates on release).
     result : dict
         ``"rank_ci"``: dict of method → :class:`~nbstats.results.ranking.RankCIResult`,
@@ -169,7 +169,7 @@ class RankDashboard(Dashboard):
                 layout=widgets.Layout(width="34em"),
             ),
             "alpha": alpha_slider(),
-            "n_boot": widgets.IntSlider(
+            "n_resamples": widgets.IntSlider(
                 value=1000,
                 min=100,
                 max=5000,
@@ -179,7 +179,7 @@ class RankDashboard(Dashboard):
                 style=wide,
             ),
             # the Dirichlet prior of the Plackett–Luce worths, live
-            "prior": widgets.FloatLogSlider(
+            "plackett_luce_prior": widgets.FloatLogSlider(
                 value=1.0,
                 base=10,
                 min=-1,
@@ -206,7 +206,9 @@ class RankDashboard(Dashboard):
                 widgets.HBox(
                     [
                         c["methods"],
-                        widgets.VBox([c["alpha"], c["n_boot"], c["prior"]]),
+                        widgets.VBox(
+                            [c["alpha"], c["n_resamples"], c["plackett_luce_prior"]]
+                        ),
                     ],
                     layout=wrap,
                 ),
@@ -236,20 +238,20 @@ class RankDashboard(Dashboard):
                 + "."
             )
         methods = [m for m in RANK_CI_METHODS if m in chosen]
-        self.controls["n_boot"].disabled = "bootstrap" not in chosen
+        self.controls["n_resamples"].disabled = "bootstrap" not in chosen
         if not methods:
             raise ValueError("select at least one method.")
         alpha = float(self.controls["alpha"].value)
-        n_boot = int(self.controls["n_boot"].value)
+        n_resamples = int(self.controls["n_resamples"].value)
         results = {}
         for method in methods:
-            key = (method, alpha, n_boot if method == "bootstrap" else None)
+            key = (method, alpha, n_resamples if method == "bootstrap" else None)
             res = self._cache.get(key)
             if res is None:
                 if method != "bootstrap" and alpha <= REFERENCE_ALPHA:
                     res = at_alpha(self._reference(method), alpha)
                 else:
-                    res = self._rank_ci(method, alpha, n_boot)
+                    res = self._rank_ci(method, alpha, n_resamples)
                 if len(self._cache) >= _CACHE_SIZE:
                     self._cache.clear()
                 self._cache[key] = res
@@ -258,7 +260,7 @@ class RankDashboard(Dashboard):
 
     def _ranking(self) -> Any:
         """The Bayesian Plackett–Luce ranking at the prior of the control."""
-        prior = float(self.controls["prior"].value)
+        prior = float(self.controls["plackett_luce_prior"].value)
         if prior not in self._rankings:
             if len(self._rankings) >= _CACHE_SIZE:
                 self._rankings.clear()
@@ -271,12 +273,12 @@ class RankDashboard(Dashboard):
             )
         return self._rankings[prior]
 
-    def _rank_ci(self, method: str, alpha: float, n_boot: int) -> RankCIResult:
+    def _rank_ci(self, method: str, alpha: float, n_resamples: int) -> RankCIResult:
         return rank_ci(
             self.scores,
             method=method,
             alpha=alpha,
-            n_resamples=n_boot,
+            n_resamples=n_resamples,
             higher_is_better=self.higher_is_better,
             random_state=self._seed,
         )

@@ -64,7 +64,7 @@ def cells(html):
 
 def test_starts_with_the_two_sided_wilcoxon(board, table6):
     assert board.error is None
-    assert set(board.controls) == {"methods", "alpha", "n_boot", "prior"}
+    assert set(board.controls) == {"methods", "alpha", "n_resamples", "plackett_luce_prior"}
     assert list(board.result) == ["rank_ci", "plackett_luce"]
     res = board.result["rank_ci"]
     assert list(res) == ["id-wilcoxon-2s"]
@@ -86,7 +86,7 @@ def test_starts_with_the_two_sided_wilcoxon(board, table6):
     assert "95% confidence intervals" in board.views["table"].value
     assert "Iman–Davenport p = 0.020 (rejected)" in board.views["table"].value
     svg(board)
-    assert board.controls["n_boot"].disabled  # no bootstrap selected
+    assert board.controls["n_resamples"].disabled  # no bootstrap selected
 
 
 def test_widget_displays(board):
@@ -95,7 +95,7 @@ def test_widget_displays(board):
     assert (
         "application/vnd.jupyter.widget-view+json" in board.widget._repr_mimebundle_()
     )
-    assert board.controls["n_boot"].continuous_update is False
+    assert board.controls["n_resamples"].continuous_update is False
     # the SVG keeps up with a drag of α
     assert board.controls["alpha"].continuous_update is True
     assert [m for _, m in board.controls["methods"].options] == list(RANK_CI_METHODS)
@@ -122,7 +122,7 @@ def test_two_methods_give_two_intervals_per_algorithm(board, table6):
     table = cells(board.views["table"].value)
     assert all(len(row) == 1 + 2 * 2 for row in table.values())
     assert "bootstrap: 1000 resamples" in board.views["table"].value
-    assert not board.controls["n_boot"].disabled
+    assert not board.controls["n_resamples"].disabled
 
 
 def test_every_method_at_once(board, table6):
@@ -152,11 +152,11 @@ def test_alpha_recomputes_every_selected_method(board, table6):
     assert "not rejected: every interval is [1, 4]" in html
 
 
-def test_n_boot_recomputes_only_the_bootstrap(board, table6):
+def test_n_resamples_recomputes_only_the_bootstrap(board, table6):
     board.controls["methods"].value = ("bootstrap", "id-wilcoxon-1s")
     tests_based = board.result["rank_ci"]["id-wilcoxon-1s"]
 
-    board.controls["n_boot"].value = 200
+    board.controls["n_resamples"].value = 200
 
     res = board.result["rank_ci"]
     assert board.error is None
@@ -168,15 +168,15 @@ def test_n_boot_recomputes_only_the_bootstrap(board, table6):
     assert "bootstrap: 200 resamples" in board.views["table"].value
 
     # the seed is fixed: the same size gives the same resamples again
-    board.controls["n_boot"].value = 300
-    board.controls["n_boot"].value = 200
+    board.controls["n_resamples"].value = 300
+    board.controls["n_resamples"].value = 200
     assert board.result["rank_ci"]["bootstrap"] == res["bootstrap"]
 
 
 def test_random_state_is_used_once(table6):
     board = RankDashboard(table6, random_state=7)
     board.controls["methods"].value = ("bootstrap",)
-    board.controls["n_boot"].value = 500
+    board.controls["n_resamples"].value = 500
     assert board.result["rank_ci"]["bootstrap"] == nbstats.rank_ci(
         table6, method="bootstrap", n_resamples=500, random_state=7
     )
@@ -185,7 +185,7 @@ def test_random_state_is_used_once(table6):
     board = RankDashboard(table6, random_state=rng)
     state = rng.bit_generator.state
     board.controls["methods"].value = ("bootstrap",)
-    board.controls["n_boot"].value = 700
+    board.controls["n_resamples"].value = 700
     assert rng.bit_generator.state == state
 
 
@@ -283,7 +283,7 @@ def test_the_plackett_luce_prior_is_live(board, table6):
     )
     rows = cells(re.sub("</?bdi>", "", board.views["plackett_luce"].value))
     assert list(rows) == first.to_frame()["algorithm"].tolist()  # best first
-    board.controls["prior"].value = 10.0
+    board.controls["plackett_luce_prior"].value = 10.0
     strong = board.result["plackett_luce"]
     assert strong.prior == 10.0
     assert strong == nbstats.bayes_plackett_luce(
@@ -292,7 +292,7 @@ def test_the_plackett_luce_prior_is_live(board, table6):
     # a stronger prior pulls the worths towards equal: the spread shrinks
     assert np.ptp(strong.ranking["worth"]) < np.ptp(first.ranking["worth"])
     assert "Dirichlet prior 10" in board.views["plackett_luce"].value
-    board.controls["prior"].value = 1.0  # cached: the same object again
+    board.controls["plackett_luce_prior"].value = 1.0  # cached: the same object again
     assert board.result["plackett_luce"] is first
 
 
