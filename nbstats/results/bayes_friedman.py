@@ -172,7 +172,13 @@ class BayesFriedmanResult(Result):
         return frame
 
     def _kinds(self) -> dict[object, str]:
-        return {"mean rank": "rank", "sd": "rank"}
+        return {
+            "mean rank": "rank",
+            "sd": "rank",
+            "distance² of equal ranks": "statistic",
+            f"threshold at {self.credible_level:g}": "statistic",
+            "credibility": "probability",
+        }
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """For three algorithms, the posterior of the mean-rank vector and the

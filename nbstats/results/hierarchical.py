@@ -112,7 +112,16 @@ class BayesHierarchicalResult(Result):
 
     def _kinds(self) -> dict[object, str]:
         # a score difference, whatever the algorithms' names say
-        return {f"δ0 (posterior mean of {self.name_b} − {self.name_a})": "score"}
+        return {
+            f"δ0 (posterior mean of {self.name_b} − {self.name_a})": "score",
+            # sampler diagnostics: ν and R̂ as statistics, counts of draws whole
+            "ν": "statistic",
+            "max R̂": "statistic",
+            "min effective sample size": "count",
+            "leapfrog steps per transition": "statistic",
+            "ess": "count",
+            "rhat": "statistic",
+        }
 
     def to_frame(self) -> pd.DataFrame:
         return self._row(
