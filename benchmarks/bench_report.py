@@ -199,9 +199,8 @@ def _pages(path: Path) -> str:
 def bench_pdf(directory: Path) -> None:
     missing = [tool for tool in ("xelatex", "pandoc") if shutil.which(tool) is None]
     if missing:
-        print(
-            f"nbstats.build_report(table6, 'x.pdf'): skipped, {' and '.join(missing)} missing"
-        )
+        tools = " and ".join(missing)
+        print(f"nbstats.build_report(table6, 'x.pdf'): skipped, {tools} missing")
         return
     start = time.perf_counter()
     import nbstats

@@ -141,8 +141,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats import datasets, report, simulate
-    from nbstats.report import build_report
     from nbstats import plots as plots
+    from nbstats.report import build_report
     from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
     from nbstats.stats.analyze import analyze
     from nbstats.stats.bayes import (

@@ -64,7 +64,12 @@ def cells(html):
 
 def test_starts_with_the_two_sided_wilcoxon(board, table6):
     assert board.error is None
-    assert set(board.controls) == {"methods", "alpha", "n_resamples", "plackett_luce_prior"}
+    assert set(board.controls) == {
+        "methods",
+        "alpha",
+        "n_resamples",
+        "plackett_luce_prior",
+    }
     assert list(board.result) == ["rank_ci", "plackett_luce"]
     res = board.result["rank_ci"]
     assert list(res) == ["id-wilcoxon-2s"]
