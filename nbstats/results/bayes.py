@@ -169,7 +169,7 @@ class BayesSignTestResult(Result):
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Beta posterior (no rope) or region probabilities (rope); see
         :func:`nbstats.plots.sign_posterior`. Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.sign_posterior(self, ax=ax, **kwargs)
 
@@ -380,7 +380,7 @@ prob_right_lower, prob_right_upper : float
         """Posterior density of θ (``kind="posterior"``), or with a rope the
         region probabilities as a bar (``"rope"``) or simplex (``"simplex"``).
         Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         if kind == "posterior":
             return plots.signrank_posterior(self, ax=ax, **kwargs)
@@ -513,6 +513,6 @@ class BayesSignedRankPairsResult(Result):
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """The probability matrix as an annotated heatmap. Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.pairwise_heatmap(self, ax=ax, **kwargs)

@@ -183,6 +183,6 @@ class BayesFriedmanResult(Result):
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """For three algorithms, the posterior of the mean-rank vector and the
         credible ellipse (:func:`nbstats.plots.friedman_posterior`)."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.friedman_posterior(self, ax=ax, **kwargs)

@@ -179,7 +179,7 @@ class BayesPosthocResult(Result):
     def plot(self, ax: Any = None, *, kind: str = "cd", **kwargs: Any) -> Any:
         """Groups as a CD-style diagram (``kind="cd"``) or the probability
         heatmap (``kind="heatmap"``). Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         if kind == "cd":
             return plots.cd_diagram(self, ax=ax, **kwargs)

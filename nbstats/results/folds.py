@@ -181,7 +181,7 @@ class BayesCorrelatedTTestResult(Result):
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """The posterior density of μ with the rope; see
         :func:`nbstats.plots.correlated_posterior`. Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.correlated_posterior(self, ax=ax, **kwargs)
 

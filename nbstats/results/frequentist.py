@@ -363,7 +363,7 @@ class PosthocResult(Result):
         """Critical-difference diagram (``kind="cd"``) or p-value heatmap
         (``kind="heatmap"``); see :func:`nbstats.plots.cd_diagram` and
         :func:`nbstats.plots.pairwise_heatmap`. Returns the Axes."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         if kind == "cd":
             return plots.cd_diagram(self, ax=ax, **kwargs)

@@ -174,6 +174,6 @@ class PlackettLuceResult(Result):
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """P(best) bars beside the expected ranks and their credible intervals
         (:func:`nbstats.plots.plackett_luce`)."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.plackett_luce(self, ax=ax, **kwargs)

@@ -131,7 +131,7 @@ class RaceResult(Result):
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Survivors against evaluations (:func:`nbstats.plots.race_trace`)."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.race_trace(self, ax=ax, **kwargs)
 

@@ -211,6 +211,6 @@ class RankCIResult(Result):
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Forest plot of the intervals (:func:`nbstats.plots.rank_intervals`)."""
-        from nbstats import plots  # lazy: matplotlib only when drawing
+        import nbstats.plots as plots  # lazy: matplotlib only when drawing
 
         return plots.rank_intervals(self, ax=ax, **kwargs)
