@@ -16,6 +16,7 @@ import pandas as pd
 from nbstats.report.display import _n, _p, figure, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table
+from nbstats.results.bayes import interval_text
 from nbstats.results.effect_size import magnitude
 from nbstats.results.number_policy import format_number, format_relation
 
@@ -173,7 +174,7 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
                 # over the prior set, lower to upper
                 low = getattr(res, f"prob_{region}_lower")
                 high = getattr(res, f"prob_{region}_upper")
-                row[column] = f"{_prob(low)} to {_prob(high)}"
+                row[column] = interval_text(low, high)
             elif signrank.prior == "idp":
                 # a column that holds intervals is text: each cell by the policy
                 row[column] = _prob(value)

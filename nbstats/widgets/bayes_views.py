@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.results.bayes import BayesSignedRankResult, interval_text
 from nbstats.results.number_policy import format_column, format_number
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
 from nbstats.widgets.base import SCROLL_CLASS, number_html
@@ -107,7 +107,7 @@ def probability_range(lower: float, upper: float) -> str:
     """
     if lower == upper:
         return probability(lower)
-    return f"{probability(lower)} to {probability(upper)}"
+    return html.escape(interval_text(float(lower), float(upper)))
 
 
 def _probabilities(row: Any, rope: bool, a: str, b: str) -> str:
