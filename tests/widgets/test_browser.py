@@ -232,7 +232,16 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
                 assert _ratio(page) < start
             page.keyboard.press("Home")
             assert _ratio(page) == pytest.approx(1)
-            after = _wait(page, _decisions, lambda d: d != before, "new decisions")
+            # the matrix of ratio 1 (its caption names its threshold), not one
+            # of the steps on the way there
+            _wait(
+                page,
+                lambda page: page.inner_text(DASHBOARD),
+                lambda text: "decided better if P(better) > 0.500" in text,
+                "the decision matrix at ratio 1",
+            )
+            after = _decisions(page)
+            assert after != before
 
             # then the pair the loss decides: the kernel handles messages in
             # order, so the first plot of this pair is the one at ratio 1
