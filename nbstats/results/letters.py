@@ -8,7 +8,68 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.names import letters as spreadsheet_letters
 from nbstats.results.base import Result
+
+#: A run of at least this many consecutive letters prints as "first–last".
+RUN_FROM = 4
+
+
+def group_labels(count: int) -> list[str]:
+    """The labels of ``count`` letter groups: a … z, A … Z, then aa, ab, …
+    (spreadsheet style, lower case).
+
+    Examples
+    --------
+    >>> group_labels(3), group_labels(54)[-3:]
+    (['a', 'b', 'c'], ['Z', 'aa', 'ab'])
+    """
+    singles = [chr(c) for c in range(ord("a"), ord("z") + 1)]
+    singles += [c.upper() for c in singles]
+    if count <= len(singles):
+        return singles[:count]
+    more = [label.lower() for label in spreadsheet_letters(count)[26:]]
+    return singles + more[: count - len(singles)]
+
+
+def compact_letters(indices: list[int], labels: list[str]) -> str:
+    """One algorithm's letters (the indices of its groups, ascending) as a
+    reader takes them: a run of :data:`RUN_FROM` or more consecutive letters
+    as "first–last" (an en dash, in the order a … z, A … Z). When a run is
+    shortened, or when ``labels`` go past the 52nd group (two characters:
+    aa, ab, …), the letters are set apart by spaces, so that "b–e h", "Z aa"
+    or "ab" (one group, not a and b) cannot be misread.
+
+    Examples
+    --------
+    >>> labels = group_labels(40)
+    >>> compact_letters([0, 1, 2], labels), compact_letters([11, 12, 24, 25], labels)
+    ('abc', 'lmyz')
+    >>> compact_letters([1, 2, 3, 4, 7], labels)
+    'b–e h'
+    >>> compact_letters(list(range(20, 30)), labels)
+    'u–D'
+    >>> labels = group_labels(60)
+    >>> compact_letters([0, 1], labels), compact_letters([51, 52], labels)
+    ('a b', 'Z aa')
+    """
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and index == runs[-1][-1] + 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    spaced = len(labels) > 52 or any(len(run) >= RUN_FROM for run in runs)
+    parts: list[str] = []
+    for run in runs:
+        if len(run) >= RUN_FROM:
+            parts.append(f"{labels[run[0]]}–{labels[run[-1]]}")
+        elif spaced:
+            parts.extend(labels[i] for i in run)
+        else:
+            parts.append("".join(labels[i] for i in run))
+    return (" " if spaced else "").join(parts)
+
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
@@ -100,9 +161,38 @@ class LettersResult(Result):
             }
         )
 
+    @property
+    def compact(self) -> pd.Series:
+        """Each algorithm's letters as tables print them: a run of four or
+        more consecutive letters as "first–last" (:func:`compact_letters`),
+        e.g. "b–e" for "bcde". :attr:`letters` keeps every letter.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> res = LettersResult(
+        ...     letters=pd.Series({"A": "abcde", "B": "e"}, name="letters"),
+        ...     mean_ranks=pd.Series({"A": 1.0, "B": 2.0}),
+        ...     groups=(("A",), ("A",), ("A",), ("A",), ("A", "B")),
+        ... )
+        >>> res.compact.to_dict()
+        {'A': 'a–e', 'B': 'e'}
+        """
+        labels = group_labels(len(self.groups))
+        held: dict[Any, list[int]] = {name: [] for name in self.letters.index}
+        for k, group in enumerate(self.groups):
+            for name in group:
+                held[name].append(k)
+        return pd.Series(
+            {name: compact_letters(held[name], labels) for name in held},
+            name="letters",
+            dtype=object,
+        )
+
     def _table(self) -> pd.DataFrame:
-        """The algorithms as the index, headers in words."""
+        """The algorithms as the index, headers in words, letters compact."""
         frame = self.to_frame().set_index("algorithm")
+        frame["letters"] = self.compact.to_numpy(dtype=object)
         return frame.rename(columns={"mean_rank": "mean rank"})
 
     # -- what a Series of letters offered -------------------------------------

@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import letters as spreadsheet_letters
-from nbstats.results.letters import LettersResult
+from nbstats.results.letters import LettersResult, group_labels
 from nbstats.stats.groups import nonsignificant_groups
 
 __all__ = ["letters"]
@@ -75,7 +74,7 @@ def letters(result: Any, mean_ranks: pd.Series | None = None) -> LettersResult:
             "pairwise_heatmap)."
         ) from None
     kept = _without_redundant(groups, list(reject.index))
-    labels = _labels(len(kept))
+    labels = group_labels(len(kept))
     order = sorted(reject.index, key=lambda a: mean_ranks[a])
     shown: dict[Any, list[str]] = {name: [] for name in order}
     for label, group in zip(labels, kept, strict=True):
@@ -116,13 +115,3 @@ def _without_redundant(
             count[block] -= 1
             dropped.add(g)
     return [group for g, group in enumerate(groups) if g not in dropped]
-
-
-def _labels(count: int) -> list[str]:
-    """a … z, A … Z, then aa, ab, … (spreadsheet style, lower case)."""
-    singles = [chr(c) for c in range(ord("a"), ord("z") + 1)]
-    singles += [c.upper() for c in singles]
-    if count <= len(singles):
-        return singles[:count]
-    more = [label.lower() for label in spreadsheet_letters(count)[26:]]
-    return singles + more[: count - len(singles)]
