@@ -165,7 +165,7 @@ csv           the score CSV, wide or long (see 'data' below)
               states the rope in it (default: "in the scores' units")
 --core        write only the part that goes into a paper: the ranked summary,
               Figure 1 (the critical-difference diagram) and the results
-              paragraph, two PDF pages at most
+              paragraph, two PDF pages up to 100 algorithms
 --hierarchical  per-fold data with --runs: also the Bayesian hierarchical test
               across data sets (Corani et al. 2017) of the first three pairs;
               tens of seconds a pair; needs pip install 'nbstats[hierarchical]'

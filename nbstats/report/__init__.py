@@ -221,7 +221,8 @@ def build_report(
         it, the rope is "±1 in the scores' units".
     core_only : bool
         Write only the answer-first part (the summary table, Figure 1, the
-        results paragraph and its references): two PDF pages at most.
+        results paragraph and its references): two PDF pages up to 100
+        algorithms (see the reports guide for the layout rule).
 
     Returns
     -------

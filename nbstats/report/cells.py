@@ -439,7 +439,8 @@ def references(*paras: Paragraph, small: bool = False) -> None:
         {
             "text/html": '<h1 id="references">References</h1>' + references_html(keys),
             "text/latex": (
-                "{\\scriptsize"
+                # the heading of a subsection: the list is short
+                "{\\scriptsize\\let\\section\\subsection"
                 + references_latex(keys).replace(
                     "\n\\bibitem", "\n\\setlength{\\itemsep}{0pt}\\bibitem", 1
                 )

@@ -116,10 +116,11 @@ def power_warning(nemenyi: Any, n_cases: int) -> str:
     needed = nemenyi_min_cases(m, nemenyi.alpha)
     if n_cases >= needed:
         return ""
+    needed_text = format_number(needed, "count")
     return (
         f"With {n_cases} cases, Nemenyi's test has low power: it needs "
-        f"{needed} to tell apart even two neighbours ranked in the same order "
-        "on every case, so not significantly different is not evidence of "
+        f"{needed_text} cases to tell apart even two neighbours ranked in the "
+        "same order on every case, so not significantly different is not evidence of "
         "equal performance. "
     )
 
@@ -127,6 +128,16 @@ def power_warning(nemenyi: Any, n_cases: int) -> str:
 #: Above this many algorithms the core's table is set in 8 pt and its
 #: critical-difference diagram drawn shorter, so that the core fits two pages.
 DENSE_ABOVE = 25
+
+#: Above this many algorithms (and up to :data:`HALVES_UP_TO`) the PDF's
+#: Table 1 is set in two halves side by side, naming the algorithms as the
+#: figures do, so that the core keeps to two pages.
+HALVES_ABOVE = 50
+
+#: The most algorithms whose halves (50 rows each) fit one page; a longer
+#: Table 1 breaks across pages as a long table, and the core takes more than
+#: two pages.
+HALVES_UP_TO = 100
 
 
 def _dense(latex: str) -> str:
@@ -139,16 +150,71 @@ def _dense(latex: str) -> str:
     )
 
 
+def _stacked_headers(tabular: str) -> str:
+    """A booktabs tabular whose headers of two or more words are set on two
+    lines ("mean" over "rank"), so that a number column is no wider than its
+    numbers."""
+    lines = tabular.splitlines()
+    row = lines.index("\\toprule") + 1
+    cells = lines[row].removesuffix(" \\\\").split(" & ")
+    for j, cell in enumerate(cells):
+        first, _, rest = cell.strip().partition(" ")
+        if rest:
+            cells[j] = (
+                f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{first}\\\\{rest}\\end{{tabular}}"
+            )
+    lines[row] = " & ".join(cells) + " \\\\"
+    return "\n".join(lines)
+
+
+def _halves_latex(
+    frame: pd.DataFrame,
+    caption: str,
+    kinds: Mapping[str, str],
+    aliases: Mapping[str, str] | None,
+) -> str:
+    """Table 1 of many algorithms for the PDF: two tabulars side by side in
+    8 pt under one caption, in a float of at most 50 rows (it fits a page, and
+    the results paragraph flows around it). The names are those of the figures
+    (an alias where a name is long, with the key under the table); the mean
+    score gives way when P(best) and the expected rank are there, so that
+    each half fits half the text width."""
+    shown = frame.drop(columns=["name"], errors="ignore")
+    if "P(best)" in shown:
+        shown = shown.drop(columns="mean score")
+    middle = -(-len(shown) // 2)
+    halves = [
+        _stacked_headers(render.latex_table(part, float_env=False, kinds=dict(kinds)))
+        for part in (shown.iloc[:middle], shown.iloc[middle:])
+    ]
+    keyed = [(a, n) for n, a in (aliases or {}).items() if a != n]
+    key = ""
+    if keyed:
+        entries = "; ".join(
+            f"{render.escape_latex(a)}, {render.breakable_latex(n)}" for a, n in keyed
+        )
+        key = f"\\par\\raggedright Aliases: {entries}.\\par"
+    return (
+        "\\begin{table}[!t]\\centering\\scriptsize\\setlength{\\tabcolsep}{3pt}"
+        "\\renewcommand{\\arraystretch}{0.84}\\captionsetup{font=scriptsize}\n"
+        f"\\caption{{{render.breakable_latex(caption)}}}\\label{{tab:core}}\n"
+        f"{halves[0].strip()}\\hfill{halves[1].strip()}\n"
+        f"{key}\\end{{table}}\n"
+    )
+
+
 def _cd_axes(nemenyi: Any, m: int) -> Any:
     """The critical-difference diagram; for many algorithms on shorter axes
-    (about 0.13 in per name on the longer side), names in 6.5 pt."""
+    (about 0.13 in per name on the longer side, 0.108 in above
+    :data:`HALVES_ABOVE` algorithms: names set solid), names in 8 pt."""
     if m <= DENSE_ABOVE:
         return nemenyi.plot(width="double")
     import matplotlib.pyplot as plt
 
-    height = 0.6 + 0.13 * -(-m // 2)
+    per_name = 0.108 if m > HALVES_ABOVE else 0.13
+    height = 0.6 + per_name * -(-m // 2)
     _, ax = plt.subplots(figsize=(6.1, height), layout="constrained")
-    return nemenyi.plot(ax=ax, label_fontsize=6.5)
+    return nemenyi.plot(ax=ax, label_fontsize=8)
 
 
 def _summary_frame(
@@ -165,8 +231,8 @@ def _summary_frame(
     if aliases:  # the table a paper takes names every algorithm in full
         full = {alias: name for name, alias in aliases.items()}
         frame.insert(0, "name", [full.get(a, a) for a in order])
-    if letters is not None:
-        frame["group"] = letters.reindex(order)
+    if letters is not None:  # runs of letters as "a–d" (the CSV keeps them all)
+        frame["group"] = letters.compact.reindex(order)
     if plackett_luce is not None:
         ranking = plackett_luce.ranking
         frame["P(best)"] = ranking["prob_best"].reindex(order)
@@ -191,18 +257,28 @@ def _named_in_full(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _summary_caption(
-    m: int, n: int, nemenyi: Any, plackett_luce: Any, higher_is_better: bool
+    m: int,
+    n: int,
+    nemenyi: Any,
+    plackett_luce: Any,
+    higher_is_better: bool,
+    runs: bool = False,
+    halves: bool = False,
 ) -> str:
     direction = "higher" if higher_is_better else "lower"
     caption = (
         f"The {m} algorithms by mean rank over the {n} cases (1 = best; "
-        f"{direction} scores are better), with their mean score"
+        f"{direction} scores are better)"
     )
+    if not halves or plackett_luce is None:  # (the halves make room for P(best))
+        caption += ", with their mean score"
     if nemenyi is not None:
         caption += (
             "; group: algorithms that share a letter are not significantly "
             f"different (Nemenyi test, α = {_n(nemenyi.alpha)})"
         )
+        if runs:
+            caption += ", a run of letters first–last (b–e: b, c, d, e; a … z, A … Z)"
     if plackett_luce is not None:
         caption += (
             "; P(best) and expected rank: posterior probability of being the "
@@ -250,20 +326,31 @@ def core(
             core_files=True,
         )
     frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
-    caption = _summary_caption(m, n, nemenyi, plackett_luce, higher_is_better)
+    runs = "group" in frame and frame["group"].str.contains("–").any()
+    caption = _summary_caption(m, n, nemenyi, plackett_luce, higher_is_better, runs)
     kinds = {"mean rank": "rank", "expected rank": "rank", "P(best)": "probability"}
     kinds = {k: v for k, v in kinds.items() if k in frame}
     shown = _named_in_full(frame)
     latex = render.latex_table(shown, caption=caption, label="tab:core", kinds=kinds)
     paper = paper_latex(shown, caption, "tab:core", kinds)
+    if HALVES_ABOVE < m <= HALVES_UP_TO:
+        halves = _summary_caption(
+            m, n, nemenyi, plackett_luce, higher_is_better, runs, halves=True
+        )
+        latex = _halves_latex(frame, halves, kinds, aliases)
+    elif m > DENSE_ABOVE:
+        latex = _dense(fit_width(latex))
+    data = frame
+    if letters is not None:
+        data = frame.assign(group=letters.letters.reindex(frame.index).to_numpy())
     table(
         "tab:core",
         caption,
         html_table=render.html_table(shown, kinds=kinds),
-        latex=_dense(fit_width(latex)) if m > DENSE_ABOVE else latex,
+        latex=latex,
         plain=render.text_table(shown, kinds=kinds),
         files={"core.tex": paper},  # (summary.tex: the compact ranked summary)
-        core={"summary.tex": paper, "summary.csv": frame.to_csv()},
+        core={"summary.tex": paper, "summary.csv": data.to_csv()},
     )
     # the paragraph names every algorithm in full, as Table 1 does
     full = {alias: name for name, alias in (aliases or {}).items()}

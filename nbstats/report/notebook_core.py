@@ -51,7 +51,8 @@ bayes_sign = nbstats.bayes_sign_test(
 
 def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
     """Add the answer-first section to the notebook builder ``nb``."""
-    nb.markdown("# The results in brief")
+    if not settings.core_only:  # alone, the title says what it is
+        nb.markdown("# The results in brief")
     if settings.layout == "two-sample":
         source = [
             "# two algorithms: a = the first column, b = the second; every test",
