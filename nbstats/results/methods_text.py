@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from nbstats.results.monte_carlo import error_bound
 from nbstats.results.number_policy import format_number
 from nbstats.results.prose import Alt, Paragraph, cite
 
@@ -361,7 +362,8 @@ def _signrank_draws(res: Any, context: MethodsContext, pairs: int) -> str:
         draws = res.samples.size
     error = getattr(res, "mc_error", float("nan"))
     precision = (
-        f", a Monte Carlo standard error of at most {_n(error)} on each probability"
+        f", a Monte Carlo standard error of {error_bound(error, draws)} on each "
+        "probability"
         if error == error  # not NaN
         else ""
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["format_mc_error", "round_up"]
+__all__ = ["error_bound", "format_mc_error", "round_up"]
 
 
 def round_up(value: float, digits: int = 2) -> str:
@@ -58,3 +58,23 @@ def format_mc_error(error: float, n_samples: int) -> str:
         f"Monte Carlo error < {round_up(3 / n_samples)} "
         f"(all {n_samples:,} draws agree; 3/N, 95 %)"
     )
+
+
+def error_bound(error: float, n_samples: int) -> str:
+    """The Monte Carlo error of shares of ``n_samples`` draws as a bound that
+    goes into a sentence ("… error of {bound} on each probability"): "at
+    most" the error rounded up, or the rule-of-three bound when every draw
+    agrees (:func:`format_mc_error` writes the same numbers).
+
+    Examples
+    --------
+    >>> error_bound(0.003536, 20_000)
+    'at most 0.0036'
+    >>> error_bound(0.0, 20_000)
+    'below 0.00015 (all 20,000 draws agree; 3/N, 95 %)'
+    """
+    if not math.isfinite(error):
+        raise ValueError(f"error must be finite, got {error!r}.")
+    if error > 0:
+        return f"at most {round_up(error)}"
+    return f"below {round_up(3 / n_samples)} (all {n_samples:,} draws agree; 3/N, 95 %)"

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.names import AliasOption
+from nbstats.results.monte_carlo import error_bound
 from nbstats.results.ranking import RankCIResult
 from nbstats.scores import check_flag
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
@@ -443,7 +444,7 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
         '<div style="font-size:12px;margin-bottom:4px"><b>Bayesian '
         "Plackett–Luce ranking</b> (Dirichlet prior "
         f"{ranking.prior:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
-        f"P(best) at most {ranking.mc_error:.3f})</div>"
+        f"P(best) {error_bound(ranking.mc_error, ranking.n_samples)})</div>"
         f'<table style="{_TABLE_STYLE}"><thead><tr>'
         f'<th style="{_HEAD}">algorithm</th><th style="{_HEAD}">P(best)</th>'
         f'<th style="{_HEAD}">expected rank</th>'
