@@ -220,7 +220,10 @@ def _draw_panel(
     ax.set_xticks(labelled_ranks(m, axis_length))
     ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
     ax.set_axisbelow(True)
-    ax.set_xlabel(f"rank, {result.level:.0%} credible interval")
+    label = f"rank, {result.level:.0%} credible interval"
+    # a narrow panel (many algorithms) would run it into "P(best)": the
+    # caption names the interval
+    ax.set_xlabel(label if text_width(label, fs) <= axis_length else "rank")
     bars.set_xlim(0, 1.45)
     bars.set_xticks([0, 0.5, 1])
     bars.set_xticklabels(["0", "0.5", "1"])

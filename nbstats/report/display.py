@@ -270,6 +270,10 @@ def _lift_small_text(fig: Any) -> None:
             text.set_fontsize(MIN_FONT)
 
 
+#: The smallest side (inches) :func:`_fit_page` shrinks a figure to.
+MIN_FIT = 1.0
+
+
 def _fit_page(fig: Any) -> None:
     """Narrow (or shorten) a figure whose saved box exceeds the page's room.
 
@@ -291,9 +295,13 @@ def _fit_page(fig: Any) -> None:
         if over_w <= 0.005 and over_h <= 0.005:
             return
         width, height = fig.get_size_inches()
-        fig.set_size_inches(
-            width - max(over_w, 0.0) - 0.01, height - max(over_h, 0.0) - 0.01
-        )
+        narrower = width - max(over_w, 0.0) - 0.01
+        shorter = height - max(over_h, 0.0) - 0.01
+        if min(narrower, shorter) < MIN_FIT:
+            # text that no smaller figure can hold (labels at their size):
+            # left as it is, the page scales it down
+            return
+        fig.set_size_inches(narrower, shorter)
 
 
 def _rasterize_large_meshes(fig: Any) -> None:

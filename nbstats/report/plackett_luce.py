@@ -13,6 +13,7 @@ from typing import Any
 from nbstats.report.display import _n, figure, paragraph, ref
 from nbstats.report.references import Paragraph, author_year
 from nbstats.report.tables import result_table
+from nbstats.results.monte_carlo import error_bound
 from nbstats.results.number_policy import format_number, format_relation
 
 __all__ = ["plackett_luce_section"]
@@ -54,7 +55,8 @@ def plackett_luce_section(result: Any) -> None:
     para.add(
         f"The sampler's chains agree (largest R̂ {result.max_rhat:.3f}, "
         f"smallest effective sample size {int(result.min_ess):,}); the Monte "
-        f"Carlo standard error of each P(best) is at most {_n(result.mc_error, 2)}."
+        "Carlo standard error of each P(best) is "
+        f"{error_bound(result.mc_error, result.n_samples)}."
     )
     paragraph(para)
     result_table(
@@ -65,10 +67,13 @@ def plackett_luce_section(result: Any) -> None:
         f"{level} credible interval, and worth (the posterior mean probability "
         "of ranking first on a new case)",
     )
-    ax = result.plot()
+    # two columns of a page: at many algorithms the rows go into side-by-side
+    # panels, which one column cannot hold
+    ax = result.plot(width="double" if len(ranking) > 25 else "single")
     figure(
         "fig:plackett-luce",
         "Bayesian Plackett–Luce ranking: posterior probability of being the "
-        f"best (bars) and expected rank with its {level} credible interval.",
+        f"best (bars) and the rank's {level} credible interval (line) with its "
+        "posterior median (marker).",
         ax.figure,
     )
