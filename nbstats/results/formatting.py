@@ -33,6 +33,7 @@ __all__ = [
     "format_pvalue",
     "format_value",
     "is_pvalue_name",
+    "tie_relations",
     "to_html",
     "to_latex",
 ]
@@ -300,6 +301,22 @@ _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", 
 _SUBSCRIPTS = dict(
     zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₖₘₙₚₛₜ", "0123456789+-=()aeoxkmnpst", strict=True)
 )
+
+
+#: A relation between spaces in escaped LaTeX ("α = 0.05", "p < 0.001").
+_RELATION = re.compile(r" (=|\$[<>]\$|\$\\leq\$|\$\\geq\$|\$\\approx\$|≈) ")
+
+
+def tie_relations(latex: str) -> str:
+    r"""Escaped LaTeX whose relations between spaces never break across lines:
+    ``α = 0.05`` keeps together (ties, ``~``).
+
+    Examples
+    --------
+    >>> tie_relations(r"at $\alpha$ = 0.05 (p $<$ 0.001)")
+    'at $\\alpha$~=~0.05 (p~$<$~0.001)'
+    """
+    return _RELATION.sub(r"~\1~", latex)
 
 
 def escape_latex(text: object) -> str:

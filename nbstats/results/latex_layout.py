@@ -36,7 +36,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from nbstats.results.formatting import Label, escape_latex, to_latex
+from nbstats.results.formatting import Label, escape_latex, tie_relations, to_latex
 from nbstats.results.number_policy import Column
 
 __all__ = [
@@ -65,7 +65,10 @@ PREFERRED_WRAP = 24
 LONG_LINES = 36
 _EM_PER_CHAR = 0.5
 _COLUMN_PAD = 2.4  # \tabcolsep on both sides of a column gap, in characters
-_BREAKS = re.compile(r"(?<=[,;(/=_])(?=\S)|(?<=[a-z])(?=[A-Z])")
+#: After ``, ; / = _``, after a ``(`` that opens inside a word (a name's
+#: arguments, never "rank (Bayesian": a line may not end in an open
+#: parenthesis), and between camel-case words.
+_BREAKS = re.compile(r"(?<=[,;/=_])(?=\S)|(?<=\S\()(?=\S)|(?<=[a-z])(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,8 @@ def value_cell(value: object, text: str, column: Column) -> Cell:
 
 def breakable(text: str, width: int = 0) -> str:
     r"""``text`` escaped, with a break point (``\allowbreak``, no hyphen: a
-    name has none) after ``, ; ( / = _`` and between camel-case words; with
+    name has none) after ``, ; ( / = _`` (a ``(`` only inside a word) and
+    between camel-case words, and ties around a relation (``α~=~0.05``); with
     ``width``, a word that would still not fit ``width`` characters (capitals
     run wider than half an em) also gets one every so many characters."""
     pieces, last = [], 0
@@ -117,7 +121,7 @@ def breakable(text: str, width: int = 0) -> str:
         pieces.append(r"\allowbreak{}")
         last = at
     pieces.append(_chunked(text[last:], width))
-    return "".join(pieces)
+    return tie_relations("".join(pieces))
 
 
 def _chunked(text: str, width: int) -> str:

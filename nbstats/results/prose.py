@@ -23,7 +23,7 @@ import html
 from collections.abc import Sequence
 
 from nbstats.results.bibliography import REFERENCES
-from nbstats.results.formatting import escape_latex
+from nbstats.results.formatting import escape_latex, tie_relations
 
 __all__ = ["Alt", "Cite", "Paragraph", "cite"]
 
@@ -119,5 +119,5 @@ class Paragraph:
             elif isinstance(piece, Alt):
                 out.append(piece.latex)
             else:
-                out.append(escape_latex(piece))
+                out.append(tie_relations(escape_latex(piece)))
         return "".join(out)

@@ -130,3 +130,16 @@ def test_unicode_names_pass_through_to_xelatex(tmp_path):
     flat = re.sub(r"\s+", " ", text)
     for name in UNICODE_NAMES:
         assert name in flat, name
+
+
+def test_captions_break_inside_names_but_not_after_an_open_parenthesis_or_a_relation():
+    from nbstats.results.latex_layout import breakable
+
+    text = breakable(
+        "expected rank (Bayesian model), α = 0.05, p < 0.001, f(max_iter=3)"
+    )
+    # "rank (" never ends a line; a name's own "(" still may
+    assert "(\\allowbreak{}Bayesian" not in text
+    assert "f(\\allowbreak{}max" in text
+    # a relation keeps together
+    assert "~=~0.05" in text and "p~$<$~0.001" in text
