@@ -217,6 +217,11 @@ def _cd_axes(nemenyi: Any, m: int) -> Any:
     return nemenyi.plot(ax=ax, label_fontsize=8)
 
 
+def _by_alias(aliases: Mapping[str, str] | None) -> dict[str, str]:
+    """{alias: full name} of the report's {full name: alias}."""
+    return {alias: name for name, alias in (aliases or {}).items()}
+
+
 def _summary_frame(
     scores: pd.DataFrame,
     mean_ranks: pd.Series,
@@ -229,7 +234,7 @@ def _summary_frame(
         {"mean rank": mean_ranks[order], "mean score": scores[order].mean()}
     )
     if aliases:  # the table a paper takes names every algorithm in full
-        full = {alias: name for name, alias in aliases.items()}
+        full = _by_alias(aliases)
         frame.insert(0, "name", [full.get(a, a) for a in order])
     if letters is not None:  # runs of letters as "a–d" (the CSV keeps them all)
         frame["group"] = letters.compact.reindex(order)
@@ -353,7 +358,7 @@ def core(
         core={"summary.tex": paper, "summary.csv": data.to_csv()},
     )
     # the paragraph names every algorithm in full, as Table 1 does
-    full = {alias: name for name, alias in (aliases or {}).items()}
+    full = _by_alias(aliases)
     if full and letters is not None:
         letters = letters.rename(index=full)
         reject = nemenyi.reject.rename(index=full, columns=full)
