@@ -191,7 +191,7 @@ def _halves_latex(
     key = ""
     if keyed:
         entries = "; ".join(
-            f"{render.escape_latex(a)}, {render.breakable_latex(n)}" for a, n in keyed
+            f"{render.escape_latex(a)}: {render.breakable_latex(n)}" for a, n in keyed
         )
         key = f"\\par\\raggedright Aliases: {entries}.\\par"
     return (

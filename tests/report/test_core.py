@@ -53,7 +53,7 @@ def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
         words = " ".join(pages).split()
         for name in table.columns:
             assert name in words or len(name) > 20, name
-        assert "Aliases: A," in " ".join(pages)
+        assert "Aliases: A:" in " ".join(pages)
     whole = " ".join(pages)
     assert "Critical-difference diagram" in whole
     assert "P(best)" in whole and "Plackett" in whole
