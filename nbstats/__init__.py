@@ -19,10 +19,10 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from nbstats.accessor import register as _register_accessor
+from nbstats.lazy import lazy_attributes
 
 __version__ = "0.1.0.dev0"
 
@@ -119,24 +119,10 @@ __all__ = [
 _register_accessor()
 
 
-def __getattr__(name: str) -> object:
-    # PEP 562: import the defining module on first access only, so that
-    # simulate, datasets, plots (matplotlib) and the functions' own heavy
-    # imports cost nothing until used
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module 'nbstats' has no attribute {name!r}") from None
-    if module is None:
-        value = importlib.import_module(f"nbstats.{name}")
-    else:
-        value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY.keys())
+# PEP 562: import the defining module on first access only, so that simulate,
+# datasets, plots (matplotlib) and the functions' own heavy imports cost
+# nothing until used
+__getattr__, __dir__ = lazy_attributes("nbstats", _LAZY, globals())
 
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports

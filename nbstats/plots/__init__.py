@@ -11,8 +11,9 @@ call shows the figure and no ``<Axes: …>`` line (see
 figure, or an array of Axes.
 """
 
-import importlib
 from typing import TYPE_CHECKING
+
+from nbstats.lazy import lazy_attributes
 
 #: Public name -> the module that defines it; imported on first use (PEP 562),
 #: so that ``nbstats.plots.style`` (colours, a dashboard's only need) does not
@@ -93,17 +94,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module = _LAZY[name]
-    except KeyError:
-        raise AttributeError(
-            f"module 'nbstats.plots' has no attribute {name!r}"
-        ) from None
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | _LAZY.keys())
+__getattr__, __dir__ = lazy_attributes("nbstats.plots", _LAZY, globals())
