@@ -266,3 +266,51 @@ def test_table_one_and_paragraph_name_every_algorithm_in_full():
     assert not re.search(
         r"(?<![\w(])[A-L](?= |,|\.)(?![^(]*\))", paragraph.replace("P(best)", "")
     )
+
+
+def _synthetic(m: int, n: int = 30) -> pd.DataFrame:
+    import numpy as np
+
+    rng = np.random.default_rng(m)
+    names = [f"alg_{k:03d}" for k in range(m)]
+    names[3] = "HistGradientBoostingClassifier(max_iter=300, lr=0.05)"
+    return pd.DataFrame(rng.normal(0.8, 0.05, (n, m)), columns=names)
+
+
+@pytest.mark.parametrize(
+    ("m", "analyses", "halves"),
+    [
+        (50, ("frequentist", "bayesian"), False),
+        (60, ("frequentist", "bayesian"), True),
+        (60, ("frequentist",), True),
+        (101, ("frequentist", "bayesian"), False),
+    ],
+)
+def test_table_one_in_halves_between_51_and_100_algorithms(
+    tmp_path, m, analyses, halves
+):
+    # the LaTeX source alone (no TeX needed): Table 1 of the .tex report
+    path = nbstats.report.build_report(
+        _synthetic(m), tmp_path / "r.tex", core_only=True, analyses=analyses
+    )
+    tex = path.read_text()
+    start = tex.index("\\label{tab:core}")
+    head = tex[tex.rindex("\\begin{", 0, start) : start]
+    if not halves:
+        assert "xltabular" in head or "longtable" in head
+        return
+    block = tex[
+        tex.rindex("\\begin{table}", 0, start) : tex.index("\\end{table}", start)
+    ]
+    assert block.count("\\begin{tabular}{") == 2  # (headers: tabular[b])
+    assert block.count("\\midrule") == 2
+    # every algorithm once, the long name by its alias, with the key
+    for name in _synthetic(m).columns:
+        if len(name) <= 20:
+            assert block.count(name.replace("_", "\\_")) == 1, name
+    assert "Aliases: A: Hist" in block.replace("\\allowbreak{}", "")
+    # the mean score gives way only to the Bayesian columns
+    bayes = "bayesian" in analyses
+    assert ("P(best)" in block) == bayes
+    assert ("mean\\\\score" in block) != bayes
+    assert ("with their mean score" in block) != bayes
