@@ -52,12 +52,8 @@ def format_mc_error(error: float, n_samples: int) -> str:
     """
     if not math.isfinite(error):
         return "Monte Carlo error not estimated"
-    if error > 0:
-        return f"Monte Carlo error ≤ {round_up(error)}"
-    return (
-        f"Monte Carlo error < {round_up(3 / n_samples)} "
-        f"(all {n_samples:,} draws agree; 3/N, 95 %)"
-    )
+    estimated, value, note = _bound(error, n_samples)
+    return f"Monte Carlo error {'≤' if estimated else '<'} {value}{note}"
 
 
 def error_bound(error: float, n_samples: int) -> str:
@@ -75,6 +71,17 @@ def error_bound(error: float, n_samples: int) -> str:
     """
     if not math.isfinite(error):
         raise ValueError(f"error must be finite, got {error!r}.")
+    estimated, value, note = _bound(error, n_samples)
+    return f"{'at most' if estimated else 'below'} {value}{note}"
+
+
+def _bound(error: float, n_samples: int) -> tuple[bool, str, str]:
+    """Whether the error was estimated (else every draw agreed), its bound
+    as written, and the note that says where a rule-of-three bound comes from."""
     if error > 0:
-        return f"at most {round_up(error)}"
-    return f"below {round_up(3 / n_samples)} (all {n_samples:,} draws agree; 3/N, 95 %)"
+        return True, round_up(error), ""
+    return (
+        False,
+        round_up(3 / n_samples),
+        f" (all {n_samples:,} draws agree; 3/N, 95 %)",
+    )
