@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import re
 import secrets
@@ -300,6 +301,10 @@ def serve_notebook(
         return run_voila(command, cwd=tmp, env=env, out=out, log=log, token=secret)
 
 
+#: Set SIGINT to be ignored (called in Voilà's process before it execs).
+_IGNORE_SIGINT = functools.partial(signal.signal, signal.SIGINT, signal.SIG_IGN)
+
+
 def run_voila(
     command: list[str],
     *,
@@ -340,8 +345,16 @@ def run_voila(
     nbstats dashboard: http://127.0.0.1:8866/?token=s3cr3t
     """
     main_thread = threading.current_thread() is threading.main_thread()
+    # a Ctrl-C or SIGTERM while Voilà starts is kept for _relay, which stops
+    # Voilà: raised inside Popen it would leave Voilà running (and SIGINT,
+    # ignored here as it once was, was lost)
+    interrupted: list[int] = []
+    previous: dict[int, Any] = {}
     if main_thread:
-        previous_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous[number] = signal.signal(
+                number, lambda signum, frame: interrupted.append(signum)
+            )
     try:
         process = subprocess.Popen(
             command,
@@ -354,12 +367,23 @@ def run_voila(
             encoding="utf-8",
             errors="replace",
             bufsize=1,
+            # Voilà starts with SIGINT ignored: set in its process between
+            # fork and exec, by a builtin (no Python code runs in the child,
+            # the reason preexec_fn is unsafe with threads)
+            preexec_fn=_IGNORE_SIGINT if os.name == "posix" else None,
         )
     finally:
-        if main_thread:
-            signal.signal(signal.SIGINT, previous_sigint)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     with process:  # on leaving: the pipe is closed and Voilà reaped
-        return _relay(process, out=out, log=log, main_thread=main_thread, token=token)
+        return _relay(
+            process,
+            out=out,
+            log=log,
+            main_thread=main_thread,
+            token=token,
+            interrupted=bool(interrupted),
+        )
 
 
 def _relay(
@@ -369,6 +393,7 @@ def _relay(
     log: TextIO,
     main_thread: bool,
     token: str | None,
+    interrupted: bool = False,
 ) -> int:
     def on_sigterm(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -376,6 +401,8 @@ def _relay(
     if main_thread:
         previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
+        if interrupted:  # Ctrl-C or SIGTERM while Voilà started
+            raise KeyboardInterrupt
         url_next = False
         announced = False
         assert process.stdout is not None

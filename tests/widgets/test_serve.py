@@ -250,6 +250,54 @@ def test_a_server_that_never_listens_is_an_error(tmp_path, capsys):
     assert "stopped before serving the dashboard" in captured.err
 
 
+def test_voila_starts_with_sigint_ignored(tmp_path, capsys):
+    # Ctrl-C in a terminal reaches the whole group: only the server reacts
+    command = fake_voila(
+        "[Voila] Voilà is running at:",
+        "http://127.0.0.1:8123/",
+        then="import signal; print('ignored:', "
+        "signal.getsignal(signal.SIGINT) == signal.SIG_IGN, flush=True)",
+    )
+    code = serve_process.run_voila(
+        command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
+    )
+    assert code == 0
+    assert "ignored: True" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_voila_starts_stops_it(tmp_path, capsys, monkeypatch, name):
+    # the signal came while Popen ran: it was lost (SIGINT was ignored then),
+    # and raised inside Popen it would have left Voilà running
+    import os
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+    real = subprocess.Popen
+    started = []
+
+    def popen(*args, **kwargs):
+        process = real(*args, **kwargs)
+        started.append(process)
+        os.kill(os.getpid(), getattr(signal, name))  # comes in now
+        return process
+
+    monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
+    command = fake_voila(
+        "[Voila] Voilà is running at:",
+        "http://127.0.0.1:8123/",
+        then="import time; time.sleep(60)",
+    )
+    code = serve_process.run_voila(
+        command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
+    )
+    assert code == 0
+    assert "stopping Voilà" in capsys.readouterr().err
+    assert started[0].poll() is not None  # stopped, not left running
+
+
 def test_top_level_import_stays_light():
     # the CLI imports this module: no widgets, Voilà or nbformat at import
     code = (
