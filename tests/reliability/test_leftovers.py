@@ -176,6 +176,17 @@ SCRIPT = (
 )
 
 
+def _before_main(err: str) -> bool:
+    """Whether the interrupt came before SCRIPT called nbstats' main (a busy
+    machine can be that slow after "imported"): the traceback is the
+    script's own, with no frame of nbstats -- nothing nbstats printed."""
+    return (
+        err.startswith("Traceback")
+        and err.rstrip().endswith("KeyboardInterrupt")
+        and "nbstats" not in err
+    )
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.003, 0.01, 0.03, 0.1, 0.3])
 def test_ctrl_c_at_any_moment_of_a_command_prints_one_line(delay, tmp_path):
     small_csv(tmp_path / "scores.csv")
@@ -197,6 +208,8 @@ def test_ctrl_c_at_any_moment_of_a_command_prints_one_line(delay, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+    if _before_main(err):
+        return
     assert "Traceback" not in err, err
     if proc.returncode == 0:  # it finished first
         assert "Friedman" in out
@@ -249,6 +262,8 @@ def test_ctrl_c_before_the_dashboard_serves_prints_one_line(delay, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+    if _before_main(err):
+        return
     assert "Traceback" not in err, err
     if proc.returncode == 130:
         assert err == "nbstats: interrupted (SIGINT)\n"

@@ -166,11 +166,21 @@ class Server:
             os.killpg(self.process.pid, signal.SIGKILL)  # the group we started
             self.process.wait()
             pytest.fail(f"the dashboard server ignored SIGTERM:\n{self.log()}")
-        strays = [pid for pid in self.kernels_seen if Path(f"/proc/{pid}").exists()]
+        # a pid seen earlier may since belong to another process (pids wrap
+        # at 32768 in a long run): only a kernel still is one
+        strays = [pid for pid in self.kernels_seen if _is_kernel(pid)]
         for pid in strays:  # started (indirectly) by this test
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         assert not strays, f"kernels left running: {strays}\n{self.log()}"
+
+
+def _is_kernel(pid: int) -> bool:
+    """Whether ``pid`` is (still) an IPython kernel."""
+    try:
+        return b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 @pytest.fixture(scope="module")
