@@ -12,7 +12,9 @@ import nbstats.report
 def test_plackett_luce_error_is_not_understated():
     scores = nbstats.datasets.load("demsar2006")
     text = nbstats.report.report_text(scores, random_state=0)
-    stated = re.search(r"standard error of each P\(best\) is at most ([0-9]+\.[0-9]+)", text)
+    stated = re.search(
+        r"standard error of each P\(best\) is at most ([0-9]+\.[0-9]+)", text
+    )
     assert stated is not None, "the Plackett–Luce paragraph states its error"
     # the report's own call (nbstats/report/notebook_core.py), outside it
     result = nbstats.bayes_plackett_luce(scores, random_state=0)
