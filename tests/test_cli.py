@@ -277,7 +277,7 @@ def test_demo_text_prints_the_full_analysis(capsys):
         "critical difference : 1.12",  # and 1.12 at α = 0.10
         "{C4.5+m+cf, C4.5+m, C4.5+cf}; {C4.5+cf, C4.5}",
         "hommel adj. p",
-        "Post-hoc comparisons (shaffer)",
+        "Post-hoc comparisons (Shaffer)",
     ]:
         assert expected in out, expected
 

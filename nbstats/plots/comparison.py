@@ -13,6 +13,7 @@ from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, text_width, wrap_text
 from nbstats.plots.pairwise import _label_axes, _Layout, cell_text
 from nbstats.plots.style import INK, WIDTHS, figure_width, paper_style, titles_shown
+from nbstats.results.procedure_names import adjustment_name
 
 __all__ = ["CELL_LINES", "comparison_matrix_plot"]
 
@@ -307,7 +308,7 @@ def _title(result: Any, lines: list[str]) -> str:
     says = {
         "difference": "mean difference",
         "record": "wins/ties/losses",
-        "pvalue": f"adjusted p ({result.adjust})",
+        "pvalue": f"adjusted p ({adjustment_name(result.adjust)})",
         "effect": _EFFECT_SYMBOLS[result.effect_kind],
     }
     cell = (

@@ -21,6 +21,7 @@ from nbstats.plots.style import (
     paper_style,
     titles_shown,
 )
+from nbstats.results.procedure_names import adjustment_name, posthoc_name
 
 __all__ = ["cell_text", "pairwise_heatmap"]
 
@@ -244,7 +245,7 @@ def _draw_map(
     if kind == "probabilities":
         label = "P(column better than row)"
     elif kind == "pvalues":
-        label = f"adjusted p-value ({result.adjust})"
+        label = f"adjusted p-value ({adjustment_name(result.adjust)})"
     else:
         label = "unadjusted p-value"
     sns.heatmap(
@@ -587,8 +588,10 @@ def _title(result: Any, kind: str, control: str | None) -> str:
             f"Bayesian {result.test_name} test, s = {result.s:.3g}\n"
             f"framed: accepted jointly at {1 - result.gamma:g}"
         )
-    how = f"{result.method} post-hoc tests"
-    if result.adjust != result.method:
-        how += f", {result.adjust} adjustment"
+    how = f"{posthoc_name(result.method)} post-hoc tests"
+    if result.adjust == "none":
+        how += ", unadjusted"
+    elif result.adjust != result.method:
+        how += f", {adjustment_name(result.adjust)} adjustment"
     against = f" vs {literal(control)}" if control is not None else ""
     return f"{how}{against}\nframed: significant at α = {result.alpha:g}"

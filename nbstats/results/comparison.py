@@ -10,6 +10,7 @@ import pandas as pd
 
 from nbstats.results.base import Result
 from nbstats.results.effect_size import _NAMES as EFFECT_NAMES
+from nbstats.results.procedure_names import adjustment_name
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
@@ -94,7 +95,8 @@ class ComparisonMatrixResult(Result):
 
     def _title(self) -> str:
         return (
-            f"Comparison matrix: {self.test_name} tests ({self.adjust}), "
+            f"Comparison matrix: {self.test_name} tests "
+            f"({adjustment_name(self.adjust)}), "
             f"{self.effect_name}"
         )
 

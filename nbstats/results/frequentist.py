@@ -16,6 +16,11 @@ import pandas as pd
 from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.effect_size import magnitude
+from nbstats.results.procedure_names import (
+    adjustment_name,
+    posthoc_name,
+    ranking_name,
+)
 from nbstats.results.prose import Paragraph
 from nbstats.results.render import Label
 from nbstats.results.two_sample import (  # noqa: F401  (importable from here too)
@@ -246,15 +251,15 @@ class PosthocResult(Result):
 
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""
-        how = (
-            self.method
-            if self.adjust == self.method
-            else (f"{self.method}, {self.adjust} adjustment")
-        )
+        how = posthoc_name(self.method)
+        if self.adjust == "none":
+            how += ", unadjusted"
+        elif self.adjust != self.method:
+            how += f", {adjustment_name(self.adjust)} adjustment"
         if self.ranking == "durbin":
             how += " after Durbin's test, incomplete design"
         elif self.ranking != "friedman":
-            how += f" on {self.ranking} ranks"
+            how += f" on {ranking_name(self.ranking)}"
         return f"Post-hoc comparisons ({how}){against}, α = {self.alpha:g}"
 
     def _scalars(self) -> list[tuple[str, object]]:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from nbstats.names import letters as spreadsheet_letters
 from nbstats.results.base import Result
+from nbstats.results.procedure_names import posthoc_name
 
 #: A run of at least this many consecutive letters prints as "first–last".
 RUN_FROM = 4
@@ -113,7 +114,7 @@ class LettersResult(Result):
     >>> res["C4.5+cf"], list(res)[0]
     ('ab', 'C4.5+m+cf')
     >>> print(res.summary())  # doctest: +NORMALIZE_WHITESPACE
-    Compact letter display (nemenyi, α = 0.1)
+    Compact letter display (Nemenyi, α = 0.1)
     =========================================
     algorithms : 4
     letters    : 2
@@ -136,7 +137,7 @@ class LettersResult(Result):
         if self.method is None:
             return "Compact letter display"
         alpha = "" if self.alpha is None else f", α = {self.alpha:g}"
-        return f"Compact letter display ({self.method}{alpha})"
+        return f"Compact letter display ({posthoc_name(self.method)}{alpha})"
 
     def _scalars(self) -> list[tuple[str, object]]:
         return [("algorithms", len(self.letters)), ("letters", len(self.groups))]

@@ -327,6 +327,13 @@ def test_holm_all_pairs_on_ranks(table6):
             "Conover (Quade ranks) tests, Holm adjustment",
         ),
         ({"method": "holm", "ranking": "aligned"}, "Holm (aligned ranks) test"),
+        # every procedure by its name in words, the code never
+        ({"method": "bergmann-hommel"}, "Bergmann–Hommel test"),
+        (
+            {"method": "wilcoxon", "adjust": "bergmann-hommel"},
+            "Wilcoxon signed-rank tests, Bergmann–Hommel adjustment",
+        ),
+        ({"method": "sign", "adjust": "finner"}, "sign tests, Finner adjustment"),
     ],
 )
 def test_the_caption_names_the_ranks_compared(table6, kwargs, caption):

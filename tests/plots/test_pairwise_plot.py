@@ -91,7 +91,7 @@ def test_adjusted_pvalues_by_mean_rank(table6):
     assert _framed(ax) == {"C4.5+m-C4.5", "C4.5-C4.5+m"}
     assert _cells(ax)["cell-C4.5-C4.5+m"].get_text() == ".047"
     colorbar = _mesh(ax).colorbar
-    assert colorbar.ax.get_ylabel() == "adjusted p-value (holm)"
+    assert colorbar.ax.get_ylabel() == "adjusted p-value (Holm)"
     assert "significant at α = 0.05" in ax.get_title()
 
 
