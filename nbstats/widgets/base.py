@@ -26,9 +26,11 @@ from nbstats.scores import score_table
 
 __all__ = [
     "SCROLL_CLASS",
+    "TABLE_STYLE",
     "Dashboard",
     "alias_html",
     "alpha_slider",
+    "cell_style",
     "dropped_html",
     "name_dropdown",
     "number_html",
@@ -49,6 +51,19 @@ STYLE = (
     f".{BOARD_CLASS} .jupyter-widget-html-content{{min-width:0}}"
     "</style>"
 )
+
+#: Inline style of the dashboards' own tables: tabular figures, a row a line.
+TABLE_STYLE = (
+    "border-collapse:collapse;font-size:12px;line-height:1.4;"
+    "font-variant-numeric:tabular-nums;white-space:nowrap"
+)
+
+
+def cell_style(align: str = "right", *, head: bool = False) -> str:
+    """Inline style of a cell of a dashboard's table (``head``: a header cell,
+    ruled darker)."""
+    rule = "#888" if head else "#ddd"
+    return f"padding:2px 8px;border-bottom:1px solid {rule};text-align:{align}"
 
 
 class Dashboard:

@@ -21,6 +21,11 @@ import pandas as pd
 from nbstats.names import AliasOption
 from nbstats.results.frequentist import FriedmanResult, PosthocResult
 from nbstats.results.number_policy import format_number
+from nbstats.results.procedure_names import (
+    ADJUSTMENT_NAMES,
+    POSTHOC_NAMES,
+    posthoc_name,
+)
 from nbstats.scores import check_flag
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
@@ -32,8 +37,10 @@ from nbstats.stats.frequentist.posthoc import (
 )
 from nbstats.widgets.base import (
     SCROLL_CLASS,
+    TABLE_STYLE,
     Dashboard,
     alpha_slider,
+    cell_style,
     display_names,
     dropped_html,
     name_dropdown,
@@ -48,33 +55,20 @@ __all__ = ["FrequentistDashboard", "p_text"]
 
 OMNIBUS_TESTS = ("friedman", "iman-davenport")
 
+# The menus qualify a few names: what Shaffer's and Bergmann–Hommel's
+# corrections assume, and that the pairwise tests are not rank tests.
 _METHOD_LABELS = {
-    "nemenyi": "Nemenyi",
-    "bonferroni-dunn": "Bonferroni–Dunn",
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "rom": "Rom",
+    **POSTHOC_NAMES,
     "shaffer": "Shaffer (static)",
-    "bergmann-hommel": "Bergmann–Hommel",
     "conover": "Conover (Friedman ranks)",
     "wilcoxon": "Wilcoxon signed-rank (pairwise)",
     "sign": "sign test (pairwise)",
     "ttest": "paired t-test (pairwise)",
 }
 _ADJUST_LABELS = {
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "rom": "Rom",
-    "bonferroni": "Bonferroni",
+    **ADJUSTMENT_NAMES,
     "shaffer": "Shaffer (all pairs)",
     "bergmann-hommel": "Bergmann–Hommel (all pairs)",
-    "none": "none",
 }
 #: Post-hoc results kept per (method, control, adjust, alpha).
 _CACHE_SIZE = 128
@@ -82,12 +76,8 @@ _CACHE_SIZE = 128
 TABLE_ROWS_MAX = 300
 
 _SIGNIFICANT_ROW = "background:#e8f0f8;font-weight:bold"
-_TABLE_STYLE = (
-    "border-collapse:collapse;font-size:12px;line-height:1.4;"
-    "font-variant-numeric:tabular-nums;white-space:nowrap"
-)
-_CELL_STYLE = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:right"
-_HEAD_STYLE = "padding:2px 8px;border-bottom:1px solid #888;text-align:right"
+_CELL_STYLE = cell_style()
+_HEAD_STYLE = cell_style(head=True)
 
 
 class FrequentistDashboard(Dashboard):
@@ -306,7 +296,7 @@ class FrequentistDashboard(Dashboard):
         show_svg(
             self.views["cd"],
             cd_svg(posthoc, self.aliases),
-            f"critical-difference picture ({posthoc.method})",
+            f"critical-difference picture ({posthoc_name(posthoc.method)})",
         )
 
     def _verdict(self, res: FriedmanResult) -> str:
@@ -510,6 +500,6 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
         f"({html.escape(how)}){against}, α = {res.alpha:g}{cd}</div>"
         f'<div class="{SCROLL_CLASS}" style="max-height:28em;overflow:auto;'
         'max-width:100%">'
-        f'<table style="{_TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
+        f'<table style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>{more}</div>"
     )

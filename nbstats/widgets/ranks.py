@@ -31,8 +31,10 @@ from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
 from nbstats.widgets.base import (
     SCROLL_CLASS,
+    TABLE_STYLE,
     Dashboard,
     alpha_slider,
+    cell_style,
     display_names,
     dropped_html,
     number_html,
@@ -66,13 +68,9 @@ PLACKETT_LUCE_DRAWS = 2000
 #: ``p < α`` among the decisions made at this level (see :func:`at_alpha`).
 REFERENCE_ALPHA = 0.5
 
-_TABLE_STYLE = (
-    "border-collapse:collapse;font-size:12px;line-height:1.4;"
-    "font-variant-numeric:tabular-nums;white-space:nowrap"
-)
-_CELL = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:right"
-_HEAD = "padding:2px 8px;border-bottom:1px solid #888;text-align:center"
-_NAME = "padding:2px 8px;border-bottom:1px solid #ddd;text-align:left"
+_CELL = cell_style()
+_HEAD = cell_style("center", head=True)
+_NAME = cell_style("left")
 
 
 class RankDashboard(Dashboard):
@@ -413,7 +411,7 @@ def _interval_table(
         'max-width:100%">'
         f'<div style="font-size:12px;margin-bottom:4px"><b>{level} confidence '
         "intervals for ranks</b> (1 = best)</div>"
-        f'<table style="{_TABLE_STYLE}"><thead>'
+        f'<table style="{TABLE_STYLE}"><thead>'
         f'<tr><th style="{_HEAD}" rowspan="2">algorithm</th>'
         f'<th style="{_HEAD}" rowspan="2">mean rank</th>{head_methods}</tr>'
         f"<tr>{head_bounds}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -445,7 +443,7 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
         "Plackett–Luce ranking</b> (Dirichlet prior "
         f"{ranking.prior:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
         f"P(best) {error_bound(ranking.mc_error, ranking.n_samples)})</div>"
-        f'<table style="{_TABLE_STYLE}"><thead><tr>'
+        f'<table style="{TABLE_STYLE}"><thead><tr>'
         f'<th style="{_HEAD}">algorithm</th><th style="{_HEAD}">P(best)</th>'
         f'<th style="{_HEAD}">expected rank</th>'
         f'<th style="{_HEAD}">rank, {percent} credible</th></tr></thead>'

@@ -48,6 +48,7 @@ import threading
 from pathlib import Path
 from typing import Any, TextIO
 
+from nbstats.io.options import integer_at_least
 from nbstats.report.export import remove_stale, scratch_prefix
 
 __all__ = [
@@ -85,6 +86,8 @@ c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
 
 #: How long Voilà may take to shut its kernels down after a stop signal.
 STOP_TIMEOUT = 15.0
+#: --max-kernels and --cull-idle: whole numbers, 0 for no limit.
+_whole_number = integer_at_least(0, "a whole number", "0 for no limit")
 
 NO_TOKEN_WARNING = (
     "nbstats: warning: --no-token: the dashboard is open to every user and "
@@ -231,19 +234,6 @@ def add_lock_arguments(parser: argparse.ArgumentParser) -> None:
         "freeing its memory and its place under --max-kernels (reload the page to "
         f"get a new one). 0 = never (default: {DEFAULT_CULL_IDLE})",
     )
-
-
-def _whole_number(text: str) -> int:
-    """An argparse type: an integer >= 0, refused with the fix."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number >= 0 (0: no limit), got {text!r}"
-        )
-    return value
 
 
 def serve_notebook(
