@@ -17,6 +17,7 @@ from nbstats.io.options import (
     INPUT_OPTIONS,
     LONG_OPTIONS,
     add_options,
+    integer_at_least,
     parse_alias,
 )
 from nbstats.report.settings import check_title
@@ -121,18 +122,13 @@ def _loss(text: str) -> tuple[float, float]:
     return l0, l1
 
 
+_seed_number = integer_at_least(0, "a seed", "or 'random'")
+
+
 def _seed(text: str) -> int | str:
     if text.lower() == "random":
         return "random"
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a seed; give an integer >= 0, or 'random'."
-        )
-    return value
+    return _seed_number(text)
 
 
 def _analyses(text: str) -> list[str]:

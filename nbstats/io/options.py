@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import re
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "LONG_OPTIONS",
     "RUN_NAMES",
     "add_options",
+    "integer_at_least",
     "parse_alias",
 ]
 
@@ -32,16 +34,29 @@ RUN_NAMES = ("run", "runs", "repetition", "repetitions", "repeat", "repeats", "r
 FOLD_COLUMNS = FOLD_NAMES + RUN_NAMES
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a count; give an integer >= 1, e.g. 10."
-        )
-    return value
+def integer_at_least(minimum: int, what: str, hint: str) -> Callable[[str], int]:
+    """An argparse type: an integer >= ``minimum``, else an error naming
+    ``what`` the option takes and ``hint`` (an example or what 0 means).
+
+    >>> integer_at_least(1, "a count", "e.g. 10")("3")
+    3
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {what}; give an integer >= {minimum}, {hint}."
+            )
+        return value
+
+    return parse
+
+
+_positive_int = integer_at_least(1, "a count", "e.g. 10")
 
 
 def parse_alias(text: str) -> tuple[str, str]:

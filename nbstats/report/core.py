@@ -292,6 +292,29 @@ def _summary_caption(
     return caption + "."
 
 
+def _core_table(
+    shown: pd.DataFrame,
+    caption: str,
+    kinds: Mapping[str, str],
+    *,
+    latex: str,
+    paper: str,
+    data: pd.DataFrame,
+) -> None:
+    """Table 1 in the report (``shown``, ``latex``), beside it for
+    ``\\input`` (``paper``: core.tex and the core's summary.tex) and as
+    ``data`` (summary.csv)."""
+    table(
+        "tab:core",
+        caption,
+        html_table=render.html_table(shown, kinds=kinds),
+        latex=latex,
+        plain=render.text_table(shown, kinds=kinds),
+        files={"core.tex": paper},
+        core={"summary.tex": paper, "summary.csv": data.to_csv()},
+    )
+
+
 def core(
     scores: pd.DataFrame,
     *,
@@ -348,15 +371,7 @@ def core(
     data = frame
     if letters is not None:
         data = frame.assign(group=letters.letters.reindex(frame.index).to_numpy())
-    table(
-        "tab:core",
-        caption,
-        html_table=render.html_table(shown, kinds=kinds),
-        latex=latex,
-        plain=render.text_table(shown, kinds=kinds),
-        files={"core.tex": paper},  # (summary.tex: the compact ranked summary)
-        core={"summary.tex": paper, "summary.csv": data.to_csv()},
-    )
+    _core_table(shown, caption, kinds, latex=latex, paper=paper, data=data)
     # the paragraph names every algorithm in full, as Table 1 does
     full = _by_alias(aliases)
     if full and letters is not None:
@@ -430,15 +445,7 @@ def core_two(
     kinds = {"mean rank": "rank"}
     latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
     paper = paper_latex(frame, caption, "tab:core", kinds)
-    table(
-        "tab:core",
-        caption,
-        html_table=render.html_table(frame, kinds=kinds),
-        latex=latex,
-        plain=render.text_table(frame, kinds=kinds),
-        files={"core.tex": paper},  # (summary.tex: the compact ranked summary)
-        core={"summary.tex": paper, "summary.csv": frame.to_csv()},
-    )
+    _core_table(frame, caption, kinds, latex=latex, paper=paper, data=frame)
     para = Paragraph()
     if wilcoxon is not None:
         different = wilcoxon.pvalue <= alpha

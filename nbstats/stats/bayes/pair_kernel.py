@@ -27,7 +27,7 @@ import numba
 import numpy as np
 
 from nbstats.stats.bayes.summary_kernel import rope_counts
-from nbstats.stats.bayes.walsh_kernel import LANES
+from nbstats.stats.bayes.walsh_kernel import LANES, cross_term
 
 __all__ = ["cross_sums", "first_rows", "pair_counts", "pair_rope_counts"]
 
@@ -86,12 +86,9 @@ def cross_sums(
             for q in range(n_regions):
                 at, other = point_main[k, q], point_other[k, q]
                 for b in range(lanes):
-                    p_at, p_other = prefix[at, b], prefix[other, b]
-                    if signs[q] > 0:
-                        step = prefix[n, b] - p_at + 0.5 * (p_at - p_other)
-                    else:
-                        step = p_at + 0.5 * (p_other - p_at)
-                    cross[k, q, first + b] = step
+                    cross[k, q, first + b] = cross_term(
+                        prefix, n, at, other, signs[q], b
+                    )
 
 
 @numba.njit(nogil=True, cache=True)

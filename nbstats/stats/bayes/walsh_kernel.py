@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["first_true", "walsh_sums"]
+__all__ = ["cross_term", "first_true", "walsh_sums"]
 
 
 #: draws processed side by side. A prefix sum is a chain of dependent
@@ -45,6 +45,17 @@ def load_block(cases, start, lanes, order, weights):  # pragma: no cover
             weights[j, b] = cases[column, start + b]
         for b in range(lanes, LANES):
             weights[j, b] = 0.0
+
+
+@numba.njit(inline="always")
+def cross_term(prefix, n, at, other, sign, lane):  # pragma: no cover
+    """The cross term of one draw (``lane``) from its prefix sums: the weight
+    beyond the boundary ``at`` plus half the weight between it and ``other``
+    (below ``at`` when ``sign`` is negative)."""
+    p_at, p_other = prefix[at, lane], prefix[other, lane]
+    if sign > 0:
+        return prefix[n, lane] - p_at + 0.5 * (p_at - p_other)
+    return p_at + 0.5 * (p_other - p_at)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -159,12 +170,9 @@ def walsh_sums(
                 if with_cross:
                     at, other = point_main[k, q], point_other[k, q]
                     for b in range(lanes):
-                        p_at, p_other = prefix[at, b], prefix[other, b]
-                        if signs[q] > 0:
-                            step = prefix[n, b] - p_at + 0.5 * (p_at - p_other)
-                        else:
-                            step = p_at + 0.5 * (p_other - p_at)
-                        cross[k, q, first + b] = step
+                        cross[k, q, first + b] = cross_term(
+                            prefix, n, at, other, signs[q], b
+                        )
 
 
 @numba.njit(nogil=True, cache=True)
