@@ -35,8 +35,10 @@ __all__ = [
     "DECISION_RULE",
     "F_F",
     "IDP_DECISION_RULE",
+    "P_METHODS",
     "TIE_POLICIES",
     "ZERO_METHODS",
+    "ZERO_METHODS_SHORT",
     "MethodsContext",
     "bayes_friedman",
     "bayes_posthoc",
@@ -95,6 +97,15 @@ ZERO_METHODS = {
     "pratt": "zero differences ranked with the others, then their ranks dropped "
     "(Pratt's method)",
 }
+
+#: The same, short enough for a row of a result's summary.
+ZERO_METHODS_SHORT = {
+    "zsplit": "ranked, their ranks split evenly between the two sums",
+    "wilcox": "dropped before ranking",
+    "pratt": "ranked, then dropped (Pratt)",
+}
+#: How a Wilcoxon p-value was computed, in words.
+P_METHODS = {"exact": "exact distribution", "approx": "normal approximation"}
 
 #: The sign test's handling of ties, in words.
 TIE_POLICIES = {

@@ -187,7 +187,11 @@ class WilcoxonResult(TestResult):
             ("p-value", self.pvalue),
             (_R_SUMS, f"{self.r_plus:g} / {self.r_minus:g}"),
             ("n (zeros)", f"{self.n} ({self.n_zero})"),
-            ("method", f"{self.method}, zero_method={self.zero_method}"),
+            ("p-value by", methods_text.P_METHODS.get(self.method, self.method)),
+            (
+                "zero differences",
+                methods_text.ZERO_METHODS_SHORT.get(self.zero_method, self.zero_method),
+            ),
             ("rank-biserial r", self.effect_size),
         ]
         if self.method == "approx":

@@ -123,7 +123,21 @@ def test_wilcoxon_rank_sums_are_superscripts(table6):
     assert "<dt>R<sup>+</sup> / R<sup>−</sup></dt><dd><bdi>93 / 12</bdi></dd>" in (
         res._repr_html_()
     )
-    assert "R+ / R−         : 93 / 12" in res.summary()
+    assert "R+ / R−          : 93 / 12" in res.summary()
+
+
+def test_wilcoxon_summary_says_how_in_words(table6):
+    # the p-value's method and the zero differences in words, not argument
+    # values ("zsplit"); Demšar (2006, §3.1.3) splits zeros' ranks evenly
+    summary = nbstats.wilcoxon(table6["C4.5"], table6["C4.5+m"]).summary()
+    assert "p-value by       : exact distribution" in summary
+    assert "ranked, their ranks split evenly between the two sums" in summary
+    assert "zsplit" not in summary and "zero_method" not in summary
+    dropped = nbstats.wilcoxon(
+        table6["C4.5"], table6["C4.5+m"], zero_method="wilcox", method="approx"
+    ).summary()
+    assert "normal approximation" in dropped
+    assert "dropped before ranking" in dropped
 
 
 def test_latex_captions_escape_names_once(long_results):
