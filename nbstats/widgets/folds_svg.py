@@ -44,7 +44,7 @@ from nbstats.widgets.posterior_svg import (
     _line,
     _points,
     _text,
-    nice_ticks,
+    axes_svg,
     text_width,
 )
 
@@ -101,48 +101,6 @@ def _cut(x: np.ndarray, y: np.ndarray, low: float, high: float):
     xs = np.r_[low, x[keep], high]
     ys = np.r_[np.interp(low, x, y), y[keep], np.interp(high, x, y)]
     return xs, ys
-
-
-def _axes(
-    low: float, high: float, y_top: float | None, px: Any
-) -> tuple[list[str], float, float]:
-    """The axes' frame, ticks and tick labels (y only with a density, up to
-    ``y_top``); and the baseline of the x tick labels and the left edge of the
-    y tick labels."""
-    out: list[str] = []
-    out.append(
-        f'<path d="M{LEFT:.2f},{TOP:.2f} {LEFT:.2f},{BOTTOM:.2f} '
-        f'{RIGHT:.2f},{BOTTOM:.2f}" fill="none" stroke="{INK}" '
-        'stroke-width="0.6" stroke-linecap="square"/>'
-    )
-    marks, texts = [], []
-    label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
-    ticks, digits = nice_ticks(low, high, nbins=7)
-    for tick in ticks:
-        tx = float(px(tick))
-        marks.append(f"M{tx:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
-        texts.append(f'<text x="{tx:.2f}" y="{label_y:.2f}">{tick:.{digits}f}</text>')
-    y_labels_left = LEFT - TICK_LENGTH - TICK_PAD
-    if y_top is not None:
-        ticks, digits = nice_ticks(0.0, y_top, nbins=5)
-        right = LEFT - TICK_LENGTH - TICK_PAD
-        for tick in ticks:
-            ty = float(BOTTOM - tick * (BOTTOM - TOP) / y_top)
-            text = f"{tick:.{digits}f}"
-            y_labels_left = min(y_labels_left, right - text_width(text, TICK_SIZE))
-            marks.append(f"M{LEFT:.2f},{ty:.2f}h{-TICK_LENGTH:g}")
-            texts.append(
-                f'<text x="{right:.2f}" y="{ty + ASCENT * TICK_SIZE / 2:.2f}" '
-                f'text-anchor="end">{text}</text>'
-            )
-    out.append(
-        f'<path d="{"".join(marks)}" stroke="{INK}" stroke-width="0.6" fill="none"/>'
-    )
-    out.append(f'<g font-size="{TICK_SIZE:g}" text-anchor="middle">')
-    out.extend(texts)
-    out.append("</g>")
-
-    return out, label_y, y_labels_left
 
 
 def _entries(
@@ -258,7 +216,9 @@ def student_svg(result: Any, *, labels: tuple[str, str], title: str) -> str:
             e = float(px(edge))
             out.append(_line(e, TOP, e, BOTTOM, MUTED, 0.8, _dash(":", 0.8)))
 
-    axes, label_y, y_labels_left = _axes(low, high, y_top if scale > 0 else None, px)
+    axes, label_y, y_labels_left = axes_svg(
+        low, high, y_top if scale > 0 else None, px, x_bins=7, y_bins=5
+    )
     out.extend(axes)
 
     centre = (LEFT + RIGHT) / 2

@@ -28,7 +28,7 @@ import numpy as np
 
 from nbstats.plots.style import INK, MUTED, PAPER_RC, SHADE
 
-__all__ = ["nice_ticks", "signrank_svg", "text_width"]
+__all__ = ["axes_svg", "nice_ticks", "signrank_svg", "text_width"]
 
 #: Figure size and axes box in points (1 user unit = 1 pt), as the matplotlib
 #: figure of 5.2 × 3.4 in with subplots_adjust(0.11, 0.15, 0.97, 0.84).
@@ -163,6 +163,54 @@ def _fitted(text: str, size: float, room: float) -> str:
     return attrs
 
 
+def axes_svg(
+    low: float,
+    high: float,
+    y_top: float | None,
+    px: Any,
+    *,
+    x_bins: int = 9,
+    y_bins: int = 9,
+) -> tuple[list[str], float, float]:
+    """The axes' frame, ticks and tick labels of a picture: x over
+    [``low``, ``high``] placed by ``px``, y over [0, ``y_top``] (none when
+    ``y_top`` is None); with the baseline of the x tick labels and the left
+    edge of the y tick labels."""
+    out: list[str] = []
+    out.append(
+        f'<path d="M{LEFT:.2f},{TOP:.2f} {LEFT:.2f},{BOTTOM:.2f} '
+        f'{RIGHT:.2f},{BOTTOM:.2f}" fill="none" stroke="{INK}" '
+        'stroke-width="0.6" stroke-linecap="square"/>'
+    )
+    marks, texts = [], []
+    label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
+    ticks, digits = nice_ticks(low, high, nbins=x_bins)
+    for tick in ticks:
+        tx = float(px(tick))
+        marks.append(f"M{tx:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
+        texts.append(f'<text x="{tx:.2f}" y="{label_y:.2f}">{tick:.{digits}f}</text>')
+    y_labels_left = LEFT - TICK_LENGTH - TICK_PAD
+    if y_top is not None:
+        ticks, digits = nice_ticks(0.0, y_top, nbins=y_bins)
+        right = LEFT - TICK_LENGTH - TICK_PAD
+        for tick in ticks:
+            ty = float(BOTTOM - tick * (BOTTOM - TOP) / y_top)
+            text = f"{tick:.{digits}f}"
+            y_labels_left = min(y_labels_left, right - text_width(text, TICK_SIZE))
+            marks.append(f"M{LEFT:.2f},{ty:.2f}h{-TICK_LENGTH:g}")
+            texts.append(
+                f'<text x="{right:.2f}" y="{ty + ASCENT * TICK_SIZE / 2:.2f}" '
+                f'text-anchor="end">{text}</text>'
+            )
+    out.append(
+        f'<path d="{"".join(marks)}" stroke="{INK}" stroke-width="0.6" fill="none"/>'
+    )
+    out.append(f'<g font-size="{TICK_SIZE:g}" text-anchor="middle">')
+    out.extend(texts)
+    out.append("</g>")
+    return out, label_y, y_labels_left
+
+
 def signrank_svg(picture: Any, alt: str) -> str:
     """SVG of a :func:`~nbstats.plots.posterior.signrank_picture`.
 
@@ -219,37 +267,10 @@ def signrank_svg(picture: Any, alt: str) -> str:
             )
 
     # axes: left and bottom spines, ticks and their labels
-    out.append(
-        f'<path d="M{LEFT:.2f},{TOP:.2f} {LEFT:.2f},{BOTTOM:.2f} '
-        f'{RIGHT:.2f},{BOTTOM:.2f}" fill="none" stroke="{INK}" '
-        'stroke-width="0.6" stroke-linecap="square"/>'
+    axes, label_y, y_labels_left = axes_svg(
+        x_low, x_high, y_top if densities else None, px
     )
-    ticks, digits = nice_ticks(x_low, x_high)
-    marks, labels = [], []
-    label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
-    for tick in ticks:
-        x = float(px(tick))
-        marks.append(f"M{x:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
-        labels.append(f'<text x="{x:.2f}" y="{label_y:.2f}">{tick:.{digits}f}</text>')
-    y_labels_left = LEFT - TICK_LENGTH - TICK_PAD
-    if densities:
-        ticks, digits = nice_ticks(0.0, y_top)
-        right = LEFT - TICK_LENGTH - TICK_PAD
-        for tick in ticks:
-            y = float(py(tick))
-            text = f"{tick:.{digits}f}"
-            y_labels_left = min(y_labels_left, right - text_width(text, TICK_SIZE))
-            marks.append(f"M{LEFT:.2f},{y:.2f}h{-TICK_LENGTH:g}")
-            labels.append(
-                f'<text x="{right:.2f}" y="{y + ASCENT * TICK_SIZE / 2:.2f}" '
-                f'text-anchor="end">{text}</text>'
-            )
-    out.append(
-        f'<path d="{"".join(marks)}" stroke="{INK}" stroke-width="0.6" fill="none"/>'
-    )
-    out.append(f'<g font-size="{TICK_SIZE:g}" text-anchor="middle">')
-    out.extend(labels)
-    out.append("</g>")
+    out.extend(axes)
 
     # the credible interval: a thick bar on the baseline, over the spine
     low, high = (float(v) for v in px(np.clip(picture.interval, x_low, x_high)))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import numpy as np
-
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.bayes.bounds import mirror_counts
@@ -22,6 +20,7 @@ from nbstats.stats.bayes.signrank_posterior import (
     Prior,
     SignedRankPosterior,
     canonical_posterior,
+    check_prior_place,
 )
 from nbstats.stats.bayes.signrank_summary import credible_interval, mirror_draws
 from nbstats.stats.bayes.signrank_sums import (
@@ -235,14 +234,7 @@ def check_options(
     """Validated ``(s, z0, rope, threshold, n_samples)`` of :func:`bayes_signrank`."""
     check_choice("prior", prior, ("idp", "bb", "point"))
     s = prior_strength(prior, s)
-    z0 = float(z0)
-    if prior != "point" and z0 != 0.0:
-        raise ValueError(
-            f"z0 places the pseudo-observation of prior='point'; it has no meaning "
-            f"for prior={prior!r}."
-        )
-    if not np.isfinite(z0):
-        raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
+    z0 = check_prior_place(prior, z0)
     rope = check_rope(rope)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples, stacklevel=4)

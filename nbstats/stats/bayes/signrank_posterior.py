@@ -30,13 +30,38 @@ from nbstats.stats.bayes.signrank_sums import (
 from nbstats.stats.bayes.walsh import Region, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 
-__all__ = ["HALF_TOLERANCE", "Prior", "SignedRankPosterior", "canonical_posterior"]
+__all__ = [
+    "HALF_TOLERANCE",
+    "Prior",
+    "SignedRankPosterior",
+    "canonical_posterior",
+    "check_prior_place",
+]
 
 Prior = Literal["idp", "bb", "point"]
 
 #: θ within this distance of ½ counts as exactly ½ (e.g. all differences zero,
 #: where θ = ½ up to the rounding of the weights' sum)
 HALF_TOLERANCE = 1e-12
+
+
+def check_prior_place(prior: str, z0: float) -> float:
+    """``z0`` as a float, checked against ``prior``: only ``prior="point"``
+    places its pseudo-observation, and at a finite difference.
+
+    >>> check_prior_place("point", 1)
+    1.0
+    """
+    check_choice("prior", prior, ("idp", "bb", "point"))
+    z0 = float(z0)
+    if prior != "point" and z0 != 0.0:
+        raise ValueError(
+            f"z0 places the pseudo-observation of prior='point'; it has no "
+            f"meaning for prior={prior!r}."
+        )
+    if not np.isfinite(z0):
+        raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
+    return z0
 
 
 @dataclass(frozen=True)
@@ -124,15 +149,7 @@ class SignedRankPosterior:
         >>> point.prior, point.rope, point._points == fresh._points
         ('point', 0.1, True)
         """
-        check_choice("prior", prior, ("idp", "bb", "point"))
-        z0 = float(z0)
-        if prior != "point" and z0 != 0.0:
-            raise ValueError(
-                f"z0 places the pseudo-observation of prior='point'; it has no "
-                f"meaning for prior={prior!r}."
-            )
-        if not np.isfinite(z0):
-            raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
+        z0 = check_prior_place(prior, z0)
         other = object.__new__(SignedRankPosterior)
         names = ("z", "rope", "prior_gammas", "mirrored", "_plan", "_regions")
         for name in (*names, "_walsh_sum"):
