@@ -269,7 +269,8 @@ def test_demo_text_prints_the_full_analysis(capsys):
     assert main(["demo", "--text"]) == 0
     out = capsys.readouterr().out
     for expected in [
-        "R+ / R−         : 93 / 12",
+        "R+ / R−          : 93 / 12",
+        "zero differences : ranked, their ranks split evenly between the two sums",
         "wins / losses / ties : 10 / 2 / 2",
         "χ²_F               : 9.28",
         "Iman–Davenport F_F : 3.69",
