@@ -46,6 +46,7 @@ from nbstats.io.csv import (
 from nbstats.io.options import FOLD_COLUMNS
 from nbstats.scores import score_table
 from nbstats.widgets import serve as dashboard_server
+from nbstats.widgets import serve_process
 
 __all__ = ["FOLD_COLUMNS", "build_parser", "main", "read_scores"]
 
@@ -425,6 +426,7 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
     # one interrupt is enough: the clean-up it starts must not be cut short
     for other in (signal.SIGINT, signal.SIGTERM):
         signal.signal(other, signal.SIG_IGN)
+    serve_process.record_interrupt(signum)  # kept if the exception is dropped
     raise Interrupted(signum)
 
 
@@ -459,6 +461,7 @@ def _raise_once(signum: int) -> Any:
     def handler(number: int, frame: Any) -> None:
         default = signal.default_int_handler if number == signal.SIGINT else None
         signal.signal(number, default or signal.SIG_DFL)
+        serve_process.record_interrupt(number)  # kept if the exception is dropped
         raise Interrupted(number)
 
     return handler
@@ -484,6 +487,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     as it was. Bad options exit with status 2 through argparse, naming the
     option.
     """
+    # a signal noted by a handler belongs to this command alone
+    serve_process.clear_interrupts()
+    try:
+        return _main(argv)
+    finally:
+        serve_process.clear_interrupts()
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     told = False
     try:

@@ -59,12 +59,40 @@ __all__ = [
     "STOP_TIMEOUT",
     "add_lock_arguments",
     "check_limits",
+    "clear_interrupts",
     "free_port",
+    "record_interrupt",
     "run_voila",
     "serve_notebook",
     "voila_command",
     "write_voila_config",
 ]
+
+#: Signals the command line's handlers received (:func:`record_interrupt`).
+#: Each handler also raises KeyboardInterrupt, but Python drops an exception
+#: raised inside a finalizer (an object collected at that moment): the
+#: record keeps such an interrupt, so that Voilà is not started, or is
+#: stopped, all the same.
+_RECEIVED: list[int] = []
+
+
+def record_interrupt(signum: int) -> None:
+    """Note that the process received ``signum`` (SIGINT or SIGTERM): called
+    by ``nbstats``' signal handlers before they raise."""
+    _RECEIVED.append(signum)
+
+
+def clear_interrupts() -> None:
+    """Forget the signals noted (at the start and end of a command)."""
+    _RECEIVED.clear()
+
+
+def _interrupt(signum: int) -> KeyboardInterrupt:
+    """The KeyboardInterrupt of a noted signal, carrying its number."""
+    error = KeyboardInterrupt(signal.Signals(signum).name)
+    error.signum = signum  # type: ignore[attr-defined]
+    return error
+
 
 #: Default ``--max-kernels``: one kernel per open page, 200-300 MB each (the
 #: Bayesian dashboard: 294 MB RSS), so 3 is under 1 GB -- a presenter's page,
@@ -335,6 +363,8 @@ def run_voila(
     nbstats dashboard: http://127.0.0.1:8866/?token=s3cr3t
     """
     main_thread = threading.current_thread() is threading.main_thread()
+    if _RECEIVED:  # an interrupt whose exception was dropped: never start
+        raise _interrupt(_RECEIVED[0])
     # a Ctrl-C or SIGTERM while Voilà starts is kept for _relay, which stops
     # Voilà: raised inside Popen it would leave Voilà running (and SIGINT,
     # ignored here as it once was, was lost)
@@ -397,6 +427,8 @@ def _relay(
         announced = False
         assert process.stdout is not None
         for line in process.stdout:
+            if _RECEIVED:  # an interrupt whose exception was dropped
+                raise KeyboardInterrupt
             log.write(line)
             log.flush()
             if announced:

@@ -240,6 +240,37 @@ def test_ctrl_c_while_nbstats_is_imported_prints_no_traceback(delay, tmp_path):
     assert "Traceback" not in err
 
 
+def test_a_dropped_interrupt_still_stops_the_dashboard(tmp_path, monkeypatch, capsys):
+    # Python drops an exception raised inside a finalizer: a Ctrl-C whose
+    # KeyboardInterrupt is raised there must still keep Voilà from starting
+    # (CI: the dashboard served on after one Ctrl-C, and its handler was gone)
+    import threading
+
+    from nbstats.cli import main
+    from nbstats.widgets import serve_process
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+
+    def dropped(folder):  # called just before Voilà would start
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)  # the handler raises here
+        except KeyboardInterrupt:
+            pass  # as a finalizer's exception is dropped
+
+    def popen(*args, **kwargs):
+        raise AssertionError("Voilà was started after a Ctrl-C")
+
+    monkeypatch.setattr(serve_process, "remove_stale", dropped)
+    monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
+    small_csv(tmp_path / "scores.csv")
+    monkeypatch.chdir(tmp_path)
+    assert main(["dashboard", "scores.csv", "--kind", "ranks"]) == 130
+    assert capsys.readouterr().err.endswith("nbstats: interrupted (SIGINT)\n")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.2])
 def test_ctrl_c_before_the_dashboard_serves_prints_one_line(delay, tmp_path):
     # the CSV is read and the page built before Voilà starts: a Ctrl-C then

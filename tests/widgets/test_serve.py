@@ -298,6 +298,61 @@ def test_a_signal_while_voila_starts_stops_it(tmp_path, capsys, monkeypatch, nam
     assert started[0].poll() is not None  # stopped, not left running
 
 
+@pytest.fixture
+def noted_interrupts():
+    serve_process.clear_interrupts()
+    yield
+    serve_process.clear_interrupts()
+
+
+def test_a_dropped_interrupt_keeps_voila_from_starting(
+    tmp_path, monkeypatch, noted_interrupts
+):
+    # the handler noted SIGTERM, but its KeyboardInterrupt was dropped (raised
+    # inside a finalizer): Voilà must not start and serve on
+    import signal
+
+    def popen(*args, **kwargs):
+        raise AssertionError("Voilà was started after an interrupt")
+
+    monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
+    serve_process.record_interrupt(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        serve_process.run_voila(
+            fake_voila("never"), cwd=str(tmp_path), env={}, out=sys.stdout,
+            log=sys.stderr,
+        )  # fmt: skip
+    assert caught.value.signum == signal.SIGTERM  # the command's exit status
+
+
+def test_a_dropped_interrupt_while_voila_runs_stops_it(
+    tmp_path, capsys, monkeypatch, noted_interrupts
+):
+    import signal
+
+    real = subprocess.Popen
+    started = []
+
+    def popen(*args, **kwargs):
+        process = real(*args, **kwargs)
+        started.append(process)
+        serve_process.record_interrupt(signal.SIGINT)  # noted, exception lost
+        return process
+
+    monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
+    command = fake_voila(
+        "[Voila] Voilà is running at:",
+        "http://127.0.0.1:8123/",
+        then="import time; time.sleep(60)",
+    )
+    code = serve_process.run_voila(
+        command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
+    )
+    assert code == 0
+    assert "stopping Voilà" in capsys.readouterr().err
+    assert started[0].poll() is not None  # stopped, not left running
+
+
 def test_top_level_import_stays_light():
     # the CLI imports this module: no widgets, Voilà or nbformat at import
     code = (
