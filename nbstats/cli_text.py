@@ -7,7 +7,8 @@ from __future__ import annotations
 import pandas as pd
 
 from nbstats import scores
-from nbstats.results.render import format_value
+from nbstats.results.number_policy import format_column
+from nbstats.results.procedure_names import posthoc_name
 
 
 def frequentist_analysis(
@@ -63,7 +64,7 @@ def frequentist_analysis(
         res = frequentist.posthoc(
             table, method=method, control=control, alpha=alpha, **hib
         )
-        decisions[method] = res.adjusted.map(format_value) + res.reject.map(
+        decisions[method] = _by_policy(res.adjusted, "pvalue") + res.reject.map(
             {True: " *", False: ""}
         )
     first = frequentist.posthoc(
@@ -71,9 +72,9 @@ def frequentist_analysis(
     )
     summary = pd.DataFrame(
         {
-            "z": first.statistics.map(format_value),
-            "p": first.pvalues.map(format_value),
-            **{f"{m} adj. p": v for m, v in decisions.items()},
+            "z": _by_policy(first.statistics, "statistic"),
+            "p": _by_policy(first.pvalues, "pvalue"),
+            **{f"{posthoc_name(m)} adj. p": v for m, v in decisions.items()},
         }
     )
     out += [summary.to_string(), "(* = rejected)", ""]
@@ -125,3 +126,8 @@ def demo_text() -> str:
         "",
     ]
     return header + "\n" + "\n".join(two) + frequentist_analysis(table6, control="C4.5")
+
+
+def _by_policy(values: pd.Series, kind: str) -> pd.Series:
+    """A column written by the number policy, as the result tables write it."""
+    return pd.Series(format_column(list(values), kind).cells, index=values.index)

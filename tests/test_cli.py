@@ -277,7 +277,8 @@ def test_demo_text_prints_the_full_analysis(capsys):
         "critical difference : 1.25",  # Demšar (2006): 1.25 at α = 0.05
         "critical difference : 1.12",  # and 1.12 at α = 0.10
         "{C4.5+m+cf, C4.5+m, C4.5+cf}; {C4.5+cf, C4.5}",
-        "hommel adj. p",
+        "Hommel adj. p",
+        "C4.5+m     2.34  0.019     0.047 *         0.038 *       0.038 *",
         "Post-hoc comparisons (Shaffer)",
     ]:
         assert expected in out, expected
