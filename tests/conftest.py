@@ -6,8 +6,10 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 
 import pandas as pd
 import pytest
@@ -16,6 +18,19 @@ import nbstats
 
 # figures render headless, in the tests as in CI
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as in a terminal. A runner started in the background by a shell
+    without job control (``./.ci/run &``, many CI agents) hands the tests
+    SIGINT ignored, and every process they start inherits that: Python then
+    installs no KeyboardInterrupt handler, ``_thread.interrupt_main`` does
+    nothing, and a Ctrl-C sent to a command before it installs its own
+    handlers is lost -- the interrupt tests would hang or test nothing."""
+    main = threading.current_thread() is threading.main_thread()
+    if main and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 #: Set by .ci/run: a missing oracle (Rscript, an R package) fails instead of skipping.
 REQUIRE_ORACLES = os.environ.get("NBSTATS_REQUIRE_ORACLES") == "1"

@@ -266,9 +266,10 @@ def test_a_dropped_interrupt_still_stops_the_dashboard(tmp_path, monkeypatch, ca
     monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
     small_csv(tmp_path / "scores.csv")
     monkeypatch.chdir(tmp_path)
+    before = signal.getsignal(signal.SIGINT)
     assert main(["dashboard", "scores.csv", "--kind", "ranks"]) == 130
     assert capsys.readouterr().err.endswith("nbstats: interrupted (SIGINT)\n")
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before  # the caller's, restored
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.2])
