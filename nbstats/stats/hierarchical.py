@@ -110,6 +110,9 @@ def bayes_hierarchical(
         as baycomp does, R̂ at most 1.006.
     random_state : None, int or numpy Generator
         The same value gives the same draws (on the same jax version).
+        ``None`` takes fresh entropy from the operating system: two calls
+        then give slightly different probabilities, within the Monte Carlo
+        error of the chains; give an int to reproduce them.
 
     Returns
     -------

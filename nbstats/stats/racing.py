@@ -133,6 +133,9 @@ def race(
         hang the program — and the pool cannot be used again.
     random_state : None, int or Generator
         Seed of the Bayesian tests' posterior draws (one stream per step).
+        ``None`` takes fresh entropy from the operating system, so a race
+        decided near a threshold may end differently on a second run; give
+        an int to reproduce it.
     progress : bool, optional
         Show a tqdm progress bar; default: only in a terminal or notebook.
 

@@ -160,7 +160,9 @@ def rank_ci(
         rows by their scores (oriented so that larger is better), compared
         lexicographically in that column order. So the same seed gives the
         same intervals, bit for bit, whatever the order of the rows and
-        columns.
+        columns. ``None`` takes fresh entropy from the operating system: two
+        bootstrap calls then give slightly different intervals; give an int
+        to reproduce them (the test-based methods draw nothing).
 
     Returns
     -------
