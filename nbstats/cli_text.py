@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from nbstats import scores
+import nbstats.scores as scores
 from nbstats.results.number_policy import format_column
 from nbstats.results.procedure_names import posthoc_name
 
