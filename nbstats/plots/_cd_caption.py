@@ -6,7 +6,7 @@ from typing import Any
 
 from nbstats.plots.protocols import is_kind
 from nbstats.results.procedure_names import (
-    adjustment_name,
+    adjustment_clause,
     posthoc_name,
     ranking_name,
 )
@@ -36,7 +36,4 @@ def cd_caption(
         return text
     if res.adjust == res.method:
         return f"{name} test, {alpha}"
-    if res.adjust == "none":
-        return f"{name} tests, unadjusted, {alpha}"
-    adjust = adjustment_name(res.adjust)
-    return f"{name} tests, {adjust} adjustment, {alpha}"
+    return f"{name} tests{adjustment_clause(res.method, res.adjust)}, {alpha}"

@@ -21,7 +21,11 @@ from nbstats.plots.style import (
     paper_style,
     titles_shown,
 )
-from nbstats.results.procedure_names import adjustment_name, posthoc_name
+from nbstats.results.procedure_names import (
+    adjustment_clause,
+    adjustment_name,
+    posthoc_name,
+)
 
 __all__ = ["cell_text", "pairwise_heatmap"]
 
@@ -588,10 +592,8 @@ def _title(result: Any, kind: str, control: str | None) -> str:
             f"Bayesian {result.test_name} test, s = {result.s:.3g}\n"
             f"framed: accepted jointly at {1 - result.gamma:g}"
         )
-    how = f"{posthoc_name(result.method)} post-hoc tests"
-    if result.adjust == "none":
-        how += ", unadjusted"
-    elif result.adjust != result.method:
-        how += f", {adjustment_name(result.adjust)} adjustment"
+    how = f"{posthoc_name(result.method)} post-hoc tests" + adjustment_clause(
+        result.method, result.adjust
+    )
     against = f" vs {literal(control)}" if control is not None else ""
     return f"{how}{against}\nframed: significant at α = {result.alpha:g}"

@@ -17,7 +17,7 @@ from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.effect_size import magnitude
 from nbstats.results.procedure_names import (
-    adjustment_name,
+    adjustment_clause,
     posthoc_name,
     ranking_name,
 )
@@ -251,11 +251,7 @@ class PosthocResult(Result):
 
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""
-        how = posthoc_name(self.method)
-        if self.adjust == "none":
-            how += ", unadjusted"
-        elif self.adjust != self.method:
-            how += f", {adjustment_name(self.adjust)} adjustment"
+        how = posthoc_name(self.method) + adjustment_clause(self.method, self.adjust)
         if self.ranking == "durbin":
             how += " after Durbin's test, incomplete design"
         elif self.ranking != "friedman":

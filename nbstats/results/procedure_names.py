@@ -18,6 +18,7 @@ __all__ = [
     "ADJUSTMENT_NAMES",
     "POSTHOC_NAMES",
     "RANKING_NAMES",
+    "adjustment_clause",
     "adjustment_name",
     "posthoc_name",
     "ranking_name",
@@ -41,19 +42,19 @@ POSTHOC_NAMES = {
     "ttest": "paired t",
 }
 
-#: Corrections of many p-values (``adjust=...``).
+#: Corrections of many p-values (``adjust=...``): the step-wise procedures
+#: are the post-hoc procedures of the same name.
 ADJUSTMENT_NAMES = {
-    "holm": "Holm",
-    "hochberg": "Hochberg",
-    "hommel": "Hommel",
-    "finner": "Finner",
-    "li": "Li",
-    "rom": "Rom",
+    **{
+        code: POSTHOC_NAMES[code]
+        for code in (
+            "holm", "hochberg", "hommel", "finner", "li", "rom", "shaffer",
+            "bergmann-hommel",
+        )
+    },
     "bonferroni": "Bonferroni",
-    "shaffer": "Shaffer",
-    "bergmann-hommel": "Bergmann–Hommel",
     "none": "none",
-}
+}  # fmt: skip
 
 #: The ranks a post-hoc result compares (its ``ranking``).
 RANKING_NAMES = {
@@ -77,3 +78,20 @@ def adjustment_name(adjust: str) -> str:
 def ranking_name(ranking: str) -> str:
     """The ranks ``ranking`` in words (the code if it has none)."""
     return RANKING_NAMES.get(ranking, ranking)
+
+
+def adjustment_clause(method: str, adjust: str) -> str:
+    """What follows a procedure's name to say how its p-values were
+    corrected: nothing when the procedure is its own correction (Holm's
+    test), ``", unadjusted"``, or ``", Holm adjustment"``.
+
+    >>> adjustment_clause("holm", "holm"), adjustment_clause("sign", "none")
+    ('', ', unadjusted')
+    >>> posthoc_name("wilcoxon") + adjustment_clause("wilcoxon", "finner")
+    'Wilcoxon signed-rank, Finner adjustment'
+    """
+    if adjust == method:
+        return ""
+    if adjust == "none":
+        return ", unadjusted"
+    return f", {adjustment_name(adjust)} adjustment"
