@@ -68,11 +68,12 @@ __all__ = [
     "write_voila_config",
 ]
 
-#: Signals the command line's handlers received (:func:`record_interrupt`).
-#: Each handler also raises KeyboardInterrupt, but Python drops an exception
-#: raised inside a finalizer (an object collected at that moment): the
-#: record keeps such an interrupt, so that Voilà is not started, or is
-#: stopped, all the same.
+#: Signals received (:func:`record_interrupt`): by the command line's
+#: handlers, which also raise KeyboardInterrupt -- but Python drops an
+#: exception raised inside a finalizer (an object collected at that moment),
+#: and the record keeps such an interrupt, so that Voilà is not started, or
+#: is stopped, all the same -- and by :func:`run_voila`'s own while Voilà
+#: starts. :func:`run_voila` clears it once Voilà has stopped.
 _RECEIVED: list[int] = []
 
 
@@ -365,15 +366,14 @@ def run_voila(
     main_thread = threading.current_thread() is threading.main_thread()
     if _RECEIVED:  # an interrupt whose exception was dropped: never start
         raise _interrupt(_RECEIVED[0])
-    # a Ctrl-C or SIGTERM while Voilà starts is kept for _relay, which stops
+    # a Ctrl-C or SIGTERM while Voilà starts is noted for _relay, which stops
     # Voilà: raised inside Popen it would leave Voilà running (and SIGINT,
     # ignored here as it once was, was lost)
-    interrupted: list[int] = []
     previous: dict[int, Any] = {}
     if main_thread:
         for number in (signal.SIGINT, signal.SIGTERM):
             previous[number] = signal.signal(
-                number, lambda signum, frame: interrupted.append(signum)
+                number, lambda signum, frame: record_interrupt(signum)
             )
     try:
         process = subprocess.Popen(
@@ -395,15 +395,13 @@ def run_voila(
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    with process:  # on leaving: the pipe is closed and Voilà reaped
-        return _relay(
-            process,
-            out=out,
-            log=log,
-            main_thread=main_thread,
-            token=token,
-            interrupted=bool(interrupted),
-        )
+    try:
+        with process:  # on leaving: the pipe is closed and Voilà reaped
+            return _relay(
+                process, out=out, log=log, main_thread=main_thread, token=token
+            )
+    finally:
+        clear_interrupts()  # acted on: Voilà stopped
 
 
 def _relay(
@@ -413,7 +411,6 @@ def _relay(
     log: TextIO,
     main_thread: bool,
     token: str | None,
-    interrupted: bool = False,
 ) -> int:
     def on_sigterm(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -421,7 +418,7 @@ def _relay(
     if main_thread:
         previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        if interrupted:  # Ctrl-C or SIGTERM while Voilà started
+        if _RECEIVED:  # Ctrl-C or SIGTERM while Voilà started
             raise KeyboardInterrupt
         url_next = False
         announced = False

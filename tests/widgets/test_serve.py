@@ -265,23 +265,16 @@ def test_voila_starts_with_sigint_ignored(tmp_path, capsys):
     assert "ignored: True" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
-def test_a_signal_while_voila_starts_stops_it(tmp_path, capsys, monkeypatch, name):
-    # the signal came while Popen ran: it was lost (SIGINT was ignored then),
-    # and raised inside Popen it would have left Voilà running
-    import os
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        pytest.skip("signal handlers are the main thread's")
+def serve_fake_voila(tmp_path, monkeypatch, on_start):
+    """run_voila on a fake Voilà that serves for a minute, ``on_start()``
+    called as Popen returns; its status and the process started."""
     real = subprocess.Popen
     started = []
 
     def popen(*args, **kwargs):
         process = real(*args, **kwargs)
         started.append(process)
-        os.kill(os.getpid(), getattr(signal, name))  # comes in now
+        on_start()
         return process
 
     monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
@@ -293,9 +286,27 @@ def test_a_signal_while_voila_starts_stops_it(tmp_path, capsys, monkeypatch, nam
     code = serve_process.run_voila(
         command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
     )
+    return code, started[0]
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_voila_starts_stops_it(tmp_path, capsys, monkeypatch, name):
+    # the signal came while Popen ran: it was lost (SIGINT was ignored then),
+    # and raised inside Popen it would have left Voilà running
+    import os
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+    code, process = serve_fake_voila(
+        tmp_path,
+        monkeypatch,
+        lambda: os.kill(os.getpid(), getattr(signal, name)),  # comes in now
+    )
     assert code == 0
     assert "stopping Voilà" in capsys.readouterr().err
-    assert started[0].poll() is not None  # stopped, not left running
+    assert process.poll() is not None  # stopped, not left running
 
 
 @pytest.fixture
@@ -330,27 +341,19 @@ def test_a_dropped_interrupt_while_voila_runs_stops_it(
 ):
     import signal
 
-    real = subprocess.Popen
-    started = []
-
-    def popen(*args, **kwargs):
-        process = real(*args, **kwargs)
-        started.append(process)
-        serve_process.record_interrupt(signal.SIGINT)  # noted, exception lost
-        return process
-
-    monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
-    command = fake_voila(
-        "[Voila] Voilà is running at:",
-        "http://127.0.0.1:8123/",
-        then="import time; time.sleep(60)",
-    )
-    code = serve_process.run_voila(
-        command, cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr
+    code, process = serve_fake_voila(
+        tmp_path,
+        monkeypatch,
+        lambda: serve_process.record_interrupt(signal.SIGINT),  # exception lost
     )
     assert code == 0
     assert "stopping Voilà" in capsys.readouterr().err
-    assert started[0].poll() is not None  # stopped, not left running
+    assert process.poll() is not None  # stopped, not left running
+    # acted on: the next server in this process starts
+    assert serve_process.run_voila(
+        fake_voila("[Voila] Voilà is running at:", "http://127.0.0.1:8123/"),
+        cwd=str(tmp_path), env={}, out=sys.stdout, log=sys.stderr,
+    ) == 0  # fmt: skip
 
 
 def test_top_level_import_stays_light():
