@@ -70,9 +70,11 @@ def frequentist_analysis(
     first = frequentist.posthoc(
         table, method="holm", control=control, alpha=alpha, **hib
     )
+    z = format_column(list(first.statistics), "statistic")
     summary = pd.DataFrame(
         {
-            "z": _by_policy(first.statistics, "statistic"),
+            # the header names a common power of ten, if the column has one
+            z.header("z"): pd.Series(z.cells, index=first.statistics.index),
             "p": _by_policy(first.pvalues, "pvalue"),
             **{f"{posthoc_name(m)} adj. p": v for m, v in decisions.items()},
         }

@@ -17,7 +17,7 @@ import pandas as pd
 from nbstats.report.display import _and, paragraph, table
 from nbstats.report.methods import Paragraph
 from nbstats.report.typeset import html_breaks, latex_longtable
-from nbstats.results.number_policy import format_column, format_number
+from nbstats.results.number_policy import format_column
 from nbstats.results.render import escape_latex
 
 #: Above this many algorithms the score table leaves out the rank of every
@@ -269,10 +269,10 @@ def _score_texts(values: Any) -> list[list[str]]:
     >>> import numpy as np
     >>> _score_texts(np.array([[0.8, 0.85], [1.0, 0.8522]]))
     [['0.8000', '0.8500'], ['1.0000', '0.8522']]
+    >>> _score_texts(np.array([[0.41, 2.4e6]]))
+    [['4.100 × 10⁻¹', '2.400 × 10⁶']]
     """
-    column = format_column(values.ravel().tolist(), "score")
-    if column.scale:
-        return [[format_number(v, "score") for v in row] for row in values]
+    column = format_column(values.ravel().tolist(), "score", common_scale=False)
     width = values.shape[1]
     return [column.cells[i : i + width] for i in range(0, len(column.cells), width)]
 

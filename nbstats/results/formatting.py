@@ -104,11 +104,13 @@ def _format_float(v: float, digits: int) -> str:
     a = abs(v)
     if a == 0:
         return "0.0"
-    if a < SMALL or a >= LARGE:
+    # the exponent of the value as rounded: 999999.6 is "1.00 × 10⁶", not
+    # "1000000", and 9.99996 is "10.00", not "10.000"
+    exponent = int(f"{a:.{max(digits, 1) - 1}e}".split("e")[1])
+    if a < SMALL or exponent >= math.log10(LARGE):
         return sign + _scientific(a)
     if v.is_integer():
         return sign + f"{a:.1f}"
-    exponent = math.floor(math.log10(a))
     decimals = max(digits - 1 - exponent, 0)
     text = f"{a:.{decimals}f}"
     if "." in text:
@@ -195,9 +197,10 @@ def _superscript(exponent: int) -> str:
     return str(exponent).translate(_SUPERSCRIPT_DIGITS)
 
 
-def _scientific(a: float) -> str:
-    """``a`` > 0 with three significant figures: ``1.23 × 10⁻⁶``."""
-    mantissa, exponent = f"{a:.2e}".split("e")
+def _scientific(a: float, figures: int = 3) -> str:
+    """``a`` > 0 with ``figures`` significant figures: ``1.23 × 10⁻⁶``; the
+    exponent is that of the rounded value (a mantissa is never 10)."""
+    mantissa, exponent = f"{a:.{figures - 1}e}".split("e")
     return f"{mantissa} × 10{_superscript(int(exponent))}"
 
 

@@ -22,13 +22,38 @@ number        anything else: like a score
 
 Negative numbers carry a true minus sign, U+2212 (``−1.83``), which
 :func:`~nbstats.results.formatting.escape_latex` writes ``$-$``; zero is
-never signed. Numbers are never in e-notation. **Extreme scales**: a column
-of scores, statistics, effects or other numbers whose largest magnitude is
-below 10⁻³ or at least 10⁶ is written with a common power of ten, named in
-its header (``score (×10⁻⁶)``: ``1.235``, ``0.870``); a lone value (a key
-figure, a caption) at such a scale in scientific notation with three
-significant figures (``1.23 × 10⁻⁶``, ``1.00 × 10³⁰⁰``). Never "< 0.0001" for
-a real value, never a 301-digit integer.
+never signed. **Extreme scales**: a column of numbers (any kind but p-values
+and probabilities) whose largest magnitude, *as printed*, is below 10⁻³ or
+at least 10⁶ is written with a common power of ten, named in its header
+(``score (×10⁻⁶)``: ``1.235``, ``0.870``), chosen after rounding so that its
+largest number prints in [1, 10) (9.9995 × 10⁻⁴ is ``1.000`` under ×10⁻³,
+never ``10.000`` under ×10⁻⁴); a lone value (a key figure, a caption) at such
+a scale in scientific notation with three significant figures (``1.23 ×
+10⁻⁶``, ``1.00 × 10³⁰⁰``). Never "< 0.0001" for a real value, never a
+301-digit number.
+
+**No value is lost** (issue 34). In every column:
+
+- a nonzero value never prints as a zero;
+- two values print the same only if they differ by less than 10⁻³ of the
+  larger (:data:`RELATIVE_PRECISION`) or, in a column without a power of
+  ten, by less than the unit of the kind's decimals (10⁻⁴ for scores and
+  numbers, 10⁻² for ranks, statistics, effects and counts); p-values and
+  probabilities by less than 0.001, or both beyond the same bound
+  (``< 0.001``, ``> 0.999``), which says so;
+- a printed number, times the column's power of ten, is within half a unit
+  of its last digit of the true value.
+
+A column the kind's decimals would break that for (``0.00004`` beside
+``0.5``, an effect of 0.003) gets more decimals, as few as keep it, up to
+:data:`MOST_DECIMALS` (``0.50000``, ``0.00004``); one with a power of ten
+keeps its decimals. If that is not enough (magnitudes that span too much for
+one scale, such as run times of 0.41 s, 1.75 s and 2.4 × 10⁶ s), every number
+of the column is in scientific notation with four significant figures
+(``4.100 × 10⁻¹``, ``1.750 × 10⁰``, ``2.400 × 10⁶``; an exact zero is
+``0``): the column's :attr:`Column.scientific`. Integers print exactly.
+Numbers are never in e-notation (``1.2e-05``). CSV files (``to_frame()``,
+the report's downloads) hold the numbers themselves, not this text.
 
 A column's kind is declared by the result that makes the table (its
 ``_kinds()``); a column it does not declare gets its kind from its header
@@ -46,6 +71,7 @@ import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from numbers import Integral, Real
 
 import numpy as np
@@ -96,10 +122,17 @@ _DECIMALS = {
     "effect": (2, True),
     "count": (2, False),
 }
-#: Kinds whose columns may take a common power of ten.
-_SCALED = {"score", "number", "statistic", "effect", "count"}
 #: Decimals of a column written with a common power of ten (at most).
 SCALED_DECIMALS = 3
+#: Two values in one column print the same only if they differ by less than
+#: this share of the larger (or, without a power of ten, by less than the
+#: kind's unit): see the module's docstring.
+RELATIVE_PRECISION = 1e-3
+#: Most decimals a column in fixed point takes to keep its values apart;
+#: beyond, the column is in scientific notation.
+MOST_DECIMALS = 6
+#: Significant figures of a number in a column in scientific notation.
+SCIENTIFIC_FIGURES = 4
 
 
 def _is_number(value: object) -> bool:
@@ -251,6 +284,10 @@ class Column:
         names it (:meth:`header`).
     numeric : bool
         Whether the column holds numbers (right-aligned), not text.
+    scientific : bool
+        Whether every number is in scientific notation (``4.100 × 10⁻¹``):
+        its magnitudes span too much for one power of ten; ``decimals`` are
+        then the mantissas'.
     """
 
     cells: list[str]
@@ -258,6 +295,7 @@ class Column:
     decimals: int
     scale: int
     numeric: bool
+    scientific: bool = False
 
     def header(self, name: object) -> object:
         """``name`` in words, with the common power of ten if there is one:
@@ -283,14 +321,30 @@ def _precision(values: Sequence[float], most: int) -> int:
     return most
 
 
-def _fixed(v: float, decimals: int) -> str:
+def _shifted(v: float, scale: int) -> Decimal:
+    """``v`` / 10^scale, exactly (no float overflow or underflow at 1e±300)."""
+    return Decimal(v).scaleb(-scale)
+
+
+def _fixed(v: float, decimals: int, scale: int = 0) -> str:
+    """``v`` / 10^scale with ``decimals`` decimals, rounded half to even from
+    its exact value, as Python's ``format`` rounds."""
     if math.isnan(v):
         return "—"
     if math.isinf(v):
         return "∞" if v > 0 else MINUS + "∞"
-    text = f"{abs(v):.{decimals}f}"
+    text = f"{abs(_shifted(v, scale)):.{decimals}f}"
     negative = v < 0 and any(ch not in "0." for ch in text)
     return (MINUS if negative else "") + text
+
+
+def _scientific_cell(v: float) -> str:
+    """A cell of a column in scientific notation: four significant figures."""
+    if math.isnan(v) or math.isinf(v):
+        return _fixed(v, 0)
+    if v == 0:
+        return "0"
+    return (MINUS if v < 0 else "") + _scientific(abs(v), SCIENTIFIC_FIGURES)
 
 
 def _bounded(v: float, decimals: int, kind: str) -> str:
@@ -305,7 +359,73 @@ def _bounded(v: float, decimals: int, kind: str) -> str:
     return f"{min(v, 1.0):.{decimals}f}"
 
 
-def format_column(values: Sequence[object], kind: str | None = None) -> Column:
+def _policy_layout(finite: list[float], kind: str) -> tuple[int, int]:
+    """(scale, decimals) by the kind's rule: the scale a power of ten when the
+    largest magnitude, *as printed*, is below 10⁻³ or at least 10⁶."""
+    most, fixed = _DECIMALS[kind]
+    biggest = max((abs(v) for v in finite), default=0.0)
+    decimals = most if fixed else _precision(finite, most)
+    if not biggest or (biggest >= SMALL and round(biggest, decimals) < LARGE):
+        return 0, decimals
+    scale = math.floor(math.log10(biggest))
+    shifted = [float(_shifted(v, scale)) for v in finite]
+    return scale, _precision(shifted, min(most, SCALED_DECIMALS))
+
+
+def _mantissa_scale(biggest: float, scale: int, decimals: int) -> int:
+    """``scale``, or the next power of ten when the largest magnitude would
+    print as 10.000 (the scale is chosen after rounding)."""
+    if not scale:
+        return 0
+    if round(_shifted(biggest, scale), decimals) >= 10:
+        return scale + 1
+    return scale
+
+
+def _faithful(floats: list[float], cells: list[str], scale: int, kind: str) -> bool:
+    """Whether no nonzero value prints as zero and two values print the same
+    only if they differ by less than :data:`RELATIVE_PRECISION` of the larger
+    or, in a column without a power of ten, by less than the kind's unit."""
+    unit = 0.0 if scale else 10.0 ** -_DECIMALS[kind][0]
+    spans: dict[str, tuple[float, float]] = {}
+    for v, cell in zip(floats, cells, strict=True):
+        if not math.isfinite(v):
+            continue
+        if v and not cell.strip(MINUS + "0."):
+            return False  # a nonzero value written as a zero
+        low, high = spans.get(cell, (v, v))
+        spans[cell] = (min(low, v), max(high, v))
+    return all(
+        high - low < max(unit, RELATIVE_PRECISION * max(abs(low), abs(high)))
+        for low, high in spans.values()
+        if high != low
+    )
+
+
+def _number_column(floats: list[float], kind: str, common_scale: bool) -> Column:
+    """A column of real numbers (not p-values, probabilities or integers): the
+    kind's layout; without a power of ten, more decimals while a value would be
+    lost (up to :data:`MOST_DECIMALS`); else every value in scientific
+    notation."""
+    finite = [v for v in floats if math.isfinite(v)]
+    scale, decimals = _policy_layout(finite, kind)
+    if not scale:
+        tries = range(decimals, max(decimals, MOST_DECIMALS) + 1)
+    else:
+        tries = range(decimals, decimals + 1 if common_scale else decimals)
+    biggest = max((abs(v) for v in finite), default=0.0)
+    for more in tries:
+        at = _mantissa_scale(biggest, scale, more)
+        cells = [_fixed(v, more, at) for v in floats]
+        if _faithful(floats, cells, at, kind):
+            return Column(cells, kind, more, at, True)
+    cells = [_scientific_cell(v) for v in floats]
+    return Column(cells, kind, SCIENTIFIC_FIGURES - 1, 0, True, scientific=True)
+
+
+def format_column(
+    values: Sequence[object], kind: str | None = None, *, common_scale: bool = True
+) -> Column:
     """Write a column of values by the number policy.
 
     Parameters
@@ -316,6 +436,10 @@ def format_column(values: Sequence[object], kind: str | None = None) -> Column:
         value (:func:`format_value`).
     kind : str, optional
         One of :data:`KINDS`; default ``"number"``.
+    common_scale : bool
+        Whether the column may take a common power of ten (for a table that
+        shows its :meth:`Column.header`); if not, a column at an extreme scale
+        is in scientific notation.
 
     Returns
     -------
@@ -334,11 +458,20 @@ def format_column(values: Sequence[object], kind: str | None = None) -> Column:
     ['< 0.001', '0.030', '0.500']
     >>> format_column([0.9996, 0.5], "probability").cells
     ['> 0.999', '0.500']
-    >>> col = format_column([1.2345e-6, 8.7e-7, -2e-7], "score")
+    >>> col = format_column([1.2346e-6, 8.7e-7, -2e-7], "score")
     >>> col.cells, col.header("score")
     (['1.235', '0.870', '−0.200'], 'score (×10⁻⁶)')
     >>> format_column([1.5e300, 2e299], "score").header("score")
     'score (×10³⁰⁰)'
+
+    A value the kind's decimals would write as zero gets more decimals; a
+    column whose magnitudes span too much for one scale is in scientific
+    notation, every value with four significant figures:
+
+    >>> format_column([0.5, 0.00004], "score").cells
+    ['0.50000', '0.00004']
+    >>> format_column([0.41, 1.75, 2.4e6], "score").cells
+    ['4.100 × 10⁻¹', '1.750 × 10⁰', '2.400 × 10⁶']
     """
     kind = kind or "number"
     if kind not in _DECIMALS:
@@ -349,21 +482,14 @@ def format_column(values: Sequence[object], kind: str | None = None) -> Column:
         cells = [format_value(v) for v in items]
         return Column(cells, kind, 0, 0, numeric=all(numeric) and bool(items))
     floats = [math.nan if v is None else float(v) for v in items]
-    finite = [v for v in floats if math.isfinite(v)]
-    most, fixed = _DECIMALS[kind]
     if kind in ("pvalue", "probability"):
+        most = _DECIMALS[kind][0]
         cells = [_bounded(v, most, kind) for v in floats]
         return Column(cells, kind, most, 0, numeric=True)
-    scale = 0
-    exact = all(isinstance(v, Integral) for v in items if v is not None)
-    biggest = max((abs(v) for v in finite), default=0.0)
-    if kind in _SCALED and not exact and biggest and not SMALL <= biggest < LARGE:
-        scale = math.floor(math.log10(biggest))
-        floats = [v / 10.0**scale for v in floats]
-        finite = [v for v in floats if math.isfinite(v)]
-        most, fixed = min(most, SCALED_DECIMALS), False
-    decimals = 0 if exact else most if fixed else _precision(finite, most)
-    return Column([_fixed(v, decimals) for v in floats], kind, decimals, scale, True)
+    if all(isinstance(v, Integral) for v in items if v is not None):
+        cells = ["—" if v is None else format_value(v) for v in items]
+        return Column(cells, kind, 0, 0, numeric=True)
+    return _number_column(floats, kind, common_scale)
 
 
 def format_number(value: object, kind: str | None = None) -> str:
@@ -384,7 +510,7 @@ def format_number(value: object, kind: str | None = None) -> str:
     if isinstance(value, (tuple, list)):
         return "(" + ", ".join(format_number(v, kind) for v in value) + ")"
     column = format_column([value], kind)
-    if column.scale:
+    if column.scale or column.scientific:
         v = float(value)  # type: ignore[arg-type]
         return (MINUS if v < 0 else "") + _scientific(abs(v))
     return column.cells[0]

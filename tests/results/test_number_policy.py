@@ -265,10 +265,12 @@ def test_columns_of_whole_numbers_and_integers():
         "0.50",
         f"{MINUS}0.25",
     ]
-    # a value that rounds to zero carries no sign
+    # zero carries no sign; a nonzero value never prints as zero (issue 34,
+    # finding 12): it gets the decimals it needs
+    assert formatting.format_column([-0.0, 0.5], "score").cells == ["0.0", "0.5"]
     assert formatting.format_column([-0.00001, 0.5], "score").cells == [
-        "0.0000",
-        "0.5000",
+        f"{MINUS}0.00001",
+        "0.50000",
     ]
     frame = pd.DataFrame({"n": [3, 12]})  # a bare index is not shown
     assert "<th scope" not in render.html_table(frame)
