@@ -107,10 +107,12 @@ KERNEL_MANAGER = "nbstats.widgets.serve_voila.CappedKernelManager"
 #: object traitlets gives a config file).
 VOILA_CONFIG = """\
 # by nbstats dashboard: each page gets its _xsrf cookie, so that closing or
-# reloading it shuts its kernel down (see nbstats.widgets.serve_voila)
-from nbstats.widgets.serve_voila import set_xsrf_cookie
+# reloading it shuts its kernel down; and a template that fetches nothing
+# from another host (see nbstats.widgets.serve_voila)
+from nbstats.widgets.serve_voila import set_xsrf_cookie, use_offline_template
 
 c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
+use_offline_template(c)
 """
 
 #: How long Voilà may take to shut its kernels down after a stop signal.
@@ -200,7 +202,9 @@ def write_voila_config(folder: str | os.PathLike[str]) -> Path:
 
     It installs :func:`nbstats.widgets.serve_voila.set_xsrf_cookie`, without
     which a page cannot shut its kernel down when closed (a Python hook: no
-    command-line option can carry it). Give ``folder`` to
+    command-line option can carry it), and the page's template that fetches
+    nothing from another host
+    (:func:`~nbstats.widgets.serve_voila.use_offline_template`). Give ``folder`` to
     :func:`voila_command` as ``config_dir`` (never Voilà's working directory,
     where ``python -m voila`` would import this ``voila.py`` as Voilà).
 

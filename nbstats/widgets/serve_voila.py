@@ -19,6 +19,12 @@
   ``voila.py`` config file :func:`nbstats.widgets.serve.write_voila_config`
   writes where Voilà runs (Voilà reads ``voila.py`` from its working
   directory first).
+- :func:`use_offline_template`: called by the same ``voila.py``, it serves
+  the page with the template ``nbstats-offline`` (in
+  ``nbstats/widgets/voila_share``): Voilà's lab template without the Font
+  Awesome stylesheets it links from a CDN, so that the page makes no request
+  outside 127.0.0.1 and works offline. Voilà's own ``voila-style.js`` bundles
+  Font Awesome 5 with its fonts, which Voilà serves, so icons still show.
 
 This module imports jupyter_server and tornado: only Voilà's process (and the
 tests) import it; :mod:`nbstats.widgets.serve` names it by string.
@@ -26,13 +32,27 @@ tests) import it; :mod:`nbstats.widgets.serve` names it by string.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from traitlets import Integer
 
-__all__ = ["CappedKernelManager", "limit_message", "set_xsrf_cookie"]
+__all__ = [
+    "TEMPLATE",
+    "TEMPLATE_ROOT",
+    "CappedKernelManager",
+    "limit_message",
+    "set_xsrf_cookie",
+    "use_offline_template",
+]
+
+#: The Voilà template of the dashboard page (see :func:`use_offline_template`).
+TEMPLATE = "nbstats-offline"
+#: The Jupyter data directory that holds it, as ``voila/templates/<TEMPLATE>``.
+TEMPLATE_ROOT = Path(__file__).with_name("voila_share")
 
 
 def set_xsrf_cookie(handler: web.RequestHandler, notebook: Any, cwd: str) -> None:
@@ -51,6 +71,34 @@ def set_xsrf_cookie(handler: web.RequestHandler, notebook: Any, cwd: str) -> Non
     True
     """
     handler.xsrf_token  # noqa: B018 -- the property sets the cookie
+
+
+def use_offline_template(config: Any) -> None:
+    """In Voilà's ``voila.py``: serve the page with :data:`TEMPLATE`.
+
+    Voilà finds a template by name in the Jupyter data directories, so
+    :data:`TEMPLATE_ROOT` is put first on ``JUPYTER_PATH`` (Voilà reads it
+    after its config files; its kernels inherit it, which only adds a data
+    directory that holds this template).
+
+    Examples
+    --------
+    >>> from traitlets.config import Config
+    >>> saved, c = os.environ.get("JUPYTER_PATH"), Config()
+    >>> use_offline_template(c)
+    >>> c.VoilaConfiguration.template
+    'nbstats-offline'
+    >>> os.environ["JUPYTER_PATH"].split(os.pathsep)[0] == str(TEMPLATE_ROOT)
+    True
+    >>> if saved is None:
+    ...     del os.environ["JUPYTER_PATH"]
+    ... else:
+    ...     os.environ["JUPYTER_PATH"] = saved
+    """
+    others = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    if str(TEMPLATE_ROOT) not in others:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_ROOT), *others])
+    config.VoilaConfiguration.template = TEMPLATE
 
 
 def limit_message(max_kernels: int, cull_idle: int) -> str:

@@ -160,6 +160,20 @@ def served(tmp_path, chromium):
         yield url
 
 
+#: What a page's markup links or loads (stylesheets, scripts, images, fonts).
+LINKED = re.compile(
+    r"""<(?:link|script|img|iframe)\b[^>]*?\b(?:href|src)=["']([^"']+)"""
+)
+
+
+def _on_this_machine(address: str) -> bool:
+    """Whether a request goes to 127.0.0.1 (or is inline: data:, blob:)."""
+    parts = urllib.parse.urlsplit(address)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    return parts.hostname in ("127.0.0.1", "localhost", "::1")
+
+
 def _decisions(page) -> collections.Counter:
     """The decision words of the matrix cells (not of the legend)."""
     cells = page.locator(f"{DASHBOARD} td").all_inner_texts()
@@ -213,6 +227,10 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             page_errors = []
             page.on("pageerror", lambda error: page_errors.append(str(error)))
+            # every request and websocket of the page: none may leave the machine
+            requested = []
+            page.on("request", lambda request: requested.append(request.url))
+            page.on("websocket", lambda socket: requested.append(socket.url))
             page.goto(url, wait_until="domcontentloaded", timeout=45_000)
             # the dashboard, or the traceback of a failed notebook cell
             handle = page.locator(f"{SLIDER} .noUi-handle")
@@ -253,6 +271,12 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
             page.screenshot(path=shot, full_page=True)
             shutil.copyfile(shot, SCREENSHOT)
             squeezed = page.evaluate(SQUEEZED, DASHBOARD)
+            page.wait_for_load_state("networkidle", timeout=30_000)
+            markup = [page.content()]
+            # Voilà's error pages are offline too
+            missing = urllib.parse.urljoin(url, "/voila/no-such-page")
+            assert page.goto(missing, wait_until="networkidle").status >= 400
+            markup.append(page.content())
         finally:
             browser.close()
 
@@ -263,6 +287,13 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
     assert sum(after[w] for w in undecided) < sum(before[w] for w in undecided)
     assert sum(after[w] for w in decided) > sum(before[w] for w in decided)
     assert not page_errors, page_errors
+    # offline: no stylesheet, font or script from a CDN (issue 34: Voilà's
+    # template linked Font Awesome from cdn.jsdelivr.net)
+    assert requested and missing in requested
+    outside = [address for address in requested if not _on_this_machine(address)]
+    assert not outside, f"requests that leave the machine: {outside}"
+    links = [a for text in markup for a in LINKED.findall(text)]
+    assert links and all(_on_this_machine(a) for a in links if "://" in a), links
     # a reader sees every view: none squeezed to nothing or pushed off the page
     assert not squeezed, f"views that do not fit (see {SCREENSHOT}): {squeezed}"
 
