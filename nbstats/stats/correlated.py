@@ -74,18 +74,32 @@ def fold_design(
     """The correlation ρ of n fold scores from how they were made.
 
     Give ``folds`` (k, folds per run), ``runs`` (repetitions of k-fold
-    cross-validation; k = n / runs), both (then n must be runs × k), or
-    ``test_fraction`` (n_test / n_total, for repeated random hold-out splits).
-    One of them is required: assuming a single run (as baycomp does by
-    default) would make ρ = 1/n for ten runs of ten folds instead of 1/10 and
-    the variance far too small — a silent wrong answer.
+    cross-validation), both, or ``test_fraction`` (n_test / n_total, for
+    repeated random hold-out splits). One of them is required: assuming a
+    single run (as baycomp does by default) would make ρ = 1/n for ten runs of
+    ten folds instead of 1/10 and the variance far too small — a silent wrong
+    answer.
+
+    r runs of k-fold cross-validation give exactly n = r × k scores, so
+    ``folds`` and ``runs`` are held to that rule alike: ``folds=k`` needs n a
+    multiple of k (then r = n / k), ``runs=r`` needs n a multiple of r with
+    k = n / r >= 2, and both need n = r × k. Scores that are not whole runs
+    of one k-fold cross-validation (a run cut short) are refused with the
+    way out: ``test_fraction=1/k``, the same correlation without the claim of
+    whole runs.
 
     Examples
     --------
     >>> fold_design(100, runs=10)
     FoldDesign(rho=0.1, folds=10, runs=10)
+    >>> fold_design(100, folds=10)
+    FoldDesign(rho=0.1, folds=10, runs=10)
     >>> fold_design(30, test_fraction=0.2).ratio
     0.25
+    >>> fold_design(10, folds=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 10 fold scores cannot come from whole runs of 3-fold ...
     """
     if test_fraction is not None:
         if folds is not None or runs is not None:
@@ -111,12 +125,28 @@ def fold_design(
         folds = _count("folds", folds, minimum=2)
     if runs is not None:
         runs = _count("runs", runs, minimum=1)
-    if folds is None:
+    if folds is not None and runs is not None:
+        if runs * folds != n:
+            raise ValueError(
+                f"runs={runs} × folds={folds} = {runs * folds} scores expected, "
+                f"got {n}; r runs of k-fold cross-validation give r × k scores."
+            )
+    elif folds is not None:
+        if n % folds:
+            raise ValueError(
+                f"{n} fold scores cannot come from whole runs of {folds}-fold "
+                f"cross-validation ({n} is not a multiple of {folds}: r runs give "
+                f"r × {folds} scores); pass the scores of whole runs, or "
+                f"test_fraction=1/{folds} (ρ = 1/{folds} without whole runs)."
+            )
+        runs = n // folds
+    else:
         if n % runs:
             raise ValueError(
-                f"{n} fold scores cannot come from runs={runs} runs of the same "
-                f"k-fold cross-validation ({n} is not a multiple of {runs}); pass "
-                f"folds=k, or test_fraction for hold-out splits."
+                f"{n} fold scores cannot come from runs={runs} whole runs of one "
+                f"k-fold cross-validation ({n} is not a multiple of {runs}: "
+                f"{runs} runs give {runs} × k scores); pass the scores of whole "
+                f"runs, or test_fraction=1/k (ρ = 1/k without whole runs)."
             )
         folds = n // runs
         if folds < 2:
@@ -124,12 +154,6 @@ def fold_design(
                 f"runs={runs} with {n} scores leaves {folds} fold per run; k-fold "
                 f"cross-validation needs k >= 2."
             )
-    elif runs is None:
-        runs = n // folds if n % folds == 0 else None
-    elif runs * folds != n:
-        raise ValueError(
-            f"runs={runs} × folds={folds} = {runs * folds} scores expected, got {n}."
-        )
     return FoldDesign(rho=1.0 / folds, folds=folds, runs=runs)
 
 

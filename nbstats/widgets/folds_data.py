@@ -154,14 +154,8 @@ class FoldTests:
             design = fold_design(n, folds=folds, runs=runs, test_fraction=test_fraction)
         if test_fraction is not None:
             return None
-        if runs is None:
-            k = int(design.folds)  # type: ignore[arg-type]
-            if any(n % k for n in self.groups):
-                raise ValueError(
-                    f"folds={folds} does not divide every data set's folds "
-                    f"({sorted(self.groups)}); pass runs= or test_fraction=."
-                )
-            runs = int(self.n[0]) // k
+        if runs is None:  # folds=k divides every data set's n (fold_design)
+            runs = int(self.n[0]) // int(design.folds)  # type: ignore[arg-type]
         return int(runs)
 
     def moments(self, i: int, j: int, runs: int | None, fraction: float) -> tuple:

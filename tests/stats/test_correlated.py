@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import nbstats
@@ -265,3 +267,50 @@ def test_results_render_and_plot(tmp_path):
     import matplotlib.pyplot as plt
 
     plt.close(ax.figure)
+
+
+# -- the k × r structure (issue 34: 10 scores passed with folds=3, not runs=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(2, 200),
+    k=st.one_of(st.none(), st.integers(2, 25)),
+    r=st.one_of(st.none(), st.integers(1, 25)),
+)
+def test_folds_and_runs_follow_one_rule(n, k, r):
+    # r runs of k-fold cross-validation give exactly r × k scores: a design is
+    # accepted exactly when some whole r and k >= 2 with r × k = n fit it
+    if k is None and r is None:
+        return
+    if k is not None and r is not None:
+        fits = k * r == n
+    elif k is not None:
+        fits = n % k == 0
+    else:
+        fits = n % r == 0 and n // r >= 2
+    if not fits:
+        with pytest.raises(ValueError, match="scores"):
+            fold_design(n, folds=k, runs=r)
+        return
+    design = fold_design(n, folds=k, runs=r)
+    assert design.folds * design.runs == n
+    assert design.rho == 1 / design.folds
+    # the same design, however it is named
+    assert fold_design(n, folds=design.folds) == design
+    assert fold_design(n, runs=design.runs) == design
+
+
+def test_ten_scores_are_refused_with_folds_3_as_with_runs_3():
+    a = np.linspace(0.8, 0.9, 10)
+    b = a + np.linspace(-0.01, 0.03, 10)
+    for design in ({"folds": 3}, {"runs": 3}):
+        with pytest.raises(ValueError, match="10 is not a multiple of 3") as error:
+            nbstats.correlated_ttest(a, b, **design)
+        assert "test_fraction=1/" in str(error.value)  # the way out
+        with pytest.raises(ValueError, match="10 is not a multiple of 3"):
+            nbstats.bayes_correlated_ttest(a, b, **design)
+    # the way out: the correlation of 3-fold splits without whole runs
+    res = nbstats.correlated_ttest(a, b, test_fraction=1 / 3)
+    t, df, _, _ = _nadeau_bengio(a, b, 3)
+    assert (res.statistic, res.df) == (pytest.approx(t), df)
