@@ -333,7 +333,7 @@ def _fixed(v: float, decimals: int, scale: int = 0) -> str:
         return "—"
     if math.isinf(v):
         return "∞" if v > 0 else MINUS + "∞"
-    text = f"{abs(_shifted(v, scale)):.{decimals}f}"
+    text = f"{abs(_shifted(v, scale) if scale else v):.{decimals}f}"
     negative = v < 0 and any(ch not in "0." for ch in text)
     return (MINUS if negative else "") + text
 
@@ -382,21 +382,24 @@ def _mantissa_scale(biggest: float, scale: int, decimals: int) -> int:
     return scale
 
 
-def _faithful(floats: list[float], cells: list[str], scale: int, kind: str) -> bool:
+def _is_zero(cell: str) -> bool:
+    return not cell.strip(MINUS + "0.")
+
+
+def _kept_apart(floats: list[float], cells: list[str]) -> bool:
     """Whether no nonzero value prints as zero and two values print the same
-    only if they differ by less than :data:`RELATIVE_PRECISION` of the larger
-    or, in a column without a power of ten, by less than the kind's unit."""
-    unit = 0.0 if scale else 10.0 ** -_DECIMALS[kind][0]
+    only if they differ by less than :data:`RELATIVE_PRECISION` of the
+    larger (the rule of a column with a power of ten)."""
     spans: dict[str, tuple[float, float]] = {}
     for v, cell in zip(floats, cells, strict=True):
         if not math.isfinite(v):
             continue
-        if v and not cell.strip(MINUS + "0."):
-            return False  # a nonzero value written as a zero
+        if v and _is_zero(cell):
+            return False
         low, high = spans.get(cell, (v, v))
         spans[cell] = (min(low, v), max(high, v))
     return all(
-        high - low < max(unit, RELATIVE_PRECISION * max(abs(low), abs(high)))
+        high - low < RELATIVE_PRECISION * max(abs(low), abs(high))
         for low, high in spans.values()
         if high != low
     )
@@ -404,21 +407,26 @@ def _faithful(floats: list[float], cells: list[str], scale: int, kind: str) -> b
 
 def _number_column(floats: list[float], kind: str, common_scale: bool) -> Column:
     """A column of real numbers (not p-values, probabilities or integers): the
-    kind's layout; without a power of ten, more decimals while a value would be
-    lost (up to :data:`MOST_DECIMALS`); else every value in scientific
-    notation."""
+    kind's layout; without a power of ten, more decimals while a value would
+    print as zero (up to :data:`MOST_DECIMALS`); else every value in
+    scientific notation."""
     finite = [v for v in floats if math.isfinite(v)]
     scale, decimals = _policy_layout(finite, kind)
     if not scale:
-        tries = range(decimals, max(decimals, MOST_DECIMALS) + 1)
-    else:
-        tries = range(decimals, decimals + 1 if common_scale else decimals)
-    biggest = max((abs(v) for v in finite), default=0.0)
-    for more in tries:
-        at = _mantissa_scale(biggest, scale, more)
-        cells = [_fixed(v, more, at) for v in floats]
-        if _faithful(floats, cells, at, kind):
-            return Column(cells, kind, more, at, True)
+        # Without a power of ten, values that print the same differ by less
+        # than the kind's unit already (10^-decimals, or less than 1e-9 of
+        # them at the data's own precision): only a value written as zero
+        # can be lost, and the smallest magnitude is the first to be.
+        least = min((abs(v) for v in finite if v), default=0.0)
+        for more in range(decimals, max(decimals, MOST_DECIMALS) + 1):
+            if not least or not _is_zero(_fixed(least, more)):
+                return Column([_fixed(v, more) for v in floats], kind, more, 0, True)
+    elif common_scale:
+        biggest = max(abs(v) for v in finite)
+        scale = _mantissa_scale(biggest, scale, decimals)
+        cells = [_fixed(v, decimals, scale) for v in floats]
+        if _kept_apart(floats, cells):
+            return Column(cells, kind, decimals, scale, True)
     cells = [_scientific_cell(v) for v in floats]
     return Column(cells, kind, SCIENTIFIC_FIGURES - 1, 0, True, scientific=True)
 
