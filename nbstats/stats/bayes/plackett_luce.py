@@ -92,14 +92,19 @@ def bayes_plackett_luce(
     scores : DataFrame or 2-D array-like
         Rows = cases, columns = algorithms.
     prior : float
-        Concentration of the symmetric Dirichlet prior of the worths (> 0).
-        Below 1 favours one dominant algorithm, above 1 equal worths; its
-        weight is that of about ``prior × m`` rankings.
+        Concentration of the symmetric Dirichlet prior of the worths, in
+        ``[1e-300, 1e300]`` (the sampler works with log worths, so none
+        underflows). Below 1 favours one dominant algorithm, above 1 equal
+        worths; its weight is that of about ``prior × m`` rankings. At a
+        tiny prior the chains can stay where they started: check R̂.
     n_samples : int
         Posterior draws kept, over the four chains (at least 400). The Monte
         Carlo error of a probability ``p`` is about
         ``sqrt(p (1 − p) / ESS)``, with the effective sample size ``ESS``
-        reported in ``diagnostics``.
+        reported in ``diagnostics``. The draws are kept in the result
+        (``n_samples × m`` worths): a number of draws whose arrays would not
+        fit the memory ceiling (:mod:`nbstats.stats.bayes.memory`) is refused
+        up front, with the largest that fits.
     level : float
         Level of the credible intervals, in (0, 1).
     higher_is_better : bool
@@ -118,12 +123,24 @@ def bayes_plackett_luce(
     -------
     PlackettLuceResult
 
+    Raises
+    ------
+    ValueError
+        When an algorithm has no case that ranks it against another (e.g. a
+        column of missing scores with ``nan_policy="partial"``), or when the
+        algorithms fall into groups that no case ranks together: the data
+        would say nothing about their worths relative to the rest, and the
+        answer would be the prior's. The message names them; drop them, or
+        analyse each group on its own.
+
     Notes
     -----
     Ties: algorithms tied on a case are put in a uniformly random order, drawn
     anew at every iteration of the sampler, so the posterior is averaged over
     the ways of breaking the ties (scmamp breaks them at random once). With
-    every score tied, every algorithm has the same posterior.
+    every score tied, every algorithm has the same posterior. Worths exactly
+    equal in a draw (at a very large prior) are ordered at random for that
+    draw, for P(best), the ranks and P(above): never by column order.
 
     The answer does not depend on the order of the rows or the columns: the
     draws are made with rows and columns in a canonical order (columns by
@@ -294,13 +311,12 @@ def _check_connected(names: list[object], ranks: np.ndarray) -> None:
     unscored = ~observed.any(axis=0)
     if unscored.any():
         which = [names[j] for j in np.flatnonzero(unscored)]
+        it, has = ("it", "has") if len(which) == 1 else ("them", "have")
         raise ValueError(
-            f"{_name_list(which)} {'has' if len(which) == 1 else 'have'} no case "
-            "that ranks {0} against another algorithm (every score missing, or "
-            "alone on its case): Plackett–Luce would rank {0} by the prior alone, "
-            "as if it were known. Drop {0}: scores.drop(columns={1!r}).".format(
-                "it" if len(which) == 1 else "them", which
-            )
+            f"{_name_list(which)} {has} no case that ranks {it} against another "
+            "algorithm (every score missing, or alone on its case): "
+            f"Plackett–Luce would rank {it} by the prior alone, as if it were "
+            f"known. Drop {it}: scores.drop(columns={which!r})."
         )
     labels = comparison_groups(observed)
     if labels.max() > 0:
