@@ -33,8 +33,8 @@ the call needs. Cases:
   with 1,000,000 draws (``--quick``: 200,000), and on 30 × 4 with 2·10^7 and
   10^12 draws, which are over the default ceiling and refused up front
   (issue 34 finding 3: 1.16 GB, 9.8 GB, and numpy's "Unable to allocate
-  21.8 TiB"; the last two are left out with ``--quick``, as a checkout from
-  before the fix would try to allocate them).
+  21.8 TiB"; the last two are left out with ``--quick`` and ``--nbstats``,
+  as a checkout from before the fix would try to allocate them).
 
 The machine's load average is printed before and after: other work slows
 everything down (memory figures are not affected). The CPU seconds (all
@@ -71,7 +71,7 @@ CHILD = textwrap.dedent(
             res = nbstats.bayes_plackett_luce(table, random_state=0, **case["kw"])
         except (ValueError, MemoryError) as error:
             out.update(n_samples=case["kw"]["n_samples"],
-                       shown="refused: " + str(error)[-60:])
+                       shown="refused: " + str(error).split("; ")[-1])
         else:
             out.update(n_samples=res.n_samples,
                        shown=f"P(best) of the last {res.prob_best.iloc[-1]:.3f}")
@@ -245,7 +245,7 @@ def dashboard(args: argparse.Namespace) -> None:
 def plackett_luce(args: argparse.Namespace) -> None:
     print("\nbayes_plackett_luce, 30 cases")
     sizes = [(10, 200_000 if args.quick else 1_000_000)]
-    if not args.quick:
+    if not args.quick and not args.nbstats:
         sizes += [(4, 20_000_000), (4, 10**12)]
     for m, n_samples in sizes:
         case = {"kind": "plackett_luce", "m": m, "kw": {"n_samples": n_samples}}
