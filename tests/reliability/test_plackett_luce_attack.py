@@ -416,3 +416,40 @@ def test_the_largest_draws_that_fit_stay_under_the_ceiling():
     assert re.search("over the memory ceiling of 24 MB", out["over"])
     assert out["traced"] <= out["ceiling"], out
     assert out["growth"] <= out["ceiling"], out
+
+
+def test_cases_in_blocks_sample_the_same_posterior():
+    """A ceiling too low for every case at once makes the sampler take the
+    cases in blocks: other random numbers, the same posterior."""
+    from nbstats.stats.bayes.plackett_luce_sampler import RankingData, sample_worths
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(40, 4)) + np.linspace(0, 1, 4)
+    ranks = pd.DataFrame(values).rank(axis=1, ascending=False).to_numpy()
+    data = RankingData(ranks)
+    kw = {"prior": 1.0, "chains": 4, "draws": 2000, "warmup": 300}
+    whole = np.exp(sample_worths(data, rng=np.random.default_rng(1), **kw))
+    blocks = np.exp(
+        sample_worths(data, rng=np.random.default_rng(2), max_bytes=1, **kw)
+    )
+    for draws in (whole, blocks):
+        np.testing.assert_allclose(draws.sum(axis=-1), 1.0)
+    a, b = whole.reshape(-1, 4), blocks.reshape(-1, 4)
+    spread = np.hypot(a.std(axis=0), b.std(axis=0)) / np.sqrt(len(a) / 10)
+    assert np.all(np.abs(a.mean(axis=0) - b.mean(axis=0)) <= 5 * spread)
+
+
+@FAST
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    m=st.integers(2, 7),
+    n=st.integers(1, 60),
+    level=st.floats(0.5, 0.999),
+)
+def test_rank_quantiles_from_counts_are_numpys(seed, m, n, level):
+    from nbstats.stats.bayes.plackett_luce_summary import _rank_quantiles
+
+    ranks = np.random.default_rng(seed).integers(1, m + 1, n).astype(np.int16)
+    levels = ((1 - level) / 2, 0.5, 1 - (1 - level) / 2)
+    want = np.quantile(ranks, levels, method="inverted_cdf")
+    assert _rank_quantiles(ranks, m, levels) == [int(x) for x in want]
