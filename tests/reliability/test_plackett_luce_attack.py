@@ -453,3 +453,14 @@ def test_rank_quantiles_from_counts_are_numpys(seed, m, n, level):
     levels = ((1 - level) / 2, 0.5, 1 - (1 - level) / 2)
     want = np.quantile(ranks, levels, method="inverted_cdf")
     assert _rank_quantiles(ranks, m, levels) == [int(x) for x in want]
+
+
+def test_a_seed_sequence_passed_twice_gives_the_same_draws_and_ties():
+    """The tie-breaking keys come from the same stream as the sampler's draws:
+    nothing is spawned from (so nothing changes in) the caller's seed."""
+    seed = np.random.SeedSequence(5)
+    table = pd.DataFrame(np.random.default_rng(0).normal(size=(6, 3)))
+    first = nbstats.bayes_plackett_luce(table, prior=1e50, random_state=seed)
+    again = nbstats.bayes_plackett_luce(table, prior=1e50, random_state=seed)
+    pd.testing.assert_frame_equal(first.ranking, again.ranking)
+    assert seed.n_children_spawned == 0

@@ -187,20 +187,20 @@ def bayes_plackett_luce(
     columns, rows = _canonical_order(names, ranks)
     data = RankingData(ranks[np.ix_(rows, columns)])
     draws_per_chain = _check_memory(data, math.ceil(n_samples / N_CHAINS))
-    sampler_rng, tie_rng = (
-        np.random.default_rng(seed) for seed in seed_sequence(random_state).spawn(2)
-    )
+    # one stream: the sampler's draws, then the tie-breaking keys (spawning
+    # children would change a SeedSequence the caller passes again)
+    rng = np.random.default_rng(seed_sequence(random_state))
     log_worths = sample_worths(
         data,
         prior=prior,
         chains=N_CHAINS,
         draws=draws_per_chain,
         warmup=N_WARMUP,
-        rng=sampler_rng,
+        rng=rng,
         columns=columns,
         max_bytes=budget(),
     )
-    summary = summarise(log_worths, level=level, rng=tie_rng, columns=columns)
+    summary = summarise(log_worths, level=level, rng=rng, columns=columns)
     return _result(
         log_worths,  # the worths now
         summary,
