@@ -29,6 +29,12 @@ the call needs. Cases:
 - ``dashboard``: the Bayesian dashboard on 20 cases × 200 algorithms, default
   draws, at the default ceiling and at ``NBSTATS_MAX_MEMORY=256M`` (issue 30:
   1.1 GB whatever the ceiling).
+- ``plackett_luce``: ``bayes_plackett_luce`` on 30 cases × 10 algorithms
+  with 1,000,000 draws (``--quick``: 200,000), and on 30 × 4 with 2·10^7 and
+  10^12 draws, which are over the default ceiling and refused up front
+  (issue 34 finding 3: 1.16 GB, 9.8 GB, and numpy's "Unable to allocate
+  21.8 TiB"; the last two are left out with ``--quick`` and ``--nbstats``,
+  as a checkout from before the fix would try to allocate them).
 
 The machine's load average is printed before and after: other work slows
 everything down (memory figures are not affected). The CPU seconds (all
@@ -55,8 +61,21 @@ CHILD = textwrap.dedent(
     nbstats.bayes_signrank(rng.normal(size=30), rng.normal(size=30),
                            n_samples=1000)  # imports and compiled kernels
     out = {}
+    if case["kind"] == "plackett_luce":  # its compiled kernels
+        nbstats.bayes_plackett_luce(rng.normal(size=(10, 3)), n_samples=400)
     start, cpu = time.perf_counter(), time.process_time()
-    if case["kind"] == "signrank":
+    if case["kind"] == "plackett_luce":
+        m, n = case["m"], 30
+        table = pd.DataFrame(rng.normal(size=(n, m)) + np.linspace(0, 1, m))
+        try:
+            res = nbstats.bayes_plackett_luce(table, random_state=0, **case["kw"])
+        except (ValueError, MemoryError) as error:
+            out.update(n_samples=case["kw"]["n_samples"],
+                       shown="refused: " + str(error).split("; ")[-1])
+        else:
+            out.update(n_samples=res.n_samples,
+                       shown=f"P(best) of the last {res.prob_best.iloc[-1]:.3f}")
+    elif case["kind"] == "signrank":
         n = case["n"]
         a = rng.normal(0.8, 0.05, n)
         b = a + rng.normal(0.0003, 0.02, n)
@@ -223,6 +242,17 @@ def dashboard(args: argparse.Namespace) -> None:
         print(line(label, out, "{pairs:,} pairs, {n_samples:,} draws; {shown}"))
 
 
+def plackett_luce(args: argparse.Namespace) -> None:
+    print("\nbayes_plackett_luce, 30 cases")
+    sizes = [(10, 200_000 if args.quick else 1_000_000)]
+    if not args.quick and not args.nbstats:
+        sizes += [(4, 20_000_000), (4, 10**12)]
+    for m, n_samples in sizes:
+        case = {"kind": "plackett_luce", "m": m, "kw": {"n_samples": n_samples}}
+        out = run(case, None, args.nbstats)
+        print(line(f"m = {m}, {n_samples:,} draws", out, "{shown}"))
+
+
 CASES = {
     "signrank": signrank,
     "pairs": pairs,
@@ -230,6 +260,7 @@ CASES = {
     "posthoc": posthoc,
     "posthoc_scale": posthoc_scale,
     "dashboard": dashboard,
+    "plackett_luce": plackett_luce,
 }
 
 

@@ -8,6 +8,7 @@ sampler's diagnostics.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from nbstats.report.display import _n, figure, paragraph, ref
@@ -21,6 +22,31 @@ __all__ = ["plackett_luce_section"]
 
 def _level(result: Any) -> str:
     return f"{_n(100 * result.level)}%"
+
+
+#: Above this split R̂ the chains disagree (the result's documented rule).
+RHAT_LIMIT = 1.01
+
+
+def _chains_sentence(result: Any) -> str:
+    """Whether the sampler's chains agree, as the diagnostics say."""
+    rhat, ess = result.max_rhat, result.min_ess
+    if not math.isfinite(rhat):
+        return (
+            "The log worths are the same number in every draw (R̂ and the "
+            "effective sample size are not defined)"
+        )
+    if rhat > RHAT_LIMIT:
+        return (
+            f"The sampler's chains do not agree (largest R̂ {rhat:.3f}, above "
+            f"{RHAT_LIMIT}; smallest effective sample size {int(ess):,}): the "
+            "draws may not represent the posterior, and the probabilities above "
+            "are not to be trusted; more draws (n_samples) may help"
+        )
+    return (
+        f"The sampler's chains agree (largest R̂ {rhat:.3f}, smallest effective "
+        f"sample size {int(ess):,})"
+    )
 
 
 def plackett_luce_section(result: Any) -> None:
@@ -53,10 +79,8 @@ def plackett_luce_section(result: Any) -> None:
             "are). "
         )
     para.add(
-        f"The sampler's chains agree (largest R̂ {result.max_rhat:.3f}, "
-        f"smallest effective sample size {int(result.min_ess):,}); the Monte "
-        "Carlo standard error of each P(best) is "
-        f"{error_bound(result.mc_error, result.n_samples)}."
+        _chains_sentence(result) + "; the Monte Carlo standard error of each "
+        f"P(best) is {error_bound(result.mc_error, result.n_samples)}."
     )
     paragraph(para)
     result_table(

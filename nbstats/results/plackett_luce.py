@@ -30,7 +30,8 @@ class PlackettLuceResult(Result):
         ``rank_lower``/``rank_upper`` (the posterior median and equal-tailed
         credible interval of the rank at ``level``), ``worth`` (the
         posterior mean of the normalised worth: the probability of ranking
-        first on a new case) with ``worth_lower``/``worth_upper``.
+        first on a new case) with ``worth_lower``/``worth_upper``. Worths
+        exactly equal in a draw are ordered at random for that draw.
     prob_above : DataFrame
         ``prob_above.loc[i, j]``: the posterior probability that ``i``'s worth
         exceeds ``j``'s (``i`` ranks above ``j``). ``prob_above + prob_above.T``

@@ -27,11 +27,21 @@ from nbstats.scores import (
     rank_rows,
     score_table,
 )
-from nbstats.stats.bayes.plackett_luce_sampler import RankingData, sample_worths
+from nbstats.stats.bayes.memory import budget, check_fits, get_memory_ceiling
+from nbstats.stats.bayes.plackett_luce_sampler import (
+    RankingData,
+    sample_worths,
+    working_bytes,
+)
+from nbstats.stats.bayes.plackett_luce_summary import (
+    PER_CELL_BYTES,
+    PER_DRAW_BYTES,
+    Summary,
+    summarise,
+)
 from nbstats.stats.bayes.weights import seed_sequence
-from nbstats.stats.mcmc import effective_sample_size, split_rhat
 
-__all__ = ["bayes_plackett_luce"]
+__all__ = ["bayes_plackett_luce", "comparison_groups"]
 
 PlackettLuceNanPolicy = Literal["raise", "omit", "partial"]
 
@@ -39,6 +49,11 @@ PlackettLuceNanPolicy = Literal["raise", "omit", "partial"]
 N_CHAINS = 4
 #: Iterations discarded at the start of every chain.
 N_WARMUP = 500
+#: Fewest posterior draws (100 per chain).
+MIN_SAMPLES = 400
+#: The priors the sampler is numerically safe over (its logs stay within
+#: about 1e302 of 0); beyond them the posterior is the limit's to the last bit.
+PRIOR_RANGE = (1e-300, 1e300)
 
 
 def bayes_plackett_luce(
@@ -77,14 +92,19 @@ def bayes_plackett_luce(
     scores : DataFrame or 2-D array-like
         Rows = cases, columns = algorithms.
     prior : float
-        Concentration of the symmetric Dirichlet prior of the worths (> 0).
-        Below 1 favours one dominant algorithm, above 1 equal worths; its
-        weight is that of about ``prior × m`` rankings.
+        Concentration of the symmetric Dirichlet prior of the worths, in
+        ``[1e-300, 1e300]`` (the sampler works with log worths, so none
+        underflows). Below 1 favours one dominant algorithm, above 1 equal
+        worths; its weight is that of about ``prior × m`` rankings. At a
+        tiny prior the chains can stay where they started: check R̂.
     n_samples : int
         Posterior draws kept, over the four chains (at least 400). The Monte
         Carlo error of a probability ``p`` is about
         ``sqrt(p (1 − p) / ESS)``, with the effective sample size ``ESS``
-        reported in ``diagnostics``.
+        reported in ``diagnostics``. The draws are kept in the result
+        (``n_samples × m`` worths): a number of draws whose arrays would not
+        fit the memory ceiling (:mod:`nbstats.stats.bayes.memory`) is refused
+        up front, with the largest that fits.
     level : float
         Level of the credible intervals, in (0, 1).
     higher_is_better : bool
@@ -103,12 +123,24 @@ def bayes_plackett_luce(
     -------
     PlackettLuceResult
 
+    Raises
+    ------
+    ValueError
+        When an algorithm has no case that ranks it against another (e.g. a
+        column of missing scores with ``nan_policy="partial"``), or when the
+        algorithms fall into groups that no case ranks together: the data
+        would say nothing about their worths relative to the rest, and the
+        answer would be the prior's. The message names them; drop them, or
+        analyse each group on its own.
+
     Notes
     -----
     Ties: algorithms tied on a case are put in a uniformly random order, drawn
     anew at every iteration of the sampler, so the posterior is averaged over
     the ways of breaking the ties (scmamp breaks them at random once). With
-    every score tied, every algorithm has the same posterior.
+    every score tied, every algorithm has the same posterior. Worths exactly
+    equal in a draw (at a very large prior) are ordered at random for that
+    draw, for P(best), the ranks and P(above): never by column order.
 
     The answer does not depend on the order of the rows or the columns: the
     draws are made with rows and columns in a canonical order (columns by
@@ -135,7 +167,7 @@ def bayes_plackett_luce(
     >>> res.ranking.loc["C4.5+m", ["rank_lower", "rank_upper"]].tolist()
     [1, 3]
     """
-    prior = _check_positive("prior", prior)
+    prior = _check_prior(prior)
     level = _check_level(level)
     n_samples = _check_n_samples(n_samples)
     check_flag("higher_is_better", higher_is_better)
@@ -151,21 +183,27 @@ def bayes_plackett_luce(
             "no case ranks two or more algorithms: every case has at most one "
             "score. Plackett–Luce needs cases that compare algorithms."
         )
+    _check_connected(names, ranks)
     columns, rows = _canonical_order(names, ranks)
-    draws_per_chain = math.ceil(n_samples / N_CHAINS)
+    data = RankingData(ranks[np.ix_(rows, columns)])
+    draws_per_chain = _check_memory(data, math.ceil(n_samples / N_CHAINS))
+    # one stream: the sampler's draws, then the tie-breaking keys (spawning
+    # children would change a SeedSequence the caller passes again)
     rng = np.random.default_rng(seed_sequence(random_state))
-    canonical = sample_worths(
-        RankingData(ranks[np.ix_(rows, columns)]),
+    log_worths = sample_worths(
+        data,
         prior=prior,
         chains=N_CHAINS,
         draws=draws_per_chain,
         warmup=N_WARMUP,
         rng=rng,
+        columns=columns,
+        max_bytes=budget(),
     )
-    worths = np.empty_like(canonical)
-    worths[..., columns] = canonical
+    summary = summarise(log_worths, level=level, rng=rng, columns=columns)
     return _result(
-        worths,
+        log_worths,  # the worths now
+        summary,
         names=names,
         axis_name=table.columns.name,
         prior=prior,
@@ -211,6 +249,7 @@ def _canonical_order(
 
 def _result(
     worths: np.ndarray,
+    summary: Summary,
     *,
     names: list[object],
     axis_name: object,
@@ -221,61 +260,33 @@ def _result(
     n_partial: int,
     higher_is_better: bool,
 ) -> PlackettLuceResult:
-    chains, per_chain, m = worths.shape
-    flat = worths.reshape(-1, m)
+    chains, _, m = worths.shape
     index = pd.Index(names, name=axis_name)
-    tail = (1.0 - level) / 2.0
-    # rank of each algorithm's worth in each draw, 1 = largest
-    rank_draws = np.empty(flat.shape, dtype=np.int32)
-    np.put_along_axis(
-        rank_draws,
-        np.argsort(-flat, axis=1, kind="stable"),
-        np.arange(1, m + 1, dtype=np.int32)[None, :],
-        axis=1,
-    )
-    best = rank_draws == 1
-    prob_best = best.mean(axis=0)
-    ess_best = effective_sample_size(best.reshape(chains, per_chain, m).astype(float))
-    log_worths = np.log(worths)
-    ess = effective_sample_size(log_worths)
-    rhat = split_rhat(log_worths)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mc_best = np.sqrt(prob_best * (1.0 - prob_best) / ess_best)
-    mc_best = np.where(np.isfinite(mc_best), mc_best, 0.0)
-    worth_mean = flat.mean(axis=0)
-    worth_low, worth_high = np.quantile(flat, [tail, 1.0 - tail], axis=0)
-    rank_mean = rank_draws.mean(axis=0)
-    rank_low, rank_median, rank_high = np.quantile(
-        rank_draws, [tail, 0.5, 1.0 - tail], axis=0, method="inverted_cdf"
-    )
-    ess_rank = effective_sample_size(
-        rank_draws.reshape(chains, per_chain, m).astype(float)
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mc_rank = rank_draws.std(axis=0) / np.sqrt(ess_rank)
-    mc_rank = np.where(np.isfinite(mc_rank), mc_rank, 0.0)
-    prob_above = _prob_above(rank_draws)
-    summary = pd.DataFrame(
+    cols = summary.columns
+    ranking = pd.DataFrame(
         {
-            "prob_best": prob_best,
-            "prob_best_mc_error": mc_best,
-            "expected_rank": rank_mean,
-            "median_rank": rank_median.astype(int),
-            "rank_lower": rank_low.astype(int),
-            "rank_upper": rank_high.astype(int),
-            "expected_rank_mc_error": mc_rank,
-            "worth": worth_mean,
-            "worth_lower": worth_low,
-            "worth_upper": worth_high,
+            name: cols[name].astype(int) if name in _INTEGER_COLUMNS else cols[name]
+            for name in (
+                "prob_best",
+                "prob_best_mc_error",
+                "expected_rank",
+                "median_rank",
+                "rank_lower",
+                "rank_upper",
+                "expected_rank_mc_error",
+                "worth",
+                "worth_lower",
+                "worth_upper",
+            )
         },
         index=index,
     )
-    diagnostics = pd.DataFrame({"rhat": rhat, "ess": ess}, index=index)
+    diagnostics = pd.DataFrame({"rhat": cols["rhat"], "ess": cols["ess"]}, index=index)
     return PlackettLuceResult(
-        ranking=summary,
-        prob_above=pd.DataFrame(prob_above, index=index, columns=index.copy()),
+        ranking=ranking,
+        prob_above=pd.DataFrame(summary.prob_above, index=index, columns=index.copy()),
         diagnostics=diagnostics,
-        worths=flat,
+        worths=worths.reshape(-1, m),
         n_chains=chains,
         prior=prior,
         level=level,
@@ -286,16 +297,126 @@ def _result(
     )
 
 
-def _prob_above(rank_draws: np.ndarray) -> np.ndarray:
-    """P(rank_i < rank_j) for every pair, in blocks of rows to bound memory."""
-    n, m = rank_draws.shape
-    out = np.zeros((m, m))
-    block = max(1, int(2**24 // max(n * m, 1)))
-    for start in range(0, m, block):
-        stop = min(start + block, m)
-        above = rank_draws[:, start:stop, None] < rank_draws[:, None, :]
-        out[start:stop] = above.mean(axis=0)
-    return out
+_INTEGER_COLUMNS = ("median_rank", "rank_lower", "rank_upper")
+
+
+def _check_connected(names: list[object], ranks: np.ndarray) -> None:
+    """Refuse algorithms, or groups of them, that no case ranks against the rest.
+
+    The likelihood says nothing about such an algorithm's worth relative to
+    the others': its P(best), ranks and P(above) would come from the prior
+    alone, and would be reported as if the data had said them.
+    """
+    observed = ~np.isnan(ranks)
+    unscored = ~observed.any(axis=0)
+    if unscored.any():
+        which = [names[j] for j in np.flatnonzero(unscored)]
+        it, has = ("it", "has") if len(which) == 1 else ("them", "have")
+        raise ValueError(
+            f"{_name_list(which)} {has} no case that ranks {it} against another "
+            "algorithm (every score missing, or alone on its case): "
+            f"Plackett–Luce would rank {it} by the prior alone, as if it were "
+            f"known. Drop {it}: scores.drop(columns={which!r})."
+        )
+    labels = comparison_groups(observed)
+    if labels.max() > 0:
+        groups = [
+            [names[j] for j in np.flatnonzero(labels == g)]
+            for g in range(int(labels.max()) + 1)
+        ]
+        shown = " | ".join(_name_list(group) for group in groups[:5])
+        more = f" | … ({len(groups) - 5} more)" if len(groups) > 5 else ""
+        raise ValueError(
+            f"the algorithms fall into {len(groups)} groups that no case ranks "
+            f"together: {shown}{more}. The worths of two groups are never "
+            f"compared (e.g. P({groups[0][0]} above {groups[1][0]}) would come from "
+            "the prior alone), so neither P(best) nor the ranks over all of them "
+            "are known. Analyse each group on its own, e.g. "
+            f"bayes_plackett_luce(scores[{groups[0]!r}]), or add cases that "
+            "score algorithms of different groups."
+        )
+
+
+def comparison_groups(observed: np.ndarray) -> np.ndarray:
+    """Connected groups of algorithms, linked when a case ranks both.
+
+    Parameters
+    ----------
+    observed : bool array, shape (cases, m)
+        Which algorithms each case ranks.
+
+    Returns
+    -------
+    int array, shape (m,)
+        Group of each algorithm, numbered from 0 in order of first column.
+
+    Examples
+    --------
+    >>> comparison_groups(np.array([[1, 1, 0, 0], [0, 0, 1, 1]], dtype=bool))
+    array([0, 0, 1, 1])
+    """
+    from scipy.sparse import coo_matrix  # lazy: scipy loads on first use
+    from scipy.sparse.csgraph import connected_components
+
+    cases, m = observed.shape
+    case, algorithm = np.nonzero(observed)
+    # a bipartite graph: cases 0 … cases − 1, algorithms after them
+    graph = coo_matrix(
+        (np.ones(case.size), (case, cases + algorithm)),
+        shape=(cases + m, cases + m),
+    )
+    _, labels = connected_components(graph, directed=False)
+    found = labels[cases:]
+    _, first = np.unique(found, return_index=True)
+    renumber = {int(found[j]): g for g, j in enumerate(np.sort(first))}
+    return np.array([renumber[int(label)] for label in found])
+
+
+def _name_list(names: list[object], limit: int = 6) -> str:
+    shown = ", ".join(repr(name) for name in names[:limit])
+    extra = f", … ({len(names) - limit} more)" if len(names) > limit else ""
+    return "{" + shown + extra + "}"
+
+
+#: Bytes per cell of the score table while the sampler runs (the ranks, their
+#: canonical copy, the sampler's keys, orders and tie groups, and their blocks).
+PER_INPUT_CELL_BYTES = 120
+
+
+def _check_memory(data: RankingData, draws_per_chain: int) -> int:
+    """Refuse, with the draws that would fit, what needs more than the ceiling.
+
+    The result keeps ``n_samples × m`` worths; the summaries keep their ranks
+    beside them and work on one algorithm at a time; the sampler's and the
+    summaries' blocks take at most :func:`~nbstats.stats.bayes.memory.budget`
+    each.
+    """
+    m = data.m
+    n_samples = N_CHAINS * draws_per_chain
+    per_sample = PER_CELL_BYTES * m + PER_DRAW_BYTES
+    fixed = (
+        PER_INPUT_CELL_BYTES * data.n_cases * m
+        + 2 * budget()
+        + min(working_bytes(data, N_CHAINS), budget())
+    )
+    needed = fixed + n_samples * per_sample
+    ceiling = get_memory_ceiling()
+    if needed <= ceiling:
+        return draws_per_chain
+    most = max(0, (ceiling - fixed) // per_sample) // N_CHAINS * N_CHAINS
+    fix = (
+        f"at most n_samples={most:,} fit (or raise the ceiling)"
+        if most >= MIN_SAMPLES
+        else f"{data.n_cases:,} cases of {m} algorithms leave no room for "
+        f"{MIN_SAMPLES} draws; raise the ceiling or rank fewer cases"
+    )
+    check_fits(
+        needed,
+        f"n_samples={n_samples:,} posterior draws of {m} worths (kept in the "
+        "result, with their ranks and the sampler's arrays)",
+        fix,
+    )
+    return draws_per_chain
 
 
 def _check_positive(name: str, value: object) -> float:
@@ -304,6 +425,18 @@ def _check_positive(name: str, value: object) -> float:
     number = float(value)
     if not math.isfinite(number) or number <= 0:
         raise ValueError(f"{name} must be a positive finite number, got {value!r}.")
+    return number
+
+
+def _check_prior(prior: object) -> float:
+    number = _check_positive("prior", prior)
+    low, high = PRIOR_RANGE
+    if not low <= number <= high:
+        raise ValueError(
+            f"prior must lie in [{low:g}, {high:g}], got {prior!r}: beyond it the "
+            "sampler's logs could overflow, and the posterior would be the "
+            f"limit's to the last bit anyway; use prior={low:g} or {high:g}."
+        )
     return number
 
 
@@ -321,8 +454,9 @@ def _check_level(level: object) -> float:
 def _check_n_samples(n_samples: object) -> int:
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)):
         raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
-    if n_samples < 400:
+    if n_samples < MIN_SAMPLES:
         raise ValueError(
-            f"n_samples must be at least 400 (100 per chain), got {n_samples}."
+            f"n_samples must be at least {MIN_SAMPLES} (100 per chain), got "
+            f"{n_samples}."
         )
     return int(n_samples)

@@ -13,62 +13,114 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["latent_rates", "shuffle_ties"]
+__all__ = ["LINEAR_FLOOR", "latent_rates", "shuffle_ties"]
+
+
+#: Below this log-worth (relative to a chain's largest) the linear-domain pass
+#: could underflow a case's remaining worth to 0: the chain takes the log pass.
+LINEAR_FLOOR = -600.0
+
+
+@numba.njit(nogil=True, cache=True, inline="always")
+def _logaddexp(a: float, b: float) -> float:
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    top = max(a, b)
+    return top + np.log1p(np.exp(-abs(a - b)))
 
 
 @numba.njit(nogil=True, cache=True)
 def latent_rates(
     order: np.ndarray,
-    worths: np.ndarray,
+    log_worths: np.ndarray,
     exponentials: np.ndarray,
     n_ranked: np.ndarray,
-    rates: np.ndarray,
+    log_sums: np.ndarray,
     counts: np.ndarray,
 ) -> None:
-    """Add every case's latent exposure and choice counts to ``rates`` and ``counts``.
+    """Add every case's latent exposure and choice counts, in the log domain.
 
     For chain ``c`` and case ``i`` ranking ``k`` algorithms in ``order[c, i]``
-    (best first), stage ``r < k - 1`` draws ``Z = E / Σ_{s≥r} w_{o_s}`` from
-    the exponential ``E = exponentials[c, i, r]``. The algorithm in slot ``r``
-    takes part in stages ``0 … min(r, k − 2)``, so ``rates[c, o_r]`` gains the
-    running sum of ``Z`` up to that stage; ``counts[c, o_r]`` gains 1 when it
-    was chosen at stage ``r`` (it is not last).
+    (best first), stage ``r < k - 1`` has the latent ``Z = E / Σ_{s≥r} w_{o_s}``
+    with ``E = exponentials[c, i, r]``. The algorithm in slot ``r`` takes part
+    in stages ``0 … min(r, k − 2)``: its exposure gains the running sum of
+    ``Z`` up to that stage, and ``log_sums[c, o_r]`` becomes the log of its
+    total exposure; ``counts[c, o_r]`` gains 1 when it was chosen at stage
+    ``r`` (it is not last).
+
+    The worths come as logs (``log_worths``; any common shift), so no worth
+    can underflow: a chain whose worths span less than ``exp(LINEAR_FLOOR)``
+    takes a linear pass with worths relative to its largest (fast), any other
+    the same sums with log-sum-exp (slower, never 0 or infinite).
 
     Parameters
     ----------
     order : int array, shape (chains, cases, width)
-    worths : float array, shape (chains, m + 1)
+    log_worths : float array, shape (chains, m)
     exponentials : float array, shape (chains, cases, width)
     n_ranked : int array, shape (cases,)
-    rates, counts : float arrays, shape (chains, m + 1)
-        Updated in place.
+    log_sums, counts : float arrays, shape (chains, m)
+        Updated in place (``log_sums`` starts at ``-inf``, ``counts`` at 0).
 
     Examples
     --------
     >>> order = np.array([[[0, 1]]])
-    >>> worths = np.array([[1.0, 3.0, 0.0]])
-    >>> rates, counts = np.zeros((1, 3)), np.zeros((1, 3))
-    >>> latent_rates(order, worths, np.array([[[2.0, 5.0]]]), np.array([2]),
-    ...              rates, counts)
-    >>> rates.tolist(), counts.tolist()  # Z = 2 / (1 + 3)
-    ([[0.5, 0.5, 0.0]], [[1.0, 0.0, 0.0]])
+    >>> log_worths = np.log(np.array([[1.0, 3.0]]))
+    >>> log_sums, counts = np.full((1, 2), -np.inf), np.zeros((1, 2))
+    >>> latent_rates(order, log_worths, np.array([[[2.0, 5.0]]]), np.array([2]),
+    ...              log_sums, counts)
+    >>> np.exp(log_sums).round(12).tolist(), counts.tolist()  # Z = 2 / (1 + 3)
+    ([[0.5, 0.5]], [[1.0, 0.0]])
     """
     chains, cases, width = order.shape
+    m = log_worths.shape[1]
     remaining = np.empty(width)
+    linear = np.empty(m)
+    sums = np.empty(m)
     for c in range(chains):
+        top = log_worths[c, 0]
+        low = log_worths[c, 0]
+        for j in range(1, m):
+            top = max(top, log_worths[c, j])
+            low = min(low, log_worths[c, j])
+        if low - top >= LINEAR_FLOOR:
+            for j in range(m):
+                linear[j] = np.exp(log_worths[c, j] - top)
+                sums[j] = 0.0
+            for i in range(cases):
+                k = n_ranked[i]
+                tail = 0.0
+                for r in range(k - 1, -1, -1):
+                    tail += linear[order[c, i, r]]
+                    remaining[r] = tail
+                running = 0.0
+                for r in range(k):
+                    j = order[c, i, r]
+                    if r < k - 1:
+                        running += exponentials[c, i, r] / remaining[r]
+                        counts[c, j] += 1.0
+                    sums[j] += running
+            for j in range(m):
+                if sums[j] > 0.0:
+                    log_sums[c, j] = _logaddexp(log_sums[c, j], np.log(sums[j]) - top)
+            continue
         for i in range(cases):
             k = n_ranked[i]
-            tail = 0.0
+            tail = -np.inf
             for r in range(k - 1, -1, -1):
-                tail += worths[c, order[c, i, r]]
+                tail = _logaddexp(tail, log_worths[c, order[c, i, r]])
                 remaining[r] = tail
-            running = 0.0
+            running = -np.inf
             for r in range(k):
                 j = order[c, i, r]
                 if r < k - 1:
-                    running += exponentials[c, i, r] / remaining[r]
+                    step = exponentials[c, i, r]
+                    if step > 0.0:
+                        running = _logaddexp(running, np.log(step) - remaining[r])
                     counts[c, j] += 1.0
-                rates[c, j] += running
+                log_sums[c, j] = _logaddexp(log_sums[c, j], running)
 
 
 @numba.njit(nogil=True, cache=True)

@@ -23,6 +23,14 @@ model), Caron & Doucet's latent variables make every step conjugate:
 Everything is vectorised over chains, cases and stages: an iteration is a few
 array operations on ``chains × cases × m`` values.
 
+Logs: the worths, the scale and every Gamma draw are kept as logs (a Gamma
+draw of a small shape ``a`` is about ``U^(1/a)``, which underflows to 0 for
+``a`` below about 0.002), and normalised with log-sum-exp, so the sampler is
+safe at every prior in ``PRIOR_RANGE`` of
+:mod:`nbstats.stats.bayes.plackett_luce`. At a tiny prior the posterior puts
+most algorithms' worths near ``exp(-1/prior)`` and the chains can stay in one
+region: R̂ then says so.
+
 Ties: tied algorithms are put in a uniformly random order, drawn anew at
 every iteration of every chain. The draws then come from the posterior
 averaged over the ways of breaking the ties (with all scores tied, every
@@ -33,9 +41,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RankingData", "sample_worths"]
-
-_TINY = np.finfo(float).tiny
+__all__ = [
+    "RankingData",
+    "log_gamma",
+    "log_normalise",
+    "sample_worths",
+    "working_bytes",
+]
 
 
 class RankingData:
@@ -64,6 +76,11 @@ class RankingData:
             np.take_along_axis(self.key, self.fixed_order % self.m, axis=1), self.slot
         )
         self.has_ties = bool(len(self.tie_groups[0]))
+
+    def block(self, start: int, size: int) -> RankingData:
+        """The cases ``start … start + size − 1`` alone."""
+        key = self.key[start : start + size]
+        return RankingData(np.where(np.isinf(key), np.nan, key))
 
     def _order(self, key: np.ndarray) -> np.ndarray:
         """Algorithms best first (ties in column order), padded with the dummy ``m``."""
@@ -97,6 +114,54 @@ def _tie_groups(
     return start_cases, starts, ends - starts + 1
 
 
+def log_gamma(shape: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Logs of ``Gamma(shape, 1)`` draws, finite for every positive finite shape.
+
+    A Gamma draw with a small shape underflows to 0 (its typical size is
+    ``U^(1/shape)``); its log does not: ``log G(a) = log G(a + 1) + log(U) / a``
+    with ``U`` uniform on (0, 1] (Marsaglia & Tsang 2000, §6). Shapes of 1 or
+    more are drawn directly.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> bool(np.all(np.isfinite(log_gamma(np.full(5, 1e-200), rng))))
+    True
+    """
+    shape = np.asarray(shape, dtype=float)
+    small = shape < 1.0
+    out = np.log(rng.standard_gamma(np.where(small, shape + 1.0, shape)))
+    if small.any():
+        uniforms = 1.0 - rng.random(int(small.sum()))  # in (0, 1]: log is finite
+        out[small] += np.log(uniforms) / shape[small]
+    return out
+
+
+def log_normalise(log_values: np.ndarray) -> np.ndarray:
+    """``log(x / Σx)`` along the last axis from ``log x`` (log-sum-exp).
+
+    Examples
+    --------
+    >>> np.exp(log_normalise(np.array([[-1000.0, -1000.0]]))).tolist()
+    [[0.5, 0.5]]
+    """
+    top = log_values.max(axis=-1, keepdims=True)
+    total = np.log(np.exp(log_values - top).sum(axis=-1, keepdims=True))
+    return log_values - (top + total)
+
+
+def working_bytes(data: RankingData, chains: int, case_block: int | None = None) -> int:
+    """Bytes of one iteration's arrays: orders, exponentials, tie uniforms.
+
+    Examples
+    --------
+    >>> working_bytes(RankingData(np.array([[1.0, 2.0]])), chains=4)
+    128
+    """
+    cases = data.n_cases if case_block is None else min(case_block, data.n_cases)
+    return 8 * chains * cases * data.width * 2
+
+
 def sample_worths(
     data: RankingData,
     *,
@@ -105,8 +170,14 @@ def sample_worths(
     draws: int,
     warmup: int,
     rng: np.random.Generator,
+    columns: np.ndarray | None = None,
+    max_bytes: int | None = None,
 ) -> np.ndarray:
-    """Posterior draws of the normalised worths.
+    """Posterior draws of the normalised worths, as logs.
+
+    Everything is done with the logs of the worths, so no worth, sum or scale
+    underflows at any positive prior (a small prior puts worths near
+    ``exp(-1/prior)``).
 
     Parameters
     ----------
@@ -118,37 +189,56 @@ def sample_worths(
         Chains run side by side; draws kept per chain after ``warmup``
         iterations.
     rng : numpy.random.Generator
+    columns : int array, shape (m,), optional
+        Where each of ``data``'s algorithms goes in the output (default: the
+        same place).
+    max_bytes : int, optional
+        Bound of one iteration's working arrays: the cases are taken in
+        blocks that fit it (the same draws whatever the bound, when it holds
+        every case at once; default: no bound).
 
     Returns
     -------
     ndarray, shape (chains, draws, m)
-        Normalised worths (each draw sums to 1).
+        Logs of the normalised worths (each draw's worths sum to 1).
     """
     # compiled kernel: numba loads on first use, not with ``import nbstats``
     from nbstats.stats.bayes.plackett_luce_kernel import latent_rates
 
     m = data.m
-    total_prior = m * prior
+    columns = np.arange(m) if columns is None else np.asarray(columns)
+    per_case = working_bytes(data, chains, 1)
+    block = data.n_cases
+    if max_bytes is not None:
+        block = int(min(block, max(1, max_bytes // per_case)))
     # start every chain at a draw from the prior
-    worths = np.zeros((chains, m + 1))
-    worths[:, :m] = np.maximum(rng.standard_gamma(prior, size=(chains, m)), _TINY)
+    log_worths = log_normalise(log_gamma(np.full((chains, m), prior), rng))
     out = np.empty((chains, draws, m))
-    rates = np.empty((chains, m + 1))
-    counts = np.empty((chains, m + 1))
+    log_sums = np.empty((chains, m))
+    counts = np.empty((chains, m))
+    total_prior = np.full((chains, 1), m * prior)
+    parts = (
+        [data]
+        if block == data.n_cases
+        else [data.block(start, block) for start in range(0, data.n_cases, block)]
+    )
     for iteration in range(warmup + draws):
-        order = np.ascontiguousarray(data.orders(rng, chains))
-        exponentials = rng.standard_exponential(order.shape)
-        rates.fill(1.0)  # the Gamma(α, 1) prior's rate
+        log_sums.fill(-np.inf)
         counts.fill(0.0)
-        latent_rates(order, worths, exponentials, data.n_ranked, rates, counts)
-        # a Gamma draw with a small shape can underflow to 0, which the next
-        # iteration's exponential rates cannot take
-        raw = np.maximum(
-            rng.standard_gamma(prior + counts[:, :m]) / rates[:, :m], _TINY
-        )
-        normalised = raw / raw.sum(axis=1, keepdims=True)
-        scale = rng.standard_gamma(total_prior, size=(chains, 1))
-        worths[:, :m] = normalised * scale
+        for part in parts:
+            order = np.ascontiguousarray(part.orders(rng, chains))
+            exponentials = rng.standard_exponential(order.shape)
+            latent_rates(
+                order, log_worths, exponentials, part.n_ranked, log_sums, counts
+            )
+        # the total s = Σw is redrawn from its prior Gamma(mα, 1): the
+        # likelihood does not depend on it. The rate of w_j is 1 + S_j / s
+        # (S_j: its exposure); its log less the common log(1/s), which the
+        # normalisation takes out anyway, is logaddexp(log s, log S_j): no
+        # huge log s is added to the small differences between the S_j
+        log_scale = log_gamma(total_prior, rng)
+        log_rates = np.logaddexp(log_scale, log_sums)
+        log_worths = log_normalise(log_gamma(prior + counts, rng) - log_rates)
         if iteration >= warmup:
-            out[:, iteration - warmup] = normalised
+            out[:, iteration - warmup, columns] = log_worths
     return out
