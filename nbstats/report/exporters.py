@@ -171,7 +171,7 @@ _RERUN = re.compile(
 
 
 #: xelatex's line for a character its font lacks (left out of the PDF).
-_MISSING = re.compile(r"^Missing character: There is no (.) ", re.M)
+_MISSING = re.compile(r"^Missing character: There is no (\S+)", re.M)
 
 
 class NbstatsPDFExporter(_Paper, PDFExporter):
@@ -223,7 +223,10 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
         """The characters of the last pass that no font had, each once, as
         ``'中' (U+4E2D)``, in the order xelatex met them."""
         found = dict.fromkeys(_MISSING.findall(self.latex_log))
-        return [f"{char!r} (U+{ord(char):04X})" for char in found if len(char) == 1]
+        return [
+            f"{char!r} (U+{ord(char):04X})" if len(char) == 1 else repr(char)
+            for char in found
+        ]
 
     def run_bib(self, filename: str, raise_on_failure: bool = False) -> bool:
         aux = Path(os.path.splitext(filename)[0] + ".aux")
