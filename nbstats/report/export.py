@@ -272,6 +272,7 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
                     resources={
                         "metadata": {"name": stem, "path": workdir},
                         "output_files_dir": files_dir,
+                        "nbstats_lost_characters": "error",
                     },
                 )
                 extras.update(resources.get("outputs", {}))

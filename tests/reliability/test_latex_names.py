@@ -299,6 +299,8 @@ def test_pdf_report_shows_every_name(report_nb, tmp_path):
 def test_tex_report_compiles_and_shows_every_name(report_nb, tmp_path):
     xelatex = require_executable("xelatex", "apt-get install texlive-xetex")
     tex = export.write_report(report_nb, tmp_path / "report.tex", "tex")
+    # compiled where a font is missing, it stops rather than lose a name
+    assert "\\tracinglostchars=3" in tex.read_text(encoding="utf-8")
     done = subprocess.run(
         [xelatex, "-interaction=nonstopmode", "-halt-on-error", tex.name],
         cwd=tmp_path,
