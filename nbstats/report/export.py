@@ -78,8 +78,8 @@ _MISSING_FONT = (
     "The PDF report would leave out characters that no installed font has: "
     "{}. Install a font that has them (Debian: fonts-noto-cjk for Chinese, "
     "Japanese and Korean; fonts-dejavu-core for Greek, Cyrillic, Hebrew and "
-    "Arabic), or write the report as HTML (--format html), which the browser "
-    "sets with its own fonts."
+    'Arabic), or write the report as HTML (format="html", or --format html '
+    "on the command line), which the browser sets with its own fonts."
 )
 
 #: How xelatex is run for PDF reports ("{filename}" is the .tex file).
