@@ -73,6 +73,15 @@ FORMATS = {
     ".ipynb": "ipynb",
 }
 
+#: The PDF report refused: a font would leave characters out.
+_MISSING_FONT = (
+    "The PDF report would leave out characters that no installed font has: "
+    "{}. Install a font that has them (Debian: fonts-noto-cjk for Chinese, "
+    "Japanese and Korean; fonts-dejavu-core for Greek, Cyrillic, Hebrew and "
+    'Arabic), or write the report as HTML (format="html", or --format html '
+    "on the command line), which the browser sets with its own fonts."
+)
+
 #: How xelatex is run for PDF reports ("{filename}" is the .tex file).
 LATEX_COMMAND = ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "{filename}"]
 
@@ -263,6 +272,7 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
                     resources={
                         "metadata": {"name": stem, "path": workdir},
                         "output_files_dir": files_dir,
+                        "nbstats_lost_characters": "error",
                     },
                 )
                 extras.update(resources.get("outputs", {}))
@@ -276,6 +286,9 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
             pdf, _ = exporter.from_notebook_node(
                 nb, resources={"metadata": {"name": stem, "path": workdir}}
             )
+            missing = exporter.missing_characters()
+            if missing:
+                raise ReportError(_MISSING_FONT.format(", ".join(missing)))
             return pdf, extras
         except PandocMissing as error:
             raise MissingToolError(_missing_tools_message(fmt, ["pandoc"])) from error

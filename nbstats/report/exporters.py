@@ -170,6 +170,10 @@ _RERUN = re.compile(
 )
 
 
+#: xelatex's line for a character its font lacks (left out of the PDF).
+_MISSING = re.compile(r"^Missing character: There is no (\S+)", re.M)
+
+
 class NbstatsPDFExporter(_Paper, PDFExporter):
     """Paper-style PDF through xelatex (template ``nbstats-paper-latex``).
 
@@ -214,6 +218,15 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
             if number >= self.latex_count and not _RERUN.search(self.latex_log):
                 break
         return True
+
+    def missing_characters(self) -> list[str]:
+        """The characters of the last pass that no font had, each once, as
+        ``'中' (U+4E2D)``, in the order xelatex met them."""
+        found = dict.fromkeys(_MISSING.findall(self.latex_log))
+        return [
+            f"{char!r} (U+{ord(char):04X})" if len(char) == 1 else repr(char)
+            for char in found
+        ]
 
     def run_bib(self, filename: str, raise_on_failure: bool = False) -> bool:
         aux = Path(os.path.splitext(filename)[0] + ".aux")

@@ -191,6 +191,10 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in re.split(r"(?<!\\)&", line)]
 
 
+#: A line of a table that is a rule or spacing command, not a row.
+_RULE = re.compile(r"\\(?:[a-z]*rule|cmidrule|addlinespace|hline|cline)\b")
+
+
 def _parse_float(
     latex: str,
 ) -> tuple[str, str, str, list[str], list[list[str] | None]] | None:
@@ -215,9 +219,11 @@ def _parse_float(
             break
         if line == "\\midrule":
             rows.append(None)
-        elif line.startswith("\\"):
+        elif _RULE.match(line) or not line.endswith("\\\\"):
             return None  # a rule or command this parser does not know
         else:
+            # a row, even one whose first cell is a command (a name that
+            # begins with a quote or a backslash: \textquotesingle{}...)
             rows.append(_cells(line))
     align = re.sub(r"[^lcr]", "", spec)
     if len(align) != len(header) or any(

@@ -8,12 +8,14 @@ Text
 ----
 - :func:`format_value` writes a value with no kind (``digits`` significant
   figures, scientific notation at extreme scales), for prose.
-- **LaTeX** (:func:`escape_latex`): LaTeX's special characters are escaped, and
-  the symbols nbstats writes (Greek letters of its labels, χ², ≈, ±, −, ≤, ≥,
-  →, ×, …, super- and subscripts such as R⁺ or μ₀, ½, <, >) become math or
-  text commands that compile under pdflatex *and* xelatex with no package but
-  booktabs. Any other character (é, ü, user names in Greek or Cyrillic) is left
-  as is, for xelatex and a font that has it.
+- **LaTeX** (:func:`escape_latex`): LaTeX's special characters are escaped
+  (and ``[ ] *``, quotes and ligatures protected, so that a name comes out of
+  the PDF as it went in), and the symbols nbstats writes (Greek letters of
+  its labels, χ², ≈, ±, −, ≤, ≥, →, ×, …, super- and subscripts such as R⁺
+  or μ₀, ½, <, >) become math or text commands that compile under pdflatex
+  *and* xelatex with no package but booktabs. Any other character (é, ü,
+  user names in Greek, Cyrillic or CJK) is left as is, for xelatex and a
+  font that has it.
 - :class:`Label` is text that has its own HTML and LaTeX forms, for labels with
   a subscript (χ²_F is ``χ²<sub>F</sub>`` and ``$\chi^{2}_{F}$``).
 """
@@ -36,6 +38,7 @@ __all__ = [
     "tie_relations",
     "to_html",
     "to_latex",
+    "visual_order",
 ]
 
 MINUS = "\u2212"
@@ -217,20 +220,37 @@ _LATEX_SPECIAL = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # braced, so that after \\ or \midrule (a row's first cell) or any other
+    # command they are never read as its optional argument or its star
+    "[": "{[}",
+    "]": "{]}",
+    "*": "{*}",
+    # TeX's input ligatures (xelatex's tex-text mapping) would turn these into
+    # curly quotes: the characters themselves, under pdflatex and xelatex
+    "'": r"\textquotesingle{}",
+    "`": r"\textasciigrave{}",
+    # \textquotedbl is missing from pdflatex's default encoding (OT1); the
+    # typewriter font has the straight quote there
+    '"': r"\texttt{\char34}",
 }
 
-# text-mode replacements (no package needed)
+# text-mode replacements (no package needed); commands rather than the input
+# ligatures -- and `` '' so that no neighbour joins them ("–-" is not "---")
 _LATEX_TEXT = {
-    "–": "--",
-    "—": "---",
+    "–": r"\textendash{}",
+    "—": r"\textemdash{}",
     "…": r"\ldots{}",
     "§": r"\S{}",
     "\u00a0": "~",
-    "‘": "`",
-    "’": "'",
-    "“": "``",
-    "”": "''",
+    "‘": r"\textquoteleft{}",
+    "’": r"\textquoteright{}",
+    "“": r"\textquotedblleft{}",
+    "”": r"\textquotedblright{}",
 }
+
+#: Characters TeX joins with the same character after them (``--`` is an en
+#: dash, ``,,`` a low double quote): an empty group keeps each as it is.
+_LIGATURE_PAIRS = frozenset("-,")
 
 # characters typeset in math mode: identical under pdflatex and xelatex.
 # < > | are math too: pdflatex's default OT1 text font prints them as ¡ ¿ —.
@@ -298,7 +318,7 @@ _LATEX_MATH = {
 }
 
 #: ASCII characters escape_latex changes (the rest of ASCII is left as is).
-_ASCII_SPECIAL = re.compile(r"[\\&%$#_{}~^<>|]")
+_ASCII_SPECIAL = re.compile(r"[\\&%$#_{}~^<>|\[\]*'`\"]|--|,,")
 
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()niT", strict=True))
 _SUBSCRIPTS = dict(
@@ -325,11 +345,26 @@ def tie_relations(latex: str) -> str:
 def escape_latex(text: object) -> str:
     r"""Write ``text`` for LaTeX: escape ``_ % & # $ { } ~ ^ \`` and typeset symbols.
 
+    The text comes out of the PDF as it went in, wherever it is put (a row's
+    first cell, a caption, a TikZ node): ``[ ] *`` are braced (``{[}``), so
+    that they are never read as the optional argument or star of the command
+    before them (``\\[2pt]``, ``\midrule[2pt]``, ``\\*``); no two
+    characters form one of TeX's input ligatures (``k--NN`` stays two
+    hyphens, ``,,`` two commas); quotes and the backtick are written as
+    commands (``\textquotesingle{}``, ``\textasciigrave{}``,
+    ``\texttt{\char34}``, ``\textquoteleft{}`` …), never the ligatures that
+    curl them or turn ``!``` into "¡". Two or more Hebrew or Arabic words in
+    a row are written last word first, joined by no-break spaces: XeTeX with
+    no bidi package sets the words of a run left to right, so they then read
+    right to left, as written.
+
     The symbols nbstats writes become math that compiles under pdflatex and
     xelatex alike (``α`` → ``$\alpha$``, ``χ²`` → ``$\chi^{2}$``, ``R⁺`` →
     ``R$^{+}$``, ``−`` → ``$-$``, ``≈``, ``±``, ``≤``, ``→``, ``×``, ``½``,
-    ``<``, ``>``); ``…``, ``–`` and ``—`` become ``\ldots{}``, ``--`` and
-    ``---``. Other characters (é, ü, Cyrillic) are left for xelatex.
+    ``<``, ``>``); ``…``, ``–`` and ``—`` become ``\ldots{}``,
+    ``\textendash{}`` and ``\textemdash{}``. Other characters (é, ü,
+    Cyrillic, CJK) are left for xelatex and a font that has them (the PDF
+    report's template falls back to DejaVu and Noto CJK fonts).
 
     Parameters
     ----------
@@ -348,10 +383,13 @@ def escape_latex(text: object) -> str:
     $\chi^{2}$ $\approx$ 9.3, $\alpha$ = 0.05, R$^{+}$ $-$ R$^{-}$
     >>> print(escape_latex("λ-SVM vs Ελληνικά"))  # a Greek word stays text
     $\lambda$-SVM vs Ελληνικά
+    >>> print(escape_latex("[2pt]k--NN*"))  # no option, no star, no en dash
+    {[}2pt{]}k-{}-NN{*}
     """
     text = str(text)
     if text.isascii() and not _ASCII_SPECIAL.search(text):
         return text
+    text = visual_order(text)
     out: list[str] = []
     math_run: list[str] = []
     script: list[str] = []
@@ -387,9 +425,37 @@ def escape_latex(text: object) -> str:
             math_run.append(_LATEX_MATH[ch])
         else:
             close_math()
+            if ch in _LIGATURE_PAIRS and out and out[-1] == ch:
+                out.append("{}")
             out.append(_LATEX_SPECIAL.get(ch) or _LATEX_TEXT.get(ch, ch))
     close_math()
     return "".join(out)
+
+
+#: Right-to-left letters (Hebrew, Arabic), and two or more such words in a row.
+_RTL = "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+RTL_LETTER = re.compile(f"[{_RTL}]")
+_RTL_RUN = re.compile(f"[{_RTL}]+(?: +[{_RTL}]+)+")
+
+
+def visual_order(text: str) -> str:
+    """``text`` with each run of two or more right-to-left words (Hebrew,
+    Arabic) written last word first, joined by no-break spaces.
+
+    XeTeX shapes each word right to left but, without a bidi package, sets
+    the words of a run left to right: written last word first they read
+    right to left, as given (and so does a PDF reader's text of the line);
+    on one line, since lines would read in the wrong order. Other text, and
+    a run already reordered (its spaces no-break), is returned unchanged.
+
+    Examples
+    --------
+    >>> visual_order("model עברית שלום 2") == "model שלום\u00a0עברית 2"
+    True
+    """
+    return _RTL_RUN.sub(
+        lambda run: "\u00a0".join(reversed(run.group(0).split(" "))), text
+    )
 
 
 def _in_greek_word(text: str, index: int) -> bool:

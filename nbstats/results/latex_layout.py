@@ -36,7 +36,14 @@ import math
 import re
 from dataclasses import dataclass
 
-from nbstats.results.formatting import Label, escape_latex, tie_relations, to_latex
+from nbstats.results.formatting import (
+    RTL_LETTER,
+    Label,
+    escape_latex,
+    tie_relations,
+    to_latex,
+    visual_order,
+)
 from nbstats.results.number_policy import Column
 
 __all__ = [
@@ -115,6 +122,7 @@ def breakable(text: str, width: int = 0) -> str:
     ``width``, a word that would still not fit ``width`` characters (capitals
     run wider than half an em) also gets one every so many characters."""
     pieces, last = [], 0
+    text = visual_order(text)  # before it is cut into pieces
     for match in _BREAKS.finditer(text):
         at = match.start()
         pieces.append(_chunked(text[last:at], width))
@@ -129,7 +137,10 @@ def _chunked(text: str, width: int) -> str:
     if not width or all(len(word) <= width * 0.8 for word in text.split()):
         return escape_latex(text)
     out = []
-    for word in re.split(r"(\s+)", text):
+    for word in re.split(r"( +)", text):
+        if RTL_LETTER.search(word):  # cut, its letters would not join
+            out.append(escape_latex(word))
+            continue
         parts = [word[k : k + step] for k in range(0, len(word), step)] or [""]
         out.append(r"\allowbreak{}".join(escape_latex(p) for p in parts))
     return "".join(out)

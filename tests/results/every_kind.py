@@ -32,12 +32,20 @@ def long_names(m: int, length: int = 40) -> list[str]:
     return names
 
 
-def score_table(m: int, n_cases: int = 30, seed: int = 5, scale: float = 1.0):
-    """Cases × ``m`` algorithms with long names, better from left to right."""
+def score_table(
+    m: int,
+    n_cases: int = 30,
+    seed: int = 5,
+    scale: float = 1.0,
+    names: list[str] | None = None,
+):
+    """Cases × ``m`` algorithms with long names (or ``names``), better from
+    left to right."""
     rng = np.random.default_rng(seed)
     data = rng.normal(0.0, 0.03, (n_cases, m)) + np.linspace(0.9, 0.8, m)
     index = pd.Index([f"data set {i:02d}" for i in range(n_cases)], name="case")
-    return pd.DataFrame(data * scale, index=index, columns=long_names(m))
+    columns = long_names(m) if names is None else names
+    return pd.DataFrame(data * scale, index=index, columns=columns)
 
 
 def _incomplete(table: pd.DataFrame) -> pd.DataFrame:
@@ -87,10 +95,12 @@ def _hierarchical(scale: float) -> object:
     )
 
 
-def every_result(m: int, *, scale: float = 1.0) -> dict[str, object]:
+def every_result(
+    m: int, *, scale: float = 1.0, names: list[str] | None = None
+) -> dict[str, object]:
     """One result of every class, on ``m`` algorithms with 40-character names
-    (scores multiplied by ``scale``)."""
-    table = score_table(m, n_cases=max(30, m + 10), scale=scale)
+    or ``names`` (scores multiplied by ``scale``)."""
+    table = score_table(m, n_cases=max(30, m + 10), scale=scale, names=names)
     a, b = table.columns[:2]
     draws = {"n_samples": 2000, "random_state": 0}
     folds = _folds(table)
