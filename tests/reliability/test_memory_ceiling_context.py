@@ -221,3 +221,14 @@ def test_a_race_call_with_a_time_limit_keeps_the_callers_ceiling():
         )  # fmt: skip
     assert seen and set(seen) == {24 * MB}
     del np
+
+
+def test_a_reports_kernel_gets_the_callers_ceiling(monkeypatch):
+    """The report is sized against the caller's ceiling (set in code here),
+    so its kernel, another process, gets it through the environment."""
+    from nbstats.report import kernel
+
+    monkeypatch.delenv("NBSTATS_MAX_MEMORY", raising=False)
+    with memory_ceiling("48M"):
+        assert kernel._kernel_env()["NBSTATS_MAX_MEMORY"] == str(48 * MB)
+    assert kernel._kernel_env()["NBSTATS_MAX_MEMORY"] == str(get_memory_ceiling())
