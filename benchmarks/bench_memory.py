@@ -28,13 +28,18 @@ the call needs. Cases:
   "refused, about … MB needed";
 - ``dashboard``: the Bayesian dashboard on 20 cases × 200 algorithms, default
   draws, at the default ceiling and at ``NBSTATS_MAX_MEMORY=256M`` (issue 30:
-  1.1 GB whatever the ceiling).
+  1.1 GB whatever the ceiling);
 - ``plackett_luce``: ``bayes_plackett_luce`` on 30 cases × 10 algorithms
   with 1,000,000 draws (``--quick``: 200,000), and on 30 × 4 with 2·10^7 and
   10^12 draws, which are over the default ceiling and refused up front
   (issue 34 finding 3: 1.16 GB, 9.8 GB, and numpy's "Unable to allocate
   21.8 TiB"; the last two are left out with ``--quick`` and ``--nbstats``,
-  as a checkout from before the fix would try to allocate them).
+  as a checkout from before the fix would try to allocate them);
+- ``pairs_time`` (issue 34, finding 10): ``bayes_signrank_pairs`` and
+  ``bayes_posthoc`` on 30 cases × 100 and 300 algorithms, and the explicit
+  Monte Carlo of ``bayes_signrank`` over 100,000 cases;
+- ``report_size`` (issue 34, finding 9): the report's text of 1000
+  algorithms × 30 cases, refused before it starts.
 
 The machine's load average is printed before and after: other work slows
 everything down (memory figures are not affected). The CPU seconds (all
@@ -251,6 +256,103 @@ def plackett_luce(args: argparse.Namespace) -> None:
         case = {"kind": "plackett_luce", "m": m, "kw": {"n_samples": n_samples}}
         out = run(case, None, args.nbstats)
         print(line(f"m = {m}, {n_samples:,} draws", out, "{shown}"))
+# -- issue 34, findings 9 and 10: the pairs' time, the report's refusal --------
+
+CHILD_R3 = textwrap.dedent(
+    """
+    import json, resource, time, warnings
+    import numpy as np, pandas as pd
+    import nbstats
+
+    warnings.simplefilter("ignore")
+    case = json.loads(CASE)
+    rng = np.random.default_rng(0)
+    small = rng.normal(size=(6, 4))
+    nbstats.bayes_signrank_pairs(small, n_samples=1000)  # compiled kernels
+    nbstats.bayes_posthoc(small, test="signrank", n_samples=1000)
+    m, n = case["m"], case["n"]
+    table = pd.DataFrame(rng.normal(size=(n, m)) + np.linspace(0, 1, m),
+                         columns=[f"alg{j}" for j in range(m)])
+    out = {}
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        if case["kind"] == "pairs":
+            res = nbstats.bayes_signrank_pairs(table, random_state=0, **case["kw"])
+            out["what"] = f"{len(res.pairs):,} pairs"
+        elif case["kind"] == "posthoc":
+            res = nbstats.bayes_posthoc(table, random_state=0, **case["kw"])
+            out["what"] = (f"{len(res.statements):,} statements, "
+                           f"{int(res.statements['accepted'].sum())} accepted")
+        elif case["kind"] == "montecarlo":
+            res = nbstats.bayes_signrank(
+                rng.normal(size=n), rng.normal(size=n), method="montecarlo",
+                random_state=0, **case["kw"])
+            out["what"] = f"P(right) {res.prob_right:.4f}"
+        else:  # the report's text, as nbstats analyze prints it
+            from nbstats.report import report_text
+            report_text(table, **case["kw"])
+            out["what"] = "ran"
+    except ValueError as error:
+        out["what"] = "refused: " + str(error)[:90] + "..."
+    out["seconds"] = time.perf_counter() - start
+    out["cpu"] = time.process_time() - cpu
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(out))
+    """
+)
+
+
+def _run_r3(case: dict, path: str | None) -> dict:
+    env = dict(os.environ)
+    env.pop("NBSTATS_MAX_MEMORY", None)
+    if path:
+        env["PYTHONPATH"] = path
+    code = CHILD_R3.replace("CASE", repr(json.dumps(case)))
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", code], capture_output=True, text=True, env=env
+    )
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1][:200]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def pairs_time(args: argparse.Namespace) -> None:
+    """Issue 34, finding 10: the Bayesian pairs at m = 100 and 300 (30
+    cases), the joint statements and the explicit Monte Carlo at 100,000
+    cases; run with ``--nbstats`` on a checkout of a50c0f9 for "before".
+    ``--quick``: 5,000 draws at m = 300."""
+    draws300 = 5000 if args.quick else 50_000
+    cases = [
+        ("pairs m = 100", {"kind": "pairs", "m": 100, "n": 30, "kw": {}}),
+        ("pairs m = 300", {"kind": "pairs", "m": 300, "n": 30,
+                           "kw": {"n_samples": draws300}}),
+        ("posthoc signrank m = 100", {"kind": "posthoc", "m": 100, "n": 30,
+                                      "kw": {"test": "signrank"}}),
+        ("posthoc signrank m = 300", {"kind": "posthoc", "m": 300, "n": 30,
+                                      "kw": {"test": "signrank",
+                                             "n_samples": draws300}}),
+        ("posthoc sign m = 300, rope", {"kind": "posthoc", "m": 300, "n": 30,
+                                        "kw": {"test": "sign", "rope": 0.1,
+                                               "n_samples": draws300}}),
+        ("Monte Carlo n = 100,000", {"kind": "montecarlo", "m": 1, "n": 100_000,
+                                     "kw": {"n_samples": 2000}}),
+    ]  # fmt: skip
+    print(f"\nBayesian pairs, 30 cases (m = 300: {draws300:,} draws)")
+    for label, case in cases:
+        print(line(label, _run_r3(case, args.nbstats), "{what}"))
+
+
+def report_size(args: argparse.Namespace) -> None:
+    """Issue 34, finding 9: the report's text (``nbstats analyze``) of 1000
+    algorithms x 30 cases, all analyses and frequentist + ranks: refused
+    before starting (after: a fraction of a second)."""
+    print("\nreport_text, 1000 algorithms x 30 cases, default ceiling")
+    for label, kw in (
+        ("all analyses", {}),
+        ("frequentist, ranks", {"analyses": ["frequentist", "ranks"]}),
+    ):
+        case = {"kind": "report", "m": 1000, "n": 30, "kw": kw}
+        print(line(label, _run_r3(case, args.nbstats), "{what}"))
 
 
 CASES = {
@@ -261,6 +363,8 @@ CASES = {
     "posthoc_scale": posthoc_scale,
     "dashboard": dashboard,
     "plackett_luce": plackett_luce,
+    "pairs_time": pairs_time,
+    "report_size": report_size,
 }
 
 

@@ -1,4 +1,5 @@
-"""Progress bars for long loops (studies, races): tqdm, only where someone looks."""
+"""Progress bars for long loops (studies, races, the Bayesian pairs): tqdm,
+only where someone looks."""
 
 from __future__ import annotations
 
@@ -10,12 +11,20 @@ import numpy as np
 __all__ = ["progress_bar"]
 
 
-def progress_bar(progress: bool | None, total: int | None, desc: str, unit: str) -> Any:
+def progress_bar(
+    progress: bool | None,
+    total: int | None,
+    desc: str,
+    unit: str,
+    *,
+    delay: float = 0.0,
+) -> Any:
     """A ``tqdm.auto`` bar, or None.
 
     ``progress=None`` shows it when stderr is a terminal or code runs in a
     Jupyter kernel (a widget there), and not under pytest or in scripts whose
-    output is redirected; True/False force it.
+    output is redirected; True/False force it. ``delay``: seconds before the
+    bar appears (a call that ends sooner shows none).
     """
     if progress is None:
         progress = _interactive()
@@ -30,7 +39,7 @@ def progress_bar(progress: bool | None, total: int | None, desc: str, unit: str)
         # make a later fork() (process pools) unsafe
         monitor_interval = 0
 
-    return _Bar(total=total, desc=desc, unit=unit)
+    return _Bar(total=total, desc=desc, unit=unit, delay=delay)
 
 
 def _interactive() -> bool:

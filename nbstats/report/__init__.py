@@ -388,6 +388,9 @@ def _prepare(
         score_unit=score_unit,
         core_only=core_only,
     )
+    # before the notebook: a size its analyses cannot finish in the memory
+    # ceiling is refused now, not after a minute inside the kernel
+    prepare.check_size(given.complete, settings)
     return given.table, settings
 
 

@@ -56,6 +56,11 @@ def _kernel_manager_class() -> type:
 
 def _kernel_env() -> dict[str, str]:
     env = dict(os.environ)
+    # the caller's memory ceiling (set in code, or its environment's): the
+    # report was sized against it (prepare.check_size)
+    from nbstats.stats.bayes.memory import get_memory_ceiling
+
+    env["NBSTATS_MAX_MEMORY"] = str(get_memory_ceiling())
     # the kernel imports the same nbstats as this process, installed or not
     root = str(Path(__file__).resolve().parents[2])  # above nbstats/
     env["PYTHONPATH"] = os.pathsep.join(

@@ -31,6 +31,7 @@ __all__ = [
     "COMPACT_ABOVE",
     "LAYOUTS",
     "ReportInput",
+    "check_size",
     "choose_layout",
     "prepare",
 ]
@@ -108,6 +109,37 @@ def choose_layout(n_algorithms: int, layout: str = "auto") -> str:
     if layout != "auto":
         return layout
     return "compact" if n_algorithms > COMPACT_ABOVE else "standard"
+
+
+def check_size(table: pd.DataFrame, settings: Any) -> None:
+    """Refuse, before the notebook starts, a report whose analyses cannot
+    finish within the memory ceiling (:mod:`nbstats.stats.footprint`): the
+    message names each chosen analysis and its estimate, the ceiling, and
+    the fixes (fewer algorithms, a subset of the analyses, a higher
+    ``NBSTATS_MAX_MEMORY``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> wide = pd.DataFrame(np.zeros((30, 1000)))
+    >>> chosen = SimpleNamespace(analyses=("ranks",), n_samples=5000, rope=0.0)
+    >>> check_size(wide, chosen)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the report of 1,000 algorithms x 30 cases needs about ...
+    """
+    from nbstats.stats.footprint import analysis_bytes, check_analyses_fit
+
+    n, m = table.shape
+    options = {"n_samples": settings.n_samples, "rope": settings.rope}
+    if m < 3:  # two algorithms: no table of pairs
+        return
+    sizes = {a: analysis_bytes(a, m, n, **options) for a in settings.analyses}
+    check_analyses_fit(
+        sizes, m, n, what="the report", options=options,
+        fixes="Compare fewer algorithms, choose fewer analyses (analyses=(...), "
+        "or --analyses with a subset of frequentist,bayesian,ranks)",
+    )  # fmt: skip
 
 
 def prepare(

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from nbstats.stats.bayes.memory import get_memory_ceiling, run_with_ceiling
 from nbstats.stats.racing_executors import real_number_problem, show
 
 #: Column holding the repetition number (0, 1, …) in a study's table.
@@ -85,7 +86,11 @@ def run_on_executor(
     """
     for index, chunk in enumerate(chunks):
         try:
-            future = executor.submit(run_chunk, functions, chunk)
+            # the caller's memory ceiling: a worker thread or process does not
+            # inherit the caller's context (the numbers do not depend on it)
+            future = executor.submit(
+                run_with_ceiling, get_memory_ceiling(), run_chunk, functions, chunk
+            )
         except Exception as error:  # a shut-down executor, a pickling error
             failures.append((index * chunksize, error))
             break

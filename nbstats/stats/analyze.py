@@ -27,6 +27,7 @@ from nbstats.stats.bayes.pairs import bayes_signrank_pairs
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.bayes.signrank import bayes_signrank
 from nbstats.stats.effect_size import _cohen_dz, _rank_biserial, magnitude
+from nbstats.stats.footprint import PAIR_BYTES, analysis_bytes, check_analyses_fit
 from nbstats.stats.frequentist.anova import rm_anova
 from nbstats.stats.frequentist.assumptions import equal_variances, mauchly, normality
 from nbstats.stats.frequentist.friedman import friedman
@@ -124,6 +125,8 @@ def analyze(
     check_flag("bayes", bayes)
     table = score_table(scores, nan_policy=nan_policy)
     n, k = table.shape
+    if k > 2:  # the tables of every pair, refused before they are computed
+        _check_size(n, k, bayes)
     log: list[dict[str, str]] = []
     direction = {"higher_is_better": higher_is_better}
     if k == 2:
@@ -197,6 +200,18 @@ def analyze(
         + _ranking_text(ranking),
         ranking=ranking,
     )
+
+
+def _check_size(n: int, k: int, bayes: bool) -> None:
+    """Refuse a size whose tables of pairs cannot fit the memory ceiling."""
+    pairs = k * (k - 1) // 2
+    sizes = {"frequentist": analysis_bytes("frequentist", k, n)}
+    if bayes:  # the pairs' signed-rank table (no joint statements here)
+        sizes["Bayesian pairs"] = PAIR_BYTES["bayesian"] * pairs
+    check_analyses_fit(
+        sizes, k, n, what="analyze()",
+        fixes="Compare fewer algorithms, or pass bayes=False",
+    )  # fmt: skip
 
 
 def _ranking_text(ranking: object) -> str:

@@ -11,6 +11,7 @@ words the cause the same way for :func:`nbstats.simulate.study`.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import datetime as dt
 import math
@@ -370,7 +371,13 @@ def _call_in_thread(
         except BaseException as error:  # handed to the caller
             box["error"] = error
 
-    thread = threading.Thread(target=target, name="nbstats-race-call", daemon=True)
+    # the caller's context (its memory ceiling): a new thread starts empty
+    thread = threading.Thread(
+        target=contextvars.copy_context().run,
+        args=(target,),
+        name="nbstats-race-call",
+        daemon=True,
+    )
     thread.start()
     thread.join(timeout)
     if thread.is_alive():

@@ -21,6 +21,7 @@ accepted statement holds whatever the prior (the pair tables' lower bounds,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,6 +41,7 @@ __all__ = [
     "cap_joint",
     "joint_from_codes",
     "joint_shares",
+    "keeps_codes",
     "region_shares",
     "statement_table",
 ]
@@ -172,15 +174,15 @@ class SignEvents:
         memory budget: ``(positions in columns, draws × block)``. One block,
         the same numbers as ``self(chunk, s)``, when everything fits."""
         e = chunk.exponentials
-        indicators, steps = self.indicators, self.prior_step
-        if columns is not None:
-            indicators, steps = indicators[:, columns], steps[columns]
         g0 = chunk.prior_gamma(s)
         total = g0 + e.sum(axis=1)
-        k = indicators.shape[1]
+        k = self.indicators.shape[1] if columns is None else len(columns)
         for cols in _column_blocks(k, e.shape[0]):
-            theta = e @ indicators[:, cols]
-            theta += steps[cols] * g0[:, None]
+            # the columns of this block only: a caller that stops early (the
+            # joint statements once no draw holds) never copies the rest
+            at = cols if columns is None else columns[cols]
+            theta = e @ self.indicators[:, at]
+            theta += self.prior_step[at] * g0[:, None]
             theta /= total[:, None]
             yield cols, theta
 
@@ -193,19 +195,16 @@ class SignEvents:
                 yield cols, _theta_codes(theta)
             return
         e = chunk.exponentials
-        right, left = self.right, self.left
-        to_right, to_left = self.to_right, self.to_left
-        if columns is not None:
-            right, left = right[:, columns], left[:, columns]
-            to_right, to_left = to_right[columns], to_left[columns]
         g0 = chunk.prior_gamma(s)[:, None]
         total = g0 + e.sum(axis=1)[:, None]
-        for cols in _column_blocks(right.shape[1], e.shape[0]):
-            high = e @ right[:, cols]
-            low = e @ left[:, cols]
+        k = self.right.shape[1] if columns is None else len(columns)
+        for cols in _column_blocks(k, e.shape[0]):
+            at = cols if columns is None else columns[cols]
+            high = e @ self.right[:, at]
+            low = e @ self.left[:, at]
             # the prior's pseudo-observation on its side (all of g0 or none)
-            high += g0 * to_right[cols]
-            low += g0 * to_left[cols]
+            high += g0 * self.to_right[at]
+            low += g0 * self.to_left[at]
             yield cols, _region_codes(low, total - high - low, high)
 
 
@@ -255,7 +254,12 @@ class SignedRankEvents:
             )
         self.rope = rope
         self.prior = prior
+        self.diffs = diffs
         self.sums = PairSums(diffs, None)
+        # engines of consecutive blocks of the statements in a given order
+        # (see ordered_blocks), built as far as a pass ever reached
+        self._order: np.ndarray | None = None
+        self._ordered: list[tuple[slice, SignedRankEvents]] = []
         # θ; with a rope H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope),
         # the right and left regions of bayes_signrank
         self.regions = rope_regions(rope) if rope > 0 else [(+1, 0.0)]
@@ -303,12 +307,48 @@ class SignedRankEvents:
     def region_blocks(
         self, chunk: WeightChunk, s: float, columns: np.ndarray | None = None
     ) -> Iterator[tuple[slice, np.ndarray]]:
-        """As :meth:`SignEvents.region_blocks`."""
-        codes = self.codes(self.evaluate(chunk.exponentials), chunk.prior_gamma(s))
-        if columns is not None:
-            codes = codes[:, columns]
-        for cols in _column_blocks(codes.shape[1], codes.shape[0]):
-            yield cols, codes[:, cols]
+        """As :meth:`SignEvents.region_blocks`. With ``columns`` (the
+        statements' order) each block's sums are evaluated only when the
+        caller asks for the block: :func:`joint_shares` stops once no draw
+        of the chunk holds every statement so far, and the rest is never
+        computed (the joint probability of those prefixes is 0 there)."""
+        g0 = chunk.prior_gamma(s)
+        if columns is None:
+            codes = self.codes(self.evaluate(chunk.exponentials), g0)
+            for cols in _column_blocks(codes.shape[1], codes.shape[0]):
+                yield cols, codes[:, cols]
+            return
+        exponentials = np.ascontiguousarray(chunk.exponentials, dtype=float)
+        # every pair's θ divides by the same total, summed (as the compiled
+        # sums do) in the order of the first pair's cases: the same bits as
+        # one pass over all the pairs
+        total = np.cumsum(exponentials[:, self.sums.orders[0]], axis=1)[:, -1]
+        for cols, events in self.ordered_blocks(columns):
+            _, quad, cross = events.evaluate(exponentials)
+            yield cols, events.codes((total, quad, cross), g0)
+
+    def ordered_blocks(
+        self, columns: np.ndarray
+    ) -> Iterator[tuple[slice, SignedRankEvents]]:
+        """Engines of consecutive blocks of the pairs ``columns`` (positions
+        in that order), growing from 64 pairs to an eighth of them: a pass
+        that stops after the first t statements evaluates at most about 2t
+        pairs. Built on first use and kept for the next chunks."""
+        columns = np.asarray(columns, dtype=np.int64)
+        if self._order is None or not np.array_equal(self._order, columns):
+            self._order, self._ordered = columns.copy(), []
+        k, start, width, at = columns.size, 0, 64, 0
+        while start < k:
+            if at == len(self._ordered):
+                cols = slice(start, min(k, start + width))
+                events = SignedRankEvents(
+                    self.diffs[:, columns[cols]], self.rope, self.prior
+                )
+                self._ordered.append((cols, events))
+            cols, events = self._ordered[at]
+            events.prior = self.prior  # the same sums; the codes follow the prior
+            yield cols, events
+            start, width, at = cols.stop, min(2 * width, max(64, k // 8)), at + 1
 
     def codes(
         self, parts: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray
@@ -350,17 +390,29 @@ class SignedRankEvents:
         return codes, counts
 
 
+def keeps_codes(n_samples: int, n_pairs: int) -> bool:
+    """Whether :func:`region_shares` keeps the draws' region codes (one byte
+    per draw and pair within :func:`~nbstats.stats.bayes.memory.budget`):
+    if not, the joint probabilities take a second pass over the draws."""
+    return n_samples * n_pairs <= budget()
+
+
 def region_shares(
-    draws: DirichletWeights, evaluate: object, s: float, n_pairs: int
+    draws: DirichletWeights,
+    evaluate: object,
+    s: float,
+    n_pairs: int,
+    bar: Any = None,
 ) -> tuple[np.ndarray, list[np.ndarray] | None]:
     """Monte Carlo shares of (LEFT, ROPE, RIGHT) per pair (n_pairs × 3).
 
     ``evaluate`` is a :class:`SignEvents` or :class:`SignedRankEvents`; the
     draws' region codes are kept (second value) if they fit in the memory
     ceiling, for :func:`joint_shares`, else ``None``. Used by
-    :func:`bayes_posthoc` and the dashboard's joint statements.
+    :func:`bayes_posthoc` and the dashboard's joint statements. ``bar``: a
+    progress bar told of each piece of draws done.
     """
-    keep = draws.n_samples * n_pairs <= budget()
+    keep = keeps_codes(draws.n_samples, n_pairs)
     stored: list[np.ndarray] = []
     counts = np.zeros((n_pairs, 3))
     for chunk in _pieces(draws, evaluate):
@@ -373,7 +425,14 @@ def region_shares(
                 codes_all[:, cols] = codes
         if keep:
             stored.append(codes_all)
+        _advance(bar, chunk)
     return counts / draws.n_samples, stored if keep else None
+
+
+def _advance(bar: Any, chunk: WeightChunk) -> None:
+    """Tell a progress bar (or None) that ``chunk``'s draws are done."""
+    if bar is not None:
+        bar.update(chunk.rows.stop - chunk.rows.start)
 
 
 def _pieces(draws: DirichletWeights, evaluate: object) -> Iterator[WeightChunk]:
@@ -401,13 +460,16 @@ def joint_shares(
     chosen: np.ndarray,
     order: np.ndarray,
     stored: list[np.ndarray] | None,
+    bar: Any = None,
 ) -> np.ndarray:
     """Share of draws in which every statement of each prefix holds.
 
     ``chosen`` is each pair's region, ``order`` the statements by decreasing
     marginal; ``stored`` the codes kept by :func:`region_shares` (``None``:
-    the regions are computed again from ``draws``). Used by
-    :func:`bayes_posthoc` and the dashboard's joint statements.
+    the regions are computed again from ``draws``, statement by statement
+    in ``order`` until no draw of a piece holds them all). Used by
+    :func:`bayes_posthoc` and the dashboard's joint statements. ``bar``: a
+    progress bar told of each piece of draws done (without ``stored``).
     """
     counts = np.zeros(order.size)
     ordered_choice = chosen[order]
@@ -428,6 +490,12 @@ def joint_shares(
             held = np.logical_and.accumulate(holds, axis=1)
             counts[cols] += held.sum(axis=0)
             carry = held[:, -1]
+            if not carry.any():
+                # no draw of this chunk holds every statement so far: it
+                # adds 0 to every longer prefix, exactly; the rest of the
+                # statements are not evaluated
+                break
+        _advance(bar, chunk)
     return counts / draws.n_samples
 
 
@@ -510,11 +578,13 @@ class JointDraws:
         self._rope = rope
 
     def probabilities(
-        self, s: float, rope: float, prior: str
+        self, s: float, rope: float, prior: str, bar: Any = None
     ) -> tuple[np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
         """Each pair's shares of (LEFT, ROPE, RIGHT) — lower probabilities
         under ``prior="idp"`` — and ``joint_of(chosen, order)``, the joint
-        probability of every prefix of the statements ``chosen[order]``."""
+        probability of every prefix of the statements ``chosen[order]``.
+        ``bar``: a progress bar told of the draws of each pass over them
+        (sums not kept: one, or two, see :func:`keeps_codes`)."""
         self.prepare(rope)
         events = self.events
         events.prior = prior  # the same sums; the codes follow the prior
@@ -529,9 +599,9 @@ class JointDraws:
                 return joint_from_codes(codes, chosen, order)
 
             return shares, joint_of
-        shares, stored = region_shares(self.draws, events, s, k)
+        shares, stored = region_shares(self.draws, events, s, k, bar)
 
         def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-            return joint_shares(self.draws, events, s, chosen, order, stored)
+            return joint_shares(self.draws, events, s, chosen, order, stored, bar)
 
         return shares, joint_of

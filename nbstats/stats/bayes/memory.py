@@ -12,6 +12,15 @@ its libraries (about 200 MB). Set it
 - in code, with :func:`set_memory_ceiling`, or for a block with
   :func:`memory_ceiling`.
 
+The value set in code belongs to the current *context*
+(:mod:`contextvars`): a thread or an asyncio task that sets it changes
+neither another thread's nor another task's, and leaving a ``with`` block
+restores exactly the value it found, whatever other threads did meanwhile.
+A new thread starts from the process-wide default (the environment
+variable's); the threads and tasks nbstats starts itself (a race's calls
+with a time limit, a study's tasks, also in other processes) run with the
+ceiling of the caller that started them.
+
 A lower ceiling makes the functions evaluate fewer pairs or draws at a time
 (slower, never different: the draws are the same); it does not bound what a
 result holds (e.g. ``n_samples`` draws of θ for a plot).
@@ -30,8 +39,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 __all__ = [
     "DEFAULT_CEILING",
@@ -39,8 +50,11 @@ __all__ = [
     "check_fits",
     "get_memory_ceiling",
     "memory_ceiling",
+    "run_with_ceiling",
     "set_memory_ceiling",
 ]
+
+_T = TypeVar("_T")
 
 #: Working memory of a Bayesian call, bytes (without the environment variable).
 DEFAULT_CEILING = 512 * 2**20
@@ -93,37 +107,83 @@ def _from_environment() -> int:
         raise ValueError(f"NBSTATS_MAX_MEMORY: {error}") from None
 
 
-_ceiling = _from_environment()
+#: The process-wide default: the environment variable's, read at import.
+_DEFAULT = _from_environment()
+#: The ceiling set in code, per context (None: the process-wide default).
+_CEILING: ContextVar[int | None] = ContextVar("nbstats_memory_ceiling", default=None)
 
 
 def get_memory_ceiling() -> int:
-    """The current ceiling, bytes."""
-    return _ceiling
+    """The current context's ceiling, bytes.
+
+    Examples
+    --------
+    >>> get_memory_ceiling() >= MIN_CEILING
+    True
+    """
+    value = _CEILING.get()
+    return _DEFAULT if value is None else value
 
 
 def set_memory_ceiling(value: int | str | None) -> int:
-    """Set the ceiling (bytes or e.g. ``"256M"``; None: the default); returns
-    the previous one."""
-    global _ceiling
-    previous = _ceiling
-    _ceiling = DEFAULT_CEILING if value is None else parse_bytes(value)
+    """Set the current context's ceiling (bytes or e.g. ``"256M"``; None: the
+    process-wide default, ``NBSTATS_MAX_MEMORY``'s or 512 MiB); returns the
+    previous one. Other threads and asyncio tasks keep theirs.
+
+    Examples
+    --------
+    >>> previous = set_memory_ceiling("64M")
+    >>> get_memory_ceiling() // 2**20
+    64
+    >>> _ = set_memory_ceiling(None)
+    """
+    previous = get_memory_ceiling()
+    _CEILING.set(None if value is None else parse_bytes(value))
     return previous
 
 
 @contextmanager
 def memory_ceiling(value: int | str) -> Iterator[None]:
-    """The ceiling ``value`` inside a ``with`` block."""
-    previous = set_memory_ceiling(value)
+    """The ceiling ``value`` inside a ``with`` block, in this context only.
+
+    Leaving the block (also by an exception) restores the value found on
+    entry, even when other threads or tasks entered and left their own
+    blocks in between.
+
+    Examples
+    --------
+    >>> with memory_ceiling("32M"):
+    ...     get_memory_ceiling() // 2**20
+    32
+    """
+    token = _CEILING.set(parse_bytes(value))
     try:
         yield
     finally:
-        set_memory_ceiling(previous)
+        _CEILING.reset(token)
+
+
+def run_with_ceiling(
+    ceiling: int, function: Callable[..., _T], *args: Any, **kwargs: Any
+) -> _T:
+    """``function(*args, **kwargs)`` under ``ceiling`` (bytes): how work that
+    nbstats hands to another thread or process, which do not inherit a
+    context, keeps its caller's ceiling (picklable, unlike a
+    :class:`contextvars.Context`).
+
+    Examples
+    --------
+    >>> run_with_ceiling(2**25, get_memory_ceiling)
+    33554432
+    """
+    with memory_ceiling(ceiling):
+        return function(*args, **kwargs)
 
 
 def budget(share: float = 0.125) -> int:
     """Bytes one kind of per-draw array may take: ``share`` of the ceiling
     (an eighth by default: 64 MiB of the default 512 MiB)."""
-    return int(_ceiling * share)
+    return int(get_memory_ceiling() * share)
 
 
 def check_fits(nbytes: int, what: str, fix: str) -> None:
@@ -136,9 +196,10 @@ def check_fits(nbytes: int, what: str, fix: str) -> None:
     ...
     ValueError: the draws need about 1,048,576 MB at once, over the memory ...
     """
-    if nbytes > _ceiling:
+    ceiling = get_memory_ceiling()
+    if nbytes > ceiling:
         raise ValueError(
             f"{what} need about {nbytes // 2**20:,} MB at once, over the memory "
-            f"ceiling of {_ceiling // 2**20:,} MB (NBSTATS_MAX_MEMORY or "
+            f"ceiling of {ceiling // 2**20:,} MB (NBSTATS_MAX_MEMORY or "
             f"nbstats.stats.bayes.memory.set_memory_ceiling); {fix}."
         )

@@ -22,6 +22,7 @@ is bounded whatever the number of pairs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -213,6 +214,7 @@ class PairBlocks:
         threshold: float,
         interval: bool = True,
         out: dict[str, np.ndarray] | None = None,
+        bar: Any = None,
     ) -> dict[str, np.ndarray]:
         """:meth:`summaries` of any number of pairs, in blocks whose sums fit
         :data:`GROUP_SHARE` of the memory ceiling: memory does not grow with
@@ -221,6 +223,7 @@ class PairBlocks:
         differences never exist at once). ``out``: arrays of K values to
         write the columns into (the caller's table, no copy; arrays it
         holds twice under two names are written twice, to the same values).
+        ``bar``: a progress bar told of each block's pairs.
         """
         k = len(names)
         columns: dict[str, np.ndarray] = {} if out is None else out
@@ -235,6 +238,8 @@ class PairBlocks:
                 if key not in columns:
                     columns[key] = np.empty(k, dtype=value.dtype)
                 columns[key][block] = value
+            if bar is not None:
+                bar.update(block.stop - block.start)
         return columns
 
     # -- summaries -------------------------------------------------------------

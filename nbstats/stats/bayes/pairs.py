@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats._progress import progress_bar
 from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
@@ -41,6 +42,7 @@ def bayes_signrank_pairs(
     random_state: object = None,
     interval: bool = True,
     method: Method = "auto",
+    progress: bool | None = None,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -73,6 +75,12 @@ def bayes_signrank_pairs(
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
         part of the time, and a table of probabilities does not show it.
+    progress : bool, optional
+        A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
+        a terminal or a notebook when the call lasts more than a second, not
+        in scripts whose output is redirected nor under pytest; True/False
+        force it. The time grows with the pairs (m(m − 1)/2), the cases and
+        ``n_samples``; Ctrl-C stops the call between two blocks of pairs.
 
     Returns
     -------
@@ -126,23 +134,19 @@ def bayes_signrank_pairs(
     rows: list[dict[str, np.ndarray]] = []
     errors: list[float] = []
     matrix = np.full((m, m), np.nan)
+    bar = progress_bar(
+        progress, m * (m - 1) // 2, "bayes_signrank_pairs", "pair",
+        delay=1.0 if progress is None else 0.0,
+    )  # fmt: skip
+    options["bar"] = bar
+    try:
+        _all_pairs(values, names, pairwise, options, rows, errors, matrix)
+    finally:
+        if bar is not None:
+            bar.close()
     if pairwise:
-        # pairs sharing the same complete cases share one set of draws
-        present = ~np.isnan(values)
-        by_cases: dict[bytes, list[tuple[int, int]]] = {}
-        for i, j in combinations(range(m), 2):
-            key = np.packbits(present[:, i] & present[:, j]).tobytes()
-            by_cases.setdefault(key, []).append((i, j))
-        for group in by_cases.values():
-            i, j = group[0]
-            cases = present[:, i] & present[:, j]
-            found = np.array(group, dtype=np.int64).reshape(-1, 2).T
-            _evaluate(values[cases], found, names, options, rows, errors, matrix)
         mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
     else:
-        # every pair (i < j) in column order, as two index arrays: a list of
-        # 1,999,000 tuples for 2000 algorithms would take 150 MB
-        _evaluate(values, np.triu_indices(m, 1), names, options, rows, errors, matrix)
         ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
         mean_ranks = pd.Series(ranks.mean(axis=0), index=table.columns, name="")
     index = pd.Index(names, name="algorithm")
@@ -177,6 +181,36 @@ def bayes_signrank_pairs(
         mc_error=float(max(errors)),
         method=rows_method(method, n),
     )
+
+
+def _all_pairs(
+    values: np.ndarray,
+    names: list[str],
+    pairwise: bool,
+    options: dict[str, Any],
+    rows: list[dict[str, np.ndarray]],
+    errors: list[float],
+    matrix: np.ndarray,
+) -> None:
+    """:func:`_evaluate` on every pair: all at once, or with ``pairwise``
+    each group of pairs that share their complete cases."""
+    m = values.shape[1]
+    if pairwise:
+        # pairs sharing the same complete cases share one set of draws
+        present = ~np.isnan(values)
+        by_cases: dict[bytes, list[tuple[int, int]]] = {}
+        for i, j in combinations(range(m), 2):
+            key = np.packbits(present[:, i] & present[:, j]).tobytes()
+            by_cases.setdefault(key, []).append((i, j))
+        for group in by_cases.values():
+            i, j = group[0]
+            cases = present[:, i] & present[:, j]
+            found = np.array(group, dtype=np.int64).reshape(-1, 2).T
+            _evaluate(values[cases], found, names, options, rows, errors, matrix)
+    else:
+        # every pair (i < j) in column order, as two index arrays: a list of
+        # 1,999,000 tuples for 2000 algorithms would take 150 MB
+        _evaluate(values, np.triu_indices(m, 1), names, options, rows, errors, matrix)
 
 
 def _evaluate(
@@ -239,6 +273,8 @@ def _evaluate(
             res = posterior.normal_result(options["n_samples"], seed, **kw)
             _store(cols, at, res)
             cols["_lower_left"][at] = res.prob_left_lower
+            if options["bar"] is not None:
+                options["bar"].update(1)
     else:
         check_fits(
             monte_carlo_bytes(n),
@@ -253,6 +289,7 @@ def _evaluate(
             threshold=options["threshold"],
             interval=options["interval"],
             out=cols,
+            bar=options["bar"],
         )
     # the effects, in blocks within the budget: ranking n × block differences
     # takes about eight times their size (measured: 52 MB for 200 × 4096)

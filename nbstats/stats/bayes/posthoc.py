@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from nbstats._progress import progress_bar
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.canonical import canonical_table
@@ -29,6 +30,7 @@ from nbstats.stats.bayes.joint import (
     cap_joint,
     joint_from_codes,
     joint_shares,
+    keeps_codes,
     region_shares,
     statement_table,
 )
@@ -67,6 +69,7 @@ def bayes_posthoc(
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
     groups: bool = True,
+    progress: bool | None = None,
 ) -> BayesPosthocResult:
     """Which algorithms are better than which, with a *joint* posterior guarantee.
 
@@ -156,6 +159,13 @@ def bayes_posthoc(
     statements (ties in probability included) come out in the same order;
     the matrices are returned in the given column order.
 
+    progress : bool, optional
+        A progress bar over the passes through the draws (``tqdm.auto``):
+        ``None`` shows one in a terminal or a notebook when the call lasts
+        more than a second, not in scripts whose output is redirected nor
+        under pytest; True/False force it. Ctrl-C stops the call between
+        two pieces of draws.
+
     Memory: the draws are processed in chunks, and each chunk's θ for blocks
     of pairs, within the ceiling of :mod:`nbstats.stats.bayes.memory` (512
     MiB by default; ``NBSTATS_MAX_MEMORY`` or
@@ -221,19 +231,31 @@ def bayes_posthoc(
 
     per_case = len(pairs) if test == "signrank" else 2
     draws = DirichletWeights(n, n_samples, random_state, columns_per_case=per_case)
-    if test == "signrank":
-        # the engine of the dashboard's joint panel, passing over the draws
-        # (its sums are not kept: the memory bound of posthoc_memory)
-        engine = JointDraws(diffs, draws, keep_share=0.0)
-        shares, joint_of = engine.probabilities(s, rope, prior)
-    else:
-        shares, joint_of = _sign_probabilities(
-            diffs, draws, s, rope, [columns[i] > columns[j] for i, j in pairs], prior_at
+    # passes over the draws: the region shares (the sign test without a rope
+    # has them exactly), then the joint statements unless the codes are kept
+    passes = int(test == "signrank" or rope > 0)
+    passes += int(passes == 0 or not keeps_codes(n_samples, len(pairs)))
+    bar = progress_bar(
+        progress, passes * n_samples, "bayes_posthoc", "draw",
+        delay=1.0 if progress is None else 0.0,
+    )  # fmt: skip
+    try:
+        if test == "signrank":
+            # the engine of the dashboard's joint panel, passing over the draws
+            # (its sums are not kept: the memory bound of posthoc_memory)
+            engine = JointDraws(diffs, draws, keep_share=0.0)
+            shares, joint_of = engine.probabilities(s, rope, prior, bar)
+        else:
+            swapped = [columns[i] > columns[j] for i, j in pairs]
+            shares, joint_of = _sign_probabilities(
+                diffs, draws, s, rope, swapped, prior_at, bar
+            )
+        statements = statement_table(
+            shares, joint_of, pairs, names, mean_rank, gamma=gamma, rope=rope
         )
-
-    statements = statement_table(
-        shares, joint_of, pairs, names, mean_rank, gamma=gamma, rope=rope
-    )
+    finally:
+        if bar is not None:
+            bar.close()
 
     matrix = np.full((m, m), np.nan)
     rope_matrix = np.full((m, m), np.nan) if rope > 0 else None
@@ -288,6 +310,7 @@ def _sign_probabilities(
     rope: float,
     swapped: list[bool],
     prior_at: str,
+    bar: Any = None,
 ) -> tuple[np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]:
     """The sign test's shares of (LEFT, ROPE, RIGHT) per pair and
     ``joint_of(chosen, order)`` (see :meth:`JointDraws.probabilities`).
@@ -313,10 +336,10 @@ def _sign_probabilities(
         ]
         stored = None
     else:
-        shares, stored = region_shares(draws, evaluate, s, diffs.shape[1])
+        shares, stored = region_shares(draws, evaluate, s, diffs.shape[1], bar)
 
     def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-        return joint_shares(draws, evaluate, s, chosen, order, stored)
+        return joint_shares(draws, evaluate, s, chosen, order, stored, bar)
 
     return shares, joint_of
 
@@ -357,8 +380,9 @@ def posthoc_memory(
     if test == "signrank":
         regions = 2 if rope > 0 else 1
         # diffs and their column list, argsort, sorted and transposed copies,
-        # boundaries (main, high, low per region)
-        per_pair += per_case * (6 + 3 * regions)
+        # boundaries (main, high, low per region); and the same once more in
+        # the statements' order for the joint pass (SignedRankEvents.ordered_blocks)
+        per_pair += per_case * (6 + 3 * regions) + per_case * (3 + 3 * regions)
         per_draw = 16 * regions + 4  # quad, cross; codes and their copy
         fit = share // (pairs * (16 * regions + 2) + 64)
         rows = min(n_samples, max(64, fit - fit % 64))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from nbstats._progress import progress_bar
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores import NanPolicy, check_choice, paired_differences
 from nbstats.stats.bayes.bounds import mirror_counts
@@ -66,6 +67,7 @@ def bayes_signrank(
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
     method: Method = "auto",
+    progress: bool | None = None,
 ) -> BayesSignedRankResult:
     """Bayesian signed-rank test: posterior probability that b is better than a.
 
@@ -132,6 +134,14 @@ def bayes_signrank(
         at 1,000–4,000 cases). ``"auto"``: Monte Carlo up to
         :data:`NORMAL_CASES` (1,000) cases, the normal form beyond — 100,000
         cases take a fraction of a second instead of hours.
+    progress : bool, optional
+        A progress bar over the Monte Carlo draws (``tqdm.auto``), whose time
+        grows as n × ``n_samples`` (an explicit ``method="montecarlo"`` over
+        100,000 cases takes minutes; the bar says how many): ``None`` shows
+        one in a terminal or a notebook when the call lasts more than a
+        second, not in scripts whose output is redirected nor under pytest;
+        True/False force it. Ctrl-C stops the call between two chunks of
+        draws.
 
     Returns
     -------
@@ -201,25 +211,33 @@ def bayes_signrank(
     )
     # the engine of the pairs table and the dashboard (pair_blocks): one pair
     # in full on its draws, the same numbers as the table's bit for bit
-    engine = PairBlocks(
-        DirichletWeights(d.size, n_samples, random_state), prior, z0, rope, s
-    )
-    return engine.result(d, names, threshold=threshold)
+    draws = DirichletWeights(d.size, n_samples, random_state)
+    engine = PairBlocks(draws, prior, z0, rope, s)
+    draws.bar = progress_bar(
+        progress, n_samples, "bayes_signrank", "draw",
+        delay=1.0 if progress is None else 0.0,
+    )  # fmt: skip
+    try:
+        return engine.result(d, names, threshold=threshold)
+    finally:
+        if draws.bar is not None:
+            draws.bar.close()
 
 
 def monte_carlo_bytes(n: int) -> int:
     """Working memory of the Monte Carlo sums over n cases, whatever the draws:
     the compiled kernel's buffers (64 draws side by side: weights, prefix and
-    suffix sums) and a chunk of at least 16 draws' weights.
+    suffix sums), a batch of at least 64 draws' weights, merged from chunks
+    (the chunks and their copy), and their transpose in the kernel.
 
     Examples
     --------
     >>> monte_carlo_bytes(100_000) // 2**20
-    161
+    296
     """
     from nbstats.stats.bayes.walsh_kernel import LANES
 
-    return 8 * (n + 1) * (3 * LANES + 16 + 4)
+    return 8 * (n + 1) * (3 * LANES + 3 * LANES + 4)
 
 
 def check_options(

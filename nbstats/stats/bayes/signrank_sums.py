@@ -110,7 +110,13 @@ def shared_components(
         batch.evaluate(chunk.exponentials, out=out, offset=chunk.rows.start)
         uniforms[chunk.rows] = chunk.uniforms
 
-    draws.map(evaluate)
+    # at least 64 draws a call (the kernel's lanes): over many cases a chunk
+    # holds as few as 16 draws, and each call pads them to 64 and clears
+    # three buffers of cases x 64 (100,000 cases: 150 MB a call)
+    from nbstats.stats.bayes.walsh_kernel import LANES
+
+    for chunk in draws.batches(LANES):
+        evaluate(chunk)
     outs = []
     for k in range(len(posteriors)):
         out = {"total": total, "uniforms": uniforms}

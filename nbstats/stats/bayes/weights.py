@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -136,6 +137,9 @@ class DirichletWeights:
         budget = min(CACHE_BYTES, CHUNK_BYTES // max(1, columns_per_case))
         self.chunk_rows = int(max(1, min(self.n_samples, max(16, budget // per_row))))
         self._whole: WeightChunk | None = None
+        #: a progress bar (``update(draws)``) told of every chunk generated,
+        #: or None; the caller opens and closes it
+        self.bar: Any = None
 
     def map(self, function: Callable[[WeightChunk], None]) -> None:
         """Call ``function`` on every chunk (it writes to rows ``chunk.rows``).
@@ -211,7 +215,10 @@ class DirichletWeights:
     def _generate(self) -> Iterator[WeightChunk]:
         n_chunks = -(-self.n_samples // self.chunk_rows)
         for index in range(n_chunks):
-            yield self._chunk(index)
+            chunk = self._chunk(index)
+            if self.bar is not None:
+                self.bar.update(chunk.rows.stop - chunk.rows.start)
+            yield chunk
 
     def _chunk(self, index: int) -> WeightChunk:
         start = index * self.chunk_rows

@@ -1,0 +1,142 @@
+"""Working memory of whole analyses, estimated before they start.
+
+A report (:func:`nbstats.report.build_report`, ``nbstats report``,
+``nbstats analyze``) or :func:`nbstats.analyze` on m algorithms computes
+tables of every pair: m(m − 1)/2 rows of statistics, names and rendered
+cells. At m = 1000 that is 499,500 pairs, and the report once ran for a
+minute and reached 1.45 GB before it failed (or not) inside its notebook.
+The estimates here are upper bounds of the working memory (beyond the
+interpreter and libraries) of each analysis from m, n and the draws, so a
+size that cannot finish within the memory ceiling of
+:mod:`nbstats.stats.bayes.memory` is refused before any work, with what
+would fit.
+
+The bytes per pair were measured (tracemalloc, the peak of each analysis's
+cells at 100 and 300 algorithms on 30 cases, and of the functions behind
+them at 80 and 200; ``benchmarks/bench_memory.py``)
+and rounded up; the Bayesian joint statements use
+:func:`~nbstats.stats.bayes.posthoc.posthoc_memory`, their own bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from nbstats.stats.bayes.memory import get_memory_ceiling
+from nbstats.stats.bayes.posthoc import posthoc_memory
+
+__all__ = [
+    "PAIR_BYTES",
+    "analysis_bytes",
+    "check_analyses_fit",
+]
+
+#: Peak bytes per pair of algorithms of each analysis (measured, rounded up):
+#: the frequentist one (Friedman, Nemenyi's and Holm's tables, their
+#: rendering), the ranks' confidence intervals (a Wilcoxon test per pair),
+#: the Bayesian pairs' table (kept beside the joint statements).
+PAIR_BYTES = {"frequentist": 2_200, "ranks": 2_600, "bayesian": 600}
+
+
+def _pairs(m: int) -> int:
+    return m * (m - 1) // 2
+
+
+def analysis_bytes(
+    analysis: str,
+    n_algorithms: int,
+    n_cases: int,
+    *,
+    n_samples: int = 50_000,
+    rope: float = 0.0,
+    ceiling: int | None = None,
+) -> int:
+    """Estimated working memory of one analysis of a report, bytes.
+
+    ``analysis`` is ``"frequentist"``, ``"ranks"`` or ``"bayesian"`` (the
+    pairs' signed-rank table and the joint statements of
+    :func:`nbstats.bayes_posthoc`, whose blocks grow with ``ceiling``).
+
+    Examples
+    --------
+    >>> analysis_bytes("frequentist", 1000, 30) > 512 * 2**20
+    True
+    >>> analysis_bytes("ranks", 50, 30) < 16 * 2**20
+    True
+    """
+    m, n = int(n_algorithms), int(n_cases)
+    pairs = _pairs(m)
+    # the table itself and a few copies of it (ranks, sorted, rendered)
+    table = 8 * m * n * 8
+    if analysis == "bayesian":
+        joint = (
+            posthoc_memory(m, n, n_samples, "signrank", rope, ceiling) if m > 2 else 0
+        )
+        return table + PAIR_BYTES["bayesian"] * pairs + joint
+    if analysis not in PAIR_BYTES:
+        raise ValueError(
+            f"unknown analysis {analysis!r}; choose any of {list(PAIR_BYTES)}."
+        )
+    return table + PAIR_BYTES[analysis] * pairs
+
+
+def _largest_m(analysis: str, n: int, budget: int, **options: object) -> int:
+    """The most algorithms whose ``analysis`` fits ``budget`` bytes (0: none)."""
+    low, high = 0, 2
+    while analysis_bytes(analysis, high, n, **options) <= budget and high < 10**7:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if analysis_bytes(analysis, middle, n, **options) <= budget:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def check_analyses_fit(
+    analyses: Mapping[str, int],
+    n_algorithms: int,
+    n_cases: int,
+    *,
+    what: str,
+    fixes: str,
+    options: Mapping[str, object] | None = None,
+) -> None:
+    """Refuse, before any work, analyses whose estimates (``analyses``:
+    name → bytes, e.g. from :func:`analysis_bytes`) together exceed the
+    memory ceiling; the message names each analysis, its estimate, the
+    ceiling, the most algorithms each would fit, and ``fixes``.
+
+    Examples
+    --------
+    >>> check_analyses_fit({"ranks": 2**40}, 10**6, 30, what="the report",
+    ...                    fixes="use fewer")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the report of 1,000,000 algorithms x 30 cases needs about ...
+    """
+    ceiling = get_memory_ceiling()
+    total = sum(analyses.values())
+    if total <= ceiling:
+        return
+    # the joint statements' blocks grow with the ceiling: sized at this one
+    fit = {**dict(options or {}), "ceiling": ceiling}
+    parts = "; ".join(
+        f"{name}: about {size / 2**20:,.0f} MB"
+        + (
+            f" (fits up to {_largest_m(name, n_cases, ceiling, **fit):,} "
+            "algorithms alone)"
+            if name in PAIR_BYTES
+            else ""
+        )
+        for name, size in sorted(analyses.items(), key=lambda item: -item[1])
+    )
+    raise ValueError(
+        f"{what} of {n_algorithms:,} algorithms x {n_cases:,} cases needs about "
+        f"{total / 2**20:,.0f} MB of working memory ({parts}), over the memory "
+        f"ceiling of {ceiling / 2**20:,.0f} MB; refused before starting. "
+        f"{fixes}, or raise the ceiling (the environment variable "
+        "NBSTATS_MAX_MEMORY, e.g. NBSTATS_MAX_MEMORY=4G, or "
+        "nbstats.set_memory_ceiling; the process needs about 200 MB more)."
+    )
