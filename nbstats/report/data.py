@@ -74,6 +74,27 @@ def defuse_csv(text: str) -> str:
     return out.getvalue()
 
 
+def defuse_files(files: dict[str, bytes]) -> dict[str, bytes]:
+    """``files`` (``{relative path: bytes}``, UTF-8 text for a CSV) with every
+    ``.csv`` file passed through :func:`defuse_csv`: the one gate of every CSV
+    file a report writes (:func:`nbstats.report.export.write_report`), whatever
+    wrote its text.
+
+    Examples
+    --------
+    >>> defuse_files({"r_core/summary.csv": b"algorithm\\n=1+1\\n", "r.bib": b"="})
+    {'r_core/summary.csv': b"algorithm\\n'=1+1\\n", 'r.bib': b'='}
+    """
+    return {
+        name: (
+            defuse_csv(data.decode("utf-8")).encode("utf-8")
+            if name.lower().endswith(".csv")
+            else data
+        )
+        for name, data in files.items()
+    }
+
+
 def csv_text(frame: pd.DataFrame) -> str:
     """A table as the CSV text a report exports (a download link, a file in
     ``<report>_tables/``): names that a spreadsheet would run as formulas are
@@ -90,32 +111,39 @@ def csv_text(frame: pd.DataFrame) -> str:
     return defuse_csv(frame.to_csv(lineterminator="\n"))
 
 
-def _csv_metadata(nb: Any) -> list[dict[str, Any]]:
-    """The ``metadata["nbstats"]`` of an executed report's CSV outputs."""
-    return [
-        output["metadata"]["nbstats"]
-        for cell in nb.cells
-        for output in cell.get("outputs", [])
-        if output.get("metadata", {}).get("nbstats", {}).get("kind") == "csv"
-    ]
-
-
 def defuse_csv_outputs(nb: Any) -> Any:
     """``nb`` (a copy if anything changes) whose CSV files and download links
     hold no cell a spreadsheet would run as a formula
     (:func:`nbstats.report.data.defuse_csv`): every export goes through here,
-    whatever wrote the CSV text in the kernel."""
+    whatever wrote the CSV text in the kernel. The CSV outputs (download links,
+    ``<report>_tables/``) and the core's CSV files (``<report>_core/``, in a
+    table's ``core_files``) are both covered."""
 
     def encoded(text: str) -> str:
         return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
-    if all(defuse_csv(m["csv"]) == m["csv"] for m in _csv_metadata(nb)):
+    def core_csv(meta: dict[str, Any]) -> dict[str, str]:
+        files = meta.get("core_files", {})
+        return {k: v for k, v in files.items() if k.lower().endswith(".csv")}
+
+    metas = [
+        output.get("metadata", {}).get("nbstats") or {}
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+    ]
+    texts = [m["csv"] for m in metas if m.get("kind") == "csv"]
+    texts += [text for m in metas for text in core_csv(m).values()]
+    if all(defuse_csv(text) == text for text in texts):
         return nb
     nb = copy.deepcopy(nb)
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             meta = output.get("metadata", {}).get("nbstats")
-            if not meta or meta.get("kind") != "csv":
+            if not meta:
+                continue
+            for name, text in core_csv(meta).items():
+                meta["core_files"][name] = defuse_csv(text)
+            if meta.get("kind") != "csv":
                 continue
             safe = defuse_csv(meta["csv"])
             data = output.get("data", {})

@@ -348,8 +348,13 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
 
     Everything is staged in a temporary directory next to ``path`` and renamed
     into place, the report last; on any error the staging directory is removed
-    and the existing files are left as they were.
+    and the existing files are left as they were. Every CSV file goes through
+    :func:`nbstats.report.data.defuse_files` (and the notebook's CSV outputs
+    through :func:`~nbstats.report.data.defuse_csv_outputs`), so no cell of
+    any CSV file is a formula a spreadsheet would run.
     """
+    from nbstats.report.data import defuse_files
+
     path = Path(path)
     directory = path.parent
     stem = path.stem
@@ -365,6 +370,7 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
         body, extras = export_notebook(nb, fmt, stem=stem)
         if fmt in ("pdf", "tex"):  # an HTML report stays one self-contained file
             extras.update(core_files(nb, stem))
+        extras = defuse_files(extras)  # no CSV cell a spreadsheet would run
         (staging / path.name).write_bytes(body)
         tops: list[str] = []
         for relative, data in extras.items():
