@@ -152,6 +152,7 @@ def _prepare(
         case=args.case,
         no_case_column=args.no_case_column,
         long=long if is_long else None,
+        max_bytes=args.max_input,
     )
     if args.sep == "auto":
         _note(f"--sep auto: the separator of {args.csv} is {_shown(sep)}.")
