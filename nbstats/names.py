@@ -306,29 +306,44 @@ def _check_axis(axis: pd.Index, what: str, where: str, *, blank: bool) -> None:
         axis.dtype
     ):
         return  # numbers: no control characters, no whitespace, unique
-    labels = [str(v) for v in axis]
-    for label in labels:
-        found = CONTROL_CHARACTERS.search(label)
-        if found:
-            fix = (
-                f"df.rename(columns={{{label!r}: {_cleaned(label)!r}}})"
-                if where == "columns"
-                else f"df.rename(index={{{label!r}: {_cleaned(label)!r}}})"
-            )
-            raise ValueError(
-                f"{what} name {label!r} contains a control character "
-                f"({found.group()!r}), which no report can show; rename it, "
-                f"e.g. {fix}."
-            )
-        if blank and is_blank(label):
+    values = axis.tolist()  # (iterating a pandas str Index is slow)
+    labels = [str(v) for v in values]
+    # one scan of all the names (a million case names in a fraction of a
+    # second); the name at fault is looked for only when there is one
+    joined = "\ue000".join(labels)
+    if CONTROL_CHARACTERS.search(joined):
+        found, label = next(
+            (match, label)
+            for label in labels
+            if (match := CONTROL_CHARACTERS.search(label))
+        )
+        fix = (
+            f"df.rename(columns={{{label!r}: {_cleaned(label)!r}}})"
+            if where == "columns"
+            else f"df.rename(index={{{label!r}: {_cleaned(label)!r}}})"
+        )
+        raise ValueError(
+            f"{what} name {label!r} contains a control character "
+            f"({found.group()!r}), which no report can show; rename it, "
+            f"e.g. {fix}."
+        )
+    for label in labels if blank else ():
+        if is_blank(label):
             raise ValueError(
                 f"{what} name {label!a} is empty or blank (it shows nothing but "
                 "whitespace, invisible characters or combining marks); give every "
                 f"{what} a visible name, e.g. df.rename({where}={{{label!a}: "
                 f"'{what}1'}})."
             )
+    if "".join(labels).isascii() and axis.inferred_type in ("string", "empty"):
+        # ASCII strings (no tab or newline: refused above): a key differs
+        # from its name only by runs of spaces
+        plain = not _has_space_runs(joined)
+        keys = labels if plain else [lookalike_key(label) for label in labels]
+        if len(set(keys)) == len(keys):
+            return  # no two names alike (the loop below names a pair)
     seen: dict[str, object] = {}
-    for value, label in zip(axis, labels, strict=True):
+    for value, label in zip(values, labels, strict=True):
         key = lookalike_key(label)
         if key in seen and (seen[key] != value or type(seen[key]) is not type(value)):
             first = seen[key]
@@ -339,6 +354,17 @@ def _check_axis(axis: pd.Index, what: str, where: str, *, blank: bool) -> None:
                 f"df.rename({where}={{{value!r}: {key + '_2'!r}}})."
             )
         seen.setdefault(key, value)
+
+
+def _has_space_runs(joined: str) -> bool:
+    """Whether a name (in names joined by U+E000) starts or ends with a space
+    or holds two in a row: then its key differs from the name itself."""
+    return (
+        "  " in joined
+        or " \ue000" in joined
+        or "\ue000 " in joined
+        or (joined.startswith(" ") or joined.endswith(" "))
+    )
 
 
 def _shown(value: object) -> str:

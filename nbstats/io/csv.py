@@ -37,7 +37,7 @@ import re
 import shlex
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,7 +136,7 @@ def parse(
     text = read_text(path, encoding, max_bytes)
     if sep == "auto":
         sep = _sniff(path, text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
+    reader = csv.reader(_lines(text), delimiter=sep, strict=True)
     header: list[str] | None = None
     first = 1
     lines = array("q")
@@ -176,6 +176,25 @@ def parse(
     return CsvText(path, text, sep, header, len(lines), lines, columns)
 
 
+#: A line and its ending (\r\n, \r or \n), as ``io.StringIO(newline="")``
+#: splits them.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` with their endings, one at a time (a
+    :class:`io.StringIO` would hold four bytes a character at once).
+
+    Examples
+    --------
+    >>> list(_lines("a\\r\\nb\\rc\\n"))
+    ['a\\r\\n', 'b\\r', 'c\\n']
+    """
+    for match in _LINE.finditer(text):
+        if match.end() > match.start():
+            yield match.group()
+
+
 def _ragged(path: str, fields: int, width: int, line: int) -> None:
     fix = (
         'a separator inside an unquoted name? Quote the name ("a, b") '
@@ -191,7 +210,7 @@ def _fields(parsed: CsvText, column: str, rows: Sequence[int]) -> dict[int, str]
     from the file's text (for the few cells an error names)."""
     at = parsed.header.index(column)
     wanted = set(rows)
-    reader = csv.reader(io.StringIO(parsed.text, newline=""), delimiter=parsed.sep)
+    reader = csv.reader(_lines(parsed.text), delimiter=parsed.sep)
     found: dict[int, str] = {}
     number = -1  # the header
     for row in reader:
@@ -303,7 +322,13 @@ def read_csv(
     labels = [long.get("case"), long.get("algorithm")] if long else [case]
     keep = [name for name in labels if name is not None]
     parsed = parse(path, sep=sep, encoding=encoding, keep=keep, max_bytes=max_bytes)
-    raw = pd.read_csv(io.StringIO(parsed.text), sep=parsed.sep, index_col=False)
+    # bytes, not a StringIO (four bytes a character)
+    raw = pd.read_csv(
+        io.BytesIO(parsed.text.encode("utf-8")),
+        sep=parsed.sep,
+        index_col=False,
+        encoding="utf-8",
+    )
     if raw.shape != (parsed.n_rows, len(parsed.header)):
         raise _fail(  # pragma: no cover - both parsers skip the same lines
             path, "pandas reads this file differently from the csv module."

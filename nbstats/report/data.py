@@ -25,6 +25,10 @@ from nbstats.results.render import escape_latex
 RANKED_COLUMNS = 12
 #: Names longer than this (characters) may wrap in the HTML score table.
 LONG_NAME = 12
+#: The score table shows at most this many cases (the first ones); its
+#: caption says how many more there are. Every score stays in the notebook's
+#: data (``SCORES_CSV``), and the mean ranks are over every case.
+SHOWN_CASES = 100
 #: Every LaTeX table is a longtable now (it breaks across pages); kept for the
 #: modules that import it.
 LONGTABLE_ROWS = 30
@@ -176,13 +180,15 @@ def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
 
 
 def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
-    """Table: every score with its rank, the mean ranks, the best in bold."""
+    """Table: every score with its rank, the mean ranks, the best in bold;
+    beyond :data:`SHOWN_CASES` cases, the first ones and how many more."""
     from nbstats.scores import mean_ranks
     from nbstats.scores import ranks as rank_table
 
-    ranks = rank_table(scores, higher_is_better=higher_is_better)
     mean = mean_ranks(scores, higher_is_better=higher_is_better)
-    values = scores.to_numpy()
+    shown = scores.iloc[:SHOWN_CASES]
+    ranks = rank_table(shown, higher_is_better=higher_is_better)
+    values = shown.to_numpy()
     best = values.max(axis=1) if higher_is_better else values.min(axis=1)
     bold = values == best[:, None]
     with_ranks = scores.shape[1] <= RANKED_COLUMNS
@@ -199,6 +205,8 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
     names = [str(c) for c in scores.columns]
     index_name = str(scores.index.name or "case")
     caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
+    left_out = len(scores) - len(shown)
+    scores = shown
 
     def h(text: str, strong: bool) -> str:
         text = html.escape(text)
@@ -247,8 +255,11 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
         mean_cells=mean_cells,
         mean_bold=mean_bold,
         higher_is_better=higher_is_better,
+        n_cases=len(scores) + left_out,
     )
     plain = pd.DataFrame(cells, index=scores.index, columns=names)
+    if left_out:
+        plain.loc[f"… {left_out:,} more"] = [""] * len(names)
     plain.loc["mean rank"] = mean_cells
     table(
         "tab:scores",
@@ -315,6 +326,8 @@ def _name_html(name: str) -> str:
 def _scores_caption(
     shape: tuple[int, int], higher_is_better: bool, *, with_ranks: bool
 ) -> str:
+    """The score table's caption; beyond :data:`SHOWN_CASES` cases it says
+    which are shown and how many are left out."""
     direction = "higher" if higher_is_better else "lower"
     ranks = (
         "with each algorithm's rank on each case in parentheses (1 = best; ties "
@@ -326,6 +339,26 @@ def _scores_caption(
         f"Scores of the {shape[1]} algorithms on the {shape[0]} cases "
         f"({direction} scores are better), {ranks}the mean rank (1 = best) in the "
         "last row. The best score of each case and the best mean rank are in bold."
+        + _left_out(shape[0])
+    )
+
+
+def _left_out(n: int) -> str:
+    """The caption's sentence on the cases a long score table leaves out.
+
+    Examples
+    --------
+    >>> _left_out(1_000_000)[:61]
+    ' Only the first 100 of the 1,000,000 cases are shown (999,900'
+    >>> _left_out(100)
+    ''
+    """
+    if n <= SHOWN_CASES:
+        return ""
+    return (
+        f" Only the first {SHOWN_CASES} of the {n:,} cases are shown "
+        f"({n - SHOWN_CASES:,} left out); the mean ranks are over all of them, "
+        "and every score is in the data embedded in the report's notebook."
     )
 
 
@@ -339,6 +372,7 @@ def _scores_latex(
     mean_cells: list[str],
     mean_bold: list[bool],
     higher_is_better: bool,
+    n_cases: int | None = None,
 ) -> str:
     """The score table in LaTeX, laid out by :func:`latex_longtable`: across
     pages when it has many cases, names wrapping when they are long, and in
@@ -349,7 +383,11 @@ def _scores_latex(
         return f"\\textbf{{{text}}}" if strong else text
 
     with_ranks = any(" (" in c for row in cells for c in row)
-    caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
+    caption = _scores_caption(
+        (n_cases or len(scores), scores.shape[1]),
+        higher_is_better,
+        with_ranks=with_ranks,
+    )
     header = [escape_latex(index_name), *(escape_latex(n) for n in names)]
     rows: list[list[str] | None] = [
         [escape_latex(case)] + [t(c, b) for c, b in zip(row, brow, strict=True)]

@@ -227,3 +227,55 @@ def test_sizes(text, nbytes):
 def test_the_default_limit(monkeypatch):
     monkeypatch.delenv("NBSTATS_MAX_INPUT", raising=False)
     assert input_limit() == DEFAULT_MAX_INPUT == 256 * 2**20
+
+
+# -- finding 8: a large table, printed bounded, refused beyond the ceiling -----------
+
+
+def many_cases(tmp_path, n, m=3, seed=0):
+    rng = np.random.default_rng(seed)
+    names = "ABCDEFGHIJ"[:m]
+    lines = [f"c{i}," + ",".join(f"{v:.4f}" for v in row)
+             for i, row in enumerate(rng.uniform(0.5, 0.9, (n, m)))]  # fmt: skip
+    path = tmp_path / f"many{n}.csv"
+    path.write_text("case," + ",".join(names) + "\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def test_analyze_prints_a_bounded_preview_of_the_scores(tmp_path, capsys):
+    path = many_cases(tmp_path, 1500)
+    code, out, err = run(["analyze", path, "--analyses", "frequentist"], capsys)
+    assert code == 0, err
+    assert "Only the first 100 of the 1,500 cases are shown (1,400 left out)" in out
+    assert "… 1,400 more" in out
+    assert "\nc99 " in out and "\nc100 " not in out and "\nc1499 " not in out
+    assert len(out) < 40_000  # not every score (the issue: 58 MB at 10^6)
+
+
+def test_detail_frequentist_prints_a_bounded_preview(tmp_path, capsys):
+    path = many_cases(tmp_path, 1000)
+    code, out, err = run(["analyze", path, "--detail", "frequentist"], capsys)
+    assert code == 0, err
+    assert "… 900 more cases" in out
+    assert "\nc99 " in out and "\nc100 " not in out
+
+
+def test_a_table_over_the_ceiling_is_refused_before_the_kernel(tmp_path, calls, capsys):
+    from nbstats import cli
+    from nbstats.stats.bayes.memory import memory_ceiling
+
+    path = many_cases(tmp_path, 40_000)
+    per_case = cli.BYTES_PER_CASE + 3 * cli.BYTES_PER_SCORE
+    with memory_ceiling("16M"):
+        for command in (["analyze"], ["report", "-o", tmp_path / "r.html"]):
+            code, _, err = run([*command[:1], path, *command[1:]], capsys)
+            assert code == 2, err
+            assert "40,000 cases of 3 algorithms need about" in err
+            assert (
+                f"at most {16 * 2**20 // per_case:,} cases of 3 algorithms fit" in err
+            )
+            assert "NBSTATS_MAX_MEMORY=1G" in err
+    assert calls == []
+    assert not (tmp_path / "r.html").exists()
+    code, _, err = run(["analyze", path], capsys)  # the default ceiling: fits
+    assert code == 0, err
