@@ -343,8 +343,18 @@ def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> Non
 
 def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
     from nbstats.report import report
+    from nbstats.report.export import FORMATS
 
     output = args.output or str(Path(args.csv).with_suffix(".html"))
+    named = FORMATS.get(Path(output).suffix.lower())
+    if args.format and args.output is not None and named not in (None, args.format):
+        command.error(
+            f"argument --format: {args.format}, but -o {args.output} ends in "
+            f"{Path(output).suffix} (an {named} file): the file would hold a "
+            f"{args.format} report under the wrong name. Give -o "
+            f"{Path(output).with_suffix('.' + args.format).name}, or leave out "
+            "--format (the suffix gives the format)."
+        )
     if args.format and args.output is None:
         output = str(Path(args.csv).with_suffix(f".{args.format}"))
     target = _target(args, output)
