@@ -124,7 +124,8 @@ _HELP_TEXT = """\
 --text        print the frequentist analysis of Tables 2 and 6 instead
 -o            the report's file (default: the CSV's name with the format's
               suffix, .html without --format)
---format      default: from the suffix of --output, else html
+--format      default: from the suffix of --output, else html; an --output
+              whose suffix names another format is refused
 --detail      report: the report's text, same decisions (default); frequentist:
               every frequentist test and post-hoc procedure; auto: the
               automatic analysis (assumptions checked, tests chosen, each
