@@ -81,6 +81,18 @@ def test_exact_integers_and_decimals_are_read(text, tmp_path):
     assert frame.loc["x", "A"] == float(text)
 
 
+@pytest.mark.parametrize("other", ["5", "1.5", "-7"])
+def test_integers_beyond_uint64_are_read_exactly_or_refused(other, tmp_path):
+    # pandas keeps them as Python ints, or the column as text beside a decimal
+    path = tmp_path / "huge.csv"
+    path.write_text(f"case,A,B\nx,{2**70},0.5\ny,{other},0.7\n")
+    frame, _ = read_csv(str(path))
+    assert frame.loc["x", "A"] == 2.0**70
+    path.write_text(f"case,A,B\nx,{other},0.5\ny,{2**64 + 1},0.7\n")
+    with pytest.raises(ValueError, match=f"line 3: column 'A' holds {2**64 + 1}"):
+        read_csv(str(path))
+
+
 written_integers = st.one_of(
     st.integers(LIMIT - 50, LIMIT + 50),
     st.integers(-LIMIT - 50, -LIMIT + 50),
