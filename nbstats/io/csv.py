@@ -335,7 +335,10 @@ def read_csv(
             path, "pandas reads this file differently from the csv module."
         )
     raw.columns = parsed.header  # an unnamed first column stays unnamed
-    _read_huge_integers(raw, skip=keep)
+    # label columns stay as the file spells them (the first column of a wide
+    # file is the cases' unless --no-case-column)
+    first = [] if long or no_case_column else parsed.header[:1]
+    _read_huge_integers(raw, skip=[*keep, *first])
     if long is not None:
         for key in ("case", "algorithm"):
             column = long.get(key)
