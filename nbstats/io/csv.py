@@ -348,10 +348,12 @@ def read_csv(
                 )
         score = long.get("score")
         if score in parsed.header:
-            _check_integers(parsed, raw, [score])
+            case_column = long.get("case")
+            cases = raw[case_column] if case_column in parsed.header else None
+            _check_integers(parsed, raw, [score], cases)
         return raw, parsed.sep
     frame = _wide(parsed, raw, case, no_case_column)
-    _check_integers(parsed, frame, list(frame.columns))
+    _check_integers(parsed, frame, list(frame.columns), frame.index)
     return frame, parsed.sep
 
 
@@ -384,14 +386,18 @@ _DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
 _INTEGER = re.compile(r"\s*[+-]?\d+(?:\.0*)?\s*")
 
 
-def _check_integers(parsed: CsvText, frame: pd.DataFrame, columns: list[str]) -> None:
-    """Refuse the fields written as integers that float64 cannot hold exactly.
+def _check_integers(
+    parsed: CsvText, frame: pd.DataFrame, columns: list[str], cases: Any
+) -> None:
+    """Refuse the fields written as integers that float64 cannot hold exactly,
+    naming the first by its line, case (``cases``: one per row, or None) and
+    column.
 
     Only the cells read as at least 2**53 in magnitude are looked at again
     (their text, from the file), so the check costs nothing on ordinary
     scores.
     """
-    inexact: list[tuple[int, str, str]] = []
+    inexact: list[tuple[int, str, str, int]] = []
     for column in columns:
         values = frame[column]
         if not _numeric(values):
@@ -406,10 +412,12 @@ def _check_integers(parsed: CsvText, frame: pd.DataFrame, columns: list[str]) ->
                 continue  # a decimal or 1e20: the writer accepted a rounding
             value = int(text.strip().split(".")[0])
             if int(float(value)) != value:
-                inexact.append((parsed.lines[row], column, text.strip()))
+                inexact.append((parsed.lines[row], column, text.strip(), row))
     if not inexact:
         return
-    line, column, text = inexact[0]
+    line, column, text, row = inexact[0]  # the first column's first one
+    name = None if cases is None else getattr(cases, "iloc", cases)[row]
+    case = f"case {name!r}, " if name is not None else ""
     more = (
         f" ({len(inexact) - 1} more such cell(s), the next at line "
         f"{inexact[1][0]}, column {inexact[1][1]!r})"
@@ -418,7 +426,7 @@ def _check_integers(parsed: CsvText, frame: pd.DataFrame, columns: list[str]) ->
     )
     raise _fail(
         parsed.path,
-        f"column {column!r} holds {text}, an integer that float64 cannot hold "
+        f"{case}column {column!r} holds {text}, an integer that float64 cannot hold "
         f"exactly (beyond ±2**53 = {EXACT_INTEGER_LIMIT}): it would be read as "
         f"{float(int(text.split('.')[0])):.0f}, and different scores could become "
         f"equal{more}. Subtract a common offset from every score before writing "

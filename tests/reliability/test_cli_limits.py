@@ -48,7 +48,7 @@ def test_the_issue_reproducer_is_refused_with_the_cell(tmp_path, calls, capsys):
         "case,A,B\nx,9007199254740993,0.5\ny,9007199254740992,0.7\nz,1.5,0.2\n"
     )
     err = refused(capsys, path)
-    assert f"{path}, line 2: column 'A' holds 9007199254740993" in err
+    assert f"{path}, line 2: case 'x', column 'A' holds 9007199254740993" in err
     assert "float64 cannot hold exactly" in err
     assert "would be read as 9007199254740992" in err
     assert "Subtract a common offset" in err
@@ -58,14 +58,16 @@ def test_the_issue_reproducer_is_refused_with_the_cell(tmp_path, calls, capsys):
 def test_a_column_of_integers_only_is_still_refused(tmp_path, calls, capsys):
     path = tmp_path / "ints.csv"
     path.write_text("case,A,B\nx,9007199254740993,1\ny,9007199254740992,2\n")
-    assert "line 2: column 'A' holds 9007199254740993" in refused(capsys, path)
+    assert "line 2: case 'x', column 'A' holds 9007199254740993" in refused(
+        capsys, path
+    )
 
 
 def test_a_long_score_column_is_checked_too(tmp_path, calls, capsys):
     path = tmp_path / "long.csv"
     path.write_text("data,algo,acc\nd1,A,0.5\nd1,B,-9007199254740995\nd2,A,1\nd2,B,2\n")
     err = refused(capsys, path, LONG)
-    assert "line 3: column 'acc' holds -9007199254740995" in err
+    assert "line 3: case 'd1', column 'acc' holds -9007199254740995" in err
 
 
 @pytest.mark.parametrize(
@@ -89,7 +91,9 @@ def test_integers_beyond_uint64_are_read_exactly_or_refused(other, tmp_path):
     frame, _ = read_csv(str(path))
     assert frame.loc["x", "A"] == 2.0**70
     path.write_text(f"case,A,B\nx,{other},0.5\ny,{2**64 + 1},0.7\n")
-    with pytest.raises(ValueError, match=f"line 3: column 'A' holds {2**64 + 1}"):
+    with pytest.raises(
+        ValueError, match=f"line 3: case 'y', column 'A' holds {2**64 + 1}"
+    ):
         read_csv(str(path))
 
 
@@ -134,9 +138,8 @@ def test_an_integer_is_read_exactly_or_refused_whatever_the_column(
         with pytest.raises(ValueError, match="float64 cannot hold exactly") as error:
             read_csv(str(path))
         first = inexact[0]
-        assert f"line {first[0] + 2}: column 'A' holds {cells[first[0]]}" in str(
-            error.value
-        )
+        expected = f"line {first[0] + 2}: case 'c{first[0]}', column 'A' holds"
+        assert f"{expected} {cells[first[0]]}" in str(error.value)
         return
     frame, _ = read_csv(str(path))
     values = frame["A"].to_numpy()
