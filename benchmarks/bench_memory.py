@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -314,6 +315,13 @@ def bench_cli_large_csv(args: argparse.Namespace) -> None:
         ).stdout
         subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
         checkouts.insert(0, (f"before ({args.before})", old))
+    try:
+        _bench_cli_runs(args, files, checkouts)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _bench_cli_runs(args: argparse.Namespace, files: dict, checkouts: list) -> None:
     for label, path in checkouts:
         print(f"\nnbstats analyze CSV --analyses frequentist, 3 algorithms: {label}")
         for n, csv in files.items():
