@@ -39,7 +39,13 @@ the call needs. Cases:
   ``bayes_posthoc`` on 30 cases × 100 and 300 algorithms, and the explicit
   Monte Carlo of ``bayes_signrank`` over 100,000 cases;
 - ``report_size`` (issue 34, finding 9): the report's text of 1000
-  algorithms × 30 cases, refused before it starts.
+  algorithms × 30 cases, refused before it starts;
+- ``cli_large_csv`` (:func:`bench_cli_large_csv`): the command ``nbstats
+  analyze big.csv --analyses frequentist`` on a CSV of 10^5 and 10^6 cases ×
+  3 algorithms (issue 34 item 8: 319 s, 5.48 GB and 58 MB of output at 10^6),
+  with the peak of the command and its kernel together (sampled every 0.1 s)
+  and the size of what it prints. ``--before COMMIT`` also runs it on that
+  commit, exported to a temporary directory (e.g. ``--before a50c0f9``).
 
 The machine's load average is printed before and after: other work slows
 everything down (memory figures are not affected). The CPU seconds (all
@@ -51,6 +57,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -256,6 +263,8 @@ def plackett_luce(args: argparse.Namespace) -> None:
         case = {"kind": "plackett_luce", "m": m, "kw": {"n_samples": n_samples}}
         out = run(case, None, args.nbstats)
         print(line(f"m = {m}, {n_samples:,} draws", out, "{shown}"))
+
+
 # -- issue 34, findings 9 and 10: the pairs' time, the report's refusal --------
 
 CHILD_R3 = textwrap.dedent(
@@ -355,6 +364,121 @@ def report_size(args: argparse.Namespace) -> None:
         print(line(label, _run_r3(case, args.nbstats), "{what}"))
 
 
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants (Linux /proc)."""
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                for text in status:
+                    if text.startswith("VmRSS:"):
+                        total += int(text.split()[1]) * 1024
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo += [int(c) for c in children.read().split()]
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return total
+
+
+def _cli_run(
+    csv: str, path: str | None, timeout: float, ceiling: str | None = None
+) -> dict:
+    """Wall time, peak memory (command + kernel) and output of ``analyze``."""
+    import tempfile
+    import time
+
+    env = dict(os.environ)
+    env.pop("NBSTATS_MAX_MEMORY", None)
+    if ceiling:
+        env["NBSTATS_MAX_MEMORY"] = ceiling
+    if path:
+        env["PYTHONPATH"] = path
+    argv = [sys.executable, "-P", "-m", "nbstats.cli", "analyze", csv]
+    argv += ["--analyses", "frequentist"]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
+        peak = 0
+        while child.poll() is None:
+            peak = max(peak, _tree_rss(child.pid))
+            if time.perf_counter() - start > timeout:
+                child.kill()  # only the command we started, by its id
+                child.wait()
+                return {"error": f"stopped after {timeout:.0f} s, peak {peak >> 20} MB"}
+            time.sleep(0.1)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        printed, message = out.read(), err.read().decode(errors="replace")
+    result = {"seconds": seconds, "peak_mb": peak / 2**20, "bytes": len(printed)}
+    if child.returncode != 0:
+        result["refused"] = message.strip().splitlines()[-1][:300]
+    return result
+
+
+def bench_cli_large_csv(args: argparse.Namespace) -> None:
+    """``nbstats analyze`` on a 10^6-row CSV, before and after (issue 34 item 8)."""
+    import tempfile
+
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    folder = tempfile.mkdtemp(prefix="nbstats-bench-cli-")
+    sizes = (10**5,) if args.quick else (10**5, 10**6)
+    files = {}
+    for n in sizes:
+        table = pd.DataFrame(
+            rng.normal(0.8, 0.05, (n, 3)).round(4),
+            columns=list("ABC"),
+            index=pd.Index([f"c{i}" for i in range(n)], name="case"),
+        )
+        files[n] = os.path.join(folder, f"scores-{n}.csv")
+        table.to_csv(files[n])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    checkouts = [("this checkout", args.nbstats or root)]
+    if args.before:
+        old = os.path.join(folder, "before")
+        os.mkdir(old)
+        archive = subprocess.run(
+            ["git", "-C", root, "archive", args.before, "nbstats", "report_templates"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
+        checkouts.insert(0, (f"before ({args.before})", old))
+    try:
+        _bench_cli_runs(args, files, checkouts)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _bench_cli_runs(args: argparse.Namespace, files: dict, checkouts: list) -> None:
+    for label, path in checkouts:
+        print(f"\nnbstats analyze CSV --analyses frequentist, 3 algorithms: {label}")
+        for n, csv in files.items():
+            mb = os.path.getsize(csv) / 2**20
+            # the default ceiling, and at 10^6 cases one that lets it run
+            # (this checkout refuses it at the default 512 MB)
+            large = n >= 10**6 and label == "this checkout"
+            ceilings = [None, "1G"] if large else [None]
+            for ceiling in ceilings:
+                out = _cli_run(csv, path, timeout=args.timeout, ceiling=ceiling)
+                where = f"{n:>9,} cases ({mb:.0f} MB)" + (
+                    f", NBSTATS_MAX_MEMORY={ceiling}" if ceiling else ""
+                )
+                if "error" in out:
+                    print(f"  {where}  {out['error']}")
+                    continue
+                what = out.get("refused") or f"printed {out['bytes'] / 2**20:.2f} MB"
+                print(
+                    f"  {where}  {out['seconds']:7.1f} s  "
+                    f"peak {out['peak_mb']:6.0f} MB  {what}"
+                )
+
+
 CASES = {
     "signrank": signrank,
     "pairs": pairs,
@@ -365,6 +489,7 @@ CASES = {
     "plackett_luce": plackett_luce,
     "pairs_time": pairs_time,
     "report_size": report_size,
+    "cli_large_csv": bench_cli_large_csv,
 }
 
 
@@ -374,6 +499,15 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", choices=sorted(CASES), default=None)
     parser.add_argument(
         "--nbstats", default=None, help="directory to put first on PYTHONPATH"
+    )
+    parser.add_argument(
+        "--before",
+        default=None,
+        metavar="COMMIT",
+        help="cli_large_csv: also run the command of this commit (git archive)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=900.0, help="cli_large_csv: seconds per run"
     )
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} CPUs, load average {load()} (1, 5, 15 min)")

@@ -17,6 +17,7 @@ from nbstats.io.options import (
     INPUT_OPTIONS,
     LONG_OPTIONS,
     add_options,
+    input_size,
     integer_at_least,
     parse_alias,
 )
@@ -225,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_options(analyze, {"--control": {"metavar": "NAME"}})
     for command in (report, analyze):
         add_options(command, _ANALYSIS_OPTIONS)
-        add_options(command.add_argument_group("reading the CSV"), INPUT_OPTIONS)
+        reading = command.add_argument_group("reading the CSV")
+        add_options(reading, INPUT_OPTIONS)
+        add_options(reading, {"--max-input": {"type": input_size, "metavar": "SIZE"}})
         add_options(command.add_argument_group("long data"), LONG_OPTIONS)
     dashboard = _subparser(
         commands,

@@ -93,12 +93,22 @@ def frequentist_analysis(
     return "\n".join(out)
 
 
+#: The score table printed shows at most this many cases (the first ones).
+SHOWN_CASES = 100
+
+
 def _scores_with_ranks(table: pd.DataFrame, higher_is_better: bool) -> str:
-    ranks = scores.ranks(table, higher_is_better=higher_is_better)
-    cells = table.map(lambda v: f"{v:.4g}") + ranks.map(lambda r: f" ({r:g})")
-    cells.loc["mean rank"] = scores.mean_ranks(
-        table, higher_is_better=higher_is_better
-    ).map(lambda r: f"{r:.3f}")
+    """Every score with its rank and the mean ranks; beyond
+    :data:`SHOWN_CASES` cases the first ones and how many more (the mean
+    ranks are over all of them)."""
+    mean = scores.mean_ranks(table, higher_is_better=higher_is_better)
+    shown = table.iloc[:SHOWN_CASES]
+    ranks = scores.ranks(shown, higher_is_better=higher_is_better)
+    cells = shown.map(lambda v: f"{v:.4g}") + ranks.map(lambda r: f" ({r:g})")
+    left_out = len(table) - len(shown)
+    if left_out:
+        cells.loc[f"… {left_out:,} more cases"] = [""] * cells.shape[1]
+    cells.loc["mean rank"] = mean.map(lambda r: f"{r:.3f}")
     return cells.to_string()
 
 

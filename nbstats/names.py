@@ -54,6 +54,26 @@ INVISIBLE_CHARACTERS = re.compile(
     "\ufe00-\ufe0f\uffa0\ufff0-\ufff8\U000e0000-\U000e0fff]"
 )
 
+#: Cyrillic and Greek letters drawn like a Latin letter in common fonts, and
+#: that letter: a hand-made subset of Unicode's confusables (TS #39,
+#: confusables.txt) for the scripts names mix in practice. Two names equal
+#: but for these letters (Cyrillic "а" for Latin "a") look the same.
+CONFUSABLES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x",
+        "һ": "h", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w",
+        "ӏ": "l", "А": "A", "В": "B", "Е": "E", "Ѕ": "S", "І": "I", "Ј": "J",
+        "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+        "У": "Y", "Х": "X", "Ү": "Y", "Ӏ": "l", "Ԛ": "Q", "Ԝ": "W", "Ѵ": "V",
+        # Greek
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K",
+        "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        "Ϲ": "C", "Ϳ": "J", "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i",
+        "υ": "u", "γ": "y", "ϲ": "c", "ϳ": "j",
+    }
+)  # fmt: skip
+
 #: Names longer than this (in characters) get an alias under ``aliases="auto"``.
 MAX_NAME_LENGTH = 20
 
@@ -208,8 +228,10 @@ def lookalike_key(label: str) -> str:
     The key drops the characters that show nothing (format characters such as
     U+200B or U+FEFF, variation selectors, …), applies Unicode's compatibility
     normalisation NFKC (so ``"café"`` composed or decomposed, ``"Ａ"`` and
-    ``"A"``, ``"ﬁ"`` and ``"fi"`` are one key) and collapses whitespace, which
-    HTML collapses too (``" A  B "`` is ``"A B"``).
+    ``"A"``, ``"ﬁ"`` and ``"fi"`` are one key), draws the Cyrillic and Greek
+    letters that look Latin as that Latin letter (:data:`CONFUSABLES`:
+    Cyrillic ``"а"`` and Latin ``"a"`` are one key) and collapses whitespace,
+    which HTML collapses too (``" A  B "`` is ``"A B"``).
 
     Examples
     --------
@@ -218,11 +240,15 @@ def lookalike_key(label: str) -> str:
     True
     >>> lookalike_key("A\u200b"), lookalike_key(" Ａ  B ")
     ('A', 'A B')
+    >>> lookalike_key("SVM-\u0430") == lookalike_key("SVM-a")  # Cyrillic а
+    True
     """
     if label.isascii():  # NFKC leaves ASCII alone, and it has no Cf character
         return " ".join(label.split())
-    text = _visible(unicodedata.normalize("NFKC", _visible(label)))
-    return " ".join(text.split())
+    # before NFKC too: it turns the lunate sigma "Ϲ", drawn as C, into "Σ"
+    text = _visible(label).translate(CONFUSABLES)
+    text = _visible(unicodedata.normalize("NFKC", text))
+    return " ".join(text.translate(CONFUSABLES).split())
 
 
 def is_blank(label: str) -> bool:
@@ -254,10 +280,12 @@ def check_names(table: pd.DataFrame) -> None:
       only of characters that show nothing (U+200B, U+FEFF, …) and
       combining marks (:func:`is_blank`);
     - two names of one axis that look the same are refused: equal after
-      dropping the characters that show nothing, NFKC normalisation and
-      collapsing whitespace (:func:`lookalike_key`: ``"A"`` and ``"A "`` or
-      ``"A\u200b"``, ``"café"`` composed and decomposed), or equal as text
-      with different types (``1`` and ``"1"``);
+      dropping the characters that show nothing, NFKC normalisation, the
+      Cyrillic and Greek letters drawn like Latin ones, and collapsing
+      whitespace (:func:`lookalike_key`: ``"A"`` and ``"A "`` or
+      ``"A\u200b"``, ``"café"`` composed and decomposed, Cyrillic ``"а"``
+      and Latin ``"a"``), or equal as text with different types (``1`` and
+      ``"1"``);
     - an index (case axis) name that looks like an algorithm name is
       refused: in a CSV or ``reset_index()`` the two columns would clash.
 
@@ -306,39 +334,66 @@ def _check_axis(axis: pd.Index, what: str, where: str, *, blank: bool) -> None:
         axis.dtype
     ):
         return  # numbers: no control characters, no whitespace, unique
-    labels = [str(v) for v in axis]
-    for label in labels:
-        found = CONTROL_CHARACTERS.search(label)
-        if found:
-            fix = (
-                f"df.rename(columns={{{label!r}: {_cleaned(label)!r}}})"
-                if where == "columns"
-                else f"df.rename(index={{{label!r}: {_cleaned(label)!r}}})"
-            )
-            raise ValueError(
-                f"{what} name {label!r} contains a control character "
-                f"({found.group()!r}), which no report can show; rename it, "
-                f"e.g. {fix}."
-            )
-        if blank and is_blank(label):
+    values = axis.tolist()  # (iterating a pandas str Index is slow)
+    labels = [str(v) for v in values]
+    # one scan of all the names (a million case names in a fraction of a
+    # second); the name at fault is looked for only when there is one
+    joined = "\ue000".join(labels)
+    if CONTROL_CHARACTERS.search(joined):
+        found, label = next(
+            (match, label)
+            for label in labels
+            if (match := CONTROL_CHARACTERS.search(label))
+        )
+        fix = (
+            f"df.rename(columns={{{label!r}: {_cleaned(label)!r}}})"
+            if where == "columns"
+            else f"df.rename(index={{{label!r}: {_cleaned(label)!r}}})"
+        )
+        raise ValueError(
+            f"{what} name {label!r} contains a control character "
+            f"({found.group()!r}), which no report can show; rename it, "
+            f"e.g. {fix}."
+        )
+    for label in labels if blank else ():
+        if is_blank(label):
             raise ValueError(
                 f"{what} name {label!a} is empty or blank (it shows nothing but "
                 "whitespace, invisible characters or combining marks); give every "
                 f"{what} a visible name, e.g. df.rename({where}={{{label!a}: "
                 f"'{what}1'}})."
             )
+    if "".join(labels).isascii() and axis.inferred_type in ("string", "empty"):
+        # ASCII strings (no tab or newline: refused above): a key differs
+        # from its name only by runs of spaces
+        plain = not _has_space_runs(joined)
+        keys = labels if plain else [lookalike_key(label) for label in labels]
+        if len(set(keys)) == len(keys):
+            return  # no two names alike (the loop below names a pair)
     seen: dict[str, object] = {}
-    for value, label in zip(axis, labels, strict=True):
+    for value, label in zip(values, labels, strict=True):
         key = lookalike_key(label)
         if key in seen and (seen[key] != value or type(seen[key]) is not type(value)):
             first = seen[key]
             raise ValueError(
                 f"{what} names {_shown(first)} and {_shown(value)} look the same "
                 "(they differ only by whitespace, invisible characters, Unicode "
-                "normalisation or type); rename one, e.g. "
+                "normalisation, letters of another script drawn alike, such as "
+                "Cyrillic 'а' for Latin 'a', or type); rename one, e.g. "
                 f"df.rename({where}={{{value!r}: {key + '_2'!r}}})."
             )
         seen.setdefault(key, value)
+
+
+def _has_space_runs(joined: str) -> bool:
+    """Whether a name (in names joined by U+E000) starts or ends with a space
+    or holds two in a row: then its key differs from the name itself."""
+    return (
+        "  " in joined
+        or " \ue000" in joined
+        or "\ue000 " in joined
+        or (joined.startswith(" ") or joined.endswith(" "))
+    )
 
 
 def _shown(value: object) -> str:

@@ -6,13 +6,18 @@ The file is decoded and split with the :mod:`csv` module first (the user's
 refused with the file, the line and the fix in the message:
 
 - a missing file, a directory, an unreadable, binary, empty or header-only
-  file; text that is not in the given encoding (``--encoding latin-1``);
+  file; text that is not in the given encoding (``--encoding latin-1``); a
+  file over the input limit, before it is read whole
+  (:mod:`nbstats.io.text`: 256 MiB, ``--max-input``, ``NBSTATS_MAX_INPUT``);
 - a duplicated column name (pandas would rename the second ``A`` to ``A.1``)
   or a column without a name (pandas' ``Unnamed: 2``), except the first column
   of a wide file (the index as pandas writes it);
 - a row with more or fewer fields than the header (pandas would take an extra
   first field as the index, or fill missing ones with NaN);
-- an empty case (or algorithm) name.
+- an empty case (or algorithm) name;
+- a score written as an integer that float64 cannot hold exactly (beyond
+  ±2**53), whatever else its column holds (beside a decimal, pandas would
+  round it, and ``9007199254740993`` would tie with ``9007199254740992``).
 
 Wide files: the case names are the column given by ``--case NAME``, else the
 first column when its header is empty or it holds any value that is not a
@@ -26,19 +31,24 @@ stays ``007``); scores are parsed by :func:`pandas.read_csv`.
 from __future__ import annotations
 
 import argparse
-import codecs
 import csv
 import io
+import re
 import shlex
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from nbstats.io.options import FOLD_COLUMNS, FOLD_NAMES, RUN_NAMES, parse_alias
+from nbstats.dtypes import EXACT_INTEGER_LIMIT
+from nbstats.io.folds import check_fold_order, recognise_folds
+from nbstats.io.options import parse_alias
+from nbstats.io.text import read_text
 from nbstats.scores import score_table
 
 __all__ = [
@@ -58,24 +68,21 @@ DEFAULT_ENCODING = "utf-8"
 #: The separators ``--sep auto`` chooses from.
 SNIFF_SEPARATORS = ",;\t|"
 
-#: Bytes that open files which are not CSV text: what they probably are.
-_BINARY = {
-    b"PK\x03\x04": "a zip archive (an Excel .xlsx or .ods workbook? save it as CSV)",
-    b"\xd0\xcf\x11\xe0": "an old Excel .xls workbook (save it as CSV)",
-    b"%PDF": "a PDF file",
-}
-
 
 @dataclass(frozen=True)
 class CsvText:
-    """A score CSV split into fields: header, data rows and their line numbers."""
+    """A score CSV checked field by field: its text, separator and header, the
+    number of data rows, their line numbers, and the fields of the columns
+    kept as text (``columns``: name -> one field per row; the first column
+    and those asked for), as the file spells them."""
 
     path: str
     text: str
     sep: str
     header: list[str]
-    rows: list[list[str]]
-    lines: list[int]
+    n_rows: int
+    lines: array
+    columns: dict[str, list[str]]
 
 
 def _fail(path: str, problem: str, line: int | None = None) -> ValueError:
@@ -85,58 +92,6 @@ def _fail(path: str, problem: str, line: int | None = None) -> ValueError:
 
 def _shown(sep: str) -> str:
     return "tab" if sep == "\t" else repr(sep)
-
-
-def _decode(path: str, encoding: str) -> str:
-    file = Path(path)
-    if file.is_dir():
-        raise IsADirectoryError(
-            f"{path}: is a directory, not a file; give the path of the score CSV."
-        )
-    if not file.exists():
-        raise FileNotFoundError(
-            f"{path}: no such score file; check the path (relative paths start "
-            f"in {Path.cwd()})."
-        )
-    try:
-        data = file.read_bytes()
-    except PermissionError:
-        raise PermissionError(
-            f"{path}: cannot read it (permission denied); make it readable or "
-            "copy it somewhere you can read."
-        ) from None
-    for magic, what in _BINARY.items():
-        if data.startswith(magic):
-            raise _fail(path, f"not a CSV file but {what}.")
-    utf8 = codecs.lookup(encoding).name == "utf-8"
-    try:
-        # utf-8-sig: the byte-order mark spreadsheets write is not a name
-        text = data.decode("utf-8-sig" if utf8 else encoding)
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
-        fix = "--encoding utf-16" if utf16 else "--encoding latin-1 (or cp1252)"
-        raise _fail(
-            path,
-            f"not {encoding} text (byte 0x{data[error.start]:02x} at offset "
-            f"{error.start}); give the file's encoding, e.g. {fix}.",
-            line,
-        ) from None
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise _fail(
-            path,
-            f"a NUL character: this is not {encoding} CSV text (a UTF-16 file? "
-            "then pass --encoding utf-16).",
-            line,
-        )
-    if not text.strip():
-        raise _fail(
-            path,
-            "the file is empty; a score CSV has a header row (the case column, "
-            "then one column per algorithm) and one row of scores per case.",
-        )
-    return text
 
 
 def _sniff(path: str, text: str) -> str:
@@ -150,11 +105,22 @@ def _sniff(path: str, text: str) -> str:
         ) from None
 
 
-def parse(path: str, *, sep: str = ",", encoding: str = DEFAULT_ENCODING) -> CsvText:
+def parse(
+    path: str,
+    *,
+    sep: str = ",",
+    encoding: str = DEFAULT_ENCODING,
+    keep: Sequence[str] = (),
+    max_bytes: int | None = None,
+) -> CsvText:
     """Decode and split a score CSV, refusing what pandas would guess about.
 
     ``sep="auto"`` picks the separator with :class:`csv.Sniffer` among
-    :data:`SNIFF_SEPARATORS`. Raises :class:`ValueError` (or an
+    :data:`SNIFF_SEPARATORS`. The fields of the first column and of the
+    columns named in ``keep`` are kept as text (the case and algorithm
+    names); the others are only counted, so that a large file costs little
+    more than its text. ``max_bytes``: the input limit
+    (:func:`nbstats.io.text.read_text`). Raises :class:`ValueError` (or an
     :class:`OSError` for a missing file, a directory, an unreadable file)
     whose message names the file, the line and the fix.
 
@@ -168,16 +134,30 @@ def parse(path: str, *, sep: str = ",", encoding: str = DEFAULT_ENCODING) -> Csv
     ...
     ValueError: ...scores.csv, line 1: duplicated column name 'A' (columns 2 and 3); ...
     """
-    text = _decode(path, encoding)
+    text = read_text(path, encoding, max_bytes)
     if sep == "auto":
         sep = _sniff(path, text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, strict=True)
-    records: list[tuple[int, list[str]]] = []
+    reader = csv.reader(_lines(text), delimiter=sep, strict=True)
+    header: list[str] | None = None
+    first = 1
+    lines = array("q")
+    kept: dict[int, list[str]] = {}
     start = 1
     try:
         for row in reader:
-            if row:  # blank lines are skipped, as pandas does
-                records.append((start, row))
+            if not row:  # blank lines are skipped, as pandas does
+                start = reader.line_num + 1
+                continue
+            if header is None:
+                header, first = row, start
+                _check_header(path, header, first, sep)
+                kept = {0: []} | {header.index(k): [] for k in keep if k in header}
+            elif len(row) != len(header):
+                _ragged(path, len(row), len(header), start)
+            else:
+                lines.append(start)
+                for at, fields in kept.items():
+                    fields.append(row[at])
             start = reader.line_num + 1
     except csv.Error as error:
         raise _fail(
@@ -186,29 +166,63 @@ def parse(path: str, *, sep: str = ",", encoding: str = DEFAULT_ENCODING) -> Csv
             'is written twice, e.g. "a ""b"" c").',
             reader.line_num,
         ) from None
-    (first, header), *body = records
-    _check_header(path, header, first, sep)
-    if not body:
+    assert header is not None  # read_text refuses a blank file
+    if not lines:
         raise _fail(
             path,
             f"only a header row ({sep.join(header)!r}), no scores; add one row "
             "of scores per case below it.",
         )
-    for line, row in body:
-        if len(row) != len(header):
-            fix = (
-                'a separator inside an unquoted name? Quote the name ("a, b") '
-                "or pass the right --sep."
-                if len(row) > len(header)
-                else "leave a missing score empty (x,0.5,,0.7) instead of "
-                "dropping its field."
-            )
-            raise _fail(
-                path,
-                f"{len(row)} fields where the header has {len(header)}; {fix}",
-                line,
-            )
-    return CsvText(path, text, sep, header, [r for _, r in body], [n for n, _ in body])
+    columns = {header[at]: fields for at, fields in kept.items()}
+    return CsvText(path, text, sep, header, len(lines), lines, columns)
+
+
+#: A line and its ending (\r\n, \r or \n), as ``io.StringIO(newline="")``
+#: splits them.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` with their endings, one at a time (a
+    :class:`io.StringIO` would hold four bytes a character at once).
+
+    Examples
+    --------
+    >>> list(_lines("a\\r\\nb\\rc\\n"))
+    ['a\\r\\n', 'b\\r', 'c\\n']
+    """
+    for match in _LINE.finditer(text):
+        if match.end() > match.start():
+            yield match.group()
+
+
+def _ragged(path: str, fields: int, width: int, line: int) -> None:
+    fix = (
+        'a separator inside an unquoted name? Quote the name ("a, b") '
+        "or pass the right --sep."
+        if fields > width
+        else "leave a missing score empty (x,0.5,,0.7) instead of dropping its field."
+    )
+    raise _fail(path, f"{fields} fields where the header has {width}; {fix}", line)
+
+
+def _fields(parsed: CsvText, column: str, rows: Sequence[int]) -> dict[int, str]:
+    """The text of ``column`` in the data rows ``rows`` (0-based), read again
+    from the file's text (for the few cells an error names)."""
+    at = parsed.header.index(column)
+    wanted = set(rows)
+    reader = csv.reader(_lines(parsed.text), delimiter=parsed.sep)
+    found: dict[int, str] = {}
+    number = -1  # the header
+    for row in reader:
+        if not row:
+            continue
+        if number in wanted:
+            found[number] = row[at]
+            if len(found) == len(wanted):
+                break
+        number += 1
+    return found
 
 
 def _check_header(path: str, header: list[str], line: int, sep: str) -> None:
@@ -264,8 +278,7 @@ def _numeric(column: pd.Series) -> bool:
 
 def _labels(parsed: CsvText, column: str, what: str, fix: str) -> list[str]:
     """The names in ``column`` as the file spells them; an empty one refused."""
-    at = parsed.header.index(column)
-    names = [row[at] for row in parsed.rows]
+    names = parsed.columns[column]
     for line, name in zip(parsed.lines, names, strict=True):
         if not name.strip():
             raise _fail(
@@ -282,9 +295,16 @@ def read_csv(
     case: str | None = None,
     no_case_column: bool = False,
     long: dict[str, Any] | None = None,
+    max_bytes: int | None = None,
 ) -> tuple[pd.DataFrame, str]:
     """A checked CSV as ``(frame, separator)``: wide with the cases as index, or
     long as it is (``long``: the ``case``/``algorithm`` columns given).
+
+    A score written as an integer that float64 cannot hold exactly (beyond
+    ±2**53) is refused, naming its line and column, whatever else its column
+    holds: beside a decimal, pandas would read it rounded, and two different
+    scores could become equal. ``max_bytes``: the input limit
+    (:func:`nbstats.io.text.read_text`).
 
     Examples
     --------
@@ -300,13 +320,25 @@ def read_csv(
     ...
     ValueError: ...: the first column 'A' holds numbers: ...
     """
-    parsed = parse(path, sep=sep, encoding=encoding)
-    raw = pd.read_csv(io.StringIO(parsed.text), sep=parsed.sep, index_col=False)
-    if raw.shape != (len(parsed.rows), len(parsed.header)):
+    labels = [long.get("case"), long.get("algorithm")] if long else [case]
+    keep = [name for name in labels if name is not None]
+    parsed = parse(path, sep=sep, encoding=encoding, keep=keep, max_bytes=max_bytes)
+    # bytes, not a StringIO (four bytes a character)
+    raw = pd.read_csv(
+        io.BytesIO(parsed.text.encode("utf-8")),
+        sep=parsed.sep,
+        index_col=False,
+        encoding="utf-8",
+    )
+    if raw.shape != (parsed.n_rows, len(parsed.header)):
         raise _fail(  # pragma: no cover - both parsers skip the same lines
             path, "pandas reads this file differently from the csv module."
         )
     raw.columns = parsed.header  # an unnamed first column stays unnamed
+    # label columns stay as the file spells them (the first column of a wide
+    # file is the cases' unless --no-case-column)
+    first = [] if long or no_case_column else parsed.header[:1]
+    _read_huge_integers(raw, skip=[*keep, *first])
     if long is not None:
         for key in ("case", "algorithm"):
             column = long.get(key)
@@ -314,8 +346,95 @@ def read_csv(
                 raw[column] = _labels(
                     parsed, column, key, "give every row its name or drop the row."
                 )
+        score = long.get("score")
+        if score in parsed.header:
+            case_column = long.get("case")
+            cases = raw[case_column] if case_column in parsed.header else None
+            _check_integers(parsed, raw, [score], cases)
         return raw, parsed.sep
-    return _wide(parsed, raw, case, no_case_column), parsed.sep
+    frame = _wide(parsed, raw, case, no_case_column)
+    _check_integers(parsed, frame, list(frame.columns), frame.index)
+    return frame, parsed.sep
+
+
+def _read_huge_integers(raw: pd.DataFrame, skip: Sequence[str]) -> None:
+    """Columns with integers beyond int64 or uint64 (pandas keeps them as
+    Python ints, or the column as text beside a decimal) read as floats, so
+    that :func:`_check_integers` takes or refuses each of them as beside a
+    decimal (``2**70`` is exact in float64)."""
+    for column in raw.columns:
+        values = raw[column]
+        textual = values.dtype == object or pd.api.types.is_string_dtype(values)
+        if column in skip or not textual:
+            continue
+        present = values.dropna().tolist()
+        if not present or not all(
+            (isinstance(v, int) and not isinstance(v, bool))
+            or (isinstance(v, str) and _DECIMAL.fullmatch(v))
+            for v in present
+        ):
+            continue
+        try:
+            raw[column] = [float(v) for v in values.tolist()]
+        except OverflowError:  # beyond 1e308: left as it is, refused as text
+            continue
+
+
+#: A field written as a decimal number (``-12``, ``1.5``, ``.5``, ``2e9``).
+_DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
+#: A field written as an integer (digits, or digits and a point and zeros).
+_INTEGER = re.compile(r"\s*[+-]?\d+(?:\.0*)?\s*")
+
+
+def _check_integers(
+    parsed: CsvText, frame: pd.DataFrame, columns: list[str], cases: Any
+) -> None:
+    """Refuse the fields written as integers that float64 cannot hold exactly,
+    naming the first by its line, case (``cases``: one per row, or None) and
+    column.
+
+    Only the cells read as at least 2**53 in magnitude are looked at again
+    (their text, from the file), so the check costs nothing on ordinary
+    scores.
+    """
+    inexact: list[tuple[int, str, str, int]] = []
+    for column in columns:
+        values = frame[column]
+        if not _numeric(values):
+            continue  # refused later, as not numeric
+        numbers = np.abs(values.to_numpy(dtype=float, na_value=np.nan))
+        with np.errstate(invalid="ignore"):
+            rows = np.flatnonzero(numbers >= EXACT_INTEGER_LIMIT)
+        if not rows.size:
+            continue
+        for row, text in sorted(_fields(parsed, column, rows.tolist()).items()):
+            if not _INTEGER.fullmatch(text):
+                continue  # a decimal or 1e20: the writer accepted a rounding
+            value = int(text.strip().split(".")[0])
+            if int(float(value)) != value:
+                inexact.append((parsed.lines[row], column, text.strip(), row))
+    if not inexact:
+        return
+    line, column, text, row = inexact[0]  # the first column's first one
+    name = None if cases is None else getattr(cases, "iloc", cases)[row]
+    case = f"case {name!r}, " if name is not None else ""
+    more = (
+        f" ({len(inexact) - 1} more such cell(s), the next at line "
+        f"{inexact[1][0]}, column {inexact[1][1]!r})"
+        if len(inexact) > 1
+        else ""
+    )
+    raise _fail(
+        parsed.path,
+        f"{case}column {column!r} holds {text}, an integer that float64 cannot hold "
+        f"exactly (beyond ±2**53 = {EXACT_INTEGER_LIMIT}): it would be read as "
+        f"{float(int(text.split('.')[0])):.0f}, and different scores could become "
+        f"equal{more}. Subtract a common offset from every score before writing "
+        "the file (the same offset for every column keeps every difference), "
+        "or write it in scientific notation (e.g. 9.007199254740993e15) if a "
+        "rounded value is meant.",
+        line,
+    )
 
 
 def _wide(
@@ -383,6 +502,7 @@ def read_scores(
     sep: str = ",",
     encoding: str = DEFAULT_ENCODING,
     no_case_column: bool = False,
+    max_bytes: int | None = None,
 ) -> pd.DataFrame:
     """A score table from a CSV: wide (first column = cases) or long.
 
@@ -392,7 +512,10 @@ def read_scores(
     ``no_case_column=True`` reads every column as an algorithm. The file is
     checked first (:mod:`nbstats.io.csv`): duplicated or unnamed columns,
     ragged rows, a named first column of numbers without ``case`` or
-    ``no_case_column`` get an error naming the file, the line and the fix.
+    ``no_case_column`` get an error naming the file, the line and the fix, as
+    do a file over the input limit (``max_bytes``, default
+    :func:`nbstats.io.text.input_limit`) and an integer score that float64
+    cannot hold exactly.
 
     Examples
     --------
@@ -411,132 +534,13 @@ def read_scores(
         case=case,
         no_case_column=no_case_column,
         long=long if is_long else None,
+        max_bytes=max_bytes,
     )
     if not is_long:
         return score_table(raw, nan_policy=nan_policy)
     if fold is not None:
         long["fold"] = fold
     return score_table(raw, **long, aggregate=aggregate, nan_policy=nan_policy)
-
-
-# -- fold columns ---------------------------------------------------------------
-
-
-def _nested(raw: pd.DataFrame, keys: list[str], inner: str, outer: str) -> bool:
-    """Whether each value of ``inner`` lies within one value of ``outer``
-    (per case and algorithm), as fold numbers that go on across runs do."""
-    counts = raw.groupby([*keys, inner], sort=False, dropna=False)[outer].nunique(
-        dropna=False
-    )
-    return bool(counts.max() <= 1)
-
-
-def _run_and_fold(
-    raw: pd.DataFrame, keys: list[str], first: str, second: str
-) -> tuple[tuple[str, str] | None, str]:
-    """``((run column, fold column), why)`` from the data, else from the names;
-    ``(None, why not)`` when neither tells."""
-    first_in = _nested(raw, keys, first, second)
-    second_in = _nested(raw, keys, second, first)
-    by_name = None
-    kinds = {c: str(c).lower() for c in (first, second)}
-    if kinds[first] in RUN_NAMES and kinds[second] in FOLD_NAMES:
-        by_name = (first, second)
-    elif kinds[first] in FOLD_NAMES and kinds[second] in RUN_NAMES:
-        by_name = (second, first)
-    if first_in and second_in:
-        return None, (
-            f"{first!r} and {second!r} tell the same rows apart (each value of "
-            "one goes with one value of the other), so neither counts the runs"
-        )
-    if first_in or second_in:
-        found = (second, first) if first_in else (first, second)
-        if by_name is not None and by_name != found:
-            return None, (
-                f"the data nest {found[1]!r} within {found[0]!r} (each of its "
-                f"values belongs to one {found[0]!r}), but the names say "
-                f"{by_name[0]!r} counts the runs"
-            )
-        return found, f"{found[1]!r} is nested within {found[0]!r}"
-    if by_name is not None:
-        return by_name, f"by their names: {by_name[0]!r} counts the runs"
-    return None, (
-        f"every value of {first!r} goes with every value of {second!r}, and "
-        "their names do not say which counts the runs"
-    )
-
-
-def recognise_folds(
-    raw: pd.DataFrame, *, case: str, algorithm: str, score: str | None = None
-) -> tuple[str | list[str] | None, str]:
-    """The fold column(s) of long data recognised by name, runs first.
-
-    Only when some (case, algorithm) repeats. Two recognised columns are put
-    in the order ``[run, fold]`` from the data (the fold column is the one
-    nested within the other: each of its values lies within one run) or,
-    when every fold meets every run, from the names (``run``, ``repetition``,
-    ``repeat``, ``rep`` vs ``fold``, ``folds``), never from the order of the
-    columns in the file. Returns ``(fold keyword or None, how it was told)``;
-    raises ``ValueError`` asking for ``--fold RUN,FOLD`` when it cannot tell.
-
-    Examples
-    --------
-    >>> raw = pd.DataFrame({"data": ["d"] * 4, "algo": ["A"] * 4,
-    ...                     "fold": [1, 2, 1, 2], "run": [1, 1, 2, 2],
-    ...                     "acc": [0.5, 0.6, 0.7, 0.8]})
-    >>> recognise_folds(raw, case="data", algorithm="algo", score="acc")[0]
-    ['run', 'fold']
-    """
-    keys = [case, algorithm]
-    if any(k not in raw.columns for k in keys) or not raw.duplicated(keys).any():
-        return None, ""
-    used = {case, algorithm, score}
-    found = [c for c in raw.columns if str(c).lower() in FOLD_COLUMNS and c not in used]
-    if len(found) <= 1:
-        return (found[0] if found else None), ""
-    if len(found) > 2:
-        raise ValueError(
-            f"columns {found} all look like fold columns; name the ones that "
-            "tell the folds apart, the runs' column first, e.g. --fold run,fold "
-            "(or --fold fold with --runs N for N runs of k-fold cross-validation)."
-        )
-    order, why = _run_and_fold(raw, keys, found[0], found[1])
-    if order is None:
-        raise ValueError(
-            f"columns {found[0]!r} and {found[1]!r} both look like fold columns, "
-            f"and which one counts the runs cannot be told: {why}. Give them "
-            f"with the runs' column first, --fold RUN,FOLD (e.g. --fold "
-            f"{found[1]},{found[0]} or --fold {found[0]},{found[1]}), or one of "
-            "them with --runs N."
-        )
-    return list(order), why
-
-
-def check_fold_order(
-    raw: pd.DataFrame, *, case: str, algorithm: str, fold: Sequence[str]
-) -> None:
-    """Refuse two given fold columns whose order contradicts the data or the
-    names: the first counts the runs (``--fold run,fold``).
-
-    Examples
-    --------
-    >>> raw = pd.DataFrame({"data": ["d"] * 4, "algo": ["A"] * 4,
-    ...                     "fold": [1, 2, 3, 4], "run": [1, 1, 2, 2],
-    ...                     "acc": [0.5, 0.6, 0.7, 0.8]})
-    >>> check_fold_order(raw, case="data", algorithm="algo", fold=["fold", "run"])
-    ... # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: --fold fold,run: the first column counts the runs, but ...
-    """
-    if len(fold) != 2 or any(c not in raw.columns for c in (case, algorithm, *fold)):
-        return
-    order, why = _run_and_fold(raw, [case, algorithm], fold[0], fold[1])
-    if order is not None and list(order) != list(fold):
-        raise ValueError(
-            f"--fold {fold[0]},{fold[1]}: the first column counts the runs, but "
-            f"{why}; pass --fold {order[0]},{order[1]}."
-        )
 
 
 def read_alias_file(path: str) -> list[tuple[str, str]]:

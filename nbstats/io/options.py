@@ -22,6 +22,7 @@ __all__ = [
     "LONG_OPTIONS",
     "RUN_NAMES",
     "add_options",
+    "input_size",
     "integer_at_least",
     "parse_alias",
 ]
@@ -92,6 +93,20 @@ def _encoding(text: str) -> str:
     return text
 
 
+def input_size(text: str) -> int:
+    """An argparse type: a size in bytes, e.g. ``512M`` or ``2G``.
+
+    >>> input_size("1G") == 2**30
+    True
+    """
+    from nbstats.io.text import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _columns(text: str) -> list[str]:
     names = [c.strip() for c in text.split(",") if c.strip()]
     if not names:
@@ -109,7 +124,8 @@ _HELP_TEXT = """\
 --text        print the frequentist analysis of Tables 2 and 6 instead
 -o            the report's file (default: the CSV's name with the format's
               suffix, .html without --format)
---format      default: from the suffix of --output, else html
+--format      default: from the suffix of --output, else html; an --output
+              whose suffix names another format is refused
 --detail      report: the report's text, same decisions (default); frequentist:
               every frequentist test and post-hoc procedure; auto: the
               automatic analysis (assumptions checked, tests chosen, each
@@ -164,6 +180,10 @@ csv           the score CSV, wide or long (see 'data' below)
               among , ; tab | from the first 64 KB, with a note) (default: comma)
 --encoding    the CSV's text encoding, e.g. latin-1, cp1252, utf-16 (default:
               utf-8, with or without a byte-order mark)
+--max-input   the largest score file read, bytes or with a unit (e.g. 1G);
+              a larger file is refused before it is read whole (default:
+              256M, or the environment variable NBSTATS_MAX_INPUT, which the
+              dashboard honours too)
 --algorithm   the column of algorithm names
 --score       the column of scores
 --fold        the fold column(s), e.g. fold or run,fold (the runs' column

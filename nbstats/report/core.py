@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.report.data import csv_text
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
 from nbstats.report.methods import rope_text
 from nbstats.report.references import Paragraph, cite
@@ -303,7 +304,8 @@ def _core_table(
 ) -> None:
     """Table 1 in the report (``shown``, ``latex``), beside it for
     ``\\input`` (``paper``: core.tex and the core's summary.tex) and as
-    ``data`` (summary.csv)."""
+    ``data`` (summary.csv, defused like every CSV a report writes:
+    :func:`nbstats.report.data.csv_text`)."""
     table(
         "tab:core",
         caption,
@@ -311,7 +313,7 @@ def _core_table(
         latex=latex,
         plain=render.text_table(shown, kinds=kinds),
         files={"core.tex": paper},
-        core={"summary.tex": paper, "summary.csv": data.to_csv()},
+        core={"summary.tex": paper, "summary.csv": csv_text(data)},
     )
 
 

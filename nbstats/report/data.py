@@ -25,6 +25,10 @@ from nbstats.results.render import escape_latex
 RANKED_COLUMNS = 12
 #: Names longer than this (characters) may wrap in the HTML score table.
 LONG_NAME = 12
+#: The score table shows at most this many cases (the first ones); its
+#: caption says how many more there are. Every score stays in the notebook's
+#: data (``SCORES_CSV``), and the mean ranks are over every case.
+SHOWN_CASES = 100
 #: Every LaTeX table is a longtable now (it breaks across pages); kept for the
 #: modules that import it.
 LONGTABLE_ROWS = 30
@@ -74,6 +78,27 @@ def defuse_csv(text: str) -> str:
     return out.getvalue()
 
 
+def defuse_files(files: dict[str, bytes]) -> dict[str, bytes]:
+    """``files`` (``{relative path: bytes}``, UTF-8 text for a CSV) with every
+    ``.csv`` file passed through :func:`defuse_csv`: the one gate of every CSV
+    file a report writes (:func:`nbstats.report.export.write_report`), whatever
+    wrote its text.
+
+    Examples
+    --------
+    >>> defuse_files({"r_core/summary.csv": b"algorithm\\n=1+1\\n", "r.bib": b"="})
+    {'r_core/summary.csv': b"algorithm\\n'=1+1\\n", 'r.bib': b'='}
+    """
+    return {
+        name: (
+            defuse_csv(data.decode("utf-8")).encode("utf-8")
+            if name.lower().endswith(".csv")
+            else data
+        )
+        for name, data in files.items()
+    }
+
+
 def csv_text(frame: pd.DataFrame) -> str:
     """A table as the CSV text a report exports (a download link, a file in
     ``<report>_tables/``): names that a spreadsheet would run as formulas are
@@ -90,32 +115,39 @@ def csv_text(frame: pd.DataFrame) -> str:
     return defuse_csv(frame.to_csv(lineterminator="\n"))
 
 
-def _csv_metadata(nb: Any) -> list[dict[str, Any]]:
-    """The ``metadata["nbstats"]`` of an executed report's CSV outputs."""
-    return [
-        output["metadata"]["nbstats"]
-        for cell in nb.cells
-        for output in cell.get("outputs", [])
-        if output.get("metadata", {}).get("nbstats", {}).get("kind") == "csv"
-    ]
-
-
 def defuse_csv_outputs(nb: Any) -> Any:
     """``nb`` (a copy if anything changes) whose CSV files and download links
     hold no cell a spreadsheet would run as a formula
     (:func:`nbstats.report.data.defuse_csv`): every export goes through here,
-    whatever wrote the CSV text in the kernel."""
+    whatever wrote the CSV text in the kernel. The CSV outputs (download links,
+    ``<report>_tables/``) and the core's CSV files (``<report>_core/``, in a
+    table's ``core_files``) are both covered."""
 
     def encoded(text: str) -> str:
         return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
-    if all(defuse_csv(m["csv"]) == m["csv"] for m in _csv_metadata(nb)):
+    def core_csv(meta: dict[str, Any]) -> dict[str, str]:
+        files = meta.get("core_files", {})
+        return {k: v for k, v in files.items() if k.lower().endswith(".csv")}
+
+    metas = [
+        output.get("metadata", {}).get("nbstats") or {}
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+    ]
+    texts = [m["csv"] for m in metas if m.get("kind") == "csv"]
+    texts += [text for m in metas for text in core_csv(m).values()]
+    if all(defuse_csv(text) == text for text in texts):
         return nb
     nb = copy.deepcopy(nb)
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             meta = output.get("metadata", {}).get("nbstats")
-            if not meta or meta.get("kind") != "csv":
+            if not meta:
+                continue
+            for name, text in core_csv(meta).items():
+                meta["core_files"][name] = defuse_csv(text)
+            if meta.get("kind") != "csv":
                 continue
             safe = defuse_csv(meta["csv"])
             data = output.get("data", {})
@@ -148,13 +180,15 @@ def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
 
 
 def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
-    """Table: every score with its rank, the mean ranks, the best in bold."""
+    """Table: every score with its rank, the mean ranks, the best in bold;
+    beyond :data:`SHOWN_CASES` cases, the first ones and how many more."""
     from nbstats.scores import mean_ranks
     from nbstats.scores import ranks as rank_table
 
-    ranks = rank_table(scores, higher_is_better=higher_is_better)
     mean = mean_ranks(scores, higher_is_better=higher_is_better)
-    values = scores.to_numpy()
+    shown = scores.iloc[:SHOWN_CASES]
+    ranks = rank_table(shown, higher_is_better=higher_is_better)
+    values = shown.to_numpy()
     best = values.max(axis=1) if higher_is_better else values.min(axis=1)
     bold = values == best[:, None]
     with_ranks = scores.shape[1] <= RANKED_COLUMNS
@@ -171,6 +205,8 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
     names = [str(c) for c in scores.columns]
     index_name = str(scores.index.name or "case")
     caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
+    left_out = len(scores) - len(shown)
+    scores = shown
 
     def h(text: str, strong: bool) -> str:
         text = html.escape(text)
@@ -219,8 +255,11 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
         mean_cells=mean_cells,
         mean_bold=mean_bold,
         higher_is_better=higher_is_better,
+        n_cases=len(scores) + left_out,
     )
     plain = pd.DataFrame(cells, index=scores.index, columns=names)
+    if left_out:
+        plain.loc[f"… {left_out:,} more"] = [""] * len(names)
     plain.loc["mean rank"] = mean_cells
     table(
         "tab:scores",
@@ -287,6 +326,8 @@ def _name_html(name: str) -> str:
 def _scores_caption(
     shape: tuple[int, int], higher_is_better: bool, *, with_ranks: bool
 ) -> str:
+    """The score table's caption; beyond :data:`SHOWN_CASES` cases it says
+    which are shown and how many are left out."""
     direction = "higher" if higher_is_better else "lower"
     ranks = (
         "with each algorithm's rank on each case in parentheses (1 = best; ties "
@@ -298,6 +339,26 @@ def _scores_caption(
         f"Scores of the {shape[1]} algorithms on the {shape[0]} cases "
         f"({direction} scores are better), {ranks}the mean rank (1 = best) in the "
         "last row. The best score of each case and the best mean rank are in bold."
+        + _left_out(shape[0])
+    )
+
+
+def _left_out(n: int) -> str:
+    """The caption's sentence on the cases a long score table leaves out.
+
+    Examples
+    --------
+    >>> _left_out(1_000_000)[:61]
+    ' Only the first 100 of the 1,000,000 cases are shown (999,900'
+    >>> _left_out(100)
+    ''
+    """
+    if n <= SHOWN_CASES:
+        return ""
+    return (
+        f" Only the first {SHOWN_CASES} of the {n:,} cases are shown "
+        f"({n - SHOWN_CASES:,} left out); the mean ranks are over all of them, "
+        "and every score is in the data embedded in the report's notebook."
     )
 
 
@@ -311,6 +372,7 @@ def _scores_latex(
     mean_cells: list[str],
     mean_bold: list[bool],
     higher_is_better: bool,
+    n_cases: int | None = None,
 ) -> str:
     """The score table in LaTeX, laid out by :func:`latex_longtable`: across
     pages when it has many cases, names wrapping when they are long, and in
@@ -321,7 +383,11 @@ def _scores_latex(
         return f"\\textbf{{{text}}}" if strong else text
 
     with_ranks = any(" (" in c for row in cells for c in row)
-    caption = _scores_caption(scores.shape, higher_is_better, with_ranks=with_ranks)
+    caption = _scores_caption(
+        (n_cases or len(scores), scores.shape[1]),
+        higher_is_better,
+        with_ranks=with_ranks,
+    )
     header = [escape_latex(index_name), *(escape_latex(n) for n in names)]
     rows: list[list[str] | None] = [
         [escape_latex(case)] + [t(c, b) for c, b in zip(row, brow, strict=True)]

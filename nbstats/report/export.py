@@ -87,7 +87,21 @@ LATEX_COMMAND = ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "{file
 
 
 def resolve_format(path: Path, format: str | None) -> str:
-    """The report format: ``format`` if given, else from the path's suffix."""
+    """The report format: ``format`` if given, else from the path's suffix.
+
+    A path whose suffix names another format is refused (``format="pdf"``
+    with ``x.html`` would write a PDF into a file that says HTML); a suffix
+    that names no format (``x.txt``) takes ``format`` as given.
+
+    Examples
+    --------
+    >>> resolve_format(Path("r.PDF"), None), resolve_format(Path("r.out"), "tex")
+    ('pdf', 'tex')
+    >>> resolve_format(Path("x.html"), "pdf")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the report 'x.html' ends in '.html', an html file, but format='pdf' ...
+    """
     choices = sorted(set(FORMATS.values()))
     if format is None:
         suffix = path.suffix.lower()
@@ -100,6 +114,14 @@ def resolve_format(path: Path, format: str | None) -> str:
         return FORMATS[suffix]
     if not isinstance(format, str) or format.lower() not in choices:
         raise ValueError(f"unknown report format {format!r}; choose one of {choices}.")
+    named = FORMATS.get(path.suffix.lower())
+    if named is not None and named != format.lower():
+        raise ValueError(
+            f"the report {path.name!r} ends in {path.suffix!r}, an {named} file, "
+            f"but format={format!r} was asked for: the file would hold a "
+            f"{format.lower()} report under the wrong name. Give a path ending "
+            f"in .{format.lower()}, or leave out format= (the suffix gives it)."
+        )
     return format.lower()
 
 
@@ -361,8 +383,13 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
 
     Everything is staged in a temporary directory next to ``path`` and renamed
     into place, the report last; on any error the staging directory is removed
-    and the existing files are left as they were.
+    and the existing files are left as they were. Every CSV file goes through
+    :func:`nbstats.report.data.defuse_files` (and the notebook's CSV outputs
+    through :func:`~nbstats.report.data.defuse_csv_outputs`), so no cell of
+    any CSV file is a formula a spreadsheet would run.
     """
+    from nbstats.report.data import defuse_files
+
     path = Path(path)
     directory = path.parent
     stem = path.stem
@@ -378,6 +405,7 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
         body, extras = export_notebook(nb, fmt, stem=stem)
         if fmt in ("pdf", "tex"):  # an HTML report stays one self-contained file
             extras.update(core_files(nb, stem))
+        extras = defuse_files(extras)  # no CSV cell a spreadsheet would run
         (staging / path.name).write_bytes(body)
         tops: list[str] = []
         for relative, data in extras.items():

@@ -53,8 +53,11 @@ def check_title(title: object, *, what: str = "title") -> str:
     """A report's or a dashboard's title, checked before any work.
 
     A title is one line of printable text: a control character (ESC, NUL,
-    a tab or a line break) is refused, naming it and where it is, and so is a
-    blank title or one longer than :data:`MAX_TITLE` characters.
+    a tab or a line break) and a bidirectional control (U+202A–U+202E,
+    U+2066–U+2069: one reverses the rest of a line) are refused, naming it
+    and where it is -- the characters names refuse
+    (:data:`nbstats.names.CONTROL_CHARACTERS`) -- and so is a blank title or
+    one longer than :data:`MAX_TITLE` characters.
 
     Examples
     --------
@@ -67,9 +70,12 @@ def check_title(title: object, *, what: str = "title") -> str:
     """
     if not isinstance(title, str):
         raise TypeError(f"{what} must be a string, got {type(title).__name__}.")
+    from nbstats.names import CONTROL_CHARACTERS
+
     for position, char in enumerate(title, 1):
         category = unicodedata.category(char)
-        if category in ("Cc", "Cs") or char in _LINE_BREAKS:
+        control = CONTROL_CHARACTERS.match(char) is not None
+        if control or category in ("Cc", "Cs") or char in _LINE_BREAKS:
             name = unicodedata.name(char, "") or {
                 "\x00": "NULL",
                 "\x1b": "ESCAPE",

@@ -261,10 +261,10 @@ def test_a_workbook_is_not_a_csv(tmp_path, calls, capsys):
 def test_an_unreadable_file(tmp_path, calls, capsys, monkeypatch):
     path = write(tmp_path, WIDE)
 
-    def denied(self):
+    def denied(self, *args, **kwargs):
         raise PermissionError(13, "Permission denied", str(self))
 
-    monkeypatch.setattr(Path, "read_bytes", denied)  # root reads any file
+    monkeypatch.setattr(Path, "open", denied)  # root reads any file
     assert "cannot read it (permission denied); make it readable" in refused(
         capsys, path
     )
