@@ -199,34 +199,6 @@ def _prepare(
     return raw, table, keywords
 
 
-#: What the report's kernel holds per case and per score beyond the
-#: interpreter (the notebook's embedded CSV, the case names, the score table
-#: and its ranks), bytes: measured with ``benchmarks/bench_memory.py
-#: --only cli_large_csv`` (10^5 and 10^6 cases of 3 algorithms, 3 * 10^5 of
-#: 10), rounded up.
-BYTES_PER_CASE = 650
-BYTES_PER_SCORE = 120
-
-
-def _check_size(args: argparse.Namespace, table: pd.DataFrame) -> None:
-    """Refuse, before any work, a table whose report would not fit the memory
-    ceiling (``NBSTATS_MAX_MEMORY``), saying how many cases fit."""
-    from nbstats.stats.bayes.memory import get_memory_ceiling
-
-    n, m = table.shape
-    per_case = BYTES_PER_CASE + m * BYTES_PER_SCORE
-    need, ceiling = n * per_case, get_memory_ceiling()
-    if need <= ceiling:
-        return
-    raise ValueError(
-        f"{args.csv}: {n:,} cases of {m} algorithms need about "
-        f"{-(-need // 2**20):,} MB in the report's kernel, over the memory "
-        f"ceiling of {ceiling // 2**20:,} MB; at most {ceiling // per_case:,} "
-        f"cases of {m} algorithms fit. Analyse a sample of the cases, or raise "
-        f"the ceiling, e.g. NBSTATS_MAX_MEMORY={-(-need // 2**30)}G."
-    )
-
-
 def _report_keywords(
     args: argparse.Namespace, command: argparse.ArgumentParser, table: pd.DataFrame
 ) -> dict[str, Any]:
@@ -359,7 +331,6 @@ def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> N
         output = str(Path(args.csv).with_suffix(f".{args.format}"))
     target = _target(args, output)
     raw, table, data = _prepare(args, command)
-    _check_size(args, table)
     keywords = _report_keywords(args, command, table)
     try:
         path = report(raw, output, format=args.format, **data, **keywords)
@@ -433,7 +404,6 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
         from nbstats.report import report_text
 
         raw, table, data = _prepare(args, command)
-        _check_size(args, table)
         text = report_text(raw, **data, **_report_keywords(args, command, table))
     print(text)
 

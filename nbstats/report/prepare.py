@@ -128,16 +128,21 @@ def check_size(table: pd.DataFrame, settings: Any) -> None:
     ...
     ValueError: the report of 1,000 algorithms x 30 cases needs about ...
     """
-    from nbstats.stats.footprint import analysis_bytes, check_analyses_fit
+    from nbstats.stats.footprint import (
+        analysis_bytes,
+        check_analyses_fit,
+        scores_bytes,
+    )
 
     n, m = table.shape
     options = {"n_samples": settings.n_samples, "rope": settings.rope}
-    if m < 3:  # two algorithms: no table of pairs
-        return
-    sizes = {a: analysis_bytes(a, m, n, **options) for a in settings.analyses}
+    sizes = {"scores": scores_bytes(m, n)}
+    if m >= 3:  # two algorithms: no table of pairs
+        sizes |= {a: analysis_bytes(a, m, n, **options) for a in settings.analyses}
     check_analyses_fit(
         sizes, m, n, what="the report", options=options,
-        fixes="Compare fewer algorithms, choose fewer analyses (analyses=(...), "
+        fixes="Compare fewer algorithms or a sample of the cases, choose fewer "
+        "analyses (analyses=(...), "
         "or --analyses with a subset of frequentist,bayesian,ranks)",
     )  # fmt: skip
 

@@ -26,9 +26,12 @@ from nbstats.stats.bayes.memory import get_memory_ceiling
 from nbstats.stats.bayes.posthoc import posthoc_memory
 
 __all__ = [
+    "CASE_BYTES",
     "PAIR_BYTES",
+    "SCORE_BYTES",
     "analysis_bytes",
     "check_analyses_fit",
+    "scores_bytes",
 ]
 
 #: Peak bytes per pair of algorithms of each analysis (measured, rounded up):
@@ -36,6 +39,26 @@ __all__ = [
 #: rendering), the ranks' confidence intervals (a Wilcoxon test per pair),
 #: the Bayesian pairs' table (kept beside the joint statements).
 PAIR_BYTES = {"frequentist": 2_200, "ranks": 2_600, "bayesian": 600}
+
+
+#: What a report's kernel holds per case and per score whatever the analyses
+#: (the notebook's embedded scores, the case names, the score table and its
+#: ranks), bytes: measured with ``benchmarks/bench_memory.py --only
+#: cli_large_csv`` (10^5 and 10^6 cases of 3 algorithms, 3 * 10^5 of 10),
+#: rounded up.
+CASE_BYTES = 650
+SCORE_BYTES = 120
+
+
+def scores_bytes(n_algorithms: int, n_cases: int) -> int:
+    """Memory a report's kernel needs for the scores themselves, bytes.
+
+    Examples
+    --------
+    >>> scores_bytes(3, 10**6) // 2**20
+    963
+    """
+    return int(n_cases) * (CASE_BYTES + int(n_algorithms) * SCORE_BYTES)
 
 
 def _pairs(m: int) -> int:
@@ -94,6 +117,19 @@ def _largest_m(analysis: str, n: int, budget: int, **options: object) -> int:
     return low
 
 
+def _fits_alone(
+    name: str, m: int, n: int, ceiling: int, options: Mapping[str, object]
+) -> str:
+    """What of ``name`` alone fits the ceiling, in words ('' if not known)."""
+    if name == "scores":
+        per_case = CASE_BYTES + int(m) * SCORE_BYTES
+        return f" (at most {ceiling // per_case:,} cases of {m:,} algorithms fit)"
+    if name in PAIR_BYTES:
+        most = _largest_m(name, n, ceiling, **options)
+        return f" (fits up to {most:,} algorithms alone)"
+    return ""
+
+
 def check_analyses_fit(
     analyses: Mapping[str, int],
     n_algorithms: int,
@@ -124,12 +160,7 @@ def check_analyses_fit(
     fit = {**dict(options or {}), "ceiling": ceiling}
     parts = "; ".join(
         f"{name}: about {size / 2**20:,.0f} MB"
-        + (
-            f" (fits up to {_largest_m(name, n_cases, ceiling, **fit):,} "
-            "algorithms alone)"
-            if name in PAIR_BYTES
-            else ""
-        )
+        + _fits_alone(name, n_algorithms, n_cases, ceiling, fit)
         for name, size in sorted(analyses.items(), key=lambda item: -item[1])
     )
     raise ValueError(

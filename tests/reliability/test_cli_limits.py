@@ -275,22 +275,41 @@ def test_detail_frequentist_prints_a_bounded_preview(tmp_path, capsys):
     assert "\nc99 " in out and "\nc100 " not in out
 
 
-def test_a_table_over_the_ceiling_is_refused_before_the_kernel(tmp_path, calls, capsys):
-    from nbstats import cli
+def test_a_table_over_the_ceiling_is_refused_before_the_kernel(
+    tmp_path, capsys, monkeypatch
+):
+    import nbstats.report
+    from nbstats.stats import footprint
+
+    started = []
+
+    class Reached(BaseException):  # escapes the command's error handling
+        pass
+
+    def kernel(*args, **kw):  # the notebook's execution, where the kernel starts
+        started.append(args)
+        raise Reached
+
+    monkeypatch.setattr(nbstats.report, "_executed", kernel)
     from nbstats.stats.bayes.memory import memory_ceiling
 
     path = many_cases(tmp_path, 40_000)
-    per_case = cli.BYTES_PER_CASE + 3 * cli.BYTES_PER_SCORE
+    # the per-case figure, from its definition rather than the message's code
+    per_case = footprint.CASE_BYTES + 3 * footprint.SCORE_BYTES
+    need = 40_000 * per_case
     with memory_ceiling("16M"):
         for command in (["analyze"], ["report", "-o", tmp_path / "r.html"]):
             code, _, err = run([*command[:1], path, *command[1:]], capsys)
             assert code == 2, err
-            assert "40,000 cases of 3 algorithms need about" in err
+            assert "3 algorithms x 40,000 cases needs about" in err
+            assert f"scores: about {need / 2**20:,.0f} MB" in err
             assert (
                 f"at most {16 * 2**20 // per_case:,} cases of 3 algorithms fit" in err
             )
-            assert "NBSTATS_MAX_MEMORY=1G" in err
-    assert calls == []
+            assert "refused before starting" in err
+            assert "NBSTATS_MAX_MEMORY" in err
+    assert started == []
     assert not (tmp_path / "r.html").exists()
-    code, _, err = run(["analyze", path], capsys)  # the default ceiling: fits
-    assert code == 0, err
+    with pytest.raises(Reached):  # the default ceiling: fits, the kernel starts
+        run(["analyze", path], capsys)
+    assert len(started) == 1
