@@ -3,12 +3,15 @@ only where someone looks."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 import numpy as np
 
 __all__ = ["progress_bar"]
+
+_OFF = {"0", "false", "no", "off"}
 
 
 def progress_bar(
@@ -22,8 +25,10 @@ def progress_bar(
     """A ``tqdm.auto`` bar, or None.
 
     ``progress=None`` shows it when stderr is a terminal or code runs in a
-    Jupyter kernel (a widget there), and not under pytest or in scripts whose
-    output is redirected; True/False force it. ``delay``: seconds before the
+    Jupyter kernel (a widget there), and not under pytest, in scripts whose
+    output is redirected, or when the environment variable
+    ``NBSTATS_PROGRESS`` is ``0`` (the report's kernel: a bar there would be
+    an output of the report); True/False force it. ``delay``: seconds before the
     bar appears (a call that ends sooner shows none).
     """
     if progress is None:
@@ -43,7 +48,10 @@ def progress_bar(
 
 
 def _interactive() -> bool:
-    """Whether stderr is a terminal, or we run in a Jupyter kernel."""
+    """Whether stderr is a terminal, or we run in a Jupyter kernel (and
+    ``NBSTATS_PROGRESS`` does not turn the automatic bars off)."""
+    if os.environ.get("NBSTATS_PROGRESS", "").strip().lower() in _OFF:
+        return False
     try:
         if sys.stderr is not None and sys.stderr.isatty():
             return True

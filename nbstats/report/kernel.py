@@ -67,6 +67,8 @@ def _kernel_env() -> dict[str, str]:
         [root, *([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])]
     )
     env.pop("MPLBACKEND", None)  # the kernel's own inline backend
+    # a long call's progress bar would be an output cell of the report
+    env["NBSTATS_PROGRESS"] = "0"
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     return env
 

@@ -19,12 +19,14 @@ import threading
 import time
 
 import numpy as np
+import pandas.testing as pd_testing
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nbstats
 from nbstats.stats.bayes import pairs as pairs_module
+from nbstats.stats.bayes import plackett_luce as plackett_luce_module
 from nbstats.stats.bayes import posthoc as posthoc_module
 from nbstats.stats.bayes import signrank as signrank_module
 from nbstats.stats.bayes.joint import keeps_codes
@@ -86,7 +88,7 @@ def bars(monkeypatch):
         made.append((desc, unit, _Bar(total)))
         return made[-1][2]
 
-    for module in (posthoc_module, pairs_module, signrank_module):
+    for module in (posthoc_module, pairs_module, signrank_module, plackett_luce_module):
         monkeypatch.setattr(module, "progress_bar", fake)
     return made
 
@@ -125,6 +127,39 @@ def test_pairs_and_signrank_progress_reach_their_totals(bars):
         ("bayes_signrank", "draw", 50_000, 50_000, True),
         ("bayes_signrank", "draw", 2000, 2000, True),
     ]
+
+
+def test_plackett_luce_progress_counts_every_iteration(bars):
+    table = np.random.default_rng(3).normal(size=(12, 5))
+    res = nbstats.bayes_plackett_luce(
+        table, n_samples=2000, random_state=0, progress=True
+    )
+    ((desc, unit, bar),) = bars
+    assert (desc, unit) == ("bayes_plackett_luce", "iteration")
+    # warm-up plus the draws of one chain (the chains run side by side)
+    assert bar.n == bar.total == plackett_luce_module.N_WARMUP + 2000 // 4
+    assert bar.closed
+    same = nbstats.bayes_plackett_luce(table, n_samples=2000, random_state=0)
+    pd_testing.assert_frame_equal(res.ranking, same.ranking)  # the bar draws nothing
+
+
+def test_no_automatic_bar_where_nbstats_progress_is_0(monkeypatch):
+    from nbstats import _progress
+
+    monkeypatch.setattr(_progress.sys.stderr, "isatty", lambda: True)
+    assert _progress.progress_bar(None, 10, "x", "y") is not None  # a terminal
+    for off in ("0", "off", "False", " no "):
+        monkeypatch.setenv("NBSTATS_PROGRESS", off)
+        assert _progress.progress_bar(None, 10, "x", "y") is None
+    bar = _progress.progress_bar(True, 10, "x", "y")  # asked for: still drawn
+    assert bar is not None
+    bar.close()
+
+
+def test_the_report_kernel_shows_no_bar():
+    from nbstats.report import kernel
+
+    assert kernel._kernel_env()["NBSTATS_PROGRESS"] == "0"
 
 
 def test_a_real_bar_is_drawn_when_asked_and_none_under_pytest(capsys):

@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from nbstats._progress import progress_bar
 from nbstats.results.plackett_luce import PlackettLuceResult
 from nbstats.scores import (
     check_choice,
@@ -65,6 +66,7 @@ def bayes_plackett_luce(
     higher_is_better: bool = True,
     nan_policy: PlackettLuceNanPolicy = "raise",
     random_state: object = None,
+    progress: bool | None = None,
 ) -> PlackettLuceResult:
     """Bayesian Plackett–Luce model of the rankings: P(best) and expected ranks.
 
@@ -118,6 +120,13 @@ def bayes_plackett_luce(
     random_state : None, int or numpy.random.Generator
         Seed of the draws. ``None`` draws fresh entropy from the operating
         system: two calls then differ within their Monte Carlo error.
+    progress : bool, optional
+        A progress bar over the sampler's iterations (``tqdm.auto``):
+        ``None`` shows one in a terminal or a notebook when the call lasts
+        more than a second, not in scripts whose output is redirected nor
+        under pytest; True/False force it. The time grows with ``n_samples``
+        and the number of scores; Ctrl-C stops the call between two
+        iterations.
 
     Returns
     -------
@@ -190,16 +199,25 @@ def bayes_plackett_luce(
     # one stream: the sampler's draws, then the tie-breaking keys (spawning
     # children would change a SeedSequence the caller passes again)
     rng = np.random.default_rng(seed_sequence(random_state))
-    log_worths = sample_worths(
-        data,
-        prior=prior,
-        chains=N_CHAINS,
-        draws=draws_per_chain,
-        warmup=N_WARMUP,
-        rng=rng,
-        columns=columns,
-        max_bytes=budget(),
-    )
+    bar = progress_bar(
+        progress, N_WARMUP + draws_per_chain, "bayes_plackett_luce", "iteration",
+        delay=1.0 if progress is None else 0.0,
+    )  # fmt: skip
+    try:
+        log_worths = sample_worths(
+            data,
+            prior=prior,
+            chains=N_CHAINS,
+            draws=draws_per_chain,
+            warmup=N_WARMUP,
+            rng=rng,
+            columns=columns,
+            max_bytes=budget(),
+            bar=bar,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
     summary = summarise(log_worths, level=level, rng=rng, columns=columns)
     return _result(
         log_worths,  # the worths now

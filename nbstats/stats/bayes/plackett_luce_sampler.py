@@ -39,6 +39,8 @@ algorithm has the same posterior).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = [
@@ -172,6 +174,7 @@ def sample_worths(
     rng: np.random.Generator,
     columns: np.ndarray | None = None,
     max_bytes: int | None = None,
+    bar: Any = None,
 ) -> np.ndarray:
     """Posterior draws of the normalised worths, as logs.
 
@@ -196,6 +199,8 @@ def sample_worths(
         Bound of one iteration's working arrays: the cases are taken in
         blocks that fit it (the same draws whatever the bound, when it holds
         every case at once; default: no bound).
+    bar : tqdm progress bar, optional
+        Advanced by one at each iteration (``warmup + draws`` in all).
 
     Returns
     -------
@@ -241,4 +246,6 @@ def sample_worths(
         log_worths = log_normalise(log_gamma(prior + counts, rng) - log_rates)
         if iteration >= warmup:
             out[:, iteration - warmup, columns] = log_worths
+        if bar is not None:
+            bar.update(1)
     return out
