@@ -4,6 +4,7 @@ Demšar (2006) on one score table."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 import nbstats.scores as scores
@@ -104,11 +105,19 @@ def _scores_with_ranks(table: pd.DataFrame, higher_is_better: bool) -> str:
     mean = scores.mean_ranks(table, higher_is_better=higher_is_better)
     shown = table.iloc[:SHOWN_CASES]
     ranks = scores.ranks(shown, higher_is_better=higher_is_better)
-    cells = shown.map(lambda v: f"{v:.4g}") + ranks.map(lambda r: f" ({r:g})")
+    # the number policy, as the report's score table: the decimals of the
+    # whole table (no header names a power of ten, so an extreme scale is
+    # written in scientific notation), the mean ranks as every rank column
+    written = format_column(
+        shown.to_numpy().ravel().tolist(), "score", common_scale=False
+    )
+    texts = np.reshape(np.array(written.cells, dtype=object), shown.shape)
+    cells = pd.DataFrame(texts, index=shown.index, columns=shown.columns)
+    cells += ranks.map(lambda r: f" ({r:g})")
     left_out = len(table) - len(shown)
     if left_out:
         cells.loc[f"… {left_out:,} more cases"] = [""] * cells.shape[1]
-    cells.loc["mean rank"] = mean.map(lambda r: f"{r:.3f}")
+    cells.loc["mean rank"] = format_column(mean.tolist(), "rank").cells
     return cells.to_string()
 
 

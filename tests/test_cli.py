@@ -284,6 +284,23 @@ def test_demo_text_prints_the_full_analysis(capsys):
         assert expected in out, expected
 
 
+def test_demo_text_writes_the_scores_with_one_number_of_decimals(capsys):
+    assert main(["demo", "--text"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("Scores with ranks\n-----------------\n", 1)[1].split("\n\n")[0]
+    rows = table.splitlines()[2:]
+    scores = [
+        cell for row in rows[:-1] for cell in re.findall(r"(\S+) \(\d(?:\.5)?\)", row)
+    ]
+    assert len(scores) == 14 * 4
+    # Table 6's scores, every one with the table's four decimals (was "0.59",
+    # "1", "0.94" beside "0.763": printf's %g)
+    assert all(re.fullmatch(r"[01]\.\d{4}", cell) for cell in scores), scores
+    assert "0.5900 (3)" in table and "1.0000 (2.5)" in table
+    # the mean ranks as every rank column (Friedman's table prints 3.14 too)
+    assert rows[-1].split() == ["mean", "rank", "3.14", "2.00", "2.89", "1.96"]
+
+
 # -- real reports (a kernel each: keep them few) -----------------------------------
 
 
