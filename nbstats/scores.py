@@ -29,7 +29,7 @@ from nbstats.checks import (
     check_flag,
 )
 from nbstats.dtypes import real_scores
-from nbstats.names import check_names, lookalike_key
+from nbstats.names import check_names, lookalike_key, name_index
 from nbstats.score_folds import check_folds, fold_summary
 from nbstats.score_frames import (  # noqa: F401  (importable from here too)
     Aggregate,
@@ -90,7 +90,11 @@ def score_table(
         keeps its column names as the axis names; otherwise unnamed axes are
         named ``"case"`` and ``"algorithm"`` (``"case_name"`` when an
         algorithm is called ``"case"``, ``"algorithm_name"`` when the index
-        is called ``"algorithm"``). The input is never modified.
+        is called ``"algorithm"``). Any hashable name is kept as given: a
+        tuple such as ``("RF", 100)`` is one algorithm (or case) name, and a
+        MultiIndex (columns or index) becomes the flat Index of its tuples,
+        named by the tuple of its level names (:func:`nbstats.names.name_index`);
+        every result then carries the tuples. The input is never modified.
 
     Raises
     ------
@@ -314,6 +318,13 @@ def _validate_wide(
     min_algorithms: int = 2,
     keep_nan: bool = False,
 ) -> pd.DataFrame:
+    # one name axis downstream: a MultiIndex level tuple is one flat name
+    if isinstance(frame.columns, pd.MultiIndex) or isinstance(
+        frame.index, pd.MultiIndex
+    ):
+        frame = frame.set_axis(name_index(frame.index), axis=0).set_axis(
+            name_index(frame.columns), axis=1
+        )
     if frame.columns.has_duplicates:
         dup = list(frame.columns[frame.columns.duplicated()].unique())
         raise ValueError(

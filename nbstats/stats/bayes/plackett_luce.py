@@ -19,6 +19,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from nbstats.names import name_index
 from nbstats.results.plackett_luce import PlackettLuceResult
 from nbstats.scores import (
     check_choice,
@@ -223,7 +224,7 @@ def _result(
 ) -> PlackettLuceResult:
     chains, per_chain, m = worths.shape
     flat = worths.reshape(-1, m)
-    index = pd.Index(names, name=axis_name)
+    index = name_index(names, name=axis_name)
     tail = (1.0 - level) / 2.0
     # rank of each algorithm's worth in each draw, 1 = largest
     rank_draws = np.empty(flat.shape, dtype=np.int32)
