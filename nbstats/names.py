@@ -37,6 +37,7 @@ __all__ = [
     "make_aliases",
     "name_array",
     "name_index",
+    "plain_name",
 ]
 
 #: C0 controls (incl. NUL, tab, newline), DEL, C1 controls, the Unicode line
@@ -369,14 +370,36 @@ def name_index(names: object, name: object = None) -> pd.Index:
     >>> name_index(pd.MultiIndex.from_tuples([("RF", 100)], names=["model", "n"]))
     Index([('RF', 100)], dtype='object', name=('model', 'n'))
     """
+    dtype = None
     if isinstance(names, pd.MultiIndex):
         levels = tuple(names.names)
         if name is None and any(level is not None for level in levels):
             name = levels
-        return pd.Index(list(names), dtype=object, name=name, tupleize_cols=False)
-    if isinstance(names, pd.Index):
-        return names.rename(name) if name is not None else names.copy()
-    return pd.Index(list(names), name=name, tupleize_cols=False)
+        dtype = object
+    elif isinstance(names, pd.Index):
+        name = names.name if name is None else name
+        if names.dtype != object:  # numbers or strings: no tuple inside
+            return names.rename(name)
+        dtype = object
+    labels = [plain_name(label) for label in names]  # type: ignore[attr-defined]
+    return pd.Index(labels, dtype=dtype, name=name, tupleize_cols=False)
+
+
+def plain_name(label: object) -> object:
+    """``label``, with a tuple's numpy scalars as Python scalars (equal, same
+    hash): a MultiIndex hands out ``("RF", np.int64(100))``, whose ``str`` is
+    ``"('RF', np.int64(100))"``, not the ``('RF', 100)`` the user wrote.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from nbstats.names import plain_name
+    >>> str(plain_name(("RF", np.int64(100))))
+    "('RF', 100)"
+    """
+    if not isinstance(label, tuple):
+        return label
+    return tuple(v.item() if isinstance(v, np.generic) else v for v in label)
 
 
 def name_array(names: object) -> np.ndarray:
