@@ -378,8 +378,8 @@ def name_index(names: object, name: object = None) -> pd.Index:
         dtype = object
     elif isinstance(names, pd.Index):
         name = names.name if name is None else name
-        if names.dtype != object:  # numbers or strings: no tuple inside
-            return names.rename(name)
+        if names.dtype != object or not any(isinstance(v, tuple) for v in names):
+            return names.rename(name)  # nothing to flatten: no copy of the labels
         dtype = object
     labels = [plain_name(label) for label in names]  # type: ignore[attr-defined]
     return pd.Index(labels, dtype=dtype, name=name, tupleize_cols=False)

@@ -326,6 +326,9 @@ def test_table_functions_keep_the_names(name, kind):
     if isinstance(result, pd.DataFrame):  # score_table, ranks
         assert list(result.columns) == names
         assert not isinstance(result.columns, pd.MultiIndex)
+        levels = table.columns.names
+        if any(level is not None for level in levels):  # the level names
+            assert result.columns.name == tuple(levels)
     elif isinstance(result, pd.Series):  # mean_ranks
         assert list(result.index) == names
     elif name in NAMES_NOTHING:
