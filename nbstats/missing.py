@@ -60,7 +60,7 @@ def pairwise_table(data: pd.DataFrame | np.ndarray) -> pd.DataFrame:
     rows, cols = np.triu_indices(table.shape[1], k=1)
     short = counts[rows, cols] < MIN_PAIR_CASES
     if short.any():
-        names = [str(c) for c in table.columns]
+        names = list(table.columns)
         shown = [
             f"({names[i]!r}, {names[j]!r}): {counts[i, j]}"
             for i, j in zip(rows[short][:8], cols[short][:8], strict=True)

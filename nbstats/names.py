@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
@@ -34,6 +35,9 @@ __all__ = [
     "letters",
     "lookalike_key",
     "make_aliases",
+    "name_array",
+    "name_index",
+    "plain_name",
 ]
 
 #: C0 controls (incl. NUL, tab, newline), DEL, C1 controls, the Unicode line
@@ -400,6 +404,73 @@ def _shown(value: object) -> str:
     """``repr``, and the code points when ``repr`` hides how names differ."""
     shown = repr(value)
     return shown if shown == ascii(value) else f"{shown} (code points {value!a})"
+
+
+def name_index(names: object, name: object = None) -> pd.Index:
+    """A flat Index of algorithm or case names, each name kept as given.
+
+    ``pd.Index`` turns a list of tuples into a MultiIndex (and then refuses a
+    single ``name``); here a tuple such as ``("RF", 100)`` stays one name.
+    A MultiIndex becomes the flat Index of its tuples, named by the tuple of
+    its level names (``None`` when no level is named). Every result and score
+    table builds its name axis here, so a name reads the same everywhere:
+    ``str(name)`` in text, HTML and LaTeX, the name itself in frames.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from nbstats.names import name_index
+    >>> name_index([("RF", 100), ("SVM", 1)], name="algorithm")
+    Index([('RF', 100), ('SVM', 1)], dtype='object', name='algorithm')
+    >>> name_index(pd.MultiIndex.from_tuples([("RF", 100)], names=["model", "n"]))
+    Index([('RF', 100)], dtype='object', name=('model', 'n'))
+    """
+    dtype = None
+    if isinstance(names, pd.MultiIndex):
+        levels = tuple(names.names)
+        if name is None and any(level is not None for level in levels):
+            name = levels
+        dtype = object
+    elif isinstance(names, pd.Index):
+        name = names.name if name is None else name
+        if names.dtype != object or not any(isinstance(v, tuple) for v in names):
+            return names.rename(name)  # nothing to flatten: no copy of the labels
+        dtype = object
+    labels = [plain_name(label) for label in names]  # type: ignore[attr-defined]
+    return pd.Index(labels, dtype=dtype, name=name, tupleize_cols=False)
+
+
+def plain_name(label: object) -> object:
+    """``label``, with a tuple's numpy scalars as Python scalars (equal, same
+    hash): a MultiIndex hands out ``("RF", np.int64(100))``, whose ``str`` is
+    ``"('RF', np.int64(100))"``, not the ``('RF', 100)`` the user wrote.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from nbstats.names import plain_name
+    >>> str(plain_name(("RF", np.int64(100))))
+    "('RF', 100)"
+    """
+    if not isinstance(label, tuple):
+        return label
+    return tuple(v.item() if isinstance(v, np.generic) else v for v in label)
+
+
+def name_array(names: object) -> np.ndarray:
+    """The names as a 1-D object array, one element per name.
+
+    ``np.asarray`` makes a 2-D array of a list of equal-length tuples; here
+    ``("RF", 100)`` stays one element (for fancy indexing by pair).
+
+    Examples
+    --------
+    >>> from nbstats.names import name_array
+    >>> name_array([("RF", 100), ("SVM", 1)]).shape
+    (2,)
+    """
+    labels = list(names)  # type: ignore[call-overload]
+    return np.fromiter(labels, dtype=object, count=len(labels))
 
 
 def alias_legend(mapping: Mapping[str, str]) -> pd.DataFrame:

@@ -29,7 +29,7 @@ from nbstats.checks import (
     check_flag,
 )
 from nbstats.dtypes import real_scores
-from nbstats.names import check_names, lookalike_key
+from nbstats.names import check_names, lookalike_key, name_index, plain_name
 from nbstats.score_folds import check_folds, fold_summary
 from nbstats.score_frames import (  # noqa: F401  (importable from here too)
     Aggregate,
@@ -90,7 +90,11 @@ def score_table(
         keeps its column names as the axis names; otherwise unnamed axes are
         named ``"case"`` and ``"algorithm"`` (``"case_name"`` when an
         algorithm is called ``"case"``, ``"algorithm_name"`` when the index
-        is called ``"algorithm"``). The input is never modified.
+        is called ``"algorithm"``). Any hashable name is kept as given: a
+        tuple such as ``("RF", 100)`` is one algorithm (or case) name, and a
+        MultiIndex (columns or index) becomes the flat Index of its tuples,
+        named by the tuple of its level names (:func:`nbstats.names.name_index`);
+        every result then carries the tuples. The input is never modified.
 
     Raises
     ------
@@ -222,15 +226,16 @@ def paired_differences(
     *,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
-) -> tuple[np.ndarray, str, str]:
+) -> tuple[np.ndarray, object, object]:
     """Validate two paired score vectors; return ``d`` (> 0 where b is better).
 
     Returns
     -------
     d : ndarray
         ``b - a`` when higher is better, ``a - b`` otherwise.
-    name_a, name_b : str
-        Names taken from Series names, else ``"a"`` and ``"b"``.
+    name_a, name_b : object
+        The Series' names as given (a tuple stays a tuple), else ``"a"`` and
+        ``"b"``; two names that read the same get `` (a)`` and `` (b)``.
     """
     check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
     if nan_policy == "pairwise":  # one pair: its complete cases are the omitted
@@ -238,7 +243,7 @@ def paired_differences(
     check_flag("higher_is_better", higher_is_better)
     name_a = _series_name(a, "a")
     name_b = _series_name(b, "b")
-    if name_a == name_b:
+    if str(name_a) == str(name_b):
         name_a, name_b = f"{name_a} (a)", f"{name_b} (b)"
     both_series = isinstance(a, pd.Series) and isinstance(b, pd.Series)
     if both_series and not a.index.equals(b.index):
@@ -255,7 +260,9 @@ def paired_differences(
             f"a and b must hold one score per case each, got {va.size} and "
             f"{vb.size} scores; pass the two columns of one score table."
         )
-    frame = pd.DataFrame({name_a: va, name_b: vb})
+    frame = pd.DataFrame(
+        np.column_stack([va, vb]), columns=name_index([name_a, name_b])
+    )
     if isinstance(a, pd.Series):
         frame.index = a.index
     table = _validate_wide(frame, nan_policy=nan_policy, min_algorithms=2)
@@ -273,9 +280,9 @@ def paired_differences(
     return d, name_a, name_b
 
 
-def _series_name(x: object, default: str) -> str:
+def _series_name(x: object, default: str) -> object:
     name = getattr(x, "name", None)
-    return default if name is None else str(name)
+    return default if name is None else plain_name(name)
 
 
 def incomplete_table(
@@ -314,6 +321,11 @@ def _validate_wide(
     min_algorithms: int = 2,
     keep_nan: bool = False,
 ) -> pd.DataFrame:
+    # one name axis downstream: a MultiIndex's tuple is one flat name
+    if frame.columns.dtype == object or frame.index.dtype == object:
+        frame = frame.set_axis(name_index(frame.index), axis=0).set_axis(
+            name_index(frame.columns), axis=1
+        )
     if frame.columns.has_duplicates:
         dup = list(frame.columns[frame.columns.duplicated()].unique())
         raise ValueError(

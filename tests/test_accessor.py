@@ -143,8 +143,10 @@ def test_duplicated_column_name_is_refused():
 def test_integer_column_names():
     df = pd.DataFrame(np.random.default_rng(0).normal(size=(8, 3)))
     assert df.compare.wilcoxon(0, 1) == nbstats.wilcoxon(df[0], df[1])
-    assert df.compare.posthoc(control="0", method="holm").control == "0"
-    assert df.compare.posthoc(control=0, method="holm").control == "0"
+    # results name an algorithm by its column's name as given (issue 34,
+    # finding 6); the text of a name finds it too
+    assert df.compare.posthoc(control="0", method="holm").control == 0
+    assert df.compare.posthoc(control=0, method="holm").control == 0
 
 
 # -- statistics added to the accessor with the fold tests ------------------------

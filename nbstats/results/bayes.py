@@ -87,7 +87,7 @@ class BayesSignTestResult(Result):
     credible_interval : tuple of float
         Equal-tail interval of θ at level ``threshold`` (two-sided test:
         b and a differ if ½ lies outside).
-    name_a, name_b : str
+    name_a, name_b : hashable
     n_samples : int or None
         Posterior draws (of the rope's regions, and of θ for the interval).
     mc_error : float
@@ -225,7 +225,7 @@ prob_right_lower, prob_right_upper : float
         Two-sided decision: ½ lies outside ``credible_interval``.
     s, z0, rope : float
     n : int
-    name_a, name_b : str
+    name_a, name_b : hashable
     n_samples : int or None
         Posterior draws behind the probabilities.
     mc_error : float

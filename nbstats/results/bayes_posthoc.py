@@ -145,7 +145,10 @@ class BayesPosthocResult(Result):
                 f"{lower}joint probability of all accepted",
                 float(accepted["joint"].iloc[-1]) if len(accepted) else None,
             ),
-            ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups)),
+            (
+                "groups",
+                "; ".join("{" + ", ".join(map(str, g)) + "}" for g in self.groups),
+            ),
             (
                 "posterior draws",
                 f"{self.n_samples:,} ({format_mc_error(error, self.n_samples)})",

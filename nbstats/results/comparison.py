@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.names import name_array
 from nbstats.results.base import Result
 from nbstats.results.effect_size import _NAMES as EFFECT_NAMES
 from nbstats.results.procedure_names import adjustment_name
@@ -130,7 +131,7 @@ class ComparisonMatrixResult(Result):
         def pick(frame: pd.DataFrame) -> Any:
             return frame.to_numpy()[i, j]
 
-        names = np.asarray(self.names, dtype=object)
+        names = name_array(self.names)
         return pd.DataFrame(
             {
                 "a": names[i],

@@ -70,7 +70,7 @@ class EffectSizeResult(Result):
         "exact" (signed-rank distribution) or "approx" (normal approximation).
     n : int
         Cases (zero differences included).
-    name_a, name_b : str
+    name_a, name_b : hashable
     zero_method : str or None
         Hodges–Lehmann: "wilcox" dropped the zero differences, "zsplit" or
         "pratt" kept them.

@@ -48,7 +48,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
         n_test / n_total of one fold (1/k for k-fold cross-validation).
     folds, runs : int or None
         k and the repetitions, when known.
-    name_a, name_b : str
+    name_a, name_b : hashable
     """
 
     df: int
@@ -103,7 +103,7 @@ class BayesCorrelatedTTestResult(Result):
     rho : float
         n_test / n_total of one fold.
     folds, runs : int or None
-    name_a, name_b : str
+    name_a, name_b : hashable
 
     Examples
     --------
@@ -201,7 +201,7 @@ class CorrelatedPairsResult(Result):
     by_pair : DataFrame
         One row per pair: the number of cases and of each decision.
     rope, threshold : float
-    names : list of str
+    names : list
         The algorithms, in column order.
     """
 

@@ -93,9 +93,11 @@ def format_value(value: object, digits: int = 4) -> str:
         return (MINUS if number < 0 else "") + str(abs(number))
     if isinstance(value, Real):
         return _format_float(float(value), digits)
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list)) and all(
+        v is None or isinstance(v, Real) for v in value
+    ):
         return "(" + ", ".join(format_value(v, digits) for v in value) + ")"
-    return str(value)
+    return str(value)  # a name, also a tuple name such as ('RF', 100)
 
 
 def _format_float(v: float, digits: int) -> str:

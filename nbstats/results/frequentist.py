@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.names import name_index
 from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.effect_size import magnitude
@@ -264,7 +265,10 @@ class PosthocResult(Result):
             rows.append(("critical difference", self.critical_difference))
         rows.append(("significant pairs", int(self.to_frame()["reject"].sum())))
         rows.append(
-            ("groups", "; ".join("{" + ", ".join(g) + "}" for g in self.groups))
+            (
+                "groups",
+                "; ".join("{" + ", ".join(map(str, g)) + "}" for g in self.groups),
+            )
         )
         if self.pair_cases is not None:
             counts = self.to_frame()["n"]
@@ -375,6 +379,6 @@ class PosthocResult(Result):
 
 def frame_of_pairs(names: list[str], values: np.ndarray) -> pd.DataFrame:
     """An m × m DataFrame indexed and labelled by algorithm names."""
-    index = pd.Index(names, name="algorithm")
+    index = name_index(names, name="algorithm")
     # pandas 3 copies an array by default: m × m pairs at thousands of algorithms
     return pd.DataFrame(values, index=index, columns=index.copy(), copy=False)

@@ -54,7 +54,7 @@ class BayesHierarchicalResult(Result):
         Folds per data set.
     rho : float
     folds, runs : int or None
-    name_a, name_b : str
+    name_a, name_b : hashable
     """
 
     prob_left: float

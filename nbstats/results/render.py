@@ -570,6 +570,11 @@ def text_block(
     return "\n".join(lines)
 
 
+def _label_text(label: object) -> object:
+    """A tuple as ``str`` writes it, as HTML and LaTeX show it; else as is."""
+    return str(label) if isinstance(label, tuple) else label
+
+
 def text_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
     """``frame`` as aligned plain text, numbers by the number policy
     (:func:`format_columns`), headers in words, numbers right-aligned.
@@ -583,9 +588,12 @@ def text_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
     y   0.25  < 0.001
     """
     columns = format_columns(frame, kinds)
+    index = frame.index
+    if index.dtype == object:  # pandas writes a tuple name without its quotes
+        index = pd.Index([str(v) for v in index], name=_label_text(index.name))
     formatted = pd.DataFrame(
         {j: column.cells for j, column in enumerate(columns)},
-        index=frame.index,
+        index=index,
     )
     formatted.columns = [
         str(column.header(name))

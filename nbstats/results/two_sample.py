@@ -86,8 +86,9 @@ class SignTestResult(TestResult):
         Number of binomial trials actually used.
     alternative, tie_policy : str
         As passed.
-    name_a, name_b : str
-        Names of the two algorithms.
+    name_a, name_b : hashable
+        Names of the two algorithms, as given (a tuple such as ``("RF", 100)``
+        stays the tuple; text, HTML and LaTeX show ``str(name)``).
     """
 
     wins: int
@@ -151,7 +152,7 @@ class WilcoxonResult(TestResult):
         Matched-pairs rank-biserial correlation ``(R+ - R-) / (R+ + R-)``,
         positive when b is better.
     method, zero_method, alternative : str
-    name_a, name_b : str
+    name_a, name_b : hashable
     """
 
     r_plus: float
@@ -262,7 +263,8 @@ class TTestResult(MeanDifferenceResult):
         Confidence interval of the mean difference (one-sided intervals have an
         infinite end).
     confidence_level : float
-    alternative, name_a, name_b : str
+    alternative : str
+    name_a, name_b : hashable
     """
 
     df: int

@@ -221,7 +221,8 @@ def _ranking_text(ranking: object) -> str:
     best = ranking.prob_best.sort_values(ascending=False)
     first, p_first = best.index[0], float(best.iloc[0])
     runner, p_runner = best.index[1], float(best.iloc[1])
-    low, high = ranking.rank_interval.loc[first]
+    intervals = ranking.rank_interval  # by position: a tuple name is one label
+    low, high = intervals.iloc[intervals.index.get_loc(first)]
     ranks = f"rank {low}" if low == high else f"ranks {low}–{high}"
     return (
         f" The Bayesian Plackett–Luce model of the rankings gives {first} the "
@@ -437,7 +438,7 @@ def _effect_sizes(table: pd.DataFrame, kind: str, direction: dict) -> pd.DataFra
     values = oriented(table.to_numpy(), direction["higher_is_better"])
     values = values / power_of_two_scale(values)  # differences cannot overflow
     effect = _cohen_dz if kind == "cohen-d" else _rank_biserial
-    names = [str(c) for c in table.columns]
+    names = list(table.columns)
     rows = []
     for i, j in combinations(range(len(names)), 2):
         value = effect(values[:, j] - values[:, i])

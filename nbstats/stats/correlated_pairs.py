@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.names import name_array
 from nbstats.results.folds import CorrelatedPairsResult
 from nbstats.scores import check_flag, check_folds, score_table
 from nbstats.stats.bayes.decision import check_rope, decide_many, resolve_threshold
@@ -103,13 +104,13 @@ def correlated_pairs(
     check_flag("higher_is_better", higher_is_better)
     # validates the scores (numbers, no gaps) the way every table is validated
     means = score_table(data, case=case, algorithm=algorithm, score=score, fold=fold)
-    names = [str(c) for c in means.columns]
+    names = list(means.columns)
     chosen = _pairs(pairs, list(means.columns))
     wide = data.pivot(index=[case, *fold_columns], columns=algorithm, values=score)
     wide = wide[means.columns]  # pivot sorts the names; the table keeps their order
     rows: list[pd.DataFrame] = []
     for case_name in means.index:
-        block = wide.xs(case_name, level=0).to_numpy(dtype=float)
+        block = wide.xs((case_name,), level=[0]).to_numpy(dtype=float)
         design = _design(
             block.shape[0], data, case, case_name, fold_columns, folds, runs,
             test_fraction,
@@ -172,7 +173,8 @@ def _design(
                 f"({fold_columns[0]!r}) does not tell runs from folds (or name two "
                 f"columns, fold=['run', 'fold'])."
             )
-        runs = int(data.loc[data[case] == case_name, fold_columns[0]].nunique())
+        rows = data[case].isin([case_name])  # a tuple name is one value
+        runs = int(data.loc[rows, fold_columns[0]].nunique())
     return fold_design(n, folds=folds, runs=runs, test_fraction=test_fraction)
 
 
@@ -215,9 +217,9 @@ def _case_rows(
     columns = means.columns
     return pd.DataFrame(
         {
-            "a": [str(columns[k]) for k in first],
-            "b": [str(columns[k]) for k in second],
-            "case": case_name,
+            "a": name_array(columns)[first],
+            "b": name_array(columns)[second],
+            "case": name_array([case_name] * first.size),
             "n": n,
             "mean_difference": mean * unit,
             "t": t,
@@ -242,7 +244,7 @@ def _by_pair(
         if decision not in counts.columns:
             counts[decision] = 0
     columns = means.columns
-    order = [(str(columns[a]), str(columns[b])) for a, b in pairs]
+    order = [(columns[a], columns[b]) for a, b in pairs]
     counts = counts.reindex(order)
     return pd.DataFrame(
         {

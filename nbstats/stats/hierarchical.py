@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.names import plain_name
 from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.scores import check_flag, check_folds, score_table
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
@@ -344,7 +345,7 @@ def _inputs(
             str(score),
             fold,  # type: ignore[arg-type]
         )
-        name_a, name_b = str(a), str(b)
+        name_a, name_b = plain_name(a), plain_name(b)  # as given: a tuple stays
     q, n = xa.shape
     if q < 2:
         raise ValueError(
@@ -355,7 +356,7 @@ def _inputs(
         raise ValueError(f"each data set needs at least 2 folds, got {n}.")
     if folds is None and runs is None and test_fraction is None and fold_columns[1:]:
         # (run, fold) columns: the runs are the first column's distinct values
-        first = data[data[case] == data[case].iloc[0]]  # type: ignore[index]
+        first = data[data[case].isin([data[case].iloc[0]])]  # type: ignore[index]
         runs = int(first[fold_columns[0]].nunique())
     design = fold_design(n, folds=folds, runs=runs, test_fraction=test_fraction)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -441,8 +442,12 @@ def _from_long(
         )
     wide = pair.pivot(index=[case, *fold_columns], columns=algorithm, values=score)
     cases = list(pd.unique(pair[case]))
-    xa = np.vstack([wide.loc[c, present[str(a)]].to_numpy(float) for c in cases])
-    xb = np.vstack([wide.loc[c, present[str(b)]].to_numpy(float) for c in cases])
+    # by position: a tuple name in .loc would be read as (row, column) keys
+    ia, ib = (wide.columns.get_loc(present[str(x)]) for x in (a, b))
+    level = list(wide.index.get_level_values(0))
+    rows = [np.array([v == c for v in level]) for c in cases]
+    xa = np.vstack([wide.iloc[r, ia].to_numpy(float) for r in rows])
+    xb = np.vstack([wide.iloc[r, ib].to_numpy(float) for r in rows])
     return xa, xb, [str(c) for c in cases], fold_columns
 
 

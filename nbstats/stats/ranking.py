@@ -25,6 +25,7 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats.arguments import renamed
 from nbstats.missing import observed_mean_ranks, pairwise_table
+from nbstats.names import name_index
 from nbstats.results.frequentist import frame_of_pairs
 from nbstats.results.ranking import RankCIResult
 from nbstats.scores import (
@@ -235,7 +236,7 @@ def rank_ci(
         if pairwise
         else score_table(scores, nan_policy=nan_policy)
     )
-    names = [str(c) for c in table.columns]
+    names = list(table.columns)
     values = oriented(table.to_numpy(), higher_is_better)  # larger = better
     # divided by a power of two (exact: keeps every tie and order) so that no
     # difference or bootstrap mean overflows, whatever the units
@@ -243,12 +244,12 @@ def rank_ci(
     n, m = values.shape
     if pairwise:
         mean_ranks = observed_mean_ranks(
-            pd.DataFrame(values, columns=pd.Index(names, name="algorithm"))
+            pd.DataFrame(values, columns=name_index(names, name="algorithm"))
         ).rename("mean rank")
     else:
         mean_ranks = pd.Series(
             rank_rows(values).mean(axis=0),
-            index=pd.Index(names, name="algorithm"),
+            index=name_index(names, name="algorithm"),
             name="mean rank",
         )
     nothing = np.zeros((m, m), dtype=bool)
@@ -276,7 +277,7 @@ def rank_ci(
             **common,
         )
 
-    oriented_table = pd.DataFrame(values, columns=names)
+    oriented_table = pd.DataFrame(values, columns=name_index(names))
     if method == "anova-tukey":
         omnibus_pvalue = rm_anova(oriented_table, rank_transform=True).pvalue
     elif pairwise:
@@ -393,7 +394,7 @@ def _check_n_resamples(n_resamples: object) -> None:
 def _int_series(values: np.ndarray, names: list[str], label: str) -> pd.Series:
     return pd.Series(
         np.asarray(values, dtype=np.int64),
-        index=pd.Index(names, name="algorithm"),
+        index=name_index(names, name="algorithm"),
         name=label,
     )
 

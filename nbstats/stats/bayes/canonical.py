@@ -156,7 +156,7 @@ def canonical_table(
     """
     rows, columns = layout(values, names)
     values = np.asarray(values, dtype=float)[np.ix_(rows, columns)]
-    return values, [str(names[c]) for c in columns], columns
+    return values, [names[c] for c in columns], columns
 
 
 def layout(values: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

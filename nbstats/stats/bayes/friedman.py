@@ -263,7 +263,7 @@ def bayes_friedman(
     # numbers, bit for bit, whatever the order of the rows and columns; the
     # results are mapped back to the given order below
     rows, columns = layout(
-        oriented(table.to_numpy(), higher_is_better), [str(c) for c in table.columns]
+        oriented(table.to_numpy(), higher_is_better), list(table.columns)
     )
     ranks = ranks[np.ix_(rows, columns)]
     back = np.argsort(columns)

@@ -10,6 +10,7 @@ import pandas as pd
 
 from nbstats._progress import progress_bar
 from nbstats.missing import observed_mean_ranks, pairwise_table
+from nbstats.names import name_array, name_index
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.memory import budget, check_fits
@@ -120,7 +121,7 @@ def bayes_signrank_pairs(
         if pairwise
         else score_table(scores, nan_policy=nan_policy)
     )
-    names = [str(c) for c in table.columns]
+    names = list(table.columns)
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     check_choice("method", method, ("auto", "montecarlo", "normal"))
@@ -149,7 +150,7 @@ def bayes_signrank_pairs(
     else:
         ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
         mean_ranks = pd.Series(ranks.mean(axis=0), index=table.columns, name="")
-    index = pd.Index(names, name="algorithm")
+    index = name_index(names, name="algorithm")
     # one group (no missing cells) is in column order already: no copies of
     # the columns (2000 algorithms: 13 columns of 1,999,000 pairs)
     columns = rows[0]
@@ -244,8 +245,8 @@ def _evaluate(
     first, second = (np.asarray(p, dtype=np.int64) for p in pairs)
     k = first.size
     cols = {
-        "a": np.asarray(names, dtype=object)[first],
-        "b": np.asarray(names, dtype=object)[second],
+        "a": name_array(names)[first],
+        "b": name_array(names)[second],
         # the lower bounds under the names of BayesSignedRankResult first
         **dict.fromkeys(_ALIASES),
         **{key: np.full(k, np.nan) for key in _FLOAT_COLUMNS},

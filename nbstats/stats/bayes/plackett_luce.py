@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats._progress import progress_bar
+from nbstats.names import name_index
 from nbstats.results.plackett_luce import PlackettLuceResult
 from nbstats.scores import (
     check_choice,
@@ -279,7 +280,7 @@ def _result(
     higher_is_better: bool,
 ) -> PlackettLuceResult:
     chains, _, m = worths.shape
-    index = pd.Index(names, name=axis_name)
+    index = name_index(names, name=axis_name)
     cols = summary.columns
     ranking = pd.DataFrame(
         {

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats._progress import progress_bar
+from nbstats.names import name_index
 from nbstats.results.bayes import BayesPosthocResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.canonical import canonical_table
@@ -213,7 +214,7 @@ def bayes_posthoc(
         )
     n_samples = check_n_samples(n_samples)
     table = score_table(scores, nan_policy=nan_policy)
-    given = [str(c) for c in table.columns]
+    given = list(table.columns)
     ranks = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)
     # one canonical layout (canonical.py): the same draws on the same cases
     # and pairs whatever the order of the columns and rows; results are
@@ -269,7 +270,7 @@ def bayes_posthoc(
         if row.accepted and row.relation == "better":
             a, b = names.index(row.better), names.index(row.worse)
             accepted_pairs[a, b] = accepted_pairs[b, a] = True
-    index = pd.Index(names, name="algorithm")
+    index = name_index(names, name="algorithm")
     mean_ranks = pd.Series(mean_rank, index=index, name="mean rank")
     found = (
         nonsignificant_groups(
@@ -281,7 +282,7 @@ def bayes_posthoc(
     back = np.argsort(columns)  # canonical → given order
 
     def given_order(square: np.ndarray) -> pd.DataFrame:
-        shown = pd.Index(given, name="algorithm")
+        shown = name_index(given, name="algorithm")
         square = square[np.ix_(back, back)]
         return pd.DataFrame(square, index=shown, columns=shown.copy())
 
@@ -290,7 +291,7 @@ def bayes_posthoc(
         probabilities=given_order(matrix),
         groups=found,
         mean_ranks=pd.Series(
-            mean_rank[back], index=pd.Index(given, name="algorithm"), name="mean rank"
+            mean_rank[back], index=name_index(given, name="algorithm"), name="mean rank"
         ),
         gamma=gamma,
         s=s,

@@ -110,7 +110,7 @@ def durbin(
     """
     check_flag("tie_correction", tie_correction)
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
-    names = [str(c) for c in table.columns]
+    names = list(table.columns)
     k, r, lam = balanced_design(table, present, names)
     b, t = present.shape
     rank_sums = np.nansum(ranks, axis=0)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from nbstats import _scipy_stats as sps
 from nbstats.missing import observed_mean_ranks, pair_cases, pairwise_table
+from nbstats.names import name_index
 from nbstats.results.frequentist import PosthocResult
 from nbstats.scores import (
     NanPolicy,
@@ -253,8 +254,7 @@ def posthoc(
         table = pairwise_table(scores)
     else:
         table = score_table(scores, nan_policy=nan_policy)
-    names = [str(c) for c in table.columns]
-    table.columns = pd.Index(names, name=table.columns.name)
+    names = list(table.columns)
     control, first, second = _control_and_pairs(names, control)
     if control is not None and method in ALL_PAIRS_ONLY:
         raise ValueError(
@@ -375,7 +375,7 @@ def _pairs_result(
     if pairwise:
         counts = (present[:, first] & present[:, second]).sum(axis=0)
     if control is not None:
-        others = pd.Index([names[j] for j in second], name="algorithm")
+        others = name_index([names[j] for j in second], name="algorithm")
         statistics = pd.Series(stats, index=others, name="statistic")
         pvalues = pd.Series(raw, index=others, name="pvalue")
         adjusted_out = pd.Series(adjusted, index=others, name="adjusted")
@@ -430,13 +430,15 @@ def _check_alpha(alpha: float) -> None:
 def _control_and_pairs(
     names: list[str], control: str | None
 ) -> tuple[str | None, np.ndarray, np.ndarray]:
-    """The control as the results name it (``str`` of its column), checked,
+    """The control as the results name it (its column's name; the ``str`` of
+    a name finds it too), checked,
     and the pairs to test as column positions ``(first, second)``: (control,
     other) for each other, else all pairs in the order of
     ``itertools.combinations`` (int32: two vectors of 8 million pairs at 4000
     algorithms, and no tuples of names)."""
-    if control is not None and control not in names and str(control) in names:
-        control = str(control)
+    by_text = {str(name): name for name in names}
+    if control is not None and control not in names and str(control) in by_text:
+        control = by_text[str(control)]
     if control is not None and control not in names:
         raise ValueError(f"control={control!r} is not one of the algorithms {names}.")
     k = len(names)
@@ -491,8 +493,7 @@ def _durbin_posthoc(
         )
     _check_alpha(alpha)
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
-    names = [str(c) for c in table.columns]
-    table.columns = pd.Index(names, name=table.columns.name)
+    names = list(table.columns)
     control, first, second = _control_and_pairs(names, control)
     adjust = _test_adjustment(adjust, control)
     k, r, _ = balanced_design(table, present, names)

@@ -162,7 +162,7 @@ def skillings_mack(
             f"need at least 2 cases with 2 or more scores, got {int(usable.sum())}; "
             "a case with a single score cannot rank anything."
         )
-    names = [str(c) for c in table.columns]
+    names = list(table.columns)
     used = table.loc[usable]
     present, ranks, counts = present[usable], ranks[usable], counts[usable]
     _check_design(present, names)
@@ -290,7 +290,9 @@ def _check_design(present: np.ndarray, names: list[str]) -> None:
         )
     groups = _components(present)
     if len(groups) > 1:
-        shown = "; ".join("{" + ", ".join(names[j] for j in g) + "}" for g in groups)
+        shown = "; ".join(
+            "{" + ", ".join(str(names[j]) for j in g) + "}" for g in groups
+        )
         raise ValueError(
             "the algorithms fall into groups never scored on a common case: "
             f"{shown}. No rank test can compare algorithms of different groups; "

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats.names import name_index
 from nbstats.results.frequentist import PosthocResult, frame_of_pairs
 from nbstats.scores import (
     NanPolicy,
@@ -87,7 +88,7 @@ def tukey_hsd(
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
     check_flag("higher_is_better", higher_is_better)
     table = score_table(scores, nan_policy=nan_policy)
-    names = [str(c) for c in table.columns]
+    names = list(table.columns)
     n, k = table.shape
     # each score's deviation from its case's mean, from the differences within
     # the case (exact up to one rounding each): the case effect cancels before
@@ -118,7 +119,7 @@ def tukey_hsd(
     reject = adjusted <= alpha
     mean_ranks = pd.Series(
         rank_rows(table.to_numpy(), higher_is_better=higher_is_better).mean(axis=0),
-        index=pd.Index(names, name=table.columns.name),
+        index=name_index(names, name=table.columns.name),
         name="mean rank",
     )
     square = functools.partial(_square, names, first, second)
