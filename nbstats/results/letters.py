@@ -75,6 +75,10 @@ def compact_letters(indices: list[int], labels: list[str]) -> str:
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
 
+#: The Series' plotting methods: not forwarded (a Series of text has no plot).
+_NOT_FORWARDED = frozenset({"plot", "hist"})
+
+
 @_frozen
 class LettersResult(Result):
     """A compact letter display: algorithms that share a letter are not
@@ -213,6 +217,14 @@ class LettersResult(Result):
     def __getattr__(self, name: str) -> Any:
         # only called for what the result does not define itself
         shown = self.__dict__.get("letters")
+        if name in _NOT_FORWARDED:
+            # pandas would plot the Series of letters and fail on "no numeric
+            # data": the picture of letters is the post-hoc's CD diagram
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r}: the "
+                "letters are drawn by the post-hoc result they come from "
+                "(nbstats.posthoc(...).plot(), a critical-difference diagram)."
+            )
         if name.startswith("_") or shown is None or not hasattr(pd.Series, name):
             raise AttributeError(
                 f"{type(self).__name__!r} object has no attribute {name!r}"

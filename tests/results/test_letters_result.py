@@ -130,3 +130,16 @@ def test_letters_from_a_matrix_of_rejections_have_no_procedure():
     assert res.groups == (("a_1",), ("b_2",), ("c_3",))
     assert res.summary().splitlines()[0] == "Compact letter display"
     assert r"a\_1" in res.to_latex()
+
+
+def test_letters_have_no_series_plot_and_say_where_the_picture_is():
+    import nbstats
+
+    res = nbstats.letters(
+        nbstats.posthoc(nbstats.datasets.load("demsar2006"), method="nemenyi")
+    )
+    for name in ("plot", "hist"):
+        with pytest.raises(AttributeError, match=r"posthoc\(\.\.\.\)\.plot\(\)"):
+            getattr(res, name)
+    assert not hasattr(res, "plot")
+    assert res.tolist() == list(res.letters)  # other Series attributes still work
