@@ -731,7 +731,7 @@ def test_fold_data_errors_name_the_file_and_the_option(fold_csv, tmp_path):
         ValueError, match=r"uci folds\.csv: --kind folds: say how .*--runs N"
     ):
         serve.read_folds(fold_csv, **FOLD_OPTIONS)
-    with pytest.raises(ValueError, match="runs=3 runs"):
+    with pytest.raises(ValueError, match="runs=3 whole runs"):
         serve.read_folds(fold_csv, runs=3, **FOLD_OPTIONS)  # 100 is not 3 runs
     with pytest.raises(ValueError, match=r"not found"):
         serve.read_folds(fold_csv, fold=["split"], runs=10, **FOLD_OPTIONS)
