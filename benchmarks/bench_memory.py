@@ -7,7 +7,7 @@ against another checkout of nbstats (e.g. a ``git worktree`` of an older
 commit), to print before/after figures with the same script.
 
 Each case runs in its own subprocess, so its peak resident memory
-(``ru_maxrss``) is its own: the interpreter and libraries (~200 MB) plus what
+(``VmHWM``) is its own: the interpreter and libraries (~200 MB) plus what
 the call needs. Cases:
 
 - ``signrank``: ``bayes_signrank`` at n = 10,000 and 100,000 cases with
@@ -64,7 +64,7 @@ import textwrap
 
 CHILD = textwrap.dedent(
     """
-    import json, resource, time, warnings
+    import json, time, warnings
     import numpy as np, pandas as pd
     import nbstats
 
@@ -132,7 +132,12 @@ CHILD = textwrap.dedent(
                        shown=dash.error or "every view")
     out["seconds"] = time.perf_counter() - start
     out["cpu"] = time.process_time() - cpu
-    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM: this process's own high-water mark (ru_maxrss keeps the
+    # parent's across exec)
+    with open("/proc/self/status") as status:
+        out["peak_mb"] = next(
+            int(l.split()[1]) / 1024 for l in status if l[:6] == "VmHWM:"
+        )
     print(json.dumps(out))
     """
 )
@@ -269,7 +274,7 @@ def plackett_luce(args: argparse.Namespace) -> None:
 
 CHILD_R3 = textwrap.dedent(
     """
-    import json, resource, time, warnings
+    import json, time, warnings
     import numpy as np, pandas as pd
     import nbstats
 
@@ -305,7 +310,12 @@ CHILD_R3 = textwrap.dedent(
         out["what"] = "refused: " + str(error)[:90] + "..."
     out["seconds"] = time.perf_counter() - start
     out["cpu"] = time.process_time() - cpu
-    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM: this process's own high-water mark (ru_maxrss keeps the
+    # parent's across exec)
+    with open("/proc/self/status") as status:
+        out["peak_mb"] = next(
+            int(l.split()[1]) / 1024 for l in status if l[:6] == "VmHWM:"
+        )
     print(json.dumps(out))
     """
 )
