@@ -294,14 +294,39 @@ def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.n
     return np.array([n_left, n_rope, count - n_left - n_rope]) / count
 
 
+#: The largest prior strength any Bayesian test takes. Beyond it the prior's
+#: weight swamps any data set (the posterior is the prior's to double
+#: precision), and the signed-rank test's squared weights, ``(s + n)²`` in a
+#: draw, would overflow near 1e154.
+MAX_S = 1e100
+
+
 def check_s(s: float, *, allow_zero: bool) -> float:
-    """Validate the prior strength."""
+    """Validate the prior strength: ``0 < s ≤ 1e100`` (``0 ≤ s`` with
+    ``allow_zero``).
+
+    Examples
+    --------
+    >>> check_s(1, allow_zero=False)
+    1.0
+    >>> check_s(1e200, allow_zero=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: s=1e+200 is beyond 1e100, ...
+    """
     if isinstance(s, (bool, np.bool_)) or not isinstance(s, Real):
         raise TypeError(f"s (the prior strength) must be a number, got {s!r}.")
     s = float(s)
     if not math.isfinite(s) or s < 0 or (s == 0 and not allow_zero):
         bound = "s >= 0" if allow_zero else "s > 0"
         raise ValueError(f"the prior strength must satisfy {bound}, got s={s!r}.")
+    if s > MAX_S:
+        raise ValueError(
+            f"s={s!r} is beyond 1e100, the largest prior strength the tests "
+            "take: there the prior outweighs any data (the posterior is the "
+            "prior's to double precision) and the signed-rank sums overflow. "
+            "Use s <= 1e100 (s = 1 or less is usual)."
+        )
     return s
 
 
