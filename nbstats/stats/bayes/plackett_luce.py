@@ -285,22 +285,13 @@ def _result(
     ranking = pd.DataFrame(
         {
             name: cols[name].astype(int) if name in _INTEGER_COLUMNS else cols[name]
-            for name in (
-                "prob_best",
-                "prob_best_mc_error",
-                "expected_rank",
-                "median_rank",
-                "rank_lower",
-                "rank_upper",
-                "expected_rank_mc_error",
-                "worth",
-                "worth_lower",
-                "worth_upper",
-            )
+            for name in Summary.RANKING
         },
         index=index,
     )
-    diagnostics = pd.DataFrame({"rhat": cols["rhat"], "ess": cols["ess"]}, index=index)
+    diagnostics = pd.DataFrame(
+        {name: cols[name] for name in Summary.DIAGNOSTICS}, index=index
+    )
     return PlackettLuceResult(
         ranking=ranking,
         prob_above=pd.DataFrame(summary.prob_above, index=index, columns=index.copy()),

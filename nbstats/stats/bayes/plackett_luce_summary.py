@@ -31,22 +31,24 @@ PER_DRAW_BYTES = 160
 class Summary:
     """Everything the result reports, per algorithm (arrays of length m)."""
 
+    #: The ranking table's columns, in its order.
+    RANKING = (
+        "prob_best",
+        "prob_best_mc_error",
+        "expected_rank",
+        "median_rank",
+        "rank_lower",
+        "rank_upper",
+        "expected_rank_mc_error",
+        "worth",
+        "worth_lower",
+        "worth_upper",
+    )
+    #: The chains' diagnostics of each algorithm.
+    DIAGNOSTICS = ("rhat", "ess")
+
     def __init__(self, m: int) -> None:
-        names = [
-            "prob_best",
-            "prob_best_mc_error",
-            "expected_rank",
-            "median_rank",
-            "rank_lower",
-            "rank_upper",
-            "expected_rank_mc_error",
-            "worth",
-            "worth_lower",
-            "worth_upper",
-            "rhat",
-            "ess",
-        ]
-        self.columns = {name: np.zeros(m) for name in names}
+        self.columns = {name: np.zeros(m) for name in self.RANKING + self.DIAGNOSTICS}
         self.prob_above = np.zeros((m, m))
 
 
