@@ -17,7 +17,12 @@ naming the installed font:
   matplotlib's cache directory.
 
 Latin Modern Math sets what the text font lacks (Greek, ≤, ●), a subset of
-it converted the same way; DejaVu Serif the rest.
+it converted the same way; DejaVu Serif the rest, and Noto Serif CJK
+(Debian: fonts-noto-cjk, the LaTeX report's fallback too) Chinese, Japanese
+and Korean names where it is installed — without it they would print as
+empty boxes. It is embedded as it is (CFF outlines: too many glyphs to
+convert on the fly), so a PDF with such a name carries the font-type
+mismatch described above.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["DOCUMENT_FONT", "MATH_FONT", "document_font"]
+__all__ = ["DOCUMENT_FONT", "MATH_FONT", "cjk_font", "document_font"]
 
 #: Family names of the registered fonts.
 DOCUMENT_FONT = "nbstats Latin Modern Roman 8"
@@ -179,3 +184,37 @@ def document_font() -> str | None:
         return None  # a font fontTools cannot convert: the default font
     font_manager.fontManager._findfont_cached.cache_clear()
     return DOCUMENT_FONT
+
+
+#: The CJK family, and where Debian installs it.
+CJK_FONT = "Noto Serif CJK SC"
+_CJK_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc",
+)
+
+
+@functools.cache
+def cjk_font() -> str | None:
+    """The family that sets Chinese, Japanese and Korean text in figures, or
+    None where no such font is installed (the text then shows as boxes, and
+    matplotlib warns of the missing glyphs).
+
+    Examples
+    --------
+    >>> cjk_font() in (CJK_FONT, None)
+    True
+    """
+    from matplotlib import font_manager
+
+    known = {entry.name for entry in font_manager.fontManager.ttflist}
+    if CJK_FONT not in known:
+        # installed after matplotlib built its font list: added now
+        for path in _CJK_FILES:
+            if Path(path).is_file():
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    return None
+        known = {entry.name for entry in font_manager.fontManager.ttflist}
+    return CJK_FONT if CJK_FONT in known else None

@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from nbstats.plots.fonts import DOCUMENT_FONT, MATH_FONT
+from nbstats.plots.fonts import DOCUMENT_FONT, MATH_FONT, cjk_font
 from nbstats.plots.fonts import document_font as load_document_font
 
 #: Okabe–Ito colours ordered so that neighbours also differ in lightness,
@@ -165,7 +165,8 @@ def _document_rc() -> dict[str, Any]:
     return {
         # the families by name, not "serif": a text keeps them when it is
         # drawn outside paper_style()
-        "font.family": [DOCUMENT_FONT, MATH_FONT, "DejaVu Serif"],
+        "font.family": [DOCUMENT_FONT, MATH_FONT, "DejaVu Serif"]
+        + ([cjk] if (cjk := cjk_font()) else []),
         "mathtext.fontset": "custom",
         "mathtext.rm": DOCUMENT_FONT,
         "mathtext.it": f"{DOCUMENT_FONT}:italic",

@@ -347,3 +347,39 @@ def test_rank_interval_markers_lie_inside_their_intervals(report_typography):
         assert low <= x <= high, (name, low, x, high)
         inside += 1
     assert inside == 50
+
+
+def test_a_cjk_name_is_drawn_in_the_cjk_font_not_as_boxes(report_typography, tmp_path):
+    from nbstats.plots.fonts import cjk_font
+    from tests.conftest import unavailable
+
+    if cjk_font() is None:
+        unavailable("no CJK font (apt-get install fonts-noto-cjk)")
+    names = ["支持向量机 SVM", "k--NN", "決定木"]
+    table = pd.DataFrame(
+        np.random.default_rng(0).normal(size=(10, 3)) + [0.0, 0.5, 1.0],
+        columns=names,
+    )
+    res = nbstats.posthoc(table, method="nemenyi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph … missing from font(s)" included
+        figure = res.plot().figure
+        figure.savefig(tmp_path / "cd.pdf")
+    fonts = subprocess_text("pdffonts", tmp_path / "cd.pdf")
+    assert "NotoSerifCJK" in fonts and "LastResort" not in fonts, fonts
+    # the text layer (pdftotext breaks a label at its space: compare without)
+    text = "".join(subprocess_text("pdftotext", tmp_path / "cd.pdf", "-").split())
+    for name in names:
+        assert "".join(name.split()) in text
+
+
+def subprocess_text(*argv) -> str:
+    import subprocess
+
+    from tests.conftest import require_executable
+
+    program = require_executable(argv[0], "apt-get install poppler-utils")
+    done = subprocess.run(
+        [program, *map(str, argv[1:])], capture_output=True, text=True, check=True
+    )
+    return done.stdout
