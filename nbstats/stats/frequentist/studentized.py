@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nbstats import _scipy_stats as sps
+from nbstats.stats.bayes.memory import budget
 
 if TYPE_CHECKING:
     from scipy.interpolate import CubicSpline
@@ -77,8 +78,11 @@ def studentized_range_sf(q: np.ndarray, k: int, df: float) -> np.ndarray:
         s, s_weight = _s_nodes(float(df))
     range_sf = _range_sf(int(k))
     out = np.empty(flat.size)
-    for start in range(0, flat.size, Q_BLOCK):
-        block = slice(start, start + Q_BLOCK)
+    # each block holds about three arrays of its values x the s nodes: at
+    # most a sixteenth of the memory ceiling (384 nodes: 36 MB at Q_BLOCK)
+    step = max(1, min(Q_BLOCK, budget(1 / 16) // (24 * s.size)))
+    for start in range(0, flat.size, step):
+        block = slice(start, start + step)
         w = np.minimum(flat[block, None] * s[None, :], W_MAX)
         out[block] = range_sf(w) @ s_weight
     # the ends exactly (the spline's are 1 - 1e-16 and 1e-15)
