@@ -27,17 +27,21 @@ __all__ = [
 
 #: Peak bytes of each computation (measured, rounded up) per pair of
 #: algorithms and per cell (a case of a pair) of its working blocks: the
-#: post-hoc tests (z-tests on ranks, Conover's t-tests and the paired tests
+#: post-hoc tests (z-tests on ranks and Conover's t-tests; the paired tests
 #: of every pair: their vectors, the m × m matrices of the result, groups;
 #: the effect sizes in blocks of cells), the comparison matrix (a post-hoc
-#: test, then its records, effects and words), Tukey's HSD, and the ranks'
+#: test, then its records, effects and words), Tukey's HSD (alone, and on
+#: the global ranks beside the ranks' intervals' frames), the ranks'
 #: confidence intervals (their directed decisions and p-value frames; the
-#: Wilcoxon tests rank their differences in blocks of cells).
+#: Wilcoxon tests rank their differences in blocks of cells) and the
+#: Bayesian signed-rank pairs' table.
 PAIR_COST: dict[str, tuple[int, int]] = {
-    "posthoc": (300, 80),
+    "posthoc": (100, 80),
+    "posthoc_tests": (300, 80),
     "comparison_matrix": (1_000, 80),
     "tukey": (300, 0),
-    "rank_ci": (200, 0),
+    "rank_ci_tukey": (600, 0),
+    "rank_ci": (110, 0),
     "rank_ci_wilcoxon": (400, 100),
     "rank_ci_wilcoxon_one_sided": (600, 100),
     "bayes_signrank_pairs": (700, 0),

@@ -73,7 +73,7 @@ _RANKING_COPIES = 12
 #: The estimate of :mod:`nbstats.stats.pairs_memory` of each pair method.
 _PAIR_COST_OF = {
     "id-nemenyi": "rank_ci",
-    "anova-tukey": "tukey",
+    "anova-tukey": "rank_ci_tukey",
     "id-wilcoxon-2s": "rank_ci_wilcoxon",
     "id-wilcoxon-1s": "rank_ci_wilcoxon_one_sided",
 }

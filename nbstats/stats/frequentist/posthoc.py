@@ -28,8 +28,8 @@ from nbstats.stats.frequentist.critical_difference import (
     rank_standard_error,
 )
 from nbstats.stats.frequentist.pair_matrices import (
-    EFFECT_BLOCK,
     all_pairs,
+    effect_block_cells,
     effect_blocks,
     effect_square,
     pair_square,
@@ -425,10 +425,10 @@ def _pairs_result(
 def _check_pairs_memory(method: str, n_algorithms: int, n_cases: int) -> None:
     """Refuse, before any test, all pairs that cannot fit the memory ceiling."""
     check_pairs_fit(
-        "posthoc",
+        "posthoc_tests" if method in PAIRWISE_METHODS else "posthoc",
         n_algorithms,
         n_cases,
-        block_cells=EFFECT_BLOCK,
+        block_cells=effect_block_cells(),
         what=f"posthoc(method={method!r})",
         fix=", or test against one algorithm (control=: m - 1 pairs)",
     )
