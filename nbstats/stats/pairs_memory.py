@@ -44,7 +44,7 @@ PAIR_COST: dict[str, tuple[int, int]] = {
     "rank_ci": (110, 0),
     "rank_ci_wilcoxon": (400, 100),
     "rank_ci_wilcoxon_one_sided": (600, 100),
-    "bayes_signrank_pairs": (700, 0),
+    "bayes_signrank_pairs": (320, 8),
 }
 #: Bytes per score of the table and its few copies (ranks, oriented, sorted).
 _SCORE_BYTES = 64
@@ -59,7 +59,7 @@ def pairs_bytes(
 
     Examples
     --------
-    >>> pairs_bytes("posthoc", 1000, 30) > 128 * 2**20
+    >>> pairs_bytes("posthoc", 1000, 30) > 40 * 2**20
     True
     """
     m, n = int(n_algorithms), int(n_cases)

@@ -132,6 +132,8 @@ def bayes_signrank_pairs(
         n,
         what="bayes_signrank_pairs()",
         fix=" (or nbstats.bayes_signrank on the pairs you need)",
+        # the draws' blocks: about a quarter of the ceiling, in 8-byte cells
+        block_cells=budget(0.25) // 8,
     )
     # one seed for every pair: each pair sees exactly the draws it would see
     # alone (with "pairwise", the draws of its own number of cases)
