@@ -18,6 +18,8 @@ from nbstats.results.comparison import ComparisonMatrixResult
 from nbstats.scores import NanPolicy, check_choice, check_flag, score_table
 from nbstats.stats import frequentist
 from nbstats.stats.effect_size import EFFECT_KINDS, magnitude, paired_effect
+from nbstats.stats.frequentist.pair_matrices import effect_block_cells
+from nbstats.stats.pairs_memory import check_pairs_fit
 
 __all__ = ["COMPARISON_TESTS", "comparison_matrix"]
 
@@ -103,6 +105,14 @@ def comparison_matrix(
     else:  # checked (and the dropped cases named) once
         table = score_table(scores, nan_policy=nan_policy)
         nan_policy = "raise"
+    check_pairs_fit(
+        "comparison_matrix",
+        table.shape[1],
+        table.shape[0],
+        what="comparison_matrix()",
+        fix=" (or nbstats.posthoc(control=...): m - 1 pairs)",
+        block_cells=effect_block_cells(),
+    )
     posthoc = frequentist.posthoc(
         table,
         method=test,

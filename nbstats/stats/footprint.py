@@ -159,14 +159,14 @@ def check_analyses_fit(
     # the joint statements' blocks grow with the ceiling: sized at this one
     fit = {**dict(options or {}), "ceiling": ceiling}
     parts = "; ".join(
-        f"{name}: about {size / 2**20:,.0f} MB"
+        f"{name}: about {-(-int(size) // 2**20):,} MB"
         + _fits_alone(name, n_algorithms, n_cases, ceiling, fit)
         for name, size in sorted(analyses.items(), key=lambda item: -item[1])
     )
     raise ValueError(
         f"{what} of {n_algorithms:,} algorithms x {n_cases:,} cases needs about "
-        f"{total / 2**20:,.0f} MB of working memory ({parts}), over the memory "
-        f"ceiling of {ceiling / 2**20:,.0f} MB; refused before starting. "
+        f"{-(-total // 2**20):,} MB of working memory ({parts}), over the memory "
+        f"ceiling of {ceiling // 2**20:,} MB; refused before starting. "
         f"{fixes}, or raise the ceiling (the environment variable "
         "NBSTATS_MAX_MEMORY, e.g. NBSTATS_MAX_MEMORY=4G, or "
         "nbstats.set_memory_ceiling; the process needs about 200 MB more)."

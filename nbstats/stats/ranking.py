@@ -17,6 +17,7 @@ ranking".
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from numbers import Real
 
 import numpy as np
@@ -37,6 +38,7 @@ from nbstats.scores import (
     rank_rows,
     score_table,
 )
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.frequentist.adjust import adjust_pvalues
 from nbstats.stats.frequentist.anova import rm_anova
@@ -48,6 +50,7 @@ from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.skillings_mack import skillings_mack
 from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.frequentist.wilcoxon import signed_rank_pvalues
+from nbstats.stats.pairs_memory import check_bootstrap_fits, check_pairs_fit
 
 __all__ = ["RANK_CI_METHODS", "nemenyi_min_cases", "rank_ci"]
 
@@ -62,8 +65,25 @@ RANK_CI_METHODS = (
 )
 
 #: The bootstrap computes the resampled means in blocks of at most this many
-#: gathered scores (8 bytes each), so memory stays bounded for large tables.
+#: gathered scores (8 bytes each), so memory stays bounded for large tables;
+#: under a low memory ceiling, in blocks of at most a sixteenth of it.
 _BOOTSTRAP_BLOCK = 2**22
+#: Copies of a block of differences that ranking them takes (the
+#: differences, without zeros, their absolute values, ranks, masks, sums).
+_RANKING_COPIES = 12
+#: The estimate of :mod:`nbstats.stats.pairs_memory` of each pair method.
+_PAIR_COST_OF = {
+    "id-nemenyi": "rank_ci",
+    "anova-tukey": "rank_ci_tukey",
+    "id-wilcoxon-2s": "rank_ci_wilcoxon",
+    "id-wilcoxon-1s": "rank_ci_wilcoxon_one_sided",
+}
+
+
+def _bootstrap_block(n: int, m: int) -> int:
+    """Bytes of one block of gathered scores (at least one resample's)."""
+    scores = min(_BOOTSTRAP_BLOCK, budget(1 / 16) // 8)
+    return 8 * max(n * m, scores)
 
 
 @renamed(n_boot="n_resamples")
@@ -242,6 +262,17 @@ def rank_ci(
     # difference or bootstrap mean overflows, whatever the units
     values = values / power_of_two_scale(values[~np.isnan(values)])
     n, m = values.shape
+    if method == "bootstrap":
+        check_bootstrap_fits(m, n, n_resamples, _bootstrap_block(n, m))
+    else:
+        check_pairs_fit(
+            _PAIR_COST_OF[method],
+            m,
+            n,
+            what=f"rank_ci(method={method!r})",
+            fix=" (method='bootstrap' keeps no table of pairs)",
+            block_cells=budget() // (_RANKING_COPIES * 8),
+        )
     if pairwise:
         mean_ranks = observed_mean_ranks(
             pd.DataFrame(values, columns=name_index(names, name="algorithm"))
@@ -423,16 +454,20 @@ def _bootstrap_intervals(
     n, m = values.shape
     rng = np.random.default_rng(seed_sequence(random_state))
     resamples = rng.integers(0, n, size=(n_resamples, n))
-    means = np.empty((n_resamples, m))
-    block = max(1, _BOOTSTRAP_BLOCK // (n * m))
+    # per block of resamples: their means and ranks (rankdata takes about
+    # 17 floats per value), of which only the two ranks are kept, as int32
+    first = np.empty((n_resamples, m), dtype=np.int32)
+    last = np.empty((n_resamples, m), dtype=np.int32)
+    block = max(1, _bootstrap_block(n, m) // (8 * m * max(n, 17)))
     for start in range(0, n_resamples, block):  # blocks of resamples, not one by one
         rows = slice(start, start + block)
-        means[rows] = values[resamples[rows]].mean(axis=1)
-    # a tie in a resample spans positions: the lower end takes the best of
-    # them, the upper end the worst (average ranks put three algorithms tied
-    # at 2..4 all at 3, and their intervals missed 2 and 4)
-    first = sps.rankdata(-means, method="min", axis=1)  # 1 = best
-    last = sps.rankdata(-means, method="max", axis=1)
+        means = values[resamples[rows]].mean(axis=1)
+        # a tie in a resample spans positions: the lower end takes the best
+        # of them, the upper end the worst (average ranks put three
+        # algorithms tied at 2..4 all at 3, and their intervals missed 2 and 4)
+        first[rows] = sps.rankdata(-means, method="min", axis=1)  # 1 = best
+        last[rows] = sps.rankdata(-means, method="max", axis=1)
+        del means
     low = np.quantile(first, alpha / 2, axis=0, method="lower")
     high = np.quantile(last, 1 - alpha / 2, axis=0, method="higher")
     lower, upper = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
@@ -489,19 +524,28 @@ def _wilcoxon_two_sided(
     """
     m = values.shape[1]
     first, second = np.triu_indices(m, k=1)
-    d = values[:, second] - values[:, first]  # > 0 where the second is better
     raw = np.full((m, m), np.nan)
-    # zeros dropped (scipy.stats.wilcoxon's default, as the supplement of
-    # Foucart et al. used it); each pair on its own cases (NaN elsewhere)
-    raw[first, second] = raw[second, first] = signed_rank_pvalues(d, "two-sided")
     mean_difference = np.zeros((m, m))
-    for i, j, column in zip(first, second, d.T, strict=True):
-        # per pair, as np.mean of its own cases: an exact 0 stays 0 (no
-        # direction), which a sum over the whole matrix might not keep
-        common = column[~np.isnan(column)]
-        mean_difference[i, j] = float(np.mean(common)) if common.size else 0.0
-        mean_difference[j, i] = -mean_difference[i, j]
+    for block in _pair_blocks(values.shape[0], first.size):
+        i, j = first[block], second[block]
+        d = values[:, j] - values[:, i]  # > 0 where the second is better
+        # zeros dropped (scipy.stats.wilcoxon's default, as the supplement of
+        # Foucart et al. used it); each pair on its own cases (NaN elsewhere)
+        raw[i, j] = raw[j, i] = signed_rank_pvalues(d, "two-sided")
+        for a, b, column in zip(i, j, d.T, strict=True):
+            # per pair, as np.mean of its own cases: an exact 0 stays 0 (no
+            # direction), which a sum over the whole matrix might not keep
+            common = column[~np.isnan(column)]
+            mean_difference[a, b] = float(np.mean(common)) if common.size else 0.0
+            mean_difference[b, a] = -mean_difference[a, b]
     return _holm_per_row(raw), mean_difference > 0, mean_difference < 0
+
+
+def _pair_blocks(n: int, n_pairs: int) -> Iterator[slice]:
+    """Blocks of pairs whose differences (n cases each) and their ranking
+    (about ten copies) take at most an eighth of the memory ceiling."""
+    step = max(1, budget() // (_RANKING_COPIES * 8 * max(n, 1)))
+    return (slice(start, start + step) for start in range(0, n_pairs, step))
 
 
 def _wilcoxon_one_sided(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -517,9 +561,9 @@ def _wilcoxon_one_sided(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows, cols = np.nonzero(~np.eye(m, dtype=bool))
     greater = np.full((m, m), np.nan)
     # zeros dropped, each pair on its own cases, as in _wilcoxon_two_sided
-    greater[rows, cols] = signed_rank_pvalues(
-        values[:, cols] - values[:, rows], "greater"
-    )
+    for block in _pair_blocks(values.shape[0], rows.size):
+        i, j = rows[block], cols[block]
+        greater[i, j] = signed_rank_pvalues(values[:, j] - values[:, i], "greater")
     return _holm_per_row(greater), _holm_per_row(greater.T)
 
 

@@ -7,11 +7,14 @@ algorithms (the recursive clique search in ``groups.py``), and used 956 MB at
 soon as its resident memory passes 1 GB (polled every 10 ms); a finished
 child reports its peak (``VmHWM``, the kernel's own account of its memory
 map; ``ru_maxrss`` would keep the forking test worker's across ``exec``).
+The children run under a memory ceiling of 1 GB: at the default 512 MB the
+functions of every pair refuse 4000 algorithms up front.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -49,6 +52,9 @@ def _run(body: str, timeout: float = 120.0) -> dict:
     code = PRELUDE + textwrap.dedent(body) + REPORT
     child = subprocess.Popen(
         [sys.executable, "-c", code],
+        # 4000 algorithms' 8 million pairs need 600-900 MB of working memory,
+        # over the default ceiling of 512 MB (refused there, issue 34)
+        env={**os.environ, "NBSTATS_MAX_MEMORY": "1G"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -198,8 +198,11 @@ def check_fits(nbytes: int, what: str, fix: str) -> None:
     """
     ceiling = get_memory_ceiling()
     if nbytes > ceiling:
+        # the need rounded up and the ceiling down: ceil(x) >= x > y >=
+        # floor(y), so the words never read "24 MB, over the ceiling of 24 MB"
+        need, limit = -(-int(nbytes) // 2**20), ceiling // 2**20
         raise ValueError(
-            f"{what} need about {nbytes // 2**20:,} MB at once, over the memory "
-            f"ceiling of {ceiling // 2**20:,} MB (NBSTATS_MAX_MEMORY or "
-            f"nbstats.stats.bayes.memory.set_memory_ceiling); {fix}."
+            f"{what} need about {need:,} MB at once, over the memory "
+            f"ceiling of {limit:,} MB (NBSTATS_MAX_MEMORY or "
+            f"nbstats.set_memory_ceiling); {fix}."
         )

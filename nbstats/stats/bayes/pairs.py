@@ -24,6 +24,7 @@ from nbstats.stats.bayes.signrank import (
     monte_carlo_bytes,
 )
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
+from nbstats.stats.pairs_memory import check_pairs_fit
 
 __all__ = ["bayes_signrank_pairs"]
 
@@ -125,6 +126,16 @@ def bayes_signrank_pairs(
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     check_choice("method", method, ("auto", "montecarlo", "normal"))
+    # the table of every pair beside the draws' blocks (a share of the ceiling)
+    check_pairs_fit(
+        "bayes_signrank_pairs",
+        m,
+        n,
+        what="bayes_signrank_pairs()",
+        fix=" (or nbstats.bayes_signrank on the pairs you need)",
+        # the draws' blocks: about a quarter of the ceiling, in 8-byte cells
+        block_cells=budget(0.25) // 8,
+    )
     # one seed for every pair: each pair sees exactly the draws it would see
     # alone (with "pairwise", the draws of its own number of cases)
     seed = seed_sequence(random_state)

@@ -411,11 +411,20 @@ def _check_memory(
     enough = need
     while posthoc_memory(m, n, n_samples, test, rope, enough) > enough:
         enough = posthoc_memory(m, n, n_samples, test, rope, enough)
+    # the most algorithms that fit (the need grows with m): by bisection
+    most, over = 0, m
+    while over - most > 1:
+        middle = (most + over) // 2
+        if posthoc_memory(middle, n, n_samples, test, rope) <= ceiling:
+            most = middle
+        else:
+            over = middle
     raise ValueError(
         f"bayes_posthoc(test={test!r}) on {m:,} algorithms x {n:,} cases "
         f"({m * (m - 1) // 2:,} pairs) with n_samples={n_samples:,} draws needs "
-        f"about {need / 2**20:,.0f} MB of working memory, over the memory "
-        f"ceiling of {ceiling / 2**20:,.0f} MB. Raise the ceiling to at least "
+        f"about {-(-need // 2**20):,} MB of working memory, over the memory "
+        f"ceiling of {ceiling // 2**20:,} MB; at most {most:,} algorithms of "
+        f"{n:,} cases fit under it. Raise the ceiling to at least "
         f"{-(-enough // 2**20):,} MB (nbstats.set_memory_ceiling or the "
         "environment variable NBSTATS_MAX_MEMORY; the process then needs about "
         "200 MB more), compare fewer algorithms or cases, or use "

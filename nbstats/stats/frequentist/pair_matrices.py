@@ -10,13 +10,35 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.frequentist import frame_of_pairs
+from nbstats.stats.bayes.memory import budget
 from nbstats.stats.effect_size import rank_biserial_columns
 
-__all__ = ["EFFECT_BLOCK", "all_pairs", "effect_blocks", "effect_square", "pair_square"]
+__all__ = [
+    "EFFECT_BLOCK",
+    "all_pairs",
+    "effect_block_cells",
+    "effect_blocks",
+    "effect_square",
+    "pair_square",
+]
 
 #: Cells (cases × pairs) of one block of the effect sizes: the differences,
 #: their ranks and masks stay at a few MB whatever the number of pairs.
 EFFECT_BLOCK = 2**18
+#: Bytes a cell of such a block takes while it is ranked (measured: 64).
+EFFECT_CELL_BYTES = 64
+
+
+def effect_block_cells() -> int:
+    """Cells of one block of the effect sizes: :data:`EFFECT_BLOCK`, or fewer
+    under a low memory ceiling (at most an eighth of it).
+
+    Examples
+    --------
+    >>> effect_block_cells() <= EFFECT_BLOCK
+    True
+    """
+    return max(1, min(EFFECT_BLOCK, budget() // EFFECT_CELL_BYTES))
 
 
 def all_pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -90,7 +112,7 @@ def effect_blocks(
     [[0.6666666666666666]]
     """
     n = values.shape[0]
-    step = max(1, EFFECT_BLOCK // max(n, 1))
+    step = max(1, effect_block_cells() // max(n, 1))
     for start in range(0, first.size, step):
         block = slice(start, start + step)
         i, j = first[block], second[block]

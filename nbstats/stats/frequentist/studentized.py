@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nbstats import _scipy_stats as sps
+from nbstats.stats.bayes.memory import budget
 
 if TYPE_CHECKING:
     from scipy.interpolate import CubicSpline
@@ -77,8 +78,11 @@ def studentized_range_sf(q: np.ndarray, k: int, df: float) -> np.ndarray:
         s, s_weight = _s_nodes(float(df))
     range_sf = _range_sf(int(k))
     out = np.empty(flat.size)
-    for start in range(0, flat.size, Q_BLOCK):
-        block = slice(start, start + Q_BLOCK)
+    # each block holds about three arrays of its values x the s nodes: at
+    # most a sixteenth of the memory ceiling (384 nodes: 36 MB at Q_BLOCK)
+    step = max(1, min(Q_BLOCK, budget(1 / 16) // (24 * s.size)))
+    for start in range(0, flat.size, step):
+        block = slice(start, start + step)
         w = np.minimum(flat[block, None] * s[None, :], W_MAX)
         out[block] = range_sf(w) @ s_weight
     # the ends exactly (the spline's are 1 - 1e-16 and 1e-15)
@@ -104,8 +108,15 @@ def _range_sf(k: int) -> CubicSpline:
     z, z_weight = _z_nodes()
     density = np.exp(-(z**2) / 2) / np.sqrt(2 * np.pi) * z_weight
     grid = np.linspace(0.0, W_MAX, W_GRID)
-    inside = np.clip(special.ndtr(z) - special.ndtr(z - grid[:, None]), 0.0, 1.0)
-    below = k * (inside ** (k - 1) @ density)
+    below = np.empty(W_GRID)
+    # in blocks of the grid (about three arrays of its rows x the z nodes,
+    # 20 MB at once) within a sixteenth of the memory ceiling
+    step = max(1, min(W_GRID, budget(1 / 16) // (24 * z.size)))
+    for start in range(0, W_GRID, step):
+        rows = slice(start, start + step)
+        inside = special.ndtr(z) - special.ndtr(z - grid[rows, None])
+        np.clip(inside, 0.0, 1.0, out=inside)
+        below[rows] = k * (inside ** (k - 1) @ density)
     return CubicSpline(grid, np.clip(1.0 - below, 0.0, 1.0))
 
 

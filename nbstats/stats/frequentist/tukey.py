@@ -21,6 +21,7 @@ from nbstats.scores import (
 )
 from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.groups import nonsignificant_groups
+from nbstats.stats.pairs_memory import check_pairs_fit
 
 __all__ = ["tukey_hsd"]
 
@@ -90,6 +91,7 @@ def tukey_hsd(
     table = score_table(scores, nan_policy=nan_policy)
     names = list(table.columns)
     n, k = table.shape
+    check_pairs_fit("tukey", k, n, what="tukey_hsd()", fix="")
     # each score's deviation from its case's mean, from the differences within
     # the case (exact up to one rounding each): the case effect cancels before
     # anything is summed, so a task of 1000 s cannot drown a 0.2 ms difference
