@@ -100,10 +100,10 @@ WIDE: dict[str, dict[str, Call]] = {
     "posthoc": {
         **{
             method: (lambda t, method=method: nbstats.posthoc(t, method=method))
-            # not "hommel" (minutes at 319,600 p-values: time, not memory),
-            # "shaffer" and "bergmann-hommel" (a RecursionError at 800
-            # algorithms, issue 34's time findings)
+            # not "hommel" (minutes at 319,600 p-values: time, not memory)
             for method in (
+                "shaffer",
+                "bergmann-hommel",
                 "nemenyi",
                 "bonferroni-dunn",
                 "holm",
@@ -282,6 +282,7 @@ def wide() -> pd.DataFrame:
 
 
 @pytest.mark.filterwarnings("ignore:the .* algorithms have more than")
+@pytest.mark.filterwarnings("ignore:Bergmann-Hommel.s exhaustive sets")
 @pytest.mark.parametrize(
     ("name", "variant"),
     [(name, variant) for name, calls in WIDE.items() for variant in calls],
@@ -340,6 +341,7 @@ EDGE_PEAKS: dict[str, tuple[int, int]] = {}
 
 
 @pytest.mark.filterwarnings("ignore:the .* algorithms have more than")
+@pytest.mark.filterwarnings("ignore:Bergmann-Hommel.s exhaustive sets")
 @pytest.mark.parametrize("name", list(AT_THE_EDGE))
 def test_what_fits_runs(name: str) -> None:
     ceiling, call = AT_THE_EDGE[name]

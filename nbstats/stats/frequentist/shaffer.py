@@ -46,13 +46,32 @@ def shaffer_hypothesis_counts(n_algorithms: int) -> frozenset[int]:
     >>> sorted(shaffer_hypothesis_counts(4))
     [0, 1, 2, 3, 6]
     """
-    if n_algorithms <= 1:
-        return frozenset({0})
-    counts: set[int] = set()
-    for group in range(1, n_algorithms + 1):
-        rest = shaffer_hypothesis_counts(n_algorithms - group)
-        counts.update(group * (group - 1) // 2 + x for x in rest)
-    return frozenset(counts)
+    bits = _count_bits(int(n_algorithms))
+    width = (bits.bit_length() + 7) // 8
+    flags = np.unpackbits(
+        np.frombuffer(bits.to_bytes(width, "little"), dtype=np.uint8),
+        bitorder="little",
+    )
+    return frozenset(np.flatnonzero(flags).tolist())
+
+
+#: The sets of :func:`shaffer_hypothesis_counts` as bitsets (bit x set: x
+#: hypotheses can be true together), for 0, 1, 2, … algorithms.
+_COUNT_BITS: list[int] = [1, 1]
+
+
+def _count_bits(n_algorithms: int) -> int:
+    """The counts of ``n_algorithms`` as a bitset, built up from fewer
+    algorithms: the first group of j algorithms adds j(j − 1)/2 to every
+    count of the other k − j. Bottom up, not recursive (800 algorithms went
+    past Python's recursion limit); a Python int is the bitset, as its shift
+    and or run in C over the whole set at once."""
+    for k in range(len(_COUNT_BITS), n_algorithms + 1):
+        bits = 0
+        for group in range(1, k + 1):
+            bits |= _COUNT_BITS[k - group] << (group * (group - 1) // 2)
+        _COUNT_BITS.append(bits)
+    return _COUNT_BITS[max(n_algorithms, 0)]
 
 
 def shaffer_multipliers(n_algorithms: int) -> np.ndarray:
@@ -69,4 +88,5 @@ def shaffer_multipliers(n_algorithms: int) -> np.ndarray:
     m = n_algorithms * (n_algorithms - 1) // 2
     possible = np.array(sorted(shaffer_hypothesis_counts(n_algorithms)))
     remaining = np.arange(m, 0, -1)
-    return np.array([possible[possible <= r].max() for r in remaining])
+    # the largest possible count ≤ r: 0 is always possible, so one exists
+    return possible[np.searchsorted(possible, remaining, side="right") - 1]

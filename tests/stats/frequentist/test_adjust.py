@@ -102,3 +102,44 @@ def test_bonferroni_dunn_alias_and_none():
 def test_bad_input(p, method, match):
     with pytest.raises(ValueError, match=match):
         nbstats.adjust_pvalues(p, method)
+
+
+def _partitions(k, largest=None):
+    """Every partition of k into parts of at most ``largest`` (brute force)."""
+    largest = k if largest is None else largest
+    if k == 0:
+        yield ()
+        return
+    for part in range(min(k, largest), 0, -1):
+        for rest in _partitions(k - part, part):
+            yield (part, *rest)
+
+
+@pytest.mark.parametrize("k", range(1, 16))
+def test_shaffer_counts_are_those_of_every_partition(k):
+    # independent oracle: enumerate the partitions of the k algorithms into
+    # groups of equal ones; a group of j makes j(j - 1)/2 true equalities
+    brute = {sum(j * (j - 1) // 2 for j in parts) for parts in _partitions(k)}
+    assert set(shaffer_hypothesis_counts(k)) == brute
+
+
+def test_shaffer_at_800_algorithms_has_no_recursion_limit():
+    from nbstats.stats.frequentist.shaffer import shaffer_multipliers
+
+    k = 800
+    m = k * (k - 1) // 2
+    counts = np.array(sorted(shaffer_hypothesis_counts(k)))
+    assert counts[0] == 0 and counts[-1] == m  # none true, or all equal
+    # next to all equal: one algorithm apart, C(k - 1, 2) = m - (k - 1)
+    assert counts[-2] == m - (k - 1)
+    multipliers = shaffer_multipliers(k)
+    assert multipliers[0] == m and multipliers[-1] == 1
+    assert np.all(np.diff(multipliers) <= 0)
+    # each multiplier is the largest possible count not above what remains
+    remaining = np.arange(m, 0, -1)
+    picks = np.random.default_rng(0).integers(0, m, size=200)
+    for i in picks:
+        assert multipliers[i] == counts[counts <= remaining[i]].max()
+    p = np.random.default_rng(1).random(m)
+    adjusted = nbstats.adjust_pvalues(p, "shaffer", n_algorithms=k)
+    assert np.all(adjusted >= p) and np.all(adjusted <= 1)
