@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
+from nbstats._progress import progress_bar
 from nbstats.missing import observed_mean_ranks, pair_cases, pairwise_table
 from nbstats.names import name_index
 from nbstats.results.frequentist import PosthocResult
@@ -100,6 +101,7 @@ def posthoc(
     nan_policy: NanPolicy = "raise",
     options: Mapping[str, Any] | None = None,
     ranking: str = "friedman",
+    progress: bool | None = None,
 ) -> PosthocResult:
     """Post-hoc comparisons of k algorithms, all pairs or against a control.
 
@@ -190,6 +192,13 @@ def posthoc(
         "correction": True}`` reproduces R's ``pairwise.wilcox.test(...,
         paired = TRUE, exact = FALSE)``, and ``{"zero_method": "wilcox"}``
         scikit-posthocs' ``posthoc_wilcoxon`` on ties-free data.
+    progress : bool, optional
+        A progress bar over the pairs of the pairwise tests (``"wilcoxon"``,
+        ``"sign"``, ``"ttest"``; ``tqdm.auto``): ``None`` shows one in a
+        terminal or a notebook when the call lasts more than a second, not in
+        scripts whose output is redirected nor under pytest; True/False force
+        it. Each pair is a test of its own, so hundreds of algorithms take
+        minutes; Ctrl-C stops the call between two pairs.
 
     Returns
     -------
@@ -302,14 +311,10 @@ def posthoc(
         # a power of two (exact: keeps ties and order) so that no difference
         # of two scores overflows, whatever the units
         better = better / power_of_two_scale(better)
-        test = _PAIRWISE_TESTS[method]
-        # straight into arrays: a list of every pair's results took about
-        # 1.4 KB a pair
-        stats, raw, mirrored = (np.empty(first.size) for _ in range(3))
-        for at, (i, j) in enumerate(zip(first, second, strict=True)):
-            rows = pair_cases(better, i, j) if pairwise else slice(None)
-            d = better[rows, j] - better[rows, i]
-            stats[at], raw[at], mirrored[at] = test(d, **test_options)
+        stats, raw, mirrored = _pairwise_tests(
+            better, first, second, _PAIRWISE_TESTS[method], test_options,
+            pairwise=pairwise, progress=progress,
+        )  # fmt: skip
 
     critical_difference = None
     if method == "nemenyi":
@@ -335,6 +340,38 @@ def posthoc(
         higher_is_better=higher_is_better, ranking=ranking,
         critical_difference=critical_difference, pairwise=pairwise,
     )  # fmt: skip
+
+
+def _pairwise_tests(
+    better: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    test: Callable[..., tuple[float, float, float]],
+    options: dict[str, Any],
+    *,
+    pairwise: bool,
+    progress: bool | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``test`` on the differences of every pair (``first``, ``second``):
+    the statistics, p-values and mirrored statistics, with a progress bar."""
+    bar = progress_bar(
+        progress, int(first.size), "posthoc", "pair",
+        delay=1.0 if progress is None else 0.0,
+    )  # fmt: skip
+    # straight into arrays: a list of every pair's results took about
+    # 1.4 KB a pair
+    stats, raw, mirrored = (np.empty(first.size) for _ in range(3))
+    try:
+        for at, (i, j) in enumerate(zip(first, second, strict=True)):
+            rows = pair_cases(better, i, j) if pairwise else slice(None)
+            d = better[rows, j] - better[rows, i]
+            stats[at], raw[at], mirrored[at] = test(d, **options)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return stats, raw, mirrored
 
 
 def _pairs_result(

@@ -1,0 +1,90 @@
+"""The pairwise post-hoc tests show their progress (issue 34: every long
+computation shows progress and can be stopped). At hundreds of algorithms
+``posthoc(method="wilcoxon")`` runs one signed-rank test per pair: minutes."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+import nbstats
+
+# the module, not the function the package exports under the same name
+posthoc_module = importlib.import_module("nbstats.stats.frequentist.posthoc")
+
+
+class _Bar:
+    def __init__(self, total):
+        self.total, self.n, self.closed = total, 0, False
+
+    def update(self, k):
+        self.n += k
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def bars(monkeypatch):
+    made = []
+
+    def fake(progress, total, desc, unit, *, delay=0.0):
+        if not progress:
+            return None
+        made.append((desc, unit, _Bar(total)))
+        return made[-1][2]
+
+    monkeypatch.setattr(posthoc_module, "progress_bar", fake)
+    return made
+
+
+@pytest.mark.parametrize("method", ["wilcoxon", "sign", "ttest"])
+def test_every_pair_is_counted_and_the_bar_closed(bars, method):
+    table = np.random.default_rng(0).normal(size=(12, 7))
+    res = nbstats.posthoc(table, method=method, progress=True)
+    ((desc, unit, bar),) = bars
+    assert (desc, unit) == ("posthoc", "pair")
+    assert bar.n == bar.total == 21 and bar.closed
+    quiet = nbstats.posthoc(table, method=method)  # the bar changes nothing
+    assert np.array_equal(
+        res.pvalues.to_numpy(), quiet.pvalues.to_numpy(), equal_nan=True
+    )
+
+
+def test_rank_methods_have_no_bar_to_show(bars):
+    table = np.random.default_rng(0).normal(size=(12, 7))
+    nbstats.posthoc(table, method="nemenyi", progress=True)
+    assert bars == []  # one vectorised step: nothing to follow
+
+
+def test_a_real_bar_when_asked_none_under_pytest(capsys):
+    table = np.random.default_rng(1).normal(size=(10, 5))
+    nbstats.posthoc(table, method="wilcoxon")
+    assert "posthoc" not in capsys.readouterr().err
+    nbstats.posthoc(table, method="wilcoxon", progress=True)
+    err = capsys.readouterr().err
+    assert "posthoc" in err and "10/10" in err
+
+
+def test_an_interrupt_stops_the_pairs_and_closes_the_bar(bars, monkeypatch):
+    table = np.random.default_rng(2).normal(size=(10, 6))
+    calls = []
+
+    def interrupted(d, **options):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return 1.0, 0.5, 1.0
+
+    monkeypatch.setitem(posthoc_module._PAIRWISE_TESTS, "ttest", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        nbstats.posthoc(table, method="ttest", progress=True)
+    ((_, _, bar),) = bars
+    assert bar.n == 3 and bar.closed and len(calls) == 4
+
+
+def test_progress_must_be_a_bool_or_none():
+    with pytest.raises(TypeError, match="progress must be True, False or None"):
+        nbstats.posthoc(np.zeros((5, 3)) + np.arange(3), method="sign", progress=1)
