@@ -31,6 +31,7 @@ from nbstats.stats.bayes import posthoc as posthoc_module
 from nbstats.stats.bayes import signrank as signrank_module
 from nbstats.stats.bayes.joint import keeps_codes
 from nbstats.stats.bayes.memory import memory_ceiling
+from tests.progress_helpers import record_bars
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -65,32 +66,12 @@ def test_the_early_stopping_joint_pass_equals_the_kept_codes(
     assert recomputed.probabilities.equals(kept.probabilities)
 
 
-class _Bar:
-    """Stands in for tqdm: records what it is told."""
-
-    def __init__(self, total):
-        self.total, self.n, self.closed = total, 0, False
-
-    def update(self, k):
-        self.n += k
-
-    def close(self):
-        self.closed = True
-
-
 @pytest.fixture
 def bars(monkeypatch):
-    made = []
-
-    def fake(progress, total, desc, unit, *, delay=0.0):
-        if not progress:
-            return None
-        made.append((desc, unit, _Bar(total)))
-        return made[-1][2]
-
-    for module in (posthoc_module, pairs_module, signrank_module, plackett_luce_module):
-        monkeypatch.setattr(module, "progress_bar", fake)
-    return made
+    return record_bars(
+        monkeypatch,
+        (posthoc_module, pairs_module, signrank_module, plackett_luce_module),
+    )
 
 
 @pytest.mark.parametrize(

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from nbstats import _scipy_stats as sps
-from nbstats._progress import progress_bar
-from nbstats.missing import observed_mean_ranks, pair_cases, pairwise_table
+from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.names import name_index
 from nbstats.results.frequentist import PosthocResult
 from nbstats.scores import (
@@ -36,10 +35,8 @@ from nbstats.stats.frequentist.pair_matrices import (
     effect_square,
     pair_square,
 )
+from nbstats.stats.frequentist.pairwise_tests import pairwise_tests
 from nbstats.stats.frequentist.quade import quade_scores, weighted_rank_standard_error
-from nbstats.stats.frequentist.sign import sign_test_from_differences
-from nbstats.stats.frequentist.ttest import paired_ttest
-from nbstats.stats.frequentist.wilcoxon import signed_rank_test
 from nbstats.stats.groups import nonsignificant_groups
 from nbstats.stats.pairs_memory import check_pairs_fit
 
@@ -65,29 +62,6 @@ CONOVER = "conover"
 POSTHOC_METHODS = (*RANK_METHODS, CONOVER, *PAIRWISE_METHODS)
 #: The ranks the rank methods' z-tests can compare (``posthoc(ranking=...)``).
 RANKINGS = ("friedman", "aligned", "quade", "durbin")
-
-
-def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
-    res = sign_test_from_differences(d)
-    return res.statistic, res.pvalue, res.n - res.statistic  # wins of a
-
-
-def _wilcoxon_pair(d: np.ndarray, **options: Any) -> tuple[float, float, float]:
-    res = signed_rank_test(d, **options)
-    return res.statistic, res.pvalue, res.statistic  # T = min(R+, R-)
-
-
-def _ttest_pair(d: np.ndarray) -> tuple[float, float, float]:
-    res = paired_ttest(d)
-    return res.statistic, res.pvalue, -res.statistic
-
-
-# each returns (statistic of "b vs a", p-value, statistic of "a vs b")
-_PAIRWISE_TESTS: dict[str, Callable[..., tuple[float, float, float]]] = {
-    "wilcoxon": _wilcoxon_pair,
-    "sign": _sign_pair,
-    "ttest": _ttest_pair,
-}
 
 
 def posthoc(
@@ -311,8 +285,8 @@ def posthoc(
         # a power of two (exact: keeps ties and order) so that no difference
         # of two scores overflows, whatever the units
         better = better / power_of_two_scale(better)
-        stats, raw, mirrored = _pairwise_tests(
-            better, first, second, _PAIRWISE_TESTS[method], test_options,
+        stats, raw, mirrored = pairwise_tests(
+            better, first, second, method, test_options,
             pairwise=pairwise, progress=progress,
         )  # fmt: skip
 
@@ -340,38 +314,6 @@ def posthoc(
         higher_is_better=higher_is_better, ranking=ranking,
         critical_difference=critical_difference, pairwise=pairwise,
     )  # fmt: skip
-
-
-def _pairwise_tests(
-    better: np.ndarray,
-    first: np.ndarray,
-    second: np.ndarray,
-    test: Callable[..., tuple[float, float, float]],
-    options: dict[str, Any],
-    *,
-    pairwise: bool,
-    progress: bool | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``test`` on the differences of every pair (``first``, ``second``):
-    the statistics, p-values and mirrored statistics, with a progress bar."""
-    bar = progress_bar(
-        progress, int(first.size), "posthoc", "pair",
-        delay=1.0 if progress is None else 0.0,
-    )  # fmt: skip
-    # straight into arrays: a list of every pair's results took about
-    # 1.4 KB a pair
-    stats, raw, mirrored = (np.empty(first.size) for _ in range(3))
-    try:
-        for at, (i, j) in enumerate(zip(first, second, strict=True)):
-            rows = pair_cases(better, i, j) if pairwise else slice(None)
-            d = better[rows, j] - better[rows, i]
-            stats[at], raw[at], mirrored[at] = test(d, **options)
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    return stats, raw, mirrored
 
 
 def _pairs_result(

@@ -4,40 +4,17 @@ computation shows progress and can be stopped). At hundreds of algorithms
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import pytest
 
 import nbstats
-
-# the module, not the function the package exports under the same name
-posthoc_module = importlib.import_module("nbstats.stats.frequentist.posthoc")
-
-
-class _Bar:
-    def __init__(self, total):
-        self.total, self.n, self.closed = total, 0, False
-
-    def update(self, k):
-        self.n += k
-
-    def close(self):
-        self.closed = True
+from nbstats.stats.frequentist import pairwise_tests as pairwise_module
+from tests.progress_helpers import record_bars
 
 
 @pytest.fixture
 def bars(monkeypatch):
-    made = []
-
-    def fake(progress, total, desc, unit, *, delay=0.0):
-        if not progress:
-            return None
-        made.append((desc, unit, _Bar(total)))
-        return made[-1][2]
-
-    monkeypatch.setattr(posthoc_module, "progress_bar", fake)
-    return made
+    return record_bars(monkeypatch, [pairwise_module])
 
 
 @pytest.mark.parametrize("method", ["wilcoxon", "sign", "ttest"])
@@ -78,7 +55,7 @@ def test_an_interrupt_stops_the_pairs_and_closes_the_bar(bars, monkeypatch):
             raise KeyboardInterrupt
         return 1.0, 0.5, 1.0
 
-    monkeypatch.setitem(posthoc_module._PAIRWISE_TESTS, "ttest", interrupted)
+    monkeypatch.setitem(pairwise_module.PAIRWISE_TESTS, "ttest", interrupted)
     with pytest.raises(KeyboardInterrupt):
         nbstats.posthoc(table, method="ttest", progress=True)
     ((_, _, bar),) = bars
