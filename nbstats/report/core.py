@@ -23,7 +23,7 @@ from nbstats.report.methods import rope_text
 from nbstats.report.references import Paragraph, cite
 from nbstats.report.tables import paper_latex
 from nbstats.report.typeset import fit_width
-from nbstats.results import render
+from nbstats.results import render, render_text
 from nbstats.results.number_policy import format_number, format_relation
 
 __all__ = [
@@ -311,7 +311,7 @@ def _core_table(
         caption,
         html_table=render.html_table(shown, kinds=kinds),
         latex=latex,
-        plain=render.text_table(shown, kinds=kinds),
+        plain=render_text.text_table(shown, kinds=kinds),
         files={"core.tex": paper},
         core={"summary.tex": paper, "summary.csv": csv_text(data)},
     )

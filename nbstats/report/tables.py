@@ -16,15 +16,15 @@ from typing import Any
 import pandas as pd
 
 from nbstats.report.display import table
-from nbstats.results import render
+from nbstats.results import render, render_text
 
 __all__ = ["frame_table", "frame_text", "paper_latex", "result_table"]
 
 
 def frame_text(frame: pd.DataFrame) -> str:
     """A frame as plain text by the number policy
-    (:func:`nbstats.results.render.text_table`)."""
-    return render.text_table(frame)
+    (:func:`nbstats.results.render_text.text_table`)."""
+    return render_text.text_table(frame)
 
 
 def paper_latex(
@@ -76,5 +76,5 @@ def result_table(result: Any, label: str, caption: str) -> None:
         caption,
         html_table=render.html_table(frame, kinds=kinds),
         latex=result.to_latex(caption=caption, label=label),
-        plain=render.text_table(frame, kinds=kinds),
+        plain=render_text.text_table(frame, kinds=kinds),
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.results import render
+from nbstats.results import render, render_text
 from nbstats.results.base import Result, TestResult
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -151,9 +151,11 @@ class AnalysisResult(Result):
 
     def summary(self) -> str:
         parts = [
-            render.text_block(self._title(), self._scalars(), self._table()),
+            render_text.text_block(self._title(), self._scalars(), self._table()),
             self.text,
-            render.text_block("Assumptions", [], self.assumptions.set_index("check")),
+            render_text.text_block(
+                "Assumptions", [], self.assumptions.set_index("check")
+            ),
         ]
         parts += [r.summary() for r in self._components()]
         return "\n\n".join(parts)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.results import render
+from nbstats.results import render, render_text
 from nbstats.results.methods_text import MethodsContext
 from nbstats.results.prose import Paragraph
 
@@ -89,7 +89,7 @@ class Result:
 
     def summary(self) -> str:
         """A readable plain-text report of the result."""
-        return render.text_block(
+        return render_text.text_block(
             self._title(), self._scalars(), self._table(), kinds=self._kinds()
         )
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.results import methods_text, render
+from nbstats.results import methods_text, render, render_text
 from nbstats.results.base import Result
 from nbstats.results.prose import Paragraph
 
@@ -197,7 +197,7 @@ class RankCIResult(Result):
 
     def summary(self) -> str:
         """Plain-text report: the test figures, then ``name: [lower, upper]``."""
-        head = render.text_block(self._title(), self._scalars(), None)
+        head = render_text.text_block(self._title(), self._scalars(), None)
         frame = self.to_frame()
         width = max(len(str(name)) for name in frame["algorithm"])
         lines = [

@@ -90,8 +90,7 @@ __all__ = [
     "kind_of",
     "latex_scalars",
     "latex_table",
-    "text_block",
-    "text_table",
+    "shows_index",
     "to_html",
     "to_latex",
 ]
@@ -137,7 +136,7 @@ def format_scalar(label: object, value: object, kind: str | None = None) -> str:
     return format_value(value)
 
 
-def _shows_index(frame: pd.DataFrame) -> bool:
+def shows_index(frame: pd.DataFrame) -> bool:
     """Whether the index carries labels (a bare 0, 1, 2 … is not shown)."""
     index = frame.index
     return not (
@@ -342,9 +341,9 @@ def html_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
     <td class="num">0.500</td></tr></tbody></table>
     """
     columns = format_columns(frame, kinds)
-    shows_index = _shows_index(frame)
+    with_index = shows_index(frame)
     heads = []
-    if shows_index:
+    if with_index:
         index_name = frame.index.name if frame.index.name is not None else ""
         heads.append(f"<th>{isolate(index_name)}</th>")
     for name, column in zip(frame.columns, columns, strict=True):
@@ -358,7 +357,7 @@ def html_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
             _html_cell(frame.iat[i, j], column.cells[i], column.numeric)
             for j, column in enumerate(columns)
         )
-        head = f'<th scope="row">{_isolate_label(label)}</th>' if shows_index else ""
+        head = f'<th scope="row">{_isolate_label(label)}</th>' if with_index else ""
         rows.append(f"<tr>{head}{cells}</tr>")
     return (
         '<table class="nbstats-table"><thead><tr>'
@@ -456,7 +455,7 @@ def latex_table(
     header: list[Cell] = []
     body: list[list[Cell]] = [[] for _ in range(len(frame))]
     align = []
-    if _shows_index(frame):
+    if shows_index(frame):
         header.append(header_cell(frame.index.name if frame.index.name else ""))
         align.append("l")
         for i, lab in enumerate(frame.index):
@@ -533,70 +532,3 @@ def breakable_latex(text: object) -> str:
     if isinstance(text, Label):
         return text.latex
     return breakable(str(text), 30)
-
-
-# ---------------------------------------------------------------- text
-
-
-def text_block(
-    title: str,
-    scalars: Scalars,
-    frame: pd.DataFrame | None,
-    *,
-    kinds: Kinds | None = None,
-) -> str:
-    """Plain-text summary: title, aligned label/value lines and the table.
-
-    Key figures are written by :func:`format_scalar`, the table by
-    :func:`text_table`: the number policy of :mod:`nbstats.results.formatting`.
-
-    Examples
-    --------
-    >>> print(text_block("Test", [("statistic", -2.5), ("p-value", 0.0124)], None))
-    Test
-    ====
-    statistic : −2.5
-    p-value   : 0.012
-    """
-    title = str(title)
-    lines = [title, "=" * len(title)]
-    width = max((len(str(label)) for label, _ in scalars), default=0)
-    lines += [
-        f"{label!s:<{width}} : {format_scalar(label, value, (kinds or {}).get(label))}"
-        for label, value in scalars
-    ]
-    if frame is not None and len(frame):
-        lines += ["", text_table(frame, kinds=kinds)]
-    return "\n".join(lines)
-
-
-def _label_text(label: object) -> object:
-    """A tuple as ``str`` writes it, as HTML and LaTeX show it; else as is."""
-    return str(label) if isinstance(label, tuple) else label
-
-
-def text_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
-    """``frame`` as aligned plain text, numbers by the number policy
-    (:func:`format_columns`), headers in words, numbers right-aligned.
-
-    Examples
-    --------
-    >>> frame = pd.DataFrame({"z": [-2.5, 0.25], "p": [0.0124, 1e-6]}, index=["x", "y"])
-    >>> print(text_table(frame))
-           z        p
-    x  −2.50    0.012
-    y   0.25  < 0.001
-    """
-    columns = format_columns(frame, kinds)
-    index = frame.index
-    if index.dtype == object:  # pandas writes a tuple name without its quotes
-        index = pd.Index([str(v) for v in index], name=_label_text(index.name))
-    formatted = pd.DataFrame(
-        {j: column.cells for j, column in enumerate(columns)},
-        index=index,
-    )
-    formatted.columns = [
-        str(column.header(name))
-        for name, column in zip(frame.columns, columns, strict=True)
-    ]
-    return formatted.to_string(index=_shows_index(frame))

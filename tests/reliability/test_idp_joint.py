@@ -24,7 +24,7 @@ import pytest
 
 import nbstats
 from nbstats.stats.bayes.canonical import canonical_table
-from nbstats.stats.bayes.joint import LEFT, RIGHT, ROPE, SignedRankEvents
+from nbstats.stats.bayes.joint_events import LEFT, RIGHT, ROPE, SignedRankEvents
 from nbstats.stats.bayes.joint_kernel import UNSETTLED
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile, seed_sequence
 from nbstats.widgets.bayes_joint import JointRunner, SignedRankJoint

@@ -22,7 +22,7 @@ import pytest
 
 import nbstats
 from nbstats.results import number_policy as formatting
-from nbstats.results import render
+from nbstats.results import render, render_text
 from tests.results.every_kind import every_result, score_table
 
 MINUS = "\u2212"
@@ -124,7 +124,7 @@ def test_a_value_prints_the_same_in_text_html_and_latex(results):
         text = (
             res.summary()
             if name not in OWN_SUMMARY
-            else render.text_table(table, kinds=res._kinds())
+            else render_text.text_table(table, kinds=res._kinds())
         )
         for head, cells in html_columns.items():
             latex = latex_columns.get(render.escape_latex(head))
@@ -210,7 +210,7 @@ def test_scores_at_extreme_scales_keep_their_digits(scale):
     exponent, expected = _expected_scaled(values)
     header = f"{table.columns[0]} (×10{_superscript(exponent)})"
     frame = table.iloc[:, :1]
-    text = render.text_table(frame)
+    text = render_text.text_table(frame)
     markup = render.html_table(frame)
     latex = render.latex_table(frame, float_env=False)
     for output in (text, markup, latex):

@@ -35,7 +35,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from nbstats.results import render
+from nbstats.results import render, render_text
 from nbstats.results.number_policy import format_column, format_number
 
 MINUS = "\u2212"
@@ -271,7 +271,7 @@ RUN_TIMES = pd.DataFrame(
 
 def test_run_times_print_apart_in_text_html_and_latex():
     kinds = {"mean score": "score", "mean rank": "rank"}
-    text = render.text_table(RUN_TIMES, kinds=kinds)
+    text = render_text.text_table(RUN_TIMES, kinds=kinds)
     markup = render.html_table(RUN_TIMES, kinds=kinds)
     latex = render.latex_table(RUN_TIMES, kinds=kinds, float_env=False)
     expected = ["4.100 × 10⁻¹", "1.750 × 10⁰", "2.400 × 10⁶"]
@@ -290,7 +290,7 @@ def test_run_times_print_apart_in_text_html_and_latex():
 def test_every_renderer_writes_the_same_cells(values, kind):
     frame = pd.DataFrame({"value": values})
     column = format_column(values, kind)
-    text = render.text_table(frame, kinds={"value": kind})
+    text = render_text.text_table(frame, kinds={"value": kind})
     markup = render.html_table(frame, kinds={"value": kind})
     latex = render.latex_table(frame, kinds={"value": kind}, float_env=False)
     header = str(column.header("value"))

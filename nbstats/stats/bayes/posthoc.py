@@ -22,18 +22,20 @@ from nbstats.stats.bayes.decision import (
     check_s,
 )
 from nbstats.stats.bayes.joint import (
-    LEFT,
-    RIGHT,
-    ROPE,
     JointDraws,
-    SignedRankEvents,
-    SignEvents,
     cap_joint,
     joint_from_codes,
     joint_shares,
     keeps_codes,
     region_shares,
     statement_table,
+)
+from nbstats.stats.bayes.joint_events import (
+    LEFT,
+    RIGHT,
+    ROPE,
+    SignedRankEvents,
+    SignEvents,
 )
 from nbstats.stats.bayes.memory import budget, get_memory_ceiling
 from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
