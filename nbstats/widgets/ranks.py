@@ -269,6 +269,9 @@ class RankDashboard(Dashboard):
                 n_samples=PLACKETT_LUCE_DRAWS,
                 higher_is_better=self.higher_is_better,
                 random_state=self._seed,
+                # a bar in the notebook would be a second widget beside the
+                # dashboard (a slow machine takes past the bar's 1 s delay)
+                progress=False,
             )
         return self._rankings[prior]
 
