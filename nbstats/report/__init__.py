@@ -71,6 +71,7 @@ def build_report(
     hierarchical: bool = False,
     score_unit: str | None = None,
     core_only: bool = False,
+    venue: str = "article",
 ) -> Path:
     """Write a report of the comparison of algorithms on a score table.
 
@@ -223,6 +224,14 @@ def build_report(
         Write only the answer-first part (the summary table, Figure 1, the
         results paragraph and its references): two PDF pages up to 100
         algorithms (see the reports guide for the layout rule).
+    venue : str
+        The paper venue the tables are set for: ``"article"`` (one column,
+        10 pt; default), ``"twocolumn"`` (article, two columns), ``"ieee"``
+        (IEEEtran conference) or ``"acm"`` (acmart sigconf). The report and
+        the files beside it (``<stem>_tables/``, ``<stem>_core/``) take the
+        same tables, each the ``to_latex(venue=...)`` of its result: in a
+        two-column venue a table fits the column or spans both (``table*``),
+        and a long one is split into floats, never a ``longtable``.
 
     Returns
     -------
@@ -290,6 +299,7 @@ def build_report(
         hierarchical=hierarchical,
         score_unit=score_unit,
         core_only=core_only,
+        venue=venue,
     )
     export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
@@ -345,6 +355,7 @@ def _prepare(
     hierarchical: bool,
     score_unit: str | None,
     core_only: bool,
+    venue: str,
 ) -> tuple[Any, Any]:
     """The table the report embeds and its validated settings.
 
@@ -387,6 +398,7 @@ def _prepare(
         hierarchical=hierarchical,
         score_unit=score_unit,
         core_only=core_only,
+        venue=venue,
     )
     # before the notebook: a size its analyses cannot finish in the memory
     # ceiling is refused now, not after a minute inside the kernel

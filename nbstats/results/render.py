@@ -86,6 +86,7 @@ __all__ = [
     "kind_of",
     "latex_scalars",
     "latex_table",
+    "name_html",
     "shows_index",
     "table_html",
     "to_html",
@@ -337,7 +338,7 @@ LONG_WORD = 19
 _WBR = re.compile(r"(?<=[(,=/_])(?=[^\s)])|(?<=[a-z])(?=[A-Z])|(?<=[^\s(])(?=\()")
 
 
-def _name_html(text: str) -> str:
+def name_html(text: str) -> str:
     """A name as HTML, isolated, with a ``<wbr/>`` at the natural break points
     of each of its words of :data:`LONG_WORD` characters or more (after
     ``( , = / _``, before ``(`` and between camel-case words): the only
@@ -356,6 +357,11 @@ def _name_html(text: str) -> str:
 #: names that wrap (class ``nbstats-text``: flush left, wrapping at the
 #: break points of :func:`_name_html`).
 NAME_CHARS = 20
+
+
+#: "0.105 to 0.146", "> 0.999 to > 0.999": a text cell of two bounds.
+_BOUND = r"(?:[<>] )?[−-]?\d[\d.,]*"
+_INTERVAL = re.compile(rf"({_BOUND}) to ({_BOUND})")
 
 
 def table_html(table: Table) -> str:
@@ -392,7 +398,7 @@ def table_html(table: Table) -> str:
         ]
         attr = f' class="{" ".join(classes)}"' if classes else ""
         inner = (
-            _html_text(cell.label) if cell.label is not None else _name_html(cell.text)
+            _html_text(cell.label) if cell.label is not None else name_html(cell.text)
         )
         heads.append(f"<th{attr}>{inner}</th>")
     rows = []
@@ -420,9 +426,16 @@ def _html_cell(cell, wraps: bool, stub: bool) -> str:
         inner = _html_text(cell.label)
     elif stub:
         parts = cell.text.split(" vs ")
-        inner = "\u00a0vs ".join(_name_html(part) for part in parts)
+        inner = "\u00a0vs ".join(name_html(part) for part in parts)
+    elif _INTERVAL.fullmatch(cell.text):
+        # lower and upper probabilities: the cell may wrap only between them
+        low, high = _INTERVAL.fullmatch(cell.text).groups()
+        inner = (
+            f'<span class="nbstats-bound">{html.escape(low)} to</span> '
+            f'<span class="nbstats-bound">{html.escape(high)}</span>'
+        )
     else:
-        inner = _name_html(cell.text)
+        inner = name_html(cell.text)
     inner = f"<b>{inner}</b>" if cell.bold else inner
     attr = ' class="nbstats-text"' if wraps else ""
     if stub:

@@ -18,7 +18,9 @@ than 8 pt) at which the table fits:
 
 1. the column (``\columnwidth``): a ``table``;
 2. on a two-column page, else the whole text width: a ``table*`` spanning
-   both columns;
+   both columns -- also when, set in the column, its names would wrap onto
+   so many lines that it takes more than twice the height it takes across
+   both columns (more page);
 3. else the table is split into blocks of columns, each repeating the row
    labels, as many and as even as the text width needs (8 pt).
 
@@ -32,7 +34,8 @@ that fits its width (fewer pages); a table that fits one float only at a
 smaller size takes it.
 
 Needs booktabs, and tabularx / xltabular where a table has ``X`` columns or
-is long; compiles under pdflatex and xelatex.
+is long in one column, supertabular where it is long in two; compiles
+under pdflatex and xelatex.
 
 Examples
 --------
@@ -54,6 +57,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from nbstats.results.font_metrics import font_of, text_width_em
@@ -116,12 +120,13 @@ def number_latex(text: str) -> str:
     return escape_latex(text)
 
 
-def breakable(text: str, longest: int = 0) -> str:
+def breakable(text: str, longest: int | Callable[[str], bool] = 0) -> str:
     r"""``text`` escaped, with a break point (``\allowbreak``, no hyphen: a
     name has none) after ``, ; / = _``, after a ``(`` inside a word and
     between camel-case words, and ties around a relation (``α~=~0.05``);
-    with ``longest``, a piece longer than that many characters also gets a
-    costlier break every few characters, taken only where no other fits.
+    with ``longest``, a piece longer than that many characters (or for which
+    ``longest(piece)`` is true) also gets a costlier break every few
+    characters, taken only where no other fits.
 
     Examples
     --------
@@ -140,12 +145,15 @@ def breakable(text: str, longest: int = 0) -> str:
     return tie_relations("".join(pieces))
 
 
-def _chunked(text: str, longest: int) -> str:
-    if not longest or all(len(word) <= longest for word in text.split()):
+def _chunked(text: str, longest: int | Callable[[str], bool]) -> str:
+    if not longest:
+        return escape_latex(text)
+    too_long = longest if callable(longest) else lambda word: len(word) > longest
+    if not any(too_long(word) for word in text.split()):
         return escape_latex(text)
     out = []
     for word in re.split(r"( +)", text):
-        if len(word) <= longest or RTL_LETTER.search(word):
+        if not too_long(word) or RTL_LETTER.search(word):
             out.append(escape_latex(word))  # an RTL word: its letters would not join
             continue
         parts = [word[k : k + _CHUNK] for k in range(0, len(word), _CHUNK)]
@@ -224,6 +232,14 @@ class _Plan:
     size: _Size
     heights: list[float]  # pt: the header, then each row
     box: dict[int, float]  # header boxes (em)
+    font: str = "computer-modern"
+    share: float = math.inf  # the width of each X column (em)
+
+    def too_wide(self, limit: float) -> Callable[[str], bool]:
+        """Whether a piece of text is wider than ``limit`` em at this size."""
+        return lambda piece: (
+            text_width_em(piece, self.font, size_pt=self.size.pt) > limit
+        )
 
 
 def _plan(
@@ -241,6 +257,7 @@ def _plan(
     room = line * SLACK - seps
     natural = sum(measured[j].natural for j in cols) * em
     wrap = [False] * len(cols)
+    share = math.inf
     if natural > room:
         wrap = [measured[j].text and measured[j].natural > NAME_MIN_EM for j in cols]
         fixed = (
@@ -258,7 +275,7 @@ def _plan(
             return None
     boxes = {j: measured[j].header_box for j in cols if measured[j].header_box}
     heights = _heights(table, cols, measured, size, wrap, room, font)
-    return _Plan(cols, wrap, size, heights, boxes)
+    return _Plan(cols, wrap, size, heights, boxes, font, share / em)
 
 
 def _heights(
@@ -313,14 +330,17 @@ def _blocks(
     return None
 
 
-def _layout(table: Table, venue: Venue, font: str) -> tuple[list[_Plan], bool]:
+def _layout(
+    table: Table, venue: Venue, font: str, column_only: bool = False
+) -> tuple[list[_Plan], bool]:
     """The blocks (one, unless the table is split by columns) and whether
-    they span both columns of the page."""
+    they span both columns of the page (never with ``column_only``)."""
     widths = [(venue.column_width_pt, False)]
-    if venue.two_column:
+    if venue.two_column and not column_only:
         widths.append((venue.text_width_pt, True))
     sizes = _sizes(venue)
     limit = _float_room(table, venue)
+    chosen: list[tuple[_Plan, bool]] = []
     for line, wide in widths:
         fitting = []
         for size in sizes:
@@ -331,7 +351,14 @@ def _layout(table: Table, venue: Venue, font: str) -> tuple[list[_Plan], bool]:
         if fitting:
             one = [p for p in fitting if sum(p.heights) <= limit]
             # one float at the largest size that allows it; else the smallest
-            return [one[0] if one else fitting[-1]], wide
+            chosen.append((one[0] if one else fitting[-1], wide))
+    if chosen:
+        # the column, unless both columns hold it in less page: names that
+        # wrap on many lines in a column take more than twice the height
+        plan, wide = chosen[0]
+        if len(chosen) > 1 and sum(plan.heights) > 2 * sum(chosen[1][0].heights):
+            plan, wide = chosen[1]
+        return [plan], wide
     line, wide = widths[-1]
     size = sizes[-1]
     measured = _measure(table, font, size.pt)
@@ -354,26 +381,26 @@ def _float_room(table: Table, venue: Venue) -> float:
     return height * FLOAT_FILL - caption_lines * 1.2 * venue.font_size_pt - 24.0
 
 
-def _cell_latex(cell: Cell, wrap: bool) -> str:
+def _cell_latex(cell: Cell, plan: _Plan, wrap: bool) -> str:
     if cell.label is not None:
         out = cell.label.latex
     elif cell.numeric:
         out = number_latex(cell.text)
     elif wrap:
-        out = breakable(cell.text, _CHUNK * 3)
+        out = breakable(cell.text, plan.too_wide(plan.share * SLACK))
     else:
         out = escape_latex(cell.text)
     return f"\\textbf{{{out}}}" if cell.bold else out
 
 
-def _header_latex(cell: Cell, box: float, align: str, wrap: bool) -> str:
+def _header_latex(cell: Cell, plan: _Plan, box: float, align: str, wrap: bool) -> str:
     if box:
-        text = breakable(cell.text, int(box * 1.6))
+        text = breakable(cell.text, plan.too_wide(box))
         return (
             f"\\parbox[b]{{{box + 0.05:.2f}em}}{{{align}\\hspace{{0pt}}{text}\\strut}}"
         )
     if wrap and cell.label is None:
-        return breakable(cell.text, _CHUNK * 3)
+        return breakable(cell.text, plan.too_wide(plan.share * SLACK))
     return to_latex(cell.label if cell.label is not None else cell.text)
 
 
@@ -386,7 +413,7 @@ def _rows(table: Table, plan: _Plan, rows: range) -> list[str]:
         if i in table.rules and i != rows.start:
             out.append("\\midrule")
         cells = [
-            _cell_latex(table.rows[i][j], w)
+            _cell_latex(table.rows[i][j], plan, w)
             for j, w in zip(plan.columns, plan.wrap, strict=True)
         ]
         out.append(" & ".join(cells) + r" \\")
@@ -407,7 +434,8 @@ def _head(table: Table, plan: _Plan) -> str:
     cells = []
     for j, w in zip(plan.columns, plan.wrap, strict=True):
         align = "\\raggedright" if kinds[j] in ("text", "name") else "\\raggedleft"
-        cells.append(_header_latex(table.header[j], plan.box.get(j, 0.0), align, w))
+        box = plan.box.get(j, 0.0)
+        cells.append(_header_latex(table.header[j], plan, box, align, w))
     return " & ".join(cells) + r" \\"
 
 
@@ -459,19 +487,6 @@ def _title(table: Table, first: bool) -> str:
     return "\\addtocounter{table}{-1}\\caption{(continued)}"
 
 
-def _parts(plan: _Plan, limit: float) -> list[range]:
-    """Rows in runs whose height (with the header) fits ``limit``."""
-    head, rows = plan.heights[0], plan.heights[1:]
-    parts, start, used = [], 0, head
-    for i, h in enumerate(rows):
-        if i > start and used + h > limit:
-            parts.append(range(start, i))
-            start, used = i, head
-        used += h
-    parts.append(range(start, len(rows)))
-    return parts
-
-
 def _float(table: Table, body: list[str], wide: bool, first: bool) -> list[str]:
     env = "table*" if wide else "table"
     title = _title(table, first)
@@ -518,6 +533,39 @@ def _longtable(
         f"\\end{{{env}}}",
         *notes,
         "\\endgroup",
+    ]
+
+
+def _supertabular(
+    table: Table, plan: _Plan, venue: Venue, first: bool, notes: list[str]
+) -> list[str]:
+    """One block as a table that flows from column to column (two-column
+    venues, where ``longtable`` stops the document): a ``supertabular``
+    whose name columns are ``p`` columns as wide as the ``X`` columns would
+    be in the column."""
+    head = _head(table, plan)
+    k = len(plan.columns)
+    caption = _caption_latex(table) if first else "(continued)"
+    if first and table.label:
+        caption += f"\\label{{{table.label}}}"
+    spec = _spec(table, plan).replace(
+        _RAGGED, f">{{\\raggedright\\arraybackslash}}p{{{plan.share * SLACK:.2f}em}}"
+    )
+    return [
+        "\\par\\begingroup\\centering"
+        + _setup(plan, venue)
+        + ("" if first else "\\addtocounter{table}{-1}"),
+        f"\\tablefirsthead{{\\toprule {head} \\midrule}}",
+        f"\\tablehead{{\\multicolumn{{{k}}}{{@{{}}l}}{{{_CONTINUED}}} \\\\ "
+        f"\\toprule {head} \\midrule}}",
+        "\\tabletail{\\bottomrule}",
+        "\\tablelasttail{\\bottomrule}",
+        f"\\topcaption{{{caption}}}",
+        f"\\begin{{supertabular}}{{{spec}}}",
+        *_rows(table, plan, range(len(table.rows))),
+        "\\end{supertabular}",
+        *notes,
+        "\\par\\endgroup",
     ]
 
 
@@ -577,15 +625,13 @@ def latex(
             body += ["\\par\\medskip"] if k else []
             body.append(_tabular(table, plan, every))
         return "\n".join(_float(table, [*body, *_notes(table)], wide, True)) + "\n"
+    if venue.two_column:  # long: in the column, flowing from column to column
+        plans, _ = _layout(table, venue, font_of(venue.name), column_only=True)
     out: list[str] = []
     for k, plan in enumerate(plans):
         notes = _notes(table) if k == len(plans) - 1 else []
-        if not venue.two_column:
+        if venue.two_column:
+            out += _supertabular(table, plan, venue, not out, notes)
+        else:
             out += _longtable(table, plan, venue, not out, notes)
-            continue
-        parts = _parts(plan, limit)
-        for m, rows in enumerate(parts):
-            body = [_setup(plan, venue), _tabular(table, plan, rows)]
-            body += notes if m == len(parts) - 1 else []
-            out += _float(table, body, wide, not out)
     return "\n".join(out) + "\n"
