@@ -26,7 +26,7 @@ import json
 from functools import cache
 from importlib import resources
 
-__all__ = ["FONTS", "font_of", "text_width_em", "text_width_pt"]
+__all__ = ["FONTS", "font_of", "quad_pt", "text_width_em", "text_width_pt"]
 
 #: The fonts with measured widths.
 FONTS = ("computer-modern", "times")
@@ -44,6 +44,25 @@ def font_of(venue_name: str) -> str:
     ('times', 'computer-modern')
     """
     return _VENUE_FONTS.get(venue_name, "computer-modern")
+
+
+#: Computer Modern's em (``\fontdimen6``, the quad) at its optical sizes:
+#: an ``em`` in LaTeX is the quad of the current font, not its size.
+_CM_QUAD = {8: 8.5, 9: 9.25, 10: 10.0}
+
+
+def quad_pt(font: str, size_pt: float) -> float:
+    """What ``1em`` is in LaTeX (pt) in ``font`` at ``size_pt``.
+
+    Examples
+    --------
+    >>> quad_pt("computer-modern", 8), quad_pt("times", 8)
+    (8.5, 8)
+    """
+    if font == "times":
+        return size_pt
+    size = min(max(round(size_pt), 8), 10)
+    return _CM_QUAD[size] * size_pt / size
 
 
 @cache

@@ -25,13 +25,17 @@ than 8 pt) at which the table fits:
    labels, as many and as even as the text width needs (8 pt).
 
 *Height.* A table taller than a float may be (the venue's text height less
-room for its caption) is split by rows: in a one-column venue as a
-``longtable`` (``xltabular`` when it has ``X`` columns) that breaks across
-pages and repeats its header; in a two-column venue — where ``longtable``
-stops the document — as several floats, the later ones numbered as the
-first and captioned "(continued)". A long table takes the smallest size
-that fits its width (fewer pages); a table that fits one float only at a
-smaller size takes it.
+room for its caption) is, when it is narrow enough, set as two halves side
+by side in one float (each half fits half the line and the float); else it
+takes the smallest size that fits its width (fewer pages) and is split by
+rows: in a one-column venue as a ``longtable`` (``xltabular`` when it has
+``X`` columns) that breaks across pages and repeats its header; in a
+two-column venue -- where ``longtable`` stops the document, and dozens of
+floats overflow LaTeX's list of floats -- as a ``supertabular`` in the
+column, which flows from column to column and repeats its header under
+"Table n (continued)" (a table too wide for the column is then split into
+blocks of columns that fit it). A table that fits one float only at a
+smaller size takes that size.
 
 Needs booktabs, and tabularx / xltabular where a table has ``X`` columns or
 is long in one column, supertabular where it is long in two; compiles
@@ -60,7 +64,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nbstats.results.font_metrics import font_of, text_width_em
+from nbstats.results.font_metrics import font_of, quad_pt, text_width_em
 from nbstats.results.formatting import (
     RTL_LETTER,
     Label,
@@ -203,7 +207,7 @@ def _measure(table: Table, font: str, size: float) -> list[_Column]:
     columns = []
     for j, head in enumerate(table.header):
         cells = [row[j] for row in table.rows]
-        text = all(not c.numeric for c in cells)
+        text = any(not c.numeric for c in cells)  # words (numbers too) may wrap
         data = max((_width(c, font, size) for c in cells), default=0.0)
         whole = _width(head, font, size)
         if text:
@@ -217,7 +221,9 @@ def _measure(table: Table, font: str, size: float) -> list[_Column]:
             columns.append(_Column(False, max(data, whole), max(data, whole), 0.0))
             continue
         widest = max(text_width_em(p, font, size_pt=size) for p in _pieces(head.text))
-        box = max(data, min(widest, HEADER_MAX_EM))
+        # a little wider than measured: the same box at another size (the
+        # report's page) holds its words too
+        box = max(data, min(widest, HEADER_MAX_EM)) * 1.04
         columns.append(_Column(False, box, box, box))
     return columns
 
@@ -234,6 +240,11 @@ class _Plan:
     box: dict[int, float]  # header boxes (em)
     font: str = "computer-modern"
     share: float = math.inf  # the width of each X column (em)
+
+    def tex_em(self, em: float) -> str:
+        """A width in em of this size as a LaTeX length in ``em`` of the
+        font (its quad, which Computer Modern sets wider than its size)."""
+        return f"{em * self.size.pt / quad_pt(self.font, self.size.pt):.2f}em"
 
     def too_wide(self, limit: float) -> Callable[[str], bool]:
         """Whether a piece of text is wider than ``limit`` em at this size."""
@@ -396,9 +407,8 @@ def _cell_latex(cell: Cell, plan: _Plan, wrap: bool) -> str:
 def _header_latex(cell: Cell, plan: _Plan, box: float, align: str, wrap: bool) -> str:
     if box:
         text = breakable(cell.text, plan.too_wide(box))
-        return (
-            f"\\parbox[b]{{{box + 0.05:.2f}em}}{{{align}\\hspace{{0pt}}{text}\\strut}}"
-        )
+        width = plan.tex_em(box)
+        return f"\\parbox[b]{{{width}}}{{{align}\\hspace{{0pt}}{text}\\strut}}"
     if wrap and cell.label is None:
         return breakable(cell.text, plan.too_wide(plan.share * SLACK))
     return to_latex(cell.label if cell.label is not None else cell.text)
@@ -549,10 +559,11 @@ def _supertabular(
     if first and table.label:
         caption += f"\\label{{{table.label}}}"
     spec = _spec(table, plan).replace(
-        _RAGGED, f">{{\\raggedright\\arraybackslash}}p{{{plan.share * SLACK:.2f}em}}"
+        _RAGGED,
+        f">{{\\raggedright\\arraybackslash}}p{{{plan.tex_em(plan.share * SLACK)}}}",
     )
     return [
-        "\\par\\begingroup\\centering"
+        "\\par\\begingroup\\centering\\parindent=0pt"
         + _setup(plan, venue)
         + ("" if first else "\\addtocounter{table}{-1}"),
         f"\\tablefirsthead{{\\toprule {head} \\midrule}}",
@@ -570,6 +581,41 @@ def _supertabular(
 
 
 _CONTINUED = "\\tablename~\\thetable{} (continued)"
+
+
+#: The gap between the halves of a table set side by side (share of the line).
+_HALF = 0.485
+
+
+def _halves(
+    table: Table, plans: list[_Plan], wide: bool, venue: Venue, limit: float
+) -> list[str] | None:
+    """A long, narrow table as two halves side by side in one float (each
+    half's rows under the header), when each half fits half the line and the
+    float; else None."""
+    if len(plans) != 1 or len(table.rows) < 2:
+        return None
+    line = (venue.text_width_pt if wide else venue.column_width_pt) * _HALF
+    font, cols = plans[0].font, plans[0].columns
+    middle = -(-len(table.rows) // 2)
+    for size in _sizes(venue):
+        measured = _measure(table, font, size.pt)
+        plan = _plan(table, cols, measured, size, line, font)
+        if plan is None:
+            continue
+        head, rows = plan.heights[0], plan.heights[1:]
+        if max(sum(rows[:middle]), sum(rows[middle:])) + head > limit:
+            continue
+        box = f"\\begin{{minipage}}[t]{{{_HALF}\\linewidth}}"
+        return [
+            _setup(plan, venue),
+            box,
+            _tabular(table, plan, range(middle)),
+            "\\end{minipage}\\hfill" + box,
+            _tabular(table, plan, range(middle, len(table.rows))),
+            "\\end{minipage}",
+        ]
+    return None
 
 
 def _natural(table: Table, venue: Venue, float_env: bool) -> str:
@@ -625,6 +671,9 @@ def latex(
             body += ["\\par\\medskip"] if k else []
             body.append(_tabular(table, plan, every))
         return "\n".join(_float(table, [*body, *_notes(table)], wide, True)) + "\n"
+    halves = _halves(table, plans, wide, venue, limit)
+    if halves is not None:
+        return "\n".join(_float(table, [*halves, *_notes(table)], wide, True)) + "\n"
     if venue.two_column:  # long: in the column, flowing from column to column
         plans, _ = _layout(table, venue, font_of(venue.name), column_only=True)
     out: list[str] = []

@@ -37,7 +37,7 @@ PREAMBLE = r"""\documentclass[10pt]{article}
 \usepackage{amsmath}
 \usepackage{booktabs}
 \IfFileExists{siunitx.sty}{\usepackage{siunitx}}{}
-\usepackage{longtable}
+\usepackage{xltabular}
 \usepackage{array}
 \usepackage{multirow}
 \usepackage{makecell}
