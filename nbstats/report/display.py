@@ -24,6 +24,7 @@ from nbstats.results.render import (
     to_html,
     to_latex,
 )
+from nbstats.results.render_latex import REPORT_PAGE
 from nbstats.results.render_latex import latex as render_latex
 from nbstats.results.table_model import Table
 from nbstats.results.venues import Venue, get_venue
@@ -129,8 +130,8 @@ def paragraph(para: Paragraph, css_class: str = "nbstats-text") -> None:
 
 def table_latex(model: Table) -> str:
     """``model``'s LaTeX for the report's venue (set by :func:`start`): what
-    the report shows and what its files hold, the ``to_latex()`` of a result
-    at that venue."""
+    the files beside the report hold, the ``to_latex(venue=...)`` of a
+    result."""
     return render_latex(model, _VENUE[0])
 
 
@@ -145,17 +146,21 @@ def table(
 
     ``model`` (:mod:`nbstats.results.table_model`; its label numbers it) is
     drawn by the renderers: HTML (:func:`~nbstats.results.render.table_html`,
-    unless ``html_table`` gives the table's own), LaTeX for the report's
-    venue (:func:`table_latex`) and text. The HTML goes in a box that scrolls
-    sideways if the table is wider than the column. ``files``: the files a
-    ``.tex`` export writes next to the report (default ``<label>.tex``: the
-    table's LaTeX); ``core``: the files every report writes in
-    ``<report>_core/`` (the answer-first part, for a paper's ``\\input``);
-    in both, a value of None stands for the table's LaTeX.
+    unless ``html_table`` gives the table's own), LaTeX (for the report's
+    page, :data:`~nbstats.results.render_latex.REPORT_PAGE`, and for the
+    venue of the files beside it, :func:`table_latex`) and text. The HTML
+    goes in a box that scrolls sideways if the table is wider than the
+    column. ``files``: the files a ``.tex`` export writes next to the report
+    (default ``<label>.tex``: the table's LaTeX); ``core``: the files every
+    report writes in ``<report>_core/`` (the answer-first part, for a paper's
+    ``\\input``); in both, a value of None stands for the table's LaTeX.
     """
     label = model.label or ""
     caption = model.caption
     latex = table_latex(model)
+    # the PDF report is a document of its own (A4, 11 pt): the same model by
+    # the same renderer, set for its page
+    page = render_latex(model, REPORT_PAGE)
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
     inner = html_table if html_table is not None else table_html(model)
@@ -176,7 +181,7 @@ def table(
     _display(
         {
             "text/html": markup,
-            "text/latex": latex,
+            "text/latex": page,
             "text/plain": f"Table {n}. {caption}\n{table_model.text(model)}",
         },
         {

@@ -76,7 +76,7 @@ from nbstats.results.formatting import (
 from nbstats.results.table_model import Cell, Table
 from nbstats.results.venues import Venue, get_venue
 
-__all__ = ["MIN_SIZE_PT", "breakable", "latex", "number_latex"]
+__all__ = ["MIN_SIZE_PT", "REPORT_PAGE", "breakable", "latex", "number_latex"]
 
 #: No table is set smaller than this (pt).
 MIN_SIZE_PT = 8.0
@@ -85,15 +85,26 @@ NAME_MIN_EM = 6.0
 #: A number column's header box is at most this wide (em) beyond its numbers.
 HEADER_MAX_EM = 6.0
 #: Each text line is counted this much taller than the font's size: the
-#: baseline skip (1.2) times an array stretch of up to 1.1.
-LINE_FACTOR = 1.2 * 1.1
+#: baseline skip (about 1.2 of it), rows a little more.
+LINE_FACTOR = 1.25
 #: The height a float may fill, as a share of the text height.
 FLOAT_FILL = 0.85
 #: Room kept on each line for what the width estimate leaves out (kerning,
 #: a bold number), as a share of the width.
 SLACK = 0.97
+#: The page of nbstats' own PDF report (A4, 11 pt, 1 in margins): its tables
+#: are this renderer's too, set for that page.
+REPORT_PAGE = Venue(
+    "report", r"\documentclass[11pt,a4paper]{article}", 453.0, 453.0, 11.0, False
+)
 #: Text heights (pt) of the venues, read from the classes like their widths.
-_TEXT_HEIGHT = {"article": 550.0, "twocolumn": 550.0, "ieee": 672.0, "acm": 626.0}
+_TEXT_HEIGHT = {
+    "article": 550.0,
+    "twocolumn": 550.0,
+    "ieee": 672.0,
+    "acm": 626.0,
+    "report": 700.0,
+}
 #: \tabcolsep of the venues' classes (pt), where not 6 pt.
 _TABCOLSEP = {"acm": 5.0}
 #: \tabcolsep of a table set smaller than the body text (pt).
@@ -222,9 +233,10 @@ def _measure(table: Table, font: str, size: float) -> list[_Column]:
             continue
         widest = max(text_width_em(p, font, size_pt=size) for p in _pieces(head.text))
         # a little wider than measured: the same box at another size (the
-        # report's page) holds its words too
+        # report's page) holds its words too; in Computer Modern's wider em
         box = max(data, min(widest, HEADER_MAX_EM)) * 1.04
-        columns.append(_Column(False, box, box, box))
+        wide = box * quad_pt(font, size) / size
+        columns.append(_Column(False, wide, wide, box))
     return columns
 
 
@@ -241,9 +253,14 @@ class _Plan:
     font: str = "computer-modern"
     share: float = math.inf  # the width of each X column (em)
 
-    def tex_em(self, em: float) -> str:
+    def tex_em(self, em: float, *, at_least: bool = False) -> str:
         """A width in em of this size as a LaTeX length in ``em`` of the
-        font (its quad, which Computer Modern sets wider than its size)."""
+        font. pdflatex's Computer Modern has an em (quad) wider than its
+        size, xelatex's Latin Modern not: a width the text must not exceed is
+        written for the wider em (never too wide), one the text must fit in
+        (``at_least``) for the narrower (never too narrow)."""
+        if at_least:
+            return f"{em:.2f}em"
         return f"{em * self.size.pt / quad_pt(self.font, self.size.pt):.2f}em"
 
     def too_wide(self, limit: float) -> Callable[[str], bool]:
@@ -407,7 +424,7 @@ def _cell_latex(cell: Cell, plan: _Plan, wrap: bool) -> str:
 def _header_latex(cell: Cell, plan: _Plan, box: float, align: str, wrap: bool) -> str:
     if box:
         text = breakable(cell.text, plan.too_wide(box))
-        width = plan.tex_em(box)
+        width = plan.tex_em(box, at_least=True)
         return f"\\parbox[b]{{{width}}}{{{align}\\hspace{{0pt}}{text}\\strut}}"
     if wrap and cell.label is None:
         return breakable(cell.text, plan.too_wide(plan.share * SLACK))

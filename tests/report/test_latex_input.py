@@ -179,7 +179,7 @@ def test_a_wide_table_is_split_into_parts_that_fit(tmp_path):
     latex = render.latex_table(
         matrix, caption="Adjusted p-values of every pair.", label="tab:p", fit=True
     )
-    assert "Continued: part 2 of" in latex
+    assert latex.count("\\toprule") >= 2  # blocks of columns, or halves
     log = _compile(tmp_path, {"matrix": _Text(latex)})
     overfull, missing = latex_log_problems(log, tolerance=1.0)
     assert not overfull and not missing, (overfull[:5], missing)

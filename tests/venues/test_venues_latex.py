@@ -159,13 +159,9 @@ def venue_tables(venue: str) -> dict[str, str]:
     tables = {}
     for m in SIZES:
         for name, res in results_at(m).items():
-            tables[f"m{m}-{name}"] = res.to_latex(
-                label=f"tab:{m}-{name}", venue=venue
-            )
+            tables[f"m{m}-{name}"] = res.to_latex(label=f"tab:{m}-{name}", venue=venue)
     for name, res in tabzilla_results().items():
-        tables[f"tabzilla-{name}"] = res.to_latex(
-            label=f"tab:tz-{name}", venue=venue
-        )
+        tables[f"tabzilla-{name}"] = res.to_latex(label=f"tab:tz-{name}", venue=venue)
     return tables
 
 
