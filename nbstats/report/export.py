@@ -238,6 +238,7 @@ def _table_file(name: str, latex: str, folder: str) -> str:
     needs = {
         "tabularx": "\\begin{tabularx}" in latex,
         "xltabular": "\\begin{xltabular}" in latex or "\\begin{longtable}" in latex,
+        "supertabular": "\\begin{supertabular}" in latex,
         "graphicx": "\\resizebox" in latex or "\\rotatebox" in latex,
         "amsmath": "\\text{" in latex,
     }

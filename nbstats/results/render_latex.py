@@ -28,8 +28,8 @@ than 8 pt) at which the table fits:
 room for its caption) is, when it is narrow enough, set as two halves side
 by side in one float (each half fits half the line and the float); else it
 takes the smallest size that fits its width (fewer pages) and is split by
-rows: in a one-column venue as a ``longtable`` (``xltabular`` when it has
-``X`` columns) that breaks across pages and repeats its header; in a
+rows: in a one-column venue as a ``longtable`` (its ``X`` columns as ``p``
+columns of their width) that breaks across pages and repeats its header; in a
 two-column venue -- where ``longtable`` stops the document, and dozens of
 floats overflow LaTeX's list of floats -- as a ``supertabular`` in the
 column, which flows from column to column and repeats its header under
@@ -37,9 +37,9 @@ column, which flows from column to column and repeats its header under
 blocks of columns that fit it). A table that fits one float only at a
 smaller size takes that size.
 
-Needs booktabs, and tabularx / xltabular where a table has ``X`` columns or
-is long in one column, supertabular where it is long in two; compiles
-under pdflatex and xelatex.
+Needs booktabs, and tabularx where a table has ``X`` columns, longtable
+(loaded by xltabular) where it is long in one column, supertabular where it
+is long in two; compiles under pdflatex and xelatex.
 
 Examples
 --------
@@ -529,9 +529,10 @@ def _float(table: Table, body: list[str], wide: bool, first: bool) -> list[str]:
 def _longtable(
     table: Table, plan: _Plan, venue: Venue, first: bool, notes: list[str]
 ) -> list[str]:
-    """One block as a table that breaks across pages (one-column venues)."""
-    env = "xltabular" if any(plan.wrap) else "longtable"
-    width = "{\\linewidth}" if any(plan.wrap) else ""
+    """One block as a table that breaks across pages (one-column venues): a
+    ``longtable`` whose name columns are ``p`` columns as wide as the ``X``
+    columns would be (``xltabular`` would set a long table in memory whole,
+    several times over)."""
     head = _head(table, plan)
     k = len(plan.columns)
     caption = _caption_latex(table) if first else "(continued)"
@@ -543,7 +544,7 @@ def _longtable(
         "\\begingroup"
         + _setup(plan, venue)
         + ("" if first else "\\addtocounter{table}{-1}"),
-        f"\\begin{{{env}}}{width}{{{_spec(table, plan)}}}",
+        f"\\begin{{longtable}}{{{_p_spec(table, plan)}}}",
         *([title + r" \\"] if title else []),
         "\\toprule",
         head,
@@ -557,10 +558,18 @@ def _longtable(
         "\\bottomrule",
         "\\endfoot",
         *_rows(table, plan, range(len(table.rows))),
-        f"\\end{{{env}}}",
+        "\\end{longtable}",
         *notes,
         "\\endgroup",
     ]
+
+
+def _p_spec(table: Table, plan: _Plan) -> str:
+    """The column spec with ``p`` columns for the ``X`` ones, as wide."""
+    width = plan.tex_em(plan.share * SLACK)
+    return _spec(table, plan).replace(
+        _RAGGED, f">{{\\raggedright\\arraybackslash}}p{{{width}}}"
+    )
 
 
 def _supertabular(
@@ -575,10 +584,7 @@ def _supertabular(
     caption = _caption_latex(table) if first else "(continued)"
     if first and table.label:
         caption += f"\\label{{{table.label}}}"
-    spec = _spec(table, plan).replace(
-        _RAGGED,
-        f">{{\\raggedright\\arraybackslash}}p{{{plan.tex_em(plan.share * SLACK)}}}",
-    )
+    spec = _p_spec(table, plan)
     return [
         "\\par\\begingroup\\centering\\parindent=0pt"
         + _setup(plan, venue)
