@@ -69,7 +69,6 @@ from nbstats.results.formatting import (
     RTL_LETTER,
     Label,
     escape_latex,
-    tie_relations,
     to_latex,
     visual_order,
 )
@@ -113,6 +112,11 @@ _SMALL_SEP = 4.0
 #: Natural break points of a name: after ``, ; / = _``, after a ``(`` that
 #: opens inside a word, and between camel-case words.
 _BREAKS = re.compile(r"(?<=[,;/=_])(?=\S)|(?<=\S\()(?=\S)|(?<=[a-z])(?=[A-Z])")
+#: A relation before a number (``α = 0.05``, ``p < 0.001``) never breaks
+#: across lines; one between names (``A > B``) may.
+_VALUE_RELATION = re.compile(
+    r" (=|\$[<>]\$|\$\\leq\$|\$\\geq\$|\$\\approx\$|≈) (?=[\d.-]|\$-\$)"
+)
 #: A break inside a word, taken only where no natural one will do.
 _WORD_BREAK = r"\penalty300{}"
 _NATURAL_BREAK = r"\allowbreak{}"
@@ -138,7 +142,8 @@ def number_latex(text: str) -> str:
 def breakable(text: str, longest: int | Callable[[str], bool] = 0) -> str:
     r"""``text`` escaped, with a break point (``\allowbreak``, no hyphen: a
     name has none) after ``, ; / = _``, after a ``(`` inside a word and
-    between camel-case words, and ties around a relation (``α~=~0.05``);
+    between camel-case words, and ties around a relation before a number
+    (``α~=~0.05``);
     with ``longest``, a piece longer than that many characters (or for which
     ``longest(piece)`` is true) also gets a costlier break every few
     characters, taken only where no other fits.
@@ -157,7 +162,7 @@ def breakable(text: str, longest: int | Callable[[str], bool] = 0) -> str:
         pieces.append(_NATURAL_BREAK)
         last = match.start()
     pieces.append(_chunked(text[last:], longest))
-    return tie_relations("".join(pieces))
+    return _VALUE_RELATION.sub(r"~\1~", "".join(pieces))
 
 
 def _chunked(text: str, longest: int | Callable[[str], bool]) -> str:
