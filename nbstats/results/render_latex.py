@@ -268,6 +268,12 @@ class _Plan:
             return f"{em:.2f}em"
         return f"{em * self.size.pt / quad_pt(self.font, self.size.pt):.2f}em"
 
+    @property
+    def narrowest(self) -> float:
+        """The width (em of this size) an X or p column may take at least, in
+        either engine (a p column is written in the wider em)."""
+        return self.share * SLACK * self.size.pt / quad_pt(self.font, self.size.pt)
+
     def too_wide(self, limit: float) -> Callable[[str], bool]:
         """Whether a piece of text is wider than ``limit`` em at this size."""
         return lambda piece: (
@@ -420,7 +426,7 @@ def _cell_latex(cell: Cell, plan: _Plan, wrap: bool) -> str:
     elif cell.numeric:
         out = number_latex(cell.text)
     elif wrap:
-        out = breakable(cell.text, plan.too_wide(plan.share * SLACK))
+        out = breakable(cell.text, plan.too_wide(plan.narrowest))
     else:
         out = escape_latex(cell.text)
     return f"\\textbf{{{out}}}" if cell.bold else out
@@ -432,7 +438,7 @@ def _header_latex(cell: Cell, plan: _Plan, box: float, align: str, wrap: bool) -
         width = plan.tex_em(box, at_least=True)
         return f"\\parbox[b]{{{width}}}{{{align}\\hspace{{0pt}}{text}\\strut}}"
     if wrap and cell.label is None:
-        return breakable(cell.text, plan.too_wide(plan.share * SLACK))
+        return breakable(cell.text, plan.too_wide(plan.narrowest))
     return to_latex(cell.label if cell.label is not None else cell.text)
 
 

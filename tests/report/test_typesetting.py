@@ -463,7 +463,8 @@ def test_a_results_table_of_long_names_wraps_within_the_line(tmp_path):
         label="tab:pairs",
         fit=True,
     )
-    assert "xltabular" in fitted and "\\label{tab:pairs}" in fitted
+    assert "\\label{tab:pairs}" in fitted
+    assert "tabularx" in fitted or "longtable" in fitted  # names wrap
     log, pdf = _compile_tables(tmp_path, fitted)
     overfull, missing = latex_log_problems(log)
     assert overfull == [] and missing == []
