@@ -610,7 +610,7 @@ def _supertabular(
         *_rows(table, plan, range(len(table.rows))),
         "\\end{supertabular}",
         *notes,
-        "\\par\\endgroup",
+        "\\par\\endgroup\\medskip",
     ]
 
 
