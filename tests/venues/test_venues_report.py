@@ -51,3 +51,9 @@ def test_report_files_compile_in_the_venue(tmp_path, venue, name):
     folder = tmp_path / "paper"
     folder.mkdir()
     assert_clean(compile_tables(folder, venue, tables))
+
+
+def test_an_unknown_venue_is_refused_before_any_work(tmp_path):
+    with pytest.raises(ValueError, match="venue 'neurips' is not known"):
+        nbstats.report.build_report(score_table(3), tmp_path / "r.tex", venue="neurips")
+    assert not list(tmp_path.iterdir())
