@@ -200,7 +200,7 @@ csv           the score CSV, wide or long (see 'data' below)
               states the rope in it (default: "in the scores' units")
 --core        write only the part that goes into a paper: the ranked summary,
               Figure 1 (the critical-difference diagram) and the results
-              paragraph, two PDF pages up to 100 algorithms
+              paragraph, two PDF pages up to about 42 algorithms
 --venue       the paper venue the tables are set for, in the report and the
               files beside it: article (one column, 10 pt; default),
               twocolumn (article, two columns), ieee (IEEEtran conference),

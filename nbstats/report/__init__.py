@@ -222,8 +222,8 @@ def build_report(
         it, the rope is "±1 in the scores' units".
     core_only : bool
         Write only the answer-first part (the summary table, Figure 1, the
-        results paragraph and its references): two PDF pages up to 100
-        algorithms (see the reports guide for the layout rule).
+        results paragraph and its references): two PDF pages while Table 1
+        fits one page's float, about 42 algorithms (see the reports guide).
     venue : str
         The paper venue the tables are set for: ``"article"`` (one column,
         10 pt; default), ``"twocolumn"`` (article, two columns), ``"ieee"``

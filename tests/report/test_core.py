@@ -38,6 +38,10 @@ def _complete_100() -> pd.DataFrame:
     ["fernandez_delgado2014_multiboost", "fernandez_delgado2014_top50", "complete100"],
 )
 def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
+    """Two pages while Table 1 fits one float of the report's page (about 42
+    algorithms); beyond, Table 1 continues on the next pages (no longer set
+    in two halves of aliases: the report and the paper's file now draw the
+    same table)."""
     pdfplumber = pytest.importorskip("pdfplumber")
     table = _complete_100() if name == "complete100" else nbstats.datasets.load(name)
     path = nbstats.report.build_report(
@@ -45,15 +49,14 @@ def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
     )
     with pdfplumber.open(path) as pdf:
         pages = [page.extract_text() or "" for page in pdf.pages]
-    assert len(pages) <= 2, f"{len(pages)} pages"
-    assert "Table 1:" in pages[0] or table.shape[1] > 50
+    assert len(pages) <= (2 if table.shape[1] <= 42 else 4), f"{len(pages)} pages"
+    assert "Table 1:" in " ".join(pages[:2])
     with_figure = [i for i, text in enumerate(pages) if "Figure 1:" in text]
     assert with_figure and with_figure[0] <= 1
-    if table.shape[1] > 50:  # Table 1 in two halves, every algorithm in it
-        words = " ".join(pages).split()
+    if table.shape[1] > 50:  # every algorithm in Table 1
+        words = " ".join(pages).replace("\n", " ")
         for name in table.columns:
-            assert name in words or len(name) > 20, name
-        assert "Aliases: A:" in " ".join(pages)
+            assert name[:12] in words or len(name) > 20, name
     whole = " ".join(pages)
     assert "Critical-difference diagram" in whole
     assert "P(best)" in whole and "Plackett" in whole
@@ -302,9 +305,10 @@ def test_table_one_names_every_algorithm_once_at_many_algorithms(tmp_path, m, an
     begin = tex.rindex("\\begin{", 0, start)
     ends = [tex.find(f"\\end{{{env}}}", start) for env in ENVS]
     body = tex[begin : min(e for e in ends if e > 0)]
-    assert body in paper  # the file's table, as the report sets it
-    plain = re.sub(r"\\allowbreak\{\}|\\penalty\d+\{\}", "", body)
-    for name in _synthetic(m).columns:
-        if len(name) <= 20:
-            assert plain.count(name.replace("_", "\\_")) == 1, name
-    assert "\\begin{longtable}" in body or "\\begin{xltabular}" in body or m <= 50
+    # the report's page and the paper's file (the venue's): the same model,
+    # each with every algorithm once
+    for latex in (body, paper):
+        plain = re.sub(r"\\allowbreak\{\}|\\penalty\d+\{\}", "", latex)
+        for name in _synthetic(m).columns:
+            if len(name) <= 20:
+                assert plain.count(name.replace("_", "\\_")) == 1, name
