@@ -197,15 +197,13 @@ def _summary_caption(
     plackett_luce: Any,
     higher_is_better: bool,
     runs: bool = False,
-    halves: bool = False,
 ) -> str:
     direction = "higher" if higher_is_better else "lower"
     caption = (
         f"The {m} algorithms by mean rank over the {n} cases (1 = best; "
         f"{direction} scores are better)"
     )
-    if not halves or plackett_luce is None:  # (the halves make room for P(best))
-        caption += ", with their mean score"
+    caption += ", with their mean score"
     if nemenyi is not None:
         caption += (
             "; group: algorithms that share a letter are not significantly "
