@@ -22,7 +22,9 @@ than 8 pt) at which the table fits:
    so many lines that it takes more than twice the height it takes across
    both columns (more page);
 3. else the table is split into blocks of columns, each repeating the row
-   labels, as many and as even as the text width needs (8 pt).
+   labels, as many and as even as the text width needs (8 pt): in one float
+   when they fit it together, else one float each ("(continued)"), so that
+   no block starts at a page's foot.
 
 *Height.* A table taller than a float may be (the venue's text height less
 room for its caption) is, when it is narrow enough, set as two halves side
@@ -447,9 +449,18 @@ def latex(
     halves = _halves(table, plans, wide, venue, limit)
     if halves is not None:
         return "\n".join(_float(table, [*halves, *_notes(table)], wide, True)) + "\n"
+    if len(plans) > 1 and all(sum(p.heights) <= limit for p in plans):
+        # blocks of columns that each fit a float: one float each, in order
+        # (a float never breaks, so no block starts with one row at a foot)
+        out: list[str] = []
+        for k, plan in enumerate(plans):
+            notes = _notes(table) if k == len(plans) - 1 else []
+            body = [_setup(plan, venue), _tabular(table, plan, every), *notes]
+            out += _float(table, body, wide, not out)
+        return "\n".join(out) + "\n"
     if venue.two_column:  # long: in the column, flowing from column to column
         plans, _ = layout(table, venue, font_of(venue.name), column_only=True)
-    out: list[str] = []
+    out = []
     for k, plan in enumerate(plans):
         notes = _notes(table) if k == len(plans) - 1 else []
         if venue.two_column:
