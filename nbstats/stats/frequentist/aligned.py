@@ -284,16 +284,22 @@ def aligned_standard_error(ranks: np.ndarray) -> float:
         = \\frac{2 \\sum_i \\sum_j (r_{ij} - \\bar r_i)^2}{(k - 1) n^2},
 
     the denominator of the omnibus statistic T of
-    :func:`friedman_aligned` (so ``Σ_{a<b} z_ab² = k T``, as for Friedman's
-    ranks). This is conditional on the observed ranks, and exact with ties.
+    :func:`friedman_aligned`, so the squared z-tests of all pairs add up to
+    ``Σ_{a<b} z_ab² = k T / 2`` (as they add up to ``k χ²_F / 2`` for
+    Friedman's ranks with the standard error ``sqrt(k (k + 1) / (6n))``).
+    This is conditional on the observed ranks, and exact with ties.
 
     García et al. (2010) print ``sqrt(k (n + 1) / 6)``, and scmamp's
-    ``friedmanAlignedRanksPost`` uses ``sqrt(k (kn + 1) / 6)``: the variance
-    of a mean of n ranks drawn at random from all kn, which holds only if
-    the kn ranks were a random permutation. Its expectation under the null
-    is smaller than the one above by the factor ``(kn − n)/(kn − 1)``, so
-    those z-tests reject too often (``P(p ≤ 0.05) ≈ 0.09`` at n = 10,
-    k = 3; see the migration notes on scmamp).
+    ``friedmanAlignedRanksPost`` uses ``sqrt(k (kn + 1) / 6)``: the standard
+    deviation of a difference of two means of n ranks drawn at random from
+    all kn, which holds only if the kn ranks were a random permutation. Each
+    case's aligned scores sum to zero, so its ranks spread more than k ranks
+    drawn at random and the variance above is larger on average. The ratio of
+    scmamp's variance to this one is *approximately* ``(kn − n)/(kn − 1)``;
+    it is not an identity: simulated under the null the mean ratio is
+    somewhat larger and depends on n, k and the distribution of the scores
+    (``benchmarks/bench_aligned_variance_ratio.py``; its table is in the
+    scmamp migration notes). Either way scmamp's z-tests reject too often.
 
     Examples
     --------
