@@ -224,12 +224,21 @@ def bayes_friedman(
     the same verdict whatever the ranks; with ``s = 0`` and fewer than 2m
     cases, the cases' rank vectors often leave the posterior without
     variance in some direction, with μ0 off its support, and it rejects
-    whatever the ranks (39% of 3 × 3 null tables, 24% of 4 × 4). Measured
-    on 1000 tables of i.i.d. normal scores per cell (n ≤ 50, m ≤ 10,
-    γ = 0.05; ``benchmarks/bench_bayes_friedman_size.py`` prints the
-    table, ``--s 0`` for the bootstrap), both methods rejected at most 2γ
-    of them for ``s = 1`` and ``s = 0`` alike; at ``n = m`` (s > 0) neither
-    can reject.
+    whatever the ranks (39% of 3 × 3 null tables, 24% of 4 × 4).
+
+    *Size.* Read as a frequentist test of "no difference", the ellipsoid is
+    liberal: its rate of declaring a difference on tables without one
+    exceeds γ for most ``n`` and ``m`` with more cases than algorithms
+    (and is 0 where ρ_F is huge, at ``n`` close to ``m``). The reason is
+    exact: the distance of μ0 is an increasing function ``g(T²)`` of
+    Hotelling's T² on the cases' rank vectors with ``g(t) > t`` for moderate
+    t, compared with Hotelling's critical value for T² itself (see
+    :mod:`nbstats.stats.bayes.friedman_permutation`). The Bayesian guide
+    tabulates the size at γ = 0.05 and 0.10 over n and m
+    (``benchmarks/bench_bayes_friedman_size.py``). ``calibration=
+    "permutation"`` keeps the distance and takes the radius from
+    within-case permutations of the ranks instead, which bounds the size by
+    γ; it is an option, not the paper's method.
 
     References
     ----------
