@@ -126,10 +126,15 @@ class BayesFriedmanResult(Result):
     def decision(self) -> str:
         """The test's conclusion in words."""
         level = f"{100 * self.credible_level:g}%"
+        region = (
+            "region calibrated by permutations"
+            if self.calibration == "permutation"
+            else "credible region"
+        )
         if self.reject:
             return (
                 f"the algorithms differ (equal mean ranks lie outside the {level} "
-                f"credible region)"
+                f"{region})"
             )
         return f"no evidence they differ at {level}"
 
