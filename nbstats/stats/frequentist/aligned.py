@@ -76,10 +76,14 @@ def friedman_aligned(
 
     Notes
     -----
-    Aligned scores that are equal up to round-off are tied: 0.803 − 0.75 and
-    0.845 − 0.792 are the same difference, though not in binary. scmamp's
-    ``friedmanAlignedRanksTest`` ranks the round-off instead, so on tables
-    with such ties it differs slightly (García & Herrera's 30 × 5 table:
+    Aligned scores that are equal up to the round-off of their own
+    computation are tied: 0.803 − 0.75 and 0.845 − 0.792 are the same
+    difference, though not in binary. Each value's round-off bound comes from
+    its own case (:func:`aligned_ranks`), so a case of large scores never
+    absorbs a distinct value of a small-scale case. scmamp's
+    ``friedmanAlignedRanksTest`` ranks the round-off instead, and keeps the
+    tie-free denominator even for exactly equal aligned scores, so on tables
+    with ties it differs slightly (García & Herrera's 30 × 5 table:
     T = 41.73 here, 41.69 there); on tables without ties the two agree to
     machine precision.
 
