@@ -342,7 +342,7 @@ def bayes_friedman(res: Any, context: MethodsContext) -> Paragraph:
         if res.method == "ellipsoid"
         else f"{_count(res.n_samples)} Monte Carlo draws (seed {context.seed})"
     )
-    return Paragraph().add(
+    sentence = Paragraph().add(
         "The Bayesian Friedman test",
         cite("benavoli2015", "benavoli2017"),
         " placed a Dirichlet-process prior of strength "
@@ -351,6 +351,15 @@ def bayes_friedman(res: Any, context: MethodsContext) -> Paragraph:
         f"outside the {_percent(res.credible_level)} credible region "
         f"(γ = {_n(res.gamma)}), computed from {how}. ",
     )
+    if getattr(res, "calibration", "benavoli") == "permutation":
+        sentence.add(
+            "The region's radius was calibrated by "
+            f"{_count(res.n_permutations)} random within-case permutations of "
+            "the ranks (a frequentist calibration, not part of the original "
+            "method): the test declared a difference when fewer than a share γ "
+            "of the permuted tables lay as far from equal mean ranks. "
+        )
+    return sentence
 
 
 def _signrank_prior(res: Any) -> Paragraph:
