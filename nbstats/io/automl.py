@@ -40,11 +40,14 @@ _METRIC_COLUMNS = (
 )  # fmt: skip
 
 
-def _column(frame: pd.DataFrame, given: str | None, choices: Sequence[str], what: str) -> str:
+def _column(
+    frame: pd.DataFrame, given: str | None, choices: Sequence[str], what: str
+) -> str:
     if given is not None:
         if given not in frame.columns:
             raise ValueError(
-                f"{what}={given!r}: no such column; the columns are {list(frame.columns)}."
+                f"{what}={given!r}: no such column; the columns are "
+                f"{list(frame.columns)}."
             )
         return given
     for name in choices:
@@ -76,9 +79,7 @@ def _result_metrics(frame: pd.DataFrame, case: str) -> pd.Series:
     columns = [c for c in _METRIC_COLUMNS if c in scored.columns]
 
     def which(rows: pd.DataFrame) -> str:
-        same = [
-            c for c in columns if (rows[c] - rows["result"]).abs().max() <= 1e-9
-        ]
+        same = [c for c in columns if (rows[c] - rows["result"]).abs().max() <= 1e-9]
         return same[0] if same else "unknown"
 
     return scored.groupby(case, sort=False)[[*columns, "result"]].apply(which)
@@ -98,10 +99,13 @@ def _check_result(frame: pd.DataFrame, case: str) -> tuple[str, bool | None]:
         if c in scored.columns and scored.groupby(case)[c].count().min() > 0
     ]
     tasks = {
-        m: shown_list([t for t, v in metrics.items() if v == m], 4)
-        for m in directions
+        m: shown_list([t for t, v in metrics.items() if v == m], 4) for m in directions
     }
-    said = {True: "higher is better", False: "lower is better", None: "direction unknown"}
+    said = {
+        True: "higher is better",
+        False: "lower is better",
+        None: "direction unknown",
+    }
     held = "; ".join(f"{m} ({said[d]}) on {tasks[m]}" for m, d in directions.items())
     if len({d for d in directions.values()}) == 1 and None not in directions.values():
         name = "/".join(sorted(directions))
@@ -127,8 +131,9 @@ def _read(source: str | os.PathLike[str] | pd.DataFrame) -> pd.DataFrame:
             "read_automl_benchmark takes a path or a DataFrame, got "
             f"{type(source).__name__}."
         )
-    from nbstats.io.text import read_text
     import io
+
+    from nbstats.io.text import read_text
 
     text = read_text(os.fspath(source))
     return pd.read_csv(io.StringIO(text))

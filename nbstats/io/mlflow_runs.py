@@ -10,6 +10,7 @@ works: a local ``sqlite:`` file (MLflow's default store), a tracking server
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = ["read_mlflow"]
 
 _PAGE = 1000
 _FAILED = ("FAILED", "KILLED")
+_NOLOAD = "The ``noload`` loader strategy is deprecated"
 
 
 def _client(tracking_uri: str | None) -> Any:
@@ -51,7 +53,9 @@ def _experiment(client: Any, experiment: str | int) -> Any:
         except Exception:  # MLflow raises MlflowException for an unknown id
             found = None
     if found is None:
-        names = [f"{e.name!r} (id {e.experiment_id})" for e in client.search_experiments()]
+        names = [
+            f"{e.name!r} (id {e.experiment_id})" for e in client.search_experiments()
+        ]
         raise ValueError(
             f"no MLflow experiment named {experiment!r} (nor with that id) in "
             f"{client.tracking_uri}; the experiments are {shown_list(names, 10)}."
@@ -64,7 +68,10 @@ def _runs(client: Any, experiment_id: str) -> list[Any]:
     token = None
     while True:
         page = client.search_runs(
-            [experiment_id], max_results=_PAGE, page_token=token, order_by=["start_time ASC"]
+            [experiment_id],
+            max_results=_PAGE,
+            page_token=token,
+            order_by=["start_time ASC"],
         )
         runs += list(page)
         token = page.token
@@ -184,19 +191,27 @@ def read_mlflow(
     >>> for data, model, acc in [("iris", "knn", 0.95), ("iris", "tree", 0.93),
     ...                          ("wine", "knn", 0.70), ("wine", "tree", 0.90)]:
     ...     run = client.create_run(exp, tags={"dataset": data})
-    ...     client.log_param(run.info.run_id, "model", model)
+    ...     _ = client.log_param(run.info.run_id, "model", model)
     ...     client.log_metric(run.info.run_id, "accuracy", acc)
     ...     client.set_terminated(run.info.run_id)
     >>> long = read_mlflow("demo", tracking_uri=uri, case="dataset",
     ...                    algorithm="model", score="accuracy")
-    >>> long[["case", "algorithm", "score"]].sort_values(["case", "algorithm"]).to_numpy().tolist()
-    [['iris', 'knn', 0.95], ['iris', 'tree', 0.93], ['wine', 'knn', 0.7], ['wine', 'tree', 0.9]]
+    >>> long.sort_values(["case", "algorithm"])[["case", "algorithm", "score"]]
+       case algorithm  score
+    0  iris       knn   0.95
+    1  iris      tree   0.93
+    2  wine       knn   0.70
+    3  wine      tree   0.90
     """
     if missing not in ("raise", "drop"):
         raise ValueError(f"missing must be 'raise' or 'drop', got {missing!r}.")
     client = _client(tracking_uri)
-    found = _experiment(client, experiment)
-    runs = _runs(client, found.experiment_id)
+    with warnings.catch_warnings():
+        # MLflow's sqlite store on SQLAlchemy 2.1 warns about its own
+        # mappings; nothing the reader's user can act on
+        warnings.filterwarnings("ignore", _NOLOAD, DeprecationWarning)
+        found = _experiment(client, experiment)
+        runs = _runs(client, found.experiment_id)
     if not runs:
         raise ValueError(f"MLflow experiment {found.name!r} has no runs.")
     names = {"case": case, "algorithm": algorithm}
@@ -236,7 +251,9 @@ def read_mlflow(
             long[column] = _numbers(long[column])
     keys = ["case", "algorithm", *[c for c in ("repeat", "fold") if c in names]]
     long = combine_duplicates(long, keys, duplicates, dropped=dropped)
-    direction = metric_direction(score) if higher_is_better is None else higher_is_better
+    direction = (
+        metric_direction(score) if higher_is_better is None else higher_is_better
+    )
     return finish(
         long,
         reader=f"read_mlflow({found.name!r})",
@@ -247,7 +264,9 @@ def read_mlflow(
     )
 
 
-def _refuse_lacking(lacking: Sequence[tuple[Any, list[str]]], n: int, name: str) -> None:
+def _refuse_lacking(
+    lacking: Sequence[tuple[Any, list[str]]], n: int, name: str
+) -> None:
     per_name: dict[str, list[str]] = {}
     for run, absent in lacking:
         for item in absent:

@@ -127,8 +127,7 @@ def _search_rows(
             )
     else:
         raise TypeError(
-            "setting= must be 'all', 'best' or a dict of parameters, got "
-            f"{setting!r}."
+            f"setting= must be 'all', 'best' or a dict of parameters, got {setting!r}."
         )
     n = len(splits[metric])
     k = n // n_repeats
@@ -137,11 +136,17 @@ def _search_rows(
             f"{where}: {n} splits cannot be {n_repeats} repeats of the same "
             "number of folds; give n_repeats= as the splitter's n_repeats."
         )
+    if estimator is None and not (isinstance(setting, str) and setting == "all"):
+        raise ValueError(
+            f"{where}: name the estimator, the algorithm of every data set's "
+            f"chosen setting: a key (data set, estimator), e.g. {{({case!r}, "
+            "'knn'): search}, or pass the fitted search rather than its cv_results_."
+        )
     rows = []
     for index in chosen:
         name = (
             _setting_name(params[index], estimator)
-            if len(chosen) > 1 or estimator is None
+            if isinstance(setting, str) and setting == "all"
             else estimator
         )
         for i in sorted(splits[metric]):
@@ -178,7 +183,9 @@ def _entries(results: object, case: str, algorithm: str) -> list[tuple[Any, Any,
         entries = []
         for number, record in enumerate(results):
             if not isinstance(record, Mapping):
-                raise TypeError(f"record {number} is a {type(record).__name__}, not a dict.")
+                raise TypeError(
+                    f"record {number} is a {type(record).__name__}, not a dict."
+                )
             missing = [k for k in (case, algorithm) if k not in record]
             if missing:
                 raise ValueError(
@@ -268,6 +275,8 @@ def read_sklearn(
     metrics: set[str] = set()
     for case_name, algorithm_name, value in _entries(results, case, algorithm):
         if _is_search(value):
+            if algorithm_name is None and hasattr(value, "estimator"):
+                algorithm_name = type(value.estimator).__name__
             found, metric = _search_rows(
                 getattr(value, "cv_results_", value), case_name, algorithm_name,
                 score, setting, n_repeats,

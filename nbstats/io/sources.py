@@ -126,7 +126,7 @@ def combine_duplicates(
         )
     groups = long[repeated].groupby(keys, sort=False, dropna=False)
     if duplicates is None:
-        first_key, first = next(iter(groups))
+        _, first = next(iter(groups))
         varying = [
             c
             for c in long.columns
@@ -159,8 +159,8 @@ def combine_duplicates(
             dropped.append(
                 {
                     **row.to_dict(),
-                    "reason": f"duplicate combined by its {duplicates} with "
-                    f"{len(group) - 1} other run(s) (duplicates={duplicates!r})",
+                    "reason": f"duplicate, combined by the {duplicates} of its "
+                    f"{len(group)} runs (duplicates={duplicates!r})",
                 }
             )
     first_rows = long.groupby(keys, sort=False, dropna=False).head(1)
@@ -178,7 +178,9 @@ def _incomplete(long: pd.DataFrame, folds: list[str]) -> list[dict[str, Any]]:
     algorithms = list(pd.unique(long["algorithm"]))
     for case, rows in long.groupby("case", sort=False):
         if folds:
-            keys = rows[folds].apply(tuple, axis=1) if len(folds) > 1 else rows[folds[0]]
+            keys = (
+                rows[folds].apply(tuple, axis=1) if len(folds) > 1 else rows[folds[0]]
+            )
             every = set(keys)
             have = keys.groupby(rows["algorithm"], sort=False).agg(set)
         else:
