@@ -12,6 +12,7 @@ import re
 import textwrap
 from typing import Any
 
+from nbstats.cli_sources import add_source_options
 from nbstats.io.options import (
     HELP,
     INPUT_OPTIONS,
@@ -230,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_options(reading, INPUT_OPTIONS)
         add_options(reading, {"--max-input": {"type": input_size, "metavar": "SIZE"}})
         add_options(command.add_argument_group("long data"), LONG_OPTIONS)
+        add_source_options(command)
     dashboard = _subparser(
         commands,
         "dashboard",
@@ -237,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(pip install 'nbstats[dashboard]'); Ctrl-C stops it",
     )
     dashboard_server.add_arguments(dashboard)
+    add_source_options(dashboard)
     for action in dashboard._actions:  # the same help for the same options
         if not action.help and action.option_strings:
             action.help = HELP.get(action.option_strings[-1])
