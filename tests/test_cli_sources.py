@@ -92,7 +92,7 @@ def test_analyze_an_mlflow_experiment_equals_the_csv_written_by_hand(store, caps
 def test_report_of_an_mlflow_experiment_gets_the_scores(store, calls, capsys, tmp_path):
     source = ["mlflow:cv", "--tracking-uri", store["uri"], *MLFLOW, "--fold", "fold"]
     target = tmp_path / "cv.html"
-    code, out, err = run(["report", *source, "-o", target], capsys)
+    code, _, err = run(["report", *source, "-o", target], capsys)
     assert code == 0, err
     [(name, scores, keywords)] = calls
     assert name == "report" and keywords["fold"] == "fold"
@@ -114,11 +114,11 @@ def test_mlflow_runs_without_the_data_set_are_named(store, capsys):
         "--fold",
         "fold",
     ]
-    code, out, err = run(["analyze", *source], capsys)
+    code, _, err = run(["analyze", *source], capsys)
     assert code == 2
     assert "1 of 37 finished runs lack a name or the metric" in err
     assert "'orphan'" in err and "--missing drop" in err
-    code, out, err = run(["analyze", *source, "--missing", "drop"], capsys)
+    code, _, err = run(["analyze", *source, "--missing", "drop"], capsys)
     assert code == 0, err
     assert "nbstats: warning: mlflow:broken: " in err and "left out" in err
 
