@@ -250,7 +250,13 @@ def read_mlflow(
         if column in long.columns:
             long[column] = _numbers(long[column])
     keys = ["case", "algorithm", *[c for c in ("repeat", "fold") if c in names]]
-    long = combine_duplicates(long, keys, duplicates, dropped=dropped)
+    try:
+        long = combine_duplicates(long, keys, duplicates, dropped=dropped)
+    except ValueError as error:
+        hint = _telling_params(long, keys, runs, set(names.values()))
+        if not hint:
+            raise
+        raise ValueError(f"{error} {hint}") from None
     direction = (
         metric_direction(score) if higher_is_better is None else higher_is_better
     )
@@ -261,6 +267,27 @@ def read_mlflow(
         n_runs=len(runs),
         metric=score,
         higher_is_better=direction,
+    )
+
+
+def _telling_params(
+    long: pd.DataFrame, keys: list[str], runs: list[Any], used: set[str]
+) -> str:
+    """The params that tell repeated runs apart (a fold not given?), as a hint."""
+    params = {r.info.run_id: r.data.params for r in runs}
+    repeated = long[long.duplicated(keys, keep=False)]
+    telling: set[str] = set()
+    for _, group in repeated.groupby(keys, sort=False):
+        seen = [params.get(run_id, {}) for run_id in group["run_id"]]
+        for name in set().union(*seen) - used:
+            if len({p.get(name) for p in seen}) > 1:
+                telling.add(name)
+    if not telling:
+        return ""
+    names = sorted(telling)
+    return (
+        f"Their params differ in {shown_list([repr(n) for n in names])}: if one "
+        f"names the fold, pass fold={names[0]!r} (and repeat= for the repeat)."
     )
 
 

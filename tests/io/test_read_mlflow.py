@@ -171,6 +171,9 @@ def test_duplicated_runs_are_refused_unless_combined(store):
     assert "differ in run_id, run_name" in message
     with pytest.warns(UserWarning, match="duplicate"):
         last = _read(store, "duplicated", duplicates="last")
+    with pytest.raises(ValueError, match="Their params differ in 'fold': if one "
+                       "names the fold, pass fold='fold'"):  # fmt: skip
+        _read(store, "clean", fold=None)
     cell = last[(last.case == "iris") & (last.algorithm == "knn") & (last.fold == 0)]
     assert cell["score"].item() == 0.25
 
