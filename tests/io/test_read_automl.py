@@ -153,7 +153,9 @@ def test_duplicated_runs_are_refused_naming_what_differs():
     assert "case='Australian', algorithm='autosklearn', fold=4" in message
     assert "differ in" in message and "tag" in message
     assert "duplicates='mean'" in message
-    with pytest.warns(UserWarning, match="2 duplicate, combined by the mean of its 2 runs"):
+    with pytest.warns(
+        UserWarning, match="2 duplicate, combined by the mean of its 2 runs"
+    ):
         long = read_automl_benchmark(twice, score="acc", duplicates="mean")
     cell = long[(long.case == "Australian") & (long.algorithm == "autosklearn")]
     assert cell.loc[cell.fold == 4, "score"].item() == pytest.approx(
