@@ -28,6 +28,8 @@ __all__ = ["read_mlflow"]
 
 _PAGE = 1000
 _FAILED = ("FAILED", "KILLED")
+#: ``fold="step"``: each run logged its folds as the steps of the metric.
+STEP = "step"
 _NOLOAD = "The ``noload`` loader strategy is deprecated"
 
 
@@ -100,6 +102,8 @@ def _check_names(runs: list[Any], names: dict[str, str], score: str) -> None:
     params = sorted({p for r in runs for p in r.data.params})
     tags = sorted({t for r in runs for t in r.data.tags if not t.startswith("mlflow.")})
     for keyword, name in names.items():
+        if keyword == "fold" and name == STEP:
+            continue
         if all(_value(r, name) is None for r in runs):
             raise ValueError(
                 f"{keyword}={name!r}: no run has a param or tag {name!r}; the "
@@ -145,8 +149,11 @@ def read_mlflow(
         The param (or tag) naming each run's data set, algorithm, fold and
         repeat; a param is looked up first, then a tag (``"params.x"`` or
         ``"tags.x"`` chooses; ``"run_name"`` is the run's name).
+        ``fold="step"``: each run logged its folds as the steps of the metric
+        (``log_metric(score, value, step=fold)``); its history is read.
     score : str
-        The metric: each run's latest value of it.
+        The metric: each run's latest value of it (with ``fold="step"``,
+        every step's).
     tracking_uri : str, optional
         The store, e.g. ``"sqlite:///mlflow.db"`` or ``"http://host:5000"``;
         default MLflow's own (``MLFLOW_TRACKING_URI``, else its default).
@@ -220,24 +227,9 @@ def read_mlflow(
     if fold is not None:
         names["fold"] = fold
     _check_names(runs, names, score)
-    rows, dropped, lacking = [], [], []
-    for run in runs:
-        row: dict[str, Any] = {k: _value(run, n) for k, n in names.items()}
-        row["score"] = run.data.metrics.get(score)
-        row.update(run_id=run.info.run_id, run_name=run.info.run_name)
-        row["status"] = run.info.status
-        if run.info.status != "FINISHED":
-            kind = "failed" if run.info.status in _FAILED else "unfinished"
-            dropped.append({**row, "reason": f"{kind} run (status {run.info.status})"})
-            continue
-        absent = [names[k] for k in names if row[k] is None]
-        absent += [score] if row["score"] is None else []
-        if absent:
-            lacking.append((run, absent))
-            reason = "no " + " and no ".join(repr(a) for a in absent)
-            dropped.append({**row, "reason": f"run with {reason} (missing='drop')"})
-            continue
-        rows.append(row)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", _NOLOAD, DeprecationWarning)
+        rows, dropped, lacking = _rows(client, runs, names, score)
     if lacking and missing == "raise":
         _refuse_lacking(lacking, len(runs), found.name)
     if not rows:
@@ -249,6 +241,10 @@ def read_mlflow(
     for column in ("repeat", "fold"):
         if column in long.columns:
             long[column] = _numbers(long[column])
+            if long[column].dtype.kind == "i":  # the runs left out alike
+                for record in dropped:
+                    if str(record.get(column)).lstrip("+-").isdigit():
+                        record[column] = int(record[column])
     keys = ["case", "algorithm", *[c for c in ("repeat", "fold") if c in names]]
     try:
         long = combine_duplicates(long, keys, duplicates, dropped=dropped)
@@ -268,6 +264,44 @@ def read_mlflow(
         metric=score,
         higher_is_better=direction,
     )
+
+
+def _rows(
+    client: Any, runs: list[Any], names: dict[str, str], score: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[tuple[Any, list[str]]]]:
+    """``(rows, dropped, lacking)``: one row per finished run (per step of
+    the metric with ``fold="step"``), the runs left out, the runs without a
+    name or the metric."""
+    steps = names.get("fold") == STEP
+    rows: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
+    lacking: list[tuple[Any, list[str]]] = []
+    for run in runs:
+        row: dict[str, Any] = {k: _value(run, n) for k, n in names.items()}
+        row["score"] = run.data.metrics.get(score)
+        row.update(run_id=run.info.run_id, run_name=run.info.run_name)
+        row["status"] = run.info.status
+        if run.info.status != "FINISHED":
+            kind = "failed" if run.info.status in _FAILED else "unfinished"
+            dropped.append({**row, "reason": f"{kind} run (status {run.info.status})"})
+            continue
+        absent = [
+            n
+            for k, n in names.items()
+            if row[k] is None and not (k == "fold" and steps)
+        ]
+        absent += [score] if row["score"] is None else []
+        if absent:
+            lacking.append((run, absent))
+            reason = "no " + " and no ".join(repr(a) for a in absent)
+            dropped.append({**row, "reason": f"run with {reason} (missing='drop')"})
+            continue
+        if steps:
+            history = client.get_metric_history(run.info.run_id, score)
+            rows += [{**row, "fold": m.step, "score": m.value} for m in history]
+        else:
+            rows.append(row)
+    return rows, dropped, lacking
 
 
 def _telling_params(

@@ -70,6 +70,15 @@ def store(tmp_path_factory):
     grid(duplicated)
     run(duplicated, tags={"dataset": "iris"},
         params={"model": "knn", "fold": 0}, metrics={"accuracy": 0.25})  # fmt: skip
+    steps = client.create_experiment("steps")  # the folds as a metric's steps
+    for case in CASES:
+        for model in MODELS:
+            run_id = client.create_run(steps, tags={"dataset": case}).info.run_id
+            client.log_param(run_id, "model", model)
+            for c, m, fold, acc, _ in logged:
+                if (c, m) == (case, model):
+                    client.log_metric(run_id, "accuracy", acc, step=fold)
+            client.set_terminated(run_id)
     return {"uri": uri, "logged": logged, "clean_id": clean}
 
 
@@ -139,10 +148,11 @@ def test_failed_run_is_left_out_and_its_fold_named(store):
     assert "left out or combined 1 of 27 runs: 1 failed run (status FAILED)" in message
     assert "('wine', 'svm') lacks fold 1" in message
     (dropped,) = long.attrs["dropped"]
+    # the fold param (text) read back as a number, as in the table
     assert (dropped["case"], dropped["algorithm"], dropped["fold"]) == (
         "wine",
         "svm",
-        "1",
+        1,
     )
     with pytest.raises(ValueError, match=r"unequal folds on case 'wine'"):
         nbstats.score_table(long, **long.attrs["score_table"])
@@ -182,3 +192,12 @@ def test_without_mlflow_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "mlflow.tracking", None)
     with pytest.raises(ImportError, match=r'pip install "nbstats\[mlflow\]"'):
         read_mlflow("x", case="a", algorithm="b", score="c")
+
+
+def test_folds_logged_as_steps_of_the_metric(store):
+    long = _read(store, "steps", fold="step")
+    assert len(long) == len(CASES) * len(MODELS) * FOLDS
+    keys = ["case", "algorithm", "fold"]
+    got = long[[*keys, "score"]].sort_values(keys).reset_index(drop=True)
+    hand = _hand(store["logged"], "accuracy").sort_values(keys)
+    pd.testing.assert_frame_equal(got, hand.reset_index(drop=True), check_dtype=False)
