@@ -61,6 +61,9 @@ examples:
   --runs 10 --rope 0.01 --hierarchical              # per-fold tests too
   nbstats report scores.csv --nan-policy omit --loss 1:9 --seed 7
   nbstats report scores.csv --alias "HistGradientBoostingClassifier(lr=0.1)=HGB"
+  nbstats report mlflow:my-experiment --tracking-uri sqlite:///mlflow.db \\
+  --case dataset --algorithm model --fold fold --score accuracy  # an MLflow experiment
+  nbstats report automl:results.csv --score acc   # AutoML-benchmark results
 
 """
     + _DATA_HELP,
@@ -80,7 +83,9 @@ examples:
   nbstats dashboard scores.csv --kind ranks --port 8866
   nbstats dashboard folds.csv --case set --algorithm model --score acc --fold fold
   nbstats dashboard folds.csv --kind folds --case set --algorithm model --score acc \\
-  --runs 10                                         # per-fold tests""",
+  --runs 10                                         # per-fold tests
+  nbstats dashboard mlflow:my-experiment --tracking-uri sqlite:///mlflow.db \\
+  --case dataset --algorithm model --fold fold --score accuracy""",
 }
 
 
