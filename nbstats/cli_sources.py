@@ -173,6 +173,8 @@ def read_source(args: argparse.Namespace) -> pd.DataFrame | None:
     when the metric is known to be lower-is-better. A reader's errors are
     prefixed with the input argument.
     """
+    if getattr(args, "csv", None) is None:  # nbstats demo
+        return None
     kind = source_kind(args.csv)
     if kind is None:
         for option in ("tracking_uri", "repeat", "missing", "duplicates"):
