@@ -131,12 +131,11 @@ def _read(source: str | os.PathLike[str] | pd.DataFrame) -> pd.DataFrame:
             "read_automl_benchmark takes a path or a DataFrame, got "
             f"{type(source).__name__}."
         )
-    import io
+    from nbstats.io.csv import read_csv
 
-    from nbstats.io.text import read_text
-
-    text = read_text(os.fspath(source))
-    return pd.read_csv(io.StringIO(text))
+    # checked as a score CSV is: duplicated or unnamed columns, ragged rows
+    frame, _ = read_csv(os.fspath(source), long={"score": None})
+    return frame
 
 
 def _openml(frame: pd.DataFrame, score: str | None) -> tuple[pd.DataFrame, str]:
