@@ -26,6 +26,7 @@ mlflow_tracking = pytest.importorskip("mlflow.tracking")
 AMLB = Path(__file__).parent / "data" / "automl" / "amlb_small_8c4h.csv"
 MLFLOW = ["--case", "dataset", "--algorithm", "model", "--score", "accuracy"]
 HAND = ["--case", "case", "--algorithm", "algorithm", "--score", "score"]
+FREQUENTIST = ["--detail", "frequentist"]
 
 
 @pytest.fixture(scope="module")
@@ -70,19 +71,10 @@ def test_source_prefixes():
 
 def test_analyze_an_mlflow_experiment_equals_the_csv_written_by_hand(store, capsys):
     source = ["mlflow:cv", "--tracking-uri", store["uri"], *MLFLOW, "--fold", "fold"]
-    code, out, err = run(["analyze", *source, "--analyses", "frequentist"], capsys)
+    code, out, err = run(["analyze", *source, "--detail", "frequentist"], capsys)
     assert code == 0, err
     code, hand, err = run(
-        [
-            "analyze",
-            store["hand"],
-            *HAND,
-            "--fold",
-            "fold",
-            "--analyses",
-            "frequentist",
-        ],
-        capsys,
+        ["analyze", store["hand"], *HAND, "--fold", "fold", *FREQUENTIST], capsys
     )
     assert code == 0, err
     assert out == hand
@@ -118,7 +110,9 @@ def test_mlflow_runs_without_the_data_set_are_named(store, capsys):
     assert code == 2
     assert "1 of 37 finished runs lack a name or the metric" in err
     assert "'orphan'" in err and "--missing drop" in err
-    code, _, err = run(["analyze", *source, "--missing", "drop"], capsys)
+    code, _, err = run(
+        ["analyze", *source, "--missing", "drop", "--detail", "frequentist"], capsys
+    )
     assert code == 0, err
     assert "nbstats: warning: mlflow:broken: " in err and "left out" in err
 
@@ -167,9 +161,13 @@ def test_automl_results_equal_the_csv_written_by_hand(tmp_path, capsys):
             "score": [float(r["acc"]) for r in rows],
         }
     ).to_csv(hand, index=False)
-    code, out, err = run(["analyze", f"automl:{path}", "--score", "acc"], capsys)
+    code, out, err = run(
+        ["analyze", f"automl:{path}", "--score", "acc", *FREQUENTIST], capsys
+    )
     assert code == 0, err
-    code, expected, err = run(["analyze", hand, *HAND, "--fold", "fold"], capsys)
+    code, expected, err = run(
+        ["analyze", hand, *HAND, "--fold", "fold", *FREQUENTIST], capsys
+    )
     assert code == 0, err
     assert out == expected
 
@@ -179,11 +177,21 @@ def test_automl_result_column_refused_and_logloss_is_lower_is_better(tmp_path, c
     assert code == 2
     assert "mix directions" in err and "--score acc" in err
     path, _ = _amlb_subset(tmp_path, {"car", "segment", "mfeat-factors", "cnae-9"})
-    code, out, err = run(["analyze", f"openml:{path}", "--score", "logloss"], capsys)
+    code, out, err = run(
+        ["analyze", f"openml:{path}", "--score", "logloss", *FREQUENTIST], capsys
+    )
     assert code == 0, err
     assert "the metric logloss is lower-is-better" in err
     code, lower, _ = run(
-        ["analyze", f"automl:{path}", "--score", "logloss", "--lower-is-better"], capsys
+        [
+            "analyze",
+            f"automl:{path}",
+            "--score",
+            "logloss",
+            "--lower-is-better",
+            *FREQUENTIST,
+        ],
+        capsys,
     )
     assert lower == out
 
