@@ -10,8 +10,10 @@ works: a local ``sqlite:`` file (MLflow's default store), a tracking server
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -33,6 +35,29 @@ STEP = "step"
 _NOLOAD = "The ``noload`` loader strategy is deprecated"
 
 
+_SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+def _store(tracking_uri: str | None) -> str | None:
+    """An sqlite file given as a path becomes its ``sqlite:`` URI; an
+    ``sqlite:`` URI must name an existing file (MLflow would create an empty
+    store, and reading must not write)."""
+    if tracking_uri is None:
+        return None
+    text = os.fspath(tracking_uri)
+    if "://" not in text and Path(text).suffix.lower() in _SQLITE_SUFFIXES:
+        text = "sqlite:///" + str(Path(text).expanduser().absolute())
+    if text.startswith("sqlite:///"):
+        path = Path(text.removeprefix("sqlite:///"))
+        if not path.is_file() and text != "sqlite:///:memory:":
+            raise FileNotFoundError(
+                f"tracking_uri {tracking_uri!r}: no such MLflow store (file "
+                f"{str(path)!r}); give the sqlite file the runs were logged to, "
+                "e.g. sqlite:///mlflow.db in the folder where they were logged."
+            )
+    return text
+
+
 def _client(tracking_uri: str | None) -> Any:
     try:
         from mlflow.tracking import MlflowClient
@@ -41,7 +66,7 @@ def _client(tracking_uri: str | None) -> Any:
             "read_mlflow needs MLflow's client library: pip install "
             f'"nbstats[mlflow]" ({error}).'
         ) from None
-    return MlflowClient(tracking_uri=tracking_uri)
+    return MlflowClient(tracking_uri=_store(tracking_uri))
 
 
 def _experiment(client: Any, experiment: str | int) -> Any:
@@ -155,8 +180,10 @@ def read_mlflow(
         The metric: each run's latest value of it (with ``fold="step"``,
         every step's).
     tracking_uri : str, optional
-        The store, e.g. ``"sqlite:///mlflow.db"`` or ``"http://host:5000"``;
-        default MLflow's own (``MLFLOW_TRACKING_URI``, else its default).
+        The store, e.g. ``"sqlite:///mlflow.db"`` (or the file's path,
+        ``"mlflow.db"``) or ``"http://host:5000"``; default MLflow's own
+        (``MLFLOW_TRACKING_URI``, else its default). An sqlite file that does
+        not exist is refused (MLflow would create an empty store).
     missing : {"raise", "drop"}
         A finished run without one of the names or without the metric (a
         parent run of a search, a run logged by hand) is refused by default,

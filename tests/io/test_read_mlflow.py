@@ -201,3 +201,15 @@ def test_folds_logged_as_steps_of_the_metric(store):
     got = long[[*keys, "score"]].sort_values(keys).reset_index(drop=True)
     hand = _hand(store["logged"], "accuracy").sort_values(keys)
     pd.testing.assert_frame_equal(got, hand.reset_index(drop=True), check_dtype=False)
+
+
+def test_a_store_given_by_its_path_and_a_missing_store(store, tmp_path):
+    path = store["uri"].removeprefix("sqlite:///")
+    long = read_mlflow("clean", tracking_uri=path, case="dataset", algorithm="model",
+                       score="accuracy", fold="fold")  # fmt: skip
+    assert len(long) == len(CASES) * len(MODELS) * FOLDS
+    missing = tmp_path / "nothing.db"
+    with pytest.raises(FileNotFoundError, match="no such MLflow store"):
+        read_mlflow("clean", tracking_uri=f"sqlite:///{missing}", case="dataset",
+                    algorithm="model", score="accuracy")  # fmt: skip
+    assert not missing.exists()  # reading wrote nothing
