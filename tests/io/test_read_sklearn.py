@@ -297,3 +297,27 @@ def test_any_scores_give_the_per_cell_mean(scores):
         rtol=0,
         atol=1e-15,
     )
+
+
+def test_a_repeated_multi_metric_search():
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=2, random_state=0)
+    scoring = {"acc": "accuracy", "bal": "balanced_accuracy"}
+    grid = {"max_depth": [1, 3]}
+    searches = {
+        (d, "tree"): GridSearchCV(
+            DecisionTreeClassifier(random_state=0), grid, cv=cv, scoring=scoring,
+            refit="acc",
+        ).fit(*DATA[d])
+        for d in ("iris", "wine")
+    }  # fmt: skip
+    with pytest.raises(ValueError, match=r"2 metrics \(acc, bal\)"):
+        read_sklearn(searches, setting="all", n_repeats=2)
+    long = read_sklearn(searches, score="bal", setting={"max_depth": 3}, n_repeats=2)
+    assert long.attrs["score_table"]["fold"] == ["repeat", "fold"]
+    results = searches[("wine", "tree")].cv_results_
+    cell = long[long.case == "wine"]
+    assert cell["repeat"].tolist() == [0, 0, 0, 1, 1, 1]
+    np.testing.assert_array_equal(
+        cell["score"], [results[f"split{i}_test_bal"][1] for i in range(6)]
+    )
+    assert cell["score"].mean() == pytest.approx(results["mean_test_bal"][1], abs=1e-12)
