@@ -35,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.cli_options import ANALYSES, build_parser
+from nbstats.cli_sources import default_output, read_source, source_snapshot
 from nbstats.cli_text import demo_text, frequentist_analysis
 from nbstats.io.csv import (
     check_fold_order,
@@ -145,15 +146,7 @@ def _prepare(
             "argument --no-case-column: not with --case, which names the column "
             "of cases (and long data has one); give one or the other."
         )
-    raw, sep = read_csv(
-        args.csv,
-        sep=args.sep,
-        encoding=args.encoding,
-        case=args.case,
-        no_case_column=args.no_case_column,
-        long=long if is_long else None,
-        max_bytes=args.max_input,
-    )
+    raw, sep = _read_input(args, long if is_long else None)
     if args.sep == "auto":
         _note(f"--sep auto: the separator of {args.csv} is {_shown(sep)}.")
     keywords: dict[str, Any] = dict(long) if is_long else {}
@@ -197,6 +190,25 @@ def _prepare(
             )
         )
     return raw, table, keywords
+
+
+def _read_input(
+    args: argparse.Namespace, long: dict[str, Any] | None
+) -> tuple[pd.DataFrame, str]:
+    """The long table of a score source (:mod:`nbstats.cli_sources`), else
+    the checked CSV."""
+    frame = getattr(args, "source_frame", None)
+    if frame is not None:
+        return frame, ","
+    return read_csv(
+        args.csv,
+        sep=args.sep,
+        encoding=args.encoding,
+        case=args.case,
+        no_case_column=args.no_case_column,
+        long=long,
+        max_bytes=args.max_input,
+    )
 
 
 def _report_keywords(
@@ -317,6 +329,9 @@ def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> N
     from nbstats.report import report
     from nbstats.report.export import FORMATS
 
+    suffix = f".{args.format}" if args.format else ".html"
+    if getattr(args, "source_frame", None) is not None and args.output is None:
+        args.output = default_output(args, suffix)
     output = args.output or str(Path(args.csv).with_suffix(".html"))
     named = FORMATS.get(Path(output).suffix.lower())
     if args.format and args.output is not None and named not in (None, args.format):
@@ -516,11 +531,13 @@ def _main(argv: Sequence[str] | None) -> int:
             try:
                 args = build_parser().parse_args(argv)
                 if args.command == "dashboard":
-                    return _run_dashboard(args)
+                    with source_snapshot(args):
+                        return _run_dashboard(args)
                 command = args.parser
                 _skip_iri_grammar()
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
+                    read_source(args)
                     _COMMANDS[args.command](args, command)
             except KeyboardInterrupt as interrupt:
                 signum = getattr(interrupt, "signum", signal.SIGINT)

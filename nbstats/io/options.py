@@ -132,7 +132,8 @@ _HELP_TEXT = """\
               choice explained, a paragraph for a paper)
 --control     --detail frequentist: the algorithm compared with the others
               (default: the worst-ranked)
-csv           the score CSV, wide or long (see 'data' below)
+csv           the score CSV, wide or long (see 'data' below), or a score source:
+              mlflow:EXPERIMENT, automl:FILE or openml:FILE (see 'score sources')
 --title       the report's title (default: 'Statistical comparison of m
               algorithms on n cases')
 --lower-is-better  lower scores are better (errors, run times); default: higher
