@@ -79,6 +79,8 @@ class BayesFriedmanResult(Result):
         (what the Monte Carlo test compared with ``1 - gamma`` before the
         calibration; far above ``1 - gamma`` too often with few cases).
         ``None`` for the ellipsoid.
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used.
     """
 
     mean_ranks: pd.Series
@@ -97,6 +99,7 @@ class BayesFriedmanResult(Result):
     degenerate_directions: int
     higher_is_better: bool
     posterior_mass: float | None = None
+    cases: pd.Index | None = None
 
     @property
     def credible_level(self) -> float:

@@ -330,6 +330,7 @@ def bayes_friedman(
         degenerate_directions=int(np.count_nonzero(~keep)),
         higher_is_better=bool(higher_is_better),
         posterior_mass=posterior_mass,
+        cases=table.index.copy(),
     )
 
 
