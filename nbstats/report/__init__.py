@@ -387,6 +387,7 @@ def _prepare(
         hierarchical=hierarchical,
         score_unit=score_unit,
         core_only=core_only,
+        n_given=len(given.table),
     )
     # before the notebook: a size its analyses cannot finish in the memory
     # ceiling is refused now, not after a minute inside the kernel

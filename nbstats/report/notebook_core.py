@@ -75,7 +75,8 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
         "core_text = report.core(",
         "    scores, friedman=friedman, nemenyi=nemenyi,",
         "    plackett_luce=plackett_luce, alpha=ALPHA, aliases=ALIASES,",
-        "    detailed=not CORE_ONLY, **direction,",
+        "    detailed=not CORE_ONLY, raw=raw.rename(columns=ALIASES),",
+        "    nan_policy=NAN_POLICY, **direction,",
         ")",
     ]
     nb.code("\n".join(source), tables=["tab:core"], figures=["fig:cd"] if freq else [])

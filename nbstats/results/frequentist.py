@@ -109,7 +109,8 @@ class FriedmanResult(TestResult):
         )
 
     def _table(self) -> pd.DataFrame:
-        return self.mean_ranks.rename("mean rank").to_frame()
+        """The mean ranks by rank, best first (ties in column order)."""
+        return self.mean_ranks.sort_values(kind="stable").rename("mean rank").to_frame()
 
 
 @_frozen
