@@ -185,6 +185,8 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             ", on the cases where both algorithms have a score (cases; "
             "nan_policy = 'pairwise')"
         )
+    else:  # every pair on the same cases: stated once
+        caption += f", on the {signrank.n:,} cases"
     lower = "lower " if idp else ""
     caption += (
         f", and the decision at threshold {_n(signrank.threshold)}: the "

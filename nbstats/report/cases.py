@@ -26,6 +26,7 @@ from nbstats.results.prose import Alt, Paragraph
 __all__ = [
     "BIASED_SHARE",
     "CaseCounts",
+    "biased_caution",
     "case_counts",
     "core_cases",
     "methods_cases",
@@ -205,16 +206,23 @@ def core_cases(
         )
     else:
         para.add(ranked + " (nan_policy = 'omit': the others are left out). ")
-    if counts.mostly_left_out:
-        para.add(
-            f"Caution: more than half of the cases ({_count(left)} of "
-            f"{_count(counts.n_all)}) are left out of the complete-case "
-            "analyses: the cases every algorithm finished (often the small or "
-            "easy ones) may be a biased subset. ",
-            _COVERAGE,
-            " shows which algorithms to leave out to keep more complete cases. ",
-        )
+    para.add(*biased_caution(counts).pieces)
     return para
+
+
+def biased_caution(counts: CaseCounts) -> Paragraph:
+    """The first page's caution when the complete cases are fewer than
+    :data:`BIASED_SHARE` of all (empty otherwise)."""
+    if not counts.mostly_left_out:
+        return Paragraph()
+    return Paragraph().add(
+        f"Caution: more than half of the cases ({_count(counts.n_left_out)} of "
+        f"{_count(counts.n_all)}) are left out of the complete-case "
+        "analyses: the cases every algorithm finished (often the small or "
+        "easy ones) may be a biased subset. ",
+        _COVERAGE,
+        " shows which algorithms to leave out to keep more complete cases. ",
+    )
 
 
 def methods_cases(
@@ -238,6 +246,11 @@ def methods_cases(
     counts = case_counts(raw)
     if counts.n_left_out == 0:
         return
+    # the pairs' table of many algorithms; a single pair's result has none
+    pairs = getattr(signrank, "pairs", None)
+    per_pair = pairs is not None and "n" in pairs
+    if signrank is not None and pairs is None:
+        signrank = None  # two algorithms: the complete cases, as every test
     n_all = _count(counts.n_all)
     para.add(
         f"Of the {n_all} cases, {_count(counts.n_complete)} have a score from "
@@ -260,17 +273,19 @@ def methods_cases(
             "the Plackett–Luce ranking",
         ),
         (
-            None if signrank is None or "n" in signrank.pairs else signrank,
+            None if signrank is None or per_pair else signrank,
             "the Bayesian signed-rank tests",
         ),
     ]
-    names = [what for result, what in complete if result is not None]
+    names = [what for result, what in complete if result is not None] or [
+        "every analysis"
+    ]
     used = {
         len(result.cases)
         for result, _ in complete
         if result is not None and getattr(result, "cases", None) is not None
     }
-    if names:
+    if names:  # the analyses of every algorithm at once
         n_used = _count(used.pop()) if len(used) == 1 else _count(counts.n_complete)
         listed = _and(names)
         para.add(
@@ -281,7 +296,7 @@ def methods_cases(
     if nan_policy != "pairwise":
         return
     low, high = pair_case_range(raw)
-    pairs = f"from {_count(low)} to {_count(high)} cases per pair"
+    shared = f"from {_count(low)} to {_count(high)} cases per pair"
     if skillings_mack is not None:
         para.add(
             f"Skillings and Mack's test used {_count(skillings_mack.n_cases)} "
@@ -293,8 +308,8 @@ def methods_cases(
             )
             + ". "
         )
-    if signrank is not None and "n" in signrank.pairs:
-        n = signrank.pairs["n"]
+    if per_pair:
+        n = pairs["n"]
         para.add(
             "Each pair's Bayesian signed-rank test used the cases where both "
             f"algorithms have a score (from {_count(int(n.min()))} to "
@@ -304,7 +319,7 @@ def methods_cases(
     if rank_ci is not None and rank_ci.incomplete:
         para.add(
             "The rank intervals' Wilcoxon tests likewise used each pair's "
-            f"shared cases ({pairs}), after Skillings and Mack's test on "
+            f"shared cases ({shared}), after Skillings and Mack's test on "
             f"{_count(len(rank_ci.cases))} cases. "
         )
     if plackett_luce is not None and plackett_luce.n_partial:

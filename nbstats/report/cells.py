@@ -129,8 +129,10 @@ def omnibus(
             paragraph(para)
             return
     rows: dict[str, list[str]] = {}
+    cases: dict[str, int] = {}  # the cases of each test
     files: dict[str, str] = {}
     if friedman is not None:
+        cases["Friedman χ²"] = cases["Iman–Davenport F"] = friedman.n_cases
         verdict = "rejects" if friedman.pvalue <= alpha else "does not reject"
         f_verdict = "rejects" if friedman.f_pvalue <= alpha else "does not reject"
         para.add(
@@ -159,6 +161,7 @@ def omnibus(
         files["friedman.tex"] = friedman.to_latex(label="tab:friedman")
     if skillings_mack is not None:
         sm = skillings_mack
+        cases["Skillings–Mack T"] = sm.n_cases
         verdict = "rejects" if sm.pvalue <= alpha else "does not reject"
         para.add(
             "On every case, missing scores included, Skillings and Mack's test "
@@ -173,6 +176,7 @@ def omnibus(
         ]
     if bayes_friedman is not None:
         bf = bayes_friedman
+        cases["Bayesian Friedman"] = bf.n_cases
         level = f"{_n(100 * bf.credible_level)}%"
         para.add(
             f"The Bayesian Friedman test (s = {_n(bf.s)}) concludes: "
@@ -195,6 +199,11 @@ def omnibus(
     )
     frame.index.name = "test"
     caption = "Omnibus tests of the hypothesis that all algorithms perform equally"
+    if len(set(cases.values())) > 1:  # each row says its own cases
+        frame["cases"] = [f"{cases[test]:,}" for test in frame.index]
+        caption += " (cases: those each test used)"
+    elif cases:
+        caption += f" on the {next(iter(cases.values())):,} cases"
     if friedman is not None:
         caption += (
             f": Friedman's χ² and the Iman–Davenport F reject it or not at "
@@ -274,7 +283,8 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
         result_table(
             nemenyi,
             "tab:nemenyi",
-            f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
+            f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)} on the "
+            f"{nemenyi.n_cases:,} cases: mean ranks, "
             "z statistic (positive when the second algorithm ranks better), "
             "unadjusted and Nemenyi-adjusted p-values, and whether the pair "
             f"differs{EFFECT_TEXT}",
@@ -284,7 +294,7 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
             "tab:holm",
             f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
             f"on mean ranks with Holm's step-down correction at α = "
-            f"{_n(holm.alpha)}{EFFECT_TEXT}",
+            f"{_n(holm.alpha)}, on the {holm.n_cases:,} cases{EFFECT_TEXT}",
         )
         return
     pairs_frame = nemenyi.to_frame()
@@ -298,7 +308,8 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     frame = nemenyi._table()[keep].iloc[ranking_order(kept["a"], kept["b"], order)]
     frame_table(
         "tab:nemenyi",
-        f"Nemenyi test at α = {_n(nemenyi.alpha)}, the pairs that matter "
+        f"Nemenyi test at α = {_n(nemenyi.alpha)} on the {nemenyi.n_cases:,} "
+        "cases, the pairs that matter "
         f"({shown}; {int(keep.sum())} of {total} pairs): mean ranks, z "
         "statistic, unadjusted and Nemenyi-adjusted p-values, and whether the "
         f"pair differs{EFFECT_TEXT}",

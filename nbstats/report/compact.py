@@ -293,7 +293,8 @@ EFFECT_TEXT = effect_text()
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
     """Every Nemenyi pair and Holm's comparisons against the best."""
     caption = (
-        f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
+        f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)} on the "
+        f"{nemenyi.n_cases:,} cases: mean ranks, "
         "z statistic, unadjusted and Nemenyi-adjusted p-values, and whether "
         f"the pair differs{EFFECT_TEXT}"
     )
@@ -304,8 +305,8 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         holm,
         "tab:holm",
         f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
-        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}"
-        f"{EFFECT_TEXT}",
+        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}, "
+        f"on the {holm.n_cases:,} cases{EFFECT_TEXT}",
     )
 
 
@@ -319,7 +320,9 @@ def joint_caption(joint: Any) -> str:
     """Caption of the table of joint statements."""
     return (
         f"Joint Bayesian statements (Bayesian {joint.test_name} test, s = "
-        f"{_n(joint.s)}{joint_rope_text(joint)}) sorted by posterior probability "
+        f"{_n(joint.s)}{joint_rope_text(joint)}"
+        + ("" if joint.cases is None else f", on the {len(joint.cases):,} cases")
+        + ") sorted by posterior probability "
         "(prob); > : better, ≈ : practically equivalent; joint: "
         "probability that the statement and all those above it hold "
         f"together; accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."

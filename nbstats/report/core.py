@@ -17,7 +17,12 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.report.cases import case_counts, core_cases, table_one_cases
+from nbstats.report.cases import (
+    biased_caution,
+    case_counts,
+    core_cases,
+    table_one_cases,
+)
 from nbstats.report.data import csv_text
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
 from nbstats.report.methods import rope_text
@@ -482,16 +487,31 @@ def core_two(
     score_unit: str | None = None,
     aliases: Mapping[str, str] | None = None,
     detailed: bool = True,
+    raw: pd.DataFrame | None = None,
 ) -> Paragraph:
     """Two algorithms: the summary table and the results paragraph
-    (``detailed``: the detailed analysis follows)."""
+    (``detailed``: the detailed analysis follows; ``raw``: the scores as
+    given, whose cases without both scores the part states first)."""
     from nbstats.scores import mean_ranks as average_ranks
+
+    counts = case_counts(scores if raw is None else raw)
+    if counts.n_left_out:
+        para = Paragraph().add(
+            f"Of the {counts.n_all:,} cases, {counts.n_complete:,} have a score "
+            f"from both algorithms; every number below uses these only (the "
+            f"{counts.n_left_out:,} others, missing "
+            + _and([f"{int(k)} of {a}" for a, k in counts.holes.items()])
+            + ", are left out). ",
+            *biased_caution(counts).pieces,
+        )
+        paragraph(para)
 
     mean_ranks = average_ranks(scores, higher_is_better=higher_is_better)
     frame = _summary_frame(scores, mean_ranks, None, None, aliases)
     direction = "higher" if higher_is_better else "lower"
+    complete = " complete" if counts.n_left_out else ""
     caption = (
-        f"The two algorithms over the {scores.shape[0]} cases: mean rank "
+        f"The two algorithms over the {scores.shape[0]}{complete} cases: mean rank "
         f"(1 = best; {direction} scores are better) and mean score."
     )
     kinds = {"mean rank": "rank"}

@@ -64,6 +64,7 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
             "core_text = report.core_two(",
             "    scores, wilcoxon=wilcoxon, signrank=signrank, alpha=ALPHA,",
             "    score_unit=SCORE_UNIT, aliases=ALIASES, detailed=not CORE_ONLY,",
+            "    raw=raw.rename(columns=ALIASES),",
             "    **direction,",
             ")",
         ]
