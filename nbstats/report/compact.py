@@ -108,10 +108,11 @@ def data_notes(
             "tests, the rank-based post-hoc tests, the critical-difference "
             "diagram and the joint Bayesian statements) use the complete cases "
             "below, while Skillings and Mack's test (Friedman's for missing "
-            "cells), the rank intervals' Wilcoxon tests and the Bayesian "
-            "signed-rank test of each pair use every case where the algorithms "
-            "have a score (the pair table gives their number), so the two can "
-            "differ on a pair. "
+            "cells) and the Bayesian Plackett–Luce ranking use every case as it "
+            "is (a case ranks the algorithms it has), and the rank intervals' "
+            "Wilcoxon tests and the Bayesian signed-rank test of each pair use "
+            "every case where both algorithms have a score (the pair table "
+            "gives their number), so the two can differ on a pair. "
         )
     if dropped:
         missing = raw.loc[raw.index.isin(dropped)].isna().sum().to_numpy()
@@ -129,7 +130,12 @@ def data_notes(
             f": {_and(shown)}"
             + (f" and {more} more" if more else "")
             + f". Missing scores per algorithm: {', '.join(which)}. "
-            f"The analyses use the remaining {len(scores)} cases. "
+            + (
+                f"The analyses of every algorithm at once use the remaining "
+                f"{len(scores)} cases. "
+                if nan_policy == "pairwise" and layout != "two-sample"
+                else f"The analyses use the remaining {len(scores)} cases. "
+            )
         )
     elif nan_policy == "omit":
         para.add("No score is missing, so no case was dropped. ")

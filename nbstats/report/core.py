@@ -384,7 +384,8 @@ def core(
         figure(
             "fig:cd",
             f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
-            f"algorithms and the Nemenyi critical difference CD = "
+            f"algorithms over the {n:,}{' complete' if counts.n_left_out else ''} "
+            "cases and the Nemenyi critical difference CD = "
             f"{format_number(nemenyi.critical_difference, 'statistic')} at α = "
             f"{_n(nemenyi.alpha)}; "
             "algorithms joined by a bar are not significantly different.",
