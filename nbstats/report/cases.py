@@ -173,12 +173,14 @@ def core_cases(
     *,
     n_algorithms: int,
     plackett_luce: Any = None,
+    frequentist: bool = True,
 ) -> Paragraph:
     """The answer-first part's sentences on the cases: how many were
     complete, how many left out, how many algorithms had holes (Table 1's
-    column ``missing`` names them), and — when the
-    complete cases are fewer than half — the risk of a biased subset
-    (empty when no score is missing)."""
+    column ``missing`` names them), which analyses use which cases
+    (``frequentist``: the report has Friedman, Nemenyi and Figure 1), and —
+    when the complete cases are fewer than half — the risk of a biased
+    subset (empty when no score is missing)."""
     para = Paragraph()
     if counts.n_left_out == 0:
         return para
@@ -195,8 +197,13 @@ def core_cases(
         "each algorithm's). "
     )
     ranked = (
-        "The mean ranks, the groups, the Friedman and Nemenyi tests and "
-        f"Figure 1 use the {_count(counts.n_complete)} complete cases only"
+        "The mean ranks"
+        + (
+            ", the groups, the Friedman and Nemenyi tests and Figure 1"
+            if frequentist
+            else ""
+        )
+        + f" use the {_count(counts.n_complete)} complete cases only"
     )
     if nan_policy == "pairwise" and plackett_luce is not None:
         para.add(

@@ -376,6 +376,7 @@ def core(
         nan_policy,
         n_algorithms=m,
         plackett_luce=plackett_luce,
+        frequentist=nemenyi is not None,
     )
     if opening.pieces:  # first: on the report's first page
         paragraph(opening)

@@ -18,6 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy.stats import rankdata
 
 import nbstats
@@ -371,3 +374,71 @@ def test_every_result_records_its_cases(tabzilla):
     assert len(nbstats.bayes_plackett_luce(complete, random_state=0).cases) == 46
     ci = nbstats.rank_ci(tabzilla, method="id-wilcoxon-2s", nan_policy="pairwise")
     assert len(ci.cases) == 171
+
+
+# -- properties -------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 12), st.integers(2, 6)),
+        elements=st.sampled_from([np.nan, 0.1, 0.5, 0.9]),
+    )
+)
+def test_case_counts_match_brute_force(values):
+    raw = pd.DataFrame(values, columns=[f"A{j}" for j in range(values.shape[1])])
+    counts = case_counts(raw)
+    complete = sum(all(not np.isnan(v) for v in row) for row in values)
+    assert counts.n_complete == complete
+    assert counts.n_left_out == len(values) - complete
+    assert counts.n_missing == int(np.isnan(values).sum())
+    assert counts.holes.sum() == counts.n_missing
+    assert list(counts.holes) == sorted(counts.holes, reverse=True)
+    assert counts.mostly_left_out == (complete < len(values) / 2)
+    shared = [
+        sum(1 for row in values if not np.isnan(row[i]) and not np.isnan(row[j]))
+        for i in range(values.shape[1])
+        for j in range(i + 1, values.shape[1])
+    ]
+    assert pair_case_range(raw) == (min(shared), max(shared))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "b", "equivalent", "undecided", "indeterminate"]),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_outcome_counts_always_add_up_to_the_pairs(decisions):
+    pairs = pd.DataFrame(
+        {
+            "a": [f"W{i}" for i in range(len(decisions))],
+            "b": [f"B{i}" for i in range(len(decisions))],
+            "decision": decisions,
+        }
+    )
+
+    class Pairs:
+        prior, rope = "idp", 0.01
+
+    Pairs.pairs = pairs
+    text = outcome_counts(Pairs).text()
+    found = [
+        int(n)
+        for n in re.findall(
+            r"(?:decided better in |worse-ranked in )(\d+)|(\d+) are ", text
+        )
+        for n in n
+        if n
+    ]
+    assert sum(found) == len(decisions), text
+    named = re.search(r"worse-ranked in \d+ \(([^)]*)\)", text)
+    worse = [f"W{i} over B{i}" for i, d in enumerate(decisions) if d == "a"]
+    if worse:
+        shown = named[1]
+        for pair in worse[:9]:
+            assert pair in shown
