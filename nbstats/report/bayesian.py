@@ -313,8 +313,11 @@ def bayesian(
         "fig:joint",
         ("Lower posterior" if lower else "Posterior")
         + " probability that the column algorithm is better than the row "
-        f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}), "
-        "algorithms by mean rank; framed cells are accepted joint statements"
+        f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}"
+        + ("" if joint.cases is None else f", on the {len(joint.cases):,} cases")
+        + "), "
+        "algorithms in the order of Table 1 (mean rank over its cases); framed "
+        "cells are accepted joint statements"
         + (
             ", dashed frames accepted statements of practical equivalence."
             if getattr(joint, "rope", 0) > 0
