@@ -284,9 +284,10 @@ def methods_cases(
             "the Bayesian signed-rank tests",
         ),
     ]
-    names = [what for result, what in complete if result is not None] or [
-        "every analysis"
-    ]
+    names = [what for result, what in complete if result is not None]
+    if not names and (nan_policy != "pairwise" or raw.shape[1] == 2):
+        # two algorithms, or "omit": every test is on the complete cases
+        names = ["every analysis"]
     used = {
         len(result.cases)
         for result, _ in complete
