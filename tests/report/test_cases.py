@@ -442,3 +442,25 @@ def test_outcome_counts_always_add_up_to_the_pairs(decisions):
         shown = named[1]
         for pair in worse[:9]:
             assert pair in shown
+
+
+def test_methods_cases_names_only_the_analyses_run(tabzilla):
+    from nbstats.report.cases import methods_cases
+    from nbstats.results.prose import Paragraph
+
+    ci = nbstats.rank_ci(tabzilla, method="id-wilcoxon-2s", nan_policy="pairwise")
+    para = Paragraph()
+    methods_cases(para, tabzilla, nan_policy="pairwise", rank_ci=ci)
+    text = para.text()
+    assert "complete cases only" not in text  # nothing ran on them
+    low, high = pair_case_range(tabzilla)
+    assert f"shared cases (from {low} to {high} cases per pair)" in text
+    # "omit", or two algorithms: every test on the complete cases
+    para = Paragraph()
+    methods_cases(para, tabzilla[["CatBoost", "TabPFNModel"]], nan_policy="pairwise")
+    complete = len(tabzilla[["CatBoost", "TabPFNModel"]].dropna())
+    assert f"Every analysis used the {complete} complete cases only" in para.text()
+    # no hole, nothing to say
+    para = Paragraph()
+    methods_cases(para, tabzilla.dropna(), nan_policy="omit")
+    assert para.text() == ""
