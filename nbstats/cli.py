@@ -184,7 +184,8 @@ def _prepare(
             f"with missing scores: {shown}{more}"
             + (
                 " from the analyses of all algorithms at once; each pair's "
-                "Bayesian signed-rank test uses every case where both have a score."
+                "tests use every case where both have a score, and Skillings-Mack "
+                "and Plackett-Luce every case as it is."
                 if policy == "pairwise"
                 else "."
             )

@@ -178,9 +178,15 @@ def build_report(
         every case with a missing score, and the report names those cases and
         counts the missing scores per algorithm. ``"pairwise"``: as
         ``"omit"`` for the analyses that compare every algorithm on the same
-        cases, but the Bayesian signed-rank table tests each pair on every
-        case where both have a score and gives their number; the report
-        says so.
+        cases (mean ranks, Friedman, Nemenyi, Holm, Bayesian Friedman, joint
+        statements), but each pair's tests (the Bayesian signed-rank table,
+        the rank intervals' Wilcoxon tests) use every case where both have a
+        score, Skillings and Mack's test every case, and the Plackett–Luce
+        ranking (P(best) and expected rank in Table 1) every case, each
+        ranking the algorithms it has. Either way the report states the
+        cases of every table column and analysis (Table 1's caption, the
+        first page, Methods), and warns on the first page when the complete
+        cases are fewer than half.
     aliases : "auto", bool or mapping
         Short names in tables and figures: ``"auto"`` gives A, B, … to each
         name longer than 20 characters and leaves the others as they are,
@@ -387,6 +393,7 @@ def _prepare(
         hierarchical=hierarchical,
         score_unit=score_unit,
         core_only=core_only,
+        n_given=len(given.table),
     )
     # before the notebook: a size its analyses cannot finish in the memory
     # ceiling is refused now, not after a minute inside the kernel

@@ -17,6 +17,7 @@ import importlib.metadata
 from collections.abc import Sequence
 from typing import Any
 
+from nbstats.report.cases import methods_cases
 from nbstats.report.references import (  # noqa: F401  (re-exported)
     REFERENCES,
     Alt,
@@ -67,6 +68,9 @@ def methods_paragraph(
     nemenyi_warning: str = "",
     plackett_luce: Any = None,
     cited: Sequence[str] = (),
+    raw: Any = None,
+    nan_policy: str = "raise",
+    skillings_mack: Any = None,
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
@@ -85,7 +89,11 @@ def methods_paragraph(
     ``nemenyi_warning`` a sentence on Nemenyi's power (from
     :func:`nbstats.report.core.power_warning`); ``plackett_luce`` the
     :func:`~nbstats.bayes_plackett_luce` result; ``cited`` the keys the
-    report cites before Methods (the numbers go on from there).
+    report cites before Methods (the numbers go on from there). ``raw``:
+    the scores as given, missing ones included; with it the paragraph states
+    the cases of every analysis under ``nan_policy`` (``skillings_mack``:
+    that test's result under ``"pairwise"``;
+    :func:`nbstats.report.cases.methods_cases`) instead of ``dropped``.
 
     Returns
     -------
@@ -97,10 +105,18 @@ def methods_paragraph(
     context = MethodsContext(
         seed=seed, score_unit=score_unit, loss=loss, fold_design=fold_design
     )
-    _data_sentences(p, n_cases, n_algorithms, higher_is_better, folds)
+    n_given = n_cases if raw is None else len(raw)
+    _data_sentences(p, n_given, n_algorithms, higher_is_better, folds)
     if fold_tests is not None:
         p.add(*fold_tests.methods_sentence(context).pieces)
-    if dropped:
+    if raw is not None:
+        methods_cases(
+            p, raw, nan_policy=nan_policy, friedman=friedman, nemenyi=nemenyi,
+            holm=holm, bayes_friedman=bayes_friedman, joint=bayes_posthoc,
+            skillings_mack=skillings_mack, signrank=signrank, rank_ci=rank_ci,
+            plackett_luce=plackett_luce,
+        )  # fmt: skip
+    elif dropped:
         p.add(
             f"{dropped} case{'s' if dropped > 1 else ''} with a missing score "
             f"{'were' if dropped > 1 else 'was'} dropped before the analyses. "

@@ -226,7 +226,7 @@ pair_scores = raw.rename(columns=ALIASES) if NAN_POLICY == "pairwise" else score
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
 if not CORE_ONLY:  # the answer-first part alone has its own caption
-    report.summary(scores, **direction)
+    report.summary(scores, n_given=len(raw), **direction)
 """
     )
     folds_section = settings.fold_scores is not None
@@ -293,7 +293,7 @@ def _appendix_cells(
         appendix.append("report.appendix_bayesian(signrank, joint)")
         labels += ["tab:signrank-all", "tab:joint"] if typeset else []
     if ranks:
-        appendix.append("report.appendix_ranks(rank_ci)")
+        appendix.append("report.appendix_ranks(rank_ci, RANK_ORDER)")
         labels.append("tab:ranks")
     nb.code("\n".join(appendix), tables=labels)
 
@@ -310,7 +310,12 @@ def _methods_cell(nb: _Cells, settings: ReportSettings, *, folds: bool) -> None:
         results.append("wilcoxon=wilcoxon, sign=sign," if freq else "")
         results.append("signrank=signrank, bayes_sign=bayes_sign," if bayes else "")
     else:
-        results.append("friedman=friedman, nemenyi=nemenyi, holm=holm," if freq else "")
+        results.append(
+            "friedman=friedman, nemenyi=nemenyi, holm=holm, "
+            "skillings_mack=skillings_mack,"
+            if freq
+            else ""
+        )
         results.append(
             "bayes_friedman=bayes_friedman, signrank=signrank, joint=joint,"
             if bayes
@@ -330,7 +335,8 @@ def _methods_cell(nb: _Cells, settings: ReportSettings, *, folds: bool) -> None:
 methods = report.methods(
     scores, seed=SEED, loss=LOSS, folds=FOLDS, dropped=len(raw) - len(scores),
     score_unit=SCORE_UNIT, nemenyi_warning=NEMENYI_WARNING,
-    cited=core_text.keys, **direction,
+    cited=core_text.keys, raw=raw.rename(columns=ALIASES), nan_policy=NAN_POLICY,
+    **direction,
     {arguments}
 )
 """
@@ -568,7 +574,11 @@ rank_ci = nbstats.rank_ci(
     pair_scores, method={RANK_CI_METHOD!r}, alpha=ALPHA, **direction,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
-report.rank_intervals(rank_ci, compact={compact!r})
+# rows in the order of Table 1 (mean ranks over the complete cases)
+RANK_ORDER = list(
+    nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index
+)
+report.rank_intervals(rank_ci, compact={compact!r}, order=RANK_ORDER)
 """,
             tables=[] if compact else ["tab:ranks"],
             figures=["fig:ranks"],

@@ -64,6 +64,7 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
             "core_text = report.core_two(",
             "    scores, wilcoxon=wilcoxon, signrank=signrank, alpha=ALPHA,",
             "    score_unit=SCORE_UNIT, aliases=ALIASES, detailed=not CORE_ONLY,",
+            "    raw=raw.rename(columns=ALIASES),",
             "    **direction,",
             ")",
         ]
@@ -75,7 +76,8 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
         "core_text = report.core(",
         "    scores, friedman=friedman, nemenyi=nemenyi,",
         "    plackett_luce=plackett_luce, alpha=ALPHA, aliases=ALIASES,",
-        "    detailed=not CORE_ONLY, **direction,",
+        "    detailed=not CORE_ONLY, raw=raw.rename(columns=ALIASES),",
+        "    nan_policy=NAN_POLICY, **direction,",
         ")",
     ]
     nb.code("\n".join(source), tables=["tab:core"], figures=["fig:cd"] if freq else [])

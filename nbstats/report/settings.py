@@ -215,8 +215,10 @@ def make_settings(
     hierarchical: bool = False,
     score_unit: str | None = None,
     core_only: bool = False,
+    n_given: int | None = None,
 ) -> ReportSettings:
-    """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
+    """Check every report argument; clear ``ValueError``/``TypeError`` otherwise
+    (``n_given``: the cases given, when ``table`` holds the complete ones)."""
     from nbstats.stats.bayes.decision import (
         check_gamma,
         check_rope,
@@ -225,10 +227,10 @@ def make_settings(
     )
 
     if title is None:
-        title = (
-            f"Statistical comparison of {table.shape[1]} algorithms on "
-            f"{table.shape[0]} cases"
-        )
+        on = f"{table.shape[0]} cases"
+        if n_given is not None and n_given != table.shape[0]:
+            on = f"{n_given} cases ({table.shape[0]} complete)"
+        title = f"Statistical comparison of {table.shape[1]} algorithms on {on}"
     title = check_title(title)
     if isinstance(analyses, str):
         analyses = (analyses,)

@@ -425,6 +425,10 @@ class BayesSignedRankPairsResult(Result):
         The largest Monte Carlo standard error of any pair's probabilities.
     method : str
         ``"montecarlo"`` or ``"normal"`` (see :func:`nbstats.bayes_signrank`).
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used;
+        with ``nan_policy="pairwise"`` every case some pair used, and
+        ``pairs["n"]`` how many each pair used.
     """
 
     pairs: pd.DataFrame
@@ -439,6 +443,7 @@ class BayesSignedRankPairsResult(Result):
     n_samples: int
     mc_error: float = float("nan")
     method: str = "montecarlo"
+    cases: pd.Index | None = None
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph

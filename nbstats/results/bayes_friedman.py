@@ -87,6 +87,8 @@ class BayesFriedmanResult(Result):
         statistic must exceed).
     n_permutations : int or None
         Permutations of ``calibration="permutation"``, else ``None``.
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used.
     """
 
     mean_ranks: pd.Series
@@ -107,6 +109,7 @@ class BayesFriedmanResult(Result):
     posterior_mass: float | None = None
     calibration: str = "benavoli"
     n_permutations: int | None = None
+    cases: pd.Index | None = None
 
     @property
     def credible_level(self) -> float:

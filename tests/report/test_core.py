@@ -47,7 +47,10 @@ def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
         pages = [page.extract_text() or "" for page in pdf.pages]
     assert len(pages) <= 2, f"{len(pages)} pages"
     assert "Table 1:" in pages[0] or table.shape[1] > 50
-    with_figure = [i for i, text in enumerate(pages) if "Figure 1:" in text]
+    # (a tightly set caption line comes out of pdfplumber without its spaces)
+    with_figure = [
+        i for i, text in enumerate(pages) if "Figure1:" in "".join(text.split())
+    ]
     assert with_figure and with_figure[0] <= 1
     if table.shape[1] > 50:  # Table 1 in two halves, every algorithm in it
         words = " ".join(pages).split()
@@ -55,7 +58,7 @@ def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
             assert name in words or len(name) > 20, name
         assert "Aliases: A:" in " ".join(pages)
     whole = " ".join(pages)
-    assert "Critical-difference diagram" in whole
+    assert "Critical-differencediagram" in "".join(whole.split())
     assert "P(best)" in whole and "Plackett" in whole
     # only the core: no detailed section, no Methods
     assert "Omnibus tests" not in whole and "Methods" not in whole

@@ -370,6 +370,7 @@ def bayes_friedman(
         posterior_mass=posterior_mass,
         calibration=calibration,
         n_permutations=n_permutations if calibration == "permutation" else None,
+        cases=table.index.copy(),
     )
 
 

@@ -192,6 +192,8 @@ def bayes_signrank_pairs(
         n_samples=n_samples,
         mc_error=float(max(errors)),
         method=rows_method(method, n),
+        # with missing cells: the cases at least one pair shares
+        cases=table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy(),
     )
 
 

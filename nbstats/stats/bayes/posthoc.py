@@ -303,6 +303,7 @@ def bayes_posthoc(
         prior_at=prior_at,
         rope_probabilities=None if rope_matrix is None else given_order(rope_matrix),
         prior=prior,
+        cases=table.index.copy(),
     )
 
 
