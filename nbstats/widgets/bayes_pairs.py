@@ -377,7 +377,13 @@ class PairPosteriors:
                     prior == "idp", counts[a:b],
                 )  # fmt: skip
 
-            in_halves(count, self.n_pairs, right.size)
+            if prior == "idp":  # every placement of the pseudo-observation
+                engine = PairBlocks(self.draws, prior, 0.0, rope, s, self.gammas)
+                counts = engine.placement_counts(
+                    self.sums.sorted, right, left, g0, inverse, extra
+                )
+            else:
+                in_halves(count, self.n_pairs, right.size)
             self._rope = (key, counts)
         return self._rope[1]
 
@@ -405,7 +411,9 @@ class PairPosteriors:
         parts["uniforms"] = self.shared["uniforms"]
         parts["total"] = self.shared["total"]
         posterior = posterior.with_mirrored(mirrored)
-        return posterior.result(parts, s=s, threshold=threshold, names=names)
+        return posterior.result(
+            parts, s=s, threshold=threshold, names=names, weights=self.draws
+        )
 
     def _posterior(self, k: int, prior: str, rope: float) -> SignedRankPosterior:
         """Pair k's canonical posterior, made when first shown (the matrix

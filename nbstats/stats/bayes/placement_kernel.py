@@ -126,7 +126,9 @@ def placement_states(
 
 
 @numba.njit(inline="always")
-def clear_code(left: float, right: float, margin: float) -> np.int64:  # pragma: no cover
+def clear_code(
+    left: float, right: float, margin: float
+) -> np.int64:  # pragma: no cover
     """The most probable of (left, rope = 1 - left - right, right) when it
     beats both others by more than ``margin``, else -1."""
     middle = 1.0 - left - right
