@@ -1,4 +1,4 @@
-"""Compiled kernels of the exact near-ignorance bounds with a rope (see :mod:`.placements`).
+"""Compiled kernels of the exact near-ignorance bounds with a rope (:mod:`.placements`).
 
 :func:`placement_states` lists, for every pair, the finitely many states of
 the prior's pseudo-observation as its placement z0 runs over the extended
@@ -80,7 +80,7 @@ def placement_states(
                     best, best_hi, best_lo = 1, h, l_
             if i_self < 2:
                 h = -rope if i_self == 0 else rope
-                if best < 0 or h < best_hi or (h == best_hi and 0.0 < best_lo):
+                if best < 0 or h < best_hi or (h == best_hi and best_lo > 0.0):
                     best, best_hi, best_lo = 2 + i_self, h, 0.0
             hi[t], lo[t], kind[t] = best_hi, best_lo, best
             if best == 0:

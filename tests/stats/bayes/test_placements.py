@@ -56,10 +56,8 @@ def brute_force(z, rope, s, n_samples, seed, placements):
     w = _weights(zs.size, n_samples, seed, s)
     w0, wc = w[:, 0], w[:, 1:]
     pair = zs[:, None] + zs[None, :]
-    if rope > 0:
-        cuts = [(+1, 2 * rope), (-1, 2 * rope)]  # right, left
-    else:
-        cuts = [(+1, 0.0)]
+    # right and left, or θ
+    cuts = [(+1, 2 * rope), (-1, 2 * rope)] if rope > 0 else [(+1, 0.0)]
     # the cases' own pairs once; the pseudo-observation's per placement
     quad = [np.einsum("di,ij,dj->d", wc, np.heaviside(sg * pair - c, 0.5), wc)
             for sg, c in cuts]  # fmt: skip
