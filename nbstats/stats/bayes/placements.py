@@ -53,7 +53,13 @@ import numpy as np
 
 from nbstats.stats.bayes.weights import DirichletWeights
 
-__all__ = ["MARGIN", "placement_bounds", "placement_counts", "placement_states"]
+__all__ = [
+    "MARGIN",
+    "count_block",
+    "placement_bounds",
+    "placement_counts",
+    "placement_states",
+]
 
 #: A draw whose winning region beats the others by more than this at the
 #: triangle's corners is counted once for every placement: far above the
@@ -107,32 +113,73 @@ def placement_counts(
 
     Returns ``base`` (K × 3: draws won by one region at every placement) and
     ``placed`` (K × states × 3: the other draws' winners at each state); a
-    region's count at state c is ``base + placed[:, c]``.
+    region's count at state c is ``base + placed[:, c]``. The work is
+    :func:`count_block` on each block of the draws.
     """
-    from nbstats.stats.bayes.pair_sums import in_halves
-    from nbstats.stats.bayes.placement_kernel import placement_counts as compiled
-
     k, width = states.shape[0], states.shape[1]
     base = np.zeros((k, 3), dtype=np.int64)
     placed = np.zeros((k, width, 3), dtype=np.int64)
-    permute = orders is not None
-    order = np.ascontiguousarray(orders) if permute else np.zeros((k, 0), np.int64)
     lo, hi = (0, draws.n_samples) if rows is None else (rows.start, rows.stop)
     for chunk in draws.blocks():
         start, stop = max(lo, chunk.rows.start), min(hi, chunk.rows.stop)
         if start >= stop:
             continue
         e = chunk.exponentials[start - chunk.rows.start : stop - chunk.rows.start]
-        e = np.ascontiguousarray(e)
-
-        def run(a: int, b: int, e=e, start=start) -> None:
-            compiled(
-                e, start, order[a:b], permute, states[a:b], right[a:b], left[a:b],
-                g0, inverse, extra, MARGIN, base[a:b], placed[a:b],
-            )  # fmt: skip
-
-        in_halves(run, k, k * e.shape[0])
+        at = slice(start, stop)
+        count_block(
+            e, states, right[:, at], left[:, at], g0[at], inverse[at], extra[at],
+            base, placed, orders=orders,
+        )  # fmt: skip
     return base, placed
+
+
+def count_block(
+    exponentials: np.ndarray,
+    states: np.ndarray,
+    right: np.ndarray,
+    left: np.ndarray,
+    g0: np.ndarray,
+    inverse: np.ndarray,
+    extra: np.ndarray,
+    base: np.ndarray,
+    placed: np.ndarray,
+    *,
+    orders: np.ndarray | None = None,
+) -> None:
+    """:func:`placement_counts` of one block of draws, added to ``base`` and
+    ``placed``: a pure function of the block (its exponentials, rows × n,
+    and the same rows of the per-draw arrays), so blocks may come in any
+    order and any size, in two threads over the pairs.
+
+    Examples
+    --------
+    >>> z = np.array([[-0.2, 0.1, 0.3]])
+    >>> states = placement_states(z, 0.05)
+    >>> e = np.ones((1, 3))
+    >>> right, left = np.array([[6.0]]), np.array([[1.0]])  # of 9
+    >>> g0, inverse = np.array([0.5]), np.array([1 / 3.5**2])
+    >>> extra = np.array([1 - (3 / 3.5) ** 2])
+    >>> base = np.zeros((1, 3), np.int64)
+    >>> placed = np.zeros((1, states.shape[1], 3), np.int64)
+    >>> count_block(e, states, right, left, g0, inverse, extra, base, placed)
+    >>> base.tolist()  # right wins at every placement
+    [[0, 0, 1]]
+    """
+    from nbstats.stats.bayes.pair_sums import in_halves
+    from nbstats.stats.bayes.placement_kernel import placement_counts as compiled
+
+    k = states.shape[0]
+    permute = orders is not None
+    order = np.ascontiguousarray(orders) if permute else np.zeros((k, 0), np.int64)
+    e = np.ascontiguousarray(exponentials, dtype=float)
+
+    def run(a: int, b: int) -> None:
+        compiled(
+            e, 0, order[a:b], permute, states[a:b], right[a:b], left[a:b], g0,
+            inverse, extra, MARGIN, base[a:b], placed[a:b],
+        )  # fmt: skip
+
+    in_halves(run, k, k * e.shape[0])
 
 
 def placement_bounds(base: np.ndarray, placed: np.ndarray) -> np.ndarray:
