@@ -12,10 +12,13 @@ sorted statements, and :func:`statement_table` writes the statements of
 
 Under the near-ignorance prior (``SignedRankEvents(..., prior="idp")``) a
 pair's code in a draw is the region that holds there for every prior of the
-set, or :data:`~nbstats.stats.bayes.joint_kernel.UNSETTLED`: the shares are
-then lower probabilities and the joint ones lower joint probabilities, so an
-accepted statement holds whatever the prior (the pair tables' lower bounds,
-:mod:`nbstats.stats.bayes.bounds`, on the joint procedure's draws).
+set, or :data:`~nbstats.stats.bayes.joint_kernel.UNSETTLED`: the share of
+draws in which statements all hold is then a lower joint probability. With a
+rope each pair's marginal is its exact lower probability over every placement
+of the pseudo-observation (:mod:`nbstats.stats.bayes.placements`, on the joint
+procedure's draws, as the pair tables' bounds), and a prefix's joint
+probability is raised to the Fréchet bound of those marginals where that is
+higher; so an accepted statement holds whatever the prior.
 """
 
 from __future__ import annotations
