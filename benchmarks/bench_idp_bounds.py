@@ -16,8 +16,8 @@ rope 1, 20,000 draws, IDP) and of the Bayesian dashboard's pair matrix at 50
 algorithms (:class:`~nbstats.widgets.bayes_pairs.PairPosteriors`, 30 cases,
 5,000 draws as the dashboard takes them, IDP with a rope): the first matrix
 (sums and counts) and a change of s (counts only). The best of a few
-repetitions, so that other work on the machine counts less; the load
-average is printed.
+repetitions, wall and processor time (all threads; on a shared machine the
+wall time follows the load); the load average is printed.
 """
 
 from __future__ import annotations
@@ -61,13 +61,17 @@ def decisions() -> None:
         print(f"  mean width upper - lower: {widths}")
 
 
-def best_of(function, repeats: int) -> float:
-    times = []
+def best_of(function, repeats: int) -> str:
+    """The best wall time and the best processor time (all threads) of a few
+    runs: on a shared machine the wall time follows the load, the processor
+    time much less (it counts the work)."""
+    walls, cpus = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return f"wall {min(walls):.3f} s, processor {min(cpus):.3f} s"
 
 
 def dashboard_scores(m: int = 50, n: int = 30) -> pd.DataFrame:
@@ -95,7 +99,7 @@ def speed(repeats: int) -> None:
             )  # fmt: skip
 
     table()  # compile
-    print(f"pairs table, 50 algorithms, 20,000 draws: {best_of(table, repeats):.2f} s")
+    print(f"pairs table, 50 algorithms, 20,000 draws: {best_of(table, repeats)}")
 
     scores = dashboard_scores()
     cols = list(scores.columns)
@@ -112,14 +116,14 @@ def speed(repeats: int) -> None:
         return engine
 
     build()  # compile
-    print(f"dashboard matrix, 50 algorithms, first: {best_of(build, repeats):.3f} s")
+    print(f"dashboard matrix, 50 algorithms, first: {best_of(build, repeats)}")
     engine = build()
     values = iter(np.geomspace(0.05, 20, 10 * repeats))
 
     def new_s() -> None:
         engine.probabilities("idp", float(next(values)), rope, 0.05)
 
-    print(f"dashboard matrix, 50 algorithms, new s: {best_of(new_s, repeats):.3f} s")
+    print(f"dashboard matrix, 50 algorithms, new s: {best_of(new_s, repeats)}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

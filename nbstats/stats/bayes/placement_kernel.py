@@ -17,10 +17,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from nbstats.stats.bayes.summary_kernel import region_code
 from nbstats.stats.bayes.walsh_kernel import LANES
 
-__all__ = ["STATE_FIELDS", "clear_code", "placement_counts", "placement_states"]
+__all__ = ["STATE_FIELDS", "placement_counts", "placement_states", "settled"]
 
 #: Fields of a state: the pseudo-observation's pairs (0, j) in the left
 #: region are the sorted cases ``[0, m1)`` in full and ``[m1, m2)`` by half;
@@ -126,19 +125,29 @@ def placement_states(
 
 
 @numba.njit(inline="always")
-def clear_code(
-    left: float, right: float, margin: float
+def settled(
+    low: float, high: float, e: float, margin: float
 ) -> np.int64:  # pragma: no cover
-    """The most probable of (left, rope = 1 - left - right, right) when it
-    beats both others by more than ``margin``, else -1."""
-    middle = 1.0 - left - right
-    if left - middle > margin and left - right > margin:
-        return np.int64(0)
-    if middle - left > margin and middle - right > margin:
-        return np.int64(1)
-    if right - left > margin and right - middle > margin:
-        return np.int64(2)
-    return np.int64(-1)
+    """The region that wins by more than ``margin`` at every point of the
+    triangle ``(low + x, 1 - low - high - x - y, high + y)``, ``x, y ≥ 0``,
+    ``x + y ≤ e``, which holds every placement's shares; else -1.
+
+    A region's lead over another is linear in (x, y), so its smallest lead
+    over the triangle is at a corner — all of the pseudo-observation's share
+    ``e`` left (x = e), in the rope (0, 0) or right (y = e) — and is read off
+    directly: left − rope = ``2 low + high − 1 + 2x + y``, left − right =
+    ``low − high + x − y``, rope − right = ``1 − low − 2 high − x − 2y``.
+    No branches (the outcomes look random).
+    """
+    left_rope = 2.0 * low + high - 1.0
+    left_right = low - high
+    rope_right = 1.0 - low - 2.0 * high
+    s0 = np.int64(left_rope > margin) * np.int64(left_right - e > margin)
+    s1 = np.int64(left_rope + 2.0 * e < -margin) * np.int64(
+        rope_right - 2.0 * e > margin
+    )
+    s2 = np.int64(left_right + e < -margin) * np.int64(rope_right < -margin)
+    return s1 + 2 * s2 - (1 - s0 - s1 - s2)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -171,48 +180,70 @@ def placement_counts(
     pseudo-observation's share left, in the rope, right) wins at every
     placement (the regions where one wins are convex): ``base[k, region]``
     gains 1. Every other draw is evaluated at every state of
-    ``states[k]`` (:func:`placement_states`) and ``placed[k, c, region]``
-    gains 1 for its winner at state c. Outputs are added to, so blocks of
-    draws may come in any order and any size.
+    ``states[k]`` (:func:`placement_states`; the repeated last states once)
+    and ``placed[k, c, region]`` gains 1 for its winner at state c: the
+    region with the largest unnormalised sum ``Q + 2 g0 C + g0² h`` (the
+    common factor ``1 / (g0 + T)²`` changes no comparison), ties to the
+    first of left, rope, right. Outputs are added to, so blocks of draws
+    may come in any order and any size.
     """
     rows, n = exponentials.shape
     n_pairs, width = states.shape[0], states.shape[1]
     pending = np.empty(rows, dtype=np.int64)
+    codes = np.empty(rows, dtype=np.int64)
     prefix = np.zeros((n + 1, LANES))
-    g = np.zeros(LANES)
-    inv = np.zeros(LANES)
+    two_g = np.zeros(LANES)
+    g_squared = np.zeros(LANES)
+    whole = np.zeros(LANES)
     low = np.zeros(LANES)
     high = np.zeros(LANES)
     total = np.zeros(LANES)
     for k in range(n_pairs):
-        found = 0
+        won_left = won_rope = won_right = 0
+        # two passes: the first vectorises (no store at a moving index)
         for r in range(rows):
             d = offset + r
-            hi = right[k, d] * inverse[d]
-            lo = left[k, d] * inverse[d]
-            e = extra[d]
-            at_left = clear_code(lo + e, hi, margin)
-            at_rope = clear_code(lo, hi, margin)
-            at_right = clear_code(lo, hi + e, margin)
-            if at_left >= 0 and at_left == at_rope and at_rope == at_right:
-                base[k, at_left] += 1
-            else:
-                pending[found] = r
-                found += 1
+            code = settled(
+                left[k, d] * inverse[d], right[k, d] * inverse[d], extra[d], margin
+            )
+            codes[r] = code
+            won_left += code == 0
+            won_rope += code == 1
+            won_right += code == 2
+        found = 0
+        for r in range(rows):
+            pending[found] = r  # kept only if unsettled: no branch
+            found += codes[r] < 0
+        base[k, 0] += won_left
+        base[k, 1] += won_rope
+        base[k, 2] += won_right
+        if found == 0:
+            continue
+        # the padding repeats the last state: count it once, copy at the end
+        used = width
+        while used > 1:
+            same = True
+            for f in range(6):
+                same &= states[k, used - 1, f] == states[k, used - 2, f]
+            if not same:
+                break
+            used -= 1
         for start in range(0, found, LANES):
             lanes = min(LANES, found - start)
             for b in range(lanes):
                 r = pending[start + b]
                 d = offset + r
-                g[b], inv[b] = g0[d], inverse[d]
-                low[b], high[b] = left[k, d] * inv[b], right[k, d] * inv[b]
                 acc = 0.0
                 for j in range(n):
                     prefix[j, b] = acc
                     acc += exponentials[r, orders[k, j] if permute else j]
                 prefix[n, b] = acc
                 total[b] = acc
-            for c in range(width):
+                g = g0[d]
+                two_g[b], g_squared[b] = 2.0 * g, g * g
+                whole[b] = (g + acc) * (g + acc)
+                low[b], high[b] = left[k, d], right[k, d]
+            for c in range(used):
                 m1, m2 = states[k, c, 0], states[k, c, 1]
                 k1, k2 = states[k, c, 2], states[k, c, 3]
                 hl, hr = 0.5 * states[k, c, 4], 0.5 * states[k, c, 5]
@@ -221,14 +252,17 @@ def placement_counts(
                 for b in range(lanes):
                     p1 = prefix[m1, b]
                     cross_left = p1 + 0.5 * (prefix[m2, b] - p1)
-                    s2 = total[b] - prefix[k2, b]
-                    cross_right = s2 + 0.5 * ((total[b] - prefix[k1, b]) - s2)
-                    gb = g[b]
-                    x = (2.0 * gb * cross_left + hl * gb * gb) * inv[b]
-                    y = (2.0 * gb * cross_right + hr * gb * gb) * inv[b]
-                    code = region_code(low[b] + x, high[b] + y)
-                    n_left += code == 0
-                    n_rope += code == 1
+                    p2 = prefix[k2, b]
+                    cross_right = (total[b] - p2) + 0.5 * (p2 - prefix[k1, b])
+                    left_sum = low[b] + (two_g[b] * cross_left + hl * g_squared[b])
+                    right_sum = high[b] + (two_g[b] * cross_right + hr * g_squared[b])
+                    middle = whole[b] - left_sum - right_sum
+                    wins_left = (left_sum >= middle) & (left_sum >= right_sum)
+                    n_left += wins_left
+                    n_rope += np.int64(middle >= right_sum) * (1 - np.int64(wins_left))
                 placed[k, c, 0] += n_left
                 placed[k, c, 1] += n_rope
                 placed[k, c, 2] += lanes - n_left - n_rope
+        for c in range(used, width):
+            for q in range(3):
+                placed[k, c, q] = placed[k, used - 1, q]
