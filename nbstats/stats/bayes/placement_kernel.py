@@ -4,12 +4,10 @@
 the prior's pseudo-observation as its placement z0 runs over the extended
 real line; :func:`placement_counts` counts, on a block of draws, how often
 each region wins at each state. A draw whose winner is provably the same at
-every placement (the three corners of the triangle that holds every
-placement's shares agree, with a margin) is counted once; only the others
-are evaluated at every state, 64 draws side by side.
-
-numba's on-disk cache keys a function on its own file only: after a change
-to :func:`~.summary_kernel.region_code`, this file must change too.
+every placement (:func:`settled`: it leads at the three corners of the
+triangle that holds every placement's shares, by more than a rounding
+margin) is counted once; only the others are evaluated at every state, 64
+draws side by side.
 """
 
 from __future__ import annotations

@@ -268,3 +268,40 @@ def test_pairs_table_and_one_pair_agree_bit_for_bit():
                 one, f"prob_{region}_upper"
             )
         assert row.decision == one.decision
+
+
+def test_joint_statements_take_the_exact_marginals_and_a_valid_joint():
+    """bayes_posthoc under IDP with a rope: each statement's probability is
+    its pair's exact lower bound (the pair table's, up to Monte Carlo error:
+    the joint procedure puts the same weight on the same case in every
+    pair), and the joint probability of the first k statements is at least
+    the Fréchet bound Σ prob − (k − 1) and at most the smallest marginal."""
+    rng = np.random.default_rng(11)
+    table = pd.DataFrame(
+        rng.normal(0.0, 1.0, (20, 4)) + [0.0, 0.2, 0.5, 1.2], columns=list("abcd")
+    )
+    draws, rope = 20_000, 0.3
+    post = nbstats.bayes_posthoc(
+        table, test="signrank", prior="idp", s=IDP_DEFAULT_S, rope=rope,
+        n_samples=draws, random_state=3, progress=False,
+    )  # fmt: skip
+    pairs = nbstats.bayes_signrank_pairs(
+        table, rope=rope, n_samples=draws, random_state=4
+    ).pairs.set_index(["a", "b"])
+    mc = 2 * 4 * np.sqrt(0.25 / draws)
+    statements = post.statements
+    for row in statements.itertuples(index=False):
+        key = (row.better, row.worse) if (row.better, row.worse) in pairs.index else (
+            row.worse, row.better)  # fmt: skip
+        pair = pairs.loc[key]
+        if row.relation == "equivalent":
+            lower = pair["prob_rope"]
+        elif row.better == key[1]:
+            lower = pair["prob_right"]
+        else:
+            lower = pair["prob_left"]
+        assert row.prob == pytest.approx(lower, abs=mc)
+    prob = statements["prob"].to_numpy()
+    frechet = np.cumsum(prob) - np.arange(prob.size)
+    assert np.all(statements["joint"].to_numpy() >= frechet - 1e-12)
+    assert np.all(statements["joint"].to_numpy() <= np.minimum.accumulate(prob) + 1e-12)
