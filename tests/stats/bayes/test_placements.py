@@ -305,3 +305,21 @@ def test_joint_statements_take_the_exact_marginals_and_a_valid_joint():
     frechet = np.cumsum(prob) - np.arange(prob.size)
     assert np.all(statements["joint"].to_numpy() >= frechet - 1e-12)
     assert np.all(statements["joint"].to_numpy() <= np.minimum.accumulate(prob) + 1e-12)
+
+
+def test_joint_marginals_equal_whether_the_sums_are_kept_or_streamed():
+    """The dashboard keeps the joint sums, bayes_posthoc streams the draws:
+    the exact marginals are the same counts either way."""
+    from nbstats.stats.bayes.joint import JointDraws
+
+    rng = np.random.default_rng(12)
+    diffs = rng.normal(0.1, 0.5, (15, 6))
+    shares = []
+    for keep in (0.5, 0.0):
+        draws = DirichletWeights(15, 3000, 7, columns_per_case=6)
+        engine = JointDraws(diffs, draws, keep_share=keep)
+        found, joint_of = engine.probabilities(0.8, 0.2, "idp")
+        shares.append(found)
+        order = np.argsort(-found.max(axis=1))
+        assert joint_of(found.argmax(axis=1), order).shape == (6,)
+    np.testing.assert_array_equal(shares[0], shares[1])
