@@ -197,18 +197,21 @@ class PairBlocks:
         g0: np.ndarray,
         inverse: np.ndarray,
         extra: np.ndarray,
+        states: np.ndarray | None = None,
     ) -> np.ndarray:
         """The rope's six counts of K pairs under IDP (K × 6): each region's
         fewest and most draws won over every placement of the prior's
         pseudo-observation (:mod:`~nbstats.stats.bayes.placements`), on
-        these draws."""
+        these draws. ``states``: the pairs' placement states if known (they
+        depend on the sorted differences and the rope only)."""
         from nbstats.stats.bayes.placements import (
             placement_bounds,
             placement_counts,
             placement_states,
         )
 
-        states = placement_states(sorted_z, self.rope)
+        if states is None:
+            states = placement_states(sorted_z, self.rope)
         base, placed = placement_counts(
             self.draws, states, right, left, g0, inverse, extra
         )

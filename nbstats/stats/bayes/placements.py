@@ -194,5 +194,7 @@ def placement_bounds(base: np.ndarray, placed: np.ndarray) -> np.ndarray:
     >>> placement_bounds(base, placed).tolist()
     [[5, 1, 1, 7, 2, 4]]
     """
-    per_state = base[:, None, :] + placed
-    return np.concatenate([per_state.min(axis=1), per_state.max(axis=1)], axis=1)
+    # base is the same at every state: add it after the extremes
+    return np.concatenate(
+        [base + placed.min(axis=1), base + placed.max(axis=1)], axis=1
+    )
