@@ -190,12 +190,11 @@ def placement_counts(
     pending = np.empty(rows, dtype=np.int64)
     codes = np.empty(rows, dtype=np.int64)
     prefix = np.zeros((n + 1, LANES))
-    two_g = np.zeros(LANES)
+    g_lane = np.zeros(LANES)
     g_squared = np.zeros(LANES)
     whole = np.zeros(LANES)
     low = np.zeros(LANES)
     high = np.zeros(LANES)
-    total = np.zeros(LANES)
     for k in range(n_pairs):
         won_left = won_rope = won_right = 0
         # two passes: the first vectorises (no store at a moving index)
@@ -236,11 +235,13 @@ def placement_counts(
                     prefix[j, b] = acc
                     acc += exponentials[r, orders[k, j] if permute else j]
                 prefix[n, b] = acc
-                total[b] = acc
                 g = g0[d]
-                two_g[b], g_squared[b] = 2.0 * g, g * g
+                g_lane[b], g_squared[b] = g, g * g
                 whole[b] = (g + acc) * (g + acc)
-                low[b], high[b] = left[k, d], right[k, d]
+                # the pseudo-observation's pairs with the cases, with its
+                # weight g: 2 g C_left = g (P[m1] + P[m2]) and 2 g C_right =
+                # 2 g T - g (P[k1] + P[k2]), P the prefix sums, halves included
+                low[b], high[b] = left[k, d], right[k, d] + 2.0 * g * acc
             for c in range(used):
                 m1, m2 = states[k, c, 0], states[k, c, 1]
                 k1, k2 = states[k, c, 2], states[k, c, 3]
@@ -248,12 +249,11 @@ def placement_counts(
                 n_left = 0
                 n_rope = 0
                 for b in range(lanes):
-                    p1 = prefix[m1, b]
-                    cross_left = p1 + 0.5 * (prefix[m2, b] - p1)
-                    p2 = prefix[k2, b]
-                    cross_right = (total[b] - p2) + 0.5 * (p2 - prefix[k1, b])
-                    left_sum = low[b] + (two_g[b] * cross_left + hl * g_squared[b])
-                    right_sum = high[b] + (two_g[b] * cross_right + hr * g_squared[b])
+                    gb = g_lane[b]
+                    left_sum = low[b] + gb * (prefix[m1, b] + prefix[m2, b])
+                    left_sum += hl * g_squared[b]
+                    right_sum = high[b] - gb * (prefix[k1, b] + prefix[k2, b])
+                    right_sum += hr * g_squared[b]
                     middle = whole[b] - left_sum - right_sum
                     wins_left = (left_sum >= middle) & (left_sum >= right_sum)
                     n_left += wins_left
