@@ -125,9 +125,9 @@ DECISION_RULE = (
 #: probability; ``{0}`` is the threshold.
 IDP_DECISION_RULE = (
     "each probability is an interval over the prior set — with a rope, the "
-    "shares of posterior draws in which a region is the most probable for "
-    "every and for some placement of the prior's pseudo-observation (inside "
-    "or outside the rope) — and an algorithm was decided better when even "
+    "smallest and largest share of posterior draws in which a region is the "
+    "most probable, over every placement of the prior's pseudo-observation "
+    "(±∞ included) — and an algorithm was decided better when even "
     "its lower posterior probability of being better exceeds {0}, the two "
     "equivalent when even the lower probability of the rope does, undecided "
     "when every upper probability stays at or below it, and indeterminate "

@@ -120,13 +120,18 @@ def bayes_posthoc(
     prior : {"point", "idp"}
         Signed-rank test only. ``"point"``: one prior, its pseudo-observation
         (weight s) at a zero difference. ``"idp"``: the near-ignorance set of
-        :func:`nbstats.bayes_signrank` (every prior of strength s): in each
-        draw a pair's statement holds only if it holds for every prior of
-        the set, so ``prob`` is each statement's *lower* probability and
-        ``joint`` the lower joint probability — an accepted statement holds
-        whatever the prior, as the pair table's decisions do (a pair that
-        :func:`nbstats.bayes_signrank_pairs` calls indeterminate is not
-        accepted, up to Monte Carlo error).
+        :func:`nbstats.bayes_signrank` (every prior of strength s): ``prob``
+        is each statement's *lower* probability — with a rope the exact one,
+        the smallest over every placement of the prior's pseudo-observation
+        (:mod:`nbstats.stats.bayes.placements`); without one the prior at
+        ∓∞ — and ``joint`` a lower joint probability: the share of draws in
+        which every statement holds for every prior of the set, or, with a
+        rope, the Fréchet bound ``Σ prob − (k − 1)`` of the first k
+        statements where that is higher (both hold for every prior; the
+        exact lower joint probability is not searched). An accepted
+        statement holds whatever the prior, as the pair table's decisions
+        do (a pair that :func:`nbstats.bayes_signrank_pairs` calls
+        indeterminate is not accepted, up to Monte Carlo error).
     n_samples : int
         Posterior draws for the joint probabilities.
     higher_is_better : bool
