@@ -85,7 +85,7 @@ def coverage(
     >>> res.tradeoff[["n_algorithms", "n_cases", "left_out"]]
        n_algorithms  n_cases left_out
     0             4        1       ()
-    1             3        2     (C,)
+    1             3        3     (C,)
     2             2        4   (B, C)
     >>> res.per_algorithm.loc["C", "missing"]
     np.int64(2)
