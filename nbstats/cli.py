@@ -34,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.cli_coverage import COVERAGE_WORDS, run_coverage
 from nbstats.cli_options import ANALYSES, build_parser
 from nbstats.cli_text import demo_text, frequentist_analysis
 from nbstats.io.csv import (
@@ -122,6 +123,48 @@ def _prepare(
     Prints a note when a fold column is recognised and when ``--nan-policy
     omit`` drops cases. The keywords hold only the options given.
     """
+    raw, keywords = _read(args, command)
+    is_long = "score" in keywords
+    if args.nan_policy is not None:
+        keywords["nan_policy"] = args.nan_policy
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the note below says it
+        try:
+            # "pairwise" keeps the incomplete cases for the pair tables; the
+            # analyses of all algorithms use the complete ones, checked here
+            checked = dict(keywords)
+            if checked.get("nan_policy") == "pairwise":
+                checked["nan_policy"] = "omit"
+            table = score_table(raw, **checked)
+        except (ValueError, TypeError) as error:  # name the file
+            kind = TypeError if isinstance(error, TypeError) else ValueError
+            raise kind(f"{args.csv}: {error}") from None
+    cases = pd.unique(raw[args.case]) if is_long else raw.index
+    kept = set(table.index)
+    dropped = [c for c in cases if c not in kept]
+    if dropped:
+        shown = ", ".join(f"'{c}'" for c in dropped[:20])
+        more = f" and {len(dropped) - 20} more" if len(dropped) > 20 else ""
+        policy = keywords.get("nan_policy", "omit")
+        _note(
+            f"--nan-policy {policy} dropped {len(dropped)} of {len(cases)} cases "
+            f"with missing scores: {shown}{more}"
+            + (
+                " from the analyses of all algorithms at once; each pair's "
+                "Bayesian signed-rank test uses every case where both have a score."
+                if policy == "pairwise"
+                else "."
+            )
+        )
+    return raw, table, keywords
+
+
+def _read(
+    args: argparse.Namespace, command: argparse.ArgumentParser
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Read the CSV and the options on its data: ``(raw data, keywords)``
+    (long-data columns, folds, ``--aggregate``, ``--min-folds``), without
+    validating the scores."""
     long = {"case": args.case, "algorithm": args.algorithm, "score": args.score}
     is_long = args.algorithm is not None or args.score is not None
     missing = [f"--{k}" for k, v in long.items() if v is None]
@@ -132,6 +175,7 @@ def _prepare(
         )
     per_fold = {"--fold": args.fold, "--aggregate": args.aggregate}
     per_fold["--runs"] = getattr(args, "runs", None)
+    per_fold["--min-folds"] = getattr(args, "min_folds", None)
     given = [option for option, value in per_fold.items() if value is not None]
     if not is_long and given:
         option = given[0]
@@ -165,38 +209,14 @@ def _prepare(
             keywords["fold"] = fold
     if args.aggregate is not None:
         keywords["aggregate"] = args.aggregate
-    if args.nan_policy is not None:
-        keywords["nan_policy"] = args.nan_policy
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # the note below says it
-        try:
-            # "pairwise" keeps the incomplete cases for the pair tables; the
-            # analyses of all algorithms use the complete ones, checked here
-            checked = dict(keywords)
-            if checked.get("nan_policy") == "pairwise":
-                checked["nan_policy"] = "omit"
-            table = score_table(raw, **checked)
-        except (ValueError, TypeError) as error:  # name the file
-            kind = TypeError if isinstance(error, TypeError) else ValueError
-            raise kind(f"{args.csv}: {error}") from None
-    cases = pd.unique(raw[args.case]) if is_long else raw.index
-    kept = set(table.index)
-    dropped = [c for c in cases if c not in kept]
-    if dropped:
-        shown = ", ".join(f"'{c}'" for c in dropped[:20])
-        more = f" and {len(dropped) - 20} more" if len(dropped) > 20 else ""
-        policy = keywords.get("nan_policy", "omit")
-        _note(
-            f"--nan-policy {policy} dropped {len(dropped)} of {len(cases)} cases "
-            f"with missing scores: {shown}{more}"
-            + (
-                " from the analyses of all algorithms at once; each pair's "
-                "Bayesian signed-rank test uses every case where both have a score."
-                if policy == "pairwise"
-                else "."
+    if getattr(args, "min_folds", None) is not None:
+        if "fold" not in keywords:
+            command.error(
+                "argument --min-folds: applies to per-fold data; give --fold "
+                "COLUMN(S) (no fold column was recognised)."
             )
-        )
-    return raw, table, keywords
+        keywords["min_folds"] = args.min_folds
+    return raw, keywords
 
 
 def _report_keywords(
@@ -245,6 +265,7 @@ def _note(text: str) -> None:
 
 # The library's keywords in its messages, as the options that set them.
 _OPTION_WORDS = [
+    *COVERAGE_WORDS,
     ("nan_policy='omit'", "--nan-policy omit"),
     (
         "pass aggregate='mean' or 'median'",
@@ -408,8 +429,18 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
     print(text)
 
 
+def _run_coverage(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    raw, keywords = _read(args, command)
+    run_coverage(args, raw, keywords)
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, argparse.ArgumentParser], None]]
-_COMMANDS = {"demo": _run_demo, "report": _run_report, "analyze": _run_analyze}
+_COMMANDS = {
+    "demo": _run_demo,
+    "report": _run_report,
+    "analyze": _run_analyze,
+    "coverage": _run_coverage,
+}
 
 
 def _skip_iri_grammar() -> None:

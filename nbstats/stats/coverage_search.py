@@ -101,8 +101,8 @@ def best_left_out(missing: np.ndarray, *, method: str = "auto") -> Frontier:
     elif len(holed) <= SUBSET_SUM_MAX:
         rows = [(d, n_, True) for d, n_ in _subset_sums(patterns, holed, max_drop)]
         search = (
-            f"exact: every subset of the {len(holed)} algorithms with holes "
-            "(sum over subsets)"
+            f"exact: every subset of the {len(holed)} algorithm"
+            f"{'s' if len(holed) != 1 else ''} with holes (sum over subsets)"
         )
     else:
         limit = None if method == "exact" else NODE_LIMIT
