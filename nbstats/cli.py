@@ -34,7 +34,7 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.cli_coverage import COVERAGE_WORDS, run_coverage
+from nbstats.cli_coverage import COVERAGE_WORDS, coverage_table, run_coverage
 from nbstats.cli_options import ANALYSES, build_parser
 from nbstats.cli_text import demo_text, frequentist_analysis
 from nbstats.io.csv import (
@@ -398,7 +398,8 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
         from nbstats.stats.analyze import analyze
 
         result = analyze(
-            table,
+            _with_holes(raw, data, table),
+            nan_policy="omit",
             alpha=0.05 if args.alpha is None else args.alpha,
             higher_is_better=not args.lower_is_better,
             rope=0.0 if args.rope is None else args.rope,
@@ -427,6 +428,13 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
         raw, table, data = _prepare(args, command)
         text = report_text(raw, **data, **_report_keywords(args, command, table))
     print(text)
+
+
+def _with_holes(raw: pd.DataFrame, data: dict[str, Any], table: pd.DataFrame) -> Any:
+    """The scores with the cases ``--nan-policy omit`` dropped, so that
+    ``analyze --detail auto`` shows their coverage (``table`` when none was)."""
+    wide, _ = coverage_table(raw, data)
+    return table if len(wide) == len(table) else wide
 
 
 def _run_coverage(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:

@@ -112,22 +112,24 @@ def fold_summary(
 ) -> dict[str, object]:
     """How many folds per-fold long data has: the report states it.
 
-    Without ``min_folds``, every algorithm must have the same folds on a
-    case (:func:`check_folds`). With ``score`` and ``min_folds`` (failed
-    folds, see :func:`nbstats.score_table`), the folds counted are those
-    with a score, and the failed folds are counted too.
+    Without ``score``, every algorithm must have the same folds on a case
+    (:func:`check_folds`). With ``score``, a fold counts when it has a
+    score, and failed folds (see :func:`nbstats.score_table`) are counted
+    too: cells averaged over fewer folds (at least ``min_folds``) and cells
+    left missing.
 
     Returns
     -------
     dict
         ``columns`` (the fold columns), ``min_folds`` and ``max_folds`` (per
         case and algorithm) and, when the columns are ``(run, fold)``-like,
-        ``runs`` (distinct values of the first column). With ``min_folds``
-        also ``minimum`` (the minimum asked for), ``partial_cells`` (cells
-        averaged over fewer folds than their case has), ``fewest_folds``
-        (the fewest folds a used cell averages), ``short_cells`` (cells
-        below the minimum: missing scores), ``cells`` (all cells) and
-        ``failed_folds`` (folds without a score).
+        ``runs`` (distinct values of the first column). With failed folds
+        (or ``min_folds``) also ``minimum`` (the minimum asked for; None:
+        every fold), ``partial_cells`` (cells averaged over fewer folds than
+        their case has), ``fewest_folds`` (the fewest folds a used cell
+        averages), ``short_cells`` (cells below the minimum: missing
+        scores), ``cells`` (all cells) and ``failed_folds`` (folds without a
+        score).
 
     Examples
     --------
@@ -138,7 +140,12 @@ def fold_summary(
     >>> info["min_folds"], info["max_folds"]
     (100, 100)
     """
-    if min_folds is not None and score is not None:
+    if score is not None and (
+        min_folds is not None
+        or len(
+            failed_folds(data, case=case, algorithm=algorithm, score=score, fold=fold)
+        )
+    ):
         return _failed_summary(data, case, algorithm, fold, score, min_folds)
     columns = check_folds(data, case=case, algorithm=algorithm, fold=fold)
     counts = data.groupby([case, algorithm], sort=False).size()
@@ -299,25 +306,25 @@ def _failed_summary(
     algorithm: str,
     fold: str | Sequence[str],
     score: str,
-    min_folds: int,
+    min_folds: int | None,
 ) -> dict[str, object]:
     columns = check_folds(data, case=case, algorithm=algorithm, fold=fold, paired=False)
     kept, failed = usable_folds(
         data, case=case, algorithm=algorithm, score=score, fold=fold,
-        min_folds=min_folds,
+        min_folds=min_folds, refuse=False,
     )  # fmt: skip
     counts = kept.groupby([case, algorithm], sort=False).size()
     per_case = data[[case, *columns]].drop_duplicates().groupby(case).size()
-    used = failed[failed["scored"] >= min_folds]
+    used = failed[failed["scored"] >= (min_folds or np.inf)]
     info: dict[str, object] = {
         "columns": columns,
         "min_folds": int(per_case.min()),
         "max_folds": int(per_case.max()),
-        "minimum": int(min_folds),
+        "minimum": None if min_folds is None else int(min_folds),
         "cells": int(len(per_case) * data[algorithm].nunique()),
         "partial_cells": len(used),
         "fewest_folds": int(counts.min()) if len(counts) else 0,
-        "short_cells": int((failed["scored"] < min_folds).sum()),
+        "short_cells": int((failed["scored"] < (min_folds or np.inf)).sum()),
         "failed_folds": int((failed["folds"] - failed["scored"]).sum()),
     }
     if len(columns) > 1:

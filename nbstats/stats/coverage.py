@@ -13,7 +13,7 @@ from nbstats.results.coverage import CoverageResult
 from nbstats.scores import incomplete_table
 from nbstats.stats.coverage_search import best_left_out
 
-__all__ = ["coverage"]
+__all__ = ["coverage", "missing_log_step", "omitted_coverage"]
 
 
 def coverage(
@@ -215,3 +215,31 @@ def _analyses(table: pd.DataFrame, missing: np.ndarray) -> pd.DataFrame:
         ),
     ]
     return pd.DataFrame(rows, columns=["analysis", "call", "cases"])
+
+
+def omitted_coverage(
+    scores: pd.DataFrame | np.ndarray, table: pd.DataFrame
+) -> CoverageResult | None:
+    """:func:`coverage` of ``scores`` when ``nan_policy="omit"`` dropped cases
+    from them to make ``table`` (None when it dropped none)."""
+    if len(table) == np.shape(scores)[0]:
+        return None
+    return coverage(scores)
+
+
+def missing_log_step(result: CoverageResult) -> dict[str, str]:
+    """The first step of :func:`nbstats.analyze`'s log with missing cells:
+    which cases the analysis stands on."""
+    n, complete = result.n_cases, result.n_complete
+    return {
+        "step": "missing scores",
+        "choice": f"the {complete} complete cases of {n}",
+        "reason": "nan_policy='omit' drops every case with a missing score"
+        + (
+            "; more than half of the cases are left out, and the complete ones "
+            "may be a biased subset (see the coverage below: which algorithms "
+            "to leave out to keep more cases)"
+            if 2 * complete < n
+            else " (see the coverage below)"
+        ),
+    }
