@@ -268,3 +268,46 @@ def test_displays() -> None:
     advice = res.advice()
     assert advice.startswith("16 of 171 cases are complete for all 42 algorithms;")
     assert "keeps 106 complete cases for the other 33" in advice
+
+
+def test_analyze_with_omit_carries_the_coverage() -> None:
+    table = tabzilla()[["CatBoost", "LightGBM", "XGBoost", "TabPFNModel", "SVM"]]
+    with pytest.warns(UserWarning, match="nan_policy='omit'"):
+        res = nbstats.analyze(table, nan_policy="omit", bayes=False)
+    complete = len(table.dropna())
+    assert res.n_cases == complete
+    assert res.coverage == nbstats.coverage(table)
+    step = res.log.iloc[0]
+    assert step["step"] == "missing scores"
+    assert step["choice"] == f"the {complete} complete cases of 171"
+    assert "biased subset" in step["reason"]  # more than half left out
+    assert res.coverage.summary() in res.summary()
+    assert "Which algorithms to leave out" in res._repr_html_()
+
+
+def test_analyze_without_holes_has_no_coverage() -> None:
+    res = nbstats.analyze(nbstats.datasets.load("demsar2006"), bayes=False)
+    assert res.coverage is None
+    assert "missing scores" not in res.log["step"].tolist()
+
+
+def test_refusal_points_to_coverage() -> None:
+    table = tabzilla()
+    with pytest.raises(ValueError, match="missing scores at") as info:
+        nbstats.friedman(table)
+    message = str(info.value)
+    assert "1,040 missing scores in 155 of 171 cases" in message
+    assert "nan_policy='omit' would drop 155 of the 171 cases and keep 16" in message
+    assert "biased subset" in message
+    assert "nbstats.coverage(scores)" in message
+    for name in ("skillings_mack", "bayes_plackett_luce", "bayes_signrank_pairs"):
+        assert name in message
+    # less than half incomplete: no warning of bias
+    small = nbstats.datasets.load("demsar2006")
+    small.iloc[0, 0] = np.nan
+    with pytest.raises(ValueError, match="keep 13\\. nbstats.coverage"):
+        nbstats.friedman(small)
+    # two algorithms: a pair's complete cases are its own; no coverage advice
+    with pytest.raises(ValueError, match="missing scores") as info:
+        nbstats.wilcoxon(small.iloc[:, 0], small.iloc[:, 1])
+    assert "coverage" not in str(info.value)
