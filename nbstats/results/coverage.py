@@ -12,7 +12,7 @@ from nbstats.results.base import Result
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 
-__all__ = ["CoverageResult", "name_list"]
+__all__ = ["CoverageResult", "name_list", "percent"]
 
 #: Incomplete cases listed in a summary (``per_case`` holds them all).
 CASES_SHOWN = 15
@@ -25,9 +25,28 @@ _KINDS = {
     "complete if left out alone": "count",
     "algorithms kept": "count",
     "complete cases": "count",
-    "share of cases": "probability",
-    "missing share": "probability",
 }
+
+
+def percent(count: int, total: int) -> str:
+    """``count`` of ``total`` as a percentage with one decimal, never rounded
+    to 0% or 100% unless it is.
+
+    Examples
+    --------
+    >>> percent(170, 171), percent(171, 171), percent(1, 2000)
+    ('99.4%', '100%', '< 0.1%')
+    """
+    if count == total:
+        return "100%"
+    if count == 0:
+        return "0%"
+    share = 100 * count / total
+    if share < 0.1:
+        return "< 0.1%"
+    if share > 99.9:
+        return "> 99.9%"
+    return f"{share:.1f}%"
 
 
 def name_list(
@@ -149,7 +168,7 @@ class CoverageResult(Result):
             {
                 "algorithms kept": t["n_algorithms"].to_numpy(),
                 "complete cases": t["n_cases"].to_numpy(),
-                "share of cases": t["n_cases"].to_numpy() / self.n_cases,
+                "share of cases": [percent(c, self.n_cases) for c in t["n_cases"]],
                 column: left,
             }
         )
@@ -164,7 +183,7 @@ class CoverageResult(Result):
             {
                 "missing": a["missing"],
                 "present": a["present"],
-                "missing share": a["missing_share"],
+                "missing share": [percent(k, self.n_cases) for k in a["missing"]],
                 "complete if left out alone": a["complete_if_left_out"],
             }
         )
