@@ -99,7 +99,7 @@ def methods_paragraph(
     )
     _data_sentences(p, n_cases, n_algorithms, higher_is_better, folds)
     if folds and folds.get("failed_folds"):
-        p.add(failed_folds_sentence(folds))
+        p.add(failed_folds_sentence(folds, tested=fold_tests is not None))
     if fold_tests is not None:
         p.add(*fold_tests.methods_sentence(context).pieces)
     if dropped:
@@ -178,23 +178,24 @@ def _data_sentences(
         )
 
 
-def failed_folds_sentence(folds: dict[str, Any]) -> str:
+def failed_folds_sentence(folds: dict[str, Any], *, tested: bool = True) -> str:
     """The Methods sentence on failed folds, from :func:`nbstats.fold_summary`
     with ``score`` (its ``failed_folds``, ``partial_cells``, ``fewest_folds``,
     ``short_cells``, ``minimum``; ``fold_tests`` False when the per-fold
-    tests were left out).
+    tests were left out, ``fold_cases`` the cases they use); ``tested``:
+    whether the report ran the per-fold tests (else they go unmentioned).
 
     Examples
     --------
     >>> print(failed_folds_sentence({"failed_folds": 25, "cells": 80,
     ...     "min_folds": 10, "max_folds": 10, "minimum": 8, "partial_cells": 3,
-    ...     "fewest_folds": 8, "short_cells": 3, "fold_tests": False}))
+    ...     "fewest_folds": 8, "short_cells": 3, "fold_cases": 10}))
     ... # doctest: +NORMALIZE_WHITESPACE
     25 of the 800 fold scores were missing (failed runs). 3 (case, algorithm)
     cells are the mean of the 8–9 folds that have a score (at least 8 were
     required); 3 cells with fewer were treated as missing scores. The tests of
-    each case on its own folds were left out: they pair the folds of two
-    algorithms.
+    each case on its own folds, which pair the folds of two algorithms, use
+    only the 10 cases on which every algorithm has every fold.
     """
     failed = int(folds["failed_folds"])
     k_low, k_high = folds["min_folds"], folds["max_folds"]
@@ -226,7 +227,15 @@ def failed_folds_sentence(folds: dict[str, Any]) -> str:
         )
     if folds.get("fold_tests") is False:
         text += (
-            "The tests of each case on its own folds were left out: they pair "
-            "the folds of two algorithms. "
+            "No case has every fold of every algorithm scored, so none could be "
+            "tested on its own folds (those tests pair the folds of two "
+            "algorithms). "
+        )
+    elif tested and folds.get("fold_cases") is not None:
+        n = int(folds["fold_cases"])
+        text += (
+            "The tests of each case on its own folds, which pair the folds of "
+            f"two algorithms, use only the {n} case{'s' if n != 1 else ''} "
+            "on which every algorithm has every fold. "
         )
     return text

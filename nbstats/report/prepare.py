@@ -185,7 +185,7 @@ def prepare(
                 nan_policy="omit" if nan_policy != "raise" else "raise",
                 min_folds=min_folds,
             )
-        given = scores
+        given = scores  # the user's rows, before failed folds are left out
         if fold is not None:
             scores, failed = usable_folds(
                 scores, case=case, algorithm=algorithm, score=score, fold=fold,
@@ -223,15 +223,20 @@ def prepare(
     mapping = make_aliases(complete.columns, aliases)
     shown = {name: alias for name, alias in mapping.items() if alias != name}
     fold_scores = None
-    if folds is not None and failed is not None and len(failed):
-        # the per-fold tests pair the folds of two algorithms: with failed
-        # folds they are left out, and Methods says so
-        folds["fold_tests"] = False
-    elif folds is not None:
-        fold_scores = scores.pivot(
-            index=[case, *folds["columns"]], columns=algorithm, values=score
-        )[list(table.columns)].astype(float)
-        fold_scores = _one_fold_key(fold_scores)
+    if folds is not None:
+        data = scores
+        if failed is not None and len(failed):
+            # the per-fold tests pair the folds of two algorithms: only the
+            # cases whose every fold has every score (Methods says how many)
+            data = given[~given[case].isin(failed["case"])]
+            clean = [c for c in complete.index if c in set(data[case])]
+            folds["fold_cases"] = len(clean)
+            folds["fold_tests"] = bool(clean)
+        if folds.get("fold_tests", True):
+            fold_scores = data.pivot(
+                index=[case, *folds["columns"]], columns=algorithm, values=score
+            )[list(table.columns)].astype(float)
+            fold_scores = _one_fold_key(fold_scores)
     return ReportInput(
         table=table,
         complete=complete,

@@ -49,7 +49,7 @@ def test_amlb_report_states_failed_folds_and_coverage(tmp_path):
         f"{failed} of the 800 fold scores were missing (failed runs). {partial} "
         "(case, algorithm) cells are the mean of the 8–9 folds that have a score "
         f"(at least 8 were required); {short} cells with fewer were treated as "
-        "missing scores. The tests of each case on its own folds were left out"
+        "missing scores."
     ) in text
     # the coverage section
     assert "# Coverage: the missing scores" in text
@@ -122,3 +122,24 @@ def test_failed_folds_sentence_without_a_minimum():
     )  # fmt: skip
     assert text.startswith("1 of the 20 fold scores was missing (failed runs). ")
     assert "1 cell with a failed fold was treated as missing scores." in text
+
+
+def test_amlb_fold_tests_use_the_cases_with_every_fold(tmp_path):
+    data = pd.read_csv(DATA / "amlb_small_acc_folds.csv")
+    path = nbstats.report.report(
+        data, tmp_path / "amlb.ipynb", min_folds=8, nan_policy="omit", runs=1,
+        analyses=("frequentist",), **AMLB,
+    )  # fmt: skip
+    text = _text(nbformat.read(path, as_version=4))
+    counts = data.groupby(["task", "framework"])["acc"].count().unstack()
+    clean = counts.index[(counts == 10).all(axis=1)]
+    assert len(clean) == 11
+    assert (
+        "The tests of each case on its own folds, which pair the folds of two "
+        "algorithms, use only the 11 cases on which every algorithm has every "
+        "fold." in text
+    )
+    section = text[text.index("# Each data set on its own") :]
+    section = section[: section.index("# Methods")]
+    for task in set(data["task"]) - set(clean):
+        assert task not in section
