@@ -13,9 +13,12 @@ where they are cheap, and a stated greedy search otherwise:
 - *integer programme* (more algorithms with holes): for each d, maximise
   ``Σ_p w_p y_p`` subject to ``y_p ≤ x_j`` (j in pattern p's missing set),
   ``Σ_j x_j ≤ d``, x and y binary, where a pattern p is one distinct missing
-  set and ``w_p`` its number of cases; solved by HiGHS's branch and bound
-  (:func:`scipy.optimize.milp`) with a node limit, so a row is either proven
-  optimal or replaced by the greedy answer and marked so;
+  set and ``w_p`` its number of cases. The best of the greedy set and the
+  previous size's set grown by one algorithm is proven optimal when the
+  linear relaxation's bound (rounded down) equals its count; otherwise
+  HiGHS's branch and bound (:func:`scipy.optimize.milp`) solves the
+  programme with a node limit, so a row is either proven optimal or keeps
+  the best set found and is marked not proven;
 - *greedy*: leave out, one at a time, the algorithm that completes the most
   further cases (ties: the one with the most missing cells among the cases
   still incomplete, then the first column).
@@ -108,10 +111,12 @@ def best_left_out(missing: np.ndarray, *, method: str = "auto") -> Frontier:
         limit = None if method == "exact" else NODE_LIMIT
         rows = _integer_programme(patterns, m, max_drop, greedy, limit)
         search = (
-            "exact: integer programme (HiGHS branch and bound)"
+            "exact: integer programme (linear-relaxation bounds, HiGHS branch "
+            "and bound)"
             if all(r[2] for r in rows)
             else "integer programme (HiGHS) where proven within "
-            f"{NODE_LIMIT:,} nodes, greedy elsewhere (marked not exact)"
+            f"{NODE_LIMIT:,} nodes; elsewhere the best set found (greedy, or "
+            "the row above grown by one), marked not proven"
         )
     rows = [(_needed(missing, drop), count, proven) for drop, count, proven in rows]
     return _frontier(rows, search)
@@ -193,46 +198,75 @@ def _integer_programme(
     greedy: list[tuple[tuple[int, ...], int]],
     node_limit: int | None,
 ) -> list[tuple[tuple[int, ...], int, bool]]:
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import lil_matrix
+    """For each d: the best of the greedy set and the previous row's set
+    grown by one algorithm; proven by the LP relaxation's bound when it
+    matches, else by branch and bound (which starts from that count)."""
+    from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
     empty = patterns.get((), 0)
     rows: list[tuple[tuple[int, ...], int, bool]] = [((), empty, True)]
     reachable = sum(patterns.values())
+
+    def count_of(drop: tuple[int, ...]) -> int:
+        inside = set(drop)
+        return sum(w for p, w in patterns.items() if inside.issuperset(p))
+
     for d in range(1, max_drop + 1):
-        used = [(p, w) for p, w in patterns.items() if 0 < len(p) <= d]
         if rows[-1][1] == reachable:
             break
-        k = len(used)
-        # variables: x_0..x_{m-1} (left out), y_0..y_{k-1} (pattern complete)
-        cost = np.concatenate([np.zeros(m), -np.array([w for _, w in used], float)])
-        links = sum(len(p) for p, _ in used)
-        a = lil_matrix((links + 1, m + k))
-        r = 0
-        for i, (pattern, _) in enumerate(used):
-            for j in pattern:  # y_i - x_j <= 0
-                a[r, m + i] = 1
-                a[r, j] = -1
-                r += 1
-        a[links, :m] = 1  # Σ x_j <= d
-        upper = np.zeros(links + 1)
-        upper[links] = d
+        used = [(p, w) for p, w in patterns.items() if 0 < len(p) <= d]
+        previous = rows[-1][0]
+        grown = max(
+            (tuple(sorted((*previous, j))) for j in range(m) if j not in previous),
+            key=count_of,
+        )
+        incumbent = max([grown, greedy[min(d, len(greedy) - 1)][0]], key=count_of)
+        best = count_of(incumbent)
+        a, upper, weights = _programme(used, m, d)
+        cost = np.concatenate([np.zeros(m), -weights])
+        relaxed = linprog(cost, A_ub=a, b_ub=upper, bounds=(0, 1), method="highs")
+        if relaxed.status == 0 and empty + np.floor(-relaxed.fun + 1e-7) <= best:
+            rows.append((incumbent, best, True))  # no set can beat the bound
+            continue
+        # the programme, told that the incumbent's count is reachable
+        floor = np.zeros((1, a.shape[1]))
+        floor[0, m:] = weights
         options = {} if node_limit is None else {"node_limit": node_limit}
         res = milp(
             cost,
-            constraints=LinearConstraint(a.tocsr(), -np.inf, upper),
-            integrality=np.ones(m + k),
+            constraints=[
+                LinearConstraint(a, -np.inf, upper),
+                LinearConstraint(floor, best - empty - 0.5, np.inf),
+            ],
+            integrality=np.ones(a.shape[1]),
             bounds=Bounds(0, 1),
             options=options,
         )
-        fallback = greedy[min(d, len(greedy) - 1)]
-        if res.x is None:
-            rows.append((fallback[0], fallback[1], False))
-            continue
-        drop = tuple(int(j) for j in np.flatnonzero(res.x[:m] > 0.5))
-        count = empty + sum(w for p, w in used if set(p) <= set(drop))
         proven = res.status == 0
-        if not proven and fallback[1] > count:
-            drop, count = fallback
-        rows.append((drop, count, proven))
+        if res.x is not None:
+            drop = tuple(int(j) for j in np.flatnonzero(res.x[:m] > 0.5))
+            if count_of(drop) > best:
+                incumbent, best = drop, count_of(drop)
+        rows.append((incumbent, best, proven))
     return rows
+
+
+def _programme(
+    used: list[tuple[tuple[int, ...], int]], m: int, d: int
+) -> tuple[object, np.ndarray, np.ndarray]:
+    """``A x <= b`` of the programme: ``y_p - x_j <= 0`` for each algorithm j
+    of pattern p, and ``Σ x_j <= d``; variables x_0..x_{m-1}, then y."""
+    from scipy.sparse import coo_matrix
+
+    links = [(i, j) for i, (pattern, _) in enumerate(used) for j in pattern]
+    r = np.arange(len(links))
+    pattern_of = np.array([i for i, _ in links], dtype=np.int64)
+    algorithm = np.array([j for _, j in links], dtype=np.int64)
+    rows = np.concatenate([r, r, np.full(m, len(links))])
+    cols = np.concatenate([m + pattern_of, algorithm, np.arange(m)])
+    values = np.concatenate([np.ones(len(links)), -np.ones(len(links)), np.ones(m)])
+    a = coo_matrix((values, (rows, cols)), shape=(len(links) + 1, m + len(used)))
+    upper = np.zeros(len(links) + 1)
+    upper[-1] = d
+    weights = np.array([w for _, w in used], dtype=float)
+    return a.tocsr(), upper, weights

@@ -311,3 +311,26 @@ def test_refusal_points_to_coverage() -> None:
     with pytest.raises(ValueError, match="missing scores") as info:
         nbstats.wilcoxon(small.iloc[:, 0], small.iloc[:, 1])
     assert "coverage" not in str(info.value)
+
+
+def test_node_limit_keeps_stated_counts_true(monkeypatch) -> None:
+    # past the node limit a row keeps the best set found, marked not proven;
+    # every stated count is still what its set keeps
+    rng = np.random.default_rng(3)
+    missing = rng.random((120, 30)) < 0.06
+    missing[:, :4] |= rng.random((120, 4)) < 0.4
+    exact = best_left_out(missing, method="exact")
+    assert all(exact.exact)
+    monkeypatch.setattr(coverage_search, "NODE_LIMIT", 1)
+    limited = best_left_out(missing)
+    best = dict(zip(map(len, exact.left_out), exact.n_cases, strict=True))
+    for drop, count, proven in zip(
+        limited.left_out, limited.n_cases, limited.exact, strict=True
+    ):
+        assert complete_count(missing, drop) == count
+        top = max(c for d, c in best.items() if d <= len(drop))
+        assert count <= top
+        if proven:
+            assert count == top
+    if not all(limited.exact):
+        assert "greedy" in limited.search or "not" in limited.search
