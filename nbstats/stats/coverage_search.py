@@ -36,8 +36,11 @@ __all__ = ["SUBSET_SUM_MAX", "Frontier", "best_left_out", "complete_count"]
 #: Up to this many algorithms with holes, every subset is counted (2^h sums).
 SUBSET_SUM_MAX = 20
 
-#: Branch-and-bound nodes per size before the greedy answer is taken instead.
+#: Branch-and-bound nodes per size before the best set found is kept instead.
 NODE_LIMIT = 20_000
+#: Branch-and-bound runs (the smallest sizes first) before the remaining sizes
+#: rely on the linear relaxation's bound alone ("auto": a bounded effort).
+MAX_PROGRAMMES = 30
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,8 +75,9 @@ def best_left_out(missing: np.ndarray, *, method: str = "auto") -> Frontier:
         True where a score is missing.
     method : {"auto", "exact", "greedy"}
         ``"auto"``: subset sums when at most :data:`SUBSET_SUM_MAX` algorithms
-        have holes, else the integer programme with a node limit (greedy for
-        a size it cannot prove). ``"exact"``: the same without the node limit.
+        have holes, else the integer programme with a node limit and at most
+        :data:`MAX_PROGRAMMES` branch-and-bound runs (a size it cannot prove
+        keeps the best set found, marked). ``"exact"``: no limit.
         ``"greedy"``: the greedy search only.
 
     Returns
@@ -108,15 +112,16 @@ def best_left_out(missing: np.ndarray, *, method: str = "auto") -> Frontier:
             f"{'s' if len(holed) != 1 else ''} with holes (sum over subsets)"
         )
     else:
-        limit = None if method == "exact" else NODE_LIMIT
-        rows = _integer_programme(patterns, m, max_drop, greedy, limit)
+        limits = (None, None) if method == "exact" else (NODE_LIMIT, MAX_PROGRAMMES)
+        rows = _integer_programme(patterns, m, max_drop, greedy, *limits)
         search = (
             "exact: integer programme (linear-relaxation bounds, HiGHS branch "
             "and bound)"
             if all(r[2] for r in rows)
-            else "integer programme (HiGHS) where proven within "
-            f"{NODE_LIMIT:,} nodes; elsewhere the best set found (greedy, or "
-            "the row above grown by one), marked not proven"
+            else "integer programme (HiGHS) where proven (within "
+            f"{NODE_LIMIT:,} nodes, for the first {MAX_PROGRAMMES} sizes the "
+            "linear bound does not settle); elsewhere the best set found "
+            "(greedy, or the row above grown by one), marked not proven"
         )
     rows = [(_needed(missing, drop), count, proven) for drop, count, proven in rows]
     return _frontier(rows, search)
@@ -197,6 +202,7 @@ def _integer_programme(
     max_drop: int,
     greedy: list[tuple[tuple[int, ...], int]],
     node_limit: int | None,
+    max_programmes: int | None = None,
 ) -> list[tuple[tuple[int, ...], int, bool]]:
     """For each d: the best of the greedy set and the previous row's set
     grown by one algorithm; proven by the LP relaxation's bound when it
@@ -211,6 +217,7 @@ def _integer_programme(
         inside = set(drop)
         return sum(w for p, w in patterns.items() if inside.issuperset(p))
 
+    runs = 0
     for d in range(1, max_drop + 1):
         if rows[-1][1] == reachable:
             break
@@ -228,6 +235,10 @@ def _integer_programme(
         if relaxed.status == 0 and empty + np.floor(-relaxed.fun + 1e-7) <= best:
             rows.append((incumbent, best, True))  # no set can beat the bound
             continue
+        if max_programmes is not None and runs >= max_programmes:
+            rows.append((incumbent, best, False))
+            continue
+        runs += 1
         # the programme, told that the incumbent's count is reachable
         floor = np.zeros((1, a.shape[1]))
         floor[0, m:] = weights
