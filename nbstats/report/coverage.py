@@ -15,7 +15,7 @@ import pandas as pd
 from nbstats.report.display import paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table
-from nbstats.results.coverage import name_list
+from nbstats.results.coverage import name_list, percent
 
 __all__ = ["coverage_cell", "coverage_paragraph", "coverage_section"]
 
@@ -49,12 +49,12 @@ def coverage_paragraph(result: Any, nan_policy: str) -> Paragraph:
         + (f" and {more} more" if more > 0 else "")
         + f". {result.n_complete} cases are complete. "
     )
-    share = result.n_complete / n
     para.add(
         "The analyses that rank every algorithm on the same cases (the Friedman "
         "test, the rank-based post-hoc tests, the critical-difference diagram, "
         "the rank intervals and the Bayesian Friedman test) use only those "
-        f"{result.n_complete} complete cases ({share:.0%} of the {n})"
+        f"{result.n_complete} complete cases ({percent(result.n_complete, n)} of "
+        f"the {n})"
         + (
             ": more than half of the cases are left out, and the complete ones "
             "may be a biased subset (e.g. the cases on which every slow method "
