@@ -81,8 +81,9 @@ def add_min_folds(command: Any) -> None:
     )
 
 
-def add_coverage_command(commands: Any) -> argparse.ArgumentParser:
-    """The ``coverage`` sub-command and its options."""
+def add_coverage_command(commands: Any, data_help: str = "") -> argparse.ArgumentParser:
+    """The ``coverage`` sub-command and its options (``data_help``: how a CSV
+    is read, the epilog's second part)."""
     about = (
         "show where a score CSV's missing scores are, which algorithms to leave "
         "out to keep how many complete cases, and which analyses use the "
@@ -92,7 +93,7 @@ def add_coverage_command(commands: Any) -> argparse.ArgumentParser:
         "coverage",
         help=about,
         description=textwrap.fill(about[0].upper() + about[1:] + ".", 79),
-        epilog=_EPILOG,
+        epilog=_EPILOG + ("\n\n" + data_help if data_help else ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     command.set_defaults(parser=command)
@@ -108,8 +109,8 @@ def add_coverage_command(commands: Any) -> argparse.ArgumentParser:
         "--method",
         choices=["auto", "exact", "greedy"],
         default="auto",
-        help="the trade-off search: exact where cheap, greedy past a node limit "
-        "(auto); exact at any cost; or greedy only",
+        help="the trade-off search: exact where cheap, else the best set found, "
+        "marked not proven (auto); exact at any cost; or greedy only",
     )
     reading = command.add_argument_group("reading the CSV")
     add_options(reading, INPUT_OPTIONS)

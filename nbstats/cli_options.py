@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
         long = command.add_argument_group("long data")
         add_options(long, LONG_OPTIONS)
         add_min_folds(long)
-    add_coverage_command(commands)
+    add_coverage_command(commands, _DATA_HELP)
     dashboard = _subparser(
         commands,
         "dashboard",
