@@ -80,6 +80,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "score": "--score",
         "fold": "--fold",
         "aggregate": "--aggregate",
+        "min_folds": "--min-folds",
         "format": "--format",
         "layout": "--layout",
         "runs": "--runs",
