@@ -31,6 +31,7 @@ from nbstats.checks import (
 from nbstats.dtypes import real_scores
 from nbstats.names import check_names, lookalike_key, name_index, plain_name
 from nbstats.score_folds import (
+    cell_list,
     check_folds,
     check_min_folds,
     fold_summary,
@@ -147,6 +148,15 @@ def score_table(
             )  # fmt: skip
             if min_folds is not None and (failed["scored"] < min_folds).any():
                 short = short_cells_note(failed, min_folds)
+            told = short.strip() or (
+                f"failed folds: {cell_list(failed)} are missing scores (every "
+                "fold is needed without min_folds=K)."
+                if min_folds is None and len(failed)
+                else ""
+            )
+            if told and nan_policy != "raise":
+                # the cells become missing scores: say why before omit drops them
+                warnings.warn(told, UserWarning, stacklevel=2)
             aggregate = "mean" if aggregate is None else aggregate
         elif min_folds is not None:
             raise ValueError(

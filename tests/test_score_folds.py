@@ -46,7 +46,10 @@ def test_amlb_failed_folds_are_refused_naming_each_cell_and_its_count() -> None:
 
 def test_amlb_min_folds_averages_the_folds_that_exist() -> None:
     data = amlb()
-    with pytest.warns(UserWarning, match="dropped 3 of 16 cases"):
+    with (
+        pytest.warns(UserWarning, match="3 cells have fewer than min_folds=8"),
+        pytest.warns(UserWarning, match="dropped 3 of 16 cases"),
+    ):
         table = nbstats.score_table(data, **KW, min_folds=8, nan_policy="omit")
     counts = scored_folds(data)
     expected = data.groupby(["task", "framework"])["acc"].mean().unstack()
@@ -170,3 +173,20 @@ def test_min_folds_needs_per_fold_data() -> None:
         )
     with pytest.raises(ValueError, match="min_folds= only applies to long data"):
         nbstats.score_table([[1.0, 2.0], [3.0, 4.0]], min_folds=8)
+
+
+def test_omit_says_which_cells_failed_folds_made_missing() -> None:
+    data = amlb()
+    with pytest.warns(UserWarning, match="failed folds|dropped") as caught:
+        nbstats.score_table(data, **KW, nan_policy="omit")
+    messages = [str(w.message) for w in caught]
+    assert any(
+        m.startswith("failed folds: ") and "('fabert', 'TPOT'): 9 of 10 folds" in m
+        for m in messages
+    )
+    assert "nan_policy='omit': dropped 5 of 16 cases with missing scores." in messages
+    with pytest.warns(UserWarning, match="min_folds=9|dropped") as caught:
+        nbstats.score_table(data, **KW, nan_policy="omit", min_folds=9)
+    messages = [str(w.message) for w in caught]
+    assert messages[0].startswith("4 cells have fewer than min_folds=9 scored folds")
+    assert "('fabert', 'TPOT')" not in messages[0]  # 9 folds: its mean is used

@@ -883,6 +883,7 @@ def test_missing_fold_score_follows_nan_policy():
     with pytest.raises(ValueError, match=r"failed folds: .*\('d1', 'A'\): 5 of 6"):
         nbstats.score_table(data, **kw)
     with (
+        pytest.warns(UserWarning, match=r"failed folds: \('d1', 'A'\): 5 of 6"),
         pytest.warns(UserWarning, match="dropped 1 of 2 cases"),
         pytest.raises(ValueError, match="at least 2 cases"),
     ):
