@@ -21,6 +21,10 @@ __all__ = ["coverage_cell", "coverage_paragraph", "coverage_section"]
 
 #: Algorithms with holes named in the paragraph (the table lists them all).
 NAMED = 6
+#: Up to this many algorithms with holes the report searches the trade-off
+#: exactly (``method="auto"``); above, greedily (said in the text and table),
+#: so that the section costs seconds at any size.
+EXACT_UP_TO = 50
 
 
 def coverage_cell(nb: Any) -> None:
@@ -84,8 +88,9 @@ def coverage_paragraph(result: Any, nan_policy: str) -> Paragraph:
         para.add(
             " (an exact search). "
             if rows["exact"].all()
-            else " (a greedy search where an exact one was too costly; the "
-            "table marks the rows proven best). "
+            else " (a greedy search where an exact one was too costly, so a "
+            "row may keep fewer cases than the best set would; the table marks "
+            "the rows proven best). "
         )
     para.add(
         "Skillings and Mack's test, the pairwise tests, the Bayesian signed-rank "
@@ -100,7 +105,8 @@ def coverage_section(raw: pd.DataFrame, *, nan_policy: str = "omit") -> None:
     """Paragraph and trade-off table of :func:`nbstats.coverage` of ``raw``."""
     from nbstats.stats.coverage import coverage
 
-    result = coverage(raw)
+    holed = int(raw.isna().any(axis=0).sum())
+    result = coverage(raw, method="auto" if holed <= EXACT_UP_TO else "greedy")
     paragraph(coverage_paragraph(result, nan_policy))
     frame = result.tradeoff_frame(changes=True)
     kinds = result._kinds()

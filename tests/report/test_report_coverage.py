@@ -143,3 +143,17 @@ def test_amlb_fold_tests_use_the_cases_with_every_fold(tmp_path):
     section = section[: section.index("# Methods")]
     for task in set(data["task"]) - set(clean):
         assert task not in section
+
+
+def test_many_algorithms_with_holes_get_a_stated_greedy_search():
+    import numpy as np
+
+    from nbstats.report import coverage as section
+
+    rng = np.random.default_rng(0)
+    values = rng.uniform(size=(40, section.EXACT_UP_TO + 2))
+    values[rng.random(values.shape) < 0.05] = np.nan
+    res = nbstats.coverage(pd.DataFrame(values), method="greedy")
+    para = coverage_paragraph(res, "omit").text()
+    assert "a greedy search where an exact one was too costly" in para
+    assert "proven best" in res.tradeoff_frame().columns
