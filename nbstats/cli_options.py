@@ -12,6 +12,7 @@ import re
 import textwrap
 from typing import Any
 
+from nbstats.cli_coverage import add_coverage_command, add_min_folds
 from nbstats.cli_sources import add_source_options
 from nbstats.io.options import (
     HELP,
@@ -235,8 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
         reading = command.add_argument_group("reading the CSV")
         add_options(reading, INPUT_OPTIONS)
         add_options(reading, {"--max-input": {"type": input_size, "metavar": "SIZE"}})
-        add_options(command.add_argument_group("long data"), LONG_OPTIONS)
+        long = command.add_argument_group("long data")
+        add_options(long, LONG_OPTIONS)
+        add_min_folds(long)
         add_source_options(command)
+    add_source_options(add_coverage_command(commands, _DATA_HELP))
     dashboard = _subparser(
         commands,
         "dashboard",

@@ -67,6 +67,7 @@ def build_report(
     score: str | None = None,
     fold: str | Sequence[str] | None = None,
     aggregate: str | None = None,
+    min_folds: int | None = None,
     runs: int | None = None,
     hierarchical: bool = False,
     score_unit: str | None = None,
@@ -203,10 +204,19 @@ def build_report(
         ``["run", "fold"]``). Each algorithm's fold scores on a case are
         averaged (``aggregate``) before the tests, and the report says so and
         how many folds there were. Unequal folds between algorithms are
-        refused (see :func:`nbstats.score_table`).
+        refused (see :func:`nbstats.score_table`), and so are failed folds
+        unless ``min_folds`` is given.
     aggregate : {"mean", "median"}, optional
         How repeated rows of long data are combined (default with ``fold``:
         ``"mean"``).
+    min_folds : int, optional
+        Per-fold data with failed folds (an absent row or a missing score):
+        each cell's score averages the folds it has when it has at least
+        ``min_folds``; a cell with fewer is a missing score (``nan_policy``
+        applies). Methods states how many cells were averaged over fewer
+        folds, and the per-fold tests (which pair the folds) are left out.
+        Without it, a failed fold is refused, naming each cell's count (see
+        :func:`nbstats.score_table`).
     runs : int, optional
         Per-fold data: how many runs (repetitions) of k-fold cross-validation
         made each case's folds (k = folds per case / runs). With it, or with
@@ -292,6 +302,7 @@ def build_report(
         score=score,
         fold=fold,
         aggregate=aggregate,
+        min_folds=min_folds,
         runs=runs,
         hierarchical=hierarchical,
         score_unit=score_unit,
@@ -347,6 +358,7 @@ def _prepare(
     score: str | None,
     fold: str | Sequence[str] | None,
     aggregate: str | None,
+    min_folds: int | None,
     runs: int | None,
     hierarchical: bool,
     score_unit: str | None,
@@ -371,6 +383,7 @@ def _prepare(
         nan_policy=nan_policy,
         aliases=aliases,
         layout=layout,
+        min_folds=min_folds,
     )
     settings = notebook.make_settings(
         given.complete,

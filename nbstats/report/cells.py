@@ -32,6 +32,7 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     typeset_pairs,
 )
 from nbstats.report.core import core, core_two, power_warning  # noqa: F401
+from nbstats.report.coverage import coverage_section  # noqa: F401
 from nbstats.report.data import (  # noqa: F401  (the cells call them)
     scores_table,
     summary,

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.report.compact import typeset_pairs
+from nbstats.report.coverage import coverage_cell
 from nbstats.report.notebook_core import core_cell
 from nbstats.report.settings import (  # noqa: F401  (re-exported)
     ANALYSES,
@@ -261,6 +262,8 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
     else:
         data.append("report.scores_table(scores, **direction)")
         nb.code("\n".join(data), tables=[*legend, "tab:scores"])
+    if table.isna().to_numpy().any():  # holes: where, and what leaving out keeps
+        coverage_cell(nb)
     if layout == "two-sample":
         _two_sample_cells(nb, freq=freq, bayes=bayes)
     else:

@@ -26,6 +26,7 @@ from nbstats.scores import (
 from nbstats.stats.bayes.pairs import bayes_signrank_pairs
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.bayes.signrank import bayes_signrank
+from nbstats.stats.coverage import missing_log_step, omitted_coverage
 from nbstats.stats.effect_size import _cohen_dz, _rank_biserial, magnitude
 from nbstats.stats.footprint import PAIR_BYTES, analysis_bytes, check_analyses_fit
 from nbstats.stats.frequentist.anova import rm_anova
@@ -99,7 +100,10 @@ def analyze(
     random_state : None, int or Generator
         Seed of the Bayesian tests.
     nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+        See :func:`nbstats.score_table`. With ``"omit"`` and missing cells,
+        the result's ``coverage`` (:func:`nbstats.coverage`) shows where the
+        holes are and what leaving algorithms out would keep, and the log
+        says how many cases the analysis stands on.
 
     Returns
     -------
@@ -124,6 +128,7 @@ def analyze(
     check_flag("higher_is_better", higher_is_better)
     check_flag("bayes", bayes)
     table = score_table(scores, nan_policy=nan_policy)
+    holes = omitted_coverage(scores, table)
     n, k = table.shape
     if k > 2:  # the tables of every pair, refused before they are computed
         _check_size(n, k, bayes)
@@ -184,6 +189,8 @@ def analyze(
                     "and its expected rank, from every case's ranking",
                 }
             )
+    if holes is not None:
+        log.insert(0, missing_log_step(holes))
     log_frame = pd.DataFrame(log, columns=["step", "choice", "reason"])
     return AnalysisResult(
         n_cases=n,
@@ -199,6 +206,7 @@ def analyze(
         text=_text(n, k, alpha, parametric, assumptions, omnibus, pairwise, effects)
         + _ranking_text(ranking),
         ranking=ranking,
+        coverage=holes,
     )
 
 
