@@ -93,6 +93,7 @@ _OPTION_WORDS = (
     ("duplicates='mean', 'median', 'first' or 'last'",
      "--duplicates mean, median, first or last"),
     ("missing='drop'", "--missing drop"),
+    ("min_folds=K", "--min-folds K"),
     ("score=", "--score "),
     ("case=", "--case "),
     ("algorithm=", "--algorithm "),

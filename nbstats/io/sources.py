@@ -262,8 +262,10 @@ def finish(
             parts.append(
                 f"{len(incomplete)} (case, algorithm) cell(s) lack runs the case's "
                 f"other algorithms have: {_cells(incomplete, folds)} (all in "
-                ".attrs['incomplete']); score_table refuses unequal folds: drop "
-                "those cases, or those algorithms, or rerun the missing folds"
+                ".attrs['incomplete']); score_table refuses unequal folds unless "
+                "min_folds=K averages the cells with at least K scored folds: "
+                "else drop those cases, or those algorithms, or rerun the "
+                "missing folds"
             )
         warnings.warn(f"{reader}: " + ". ".join(parts) + ".", UserWarning, stacklevel=3)
     return long

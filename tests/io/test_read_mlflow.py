@@ -154,7 +154,7 @@ def test_failed_run_is_left_out_and_its_fold_named(store):
         "svm",
         1,
     )
-    with pytest.raises(ValueError, match=r"unequal folds on case 'wine'"):
+    with pytest.raises(ValueError, match=r"\('wine', 'svm'\): 2 of 3 folds"):
         nbstats.score_table(long, **long.attrs["score_table"])
 
 
