@@ -143,9 +143,9 @@ class _Cells:
     """The notebook's cells and the labels of its floats, in display order."""
 
     def __init__(self) -> None:
-        from nbformat import v4
+        from nbstats.report.imports import nbformat
 
-        self.v4 = v4
+        self.v4 = nbformat().v4
         self.cells: list[Any] = []
         self.tables: list[str] = []
         self.figures: list[str] = []
@@ -339,9 +339,10 @@ methods = report.methods(
 
 def _finish(nb: _Cells, settings: ReportSettings, figure_formats: Sequence[str]) -> Any:
     """The start cell (float numbers), the metadata, and a validated notebook."""
-    import nbformat
-    from nbformat import v4
+    from nbstats.report.imports import nbformat as load_nbformat
 
+    nbformat = load_nbformat()
+    v4 = nbformat.v4
     start = v4.new_code_cell(
         f"""
 # This report was written by nbstats.report: every number in it is recomputed
