@@ -208,6 +208,7 @@ ROPE = {v(settings.rope)}  # half-width of the region of practical equivalence
 LOSS = {v(settings.loss)}  # losses (l0, l1) of a Type II and a Type I error
 SEED = {v(settings.random_state)}  # seed of every Monte Carlo computation
 N_SAMPLES = {v(settings.n_samples)}  # posterior draws per Monte Carlo computation
+MC_ERROR = {v(settings.mc_error)}  # pairs: more draws until each MC error is below
 NAN_POLICY = {v(settings.nan_policy)}  # "omit": drop cases with a missing score
 # ("pairwise": all-algorithm analyses on complete cases, pairs on their own)
 FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
@@ -537,7 +538,8 @@ order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").
 signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
 signrank = nbstats.bayes_signrank_pairs(
     pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-    random_state=SEED, interval=False, **signrank_prior, **direction,
+    mc_error=MC_ERROR, random_state=SEED, interval=False, **signrank_prior,
+    **direction,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 # joint statements, all evaluated on the same posterior draws: the same

@@ -217,6 +217,7 @@ def bayes_signrank_pairs(
         ),
         mc_error=float(max(errors)),
         method=rows_method(method, n),
+        mc_target=options["mc_error"],
     )
 
 
