@@ -549,7 +549,7 @@ signrank = nbstats.bayes_signrank_pairs(
 joint = nbstats.bayes_posthoc(
     scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
     prior="idp" if PRIOR == "idp" else "point",
-    n_samples=N_SAMPLES, random_state=SEED, **direction,
+    n_samples=N_SAMPLES, mc_error=MC_ERROR, random_state=SEED, **direction,
 )
 report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
 """,

@@ -41,6 +41,7 @@ __all__ = [
     "draws_for",
     "first_draws",
     "one_pair_draws",
+    "precise_joint",
     "precise_table",
     "schedule",
 ]
@@ -263,3 +264,36 @@ def _finish(
     out["decision"][:] = decide_many(*lower, threshold, upper=upper)
     out["draws"] = draws
     out["_mc_error"][:] = errors_of(out, draws)
+
+
+def joint_error(statements: Any, n_samples: int) -> float:
+    """The largest standard error of the joint procedure's shares (every
+    statement's ``prob`` and ``joint``)."""
+    shares = np.concatenate(
+        [statements[key].to_numpy(dtype=float) for key in ("prob", "joint")]
+    )
+    if shares.size == 0:
+        return 0.0
+    return float(np.sqrt(shares * (1 - shares) / n_samples).max())
+
+
+def precise_joint(run: Callable[[int], Any], first: int, target: float) -> Any:
+    """The joint procedure (``run(draws)``, a :class:`BayesPosthocResult`) on
+    ``first`` draws, and again on :func:`draws_for` ``(target)`` draws when a
+    share's error is not below ``target`` (the joint shares of the long
+    prefixes pass through ½, so there is no point in smaller steps).
+
+    Examples
+    --------
+    >>> import types, pandas as pd
+    >>> def run(draws):
+    ...     shares = pd.Series([0.5])
+    ...     return types.SimpleNamespace(statements=pd.DataFrame(
+    ...         {"prob": shares, "joint": shares}), n_samples=draws)
+    >>> precise_joint(run, 5_000, 0.002).n_samples
+    62501
+    """
+    result = run(first)
+    if first >= draws_for(target) or joint_error(result.statements, first) < target:
+        return result
+    return run(draws_for(target))

@@ -155,3 +155,19 @@ def test_analyze_states_probabilities_to_the_target():
     assert stated_errors(res.bayes.pairs).max() < MC_TARGET
     two = nbstats.analyze(table.iloc[:, :2], random_state=0)
     assert two.bayes.mc_error < MC_TARGET
+
+
+def test_joint_statements_to_the_target():
+    """bayes_posthoc(mc_error=): every statement's share below the target,
+    and exactly the procedure on the draws it took."""
+    table = tabzilla(7).dropna()
+    kw = {"test": "signrank", "prior": "idp", "s": 0.5, "random_state": 2}
+    res = nbstats.bayes_posthoc(table, n_samples=1_000, mc_error=0.004, **kw)
+    shares = res.statements[["prob", "joint"]].to_numpy(dtype=float)
+    assert np.sqrt(shares * (1 - shares) / res.n_samples).max() < 0.004
+    assert res.n_samples in (1_000, draws_for(0.004))
+    direct = nbstats.bayes_posthoc(table, n_samples=res.n_samples, **kw)
+    pd.testing.assert_frame_equal(res.statements, direct.statements)
+    # precise already after the first draws: no second run
+    sure = nbstats.bayes_posthoc(table, n_samples=20_000, mc_error=0.49, **kw)
+    assert sure.n_samples == 20_000
