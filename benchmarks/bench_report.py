@@ -333,8 +333,9 @@ def _label(source: str) -> str:
     return ", ".join(dict.fromkeys(names)) or "set-up"
 
 
-def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> list:
-    """(phase, wall, cpu) of one report, in this process's view."""
+def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> dict:
+    """{phase: (wall, cpu)} of one report, in this process's view (a kernel's
+    cells have their wall time only: its CPU time is the kernel's)."""
     import resource
 
     from nbstats.report import (
@@ -343,6 +344,7 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> l
         _prepare,
         display,
         export,
+        inprocess,
         notebook,
     )
 
@@ -351,60 +353,71 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> l
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
         return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
-    phases = []
+    nan = float("nan")
+    phases: dict[str, tuple[float, float]] = {}
     wall0, cpu0 = time.perf_counter(), cpu()
     options = {**_REPORT_DEFAULTS, "nan_policy": "pairwise"}
     shown, settings = _prepare(table, **options)
     settings = dataclasses.replace(settings, mc_error=mc_error)
     nb = notebook.build_notebook(shown, settings, figure_formats=FIGURE_FORMATS[fmt])
-    phases.append(("build the notebook", time.perf_counter() - wall0, cpu() - cpu0))
-    figures = [0.0, 0.0]
-    original = display.figure
+    phases["build the notebook"] = (time.perf_counter() - wall0, cpu() - cpu0)
+    figures, cell_cpu = [0.0, 0.0], {}
+    original_figure, original_run = display.figure, inprocess._run_one
 
     def timed_figure(*args, **kwargs):
         w, c = time.perf_counter(), cpu()
         try:
-            return original(*args, **kwargs)
+            return original_figure(*args, **kwargs)
         finally:
             figures[0] += time.perf_counter() - w
             figures[1] += cpu() - c
 
-    display.figure = timed_figure
+    def timed_run(source, index, namespace, count):
+        c = cpu()
+        try:
+            return original_run(source, index, namespace, count)
+        finally:
+            cell_cpu[index] = cpu() - c
+
+    display.figure, inprocess._run_one = timed_figure, timed_run
     try:
         w, c = time.perf_counter(), cpu()
         executed = export.execute_notebook(nb, kernel=kernel)
         run_wall, run_cpu = time.perf_counter() - w, cpu() - c
     finally:
-        display.figure = original
-    cells = [(c.source, _seconds(c)) for c in executed.cells if c.cell_type == "code"]
-    in_cells = sum(sec for _, sec in cells)
-    phases.append(
-        (
-            "kernel start + imports" if kernel else "imports (first cell)",
-            run_wall - in_cells + cells[0][1],
-            float("nan"),
-        )
+        display.figure, inprocess._run_one = original_figure, original_run
+    cells = [
+        (at, c.source, _seconds(c))
+        for at, c in enumerate(executed.cells)
+        if c.cell_type == "code"
+    ]
+    in_cells = sum(sec for _, _, sec in cells)
+    first = cells[0]
+    phases["kernel start + imports" if kernel else "imports (first cell)"] = (
+        run_wall - in_cells + first[2],
+        nan if kernel else cell_cpu.get(first[0], nan),
     )
-    for source, sec in cells[1:]:
-        if sec >= 0.05:
-            phases.append((f"  cell: {_label(source)}"[:70], sec, float("nan")))
-    if not kernel:
-        phases.append(("  of which figures", figures[0], figures[1]))
-    phases.append(("execute, all cells", run_wall, run_cpu))
+    for at, source, sec in cells[1:]:
+        phases[f"  cell: {_label(source)}"[:60]] = (sec, cell_cpu.get(at, nan))
+    phases["  of which figures"] = tuple(figures) if not kernel else (nan, nan)
+    phases["execute, all cells"] = (run_wall, run_cpu)
     w, c = time.perf_counter(), cpu()
     with tempfile.TemporaryDirectory() as tmp:
         if fmt == "pdf":
-            t0 = time.perf_counter()
             export.export_notebook(executed, "tex", stem="r")
-            tex = time.perf_counter() - t0
+            phases["nbconvert (LaTeX)"] = (time.perf_counter() - w, cpu() - c)
+            w2, c2 = time.perf_counter(), cpu()
             export.write_report(executed, Path(tmp) / "r.pdf", "pdf")
-            total = time.perf_counter() - w
-            phases.append(("nbconvert (LaTeX)", tex, float("nan")))
-            phases.append(("xelatex", total - tex, float("nan")))
+            # the PDF export converts to LaTeX again, then runs xelatex
+            latex = phases["nbconvert (LaTeX)"]
+            phases["xelatex"] = (
+                time.perf_counter() - w2 - latex[0],
+                cpu() - c2 - latex[1],
+            )
         else:
             export.write_report(executed, Path(tmp) / "r.html", "html")
-            phases.append(("nbconvert (HTML)", time.perf_counter() - w, cpu() - c))
-    phases.append(("total", time.perf_counter() - wall0, cpu() - cpu0))
+            phases["nbconvert (HTML)"] = (time.perf_counter() - w, cpu() - c)
+    phases["total"] = (time.perf_counter() - wall0, cpu() - cpu0)
     return phases
 
 
@@ -437,14 +450,16 @@ def autorank_seconds(table: pd.DataFrame) -> float:
     return best
 
 
-def _row(name: str, before: tuple, after: tuple) -> str:
-    def cell(value: float) -> str:
-        return "     -" if value != value else f"{value:6.2f}"
+def _cells(value: tuple[float, float]) -> str:
+    return " ".join("     -" if v != v else f"{v:6.2f}" for v in value)
 
-    return (
-        f"  {name:<58} {cell(before[0])} {cell(before[1])}   "
-        f"{cell(after[0])} {cell(after[1])}"
-    )
+
+#: The three ways of running the profile: (label, kernel, mc_error).
+MODES = (
+    ("before: kernel, fixed draws", True, None),
+    ("in-process, fixed draws", False, None),
+    ("after: in-process, MC <= 0.002", False, 0.002),
+)
 
 
 def bench_profile(directory: Path, quick: bool) -> None:
@@ -454,16 +469,18 @@ def bench_profile(directory: Path, quick: bool) -> None:
         f"{int(table.isna().sum().sum())} missing cells, --nan-policy pairwise"
     )
     for fmt in ("html",) if quick else ("html", "pdf"):
-        before = profile_cells(table, kernel=True, mc_error=None, fmt=fmt)
-        after = profile_cells(table, kernel=False, mc_error=0.002, fmt=fmt)
-        print(f"\n  {fmt.upper()} report, by phase (seconds):")
-        print(f"  {'phase':<58}   before wall/cpu   after wall/cpu")
-        names = list(dict.fromkeys([p[0] for p in before] + [p[0] for p in after]))
-        found_b = {p[0]: p[1:] for p in before}
-        found_a = {p[0]: p[1:] for p in after}
+        modes = MODES if fmt == "html" else (MODES[0], MODES[2])
+        found = [
+            profile_cells(table, kernel=kernel, mc_error=target, fmt=fmt)
+            for _, kernel, target in modes
+        ]
+        print(f"\n  {fmt.upper()} report, by phase (seconds, wall cpu):")
+        print(f"  {'phase':<60}" + "".join(f" {m[0][:24]:>24}" for m in modes))
+        names = list(dict.fromkeys(name for one in found for name in one))
         nan = (float("nan"), float("nan"))
         for name in names:
-            print(_row(name, found_b.get(name, nan), found_a.get(name, nan)))
+            row = "".join(f"    {_cells(one.get(name, nan))}   " for one in found)
+            print(f"  {name:<60}{row}")
     print("\n  Commands as a user runs them (fresh process; wall / CPU s, peak MB):")
     csv = directory / "tabzilla.csv"
     table.to_csv(csv)
@@ -480,14 +497,14 @@ def bench_profile(directory: Path, quick: bool) -> None:
         commands.pop("report pdf")
     for name, args in commands.items():
         extra = [] if name == "nbstats demo" else ["--nan-policy", "pairwise"]
-        for mode, env in (("before", {"NBSTATS_REPORT_KERNEL": "1"}), ("after", {})):
+        for mode, env in (("kernel", {"NBSTATS_REPORT_KERNEL": "1"}), ("now", {})):
             runs[name, mode] = run_timed([*cli, *args, *extra], env)
-    for name in commands:
-        b, a = runs[name, "before"], runs[name, "after"]
+        k, a = runs[name, "kernel"], runs[name, "now"]
         print(
-            f"  {name:<16} before {b['wall']:6.2f} / {b['cpu']:6.2f} s, "
-            f"{b['peak']:4.0f} MB;  after {a['wall']:6.2f} / {a['cpu']:6.2f} s, "
-            f"{a['peak']:4.0f} MB  (target {TARGETS[name]:g} s idle)"
+            f"  {name:<16} kernel {k['wall']:6.2f} / {k['cpu']:6.2f} s, "
+            f"{k['peak']:4.0f} MB;  in-process {a['wall']:6.2f} / {a['cpu']:6.2f} s, "
+            f"{a['peak']:4.0f} MB  (target {TARGETS[name]:g} s idle)",
+            flush=True,
         )
     cold, warm = numba_first_run()
     print(
@@ -497,8 +514,8 @@ def bench_profile(directory: Path, quick: bool) -> None:
     )
     analyze_wall = bench_analyze(table)
     auto = autorank_seconds(table)
-    demo = runs["nbstats demo", "after"]
-    html = runs["report html", "after"]
+    demo = runs["nbstats demo", "now"]
+    html = runs["report html", "now"]
     print(
         f"  analyze 26 x 137 in-process: {analyze_wall[0]:.2f} s fixed 50,000 "
         f"draws, {analyze_wall[1]:.2f} s to MC error 0.002 (target 1 s idle)"
