@@ -342,7 +342,6 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> d
         _REPORT_DEFAULTS,
         FIGURE_FORMATS,
         _prepare,
-        display,
         export,
         inprocess,
         notebook,
@@ -361,16 +360,24 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> d
     settings = dataclasses.replace(settings, mc_error=mc_error)
     nb = notebook.build_notebook(shown, settings, figure_formats=FIGURE_FORMATS[fmt])
     phases["build the notebook"] = (time.perf_counter() - wall0, cpu() - cpu0)
-    figures, cell_cpu = [0.0, 0.0], {}
-    original_figure, original_run = display.figure, inprocess._run_one
+    from matplotlib.figure import Figure
 
-    def timed_figure(*args, **kwargs):
-        w, c = time.perf_counter(), cpu()
-        try:
-            return original_figure(*args, **kwargs)
-        finally:
-            figures[0] += time.perf_counter() - w
-            figures[1] += cpu() - c
+    # figures: their layout and saving (matplotlib's own methods, which every
+    # module reaches through the class)
+    figures, cell_cpu = [0.0, 0.0], {}
+    original_run = inprocess._run_one
+    original_save, original_draw = Figure.savefig, Figure.draw_without_rendering
+
+    def timed(method):
+        def run(*args, **kwargs):
+            w, c = time.perf_counter(), cpu()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                figures[0] += time.perf_counter() - w
+                figures[1] += cpu() - c
+
+        return run
 
     def timed_run(source, index, namespace, count):
         c = cpu()
@@ -379,13 +386,16 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> d
         finally:
             cell_cpu[index] = cpu() - c
 
-    display.figure, inprocess._run_one = timed_figure, timed_run
+    inprocess._run_one = timed_run
+    Figure.savefig = timed(original_save)
+    Figure.draw_without_rendering = timed(original_draw)
     try:
         w, c = time.perf_counter(), cpu()
         executed = export.execute_notebook(nb, kernel=kernel)
         run_wall, run_cpu = time.perf_counter() - w, cpu() - c
     finally:
-        display.figure, inprocess._run_one = original_figure, original_run
+        inprocess._run_one = original_run
+        Figure.savefig, Figure.draw_without_rendering = original_save, original_draw
     cells = [
         (at, c.source, _seconds(c))
         for at, c in enumerate(executed.cells)
@@ -399,7 +409,9 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> d
     )
     for at, source, sec in cells[1:]:
         phases[f"  cell: {_label(source)}"[:60]] = (sec, cell_cpu.get(at, nan))
-    phases["  of which figures"] = tuple(figures) if not kernel else (nan, nan)
+    phases["  of which figures (layout, saving)"] = (
+        tuple(figures) if not kernel else (nan, nan)
+    )
     phases["execute, all cells"] = (run_wall, run_cpu)
     w, c = time.perf_counter(), cpu()
     with tempfile.TemporaryDirectory() as tmp:
