@@ -176,7 +176,8 @@ def bayes_posthoc(
         of ``mc_error`` or more after ``n_samples`` draws, the procedure is
         run again on :func:`~nbstats.stats.bayes.precision.draws_for`
         ``(mc_error)`` draws (62,501 for 0.002), where every share is that
-        precise; the result is exactly that of a call with those draws.
+        precise (with ``n_samples`` above half of those, directly on them);
+        the result is exactly that of a call with those draws.
         Default None: ``n_samples`` draws.
 
     Memory: the draws are processed in chunks, and each chunk's θ for blocks

@@ -281,7 +281,8 @@ def precise_joint(run: Callable[[int], Any], first: int, target: float) -> Any:
     """The joint procedure (``run(draws)``, a :class:`BayesPosthocResult`) on
     ``first`` draws, and again on :func:`draws_for` ``(target)`` draws when a
     share's error is not below ``target`` (the joint shares of the long
-    prefixes pass through ½, so there is no point in smaller steps).
+    prefixes pass through ½, so there is no point in smaller steps). When
+    ``first`` is more than half of those draws, it runs once, on them.
 
     Examples
     --------
@@ -293,7 +294,10 @@ def precise_joint(run: Callable[[int], Any], first: int, target: float) -> Any:
     >>> precise_joint(run, 5_000, 0.002).n_samples
     62501
     """
+    last = draws_for(target)
+    if 2 * first > last:  # a second run would cost more than the first saves
+        return run(max(first, last))
     result = run(first)
-    if first >= draws_for(target) or joint_error(result.statements, first) < target:
+    if joint_error(result.statements, first) < target:
         return result
-    return run(draws_for(target))
+    return run(last)

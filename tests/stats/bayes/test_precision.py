@@ -168,6 +168,32 @@ def test_joint_statements_to_the_target():
     assert res.n_samples in (1_000, draws_for(0.004))
     direct = nbstats.bayes_posthoc(table, n_samples=res.n_samples, **kw)
     pd.testing.assert_frame_equal(res.statements, direct.statements)
-    # precise already after the first draws: no second run
-    sure = nbstats.bayes_posthoc(table, n_samples=20_000, mc_error=0.49, **kw)
-    assert sure.n_samples == 20_000
+    # the first draws above what the target needs: one run on them
+    sure = nbstats.bayes_posthoc(table, n_samples=1_000, mc_error=0.1, **kw)
+    assert sure.n_samples == 1_000
+    # first draws above half of what the target needs: straight there
+    once = nbstats.bayes_posthoc(table, n_samples=10_000, mc_error=0.004, **kw)
+    assert once.n_samples == draws_for(0.004)
+
+
+@pytest.mark.parametrize(
+    ("share", "first", "runs"),
+    [(0.5, 5_000, [5_000, 62_501]), (0.999, 5_000, [5_000]),
+     (0.5, 40_000, [62_501]), (0.5, 100_000, [100_000])],
+)  # fmt: skip
+def test_joint_schedule(share, first, runs):
+    """Which draws precise_joint runs the procedure on."""
+    from types import SimpleNamespace
+
+    from nbstats.stats.bayes.precision import precise_joint
+
+    called = []
+
+    def run(draws):
+        called.append(draws)
+        shares = pd.Series([share])
+        statements = pd.DataFrame({"prob": shares, "joint": shares})
+        return SimpleNamespace(statements=statements, n_samples=draws)
+
+    assert precise_joint(run, first, 0.002).n_samples == runs[-1]
+    assert called == runs
