@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -334,7 +335,14 @@ def _target(args: argparse.Namespace, output: str) -> Path:
     return target
 
 
+def _headless() -> None:
+    """A report's figures are drawn in this process and saved to files: no
+    window system (a GUI backend needs a display and starts slower)."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+
 def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    _headless()
     if args.text:
         print(demo_text())
         return
@@ -348,6 +356,7 @@ def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> Non
 
 
 def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    _headless()
     from nbstats.report import report
     from nbstats.report.export import FORMATS
 
@@ -402,6 +411,7 @@ def _refuse(
 
 
 def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    _headless()
     if args.detail == "auto":
         _refuse(args, command, _NOT_AUTO + " control",
                 "which chooses its tests from the data")  # fmt: skip

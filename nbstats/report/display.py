@@ -15,6 +15,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from nbstats.report.inprocess import capture
 from nbstats.report.methods import Alt, Paragraph
 from nbstats.report.typeset import (  # noqa: F401  (data.py and the tests use them)
     break_points,
@@ -78,6 +79,8 @@ def start(
     # library deprecation notices are no part of a report
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+    if capture() is not None:  # run in this process: no kernel's inline backend
+        return
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # pragma: no cover - ipykernel ships matplotlib-inline
@@ -100,6 +103,10 @@ def ref(label: str) -> Alt:
 
 
 def _display(bundle: dict[str, str], metadata: dict[str, Any] | None = None) -> None:
+    sink = capture()  # the report run in this process (nbstats.report.inprocess)
+    if sink is not None:
+        sink.append((bundle, metadata or {}))
+        return
     from IPython.display import display
 
     display(bundle, raw=True, metadata=metadata or {})

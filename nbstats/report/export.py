@@ -255,9 +255,10 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
     Returns the report's bytes and the files to write next to it, as
     ``{path relative to the report's directory: bytes}``.
     """
-    import nbformat
-
     from nbstats.report.data import defuse_csv_outputs
+    from nbstats.report.imports import nbformat as load_nbformat
+
+    nbformat = load_nbformat()
     from nbstats.report.methods import bibtex
 
     nb = defuse_csv_outputs(nb)

@@ -144,9 +144,9 @@ class _Cells:
     """The notebook's cells and the labels of its floats, in display order."""
 
     def __init__(self) -> None:
-        from nbformat import v4
+        from nbstats.report.imports import nbformat
 
-        self.v4 = v4
+        self.v4 = nbformat().v4
         self.cells: list[Any] = []
         self.tables: list[str] = []
         self.figures: list[str] = []
@@ -209,6 +209,7 @@ ROPE = {v(settings.rope)}  # half-width of the region of practical equivalence
 LOSS = {v(settings.loss)}  # losses (l0, l1) of a Type II and a Type I error
 SEED = {v(settings.random_state)}  # seed of every Monte Carlo computation
 N_SAMPLES = {v(settings.n_samples)}  # posterior draws per Monte Carlo computation
+MC_ERROR = {v(settings.mc_error)}  # pairs: more draws until each MC error is below
 NAN_POLICY = {v(settings.nan_policy)}  # "omit": drop cases with a missing score
 # ("pairwise": all-algorithm analyses on complete cases, pairs on their own)
 FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
@@ -348,9 +349,10 @@ methods = report.methods(
 
 def _finish(nb: _Cells, settings: ReportSettings, figure_formats: Sequence[str]) -> Any:
     """The start cell (float numbers), the metadata, and a validated notebook."""
-    import nbformat
-    from nbformat import v4
+    from nbstats.report.imports import nbformat as load_nbformat
 
+    nbformat = load_nbformat()
+    v4 = nbformat.v4
     start = v4.new_code_cell(
         f"""
 # This report was written by nbstats.report: every number in it is recomputed
@@ -545,7 +547,8 @@ order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").
 signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
 signrank = nbstats.bayes_signrank_pairs(
     pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-    random_state=SEED, interval=False, **signrank_prior, **direction,
+    mc_error=MC_ERROR, random_state=SEED, interval=False, **signrank_prior,
+    **direction,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 # joint statements, all evaluated on the same posterior draws: the same
@@ -555,7 +558,7 @@ signrank = nbstats.bayes_signrank_pairs(
 joint = nbstats.bayes_posthoc(
     scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
     prior="idp" if PRIOR == "idp" else "point",
-    n_samples=N_SAMPLES, random_state=SEED, **direction,
+    n_samples=N_SAMPLES, mc_error=MC_ERROR, random_state=SEED, **direction,
 )
 report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
 """,

@@ -388,6 +388,15 @@ def _signrank_draws(res: Any, context: MethodsContext, pairs: int) -> str:
         else ""
     )
     seed = f"seed {context.seed}{precision}"
+    target = getattr(res, "mc_target", None)
+    if target is not None and getattr(res, "method", "montecarlo") != "normal":
+        # drawn in batches until precise enough (nbstats.stats.bayes.precision)
+        least = int(res.pairs["draws"].min()) if len(res.pairs) else draws
+        return (
+            f"posterior draws in batches ({_count(least)} for every pair, more "
+            f"until each probability's Monte Carlo standard error was below "
+            f"{_n(target)}, at most {_count(draws)}; {seed})"
+        )
     how = (
         f"{_count(draws)} draws of a normal approximation of the posterior "
         f"(used above 1,000 cases; {seed})"

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from nbstats.stats.compiled import announce
+
 __all__ = [
     "combine_region",
     "near_half_share",
@@ -199,3 +201,7 @@ def near_half_share(samples: np.ndarray, epsilon: float) -> float:  # pragma: no
     for value in samples:
         count += abs(value - 0.5) < epsilon  # no branch: outcomes look random
     return count / samples.size
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(combine_region, theta_counts, rope_counts, near_half_share)
