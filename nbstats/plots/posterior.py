@@ -29,6 +29,7 @@ from nbstats.plots._common import (
     fit_texts,
     format_probability,
     legend,
+    probability_relation,
     quiet,
     require,
     threshold_line,
@@ -245,7 +246,7 @@ def signrank_picture(
             f"upper {format_probability(probs[1])}"
         )
     else:
-        prob_text = f"P(θ > ½) = {format_probability(probs[0])}"
+        prob_text = f"P(θ > ½) {probability_relation(probs[0])}"
     first = curves[0].xy
     shade = _right_of_half(*first) if first is not None else (np.empty(0),) * 2
     low, high = result.credible_interval

@@ -16,7 +16,7 @@ import pytest
 from matplotlib.ticker import MaxNLocator
 
 import nbstats
-from nbstats.plots._common import format_probability
+from nbstats.plots._common import format_probability, probability_relation
 from nbstats.plots.posterior import signrank_picture
 from nbstats.plots.style import ACCENT, SECOND, SHADE
 from nbstats.widgets import posterior_svg
@@ -109,7 +109,7 @@ def test_variants_render_the_results_numbers(uci, kw):
             f"upper {format_probability(probs[1])}"
         )
     else:
-        label = f"P(θ > ½) = {format_probability(probs[0])}"
+        label = f"P(θ > ½) {probability_relation(probs[0])}"
     assert label == picture.shade_label and label in shown
     assert picture.interval_label in shown
     low, high = result.credible_interval
