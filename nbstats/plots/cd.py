@@ -39,6 +39,7 @@ from nbstats.plots.cd_layout import (
     CDLayout,
     Text,
     cd_layout,
+    float_room,
 )
 from nbstats.plots.labels import MIN_FONT, add_key, wrap_text
 from nbstats.plots.protocols import kind_of
@@ -204,7 +205,7 @@ def cd_diagram(
             min_fontsize=min(MIN_FONT, preferred),
             aliases=aliases,
             caption=titles_shown(),
-            key=False,  # matplotlib's legend: panels of one table share it
+            max_height=None if venue is None else float_room(venue),
         )
         ax = _draw(layout, ax, None if not titles_shown() else title)
     return quiet(ax)
@@ -250,7 +251,8 @@ _HA = {"start": "left", "middle": "center", "end": "right"}
 def _draw(layout: CDLayout, ax: Any, title: str | None) -> Any:
     """Draw ``layout`` in ``ax`` (None: a new figure of its size)."""
     own = ax is None
-    width, height = layout.width, layout.height
+    # the key is matplotlib's legend (panels of one table share it)
+    width, height = layout.width, layout.body_height
     if own:
         import matplotlib.pyplot as plt
 
@@ -352,7 +354,7 @@ def _draw(layout: CDLayout, ax: Any, title: str | None) -> Any:
             fontsize=_TITLE_FONT,
         )
         extra_top = 18.0 * (ax.title.get_text().count("\n") + 1)
-    if layout.key:
+    if layout.key and not layout.key_outside:
         key = add_key(fig, layout.key, fig.get_figwidth() * 72 - 8, grow=own)
         if own:
             key.set_loc("lower center")

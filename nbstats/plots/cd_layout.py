@@ -42,7 +42,37 @@ from nbstats.plots.labels import MIN_FONT, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import INK, MUTED, literal
 
-__all__ = ["CDLayout", "Dot", "Stroke", "Text", "cd_layout", "rank_ticks"]
+__all__ = [
+    "CDLayout",
+    "Dot",
+    "Stroke",
+    "Text",
+    "cd_layout",
+    "float_room",
+    "rank_ticks",
+]
+
+#: Text heights (``\the\textheight``, TeX Live 2024) of the venues nbstats
+#: knows, in points; a float may take :data:`FLOAT_SHARE` of it.
+TEXT_HEIGHTS = {"article": 550.0, "twocolumn": 550.0, "ieee": 672.0, "acm": 626.0}
+FLOAT_SHARE = 0.8
+
+
+def float_room(venue: Any) -> float | None:
+    """The tallest a venue's figure may be (points): :data:`FLOAT_SHARE` of
+    its text height, the rest left to the caption (None for a venue whose
+    text height is not known).
+
+    Examples
+    --------
+    >>> float_room("ieee")
+    537.6
+    """
+    from nbstats.results.venues import get_venue
+
+    height = TEXT_HEIGHTS.get(get_venue(venue).name)
+    return None if height is None else round(FLOAT_SHARE * height, 6)
+
 
 PAD = 2.0  # around the picture
 TICK_LENGTH = 3.0
@@ -105,6 +135,9 @@ class Text:
 class CDLayout:
     """Everything the diagram draws, in points (see the module's notes).
 
+    ``body_height`` is the height without the key; ``key_outside`` says the
+    key was left out of the picture (it would have made it taller than
+    ``max_height``): its entries are in ``key`` for a table of their own.
     ``rank_x`` gives the x of a mean rank: ``x = rank_x[0] + rank_x[1] *
     rank``. ``ticks`` are the labelled ranks, ``minor_ticks`` the others;
     ``axis_y`` the height of the rank axis. ``key`` lists ``"A: name"``
@@ -131,6 +164,8 @@ class CDLayout:
     key_y: float = 0.0
     caption: str = ""
     names: tuple[str, ...] = field(default=())
+    body_height: float = 0.0
+    key_outside: bool = False
 
     def x_of(self, rank: float) -> float:
         """The x (points) of a mean rank."""
@@ -214,7 +249,8 @@ def rank_ticks(
     The step is the smallest of 1, 2, 5, 10, 20, 25, 50, … at which the
     labels (multiples of the step), measured at ``fontsize``, keep one em
     between them; the axis' ends are labelled too when their labels keep that
-    distance from their neighbours (the last one wins over the one before).
+    distance: the ends are always labelled, and a multiple of the step too
+    close to one of them is not (the ticks "36" and "37" never collide).
 
     Examples
     --------
@@ -224,6 +260,9 @@ def rank_ticks(
     ...     rank_ticks(13, 37, lambda r: 4.0 * r, 8)[0]
     [1, 2, 3, 4]
     [13, 20, 25, 30, 37]
+    >>> with paper_style():
+    ...     rank_ticks(1, 37, lambda r: 6.0 * r, 8)[0]
+    [1, 5, 10, 15, 20, 25, 30, 37]
     """
     gap = fontsize
 
@@ -237,15 +276,10 @@ def rank_ticks(
         majors = [r for r in range(first, last + 1) if r % step == 0]
         if all(apart(a, b) for a, b in itertools.pairwise(majors)):
             break
-    if first not in majors and (not majors or apart(first, majors[0])):
-        majors.insert(0, first)
-    if last not in majors:
-        if majors and not apart(majors[-1], last) and len(majors) > 1:
-            majors.pop()  # the axis' end is worth more than its neighbour
-        if not majors or apart(majors[-1], last):
-            majors.append(last)
-    if len(majors) == 1 and majors[0] != last and apart(majors[0], last):
-        majors.append(last)
+    # both ends labelled: a multiple of the step too close to one gives way
+    inner = [r for r in majors if r not in (first, last)]
+    inner = [r for r in inner if apart(first, r) and apart(r, last)]
+    majors = [first, *inner, last] if apart(first, last) else [last]
     if step == 1:
         minors = [k + 0.5 for k in range(first, last)]
     else:
@@ -264,6 +298,7 @@ def cd_layout(
     aliases: AliasOption = "auto",
     caption: bool = True,
     key: bool = True,
+    max_height: float | None = None,
 ) -> CDLayout:
     """The diagram of ``result`` laid out ``width`` points wide.
 
@@ -272,7 +307,10 @@ def cd_layout(
     get at most 30 % of the width on each side, as written, wrapped onto two
     lines (up to 20 algorithms, one line beyond) or as letters with a key;
     ``caption`` adds the test and α under the names, ``key`` the letters'
-    key under it.
+    key under it -- unless the picture would then be taller than
+    ``max_height`` points (a float's room on a page): the key is then left
+    out and listed in :attr:`CDLayout.key`, for the paper's caption or a
+    table of its own (:func:`nbstats.plots.cd_tikz.cd_key_latex`).
 
     Examples
     --------
@@ -481,11 +519,17 @@ def cd_layout(
         bottom += 1.2 * SMALL * len(caption_text.split("\n"))
     entries = tuple(fitted.key()) if fitted.aliases else ()
     key_texts: tuple[Text, ...] = ()
+    body = bottom
     key_y = bottom + 3.0
+    outside = False
     if entries and key:
         key_texts = _key(entries, width, key_y)
         bottom = max(t.y + 1.2 * SMALL * len(t.lines) for t in key_texts)
+        if max_height is not None and bottom + PAD > max_height:
+            key_texts, bottom, outside = (), body, True
     return CDLayout(
+        body_height=body + PAD,
+        key_outside=outside,
         width=float(width),
         height=bottom + PAD,
         rank_x=rank_x,

@@ -1,33 +1,34 @@
 """Critical-difference diagrams as TikZ, for LaTeX papers.
 
-The same diagram as :func:`nbstats.plots.cd_diagram` -- the same groups and
-their rows, the same stems and sides, the CD bar, the control band or marks,
-the caption -- written as a ``tikzpicture`` that a paper typesets in its own
-fonts. Nothing is recomputed: the lines are the result's ``groups``.
+The diagram of :func:`nbstats.plots.cd_diagram` -- its geometry from
+:func:`nbstats.plots.cd_layout.cd_layout`, every line, dot and text where
+matplotlib puts them -- written as a ``tikzpicture`` that a paper typesets in
+its own fonts. Nothing is recomputed: the lines are the result's ``groups``.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from nbstats.names import AliasOption, alias_legend, make_aliases
-from nbstats.plots.cd import _Diagram
+from nbstats.names import AliasOption
+from nbstats.plots.cd_layout import SMALL, TICK_LENGTH, TICK_PAD, CDLayout, Text
 from nbstats.plots.protocols import kind_of
 from nbstats.results.formatting import escape_latex
 
-__all__ = ["cd_tikz"]
+__all__ = ["cd_key_latex", "cd_tikz"]
 
-_ROW = 0.42  # cm between names
-_GROUP_ROW = 0.17  # cm between rows of group lines
-_NAME_GAP = 0.3  # cm from the axis ends to the names
+#: The narrowest column of the venues nbstats knows (article twocolumn): the
+#: default width, so that the picture fits a column wherever it goes.
+DEFAULT_WIDTH = "twocolumn"
+_CM = 72.27 / 2.54  # TeX points per cm
 
 
 def cd_tikz(
     result: Any,
     *,
     reverse: bool = False,
-    width: float = 8.0,
+    width: Any = DEFAULT_WIDTH,
+    wide: bool = False,
     show_cd: bool = True,
     aliases: AliasOption = "auto",
     standalone: bool = True,
@@ -41,14 +42,24 @@ def cd_tikz(
     reverse : bool
         False: the best rank on the right (as Demšar's figure and
         :func:`~nbstats.plots.cd_diagram`); True: on the left.
-    width : float
-        Length of the rank axis in cm (the names are outside it).
+    width : venue name, Venue or float
+        The picture's whole width: a venue's column (``"article"``,
+        ``"twocolumn"``, ``"ieee"``, ``"acm"`` or a
+        :class:`~nbstats.results.venues.Venue`; default ``"twocolumn"``, the
+        narrowest column, 229.5 pt), or a length in cm. Names, ticks and the
+        key are measured in that venue's font (Latin Modern; Times for
+        IEEE) at 8 pt, the size they are set in (``\fontsize{8}``).
+    wide : bool
+        With a venue: its full text width (``figure*``).
     show_cd : bool
         Draw the critical-difference bar (when the result has a CD).
     aliases : "auto", bool or mapping
-        As in :func:`~nbstats.plots.cd_diagram`: letters A, B, … for names
-        longer than 20 characters (``"auto"``), always, never, or your own
-        ``{name: alias}``; a key under the caption lists the full names.
+        As in :func:`~nbstats.plots.cd_diagram`: letters A, B, … for the names
+        that fit neither as written nor wrapped (``"auto"``), always, never,
+        or your own ``{name: alias}``; a key under the caption lists the full
+        names -- unless the picture would then be taller than a float may be
+        in the venue (80 % of its text height), when the key is left out
+        (listed in a comment at the top) for :func:`cd_key_latex`.
     standalone : bool
         True: a complete ``standalone`` document (compiles with pdflatex,
         lualatex or xelatex; names with characters beyond Latin-1, e.g.
@@ -63,147 +74,216 @@ def cd_tikz(
     Examples
     --------
     >>> import nbstats
-    >>> from nbstats.plots import cd_tikz
     >>> res = nbstats.posthoc(nbstats.datasets.load("demsar2006"),
     ...                       method="nemenyi", alpha=0.10)
     >>> tikz = cd_tikz(res, standalone=False)
     >>> tikz.splitlines()[0]
-    '\\begin{tikzpicture}[font=\\small]'
-    >>> "CD = 1.12" in tikz
-    True
+    '\\begin{tikzpicture}[x=1pt, y=-1pt, inner sep=0pt]'
+    >>> "CD = 1.12" in tikz, r"\useasboundingbox (0,0) rectangle (229.50" in tikz
+    (True, True)
     """
+    from nbstats.plots.cd_layout import cd_layout, float_room
+    from nbstats.plots.style import paper_style
+
     if kind_of(result, ("posthoc", "bayes_posthoc")) is None:
         raise TypeError(
             "cd_tikz draws a PosthocResult (from nbstats.posthoc) or a "
             f"BayesPosthocResult (from nbstats.bayes_posthoc); got "
             f"{type(result).__name__}."
         )
-    if isinstance(width, bool) or not isinstance(width, (int, float)) or width <= 0:
-        raise ValueError(f"width must be a positive length in cm, got {width!r}.")
-    d = _Diagram(result, reverse=bool(reverse), show_cd=bool(show_cd))
-    mapping = make_aliases(d.names, aliases)
-    shown = {name: mapping[name] for name in d.names}
-    lines = _picture(d, float(width), shown)
-    key = {name: alias for name, alias in shown.items() if alias != name}
-    control = None if d.control is None else shown[str(d.control)]
-    caption = escape_latex(d._caption(control))
-    bottom = lines.pop()
-    y = float(bottom)
-    lines.append(
-        f"\\node[anchor=north, font=\\footnotesize] at ({width / 2:.3f},{y:.3f}) "
-        f"{{{caption}}};"
-    )
-    if key:
-        legend = alias_legend(key)
-        entries = " \\\\ ".join(
-            f"{escape_latex(alias)}: {escape_latex(row.iloc[0])}"
-            for alias, row in legend.iterrows()
+    points, venue = _width(width, wide)
+    names = [str(name) for name in result.mean_ranks.index]
+    # Latin Modern has no Greek or Cyrillic: a standalone picture with such
+    # names is set in DejaVu Serif under xelatex/lualatex (pdflatex cannot set
+    # them at all), and measured in it
+    beyond = standalone and any(ord(ch) > 0xFF for name in names for ch in name)
+    with (
+        paper_style(venue or "article"),
+        _measured_in("DejaVu Serif" if beyond else None),
+    ):
+        layout = cd_layout(
+            result,
+            points,
+            reverse=bool(reverse),
+            show_cd=bool(show_cd),
+            aliases=aliases,
+            max_height=None if venue is None else float_room(venue),
         )
-        lines.append(
-            f"\\node[anchor=north, align=left, font=\\footnotesize] at "
-            f"({width / 2:.3f},{y - 0.45:.3f}) {{{entries}}};"
-        )
-    body = "\\begin{tikzpicture}[font=\\small]\n" + "\n".join(lines)
-    body += "\n\\end{tikzpicture}\n"
+    body = tikz_picture(layout)
+    if layout.key_outside:
+        # too tall for a float with its key: the key is for the caption or
+        # a table of its own (cd_key_latex); here as a comment, so that the
+        # names are never lost
+        note = [
+            "% The letters' key did not fit the column with the picture: put",
+            "% it in the caption or a table (nbstats.plots.cd_key_latex).",
+            *(f"% {line}" for line in layout.key),
+        ]
+        body = "\n".join(note) + "\n" + body
     if not standalone:
         return body
-    # Latin Modern has no Greek or Cyrillic: names beyond Latin-1 are set in
-    # DejaVu Serif under xelatex/lualatex (pdflatex cannot set them at all)
-    texts = [*shown, *shown.values()]  # the key shows the full names
-    wide = any(ord(ch) > 0xFF for text in texts for ch in text)
     font = (
-        "\\IfFontExistsTF{DejaVu Serif}{\\setmainfont{DejaVu Serif}}{}" if wide else ""
+        "\\IfFontExistsTF{DejaVu Serif}{\\setmainfont{DejaVu Serif}}{}"
+        if beyond
+        else ""
     )
     return (
-        "\\documentclass[tikz,border=4pt]{standalone}\n"
+        "\\documentclass[tikz,border=0pt]{standalone}\n"
         "\\usepackage{iftex}\n"
         "\\ifPDFTeX\\usepackage[T1]{fontenc}\\usepackage[utf8]{inputenc}"
-        f"\\else\\usepackage{{fontspec}}{font}\\fi\n"
+        f"\\usepackage{{lmodern}}\\else\\usepackage{{fontspec}}{font}\\fi\n"
         "\\begin{document}\n" + body + "\\end{document}\n"
     )
 
 
-def _picture(d: _Diagram, width: float, shown: dict[str, str]) -> list[str]:
-    """TikZ commands of the diagram; the last item is the y (cm) below it."""
-    m, first, last = d.m, d.first, d.last
+def _measured_in(family: str | None) -> Any:
+    """A context in which text is measured in ``family`` (None: as it is)."""
+    import contextlib
 
-    # the axis covers the observed mean ranks, as the matplotlib diagram's
-    def x(rank: float) -> float:
-        share = (rank - first) / (last - first)
-        return width * (share if d.reverse else 1 - share)
+    import matplotlib
 
-    out = [f"\\draw[thin] ({x(first):.3f},0) -- ({x(last):.3f},0);"]
-    step = max(1, math.ceil((last - first + 1) / 12))
-    ticks = sorted({*range(first, last + 1, step), last})
-    for r in ticks:  # \footnotesize: 8 pt in a 10 pt paper
-        out.append(
-            f"\\draw[thin] ({x(r):.3f},0) -- ({x(r):.3f},0.12) "
-            f"node[above, font=\\footnotesize] {{{r}}};"
+    if family is None:
+        return contextlib.nullcontext()
+    return matplotlib.rc_context({"font.family": [family]})
+
+
+def _width(width: Any, wide: bool) -> tuple[float, Any]:
+    """The picture's width in points, and its venue (None for a length)."""
+    from nbstats.results.venues import Venue, get_venue
+
+    if isinstance(width, (str, Venue)):
+        venue = get_venue(width)
+        return (venue.text_width_pt if wide else venue.column_width_pt), venue
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or width <= 0:
+        raise ValueError(
+            f"width must be a venue ('article', 'twocolumn', 'ieee', 'acm') or "
+            f"a positive length in cm, got {width!r}."
         )
-    if d.show_cd:
-        start = float(last) if not d.reverse else float(first)
-        end = start - d.cd if not d.reverse else start + d.cd
-        y = 0.85
+    if wide:
+        raise ValueError("wide=True needs a venue as width (e.g. width='ieee').")
+    return float(width) * _CM, None
+
+
+def _colour(hex_colour: str) -> str:
+    red, green, blue = (int(hex_colour[k : k + 2], 16) for k in (1, 3, 5))
+    return f"{{rgb,255:red,{red};green,{green};blue,{blue}}}"
+
+
+def _plain(text: str) -> str:
+    """A layout's text (escaped for matplotlib) as LaTeX."""
+    return escape_latex(text.replace(r"\$", "$"))
+
+
+_ANCHOR = {
+    ("start", "center"): "west",
+    ("end", "center"): "east",
+    ("middle", "center"): "center",
+    ("start", "top"): "north west",
+    ("end", "top"): "north east",
+    ("middle", "top"): "north",
+    ("start", "bottom"): "south west",
+    ("end", "bottom"): "south east",
+    ("middle", "bottom"): "south",
+}
+
+
+def _node(text: Text) -> str:
+    """A text of the layout as a node: its size, its lines, its anchor."""
+    lines = [_plain(line) for line in text.lines]
+    if text.bold:
+        lines = [f"\\textbf{{{line}}}" for line in lines]
+    size = f"\\fontsize{{{text.size:g}}}{{{1.2 * text.size:.1f}}}\\selectfont"
+    align = {"start": "left", "middle": "center", "end": "right"}[text.anchor]
+    colour = "" if text.color == "#000000" else f", color={_colour(text.color)}"
+    y = text.y
+    anchor = _ANCHOR[(text.anchor, text.valign)]
+    if len(lines) == 1 and text.valign == "center":
+        # one line: its baseline a third of an em below the middle, as
+        # matplotlib's "center_baseline" puts it (descenders do not move it)
+        anchor = "base " + anchor if anchor != "center" else "base"
+        y += 0.33 * text.size
+    joined = " \\\\ ".join(lines)
+    return (
+        f"\\node[anchor={anchor}, align={align}, font={size}{colour}] "
+        f"at ({text.x:.2f},{y:.2f}) {{{joined}}};"
+    )
+
+
+def tikz_picture(layout: CDLayout) -> str:
+    """The ``tikzpicture`` of a :class:`~nbstats.plots.cd_layout.CDLayout`:
+    x right and y down in points, its bounding box the layout's size."""
+    out = [
+        "\\begin{tikzpicture}[x=1pt, y=-1pt, inner sep=0pt]",
+        f"\\useasboundingbox (0,0) rectangle ({layout.width:.2f},{layout.height:.2f});",
+    ]
+    y = layout.axis_y
+    x0, x1 = layout.x_of(layout.first), layout.x_of(layout.last)
+    out.append(f"\\draw[line width=0.6pt] ({x0:.2f},{y:.2f}) -- ({x1:.2f},{y:.2f});")
+    small = f"\\fontsize{{{SMALL:g}}}{{{1.2 * SMALL:.1f}}}\\selectfont"
+    for rank in layout.ticks:
+        x = layout.x_of(rank)
         out.append(
-            f"\\draw[semithick, |-|] ({x(start):.3f},{y}) -- ({x(end):.3f},{y}) "
-            f"node[midway, above, font=\\footnotesize] {{CD = {d.cd:.2f}}};"
+            f"\\draw[line width=0.6pt] ({x:.2f},{y:.2f}) -- "
+            f"({x:.2f},{y - TICK_LENGTH:.2f}) node[anchor=south, font={small}, "
+            f"yshift={TICK_PAD:g}pt] {{{rank}}};"
         )
-    rows = max((r + 1 for r in d.group_rows if r is not None), default=0)
-    if d.band:
-        rows = 1
-    group_y = [-0.22 - r * _GROUP_ROW for r in range(rows)]
-    for i, group in enumerate(d.groups):
-        row = d.group_rows[i]
-        if row is None:
+    for rank in layout.minor_ticks:
+        x = layout.x_of(rank)
+        out.append(
+            f"\\draw[line width=0.6pt] ({x:.2f},{y:.2f}) -- "
+            f"({x:.2f},{y - TICK_LENGTH / 2:.2f});"
+        )
+    for stroke in layout.strokes:
+        if not stroke.visible:
             continue
-        xs = sorted(x(d.ranks[d.index[str(a)]]) for a in group)
-        lo, hi = min(xs), max(xs)
-        members = {str(a) for a in group}
-        span = sorted(d._span(group))
-        skips = any(
-            span[0] <= r <= span[1] and name not in members
-            for name, r in zip(d.names, d.ranks, strict=True)
-        )
-        y = group_y[row]
-        out.append(
-            f"\\draw[line width=2pt, line cap=rect] ({lo - 0.05:.3f},{y:.3f}) -- "
-            f"({hi + 0.05:.3f},{y:.3f});"
-        )
-        if skips or hi == lo:
-            out += [f"\\fill ({px:.3f},{y:.3f}) circle (0.07);" for px in xs]
-    if d.band:
-        centre = d.ranks[d.index[str(d.control)]]
-        a, b = sorted(
-            (x(max(float(first), centre - d.cd)), x(min(float(last), centre + d.cd)))
-        )
-        out.append(
-            f"\\draw[line width=3pt, gray!60] ({a:.3f},{group_y[0]:.3f}) -- "
-            f"({b:.3f},{group_y[0]:.3f});"
-        )
-    top = (group_y[-1] if rows else 0.0) - 0.4
-    order = sorted(range(m), key=lambda j: (d.ranks[j], j))
-    n_best = math.ceil(m / 2)
-    best, worst = order[:n_best], order[n_best:][::-1]
-    rejected = set()
-    if d.marks:
-        rejected = {str(n) for n, flag in d.result.reject.items() if bool(flag)}
-    for side, members in (("best", best), ("worst", worst)):
-        on_right = (side == "best") != d.reverse
-        edge = width + _NAME_GAP if on_right else -_NAME_GAP
-        for row, j in enumerate(members):
-            y = top - row * _ROW
-            px = x(d.ranks[j])
-            name = escape_latex(shown[d.names[j]])
-            if d.names[j] == d.control:
-                name = f"\\textbf{{{name}}}"
-            anchor = "west" if on_right else "east"
-            out.append(
-                f"\\draw[thin] ({px:.3f},0) |- ({edge:.3f},{y:.3f}) "
-                f"node[anchor={anchor}] {{{name}}};"
+        cap = {"butt": "butt", "projecting": "rect"}.get(stroke.cap, "butt")
+        path = " -- ".join(f"({x:.2f},{py:.2f})" for x, py in stroke.points)
+        colour = "" if stroke.color == "#000000" else f", color={_colour(stroke.color)}"
+        draw = f"\\draw[line width={stroke.width:g}pt, line cap={cap}{colour}] {path};"
+        if stroke.clip is not None:
+            lo, hi = stroke.clip
+            draw = (
+                f"\\begin{{scope}}\\clip ({lo:.2f},0) rectangle "
+                f"({hi:.2f},{layout.height:.2f});\n{draw}\n\\end{{scope}}"
             )
-            if d.names[j] in rejected:
-                inward = edge - 0.15 if on_right else edge + 0.15
-                out.append(f"\\fill ({inward:.3f},{y:.3f}) circle (0.07);")
-    bottom = top - (max(len(best), len(worst)) - 1) * _ROW - 0.35
-    out.append(f"{bottom:.3f}")
-    return out
+        out.append(draw)
+    for dot in layout.dots:
+        out.append(f"\\fill ({dot.x:.2f},{dot.y:.2f}) circle ({dot.size / 2:g}pt);")
+    out += [_node(text) for text in (*layout.texts, *layout.key_texts)]
+    out.append("\\end{tikzpicture}\n")
+    return "\n".join(out)
+
+
+def cd_key_latex(
+    result: Any, *, width: Any = DEFAULT_WIDTH, aliases: AliasOption = "auto"
+) -> str:
+    r"""The key of the letters :func:`cd_tikz` (or :func:`~nbstats.plots.
+    cd_diagram` at ``width``) uses, as a ``tabular`` of letter and full name,
+    for a table of its own or a caption when the key does not fit beside the
+    picture. Empty when no name is replaced by a letter.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> res = nbstats.posthoc(nbstats.datasets.load("demsar2006"))
+    >>> cd_key_latex(res)
+    ''
+    >>> print(cd_key_latex(res, aliases=True).splitlines()[2])
+    A & C4.5 \\
+    """
+    from nbstats.plots.cd_layout import cd_layout
+    from nbstats.plots.style import paper_style
+
+    points, venue = _width(width, False)
+    with paper_style(venue or "article"):
+        layout = cd_layout(result, points, aliases=aliases, key=False)
+    if not layout.key:
+        return ""
+    rows = [entry.split(": ", 1) for entry in layout.key]
+    body = "\n".join(f"{_plain(letter)} & {_plain(name)} \\\\" for letter, name in rows)
+    return (
+        "\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.85\\columnwidth}@{}}\n"
+        + "\\hline\n"
+        + body
+        + "\n\\hline\n\\end{tabular}\n"
+    )
