@@ -216,10 +216,10 @@ def diagram_width(width: Any, *, wide: bool = False) -> tuple[float, Any]:
 
     Examples
     --------
-    >>> diagram_width("single"), diagram_width("ieee")[0]
-    ((237.6, None), 252.0)
-    >>> diagram_width("twocolumn", wide=True)[0]
-    469.0
+    >>> diagram_width("single"), round(diagram_width("ieee")[0], 2)
+    ((237.6, None), 251.07)
+    >>> round(diagram_width("twocolumn", wide=True)[0], 2)
+    467.25
     """
     if isinstance(width, str) and width in WIDTHS:
         if wide:
@@ -242,7 +242,8 @@ def diagram_width(width: Any, *, wide: bool = False) -> tuple[float, Any]:
             f"width must be one of {sorted(WIDTHS)} or a venue ('article', "
             f"'twocolumn', 'ieee', 'acm' or a Venue), got {width!r}."
         ) from None
-    return (venue.text_width_pt if wide else venue.column_width_pt), venue
+    # matplotlib's points are 1/72 in, TeX's 1/72.27 in
+    return 72 * (venue.text_width_in if wide else venue.column_width_in), venue
 
 
 _HA = {"start": "left", "middle": "center", "end": "right"}

@@ -218,6 +218,13 @@ def _cd_axes(nemenyi: Any, m: int) -> Any:
     return nemenyi.plot(ax=ax, label_fontsize=8)
 
 
+def _venue_figures(nemenyi: Any, venue: Any) -> dict[str, bytes]:
+    """Figure 1's files for ``<stem>_core/``, set for the paper's venue."""
+    from nbstats.plots.venue_figures import venue_figures
+
+    return venue_figures(nemenyi, "article" if venue is None else venue)
+
+
 def _by_alias(aliases: Mapping[str, str] | None) -> dict[str, str]:
     """{alias: full name} of the report's {full name: alias}."""
     return {alias: name for name, alias in (aliases or {}).items()}
@@ -327,6 +334,7 @@ def core(
     alpha: float = 0.05,
     aliases: Mapping[str, str] | None = None,
     detailed: bool = True,
+    venue: Any = None,
 ) -> Paragraph:
     """The answer first: ranked summary, Figure 1 and the results paragraph.
 
@@ -334,8 +342,11 @@ def core(
     critical-difference diagram; ``plackett_luce`` (from
     :func:`nbstats.bayes_plackett_luce`) P(best) and the expected rank.
     Either may be None (analysis not requested). ``aliases`` ({full name:
-    alias}): the table gives the full names beside the aliases. Returns the
-    results paragraph (for its references).
+    alias}): the table gives the full names beside the aliases. ``venue``
+    (default ``"article"``): the paper the core's figure files are set for
+    (:func:`nbstats.plots.venue_figures.venue_figures`: column width, and
+    ``figure-1-wide.pdf`` for a two-column venue). Returns the results
+    paragraph (for its references).
     """
     from nbstats.scores import mean_ranks as average_ranks
     from nbstats.stats.letters import letters as letters_of
@@ -354,6 +365,7 @@ def core(
             "algorithms joined by a bar are not significantly different.",
             ax.figure,
             core_files=True,
+            core_figures=lambda: _venue_figures(nemenyi, venue),
         )
     frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
     runs = "group" in frame and frame["group"].str.contains("–").any()
