@@ -8,6 +8,7 @@ its own fonts. Nothing is recomputed: the lines are the result's ``groups``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from nbstats.names import AliasOption
@@ -214,7 +215,9 @@ def tikz_picture(layout: CDLayout) -> str:
     x right and y down in points, its bounding box the layout's size."""
     out = [
         "\\begin{tikzpicture}[x=1pt, y=-1pt, inner sep=0pt]",
-        f"\\useasboundingbox (0,0) rectangle ({layout.width:.2f},{layout.height:.2f});",
+        # rounded down: a picture as wide as a column must not exceed it
+        f"\\useasboundingbox (0,0) rectangle "
+        f"({math.floor(100 * layout.width) / 100:.2f},{layout.height:.2f});",
     ]
     y = layout.axis_y
     x0, x1 = layout.x_of(layout.first), layout.x_of(layout.last)
@@ -250,7 +253,7 @@ def tikz_picture(layout: CDLayout) -> str:
     for dot in layout.dots:
         out.append(f"\\fill ({dot.x:.2f},{dot.y:.2f}) circle ({dot.size / 2:g}pt);")
     out += [_node(text) for text in (*layout.texts, *layout.key_texts)]
-    out.append("\\end{tikzpicture}\n")
+    out.append("\\end{tikzpicture}%\n")  # "%": no space after it in a line
     return "\n".join(out)
 
 
