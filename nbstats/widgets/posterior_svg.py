@@ -5,12 +5,11 @@ computed (the picture :func:`nbstats.plots.signrank_posterior` draws with
 matplotlib): the density curve(s) of θ, the shaded area beyond ½, the ½ line,
 the credible interval, a legend with the probabilities, axis labels, ticks and
 a title, in the paper style's fonts and colours (:mod:`nbstats.plots.style`).
-It takes about a millisecond where matplotlib took about 30, most of them
-laying out text. Here the layout is fixed: the axes never move between
-redraws, and the legend sits below the x label in two columns (it hides no
-curve and does not jump while a slider moves). Text widths come from a table
-of DejaVu Sans advance widths, used only to lay out the legend and the y
-label, and to shrink a line too long for the figure.
+Here the layout is fixed: the axes never move between redraws, and the
+legend sits below the x label in two columns (it hides no curve and does not
+jump while a slider moves). Text widths are DejaVu Sans's advances read from
+the font file (:func:`text_width`), used only to lay out the legend and the
+y label, and to shrink a line too long for the figure.
 
 Every text is escaped (algorithm names may hold ``<&>"'``), the SVG carries a
 ``<title>`` and a ``<desc>`` for screen readers, and it uses no ``id``, so
@@ -26,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from nbstats.plots.labels import advance_width
 from nbstats.plots.style import INK, MUTED, PAPER_RC, SHADE
 
 __all__ = ["axes_svg", "nice_ticks", "signrank_svg", "text_width"]
@@ -49,27 +49,23 @@ MAX_POINTS_PER_PT = 4
 #: matplotlib's dash patterns at a line width of 1.
 DASHES = {"-": None, "--": "3.7,1.6", ":": "1,1.65", "-.": "6.4,1.6,1,1.6"}
 
-# DejaVu Sans advance widths of " " to "~" in thousandths of an em.
-_ASCII_WIDTHS = (
-    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318,
-    337, 636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838,
-    838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557,
-    863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390,
-    337, 390, 838, 500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278,
-    579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592,
-    525, 636, 337, 636, 838,
-)  # fmt: skip
-_WIDTHS = {chr(32 + i): w / 1000 for i, w in enumerate(_ASCII_WIDTHS)}
-_WIDTHS.update({"θ": 0.612, "½": 0.969, "−": 0.838, "∞": 0.833, "′": 0.227})
-_WIDTHS.update({"→": 0.838, "·": 0.318, "±": 0.838})
-_WIDE = 0.75  # any other character (generous: CJK is about 1)
+#: The font the pictures name first, the one their texts are measured in.
+_FAMILY = tuple(PAPER_RC["font.sans-serif"])
 #: Characters XML 1.0 forbids (C0 controls but tab and newline, surrogates, …).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def text_width(text: str, size: float) -> float:
-    """Width of ``text`` at ``size`` pt in DejaVu Sans (an estimate)."""
-    return size * sum(_WIDTHS.get(char, _WIDE) for char in text)
+    """Width of ``text`` at ``size`` pt in DejaVu Sans: its characters'
+    advances read from the font with FreeType
+    (:func:`nbstats.plots.labels.advance_width`, the figures' one measure).
+
+    Examples
+    --------
+    >>> round(text_width("1", 10), 2)
+    6.36
+    """
+    return advance_width(text, size, family=_FAMILY)
 
 
 def _text(text: str) -> str:
