@@ -38,9 +38,10 @@ import numpy as np
 
 from nbstats.names import AliasOption
 from nbstats.plots._cd_caption import cd_caption
+from nbstats.plots.figure_model import Dot, Stroke, Text, float_room
 from nbstats.plots.labels import MIN_FONT, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind
-from nbstats.plots.style import INK, MUTED, literal
+from nbstats.plots.style import MUTED, literal
 
 __all__ = [
     "CDLayout",
@@ -52,27 +53,6 @@ __all__ = [
     "rank_ticks",
 ]
 
-#: Text heights (``\the\textheight``, TeX Live 2024) of the venues nbstats
-#: knows, in points; a float may take :data:`FLOAT_SHARE` of it.
-TEXT_HEIGHTS = {"article": 550.0, "twocolumn": 550.0, "ieee": 672.0, "acm": 626.0}
-FLOAT_SHARE = 0.8
-
-
-def float_room(venue: Any) -> float | None:
-    """The tallest a venue's figure may be (points): :data:`FLOAT_SHARE` of
-    its text height, the rest left to the caption (None for a venue whose
-    text height is not known).
-
-    Examples
-    --------
-    >>> float_room("ieee")
-    537.6
-    """
-    from nbstats.results.venues import get_venue
-
-    height = TEXT_HEIGHTS.get(get_venue(venue).name)
-    return None if height is None else round(FLOAT_SHARE * height, 6)
-
 
 PAD = 2.0  # around the picture
 TICK_LENGTH = 3.0
@@ -83,52 +63,6 @@ MARK = 4.5  # diameter of dots (points)
 NAME_GAP = 3.0  # from a stem's end to its name
 STEM_RUN = 8.0  # the stems' horizontal run beyond the axis' ends
 SMALL = MIN_FONT  # ticks, the CD's value, the caption, the key
-
-
-@dataclass(frozen=True)
-class Stroke:
-    """A polyline: ``points`` (x, y) in points; ``clip`` an x range the line
-    is drawn within (its points keep their true extent). ``ranks``: the mean
-    rank each point stands at (None for a point placed otherwise), exactly,
-    for a renderer whose x axis is in ranks."""
-
-    points: tuple[tuple[float, float], ...]
-    width: float
-    gid: str
-    color: str = INK
-    cap: str = "butt"
-    clip: tuple[float, float] | None = None
-    visible: bool = True
-    ranks: tuple[float | None, ...] = ()
-
-
-@dataclass(frozen=True)
-class Dot:
-    """A filled circle of ``size`` points across."""
-
-    x: float
-    y: float
-    size: float
-    gid: str
-    color: str = INK
-
-
-@dataclass(frozen=True)
-class Text:
-    """A text; ``lines`` top to bottom. ``anchor``: which end of its lines is
-    at x (``start``, ``middle``, ``end``); ``valign``: which part of the block
-    is at y (``top``, ``center``, ``bottom``: the first line's top, the
-    block's middle, the last line's baseline)."""
-
-    x: float
-    y: float
-    lines: tuple[str, ...]
-    size: float
-    gid: str
-    anchor: str = "start"
-    valign: str = "center"
-    bold: bool = False
-    color: str = INK
 
 
 @dataclass(frozen=True)
@@ -326,10 +260,9 @@ def cd_layout(
     """
     c = _Content(result, reverse=bool(reverse), show_cd=bool(show_cd))
     weight = "bold" if c.control is not None else "normal"
-    side = 0.3 * width - NAME_GAP - STEM_RUN
     fitted = fit_names(
         c.names,
-        side,
+        0.3 * width - NAME_GAP - STEM_RUN,
         fontsize=fontsize,
         min_fontsize=min(min_fontsize, fontsize),
         # many names: one line each (a long one gets a letter), since one
@@ -338,163 +271,21 @@ def cd_layout(
         weight=weight,
         aliases=aliases,
     )
-    size = fitted.fontsize
-    lines = fitted.lines
     order = sorted(range(c.m), key=lambda j: (c.ranks[j], j))
     n_best = math.ceil(c.m / 2)
     best, worst = order[:n_best], order[n_best:][::-1]
-    right_side, left_side = (worst, best) if reverse else (best, worst)
-
-    def widest(members: list[int]) -> float:
-        # + 3 %: a raster at a screen's resolution hints glyphs wider than
-        # their outlines (a PDF or SVG sets them at their measured width)
-        return 1.03 * max(
-            (text_width(fitted.labels[j], size, weight=weight) for j in members),
-            default=0.0,
-        )
-
-    # the axis runs between the stems' ends, which leave room for the names
-    # and for half of the end tick labels
-    ends = text_width(str(c.last), SMALL) / 2 + 1.0
-    left_edge = max(PAD + widest(left_side) + NAME_GAP, ends - STEM_RUN + PAD)
-    right_edge = min(
-        width - PAD - widest(right_side) - NAME_GAP, width - ends + STEM_RUN - PAD
-    )
-    x0, x1 = left_edge + STEM_RUN, right_edge - STEM_RUN
-    if x1 - x0 < 0.2 * width:  # names wider than measured room: keep an axis
-        x0, x1 = 0.4 * width, 0.6 * width
-    scale = (x1 - x0) / (c.last - c.first)
-    if reverse:  # best (rank 1) on the left
-        rank_x = (x0 - c.first * scale, scale)
-    else:
-        rank_x = (x1 + c.first * scale, -scale)
+    sides = (worst, best) if reverse else (best, worst)  # (right, left)
+    edges, rank_x = _axis_x(c, fitted, weight, sides, width)
+    parts = _Parts()
 
     def x_of(rank: float) -> float:
         return rank_x[0] + rank_x[1] * rank
 
-    strokes: list[Stroke] = []
-    dots: list[Dot] = []
-    texts: list[Text] = []
-
-    # the CD bar and the axis
-    tick_block = SMALL * 1.2 + TICK_PAD + TICK_LENGTH
-    if c.show_cd:
-        y_cd = PAD + SMALL * 1.2 + 2.5
-        axis_y = y_cd + 4.0 + tick_block
-        start = float(c.last) if not reverse else float(c.first)
-        end = start - c.cd if not reverse else start + c.cd
-        strokes.append(
-            Stroke(
-                ((x_of(start), y_cd), (x_of(end), y_cd)),
-                1.0,
-                "cd-bar",
-                ranks=(start, end),
-            )
-        )
-        for x in (start, end):
-            strokes.append(
-                Stroke(((x_of(x), y_cd - 2), (x_of(x), y_cd + 2)), 0.7, "cd-bar-end")
-            )
-        texts.append(
-            Text(
-                (x_of(start) + x_of(end)) / 2,
-                y_cd - 2.5,
-                (f"CD = {c.cd:.2f}",),
-                SMALL,
-                "cd-text",
-                anchor="middle",
-                valign="bottom",
-            )
-        )
-    else:
-        axis_y = PAD + tick_block
+    axis_y = parts.top(c, x_of)
     ticks, minors = rank_ticks(c.first, c.last, x_of, SMALL)
-
-    # rows of group lines, or the control's band
-    n_rows = max((r + 1 for r in c.group_rows if r is not None), default=0)
-    if c.band:
-        n_rows = 1
-    rows_y = [axis_y + 5.5 + r * ROW_STEP for r in range(n_rows)]
-    for i, group in enumerate(c.groups):
-        xs = sorted(c.ranks[c.index[str(a)]] for a in group)
-        row = c.group_rows[i]
-        if row is None:  # a group of one: nothing to join (kept for its gid)
-            points = tuple((x_of(x), axis_y) for x in xs)
-            strokes.append(
-                Stroke(
-                    points,
-                    GROUP_WIDTH,
-                    f"group-{i}",
-                    visible=False,
-                    ranks=tuple(xs),
-                )
-            )
-            continue
-        lo, hi = xs[0], xs[-1]
-        members = {str(a) for a in group}
-        skips = any(
-            lo <= r <= hi and name not in members
-            for name, r in zip(c.names, c.ranks, strict=True)
-        )
-        y = rows_y[row]
-        points = tuple((x_of(x), y) for x in xs)
-        strokes.append(
-            Stroke(points, GROUP_WIDTH, f"group-{i}", cap="projecting", ranks=tuple(xs))
-        )
-        if skips or hi == lo:
-            dots += [Dot(px, y, MARK, f"group-{i}-member") for px, _ in points]
-    if c.band:
-        centre = c.ranks[c.index[str(c.control)]]
-        lo_x, hi_x = sorted((x_of(c.first), x_of(c.last)))
-        strokes.append(
-            Stroke(
-                ((x_of(centre - c.cd), rows_y[0]), (x_of(centre + c.cd), rows_y[0])),
-                GROUP_WIDTH + 0.8,
-                "control-band",
-                color=MUTED,
-                clip=(lo_x, hi_x),
-                ranks=(centre - c.cd, centre + c.cd),
-            )
-        )
-
-    # the names, one row each, joined to their mean ranks
-    below = rows_y[-1] + 5.5 if n_rows else axis_y + 7.0
-    lead = 0.35 if lines > 1 else 0.1  # a line of text is ~1.2 em
-    spacing = (1.2 * lines + lead) * size
-    rejected = set()
-    if c.marks:
-        rejected = {str(n) for n, flag in result.reject.items() if bool(flag)}
-    for members, on_right in ((right_side, True), (left_side, False)):
-        edge = right_edge if on_right else left_edge
-        for row, j in enumerate(members):
-            y = below + 0.6 * size + row * spacing
-            x = x_of(c.ranks[j])
-            strokes.append(
-                Stroke(
-                    ((x, axis_y), (x, y), (edge, y)),
-                    0.7 if c.m <= 12 else 0.55,
-                    f"stem-{j}",
-                    ranks=(c.ranks[j], c.ranks[j], None),
-                )
-            )
-            texts.append(
-                Text(
-                    edge + (NAME_GAP if on_right else -NAME_GAP),
-                    y,
-                    tuple(fitted.labels[j].split("\n")),
-                    size,
-                    f"label-{j}",
-                    anchor="start" if on_right else "end",
-                    bold=c.names[j] == c.control,
-                )
-            )
-            if c.names[j] in rejected:
-                inward = edge - 5.0 if on_right else edge + 5.0
-                dots.append(Dot(inward, y, MARK, f"significant-{j}"))
-    rows = max(len(best), len(worst))
-    bottom = below + 0.6 * size + (rows - 1) * spacing + 0.6 * lines * size
-
-    # the caption and the key
+    rows_y = parts.groups(c, x_of, axis_y)
+    below = rows_y[-1] + 5.5 if rows_y else axis_y + 7.0
+    bottom = parts.names(c, fitted, sides, edges, x_of, axis_y, below)
     caption_text = ""
     if caption:
         control = None
@@ -504,11 +295,12 @@ def cd_layout(
                 control = fitted.label(c.control).replace("\n", " ")
         caption_text = str(wrap_text(c.caption(control), width - 8, SMALL, force=True))
         bottom += 4.0
-        texts.append(
+        lines = tuple(caption_text.split("\n"))
+        parts.texts.append(
             Text(
                 width / 2,
                 bottom,
-                tuple(caption_text.split("\n")),
+                lines,
                 SMALL,
                 "caption",
                 anchor="middle",
@@ -516,12 +308,10 @@ def cd_layout(
                 color="#4D4D4D",
             )
         )
-        bottom += 1.2 * SMALL * len(caption_text.split("\n"))
+        bottom += 1.2 * SMALL * len(lines)
     entries = tuple(fitted.key()) if fitted.aliases else ()
     key_texts: tuple[Text, ...] = ()
-    body = bottom
-    key_y = bottom + 3.0
-    outside = False
+    body, key_y, outside = bottom, bottom + 3.0, False
     if entries and key:
         key_texts = _key(entries, width, key_y)
         bottom = max(t.y + 1.2 * SMALL * len(t.lines) for t in key_texts)
@@ -538,18 +328,195 @@ def cd_layout(
         axis_y=axis_y,
         ticks=tuple(ticks),
         minor_ticks=tuple(minors),
-        strokes=tuple(strokes),
-        dots=tuple(dots),
-        texts=tuple(texts),
+        strokes=tuple(parts.strokes),
+        dots=tuple(parts.dots),
+        texts=tuple(parts.texts),
         labels=tuple(fitted.labels),
         aliases=fitted.aliases,
-        fontsize=size,
+        fontsize=fitted.fontsize,
         key=entries,
         key_texts=key_texts,
         key_y=key_y,
         caption=caption_text,
         names=tuple(c.names),
     )
+
+
+def _axis_x(
+    c: _Content,
+    fitted: Any,
+    weight: str,
+    sides: tuple[list[int], list[int]],
+    width: float,
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The stems' ends (left, right) and the rank axis' map ``x = a + b r``:
+    the axis runs between the stems' ends, which leave room for the names
+    and for half of the end tick labels."""
+    size = fitted.fontsize
+
+    def widest(members: list[int]) -> float:
+        # + 3 %: a raster at a screen's resolution hints glyphs wider than
+        # their outlines (a PDF or SVG sets them at their measured width)
+        return 1.03 * max(
+            (text_width(fitted.labels[j], size, weight=weight) for j in members),
+            default=0.0,
+        )
+
+    right_side, left_side = sides
+    ends = text_width(str(c.last), SMALL) / 2 + 1.0
+    left_edge = max(PAD + widest(left_side) + NAME_GAP, ends - STEM_RUN + PAD)
+    right_edge = min(
+        width - PAD - widest(right_side) - NAME_GAP, width - ends + STEM_RUN - PAD
+    )
+    x0, x1 = left_edge + STEM_RUN, right_edge - STEM_RUN
+    if x1 - x0 < 0.2 * width:  # names wider than measured room: keep an axis
+        x0, x1 = 0.4 * width, 0.6 * width
+    scale = (x1 - x0) / (c.last - c.first)
+    if c.reverse:  # best (rank 1) on the left
+        return (left_edge, right_edge), (x0 - c.first * scale, scale)
+    return (left_edge, right_edge), (x1 + c.first * scale, -scale)
+
+
+class _Parts:
+    """The strokes, dots and texts of a diagram, added part by part."""
+
+    def __init__(self) -> None:
+        self.strokes: list[Stroke] = []
+        self.dots: list[Dot] = []
+        self.texts: list[Text] = []
+
+    def top(self, c: _Content, x_of: Any) -> float:
+        """The CD bar with its value (if shown); the axis' height."""
+        tick_block = SMALL * 1.2 + TICK_PAD + TICK_LENGTH
+        if not c.show_cd:
+            return PAD + tick_block
+        y_cd = PAD + SMALL * 1.2 + 2.5
+        start = float(c.last) if not c.reverse else float(c.first)
+        end = start - c.cd if not c.reverse else start + c.cd
+        self.strokes.append(
+            Stroke(
+                ((x_of(start), y_cd), (x_of(end), y_cd)),
+                1.0,
+                "cd-bar",
+                ranks=(start, end),
+            )
+        )
+        for x in (start, end):
+            self.strokes.append(
+                Stroke(((x_of(x), y_cd - 2), (x_of(x), y_cd + 2)), 0.7, "cd-bar-end")
+            )
+        self.texts.append(
+            Text(
+                (x_of(start) + x_of(end)) / 2,
+                y_cd - 2.5,
+                (f"CD = {c.cd:.2f}",),
+                SMALL,
+                "cd-text",
+                anchor="middle",
+                valign="bottom",
+            )
+        )
+        return y_cd + 4.0 + tick_block
+
+    def groups(self, c: _Content, x_of: Any, axis_y: float) -> list[float]:
+        """The group lines (or the control's band); the heights of their rows."""
+        n_rows = max((r + 1 for r in c.group_rows if r is not None), default=0)
+        if c.band:
+            n_rows = 1
+        rows_y = [axis_y + 5.5 + r * ROW_STEP for r in range(n_rows)]
+        for i, group in enumerate(c.groups):
+            xs = sorted(c.ranks[c.index[str(a)]] for a in group)
+            row = c.group_rows[i]
+            if row is None:  # a group of one: nothing to join (kept for its gid)
+                points = tuple((x_of(x), axis_y) for x in xs)
+                self.strokes.append(
+                    Stroke(
+                        points,
+                        GROUP_WIDTH,
+                        f"group-{i}",
+                        visible=False,
+                        ranks=tuple(xs),
+                    )
+                )
+                continue
+            lo, hi = xs[0], xs[-1]
+            members = {str(a) for a in group}
+            skips = any(
+                lo <= r <= hi and name not in members
+                for name, r in zip(c.names, c.ranks, strict=True)
+            )
+            y = rows_y[row]
+            points = tuple((x_of(x), y) for x in xs)
+            self.strokes.append(
+                Stroke(
+                    points, GROUP_WIDTH, f"group-{i}", cap="projecting", ranks=tuple(xs)
+                )
+            )
+            if skips or hi == lo:
+                self.dots += [Dot(px, y, MARK, f"group-{i}-member") for px, _ in points]
+        if c.band:
+            centre = c.ranks[c.index[str(c.control)]]
+            lo_x, hi_x = sorted((x_of(c.first), x_of(c.last)))
+            ends = (centre - c.cd, centre + c.cd)
+            self.strokes.append(
+                Stroke(
+                    tuple((x_of(e), rows_y[0]) for e in ends),
+                    GROUP_WIDTH + 0.8,
+                    "control-band",
+                    color=MUTED,
+                    clip=(lo_x, hi_x),
+                    ranks=ends,
+                )
+            )
+        return rows_y
+
+    def names(
+        self,
+        c: _Content,
+        fitted: Any,
+        sides: tuple[list[int], list[int]],
+        edges: tuple[float, float],
+        x_of: Any,
+        axis_y: float,
+        below: float,
+    ) -> float:
+        """The names, one row each, joined to their mean ranks by stems; the
+        bottom of the last row."""
+        size, lines = fitted.fontsize, fitted.lines
+        lead = 0.35 if lines > 1 else 0.1  # a line of text is ~1.2 em
+        spacing = (1.2 * lines + lead) * size
+        rejected = set()
+        if c.marks:
+            rejected = {str(n) for n, flag in c.result.reject.items() if bool(flag)}
+        for members, on_right in ((sides[0], True), (sides[1], False)):
+            edge = edges[1] if on_right else edges[0]
+            for row, j in enumerate(members):
+                y = below + 0.6 * size + row * spacing
+                x = x_of(c.ranks[j])
+                self.strokes.append(
+                    Stroke(
+                        ((x, axis_y), (x, y), (edge, y)),
+                        0.7 if c.m <= 12 else 0.55,
+                        f"stem-{j}",
+                        ranks=(c.ranks[j], c.ranks[j], None),
+                    )
+                )
+                self.texts.append(
+                    Text(
+                        edge + (NAME_GAP if on_right else -NAME_GAP),
+                        y,
+                        tuple(fitted.labels[j].split("\n")),
+                        size,
+                        f"label-{j}",
+                        anchor="start" if on_right else "end",
+                        bold=c.names[j] == c.control,
+                    )
+                )
+                if c.names[j] in rejected:
+                    inward = edge - 5.0 if on_right else edge + 5.0
+                    self.dots.append(Dot(inward, y, MARK, f"significant-{j}"))
+        rows = max(len(sides[0]), len(sides[1]))
+        return below + 0.6 * size + (rows - 1) * spacing + 0.6 * lines * size
 
 
 def _key(entries: tuple[str, ...], width: float, top: float) -> tuple[Text, ...]:
