@@ -105,7 +105,10 @@ def text_width(text: str, fontsize: float, *, weight: str = "normal") -> float:
     )
 
 
-@functools.lru_cache(maxsize=8192)
+#: (weight, family) -> {character: advance in ems}, filled as characters come.
+_ADVANCES: dict[tuple[str, tuple[str, ...]], dict[str, float]] = {}
+
+
 def _advance(char: str, weight: str, family: tuple[str, ...]) -> float:
     """A character's advance in ems (measured at 100 pt, as :func:`_width`);
     a character no font of ``family`` has (a control character) is measured
@@ -137,7 +140,14 @@ def advance_width(
     True
     """
     chosen = font_families() if family is None else tuple(family)
-    return fontsize * sum(_advance(char, weight, chosen) for char in str(text))
+    table = _ADVANCES.setdefault((weight, chosen), {})
+    total = 0.0
+    for char in str(text):
+        em = table.get(char)
+        if em is None:
+            em = table[char] = _advance(char, weight, chosen)
+        total += em
+    return fontsize * total
 
 
 def text_width_in(
