@@ -46,7 +46,8 @@ def main() -> None:
             start = time.perf_counter()
             cd_svg(res)
             times.append(time.perf_counter() - start)
-        print(f"m = {m:3d}: dashboard CD SVG median {1000 * statistics.median(times):6.1f} ms")
+        median = 1000 * statistics.median(times)
+        print(f"m = {m:3d}: dashboard CD SVG median {median:6.1f} ms")
         if args.venue_files:
             from nbstats.plots.venue_figures import venue_figures
 
