@@ -4,19 +4,31 @@ A picture's geometry is computed once, in points (x to the right, y down
 from the top left corner), as :class:`Stroke` (polylines), :class:`Dot`
 (filled circles) and :class:`Text` (lines of text with an anchor); the
 renderers -- matplotlib for papers, TikZ, SVG for the dashboards -- only
-translate them. :func:`float_room` is the tallest a venue's figure may be.
+translate them. :func:`float_room` is the tallest a venue's figure may be;
+:func:`nice_ticks` the ticks of a value axis, for every renderer.
 The critical-difference diagram is built of them
 (:mod:`nbstats.plots.cd_layout`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from nbstats.plots.style import INK
 
-__all__ = ["FLOAT_SHARE", "TEXT_HEIGHTS", "Dot", "Stroke", "Text", "float_room"]
+__all__ = [
+    "FLOAT_SHARE",
+    "TEXT_HEIGHTS",
+    "Dot",
+    "Stroke",
+    "Text",
+    "float_room",
+    "nice_ticks",
+]
 
 #: Text heights (``\the\textheight``, TeX Live 2024) of the venues nbstats
 #: knows, in points; a float may take :data:`FLOAT_SHARE` of it.
@@ -84,3 +96,30 @@ class Text:
     valign: str = "center"
     bold: bool = False
     color: str = INK
+
+
+def nice_ticks(low: float, high: float, nbins: int = 9) -> tuple[np.ndarray, int]:
+    """Ticks in [low, high] as matplotlib's default locator puts them.
+
+    matplotlib's ``MaxNLocator(nbins, steps=[1, 2, 2.5, 5, 10])`` (its
+    ``AutoLocator``; for these axes it asks for 9 bins) without the offset
+    of large numbers. Returns the ticks and the decimals that tell them apart.
+    """
+    span = high - low
+    if not span > 0:
+        return np.array([low]), 0
+    scale = 10.0 ** math.floor(math.log10(span / nbins))
+    raw = span / nbins
+    steps = [s * scale for s in (0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20)]
+    first = next((i for i, s in enumerate(steps) if s >= raw), len(steps) - 1)
+    eps = 1e-10 * max(span, abs(low), abs(high))
+    for step in steps[first::-1]:
+        start = math.ceil((low - eps) / step)
+        stop = math.floor((high + eps) / step)
+        if stop - start + 1 >= 2:
+            break
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    if round(step / 10.0**-decimals, 6) % 1:  # 0.25, 2.5, …: one digit more
+        decimals += 1
+    ticks = np.round(np.arange(start, stop + 1) * step, decimals + 2) + 0.0
+    return ticks, decimals

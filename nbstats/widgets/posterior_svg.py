@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from nbstats.plots.figure_model import nice_ticks
 from nbstats.plots.labels import advance_width
 from nbstats.plots.style import INK, MUTED, PAPER_RC, SHADE
 
@@ -72,33 +73,6 @@ def _text(text: str) -> str:
     """A picture's text (written for matplotlib) as SVG character data."""
     # the picture escapes "$" for matplotlib (nbstats.plots.style.literal)
     return escape(_NOT_XML.sub("\ufffd", text.replace(r"\$", "$")), quote=True)
-
-
-def nice_ticks(low: float, high: float, nbins: int = 9) -> tuple[np.ndarray, int]:
-    """Ticks in [low, high] as matplotlib's default locator puts them.
-
-    matplotlib's ``MaxNLocator(nbins, steps=[1, 2, 2.5, 5, 10])`` (its
-    ``AutoLocator``; for these axes it asks for 9 bins) without the offset
-    of large numbers. Returns the ticks and the decimals that tell them apart.
-    """
-    span = high - low
-    if not span > 0:
-        return np.array([low]), 0
-    scale = 10.0 ** math.floor(math.log10(span / nbins))
-    raw = span / nbins
-    steps = [s * scale for s in (0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20)]
-    first = next((i for i, s in enumerate(steps) if s >= raw), len(steps) - 1)
-    eps = 1e-10 * max(span, abs(low), abs(high))
-    for step in steps[first::-1]:
-        start = math.ceil((low - eps) / step)
-        stop = math.floor((high + eps) / step)
-        if stop - start + 1 >= 2:
-            break
-    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
-    if round(step / 10.0**-decimals, 6) % 1:  # 0.25, 2.5, …: one digit more
-        decimals += 1
-    ticks = np.round(np.arange(start, stop + 1) * step, decimals + 2) + 0.0
-    return ticks, decimals
 
 
 def _inside(x: np.ndarray, y: np.ndarray, low: float, high: float):
@@ -167,6 +141,7 @@ def axes_svg(
     *,
     x_bins: int = 9,
     y_bins: int = 9,
+    x_ticks: tuple[np.ndarray, int] | None = None,
 ) -> tuple[list[str], float, float]:
     """The axes' frame, ticks and tick labels of a picture: x over
     [``low``, ``high``] placed by ``px``, y over [0, ``y_top``] (none when
@@ -180,7 +155,8 @@ def axes_svg(
     )
     marks, texts = [], []
     label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
-    ticks, digits = nice_ticks(low, high, nbins=x_bins)
+    given = x_ticks is not None and len(x_ticks[0]) > 0
+    ticks, digits = x_ticks if given else nice_ticks(low, high, nbins=x_bins)
     for tick in ticks:
         tx = float(px(tick))
         marks.append(f"M{tx:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
@@ -264,7 +240,7 @@ def signrank_svg(picture: Any, alt: str) -> str:
 
     # axes: left and bottom spines, ticks and their labels
     axes, label_y, y_labels_left = axes_svg(
-        x_low, x_high, y_top if densities else None, px
+        x_low, x_high, y_top if densities else None, px, x_ticks=picture.xticks
     )
     out.extend(axes)
 

@@ -247,3 +247,27 @@ def test_legend_stays_inside_the_figure(kw):
             float(text.get("textLength", "inf")),
         )
         assert end <= width - 3.9, (content, end, width)
+
+
+@pytest.mark.parametrize("kw", [{}, {"rope": 0.004}, {"prior": "idp"}])
+def test_matplotlib_and_the_svg_draw_the_same_ticks(kw):
+    """One geometry (issue 36): the picture's ticks, in both renderers."""
+    import matplotlib.pyplot as plt
+
+    from nbstats.plots.posterior import signrank_posterior
+
+    table = nbstats.datasets.load("demsar2006")
+    result = nbstats.bayes_signrank(
+        table["C4.5"], table["C4.5+m"], random_state=0, **kw
+    )
+    picture = signrank_picture(result, None, True)
+    ticks, digits = picture.xticks
+    assert len(ticks) >= 3
+    ax = signrank_posterior(result)
+    labels = [f"{t:.{digits}f}" for t in ticks]
+    np.testing.assert_allclose(ax.get_xticks(), ticks)
+    assert [t.get_text() for t in ax.get_xticklabels()] == labels
+    plt.close(ax.figure)
+    svg = signrank_svg(picture, "alt")
+    for label in labels:
+        assert f">{label}</text>" in svg
