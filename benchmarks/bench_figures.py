@@ -7,7 +7,7 @@ of 20 runs of the dashboard's critical-difference picture
 ``cd_layout``, written as SVG) — the part of a dashboard update that draws,
 target ≤ 150 ms for the whole update at m = 50 (``bench_dashboard.py``) —
 and, once, the paste-ready files of one venue
-(``nbstats.plots.venue_figures.venue_figures``: column PDF, wide PDF, TikZ).
+(``nbstats.plots.venue_files.venue_figures``: column PDF, wide PDF, TikZ).
 The machine's load average is printed: other work slows everything down.
 """
 
@@ -49,7 +49,7 @@ def main() -> None:
         median = 1000 * statistics.median(times)
         print(f"m = {m:3d}: dashboard CD SVG median {median:6.1f} ms")
         if args.venue_files:
-            from nbstats.plots.venue_figures import venue_figures
+            from nbstats.plots.venue_files import venue_figures
 
             start = time.perf_counter()
             venue_figures(res, "ieee", formats=("pdf",))

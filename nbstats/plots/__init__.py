@@ -24,8 +24,8 @@ _LAZY = {
     "PALETTE": "nbstats.plots.style",
     "WIDTHS": "nbstats.plots.style",
     "cd_diagram": "nbstats.plots.cd",
-    "cd_key_latex": "nbstats.plots.cd_tikz",
-    "cd_tikz": "nbstats.plots.cd_tikz",
+    "cd_key_latex": "nbstats.plots.tikz",
+    "cd_tikz": "nbstats.plots.tikz",
     "comparison_matrix_plot": "nbstats.plots.comparison",
     "correlated_posterior": "nbstats.plots.student",
     "figure_of": "nbstats.plots.style",
@@ -44,13 +44,12 @@ _LAZY = {
     "save": "nbstats.plots.style",
     "sign_posterior": "nbstats.plots.sign",
     "signrank_posterior": "nbstats.plots.posterior",
-    "venue_figures": "nbstats.plots.venue_figures",
+    "venue_figures": "nbstats.plots.venue_files",
 }
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats.plots._common import legend_texts
     from nbstats.plots.cd import cd_diagram
-    from nbstats.plots.cd_tikz import cd_key_latex, cd_tikz
     from nbstats.plots.comparison import comparison_matrix_plot
     from nbstats.plots.friedman import friedman_posterior
     from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
@@ -71,7 +70,8 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         paper_style,
         save,
     )
-    from nbstats.plots.venue_figures import venue_figures
+    from nbstats.plots.tikz import cd_key_latex, cd_tikz
+    from nbstats.plots.venue_files import venue_figures
 
 __all__ = [
     "PALETTE",

@@ -6,7 +6,7 @@ points, measured with the font metrics of the font it will be set in
 (:func:`nbstats.plots.labels.text_width`, FreeType through matplotlib). Three
 renderers draw it and compute nothing of their own: matplotlib
 (:func:`nbstats.plots.cd_diagram`), TikZ (:func:`nbstats.plots.cd_tikz`) and
-SVG (:func:`nbstats.plots.cd_svg.cd_svg`).
+SVG (:func:`nbstats.plots.cd_svg.layout_svg`).
 
 Coordinates are points (1/72.27 in for TeX, 1/72 in for matplotlib: the
 difference, 0.4 %, is below any text's measuring error), x to the right and y
@@ -244,7 +244,7 @@ def cd_layout(
     key under it -- unless the picture would then be taller than
     ``max_height`` points (a float's room on a page): the key is then left
     out and listed in :attr:`CDLayout.key`, for the paper's caption or a
-    table of its own (:func:`nbstats.plots.cd_tikz.cd_key_latex`).
+    table of its own (:func:`nbstats.plots.tikz.cd_key_latex`).
 
     Examples
     --------

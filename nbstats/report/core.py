@@ -220,7 +220,7 @@ def _cd_axes(nemenyi: Any, m: int) -> Any:
 
 def _venue_figures(nemenyi: Any, venue: Any) -> dict[str, bytes]:
     """Figure 1's files for ``<stem>_core/``, set for the paper's venue."""
-    from nbstats.plots.venue_figures import venue_figures
+    from nbstats.plots.venue_files import venue_figures
 
     return venue_figures(nemenyi, "article" if venue is None else venue)
 
@@ -344,7 +344,7 @@ def core(
     Either may be None (analysis not requested). ``aliases`` ({full name:
     alias}): the table gives the full names beside the aliases. ``venue``
     (default ``"article"``): the paper the core's figure files are set for
-    (:func:`nbstats.plots.venue_figures.venue_figures`: column width, and
+    (:func:`nbstats.plots.venue_files.venue_figures`: column width, and
     ``figure-1-wide.pdf`` for a two-column venue). Returns the results
     paragraph (for its references).
     """

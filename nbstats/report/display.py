@@ -200,7 +200,7 @@ def figure(
     resized to fit first. ``core_files``: the figure is also saved as
     ``figure-<n>.pdf`` and ``.svg`` for ``<report>_core/`` (base64 in the
     output's metadata); ``core_figures``, if given, makes those files
-    instead (e.g. :func:`nbstats.plots.venue_figures.venue_figures`: set for
+    instead (e.g. :func:`nbstats.plots.venue_files.venue_figures`: set for
     the paper's venue, not for this report's page).
     """
     import matplotlib.pyplot as plt

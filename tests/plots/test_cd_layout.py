@@ -16,9 +16,9 @@ import nbstats
 from nbstats.plots.cd import cd_diagram
 from nbstats.plots.cd_layout import cd_layout, rank_ticks
 from nbstats.plots.cd_svg import layout_svg
-from nbstats.plots.cd_tikz import tikz_picture
 from nbstats.plots.labels import text_width
 from nbstats.plots.style import paper_style
+from nbstats.plots.tikz import tikz_picture
 
 
 @settings(max_examples=200, deadline=None)

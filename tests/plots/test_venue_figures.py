@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.plots.venue_figures import venue_figures
+from nbstats.plots.venue_files import venue_figures
 from nbstats.results.venues import get_venue
 from tests.conftest import require_executable
 

@@ -73,7 +73,7 @@ def venue_figures(
     ['figure-1.pdf', 'figure-1.tex']
     """
     from nbstats.plots.cd import cd_diagram
-    from nbstats.plots.cd_tikz import cd_key_latex, cd_tikz
+    from nbstats.plots.tikz import cd_key_latex, cd_tikz
     from nbstats.results.venues import get_venue
 
     chosen = get_venue(venue)
