@@ -83,7 +83,11 @@ def build_report(
     states the decisions by groups (:mod:`nbstats.report.core`). Beside a
     PDF or LaTeX report, the table and the figure are also written in
     ``<stem>_core/`` (``summary.tex``, ``summary.csv``, ``figure-1.pdf``,
-    ``figure-1.svg``), for ``\\input`` and ``\\includegraphics``.
+    ``figure-1.svg`` and ``figure-1.tex``, its TikZ), for ``\\input`` and
+    ``\\includegraphics``: the figure a column of the paper's venue wide, at
+    its natural size (article by default; a two-column venue adds
+    ``figure-1-wide.pdf`` for ``figure*``; see
+    :func:`nbstats.plots.venue_figures`).
 
     The detailed analysis follows: the data (cases, algorithms, direction,
     folds, dropped cases) and then, by the number of algorithms m

@@ -224,6 +224,13 @@ def _cd_axes(nemenyi: Any, m: int) -> Any:
     return nemenyi.plot(ax=ax, label_fontsize=8)
 
 
+def _venue_figures(nemenyi: Any, venue: Any) -> dict[str, bytes]:
+    """Figure 1's files for ``<stem>_core/``, set for the paper's venue."""
+    from nbstats.plots.venue_files import venue_figures
+
+    return venue_figures(nemenyi, "article" if venue is None else venue)
+
+
 def _by_alias(aliases: Mapping[str, str] | None) -> dict[str, str]:
     """{alias: full name} of the report's {full name: alias}."""
     return {alias: name for name, alias in (aliases or {}).items()}
@@ -350,6 +357,7 @@ def core(
     detailed: bool = True,
     raw: pd.DataFrame | None = None,
     nan_policy: str = "raise",
+    venue: Any = None,
 ) -> Paragraph:
     """The answer first: ranked summary, Figure 1 and the results paragraph.
 
@@ -361,7 +369,10 @@ def core(
     the table as given, missing scores included, under the names of
     ``scores``; with ``nan_policy`` it tells the cases of each column and
     opens the part with the cases left out (:mod:`nbstats.report.cases`).
-    Returns the results paragraph (for its references).
+    ``venue`` (default ``"article"``): the paper the core's figure files are
+    set for (:func:`nbstats.plots.venue_files.venue_figures`: column width,
+    and ``figure-1-wide.pdf`` for a two-column venue). Returns the results
+    paragraph (for its references).
     """
     from nbstats.scores import mean_ranks as average_ranks
     from nbstats.stats.letters import letters as letters_of
@@ -392,6 +403,7 @@ def core(
             "algorithms joined by a bar are not significantly different.",
             ax.figure,
             core_files=True,
+            core_figures=lambda: _venue_figures(nemenyi, venue),
         )
     frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
     if counts.n_missing:  # which algorithms have holes, and how many

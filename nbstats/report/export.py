@@ -195,7 +195,8 @@ def csv_files(nb: Any) -> dict[str, str]:
 
 def core_files(nb: Any, stem: str) -> dict[str, bytes]:
     """The answer-first part's table and figure files, ``<stem>_core/...``:
-    ``summary.tex`` and ``summary.csv``, ``figure-1.pdf`` and ``.svg``."""
+    ``summary.tex`` and ``summary.csv``, ``figure-1.pdf``, ``.svg`` and
+    ``.tex`` (and ``figure-1-wide.pdf`` for a two-column venue)."""
     folder = f"{_safe_stem(stem)}_core"
     files: dict[str, bytes] = {}
     for cell in nb.cells:
