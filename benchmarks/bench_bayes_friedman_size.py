@@ -1,26 +1,31 @@
-"""Size of the Bayesian Friedman test: how often it rejects a true null.
+"""Size of the Bayesian Friedman test: how often it declares a difference
+when there is none (issue 14; issue 38, item 4).
 
-Run: ``python benchmarks/bench_bayes_friedman_size.py [--n-sets 1000]``
-(about four minutes for 1000 sets on one free core, nine at a load average
-of 8; ``--n-sets 200`` for a quick look; ``--s``, ``--ns`` and ``--ms`` pick
-other cells).
+Run: ``python benchmarks/bench_bayes_friedman_size.py`` (about three
+minutes on one free core; ``--sets 2000 --perm-sets 0`` for a quick look;
+``--s``, ``--ns``, ``--ms``, ``--scores`` pick other cells).
 
-For every cell ``n`` (cases) × ``m`` (algorithms) it draws ``--n-sets`` score
-tables of i.i.d. standard normal scores (all algorithms exchangeable: the null
-of the Friedman test holds) and counts how often
-:func:`nbstats.bayes_friedman` declares a difference at ``gamma`` (default
-0.05), for both methods on the same tables. It prints the rejection rate with
-its Monte Carlo standard error ``sqrt(p (1 - p) / n_sets)``, or ``refuses``
-where the function raises a ``ValueError`` for that ``n`` and ``m`` (and
-``+fallback`` where it warns and falls back to another method). The
-requirement (issue 14) is a rate of at most ``2 gamma`` in every cell the
-function accepts.
+For every cell ``n`` (cases) × ``m`` (algorithms) with ``n >= m`` (below, the
+function refuses) it draws ``--sets`` null tables, every algorithm's scores
+i.i.d. (``--scores normal``: standard normal, no ties; ``ties``: uniform on
+{0, 1, 2}), and prints the share of tables on which the test declares a
+difference at γ = 0.05 and γ = 0.10, with its Monte Carlo standard error
+``sqrt(p (1 - p) / sets)``:
 
-The Monte Carlo method uses ``--n-samples`` posterior draws per table (2000
-by default, fewer than the function's 50,000 to keep the run affordable; the
-rate hardly depends on it, see ``--n-samples``). The script only calls the
-public function, so the same command run on two versions of nbstats
-(``PYTHONPATH=...``) gives comparable tables.
+- ``benavoli``: the default ellipsoid of :func:`nbstats.bayes_friedman`
+  (Benavoli et al. 2015, eq. 19: radius ρ_F, Hotelling's critical value);
+- ``permutation``: the same distance with ``calibration="permutation"``
+  (``--perm-sets`` tables per cell, ``--permutations`` permutations each;
+  ``0`` sets skips it);
+- ``montecarlo``: ``method="montecarlo"`` (``--mc-sets`` tables per cell,
+  2000 draws each; ``0`` skips it, the default: it takes long).
+
+Fast and checked: the ellipsoid's distances of all tables of a cell come from
+:func:`nbstats.stats.bayes.friedman_permutation.batch_distances` at once,
+compared with ρ_F; on the first ``--check`` tables of every cell the
+statistic and both decisions are compared with ``nbstats.bayes_friedman``'s
+(the script stops if one differs). The permutation and Monte Carlo columns
+call ``nbstats.bayes_friedman`` itself.
 """
 
 from __future__ import annotations
@@ -29,104 +34,131 @@ import argparse
 import math
 import os
 import time
-import warnings
 
 import numpy as np
+from scipy import stats
 
 import nbstats
+from nbstats.stats.bayes.friedman_calibration import bootstrap_factor, hotelling_rho
+from nbstats.stats.bayes.friedman_permutation import batch_distances
 
-NS = (2, 3, 5, 10, 25, 50)
-MS = (3, 5, 10)
-METHODS = ("ellipsoid", "montecarlo")
+NS = (3, 4, 5, 6, 8, 10, 15, 20, 30, 50)
+MS = (3, 4, 5, 6, 8, 10)
+GAMMAS = (0.05, 0.10)
 
 
-def rejection_rate(
-    n: int,
-    m: int,
-    method: str,
-    *,
-    n_sets: int,
-    n_samples: int,
-    gamma: float,
-    s: float,
-    seed: int,
-) -> tuple[float | None, bool]:
-    """``(rate, fell_back)``; ``rate`` None when the function refuses."""
-    rng = np.random.default_rng([seed, n, m])
-    rejections = 0
-    fell_back = False
-    for i in range(n_sets):
-        table = rng.normal(size=(n, m))
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                res = nbstats.bayes_friedman(
-                    table,
-                    s=s,
-                    gamma=gamma,
-                    method=method,
-                    n_samples=n_samples,
-                    random_state=i,
-                )
-        except ValueError:
-            return None, False
-        fell_back = fell_back or any(
-            "falls back" in str(w.message) or "fall back" in str(w.message)
-            for w in caught
-        )
-        rejections += bool(res.reject)
-    return rejections / n_sets, fell_back
+def null_tables(rng: np.random.Generator, sets: int, n: int, m: int, scores: str):
+    """``sets`` score tables ``n × m`` under the null, and their ranks (1 = best)."""
+    if scores == "normal":
+        x = rng.normal(size=(sets, n, m))
+    elif scores == "ties":
+        x = rng.integers(0, 3, size=(sets, n, m)).astype(float)
+    else:
+        raise ValueError(f"unknown scores {scores!r}")
+    return x, stats.rankdata(-x, axis=2)
+
+
+def benavoli_rates(x, ranks, n, m, s, check) -> list[float]:
+    """Rejection rates of the default ellipsoid at each γ (checked)."""
+    distances = batch_distances(ranks, s)
+    rates = []
+    for gamma in GAMMAS:
+        rho = hotelling_rho(1 - gamma, n, m) * bootstrap_factor(n, s)
+        reject = distances > rho
+        for i in range(min(check, len(x))):
+            res = nbstats.bayes_friedman(x[i], s=s, gamma=gamma)
+            same = math.isclose(res.statistic, distances[i], rel_tol=1e-9) or (
+                math.isinf(res.statistic) and math.isinf(distances[i])
+            )
+            if not same or bool(res.reject) != bool(reject[i]):
+                raise AssertionError(f"batch and bayes_friedman differ: n={n}, m={m}")
+        rates.append(float(np.mean(reject)))
+    return rates
+
+
+def called_rates(x, s, **options) -> list[float]:
+    """Rejection rates at each γ by calling ``nbstats.bayes_friedman``: the
+    credibility at γ = 0.05 decides at every γ (``reject`` is
+    ``credibility > 1 - γ``, or ``p <= γ`` for the permutation test)."""
+    counts = np.zeros(len(GAMMAS))
+    for i, table in enumerate(x):
+        res = nbstats.bayes_friedman(table, s=s, random_state=i, **options)
+        for g, gamma in enumerate(GAMMAS):
+            if options.get("calibration") == "permutation":
+                counts[g] += 1 - res.credibility <= gamma + 1e-12
+            else:
+                counts[g] += res.credibility > 1 - gamma
+    return (counts / len(x)).tolist()
+
+
+def cell(rate: float | None, sets: int) -> str:
+    if rate is None:
+        return f"{'':>14}"
+    se = math.sqrt(rate * (1 - rate) / sets)
+    return f"{rate:6.3f} ± {se:.3f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n-sets", type=int, default=1000)
-    parser.add_argument("--n-samples", type=int, default=2000)
-    parser.add_argument("--gamma", type=float, default=0.05)
+    parser.add_argument("--sets", type=int, default=20_000)
+    parser.add_argument("--perm-sets", type=int, default=1000)
+    parser.add_argument("--permutations", type=int, default=199)
+    parser.add_argument("--mc-sets", type=int, default=0)
+    parser.add_argument("--check", type=int, default=20)
     parser.add_argument("--s", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=2015)
+    parser.add_argument("--scores", default="normal", choices=("normal", "ties"))
     parser.add_argument("--ns", type=int, nargs="*", default=list(NS))
     parser.add_argument("--ms", type=int, nargs="*", default=list(MS))
     args = parser.parse_args()
 
     print(
-        f"Bayesian Friedman test under the null (i.i.d. normal scores): rejection "
-        f"rate at gamma = {args.gamma}, s = {args.s}; {args.n_sets} null tables "
-        f"per cell, {args.n_samples} Monte Carlo draws per table; bound 2 gamma "
-        f"= {2 * args.gamma:g}"
+        f"Bayesian Friedman test under the null ({args.scores} scores), s = "
+        f"{args.s}: share of tables declared different at gamma = 0.05 | 0.10 "
+        f"(± Monte Carlo standard error); {args.sets} tables per cell "
+        f"(permutation: {args.perm_sets} tables, {args.permutations} "
+        f"permutations; montecarlo: {args.mc_sets} tables)"
     )
     print(f"nbstats from {os.path.dirname(nbstats.__file__)}")
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     start = time.perf_counter()
-    header = f"{'n':>4} {'m':>4}  " + "  ".join(f"{k:>22}" for k in METHODS)
+    columns = ["benavoli"]
+    if args.perm_sets:
+        columns.append("permutation")
+    if args.mc_sets:
+        columns.append("montecarlo")
+    header = f"{'n':>3} {'m':>3}  " + "  ".join(
+        f"{f'{c} 0.05':>14}  {f'{c} 0.10':>14}" for c in columns
+    )
     print(header)
     print("-" * len(header))
-    worst = 0.0
     for m in args.ms:
         for n in args.ns:
-            cells = []
-            for method in METHODS:
-                rate, fell_back = rejection_rate(
-                    n,
-                    m,
-                    method,
-                    n_sets=args.n_sets,
-                    n_samples=args.n_samples,
-                    gamma=args.gamma,
-                    s=args.s,
-                    seed=args.seed,
+            if n < m or (args.s == 0 and n < 2 * m):
+                continue  # the function refuses these
+            rng = np.random.default_rng([args.seed, n, m])
+            x, ranks = null_tables(rng, args.sets, n, m, args.scores)
+            parts = [
+                "  ".join(
+                    cell(r, args.sets)
+                    for r in benavoli_rates(x, ranks, n, m, args.s, args.check)
                 )
-                if rate is None:
-                    cells.append("refuses")
-                    continue
-                worst = max(worst, rate)
-                se = math.sqrt(rate * (1 - rate) / args.n_sets)
-                flag = "" if rate <= 2 * args.gamma else " !"
-                tail = " +fallback" if fell_back else ""
-                cells.append(f"{rate:6.3f} ± {se:.3f}{flag}{tail}")
-            print(f"{n:>4} {m:>4}  " + "  ".join(f"{c:>22}" for c in cells))
+            ]
+            if args.perm_sets:
+                rates = called_rates(
+                    x[: args.perm_sets],
+                    args.s,
+                    calibration="permutation",
+                    n_permutations=args.permutations,
+                )
+                parts.append("  ".join(cell(r, args.perm_sets) for r in rates))
+            if args.mc_sets:
+                rates = called_rates(
+                    x[: args.mc_sets], args.s, method="montecarlo", n_samples=2000
+                )
+                parts.append("  ".join(cell(r, args.mc_sets) for r in rates))
+            print(f"{n:>3} {m:>3}  " + "  ".join(parts), flush=True)
     print(
-        f"largest rate {worst:.3f} (bound {2 * args.gamma:g}); "
         f"{time.perf_counter() - start:.0f} s, load average at end: "
         f"{os.getloadavg()[0]:.2f}"
     )

@@ -1,32 +1,32 @@
-"""How long does a report take? ``nbstats demo`` and ``nbstats report`` at scale.
+"""How long does a report take, and where does the time go?
 
-Run: ``python benchmarks/bench_report.py`` (a few minutes; ``--quick`` skips
-the PDF and the 100-algorithm report; ``--real`` runs only the real table
-beside the demo). Needs psutil (in the ``test`` extra).
+Run: ``python benchmarks/bench_report.py`` (a few minutes): the profile of
+issue 39 on a real table with holes, beside ``nbstats demo`` and autorank in
+the same run. ``--scale`` adds the older sections (synthetic 50 × 30 and
+100 × 30 tables, the Fernández-Delgado table, ``build_report`` in-process);
+``--quick`` skips the PDF runs. Needs psutil (in the ``test`` extra).
 
-R. The real 50 × 121 table of Fernández-Delgado et al. (2014) with 181
-   missing cells, ``nbstats report <csv> --nan-policy omit --rope 1``, beside
-   ``nbstats demo`` in the same run: both times and their ratio (target: at
-   most 2) and the peak memory (target: 600 MB).
+P. The profile, on TabZilla's 42 algorithms × 171 data sets with 1,040
+   missing cells (``tests/data/tabzilla``), ``--nan-policy pairwise``: the
+   time of each phase -- interpreter and imports, kernel start, numba's
+   first compilation, each analysis (one cell of the report notebook each),
+   figures, nbconvert's export, xelatex -- *before* (a fresh kernel per
+   report, every pair drawn a fixed number of times) and *after* (the cells
+   run in the command's own process, pairs drawn to a stated precision).
+   Each phase's wall-clock and CPU seconds: on a shared machine the CPU
+   time is the steadier figure. Then the commands as a user runs them
+   (``nbstats report`` HTML, PDF, ``--core``; ``nbstats demo``; ``analyze``
+   on 26 algorithms × 137 cases), with the peak memory of the process tree,
+   and autorank's frequentist analysis of the same table (complete rows).
 
-0. ``nbstats report scores.csv`` as a user runs it, in a fresh process, for
-   50 algorithms × 30 cases (a current benchmark suite; HTML and PDF), 8
-   algorithms with long names and 100 algorithms × 30 cases: wall time and the
-   peak memory of the whole process tree (the command *and* the kernel that
-   executes the report, sampled every 20 ms), against the targets of 15 s and
-   600 MB for 50 × 30.
-
-1. ``nbstats demo`` as a user runs it: a fresh ``python -m nbstats.cli demo -o
-   <tmp>/nbstats-demo.html`` process (interpreter start, imports, building and
-   executing the report notebook in a fresh kernel, the HTML export), 3 runs,
-   the median against the 20 s target. Each run writes a new file.
-2. ``nbstats.build_report(table6, "x.pdf")`` in this process: the first call (which
-   imports nbconvert and nbclient) and a second one; xelatex typesets the PDF.
-   Skipped without xelatex or pandoc.
+R/0/1/2: the older sections (``--scale``), described at their functions.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import io
 import shutil
 import statistics
 import subprocess
@@ -266,6 +266,298 @@ def bench_real(directory: Path, runs: int = 2) -> None:
     )
 
 
+# -- P. the profile of issue 39 ------------------------------------------------------
+
+TABZILLA = Path(__file__).parents[1] / "tests" / "data" / "tabzilla"
+TABZILLA_CSV = TABZILLA / "tabzilla_accuracy_wide.csv"
+#: Targets of issue 39 on an idle 2-core machine (seconds, MB).
+TARGETS = {
+    "report html": 6.0, "report pdf": 10.0, "report --core": 3.0,
+    "analyze 26 x 137": 1.0, "nbstats demo": 2.5, "peak MB": 600.0,
+}  # fmt: skip
+
+
+def tabzilla() -> pd.DataFrame:
+    return pd.read_csv(TABZILLA_CSV, index_col=0)
+
+
+def run_timed(command: list[str], env: dict[str, str] | None = None) -> dict:
+    """Wall and CPU seconds (the command and every process it waited for)
+    and the peak memory of the process tree (sampled every 20 ms)."""
+    import os
+
+    import psutil
+
+    start = time.perf_counter()
+    popen = psutil.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
+    peak = [0.0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss(popen))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(popen.pid, 0)
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    popen.returncode = os.waitstatus_to_exitcode(status)
+    if popen.returncode != 0:
+        raise RuntimeError(f"{command} failed:\n{popen.stderr.read().decode()}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall": wall, "cpu": cpu, "peak": peak[0]}
+
+
+def _seconds(cell) -> float:
+    from datetime import datetime
+
+    timing = cell.metadata.get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return float("nan")
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def _label(source: str) -> str:
+    """A cell's analysis, from the first nbstats call or report helper in it."""
+    import re
+
+    calls = re.findall(r"nbstats\.(\w+)\(|report\.(\w+)\(", source)
+    names = [a or b for a, b in calls if (a or b) not in ("start", "read_scores")]
+    return ", ".join(dict.fromkeys(names)) or "set-up"
+
+
+def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> dict:
+    """{phase: (wall, cpu)} of one report, in this process's view (a kernel's
+    cells have their wall time only: its CPU time is the kernel's)."""
+    import resource
+
+    from nbstats.report import (
+        _REPORT_DEFAULTS,
+        FIGURE_FORMATS,
+        _prepare,
+        export,
+        inprocess,
+        notebook,
+    )
+
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    nan = float("nan")
+    phases: dict[str, tuple[float, float]] = {}
+    wall0, cpu0 = time.perf_counter(), cpu()
+    options = {**_REPORT_DEFAULTS, "nan_policy": "pairwise"}
+    shown, settings = _prepare(table, **options)
+    settings = dataclasses.replace(settings, mc_error=mc_error)
+    nb = notebook.build_notebook(shown, settings, figure_formats=FIGURE_FORMATS[fmt])
+    phases["build the notebook"] = (time.perf_counter() - wall0, cpu() - cpu0)
+    from matplotlib.figure import Figure
+
+    # figures: their layout and saving (matplotlib's own methods, which every
+    # module reaches through the class)
+    figures, cell_cpu = [0.0, 0.0], {}
+    original_run = inprocess._run_one
+    original_save, original_draw = Figure.savefig, Figure.draw_without_rendering
+
+    def timed(method):
+        def run(*args, **kwargs):
+            w, c = time.perf_counter(), cpu()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                figures[0] += time.perf_counter() - w
+                figures[1] += cpu() - c
+
+        return run
+
+    def timed_run(source, index, namespace, count):
+        c = cpu()
+        try:
+            return original_run(source, index, namespace, count)
+        finally:
+            cell_cpu[index] = cpu() - c
+
+    inprocess._run_one = timed_run
+    Figure.savefig = timed(original_save)
+    Figure.draw_without_rendering = timed(original_draw)
+    try:
+        w, c = time.perf_counter(), cpu()
+        executed = export.execute_notebook(nb, kernel=kernel)
+        run_wall, run_cpu = time.perf_counter() - w, cpu() - c
+    finally:
+        inprocess._run_one = original_run
+        Figure.savefig, Figure.draw_without_rendering = original_save, original_draw
+    cells = [
+        (at, c.source, _seconds(c))
+        for at, c in enumerate(executed.cells)
+        if c.cell_type == "code"
+    ]
+    in_cells = sum(sec for _, _, sec in cells)
+    first = cells[0]
+    phases["kernel start + imports" if kernel else "imports (first cell)"] = (
+        run_wall - in_cells + first[2],
+        nan if kernel else cell_cpu.get(first[0], nan),
+    )
+    for at, source, sec in cells[1:]:
+        phases[f"  cell: {_label(source)}"[:60]] = (sec, cell_cpu.get(at, nan))
+    phases["  of which figures (layout, saving)"] = (
+        tuple(figures) if not kernel else (nan, nan)
+    )
+    phases["execute, all cells"] = (run_wall, run_cpu)
+    w, c = time.perf_counter(), cpu()
+    with tempfile.TemporaryDirectory() as tmp:
+        if fmt == "pdf":
+            export.export_notebook(executed, "tex", stem="r")
+            phases["nbconvert (LaTeX)"] = (time.perf_counter() - w, cpu() - c)
+            w2, c2 = time.perf_counter(), cpu()
+            export.write_report(executed, Path(tmp) / "r.pdf", "pdf")
+            # the PDF export converts to LaTeX again, then runs xelatex
+            latex = phases["nbconvert (LaTeX)"]
+            phases["xelatex"] = (
+                time.perf_counter() - w2 - latex[0],
+                cpu() - c2 - latex[1],
+            )
+        else:
+            export.write_report(executed, Path(tmp) / "r.html", "html")
+            phases["nbconvert (HTML)"] = (time.perf_counter() - w, cpu() - c)
+    phases["total"] = (time.perf_counter() - wall0, cpu() - cpu0)
+    return phases
+
+
+def numba_first_run() -> tuple[dict, dict]:
+    """``nbstats demo`` with an empty numba cache (as after ``pip install``),
+    then again with the cache it filled."""
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "nbstats.cli", "demo", "-o"]
+        env = {"NUMBA_CACHE_DIR": cache}
+        cold = run_timed([*command, f"{out}/a.html"], env)
+        warm = run_timed([*command, f"{out}/b.html"], env)
+    return cold, warm
+
+
+def autorank_seconds(table: pd.DataFrame) -> float:
+    """autorank's frequentist analysis of the complete rows (it takes no
+    missing cells), best of 3."""
+    import warnings
+
+    from autorank import autorank
+
+    complete = table.dropna()
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")  # and its printed tables
+            autorank(complete, alpha=0.05, verbose=False)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _cells(value: tuple[float, float]) -> str:
+    return " ".join("     -" if v != v else f"{v:6.2f}" for v in value)
+
+
+#: The three ways of running the profile: (label, kernel, mc_error).
+MODES = (
+    ("before: kernel, fixed draws", True, None),
+    ("in-process, fixed draws", False, None),
+    ("after: in-process, MC <= 0.002", False, 0.002),
+)
+
+
+def bench_profile(directory: Path, quick: bool) -> None:
+    table = tabzilla()
+    print(
+        f"P. TabZilla {table.shape[1]} algorithms x {table.shape[0]} data sets, "
+        f"{int(table.isna().sum().sum())} missing cells, --nan-policy pairwise"
+    )
+    for fmt in ("html",) if quick else ("html", "pdf"):
+        modes = MODES if fmt == "html" else (MODES[0], MODES[2])
+        found = [
+            profile_cells(table, kernel=kernel, mc_error=target, fmt=fmt)
+            for _, kernel, target in modes
+        ]
+        print(f"\n  {fmt.upper()} report, by phase (seconds, wall cpu):")
+        print(f"  {'phase':<60}" + "".join(f" {m[0][:24]:>24}" for m in modes))
+        names = list(dict.fromkeys(name for one in found for name in one))
+        nan = (float("nan"), float("nan"))
+        for name in names:
+            row = "".join(f"    {_cells(one.get(name, nan))}   " for one in found)
+            print(f"  {name:<60}{row}")
+    print("\n  Commands as a user runs them (fresh process; wall / CPU s, peak MB):")
+    csv = directory / "tabzilla.csv"
+    table.to_csv(csv)
+    runs = {}
+    cli = [sys.executable, "-m", "nbstats.cli"]
+    commands = {
+        "report html": ["report", str(csv), "-o", str(directory / "t.html")],
+        "report pdf": ["report", str(csv), "-o", str(directory / "t.pdf")],
+        "report --core": ["report", str(csv), "-o", str(directory / "c.pdf"),
+                          "--core"],
+        "nbstats demo": ["demo", "-o", str(directory / "demo.html")],
+    }  # fmt: skip
+    if quick:
+        commands.pop("report pdf")
+    for name, args in commands.items():
+        extra = [] if name == "nbstats demo" else ["--nan-policy", "pairwise"]
+        for mode, env in (("kernel", {"NBSTATS_REPORT_KERNEL": "1"}), ("now", {})):
+            runs[name, mode] = run_timed([*cli, *args, *extra], env)
+        k, a = runs[name, "kernel"], runs[name, "now"]
+        print(
+            f"  {name:<16} kernel {k['wall']:6.2f} / {k['cpu']:6.2f} s, "
+            f"{k['peak']:4.0f} MB;  in-process {a['wall']:6.2f} / {a['cpu']:6.2f} s, "
+            f"{a['peak']:4.0f} MB  (target {TARGETS[name]:g} s idle)",
+            flush=True,
+        )
+    cold, warm = numba_first_run()
+    print(
+        f"  nbstats demo, empty numba cache (first run after install): "
+        f"{cold['wall']:.2f} / {cold['cpu']:.2f} s; then {warm['wall']:.2f} / "
+        f"{warm['cpu']:.2f} s (target 8 s idle)"
+    )
+    analyze_wall = bench_analyze(table)
+    auto = autorank_seconds(table)
+    demo = runs["nbstats demo", "now"]
+    html = runs["report html", "now"]
+    print(
+        f"  analyze 26 x 137 in-process: {analyze_wall[0]:.2f} s fixed 50,000 "
+        f"draws, {analyze_wall[1]:.2f} s to MC error 0.002 (target 1 s idle)"
+    )
+    print(
+        f"  autorank (frequentist, {len(table.dropna())} complete rows): "
+        f"{auto:.3f} s.  Ratios (after, wall): report HTML / demo "
+        f"{html['wall'] / demo['wall']:.2f}, report HTML / autorank "
+        f"{html['wall'] / auto:.0f}; demo / autorank {demo['wall'] / auto:.0f}"
+    )
+
+
+def bench_analyze(table: pd.DataFrame) -> tuple[float, float]:
+    """``nbstats.analyze`` on the 26 algorithms with the fewest holes, on
+    their complete rows (137), fixed draws vs the precision rule (warm)."""
+    import nbstats
+
+    columns = table.isna().sum().sort_values(kind="stable").index[:26]
+    sub = table[columns].dropna()
+    nbstats.analyze(sub.iloc[:, :4], random_state=0)  # compile and import first
+    out = []
+    for options in ({"mc_error": None, "n_samples": 50_000}, {}):
+        start = time.perf_counter()
+        nbstats.analyze(sub, random_state=0, **options)
+        out.append(time.perf_counter() - start)
+    return out[0], out[1]
+
+
 def main() -> None:
     import os
 
@@ -276,6 +568,12 @@ def main() -> None:
         directory = Path(tmp)
         if "--real" in sys.argv:  # only the real table beside the demo
             bench_real(directory)
+            return
+        bench_profile(directory, quick)
+        if "--scale" not in sys.argv:
+            print(
+                f"load average after: {', '.join(f'{v:.2f}' for v in os.getloadavg())}"
+            )
             return
         bench_demo(directory)
         bench_real(directory)

@@ -43,6 +43,7 @@ _LAZY: dict[str, str | None] = {
     "comparison_matrix": "nbstats.stats.comparison",
     "correlated_pairs": "nbstats.stats.correlated_pairs",
     "correlated_ttest": "nbstats.stats.correlated",
+    "coverage": "nbstats.stats.coverage",
     "critical_difference": "nbstats.stats.frequentist",
     "dashboard": "nbstats.widgets.dashboard",
     "datasets": None,
@@ -88,6 +89,7 @@ __all__ = [
     "comparison_matrix",
     "correlated_pairs",
     "correlated_ttest",
+    "coverage",
     "critical_difference",
     "dashboard",
     "datasets",
@@ -143,6 +145,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats.stats.comparison import comparison_matrix
     from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
     from nbstats.stats.correlated_pairs import correlated_pairs
+    from nbstats.stats.coverage import coverage
     from nbstats.stats.effect_size import effect_size
     from nbstats.stats.frequentist import (
         adjust_pvalues,

@@ -32,6 +32,7 @@ from nbstats.stats.bayes.plackett_luce import (
 )
 from nbstats.stats.comparison import comparison_matrix as _comparison_matrix
 from nbstats.stats.correlated_pairs import correlated_pairs as _correlated_pairs
+from nbstats.stats.coverage import coverage as _coverage
 from nbstats.stats.effect_size import effect_size as _effect_size
 from nbstats.stats.frequentist.aligned import friedman_aligned as _friedman_aligned
 from nbstats.stats.frequentist.durbin import durbin as _durbin
@@ -190,6 +191,7 @@ class CompareAccessor:
     posthoc = _table_method(_freq.posthoc, "posthoc")
     comparison_matrix = _table_method(_comparison_matrix, "comparison_matrix")
     analyze = _table_method(_analyze, "analyze")
+    coverage = _table_method(_coverage, "coverage")
 
     def letters(self, **kwargs: Any) -> Any:
         """:func:`nbstats.letters` of :func:`nbstats.posthoc` of this frame.

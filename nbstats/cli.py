@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -34,7 +35,9 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.cli_coverage import COVERAGE_WORDS, coverage_table, run_coverage
 from nbstats.cli_options import ANALYSES, build_parser
+from nbstats.cli_sources import default_output, read_source, source_snapshot
 from nbstats.cli_text import demo_text, frequentist_analysis
 from nbstats.io.csv import (
     check_fold_order,
@@ -122,49 +125,8 @@ def _prepare(
     Prints a note when a fold column is recognised and when ``--nan-policy
     omit`` drops cases. The keywords hold only the options given.
     """
-    long = {"case": args.case, "algorithm": args.algorithm, "score": args.score}
-    is_long = args.algorithm is not None or args.score is not None
-    missing = [f"--{k}" for k, v in long.items() if v is None]
-    if is_long and missing:
-        command.error(
-            f"argument {missing[0]}: long data needs --case, --algorithm and "
-            f"--score (the CSV's columns); missing: {', '.join(missing)}."
-        )
-    per_fold = {"--fold": args.fold, "--aggregate": args.aggregate}
-    per_fold["--runs"] = getattr(args, "runs", None)
-    given = [option for option, value in per_fold.items() if value is not None]
-    if not is_long and given:
-        option = given[0]
-        command.error(
-            f"argument {option}: applies to long data; also give --case, "
-            "--algorithm and --score (the CSV's columns of cases, algorithms "
-            "and scores)."
-        )
-    if args.no_case_column and args.case is not None:
-        command.error(
-            "argument --no-case-column: not with --case, which names the column "
-            "of cases (and long data has one); give one or the other."
-        )
-    raw, sep = read_csv(
-        args.csv,
-        sep=args.sep,
-        encoding=args.encoding,
-        case=args.case,
-        no_case_column=args.no_case_column,
-        long=long if is_long else None,
-        max_bytes=args.max_input,
-    )
-    if args.sep == "auto":
-        _note(f"--sep auto: the separator of {args.csv} is {_shown(sep)}.")
-    keywords: dict[str, Any] = dict(long) if is_long else {}
-    if is_long:
-        fold, note = _fold(args, raw)
-        if note:
-            _note(note)
-        if fold is not None:
-            keywords["fold"] = fold
-    if args.aggregate is not None:
-        keywords["aggregate"] = args.aggregate
+    raw, keywords = _read(args, command)
+    is_long = "score" in keywords
     if args.nan_policy is not None:
         keywords["nan_policy"] = args.nan_policy
     with warnings.catch_warnings():
@@ -191,12 +153,84 @@ def _prepare(
             f"with missing scores: {shown}{more}"
             + (
                 " from the analyses of all algorithms at once; each pair's "
-                "Bayesian signed-rank test uses every case where both have a score."
+                "tests use every case where both have a score, and Skillings-Mack "
+                "and Plackett-Luce every case as it is."
                 if policy == "pairwise"
                 else "."
             )
         )
     return raw, table, keywords
+
+
+def _read(
+    args: argparse.Namespace, command: argparse.ArgumentParser
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Read the CSV and the options on its data: ``(raw data, keywords)``
+    (long-data columns, folds, ``--aggregate``, ``--min-folds``), without
+    validating the scores."""
+    long = {"case": args.case, "algorithm": args.algorithm, "score": args.score}
+    is_long = args.algorithm is not None or args.score is not None
+    missing = [f"--{k}" for k, v in long.items() if v is None]
+    if is_long and missing:
+        command.error(
+            f"argument {missing[0]}: long data needs --case, --algorithm and "
+            f"--score (the CSV's columns); missing: {', '.join(missing)}."
+        )
+    per_fold = {"--fold": args.fold, "--aggregate": args.aggregate}
+    per_fold["--runs"] = getattr(args, "runs", None)
+    per_fold["--min-folds"] = getattr(args, "min_folds", None)
+    given = [option for option, value in per_fold.items() if value is not None]
+    if not is_long and given:
+        option = given[0]
+        command.error(
+            f"argument {option}: applies to long data; also give --case, "
+            "--algorithm and --score (the CSV's columns of cases, algorithms "
+            "and scores)."
+        )
+    if args.no_case_column and args.case is not None:
+        command.error(
+            "argument --no-case-column: not with --case, which names the column "
+            "of cases (and long data has one); give one or the other."
+        )
+    raw, sep = _read_input(args, long if is_long else None)
+    if args.sep == "auto":
+        _note(f"--sep auto: the separator of {args.csv} is {_shown(sep)}.")
+    keywords: dict[str, Any] = dict(long) if is_long else {}
+    if is_long:
+        fold, note = _fold(args, raw)
+        if note:
+            _note(note)
+        if fold is not None:
+            keywords["fold"] = fold
+    if args.aggregate is not None:
+        keywords["aggregate"] = args.aggregate
+    if getattr(args, "min_folds", None) is not None:
+        if "fold" not in keywords:
+            command.error(
+                "argument --min-folds: applies to per-fold data; give --fold "
+                "COLUMN(S) (no fold column was recognised)."
+            )
+        keywords["min_folds"] = args.min_folds
+    return raw, keywords
+
+
+def _read_input(
+    args: argparse.Namespace, long: dict[str, Any] | None
+) -> tuple[pd.DataFrame, str]:
+    """The long table of a score source (:mod:`nbstats.cli_sources`), else
+    the checked CSV."""
+    frame = getattr(args, "source_frame", None)
+    if frame is not None:
+        return frame, ","
+    return read_csv(
+        args.csv,
+        sep=args.sep,
+        encoding=args.encoding,
+        case=args.case,
+        no_case_column=args.no_case_column,
+        long=long,
+        max_bytes=args.max_input,
+    )
 
 
 def _report_keywords(
@@ -247,6 +281,7 @@ def _note(text: str) -> None:
 
 # The library's keywords in its messages, as the options that set them.
 _OPTION_WORDS = [
+    *COVERAGE_WORDS,
     ("nan_policy='omit'", "--nan-policy omit"),
     (
         "pass aggregate='mean' or 'median'",
@@ -302,7 +337,14 @@ def _target(args: argparse.Namespace, output: str) -> Path:
     return target
 
 
+def _headless() -> None:
+    """A report's figures are drawn in this process and saved to files: no
+    window system (a GUI backend needs a display and starts slower)."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+
 def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    _headless()
     if args.text:
         print(demo_text())
         return
@@ -316,9 +358,13 @@ def _run_demo(args: argparse.Namespace, command: argparse.ArgumentParser) -> Non
 
 
 def _run_report(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    _headless()
     from nbstats.report import report
     from nbstats.report.export import FORMATS
 
+    suffix = f".{args.format}" if args.format else ".html"
+    if getattr(args, "source_frame", None) is not None and args.output is None:
+        args.output = default_output(args, suffix)
     output = args.output or str(Path(args.csv).with_suffix(".html"))
     named = FORMATS.get(Path(output).suffix.lower())
     if args.format and args.output is not None and named not in (None, args.format):
@@ -367,6 +413,7 @@ def _refuse(
 
 
 def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    _headless()
     if args.detail == "auto":
         _refuse(args, command, _NOT_AUTO + " control",
                 "which chooses its tests from the data")  # fmt: skip
@@ -379,7 +426,8 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
         from nbstats.stats.analyze import analyze
 
         result = analyze(
-            table,
+            _with_holes(raw, data, table),
+            nan_policy="omit",
             alpha=0.05 if args.alpha is None else args.alpha,
             higher_is_better=not args.lower_is_better,
             rope=0.0 if args.rope is None else args.rope,
@@ -410,8 +458,25 @@ def _run_analyze(args: argparse.Namespace, command: argparse.ArgumentParser) -> 
     print(text)
 
 
+def _with_holes(raw: pd.DataFrame, data: dict[str, Any], table: pd.DataFrame) -> Any:
+    """The scores with the cases ``--nan-policy omit`` dropped, so that
+    ``analyze --detail auto`` shows their coverage (``table`` when none was)."""
+    wide, _ = coverage_table(raw, data)
+    return table if len(wide) == len(table) else wide
+
+
+def _run_coverage(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    raw, keywords = _read(args, command)
+    run_coverage(args, raw, keywords)
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace, argparse.ArgumentParser], None]]
-_COMMANDS = {"demo": _run_demo, "report": _run_report, "analyze": _run_analyze}
+_COMMANDS = {
+    "demo": _run_demo,
+    "report": _run_report,
+    "analyze": _run_analyze,
+    "coverage": _run_coverage,
+}
 
 
 def _skip_iri_grammar() -> None:
@@ -518,11 +583,13 @@ def _main(argv: Sequence[str] | None) -> int:
             try:
                 args = build_parser().parse_args(argv)
                 if args.command == "dashboard":
-                    return _run_dashboard(args)
+                    with source_snapshot(args):
+                        return _run_dashboard(args)
                 command = args.parser
                 _skip_iri_grammar()
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
+                    read_source(args)
                     _COMMANDS[args.command](args, command)
             except KeyboardInterrupt as interrupt:
                 signum = getattr(interrupt, "signum", signal.SIGINT)

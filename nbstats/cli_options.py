@@ -12,6 +12,8 @@ import re
 import textwrap
 from typing import Any
 
+from nbstats.cli_coverage import add_coverage_command, add_min_folds
+from nbstats.cli_sources import add_source_options
 from nbstats.io.options import (
     HELP,
     INPUT_OPTIONS,
@@ -60,6 +62,9 @@ examples:
   --runs 10 --rope 0.01 --hierarchical              # per-fold tests too
   nbstats report scores.csv --nan-policy omit --loss 1:9 --seed 7
   nbstats report scores.csv --alias "HistGradientBoostingClassifier(lr=0.1)=HGB"
+  nbstats report mlflow:my-experiment --tracking-uri sqlite:///mlflow.db \\
+  --case dataset --algorithm model --fold fold --score accuracy  # an MLflow experiment
+  nbstats report automl:results.csv --score acc   # AutoML-benchmark results
 
 """
     + _DATA_HELP,
@@ -79,7 +84,9 @@ examples:
   nbstats dashboard scores.csv --kind ranks --port 8866
   nbstats dashboard folds.csv --case set --algorithm model --score acc --fold fold
   nbstats dashboard folds.csv --kind folds --case set --algorithm model --score acc \\
-  --runs 10                                         # per-fold tests""",
+  --runs 10                                         # per-fold tests
+  nbstats dashboard mlflow:my-experiment --tracking-uri sqlite:///mlflow.db \\
+  --case dataset --algorithm model --fold fold --score accuracy""",
 }
 
 
@@ -232,7 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
         reading = command.add_argument_group("reading the CSV")
         add_options(reading, INPUT_OPTIONS)
         add_options(reading, {"--max-input": {"type": input_size, "metavar": "SIZE"}})
-        add_options(command.add_argument_group("long data"), LONG_OPTIONS)
+        long = command.add_argument_group("long data")
+        add_options(long, LONG_OPTIONS)
+        add_min_folds(long)
+        add_source_options(command)
+    add_source_options(add_coverage_command(commands, _DATA_HELP))
     dashboard = _subparser(
         commands,
         "dashboard",
@@ -240,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(pip install 'nbstats[dashboard]'); Ctrl-C stops it",
     )
     dashboard_server.add_arguments(dashboard)
+    add_source_options(dashboard)
     for action in dashboard._actions:  # the same help for the same options
         if not action.help and action.option_strings:
             action.help = HELP.get(action.option_strings[-1])

@@ -30,7 +30,14 @@ from nbstats.checks import (
 )
 from nbstats.dtypes import real_scores
 from nbstats.names import check_names, lookalike_key, name_index, plain_name
-from nbstats.score_folds import check_folds, fold_summary
+from nbstats.score_folds import (
+    cell_list,
+    check_folds,
+    check_min_folds,
+    fold_summary,
+    short_cells_note,
+    usable_folds,
+)
 from nbstats.score_frames import (  # noqa: F401  (importable from here too)
     Aggregate,
     as_vector,
@@ -54,6 +61,7 @@ def score_table(
     fold: str | Sequence[str] | None = None,
     aggregate: Aggregate = None,
     nan_policy: NanPolicy = "raise",
+    min_folds: int | None = None,
 ) -> pd.DataFrame:
     """Validate scores and return them as a wide score table.
 
@@ -71,7 +79,9 @@ def score_table(
         k-fold. Every algorithm must have the same folds on a case, and each
         (case, algorithm, fold) must appear once; the folds of each case are
         then combined by ``aggregate`` (default ``"mean"``). See
-        :func:`fold_summary` for the number of folds.
+        :func:`fold_summary` for the number of folds. A *failed fold* (its
+        row absent, or its score missing) is refused, naming each such cell
+        and its count ("9 of 10 folds"), unless ``min_folds`` is given.
     aggregate : {None, "mean", "median"}
         How to combine several rows of the same (case, algorithm), e.g. the
         folds of a cross-validation. ``None`` refuses duplicated rows (with
@@ -117,6 +127,7 @@ def score_table(
     d2    0.7  0.75
     """
     check_complete_policy(nan_policy)
+    check_min_folds(min_folds)
     long_args = {"case": case, "algorithm": algorithm, "score": score}
     if any(v is not None for v in long_args.values()):
         missing = [k for k, v in long_args.items() if v is None]
@@ -127,14 +138,46 @@ def score_table(
                 + ". For a wide table (rows = cases, columns = algorithms) "
                 "give none of them."
             )
+        short = ""
+        given = data
         if fold is not None:
-            check_folds(data, case=case, algorithm=algorithm, fold=fold)
+            check_folds(data, case=case, algorithm=algorithm, fold=fold, paired=False)
+            data, failed = usable_folds(
+                data, case=case, algorithm=algorithm, score=score, fold=fold,
+                min_folds=min_folds, refuse=nan_policy == "raise",
+            )  # fmt: skip
+            if min_folds is not None and (failed["scored"] < min_folds).any():
+                short = short_cells_note(failed, min_folds)
+            told = short.strip() or (
+                f"failed folds: {cell_list(failed)} are missing scores (every "
+                "fold is needed without min_folds=K)."
+                if min_folds is None and len(failed)
+                else ""
+            )
+            if told and nan_policy != "raise":
+                # the cells become missing scores: say why before omit drops them
+                warnings.warn(told, UserWarning, stacklevel=2)
             aggregate = "mean" if aggregate is None else aggregate
-        wide = wide_frame(data, case, algorithm, score, aggregate)
-    else:
-        if fold is not None:
+        elif min_folds is not None:
             raise ValueError(
-                "fold= only applies to long data; also give case=, algorithm= "
+                "min_folds= applies to per-fold data; also give fold= (the "
+                "column(s) that name a fold)."
+            )
+        wide = wide_frame(data, case, algorithm, score, aggregate)
+        if data is not given:  # a cell, case or algorithm without folds stays
+            wide = wide.reindex(
+                index=pd.unique(given[case]), columns=pd.unique(given[algorithm])
+            ).rename_axis(index=case, columns=algorithm)
+        if short and nan_policy == "raise":
+            try:
+                return _validate_wide(wide, nan_policy=nan_policy)
+            except ValueError as error:
+                raise ValueError(short + str(error)) from None
+    else:
+        if fold is not None or min_folds is not None:
+            raise ValueError(
+                f"{'fold' if fold is not None else 'min_folds'}= only applies "
+                "to long data; also give case=, algorithm= "
                 "and score= to name its columns."
             )
         if aggregate is not None:
@@ -362,12 +405,7 @@ def _validate_wide(
     missing = np.isnan(values)
     if missing.any() and not keep_nan:
         if nan_policy == "raise":
-            raise ValueError(
-                "missing scores at "
-                + _describe_cells(table, missing)
-                + ". Fill them, drop those cases, or pass nan_policy='omit' to "
-                "drop every incomplete case."
-            )
+            raise ValueError(missing_cells_message(table, missing))
         incomplete = missing.any(axis=1)
         warnings.warn(
             f"nan_policy='omit': dropped {int(incomplete.sum())} of "
@@ -392,6 +430,59 @@ def _validate_wide(
             )
         )
     return table
+
+
+#: The analyses that take incomplete tables, as the refusal names them (the
+#: command line says it in its own words: ``nbstats.cli``).
+INCOMPLETE_ANALYSES = (
+    "skillings_mack(scores), the pairwise tests (posthoc, comparison_matrix, "
+    "bayes_signrank_pairs with nan_policy='pairwise') and the Plackett–Luce "
+    "partial rankings (bayes_plackett_luce(scores, nan_policy='partial'))"
+)
+
+
+def missing_cells_message(table: pd.DataFrame, missing: np.ndarray) -> str:
+    """The refusal of missing cells: where they are, what ``nan_policy='omit'``
+    would keep, and where to look instead (:func:`nbstats.coverage`, the
+    analyses that use incomplete tables as they are).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"A": [1.0, np.nan, 3.0], "B": [2.0, 2.0, 1.0],
+    ...                   "C": [0.5, 1.0, 1.5]}, index=["x", "y", "z"])
+    >>> print(missing_cells_message(t, t.isna().to_numpy()))  # doctest: +ELLIPSIS
+    missing scores at (case, algorithm) ('y', 'A'): 1 missing score in 1 of 3 cases. ...
+    """
+    n = len(table)
+    incomplete = int(missing.any(axis=1).sum())
+    cells = int(missing.sum())
+    text = (
+        "missing scores at "
+        + _describe_cells(table, missing)
+        + f": {cells:,} missing score{'s' if cells != 1 else ''} in {incomplete} "
+        f"of {n} cases."
+    )
+    if table.shape[1] > 2:
+        kept = n - incomplete
+        text += (
+            f" nan_policy='omit' would drop {incomplete} of the {n} cases and "
+            f"keep {kept}"
+            + (
+                ": more than half of the cases left out, and the complete ones "
+                "may be a biased subset (e.g. those on which every slow method "
+                "finished)"
+                if 2 * incomplete > n
+                else ""
+            )
+            + ". nbstats.coverage(scores) shows the holes per algorithm and "
+            "which algorithms to leave out to keep more complete cases; "
+            + INCOMPLETE_ANALYSES
+            + " use incomplete tables as they are."
+        )
+    return (
+        text + " Fill the cells, leave out algorithms or cases, or pass "
+        "nan_policy='omit' to drop every incomplete case."
+    )
 
 
 def _free_name(base: str, taken: Sequence[object]) -> str:

@@ -196,8 +196,7 @@ DECISIONS = (
     "Significantly different",
     "No two algorithms differ",
     "Against the best-ranked algorithm",
-    "The better-ranked algorithm is decided",
-    "No pair is decided",
+    "Of the ",  # every Bayesian pair's outcome counted (and the cases)
     "Jointly, the accepted statements",
     "No joint statement is accepted",
     "The best-ranked algorithm,",

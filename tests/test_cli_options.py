@@ -28,7 +28,7 @@ from tests.cli_helpers import (  # noqa: F401  (fixtures)
 
 def test_every_option_of_every_command_has_a_help_text():
     commands = subparsers()
-    assert set(commands) == {"demo", "report", "analyze", "dashboard"}
+    assert set(commands) == {"demo", "report", "analyze", "dashboard", "coverage"}
     for name, command in commands.items():
         for action in command._actions:
             if isinstance(action, argparse._HelpAction):
@@ -80,6 +80,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "score": "--score",
         "fold": "--fold",
         "aggregate": "--aggregate",
+        "min_folds": "--min-folds",
         "format": "--format",
         "layout": "--layout",
         "runs": "--runs",

@@ -849,7 +849,9 @@ def test_a_column_that_is_not_a_fold_is_refused():
 def test_unequal_folds_between_algorithms_are_refused():
     data = _cv()
     data = data.drop(index=data.index[(data.algo == "A") & (data.ds == "d2")][:1])
-    with pytest.raises(ValueError, match=r"unequal folds on case 'd2'.*'A': 5.*'B': 6"):
+    with pytest.raises(
+        ValueError, match=r"failed folds: 1 .* \('d2', 'A'\): 5 of 6 folds"
+    ):
         nbstats.score_table(
             data, case="ds", algorithm="algo", score="acc", fold=["run", "fold"]
         )
@@ -878,9 +880,10 @@ def test_missing_fold_score_follows_nan_policy():
     data = _cv()
     data.loc[0, "acc"] = np.nan  # d1, A, run 0, fold 0
     kw = {"case": "ds", "algorithm": "algo", "score": "acc", "fold": ["run", "fold"]}
-    with pytest.raises(ValueError, match="missing scores"):
+    with pytest.raises(ValueError, match=r"failed folds: .*\('d1', 'A'\): 5 of 6"):
         nbstats.score_table(data, **kw)
     with (
+        pytest.warns(UserWarning, match=r"failed folds: \('d1', 'A'\): 5 of 6"),
         pytest.warns(UserWarning, match="dropped 1 of 2 cases"),
         pytest.raises(ValueError, match="at least 2 cases"),
     ):

@@ -132,7 +132,8 @@ _HELP_TEXT = """\
               choice explained, a paragraph for a paper)
 --control     --detail frequentist: the algorithm compared with the others
               (default: the worst-ranked)
-csv           the score CSV, wide or long (see 'data' below)
+csv           the score CSV, wide or long (see 'data' below), or a score source:
+              mlflow:EXPERIMENT, automl:FILE or openml:FILE (see 'score sources')
 --title       the report's title (default: 'Statistical comparison of m
               algorithms on n cases')
 --lower-is-better  lower scores are better (errors, run times); default: higher
@@ -158,9 +159,13 @@ csv           the score CSV, wide or long (see 'data' below)
 --seed        seed of every Monte Carlo computation: an integer >= 0, or
               'random' for a fresh one, which the output states (default: 0)
 --nan-policy  missing scores: raise refuses them and names the cells
-              (default); omit drops every incomplete case and says which;
-              pairwise (report, analyze) also tests each pair on all the
-              cases where both have a score
+              (default); omit drops every incomplete case from every
+              analysis and says which; pairwise (report, analyze) keeps the
+              complete cases for the analyses of all algorithms at once
+              (mean ranks, Friedman, Nemenyi, Holm) but tests each pair on
+              all the cases where both have a score, runs Skillings-Mack on
+              every case, and fits Plackett-Luce (P(best), expected rank) to
+              every case, each ranking the algorithms it has
 --aliases     short names A, B, … in tables and figures, with a legend: auto
               gives them to each name of more than 20 characters (default), on
               to every name, off to none

@@ -3,7 +3,9 @@ first used.
 
 Every function takes ``ax=None`` (a new figure sized for a paper's column
 otherwise, grown with the number of algorithms and the length of their
-names), draws in :func:`paper_style` and returns its one matplotlib Axes, as
+names; the CD diagram also at a venue's exact column or text width,
+``width="ieee"``, and :func:`venue_figures` writes its paste-ready files),
+draws in :func:`paper_style` and returns its one matplotlib Axes, as
 pandas' and seaborn's single-Axes plots do; so do the results' ``.plot()``
 methods, which call these functions. In a notebook, a cell ending in such a
 call shows the figure and no ``<Axes: …>`` line (see
@@ -22,7 +24,8 @@ _LAZY = {
     "PALETTE": "nbstats.plots.style",
     "WIDTHS": "nbstats.plots.style",
     "cd_diagram": "nbstats.plots.cd",
-    "cd_tikz": "nbstats.plots.cd_tikz",
+    "cd_key_latex": "nbstats.plots.tikz",
+    "cd_tikz": "nbstats.plots.tikz",
     "comparison_matrix_plot": "nbstats.plots.comparison",
     "correlated_posterior": "nbstats.plots.student",
     "figure_of": "nbstats.plots.style",
@@ -41,12 +44,12 @@ _LAZY = {
     "save": "nbstats.plots.style",
     "sign_posterior": "nbstats.plots.sign",
     "signrank_posterior": "nbstats.plots.posterior",
+    "venue_figures": "nbstats.plots.venue_files",
 }
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats.plots._common import legend_texts
     from nbstats.plots.cd import cd_diagram
-    from nbstats.plots.cd_tikz import cd_tikz
     from nbstats.plots.comparison import comparison_matrix_plot
     from nbstats.plots.friedman import friedman_posterior
     from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
@@ -67,11 +70,14 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         paper_style,
         save,
     )
+    from nbstats.plots.tikz import cd_key_latex, cd_tikz
+    from nbstats.plots.venue_files import venue_figures
 
 __all__ = [
     "PALETTE",
     "WIDTHS",
     "cd_diagram",
+    "cd_key_latex",
     "cd_tikz",
     "comparison_matrix_plot",
     "correlated_posterior",
@@ -91,6 +97,7 @@ __all__ = [
     "save",
     "sign_posterior",
     "signrank_posterior",
+    "venue_figures",
 ]
 
 

@@ -7,9 +7,11 @@ inline backend) and no ``<Axes: …>`` line under it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from nbstats.plots.protocols import require
+from nbstats.results.number_policy import format_number, format_relation
 
 __all__ = [
     "MAX_POINTS",
@@ -18,6 +20,7 @@ __all__ = [
     "format_probability",
     "legend",
     "legend_texts",
+    "probability_relation",
     "quiet",
     "require",
     "threshold_line",
@@ -52,24 +55,39 @@ def quiet(ax: Any) -> Any:
     return ax
 
 
-def format_probability(p: float) -> str:
-    """A probability as the plots print it: three decimals, no false 0 or 1.
+def format_probability(p: float | None) -> str:
+    """A probability as every figure prints it: the number policy's
+    (:func:`nbstats.results.number_policy.format_number`, kind
+    ``"probability"``): three decimals, ``< 0.001`` and ``> 0.999`` at the
+    ends, so a posterior probability is never printed as 0 or 1, in a figure
+    as in a table; "–" for a missing one.
 
     Examples
     --------
     >>> format_probability(0.8154), format_probability(0.99991)
     ('0.815', '> 0.999')
-    >>> format_probability(1.0), format_probability(0.00002)
-    ('1', '< 0.001')
+    >>> format_probability(1.0), format_probability(0.0), format_probability(None)
+    ('> 0.999', '< 0.001', '–')
     """
-    p = float(p)
-    if p in (0.0, 1.0):
-        return f"{p:g}"
-    if p >= 0.9995:
-        return "> 0.999"
-    if p < 0.0005:
-        return "< 0.001"
-    return f"{p:.3f}"
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    return format_number(float(p), "probability")
+
+
+def probability_relation(p: float) -> str:
+    """A probability after its symbol, as prose and tables write it:
+    ``= 0.815``, or the bound alone (``> 0.999``), so that a figure reads
+    "P(θ > ½) > 0.999", never "P(θ > ½) = 1"
+    (:func:`nbstats.results.number_policy.format_relation`).
+
+    Examples
+    --------
+    >>> "P(θ > ½) " + probability_relation(1.0)
+    'P(θ > ½) > 0.999'
+    >>> probability_relation(0.8154), probability_relation(0.0)
+    ('= 0.815', '< 0.001')
+    """
+    return format_relation(float(p), "probability")
 
 
 def decision_phrase(

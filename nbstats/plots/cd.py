@@ -1,16 +1,17 @@
-"""Critical-difference diagrams (Demšar 2006, §3.2.4, Figure 1).
+"""Critical-difference diagrams (Demšar 2006, §3.2.4, Figure 1), drawn with matplotlib.
 
 The diagram is drawn from a post-hoc result and never recomputes significance:
 the lines joining algorithms are the result's own ``groups``, the marks are its
 ``reject``, the bars its ``critical_difference``, so the picture and the table
-cannot disagree.
+cannot disagree. Its geometry is :func:`nbstats.plots.cd_layout.cd_layout`'s,
+the one TikZ (:func:`nbstats.plots.cd_tikz`) and the dashboards' SVG draw too;
+this module only hands it to matplotlib.
 
 Layout: the x axis is in mean-rank units (so every artist's x data are mean
 ranks); y runs downwards from the top of the axes, one unit being one point
 in a figure made here (its height follows the number of algorithms and
-groups). Everything stays inside the axes vertically; the names sit outside
-its data area, next to its left and right edges (a figure made here uses
-constrained layout, which leaves room for them).
+groups). In a figure made here the axes fill the figure; on given axes the
+whole diagram is drawn inside them.
 
 Artists carry stable ``gid`` values: ``"cd-bar"`` and ``"cd-text"``,
 ``"control-band"``, ``"group-<i>"`` (i indexes ``result.groups``),
@@ -21,43 +22,38 @@ matplotlib.
 
 from __future__ import annotations
 
-import math
 import numbers
 from typing import Any
 
-import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
-from matplotlib.transforms import blended_transform_factory, offset_copy
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
+from matplotlib.transforms import blended_transform_factory
 
 from nbstats.names import AliasOption
-from nbstats.plots._cd_caption import cd_caption
 from nbstats.plots._common import quiet
-from nbstats.plots._rank_axis import TICK_FONT, RankLocator, rank_label
-from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
-from nbstats.plots.protocols import is_kind, kind_of
+from nbstats.plots.cd_layout import (
+    SMALL,
+    TICK_LENGTH,
+    TICK_PAD,
+    CDLayout,
+    Text,
+    cd_layout,
+    float_room,
+)
+from nbstats.plots.labels import MIN_FONT, add_key, wrap_text
+from nbstats.plots.protocols import kind_of
 from nbstats.plots.style import (
     INK,
-    MUTED,
     WIDTHS,
     figure_width,
     literal,
-    new_axes,
     paper_style,
     titles_shown,
 )
 
-__all__ = ["cd_diagram"]
+__all__ = ["cd_diagram", "diagram_width"]
 
-# Vertical layout: y units below the top of the axes (points in a figure made here).
-_PAD = 2.0
-_TICK_LENGTH = 3.0
-_TICK_PAD = 1.5
-_TICK_FONT = TICK_FONT
-_SMALL_FONT = MIN_FONT
-_GROUP_WIDTH = 2.2  # line width of group lines and of the control band
-_ROW_STEP = 4.6  # distance between rows of group lines
-_MARK = 4.5  # marker size (points) of "significant" marks and group members
 _TITLE_FONT = 8.0
 
 
@@ -66,7 +62,8 @@ def cd_diagram(
     *,
     ax: Any = None,
     reverse: bool = False,
-    width: str = "single",
+    width: Any = "single",
+    wide: bool = False,
     show_cd: bool = True,
     label_fontsize: float | None = None,
     title: str | None = None,
@@ -113,8 +110,15 @@ def cd_diagram(
     reverse : bool
         False (default): the best rank on the right, as in Demšar's figure.
         True: the best on the left.
-    width : {"single", "double"}
-        Width of a new figure: one column (3.3 in) or two (6.9 in).
+    width : {"single", "double"}, venue name or Venue
+        Width of a new figure: one column (3.3 in) or two (6.9 in); or a
+        venue (``"article"``, ``"twocolumn"``, ``"ieee"``, ``"acm"``, or a
+        :class:`~nbstats.results.venues.Venue`): exactly its column width,
+        the text set in its document's font (Latin Modern; Times for
+        IEEE), at its printed size when included at natural size.
+    wide : bool
+        With a venue: the full text width (for ``figure*`` in a two-column
+        paper) instead of one column.
     show_cd : bool
         Draw the critical-difference bar (when the result has a CD).
     label_fontsize : float, optional
@@ -178,8 +182,7 @@ def cd_diagram(
             f"{type(result).__name__}. For a score table, run "
             "nbstats.posthoc(table, method='nemenyi') first."
         )
-    if width not in WIDTHS:
-        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
+    total, venue = diagram_width(width, wide=wide)
     if label_fontsize is not None and (
         isinstance(label_fontsize, bool)
         or not isinstance(label_fontsize, numbers.Real)
@@ -189,383 +192,199 @@ def cd_diagram(
             f"label_fontsize must be a positive number of points, got "
             f"{label_fontsize!r}."
         )
-    with paper_style():
-        ax = _Diagram(result, reverse=bool(reverse), show_cd=bool(show_cd)).draw(
-            ax,
-            width=width,
-            label_fontsize=label_fontsize,
-            title=title,
+    preferred = float(label_fontsize if label_fontsize is not None else 8.0)
+    with paper_style(venue):
+        if ax is not None:
+            total = ax.get_position().width * ax.figure.get_figwidth() * 72
+        layout = cd_layout(
+            result,
+            total,
+            reverse=bool(reverse),
+            show_cd=bool(show_cd),
+            fontsize=preferred,
+            min_fontsize=min(MIN_FONT, preferred),
             aliases=aliases,
+            caption=titles_shown(),
+            max_height=None if venue is None else float_room(venue),
         )
+        ax = _draw(layout, ax, None if not titles_shown() else title)
     return quiet(ax)
 
 
-class _Diagram:
-    """What to draw (from the result) and where (in rank units and points)."""
+def diagram_width(width: Any, *, wide: bool = False) -> tuple[float, Any]:
+    """Points a new diagram is wide, and the venue it is set for (or None).
 
-    def __init__(
-        self,
-        result: Any,
-        *,
-        reverse: bool,
-        show_cd: bool,
-    ) -> None:
-        self.result = result
-        self.reverse = reverse
-        ranks = result.mean_ranks
-        self.names = [str(a) for a in ranks.index]
-        self.ranks = np.asarray(ranks, dtype=float)
-        self.m = len(self.names)
-        if self.m < 2:
-            raise ValueError("a CD diagram needs at least two algorithms.")
-        self.index = {name: j for j, name in enumerate(self.names)}
-        is_posthoc = is_kind(result, "posthoc")
-        self.control = result.control if is_posthoc else None
-        cd = result.critical_difference if is_posthoc else None
-        self.cd = None if cd is None or not math.isfinite(cd) else float(cd)
-        self.show_cd = show_cd and self.cd is not None
-        self.band = self.control is not None and self.cd is not None
-        self.marks = self.control is not None and self.cd is None
-        self.groups = [] if self.control is not None else list(result.groups)
-        self.first, self.last = self._axis_range()
-        self.group_rows = self._group_rows()
+    Examples
+    --------
+    >>> diagram_width("single"), round(diagram_width("ieee")[0], 2)
+    ((237.6, None), 251.07)
+    >>> round(diagram_width("twocolumn", wide=True)[0], 2)
+    467.25
+    """
+    if isinstance(width, str) and width in WIDTHS:
+        if wide:
+            raise ValueError(
+                'wide=True needs a venue as width (e.g. width="ieee"); for a '
+                'figure across a page without one, use width="double".'
+            )
+        return figure_width(width) * 72, None
+    from nbstats.results.venues import Venue, get_venue
 
-    # -- what -------------------------------------------------------------
-
-    def _axis_range(self) -> tuple[int, int]:
-        """Whole ranks around the observed mean ranks, holding the CD bar."""
-        first = max(1, math.floor(float(self.ranks.min()) + 1e-9))
-        last = min(self.m, math.ceil(float(self.ranks.max()) - 1e-9))
-        need = max(1, math.ceil(self.cd - 1e-9)) if self.show_cd else 1
-        while last - first < need and (last < self.m or first > 1):
-            if last < self.m:
-                last += 1
-            if last - first < need and first > 1:
-                first -= 1
-        return first, last
-
-    def _span(self, group: tuple[str, ...]) -> tuple[float, float]:
-        values = [self.ranks[self.index[str(a)]] for a in group]
-        return min(values), max(values)
-
-    def _group_rows(self) -> list[int | None]:
-        """Row of each group line: greedy interval colouring with a margin."""
-        margin = 0.025 * (self.last - self.first)
-        order = sorted(
-            (i for i, g in enumerate(self.groups) if len(g) > 1),
-            key=lambda i: (self._span(self.groups[i]), i),
+    if not isinstance(width, (str, Venue)):
+        raise ValueError(
+            f"width must be one of {sorted(WIDTHS)} or a venue ('article', "
+            f"'twocolumn', 'ieee', 'acm' or a Venue), got {width!r}."
         )
-        rows: list[list[tuple[float, float]]] = []
-        assigned: list[int | None] = [None] * len(self.groups)
-        for i in order:
-            lo, hi = self._span(self.groups[i])
-            for r, taken in enumerate(rows):
-                if all(lo > b + margin or hi < a - margin for a, b in taken):
-                    taken.append((lo, hi))
-                    assigned[i] = r
-                    break
-            else:
-                rows.append([(lo, hi)])
-                assigned[i] = len(rows) - 1
-        return assigned
+    try:
+        venue = get_venue(width)
+    except ValueError:
+        raise ValueError(
+            f"width must be one of {sorted(WIDTHS)} or a venue ('article', "
+            f"'twocolumn', 'ieee', 'acm' or a Venue), got {width!r}."
+        ) from None
+    # matplotlib's points are 1/72 in, TeX's 1/72.27 in
+    return 72 * (venue.text_width_in if wide else venue.column_width_in), venue
 
-    def _caption(self, control_label: str | None = None) -> str:
-        """The test and α in words; ``control_label`` names the control
-        (default: its name as written)."""
-        return cd_caption(self.result, self.control, self.marks, control_label)
 
-    # -- where ------------------------------------------------------------
+_HA = {"start": "left", "middle": "center", "end": "right"}
 
-    def _layout(self, fontsize: float) -> None:
-        """Vertical positions, in y units (points) below the top of the axes."""
-        tick_block = _TICK_FONT * 1.2 + _TICK_PAD + _TICK_LENGTH
-        if self.show_cd:
-            self.y_cd = _PAD + _SMALL_FONT * 1.2 + 2.5
-            self.y_axis = self.y_cd + 4.0 + tick_block
-        else:
-            self.y_axis = _PAD + tick_block
-        first = self.y_axis + 5.5
-        n_rows = max((r + 1 for r in self.group_rows if r is not None), default=0)
-        if self.band:
-            n_rows = 1
-        self.y_rows = [first + r * _ROW_STEP for r in range(n_rows)]
-        below = self.y_rows[-1] + 5.5 if n_rows else self.y_axis + 7.0
-        lead = 0.35 if self.label_lines > 1 else 0.1  # a line of text is ~1.2 em
-        self.spacing = (1.2 * self.label_lines + lead) * fontsize
-        self.n_best = math.ceil(self.m / 2)
-        self.y_labels = [
-            below + 0.6 * fontsize + i * self.spacing
-            for i in range(max(self.n_best, self.m - self.n_best))
+
+def _draw(layout: CDLayout, ax: Any, title: str | None) -> Any:
+    """Draw ``layout`` in ``ax`` (None: a new figure of its size)."""
+    own = ax is None
+    # the key is matplotlib's legend (panels of one table share it)
+    width, height = layout.width, layout.body_height
+    if own:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(width / 72, height / 72))
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    fig = ax.figure
+    x_of = layout.rank_of
+    # x in mean ranks over the whole width of the picture, y in points
+    ax.set_xlim(x_of(0.0), x_of(width))
+    ax.set_ylim(height, 0)
+    ax.patch.set_visible(False)
+    for side in ("left", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    top = ax.spines["top"]
+    top.set_visible(True)
+    top.set_bounds(layout.first, layout.last)
+    top.set_position(("data", layout.axis_y))
+    top.set_color(INK)
+    ax.yaxis.set_visible(False)
+    ax.xaxis.tick_top()
+    ax.xaxis.set_major_locator(FixedLocator([float(t) for t in layout.ticks]))
+    ax.xaxis.set_major_formatter(FixedFormatter([str(t) for t in layout.ticks]))
+    ax.xaxis.set_minor_locator(FixedLocator(list(layout.minor_ticks)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.tick_params(
+        axis="x",
+        which="both",
+        direction="out",
+        colors=INK,
+        labelsize=SMALL,
+        pad=TICK_PAD,
+        bottom=False,
+        labelbottom=False,
+        top=True,
+        labeltop=True,
+    )
+    ax.tick_params(axis="x", which="major", length=TICK_LENGTH)
+    ax.tick_params(axis="x", which="minor", length=TICK_LENGTH / 2)
+    for stroke in layout.strokes:
+        ranks = stroke.ranks or (None,) * len(stroke.points)
+        xs = [
+            x_of(x) if r is None else float(r)
+            for (x, _), r in zip(stroke.points, ranks, strict=True)
         ]
-        last = self.y_labels[-1] + 0.6 * self.label_lines * fontsize
-        self.y_caption = last + 4.0
-        caption_lines = self.caption.count("\n") + 1 if self.caption else 0
-        self.height = self.y_caption + _SMALL_FONT * 1.2 * caption_lines + _PAD
-
-    def draw(
-        self,
-        ax: Any,
-        *,
-        width: str,
-        label_fontsize: float | None,
-        title: str | None,
-        aliases: AliasOption,
-    ) -> Any:
-        own = ax is None
-        if own:
-            total = figure_width(width) * 72
-        else:
-            total = ax.get_position().width * ax.figure.get_figwidth() * 72
-        fontsize = self._fit_labels(total, label_fontsize, aliases)
-        control = None
-        if self.control is not None:
-            control = literal(self.control)
-            if self.fitted.aliases and self.control in self.fitted.aliases:
-                control = self.fitted.label(self.control).replace("\n", " ")
-        self.caption = ""
-        if titles_shown():
-            caption = self._caption(control)
-            self.caption = str(wrap_text(caption, total - 8, _SMALL_FONT, force=True))
-        else:
-            title = None
-        self._layout(fontsize)
-        if own:
-            height_in = self.height / 72 + 0.08 + (0.25 if title is not None else 0)
-            aspect = height_in / figure_width(width)
-            fig, ax = new_axes(None, width=width, aspect=aspect)
-        else:
-            fig, ax = new_axes(ax)
-        self.ax = ax
-        self._setup_axes(fig)
-        self._draw_stems_and_labels(fontsize)
-        if self.show_cd:
-            self._draw_cd()
-        self._draw_groups()
-        if self.band:
-            self._draw_band()
-        if self.marks:
-            self._draw_marks()
-        if self.caption:
-            ax.text(
-                0.5,
-                self.y_caption,
-                self.caption,
-                transform=self.trans_axes,
-                ha="center",
-                va="top",
-                fontsize=_SMALL_FONT,
-                color="#4D4D4D",
-                gid="caption",
+        ys = [y for _, y in stroke.points]
+        line = Line2D(
+            xs,
+            ys,
+            color=stroke.color,
+            linewidth=stroke.width,
+            solid_capstyle=stroke.cap,
+            clip_on=False,
+            zorder=1 if stroke.gid == "control-band" else 2,
+            gid=stroke.gid,
+            visible=stroke.visible,
+        )
+        if stroke.gid.startswith("group-"):
+            line.set_zorder(4)
+            dots = [d for d in layout.dots if d.gid == f"{stroke.gid}-member"]
+            if dots:
+                line.set_marker("o")
+                line.set_markersize(dots[0].size)
+                line.set_markerfacecolor(stroke.color)
+                line.set_markeredgewidth(0)
+        ax.add_line(line)
+        if stroke.clip is not None:  # drawn over the axis only; data kept
+            lo, hi = stroke.clip
+            clip = Rectangle(
+                (min(x_of(lo), x_of(hi)), -1.0),
+                abs(x_of(hi) - x_of(lo)),
+                3.0,
+                transform=blended_transform_factory(ax.transData, ax.transAxes),
             )
-        if title is not None:
-            ax.set_title(wrap_text(literal(title), total - 8, _TITLE_FONT, force=True))
-        if self.fitted.aliases:
-            add_key(fig, self.fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
-        return ax
-
-    def _fit_labels(
-        self, total: float, label_fontsize: float | None, aliases: AliasOption
-    ) -> float:
-        """Labels (names, wrapped names or letters) that fit beside the axis.
-
-        The rank axis keeps at least 40% of the width; each side gets half
-        of the rest, less the gap between a stem's end and its name.
-        """
-        preferred = float(label_fontsize if label_fontsize is not None else 8.0)
-        side = 0.3 * total - 3.0 - 5.0
-        weight = "bold" if self.control is not None else "normal"
-        self.fitted = fit_names(
-            self.names,
-            side,
-            fontsize=preferred,
-            min_fontsize=min(MIN_FONT, preferred),
-            # many names: one line each (a long one gets a letter), since one
-            # wrapped name would double the height of every row
-            max_lines=2 if self.m <= 20 else 1,
-            weight=weight,
-            aliases=aliases,
-        )
-        self.label_lines = self.fitted.lines
-        self.label_width = max(
-            text_width(label, self.fitted.fontsize, weight=weight)
-            for label in self.fitted.labels
-        )
-        return self.fitted.fontsize
-
-    def _setup_axes(self, fig: Any) -> None:
-        ax, first, last = self.ax, self.first, self.last
-        pad = 0.06 * (last - first) + 0.15
-        lo, hi = first - pad, last + pad
-        # best on the right: the x axis runs from m (left) down to 1 (right)
-        self.left, self.right = (lo, hi) if self.reverse else (hi, lo)
-        ax.set_xlim(self.left, self.right)
-        # y grows downwards, one unit ≈ one point in a figure made here
-        ax.set_ylim(self.height, 0)
-        ax.patch.set_visible(False)
-        for side in ("left", "right", "bottom"):
-            ax.spines[side].set_visible(False)
-        top = ax.spines["top"]
-        top.set_visible(True)
-        top.set_bounds(first, last)
-        top.set_position(("data", self.y_axis))
-        top.set_color(INK)
-        ax.yaxis.set_visible(False)
-        ax.xaxis.tick_top()
-        ax.xaxis.set_major_locator(RankLocator(last, major=True, first=first))
-        ax.xaxis.set_minor_locator(RankLocator(last, major=False, first=first))
-        ax.xaxis.set_major_formatter(rank_label)
-        ax.tick_params(
-            axis="x",
-            which="both",
-            direction="out",
-            colors=INK,
-            labelsize=_TICK_FONT,
-            pad=_TICK_PAD,
-            bottom=False,
-            labelbottom=False,
-            top=True,
-            labeltop=True,
-        )
-        ax.tick_params(axis="x", which="major", length=_TICK_LENGTH)
-        ax.tick_params(axis="x", which="minor", length=_TICK_LENGTH / 2)
-        self.trans = ax.transData
-        self.trans_axes = blended_transform_factory(ax.transAxes, ax.transData)
-
-    def _line(self, x: Any, y: Any, *, transform: Any = None, **kwargs: Any) -> Any:
-        kwargs.setdefault("color", INK)
-        kwargs.setdefault("solid_capstyle", "butt")
-        line = Line2D(x, y, transform=transform or self.trans, clip_on=False, **kwargs)
-        self.ax.add_line(line)
-        return line
-
-    def _draw_stems_and_labels(self, fontsize: float) -> None:
-        fig = self.ax.figure
-        self.ends: dict[int, tuple[float, float, bool]] = {}
-        order = sorted(range(self.m), key=lambda j: (self.ranks[j], j))
-        best, worst = order[: self.n_best], order[self.n_best :][::-1]
-        # the best side is the right unless reversed; outermost name on top
-        for side, members in (("best", best), ("worst", worst)):
-            on_right = (side == "best") != self.reverse
-            edge = self.right if on_right else self.left
-            shift = offset_copy(
-                self.trans, fig=fig, x=3 if on_right else -3, units="points"
-            )
-            for row, j in enumerate(members):
-                y = self.y_labels[row]
-                self.ends[j] = (edge, y, on_right)
-                x = self.ranks[j]
-                self._line(
-                    [x, x, edge],
-                    [self.y_axis, y, y],
-                    linewidth=0.7 if self.m <= 12 else 0.55,
-                    zorder=2,
-                    gid=f"stem-{j}",
-                )
-                self.ax.text(
-                    edge,
-                    y,
-                    self.fitted.labels[j],
-                    transform=shift,
-                    ha="left" if on_right else "right",
-                    va="center_baseline" if self.label_lines == 1 else "center",
-                    multialignment="left" if on_right else "right",
-                    fontsize=fontsize,
-                    fontweight="bold" if self.names[j] == self.control else "normal",
-                    color=INK,
-                    gid=f"label-{j}",
-                )
-
-    def _draw_cd(self) -> None:
-        assert self.cd is not None
-        # starts at the visual left end of the axis, as in Figure 1
-        start = float(self.last) if not self.reverse else float(self.first)
-        end = start - self.cd if not self.reverse else start + self.cd
-        y = self.y_cd
-        self._line([start, end], [y, y], linewidth=1.0, gid="cd-bar", zorder=3)
-        for x in (start, end):
-            self._line([x, x], [y - 2, y + 2], linewidth=0.7, gid="cd-bar-end")
-        self.ax.text(
-            (start + end) / 2,
-            y - 2.5,
-            f"CD = {self.cd:.2f}",
-            transform=self.trans,
-            ha="center",
-            va="bottom",
-            fontsize=_SMALL_FONT,
-            color=INK,
-            gid="cd-text",
-        )
-
-    def _draw_groups(self) -> None:
-        for i, group in enumerate(self.groups):
-            xs = sorted(self.ranks[self.index[str(a)]] for a in group)
-            row = self.group_rows[i]
-            if row is None:  # a group of one: nothing to join
-                line = self._line(xs, [0.0] * len(xs), gid=f"group-{i}")
-                line.set_visible(False)
-                continue
-            lo, hi = xs[0], xs[-1]
-            members = {str(a) for a in group}
-            skips = any(
-                lo <= r <= hi and name not in members
-                for name, r in zip(self.names, self.ranks, strict=True)
-            )
-            y = self.y_rows[row]
-            self._line(
-                xs,
-                [y] * len(xs),
-                linewidth=_GROUP_WIDTH,
-                solid_capstyle="projecting",
-                marker="o" if skips or hi == lo else None,
-                markersize=_MARK,
-                markerfacecolor=INK,
-                markeredgewidth=0,
-                zorder=4,
-                gid=f"group-{i}",
-            )
-
-    def _draw_band(self) -> None:
-        assert self.cd is not None
-        assert self.control is not None
-        centre = self.ranks[self.index[self.control]]
-        y = self.y_rows[0]
-        band = self._line(
-            [centre - self.cd, centre + self.cd],
-            [y, y],
-            linewidth=_GROUP_WIDTH + 0.8,
-            color=MUTED,
-            zorder=1,
-            gid="control-band",
-        )
-        # draw only over the axis; the x data keep the true extent
-        clip = Rectangle(
-            (float(self.first), -1.0),
-            float(self.last - self.first),
-            3.0,
-            transform=blended_transform_factory(self.ax.transData, self.ax.transAxes),
-        )
-        band.set_clip_path(clip)
-        band.set_clip_on(True)
-
-    def _draw_marks(self) -> None:
-        """A dot on the line of each algorithm the result rejects, by its name."""
-        for name, rejected in self.result.reject.items():
-            if not bool(rejected):
-                continue
-            j = self.index[str(name)]
-            edge, y, on_right = self.ends[j]
-            inward = offset_copy(
-                self.trans, fig=self.ax.figure, x=-5 if on_right else 5, units="points"
-            )
-            self._line(
-                [edge],
-                [y],
-                transform=inward,
+            line.set_clip_path(clip)
+            line.set_clip_on(True)
+    for dot in layout.dots:
+        if dot.gid.endswith("-member"):
+            continue  # drawn as the group line's markers
+        ax.add_line(
+            Line2D(
+                [x_of(dot.x)],
+                [dot.y],
                 linestyle="none",
                 marker="o",
-                markersize=_MARK,
-                markerfacecolor=INK,
-                markeredgecolor=INK,
+                markersize=dot.size,
+                markerfacecolor=dot.color,
+                markeredgecolor=dot.color,
+                clip_on=False,
                 zorder=5,
-                gid=f"significant-{j}",
+                gid=dot.gid,
             )
+        )
+    for text in layout.texts:
+        _text(ax, text, x_of)
+    extra_top = 0.0
+    if title is not None:
+        ax.set_title(
+            wrap_text(literal(title), width - 8, _TITLE_FONT, force=True),
+            fontsize=_TITLE_FONT,
+        )
+        extra_top = 18.0 * (ax.title.get_text().count("\n") + 1)
+    if layout.key and not layout.key_outside:
+        key = add_key(fig, layout.key, fig.get_figwidth() * 72 - 8, grow=own)
+        if own:
+            key.set_loc("lower center")
+    if own:
+        total = fig.get_figheight() * 72 + extra_top
+        fig.set_figheight(total / 72)
+        below = total - height - extra_top
+        ax.set_position((0.0, below / total, 1.0, height / total))
+    return ax
+
+
+def _text(ax: Any, text: Text, x_of: Any) -> None:
+    """One text of the layout, its lines joined (matplotlib sets the lines)."""
+    one_line = len(text.lines) == 1
+    va = {
+        "center": "center_baseline" if one_line else "center",
+        "top": "top",
+        "bottom": "bottom",
+    }[text.valign]
+    ax.text(
+        x_of(text.x),
+        text.y,
+        "\n".join(text.lines),
+        ha=_HA[text.anchor],
+        va=va,
+        multialignment=_HA[text.anchor] if text.anchor != "middle" else "center",
+        fontsize=text.size,
+        fontweight="bold" if text.bold else "normal",
+        color=text.color,
+        clip_on=False,
+        gid=text.gid,
+    )

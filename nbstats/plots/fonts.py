@@ -33,11 +33,20 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["DOCUMENT_FONT", "MATH_FONT", "cjk_font", "document_font"]
+__all__ = [
+    "DOCUMENT_FONT",
+    "MATH_FONT",
+    "TIMES_FONT",
+    "cjk_font",
+    "document_font",
+    "times_font",
+    "venue_font",
+]
 
 #: Family names of the registered fonts.
 DOCUMENT_FONT = "nbstats Latin Modern Roman 8"
 MATH_FONT = "nbstats Latin Modern Math"
+TIMES_FONT = "nbstats Nimbus Roman"
 #: Where Debian, TeX Live and fonts-lmodern install the OpenType files.
 _DIRS = (
     "/usr/share/texmf/fonts/opentype/public",
@@ -184,6 +193,66 @@ def document_font() -> str | None:
         return None  # a font fontTools cannot convert: the default font
     font_manager.fontManager._findfont_cached.cache_clear()
     return DOCUMENT_FONT
+
+
+#: URW's Nimbus Roman, the Times that IEEEtran's documents are set in
+#: (``ptm``: NimbusRomNo9L), as OpenType (Debian: fonts-urw-base35).
+_TIMES_DIRS = ("/usr/share/fonts/opentype/urw-base35",)
+_TIMES_FILES = (
+    "NimbusRoman-Regular.otf",
+    "NimbusRoman-Bold.otf",
+    "NimbusRoman-Italic.otf",
+)
+
+
+@functools.cache
+def times_font() -> str | None:
+    """Register Nimbus Roman (Times) with matplotlib, converted to TrueType
+    as Latin Modern is; its family name, or None where it is not installed.
+
+    Examples
+    --------
+    >>> times_font() in (TIMES_FONT, None)
+    True
+    """
+    from matplotlib import font_manager
+
+    sources = [
+        path
+        for name in _TIMES_FILES
+        for directory in _TIMES_DIRS
+        if (path := Path(directory) / name).is_file()
+    ]
+    if not sources:
+        return None
+    try:
+        for source in sources:
+            _register(_converted(source), TIMES_FONT)
+        document_font()  # Latin Modern Math for what Times lacks
+    except (ImportError, OSError, ValueError, KeyError, AssertionError):
+        return None
+    font_manager.fontManager._findfont_cached.cache_clear()
+    return TIMES_FONT
+
+
+def venue_font(venue: str) -> str | None:
+    """The family a venue's figures are set in: the document's own font.
+
+    ``ieee`` (IEEEtran sets Times): Nimbus Roman, the Times clone TeX itself
+    embeds; ``article`` and ``twocolumn``: Latin Modern; ``acm``: Latin Modern
+    too — acmart asks for Linux Libertine, which TeX Live's basic schemes
+    lack (the class then falls back to Computer Modern, which Latin Modern
+    matches), and nbstats does not ship it. None when the font is not
+    installed (figures keep DejaVu Sans).
+
+    Examples
+    --------
+    >>> venue_font("article") in (DOCUMENT_FONT, None)
+    True
+    """
+    if venue == "ieee":
+        return times_font() or document_font()
+    return document_font()
 
 
 #: The CJK family, and where Debian installs it.

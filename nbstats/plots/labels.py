@@ -33,8 +33,10 @@ __all__ = [
     "MIN_FONT",
     "Fitted",
     "add_key",
+    "advance_width",
     "fit_names",
     "text_width",
+    "text_width_in",
     "wrap_text",
 ]
 
@@ -97,6 +99,64 @@ def text_width(text: str, fontsize: float, *, weight: str = "normal") -> float:
     return max(
         (
             _width(line, float(fontsize), weight, family)
+            for line in str(text).split("\n")
+        ),
+        default=0.0,
+    )
+
+
+#: (weight, family) -> {character: advance in ems}, filled as characters come.
+_ADVANCES: dict[tuple[str, tuple[str, ...]], dict[str, float]] = {}
+
+
+def _advance(char: str, weight: str, family: tuple[str, ...]) -> float:
+    """A character's advance in ems (measured at 100 pt, as :func:`_width`);
+    a character no font of ``family`` has (a control character) is measured
+    as the font's empty box, silently."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return _width(char, 100.0, weight, family) / 100.0
+
+
+def advance_width(
+    text: str,
+    fontsize: float,
+    *,
+    family: tuple[str, ...] | None = None,
+    weight: str = "normal",
+) -> float:
+    """Width in points of ``text`` (one line) at ``fontsize``: the sum of its
+    characters' advances in ``family`` (default: the current one), read
+    from the font file with FreeType -- the same metrics as
+    :func:`text_width`, without kerning, each character measured once: fast
+    enough for a dashboard that measures thousands of candidate labels.
+
+    Examples
+    --------
+    >>> w = advance_width("C4.5+m+cf", 10, family=("DejaVu Sans",))
+    >>> abs(w - text_width_in("C4.5+m+cf", 10, ("DejaVu Sans",))) < 0.05 * w
+    True
+    """
+    chosen = font_families() if family is None else tuple(family)
+    table = _ADVANCES.setdefault((weight, chosen), {})
+    total = 0.0
+    for char in str(text):
+        em = table.get(char)
+        if em is None:
+            em = table[char] = _advance(char, weight, chosen)
+        total += em
+    return fontsize * total
+
+
+def text_width_in(
+    text: str, fontsize: float, family: tuple[str, ...], *, weight: str = "normal"
+) -> float:
+    """:func:`text_width` in a given font ``family`` (not the current one)."""
+    return max(
+        (
+            _width(line, float(fontsize), weight, tuple(family))
             for line in str(text).split("\n")
         ),
         default=0.0,

@@ -29,6 +29,7 @@ from nbstats.plots._common import (
     fit_texts,
     format_probability,
     legend,
+    probability_relation,
     quiet,
     require,
     threshold_line,
@@ -41,6 +42,7 @@ from nbstats.plots.density import (
     _view_limits,
     reflected_kde,
 )
+from nbstats.plots.figure_model import nice_ticks
 from nbstats.plots.friedman import friedman_posterior
 from nbstats.plots.rope import rope_probabilities
 from nbstats.plots.sign import sign_posterior
@@ -174,6 +176,9 @@ class SignrankPicture(NamedTuple):
     xlim: tuple[float, float]
     xlabel: str
     title: str
+    #: The x axis' ticks and the decimals that tell them apart
+    #: (:func:`nbstats.plots.figure_model.nice_ticks`), for every renderer.
+    xticks: tuple[np.ndarray, int] = (np.empty(0), 0)
 
 
 def signrank_picture(
@@ -245,7 +250,7 @@ def signrank_picture(
             f"upper {format_probability(probs[1])}"
         )
     else:
-        prob_text = f"P(θ > ½) = {format_probability(probs[0])}"
+        prob_text = f"P(θ > ½) {probability_relation(probs[0])}"
     first = curves[0].xy
     shade = _right_of_half(*first) if first is not None else (np.empty(0),) * 2
     low, high = result.credible_interval
@@ -290,6 +295,7 @@ def signrank_picture(
         xlim=xlim,
         xlabel=f"θ = P(Z + Z′ > 0),  Z = {difference}",
         title="\n".join(title),
+        xticks=nice_ticks(*xlim),
     )
 
 
@@ -335,6 +341,9 @@ def _draw_signrank(ax: Any, picture: SignrankPicture) -> None:
         zorder=4,
     )
     ax.set_xlim(*picture.xlim)
+    ticks, digits = picture.xticks
+    if len(ticks):  # the SVG's ticks, labelled alike
+        ax.set_xticks(ticks, [f"{t:.{digits}f}" for t in ticks])
     ax.set_ylim(bottom=0)
     ax.set_xlabel(picture.xlabel)
     ax.set_ylabel("posterior density")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from nbstats.plots._common import (
-    MAX_POINTS,
     fit_texts,
     format_probability,
     legend,
@@ -31,8 +29,6 @@ from nbstats.plots.style import (
 __all__ = ["rope_probabilities"]
 
 _REGION_COLORS = {"left": SECOND, "rope": SHADE, "right": ACCENT}
-_SIMPLEX_COLORS = {"left": SECOND, "rope": MUTED, "right": ACCENT}
-_SQRT3_2 = math.sqrt(3) / 2
 
 
 def _region_input(
@@ -260,19 +256,18 @@ def _rope_simplex(
     name_b: str,
     rope_label: str,
 ) -> None:
-    if regions.shape[0] > MAX_POINTS:  # the draws are i.i.d.: any subset will do
-        keep = np.linspace(0, regions.shape[0] - 1, MAX_POINTS).astype(np.intp)
-        regions = regions[keep]
-    x = regions[:, 2] + 0.5 * regions[:, 1]
-    y = _SQRT3_2 * regions[:, 1]
-    winners = np.argmax(regions, axis=1)
-    for k, key in enumerate(("left", "rope", "right")):
-        chosen = winners == k
+    """The simplex's geometry (:func:`nbstats.plots.simplex.simplex_geometry`)
+    drawn in ``ax``; ``labels``: the legend entry of each region."""
+    from nbstats.plots.simplex import REGIONS, simplex_geometry
+
+    g = simplex_geometry(regions, literal(name_a), literal(name_b), rope_label)
+    for k, key in enumerate(REGIONS):
+        chosen = g.winner == k
         ax.scatter(
-            x[chosen],
-            y[chosen],
+            g.x[chosen],
+            g.y[chosen],
             s=2.5,
-            color=_SIMPLEX_COLORS[key],
+            color=g.colours[key],
             alpha=0.45,
             linewidths=0,
             rasterized=True,
@@ -280,33 +275,23 @@ def _rope_simplex(
             label=labels[key],
             zorder=2,
         )
-    ax.plot(
-        [0.0, 1.0, 0.5, 0.0],
-        [0.0, 0.0, _SQRT3_2, 0.0],
-        color=INK,
-        linewidth=0.6,
-        gid="simplex-edges",
-        zorder=3,
-    )
-    centre = (0.5, _SQRT3_2 / 3)
-    for gid, (mx, my) in (
-        ("boundary-left-right", (0.5, 0.0)),
-        ("boundary-rope-right", (0.75, _SQRT3_2 / 2)),
-        ("boundary-left-rope", (0.25, _SQRT3_2 / 2)),
-    ):
+    xs, ys = zip(*g.corners, g.corners[0], strict=True)
+    ax.plot(xs, ys, color=INK, linewidth=0.6, gid="simplex-edges", zorder=3)
+    for gid, (cx, cy), (mx, my) in g.boundaries:
         ax.plot(
-            [centre[0], mx],
-            [centre[1], my],
+            [cx, mx],
+            [cy, my],
             color=MUTED,
             linestyle="--",
             linewidth=0.6,
             gid=gid,
             zorder=3,
         )
-    ax.text(0.0, -0.04, f"{literal(name_a)} better", ha="left", va="top")
-    ax.text(1.0, -0.04, f"{literal(name_b)} better", ha="right", va="top")
-    ax.text(0.5, _SQRT3_2 + 0.03, rope_label, ha="center", va="bottom")
+    top = g.corners[2][1]
+    ax.text(0.0, -0.04, g.corner_labels["left"], ha="left", va="top")
+    ax.text(1.0, -0.04, g.corner_labels["right"], ha="right", va="top")
+    ax.text(0.5, top + 0.03, g.corner_labels["rope"], ha="center", va="bottom")
     ax.set_xlim(-0.04, 1.04)
-    ax.set_ylim(-0.14, _SQRT3_2 + 0.12)
+    ax.set_ylim(-0.14, top + 0.12)
     ax.set_aspect("equal")
     ax.set_axis_off()

@@ -9,8 +9,8 @@ import numpy as np
 from nbstats import _scipy_stats as sps
 from nbstats.plots._common import (
     fit_texts,
-    format_probability,
     legend,
+    probability_relation,
     quiet,
     require,
     threshold_line,
@@ -74,7 +74,7 @@ def sign_posterior(result: Any, *, ax: Any = None, width: str = "single") -> Any
     if result.prob_rope is not None:
         return rope_probabilities(result, ax=ax, width=width)
     wins, losses = result.wins, result.losses
-    prob_text = f"P(θ′ > ½) = P(θ > ½) = {format_probability(result.prob_right)}"
+    prob_text = f"P(θ′ > ½) = P(θ > ½) {probability_relation(result.prob_right)}"
     own = ax is None
     with paper_style():
         _, ax = new_axes(ax, width=width, aspect=0.8)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from nbstats import _scipy_stats as sps
-from nbstats.plots._common import fit_texts, format_probability, legend, quiet
+from nbstats.plots._common import fit_texts, legend, probability_relation, quiet
 from nbstats.plots.density import _draw_point_mass
 from nbstats.plots.style import (
     ACCENT,
@@ -71,14 +71,14 @@ def correlated_posterior(result: Any, *, ax: Any = None, width: str = "single") 
         float(result.scale),
         result.df,
     )
-    left_text = f"P({name_a} better) = {format_probability(result.prob_left)}"
-    right_text = f"P({name_b} better) = {format_probability(result.prob_right)}"
+    left_text = f"P({name_a} better) {probability_relation(result.prob_left)}"
+    right_text = f"P({name_b} better) {probability_relation(result.prob_right)}"
     own = ax is None
     with paper_style():
         _, ax = new_axes(ax, width=width, aspect=0.7)
         if rope > 0:
             ax.axvspan(-rope, rope, color=SHADE, alpha=0.35, linewidth=0, gid="rope")
-            rope_text = f"P(rope ±{rope:g}) = {format_probability(result.prob_rope)}"
+            rope_text = f"P(rope ±{rope:g}) {probability_relation(result.prob_rope)}"
         for edge in (-rope, rope) if rope > 0 else (0.0,):
             ax.axvline(edge, color=MUTED, linestyle=":", linewidth=0.8, zorder=2)
         if scale > 0:

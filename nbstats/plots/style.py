@@ -148,7 +148,7 @@ def titles_shown() -> bool:
     return TYPOGRAPHY.titles
 
 
-def _document_rc() -> dict[str, Any]:
+def _document_rc(family: str = DOCUMENT_FONT) -> dict[str, Any]:
     """Latin Modern for text and mathtext; SVG text as paths (a browser has
     no Latin Modern, and another font would not fit the layout).
 
@@ -165,15 +165,15 @@ def _document_rc() -> dict[str, Any]:
     return {
         # the families by name, not "serif": a text keeps them when it is
         # drawn outside paper_style()
-        "font.family": [DOCUMENT_FONT, MATH_FONT, "DejaVu Serif"]
+        "font.family": [family, MATH_FONT, "DejaVu Serif"]
         + ([cjk] if (cjk := cjk_font()) else []),
         "mathtext.fontset": "custom",
-        "mathtext.rm": DOCUMENT_FONT,
-        "mathtext.it": f"{DOCUMENT_FONT}:italic",
-        "mathtext.bf": f"{DOCUMENT_FONT}:bold",
-        "mathtext.sf": DOCUMENT_FONT,
-        "mathtext.tt": DOCUMENT_FONT,
-        "mathtext.cal": f"{DOCUMENT_FONT}:italic",
+        "mathtext.rm": family,
+        "mathtext.it": f"{family}:italic",
+        "mathtext.bf": f"{family}:bold",
+        "mathtext.sf": family,
+        "mathtext.tt": family,
+        "mathtext.cal": f"{family}:italic",
         "svg.fonttype": "path",
     }
 
@@ -191,25 +191,37 @@ def font_families() -> tuple[str, ...]:
     return tuple(families)
 
 
-def rc_params() -> dict[str, Any]:
-    """The matplotlib settings of :func:`paper_style`."""
+def rc_params(venue: Any = None) -> dict[str, Any]:
+    """The matplotlib settings of :func:`paper_style` (``venue``: set in
+    that venue's document font, :func:`~nbstats.plots.fonts.venue_font`)."""
     from cycler import cycler  # matplotlib dependency; imported lazily
 
     params = dict(PAPER_RC)
     params["axes.prop_cycle"] = cycler(color=list(PALETTE))
-    if TYPOGRAPHY.document_font and load_document_font():
+    if venue is not None:
+        from nbstats.plots.fonts import venue_font
+        from nbstats.results.venues import get_venue
+
+        family = venue_font(get_venue(venue).name)
+        if family:
+            params.update(_document_rc(family))
+    elif TYPOGRAPHY.document_font and load_document_font():
         params.update(_document_rc())
     return params
 
 
 @contextlib.contextmanager
-def paper_style() -> Iterator[None]:
-    """Context in which nbstats draws; leaves global settings untouched."""
+def paper_style(venue: Any = None) -> Iterator[None]:
+    """Context in which nbstats draws; leaves global settings untouched.
+
+    ``venue`` (a name or :class:`~nbstats.results.venues.Venue`): text in
+    that venue's document font (Latin Modern; Times for ``"ieee"``).
+    """
     import matplotlib
 
     interactive = None
     try:
-        with matplotlib.rc_context(rc_params()):
+        with matplotlib.rc_context(rc_params(venue)):
             try:
                 yield
             finally:

@@ -67,6 +67,7 @@ def build_report(
     score: str | None = None,
     fold: str | Sequence[str] | None = None,
     aggregate: str | None = None,
+    min_folds: int | None = None,
     runs: int | None = None,
     hierarchical: bool = False,
     score_unit: str | None = None,
@@ -83,7 +84,11 @@ def build_report(
     states the decisions by groups (:mod:`nbstats.report.core`). Beside a
     PDF or LaTeX report, the table and the figure are also written in
     ``<stem>_core/`` (``summary.tex``, ``summary.csv``, ``figure-1.pdf``,
-    ``figure-1.svg``), for ``\\input`` and ``\\includegraphics``.
+    ``figure-1.svg`` and ``figure-1.tex``, its TikZ), for ``\\input`` and
+    ``\\includegraphics``: the figure a column of the paper's venue wide, at
+    its natural size (article by default; a two-column venue adds
+    ``figure-1-wide.pdf`` for ``figure*``; see
+    :func:`nbstats.plots.venue_figures`).
 
     The detailed analysis follows: the data (cases, algorithms, direction,
     folds, dropped cases) and then, by the number of algorithms m
@@ -179,9 +184,15 @@ def build_report(
         every case with a missing score, and the report names those cases and
         counts the missing scores per algorithm. ``"pairwise"``: as
         ``"omit"`` for the analyses that compare every algorithm on the same
-        cases, but the Bayesian signed-rank table tests each pair on every
-        case where both have a score and gives their number; the report
-        says so.
+        cases (mean ranks, Friedman, Nemenyi, Holm, Bayesian Friedman, joint
+        statements), but each pair's tests (the Bayesian signed-rank table,
+        the rank intervals' Wilcoxon tests) use every case where both have a
+        score, Skillings and Mack's test every case, and the Plackett–Luce
+        ranking (P(best) and expected rank in Table 1) every case, each
+        ranking the algorithms it has. Either way the report states the
+        cases of every table column and analysis (Table 1's caption, the
+        first page, Methods), and warns on the first page when the complete
+        cases are fewer than half.
     aliases : "auto", bool or mapping
         Short names in tables and figures: ``"auto"`` gives A, B, … to each
         name longer than 20 characters and leaves the others as they are,
@@ -198,10 +209,19 @@ def build_report(
         ``["run", "fold"]``). Each algorithm's fold scores on a case are
         averaged (``aggregate``) before the tests, and the report says so and
         how many folds there were. Unequal folds between algorithms are
-        refused (see :func:`nbstats.score_table`).
+        refused (see :func:`nbstats.score_table`), and so are failed folds
+        unless ``min_folds`` is given.
     aggregate : {"mean", "median"}, optional
         How repeated rows of long data are combined (default with ``fold``:
         ``"mean"``).
+    min_folds : int, optional
+        Per-fold data with failed folds (an absent row or a missing score):
+        each cell's score averages the folds it has when it has at least
+        ``min_folds``; a cell with fewer is a missing score (``nan_policy``
+        applies). Methods states how many cells were averaged over fewer
+        folds, and the per-fold tests (which pair the folds) are left out.
+        Without it, a failed fold is refused, naming each cell's count (see
+        :func:`nbstats.score_table`).
     runs : int, optional
         Per-fold data: how many runs (repetitions) of k-fold cross-validation
         made each case's folds (k = folds per case / runs). With it, or with
@@ -295,6 +315,7 @@ def build_report(
         score=score,
         fold=fold,
         aggregate=aggregate,
+        min_folds=min_folds,
         runs=runs,
         hierarchical=hierarchical,
         score_unit=score_unit,
@@ -351,6 +372,7 @@ def _prepare(
     score: str | None,
     fold: str | Sequence[str] | None,
     aggregate: str | None,
+    min_folds: int | None,
     runs: int | None,
     hierarchical: bool,
     score_unit: str | None,
@@ -376,6 +398,7 @@ def _prepare(
         nan_policy=nan_policy,
         aliases=aliases,
         layout=layout,
+        min_folds=min_folds,
     )
     settings = notebook.make_settings(
         given.complete,
@@ -399,6 +422,7 @@ def _prepare(
         score_unit=score_unit,
         core_only=core_only,
         venue=venue,
+        n_given=len(given.table),
     )
     # before the notebook: a size its analyses cannot finish in the memory
     # ceiling is refused now, not after a minute inside the kernel

@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 
 from nbstats.report.compact import (
+    EFFECT_TEXT,
     adjacent_pairs,
     csv_download,
-    effect_text,
     joint_caption,
     joint_rope_text,
     ranking_order,
@@ -90,6 +90,49 @@ def _interval(row: Any, key: str) -> str:
     )
 
 
+def outcome_counts(signrank: Any, named: int = 10) -> Paragraph:
+    """Every decision of a pairwise signed-rank result counted: the
+    better-ranked algorithm decided better, the worse-ranked decided better
+    (named, up to ``named`` pairs), equivalent, undecided, indeterminate;
+    the counts add up to the number of pairs.
+
+    Each pair (a, b) is (worse-ranked, better-ranked), as
+    :func:`bayesian` computes them.
+    """
+    pairs = signrank.pairs
+    decision = pairs["decision"]
+    n_pairs = len(pairs)
+    flipped = decision == "a"
+    worse_better = [
+        f"{a} over {b}"
+        for a, b in zip(pairs["a"][flipped], pairs["b"][flipped], strict=True)
+    ]
+    if len(worse_better) > named:
+        more = len(worse_better) - named + 1
+        worse_better = [*worse_better[: named - 1], f"{more} more"]
+    counts = {d: int((decision == d).sum()) for d in _OUTCOMES}
+    parts = [
+        f"the better-ranked algorithm is decided better in {counts['b']}",
+        f"the worse-ranked in {counts['a']}"
+        + (f" ({_and(worse_better)})" if worse_better else ""),
+    ]
+    if signrank.rope > 0 or counts["equivalent"]:
+        parts.append(
+            f"{counts['equivalent']} are decided equivalent (rope ±{_n(signrank.rope)})"
+        )
+    parts.append(f"{counts['undecided']} are undecided (neither reaches the threshold)")
+    if signrank.prior == "idp" or counts["indeterminate"]:
+        parts.append(
+            f"{counts['indeterminate']} are indeterminate (the lower and upper "
+            "posterior probabilities straddle the threshold)"
+        )
+    return Paragraph().add(f"Of the {n_pairs} pairs, {_and(parts)}. ")
+
+
+#: The decisions of a pair, every one counted by :func:`outcome_counts`.
+_OUTCOMES = ("b", "a", "equivalent", "undecided", "indeterminate")
+
+
 def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
     """The pairwise signed-rank table (better-ranked first) and its caption.
 
@@ -110,8 +153,10 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             if signrank.rope > 0:
                 entry["P(rope)"] = row.prob_rope
         entry["decision"] = _decision_cell(row)
-        if "effect" in pairs_frame:  # b − a: > 0 when the first named is better
-            entry["r"] = round(float(row.effect), 2)  # as the frequentist tables
+        if "effect" in pairs_frame:
+            # rows name b first; r of the second minus the first (a − b), the
+            # one convention of every pairwise table of a report (EFFECT_TEXT)
+            entry["r"] = round(-float(row.effect), 2) + 0.0
         if "n" in pairs_frame:  # nan_policy="pairwise": each pair's own cases
             entry["cases"] = int(row.n)
         rows[f"{row.b} vs {row.a}"] = entry
@@ -140,6 +185,8 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             ", on the cases where both algorithms have a score (cases; "
             "nan_policy = 'pairwise')"
         )
+    else:  # every pair on the same cases: stated once
+        caption += f", on the {signrank.n:,} cases"
     lower = "lower " if idp else ""
     caption += (
         f", and the decision at threshold {_n(signrank.threshold)}: the "
@@ -152,8 +199,7 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             else ", else undecided (neither reaches it)"
         )
     )
-    # rows name b first: r of b − a is the first minus the second
-    caption += effect_text("first", "second") if "effect" in pairs_frame else "."
+    caption += EFFECT_TEXT if "effect" in pairs_frame else "."
     return frame, caption
 
 
@@ -196,14 +242,6 @@ def bayesian(
     n_pairs = len(pairs_frame)
     prior = prior_text(signrank.prior, signrank.s)
     para = Paragraph()
-    better = [
-        f"{b} over {a}"
-        for a, b, d in zip(
-            pairs_frame["a"], pairs_frame["b"], pairs_frame["decision"], strict=True
-        )
-        if d == "b"
-    ]
-    unsure = int((pairs_frame["decision"] == "indeterminate").sum())
     para.add(
         ref("tab:signrank"),
         " compares "
@@ -212,28 +250,7 @@ def bayesian(
         f"({prior}; losses ({_n(loss[0])}, {_n(loss[1])}), so a threshold of "
         f"{_n(signrank.threshold)}). ",
     )
-    if better and len(better) <= 10:
-        para.add(f"The better-ranked algorithm is decided better for {_and(better)}")
-    elif better:
-        para.add(
-            f"The better-ranked algorithm is decided better in {len(better)} of "
-            f"the {n_pairs} pairs"
-        )
-    else:
-        para.add("No pair is decided in favour of the better-ranked algorithm")
-    equivalent = int((pairs_frame["decision"] == "equivalent").sum())
-    if equivalent:
-        para.add(
-            f"; {equivalent} pair{'s are' if equivalent > 1 else ' is'} decided "
-            f"equivalent (rope ±{_n(signrank.rope)})"
-        )
-    if unsure:
-        para.add(
-            f"; {unsure} pair{'s are' if unsure > 1 else ' is'} "
-            "indeterminate (the lower and upper posterior probabilities "
-            "straddle the threshold)"
-        )
-    para.add(". ")
+    para.add(*outcome_counts(signrank).pieces)
     accepted = joint.statements[joint.statements["accepted"]]
     lower = "lower " if getattr(joint, "prior", "point") == "idp" else ""
     if len(accepted) and len(accepted) <= 10:
@@ -296,8 +313,11 @@ def bayesian(
         "fig:joint",
         ("Lower posterior" if lower else "Posterior")
         + " probability that the column algorithm is better than the row "
-        f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}), "
-        "algorithms by mean rank; framed cells are accepted joint statements"
+        f"algorithm (Bayesian {joint.test_name} test, s = {_n(joint.s)}{rope}"
+        + ("" if joint.cases is None else f", on the {len(joint.cases):,} cases")
+        + "), "
+        "algorithms in the order of Table 1 (mean rank over its cases); framed "
+        "cells are accepted joint statements"
         + (
             ", dashed frames accepted statements of practical equivalence."
             if getattr(joint, "rope", 0) > 0

@@ -32,6 +32,7 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     typeset_pairs,
 )
 from nbstats.report.core import core, core_two, power_warning  # noqa: F401
+from nbstats.report.coverage import coverage_section  # noqa: F401
 from nbstats.report.data import (  # noqa: F401  (the cells call them)
     scores_table,
     summary,
@@ -130,8 +131,10 @@ def omnibus(
             paragraph(para)
             return
     rows: dict[str, list[str]] = {}
+    cases: dict[str, int] = {}  # the cases of each test
     files: dict[str, str] = {}
     if friedman is not None:
+        cases["Friedman χ²"] = cases["Iman–Davenport F"] = friedman.n_cases
         verdict = "rejects" if friedman.pvalue <= alpha else "does not reject"
         f_verdict = "rejects" if friedman.f_pvalue <= alpha else "does not reject"
         para.add(
@@ -160,6 +163,7 @@ def omnibus(
         files["friedman.tex"] = table_latex(friedman.table_model(label="tab:friedman"))
     if skillings_mack is not None:
         sm = skillings_mack
+        cases["Skillings–Mack T"] = sm.n_cases
         verdict = "rejects" if sm.pvalue <= alpha else "does not reject"
         para.add(
             "On every case, missing scores included, Skillings and Mack's test "
@@ -174,6 +178,7 @@ def omnibus(
         ]
     if bayes_friedman is not None:
         bf = bayes_friedman
+        cases["Bayesian Friedman"] = bf.n_cases
         level = f"{_n(100 * bf.credible_level)}%"
         para.add(
             f"The Bayesian Friedman test (s = {_n(bf.s)}) concludes: "
@@ -198,6 +203,11 @@ def omnibus(
     )
     frame.index.name = "test"
     caption = "Omnibus tests of the hypothesis that all algorithms perform equally"
+    if len(set(cases.values())) > 1:  # each row says its own cases
+        frame["cases"] = [f"{cases[test]:,}" for test in frame.index]
+        caption += " (cases: those each test used)"
+    elif cases:
+        caption += f" on the {next(iter(cases.values())):,} cases"
     if friedman is not None:
         caption += (
             f": Friedman's χ² and the Iman–Davenport F reject it or not at "
@@ -270,7 +280,8 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
         result_table(
             nemenyi,
             "tab:nemenyi",
-            f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
+            f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)} on the "
+            f"{nemenyi.n_cases:,} cases: mean ranks, "
             "z statistic (positive when the second algorithm ranks better), "
             "unadjusted and Nemenyi-adjusted p-values, and whether the pair "
             f"differs{EFFECT_TEXT}",
@@ -280,7 +291,7 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
             "tab:holm",
             f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
             f"on mean ranks with Holm's step-down correction at α = "
-            f"{_n(holm.alpha)}{EFFECT_TEXT}",
+            f"{_n(holm.alpha)}, on the {holm.n_cases:,} cases{EFFECT_TEXT}",
         )
         return
     pairs_frame = nemenyi.to_frame()
@@ -294,7 +305,8 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
     frame = nemenyi._table()[keep].iloc[ranking_order(kept["a"], kept["b"], order)]
     frame_table(
         "tab:nemenyi",
-        f"Nemenyi test at α = {_n(nemenyi.alpha)}, the pairs that matter "
+        f"Nemenyi test at α = {_n(nemenyi.alpha)} on the {nemenyi.n_cases:,} "
+        "cases, the pairs that matter "
         f"({shown}; {int(keep.sum())} of {total} pairs): mean ranks, z "
         "statistic, unadjusted and Nemenyi-adjusted p-values, and whether the "
         f"pair differs{EFFECT_TEXT}",
@@ -310,19 +322,49 @@ def bayes_friedman_minimum(m: int, s: float = FRIEDMAN_DEFAULT_S) -> int:
     return minimum_cases(m, s)
 
 
-def rank_caption(rank_ci: Any) -> str:
-    """The caption of the rank-interval table."""
+def rank_caption(rank_ci: Any, *, ordered: bool = False) -> str:
+    """The caption of the rank-interval table: what its mean rank is, over
+    which cases, and the order of its rows (``ordered``: Table 1's)."""
     level = f"{_n(100 * rank_ci.confidence_level)}%"
+    n = f"{rank_ci.n_cases:,}"
+    if rank_ci.incomplete:
+        mean = (
+            f"mean observed rank: over all {n} cases, each case ranking only "
+            "the algorithms with a score on it, its ranks stretched onto "
+            f"1–{rank_ci.n_algorithms} (for display; no test uses it)"
+        )
+    else:
+        mean = f"mean rank over the {n} cases, as in Table 1"
+    order = (
+        "algorithms in the order of Table 1"
+        if ordered
+        else "algorithms by " + mean.split(":")[0]
+    )
     return (
         f"{level} simultaneous confidence intervals for the ranks (1 = best; "
-        f"{rank_ci._method_text()}), by mean rank."
+        f"{rank_ci._method_text()}), {order}; {mean}."
     )
 
 
-def rank_intervals(rank_ci: Any, *, compact: bool = False) -> None:
+def _rank_frame(rank_ci: Any, order: Sequence[str] | None) -> pd.DataFrame:
+    """The rank-interval table (rows in ``order`` when given); its mean rank
+    column named for what it is (:func:`rank_caption`)."""
+    frame = rank_ci._table()
+    if order is not None:
+        frame = frame.reindex([str(name) for name in order])
+    if rank_ci.incomplete:
+        frame = frame.rename(columns={"mean rank": "mean observed rank"})
+    return frame
+
+
+def rank_intervals(
+    rank_ci: Any, *, compact: bool = False, order: Sequence[str] | None = None
+) -> None:
     """Confidence intervals for ranks: a paragraph, a table and a forest plot.
 
     ``compact``: the table moves to the appendix (the figure shows them all).
+    ``order``: the report's order of the algorithms (Table 1's), for the
+    table's rows and the figure's.
     """
     rc = rank_ci
     level = f"{_n(100 * rc.confidence_level)}%"
@@ -339,20 +381,31 @@ def rank_intervals(rank_ci: Any, *, compact: bool = False) -> None:
             f"The omnibus test does not reject equality (p "
             f"{_p(rc.omnibus_pvalue)}), so every interval is [1, {rc.n_algorithms}]. "
         )
-    frame = rc.to_frame()
-    top = frame.iloc[0]
+    frame = _rank_frame(rc, order)
+    top = frame.index[0]
     para.add(
-        f"The best-ranked algorithm, {top['algorithm']}, ranks between "
-        f"{int(top['lower'])} and {int(top['upper'])}."
+        f"The best-ranked algorithm, {top}, ranks between "
+        f"{int(frame['lower'].iloc[0])} and {int(frame['upper'].iloc[0])}."
     )
     paragraph(para)
+    caption = rank_caption(rc, ordered=order is not None)
     if not compact:
-        result_table(rc, "tab:ranks", rank_caption(rc))
-    ax = rc.plot(width="double" if rc.n_algorithms > 12 else "single")
+        frame_table("tab:ranks", caption, frame)
+    ax = rc.plot(
+        width="double" if rc.n_algorithms > 12 else "single",
+        order=None if order is None else [str(name) for name in order],
+    )
+    rows = "in the order of Table 1; " if order is not None else ""
+    markers = (
+        "mean observed ranks over every case"
+        if rc.incomplete
+        else f"mean ranks over the {rc.n_cases:,} cases"
+    )
     figure(
         "fig:ranks",
         f"{level} confidence intervals for the ranks (lines) and each algorithm's "
-        f"place in the order of mean ranks (markers), 1 = best ({method}).",
+        f"place in the order of {markers} (markers), 1 = best, {rows}"
+        f"({method}).".replace(", (", " ("),
         ax.figure,
     )
 
@@ -382,8 +435,13 @@ def methods(
     score_unit: str | None = None,
     nemenyi_warning: str = "",
     cited: Sequence[str] = (),
+    raw: pd.DataFrame | None = None,
+    nan_policy: str = "raise",
+    skillings_mack: Any = None,
 ) -> Paragraph:
-    """Display the Methods paragraph (see :mod:`nbstats.report.methods`)."""
+    """Display the Methods paragraph (see :mod:`nbstats.report.methods`);
+    ``raw``, ``nan_policy`` and ``skillings_mack``: the cases of each
+    analysis (:func:`nbstats.report.cases.methods_cases`)."""
     from nbstats.report.methods import methods_paragraph
 
     para = methods_paragraph(
@@ -410,6 +468,9 @@ def methods(
         nemenyi_warning=nemenyi_warning,
         plackett_luce=plackett_luce,
         cited=cited,
+        raw=raw,
+        nan_policy=nan_policy,
+        skillings_mack=skillings_mack,
     )
     if hierarchical is not None:
         hierarchical_methods(hierarchical, para)
@@ -450,6 +511,7 @@ def references(*paras: Paragraph, small: bool = False) -> None:
     )
 
 
-def appendix_ranks(rank_ci: Any) -> None:
-    """The table of every rank interval."""
-    result_table(rank_ci, "tab:ranks", rank_caption(rank_ci))
+def appendix_ranks(rank_ci: Any, order: Sequence[str] | None = None) -> None:
+    """The table of every rank interval (rows in ``order``: Table 1's)."""
+    caption = rank_caption(rank_ci, ordered=order is not None)
+    frame_table("tab:ranks", caption, _rank_frame(rank_ci, order))

@@ -108,10 +108,11 @@ def data_notes(
             "tests, the rank-based post-hoc tests, the critical-difference "
             "diagram and the joint Bayesian statements) use the complete cases "
             "below, while Skillings and Mack's test (Friedman's for missing "
-            "cells), the rank intervals' Wilcoxon tests and the Bayesian "
-            "signed-rank test of each pair use every case where the algorithms "
-            "have a score (the pair table gives their number), so the two can "
-            "differ on a pair. "
+            "cells) and the Bayesian Plackett–Luce ranking use every case as it "
+            "is (a case ranks the algorithms it has), and the rank intervals' "
+            "Wilcoxon tests and the Bayesian signed-rank test of each pair use "
+            "every case where both algorithms have a score (the pair table "
+            "gives their number), so the two can differ on a pair. "
         )
     if dropped:
         missing = raw.loc[raw.index.isin(dropped)].isna().sum().to_numpy()
@@ -129,7 +130,12 @@ def data_notes(
             f": {_and(shown)}"
             + (f" and {more} more" if more else "")
             + f". Missing scores per algorithm: {', '.join(which)}. "
-            f"The analyses use the remaining {len(scores)} cases. "
+            + (
+                f"The analyses of every algorithm at once use the remaining "
+                f"{len(scores)} cases. "
+                if nan_policy == "pairwise" and layout != "two-sample"
+                else f"The analyses use the remaining {len(scores)} cases. "
+            )
         )
     elif nan_policy == "omit":
         para.add("No score is missing, so no case was dropped. ")
@@ -293,7 +299,8 @@ EFFECT_TEXT = effect_text()
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
     """Every Nemenyi pair and Holm's comparisons against the best."""
     caption = (
-        f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)}: mean ranks, "
+        f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)} on the "
+        f"{nemenyi.n_cases:,} cases: mean ranks, "
         "z statistic, unadjusted and Nemenyi-adjusted p-values, and whether "
         f"the pair differs{EFFECT_TEXT}"
     )
@@ -304,8 +311,8 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         holm,
         "tab:holm",
         f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
-        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}"
-        f"{EFFECT_TEXT}",
+        f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}, "
+        f"on the {holm.n_cases:,} cases{EFFECT_TEXT}",
     )
 
 
@@ -319,7 +326,9 @@ def joint_caption(joint: Any) -> str:
     """Caption of the table of joint statements."""
     return (
         f"Joint Bayesian statements (Bayesian {joint.test_name} test, s = "
-        f"{_n(joint.s)}{joint_rope_text(joint)}) sorted by posterior probability "
+        f"{_n(joint.s)}{joint_rope_text(joint)}"
+        + ("" if joint.cases is None else f", on the {len(joint.cases):,} cases")
+        + ") sorted by posterior probability "
         "(prob); > : better, ≈ : practically equivalent; joint: "
         "probability that the statement and all those above it hold "
         f"together; accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."

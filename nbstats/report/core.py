@@ -17,6 +17,12 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.report.cases import (
+    biased_caution,
+    case_counts,
+    core_cases,
+    table_one_cases,
+)
 from nbstats.report.data import csv_text
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
 from nbstats.report.methods import rope_text
@@ -146,6 +152,13 @@ def _cd_axes(nemenyi: Any, m: int) -> Any:
     return nemenyi.plot(ax=ax, label_fontsize=8)
 
 
+def _venue_figures(nemenyi: Any, venue: Any) -> dict[str, bytes]:
+    """Figure 1's files for ``<stem>_core/``, set for the paper's venue."""
+    from nbstats.plots.venue_files import venue_figures
+
+    return venue_figures(nemenyi, "article" if venue is None else venue)
+
+
 def _by_alias(aliases: Mapping[str, str] | None) -> dict[str, str]:
     """{alias: full name} of the report's {full name: alias}."""
     return {alias: name for name, alias in (aliases or {}).items()}
@@ -197,10 +210,21 @@ def _summary_caption(
     plackett_luce: Any,
     higher_is_better: bool,
     runs: bool = False,
+    cases: tuple[str, str] | None = None,
+    missing_of: int | None = None,
 ) -> str:
+    """Table 1's caption; ``cases``: the case sets of its columns in words
+    (:func:`nbstats.report.cases.table_one_cases`), by default all ``n``;
+    ``missing_of``: the cases given, when the column missing counts each
+    algorithm's cases without a score."""
     direction = "higher" if higher_is_better else "lower"
+    ranked, bayes = cases or (f"over the {n} cases", "on the same cases")
+    if ranked.endswith(")"):  # one parenthesis: the cases, then the ranks
+        ranked = ranked[:-1] + "; "
+    else:
+        ranked += " ("
     caption = (
-        f"The {m} algorithms by mean rank over the {n} cases (1 = best; "
+        f"The {m} algorithms by mean rank {ranked}1 = best; "
         f"{direction} scores are better)"
     )
     caption += ", with their mean score"
@@ -214,7 +238,11 @@ def _summary_caption(
     if plackett_luce is not None:
         caption += (
             "; P(best) and expected rank: posterior probability of being the "
-            "best and posterior mean rank (Bayesian Plackett–Luce model)"
+            f"best and posterior mean rank (Bayesian Plackett–Luce model, {bayes})"
+        )
+    if missing_of is not None:
+        caption += (
+            f"; missing: the algorithm's cases without a score (of {missing_of:,})"
         )
     return caption + "."
 
@@ -241,6 +269,9 @@ def core(
     alpha: float = 0.05,
     aliases: Mapping[str, str] | None = None,
     detailed: bool = True,
+    raw: pd.DataFrame | None = None,
+    nan_policy: str = "raise",
+    venue: Any = None,
 ) -> Paragraph:
     """The answer first: ranked summary, Figure 1 and the results paragraph.
 
@@ -248,8 +279,14 @@ def core(
     critical-difference diagram; ``plackett_luce`` (from
     :func:`nbstats.bayes_plackett_luce`) P(best) and the expected rank.
     Either may be None (analysis not requested). ``aliases`` ({full name:
-    alias}): the table gives the full names beside the aliases. Returns the
-    results paragraph (for its references).
+    alias}): the table gives the full names beside the aliases. ``raw``:
+    the table as given, missing scores included, under the names of
+    ``scores``; with ``nan_policy`` it tells the cases of each column and
+    opens the part with the cases left out (:mod:`nbstats.report.cases`).
+    ``venue`` (default ``"article"``): the paper the core's figure files are
+    set for (:func:`nbstats.plots.venue_files.venue_figures`: column width,
+    and ``figure-1-wide.pdf`` for a two-column venue). Returns the results
+    paragraph (for its references).
     """
     from nbstats.scores import mean_ranks as average_ranks
     from nbstats.stats.letters import letters as letters_of
@@ -257,22 +294,47 @@ def core(
     mean_ranks = average_ranks(scores, higher_is_better=higher_is_better)
     letters = letters_of(nemenyi) if nemenyi is not None else None
     m, n = scores.shape[1], scores.shape[0]
+    counts = case_counts(scores if raw is None else raw)
+    table_cases = table_one_cases(counts, nan_policy, plackett_luce)
+    opening = core_cases(
+        counts,
+        nan_policy,
+        n_algorithms=m,
+        plackett_luce=plackett_luce,
+        frequentist=nemenyi is not None,
+    )
+    if opening.pieces:  # first: on the report's first page
+        paragraph(opening)
     if nemenyi is not None:  # first: the float then fits the first page
         ax = _cd_axes(nemenyi, m)
         figure(
             "fig:cd",
             f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
-            f"algorithms and the Nemenyi critical difference CD = "
+            f"algorithms over the {n:,}{' complete' if counts.n_left_out else ''} "
+            "cases and the Nemenyi critical difference CD = "
             f"{format_number(nemenyi.critical_difference, 'statistic')} at α = "
             f"{_n(nemenyi.alpha)}; "
             "algorithms joined by a bar are not significantly different.",
             ax.figure,
             core_files=True,
+            core_figures=lambda: _venue_figures(nemenyi, venue),
         )
     frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
+    if counts.n_missing:  # which algorithms have holes, and how many
+        missing = (scores if raw is None else raw).isna().sum()
+        frame["missing"] = missing.reindex(frame.index).astype(int).to_numpy()
     runs = "group" in frame and frame["group"].str.contains("–").any()
-    caption = _summary_caption(m, n, nemenyi, plackett_luce, higher_is_better, runs)
-    kinds = {"mean rank": "rank", "expected rank": "rank", "P(best)": "probability"}
+    missing_of = counts.n_all if counts.n_missing else None
+    caption = _summary_caption(
+        m, n, nemenyi, plackett_luce, higher_is_better, runs, cases=table_cases,
+        missing_of=missing_of,
+    )  # fmt: skip
+    kinds = {
+        "mean rank": "rank",
+        "expected rank": "rank",
+        "P(best)": "probability",
+        "missing": "count",
+    }
     kinds = {k: v for k, v in kinds.items() if k in frame}
     shown = _named_in_full(frame)
     data = frame
@@ -316,7 +378,13 @@ def core(
             f" gives {full.get(top, top)} the highest probability of being the best, "
             f"P(best) {format_relation(float(pl.loc[top, 'prob_best']), 'probability')}"
             ", with expected rank "
-            f"{format_number(float(pl.loc[top, 'expected_rank']), 'rank')}. ",
+            f"{format_number(float(pl.loc[top, 'expected_rank']), 'rank')}"
+            + (
+                f" (on {plackett_luce.n_cases:,} cases, missing scores included)"
+                if nan_policy == "pairwise" and plackett_luce.n_partial
+                else ""
+            )
+            + ". ",
         )
     para.add(
         "Every algorithm is in ",
@@ -337,16 +405,31 @@ def core_two(
     score_unit: str | None = None,
     aliases: Mapping[str, str] | None = None,
     detailed: bool = True,
+    raw: pd.DataFrame | None = None,
 ) -> Paragraph:
     """Two algorithms: the summary table and the results paragraph
-    (``detailed``: the detailed analysis follows)."""
+    (``detailed``: the detailed analysis follows; ``raw``: the scores as
+    given, whose cases without both scores the part states first)."""
     from nbstats.scores import mean_ranks as average_ranks
+
+    counts = case_counts(scores if raw is None else raw)
+    if counts.n_left_out:
+        para = Paragraph().add(
+            f"Of the {counts.n_all:,} cases, {counts.n_complete:,} have a score "
+            f"from both algorithms; every number below uses these only (the "
+            f"{counts.n_left_out:,} others, missing "
+            + _and([f"{int(k)} of {a}" for a, k in counts.holes.items()])
+            + ", are left out). ",
+            *biased_caution(counts).pieces,
+        )
+        paragraph(para)
 
     mean_ranks = average_ranks(scores, higher_is_better=higher_is_better)
     frame = _summary_frame(scores, mean_ranks, None, None, aliases)
     direction = "higher" if higher_is_better else "lower"
+    complete = " complete" if counts.n_left_out else ""
     caption = (
-        f"The two algorithms over the {scores.shape[0]} cases: mean rank "
+        f"The two algorithms over the {scores.shape[0]}{complete} cases: mean rank "
         f"(1 = best; {direction} scores are better) and mean score."
     )
     kinds = {"mean rank": "rank"}

@@ -159,8 +159,15 @@ def defuse_csv_outputs(nb: Any) -> Any:
     return nb
 
 
-def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
-    """The opening paragraph: what is compared, on what, which way is better."""
+def summary(
+    scores: pd.DataFrame,
+    *,
+    higher_is_better: bool = True,
+    n_given: int | None = None,
+) -> None:
+    """The opening paragraph: what is compared, on what, which way is better
+    (``n_given``: the cases given, when some have a missing score and
+    ``scores`` holds the complete ones)."""
     from importlib.metadata import version
 
     from nbstats.report.prepare import COMPACT_ABOVE
@@ -169,9 +176,12 @@ def summary(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None:
     direction = "Higher" if higher_is_better else "Lower"
     # many names are listed by the Data section's table, not in a sentence
     names = f" ({_and(scores.columns)})" if m <= COMPACT_ABOVE else ""
+    on = f"{n} cases"
+    if n_given is not None and n_given != n:
+        on = f"{n_given} cases, {n} of them with a score from every algorithm"
     para = Paragraph().add(
-        f"This report compares {m} algorithms{names} on {n} "
-        f"cases. {direction} scores are better; ranks are 1 for the best. Every "
+        f"This report compares {m} algorithms{names} on {on}. "
+        f"{direction} scores are better; ranks are 1 for the best. Every "
         f"number below was recomputed by nbstats {version('nbstats')} from the "
         "scores embedded in the report's notebook; the Methods section states "
         "how."

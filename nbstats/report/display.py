@@ -12,9 +12,10 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from nbstats.report.inprocess import capture
 from nbstats.report.methods import Alt, Paragraph
 from nbstats.results import table_model
 from nbstats.results.render import (
@@ -90,6 +91,8 @@ def start(
     # library deprecation notices are no part of a report
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+    if capture() is not None:  # run in this process: no kernel's inline backend
+        return
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # pragma: no cover - ipykernel ships matplotlib-inline
@@ -112,6 +115,10 @@ def ref(label: str) -> Alt:
 
 
 def _display(bundle: dict[str, str], metadata: dict[str, Any] | None = None) -> None:
+    sink = capture()  # the report run in this process (nbstats.report.inprocess)
+    if sink is not None:
+        sink.append((bundle, metadata or {}))
+        return
     from IPython.display import display
 
     display(bundle, raw=True, metadata=metadata or {})
@@ -211,13 +218,22 @@ PAGE_WIDTH = 8.27 - 2.0
 PAGE_HEIGHT = 0.85 * (11.69 - 2.0)
 
 
-def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> None:
+def figure(
+    label: str,
+    caption: str,
+    fig: Any,
+    *,
+    core_files: bool = False,
+    core_figures: Callable[[], dict[str, bytes]] | None = None,
+) -> None:
     """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX.
 
     A figure larger than :data:`FIGURE_WIDTH` × :data:`FIGURE_HEIGHT` is
     resized to fit first. ``core_files``: the figure is also saved as
     ``figure-<n>.pdf`` and ``.svg`` for ``<report>_core/`` (base64 in the
-    output's metadata).
+    output's metadata); ``core_figures``, if given, makes those files
+    instead (e.g. :func:`nbstats.plots.venue_files.venue_figures`: set for
+    the paper's venue, not for this report's page).
     """
     import matplotlib.pyplot as plt
 
@@ -237,6 +253,12 @@ def figure(label: str, caption: str, fig: Any, *, core_files: bool = False) -> N
     formats = list(_FIGURE_FORMATS)
     # the core's files go beside PDF and LaTeX reports only (see export)
     core_files = core_files and "pdf" in _FIGURE_FORMATS
+    if core_files and core_figures is not None:
+        extra = {
+            name: base64.b64encode(data).decode("ascii")
+            for name, data in core_figures().items()
+        }
+        core_files = False  # the report's own figure is not one of them
     if core_files:
         formats += [f for f in ("pdf", "svg") if f not in formats]
     for fmt in formats:

@@ -195,7 +195,8 @@ def csv_files(nb: Any) -> dict[str, str]:
 
 def core_files(nb: Any, stem: str) -> dict[str, bytes]:
     """The answer-first part's table and figure files, ``<stem>_core/...``:
-    ``summary.tex`` and ``summary.csv``, ``figure-1.pdf`` and ``.svg``."""
+    ``summary.tex`` and ``summary.csv``, ``figure-1.pdf``, ``.svg`` and
+    ``.tex`` (and ``figure-1-wide.pdf`` for a two-column venue)."""
     folder = f"{_safe_stem(stem)}_core"
     files: dict[str, bytes] = {}
     for cell in nb.cells:
@@ -256,9 +257,10 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
     Returns the report's bytes and the files to write next to it, as
     ``{path relative to the report's directory: bytes}``.
     """
-    import nbformat
-
     from nbstats.report.data import defuse_csv_outputs
+    from nbstats.report.imports import nbformat as load_nbformat
+
+    nbformat = load_nbformat()
     from nbstats.report.methods import bibtex
 
     nb = defuse_csv_outputs(nb)

@@ -1,6 +1,8 @@
-"""Execute a report notebook in a fresh kernel of this interpreter.
+"""Execute a report notebook: in this process, or in a fresh kernel.
 
-:func:`execute_notebook` runs the notebook with nbclient in a kernel of *this*
+:func:`execute_notebook` runs the cells in this process by default
+(:mod:`nbstats.report.inprocess`); with ``kernel=True`` it runs the notebook
+with nbclient in a kernel of *this*
 interpreter (never a same-named kernelspec installed elsewhere, which might
 lack nbstats), in a scratch directory (:mod:`nbstats.report.scratch`); an
 interrupt kills the kernel's whole process group and propagates unchanged.
@@ -73,8 +75,17 @@ def _kernel_env() -> dict[str, str]:
     return env
 
 
-def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
-    """Execute a copy of ``nb`` in a fresh kernel; return the executed copy.
+def execute_notebook(
+    nb: Any, *, timeout: int = CELL_TIMEOUT, kernel: bool | None = None
+) -> Any:
+    """Execute a copy of ``nb``; return the executed copy.
+
+    By default the cells run in this process
+    (:func:`nbstats.report.inprocess.run_cells`: no kernel to start, nothing
+    to import twice); ``kernel=True``, or the environment variable
+    ``NBSTATS_REPORT_KERNEL=1``, runs them in a fresh kernel of this
+    interpreter instead, as Jupyter would. Both give the same outputs
+    (tested). ``timeout`` (seconds per cell) applies to the kernel only.
 
     The kernel is driven from a worker thread while this thread waits, so that
     an interrupt (Ctrl-C's :class:`KeyboardInterrupt`, or whatever exception a
@@ -96,6 +107,12 @@ def execute_notebook(nb: Any, *, timeout: int = CELL_TIMEOUT) -> Any:
     )
 
     executed = copy.deepcopy(nb)
+    if kernel is None:
+        kernel = os.environ.get("NBSTATS_REPORT_KERNEL", "").strip() in ("1", "true")
+    if not kernel:
+        from nbstats.report.inprocess import run_cells
+
+        return run_cells(executed)
     scratch = tempfile.gettempdir()
     remove_stale(scratch)
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("report")) as workdir:

@@ -17,6 +17,7 @@ import importlib.metadata
 from collections.abc import Sequence
 from typing import Any
 
+from nbstats.report.cases import methods_cases
 from nbstats.report.references import (  # noqa: F401  (re-exported)
     REFERENCES,
     Alt,
@@ -39,7 +40,7 @@ from nbstats.results.methods_text import (  # noqa: F401  (re-exported)
     sentence,
 )
 
-__all__ = ["CHI2_F", "F_F", "methods_paragraph", "rope_text"]
+__all__ = ["CHI2_F", "F_F", "failed_folds_sentence", "methods_paragraph", "rope_text"]
 
 
 def methods_paragraph(
@@ -67,6 +68,9 @@ def methods_paragraph(
     nemenyi_warning: str = "",
     plackett_luce: Any = None,
     cited: Sequence[str] = (),
+    raw: Any = None,
+    nan_policy: str = "raise",
+    skillings_mack: Any = None,
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
@@ -85,7 +89,11 @@ def methods_paragraph(
     ``nemenyi_warning`` a sentence on Nemenyi's power (from
     :func:`nbstats.report.core.power_warning`); ``plackett_luce`` the
     :func:`~nbstats.bayes_plackett_luce` result; ``cited`` the keys the
-    report cites before Methods (the numbers go on from there).
+    report cites before Methods (the numbers go on from there). ``raw``:
+    the scores as given, missing ones included; with it the paragraph states
+    the cases of every analysis under ``nan_policy`` (``skillings_mack``:
+    that test's result under ``"pairwise"``;
+    :func:`nbstats.report.cases.methods_cases`) instead of ``dropped``.
 
     Returns
     -------
@@ -97,10 +105,20 @@ def methods_paragraph(
     context = MethodsContext(
         seed=seed, score_unit=score_unit, loss=loss, fold_design=fold_design
     )
-    _data_sentences(p, n_cases, n_algorithms, higher_is_better, folds)
+    n_given = n_cases if raw is None else len(raw)
+    _data_sentences(p, n_given, n_algorithms, higher_is_better, folds)
+    if folds and folds.get("failed_folds"):
+        p.add(failed_folds_sentence(folds, tested=fold_tests is not None))
     if fold_tests is not None:
         p.add(*fold_tests.methods_sentence(context).pieces)
-    if dropped:
+    if raw is not None:
+        methods_cases(
+            p, raw, nan_policy=nan_policy, friedman=friedman, nemenyi=nemenyi,
+            holm=holm, bayes_friedman=bayes_friedman, joint=bayes_posthoc,
+            skillings_mack=skillings_mack, signrank=signrank, rank_ci=rank_ci,
+            plackett_luce=plackett_luce,
+        )  # fmt: skip
+    elif dropped:
         p.add(
             f"{dropped} case{'s' if dropped > 1 else ''} with a missing score "
             f"{'were' if dropped > 1 else 'was'} dropped before the analyses. "
@@ -174,3 +192,66 @@ def _data_sentences(
             f"Each case's score is the {folds.get('aggregate', 'mean')} of the "
             f"algorithm's {k} cross-validation fold scores on it. "
         )
+
+
+def failed_folds_sentence(folds: dict[str, Any], *, tested: bool = True) -> str:
+    """The Methods sentence on failed folds, from :func:`nbstats.fold_summary`
+    with ``score`` (its ``failed_folds``, ``partial_cells``, ``fewest_folds``,
+    ``short_cells``, ``minimum``; ``fold_tests`` False when the per-fold
+    tests were left out, ``fold_cases`` the cases they use); ``tested``:
+    whether the report ran the per-fold tests (else they go unmentioned).
+
+    Examples
+    --------
+    >>> print(failed_folds_sentence({"failed_folds": 25, "cells": 80,
+    ...     "min_folds": 10, "max_folds": 10, "minimum": 8, "partial_cells": 3,
+    ...     "fewest_folds": 8, "short_cells": 3, "fold_cases": 10}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    25 of the 800 fold scores were missing (failed runs). 3 (case, algorithm)
+    cells are the mean of the 8–9 folds that have a score (at least 8 were
+    required); 3 cells with fewer were treated as missing scores. The tests of
+    each case on its own folds, which pair the folds of two algorithms, use
+    only the 10 cases on which every algorithm has every fold.
+    """
+    failed = int(folds["failed_folds"])
+    k_low, k_high = folds["min_folds"], folds["max_folds"]
+    total = (
+        f"of the {int(folds['cells']) * k_low:,} fold scores "
+        if k_low == k_high and folds.get("cells")
+        else ""
+    )
+    text = (
+        f"{failed:,} {total}{'were' if failed != 1 else 'was'} missing (failed runs). "
+    )
+    partial, short = int(folds["partial_cells"]), int(folds["short_cells"])
+    minimum = folds.get("minimum")
+    if partial:
+        fewest, most = int(folds["fewest_folds"]), k_high - 1
+        span = str(fewest) if fewest >= most else f"{fewest}–{most}"
+        text += (
+            f"{partial} (case, algorithm) cell{'s' if partial != 1 else ''} "
+            f"{'are' if partial != 1 else 'is'} the mean of the {span} folds that "
+            f"have a score (at least {minimum} were required)"
+        )
+        text += "; " if short else ". "
+    if short:
+        cells = f"{short} cell{'s' if short != 1 else ''}"
+        why = "with fewer" if minimum is not None else "with a failed fold"
+        text += (
+            f"{cells if partial else cells[0].upper() + cells[1:]} {why} "
+            f"{'were' if short != 1 else 'was'} treated as missing scores. "
+        )
+    if folds.get("fold_tests") is False:
+        text += (
+            "No case has every fold of every algorithm scored, so none could be "
+            "tested on its own folds (those tests pair the folds of two "
+            "algorithms). "
+        )
+    elif tested and folds.get("fold_cases") is not None:
+        n = int(folds["fold_cases"])
+        text += (
+            "The tests of each case on its own folds, which pair the folds of "
+            f"two algorithms, use only the {n} case{'s' if n != 1 else ''} "
+            "on which every algorithm has every fold. "
+        )
+    return text

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.report.compact import typeset_pairs
+from nbstats.report.coverage import coverage_cell
 from nbstats.report.notebook_core import core_cell
 from nbstats.report.settings import (  # noqa: F401  (re-exported)
     ANALYSES,
@@ -143,9 +144,9 @@ class _Cells:
     """The notebook's cells and the labels of its floats, in display order."""
 
     def __init__(self) -> None:
-        from nbformat import v4
+        from nbstats.report.imports import nbformat
 
-        self.v4 = v4
+        self.v4 = nbformat().v4
         self.cells: list[Any] = []
         self.tables: list[str] = []
         self.figures: list[str] = []
@@ -208,6 +209,7 @@ ROPE = {v(settings.rope)}  # half-width of the region of practical equivalence
 LOSS = {v(settings.loss)}  # losses (l0, l1) of a Type II and a Type I error
 SEED = {v(settings.random_state)}  # seed of every Monte Carlo computation
 N_SAMPLES = {v(settings.n_samples)}  # posterior draws per Monte Carlo computation
+MC_ERROR = {v(settings.mc_error)}  # pairs: more draws until each MC error is below
 NAN_POLICY = {v(settings.nan_policy)}  # "omit": drop cases with a missing score
 # ("pairwise": all-algorithm analyses on complete cases, pairs on their own)
 FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
@@ -226,7 +228,7 @@ pair_scores = raw.rename(columns=ALIASES) if NAN_POLICY == "pairwise" else score
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
 if not CORE_ONLY:  # the answer-first part alone has its own caption
-    report.summary(scores, **direction)
+    report.summary(scores, n_given=len(raw), **direction)
 """
     )
     folds_section = settings.fold_scores is not None
@@ -261,6 +263,8 @@ fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
     else:
         data.append("report.scores_table(scores, **direction)")
         nb.code("\n".join(data), tables=[*legend, "tab:scores"])
+    if table.isna().to_numpy().any():  # holes: where, and what leaving out keeps
+        coverage_cell(nb)
     if layout == "two-sample":
         _two_sample_cells(nb, freq=freq, bayes=bayes)
     else:
@@ -293,7 +297,7 @@ def _appendix_cells(
         appendix.append("report.appendix_bayesian(signrank, joint)")
         labels += ["tab:signrank-all", "tab:joint"] if typeset else []
     if ranks:
-        appendix.append("report.appendix_ranks(rank_ci)")
+        appendix.append("report.appendix_ranks(rank_ci, RANK_ORDER)")
         labels.append("tab:ranks")
     nb.code("\n".join(appendix), tables=labels)
 
@@ -310,7 +314,12 @@ def _methods_cell(nb: _Cells, settings: ReportSettings, *, folds: bool) -> None:
         results.append("wilcoxon=wilcoxon, sign=sign," if freq else "")
         results.append("signrank=signrank, bayes_sign=bayes_sign," if bayes else "")
     else:
-        results.append("friedman=friedman, nemenyi=nemenyi, holm=holm," if freq else "")
+        results.append(
+            "friedman=friedman, nemenyi=nemenyi, holm=holm, "
+            "skillings_mack=skillings_mack,"
+            if freq
+            else ""
+        )
         results.append(
             "bayes_friedman=bayes_friedman, signrank=signrank, joint=joint,"
             if bayes
@@ -330,7 +339,8 @@ def _methods_cell(nb: _Cells, settings: ReportSettings, *, folds: bool) -> None:
 methods = report.methods(
     scores, seed=SEED, loss=LOSS, folds=FOLDS, dropped=len(raw) - len(scores),
     score_unit=SCORE_UNIT, nemenyi_warning=NEMENYI_WARNING,
-    cited=core_text.keys, **direction,
+    cited=core_text.keys, raw=raw.rename(columns=ALIASES), nan_policy=NAN_POLICY,
+    **direction,
     {arguments}
 )
 """
@@ -339,9 +349,10 @@ methods = report.methods(
 
 def _finish(nb: _Cells, settings: ReportSettings, figure_formats: Sequence[str]) -> Any:
     """The start cell (float numbers), the metadata, and a validated notebook."""
-    import nbformat
-    from nbformat import v4
+    from nbstats.report.imports import nbformat as load_nbformat
 
+    nbformat = load_nbformat()
+    v4 = nbformat.v4
     start = v4.new_code_cell(
         f"""
 # This report was written by nbstats.report: every number in it is recomputed
@@ -537,7 +548,8 @@ order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").
 signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
 signrank = nbstats.bayes_signrank_pairs(
     pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-    random_state=SEED, interval=False, **signrank_prior, **direction,
+    mc_error=MC_ERROR, random_state=SEED, interval=False, **signrank_prior,
+    **direction,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 # joint statements, all evaluated on the same posterior draws: the same
@@ -547,7 +559,7 @@ signrank = nbstats.bayes_signrank_pairs(
 joint = nbstats.bayes_posthoc(
     scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
     prior="idp" if PRIOR == "idp" else "point",
-    n_samples=N_SAMPLES, random_state=SEED, **direction,
+    n_samples=N_SAMPLES, mc_error=MC_ERROR, random_state=SEED, **direction,
 )
 report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
 """,
@@ -569,7 +581,11 @@ rank_ci = nbstats.rank_ci(
     pair_scores, method={RANK_CI_METHOD!r}, alpha=ALPHA, **direction,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
-report.rank_intervals(rank_ci, compact={compact!r})
+# rows in the order of Table 1 (mean ranks over the complete cases)
+RANK_ORDER = list(
+    nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index
+)
+report.rank_intervals(rank_ci, compact={compact!r}, order=RANK_ORDER)
 """,
             tables=[] if compact else ["tab:ranks"],
             figures=["fig:ranks"],

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from nbstats.report.settings import python_value
+
 __all__ = ["core_cell"]
 
 _MULTIPLE_FREQ = """
@@ -64,6 +66,7 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
             "core_text = report.core_two(",
             "    scores, wilcoxon=wilcoxon, signrank=signrank, alpha=ALPHA,",
             "    score_unit=SCORE_UNIT, aliases=ALIASES, detailed=not CORE_ONLY,",
+            "    raw=raw.rename(columns=ALIASES),",
             "    **direction,",
             ")",
         ]
@@ -75,7 +78,10 @@ def core_cell(nb: Any, settings: Any, *, freq: bool, bayes: bool) -> None:
         "core_text = report.core(",
         "    scores, friedman=friedman, nemenyi=nemenyi,",
         "    plackett_luce=plackett_luce, alpha=ALPHA, aliases=ALIASES,",
-        "    detailed=not CORE_ONLY, **direction,",
+        "    detailed=not CORE_ONLY, raw=raw.rename(columns=ALIASES),",
+        "    nan_policy=NAN_POLICY, **direction,",
+        # the figure files of <stem>_core/ follow the report's venue
+        f"    venue={python_value(getattr(settings, 'venue', None))},",
         ")",
     ]
     nb.code("\n".join(source), tables=["tab:core"], figures=["fig:cd"] if freq else [])

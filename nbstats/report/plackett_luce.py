@@ -89,7 +89,14 @@ def plackett_luce_section(result: Any) -> None:
         "Bayesian Plackett–Luce ranking, by expected rank: posterior "
         "probability of being the best, expected rank (1 = best) with its "
         f"{level} credible interval, and worth (the posterior mean probability "
-        "of ranking first on a new case)",
+        f"of ranking first on a new case); on {result.n_cases:,} cases"
+        + (
+            f", {result.n_partial:,} of them ranking only the algorithms with a "
+            "score on them"
+            if result.n_partial
+            else ""
+        )
+        + ".",
     )
     # two columns of a page: at many algorithms the rows go into side-by-side
     # panels, which one column cannot hold

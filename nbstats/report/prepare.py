@@ -20,6 +20,7 @@ import pandas as pd
 
 from nbstats.missing import pairwise_table
 from nbstats.names import AliasOption, make_aliases
+from nbstats.score_folds import usable_folds
 from nbstats.scores import (
     check_choice,
     fold_summary,
@@ -158,6 +159,7 @@ def prepare(
     nan_policy: str = "raise",
     aliases: AliasOption = "auto",
     layout: str = "auto",
+    min_folds: int | None = None,
 ) -> ReportInput:
     """Validate a report's scores and work out what it states about them.
 
@@ -168,6 +170,7 @@ def prepare(
     check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
     long_args = (case, algorithm, score)
     folds = None
+    failed = None
     if any(v is not None for v in long_args) or fold is not None:
         # score_table gives the clear errors (missing columns, bad folds, ...)
         with warnings.catch_warnings():
@@ -179,15 +182,28 @@ def prepare(
                 score=score,
                 fold=fold,
                 aggregate=aggregate,
-                nan_policy="omit",
+                nan_policy="omit" if nan_policy != "raise" else "raise",
+                min_folds=min_folds,
             )
+        given = scores  # the user's rows, before failed folds are left out
         if fold is not None:
+            scores, failed = usable_folds(
+                scores, case=case, algorithm=algorithm, score=score, fold=fold,
+                min_folds=min_folds, refuse=nan_policy == "raise",
+            )  # fmt: skip
             folds = dict(
-                fold_summary(scores, case=case, algorithm=algorithm, fold=fold),
+                fold_summary(
+                    given, case=case, algorithm=algorithm, fold=fold, score=score,
+                    min_folds=min_folds if len(failed) else None,
+                ),
                 aggregate=aggregate or "mean",
-            )
+            )  # fmt: skip
             aggregate = aggregate or "mean"
         wide = wide_frame(scores, case, algorithm, score, aggregate)
+        if scores is not given:  # every case and algorithm stays, holes and all
+            wide = wide.reindex(
+                index=pd.unique(given[case]), columns=pd.unique(given[algorithm])
+            ).rename_axis(index=case, columns=algorithm)
     else:
         wide = wide_frame(scores)
     if nan_policy == "pairwise":
@@ -208,10 +224,19 @@ def prepare(
     shown = {name: alias for name, alias in mapping.items() if alias != name}
     fold_scores = None
     if folds is not None:
-        fold_scores = scores.pivot(
-            index=[case, *folds["columns"]], columns=algorithm, values=score
-        )[list(table.columns)].astype(float)
-        fold_scores = _one_fold_key(fold_scores)
+        data = scores
+        if failed is not None and len(failed):
+            # the per-fold tests pair the folds of two algorithms: only the
+            # cases whose every fold has every score (Methods says how many)
+            data = given[~given[case].isin(failed["case"])]
+            clean = [c for c in complete.index if c in set(data[case])]
+            folds["fold_cases"] = len(clean)
+            folds["fold_tests"] = bool(clean)
+        if folds.get("fold_tests", True):
+            fold_scores = data.pivot(
+                index=[case, *folds["columns"]], columns=algorithm, values=score
+            )[list(table.columns)].astype(float)
+            fold_scores = _one_fold_key(fold_scores)
     return ReportInput(
         table=table,
         complete=complete,

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nbstats.stats.bayes.precision import MC_TARGET, draws_for
+
 __all__ = [
     "ANALYSES",
     "MAX_TITLE",
@@ -152,6 +154,9 @@ class ReportSettings:
     aliases: dict[str, str] = dataclasses.field(default_factory=dict)
     folds: dict[str, Any] | None = None
     n_samples: int = N_SAMPLES
+    #: the pairs' draws go on until each probability's Monte Carlo standard
+    #: error is below this (nbstats.stats.bayes.precision; N_SAMPLES first)
+    mc_error: float = MC_TARGET
     #: prior of the Bayesian signed-rank tests
     prior: str = "idp"
     #: runs of the cross-validation behind per-fold scores (None: unknown)
@@ -218,8 +223,10 @@ def make_settings(
     score_unit: str | None = None,
     core_only: bool = False,
     venue: object = "article",
+    n_given: int | None = None,
 ) -> ReportSettings:
-    """Check every report argument; clear ``ValueError``/``TypeError`` otherwise."""
+    """Check every report argument; clear ``ValueError``/``TypeError`` otherwise
+    (``n_given``: the cases given, when ``table`` holds the complete ones)."""
     from nbstats.stats.bayes.decision import (
         check_gamma,
         check_rope,
@@ -228,10 +235,10 @@ def make_settings(
     )
 
     if title is None:
-        title = (
-            f"Statistical comparison of {table.shape[1]} algorithms on "
-            f"{table.shape[0]} cases"
-        )
+        on = f"{table.shape[0]} cases"
+        if n_given is not None and n_given != table.shape[0]:
+            on = f"{n_given} cases ({table.shape[0]} complete)"
+        title = f"Statistical comparison of {table.shape[1]} algorithms on {on}"
     title = check_title(title)
     if isinstance(analyses, str):
         analyses = (analyses,)
@@ -311,7 +318,12 @@ def make_settings(
         fold_scores=fold_scores,
         prior=prior,
         hierarchical=bool(hierarchical),
-        n_samples=pair_draws(table.shape[1]),
+        # two algorithms: one pair, drawn until any probability is precise
+        n_samples=(
+            pair_draws(table.shape[1])
+            if table.shape[1] > 2
+            else max(N_SAMPLES, draws_for(MC_TARGET))
+        ),
         score_unit=score_unit,
         core_only=bool(core_only),
         venue=venue_name,

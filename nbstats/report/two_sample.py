@@ -108,7 +108,8 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
     frame_table(
         "tab:two-sample",
         f"Two-sided tests of equal performance of {a} and {b} at α = "
-        f"{_n(alpha)}: Wilcoxon signed-ranks test (T = min(R⁺, R⁻); R⁺ sums "
+        f"{_n(alpha)}, on the {wilcoxon.n:,} cases: Wilcoxon signed-ranks test "
+        "(T = min(R⁺, R⁻); R⁺ sums "
         f"the ranks of the cases {b} wins; r = (R⁺ − R⁻)/(R⁺ + R⁻) is the "
         "matched-pairs rank-biserial correlation, |r| < 0.1 negligible, < 0.3 "
         "small, < 0.5 medium, else large) and sign test (wins of "
@@ -187,7 +188,8 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     prior = prior_text(signrank.prior, signrank.s)
     frame_table(
         "tab:bayes-two-sample",
-        f"Bayesian tests of {b} against {a}: posterior probabilities of each "
+        f"Bayesian tests of {b} against {a} on the {signrank.n:,} cases: "
+        "posterior probabilities of each "
         + ("region (rope ±" + _n(rope) + ")" if rope > 0 else "direction")
         + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "
         f"at threshold {_n(signrank.threshold)}: {b} better or {a} better when "

@@ -11,6 +11,7 @@ from nbstats.results.bayes import (
 )
 from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.results.comparison import ComparisonMatrixResult
+from nbstats.results.coverage import CoverageResult
 from nbstats.results.effect_size import EffectSizeResult
 from nbstats.results.folds import (
     BayesCorrelatedTTestResult,
@@ -46,6 +47,7 @@ __all__ = [
     "ComparisonMatrixResult",
     "CorrelatedPairsResult",
     "CorrelatedTTestResult",
+    "CoverageResult",
     "DurbinResult",
     "EffectSizeResult",
     "FriedmanAlignedResult",

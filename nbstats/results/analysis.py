@@ -107,6 +107,11 @@ class AnalysisResult(Result):
     text : str
         A paragraph for a paper that states the checks, the tests and the
         findings.
+    coverage : CoverageResult or None
+        With missing cells (``nan_policy="omit"``): :func:`nbstats.coverage`
+        of the table before the incomplete cases were dropped -- the holes,
+        what leaving algorithms out would keep, and the analyses that use
+        incomplete tables as they are. Shown after the log.
     """
 
     n_cases: int
@@ -121,6 +126,7 @@ class AnalysisResult(Result):
     log: pd.DataFrame
     text: str
     ranking: Any = None
+    coverage: Any = None
 
     def _title(self) -> str:
         return (
@@ -157,6 +163,8 @@ class AnalysisResult(Result):
                 "Assumptions", [], self.assumptions.set_index("check")
             ),
         ]
+        if self.coverage is not None:
+            parts.append(self.coverage.summary())
         parts += [r.summary() for r in self._components()]
         return "\n\n".join(parts)
 
@@ -168,6 +176,8 @@ class AnalysisResult(Result):
             f"<p>{html.escape(self.text)}</p>",
             render.html_block("Assumptions", [], self.assumptions.set_index("check")),
         ]
+        if self.coverage is not None:
+            parts.append(self.coverage._repr_html_())
         parts += [r._repr_html_() for r in self._components()]
         return "\n".join(parts)
 

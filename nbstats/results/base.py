@@ -299,7 +299,7 @@ def _capitalized(text: str) -> str:
 
 
 def _values_equal(x: object, y: object) -> bool:
-    if isinstance(x, (pd.DataFrame, pd.Series)):
+    if isinstance(x, (pd.DataFrame, pd.Series, pd.Index)):
         return isinstance(y, type(x)) and x.equals(y)
     if isinstance(x, np.ndarray):
         return (

@@ -425,6 +425,14 @@ class BayesSignedRankPairsResult(Result):
         The largest Monte Carlo standard error of any pair's probabilities.
     method : str
         ``"montecarlo"`` or ``"normal"`` (see :func:`nbstats.bayes_signrank`).
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used;
+        with ``nan_policy="pairwise"`` every case some pair used, and
+        ``pairs["n"]`` how many each pair used.
+    mc_target : float or None
+        The target of ``mc_error=`` (each pair drawn until its probabilities'
+        errors were below it; ``pairs["draws"]`` holds its draws and
+        ``n_samples`` the most), or None (``n_samples`` draws each).
     """
 
     pairs: pd.DataFrame
@@ -439,11 +447,24 @@ class BayesSignedRankPairsResult(Result):
     n_samples: int
     mc_error: float = float("nan")
     method: str = "montecarlo"
+    cases: pd.Index | None = None
+    mc_target: float | None = None
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph
         (:func:`nbstats.results.methods_text.bayes_signrank`)."""
         return methods_text.bayes_signrank(self, context, len(self.pairs))
+
+    def _draws_text(self) -> str:
+        """The draws, and under a precision target their range per pair."""
+        error = format_mc_error(self.mc_error, self.n_samples)
+        if self.mc_target is None or "draws" not in self.pairs:
+            return f"{self.n_samples:,} ({error})"
+        low = int(self.pairs["draws"].min()) if len(self.pairs) else self.n_samples
+        return (
+            f"{low:,} to {self.n_samples:,} per pair, until every probability's "
+            f"Monte Carlo error < {self.mc_target:g} ({error})"
+        )
 
     def _title(self) -> str:
         rope = f", rope ±{self.rope:g}" if self.rope else ""
@@ -472,8 +493,7 @@ class BayesSignedRankPairsResult(Result):
             (
                 "posterior draws",
                 f"{'normal approximation, ' if self.method == 'normal' else ''}"
-                f"{self.n_samples:,} "
-                f"({format_mc_error(self.mc_error, self.n_samples)})",
+                + self._draws_text(),
             ),
         ]
 

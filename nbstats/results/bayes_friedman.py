@@ -79,6 +79,16 @@ class BayesFriedmanResult(Result):
         (what the Monte Carlo test compared with ``1 - gamma`` before the
         calibration; far above ``1 - gamma`` too often with few cases).
         ``None`` for the ellipsoid.
+    calibration : str
+        ``"benavoli"`` (the paper's radius, default) or ``"permutation"``
+        (the radius from within-case permutations of the ranks: then
+        ``credibility`` is ``1 - p`` with the permutation p-value ``p``,
+        ``reject`` is ``p <= gamma``, and ``rho`` the permuted distance the
+        statistic must exceed).
+    n_permutations : int or None
+        Permutations of ``calibration="permutation"``, else ``None``.
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used.
     """
 
     mean_ranks: pd.Series
@@ -97,6 +107,9 @@ class BayesFriedmanResult(Result):
     degenerate_directions: int
     higher_is_better: bool
     posterior_mass: float | None = None
+    calibration: str = "benavoli"
+    n_permutations: int | None = None
+    cases: pd.Index | None = None
 
     @property
     def credible_level(self) -> float:
@@ -116,10 +129,15 @@ class BayesFriedmanResult(Result):
     def decision(self) -> str:
         """The test's conclusion in words."""
         level = f"{100 * self.credible_level:g}%"
+        region = (
+            "region calibrated by permutations"
+            if self.calibration == "permutation"
+            else "credible region"
+        )
         if self.reject:
             return (
                 f"the algorithms differ (equal mean ranks lie outside the {level} "
-                f"credible region)"
+                f"{region})"
             )
         return f"no evidence they differ at {level}"
 
@@ -142,6 +160,13 @@ class BayesFriedmanResult(Result):
             ("credibility", self.credibility),
             ("prior strength s", self.s),
         ]
+        if self.calibration == "permutation":
+            rows.append(
+                (
+                    "radius calibrated by",
+                    f"{self.n_permutations:,} within-case permutations of the ranks",
+                )
+            )
         if self.n_samples is not None:
             # the credibility is a share of the draws
             p = float(self.credibility)

@@ -57,6 +57,8 @@ class BayesPosthocResult(Result):
         ``"point"`` (one prior) or, for the signed-rank test, ``"idp"`` (the
         near-ignorance set: ``prob``, ``joint`` and the matrices are lower
         probabilities, a statement holding for every prior of the set).
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used.
     """
 
     statements: pd.DataFrame
@@ -71,6 +73,7 @@ class BayesPosthocResult(Result):
     rope_probabilities: pd.DataFrame | None = None
     prior_at: str = "rope"
     prior: str = "point"
+    cases: pd.Index | None = None
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph

@@ -66,6 +66,8 @@ class FriedmanResult(TestResult):
         Average rank of each algorithm, 1 = best.
     n_cases, n_algorithms : int
     tie_correction : bool
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used.
     """
 
     df: int
@@ -76,6 +78,7 @@ class FriedmanResult(TestResult):
     n_cases: int
     n_algorithms: int
     tie_correction: bool
+    cases: pd.Index | None = None
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph
@@ -106,7 +109,8 @@ class FriedmanResult(TestResult):
         )
 
     def _table(self) -> pd.DataFrame:
-        return self.mean_ranks.rename("mean rank").to_frame()
+        """The mean ranks by rank, best first (ties in column order)."""
+        return self.mean_ranks.sort_values(kind="stable").rename("mean rank").to_frame()
 
 
 @_frozen
@@ -220,6 +224,10 @@ class PosthocResult(Result):
         like ``pvalues``; entry (a, b) > 0 when b is better, −1 to 1), on the
         cases the pair used: how large a difference is, beside whether it
         is significant.
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used;
+        with ``nan_policy="pairwise"`` every case some pair used, and
+        ``pair_cases`` how many each pair used.
     """
 
     method: str
@@ -237,6 +245,7 @@ class PosthocResult(Result):
     pair_cases: pd.DataFrame | pd.Series | None = None
     ranking: str = "friedman"
     effect_sizes: pd.DataFrame | pd.Series | None = None
+    cases: pd.Index | None = None
 
     def methods_clause(
         self, context: methods_text.MethodsContext, *, also: bool = False

@@ -51,6 +51,9 @@ class SkillingsMackResult(TestResult):
         Permutations evaluated (all of them when ``exact``).
     exact : bool
         Whether the permutation p-value enumerated every arrangement.
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used,
+        those with at least two scores (``n_cases`` of them).
 
     Examples
     --------
@@ -77,6 +80,7 @@ class SkillingsMackResult(TestResult):
     method: str
     n_resamples: int | None
     exact: bool
+    cases: pd.Index | None = None
 
     def _title(self) -> str:
         return (

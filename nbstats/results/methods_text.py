@@ -125,9 +125,9 @@ DECISION_RULE = (
 #: probability; ``{0}`` is the threshold.
 IDP_DECISION_RULE = (
     "each probability is an interval over the prior set — with a rope, the "
-    "shares of posterior draws in which a region is the most probable for "
-    "every and for some placement of the prior's pseudo-observation (inside "
-    "or outside the rope) — and an algorithm was decided better when even "
+    "smallest and largest share of posterior draws in which a region is the "
+    "most probable, over every placement of the prior's pseudo-observation "
+    "(±∞ included) — and an algorithm was decided better when even "
     "its lower posterior probability of being better exceeds {0}, the two "
     "equivalent when even the lower probability of the rope does, undecided "
     "when every upper probability stays at or below it, and indeterminate "
@@ -342,7 +342,7 @@ def bayes_friedman(res: Any, context: MethodsContext) -> Paragraph:
         if res.method == "ellipsoid"
         else f"{_count(res.n_samples)} Monte Carlo draws (seed {context.seed})"
     )
-    return Paragraph().add(
+    sentence = Paragraph().add(
         "The Bayesian Friedman test",
         cite("benavoli2015", "benavoli2017"),
         " placed a Dirichlet-process prior of strength "
@@ -351,6 +351,15 @@ def bayes_friedman(res: Any, context: MethodsContext) -> Paragraph:
         f"outside the {_percent(res.credible_level)} credible region "
         f"(γ = {_n(res.gamma)}), computed from {how}. ",
     )
+    if getattr(res, "calibration", "benavoli") == "permutation":
+        sentence.add(
+            "The region's radius was calibrated by "
+            f"{_count(res.n_permutations)} random within-case permutations of "
+            "the ranks (a frequentist calibration, not part of the original "
+            "method): the test declared a difference when fewer than a share γ "
+            "of the permuted tables lay as far from equal mean ranks. "
+        )
+    return sentence
 
 
 def _signrank_prior(res: Any) -> Paragraph:
@@ -379,6 +388,15 @@ def _signrank_draws(res: Any, context: MethodsContext, pairs: int) -> str:
         else ""
     )
     seed = f"seed {context.seed}{precision}"
+    target = getattr(res, "mc_target", None)
+    if target is not None and getattr(res, "method", "montecarlo") != "normal":
+        # drawn in batches until precise enough (nbstats.stats.bayes.precision)
+        least = int(res.pairs["draws"].min()) if len(res.pairs) else draws
+        return (
+            f"posterior draws in batches ({_count(least)} for every pair, more "
+            f"until each probability's Monte Carlo standard error was below "
+            f"{_n(target)}, at most {_count(draws)}; {seed})"
+        )
     how = (
         f"{_count(draws)} draws of a normal approximation of the posterior "
         f"(used above 1,000 cases; {seed})"

@@ -55,6 +55,9 @@ class PlackettLuceResult(Result):
     n_partial : int
         Cases that rank only some of the algorithms (``nan_policy="partial"``).
     higher_is_better : bool
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used,
+        those that rank at least two algorithms (``n_cases`` of them).
     """
 
     ranking: pd.DataFrame
@@ -68,6 +71,7 @@ class PlackettLuceResult(Result):
     n_left_out: int
     n_partial: int
     higher_is_better: bool
+    cases: pd.Index | None = None
 
     def __post_init__(self) -> None:
         self.worths.setflags(write=False)

@@ -92,6 +92,10 @@ class RankCIResult(Result):
         ``nan_policy="pairwise"``: cases with missing scores were kept, the
         omnibus test is Skillings and Mack's and each pairwise test used the
         cases where both algorithms have a score.
+    cases : Index or None
+        The labels of the cases (rows of the score table) the analysis used;
+        with ``incomplete``, every case kept, each pairwise test using those
+        where both algorithms have a score.
     """
 
     lower: pd.Series
@@ -108,6 +112,7 @@ class RankCIResult(Result):
     n_boot: int | None
     n_cases: int
     incomplete: bool = False
+    cases: pd.Index | None = None
 
     @property
     def n_algorithms(self) -> int:

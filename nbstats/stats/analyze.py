@@ -25,7 +25,9 @@ from nbstats.scores import (
 )
 from nbstats.stats.bayes.pairs import bayes_signrank_pairs
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
+from nbstats.stats.bayes.precision import MC_TARGET, first_draws, one_pair_draws
 from nbstats.stats.bayes.signrank import bayes_signrank
+from nbstats.stats.coverage import missing_log_step, omitted_coverage
 from nbstats.stats.effect_size import _cohen_dz, _rank_biserial, magnitude
 from nbstats.stats.footprint import PAIR_BYTES, analysis_bytes, check_analyses_fit
 from nbstats.stats.frequentist.anova import rm_anova
@@ -50,9 +52,10 @@ def analyze(
     higher_is_better: bool = True,
     rope: float = 0.0,
     bayes: bool = True,
-    n_samples: int = 50_000,
+    n_samples: int | None = None,
     random_state: object = None,
     nan_policy: NanPolicy = "raise",
+    mc_error: float | None = MC_TARGET,
 ) -> AnalysisResult:
     """Check the assumptions, choose the tests, run them and say why.
 
@@ -94,12 +97,26 @@ def analyze(
         tests, in score units (0: none).
     bayes : bool
         Run the Bayesian counterpart.
-    n_samples : int
-        Posterior draws of the Bayesian tests.
+    n_samples : int, optional
+        Posterior draws of the Bayesian tests: with ``mc_error``, the first
+        batch of each pair (default 5,000); without, every test's draws
+        (default 50,000).
     random_state : None, int or Generator
         Seed of the Bayesian tests.
     nan_policy : {"raise", "omit"}
-        See :func:`nbstats.score_table`.
+        See :func:`nbstats.score_table`. With ``"omit"`` and missing cells,
+        the result's ``coverage`` (:func:`nbstats.coverage`) shows where the
+        holes are and what leaving algorithms out would keep, and the log
+        says how many cases the analysis stands on.
+    mc_error : float, optional
+        Target of the Monte Carlo standard error of every Bayesian
+        probability reported (default 0.002,
+        :data:`~nbstats.stats.bayes.precision.MC_TARGET`): the pairs' draws
+        come in batches until each pair's probabilities are that precise
+        (:func:`nbstats.bayes_signrank_pairs`'s ``mc_error``); two
+        algorithms get the draws at which any probability is
+        (:func:`~nbstats.stats.bayes.precision.draws_for`, 62,501). None:
+        exactly ``n_samples`` draws.
 
     Returns
     -------
@@ -124,6 +141,7 @@ def analyze(
     check_flag("higher_is_better", higher_is_better)
     check_flag("bayes", bayes)
     table = score_table(scores, nan_policy=nan_policy)
+    holes = omitted_coverage(scores, table)
     n, k = table.shape
     if k > 2:  # the tables of every pair, refused before they are computed
         _check_size(n, k, bayes)
@@ -152,16 +170,22 @@ def analyze(
     )
     bayes_result = ranking = None
     if bayes:
-        options = {
-            "rope": rope,
-            "n_samples": n_samples,
-            "random_state": random_state,
-            **direction,
-        }
+        options = {"rope": rope, "random_state": random_state, **direction}
         bayes_result = (
-            bayes_signrank(table.iloc[:, 0], table.iloc[:, 1], **options)
+            bayes_signrank(
+                table.iloc[:, 0],
+                table.iloc[:, 1],
+                n_samples=one_pair_draws(n_samples, mc_error),
+                **options,
+            )
             if k == 2
-            else bayes_signrank_pairs(table, interval=False, **options)
+            else bayes_signrank_pairs(
+                table,
+                interval=False,
+                n_samples=first_draws(n_samples, mc_error),
+                mc_error=mc_error,
+                **options,
+            )
         )
         log.append(
             {
@@ -184,6 +208,8 @@ def analyze(
                     "and its expected rank, from every case's ranking",
                 }
             )
+    if holes is not None:
+        log.insert(0, missing_log_step(holes))
     log_frame = pd.DataFrame(log, columns=["step", "choice", "reason"])
     return AnalysisResult(
         n_cases=n,
@@ -199,6 +225,7 @@ def analyze(
         text=_text(n, k, alpha, parametric, assumptions, omnibus, pairwise, effects)
         + _ranking_text(ranking),
         ranking=ranking,
+        coverage=holes,
     )
 
 

@@ -289,6 +289,8 @@ def rank_ci(
         "alpha": float(alpha),
         "mean_ranks": mean_ranks,
         "n_cases": n,
+        # with missing cells: the cases at least one pair shares
+        "cases": table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy(),
     }
 
     if method == "bootstrap":

@@ -3,8 +3,8 @@
 Exactly :func:`nbstats.bayes_posthoc` with ``test="signrank"``, the
 dashboard's rope, the s of its pairs and its prior: ``"point"`` (the prior's
 pseudo-observation at a zero difference; s = 0 is the Bayesian bootstrap) or
-``"idp"`` (a statement holds in a draw only if it holds for every prior of
-the near-ignorance set: lower probabilities and a lower joint probability),
+``"idp"`` (lower probabilities over the near-ignorance set and a lower
+joint probability, as :func:`nbstats.bayes_posthoc` computes them),
 so the statements use the same test, regions and prior set as the pair
 matrix beside them, and a pair the matrix calls indeterminate is not
 accepted (up to Monte Carlo error: the joint procedure puts the same weight

@@ -168,6 +168,7 @@ class PairPosteriors:
         self._free: list[np.ndarray] = []
         self._theta: tuple[tuple, np.ndarray] | None = None
         self._rope: tuple[tuple, np.ndarray] | None = None
+        self._placement_states: tuple[float, np.ndarray] | None = None
         self._posteriors: OrderedDict[tuple, SignedRankPosterior] = OrderedDict()
         self._single: OrderedDict[tuple, tuple[SignedRankPosterior, dict]] = (
             OrderedDict()
@@ -377,9 +378,26 @@ class PairPosteriors:
                     prior == "idp", counts[a:b],
                 )  # fmt: skip
 
-            in_halves(count, self.n_pairs, right.size)
+            if prior == "idp":  # every placement of the pseudo-observation
+                engine = PairBlocks(self.draws, prior, 0.0, rope, s, self.gammas)
+                counts = engine.placement_counts(
+                    self.sums.sorted, right, left, g0, inverse, extra,
+                    self._states(rope),
+                )  # fmt: skip
+            else:
+                in_halves(count, self.n_pairs, right.size)
             self._rope = (key, counts)
         return self._rope[1]
+
+    def _states(self, rope: float) -> np.ndarray:
+        """Every pair's placement states for ``rope`` (kept for the last rope:
+        a new s needs them again)."""
+        from nbstats.stats.bayes.placements import placement_states
+
+        if self._placement_states is None or self._placement_states[0] != rope:
+            states = placement_states(self.sums.sorted, rope)
+            self._placement_states = (rope, states)
+        return self._placement_states[1]
 
     # -- one pair in full -------------------------------------------------------
 
@@ -405,7 +423,9 @@ class PairPosteriors:
         parts["uniforms"] = self.shared["uniforms"]
         parts["total"] = self.shared["total"]
         posterior = posterior.with_mirrored(mirrored)
-        return posterior.result(parts, s=s, threshold=threshold, names=names)
+        return posterior.result(
+            parts, s=s, threshold=threshold, names=names, weights=self.draws
+        )
 
     def _posterior(self, k: int, prior: str, rope: float) -> SignedRankPosterior:
         """Pair k's canonical posterior, made when first shown (the matrix

@@ -22,7 +22,7 @@ import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.plots.style import ACCENT, INK, MUTED, SECOND, SHADE
-from nbstats.results.number_policy import format_number
+from nbstats.results.number_policy import format_number, format_relation
 from nbstats.widgets.posterior_svg import (
     ASCENT,
     BOTTOM,
@@ -72,6 +72,13 @@ def format_probability(p: float | None) -> str:
     return format_number(float(p), "probability")
 
 
+def probability_relation(p: float) -> str:
+    """``= 0.815``, or the bound alone (``> 0.999``): "P(a better) > 0.999",
+    never "= 1" (the number policy's
+    :func:`~nbstats.results.number_policy.format_relation`)."""
+    return format_relation(float(p), "probability")
+
+
 def _svg_head(width: float, height: float, alt: str, desc: str) -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
@@ -119,18 +126,18 @@ def _entries(
     entries = [
         (curve, ("line", ACCENT, 1.0)),
         (
-            f"P({name_a} better) = {format_probability(result.prob_left)}",
+            f"P({name_a} better) {probability_relation(result.prob_left)}",
             ("patch", SECOND, LEFT_ALPHA),
         ),
         (
-            f"P({name_b} better) = {format_probability(result.prob_right)}",
+            f"P({name_b} better) {probability_relation(result.prob_right)}",
             ("patch", ACCENT, RIGHT_ALPHA),
         ),
     ]
     if rope > 0:
         entries.append(
             (
-                f"P(rope ±{rope:g}) = {format_probability(result.prob_rope)}",
+                f"P(rope ±{rope:g}) {probability_relation(result.prob_rope)}",
                 ("patch", SHADE, 1.0),
             )
         )

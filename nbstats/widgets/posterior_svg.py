@@ -5,12 +5,11 @@ computed (the picture :func:`nbstats.plots.signrank_posterior` draws with
 matplotlib): the density curve(s) of θ, the shaded area beyond ½, the ½ line,
 the credible interval, a legend with the probabilities, axis labels, ticks and
 a title, in the paper style's fonts and colours (:mod:`nbstats.plots.style`).
-It takes about a millisecond where matplotlib took about 30, most of them
-laying out text. Here the layout is fixed: the axes never move between
-redraws, and the legend sits below the x label in two columns (it hides no
-curve and does not jump while a slider moves). Text widths come from a table
-of DejaVu Sans advance widths, used only to lay out the legend and the y
-label, and to shrink a line too long for the figure.
+Here the layout is fixed: the axes never move between redraws, and the
+legend sits below the x label in two columns (it hides no curve and does not
+jump while a slider moves). Text widths are DejaVu Sans's advances read from
+the font file (:func:`text_width`), used only to lay out the legend and the
+y label, and to shrink a line too long for the figure.
 
 Every text is escaped (algorithm names may hold ``<&>"'``), the SVG carries a
 ``<title>`` and a ``<desc>`` for screen readers, and it uses no ``id``, so
@@ -26,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from nbstats.plots.figure_model import nice_ticks
+from nbstats.plots.labels import advance_width
 from nbstats.plots.style import INK, MUTED, PAPER_RC, SHADE
 
 __all__ = ["axes_svg", "nice_ticks", "signrank_svg", "text_width"]
@@ -49,60 +50,29 @@ MAX_POINTS_PER_PT = 4
 #: matplotlib's dash patterns at a line width of 1.
 DASHES = {"-": None, "--": "3.7,1.6", ":": "1,1.65", "-.": "6.4,1.6,1,1.6"}
 
-# DejaVu Sans advance widths of " " to "~" in thousandths of an em.
-_ASCII_WIDTHS = (
-    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318,
-    337, 636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838,
-    838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557,
-    863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390,
-    337, 390, 838, 500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278,
-    579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592,
-    525, 636, 337, 636, 838,
-)  # fmt: skip
-_WIDTHS = {chr(32 + i): w / 1000 for i, w in enumerate(_ASCII_WIDTHS)}
-_WIDTHS.update({"θ": 0.612, "½": 0.969, "−": 0.838, "∞": 0.833, "′": 0.227})
-_WIDTHS.update({"→": 0.838, "·": 0.318, "±": 0.838})
-_WIDE = 0.75  # any other character (generous: CJK is about 1)
+#: The font the pictures name first, the one their texts are measured in.
+_FAMILY = tuple(PAPER_RC["font.sans-serif"])
 #: Characters XML 1.0 forbids (C0 controls but tab and newline, surrogates, …).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def text_width(text: str, size: float) -> float:
-    """Width of ``text`` at ``size`` pt in DejaVu Sans (an estimate)."""
-    return size * sum(_WIDTHS.get(char, _WIDE) for char in text)
+    """Width of ``text`` at ``size`` pt in DejaVu Sans: its characters'
+    advances read from the font with FreeType
+    (:func:`nbstats.plots.labels.advance_width`, the figures' one measure).
+
+    Examples
+    --------
+    >>> round(text_width("1", 10), 2)
+    6.36
+    """
+    return advance_width(text, size, family=_FAMILY)
 
 
 def _text(text: str) -> str:
     """A picture's text (written for matplotlib) as SVG character data."""
     # the picture escapes "$" for matplotlib (nbstats.plots.style.literal)
     return escape(_NOT_XML.sub("\ufffd", text.replace(r"\$", "$")), quote=True)
-
-
-def nice_ticks(low: float, high: float, nbins: int = 9) -> tuple[np.ndarray, int]:
-    """Ticks in [low, high] as matplotlib's default locator puts them.
-
-    matplotlib's ``MaxNLocator(nbins, steps=[1, 2, 2.5, 5, 10])`` (its
-    ``AutoLocator``; for these axes it asks for 9 bins) without the offset
-    of large numbers. Returns the ticks and the decimals that tell them apart.
-    """
-    span = high - low
-    if not span > 0:
-        return np.array([low]), 0
-    scale = 10.0 ** math.floor(math.log10(span / nbins))
-    raw = span / nbins
-    steps = [s * scale for s in (0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20)]
-    first = next((i for i, s in enumerate(steps) if s >= raw), len(steps) - 1)
-    eps = 1e-10 * max(span, abs(low), abs(high))
-    for step in steps[first::-1]:
-        start = math.ceil((low - eps) / step)
-        stop = math.floor((high + eps) / step)
-        if stop - start + 1 >= 2:
-            break
-    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
-    if round(step / 10.0**-decimals, 6) % 1:  # 0.25, 2.5, …: one digit more
-        decimals += 1
-    ticks = np.round(np.arange(start, stop + 1) * step, decimals + 2) + 0.0
-    return ticks, decimals
 
 
 def _inside(x: np.ndarray, y: np.ndarray, low: float, high: float):
@@ -171,6 +141,7 @@ def axes_svg(
     *,
     x_bins: int = 9,
     y_bins: int = 9,
+    x_ticks: tuple[np.ndarray, int] | None = None,
 ) -> tuple[list[str], float, float]:
     """The axes' frame, ticks and tick labels of a picture: x over
     [``low``, ``high``] placed by ``px``, y over [0, ``y_top``] (none when
@@ -184,7 +155,8 @@ def axes_svg(
     )
     marks, texts = [], []
     label_y = BOTTOM + TICK_LENGTH + TICK_PAD + ASCENT * TICK_SIZE
-    ticks, digits = nice_ticks(low, high, nbins=x_bins)
+    given = x_ticks is not None and len(x_ticks[0]) > 0
+    ticks, digits = x_ticks if given else nice_ticks(low, high, nbins=x_bins)
     for tick in ticks:
         tx = float(px(tick))
         marks.append(f"M{tx:.2f},{BOTTOM:.2f}v{TICK_LENGTH:g}")
@@ -268,7 +240,7 @@ def signrank_svg(picture: Any, alt: str) -> str:
 
     # axes: left and bottom spines, ticks and their labels
     axes, label_y, y_labels_left = axes_svg(
-        x_low, x_high, y_top if densities else None, px
+        x_low, x_high, y_top if densities else None, px, x_ticks=picture.xticks
     )
     out.extend(axes)
 

@@ -5,13 +5,10 @@ why SVG), from 2 algorithms to 100 and more. Both pictures have one row per
 algorithm, best mean rank at the top, on a common axis of ranks 1 … m
 (1 = best, on the left), so they read the same at 2 names and at 100:
 
-- :func:`cd_svg` — the critical-difference picture of a post-hoc result: a
-  dot at each mean rank, the critical difference as a bar over the axis, and
-  each group of algorithms with no significant difference inside as a
-  vertical bar in its own column on the right (a dot on every member row, so
-  groups that skip an algorithm stay readable). Against a control, the
-  control is bold and every algorithm significantly different from it has a
-  filled dot (Bonferroni–Dunn adds its band of ± CD).
+- :func:`cd_svg` — the critical-difference diagram of a post-hoc result:
+  the paper's (:func:`nbstats.plots.cd_diagram`), its geometry computed once
+  by :func:`nbstats.plots.cd_layout.cd_layout` and written as SVG by
+  :func:`nbstats.plots.cd_svg.layout_svg`.
 - :func:`intervals_svg` — the forest plot of confidence intervals for ranks:
   one line per method and algorithm from its lower to its upper rank.
 
@@ -32,7 +29,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from nbstats.plots.style import INK, MUTED, PALETTE, SHADE
+from nbstats.plots.style import INK, PALETTE
 from nbstats.widgets.base import number_html
 from nbstats.widgets.svg import clip, svg_document, width_of
 
@@ -91,10 +88,16 @@ def _name_width(labels: list[str], font: float) -> float:
     return _PAD + min(_NAME_MAX, widest) + 8
 
 
-def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
-    """The critical-difference picture of a :class:`PosthocResult`, as SVG.
+#: Width of the dashboards' CD diagram (points): a paper's two columns.
+CD_WIDTH = 6.9 * 72
 
-    ``shown`` maps names to display names (aliases).
+
+def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
+    """The critical-difference diagram of a post-hoc result, as SVG: the
+    paper's diagram (:func:`nbstats.plots.cd_layout.cd_layout`, drawn by
+    :func:`nbstats.plots.cd_svg.layout_svg`), two columns wide.
+
+    ``shown`` maps names to display names (aliases), listed in a key.
 
     Examples
     --------
@@ -104,86 +107,21 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
     >>> svg.startswith("<svg") and "C4.5+m+cf" in svg
     True
     """
-    shown = shown or {}
-    ranks = result.mean_ranks.sort_values(kind="stable")
-    names = [str(n) for n in ranks.index]
-    labels = [shown.get(n, n) for n in names]
-    m = len(names)
-    row, font = _sizes(m)
-    name_w = _name_width(labels, font)
-    top = 44.0
-    x, parts = _axis(m, name_w + 10, top)
-    row_of = {name: k for k, name in enumerate(names)}
+    from nbstats.plots.cd_layout import cd_layout
+    from nbstats.plots.cd_svg import layout_svg
+    from nbstats.plots.style import paper_style
 
-    def y(k: int) -> float:
-        return top + 12 + k * row
-
-    control = result.control
-    cd = result.critical_difference
-    bottom = y(m - 1) + 10
-    if cd is not None and control is not None:  # Bonferroni–Dunn band
-        centre = float(result.mean_ranks[control])
-        low, high = max(1.0, centre - cd), min(float(m), centre + cd)
-        parts.append(
-            f'<rect x="{x(low):.1f}" y="{top:.1f}" width="{x(high) - x(low):.1f}" '
-            f'height="{bottom - top:.1f}" fill="{SHADE}" opacity="0.6" '
-            'data-role="control-band"/>'
-        )
-    if cd is not None and control is None:  # the CD bar over the axis
-        parts.append(
-            f'<line x1="{x(1):.1f}" y1="14" x2="{x(min(1 + cd, m)):.1f}" y2="14" '
-            f'stroke="{INK}" stroke-width="2"/>'
-            f'<text x="{x(min(1 + cd, m)) + 4:.1f}" y="18" font-size="{_SMALL}" '
-            f'data-role="cd">CD = {number_html(cd, "statistic")}</text>'
-        )
-    rejected: set[str] = set()
-    if control is not None:
-        rejected = {str(n) for n, r in result.reject.items() if bool(r)}
-    column_of = {str(n): j for j, n in enumerate(result.mean_ranks.index)}
-    for k, (name, label) in enumerate(zip(names, labels, strict=True)):
-        weight = ' font-weight="bold"' if name == control else ""
-        parts.append(
-            f'<text x="{name_w:.1f}" y="{y(k) + 4:.1f}" font-size="{font}" '
-            f'text-anchor="end"{weight}>'
-            f"{escape(clip(label, name_w - 8 - _PAD, font))}"
-            f"<title>{escape(name)}: mean rank {_rank(ranks[name])}</title></text>"
-            f'<line x1="{x(1):.1f}" y1="{y(k):.1f}" x2="{x(m):.1f}" y2="{y(k):.1f}" '
-            f'stroke="#e6e6e6" stroke-width="0.8"/>'
-        )
-        filled = control is None or name == control or name in rejected
-        role = f' data-role="significant-{column_of[name]}"' if name in rejected else ""
-        parts.append(
-            f'<circle cx="{x(float(ranks[name])):.1f}" cy="{y(k):.1f}" r="3.2" '
-            f'fill="{INK if filled else "#fff"}" stroke="{INK}" stroke-width="1"'
-            f"{role}/>"
-        )
-    column = x(m) + 14
-    groups = [g for g in result.groups if len(g) > 1] if control is None else []
-    for g, group in enumerate(groups):
-        rows = sorted(row_of[str(n)] for n in group)
-        gx = column + 9 * g
-        parts.append(
-            f'<line x1="{gx:.1f}" y1="{y(rows[0]):.1f}" x2="{gx:.1f}" '
-            f'y2="{y(rows[-1]):.1f}" stroke="{INK}" stroke-width="3" '
-            f'stroke-linecap="round" data-role="group-{g}"/>'
-        )
-        if rows[-1] - rows[0] + 1 != len(rows):  # skips an algorithm: dots
-            parts.extend(
-                f'<circle cx="{gx:.1f}" cy="{y(r):.1f}" r="2.6" fill="{MUTED}"/>'
-                for r in rows
-            )
-    width = column + 9 * len(groups) + 8
-    if control is None:
-        note = f"bars: {len(groups)} groups not significantly different inside"
-    else:
-        note = f"filled: significantly different from {shown.get(control, control)}"
-    parts.append(
-        f'<text x="{name_w + 10:.1f}" y="{bottom + 14:.1f}" font-size="{_SMALL}" '
-        f'fill="#555">mean rank (1 = best); {escape(note)}</text>'
+    aliases: Any = dict(shown) if shown else "auto"
+    with paper_style():
+        layout = cd_layout(result, CD_WIDTH, aliases=aliases)
+    tooltips = {
+        j: f"{name}: mean rank {_rank(rank)}"
+        for j, (name, rank) in enumerate(result.mean_ranks.items())
+    }
+    m = len(tooltips)
+    return layout_svg(
+        layout, f"critical-difference diagram of {m} algorithms", tooltips=tooltips
     )
-    width = max(width, name_w + 10 + width_of(note, _SMALL) + 160)
-    title = f"critical-difference picture of {m} algorithms"
-    return svg_document(width, bottom + 22, title, parts)
 
 
 def intervals_svg(

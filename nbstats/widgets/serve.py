@@ -231,7 +231,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="wide: a column of case names (--case COL, else the first column; "
         "a named first column of numbers needs --case or --no-case-column) and "
         "one column of scores per algorithm; long: one row per (case, "
-        "algorithm[, fold]) with --case/--algorithm/--score",
+        "algorithm[, fold]) with --case/--algorithm/--score; or a score source: "
+        "mlflow:EXPERIMENT, automl:FILE, openml:FILE (read once, at start)",
     )
     parser.add_argument(
         "--kind",

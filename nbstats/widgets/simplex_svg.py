@@ -5,9 +5,10 @@ The picture :func:`nbstats.plots.hierarchical_simplex` draws (as baycomp's
 for the next data set as a point of the triangle whose corners are the three
 regions — a better bottom left, b better bottom right, the rope at the top —
 coloured by its most probable region, with the boundaries between the
-regions dashed and a legend of each region's share of the draws. Drawn by
-the dashboards' one renderer (:mod:`nbstats.widgets.svg`), its texts measured
-by the one width table. Every text is escaped; no ``id``.
+regions dashed and a legend of each region's share of the draws. Its
+geometry is :func:`nbstats.plots.simplex.simplex_geometry`'s, the one the
+matplotlib simplex draws; its texts are measured by the one measure
+(:mod:`nbstats.widgets.svg`). Every text is escaped; no ``id``.
 """
 
 from __future__ import annotations
@@ -18,15 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.plots.style import ACCENT, INK, MUTED, SECOND
+from nbstats.plots.simplex import MAX_POINTS, REGIONS, simplex_geometry
+from nbstats.plots.style import INK, MUTED
 from nbstats.widgets.folds_svg import format_probability
 from nbstats.widgets.svg import clip, svg_document
 
 __all__ = ["MAX_POINTS", "simplex_svg"]
 
-#: Draws shown at most (the draws are i.i.d.: an even subset will do).
-MAX_POINTS = 4000
-_COLOURS = {"left": SECOND, "rope": MUTED, "right": ACCENT}
 _SIDE = 260.0  # px, the triangle's side
 _PAD = 24.0
 _FONT, _SMALL = 12.0, 11.0
@@ -53,46 +52,42 @@ def simplex_svg(result: Any, labels: tuple[str, str] | None = None) -> str:
     if result.prob_rope is None:
         raise ValueError("the simplex needs a rope (rope > 0): rerun with one.")
     name_a, name_b = labels or (str(result.name_a), str(result.name_b))
-    regions = np.asarray(result.region_samples, dtype=float)
-    if regions.shape[0] > MAX_POINTS:
-        keep = np.linspace(0, regions.shape[0] - 1, MAX_POINTS).astype(np.intp)
-        regions = regions[keep]
+    rope_label = f"rope ±{result.rope:g}"
+    g = simplex_geometry(result.region_samples, name_a, name_b, rope_label)
     top = _PAD + 2 * _FONT * 1.3 + _FONT  # the title's two lines, the rope label
     x0, y0 = _PAD, top + _SIDE * _H  # the bottom left corner
 
     def at(x: Any, y: Any) -> tuple[Any, Any]:
         return x0 + np.asarray(x) * _SIDE, y0 - np.asarray(y) * _SIDE
 
-    xs, ys = at(regions[:, 2] + 0.5 * regions[:, 1], _H * regions[:, 1])
-    winners = np.argmax(regions, axis=1)
+    xs, ys = at(g.x, g.y)
     parts = []
-    for k, key in enumerate(("left", "rope", "right")):
+    for k, key in enumerate(REGIONS):
         dots = "".join(
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.3"/>'
-            for x, y in zip(xs[winners == k], ys[winners == k], strict=True)
+            for x, y in zip(xs[g.winner == k], ys[g.winner == k], strict=True)
         )
         parts.append(
-            f'<g fill="{_COLOURS[key]}" fill-opacity="0.45" '
+            f'<g fill="{g.colours[key]}" fill-opacity="0.45" '
             f'data-role="simplex-{key}">{dots}</g>'
         )
-    (ax, bx, cx), (ay, by, cy) = at([0.0, 1.0, 0.5], [0.0, 0.0, _H])
+    (ax, bx, cx), (ay, by, cy) = at(*zip(*g.corners, strict=True))
     parts.append(
         f'<path d="M{ax:.1f},{ay:.1f} L{bx:.1f},{by:.1f} L{cx:.1f},{cy:.1f}Z" '
         f'fill="none" stroke="{INK}" stroke-width="0.8"/>'
     )
-    (mx, my) = at(0.5, _H / 3)
-    for ex, ey in ((0.5, 0.0), (0.75, _H / 2), (0.25, _H / 2)):
-        px, py = at(ex, ey)
+    for _, start, end in g.boundaries:
+        (mx, my), (px, py) = at(*start), at(*end)
         parts.append(
             f'<line x1="{mx:.1f}" y1="{my:.1f}" x2="{px:.1f}" y2="{py:.1f}" '
             f'stroke="{MUTED}" stroke-width="0.8" stroke-dasharray="3,2"/>'
         )
     half = _SIDE / 2 - 4
-    rope_label = f"rope ±{result.rope:g}"
+    corner = g.corner_labels
     parts += [
-        _text(ax, ay + _FONT + 2, clip(f"{name_a} better", half, _FONT), "start"),
-        _text(bx, by + _FONT + 2, clip(f"{name_b} better", half, _FONT), "end"),
-        _text(cx, cy - 5, rope_label, "middle"),
+        _text(ax, ay + _FONT + 2, clip(corner["left"], half, _FONT), "start"),
+        _text(bx, by + _FONT + 2, clip(corner["right"], half, _FONT), "end"),
+        _text(cx, cy - 5, corner["rope"], "middle"),
         _text(x0 + _SIDE / 2, _PAD, clip(f"{name_a} vs {name_b}: next data set",
                                           _SIDE + 2 * _PAD - 8, _FONT), "middle"),
         _text(x0 + _SIDE / 2, _PAD + _FONT * 1.3,
@@ -100,16 +95,16 @@ def simplex_svg(result: Any, labels: tuple[str, str] | None = None) -> str:
     ]  # fmt: skip
     legend_top = y0 + 2 * _FONT + 6
     entries = [
-        ("left", f"{name_a} better: {format_probability(result.prob_left)}"),
+        ("left", f"{corner['left']}: {format_probability(result.prob_left)}"),
         ("rope", f"{rope_label}: {format_probability(result.prob_rope)}"),
-        ("right", f"{name_b} better: {format_probability(result.prob_right)}"),
+        ("right", f"{corner['right']}: {format_probability(result.prob_right)}"),
     ]
     room = _SIDE + 2 * _PAD - x0 - 14
     for k, (key, text) in enumerate(entries):
         y = legend_top + k * _SMALL * 1.5
         parts.append(
             f'<circle cx="{x0 + 4:.1f}" cy="{y - _SMALL * 0.35:.1f}" r="3.5" '
-            f'fill="{_COLOURS[key]}" fill-opacity="0.7"/>'
+            f'fill="{g.colours[key]}" fill-opacity="0.7"/>'
         )
         parts.append(_text(x0 + 12, y, clip(text, room, _SMALL), "start", _SMALL))
     height = legend_top + 3 * _SMALL * 1.5

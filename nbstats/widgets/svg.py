@@ -5,9 +5,9 @@ plot of rank intervals (:mod:`nbstats.widgets.rank_svg`), the posterior of a
 pair (:mod:`nbstats.widgets.posterior_svg`), the fold dashboard's posterior
 and regions (:mod:`nbstats.widgets.folds_svg`) — is an SVG string shown in an
 ``ipywidgets.Output`` by :func:`show_svg`, from 2 algorithms to 100 and more.
-Text is measured one way only, :func:`text_width` (DejaVu Sans advance
-widths, the font the pictures name first): no picture asks matplotlib for
-text metrics.
+Text is measured one way only, :func:`text_width`: DejaVu Sans (the font
+the pictures name first), its advances read from the font file with
+FreeType (:func:`nbstats.plots.labels.advance_width`, the figures' measure).
 
 Why SVG and not a widget library
 --------------------------------
@@ -66,7 +66,7 @@ def clip(label: str, width: float, size: float) -> str:
     Examples
     --------
     >>> clip("HistGradientBoostingClassifier(max_iter=300, lr=0.05)", 160, 11)
-    'HistGradientB…300, lr=0.05)'
+    'HistGradientB…00, lr=0.05)'
     >>> clip("SVM", 60, 11)
     'SVM'
     """

@@ -3,6 +3,7 @@ same drawing as the matplotlib diagram (groups, rows, sides, CD)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 
@@ -12,6 +13,9 @@ import pytest
 
 import nbstats
 from nbstats.plots import cd_diagram, cd_tikz
+from nbstats.plots.cd_layout import cd_layout
+from nbstats.plots.labels import text_width
+from nbstats.plots.style import paper_style
 from tests.conftest import require_executable
 
 
@@ -55,26 +59,33 @@ def test_demsar_nemenyi_compiles_with_both_engines(tmp_path, table6):
 
 
 def test_same_groups_rows_and_sides_as_the_matplotlib_diagram(table6):
+    # one geometry: the TikZ strokes are the layout's, and the matplotlib
+    # diagram's group lines (in mean ranks) land on the same points
     res = nbstats.posthoc(table6, method="nemenyi", alpha=0.10)
-    source = cd_tikz(res, width=10.0, standalone=False)
+    source = cd_tikz(res, width="article", standalone=False)
+    with paper_style("article"):
+        layout = cd_layout(res, 345.0)
     groups = re.findall(
-        r"line width=2pt.*?\(([-\d.]+),([-\d.]+)\) -- \(([-\d.]+),", source
+        r"line width=2.2pt, line cap=rect\] \(([-\d.]+),([-\d.]+)\) -- "
+        r"\(([-\d.]+),",
+        source,
     )
-    ax = cd_diagram(res)
+    ax = cd_diagram(res, width="article")
     lines = [line for line in ax.lines if (line.get_gid() or "").startswith("group-")]
-    assert len(groups) == len([line for line in lines if line.get_visible()])
-    # the x of a rank r is 10 (m - r) / (m - 1) cm, best (rank 1) on the right
-    for line in lines:
-        if not line.get_visible():
-            continue
-        hi = max(line.get_xdata())
-        left = 10 * (4 - hi) / 3 - 0.05
-        assert any(abs(float(g[0]) - left) < 2e-3 for g in groups)
-    # the better half is named on the right (anchor west)
+    visible = [line for line in lines if line.get_visible()]
+    assert len(groups) == len(visible) == 2
+    for line in visible:
+        lo_rank, hi_rank = min(line.get_xdata()), max(line.get_xdata())
+        # best (rank 1) on the right: the worst member is the left end
+        # the line's first point is its best member, at the right
+        right = layout.x_of(lo_rank)
+        assert any(abs(float(g[0]) - right) < 6e-3 for g in groups)
+        assert layout.x_of(hi_rank) < right
+    # the better half is named on the right (anchor west), the other on the left
     for name in ("C4.5+m+cf", "C4.5+m"):
-        assert re.search(rf"node\[anchor=west\] \{{{re.escape(name)}\}}", source)
+        assert re.search(rf"anchor=base west[^\n]*\{{{re.escape(name)}\}}", source)
     for name in ("C4.5", "C4.5+cf"):
-        assert re.search(rf"node\[anchor=east\] \{{{re.escape(name)}\}}", source)
+        assert re.search(rf"anchor=base east[^\n]*\{{{re.escape(name)}\}}", source)
     assert "CD = 1.12" in source
     import matplotlib.pyplot as plt
 
@@ -84,13 +95,14 @@ def test_same_groups_rows_and_sides_as_the_matplotlib_diagram(table6):
 def test_control_band_and_marks_compile(tmp_path, table6):
     band = nbstats.posthoc(table6, method="bonferroni-dunn", control="C4.5", alpha=0.1)
     source = cd_tikz(band)
-    assert "gray!60" in source and r"\textbf{C4.5}" in source
+    assert "red,140;green,140;blue,140" in source and r"\textbf{C4.5}" in source
+    assert "\\clip" in source  # the band is drawn over the axis only
     assert "against C4.5" in _compile(tmp_path, source)
     uci = nbstats.datasets.load("uci_accuracy")
     holm = nbstats.posthoc(uci, method="holm", control="nbc")
     source = cd_tikz(holm)
     rejected = int(holm.reject.sum())
-    assert source.count("circle (0.07)") == rejected
+    assert source.count("circle (2.25pt)") == rejected
     assert "significantly different" in _compile(tmp_path, source)
 
 
@@ -106,9 +118,9 @@ def test_hostile_and_long_names_and_reverse(tmp_path):
     table = pd.DataFrame(rng.normal(0, 1, (20, 5)) + np.arange(5), columns=names)
     res = nbstats.posthoc(table, method="nemenyi")
     source = cd_tikz(res, reverse=True)  # long names: letters and a key
-    text = _compile(tmp_path, source)
+    text = " ".join(_compile(tmp_path, source).split())  # the key wraps
     assert "HistGradientBoostingClassifier(max_iter=300, lr=0.05)" in text
-    assert "a_b & 50% #1 {x}" in text
+    assert "a_b & 50%" in text and "#1 {x}" in text  # wrapped at the space
     assert "Ünïcödé–αβγ" in text
     plain = cd_tikz(res, aliases=False)
     assert "A: " not in plain
@@ -133,11 +145,17 @@ def test_bad_input(table6):
     res = nbstats.posthoc(table6, method="nemenyi")
     with pytest.raises(ValueError, match="width"):
         cd_tikz(res, width=0)
+    with pytest.raises(ValueError, match="venue"):
+        cd_tikz(res, width="letter")
+    with pytest.raises(ValueError, match="wide"):
+        cd_tikz(res, width=8.0, wide=True)
 
 
-def test_axis_covers_the_observed_mean_ranks_in_footnotesize():
+def test_axis_covers_the_observed_mean_ranks_at_8_pt():
     # Fernández-Delgado et al.'s top 50: mean ranks from about 14 to 35, so
-    # the axis is labelled from there, not from 1 to 50 (issue 27)
+    # the axis is labelled from there, not from 1 to 50 (issue 27), both ends
+    # labelled, no label closer to an end's than an em (issue 36: "37" and
+    # "36" collided)
     table = nbstats.score_table(
         nbstats.datasets.load("fernandez_delgado2014_top50").dropna()
     )
@@ -145,7 +163,11 @@ def test_axis_covers_the_observed_mean_ranks_in_footnotesize():
     tikz = cd_tikz(res, standalone=False)
     ticks = [
         int(t)
-        for t in re.findall(r"node\[above, font=\\footnotesize\] \{(\d+)\}", tikz)
+        for t in re.findall(
+            r"node\[anchor=south, font=\\fontsize\{8\}\{9.6\}\\selectfont, "
+            r"yshift=1.5pt\] \{(\d+)\}",
+            tikz,
+        )
     ]
     low = int(np.floor(res.mean_ranks.min()))
     high = int(np.ceil(res.mean_ranks.max()))
@@ -153,4 +175,12 @@ def test_axis_covers_the_observed_mean_ranks_in_footnotesize():
     assert min(ticks) == low and max(ticks) == max(
         high, low + int(np.ceil(res.critical_difference))
     )
-    assert "\\scriptsize" not in tikz  # no text under 8 pt in a 10-pt paper
+    with paper_style("twocolumn"):
+        layout = cd_layout(res, 229.5)
+        half = {t: text_width(str(t), 8) / 2 for t in ticks}
+    xs = sorted((layout.x_of(t), t) for t in ticks)
+    for (xa, a), (xb, b) in itertools.pairwise(xs):
+        assert xb - xa >= half[a] + half[b] + 8 - 1e-9
+    sizes = {float(v) for v in re.findall(r"\\fontsize\{([\d.]+)\}", tikz)}
+    assert min(sizes) >= 8  # no text under 8 pt
+    assert "\\scriptsize" not in tikz

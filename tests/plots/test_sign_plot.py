@@ -11,7 +11,10 @@ from matplotlib.lines import Line2D
 from plot_helpers import by_gid, gids
 
 import nbstats
-from nbstats.plots._common import format_probability, legend_texts
+from nbstats.plots._common import (
+    legend_texts,
+    probability_relation,
+)
 from nbstats.plots.sign import sign_posterior
 
 
@@ -35,7 +38,7 @@ def test_sign_posterior_is_the_beta_of_theorem_2(sign):
     assert vertices[:, 0].min() == 0.5
     right = x >= 0.5
     assert np.trapezoid(y[right], x[right]) == pytest.approx(sign.prob_right, abs=1e-4)
-    assert shade.get_label().endswith(f"= {format_probability(sign.prob_right)}")
+    assert shade.get_label().endswith(f" {probability_relation(sign.prob_right)}")
     assert list(by_gid(ax, "half", Line2D).get_xdata()) == [0.5, 0.5]
     title = ax.get_title()
     assert f"{sign.wins} wins, {sign.losses} losses, {sign.ties} ties" in title
@@ -53,9 +56,13 @@ def test_sign_posterior_degenerate_beta(uci, shift, at):
     assert f"point mass at {at:g}" in stem.get_label()
     assert "beyond-half" not in gids(ax)
     assert (
-        f"P(θ′ > ½) = P(θ > ½) = {format_probability(res.prob_right)}"
+        f"P(θ′ > ½) = P(θ > ½) {probability_relation(res.prob_right)}"
         in legend_texts(ax)
     )
+    # issue 36 item 4: as the summaries print it, never "= 1" or "= 0"
+    expected = "> 0.999" if at == 1.0 else "< 0.001"
+    assert f"P(θ′ > ½) = P(θ > ½) {expected}" in legend_texts(ax)
+    assert not any(t.endswith(("= 1", "= 0")) for t in legend_texts(ax))
 
 
 def test_sign_posterior_all_ties(uci):

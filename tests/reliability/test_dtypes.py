@@ -61,6 +61,7 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "skillings_mack": nbstats.skillings_mack,
     "durbin": nbstats.durbin,
     "comparison_matrix": nbstats.comparison_matrix,
+    "coverage": nbstats.coverage,
 }
 
 TWO_SAMPLE_FUNCTIONS: dict[str, Callable[[Any, Any], Any]] = {
@@ -253,7 +254,7 @@ def test_table_entry_points(function, kind):
         with pytest.raises(TypeError, match=kind.refused) as info:
             function(table)
         assert "'B'" in str(info.value) or "'acc'" in str(info.value)
-    elif kind.missing and function is nbstats.skillings_mack:
+    elif kind.missing and function in (nbstats.skillings_mack, nbstats.coverage):
         # missing cells are its input: a NA is a missing cell, as NaN is
         as_nan = table.astype(object).where(table.notna(), np.nan).astype(float)
         _same(function(table), function(as_nan))

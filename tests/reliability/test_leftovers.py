@@ -133,8 +133,9 @@ def test_the_run_after_a_sigkill_leaves_the_temporary_folder_clean(tmp_path):
     for directory in (work, scratch, runtime):
         directory.mkdir()
     small_csv(work / "scores.csv")
+    # a kernel's scratch folder: the report's cells in a fresh kernel
     env = dict(os.environ, TMPDIR=str(scratch), JUPYTER_RUNTIME_DIR=str(runtime),
-               PYTHONPATH=ROOT)  # fmt: skip
+               PYTHONPATH=ROOT, NBSTATS_REPORT_KERNEL="1")  # fmt: skip
     command = [sys.executable, "-m", "nbstats.cli", "report", "scores.csv"]
     proc = subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)  # fmt: skip

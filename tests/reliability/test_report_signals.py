@@ -74,7 +74,10 @@ def test_a_signal_during_the_report_leaves_the_old_report(
     old = b"<html>the previous report</html>\n"
     report = work / "scores.html"
     report.write_bytes(old)
-    env = dict(os.environ, TMPDIR=str(scratch), JUPYTER_RUNTIME_DIR=str(runtime))
+    # the report's cells in a fresh kernel (by default they run in-process:
+    # test_a_signal_during_in_process_cells_leaves_the_old_report)
+    env = dict(os.environ, TMPDIR=str(scratch), JUPYTER_RUNTIME_DIR=str(runtime),
+               NBSTATS_REPORT_KERNEL="1")  # fmt: skip
     proc = subprocess.Popen(
         [sys.executable, "-m", "nbstats.cli", "report", "scores.csv"],
         cwd=work,
@@ -105,6 +108,49 @@ def test_a_signal_during_the_report_leaves_the_old_report(
     while not _gone(kernel) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _gone(kernel), f"the kernel {kernel.pid} survived"
+
+
+@pytest.mark.parametrize(
+    ("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)]
+)
+def test_a_signal_during_in_process_cells_leaves_the_old_report(
+    signum, status, tmp_path
+):
+    """The default: the cells run in the command's process; a signal while
+    they run ends it the same way, nothing written, nothing left behind."""
+    work, scratch = tmp_path / "work", tmp_path / "tmp"
+    for directory in (work, scratch):
+        directory.mkdir()
+    nbstats.datasets.load("demsar2006").to_csv(work / "scores.csv")
+    old = b"<html>the previous report</html>\n"
+    report = work / "scores.html"
+    report.write_bytes(old)
+    env = dict(os.environ, TMPDIR=str(scratch))
+    env.pop("NBSTATS_REPORT_KERNEL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nbstats.cli", "report", "scores.csv"],
+        cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        # past the imports: into the cells (Plackett-Luce, the pairs, figures)
+        watched = psutil.Process(proc.pid)
+        deadline = time.monotonic() + KERNEL_START
+        while sum(watched.cpu_times()[:2]) < 2.0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the report finished before the signal"
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=EXIT_AFTER_SIGNAL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    name = signal.Signals(signum).name
+    assert proc.returncode == status, err
+    assert out == ""
+    assert err == f"nbstats: interrupted ({name}); {report} left unchanged\n"
+    assert report.read_bytes() == old
+    assert sorted(p.name for p in work.iterdir()) == ["scores.csv", "scores.html"]
+    assert list(scratch.iterdir()) == []
 
 
 def test_an_interrupt_before_any_report_says_nothing_was_written(tmp_path):

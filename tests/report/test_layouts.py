@@ -213,7 +213,10 @@ def test_dropped_cases_are_named_and_counted(aliased):
     assert "data set 0 and data set 3" in text
     assert "Missing scores per algorithm: A (1), C (1)" in text
     assert "The analyses use the remaining 6 cases" in text
-    assert "2 cases with a missing score were dropped" in text  # Methods
+    # Methods: the cases given, the complete ones, and which analyses used them
+    assert "We compared 3 algorithms on 8 cases" in text
+    assert "Of the 8 cases, 6 have a score from every algorithm" in text
+    assert "used the 6 complete cases only (the 2 others left out" in text
 
 
 # -- per-fold data -------------------------------------------------------------------

@@ -440,7 +440,10 @@ def test_pdf_report(tmp_path, table6):
     require_executable("pandoc", "apt-get install pandoc")
     path = nbstats.report.report(table6, tmp_path / "demsar.pdf", title="Table 6 again")
     # the answer-first part's table and figure beside it, for a paper
-    core = [f"demsar_core/{name}" for name in ("figure-1.pdf", "figure-1.svg")]
+    # (Figure 1 set for the paper's venue, article by default: a column wide,
+    # as PDF, SVG and TikZ)
+    figures = ("figure-1.pdf", "figure-1.svg", "figure-1.tex")
+    core = [f"demsar_core/{name}" for name in figures]
     core += [f"demsar_core/{name}" for name in ("summary.csv", "summary.tex")]
     assert _files(tmp_path) == ["demsar.bib", "demsar.pdf", "demsar_core", *core]
     assert path.read_bytes().startswith(b"%PDF")

@@ -117,7 +117,8 @@ def test_pair_table_shows_each_pairs_effect():
         nan_policy="pairwise",
     )  # fmt: skip
     frame, caption = signrank_frame(res)
-    assert "r: the effect size" in caption and "first minus the second" in caption
+    assert "r: the effect size" in caption and "second minus the first" in caption
     for row in res.pairs.itertuples():
-        # the row names b first: r of b − a, as the pairs store it
-        assert frame.loc[f"{row.b} vs {row.a}", "r"] == round(row.effect, 2)
+        # the row names b first: r of the second minus the first, a − b, the
+        # one convention of a report's pairwise tables (the pairs store b − a)
+        assert frame.loc[f"{row.b} vs {row.a}", "r"] == round(-row.effect, 2)

@@ -151,7 +151,7 @@ def test_decimals_follow_the_kind_of_quantity(table6):
     # Friedman p-value 0.0258 and Iman–Davenport's 0.0198
     friedman = nbstats.friedman(table6)
     ranks = next(cells for head, cells in _html_columns(friedman._repr_html_()))
-    assert ranks == ["3.14", "2.00", "2.89", "1.96"]
+    assert ranks == ["1.96", "2.00", "2.89", "3.14"]  # by rank, best first
     assert "<dd>0.026</dd>" in friedman._repr_html_()
     assert "F p-value          : 0.020" in friedman.summary()
     posthoc = nbstats.posthoc(table6, method="nemenyi")

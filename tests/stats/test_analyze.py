@@ -49,7 +49,12 @@ def test_components_equal_the_direct_calls():
     from nbstats.stats.frequentist.tukey import tukey_hsd
 
     assert res.pairwise == tukey_hsd(table)
+    # draws to the default precision: 2,000 first, more where needed
     assert res.bayes == nbstats.bayes_signrank_pairs(
+        table, random_state=0, n_samples=2000, interval=False, mc_error=0.002
+    )
+    fixed = analyze(table, random_state=0, n_samples=2000, mc_error=None)
+    assert fixed.bayes == nbstats.bayes_signrank_pairs(
         table, random_state=0, n_samples=2000, interval=False
     )
     row = res.effect_sizes.iloc[0]
@@ -91,7 +96,13 @@ def test_two_algorithms(normal):
     else:
         assert res.pairwise == nbstats.wilcoxon(table["A"], table["B"])
     assert res.parametric == (res.assumptions.loc[0, "pvalue"] > 0.05)
+    # one pair to the default precision: the draws at which any probability
+    # has a standard error below 0.002
     assert res.bayes == nbstats.bayes_signrank(
+        table["A"], table["B"], random_state=1, n_samples=62_501
+    )
+    fixed = analyze(table, random_state=1, n_samples=2000, mc_error=None)
+    assert fixed.bayes == nbstats.bayes_signrank(
         table["A"], table["B"], random_state=1, n_samples=2000
     )
 

@@ -374,19 +374,25 @@ def test_many_algorithms_draw_the_cd_picture_as_svg():
     (output,) = board.views["cd"].outputs
     svg = output["data"]["image/svg+xml"]
     ET.fromstring(svg)
-    assert "CD = " in svg and svg.count("<circle") >= 40
+    assert "CD = " in svg
+    assert len(roles(board, "stem-")) == len(roles(board, "label-")) == 40
     table = board.views["table"].value
     assert "The 300 smallest of 780 comparisons" in table
     assert table.count("<tr") == 301
     board.set(method="holm", control="alg5")
+    posthoc = board.result["posthoc"]
     svg = board.views["cd"].outputs[0]["data"]["image/svg+xml"]
-    assert 'font-weight="bold"' in svg and "significantly different from alg5" in svg
+    assert 'font-weight="bold"' in svg and "Holm test against alg5" in svg
+    order = list(posthoc.mean_ranks.index)
+    rejected = {f"significant-{order.index(n)}" for n, r in posthoc.reject.items() if r}
+    assert set(roles(board, "significant-")) == rejected and rejected
 
 
 @pytest.mark.parametrize("m", [2, 8, 100])
 def test_one_renderer_at_every_size(m):
-    """The same SVG picture from 2 to 100 algorithms, one row per algorithm,
-    long names cut in the middle with the full name in the row's tooltip."""
+    """The paper's diagram (one geometry: cd_layout) from 2 to 100
+    algorithms: long names as letters with a key, the full name and mean
+    rank in each label's tooltip, no two labels on one row of a side."""
     names = [
         f"HistGradientBoostingClassifier(max_iter={300 + k}, lr=0.05)" for k in range(m)
     ]
@@ -400,17 +406,23 @@ def test_one_renderer_at_every_size(m):
     labels = [
         t
         for t in root.iter("{http://www.w3.org/2000/svg}text")
-        if t.find("{http://www.w3.org/2000/svg}title") is not None
+        if (t.get("data-role") or "").startswith("label-")
     ]
     assert len(labels) == m
+    key = " ".join(
+        "".join(t.itertext())
+        for t in root.iter("{http://www.w3.org/2000/svg}text")
+        if t.get("data-role") == "key"
+    )
+    rows = set()
     for label in labels:
-        shown = label.text
-        assert shown.startswith("HistGradient") and shown.endswith(", lr=0.05)")
-        assert "…" in shown
-        assert label.find("{http://www.w3.org/2000/svg}title").text.startswith(
-            "HistGradientBoostingClassifier(max_iter="
-        )
-    assert len({t.text for t in labels}) == m  # the cut keeps them apart
+        tip = label.find("{http://www.w3.org/2000/svg}title").text
+        name = tip.split(": mean rank")[0]
+        assert name in names
+        shown = "".join(label.itertext()).removesuffix(tip)
+        assert shown == name or f"{shown}: {name}" in key
+        rows.add((label.get("text-anchor"), label.get("y")))
+    assert len(rows) == m  # one row per name on each side
 
 
 def test_tables_follow_the_number_policy(board):

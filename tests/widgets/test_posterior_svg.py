@@ -16,7 +16,7 @@ import pytest
 from matplotlib.ticker import MaxNLocator
 
 import nbstats
-from nbstats.plots._common import format_probability
+from nbstats.plots._common import format_probability, probability_relation
 from nbstats.plots.posterior import signrank_picture
 from nbstats.plots.style import ACCENT, SECOND, SHADE
 from nbstats.widgets import posterior_svg
@@ -109,7 +109,7 @@ def test_variants_render_the_results_numbers(uci, kw):
             f"upper {format_probability(probs[1])}"
         )
     else:
-        label = f"P(θ > ½) = {format_probability(probs[0])}"
+        label = f"P(θ > ½) {probability_relation(probs[0])}"
     assert label == picture.shade_label and label in shown
     assert picture.interval_label in shown
     low, high = result.credible_interval
@@ -247,3 +247,27 @@ def test_legend_stays_inside_the_figure(kw):
             float(text.get("textLength", "inf")),
         )
         assert end <= width - 3.9, (content, end, width)
+
+
+@pytest.mark.parametrize("kw", [{}, {"rope": 0.004}, {"prior": "idp"}])
+def test_matplotlib_and_the_svg_draw_the_same_ticks(kw):
+    """One geometry (issue 36): the picture's ticks, in both renderers."""
+    import matplotlib.pyplot as plt
+
+    from nbstats.plots.posterior import signrank_posterior
+
+    table = nbstats.datasets.load("demsar2006")
+    result = nbstats.bayes_signrank(
+        table["C4.5"], table["C4.5+m"], random_state=0, **kw
+    )
+    picture = signrank_picture(result, None, True)
+    ticks, digits = picture.xticks
+    assert len(ticks) >= 3
+    ax = signrank_posterior(result)
+    labels = [f"{t:.{digits}f}" for t in ticks]
+    np.testing.assert_allclose(ax.get_xticks(), ticks)
+    assert [t.get_text() for t in ax.get_xticklabels()] == labels
+    plt.close(ax.figure)
+    svg = signrank_svg(picture, "alt")
+    for label in labels:
+        assert f">{label}</text>" in svg

@@ -25,6 +25,9 @@ The signed-rank engine: one draw, one sum, one count
       and the counts of draws (θ > ½, each rope region's winners);
       ``bounds`` — the ten counts' layout, the mirror for (b, a), and each
       region's lower and upper probability under the near-ignorance prior;
+      ``placements`` / ``placement_kernel`` — with a rope, those bounds
+      exactly: each region's draws won at every placement of the prior's
+      pseudo-observation, the minimum and maximum;
       ``decision`` — the decision rule on those bounds.
     - ``signrank_posterior`` (:class:`SignedRankPosterior`, one pair with
       its θ draws, for plots and the dashboard's selected pair),

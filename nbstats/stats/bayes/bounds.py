@@ -9,31 +9,34 @@ index  draws with
 0      θ_lower > ½ — lower P(b better) without a rope
 1      θ_upper > ½ — upper P(b better) without a rope
 2      θ_upper < ½ — lower P(a better) without a rope
-3–5    left, rope, right won for *every* prior of the set (lower)
-6–8    left, rope, right won for *some* prior of the set (upper)
+3–5    left, rope, right: fewest won at one placement of the prior (lower)
+6–8    left, rope, right: most won at one placement of the prior (upper)
 9      θ_lower < ½ — upper P(a better) without a rope
 =====  ==========================================================
 
 θ_lower and θ_upper are the posteriors with the pseudo-observation at −∞
 and +∞ (Benavoli et al. 2014, Theorem 4); for a single prior (``"bb"``,
-``"point"``) they coincide and so do the lower and upper counts. Counts
-3–8 are those of :func:`~nbstats.stats.bayes.summary_kernel.rope_counts`
-(zeros without a rope).
+``"point"``) they coincide and so do the lower and upper counts, those of
+:func:`~nbstats.stats.bayes.summary_kernel.rope_counts`. Counts 3–8 are
+zeros without a rope.
 
-**The near-ignorance bounds with a rope.** In each posterior draw the prior's
-pseudo-observation takes a share ``e`` of the pairs (i, j); a base measure
-may put that share left, in the rope or right, in any split. A region
-therefore wins a draw for some prior iff it wins with all of ``e`` in it, and
-for every prior iff it wins with all of ``e`` in either other region. The
-shares of such draws enclose the region's probability for every base
-measure of the prior set (point masses and mixtures alike). The upper
-bounds of "a better" and "b better" are attained (the pseudo-observation at
-−∞ and +∞); the bounds of the rope, and the lower bounds, are attained when
-one placement serves every draw (e.g. all differences within half the rope:
-a pseudo-observation at 0 puts all of ``e`` in the rope) and are otherwise
-an outer enclosure of the exact range — never narrower than it, so a
-decision on them holds for every prior. Swapping a and b swaps left and
-right and leaves the rope's bounds unchanged (:data:`MIRROR`).
+**The near-ignorance bounds with a rope.** The prior set's extreme points
+put the prior's pseudo-observation at one place z0 (±∞ included; Benavoli
+et al. 2014, Theorem 4). At each z0 a region's posterior probability is the
+share of draws in which it is the most probable region; counts 3–5 are the
+fewest draws it wins over all placements (its lower probability times the
+draws), counts 6–8 the most (upper), on the same draws — the exact infimum
+and supremum over z0 of the Monte Carlo estimate, found among the finitely
+many placement states where the pseudo-observation's pairs change region
+(:mod:`nbstats.stats.bayes.placements`). The upper bounds of "a better" and
+"b better" are reached at z0 = −∞ and +∞. Swapping a and b swaps left and
+right and leaves the rope's bounds unchanged (:data:`MIRROR`). The normal
+approximation (``method="normal"``, many cases) keeps the per-draw
+enclosure instead — a region wins for some placement if it wins with all
+of the pseudo-observation's share in it, for every placement if it wins
+with all of it in either other region — an outer bound (never narrower
+than the exact range, wider by at most the draws that the
+pseudo-observation's share of the pairs, about 2s/n, can tip).
 """
 
 from __future__ import annotations

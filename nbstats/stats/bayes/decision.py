@@ -227,8 +227,8 @@ def signrank_bounds(
 
     ``theta``: the shares of draws with θ_lower > ½, θ_upper > ½, θ_upper <
     ½ and (optionally) θ_lower < ½ (θ_upper = θ_lower for a single prior).
-    ``regions``: with a rope, the shares of draws each of (left, rope, right)
-    wins for every prior of the set, then for some prior (6 values, see
+    ``regions``: with a rope, the lower then the upper probability of each of
+    (left, rope, right) over the prior set (6 values, see
     :mod:`nbstats.stats.bayes.bounds`); None without a rope. See
     :func:`signrank_bounds_many`.
 
@@ -262,9 +262,10 @@ def signrank_bounds_many(
     pseudo-observation at −∞) is the least favourable to b and the most to a;
     the upper the other way round. Without a rope, P(b better) lies between
     P(θ_lower > ½) and P(θ_upper > ½), P(a better) between P(θ_upper < ½)
-    and P(θ_lower < ½). With a rope, each region's bounds are the shares of
-    draws it wins for every and for some prior of the set (see
-    :mod:`nbstats.stats.bayes.bounds`). A single prior has lower = upper.
+    and P(θ_lower < ½). With a rope, each region's bounds are the smallest
+    and largest share of draws it wins at one placement of the prior's
+    pseudo-observation (see :mod:`nbstats.stats.bayes.bounds`). A single
+    prior has lower = upper.
     """
     theta = np.asarray(theta, dtype=float)
     nan = np.full(theta.shape[0], np.nan)

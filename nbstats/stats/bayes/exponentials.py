@@ -26,6 +26,8 @@ import math
 import numba
 import numpy as np
 
+from nbstats.stats.compiled import announce
+
 __all__ = ["fill_weights_raw", "sfc64_state"]
 
 #: the ziggurat's right-most layer boundary and common layer area for Exp(1)
@@ -145,3 +147,7 @@ def fill_weights_raw(
     True
     """
     _fill(state, exponentials, uniforms, _K, _W, _F)
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(_fill)

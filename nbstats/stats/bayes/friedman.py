@@ -40,22 +40,21 @@ from nbstats.stats.bayes.friedman_calibration import (
     check_enough_cases,
     hotelling_rho,
 )
+from nbstats.stats.bayes.friedman_permutation import (
+    EIGEN_RTOL,
+    OFFSET_ATOL,
+    SD_ATOL,
+    permutation_calibration,
+    plane_basis,
+)
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 
 __all__ = ["bayes_friedman", "posterior_moments", "posterior_samples"]
 
 Method = Literal["ellipsoid", "montecarlo"]
+Calibration = Literal["benavoli", "permutation"]
 
-#: Eigenvalues of the (m-1)-dimensional covariance at or below this fraction of
-#: the largest one count as "no variance" (theory-zero ones come out ~1e-16).
-EIGEN_RTOL = 1e-10
-#: ... and so do standard deviations at or below this (in rank units, per unit
-#: of m), e.g. Monte Carlo draws that differ only by round-off.
-SD_ATOL = 1e-10
-#: A component of μ0 - μ (in rank units, per unit of m) above this along a
-#: direction without variance puts μ0 off the posterior's support.
-OFFSET_ATOL = 1e-8
 #: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) the Monte
 #: Carlo draws may take to be kept on the result (40 MB for 50,000 draws of 100
 #: algorithms, within the default 128 MiB); beyond, they are made in chunks
@@ -73,6 +72,8 @@ def bayes_friedman(
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
     random_state: object = None,
+    calibration: Calibration = "benavoli",
+    n_permutations: int = 1999,
 ) -> BayesFriedmanResult:
     """Bayesian Friedman test: do the algorithms' mean ranks differ?
 
@@ -129,7 +130,24 @@ def bayes_friedman(
         gives the same draws for every ``s``). ``None`` takes fresh entropy
         from the operating system: two calls then give slightly different
         credibilities (within the Monte Carlo error the summary states);
-        give an int to reproduce them.
+        give an int to reproduce them. Also seeds the permutations of
+        ``calibration="permutation"``.
+    calibration : {"benavoli", "permutation"}
+        How the region's radius is set. ``"benavoli"`` (default): the
+        method of Benavoli et al. (2015) as described above. ``"permutation"``
+        (ellipsoid only): an explicit frequentist calibration, not in the
+        paper. The statistic is the same posterior distance of μ0; the test
+        rejects when fewer than a share γ of ``n_permutations`` tables with
+        each case's ranks shuffled (the null of exchangeable algorithms) lie
+        as far: ``credibility`` is ``1 - p`` with the permutation p-value
+        ``p = (1 + #{D_b ≥ D}) / (B + 1)``, ``reject`` is ``p <= gamma``, and
+        ``rho`` the permuted distance the statistic must exceed. Its size is
+        at most γ for any n and m, where the ellipsoid's exceeds γ (see
+        :mod:`nbstats.stats.bayes.friedman_permutation` for why, and the
+        size table in the Bayesian guide).
+    n_permutations : int
+        Permutations of ``calibration="permutation"`` (``B``); at least
+        ``1/gamma - 1`` for the test to be able to reject.
 
     Returns
     -------
@@ -141,7 +159,9 @@ def bayes_friedman(
     Raises
     ------
     ValueError
-        ``s < 0``, ``gamma`` outside (0, 1), an unknown ``method``,
+        ``s < 0``, ``gamma`` outside (0, 1), an unknown ``method`` or
+        ``calibration``, ``calibration="permutation"`` with Monte Carlo,
+        ``n_permutations < 1``,
         ``n_samples < 1``, fewer than ``m`` cases (``2m`` with ``s = 0``;
         both methods; the message names the minimum), and bad score tables (see
         :func:`nbstats.score_table`).
@@ -204,12 +224,21 @@ def bayes_friedman(
     the same verdict whatever the ranks; with ``s = 0`` and fewer than 2m
     cases, the cases' rank vectors often leave the posterior without
     variance in some direction, with μ0 off its support, and it rejects
-    whatever the ranks (39% of 3 × 3 null tables, 24% of 4 × 4). Measured
-    on 1000 tables of i.i.d. normal scores per cell (n ≤ 50, m ≤ 10,
-    γ = 0.05; ``benchmarks/bench_bayes_friedman_size.py`` prints the
-    table, ``--s 0`` for the bootstrap), both methods rejected at most 2γ
-    of them for ``s = 1`` and ``s = 0`` alike; at ``n = m`` (s > 0) neither
-    can reject.
+    whatever the ranks (39% of 3 × 3 null tables, 24% of 4 × 4).
+
+    *Size.* Read as a frequentist test of "no difference", the ellipsoid is
+    liberal: its rate of declaring a difference on tables without one
+    exceeds γ for most ``n`` and ``m`` with more cases than algorithms
+    (and is 0 where ρ_F is huge, at ``n`` close to ``m``). The reason is
+    exact: the distance of μ0 is an increasing function ``g(T²)`` of
+    Hotelling's T² on the cases' rank vectors with ``g(t) > t`` for moderate
+    t, compared with Hotelling's critical value for T² itself (see
+    :mod:`nbstats.stats.bayes.friedman_permutation`). The Bayesian guide
+    tabulates the size at γ = 0.05 and 0.10 over n and m
+    (``benchmarks/bench_bayes_friedman_size.py``). ``calibration=
+    "permutation"`` keeps the distance and takes the radius from
+    within-case permutations of the ranks instead, which bounds the size by
+    γ; it is an option, not the paper's method.
 
     References
     ----------
@@ -251,6 +280,9 @@ def bayes_friedman(
     s = check_s(s, allow_zero=True)
     gamma = check_gamma(gamma)
     check_choice("method", method, ("ellipsoid", "montecarlo"))
+    check_choice("calibration", calibration, ("benavoli", "permutation"))
+    if calibration == "permutation":
+        n_permutations = _check_permutations(n_permutations, method)
     n_samples = check_n_samples(n_samples, warn=method == "montecarlo")
     table = score_table(scores, nan_policy=nan_policy)
     n, m = table.shape
@@ -269,7 +301,7 @@ def bayes_friedman(
     back = np.argsort(columns)
     prior = np.full(m, (m + 1) / 2)
     mu, cov = posterior_moments(ranks, s)
-    basis = _plane_basis(m)
+    basis = plane_basis(m)
     scale = float(m)
 
     samples = None
@@ -282,6 +314,12 @@ def bayes_friedman(
         rho = hotelling_rho(1 - gamma, n, m) * bootstrap
         credibility = float(sps.f.cdf(statistic / factor, d1, d2))
         reject = bool(statistic > rho)
+        if calibration == "permutation":
+            rho, pvalue = permutation_calibration(
+                ranks, s, statistic, gamma, n_permutations, random_state
+            )
+            credibility = 1.0 - pvalue
+            reject = bool(pvalue <= gamma)
     else:
         if 8 * n_samples * m <= budget(SAMPLES_SHARE):
             samples = posterior_samples(ranks, s, n_samples, random_state=random_state)
@@ -330,7 +368,33 @@ def bayes_friedman(
         degenerate_directions=int(np.count_nonzero(~keep)),
         higher_is_better=bool(higher_is_better),
         posterior_mass=posterior_mass,
+        calibration=calibration,
+        n_permutations=n_permutations if calibration == "permutation" else None,
+        cases=table.index.copy(),
     )
+
+
+def _check_permutations(n_permutations: object, method: str) -> int:
+    """``n_permutations`` as an int >= 1; the ellipsoid only."""
+    if method != "ellipsoid":
+        raise ValueError(
+            "calibration='permutation' calibrates the ellipsoid's exact-moment "
+            f"distance; got method={method!r}. Use method='ellipsoid' with it, "
+            "or calibration='benavoli' with Monte Carlo."
+        )
+    if isinstance(n_permutations, bool) or not isinstance(
+        n_permutations, (int, np.integer)
+    ):
+        raise TypeError(
+            f"n_permutations must be an int, got {type(n_permutations).__name__} "
+            f"{n_permutations!r}; e.g. n_permutations=1999."
+        )
+    if n_permutations < 1:
+        raise ValueError(
+            f"n_permutations must be at least 1, got {n_permutations}; e.g. "
+            "n_permutations=1999 (at least 1/gamma - 1 to be able to reject)."
+        )
+    return int(n_permutations)
 
 
 def posterior_moments(ranks: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -446,16 +510,6 @@ def _chunked_distances(
         distances[start : start + len(z)] = np.sum(z**2 / lam[keep], axis=1)
         start += len(z)
     return center, lam, vec, keep, distances
-
-
-def _plane_basis(m: int) -> np.ndarray:
-    """m × (m - 1) orthonormal (Helmert) basis of the plane ``Σ x = 0``."""
-    basis = np.zeros((m, m - 1))
-    for k in range(1, m):
-        basis[:k, k - 1] = 1.0
-        basis[k, k - 1] = -k
-        basis[:, k - 1] /= math.sqrt(k * (k + 1))
-    return basis
 
 
 def _eigen(cov: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -4,8 +4,9 @@ Benavoli et al. (2015, §5.2) offer two regions for the mean-rank vector: the
 ellipsoid of eq. 19, whose radius ρ is Hotelling's T² critical value, and, "for
 small n", the posterior's own ``1 - γ`` credible region found by Monte Carlo.
 Read as frequentist tests on tables where all algorithms are exchangeable, the
-ellipsoid rejects about ``γ`` of them; the posterior's own region rejects far
-more (83% of 3-algorithm tables with 2 cases at ``γ = 0.05``, 17% with 10, 36%
+ellipsoid rejects somewhat more than ``γ`` of them (why, and the optional
+permutation calibration: :mod:`nbstats.stats.bayes.friedman_permutation`); the
+posterior's own region rejects far more (83% of 3-algorithm tables with 2 cases at ``γ = 0.05``, 17% with 10, 36%
 of 10-algorithm tables with 25 cases). Two things cause it:
 
 * **The radius.** For more than a few cases the posterior is close to normal

@@ -12,10 +12,13 @@ sorted statements, and :func:`statement_table` writes the statements of
 
 Under the near-ignorance prior (``SignedRankEvents(..., prior="idp")``) a
 pair's code in a draw is the region that holds there for every prior of the
-set, or :data:`~nbstats.stats.bayes.joint_kernel.UNSETTLED`: the shares are
-then lower probabilities and the joint ones lower joint probabilities, so an
-accepted statement holds whatever the prior (the pair tables' lower bounds,
-:mod:`nbstats.stats.bayes.bounds`, on the joint procedure's draws).
+set, or :data:`~nbstats.stats.bayes.joint_kernel.UNSETTLED`: the share of
+draws in which statements all hold is then a lower joint probability. With a
+rope each pair's marginal is its exact lower probability over every placement
+of the pseudo-observation (:mod:`nbstats.stats.bayes.placements`, on the joint
+procedure's draws, as the pair tables' bounds), and a prefix's joint
+probability is raised to the Fréchet bound of those marginals where that is
+higher; so an accepted statement holds whatever the prior.
 """
 
 from __future__ import annotations
@@ -170,6 +173,30 @@ def _pieces(draws: DirichletWeights, evaluate: object) -> Iterator[WeightChunk]:
     return iter(draws) if rows is None else draws.batches(rows)
 
 
+def _with_frechet(
+    joint_of: Callable[[np.ndarray, np.ndarray], np.ndarray], shares: np.ndarray
+) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``joint_of`` under the near-ignorance prior with a rope, raised to the
+    Fréchet bound of its marginals where that is higher.
+
+    The per-draw joint (a draw counts when every statement holds there for
+    every placement of the pseudo-observation) is a lower joint
+    probability; so is ``Σ_i P_lower(S_i) − (k − 1)`` for the first k
+    statements (Fréchet: P(∩ S_i) ≥ Σ P(S_i) − (k − 1) for every prior,
+    with each pair's exact lower marginal, ``shares``). The larger of two
+    lower bounds is one; neither is the exact lower joint probability (an
+    infimum over every placement of one pseudo-observation for all pairs at
+    once, which no finite search here covers).
+    """
+
+    def joint(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+        marginal = shares[np.arange(shares.shape[0]), chosen][order]
+        frechet = np.cumsum(marginal) - np.arange(marginal.size)
+        return np.maximum(joint_of(chosen, order), frechet)
+
+    return joint
+
+
 def cap_joint(joint: np.ndarray, sorted_marginals: np.ndarray) -> np.ndarray:
     """Monte Carlo joint probabilities, never above any statement's marginal.
 
@@ -317,19 +344,47 @@ class JointDraws:
         events = self.events
         events.prior = prior  # the same sums; the codes follow the prior
         k = self.diffs.shape[1]
+        exact = prior == "idp" and rope > 0
         if self._parts is not None:
-            codes, counts = events.codes_and_counts(
-                self._parts, gamma_quantile(s, self._uniforms)
-            )
+            g0 = gamma_quantile(s, self._uniforms)
+            codes, counts = events.codes_and_counts(self._parts, g0)
             shares = counts[:, [LEFT, ROPE, RIGHT]] / float(codes.shape[0])
+            if exact:
+                shares = self._placement_shares(g0)
 
             def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
                 return joint_from_codes(codes, chosen, order)
 
+        else:
+            if exact:
+                events.start_tally()
+            shares, stored = region_shares(self.draws, events, s, k, bar)
+            if exact:
+                shares = events.placement_bounds()[:, :3] / self.draws.n_samples
+
+            def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
+                return joint_shares(self.draws, events, s, chosen, order, stored, bar)
+
+        if not exact:
             return shares, joint_of
-        shares, stored = region_shares(self.draws, events, s, k, bar)
+        return shares, _with_frechet(joint_of, shares)
 
-        def joint_of(chosen: np.ndarray, order: np.ndarray) -> np.ndarray:
-            return joint_shares(self.draws, events, s, chosen, order, stored, bar)
+    def _placement_shares(self, g0: np.ndarray) -> np.ndarray:
+        """Each pair's exact lower (LEFT, ROPE, RIGHT) over every placement of
+        the IDP's pseudo-observation, from the kept sums."""
+        from nbstats.stats.bayes.placements import (
+            placement_bounds,
+            placement_counts,
+            placement_states,
+        )
+        from nbstats.stats.bayes.summary_kernel import prior_terms
 
-        return shares, joint_of
+        events = self.events
+        total, quad, _ = self._parts
+        _, inverse, extra = prior_terms(np.asarray(g0, dtype=float), total)
+        states = placement_states(events.sums.sorted, events.rope)
+        base, placed = placement_counts(
+            self.draws, states, quad[:, 0], quad[:, 1], g0, inverse, extra,
+            orders=events.sums.orders,
+        )  # fmt: skip
+        return placement_bounds(base, placed)[:, :3] / self.draws.n_samples

@@ -162,6 +162,9 @@ class SignedRankEvents:
         # θ; with a rope H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope),
         # the right and left regions of bayes_signrank
         self.regions = rope_regions(rope) if rope > 0 else [(+1, 0.0)]
+        #: (states, base, placed) while a pass tallies every placement of the
+        #: IDP's pseudo-observation (see :meth:`start_tally`), else None
+        self.tally: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def n_pairs(self) -> int:
@@ -213,7 +216,10 @@ class SignedRankEvents:
         computed (the joint probability of those prefixes is 0 there)."""
         g0 = chunk.prior_gamma(s)
         if columns is None:
-            codes = self.codes(self.evaluate(chunk.exponentials), g0)
+            parts = self.evaluate(chunk.exponentials)
+            if self.tally is not None:
+                self.count_placements(chunk.exponentials, parts, g0)
+            codes = self.codes(parts, g0)
             for cols in _column_blocks(codes.shape[1], codes.shape[0]):
                 yield cols, codes[:, cols]
             return
@@ -248,6 +254,47 @@ class SignedRankEvents:
             events.prior = self.prior  # the same sums; the codes follow the prior
             yield cols, events
             start, width, at = cols.stop, min(2 * width, max(64, k // 8)), at + 1
+
+    def start_tally(self) -> None:
+        """Tally, in the next pass of :meth:`region_blocks` over all pairs,
+        each pair's winners at every placement of the pseudo-observation
+        (IDP with a rope: its exact marginal bounds,
+        :mod:`~nbstats.stats.bayes.placements`); read them with
+        :meth:`placement_bounds`."""
+        from nbstats.stats.bayes.placements import placement_states
+
+        states = placement_states(self.sums.sorted, self.rope)
+        k, width = states.shape[:2]
+        base = np.zeros((k, 3), dtype=np.int64)
+        self.tally = (states, base, np.zeros((k, width, 3), dtype=np.int64))
+
+    def count_placements(
+        self,
+        exponentials: np.ndarray,
+        parts: tuple[np.ndarray, np.ndarray, np.ndarray],
+        g0: np.ndarray,
+    ) -> None:
+        """Add a block of draws (their exponentials and :meth:`evaluate`'s
+        sums) to the tally of :meth:`start_tally`."""
+        from nbstats.stats.bayes.placements import count_block
+        from nbstats.stats.bayes.summary_kernel import prior_terms
+
+        states, base, placed = self.tally
+        total, quad, _ = parts
+        _, inverse, extra = prior_terms(np.asarray(g0, dtype=float), total)
+        count_block(
+            exponentials, states, quad[:, 0], quad[:, 1], g0, inverse, extra,
+            base, placed, orders=self.sums.orders,
+        )  # fmt: skip
+
+    def placement_bounds(self) -> np.ndarray:
+        """Pairs × 6: the tallied lower then upper counts of (LEFT, ROPE,
+        RIGHT); the tally ends."""
+        from nbstats.stats.bayes.placements import placement_bounds
+
+        _, base, placed = self.tally
+        self.tally = None
+        return placement_bounds(base, placed)
 
     def codes(
         self, parts: tuple[np.ndarray, np.ndarray, np.ndarray], g0: np.ndarray

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from nbstats.stats.bayes.summary_kernel import region_code
+from nbstats.stats.compiled import announce
 
 __all__ = ["UNSETTLED", "idp_codes", "joint_prefix_counts", "signed_rank_codes"]
 
@@ -205,3 +206,7 @@ def idp_codes(
         counts[k, 0] += n_low
         counts[k, 1] += n_middle
         counts[k, 2] += n_high
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(signed_rank_codes, joint_prefix_counts, idp_codes)

@@ -180,9 +180,42 @@ class PairBlocks:
                     regions[a:b],
                 )  # fmt: skip
 
-            in_halves(count_rope, k, work)
-            out[:, 3:9] = regions
+            if idp:  # every placement of the pseudo-observation, exactly
+                out[:, 3:9] = self.placement_counts(
+                    parts["pair_sums"].sorted, right, left, g0, inverse, extra
+                )
+            else:
+                in_halves(count_rope, k, work)
+                out[:, 3:9] = regions
         return out, theta[:, 3:5]
+
+    def placement_counts(
+        self,
+        sorted_z: np.ndarray,
+        right: np.ndarray,
+        left: np.ndarray,
+        g0: np.ndarray,
+        inverse: np.ndarray,
+        extra: np.ndarray,
+        states: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """The rope's six counts of K pairs under IDP (K × 6): each region's
+        fewest and most draws won over every placement of the prior's
+        pseudo-observation (:mod:`~nbstats.stats.bayes.placements`), on
+        these draws. ``states``: the pairs' placement states if known (they
+        depend on the sorted differences and the rope only)."""
+        from nbstats.stats.bayes.placements import (
+            placement_bounds,
+            placement_counts,
+            placement_states,
+        )
+
+        if states is None:
+            states = placement_states(sorted_z, self.rope)
+        base, placed = placement_counts(
+            self.draws, states, right, left, g0, inverse, extra
+        )
+        return placement_bounds(base, placed)
 
     # -- the views: one pair in full, many pairs in blocks --------------------------
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from nbstats.stats.bayes.summary_kernel import rope_counts
 from nbstats.stats.bayes.walsh_kernel import LANES, cross_term
+from nbstats.stats.compiled import announce
 
 __all__ = ["cross_sums", "first_rows", "pair_counts", "pair_rope_counts"]
 
@@ -174,3 +175,7 @@ def pair_counts(
         out[k, 3] = near_lower
         out[k, 4] = near_upper
         out[k, 5] = below_lower
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(first_rows, cross_sums, pair_rope_counts, pair_counts)

@@ -15,6 +15,7 @@ from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.memory import budget, check_fits
 from nbstats.stats.bayes.pair_blocks import PairBlocks
+from nbstats.stats.bayes.precision import check_target, precise_table
 from nbstats.stats.bayes.signrank import (
     NORMAL_CASES,
     Method,
@@ -45,6 +46,7 @@ def bayes_signrank_pairs(
     interval: bool = True,
     method: Method = "auto",
     progress: bool | None = None,
+    mc_error: float | None = None,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -77,6 +79,23 @@ def bayes_signrank_pairs(
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
         part of the time, and a table of probabilities does not show it.
+    mc_error : float, optional
+        Monte Carlo to a stated precision: each pair's draws come in batches
+        (the first of ``n_samples`` draws, each further one doubling the
+        draws so far) until the Monte Carlo standard error of every
+        probability it reports -- each lower and upper bound, left, rope and
+        right -- is below ``mc_error``; at most
+        :func:`~nbstats.stats.bayes.precision.draws_for` ``(mc_error)`` draws
+        (62,501 for 0.002), where even a probability of ½ is that precise.
+        ``pairs`` gains a column ``draws``; ``n_samples`` of the result is
+        the most any pair took. Pass a small ``n_samples`` (the report and
+        :func:`nbstats.analyze` use 5,000) so that clear pairs stop early.
+        The same seed gives the same numbers; a pair that stops after the
+        first batch has exactly the posterior of ``n_samples`` draws. With
+        ``interval``, the credible interval is the first batch's. Default
+        None: exactly ``n_samples`` draws for every pair. Applies to the
+        Monte Carlo method (not to ``method="normal"``). See
+        :mod:`nbstats.stats.bayes.precision`.
     progress : bool, optional
         A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
         a terminal or a notebook when the call lasts more than a second, not
@@ -142,6 +161,7 @@ def bayes_signrank_pairs(
     options = {
         "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
         "n_samples": n_samples, "seed": seed, "interval": interval, "method": method,
+        "mc_error": check_target(mc_error),
     }  # fmt: skip
     rows: list[dict[str, np.ndarray]] = []
     errors: list[float] = []
@@ -189,9 +209,17 @@ def bayes_signrank_pairs(
         rope=rope,
         threshold=threshold,
         n=n,
-        n_samples=n_samples,
+        # under a precision target: the most draws any pair took
+        n_samples=(
+            int(pairs_frame["draws"].max())
+            if "draws" in pairs_frame and len(pairs_frame)
+            else n_samples
+        ),
         mc_error=float(max(errors)),
         method=rows_method(method, n),
+        # with missing cells: the cases at least one pair shares
+        cases=table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy(),
+        mc_target=options["mc_error"],
     )
 
 
@@ -266,6 +294,12 @@ def _evaluate(
         "n": np.full(k, n, dtype=np.int64),
         "effect": np.empty(k),
         "_order": first * m + second,  # column order, whatever the grouping
+        # each pair's draws, under a precision target (precise_table)
+        **(
+            {"draws": np.full(k, options["n_samples"], dtype=np.int64)}
+            if options["mc_error"] is not None
+            else {}
+        ),
     }
     # the same numbers under two names are one array (2,000 algorithms'
     # 1,999,000 pairs: 16 MB a column)
@@ -293,16 +327,29 @@ def _evaluate(
             f"Monte Carlo draws over {n:,} cases",
             "use method='normal' (or 'auto'), or raise the ceiling",
         )
-        draws = DirichletWeights(n, options["n_samples"], seed)
-        engine = PairBlocks(draws, prior, options["z0"], rope, options["s"])
-        engine.table(
-            lambda block: values[:, second[block]] - values[:, first[block]],
-            list(zip(cols["a"], cols["b"], strict=True)),
-            threshold=options["threshold"],
-            interval=options["interval"],
-            out=cols,
-            bar=options["bar"],
-        )
+
+        def engine_for(draws: DirichletWeights) -> PairBlocks:
+            return PairBlocks(draws, prior, options["z0"], rope, options["s"])
+
+        names_ab = list(zip(cols["a"], cols["b"], strict=True))
+        if options["mc_error"] is None:
+            engine_for(DirichletWeights(n, options["n_samples"], seed)).table(
+                lambda block: values[:, second[block]] - values[:, first[block]],
+                names_ab,
+                threshold=options["threshold"],
+                interval=options["interval"],
+                out=cols,
+                bar=options["bar"],
+            )
+        else:  # draws in batches until every probability is precise enough
+            precise_table(
+                engine_for,
+                lambda at: values[:, second[at]] - values[:, first[at]],
+                names_ab,
+                n_cases=n, first=options["n_samples"], target=options["mc_error"],
+                seed=seed, threshold=options["threshold"],
+                interval=options["interval"], out=cols, bar=options["bar"],
+            )  # fmt: skip
     # the effects, in blocks within the budget: ranking n × block differences
     # takes about eight times their size (measured: 52 MB for 200 × 4096)
     effect_block = max(1, budget() // (_EFFECT_COPIES * 8 * max(n, 1)))

@@ -231,6 +231,7 @@ def bayes_plackett_luce(
         n_left_out=int((~informative).sum()),
         n_partial=int(np.sum(np.isnan(ranks).any(axis=1))),
         higher_is_better=higher_is_better,
+        cases=table.index[informative].copy(),
     )
 
 
@@ -278,6 +279,7 @@ def _result(
     n_left_out: int,
     n_partial: int,
     higher_is_better: bool,
+    cases: pd.Index,
 ) -> PlackettLuceResult:
     chains, _, m = worths.shape
     index = name_index(names, name=axis_name)
@@ -304,6 +306,7 @@ def _result(
         n_left_out=n_left_out,
         n_partial=n_partial,
         higher_is_better=higher_is_better,
+        cases=cases,
     )
 
 

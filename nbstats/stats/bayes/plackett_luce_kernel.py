@@ -13,6 +13,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from nbstats.stats.compiled import announce
+
 __all__ = ["LINEAR_FLOOR", "latent_rates", "shuffle_ties"]
 
 
@@ -166,3 +168,7 @@ def shuffle_ties(
                 used += 1
                 a, b = start + t, start + pick
                 order[c, i, a], order[c, i, b] = order[c, i, b], order[c, i, a]
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(latent_rates, shuffle_ties)

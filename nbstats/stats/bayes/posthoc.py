@@ -38,8 +38,9 @@ from nbstats.stats.bayes.joint_events import (
     SignEvents,
 )
 from nbstats.stats.bayes.memory import budget, get_memory_ceiling
+from nbstats.stats.bayes.precision import check_target, precise_joint
 from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
-from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
 from nbstats.stats.groups import nonsignificant_groups
 
 __all__ = [
@@ -73,6 +74,7 @@ def bayes_posthoc(
     random_state: object = None,
     groups: bool = True,
     progress: bool | None = None,
+    mc_error: float | None = None,
 ) -> BayesPosthocResult:
     """Which algorithms are better than which, with a *joint* posterior guarantee.
 
@@ -120,13 +122,18 @@ def bayes_posthoc(
     prior : {"point", "idp"}
         Signed-rank test only. ``"point"``: one prior, its pseudo-observation
         (weight s) at a zero difference. ``"idp"``: the near-ignorance set of
-        :func:`nbstats.bayes_signrank` (every prior of strength s): in each
-        draw a pair's statement holds only if it holds for every prior of
-        the set, so ``prob`` is each statement's *lower* probability and
-        ``joint`` the lower joint probability — an accepted statement holds
-        whatever the prior, as the pair table's decisions do (a pair that
-        :func:`nbstats.bayes_signrank_pairs` calls indeterminate is not
-        accepted, up to Monte Carlo error).
+        :func:`nbstats.bayes_signrank` (every prior of strength s): ``prob``
+        is each statement's *lower* probability — with a rope the exact one,
+        the smallest over every placement of the prior's pseudo-observation
+        (:mod:`nbstats.stats.bayes.placements`); without one the prior at
+        ∓∞ — and ``joint`` a lower joint probability: the share of draws in
+        which every statement holds for every prior of the set, or, with a
+        rope, the Fréchet bound ``Σ prob − (k − 1)`` of the first k
+        statements where that is higher (both hold for every prior; the
+        exact lower joint probability is not searched). An accepted
+        statement holds whatever the prior, as the pair table's decisions
+        do (a pair that :func:`nbstats.bayes_signrank_pairs` calls
+        indeterminate is not accepted, up to Monte Carlo error).
     n_samples : int
         Posterior draws for the joint probabilities.
     higher_is_better : bool
@@ -168,6 +175,15 @@ def bayes_posthoc(
         more than a second, not in scripts whose output is redirected nor
         under pytest; True/False force it. Ctrl-C stops the call between
         two pieces of draws.
+    mc_error : float, optional
+        Monte Carlo to a stated precision: when a probability of the
+        statements (each one's ``prob`` and ``joint``) has a standard error
+        of ``mc_error`` or more after ``n_samples`` draws, the procedure is
+        run again on :func:`~nbstats.stats.bayes.precision.draws_for`
+        ``(mc_error)`` draws (62,501 for 0.002), where every share is that
+        precise (with ``n_samples`` above half of those, directly on them);
+        the result is exactly that of a call with those draws.
+        Default None: ``n_samples`` draws.
 
     Memory: the draws are processed in chunks, and each chunk's θ for blocks
     of pairs, within the ceiling of :mod:`nbstats.stats.bayes.memory` (512
@@ -197,6 +213,18 @@ def bayes_posthoc(
     >>> wide.decisions().columns.tolist()
     ['a', 'b', 'decision', 'prob', 'joint']
     """
+    target = check_target(mc_error)
+    if target is not None:  # again on more draws if not precise enough
+        options = dict(locals())
+        for name in ("scores", "mc_error", "target"):
+            options.pop(name)
+        # a Generator is drawn from once: both runs on the same seed
+        options["random_state"] = seed_sequence(random_state)
+        return precise_joint(
+            lambda draws: bayes_posthoc(scores, **{**options, "n_samples": draws}),
+            n_samples,
+            target,
+        )
     check_choice("test", test, ("sign", "signrank"))
     s = check_s(s, allow_zero=True)
     gamma = check_gamma(gamma)
@@ -303,6 +331,7 @@ def bayes_posthoc(
         prior_at=prior_at,
         rope_probabilities=None if rope_matrix is None else given_order(rope_matrix),
         prior=prior,
+        cases=table.index.copy(),
     )
 
 

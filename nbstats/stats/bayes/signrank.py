@@ -87,10 +87,16 @@ def bayes_signrank(
           of strength s. Every probability is then an interval over that
           prior set, ``prob_left_lower`` … ``prob_right_upper``: without a
           rope the pseudo-observation at −∞ and +∞ give P(b better)'s
-          bounds (``prob_lower``, ``prob_upper``) and P(a better)'s; with a
-          rope each region's bounds are the shares of draws it wins for
-          every / for some placement of the prior's pseudo-observation
-          (inside the rope or outside it; :mod:`nbstats.stats.bayes.bounds`).
+          bounds (``prob_lower``, ``prob_upper``) and P(a better)'s (θ
+          grows with the pseudo-observation's place z0, so these are the
+          extremes over every z0). With a rope each region's bounds are the
+          smallest and the largest over z0 ∈ [−∞, +∞] of its posterior
+          probability — the share of the draws in which it is the most
+          probable region, with the pseudo-observation at z0 — evaluated
+          on the same draws at every placement where one of its pairs
+          changes region (exact up to Monte Carlo error;
+          :mod:`nbstats.stats.bayes.placements`). ``method="normal"`` keeps
+          an outer bound instead (:mod:`nbstats.stats.bayes.bounds`).
         - ``"bb"``: the Bayesian bootstrap, s → 0.
         - ``"point"``: one pseudo-observation at ``z0`` with weight s — the
           formulation of baycomp and of the authors' tutorial.

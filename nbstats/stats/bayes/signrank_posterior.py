@@ -208,6 +208,7 @@ class SignedRankPosterior:
         *,
         store_regions: bool,
         theta_draws: tuple[np.ndarray, np.ndarray] | None = None,
+        weights: DirichletWeights | None = None,
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """:meth:`combine` (the rope's regions only if ``store_regions``) and the
         draws' counts: ``[θ_lower > ½, θ_upper > ½, θ_upper < ½]`` then, with a
@@ -219,6 +220,13 @@ class SignedRankPosterior:
         and fresh memory for four more arrays per pair cost more (page
         faults) than the arithmetic. ``theta_draws`` (lower, upper) are θ's
         draws for this s under another rope, reused as they are.
+
+        Under IDP with a rope the regions' bounds are the minimum and maximum
+        over every placement of the prior's pseudo-observation
+        (:mod:`~nbstats.stats.bayes.placements`), which needs the draws'
+        ``weights`` (the per-case exponentials of the draws the sums were
+        made from); without them (:meth:`combine`, which keeps no counts)
+        those six counts are -1.
         """
         from nbstats.stats.bayes.summary_kernel import (
             combine_region,
@@ -267,19 +275,26 @@ class SignedRankPosterior:
         counts = np.zeros(10, dtype=np.int64)
         counts[[0, 1, 2, 9]] = theta_counts(theta[0], theta[1], HALF_TOLERANCE)
         if self.rope > 0:
-            counts[3:9] = rope_counts(
-                parts["quad_right"],
-                parts["quad_left"],
-                parts["cross_right"] if point else parts["quad_right"],
-                parts["cross_left"] if point else parts["quad_left"],
-                g0,
-                inverse,
-                extra,
-                steps["right"],
-                steps["left"],
-                point,
-                idp,
-            )
+            if idp:
+                counts[3:9] = -1
+                if weights is not None:
+                    counts[3:9] = self._placement_counts(
+                        parts, weights, g0, inverse, extra
+                    )
+            else:
+                counts[3:9] = rope_counts(
+                    parts["quad_right"],
+                    parts["quad_left"],
+                    parts["cross_right"] if point else parts["quad_right"],
+                    parts["cross_left"] if point else parts["quad_left"],
+                    g0,
+                    inverse,
+                    extra,
+                    steps["right"],
+                    steps["left"],
+                    point,
+                    idp,
+                )
             if store_regions:
                 for key in ("right", "left"):
                     out[key], upper = region_draws(key)
@@ -288,6 +303,35 @@ class SignedRankPosterior:
         if idp:
             out["theta_upper"] = theta[1]
         return out, counts
+
+    def _placement_counts(
+        self,
+        parts: dict[str, np.ndarray],
+        weights: DirichletWeights,
+        g0: np.ndarray,
+        inverse: np.ndarray,
+        extra: np.ndarray,
+    ) -> np.ndarray:
+        """The rope's six counts under IDP: each region's fewest and most
+        draws won over every placement of the pseudo-observation."""
+        from nbstats.stats.bayes.placements import (
+            placement_bounds,
+            placement_counts,
+            placement_states,
+        )
+
+        if weights.n_samples != parts["total"].size:
+            raise ValueError(
+                f"the weights hold {weights.n_samples} draws but the sums "
+                f"{parts['total'].size}: give the draws the sums were made from."
+            )
+        states = placement_states(self._plan.sorted_z[None, :], self.rope)
+        right = np.ascontiguousarray(parts["quad_right"])[None, :]
+        left = np.ascontiguousarray(parts["quad_left"])[None, :]
+        base, placed = placement_counts(
+            weights, states, right, left, g0, inverse, extra
+        )
+        return placement_bounds(base, placed)[0]
 
     def means(self, s: float) -> tuple[float, float]:
         """Exact posterior means of θ (lower, upper) in the caller's
@@ -320,6 +364,7 @@ class SignedRankPosterior:
         interval: bool = True,
         region_samples: bool = True,
         theta_draws: tuple[np.ndarray, np.ndarray] | None = None,
+        weights: DirichletWeights | None = None,
     ) -> BayesSignedRankResult:
         """Summarise into a :class:`BayesSignedRankResult`.
 
@@ -333,13 +378,28 @@ class SignedRankPosterior:
         not the draws of the regions). ``theta_draws`` (lower, upper) are θ's
         draws for this s from an earlier result on the same components under
         another rope — θ does not depend on the rope — so a dashboard's new
-        rope does not recompute them.
+        rope does not recompute them. ``weights``: the draws behind a dict of
+        components, needed under IDP with a rope (the bounds search every
+        placement of the pseudo-observation, which needs each draw's
+        weights, not only its sums).
         """
-        parts = draws if isinstance(draws, dict) else self.components(draws)
+        if isinstance(draws, dict):
+            parts = draws
+            if self.prior == "idp" and self.rope > 0 and weights is None:
+                raise ValueError(
+                    "the near-ignorance bounds with a rope need the draws: pass "
+                    "weights=the DirichletWeights the components were made from."
+                )
+        else:
+            parts, weights = self.components(draws), draws
         # a matrix's results (no interval) need only θ's draws and the counts
         keep_regions = interval and region_samples
         out, counts = self._evaluate(
-            parts, s, store_regions=keep_regions, theta_draws=theta_draws
+            parts,
+            s,
+            store_regions=keep_regions,
+            theta_draws=theta_draws,
+            weights=weights,
         )
         return summarise(
             self,

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from nbstats.stats.compiled import announce
+
 __all__ = [
     "combine_region",
     "near_half_share",
@@ -127,9 +129,12 @@ def rope_counts(
     (left, 1 - left - right, right), ties to the first, as
     :func:`~nbstats.stats.bayes.decision.region_shares`.
 
-    Under IDP the prior set places ``e`` anywhere: a base measure at -∞ puts
-    it all left, one at +∞ all right, one inside the rope (partly) in the
-    rope. For every placement the draw's (left, rope, right) is
+    Under IDP (``idp`` True) this is the per-draw enclosure that the normal
+    approximation reports (the Monte Carlo paths take the exact bounds over
+    every placement of :mod:`~nbstats.stats.bayes.placements`, which start
+    from the same three corners): a base measure at -∞ puts ``e`` all left,
+    one at +∞ all right, one inside the rope (partly) in the rope. For every
+    placement the draw's (left, rope, right) is
     ``(lo + e_l, 1 - lo - hi - e_l - e_r, hi + e_r)`` with ``e_l, e_r ≥ 0``,
     ``e_l + e_r ≤ e``, so per draw:
 
@@ -137,6 +142,9 @@ def rope_counts(
       (upper count);
     - it wins for *every* placement iff it wins with all of ``e`` in either
       other region (lower count).
+
+    The shares of such draws enclose every placement's probability, but no
+    single placement need reach them: an outer bound.
 
     Returns ``[left, rope, right]`` lower counts, then ``[left, rope,
     right]`` upper counts; for a single prior (``idp`` False) lower = upper,
@@ -193,3 +201,7 @@ def near_half_share(samples: np.ndarray, epsilon: float) -> float:  # pragma: no
     for value in samples:
         count += abs(value - 0.5) < epsilon  # no branch: outcomes look random
     return count / samples.size
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(combine_region, theta_counts, rope_counts, near_half_share)

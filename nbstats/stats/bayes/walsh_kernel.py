@@ -20,6 +20,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from nbstats.stats.compiled import announce
+
 __all__ = ["cross_term", "first_true", "walsh_sums"]
 
 
@@ -193,3 +195,7 @@ def first_true(
                 low = middle + 1
         out[i] = low
     return out
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(walsh_sums, first_true)

@@ -66,7 +66,7 @@ def adjust_pvalues(
           ``max_{j<=i} 1 - (1 - p_(j))^(m/j)`` (as García et al. 2010
           give it). More powerful than Holm's; controls the family-wise
           error under independence.
-        - ``"li"``: Li's (1997) two-step procedure: all hypotheses are
+        - ``"li"``: Li's (2008) two-step procedure: all hypotheses are
           rejected if the largest p-value ``p_(m) <= α``, else those with
           ``p_i <= α (1 - p_(m)) / (1 - α)``; adjusted
           ``p_i / (p_i + 1 - p_(m))``, ``p_(m)`` itself, and 0 for
@@ -105,6 +105,16 @@ def adjust_pvalues(
     -------
     ndarray or Series
         Adjusted p-values in the input order, capped at 1.
+
+    References
+    ----------
+    J. Li (2008). A two-step rejection procedure for testing multiple
+    hypotheses. Journal of Statistical Planning and Inference 138(6),
+    1521-1527. S. García, A. Fernández, J. Luengo, F. Herrera (2010).
+    Advanced nonparametric tests for multiple comparisons in the design of
+    experiments in computational intelligence and data mining. Information
+    Sciences 180, 2044-2064 (the adjusted p-values of Finner's, Li's and
+    Rom's procedures).
 
     Examples
     --------

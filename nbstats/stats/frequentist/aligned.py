@@ -17,13 +17,18 @@ from nbstats import _scipy_stats as sps
 from nbstats.results.aligned import FriedmanAlignedResult
 from nbstats.scores import NanPolicy, power_of_two_scale, score_table
 
-__all__ = ["aligned_ranks", "aligned_standard_error", "friedman_aligned"]
+__all__ = [
+    "aligned_ranks",
+    "aligned_standard_error",
+    "friedman_aligned",
+    "tie_group_starts",
+]
 
-#: Two aligned scores are tied when they differ by at most this much relative
-#: to the larger of their operands' magnitudes (see :func:`aligned_ranks`):
-#: round-off of decimal scores is about 1e-16 of them, distinct values
-#: usually differ by far more than 1e-12.
-TIE_TOLERANCE = 1e-12
+#: Round-off each score may carry from its own computation before it reaches
+#: nbstats, in units of ``eps |x|`` (eps = 2⁻⁵², so at least one unit in the
+#: last place): 64 covers, in the worst case, a mean of up to 128 folds summed
+#: in any order, and decimal scores read from text (half a unit).
+SCORE_ULPS = 64
 
 
 def friedman_aligned(
@@ -71,10 +76,14 @@ def friedman_aligned(
 
     Notes
     -----
-    Aligned scores that are equal up to round-off are tied: 0.803 − 0.75 and
-    0.845 − 0.792 are the same difference, though not in binary. scmamp's
-    ``friedmanAlignedRanksTest`` ranks the round-off instead, so on tables
-    with such ties it differs slightly (García & Herrera's 30 × 5 table:
+    Aligned scores that are equal up to the round-off of their own
+    computation are tied: 0.803 − 0.75 and 0.845 − 0.792 are the same
+    difference, though not in binary. Each value's round-off bound comes from
+    its own case (:func:`aligned_ranks`), so a case of large scores never
+    absorbs a distinct value of a small-scale case. scmamp's
+    ``friedmanAlignedRanksTest`` ranks the round-off instead, and keeps the
+    tie-free denominator even for exactly equal aligned scores, so on tables
+    with ties it differs slightly (García & Herrera's 30 × 5 table:
     T = 41.73 here, 41.69 there); on tables without ties the two agree to
     machine precision.
 
@@ -128,16 +137,29 @@ def aligned_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.nd
     """Ranks (1 = best) of the case-aligned scores, all ``kn`` together.
 
     The aligned score of cell (i, j) is ``x_ij − x̄_i``, computed as
-    ``a_ij = k x_ij − Σ_j x_ij`` (k times it, without a division). Its
-    round-off is a few units in the last place of its operands,
-    ``m_ij = k |x_ij| + Σ_j |x_ij|``, so two aligned scores ``a ≤ b`` are
-    *tied* when ``b − a ≤ 1e-12 · max(m_a, m_b)``: they agree to 12
-    significant digits of the scores they are computed from. Each tolerance
-    is set by the values' own case, never by the largest score of the table,
-    so cases of small and large scale keep their distinct values apart.
-    A group of ties is anchored at its lowest value: a value joins it only
-    when it is within the tolerance of that value, so a chain of near-equal
-    values cannot merge distinct ones.
+    ``a_ij = k x_ij − Σ_l x_il`` (k times it, without a division). Two
+    aligned scores tie only when they differ by no more than the round-off
+    of their own computations. Each value's bound comes from its own case
+    and the arithmetic that produced it: with ``m_ij = k |x_ij| + Σ_l |x_il|``
+    and ``eps = 2⁻⁵²``,
+
+    .. math::
+
+        e_{ij} = (k + 1 + 64) \\, \\varepsilon \\, m_{ij},
+
+    where ``k + 1`` bounds the rounding of ``k x_ij``, of the sum over the
+    case's k scores (in any order) and of the subtraction, and 64
+    (:data:`SCORE_ULPS`) the round-off each score may bring from its own
+    computation (each score's relative error ``δ`` moves ``a_ij`` by at most
+    ``δ m_ij``). Two values ``a ≤ b`` tie when ``b − a ≤ e_a + e_b``, the
+    sum of *their* bounds: a case of large scores cannot absorb a value of a
+    small-scale case that really differs, and exactly equal values always
+    tie.
+
+    A group of ties is a set of values that all tie pairwise, formed from the
+    lowest value up: a value (with the values exactly equal to it) joins the
+    current group when it ties every member, else it starts a new group. So
+    a chain of near-equal values never merges two values that do not tie.
 
     Examples
     --------
@@ -149,6 +171,13 @@ def aligned_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.nd
 
     >>> aligned_ranks(np.array([[0.803, 0.75], [0.845, 0.792]])).tolist()
     [[1.5, 3.5], [1.5, 3.5]]
+
+    A difference of 2e-9 in a case of scale 10⁻⁴ does not vanish beside a
+    case of scale 1000 (whose round-off is about 10⁻¹³):
+
+    >>> aligned_ranks(np.array([[1000.0003, 1000.0, 999.9997],
+    ...                         [0.0003 + 2e-9, 0.0, -0.0003 - 2e-9]])).tolist()
+    [[2.0, 3.5, 5.0], [1.0, 3.5, 6.0]]
     """
     x = np.asarray(values, dtype=float)
     # a power of two (exact: keeps ties and order) so that k x does not
@@ -158,8 +187,9 @@ def aligned_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.nd
     k = x.shape[1]
     aligned = (k * x - x.sum(axis=1, keepdims=True)).ravel()
     magnitude = (k * np.abs(x) + np.abs(x).sum(axis=1, keepdims=True)).ravel()
+    bound = (k + 1 + SCORE_ULPS) * np.finfo(float).eps * magnitude
     order = np.argsort(aligned, kind="stable")  # lowest first
-    starts = _tie_group_starts(aligned[order], TIE_TOLERANCE * magnitude[order])
+    starts = tie_group_starts(aligned[order], bound[order])
     group = np.cumsum(starts) - 1
     first = np.flatnonzero(starts)
     last = np.concatenate([first[1:], [order.size]]) - 1
@@ -169,27 +199,74 @@ def aligned_ranks(values: np.ndarray, *, higher_is_better: bool = True) -> np.nd
     return ranks.reshape(x.shape)
 
 
-def _tie_group_starts(ordered: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
-    """Where each group of ties begins among increasing ``ordered`` values:
-    a value starts a new group unless it lies within
-    ``max(its tolerance, the anchor's)`` of the group's first value."""
+def tie_group_starts(ordered: np.ndarray, bound: np.ndarray) -> np.ndarray:
+    """Where each group of ties begins among nondecreasing ``ordered`` values.
+
+    Values ``a ≤ b`` tie when ``b − a ≤ bound_a + bound_b``, and exactly
+    equal values always tie. Walking up from the lowest value, a value and
+    the values exactly equal to it join the current group when each of them
+    ties every member of the group; otherwise they start a new group. Every
+    group is therefore a set of values that tie pairwise.
+
+    Parameters
+    ----------
+    ordered : ndarray
+        Values sorted in nondecreasing order.
+    bound : ndarray
+        Each value's round-off bound (``>= 0``), in the same order.
+
+    Returns
+    -------
+    ndarray of bool
+        True where a new group begins.
+
+    Examples
+    --------
+    1.0 ties 1.5 (0.5 <= 0.3 + 0.3) and 1.5 ties 2.1, but 2.1 does not tie
+    1.0, so it starts a group of its own:
+
+    >>> tie_group_starts(np.array([1.0, 1.5, 2.1]), np.full(3, 0.3)).tolist()
+    [True, False, True]
+
+    A large bound does not let two values of small bounds merge:
+
+    >>> tie_group_starts(np.array([0.0, 1.0, 1.1]),
+    ...                  np.array([5.0, 0.01, 0.01])).tolist()
+    [True, False, True]
+    """
+    ordered = np.asarray(ordered, dtype=float)
+    bound = np.asarray(bound, dtype=float)
     starts = np.ones(ordered.size, dtype=bool)
     if ordered.size < 2:
         return starts
-    # no tolerance reaches across a gap wider than the largest of them, so
-    # only the stretches between such gaps need the walk from anchor to
-    # anchor (usually none: distinct scores differ by far more)
-    wide = np.diff(ordered) > float(tolerance.max())
-    bounds = np.flatnonzero(np.concatenate([[True], wide, [True]]))
-    for stretch in np.flatnonzero(np.diff(bounds) >= 2):
-        begin, end = bounds[stretch], bounds[stretch + 1]
-        anchor = begin
-        for j in range(begin + 1, end):
-            if ordered[j] - ordered[anchor] > max(tolerance[anchor], tolerance[j]):
-                anchor = j
-            else:
-                starts[j] = False
+    # no tie reaches across a gap wider than twice the largest bound, so only
+    # the stretches between such gaps need the walk (usually short: distinct
+    # scores differ by far more than their round-off)
+    wide = np.diff(ordered) > 2 * float(bound.max())
+    edges = np.flatnonzero(np.concatenate([[True], wide, [True]]))
+    for stretch in np.flatnonzero(np.diff(edges) >= 2):
+        _walk(ordered, bound, starts, int(edges[stretch]), int(edges[stretch + 1]))
     return starts
+
+
+def _walk(
+    ordered: np.ndarray, bound: np.ndarray, starts: np.ndarray, begin: int, end: int
+) -> None:
+    """Mark the group starts of ``ordered[begin:end]`` in ``starts``."""
+    reach = -np.inf  # min over the group's members of value + bound
+    j = begin
+    while j < end:
+        stop = j + 1  # values exactly equal to ordered[j] form one unit
+        while stop < end and ordered[stop] == ordered[j]:
+            stop += 1
+        least = float(bound[j:stop].min())
+        starts[j + 1 : stop] = False
+        if j > begin and ordered[j] - least <= reach:
+            starts[j] = False
+            reach = min(reach, ordered[j] + least)
+        else:
+            reach = ordered[j] + least
+        j = stop
 
 
 def aligned_standard_error(ranks: np.ndarray) -> float:
@@ -211,16 +288,22 @@ def aligned_standard_error(ranks: np.ndarray) -> float:
         = \\frac{2 \\sum_i \\sum_j (r_{ij} - \\bar r_i)^2}{(k - 1) n^2},
 
     the denominator of the omnibus statistic T of
-    :func:`friedman_aligned` (so ``Σ_{a<b} z_ab² = k T``, as for Friedman's
-    ranks). This is conditional on the observed ranks, and exact with ties.
+    :func:`friedman_aligned`, so the squared z-tests of all pairs add up to
+    ``Σ_{a<b} z_ab² = k T / 2`` (as they add up to ``k χ²_F / 2`` for
+    Friedman's ranks with the standard error ``sqrt(k (k + 1) / (6n))``).
+    This is conditional on the observed ranks, and exact with ties.
 
     García et al. (2010) print ``sqrt(k (n + 1) / 6)``, and scmamp's
-    ``friedmanAlignedRanksPost`` uses ``sqrt(k (kn + 1) / 6)``: the variance
-    of a mean of n ranks drawn at random from all kn, which holds only if
-    the kn ranks were a random permutation. Its expectation under the null
-    is smaller than the one above by the factor ``(kn − n)/(kn − 1)``, so
-    those z-tests reject too often (``P(p ≤ 0.05) ≈ 0.09`` at n = 10,
-    k = 3; see the migration notes on scmamp).
+    ``friedmanAlignedRanksPost`` uses ``sqrt(k (kn + 1) / 6)``: the standard
+    deviation of a difference of two means of n ranks drawn at random from
+    all kn, which holds only if the kn ranks were a random permutation. Each
+    case's aligned scores sum to zero, so its ranks spread more than k ranks
+    drawn at random and the variance above is larger on average. The ratio of
+    scmamp's variance to this one is *approximately* ``(kn − n)/(kn − 1)``;
+    it is not an identity: simulated under the null the mean ratio is
+    somewhat larger and depends on n, k and the distribution of the scores
+    (``benchmarks/bench_aligned_variance_ratio.py``; its table is in the
+    scmamp migration notes). Either way scmamp's z-tests reject too often.
 
     Examples
     --------

@@ -24,6 +24,7 @@ import warnings
 import numba
 import numpy as np
 
+from nbstats.stats.compiled import announce
 from nbstats.stats.frequentist.shaffer import shaffer_multipliers, step_down
 
 __all__ = ["EXACT_MAX_ALGORITHMS", "bergmann_hommel"]
@@ -123,3 +124,7 @@ def _exhaustive_maxima(
         for j in range(i + 1, k):
             label[j] = 0
             top[j] = top[i]
+
+
+# one line on stderr before the first compilation (nbstats.stats.compiled)
+announce(_exhaustive_maxima)

@@ -97,6 +97,7 @@ def friedman(
         n_cases=n,
         n_algorithms=k,
         tie_correction=tie_correction,
+        cases=table.index.copy(),
     )
 
 

@@ -398,6 +398,8 @@ def _pairs_result(
         pair_cases=counts_out,
         ranking=ranking,
         effect_sizes=effects_out,
+        # with missing cells: the cases at least one pair shares
+        cases=table.index[(present.sum(axis=1) >= 2)].copy(),
     )
 
 

@@ -210,6 +210,7 @@ def skillings_mack(
         method=method,
         n_resamples=resamples,
         exact=exact,
+        cases=used.index.copy(),
     )
 
 

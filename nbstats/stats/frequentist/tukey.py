@@ -139,6 +139,7 @@ def tukey_hsd(
         critical_difference=None,
         groups=nonsignificant_groups(reject_out, mean_ranks),
         n_cases=n,
+        cases=table.index.copy(),
     )
 
 

@@ -473,6 +473,7 @@ def test_with_rope_and_known_theta_equal_a_fresh_posterior(prior):
             names=("a", "b"),
             interval=interval,
             theta_draws=(before.samples_lower, before.samples_upper),
+            weights=draws,  # IDP's bounds with a rope search the placements
         )
         for name in (
             "prob_left",

@@ -5,7 +5,7 @@ The oracle is each procedure as its author defines it — decisions at a given
 α exactly when its adjusted p-value is <= α (that is what an adjusted p-value
 is). The closed forms under test are García et al.'s (2010); the decision
 rules are Finner's (1993) step-down with critical values 1 - (1 - α)^(i/m)
-and Li's (1997) two-step rule.
+and Li's (2008, J. Stat. Plann. Inference 138) two-step rule.
 """
 
 from __future__ import annotations

@@ -1,0 +1,303 @@
+"""Monte Carlo to a stated precision: draws in batches until every reported
+probability's standard error is below a target.
+
+A probability estimated from N posterior draws has the Monte Carlo standard
+error ``sqrt(p (1 - p) / N)``. A fixed N either wastes draws on pairs whose
+probabilities are near 0 or 1 (a clear winner) or leaves the others
+imprecise. With a target ``t`` (:data:`MC_TARGET` in the report and
+:func:`nbstats.analyze`), a pair's draws come in batches on a fixed schedule
+(:func:`schedule`): the first batch is ``n_samples`` draws, each further one
+doubles the draws so far, and the last stops at :func:`draws_for` ``(t)``,
+the number at which even ``p = ½`` is below ``t``. After each batch, a pair
+whose every probability (each lower and upper bound, left, rope and right)
+has an error below ``t`` stops; the others get the next batch.
+
+Every batch has a random stream of its own, derived from the seed and the
+batch's number (the first is the seed's own stream, so a pair that stops
+there has exactly the fixed-N posterior of ``n_samples`` draws): the same seed
+gives the same numbers, whatever the grouping of the pairs. A pair's
+probabilities are its batches' shares weighted by their draws (every
+probability of the signed-rank test is a share of draws,
+:mod:`~nbstats.stats.bayes.bounds`), so each batch is evaluated by the one
+engine, :meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.table`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from nbstats.stats.bayes.decision import decide_many
+from nbstats.stats.bayes.weights import DirichletWeights
+
+__all__ = [
+    "MC_TARGET",
+    "MIN_DRAWS",
+    "batch_seed",
+    "check_target",
+    "draws_for",
+    "first_draws",
+    "one_pair_draws",
+    "precise_joint",
+    "precise_table",
+    "schedule",
+]
+
+#: Default target of the Monte Carlo standard error of every reported
+#: probability (the report, :func:`nbstats.analyze`).
+MC_TARGET = 0.002
+#: Default first batch (the fewest draws of a pair) under a target.
+MIN_DRAWS = 5_000
+#: A batch's stream: the seed's spawn key, this tag, the batch's number (the
+#: chunks of a batch add their own index after it, so no stream repeats).
+_BATCH_TAG = 0x6D63  # "mc"
+
+#: The probability columns of the pairs' table a target applies to.
+PROBABILITIES = tuple(
+    f"prob_{region}_{end}"
+    for region in ("left", "rope", "right")
+    for end in ("lower", "upper")
+)
+
+
+def check_target(mc_error: object) -> float | None:
+    """``mc_error`` validated: None, or a float in (0, 0.5).
+
+    Examples
+    --------
+    >>> check_target(0.002), check_target(None)
+    (0.002, None)
+    """
+    if mc_error is None:
+        return None
+    if isinstance(mc_error, bool) or not isinstance(mc_error, (int, float)):
+        raise TypeError(
+            f"mc_error must be a number (e.g. 0.002) or None, got "
+            f"{type(mc_error).__name__}."
+        )
+    value = float(mc_error)
+    if not (0.0 < value < 0.5) or math.isnan(value):
+        raise ValueError(
+            f"mc_error must be between 0 and 0.5 (a standard error of a "
+            f"probability, e.g. 0.002), got {mc_error!r}."
+        )
+    return value
+
+
+def draws_for(target: float) -> int:
+    """The fewest draws at which every probability's standard error is below
+    ``target`` (``p = ½``: ``0.5 / sqrt(N) < target``).
+
+    Examples
+    --------
+    >>> draws_for(0.002)
+    62501
+    """
+    n = math.floor(0.25 / target**2) + 1
+    while 0.5 / math.sqrt(n) >= target:  # rounding of 0.25 / target²
+        n += 1
+    while n > 1 and 0.5 / math.sqrt(n - 1) < target:
+        n -= 1
+    return n
+
+
+def schedule(first: int, target: float) -> list[int]:
+    """The batches' sizes: ``first``, then each doubling the draws so far, up
+    to :func:`draws_for` ``(target)`` in all (a ``first`` beyond it is one
+    batch).
+
+    Examples
+    --------
+    >>> schedule(5_000, 0.002)
+    [5000, 5000, 10000, 20000, 22501]
+    """
+    sizes = [int(first)]
+    total, last = int(first), draws_for(target)
+    while total < last:
+        size = min(total, last - total)
+        sizes.append(size)
+        total += size
+    return sizes
+
+
+#: Draws of a Bayesian test without a precision target (``analyze``'s default).
+N_SAMPLES = 50_000
+
+
+def first_draws(n_samples: int | None, mc_error: float | None) -> int:
+    """Many pairs' draws: the first batch under a target (default
+    :data:`MIN_DRAWS`), else all of them (default :data:`N_SAMPLES`).
+
+    Examples
+    --------
+    >>> first_draws(None, 0.002), first_draws(None, None), first_draws(800, 0.01)
+    (5000, 50000, 800)
+    """
+    if n_samples is not None:
+        return n_samples
+    return MIN_DRAWS if check_target(mc_error) is not None else N_SAMPLES
+
+
+def one_pair_draws(n_samples: int | None, mc_error: float | None) -> int:
+    """One pair's draws: under a target, at least :func:`draws_for` it (any
+    probability that precise); else ``n_samples`` (default :data:`N_SAMPLES`).
+
+    Examples
+    --------
+    >>> one_pair_draws(None, 0.002), one_pair_draws(2000, None)
+    (62501, 2000)
+    """
+    target = check_target(mc_error)
+    if target is None:
+        return N_SAMPLES if n_samples is None else n_samples
+    return max(draws_for(target), n_samples or 0)
+
+
+def batch_seed(seed: np.random.SeedSequence, batch: int) -> np.random.SeedSequence:
+    """The stream of batch ``batch``: the seed itself for the first.
+
+    Examples
+    --------
+    >>> seed = np.random.SeedSequence(0)
+    >>> batch_seed(seed, 0) is seed, batch_seed(seed, 2).spawn_key
+    (True, (28003, 2))
+    """
+    if batch == 0:
+        return seed
+    return np.random.SeedSequence(
+        seed.entropy, spawn_key=(*seed.spawn_key, _BATCH_TAG, batch)
+    )
+
+
+def errors_of(columns: dict[str, np.ndarray], draws: np.ndarray) -> np.ndarray:
+    """Each pair's largest standard error over its probabilities (NaN
+    columns, e.g. the rope's without a rope, left out)."""
+    shares = np.column_stack([columns[key] for key in PROBABILITIES])
+    errors = np.sqrt(shares * (1 - shares) / np.asarray(draws, dtype=float)[:, None])
+    return np.nanmax(np.where(np.isnan(errors), -np.inf, errors), axis=1)
+
+
+def precise_table(
+    engine_for: Callable[[DirichletWeights], Any],
+    diffs: Callable[[np.ndarray], np.ndarray],
+    names: Sequence[tuple[str, str]],
+    *,
+    n_cases: int,
+    first: int,
+    target: float,
+    seed: np.random.SeedSequence,
+    threshold: float,
+    interval: bool,
+    out: dict[str, np.ndarray],
+    bar: Any = None,
+) -> None:
+    """The pairs' table (``PairBlocks.table``'s columns, into ``out``) with
+    draws in batches until every probability's error is below ``target``.
+
+    ``engine_for(draws)`` makes the engine (a
+    :class:`~nbstats.stats.bayes.pair_blocks.PairBlocks`) on a batch's draws;
+    ``diffs(pairs)`` gives the differences (cases × pairs) of the pairs
+    numbered ``pairs``. Besides the engine's columns, ``out`` gets
+    ``draws`` (each pair's number of draws) and ``_mc_error`` (its largest
+    standard error). Every column that depends on the draws beyond the
+    probabilities -- the credible interval and ``differs``, with ``interval``
+    -- is the first batch's.
+    """
+    k = len(names)
+    weighted = {key: np.zeros(k) for key in PROBABILITIES}
+    draws = np.zeros(k, dtype=np.int64)
+    active = np.arange(k)
+    for batch, size in enumerate(schedule(first, target)):
+        engine = engine_for(DirichletWeights(n_cases, size, batch_seed(seed, batch)))
+        pairs = active  # bound now: the closure below runs within this batch
+        found = engine.table(
+            lambda block, pairs=pairs: diffs(pairs[block]),
+            [names[i] for i in pairs],
+            threshold=threshold,
+            interval=interval and batch == 0,
+            bar=bar if batch == 0 else None,
+        )
+        if batch == 0:
+            for key, value in found.items():
+                out[key][:] = value
+        for key in PROBABILITIES:
+            weighted[key][pairs] += found[key] * size
+        draws[pairs] += size
+        shares = {key: weighted[key][pairs] / draws[pairs] for key in PROBABILITIES}
+        active = pairs[errors_of(shares, draws[pairs]) >= target]
+        if active.size == 0:
+            break
+    _finish(out, weighted, draws, threshold)
+
+
+def _finish(
+    out: dict[str, np.ndarray],
+    weighted: dict[str, np.ndarray],
+    draws: np.ndarray,
+    threshold: float,
+) -> None:
+    """The columns from the pooled shares: probabilities, their aliases, the
+    decisions (as the engine makes them) and the errors."""
+    for key in PROBABILITIES:
+        out[key][:] = weighted[key] / draws
+    for alias, key in (
+        ("prob_left", "prob_left_lower"),
+        ("prob_rope", "prob_rope_lower"),
+        ("prob_right", "prob_right_lower"),
+        ("prob_lower", "prob_right_lower"),
+        ("prob_upper", "prob_right_upper"),
+        ("_lower_left", "prob_left_lower"),
+    ):
+        if alias in out and out[alias] is not out[key]:
+            out[alias][:] = out[key]
+    lower, upper = (
+        (
+            np.round(out[f"prob_left_{end}"], 15),
+            out[f"prob_rope_{end}"],  # NaN without a rope
+            np.round(out[f"prob_right_{end}"], 15),
+        )
+        for end in ("lower", "upper")
+    )
+    out["decision"][:] = decide_many(*lower, threshold, upper=upper)
+    out["draws"] = draws
+    out["_mc_error"][:] = errors_of(out, draws)
+
+
+def joint_error(statements: Any, n_samples: int) -> float:
+    """The largest standard error of the joint procedure's shares (every
+    statement's ``prob`` and ``joint``)."""
+    shares = np.concatenate(
+        [statements[key].to_numpy(dtype=float) for key in ("prob", "joint")]
+    )
+    if shares.size == 0:
+        return 0.0
+    return float(np.sqrt(shares * (1 - shares) / n_samples).max())
+
+
+def precise_joint(run: Callable[[int], Any], first: int, target: float) -> Any:
+    """The joint procedure (``run(draws)``, a :class:`BayesPosthocResult`) on
+    ``first`` draws, and again on :func:`draws_for` ``(target)`` draws when a
+    share's error is not below ``target`` (the joint shares of the long
+    prefixes pass through ½, so there is no point in smaller steps). When
+    ``first`` is more than half of those draws, it runs once, on them.
+
+    Examples
+    --------
+    >>> import types, pandas as pd
+    >>> def run(draws):
+    ...     shares = pd.Series([0.5])
+    ...     return types.SimpleNamespace(statements=pd.DataFrame(
+    ...         {"prob": shares, "joint": shares}), n_samples=draws)
+    >>> precise_joint(run, 5_000, 0.002).n_samples
+    62501
+    """
+    last = draws_for(target)
+    if 2 * first > last:  # a second run would cost more than the first saves
+        return run(max(first, last))
+    result = run(first)
+    if joint_error(result.statements, first) < target:
+        return result
+    return run(last)
