@@ -256,6 +256,8 @@ def _report_keywords(
         keywords["score_unit"] = args.score_unit
     if getattr(args, "core", False):
         keywords["core_only"] = True
+    if getattr(args, "venue", None) is not None:
+        keywords["venue"] = args.venue
     if args.seed is not None:
         keywords["random_state"] = None if args.seed == "random" else args.seed
     aliases = _alias_option(args, command)

@@ -223,6 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_options(report, {"--output": {"metavar": "FILE"}}, "-o")
     add_options(report, {"--format": {"choices": ["html", "pdf", "tex", "ipynb"]}})
     add_options(report, {"--core": {"action": "store_true"}})
+    add_options(
+        report, {"--venue": {"choices": ["article", "twocolumn", "ieee", "acm"]}}
+    )
     analyze = _subparser(
         commands,
         "analyze",

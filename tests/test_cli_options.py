@@ -87,6 +87,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "hierarchical": "--hierarchical",
         "score_unit": "--score-unit",
         "core_only": "--core",
+        "venue": "--venue",
     }
     keywords = set(inspect.signature(nbstats.report.report).parameters)
     assert keywords - {"scores", "path"} == set(keyword_options)
@@ -358,3 +359,12 @@ def test_runs_reaches_the_report(tmp_path, calls, capsys):
     [(_, _, kwargs)] = calls
     assert kwargs["runs"] == 2
     assert kwargs["fold"] == ["run", "fold"]
+
+
+def test_venue_is_a_report_option_with_the_venues():
+    from nbstats.results.venues import VENUES
+
+    report = subparsers()["report"]
+    (action,) = [a for a in report._actions if "--venue" in a.option_strings]
+    assert list(action.choices) == list(VENUES)
+    assert "article (one column, 10 pt; default)" in " ".join(action.help.split())

@@ -205,7 +205,12 @@ csv           the score CSV, wide or long (see 'data' below), or a score source:
               states the rope in it (default: "in the scores' units")
 --core        write only the part that goes into a paper: the ranked summary,
               Figure 1 (the critical-difference diagram) and the results
-              paragraph, two PDF pages up to 100 algorithms
+              paragraph, two PDF pages up to about 42 algorithms
+--venue       the paper venue the tables are set for, in the report and the
+              files beside it: article (one column, 10 pt; default),
+              twocolumn (article, two columns), ieee (IEEEtran conference),
+              acm (acmart sigconf); in two columns a table fits the column or
+              spans both (table*), never a longtable
 --hierarchical  per-fold data with --runs: also the Bayesian hierarchical test
               across data sets (Corani et al. 2017) of the first three pairs;
               tens of seconds a pair; needs pip install 'nbstats[hierarchical]'

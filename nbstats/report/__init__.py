@@ -72,6 +72,7 @@ def build_report(
     hierarchical: bool = False,
     score_unit: str | None = None,
     core_only: bool = False,
+    venue: str = "article",
 ) -> Path:
     """Write a report of the comparison of algorithms on a score table.
 
@@ -241,8 +242,16 @@ def build_report(
         it, the rope is "±1 in the scores' units".
     core_only : bool
         Write only the answer-first part (the summary table, Figure 1, the
-        results paragraph and its references): two PDF pages up to 100
-        algorithms (see the reports guide for the layout rule).
+        results paragraph and its references): two PDF pages while Table 1
+        fits one page's float, about 42 algorithms (see the reports guide).
+    venue : str
+        The paper venue the tables are set for: ``"article"`` (one column,
+        10 pt; default), ``"twocolumn"`` (article, two columns), ``"ieee"``
+        (IEEEtran conference) or ``"acm"`` (acmart sigconf). The report and
+        the files beside it (``<stem>_tables/``, ``<stem>_core/``) take the
+        same tables, each the ``to_latex(venue=...)`` of its result: in a
+        two-column venue a table fits the column or spans both (``table*``),
+        and a long one is split into floats, never a ``longtable``.
 
     Returns
     -------
@@ -311,6 +320,7 @@ def build_report(
         hierarchical=hierarchical,
         score_unit=score_unit,
         core_only=core_only,
+        venue=venue,
     )
     export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
@@ -367,6 +377,7 @@ def _prepare(
     hierarchical: bool,
     score_unit: str | None,
     core_only: bool,
+    venue: str,
 ) -> tuple[Any, Any]:
     """The table the report embeds and its validated settings.
 
@@ -410,6 +421,7 @@ def _prepare(
         hierarchical=hierarchical,
         score_unit=score_unit,
         core_only=core_only,
+        venue=venue,
         n_given=len(given.table),
     )
     # before the notebook: a size its analyses cannot finish in the memory

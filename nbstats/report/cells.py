@@ -47,6 +47,7 @@ from nbstats.report.display import (  # noqa: F401  (the cells call them)
     ref,
     start,
     table,
+    table_latex,
 )
 from nbstats.report.folds import (  # noqa: F401  (the cells call them)
     fold_design_text,
@@ -64,14 +65,14 @@ from nbstats.report.methods import CHI2_F, F_F, Paragraph
 from nbstats.report.notebook import read_scores  # noqa: F401  (the cells call it)
 from nbstats.report.plackett_luce import plackett_luce_section  # noqa: F401
 from nbstats.report.settings import unpickled  # noqa: F401  (the cells call it)
-from nbstats.report.tables import frame_table, paper_latex, result_table
+from nbstats.report.tables import frame_table, result_table
 from nbstats.report.two_sample import (  # noqa: F401  (the cells call them)
     bayes_two_sample,
     prior_text,
     two_sample,
 )
-from nbstats.results import render
 from nbstats.results.number_policy import format_number
+from nbstats.results.table_model import from_frame
 from nbstats.stats.bayes.decision import FRIEDMAN_DEFAULT_S
 
 #: In the compact layout, a pairwise table in the text holds the neighbours in
@@ -159,7 +160,7 @@ def omnibus(
             f"p {_p(friedman.f_pvalue)}",
             "rejected" if friedman.f_pvalue <= alpha else "not rejected",
         ]
-        files["friedman.tex"] = friedman.to_latex(label="tab:friedman")
+        files["friedman.tex"] = table_latex(friedman.table_model(label="tab:friedman"))
     if skillings_mack is not None:
         sm = skillings_mack
         cases["Skillings–Mack T"] = sm.n_cases
@@ -190,7 +191,9 @@ def omnibus(
             format_number(bf.credibility, "probability"),
             "differ" if bf.reject else "no evidence",
         ]
-        files["bayes_friedman.tex"] = bf.to_latex(label="tab:bayes-friedman")
+        files["bayes_friedman.tex"] = table_latex(
+            bf.table_model(label="tab:bayes-friedman")
+        )
     para.add("See ", ref("tab:omnibus"), ".")
     paragraph(para)
     frame = pd.DataFrame.from_dict(
@@ -220,15 +223,8 @@ def omnibus(
             "equal mean ranks) exceeds that level"
         )
     caption += "."
-    latex = render.latex_table(frame, caption=caption, label="tab:omnibus")
-    table(
-        "tab:omnibus",
-        caption,
-        html_table=render.html_table(frame),
-        latex=latex,
-        plain=frame.to_string(),
-        files={"omnibus.tex": paper_latex(frame, caption, "tab:omnibus"), **files},
-    )
+    model = from_frame(frame, caption=caption, label="tab:omnibus")
+    table(model, files={"omnibus.tex": None, **files})
 
 
 def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:

@@ -27,10 +27,8 @@ from nbstats.report.data import csv_text
 from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
 from nbstats.report.methods import rope_text
 from nbstats.report.references import Paragraph, cite
-from nbstats.report.tables import paper_latex
-from nbstats.report.typeset import fit_width
-from nbstats.results import render, render_text
 from nbstats.results.number_policy import format_number, format_relation
+from nbstats.results.table_model import Table, from_frame
 
 __all__ = [
     "MAX_NAMED",
@@ -132,82 +130,12 @@ def power_warning(nemenyi: Any, n_cases: int) -> str:
     )
 
 
-#: Above this many algorithms the core's table is set in 8 pt and its
-#: critical-difference diagram drawn shorter, so that the core fits two pages.
+#: Above this many algorithms the critical-difference diagram is drawn
+#: shorter, names in 8 pt, so that the core fits two pages.
 DENSE_ABOVE = 25
 
-#: Above this many algorithms (and up to :data:`HALVES_UP_TO`) the PDF's
-#: Table 1 is set in two halves side by side, naming the algorithms as the
-#: figures do, so that the core keeps to two pages.
+#: Above this many algorithms the diagram's names are set solid.
 HALVES_ABOVE = 50
-
-#: The most algorithms whose halves (50 rows each) fit one page; a longer
-#: Table 1 breaks across pages as a long table, and the core takes more than
-#: two pages.
-HALVES_UP_TO = 100
-
-
-def _dense(latex: str) -> str:
-    """A fitted long table (:func:`~nbstats.report.typeset.fit_width`) set in
-    8 pt with tighter rows."""
-    for size in ("\\small", "\\footnotesize"):
-        latex = latex.replace(f"\\begingroup{size}", "\\begingroup\\scriptsize", 1)
-    return latex.replace(
-        "\\begingroup", "\\begingroup\\renewcommand{\\arraystretch}{0.92}", 1
-    )
-
-
-def _stacked_headers(tabular: str) -> str:
-    """A booktabs tabular whose headers of two or more words are set on two
-    lines ("mean" over "rank"), so that a number column is no wider than its
-    numbers."""
-    lines = tabular.splitlines()
-    row = lines.index("\\toprule") + 1
-    cells = lines[row].removesuffix(" \\\\").split(" & ")
-    for j, cell in enumerate(cells):
-        first, _, rest = cell.strip().partition(" ")
-        if rest:
-            cells[j] = (
-                f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{first}\\\\{rest}\\end{{tabular}}"
-            )
-    lines[row] = " & ".join(cells) + " \\\\"
-    return "\n".join(lines)
-
-
-def _halves_latex(
-    frame: pd.DataFrame,
-    caption: str,
-    kinds: Mapping[str, str],
-    aliases: Mapping[str, str] | None,
-) -> str:
-    """Table 1 of many algorithms for the PDF: two tabulars side by side in
-    8 pt under one caption, in a float of at most 50 rows (it fits a page, and
-    the results paragraph flows around it). The names are those of the figures
-    (an alias where a name is long, with the key under the table); the mean
-    score gives way when P(best) and the expected rank are there, so that
-    each half fits half the text width."""
-    shown = frame.drop(columns=["name"], errors="ignore")
-    if "P(best)" in shown:
-        shown = shown.drop(columns="mean score")
-    middle = -(-len(shown) // 2)
-    halves = [
-        _stacked_headers(render.latex_table(part, float_env=False, kinds=dict(kinds)))
-        for part in (shown.iloc[:middle], shown.iloc[middle:])
-    ]
-    keyed = [(a, n) for n, a in (aliases or {}).items() if a != n]
-    key = ""
-    if keyed:
-        entries = "; ".join(
-            f"{render.escape_latex(a)}: {render.breakable_latex(n)}" for a, n in keyed
-        )
-        key = f"\\par\\raggedright Aliases: {entries}.\\par"
-    return (
-        "\\begin{table}[!t]\\centering\\scriptsize\\setlength{\\tabcolsep}{3pt}"
-        "\\renewcommand{\\arraystretch}{0.84}\\captionsetup{font=scriptsize}\n"
-        f"\\caption{{{render.breakable_latex(caption)}}}\\label{{tab:core}}\n"
-        f"{halves[0].strip()}\\hfill{halves[1].strip()}\n"
-        f"{key}\\end{{table}}\n"
-    )
 
 
 def _cd_axes(nemenyi: Any, m: int) -> Any:
@@ -282,7 +210,6 @@ def _summary_caption(
     plackett_luce: Any,
     higher_is_better: bool,
     runs: bool = False,
-    halves: bool = False,
     cases: tuple[str, str] | None = None,
     missing_of: int | None = None,
 ) -> str:
@@ -300,8 +227,7 @@ def _summary_caption(
         f"The {m} algorithms by mean rank {ranked}1 = best; "
         f"{direction} scores are better)"
     )
-    if not halves or plackett_luce is None:  # (the halves make room for P(best))
-        caption += ", with their mean score"
+    caption += ", with their mean score"
     if nemenyi is not None:
         caption += (
             "; group: algorithms that share a letter are not significantly "
@@ -321,27 +247,15 @@ def _summary_caption(
     return caption + "."
 
 
-def _core_table(
-    shown: pd.DataFrame,
-    caption: str,
-    kinds: Mapping[str, str],
-    *,
-    latex: str,
-    paper: str,
-    data: pd.DataFrame,
-) -> None:
-    """Table 1 in the report (``shown``, ``latex``), beside it for
-    ``\\input`` (``paper``: core.tex and the core's summary.tex) and as
+def _core_table(model: Table, data: pd.DataFrame) -> None:
+    """Table 1: in the report, beside it for ``\\input`` (core.tex and the
+    core's summary.tex: the same LaTeX, for the report's venue) and as
     ``data`` (summary.csv, defused like every CSV a report writes:
     :func:`nbstats.report.data.csv_text`)."""
     table(
-        "tab:core",
-        caption,
-        html_table=render.html_table(shown, kinds=kinds),
-        latex=latex,
-        plain=render_text.text_table(shown, kinds=kinds),
-        files={"core.tex": paper},
-        core={"summary.tex": paper, "summary.csv": csv_text(data)},
+        model,
+        files={"core.tex": None},
+        core={"summary.tex": None, "summary.csv": csv_text(data)},
     )
 
 
@@ -423,20 +337,10 @@ def core(
     }
     kinds = {k: v for k, v in kinds.items() if k in frame}
     shown = _named_in_full(frame)
-    latex = render.latex_table(shown, caption=caption, label="tab:core", kinds=kinds)
-    paper = paper_latex(shown, caption, "tab:core", kinds)
-    if HALVES_ABOVE < m <= HALVES_UP_TO:
-        halves = _summary_caption(
-            m, n, nemenyi, plackett_luce, higher_is_better, runs, True, table_cases,
-            missing_of,
-        )  # fmt: skip
-        latex = _halves_latex(frame, halves, kinds, aliases)
-    elif m > DENSE_ABOVE:
-        latex = _dense(fit_width(latex))
     data = frame
     if letters is not None:
         data = frame.assign(group=letters.letters.reindex(frame.index).to_numpy())
-    _core_table(shown, caption, kinds, latex=latex, paper=paper, data=data)
+    _core_table(from_frame(shown, kinds, caption=caption, label="tab:core"), data)
     # the paragraph names every algorithm in full, as Table 1 does
     full = _by_alias(aliases)
     if full and letters is not None:
@@ -529,9 +433,7 @@ def core_two(
         f"(1 = best; {direction} scores are better) and mean score."
     )
     kinds = {"mean rank": "rank"}
-    latex = render.latex_table(frame, caption=caption, label="tab:core", kinds=kinds)
-    paper = paper_latex(frame, caption, "tab:core", kinds)
-    _core_table(frame, caption, kinds, latex=latex, paper=paper, data=frame)
+    _core_table(from_frame(frame, kinds, caption=caption, label="tab:core"), frame)
     para = Paragraph()
     if wilcoxon is not None:
         different = wilcoxon.pvalue <= alpha

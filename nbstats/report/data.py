@@ -16,9 +16,9 @@ import pandas as pd
 
 from nbstats.report.display import _and, paragraph, table
 from nbstats.report.methods import Paragraph
-from nbstats.report.typeset import html_breaks, latex_longtable
 from nbstats.results.number_policy import format_column
-from nbstats.results.render import escape_latex
+from nbstats.results.render import name_html
+from nbstats.results.table_model import Cell, Table
 
 #: Above this many algorithms the score table leaves out the rank of every
 #: score (the mean ranks stay), in HTML and LaTeX.
@@ -256,7 +256,7 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
         + "</tfoot></table>"
     )
 
-    latex = _scores_latex(
+    model = _scores_model(
         scores,
         names=names,
         index_name=index_name,
@@ -264,20 +264,10 @@ def scores_table(scores: pd.DataFrame, *, higher_is_better: bool = True) -> None
         bold=bold.tolist(),
         mean_cells=mean_cells,
         mean_bold=mean_bold,
-        higher_is_better=higher_is_better,
+        caption=caption,
         n_cases=len(scores) + left_out,
     )
-    plain = pd.DataFrame(cells, index=scores.index, columns=names)
-    if left_out:
-        plain.loc[f"… {left_out:,} more"] = [""] * len(names)
-    plain.loc["mean rank"] = mean_cells
-    table(
-        "tab:scores",
-        caption,
-        html_table=html_table,
-        latex=latex,
-        plain=plain.to_string(),
-    )
+    table(model, html_table=html_table)
 
 
 #: Header characters (a name counted at least 6 and at most LONG_NAME
@@ -303,7 +293,7 @@ def _head_html(name: str, *, vertical: bool) -> str:
     if vertical:
         return (
             '<th class="nbstats-vertical">'
-            f'<span class="nbstats-vertical-name">{html.escape(name)}</span></th>'
+            f'<span class="nbstats-vertical-name">{name_html(name)}</span></th>'
         )
     return f"<th>{_name_html(name)}</th>"
 
@@ -330,7 +320,7 @@ def _name_html(name: str) -> str:
     """An escaped name; a long one in a box that wraps at 9em (the CSS)."""
     if len(name) <= LONG_NAME:
         return html.escape(name)
-    return f'<span class="nbstats-name">{html_breaks(html.escape(name))}</span>'
+    return f'<span class="nbstats-name">{name_html(name)}</span>'
 
 
 def _scores_caption(
@@ -372,7 +362,7 @@ def _left_out(n: int) -> str:
     )
 
 
-def _scores_latex(
+def _scores_model(
     scores: pd.DataFrame,
     *,
     names: list[str],
@@ -381,30 +371,33 @@ def _scores_latex(
     bold: list[list[bool]],
     mean_cells: list[str],
     mean_bold: list[bool],
-    higher_is_better: bool,
-    n_cases: int | None = None,
-) -> str:
-    """The score table in LaTeX, laid out by :func:`latex_longtable`: across
-    pages when it has many cases, names wrapping when they are long, and in
-    column blocks of as many algorithms as fit the line when it is wide."""
-
-    def t(text: str, strong: bool) -> str:
-        text = escape_latex(text)
-        return f"\\textbf{{{text}}}" if strong else text
-
-    with_ranks = any(" (" in c for row in cells for c in row)
-    caption = _scores_caption(
-        (n_cases or len(scores), scores.shape[1]),
-        higher_is_better,
-        with_ranks=with_ranks,
-    )
-    header = [escape_latex(index_name), *(escape_latex(n) for n in names)]
-    rows: list[list[str] | None] = [
-        [escape_latex(case)] + [t(c, b) for c, b in zip(row, brow, strict=True)]
+    caption: str,
+    n_cases: int,
+) -> Table:
+    """The score table's model: a row per case (scores, with their ranks),
+    the best of each in bold, and under a rule the mean ranks."""
+    header = (Cell(index_name), *(Cell(n) for n in names))
+    rows = [
+        (
+            Cell(str(case), "name"),
+            *(Cell(c, "score", bold=b) for c, b in zip(row, brow, strict=True)),
+        )
         for case, row, brow in zip(scores.index, cells, bold, strict=True)
     ]
-    rows.append(None)
     rows.append(
-        ["mean rank"] + [t(c, b) for c, b in zip(mean_cells, mean_bold, strict=True)]
+        (
+            Cell("mean rank", "name"),
+            *(
+                Cell(c, "rank", bold=b)
+                for c, b in zip(mean_cells, mean_bold, strict=True)
+            ),
+        )
     )
-    return latex_longtable(escape_latex(caption), "tab:scores", header, rows)
+    return Table(
+        header,
+        tuple(rows),
+        caption=caption,
+        label="tab:scores",
+        n_cases=n_cases,
+        rules=frozenset({len(rows) - 1}),
+    )

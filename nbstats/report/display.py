@@ -17,14 +17,18 @@ from typing import Any
 
 from nbstats.report.inprocess import capture
 from nbstats.report.methods import Alt, Paragraph
-from nbstats.report.typeset import (  # noqa: F401  (data.py and the tests use them)
-    break_points,
-    fit_width,
-    html_breaks,
-    latex_longtable,
-    mark_name_columns,
+from nbstats.results import table_model
+from nbstats.results.render import (
+    format_pvalue,
+    format_value,
+    table_html,
+    to_html,
+    to_latex,
 )
-from nbstats.results.render import format_pvalue, format_value, to_html, to_latex
+from nbstats.results.render_latex import REPORT_PAGE
+from nbstats.results.render_latex import latex as render_latex
+from nbstats.results.table_model import Table
+from nbstats.results.venues import Venue, get_venue
 
 
 class _Numbers:
@@ -47,18 +51,25 @@ _NUMBERS = _Numbers()
 #: HTML, PDF for LaTeX; a report exports to one of them, the notebook to both.
 _FIGURE_FORMATS: list[str] = ["svg", "pdf"]
 
+#: The venue the report's tables are set for (by :func:`start`): the PDF
+#: report, ``<stem>_tables/`` and ``<stem>_core/`` take the same LaTeX.
+_VENUE: list[Venue] = [get_venue("article")]
+
 
 def start(
     *,
     tables: Sequence[str] = (),
     figures: Sequence[str] = (),
     figure_formats: Sequence[str] = ("svg", "pdf"),
+    venue: str = "article",
 ) -> None:
     """First cell of a report: number the floats; vector figure formats.
 
     ``figure_formats``: what :func:`figure` writes, ``"svg"`` (the HTML
     report) and/or ``"pdf"`` (LaTeX); a report writes only what its export
-    uses, since saving large figures costs seconds.
+    uses, since saving large figures costs seconds. ``venue``: the venue
+    every table is set for (:func:`nbstats.results.venues.get_venue`), in the
+    report and in the files beside it.
     """
     import warnings
 
@@ -67,6 +78,7 @@ def start(
     _NUMBERS.tables = list(tables)
     _NUMBERS.figures = list(figures)
     _FIGURE_FORMATS[:] = list(figure_formats)
+    _VENUE[:] = [get_venue(venue)]
     # figures in the LaTeX document's font (Latin Modern) when they go into
     # one, without titles (the report captions them), laid out at the width
     # they are printed at
@@ -123,31 +135,42 @@ def paragraph(para: Paragraph, css_class: str = "nbstats-text") -> None:
     )
 
 
+def table_latex(model: Table) -> str:
+    """``model``'s LaTeX for the report's venue (set by :func:`start`): what
+    the files beside the report hold, the ``to_latex(venue=...)`` of a
+    result."""
+    return render_latex(model, _VENUE[0])
+
+
 def table(
-    label: str,
-    caption: str,
+    model: Table,
     *,
-    html_table: str,
-    latex: str,
-    plain: str,
-    files: dict[str, str] | None = None,
-    core: dict[str, str] | None = None,
+    html_table: str | None = None,
+    files: dict[str, str | None] | None = None,
+    core: dict[str, str | None] | None = None,
 ) -> None:
     """Display a numbered table with its caption (above it).
 
-    ``caption`` is text, or a :class:`~nbstats.results.render.Label` with its
-    own HTML. ``latex`` is the whole float (``to_latex(caption=...,
-    label=label)``), which :func:`~nbstats.report.typeset.fit_width` sets as a
-    longtable that fits the page; a longtable is kept as it is. ``html_table``
-    goes in a box that scrolls sideways if the table is wider than the column;
-    a column of long names in it wraps (:func:`mark_name_columns`). ``files``
-    maps file names to the LaTeX tables a ``.tex`` export writes next to the
-    report (default: this table, as given, as ``<label>.tex``). ``core``
-    maps file names to the text every report writes in ``<report>_core/``
-    (the answer-first part, for a paper's ``\\input``).
+    ``model`` (:mod:`nbstats.results.table_model`; its label numbers it) is
+    drawn by the renderers: HTML (:func:`~nbstats.results.render.table_html`,
+    unless ``html_table`` gives the table's own), LaTeX (for the report's
+    page, :data:`~nbstats.results.render_latex.REPORT_PAGE`, and for the
+    venue of the files beside it, :func:`table_latex`) and text. The HTML
+    goes in a box that scrolls sideways if the table is wider than the
+    column. ``files``: the files a ``.tex`` export writes next to the report
+    (default ``<label>.tex``: the table's LaTeX); ``core``: the files every
+    report writes in ``<report>_core/`` (the answer-first part, for a paper's
+    ``\\input``); in both, a value of None stands for the table's LaTeX.
     """
+    label = model.label or ""
+    caption = model.caption
+    latex = table_latex(model)
+    # the PDF report is a document of its own (A4, 11 pt): the same model by
+    # the same renderer, set for its page
+    page = render_latex(model, REPORT_PAGE)
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
+    inner = html_table if html_table is not None else table_html(model)
     markup = (
         f'<figure class="nbstats-float nbstats-table-float" id="{anchor}">'
         f'<figcaption><span class="nbstats-label">Table {n}.</span> '
@@ -155,24 +178,26 @@ def table(
         # the box scrolls sideways when the table is wider than the column;
         # focusable, so that a keyboard scrolls it too
         '<div class="nbstats-table-wrap" role="region" tabindex="0" '
-        f'aria-label="Table {n}">'
-        f"{html_breaks(mark_name_columns(html_table))}</div>"
+        f'aria-label="Table {n}">{inner}</div>'
         "</figure>"
     )
     name = label.split(":", 1)[1]
+    files = files if files is not None else {f"{name}.tex": None}
+    files = {k: latex if v is None else v for k, v in files.items()}
+    core_files = {k: latex if v is None else v for k, v in (core or {}).items()}
     _display(
         {
             "text/html": markup,
-            "text/latex": fit_width(latex),
-            "text/plain": f"Table {n}. {caption}\n{plain}",
+            "text/latex": page,
+            "text/plain": f"Table {n}. {caption}\n{table_model.text(model)}",
         },
         {
             "nbstats": {
                 "kind": "table",
                 "label": label,
                 "number": n,
-                "files": files if files is not None else {f"{name}.tex": latex},
-                **({"core_files": core} if core else {}),
+                "files": files,
+                **({"core_files": core_files} if core_files else {}),
             }
         },
     )
@@ -338,10 +363,6 @@ def _rasterize_large_meshes(fig: Any) -> None:
         for collection in ax.collections:
             if isinstance(collection, QuadMesh) and collection.get_array().size > 400:
                 collection.set_rasterized(True)
-
-
-#: The name earlier versions (and tests) use.
-_fit_width = fit_width
 
 
 def _and(names: Sequence[str]) -> str:

@@ -237,8 +237,9 @@ def cited_keys(nb: Any) -> list[str] | None:
 
 def _table_file(name: str, latex: str, folder: str) -> str:
     needs = {
-        "longtable": "\\begin{longtable}" in latex,
-        "xltabular": "\\begin{xltabular}" in latex,
+        "tabularx": "\\begin{tabularx}" in latex,
+        "xltabular": "\\begin{xltabular}" in latex or "\\begin{longtable}" in latex,
+        "supertabular": "\\begin{supertabular}" in latex,
         "graphicx": "\\resizebox" in latex or "\\rotatebox" in latex,
         "amsmath": "\\text{" in latex,
     }

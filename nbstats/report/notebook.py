@@ -366,6 +366,7 @@ report.start(
     tables={nb.tables!r},
     figures={nb.figures!r},
     figure_formats={tuple(figure_formats)!r},
+    venue={settings.venue!r},  # the paper venue every table is set for
 )
 """.strip("\n"),
         metadata={"tags": [HIDE_INPUT]},

@@ -171,6 +171,8 @@ class ReportSettings:
     score_unit: str | None = None
     #: only the answer-first part: summary table, Figure 1, results paragraph
     core_only: bool = False
+    #: the venue the tables are set for (nbstats.results.venues)
+    venue: str = "article"
 
 
 def pair_draws(n_algorithms: int) -> int:
@@ -220,6 +222,7 @@ def make_settings(
     hierarchical: bool = False,
     score_unit: str | None = None,
     core_only: bool = False,
+    venue: object = "article",
     n_given: int | None = None,
 ) -> ReportSettings:
     """Check every report argument; clear ``ValueError``/``TypeError`` otherwise
@@ -289,6 +292,14 @@ def make_settings(
         score_unit = check_title(score_unit, what="score_unit")
     if not isinstance(core_only, (bool, np.bool_)):
         raise TypeError(f"core_only must be True or False, got {core_only!r}.")
+    from nbstats.results.venues import VENUES, get_venue
+
+    venue_name = get_venue(venue).name
+    if venue_name not in VENUES:
+        raise ValueError(
+            f"a report's venue must be one of {', '.join(map(repr, VENUES))} (its "
+            f"notebook names it), not the Venue {venue_name!r}."
+        )
     return ReportSettings(
         title=title,
         analyses=tuple(a for a in ANALYSES if a in chosen),
@@ -315,6 +326,7 @@ def make_settings(
         ),
         score_unit=score_unit,
         core_only=bool(core_only),
+        venue=venue_name,
     )
 
 

@@ -22,6 +22,9 @@ import pandas as pd
 from nbstats.results import render, render_text
 from nbstats.results.methods_text import MethodsContext
 from nbstats.results.prose import Paragraph
+from nbstats.results.render_latex import latex as render_latex
+from nbstats.results.table_model import Table, from_frame, from_scalars
+from nbstats.results.venues import Venue
 
 #: A ``to_frame()`` column -> the attribute it holds, where the names differ.
 _ATTRIBUTE_OF = {"a": "name_a", "b": "name_b"}
@@ -123,14 +126,18 @@ class Result:
         label: str | None = None,
         digits: int = 4,
         fit: bool = True,
+        venue: str | Venue = "article",
     ) -> str:
-        r"""A booktabs table a paper can ``\input``.
+        r"""A booktabs table a paper can ``\input``, fitted to a venue.
 
-        It fits a 10pt article's text width and its pages (see
-        :func:`nbstats.results.render.latex_table`): long names wrap, a wide
-        table is set smaller or split into parts, a long one is a
-        ``longtable``. Needs ``booktabs`` (and ``longtable`` for a long
-        table); compiles under pdflatex and xelatex. Numbers follow the
+        The result's table model (:meth:`table_model`) drawn by the LaTeX
+        renderer (:func:`nbstats.results.render_latex.latex`): it fits the
+        venue's column (a two-column venue: else both columns, ``table*``),
+        long names wrap in ``X`` columns, a wide table is set smaller or split
+        into blocks of columns, a long one is a ``longtable`` in one column
+        and several floats "(continued)" in two. Needs ``booktabs`` (and
+        ``tabularx`` / ``xltabular`` when names wrap or it is long);
+        compiles under pdflatex and xelatex. Numbers follow the
         number policy of :mod:`nbstats.results.number_policy` (p-values ``0.026``
         or ``$<$ 0.001``, minus signs ``$-$``), headers are in words.
 
@@ -144,8 +151,12 @@ class Result:
             Ignored (kept for compatibility): decimals follow the number
             policy.
         fit : bool
-            Fit the page (default); ``False`` gives the plain table at its
+            Fit the venue (default); ``False`` gives the plain table at its
             natural width, as one float.
+        venue : str or Venue
+            ``"article"`` (one column, 10 pt; default), ``"twocolumn"``,
+            ``"ieee"`` (IEEEtran conference), ``"acm"`` (acmart sigconf), or a
+            :class:`~nbstats.results.venues.Venue`.
 
         Returns
         -------
@@ -164,17 +175,33 @@ class Result:
         F p-value = 0.020.}
         """
         del digits
+        return render_latex(
+            self.table_model(caption=caption, label=label), venue, fit=fit
+        )
+
+    def table_model(self, *, caption: object = None, label: str | None = None) -> Table:
+        """The result's table, built once (:mod:`nbstats.results.table_model`):
+        what ``to_latex()``, the report and its files draw.
+
+        Parameters
+        ----------
+        caption : str or Label, optional
+            Defaults to the result's title and its key figures, as sentences.
+        label : str, optional
+
+        Returns
+        -------
+        Table
+            Its rows (``to_frame()``, numbers by the number policy), or its
+            key figures when it has no rows.
+        """
         table = self._table()
         if caption is None:
             caption = self._caption()
         kinds = self._kinds()
         if table is None or not len(table):
-            return render.latex_scalars(
-                self._scalars(), caption=caption, label=label, fit=fit, kinds=kinds
-            )
-        return render.latex_table(
-            table, caption=caption, label=label, fit=fit, kinds=kinds
-        )
+            return from_scalars(self._scalars(), kinds, caption=caption, label=label)
+        return from_frame(table, kinds, caption=caption, label=label)
 
     def _caption(self) -> render.Label:
         """The title and its key figures, as sentences: "Friedman test: ….

@@ -344,6 +344,9 @@ def tie_relations(latex: str) -> str:
     return _RELATION.sub(r"~\1~", latex)
 
 
+_HAT = "\u0302"  # combining circumflex accent
+
+
 def escape_latex(text: object) -> str:
     r"""Write ``text`` for LaTeX: escape ``_ % & # $ { } ~ ^ \`` and typeset symbols.
 
@@ -385,6 +388,8 @@ def escape_latex(text: object) -> str:
     $\chi^{2}$ $\approx$ 9.3, $\alpha$ = 0.05, R$^{+}$ $-$ R$^{-}$
     >>> print(escape_latex("λ-SVM vs Ελληνικά"))  # a Greek word stays text
     $\lambda$-SVM vs Ελληνικά
+    >>> print(escape_latex("max R\u0302 = 1.02"))  # a hat on a letter
+    max \^{R} = 1.02
     >>> print(escape_latex("[2pt]k--NN*"))  # no option, no star, no en dash
     {[}2pt{]}k-{}-NN{*}
     """
@@ -411,7 +416,13 @@ def escape_latex(text: object) -> str:
             math_run.clear()
 
     for index, ch in enumerate(text):
-        if _in_greek_word(text, index):
+        if ch == _HAT:  # set with the letter before it (below)
+            continue
+        if index + 1 < len(text) and text[index + 1] == _HAT and ch.isascii():
+            # a letter with a combining circumflex (R̂): pdflatex has no glyph
+            close_math()
+            out.append(f"\\^{{{_LATEX_SPECIAL.get(ch, ch)}}}")
+        elif _in_greek_word(text, index):
             # a Greek word in a name stays text (the template's fonts have
             # it): math letters would break the word and its copied text
             close_math()

@@ -14,13 +14,14 @@ its light and dark themes, and inherit the page's colours elsewhere.
 
 LaTeX tables (:func:`latex_table`, :func:`latex_scalars`, every result's
 ``to_latex()``) need only booktabs and compile under pdflatex and xelatex;
-with ``fit=True`` long names wrap so that the table fits a 10pt article.
+with ``fit=True`` they fit a venue (``venue="article"``, ``"ieee"`` …).
 
 How numbers are written (fixed decimals per column by kind, p-values
 ``0.012`` / ``< 0.001``, true minus signs) is the number policy of
 :mod:`nbstats.results.number_policy`, built on
 :mod:`nbstats.results.formatting`; their functions are re-exported here. How a
-LaTeX table fits the page is :mod:`nbstats.results.latex_layout`.
+LaTeX table fits a venue is :mod:`nbstats.results.render_latex`, the
+renderer of the table model (:mod:`nbstats.results.table_model`).
 
 Names in HTML are isolated (:func:`isolate`): each name the tables and the
 grid show as a whole (a column header, a row label, each side of ``"a vs b"``,
@@ -53,15 +54,6 @@ from nbstats.results.formatting import (
     to_html,
     to_latex,
 )
-from nbstats.results.latex_layout import (
-    Cell,
-    breakable,
-    header_cell,
-    layout,
-    number_latex,
-    text_cell,
-    value_cell,
-)
 from nbstats.results.number_policy import (
     Column,
     format_column,
@@ -69,6 +61,10 @@ from nbstats.results.number_policy import (
     header_words,
     kind_of,
 )
+from nbstats.results.render_latex import breakable
+from nbstats.results.render_latex import latex as render_latex
+from nbstats.results.table_model import Table, from_frame, from_scalars
+from nbstats.results.venues import Venue
 
 __all__ = [
     "Label",
@@ -90,7 +86,9 @@ __all__ = [
     "kind_of",
     "latex_scalars",
     "latex_table",
+    "name_html",
     "shows_index",
+    "table_html",
     "to_html",
     "to_latex",
 ]
@@ -202,15 +200,6 @@ def _sentence_html(text: object, names: Sequence[object]) -> str:
     return "".join(
         isolate(piece) if i % 2 else _html_text(piece) for i, piece in enumerate(pieces)
     )
-
-
-def _isolate_label(label: object) -> str:
-    """A row label; a pair ``"a vs b"`` isolates each name, and breaks after
-    "vs", not before it (two lines, not three)."""
-    if isinstance(label, Label):
-        return _html_text(label)
-    parts = str(label).split(" vs ")
-    return "\u00a0vs ".join(isolate(part) for part in parts)
 
 
 @cache
@@ -340,25 +329,85 @@ def html_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
     <th scope="row"><bdi>a&lt;b</bdi></th>
     <td class="num">0.500</td></tr></tbody></table>
     """
-    columns = format_columns(frame, kinds)
-    with_index = shows_index(frame)
+    return table_html(from_frame(frame, kinds))
+
+
+#: A word of a name this long (characters) or longer gets break points
+#: (``<wbr>``) in HTML; a shorter one is never broken.
+LONG_WORD = 19
+_WBR = re.compile(r"(?<=[(,=/_])(?=[^\s)])|(?<=[a-z])(?=[A-Z])|(?<=[^\s(])(?=\()")
+
+
+def name_html(text: str) -> str:
+    """A name as HTML, isolated, with a ``<wbr/>`` at the natural break points
+    of each of its words of :data:`LONG_WORD` characters or more (after
+    ``( , = / _``, before ``(`` and between camel-case words): the only
+    places a browser may break it (the stylesheet breaks no word inside)."""
+    words = re.split(r"(\s+)", str(text))
+    out = []
+    for word in words:
+        if len(word) < LONG_WORD:
+            out.append(_html_text(word))
+        else:
+            out.append("<wbr/>".join(_html_text(p) for p in _WBR.split(word)))
+    return f"<bdi>{''.join(out)}</bdi>"
+
+
+#: A text column whose longest cell has more characters than this holds
+#: names that wrap (class ``nbstats-text``: flush left, wrapping at the
+#: break points of :func:`_name_html`).
+NAME_CHARS = 20
+
+
+#: "0.105 to 0.146", "> 0.999 to > 0.999": a text cell of two bounds.
+_BOUND = r"(?:[<>] )?[−-]?\d[\d.,]*"
+_INTERVAL = re.compile(rf"({_BOUND}) to ({_BOUND})")
+
+
+def table_html(table: Table) -> str:
+    """The HTML renderer of the table model (:mod:`nbstats.results.table_model`).
+
+    Numbers in right-aligned cells of class ``num`` (tabular figures; they
+    never wrap); names isolated (:func:`isolate`) and, when long, breaking
+    only at their natural break points (:func:`_name_html`); a column of
+    long names has the class ``nbstats-text`` (flush left, wraps).
+
+    Examples
+    --------
+    >>> from nbstats.results.table_model import from_frame
+    >>> frame = pd.DataFrame({"p": [0.5]}, index=["HistGradientBoostingClassifier"])
+    >>> t = from_frame(frame)
+    >>> "Hist<wbr/>Gradient<wbr/>Boosting<wbr/>Classifier" in table_html(t)
+    True
+    """
+    kinds = table.kinds
+    texts = [
+        kind in ("text", "name")
+        and max((len(r[j].text) for r in table.rows), default=0) > NAME_CHARS
+        for j, kind in enumerate(kinds)
+    ]
     heads = []
-    if with_index:
-        index_name = frame.index.name if frame.index.name is not None else ""
-        heads.append(f"<th>{isolate(index_name)}</th>")
-    for name, column in zip(frame.columns, columns, strict=True):
-        text = column.header(name)
-        inner = _html_text(text) if isinstance(text, Label) else isolate(text)
-        kind = ' class="num"' if column.numeric else ""
-        heads.append(f"<th{kind}>{inner}</th>")
-    rows = []
-    for i, label in enumerate(frame.index):
-        cells = "".join(
-            _html_cell(frame.iat[i, j], column.cells[i], column.numeric)
-            for j, column in enumerate(columns)
+    for j, cell in enumerate(table.header):
+        classes = [
+            c
+            for c, on in (
+                ("num", kinds[j] not in ("text", "name")),
+                ("nbstats-text", texts[j]),
+            )
+            if on
+        ]
+        attr = f' class="{" ".join(classes)}"' if classes else ""
+        inner = (
+            _html_text(cell.label) if cell.label is not None else name_html(cell.text)
         )
-        head = f'<th scope="row">{_isolate_label(label)}</th>' if with_index else ""
-        rows.append(f"<tr>{head}{cells}</tr>")
+        heads.append(f"<th{attr}>{inner}</th>")
+    rows = []
+    for row in table.rows:
+        cells = []
+        for j, cell in enumerate(row):
+            stub = j == 0 and table.stub
+            cells.append(_html_cell(cell, texts[j], stub))
+        rows.append(f"<tr>{''.join(cells)}</tr>")
     return (
         '<table class="nbstats-table"><thead><tr>'
         + "".join(heads)
@@ -368,12 +417,30 @@ def html_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
     )
 
 
-def _html_cell(value: object, text: str, numeric: bool) -> str:
-    if numeric:
-        return f'<td class="num">{html.escape(text)}</td>'
-    if isinstance(value, Label):
-        return f"<td>{_html_text(value)}</td>"
-    return f"<td>{isolate(text)}</td>"
+def _html_cell(cell, wraps: bool, stub: bool) -> str:
+    if cell.numeric:
+        inner = html.escape(cell.text)
+        inner = f"<b>{inner}</b>" if cell.bold else inner
+        return f'<td class="num">{inner}</td>'
+    if cell.label is not None:
+        inner = _html_text(cell.label)
+    elif stub:
+        parts = cell.text.split(" vs ")
+        inner = "\u00a0vs ".join(name_html(part) for part in parts)
+    elif _INTERVAL.fullmatch(cell.text):
+        # lower and upper probabilities: the cell may wrap only between them
+        low, high = _INTERVAL.fullmatch(cell.text).groups()
+        inner = (
+            f'<span class="nbstats-bound">{html.escape(low)} to</span> '
+            f'<span class="nbstats-bound">{html.escape(high)}</span>'
+        )
+    else:
+        inner = name_html(cell.text)
+    inner = f"<b>{inner}</b>" if cell.bold else inner
+    attr = ' class="nbstats-text"' if wraps else ""
+    if stub:
+        return f'<th scope="row"{attr}>{inner}</th>'
+    return f"<td{attr}>{inner}</td>"
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -388,6 +455,7 @@ def latex_table(
     float_env: bool = True,
     fit: bool = False,
     kinds: Kinds | None = None,
+    venue: str | Venue = "article",
 ) -> str:
     r"""A booktabs table of ``frame`` that a paper can ``\input``.
 
@@ -398,22 +466,17 @@ def latex_table(
     words (:func:`header_words`). The index is the first column, unless it is
     a bare 0, 1, 2 ….
 
-    With ``fit``, the table fits the text width of a 10pt article (4.8 in)
-    and the page, by the rule of :mod:`nbstats.results.latex_layout`:
+    It is the table model (:func:`nbstats.results.table_model.from_frame`)
+    drawn by the one LaTeX renderer (:func:`nbstats.results.render_latex.latex`).
+    With ``fit``, it fits ``venue`` by that renderer's rule: numbers measured
+    in the venue's font, long names left to TeX in ``X`` columns, at 10, 9 or
+    8 pt; in one column, else (two-column venues) across both as a
+    ``table*``, else split into blocks of columns; a table taller than a
+    float is a ``longtable`` in a one-column venue and several floats
+    ("(continued)") in a two-column one.
 
-    1. at its natural width if it fits; else long names wrap (line breaks
-       after ``( , = _``, between camel-case words and, in a long word, every
-       few characters) and long headers of number columns break between
-       words, at 10, 9 or 8 pt (``\small``, ``\footnotesize``), the first
-       that fits;
-    2. a table still too wide (names that would wrap narrower than 12
-       characters at 8 pt) is **split** into parts of columns, each
-       repeating the first column;
-    3. a table longer than 36 lines is a ``longtable`` that breaks across
-       pages and repeats its header; a shorter one is a ``table`` float.
-
-    Needs ``booktabs``, and ``longtable`` for a long table; compiles under
-    pdflatex and xelatex.
+    Needs ``booktabs`` (and ``tabularx``, ``xltabular`` for a fitted table
+    whose names wrap or that is long); compiles under pdflatex and xelatex.
 
     Parameters
     ----------
@@ -430,11 +493,15 @@ def latex_table(
         or a ``longtable`` when it is long; without, the ``tabular`` (or its
         parts) alone.
     fit : bool
-        Fit the page as above. Off here by default (the report fits its
-        tables itself); every result's ``to_latex()`` fits by default.
+        Fit the venue as above (off here by default: the plain table at its
+        natural width); every result's ``to_latex()`` and every report table
+        fit.
     kinds : dict, optional
         The kind of number of each column (see
         :mod:`nbstats.results.formatting`); the others by their headers.
+    venue : str or Venue
+        The venue it is fitted to (:func:`nbstats.results.venues.get_venue`):
+        ``"article"`` (default), ``"twocolumn"``, ``"ieee"``, ``"acm"``.
 
     Examples
     --------
@@ -451,23 +518,8 @@ def latex_table(
     <BLANKLINE>
     """
     del digits
-    columns = format_columns(frame, kinds)
-    header: list[Cell] = []
-    body: list[list[Cell]] = [[] for _ in range(len(frame))]
-    align = []
-    if shows_index(frame):
-        header.append(header_cell(frame.index.name if frame.index.name else ""))
-        align.append("l")
-        for i, lab in enumerate(frame.index):
-            body[i].append(text_cell(lab))
-    for j, (name, column) in enumerate(zip(frame.columns, columns, strict=True)):
-        header.append(header_cell(column.header(name)))
-        align.append("r" if column.numeric else "l")
-        for i in range(len(frame)):
-            body[i].append(value_cell(frame.iat[i, j], column.cells[i], column))
-    return layout(
-        header, body, align, _caption(caption), label, float_env=float_env, fit=fit
-    )
+    table = from_frame(frame, kinds, caption=caption, label=label)
+    return render_latex(table, venue, float_env=float_env, fit=fit)
 
 
 def latex_scalars(
@@ -479,6 +531,7 @@ def latex_scalars(
     float_env: bool = True,
     fit: bool = False,
     kinds: Kinds | None = None,
+    venue: str | Venue = "article",
 ) -> str:
     r"""A booktabs table of labels and values (one row each), like
     :func:`latex_table` (same parameters); each value is written by
@@ -498,24 +551,8 @@ def latex_scalars(
     <BLANKLINE>
     """
     del digits
-    body = []
-    for name, value in scalars:
-        if isinstance(value, Label):
-            cell = Cell(str(value), value.latex)
-        elif isinstance(value, str):
-            cell = text_cell(value)
-        else:
-            text = format_scalar(name, value, (kinds or {}).get(name))
-            cell = Cell(text, number_latex(text))
-        body.append([text_cell(name), cell])
-    header = [header_cell(""), header_cell("value")]
-    return layout(
-        header, body, ["l", "r"], _caption(caption), label, float_env=float_env, fit=fit
-    )
-
-
-def _caption(caption: object) -> str | None:
-    return breakable_latex(caption) if caption else None
+    table = from_scalars(scalars, kinds, caption=caption, label=label)
+    return render_latex(table, venue, float_env=float_env, fit=fit)
 
 
 def breakable_latex(text: object) -> str:

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from nbstats.results.render import (
-    Kinds,
-    Scalars,
-    format_columns,
-    format_scalar,
-    shows_index,
-)
+from nbstats.results.render import Kinds, Scalars, format_scalar
+from nbstats.results.table_model import from_frame, text
 
 __all__ = ["text_block", "text_table"]
 
@@ -49,14 +44,11 @@ def text_block(
     return "\n".join(lines)
 
 
-def _label_text(label: object) -> object:
-    """A tuple as ``str`` writes it, as HTML and LaTeX show it; else as is."""
-    return str(label) if isinstance(label, tuple) else label
-
-
 def text_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
-    """``frame`` as aligned plain text, numbers by the number policy
-    (:func:`format_columns`), headers in words, numbers right-aligned.
+    """``frame`` as aligned plain text: its table model
+    (:func:`~nbstats.results.table_model.from_frame`, numbers by the number
+    policy, headers in words) drawn by the text renderer
+    (:func:`~nbstats.results.table_model.text`).
 
     Examples
     --------
@@ -66,16 +58,4 @@ def text_table(frame: pd.DataFrame, *, kinds: Kinds | None = None) -> str:
     x  −2.50    0.012
     y   0.25  < 0.001
     """
-    columns = format_columns(frame, kinds)
-    index = frame.index
-    if index.dtype == object:  # pandas writes a tuple name without its quotes
-        index = pd.Index([str(v) for v in index], name=_label_text(index.name))
-    formatted = pd.DataFrame(
-        {j: column.cells for j, column in enumerate(columns)},
-        index=index,
-    )
-    formatted.columns = [
-        str(column.header(name))
-        for name, column in zip(frame.columns, columns, strict=True)
-    ]
-    return formatted.to_string(index=shows_index(frame))
+    return text(from_frame(frame, kinds))

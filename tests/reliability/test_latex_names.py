@@ -213,7 +213,7 @@ def tables_text(
     folder = tmp_path_factory.mktemp("latex-names")
     (folder / "t.tex").write_text(
         "\\documentclass[10pt]{article}\n"
-        "\\usepackage{fontspec,amsmath,booktabs,longtable}\n"
+        "\\usepackage{fontspec,amsmath,booktabs,tabularx,longtable}\n"
         f"{fonts}\n\\begin{{document}}\n" + "\n".join(parts) + "\n\\end{document}\n",
         encoding="utf-8",
     )

@@ -20,8 +20,9 @@ Screenshots go to ``tests/artifacts/report-{m}.png`` (1280 px, full page) and
 ``report-{m}-800.png``; the first pages of each PDF to
 ``tests/artifacts/report-{m}-page-{n}.png``.
 
-The LaTeX tables' layout (:func:`nbstats.report.typeset.latex_longtable`) is
-also compiled on its own for every shape, and the template's fonts with the
+The LaTeX tables (the table model's renderer,
+:func:`nbstats.results.render_latex.latex`) are also compiled on their own for
+every shape, and the template's fonts with the
 symbols and scripts nbstats promises. Skipped without Chromium, Playwright,
 xelatex, pandoc or pdfplumber, unless NBSTATS_REQUIRE_ORACLES=1 (CI).
 """
@@ -44,8 +45,11 @@ from nbformat import v4
 import nbstats
 import nbstats.report
 from nbstats.report import data as report_data
-from nbstats.report import display, export, typeset
+from nbstats.report import display, export
 from nbstats.results.render import format_value, html_table, latex_table
+from nbstats.results.render_latex import REPORT_PAGE
+from nbstats.results.render_latex import latex as render_latex
+from nbstats.results.table_model import Cell, Table
 from tests.conftest import (
     require_executable,
     unavailable,
@@ -412,7 +416,7 @@ def test_score_table_latex_fits_every_shape(tmp_path, n, m, long_names):
         [f"{format_value(v)} ({r:g})" for v, r in zip(row, rank_row, strict=True)]
         for row, rank_row in zip(scores.to_numpy(), ranks.to_numpy(), strict=True)
     ]
-    latex = report_data._scores_latex(
+    model = report_data._scores_model(
         scores,
         names=names,
         index_name="case",
@@ -420,8 +424,10 @@ def test_score_table_latex_fits_every_shape(tmp_path, n, m, long_names):
         bold=(scores.to_numpy() == scores.to_numpy().max(axis=1)[:, None]).tolist(),
         mean_cells=[f"{r:.3f}" for r in nbstats.mean_ranks(scores)],
         mean_bold=[False] * m,
-        higher_is_better=True,
+        caption="Scores.",
+        n_cases=n,
     )
+    latex = render_latex(model, "article")
     assert "\\resizebox" not in latex and "adjustbox" not in latex
     log, pdf = _compile_tables(tmp_path, latex)
     overfull, missing = latex_log_problems(log)
@@ -431,14 +437,16 @@ def test_score_table_latex_fits_every_shape(tmp_path, n, m, long_names):
     # the text itself is 8 pt or more; only super- and subscripts are smaller
     assert len(pdf_char_problems(pdf, min_size=7.9)[1]) < 0.02 * count
     text = _pdf_text(pdf)
-    assert "Table 2" not in text  # column blocks continue Table 1
-    if m == 50:
-        assert "Table 1 (continued)" in text
+    assert "Table 2" not in text  # column blocks and pages continue Table 1
+    flat = text.replace("\n", " ")
+    for name in names:  # every algorithm, in some block
+        assert name.split()[0][:4] in flat, name
 
 
-def test_fit_width_rewrites_a_float_of_long_names(tmp_path):
-    """A results table (render.latex_table's float) with long comparisons and
-    a text column becomes a table whose name columns wrap, within the line."""
+def test_a_results_table_of_long_names_wraps_within_the_line(tmp_path):
+    """A results table with long comparisons and a text column: its name
+    columns wrap (X columns, left to TeX) within the line, on the report's
+    page too (the same LaTeX as the paper's)."""
     _pdfplumber()
     pairs = [f"{a} vs {b}" for a in NAMES_8[:4] for b in NAMES_8[4:]]
     frame = pd.DataFrame(
@@ -450,35 +458,32 @@ def test_fit_width_rewrites_a_float_of_long_names(tmp_path):
         },
         index=pd.Index(pairs, name="comparison"),
     )
-    latex = latex_table(
-        frame, caption="Pairs: χ² ≈ 3, α = 0.05, R⁺ − R⁻.", label="tab:pairs"
+    fitted = latex_table(
+        frame,
+        caption="Pairs: χ² ≈ 3, α = 0.05, R⁺ − R⁻.",
+        label="tab:pairs",
+        fit=True,
+        venue=REPORT_PAGE,  # as the PDF report sets it
     )
-    fitted = typeset.fit_width(latex)
-    assert "\\begin{table}" not in fitted and "xltabular" in fitted
     assert "\\label{tab:pairs}" in fitted
+    assert "tabularx" in fitted or "longtable" in fitted  # names wrap
     log, pdf = _compile_tables(tmp_path, fitted)
     overfull, missing = latex_log_problems(log)
     assert overfull == [] and missing == []
     outside, small, count = pdf_char_problems(pdf, min_size=6.0)
     assert outside == [] and small == []
-    # the text itself is 8 pt or more; only super- and subscripts are smaller
-    assert len(pdf_char_problems(pdf, min_size=7.9)[1]) < 0.02 * count
+    # the text itself is 9 pt on the report's page; only super- and
+    # subscripts are smaller, and the Greek and Cyrillic of the fallback font,
+    # which the template scales to Latin Modern's x-height (9 pt: 7.45 pt)
+    small = pdf_char_problems(pdf, min_size=7.9)[1]
+    latin = [c for c in small if c.split("'")[1].isascii()]
+    assert len(latin) < 0.02 * count, latin[:5]
     assert _reader_text_problems(_pdf_text(pdf)) == []
 
 
-def test_fit_width_leaves_unknown_latex_alone():
-    """Anything but a one-tabular booktabs float passes through unchanged."""
-    for latex in (
-        "\\begin{longtable}{lr}a & b\\\\\\end{longtable}\n",
-        "plain text\n",
-        "\\begin{table}\\begin{tabular}{lr}\\hline a & b\\\\\\end{tabular}\\end{table}",
-    ):
-        assert typeset.fit_width(latex) == latex
-
-
-def test_latex_longtable_checks_its_rows():
+def test_a_table_checks_its_rows():
     with pytest.raises(ValueError, match="every row needs 2 cells"):
-        typeset.latex_longtable("c", "tab:x", ["a", "b"], [["1"]])
+        Table((Cell("a"), Cell("b")), ((Cell("1"),),))
 
 
 @pytest.mark.parametrize(
@@ -496,9 +501,9 @@ def test_name_columns_marked_in_html():
         {"algorithm": [LONG, "SVC"], "score": [0.5, -1.25]},
         index=pd.Index(["A", "B"], name="alias"),
     )
-    marked = typeset.mark_name_columns(html_table(frame))
+    marked = html_table(frame)
     assert marked.count("nbstats-text") == 3  # the header and two names
-    assert html.escape(LONG) in marked
+    assert html.escape(LONG) in marked.replace("<wbr/>", "")
 
 
 # ---------------------------------------------------------------- the checks

@@ -27,7 +27,7 @@ LOG_PROBLEMS = re.compile(
 
 def _document(body: str, preamble: str = "") -> str:
     return (
-        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{longtable}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{xltabular}\n"
         + preamble
         + "\\begin{document}\n"
         + body
@@ -133,7 +133,7 @@ def test_unicode_names_pass_through_to_xelatex(tmp_path):
 
 
 def test_captions_break_inside_names_but_not_after_an_open_parenthesis_or_a_relation():
-    from nbstats.results.latex_layout import breakable
+    from nbstats.results.render_latex import breakable
 
     text = breakable(
         "expected rank (Bayesian model), α = 0.05, p < 0.001, f(max_iter=3)"

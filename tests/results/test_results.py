@@ -121,11 +121,13 @@ def test_latex_caption_and_label(table6):
     assert r"\caption{My caption}" in out and r"\label{tab:friedman}" in out
 
 
-def test_latex_tables_compile_with_booktabs_only(tmp_path, nasty_table):
+def test_latex_tables_compile_with_booktabs_and_tabularx(tmp_path, nasty_table):
+    """booktabs, and tabularx / xltabular for the tables whose names wrap or
+    that are long (the renderer's only packages in a one-column venue)."""
     xelatex = require_executable("xelatex", "apt-get install texlive-xetex")
     body = "\n".join(res.to_latex() for res in all_results(nasty_table))
     source = (
-        "\\documentclass{article}\\usepackage{booktabs}\n"
+        "\\documentclass{article}\\usepackage{booktabs,tabularx,xltabular}\n"
         "\\begin{document}\n" + body + "\n\\end{document}\n"
     )
     (tmp_path / "t.tex").write_text(source)

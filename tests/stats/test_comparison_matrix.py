@@ -176,6 +176,6 @@ def test_a_single_algorithm_is_refused():
 def test_rendered_text_html_and_latex():
     res = nbstats.comparison_matrix(random_table(8, names=LONG))
     assert "pairs significant at α = 0.05" in res.summary()
-    assert LONG[0] in res._repr_html_()
+    assert LONG[0] in res._repr_html_().replace("<wbr/>", "")  # break points
     latex = res.to_latex()
     assert "\\begin{table}" in latex or "\\begin{longtable}" in latex
