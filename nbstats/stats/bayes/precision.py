@@ -15,11 +15,16 @@ has an error below ``t`` stops; the others get the next batch.
 Every batch has a random stream of its own, derived from the seed and the
 batch's number (the first is the seed's own stream, so a pair that stops
 there has exactly the fixed-N posterior of ``n_samples`` draws): the same seed
-gives the same numbers, whatever the grouping of the pairs. A pair's
-probabilities are its batches' shares weighted by their draws (every
-probability of the signed-rank test is a share of draws,
-:mod:`~nbstats.stats.bayes.bounds`), so each batch is evaluated by the one
-engine, :meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.table`.
+gives the same numbers, whatever the grouping of the pairs. Each batch is
+evaluated by the one engine,
+:meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.table`, which tells its
+counts to :class:`~nbstats.stats.bayes.pooled.PooledCounts`: a pair's
+probabilities are the shares of its pooled counts over all its draws. Under
+the near-ignorance prior with a rope the bounds are the extremes over the
+placements of the prior of the pooled counts at every placement -- exactly
+those of one run on all the batches' draws, not the average of each
+batch's extremes (a looser bound) -- and so is the stopping rule's error
+after each batch.
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from nbstats.stats.bayes.bounds import bounds_of_counts
 from nbstats.stats.bayes.decision import decide_many
+from nbstats.stats.bayes.memory import check_fits
+from nbstats.stats.bayes.pooled import PooledCounts, pooled_bytes
 from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = [
@@ -207,42 +215,58 @@ def precise_table(
     -- is the first batch's.
     """
     k = len(names)
-    weighted = {key: np.zeros(k) for key in PROBABILITIES}
-    draws = np.zeros(k, dtype=np.int64)
+    sizes = schedule(first, target)
+    check_fits(
+        pooled_bytes(k, n_cases, sum(sizes)),
+        f"the counts at every placement of the prior of {k:,} pairs",
+        "use fewer pairs, method='normal', or raise the ceiling",
+    )
+    pool = PooledCounts(k, sum(sizes))
     active = np.arange(k)
-    for batch, size in enumerate(schedule(first, target)):
+    with_rope = False
+    for batch, size in enumerate(sizes):
         engine = engine_for(DirichletWeights(n_cases, size, batch_seed(seed, batch)))
-        pairs = active  # bound now: the closure below runs within this batch
+        with_rope = engine.rope > 0
+        pairs = active  # bound now: the closures below run within this batch
+
+        def told(block: slice, counts: Any, placed: Any, pairs=pairs, size=size):
+            pool.add(pairs[block], counts, size, placed)
+
         found = engine.table(
             lambda block, pairs=pairs: diffs(pairs[block]),
             [names[i] for i in pairs],
             threshold=threshold,
             interval=interval and batch == 0,
             bar=bar if batch == 0 else None,
+            sink=told,
         )
         if batch == 0:
             for key, value in found.items():
                 out[key][:] = value
-        for key in PROBABILITIES:
-            weighted[key][pairs] += found[key] * size
-        draws[pairs] += size
-        shares = {key: weighted[key][pairs] / draws[pairs] for key in PROBABILITIES}
-        active = pairs[errors_of(shares, draws[pairs]) >= target]
+        shares = _probabilities(pool.shares(pairs), with_rope)
+        active = pairs[errors_of(shares, pool.draws[pairs]) >= target]
+        pool.keep(active)
         if active.size == 0:
             break
-    _finish(out, weighted, draws, threshold)
+    _finish(out, pool, with_rope, threshold)
+
+
+def _probabilities(shares: np.ndarray, with_rope: bool) -> dict[str, np.ndarray]:
+    """The probability columns (:data:`PROBABILITIES`) of pooled shares."""
+    found = bounds_of_counts(shares, with_rope=with_rope)
+    return {f"prob_{key}": value for key, value in found.items()}
 
 
 def _finish(
     out: dict[str, np.ndarray],
-    weighted: dict[str, np.ndarray],
-    draws: np.ndarray,
+    pool: PooledCounts,
+    with_rope: bool,
     threshold: float,
 ) -> None:
-    """The columns from the pooled shares: probabilities, their aliases, the
+    """The columns from the pooled counts: probabilities, their aliases, the
     decisions (as the engine makes them) and the errors."""
-    for key in PROBABILITIES:
-        out[key][:] = weighted[key] / draws
+    for key, value in _probabilities(pool.shares(), with_rope).items():
+        out[key][:] = value
     for alias, key in (
         ("prob_left", "prob_left_lower"),
         ("prob_rope", "prob_rope_lower"),
@@ -262,8 +286,8 @@ def _finish(
         for end in ("lower", "upper")
     )
     out["decision"][:] = decide_many(*lower, threshold, upper=upper)
-    out["draws"] = draws
-    out["_mc_error"][:] = errors_of(out, draws)
+    out["draws"] = pool.draws.copy()
+    out["_mc_error"][:] = errors_of(out, pool.draws)
 
 
 def joint_error(statements: Any, n_samples: int) -> float:
