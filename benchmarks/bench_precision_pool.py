@@ -3,6 +3,12 @@ with a rope: wall time, each pair's draws, and the memory of the pooled
 per-placement counts (pairs x placement states x 3 regions).
 
     python benchmarks/bench_precision_pool.py [--algorithms 50] [--cases 30]
+
+Measured (2 shared cores, noisy), 50 algorithms, 30 cases, rope 0.005,
+mc_error 0.002, first batch 5,000: averaging each batch's bounds (before)
+5.3, 5.7, 4.2 s; pooled per-placement counts (after) 4.8, 5.5, 3.8 s; the
+same draws per pair (471 pairs stop at 5,000, 457 go to 62,501); 443 of
+1,225 pairs' bounds tighter by up to 0.0009, no decision changed.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import numpy as np
 import pandas as pd
 
 import nbstats
+from nbstats.stats.bayes.pooled import pooled_bytes
+from nbstats.stats.bayes.precision import MIN_DRAWS, draws_for
 
 
 def table(algorithms: int, cases: int, seed: int = 0) -> pd.DataFrame:
@@ -27,21 +35,18 @@ def table(algorithms: int, cases: int, seed: int = 0) -> pd.DataFrame:
     )
 
 
-def pooled_bytes(algorithms: int, cases: int, itemsize: int) -> int:
-    """The pooled placement counts: pairs x (4 n + 5) states x 3 regions."""
-    pairs = algorithms * (algorithms - 1) // 2
-    return pairs * (4 * cases + 5) * 3 * itemsize
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--algorithms", type=int, default=50)
     parser.add_argument("--cases", type=int, default=30)
     parser.add_argument("--rope", type=float, default=0.005)
     parser.add_argument("--mc-error", type=float, default=0.002)
+    parser.add_argument("--out", help="write the pairs table (CSV) here")
     args = parser.parse_args()
     scores = table(args.algorithms, args.cases)
+    # the first batch of analyze and the report under a target
     kw = {"rope": args.rope, "interval": False, "random_state": 0}
+    kw["n_samples"] = MIN_DRAWS
     nbstats.bayes_signrank_pairs(scores.iloc[:, :3], mc_error=0.01, **kw)  # compile
     start = time.perf_counter()
     res = nbstats.bayes_signrank_pairs(scores, mc_error=args.mc_error, **kw)
@@ -50,15 +55,17 @@ def main() -> None:
     print(
         f"{args.algorithms} algorithms ({len(res.pairs)} pairs), {args.cases} cases, "
         f"rope {args.rope}, mc_error {args.mc_error}: {elapsed:.1f} s; "
-        f"draws mean {draws.mean():,.0f}, max {draws.max():,}, "
-        f"pairs past the first batch {(draws > draws.min()).sum()}; "
-        f"MC error {res.mc_error:.4f}"
+        f"MC error {res.mc_error:.4f}; pairs by draws "
+        f"{draws.value_counts().sort_index().to_dict()}"
     )
+    if args.out:
+        res.pairs.to_csv(args.out)
     for m in (50, 100):
         for n in (30, 100, 1000):
+            size = pooled_bytes(m * (m - 1) // 2, n, draws_for(0.002))
             print(
                 f"  pooled placement counts, {m} algorithms, {n} cases: "
-                f"{pooled_bytes(m, n, 4) / 2**20:,.1f} MiB (int32)"
+                f"{size / 2**20:,.1f} MiB"
             )
 
 

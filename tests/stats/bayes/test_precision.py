@@ -251,11 +251,15 @@ def test_analyze_states_probabilities_to_the_target():
     assert two.bayes.mc_error < MC_TARGET
 
 
-def test_joint_statements_to_the_target():
+@pytest.mark.parametrize("rope", [0.0, 0.005])
+def test_joint_statements_to_the_target(rope):
     """bayes_posthoc(mc_error=): every statement's share below the target,
-    and exactly the procedure on the draws it took."""
+    and exactly the procedure on the draws it took (it runs again on more
+    draws rather than pooling batches: with a rope, the exact IDP marginals
+    of all its draws)."""
     table = tabzilla(7).dropna()
     kw = {"test": "signrank", "prior": "idp", "s": 0.5, "random_state": 2}
+    kw["rope"] = rope
     res = nbstats.bayes_posthoc(table, n_samples=1_000, mc_error=0.004, **kw)
     shares = res.statements[["prob", "joint"]].to_numpy(dtype=float)
     assert np.sqrt(shares * (1 - shares) / res.n_samples).max() < 0.004
