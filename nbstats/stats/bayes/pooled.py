@@ -16,9 +16,11 @@ and takes the extremes of the sums
 (:func:`~nbstats.stats.bayes.placements.placement_bounds`): the exact bounds
 over all the pooled draws, as one run on their concatenation would find.
 
-Memory: a pair still drawing holds ``(4n + 5) × 3`` counts (n cases), 32-bit
-while the draws fit; :meth:`PooledCounts.keep` lets go of the pairs that
-stopped.
+Memory: a pair holds ``(4n + 6) × 3`` counts (n cases; 32-bit while the
+draws fit) from its first batch until it stops (:meth:`PooledCounts.keep`
+lets go of the others); :func:`~nbstats.stats.bayes.precision.precise_table`
+runs the pairs in groups whose counts fit a share of the memory ceiling
+(:func:`pooled_bytes`), so memory does not grow with the number of pairs.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ def _count_type(max_draws: int) -> type[np.integer]:
 
 def pooled_bytes(n_pairs: int, n_cases: int, max_draws: int) -> int:
     """Bytes of the per-placement counts of ``n_pairs`` pairs (the most
-    :class:`PooledCounts` holds at once).
+    :class:`PooledCounts` holds at once): ``(4n + 5)`` states and the counts
+    won at every state, three regions each.
 
     Examples
     --------

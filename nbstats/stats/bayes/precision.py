@@ -37,7 +37,8 @@ import numpy as np
 
 from nbstats.stats.bayes.bounds import bounds_of_counts
 from nbstats.stats.bayes.decision import decide_many
-from nbstats.stats.bayes.memory import check_fits
+from nbstats.stats.bayes.memory import budget
+from nbstats.stats.bayes.pair_blocks import GROUP_SHARE
 from nbstats.stats.bayes.pooled import PooledCounts, pooled_bytes
 from nbstats.stats.bayes.weights import DirichletWeights
 
@@ -214,16 +215,41 @@ def precise_table(
     probabilities -- the credible interval and ``differs``, with ``interval``
     -- is the first batch's.
     """
-    k = len(names)
     sizes = schedule(first, target)
-    check_fits(
-        pooled_bytes(k, n_cases, sum(sizes)),
-        f"the counts at every placement of the prior of {k:,} pairs",
-        "use fewer pairs, method='normal', or raise the ceiling",
-    )
-    pool = PooledCounts(k, sum(sizes))
-    active = np.arange(k)
-    with_rope = False
+    # the pooled counts of a group of pairs fit a share of the memory ceiling
+    # whatever the number of pairs: each group runs its own batches (the same
+    # streams, so the same numbers as in any other grouping)
+    each = pooled_bytes(1, n_cases, sum(sizes))
+    size = max(1, budget(GROUP_SHARE) // each)
+    for start in range(0, len(names), size):
+        group = np.arange(start, min(len(names), start + size))
+        _precise_group(
+            engine_for, lambda at, group=group: diffs(group[at]),
+            [names[i] for i in group], group, sizes,
+            n_cases=n_cases, target=target, seed=seed, threshold=threshold,
+            interval=interval, out=out, bar=bar,
+        )  # fmt: skip
+
+
+def _precise_group(
+    engine_for: Callable[[DirichletWeights], Any],
+    diffs: Callable[[np.ndarray], np.ndarray],
+    names: Sequence[tuple[str, str]],
+    group: np.ndarray,
+    sizes: list[int],
+    *,
+    n_cases: int,
+    target: float,
+    seed: np.random.SeedSequence,
+    threshold: float,
+    interval: bool,
+    out: dict[str, np.ndarray],
+    bar: Any,
+) -> None:
+    """:func:`precise_table` of the pairs numbered ``group`` in ``out``
+    (``diffs`` and ``names`` numbered within the group)."""
+    pool = PooledCounts(group.size, sum(sizes))
+    active = np.arange(group.size)
     for batch, size in enumerate(sizes):
         engine = engine_for(DirichletWeights(n_cases, size, batch_seed(seed, batch)))
         with_rope = engine.rope > 0
@@ -242,13 +268,13 @@ def precise_table(
         )
         if batch == 0:
             for key, value in found.items():
-                out[key][:] = value
+                out[key][group] = value
         shares = _probabilities(pool.shares(pairs), with_rope)
         active = pairs[errors_of(shares, pool.draws[pairs]) >= target]
         pool.keep(active)
         if active.size == 0:
             break
-    _finish(out, pool, with_rope, threshold)
+    _finish(out, group, pool, with_rope, threshold)
 
 
 def _probabilities(shares: np.ndarray, with_rope: bool) -> dict[str, np.ndarray]:
@@ -259,14 +285,17 @@ def _probabilities(shares: np.ndarray, with_rope: bool) -> dict[str, np.ndarray]
 
 def _finish(
     out: dict[str, np.ndarray],
+    group: np.ndarray,
     pool: PooledCounts,
     with_rope: bool,
     threshold: float,
 ) -> None:
-    """The columns from the pooled counts: probabilities, their aliases, the
-    decisions (as the engine makes them) and the errors."""
-    for key, value in _probabilities(pool.shares(), with_rope).items():
-        out[key][:] = value
+    """The columns of the pairs ``group`` from their pooled counts:
+    probabilities, their aliases, the decisions (as the engine makes them),
+    the draws and the errors."""
+    found = _probabilities(pool.shares(), with_rope)
+    for key, value in found.items():
+        out[key][group] = value
     for alias, key in (
         ("prob_left", "prob_left_lower"),
         ("prob_rope", "prob_rope_lower"),
@@ -276,18 +305,20 @@ def _finish(
         ("_lower_left", "prob_left_lower"),
     ):
         if alias in out and out[alias] is not out[key]:
-            out[alias][:] = out[key]
+            out[alias][group] = found[key]
     lower, upper = (
         (
-            np.round(out[f"prob_left_{end}"], 15),
-            out[f"prob_rope_{end}"],  # NaN without a rope
-            np.round(out[f"prob_right_{end}"], 15),
+            np.round(found[f"prob_left_{end}"], 15),
+            found[f"prob_rope_{end}"],  # NaN without a rope
+            np.round(found[f"prob_right_{end}"], 15),
         )
         for end in ("lower", "upper")
     )
-    out["decision"][:] = decide_many(*lower, threshold, upper=upper)
-    out["draws"] = pool.draws.copy()
-    out["_mc_error"][:] = errors_of(out, pool.draws)
+    out["decision"][group] = decide_many(*lower, threshold, upper=upper)
+    if "draws" not in out:
+        out["draws"] = np.zeros(len(out["decision"]), dtype=np.int64)
+    out["draws"][group] = pool.draws
+    out["_mc_error"][group] = errors_of(found, pool.draws)
 
 
 def joint_error(statements: Any, n_samples: int) -> float:

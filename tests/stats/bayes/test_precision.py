@@ -295,3 +295,29 @@ def test_joint_schedule(share, first, runs):
 
     assert precise_joint(run, first, 0.002).n_samples == runs[-1]
     assert called == runs
+
+
+def test_groups_of_pairs_within_the_memory_give_the_same_numbers(monkeypatch):
+    """The pooled counts of a group of pairs fit a share of the memory
+    ceiling: with room for two pairs at a time (seven groups), every number
+    is that of one group."""
+    from nbstats.stats.bayes import precision
+    from nbstats.stats.bayes.pooled import pooled_bytes
+
+    table = tabzilla(6).dropna()
+    kw = {"rope": 0.003, "n_samples": 1_000, "mc_error": 0.003, "random_state": 5}
+    whole = nbstats.bayes_signrank_pairs(table, **kw)
+    each = pooled_bytes(1, len(table), sum(schedule(1_000, 0.003)))
+    groups = []
+    monkeypatch.setattr(precision, "budget", lambda share: 2 * each)
+    real = precision._precise_group
+
+    def counted(*args, **kwargs):
+        groups.append(len(args[3]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(precision, "_precise_group", counted)
+    split = nbstats.bayes_signrank_pairs(table, **kw)
+    assert groups == [2] * 7 + [1]
+    assert split.pairs["draws"].nunique() > 1
+    pd.testing.assert_frame_equal(whole.pairs, split.pairs)
