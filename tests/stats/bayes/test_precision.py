@@ -65,9 +65,11 @@ def test_every_reported_probability_is_below_the_target(prior, rope, target):
     assert res.n_samples == res.pairs["draws"].max()
 
 
-def test_same_seed_same_numbers_and_pairs_independent_of_the_table():
+@pytest.mark.parametrize("rope", [0.0, 0.003])
+def test_same_seed_same_numbers_and_pairs_independent_of_the_table(rope):
     table = tabzilla(8)
     kw = {"nan_policy": "pairwise", "n_samples": 1_000, "mc_error": 0.004}
+    kw["rope"] = rope
     one = nbstats.bayes_signrank_pairs(table, random_state=11, **kw)
     two = nbstats.bayes_signrank_pairs(table, random_state=11, **kw)
     pd.testing.assert_frame_equal(one.pairs, two.pairs)
