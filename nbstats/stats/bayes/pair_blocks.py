@@ -22,6 +22,7 @@ is bounded whatever the number of pairs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ from nbstats.stats.bayes.canonical import flipped_many
 from nbstats.stats.bayes.decision import decide_many
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
+from nbstats.stats.bayes.placements import placement_bounds
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank_posterior import canonical_posterior
 from nbstats.stats.bayes.signrank_summary import credible_interval, mirror_draws
@@ -137,12 +139,19 @@ class PairBlocks:
         }  # fmt: skip
 
     def counts(
-        self, parts: dict[str, np.ndarray], epsilon: float = 0.0
+        self,
+        parts: dict[str, np.ndarray],
+        epsilon: float = 0.0,
+        *,
+        placements: list[tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Every pair's ten counts (K × 10) in its canonical orientation, as
         :mod:`~nbstats.stats.bayes.bounds` lays them out (the rope's zeros
         without a rope); and the draws with ``|θ − ½| < ε`` (K × 2: lower,
-        upper posterior)."""
+        upper posterior). ``placements``: a list that gets, under the
+        near-ignorance prior with a rope, the ``(base, placed)`` counts at
+        every placement state behind the rope's bounds (to pool them over
+        batches of draws, :mod:`~nbstats.stats.bayes.pooled`)."""
         # compiled kernels: numba loads on first use, not with ``import nbstats``
         from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
 
@@ -181,9 +190,13 @@ class PairBlocks:
                 )  # fmt: skip
 
             if idp:  # every placement of the pseudo-observation, exactly
-                out[:, 3:9] = self.placement_counts(
-                    parts["pair_sums"].sorted, right, left, g0, inverse, extra
-                )
+                found = self.placement_counts(
+                    parts["pair_sums"].sorted, right, left, g0, inverse, extra,
+                    raw=True,
+                )  # fmt: skip
+                out[:, 3:9] = placement_bounds(*found)
+                if placements is not None:
+                    placements.append(found)
             else:
                 in_halves(count_rope, k, work)
                 out[:, 3:9] = regions
@@ -198,24 +211,24 @@ class PairBlocks:
         inverse: np.ndarray,
         extra: np.ndarray,
         states: np.ndarray | None = None,
-    ) -> np.ndarray:
+        *,
+        raw: bool = False,
+    ) -> Any:
         """The rope's six counts of K pairs under IDP (K × 6): each region's
         fewest and most draws won over every placement of the prior's
         pseudo-observation (:mod:`~nbstats.stats.bayes.placements`), on
         these draws. ``states``: the pairs' placement states if known (they
-        depend on the sorted differences and the rope only)."""
-        from nbstats.stats.bayes.placements import (
-            placement_bounds,
-            placement_counts,
-            placement_states,
-        )
+        depend on the sorted differences and the rope only). ``raw``: return
+        the counts at every state, ``(base, placed)``
+        (:func:`~nbstats.stats.bayes.placements.placement_counts`), instead."""
+        from nbstats.stats.bayes.placements import placement_counts, placement_states
 
         if states is None:
             states = placement_states(sorted_z, self.rope)
         base, placed = placement_counts(
             self.draws, states, right, left, g0, inverse, extra
         )
-        return placement_bounds(base, placed)
+        return (base, placed) if raw else placement_bounds(base, placed)
 
     # -- the views: one pair in full, many pairs in blocks --------------------------
 
@@ -248,6 +261,7 @@ class PairBlocks:
         interval: bool = True,
         out: dict[str, np.ndarray] | None = None,
         bar: Any = None,
+        sink: Callable[[slice, np.ndarray, Any], None] | None = None,
     ) -> dict[str, np.ndarray]:
         """:meth:`summaries` of any number of pairs, in blocks whose sums fit
         :data:`GROUP_SHARE` of the memory ceiling: memory does not grow with
@@ -256,7 +270,9 @@ class PairBlocks:
         differences never exist at once). ``out``: arrays of K values to
         write the columns into (the caller's table, no copy; arrays it
         holds twice under two names are written twice, to the same values).
-        ``bar``: a progress bar told of each block's pairs.
+        ``bar``: a progress bar told of each block's pairs. ``sink``: told
+        ``(block, counts, placements)`` of each block of pairs, as
+        :meth:`summaries` tells its own ``sink`` (to pool batches of draws).
         """
         k = len(names)
         columns: dict[str, np.ndarray] = {} if out is None else out
@@ -264,9 +280,11 @@ class PairBlocks:
             k, self.draws.n_samples, prior=self.prior, with_rope=self.rope > 0
         ):
             part = diffs(block) if callable(diffs) else diffs[:, block]
+            told = None if sink is None else partial(sink, block)
             found = self.summaries(
-                part, names[block], threshold=threshold, interval=interval
-            )
+                part, names[block], threshold=threshold, interval=interval,
+                sink=told,
+            )  # fmt: skip
             for key, value in found.items():
                 if key not in columns:
                     columns[key] = np.empty(k, dtype=value.dtype)
@@ -284,11 +302,18 @@ class PairBlocks:
         *,
         threshold: float,
         interval: bool = True,
+        sink: Callable[[np.ndarray, Any], None] | None = None,
     ) -> dict[str, np.ndarray]:
         """The columns of :func:`nbstats.bayes_signrank_pairs` for a block of
         pairs with differences ``diffs`` (n × K, b − a in the caller's
         orientation) and ``names[k] = (a, b)``: probabilities, means,
-        interval, ``differs``, ``decision`` and ``_mc_error``."""
+        interval, ``differs``, ``decision`` and ``_mc_error``.
+
+        ``sink``: told ``(counts, placements)`` -- the ten counts (K × 10,
+        the caller's orientation) and, under the near-ignorance prior with a
+        rope, the ``(base, placed)`` counts at every placement state behind
+        the rope's bounds (caller's orientation; else None) -- for
+        :class:`~nbstats.stats.bayes.pooled.PooledCounts`."""
         diffs = np.asarray(diffs, dtype=float)
         flip = flipped_many(diffs, names)
         canonical = np.where(flip, -diffs, diffs)
@@ -297,6 +322,8 @@ class PairBlocks:
         walsh = np.empty(k)
         low, high = np.full(k, np.nan), np.full(k, np.nan)
         # a point prior off zero sits at -z0 for the flipped pairs
+        kept: list[tuple[np.ndarray, np.ndarray]] = []
+        base = placed = None
         groups = [np.arange(k)]
         if self.prior == "point" and self.z0 != 0.0:
             groups = [np.flatnonzero(~flip), np.flatnonzero(flip)]
@@ -305,13 +332,21 @@ class PairBlocks:
                 continue
             x0 = -self.z0 + 0.0 if flip[members[0]] and len(groups) > 1 else self.z0
             parts = self.sums(canonical[:, members], x0)
-            counts[members] = self.counts(parts)[0]
+            counts[members] = self.counts(parts, placements=kept)[0]
+            if kept:  # under IDP with a rope: one group, every pair
+                base, placed = kept.pop()
             walsh[members] = _walsh_sums(parts["pair_sums"], self.regions)
             if interval:
                 found = self._intervals(parts, flip[members], threshold)
                 low[members], high[members] = found
             del parts
-        counts = mirror_rows(counts, flip) / n_draws
+        counts = mirror_rows(counts, flip)
+        if sink is not None:
+            if placed is not None:  # left and right swap in a mirrored pair
+                base = np.where(flip[:, None], base[:, ::-1], base)
+                placed = np.where(flip[:, None, None], placed[:, :, ::-1], placed)
+            sink(counts, None if placed is None else (base, placed))
+        counts = counts / n_draws
         n = diffs.shape[0]
         walsh = np.where(flip, n * (n + 1) - walsh, walsh)
         return self._columns(counts, walsh, diffs, low, high, threshold)

@@ -90,8 +90,12 @@ def bayes_signrank_pairs(
         ``pairs`` gains a column ``draws``; ``n_samples`` of the result is
         the most any pair took. Pass a small ``n_samples`` (the report and
         :func:`nbstats.analyze` use 5,000) so that clear pairs stop early.
-        The same seed gives the same numbers; a pair that stops after the
-        first batch has exactly the posterior of ``n_samples`` draws. With
+        A pair's probabilities are those of all its draws together (under
+        the near-ignorance prior with a rope, the exact bounds over the
+        placements of the prior on the pooled draws, not an average of each
+        batch's). The same seed gives the same numbers; a pair that stops
+        after the first batch has exactly the posterior of ``n_samples``
+        draws. With
         ``interval``, the credible interval is the first batch's. Default
         None: exactly ``n_samples`` draws for every pair. Applies to the
         Monte Carlo method (not to ``method="normal"``). See

@@ -15,11 +15,16 @@ has an error below ``t`` stops; the others get the next batch.
 Every batch has a random stream of its own, derived from the seed and the
 batch's number (the first is the seed's own stream, so a pair that stops
 there has exactly the fixed-N posterior of ``n_samples`` draws): the same seed
-gives the same numbers, whatever the grouping of the pairs. A pair's
-probabilities are its batches' shares weighted by their draws (every
-probability of the signed-rank test is a share of draws,
-:mod:`~nbstats.stats.bayes.bounds`), so each batch is evaluated by the one
-engine, :meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.table`.
+gives the same numbers, whatever the grouping of the pairs. Each batch is
+evaluated by the one engine,
+:meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.table`, which tells its
+counts to :class:`~nbstats.stats.bayes.pooled.PooledCounts`: a pair's
+probabilities are the shares of its pooled counts over all its draws. Under
+the near-ignorance prior with a rope the bounds are the extremes over the
+placements of the prior of the pooled counts at every placement -- exactly
+those of one run on all the batches' draws, not the average of each
+batch's extremes (a looser bound) -- and so is the stopping rule's error
+after each batch.
 """
 
 from __future__ import annotations
@@ -30,7 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from nbstats.stats.bayes.bounds import bounds_of_counts
 from nbstats.stats.bayes.decision import decide_many
+from nbstats.stats.bayes.memory import budget
+from nbstats.stats.bayes.pair_blocks import GROUP_SHARE
+from nbstats.stats.bayes.pooled import PooledCounts, pooled_bytes
 from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = [
@@ -206,43 +215,87 @@ def precise_table(
     probabilities -- the credible interval and ``differs``, with ``interval``
     -- is the first batch's.
     """
-    k = len(names)
-    weighted = {key: np.zeros(k) for key in PROBABILITIES}
-    draws = np.zeros(k, dtype=np.int64)
-    active = np.arange(k)
-    for batch, size in enumerate(schedule(first, target)):
+    sizes = schedule(first, target)
+    # the pooled counts of a group of pairs fit a share of the memory ceiling
+    # whatever the number of pairs: each group runs its own batches (the same
+    # streams, so the same numbers as in any other grouping)
+    each = pooled_bytes(1, n_cases, sum(sizes))
+    size = max(1, budget(GROUP_SHARE) // each)
+    for start in range(0, len(names), size):
+        group = np.arange(start, min(len(names), start + size))
+        _precise_group(
+            engine_for, lambda at, group=group: diffs(group[at]),
+            [names[i] for i in group], group, sizes,
+            n_cases=n_cases, target=target, seed=seed, threshold=threshold,
+            interval=interval, out=out, bar=bar,
+        )  # fmt: skip
+
+
+def _precise_group(
+    engine_for: Callable[[DirichletWeights], Any],
+    diffs: Callable[[np.ndarray], np.ndarray],
+    names: Sequence[tuple[str, str]],
+    group: np.ndarray,
+    sizes: list[int],
+    *,
+    n_cases: int,
+    target: float,
+    seed: np.random.SeedSequence,
+    threshold: float,
+    interval: bool,
+    out: dict[str, np.ndarray],
+    bar: Any,
+) -> None:
+    """:func:`precise_table` of the pairs numbered ``group`` in ``out``
+    (``diffs`` and ``names`` numbered within the group)."""
+    pool = PooledCounts(group.size, sum(sizes))
+    active = np.arange(group.size)
+    for batch, size in enumerate(sizes):
         engine = engine_for(DirichletWeights(n_cases, size, batch_seed(seed, batch)))
-        pairs = active  # bound now: the closure below runs within this batch
+        with_rope = engine.rope > 0
+        pairs = active  # bound now: the closures below run within this batch
+
+        def told(block: slice, counts: Any, placed: Any, pairs=pairs, size=size):
+            pool.add(pairs[block], counts, size, placed)
+
         found = engine.table(
             lambda block, pairs=pairs: diffs(pairs[block]),
             [names[i] for i in pairs],
             threshold=threshold,
             interval=interval and batch == 0,
             bar=bar if batch == 0 else None,
+            sink=told,
         )
         if batch == 0:
             for key, value in found.items():
-                out[key][:] = value
-        for key in PROBABILITIES:
-            weighted[key][pairs] += found[key] * size
-        draws[pairs] += size
-        shares = {key: weighted[key][pairs] / draws[pairs] for key in PROBABILITIES}
-        active = pairs[errors_of(shares, draws[pairs]) >= target]
+                out[key][group] = value
+        shares = _probabilities(pool.shares(pairs), with_rope)
+        active = pairs[errors_of(shares, pool.draws[pairs]) >= target]
+        pool.keep(active)
         if active.size == 0:
             break
-    _finish(out, weighted, draws, threshold)
+    _finish(out, group, pool, with_rope, threshold)
+
+
+def _probabilities(shares: np.ndarray, with_rope: bool) -> dict[str, np.ndarray]:
+    """The probability columns (:data:`PROBABILITIES`) of pooled shares."""
+    found = bounds_of_counts(shares, with_rope=with_rope)
+    return {f"prob_{key}": value for key, value in found.items()}
 
 
 def _finish(
     out: dict[str, np.ndarray],
-    weighted: dict[str, np.ndarray],
-    draws: np.ndarray,
+    group: np.ndarray,
+    pool: PooledCounts,
+    with_rope: bool,
     threshold: float,
 ) -> None:
-    """The columns from the pooled shares: probabilities, their aliases, the
-    decisions (as the engine makes them) and the errors."""
-    for key in PROBABILITIES:
-        out[key][:] = weighted[key] / draws
+    """The columns of the pairs ``group`` from their pooled counts:
+    probabilities, their aliases, the decisions (as the engine makes them),
+    the draws and the errors."""
+    found = _probabilities(pool.shares(), with_rope)
+    for key, value in found.items():
+        out[key][group] = value
     for alias, key in (
         ("prob_left", "prob_left_lower"),
         ("prob_rope", "prob_rope_lower"),
@@ -252,18 +305,20 @@ def _finish(
         ("_lower_left", "prob_left_lower"),
     ):
         if alias in out and out[alias] is not out[key]:
-            out[alias][:] = out[key]
+            out[alias][group] = found[key]
     lower, upper = (
         (
-            np.round(out[f"prob_left_{end}"], 15),
-            out[f"prob_rope_{end}"],  # NaN without a rope
-            np.round(out[f"prob_right_{end}"], 15),
+            np.round(found[f"prob_left_{end}"], 15),
+            found[f"prob_rope_{end}"],  # NaN without a rope
+            np.round(found[f"prob_right_{end}"], 15),
         )
         for end in ("lower", "upper")
     )
-    out["decision"][:] = decide_many(*lower, threshold, upper=upper)
-    out["draws"] = draws
-    out["_mc_error"][:] = errors_of(out, draws)
+    out["decision"][group] = decide_many(*lower, threshold, upper=upper)
+    if "draws" not in out:
+        out["draws"] = np.zeros(len(out["decision"]), dtype=np.int64)
+    out["draws"][group] = pool.draws
+    out["_mc_error"][group] = errors_of(found, pool.draws)
 
 
 def joint_error(statements: Any, n_samples: int) -> float:

@@ -65,9 +65,11 @@ def test_every_reported_probability_is_below_the_target(prior, rope, target):
     assert res.n_samples == res.pairs["draws"].max()
 
 
-def test_same_seed_same_numbers_and_pairs_independent_of_the_table():
+@pytest.mark.parametrize("rope", [0.0, 0.003])
+def test_same_seed_same_numbers_and_pairs_independent_of_the_table(rope):
     table = tabzilla(8)
     kw = {"nan_policy": "pairwise", "n_samples": 1_000, "mc_error": 0.004}
+    kw["rope"] = rope
     one = nbstats.bayes_signrank_pairs(table, random_state=11, **kw)
     two = nbstats.bayes_signrank_pairs(table, random_state=11, **kw)
     pd.testing.assert_frame_equal(one.pairs, two.pairs)
@@ -83,13 +85,16 @@ def test_same_seed_same_numbers_and_pairs_independent_of_the_table():
         assert (row["draws"], row["decision"]) == (other["draws"], other["decision"])
 
 
-def test_pooled_pair_equals_its_batches_one_by_one():
-    """The single-pair test (bayes_signrank's own Monte Carlo path) on each
-    batch's stream, weighted by the batches' draws."""
+@pytest.mark.parametrize(("prior", "rope"), [("bb", 0.003), ("idp", 0.0)])
+def test_pooled_pair_equals_its_batches_one_by_one(prior, rope):
+    """Where every bound is a count at a fixed posterior (a single prior, or
+    the near-ignorance prior without a rope: z0 = ±∞), the pooled
+    probabilities are the single-pair test (bayes_signrank's own Monte Carlo
+    path) on each batch's stream, weighted by the batches' draws."""
     table = tabzilla(6).dropna()
     res = nbstats.bayes_signrank_pairs(
-        table, rope=0.003, n_samples=1_000, mc_error=0.003, random_state=5,
-        interval=False,
+        table, prior=prior, rope=rope, n_samples=1_000, mc_error=0.003,
+        random_state=5, interval=False,
     )  # fmt: skip
     pairs = res.pairs
     row = pairs.loc[pairs["draws"].idxmax()]
@@ -101,24 +106,115 @@ def test_pooled_pair_equals_its_batches_one_by_one():
         if done >= row["draws"]:
             break
         one = nbstats.bayes_signrank(
-            table[row["a"]], table[row["b"]], rope=0.003, n_samples=size,
-            random_state=batch_seed(seed, batch),
+            table[row["a"]], table[row["b"]], prior=prior, rope=rope,
+            n_samples=size, random_state=batch_seed(seed, batch),
         )  # fmt: skip
-        for key, (low, high) in one.bounds().items():
+        for key, bounds in one.bounds().items():
+            low, high = (np.nan, np.nan) if bounds is None else bounds
             pooled[f"prob_{key}_lower"] += low * size
             pooled[f"prob_{key}_upper"] += high * size
         done += size
     assert done == row["draws"]
     for key in PROBABILITIES:
-        assert row[key] == pytest.approx(pooled[key] / done, abs=1e-12)
+        assert row[key] == pytest.approx(pooled[key] / done, abs=1e-12, nan_ok=True)
     # a pair that stopped after the first batch is the fixed-draws posterior
     fixed = nbstats.bayes_signrank_pairs(
-        table, rope=0.003, n_samples=1_000, random_state=5, interval=False
+        table,
+        prior=prior,
+        rope=rope,
+        n_samples=1_000,
+        random_state=5,
+        interval=False,
     ).pairs
     first = pairs["draws"] == 1_000
     assert first.any()
     for key in (*PROBABILITIES, "decision"):
-        assert list(pairs.loc[first, key]) == list(fixed.loc[first, key])
+        np.testing.assert_array_equal(pairs.loc[first, key], fixed.loc[first, key])
+
+
+#: Dyadic scores (multiples of 1/16) and rope: every event time of a
+#: placement is exact in floating point and a point of the brute force's grid.
+DYADIC = pd.DataFrame(
+    {
+        "x": np.array([0, 1, 2, 3, 4, 5, 6, 7]) / 16,
+        "y": np.array([1, 0, 3, 2, 6, 4, 5, 9]) / 16,
+        "z": np.array([-1, 2, 1, 5, 3, 6, 8, 6]) / 16,
+    }
+)
+
+
+def brute_force_pooled(z, rope, draws, random_state, first, target):
+    """Exact and per-batch-averaged IDP bounds of one pair from the brute
+    force over every placement (a grid holding every event time, ±∞), on the
+    batches' own streams (batch_seed, DirichletWeights as the package draws
+    them) up to ``draws``: the exact bounds are the extremes of the pooled
+    counts per placement; the old pooling averaged each batch's extremes.
+    Returns (exact, averaged), each [left, rope, right] lower then upper."""
+    from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+    from tests.stats.bayes.test_placements import _grid, brute_force
+
+    seed = seed_sequence(random_state)
+    counts, averaged, done = 0.0, 0.0, 0
+    for batch, size in enumerate(schedule(first, target)):
+        if done >= draws:
+            break
+        shares = brute_force(
+            z, rope, IDP_DEFAULT_S, size, batch_seed(seed, batch), _grid(1 / 64, 3.0)
+        )
+        counts = counts + np.round(shares * size)
+        averaged = averaged + np.concatenate([shares.min(0), shares.max(0)]) * size
+        done += size
+    assert done == draws
+    pooled = counts / done
+    return np.concatenate([pooled.min(0), pooled.max(0)]), averaged / done
+
+
+@pytest.mark.parametrize("random_state", [0, 3])
+def test_idp_rope_bounds_are_exact_over_the_pooled_draws(random_state):
+    """Under IDP with a rope, a pair drawn in batches has the exact bounds over
+    all its draws -- the brute force's extremes of the pooled counts at every
+    placement -- not the average of each batch's extremes, which is looser
+    (checked: it differs here, and always encloses the exact bounds)."""
+    rope, first, target = 1 / 16, 1_000, 0.005
+    res = nbstats.bayes_signrank_pairs(
+        DYADIC, rope=rope, n_samples=first, mc_error=target,
+        random_state=random_state, interval=False,
+    )  # fmt: skip
+    assert res.pairs["draws"].max() > 2 * first  # more than two batches
+    keys = [
+        f"prob_{r}_{e}" for e in ("lower", "upper") for r in ("left", "rope", "right")
+    ]
+    looser = 0.0
+    for _, row in res.pairs.iterrows():
+        z = (DYADIC[row["b"]] - DYADIC[row["a"]]).to_numpy()
+        exact, averaged = brute_force_pooled(
+            z, rope, row["draws"], random_state, first, target
+        )
+        got = row[keys].to_numpy(dtype=float)
+        np.testing.assert_allclose(got, exact, rtol=0, atol=1e-12)
+        # the old pooling: an outer bound, never inside the exact one
+        assert (averaged[:3] <= exact[:3] + 1e-12).all()
+        assert (averaged[3:] >= exact[3:] - 1e-12).all()
+        looser = max(looser, float(np.abs(averaged - exact).max()))
+        errors = np.sqrt(got * (1 - got) / row["draws"])
+        assert row["draws"] == draws_for(target) or errors.max() < target
+    assert looser > 1e-3  # a pair where per-batch averaging was wrong
+
+
+def test_stopping_rule_uses_the_pooled_bounds():
+    """After each batch, a pair stops when the errors of its exact pooled
+    bounds are below the target; one more batch's stream is never drawn for
+    it. Its bounds equal one run of the engine on all its batches' draws
+    when those are one batch."""
+    table = tabzilla(6).dropna()
+    kw = {"rope": 0.003, "n_samples": 1_000, "interval": False, "random_state": 5}
+    res = nbstats.bayes_signrank_pairs(table, mc_error=0.003, **kw).pairs
+    sizes = np.cumsum(schedule(1_000, 0.003))
+    for _, row in res.iterrows():
+        assert row["draws"] in sizes
+        got = row[list(PROBABILITIES)].to_numpy(dtype=float)
+        errors = np.sqrt(got * (1 - got) / row["draws"])
+        assert errors.max() < 0.003 or row["draws"] == sizes[-1]
 
 
 @settings(max_examples=60, deadline=None)
@@ -157,11 +253,15 @@ def test_analyze_states_probabilities_to_the_target():
     assert two.bayes.mc_error < MC_TARGET
 
 
-def test_joint_statements_to_the_target():
+@pytest.mark.parametrize("rope", [0.0, 0.005])
+def test_joint_statements_to_the_target(rope):
     """bayes_posthoc(mc_error=): every statement's share below the target,
-    and exactly the procedure on the draws it took."""
+    and exactly the procedure on the draws it took (it runs again on more
+    draws rather than pooling batches: with a rope, the exact IDP marginals
+    of all its draws)."""
     table = tabzilla(7).dropna()
     kw = {"test": "signrank", "prior": "idp", "s": 0.5, "random_state": 2}
+    kw["rope"] = rope
     res = nbstats.bayes_posthoc(table, n_samples=1_000, mc_error=0.004, **kw)
     shares = res.statements[["prob", "joint"]].to_numpy(dtype=float)
     assert np.sqrt(shares * (1 - shares) / res.n_samples).max() < 0.004
@@ -197,3 +297,29 @@ def test_joint_schedule(share, first, runs):
 
     assert precise_joint(run, first, 0.002).n_samples == runs[-1]
     assert called == runs
+
+
+def test_groups_of_pairs_within_the_memory_give_the_same_numbers(monkeypatch):
+    """The pooled counts of a group of pairs fit a share of the memory
+    ceiling: with room for two pairs at a time (seven groups), every number
+    is that of one group."""
+    from nbstats.stats.bayes import precision
+    from nbstats.stats.bayes.pooled import pooled_bytes
+
+    table = tabzilla(6).dropna()
+    kw = {"rope": 0.003, "n_samples": 1_000, "mc_error": 0.003, "random_state": 5}
+    whole = nbstats.bayes_signrank_pairs(table, **kw)
+    each = pooled_bytes(1, len(table), sum(schedule(1_000, 0.003)))
+    groups = []
+    monkeypatch.setattr(precision, "budget", lambda share: 2 * each)
+    real = precision._precise_group
+
+    def counted(*args, **kwargs):
+        groups.append(len(args[3]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(precision, "_precise_group", counted)
+    split = nbstats.bayes_signrank_pairs(table, **kw)
+    assert groups == [2] * 7 + [1]
+    assert split.pairs["draws"].nunique() > 1
+    pd.testing.assert_frame_equal(whole.pairs, split.pairs)
