@@ -21,7 +21,7 @@ import pandas as pd
 
 import nbstats
 
-DATA = Path(__file__).parents[1] / "tests" / "data" / "coverage"
+DATA = Path(__file__).parents[1] / "tests" / "data" / "tabzilla"
 
 
 def timed(function, repeat: int = 1) -> tuple[float, object]:
@@ -54,7 +54,7 @@ def loss(exact: pd.DataFrame, greedy: pd.DataFrame) -> int:
 def main() -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"machine: {os.cpu_count()} CPUs, load average {load}")
-    tabzilla = pd.read_csv(DATA / "tabzilla_accuracy.csv", index_col=0)
+    tabzilla = pd.read_csv(DATA / "tabzilla_accuracy_wide.csv", index_col=0)
     tables = {
         "TabZilla 171x42": tabzilla,
         "TabZilla 171x20": tabzilla.iloc[:, :20],

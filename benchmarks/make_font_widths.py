@@ -9,6 +9,7 @@ Roman's AFM metrics (utmr8a, utmb8a), which pdflatex uses for ``ptm``.
 Run: python benchmarks/make_font_widths.py (needs TeX Live's lm and urw fonts).
 """
 
+import contextlib
 import json
 import subprocess
 from pathlib import Path
@@ -43,10 +44,8 @@ def afm(path: str) -> dict[str, float]:
         metrics = AFM(fh)
     out = {}
     for ch in CHARS:
-        try:
+        with contextlib.suppress(KeyError):
             out[ch] = round(metrics.get_width_char(ord(ch)) / 1000, 4)
-        except KeyError:
-            pass
     return out
 
 

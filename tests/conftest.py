@@ -16,6 +16,11 @@ import pytest
 
 import nbstats
 
+# The scripts beside the data (tests/data/make_*.py) are not tests: collecting
+# them for doctests puts tests/data on sys.path, where a data folder named like
+# a library (a "coverage" folder hid coverage.py from numba) shadows it.
+collect_ignore_glob = ["data/*"]
+
 # figures render headless, in the tests as in CI
 os.environ.setdefault("MPLBACKEND", "Agg")
 

@@ -4,29 +4,28 @@ line (real public tables: TabZilla, the AutoML benchmark)."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import nbstats
 from tests.cli_helpers import calls, run  # noqa: F401  (fixtures)
+from tests.real_tables import TABZILLA, amlb_small_accuracy_folds
 
-DATA = Path(__file__).parent / "data" / "coverage"
 AMLB = ["--case", "task", "--algorithm", "framework", "--score", "acc"]
 
 
 @pytest.fixture
 def tabzilla_csv(tmp_path):
     path = tmp_path / "tabzilla.csv"
-    shutil.copy(DATA / "tabzilla_accuracy.csv", path)
+    shutil.copy(TABZILLA, path)
     return path
 
 
 @pytest.fixture
 def amlb_csv(tmp_path):
     path = tmp_path / "amlb.csv"
-    shutil.copy(DATA / "amlb_small_acc_folds.csv", path)
+    amlb_small_accuracy_folds().to_csv(path, index=False)
     return path
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,13 +14,13 @@ from hypothesis import strategies as st
 
 import nbstats
 from nbstats.score_folds import failed_folds
+from tests.real_tables import amlb_small_accuracy_folds
 
-DATA = Path(__file__).parent / "data" / "coverage"
 KW = {"case": "task", "algorithm": "framework", "score": "acc", "fold": "fold"}
 
 
 def amlb() -> pd.DataFrame:
-    return pd.read_csv(DATA / "amlb_small_acc_folds.csv")
+    return amlb_small_accuracy_folds()
 
 
 def scored_folds(data: pd.DataFrame) -> pd.Series:

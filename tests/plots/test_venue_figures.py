@@ -7,7 +7,7 @@ beside it, the key (``figure-1-key.tex``) -- is included at its natural size in
 the four venue classes (article 10 pt, article twocolumn, IEEEtran conference,
 acmart sigconf) at 2, 7, 12, 42 and 50 algorithms with 40-character names:
 TabZilla's real table with its holes up to 42 algorithms
-(``tests/plots/data/README.md``), a synthetic one at 50. Checked: no LaTeX
+(``tests/data/tabzilla/README.md``), a synthetic one at 50. Checked: no LaTeX
 error, no overfull box over 1 pt, no "Float too large", no missing
 character; the column figure and the TikZ no wider than the column; the
 smallest printed character of the page at least 7 pt, read from the PDF's
@@ -30,8 +30,9 @@ import nbstats
 from nbstats.plots.venue_files import venue_figures
 from nbstats.results.venues import get_venue
 from tests.conftest import require_executable
+from tests.real_tables import TABZILLA
 
-DATA = Path(__file__).parent / "data" / "tabzilla_accuracy_wide.csv"
+DATA = TABZILLA
 VENUES = ("article", "twocolumn", "ieee", "acm")
 SIZES = (2, 7, 12, 42, 50)
 NAME_LENGTH = 40

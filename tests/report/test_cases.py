@@ -1,7 +1,7 @@
 """Every number of a report says which cases it stands on (issue 35, items 1 and 4).
 
 On a real public table with holes, TabZilla's test accuracies (McElfresh et
-al. 2023; ``tests/data/tabzilla2023_accuracy.md``), eight algorithms of
+al. 2023; ``tests/data/tabzilla/README.md``), eight algorithms of
 which TabPFNModel misses 108 of the 171 data sets: 46 complete cases, fewer
 than half. The reports are read back from their executed notebooks: Table
 1's data (its summary.csv) and caption, the answer-first paragraphs and
@@ -26,8 +26,8 @@ from scipy.stats import rankdata
 import nbstats
 from nbstats.report.bayesian import outcome_counts, signrank_frame
 from nbstats.report.cases import case_counts, pair_case_range, table_one_cases
+from tests.real_tables import tabzilla_accuracy
 
-DATA = Path(__file__).parents[1] / "data" / "tabzilla2023_accuracy.csv"
 ALGORITHMS = [
     "CatBoost", "XGBoost", "LightGBM", "TabPFNModel", "SAINT", "KNN", "MLP",
     "RandomForest",
@@ -36,7 +36,7 @@ ALGORITHMS = [
 
 @pytest.fixture(scope="module")
 def tabzilla() -> pd.DataFrame:
-    return pd.read_csv(DATA, index_col=0)[ALGORITHMS]
+    return tabzilla_accuracy()[ALGORITHMS]
 
 
 def _outputs(path: Path) -> list[dict]:

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import warnings
-from pathlib import Path
 
 import matplotlib
 import pandas as pd
@@ -19,10 +18,7 @@ import nbstats.report
 from nbstats.report import ReportError, export
 from nbstats.report.imports import nbformat
 from nbstats.report.inprocess import capture, run_cells
-
-TABZILLA = (
-    Path(__file__).parents[1] / "data" / "tabzilla" / "tabzilla_accuracy_wide.csv"
-)
+from tests.real_tables import TABZILLA
 
 
 def tabzilla_excerpt() -> pd.DataFrame:

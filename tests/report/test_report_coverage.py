@@ -1,11 +1,10 @@
 """The report's coverage section (scores with holes) and its Methods sentence on
 failed folds (min_folds), on real public tables: TabZilla and the AutoML
-benchmark (tests/data/coverage/README.md)."""
+benchmark (tests/data/tabzilla/README.md, tests/data/automl/README.md)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import nbformat
 import pandas as pd
@@ -15,8 +14,8 @@ import nbstats
 from nbstats.report import notebook, prepare
 from nbstats.report.coverage import coverage_paragraph
 from nbstats.report.methods import failed_folds_sentence
+from tests.real_tables import amlb_small_accuracy_folds, tabzilla_accuracy
 
-DATA = Path(__file__).parents[1] / "data" / "coverage"
 AMLB = {"case": "task", "algorithm": "framework", "score": "acc", "fold": "fold"}
 
 
@@ -32,7 +31,7 @@ def _text(nb) -> str:
 
 
 def test_amlb_report_states_failed_folds_and_coverage(tmp_path):
-    data = pd.read_csv(DATA / "amlb_small_acc_folds.csv")
+    data = amlb_small_accuracy_folds()
     path = nbstats.report.report(
         data, tmp_path / "amlb.ipynb", min_folds=8, nan_policy="omit",
         analyses=("frequentist",), **AMLB,
@@ -61,7 +60,7 @@ def test_amlb_report_states_failed_folds_and_coverage(tmp_path):
 
 
 def test_tabzilla_report_coverage_section(tmp_path):
-    table = pd.read_csv(DATA / "tabzilla_accuracy.csv", index_col=0)
+    table = tabzilla_accuracy()
     chosen = ["CatBoost", "LightGBM", "XGBoost", "RandomForest", "SVM",
               "TabPFNModel", "NAM", "MLP"]  # fmt: skip
     sub = table[chosen]
@@ -85,7 +84,7 @@ def test_tabzilla_report_coverage_section(tmp_path):
 
 
 def test_paragraph_words_on_pairwise():
-    table = pd.read_csv(DATA / "tabzilla_accuracy.csv", index_col=0).iloc[:, :10]
+    table = tabzilla_accuracy().iloc[:, :10]
     para = coverage_paragraph(nbstats.coverage(table), "pairwise").text()
     assert "The tests of each pair use every case where both algorithms" in para
 
@@ -107,7 +106,7 @@ def test_coverage_section_only_with_holes(holes, shown):
 
 
 def test_report_refuses_failed_folds_without_min_folds(tmp_path):
-    data = pd.read_csv(DATA / "amlb_small_acc_folds.csv")
+    data = amlb_small_accuracy_folds()
     with pytest.raises(ValueError, match=r"\('kc1', 'oboe'\): 3 of 10 folds"):
         nbstats.report.report(data, tmp_path / "x.html", **AMLB)
     assert not (tmp_path / "x.html").exists()
@@ -125,7 +124,7 @@ def test_failed_folds_sentence_without_a_minimum():
 
 
 def test_amlb_fold_tests_use_the_cases_with_every_fold(tmp_path):
-    data = pd.read_csv(DATA / "amlb_small_acc_folds.csv")
+    data = amlb_small_accuracy_folds()
     path = nbstats.report.report(
         data, tmp_path / "amlb.ipynb", min_folds=8, nan_policy="omit", runs=1,
         analyses=("frequentist",), **AMLB,

@@ -4,7 +4,6 @@ algorithms kept and complete cases, checked against brute force."""
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,12 +15,11 @@ from hypothesis.extra.numpy import arrays
 import nbstats
 from nbstats.stats import coverage_search
 from nbstats.stats.coverage_search import best_left_out, complete_count
-
-DATA = Path(__file__).parents[1] / "data" / "coverage"
+from tests.real_tables import tabzilla_accuracy
 
 
 def tabzilla() -> pd.DataFrame:
-    return pd.read_csv(DATA / "tabzilla_accuracy.csv", index_col=0)
+    return tabzilla_accuracy()
 
 
 def brute_force(missing: np.ndarray) -> dict[int, int]:

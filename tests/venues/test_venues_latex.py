@@ -11,7 +11,7 @@ rotating; siunitx when installed):
   and 50 algorithms with 40-character names (LaTeX specials, camel case, a
   long word with no break point, accents);
 - the same for the real TabZilla table (42 algorithms, 171 data sets, 1,040
-  missing cells; tests/data/tabzilla_accuracy_wide.README names its source);
+  missing cells; tests/data/tabzilla/README.md names its source);
 
 and pdflatex must compile it with a clean log: no error, no Overfull \hbox
 over 1 pt, no "Float too large", no missing character; in a two-column
@@ -36,6 +36,7 @@ import pytest
 import nbstats
 from nbstats.results.venues import VENUES
 from tests.conftest import require_executable
+from tests.real_tables import tabzilla_accuracy
 from tests.report.typesetting_helpers import latex_log_problems
 from tests.results.every_kind import every_result
 
@@ -88,7 +89,7 @@ def document(venue: str, body: str) -> str:
 
 def tabzilla() -> pd.DataFrame:
     """The real TabZilla accuracy table: 171 data sets x 42 algorithms."""
-    return pd.read_csv(DATA / "tabzilla_accuracy_wide.csv", index_col="dataset")
+    return tabzilla_accuracy()
 
 
 @cache

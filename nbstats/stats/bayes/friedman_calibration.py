@@ -6,8 +6,8 @@ small n", the posterior's own ``1 - γ`` credible region found by Monte Carlo.
 Read as frequentist tests on tables where all algorithms are exchangeable, the
 ellipsoid rejects somewhat more than ``γ`` of them (why, and the optional
 permutation calibration: :mod:`nbstats.stats.bayes.friedman_permutation`); the
-posterior's own region rejects far more (83% of 3-algorithm tables with 2 cases at ``γ = 0.05``, 17% with 10, 36%
-of 10-algorithm tables with 25 cases). Two things cause it:
+posterior's own region rejects far more, worst with few cases
+(``benchmarks/bench_bayes_friedman_size.py`` measures both). Two things cause it:
 
 * **The radius.** For more than a few cases the posterior is close to normal
   and its ``1 - γ`` region has squared Mahalanobis radius close to the

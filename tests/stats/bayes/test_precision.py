@@ -6,7 +6,6 @@ batches computed one by one by the single-pair test."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,10 +22,7 @@ from nbstats.stats.bayes.precision import (
     schedule,
 )
 from nbstats.stats.bayes.weights import seed_sequence
-
-TABZILLA = (
-    Path(__file__).parents[2] / "data" / "tabzilla" / "tabzilla_accuracy_wide.csv"
-)
+from tests.real_tables import TABZILLA
 
 
 def tabzilla(columns: int = 10, rows: int = 60) -> pd.DataFrame:

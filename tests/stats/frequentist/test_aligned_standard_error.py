@@ -73,8 +73,10 @@ def test_closed_form_on_a_small_table():
     assert _pairwise_sum_of_squares(z) == pytest.approx(6.0, rel=1e-15)
     n, k = ranks.shape
     kn = n * k
-    t = (k - 1) * np.sum((ranks.sum(axis=0) - n * (kn + 1) / 2) ** 2) / np.sum(
-        (ranks - ranks.mean(axis=1, keepdims=True)) ** 2
+    t = (
+        (k - 1)
+        * np.sum((ranks.sum(axis=0) - n * (kn + 1) / 2) ** 2)
+        / np.sum((ranks - ranks.mean(axis=1, keepdims=True)) ** 2)
     )
     assert t == 4.0
     assert _pairwise_sum_of_squares(z) == k * t / 2  # not k T
