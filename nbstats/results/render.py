@@ -63,7 +63,7 @@ from nbstats.results.number_policy import (
 )
 from nbstats.results.render_latex import breakable
 from nbstats.results.render_latex import latex as render_latex
-from nbstats.results.table_model import Table, from_frame, from_scalars
+from nbstats.results.table_model import Table, from_frame, from_scalars, shows_index
 from nbstats.results.venues import Venue
 
 __all__ = [
@@ -132,17 +132,6 @@ def format_scalar(label: object, value: object, kind: str | None = None) -> str:
     if numbers and all(_is_number(v) or v is None for v in numbers):
         return format_number(value, kind or kind_of(label))
     return format_value(value)
-
-
-def shows_index(frame: pd.DataFrame) -> bool:
-    """Whether the index carries labels (a bare 0, 1, 2 … is not shown)."""
-    index = frame.index
-    return not (
-        isinstance(index, pd.RangeIndex)
-        and index.name is None
-        and index.start == 0
-        and index.step == 1
-    )
 
 
 def format_columns(frame: pd.DataFrame, kinds: Kinds | None = None) -> list[Column]:

@@ -41,7 +41,16 @@ import pandas as pd
 from nbstats.results.formatting import Label, format_value
 from nbstats.results.number_policy import format_column, format_number, kind_of
 
-__all__ = ["TEXT_KINDS", "Cell", "Table", "csv", "from_frame", "from_scalars", "text"]
+__all__ = [
+    "TEXT_KINDS",
+    "Cell",
+    "Table",
+    "csv",
+    "from_frame",
+    "from_scalars",
+    "shows_index",
+    "text",
+]
 
 #: Kinds of cell that hold words, not numbers: they are set flush left and
 #: may wrap; every other kind is a number, right-aligned, never wrapped.
@@ -141,7 +150,8 @@ def _cell(value: object, text: str, kind: str) -> Cell:
     return Cell(text, kind, value=value)
 
 
-def _shows_index(frame: pd.DataFrame) -> bool:
+def shows_index(frame: pd.DataFrame) -> bool:
+    """Whether the index carries labels (a bare 0, 1, 2 … is not shown)."""
     index = frame.index
     return not (
         isinstance(index, pd.RangeIndex)
@@ -194,7 +204,7 @@ def from_frame(
     ]
     header: list[Cell] = []
     body: list[list[Cell]] = [[] for _ in range(len(frame))]
-    stub = _shows_index(frame)
+    stub = shows_index(frame)
     if stub:
         name = frame.index.name
         header.append(_header_cell(_stub_text(name) if name is not None else ""))
