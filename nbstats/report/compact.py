@@ -92,8 +92,15 @@ def data_notes(
         k = str(k_low) if k_low == k_high else f"{k_low} to {k_high}"
         columns = ", ".join(str(c) for c in folds["columns"])
         runs = f" ({folds['runs']} runs)" if folds.get("runs") else ""
+        scored = f"{k} fold scores{runs}"
+        if folds.get("failed_folds"):  # not every cell has all k
+            scored = (
+                f"fold scores{runs} ({k} per case; {folds['failed_folds']} failed, "
+                "and the cells short of folds average those they have, as "
+                "Methods details)"
+            )
         para.add(
-            f"The scores are per-fold: each algorithm's {k} fold scores{runs} "
+            f"The scores are per-fold: each algorithm's {scored} "
             f"on a case (fold column{'s' if len(folds['columns']) > 1 else ''} "
             f"{columns}) were averaged ({folds.get('aggregate', 'mean')}) into "
             "one score per case before the tests, which treat the cases as the "

@@ -188,9 +188,12 @@ def _data_sentences(
     if folds:
         k_low, k_high = folds["min_folds"], folds["max_folds"]
         k = str(k_low) if k_low == k_high else f"{k_low}–{k_high}"
+        scored = f"{k} cross-validation fold scores on it"
+        if folds.get("failed_folds"):  # the next sentence counts the cells
+            scored = f"cross-validation fold scores on it ({k} when none failed)"
         p.add(
             f"Each case's score is the {folds.get('aggregate', 'mean')} of the "
-            f"algorithm's {k} cross-validation fold scores on it. "
+            f"algorithm's {scored}. "
         )
 
 

@@ -50,6 +50,11 @@ def test_amlb_report_states_failed_folds_and_coverage(tmp_path):
         f"(at least 8 were required); {short} cells with fewer were treated as "
         "missing scores."
     ) in text
+    # the data note and Methods never say that every cell averages 10 folds
+    assert "each algorithm's 10 fold scores" not in text
+    assert "10 cross-validation fold scores on it" not in text
+    assert "(10 per case; 25 failed" in text
+    assert "fold scores on it (10 when none failed)" in text
     # the coverage section
     assert "# Coverage: the missing scores" in text
     assert (
