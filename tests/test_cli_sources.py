@@ -172,6 +172,22 @@ def test_automl_results_equal_the_csv_written_by_hand(tmp_path, capsys):
     assert out == expected
 
 
+def test_the_whole_automl_file_with_failed_folds_reaches_an_analysis(capsys):
+    """The real file as it is: its failed folds are named, --min-folds keeps
+    the cells with at least 8 scored folds, and the three with fewer become
+    missing scores that --nan-policy omit leaves out, as said on stderr."""
+    args = ["analyze", f"automl:{AMLB}", "--score", "acc", *FREQUENTIST]
+    code, _, err = run(args, capsys)
+    assert code != 0 and "('fabert', 'TPOT'): 9 of 10 folds" in err
+    assert "--min-folds" in err
+    code, out, err = run([*args, "--min-folds", "8", "--nan-policy", "omit"], capsys)
+    assert code == 0, err
+    assert (
+        "dropped 3 of 16 cases with missing scores: 'credit-g', 'fabert', 'kc1'" in err
+    )
+    assert "13" in out.split("\n", 3)[0] + out.split("\n", 3)[1], out[:300]
+
+
 def test_automl_result_column_refused_and_logloss_is_lower_is_better(tmp_path, capsys):
     code, _, err = run(["analyze", f"automl:{AMLB}"], capsys)
     assert code == 2
