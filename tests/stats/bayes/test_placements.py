@@ -10,18 +10,26 @@ The region that wins a draw is the most probable (ties to the first of left,
 rope, right); the bounds are the smallest and largest share of draws won
 over the placements.
 
-With dyadic data (multiples of 1/16, rope a multiple of 1/16) every event
-time of a placement, ``±2 rope − z_j`` and ``±rope``, is a point of the
-grid, sums are exact in floating point, and the grid holds every state:
-the package's bounds must then equal the grid's minimum and maximum exactly.
+The pseudo-observation's pairs are evaluated in exact rational arithmetic
+(``H(±(z0 + z_j) − 2 rope)`` with z0 and z_j as fractions), so a placement
+is where it says it is, and :func:`exact_placements` puts z0 at every event
+time ``±2 rope − z_j``, ``±rope`` (exact fractions), between each two
+consecutive ones (their exact midpoint, which floats may not hold: two event
+times can be one ulp apart) and at ±∞: every state there is. With dyadic
+data (multiples of 1/16, rope a multiple of 1/16) every event time is also
+a point of the float grid, and the grid holds every state: the package's
+bounds must then equal the grid's minimum and maximum exactly.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import nbstats
@@ -46,10 +54,43 @@ def _weights(n, n_samples, seed, s):
     return w / w.sum(axis=1)[:, None]
 
 
+def _exact(x):
+    """A float as the exact fraction it holds; ±∞ stays a float."""
+    return x if isinstance(x, Fraction) or np.isinf(x) else Fraction(float(x))
+
+
+def _steps(sign, z0, zs, c):
+    """``H(sign (z0 + z_j) − c)`` for every j and ``H(sign 2 z0 − c)``, H(0)
+    = ½, in exact arithmetic: z0 a fraction or ±∞, zs floats."""
+
+    def step(x):
+        return 1.0 if x > 0 else 0.5 if x == 0 else 0.0
+
+    z0, c = _exact(z0), Fraction(float(c))
+    if not isinstance(z0, Fraction):  # ±∞: every pair on the side of its sign
+        return np.full(zs.size, step(sign * z0)), step(sign * z0)
+    cross = np.array([step(sign * (z0 + Fraction(float(v))) - c) for v in zs])
+    return cross, step(sign * 2 * z0 - c)
+
+
+def exact_placements(z, rope):
+    """A placement in every state, in the caller's orientation: ±∞, every
+    event time ``±2 rope − z_j`` and ``±rope``, and the exact midpoint of
+    every two consecutive ones (fractions; floats need not hold it)."""
+    r = Fraction(float(rope))
+    zf = [Fraction(float(v)) for v in z]
+    edges = sorted({*(2 * r - v for v in zf), *(-2 * r - v for v in zf), r, -r})
+    middles = [(a + b) / 2 for a, b in pairwise(edges)]
+    return [-np.inf, np.inf, *edges, *middles]
+
+
 def brute_force(z, rope, s, n_samples, seed, placements):
     """Shares of draws won per placement: (placements × 3) with a rope
     (left, rope, right), else (placements × 2) (θ < ½, θ > ½); in the
-    caller's orientation of ``z`` (the package draws the canonical one)."""
+    caller's orientation of ``z`` (the package draws the canonical one).
+    A placement is a float or a :class:`~fractions.Fraction` (exact); the
+    pseudo-observation's pairs are placed in exact arithmetic (:func:`_steps`),
+    the cases' own pairs as the package defines them, ``H(fl(z_i + z_j) − c)``."""
     z = np.asarray(z, dtype=float)
     flip = flipped(z, "a", "b")
     zs = np.sort(-z if flip else z)
@@ -62,13 +103,12 @@ def brute_force(z, rope, s, n_samples, seed, placements):
     quad = [np.einsum("di,ij,dj->d", wc, np.heaviside(sg * pair - c, 0.5), wc)
             for sg, c in cuts]  # fmt: skip
     out = []
-    for z0 in -np.asarray(placements) if flip else placements:
+    for z0 in placements:
+        z0 = -_exact(z0) if flip else _exact(z0)
         shares = []
         for (sg, c), q in zip(cuts, quad, strict=True):
-            with np.errstate(invalid="ignore"):
-                cross = wc @ np.heaviside(sg * (z0 + zs) - c, 0.5)
-                own = np.heaviside(sg * 2 * z0 - c, 0.5)
-            shares.append(q + 2 * w0 * cross + w0 * w0 * own)
+            steps, own = _steps(sg, z0, zs, c)
+            shares.append(q + 2 * w0 * (wc @ steps) + w0 * w0 * own)
         if rope > 0:
             right, left = shares
             middle = 1 - left - right
@@ -146,10 +186,12 @@ def test_without_a_rope_the_bounds_are_the_extreme_placements(z, rope):
     rope=st.floats(0.01, 0.4),
     seed=st.integers(0, 2**16),
 )
+# two event times one ulp apart (test_an_interval_no_float_holds_is_a_state)
+@example(z=[0.0, float(np.nextafter(1.0, 0.0))], rope=1 / 3, seed=0)
 def test_any_data_the_bounds_hold_every_placement_and_are_reached(z, rope, seed):
     """Any differences: every placement of a fine grid lies within the bounds,
     and the bounds are reached at the event times and between them (the
-    brute force placed there, on the same draws)."""
+    brute force placed there exactly, on the same draws)."""
     z = np.array(z)
     draws = 1000
     res = _result(z, rope, draws, seed)
@@ -159,13 +201,43 @@ def test_any_data_the_bounds_hold_every_placement_and_are_reached(z, rope, seed)
     grid = brute_force(z, rope, IDP_DEFAULT_S, draws, seed, _grid(0.01, 2.5))
     assert np.all(grid.min(axis=0) >= low - TOL)
     assert np.all(grid.max(axis=0) <= high + TOL)
+    exact = brute_force(z, rope, IDP_DEFAULT_S, draws, seed, exact_placements(z, rope))
+    np.testing.assert_allclose(exact.min(axis=0), low, rtol=0, atol=TOL)
+    np.testing.assert_allclose(exact.max(axis=0), high, rtol=0, atol=TOL)
+
+
+def test_an_interval_no_float_holds_is_a_state():
+    """z = (0, 1 − ulp), rope ⅓ (Hypothesis' example): drawn as a − b, the
+    pseudo-observation's pair with the case −(1 − 2⁻⁵³) leaves the left
+    region at z0 = 1 − 2⁻⁵³ − 2r = r − 2⁻⁵⁴ (r = fl(⅓); one ulp below r) and
+    its pair with itself enters the right at z0 = r. In between, a real
+    interval of width 2⁻⁵⁴ that holds no float, every pair of z0 is in the
+    rope: the rope wins most, and "right" (the caller's) least, 433 of 1000
+    draws. A brute force that places z0 by floats cannot go there (the
+    float midpoint rounds to an end; its least is 438, at r) and reported the
+    package's lower bound as wrong; placed exactly it reaches 433 too, the
+    package's bound (as with every weight a fraction, too: the same counts
+    at every state)."""
+    z, rope, draws, seed = np.array([0.0, np.nextafter(1.0, 0.0)]), 1 / 3, 1000, 0
+    r = Fraction(rope)
+    leave, enter = Fraction(z[1]) - 2 * r, r  # drawn orientation: −z
+    assert enter - leave == Fraction(1, 2**54)
+    middle = float((leave + enter) / 2)
+    assert middle in (float(leave), float(enter))  # no float strictly inside
+    res = _result(z, rope, draws, seed)
+    assert res.bounds()["right"] == (0.433, 0.874)
+    assert res.bounds()["rope"] == (0.126, 0.567)
+    # in the caller's orientation the interval is (−r, −r + 2⁻⁵⁴)
+    inside = brute_force(z, rope, IDP_DEFAULT_S, draws, seed, [-(leave + enter) / 2])
+    assert inside[0].tolist() == [0.0, 0.567, 0.433]
+    # z0 at floats only: the event times, float midpoints (as the old test)
     edges = np.unique(np.concatenate([2 * rope - z, -2 * rope - z, [rope, -rope]]))
-    states = np.concatenate([[-np.inf, np.inf], edges, (edges[1:] + edges[:-1]) / 2])
-    exact = brute_force(z, rope, IDP_DEFAULT_S, draws, seed, states)
-    # an event time rounds in z0 + z_j, so the brute force there may see a
-    # neighbouring state instead of the event itself: within one draw or so
-    np.testing.assert_allclose(exact.min(axis=0), low, atol=2 / draws)
-    np.testing.assert_allclose(exact.max(axis=0), high, atol=2 / draws)
+    floats = [-np.inf, np.inf, *edges, *((edges[1:] + edges[:-1]) / 2)]
+    by_float = brute_force(z, rope, IDP_DEFAULT_S, draws, seed, floats)
+    assert by_float[:, 2].min() == 0.438 and by_float[:, 1].max() == 0.562
+    exact = brute_force(z, rope, IDP_DEFAULT_S, draws, seed, exact_placements(z, rope))
+    for q, region in enumerate(("left", "rope", "right")):
+        assert res.bounds()[region] == (exact[:, q].min(), exact[:, q].max())
 
 
 #: Issue 38's example (b − a; the package draws it as a − b and mirrors)
@@ -187,10 +259,7 @@ def test_issue_38_example_every_placement():
         np.zeros(10), ISSUE, prior="idp", rope=0.02, n_samples=draws, random_state=seed
     )
     rope = 0.02
-    edges = np.unique(
-        np.concatenate([2 * rope - ISSUE, -2 * rope - ISSUE, [rope, -rope]])
-    )
-    states = np.concatenate([[-np.inf, np.inf], edges, (edges[1:] + edges[:-1]) / 2])
+    states = exact_placements(ISSUE, rope)
     exact = brute_force(ISSUE, rope, IDP_DEFAULT_S, draws, seed, states)
     # a grid that steps over that interval and its two ends
     grid = np.concatenate(
