@@ -278,6 +278,43 @@ def test_one_sign_for_r_stated_once_where_the_reader_meets_it(report):
             assert "r (effect size)" not in o["data"]["text/plain"]
 
 
+def test_plackett_luce_table_and_figure_follow_table_one(report, tabzilla):
+    """The Plackett–Luce table and figure list the algorithms in Table 1's
+    order (mean rank over its complete cases, recomputed with scipy), not
+    by their own expected rank, and their captions say so."""
+    import base64
+
+    _, outputs = report
+    _, data = _table_one(outputs)
+    complete = tabzilla.dropna()
+    by_rank = list(_mean_ranks(complete).sort_values(kind="stable").index)
+    assert list(data.index) == by_rank
+    table = next(
+        o
+        for o in outputs
+        if o.get("metadata", {}).get("nbstats", {}).get("label") == "tab:plackett-luce"
+    )
+    caption, _, body = table["data"]["text/plain"].partition("\n")
+    assert (
+        "algorithms in the order of Table 1 (mean rank over its "
+        f"{len(complete)} cases)" in caption
+    )
+    rows = [line.split()[0] for line in body.splitlines()[2:]]
+    assert rows == by_rank
+    expected = [float(line.split()[2]) for line in body.splitlines()[2:]]
+    assert expected != sorted(expected)  # its own order would differ here
+    fig = next(
+        o
+        for o in outputs
+        if o.get("metadata", {}).get("nbstats", {}).get("label") == "fig:plackett-luce"
+    )
+    assert "in the order of Table 1" in fig["data"]["text/plain"]
+    uri = re.search(r"data:image/svg\+xml;base64,([^\"]+)", fig["data"]["text/html"])
+    svg = base64.b64decode(uri.group(1)).decode()
+    bars = re.findall(r'id="best-([^"]+)"', svg)  # drawn top row first
+    assert bars == by_rank
+
+
 def test_rank_intervals_follow_table_one_and_define_their_mean_rank(report):
     policy, outputs = report
     _, data = _table_one(outputs)
