@@ -280,6 +280,34 @@ def paired_differences(
         The Series' names as given (a tuple stays a tuple), else ``"a"`` and
         ``"b"``; two names that read the same get `` (a)`` and `` (b)``.
     """
+    d, name_a, name_b, _ = paired_differences_cases(
+        a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
+    )
+    return d, name_a, name_b
+
+
+def paired_differences_cases(
+    a: object,
+    b: object,
+    *,
+    higher_is_better: bool = True,
+    nan_policy: NanPolicy = "raise",
+) -> tuple[np.ndarray, object, object, pd.Index]:
+    """:func:`paired_differences` and the labels of the cases of ``d``.
+
+    The labels are ``a``'s index when ``a`` is a Series (the cases where
+    both have a score, under ``nan_policy="omit"``), else the positions
+    0, 1, …, as for the rows of a score table made from an array.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.Series([0.8, None, 0.7], index=["iris", "wine", "yeast"])
+    >>> b = pd.Series([0.9, 0.6, 0.7], index=["iris", "wine", "yeast"])
+    >>> d, _, _, cases = paired_differences_cases(a, b, nan_policy="omit")
+    >>> list(cases), [round(x, 2) for x in d]
+    (['iris', 'yeast'], [0.1, 0.0])
+    """
     check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
     if nan_policy == "pairwise":  # one pair: its complete cases are the omitted
         nan_policy = "omit"
@@ -320,7 +348,7 @@ def paired_differences(
             "case(s); rescale both columns by the same factor, e.g. divide by "
             "1e10."
         )
-    return d, name_a, name_b
+    return d, name_a, name_b, table.index.copy()
 
 
 def _series_name(x: object, default: str) -> object:

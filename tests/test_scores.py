@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 
@@ -511,7 +512,10 @@ def test_two_sample_nan_omit(two_sample):
     with pytest.warns(UserWarning, match="dropped 1 of 5 cases"):
         res = two_sample(bad, B, nan_policy="omit")
     keep = [0, 2, 3, 4]
-    assert res == two_sample([A[i] for i in keep], [B[i] for i in keep])
+    compact = two_sample([A[i] for i in keep], [B[i] for i in keep])
+    # the same numbers; the cases are the positions kept in the input given
+    assert list(res.cases) == keep and list(compact.cases) == [0, 1, 2, 3]
+    assert res == dataclasses.replace(compact, cases=res.cases)
 
 
 @pytest.mark.parametrize("value", [np.inf, -np.inf])

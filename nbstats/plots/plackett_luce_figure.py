@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -38,14 +39,15 @@ def plackett_luce(
     ax: Any = None,
     width: str = "single",
     aliases: AliasOption = "auto",
+    order: Sequence[Any] | None = None,
 ) -> Any:
     """Each algorithm's rank interval, and beside it its probability of being best.
 
-    One row per algorithm, best expected rank at the top. Left: the credible
-    interval of the algorithm's rank among the worths (1 = best) with a
-    marker at the posterior median rank, which always lies inside it. Right,
-    sharing the rows: a bar of P(best), the posterior probability that its
-    worth is the largest, with its value.
+    One row per algorithm, best expected rank at the top (or in ``order``).
+    Left: the credible interval of the algorithm's rank among the worths
+    (1 = best) with a marker at the posterior median rank, which always lies
+    inside it. Right, sharing the rows: a bar of P(best), the posterior
+    probability that its worth is the largest, with its value.
 
     Parameters
     ----------
@@ -60,6 +62,10 @@ def plackett_luce(
         Width of a new figure: one or two columns of a paper.
     aliases : "auto", bool or mapping
         As in :func:`nbstats.plots.rank_intervals`.
+    order : sequence of algorithm names, optional
+        The rows, top to bottom: every algorithm of ``result.ranking`` once
+        (e.g. the order of a report's other tables, by mean rank). By default
+        by expected rank, ties by P(best).
 
     Returns
     -------
@@ -82,17 +88,17 @@ def plackett_luce(
     >>> ax = plackett_luce(res)
     >>> [label.get_text() for label in ax.get_yticklabels()][0]
     'C4.5+m'
+    >>> ax2 = plackett_luce(res, order=["C4.5", "C4.5+m", "C4.5+m+cf", "C4.5+cf"])
+    >>> [label.get_text() for label in ax2.get_yticklabels()][0]
+    'C4.5'
     >>> import matplotlib.pyplot as plt
-    >>> plt.close(ax.figure)
+    >>> plt.close(ax.figure); plt.close(ax2.figure)
     """
     import matplotlib.pyplot as plt
 
     ranking = result.ranking
     names = [str(name) for name in ranking.index]
-    order = np.lexsort(
-        (-ranking["prob_best"].to_numpy(), ranking["expected_rank"].to_numpy())
-    )
-    rows = [names[i] for i in order]
+    rows = _rows(ranking, names, order)
     m = len(names)
     own = ax is None
     if own and width not in WIDTHS:
@@ -124,6 +130,28 @@ def plackett_luce(
         if fitted.aliases:
             add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
     return quiet(ax)
+
+
+def _rows(ranking: Any, names: list[str], order: Sequence[Any] | None) -> list[str]:
+    """The rows top to bottom: ``order``, or by expected rank then P(best)."""
+    if order is None:
+        by_rank = np.lexsort(
+            (-ranking["prob_best"].to_numpy(), ranking["expected_rank"].to_numpy())
+        )
+        return [names[i] for i in by_rank]
+    if isinstance(order, str):
+        raise TypeError("order must be a sequence of algorithm names, not one name.")
+    rows = [str(name) for name in order]
+    if sorted(rows) != sorted(names):
+        missing = sorted(set(names) - set(rows))
+        extra = sorted(set(rows) - set(names))
+        raise ValueError(
+            "order must name every algorithm of the result exactly once; "
+            f"missing {missing}, unknown {extra}"
+            + (", repeated names" if len(rows) != len(set(rows)) else "")
+            + "."
+        )
+    return rows
 
 
 def _fit_rows(names: list[str], width: float, m: int, aliases: AliasOption):

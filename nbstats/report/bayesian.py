@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 
 from nbstats.report.compact import (
-    EFFECT_TEXT,
     adjacent_pairs,
     csv_download,
+    effect_caption,
     joint_caption,
     joint_rope_text,
     ranking_order,
@@ -133,8 +133,14 @@ def outcome_counts(signrank: Any, named: int = 10) -> Paragraph:
 _OUTCOMES = ("b", "a", "equivalent", "undecided", "indeterminate")
 
 
-def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
+def signrank_frame(
+    signrank: Any, keep: Any = None, label: str = "tab:signrank"
+) -> tuple[pd.DataFrame, str]:
     """The pairwise signed-rank table (better-ranked first) and its caption.
+
+    ``label``: the table it is shown as; its caption defines the effect size
+    r if it is the report's first table with r, else refers to that one
+    (:func:`~nbstats.report.compact.effect_caption`).
 
     Under the near-ignorance prior every probability is an interval "lower
     to upper" over the prior set: P(the first better), P(rope) and P(the
@@ -199,7 +205,7 @@ def signrank_frame(signrank: Any, keep: Any = None) -> tuple[pd.DataFrame, str]:
             else ", else undecided (neither reaches it)"
         )
     )
-    caption += EFFECT_TEXT if "effect" in pairs_frame else "."
+    caption += effect_caption(label) if "effect" in pairs_frame else "."
     return frame, caption
 
 
@@ -329,7 +335,7 @@ def bayesian(
 
 def appendix_bayesian(signrank: Any, joint: Any) -> None:
     """Every pair's Bayesian signed-rank test and every joint statement."""
-    frame, caption = signrank_frame(signrank)
+    frame, caption = signrank_frame(signrank, label="tab:signrank-all")
     csv_download("signrank_pairs.csv", caption, signrank.to_frame())
     if typeset_pairs(len(frame)):
         frame_table("tab:signrank-all", caption, frame)

@@ -25,6 +25,7 @@ from nbstats.report.compact import (  # noqa: F401  (the cells call them)
     appendix_frequentist,
     appendix_note,
     data_notes,
+    effect_caption,
     joint_caption,
     joint_rope_text,
     ranked_summary,
@@ -284,14 +285,15 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
             f"{nemenyi.n_cases:,} cases: mean ranks, "
             "z statistic (positive when the second algorithm ranks better), "
             "unadjusted and Nemenyi-adjusted p-values, and whether the pair "
-            f"differs{EFFECT_TEXT}",
+            f"differs{effect_caption('tab:nemenyi')}",
         )
         result_table(
             holm,
             "tab:holm",
             f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
             f"on mean ranks with Holm's step-down correction at α = "
-            f"{_n(holm.alpha)}, on the {holm.n_cases:,} cases{EFFECT_TEXT}",
+            f"{_n(holm.alpha)}, on the {holm.n_cases:,} cases"
+            f"{effect_caption('tab:holm')}",
         )
         return
     pairs_frame = nemenyi.to_frame()
@@ -309,7 +311,7 @@ def posthoc(nemenyi: Any, holm: Any, *, compact: bool = False) -> None:
         "cases, the pairs that matter "
         f"({shown}; {int(keep.sum())} of {total} pairs): mean ranks, z "
         "statistic, unadjusted and Nemenyi-adjusted p-values, and whether the "
-        f"pair differs{EFFECT_TEXT}",
+        f"pair differs{effect_caption('tab:nemenyi')}",
         frame,
     )
 

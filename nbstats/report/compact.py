@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.report.data import csv_text
-from nbstats.report.display import _and, _display, _n, paragraph, ref
+from nbstats.report.display import _and, _display, _n, defined_at, paragraph, ref
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table, result_table
 from nbstats.results.effect_size import MAGNITUDE_BOUNDS
@@ -30,6 +30,7 @@ __all__ = [
     "appendix_frequentist",
     "appendix_note",
     "data_notes",
+    "effect_caption",
     "ranked_summary",
     "ranking_order",
     "typeset_pairs",
@@ -299,8 +300,29 @@ def effect_text(minuend: str = "second", subtrahend: str = "first") -> str:
     )
 
 
-#: The frequentist tables' effect column: rows "a vs b", r of b − a.
+#: The pairwise tables' effect column: rows "a vs b", r of b − a.
 EFFECT_TEXT = effect_text()
+
+
+def effect_caption(label: str) -> str:
+    """The end of the caption of the pairwise table ``label`` about its
+    effect column r: the definition (:data:`EFFECT_TEXT`) at the report's
+    first table with r, a pointer to that table at every later one, so that
+    a report states its one sign convention once, where the reader meets it.
+
+    Examples
+    --------
+    >>> from nbstats.report.display import start
+    >>> start(tables=["tab:nemenyi", "tab:holm"], figure_formats=())
+    >>> effect_caption("tab:nemenyi") == EFFECT_TEXT
+    True
+    >>> effect_caption("tab:holm")
+    '; r (effect size) as in Table 1.'
+    """
+    first = defined_at("r", label)
+    if first is None:
+        return EFFECT_TEXT
+    return f"; r (effect size) as in {ref(first).text}."
 
 
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
@@ -309,7 +331,7 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         f"Nemenyi test of every pair at α = {_n(nemenyi.alpha)} on the "
         f"{nemenyi.n_cases:,} cases: mean ranks, "
         "z statistic, unadjusted and Nemenyi-adjusted p-values, and whether "
-        f"the pair differs{EFFECT_TEXT}"
+        f"the pair differs{effect_caption('tab:nemenyi-all')}"
     )
     csv_download("nemenyi_pairs.csv", caption, nemenyi.to_frame())
     if typeset_pairs(len(nemenyi.to_frame())):
@@ -319,7 +341,7 @@ def appendix_frequentist(nemenyi: Any, holm: Any) -> None:
         "tab:holm",
         f"Every algorithm against the best-ranked one, {holm.control}: z-tests "
         f"on mean ranks with Holm's step-down correction at α = {_n(holm.alpha)}, "
-        f"on the {holm.n_cases:,} cases{EFFECT_TEXT}",
+        f"on the {holm.n_cases:,} cases{effect_caption('tab:holm')}",
     )
 
 

@@ -47,6 +47,11 @@ class _Numbers:
 
 _NUMBERS = _Numbers()
 
+#: Each term a report defines once (e.g. ``"r"``, the effect size) and the
+#: label of the float whose caption defines it: the first to ask, in display
+#: order (reset by :func:`start`).
+_DEFINED: dict[str, str] = {}
+
 #: The formats each report figure is saved in (set by :func:`start`): SVG for
 #: HTML, PDF for LaTeX; a report exports to one of them, the notebook to both.
 _FIGURE_FORMATS: list[str] = ["svg", "pdf"]
@@ -77,6 +82,7 @@ def start(
 
     _NUMBERS.tables = list(tables)
     _NUMBERS.figures = list(figures)
+    _DEFINED.clear()
     _FIGURE_FORMATS[:] = list(figure_formats)
     _VENUE[:] = [get_venue(venue)]
     # figures in the LaTeX document's font (Latin Modern) when they go into
@@ -112,6 +118,24 @@ def ref(label: str) -> Alt:
         html=f'<a href="#{anchor}">{kind} {n}</a>',
         latex=f"{kind}~\\ref{{{label}}}",
     )
+
+
+def defined_at(term: str, label: str) -> str | None:
+    """Where this report defines ``term``: None when the float ``label`` is
+    the one to define it (the first to ask since :func:`start`, in display
+    order), else the label of that float, for a caption to refer to.
+
+    Examples
+    --------
+    >>> from nbstats.report.display import defined_at, start
+    >>> start(tables=["tab:a", "tab:b"], figure_formats=())
+    >>> defined_at("r", "tab:a") is None, defined_at("r", "tab:b")
+    (True, 'tab:a')
+    >>> defined_at("r", "tab:a") is None  # asked again: still defines it
+    True
+    """
+    first = _DEFINED.setdefault(term, label)
+    return None if first == label else first
 
 
 def _display(bundle: dict[str, str], metadata: dict[str, Any] | None = None) -> None:

@@ -568,7 +568,11 @@ report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
         )
         nb.markdown("# Bayesian ranking of all algorithms")
         nb.code(
-            "report.plackett_luce_section(plackett_luce)",
+            # rows in the order of Table 1 (mean ranks over its cases)
+            "report.plackett_luce_section(\n    plackett_luce,\n    order=list(\n"
+            "        nbstats.mean_ranks(scores, **direction)"
+            ".sort_values(kind='stable').index\n    ),\n"
+            "    ordered_by=f'mean rank over its {len(scores):,} cases',\n)",
             tables=["tab:plackett-luce"],
             figures=["fig:plackett-luce"],
         )

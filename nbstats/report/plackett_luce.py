@@ -8,10 +8,12 @@ sampler's diagnostics.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Sequence
 from typing import Any
 
-from nbstats.report.display import _n, figure, paragraph, ref
+from nbstats.report.display import _n, figure, paragraph, ref, table
 from nbstats.report.references import Paragraph, author_year
 from nbstats.report.tables import result_table
 from nbstats.results.monte_carlo import error_bound
@@ -49,8 +51,30 @@ def _chains_sentence(result: Any) -> str:
     )
 
 
-def plackett_luce_section(result: Any) -> None:
-    """Paragraph, table and figure of a :func:`nbstats.bayes_plackett_luce` result."""
+def _reorder(model: Any, names: list[str]) -> Any:
+    """The table model with its rows in the order of ``names`` (row names)."""
+    by_name = {row[0].text: row for row in model.rows}
+    if sorted(by_name) != sorted(names) or len(names) != len(model.rows):
+        raise ValueError(
+            f"order must name every algorithm of the ranking once: {sorted(by_name)}"
+            f", got {names}."
+        )
+    return dataclasses.replace(
+        model, rows=tuple(by_name[name] for name in names), rules=frozenset()
+    )
+
+
+def plackett_luce_section(
+    result: Any,
+    order: Sequence[Any] | None = None,
+    ordered_by: str = "mean rank over its cases",
+) -> None:
+    """Paragraph, table and figure of a :func:`nbstats.bayes_plackett_luce` result.
+
+    ``order``: the algorithms in Table 1's order (``ordered_by`` says what
+    that order is), so that the table and the figure list them as every
+    other table does; by default by their own expected rank.
+    """
     ranking = result.ranking
     top = ranking["prob_best"].idxmax()
     level = _level(result)
@@ -83,10 +107,13 @@ def plackett_luce_section(result: Any) -> None:
         f"P(best) is {error_bound(result.mc_error, result.n_samples)}."
     )
     paragraph(para)
-    result_table(
-        result,
-        "tab:plackett-luce",
-        "Bayesian Plackett–Luce ranking, by expected rank: posterior "
+    rows = (
+        "by expected rank"
+        if order is None
+        else f"algorithms in the order of Table 1 ({ordered_by})"
+    )
+    caption = (
+        f"Bayesian Plackett–Luce ranking, {rows}: posterior "
         "probability of being the best, expected rank (1 = best) with its "
         f"{level} credible interval, and worth (the posterior mean probability "
         f"of ranking first on a new case); on {result.n_cases:,} cases"
@@ -96,15 +123,23 @@ def plackett_luce_section(result: Any) -> None:
             if result.n_partial
             else ""
         )
-        + ".",
+        + "."
     )
+    if order is None:
+        result_table(result, "tab:plackett-luce", caption)
+    else:
+        model = result.table_model(caption=caption, label="tab:plackett-luce")
+        table(_reorder(model, [str(name) for name in order]))
     # two columns of a page: at many algorithms the rows go into side-by-side
     # panels, which one column cannot hold
-    ax = result.plot(width="double" if len(ranking) > 25 else "single")
+    ax = result.plot(
+        width="double" if len(ranking) > 25 else "single",
+        **({} if order is None else {"order": order}),
+    )
     figure(
         "fig:plackett-luce",
         "Bayesian Plackett–Luce ranking: posterior probability of being the "
         f"best (bars) and the rank's {level} credible interval (line) with its "
-        "posterior median (marker).",
+        "posterior median (marker)" + ("." if order is None else f", {rows}."),
         ax.figure,
     )

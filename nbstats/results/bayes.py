@@ -94,6 +94,10 @@ class BayesSignTestResult(Result):
         Monte Carlo standard error of the sampled probabilities (with a
         rope): the largest ``√(p (1 − p) / N)``; 0 without a rope, where the
         probabilities are exact (Theorem 2).
+    cases : Index or None
+        The labels of the ``wins + losses + ties`` cases counted (every case
+        with both scores: a tie or a difference within the rope counts
+        toward "a = b"), or None when built from bare differences.
     """
 
     prob_left: float
@@ -114,6 +118,7 @@ class BayesSignTestResult(Result):
     prior_at: str = "rope"
     n_samples: int | None = None
     mc_error: float = float("nan")
+    cases: pd.Index | None = None
 
     def prob_equivalent(self, epsilon: float = 0.05) -> float:
         """Posterior probability that ½ − ε < θ < ½ + ε: a and b are
@@ -235,6 +240,10 @@ prob_right_lower, prob_right_upper : float
         ``"montecarlo"`` (draws of the Dirichlet process) or ``"normal"``
         (draws of its normal approximation, for many cases; see
         :func:`nbstats.bayes_signrank`).
+    cases : Index or None
+        The labels of the ``n`` cases used (every case with both scores:
+        zero differences included), or None when built from bare
+        differences or as one pair of a table.
     """
 
     prior: str
@@ -269,6 +278,7 @@ prob_right_lower, prob_right_upper : float
     prob_rope_upper: float | None = None
     prob_right_lower: float | None = None
     prob_right_upper: float | None = None
+    cases: pd.Index | None = None
 
     def __post_init__(self) -> None:
         # results made before the bounds existed: the bounds they had

@@ -89,6 +89,9 @@ class SignTestResult(TestResult):
     name_a, name_b : hashable
         Names of the two algorithms, as given (a tuple such as ``("RF", 100)``
         stays the tuple; text, HTML and LaTeX show ``str(name)``).
+    cases : Index or None
+        The labels of the ``n`` cases counted as trials (see
+        :func:`nbstats.sign_test`), or None when built from bare differences.
     """
 
     wins: int
@@ -99,6 +102,7 @@ class SignTestResult(TestResult):
     tie_policy: str
     name_a: str
     name_b: str
+    cases: pd.Index | None = None
 
     def methods_clause(
         self, context: methods_text.MethodsContext, *, also: bool = False
@@ -153,6 +157,10 @@ class WilcoxonResult(TestResult):
         positive when b is better.
     method, zero_method, alternative : str
     name_a, name_b : hashable
+    cases : Index or None
+        The labels of the ``n`` cases whose differences were ranked (zeros
+        included unless ``zero_method="wilcox"``), or None when built from
+        bare differences.
     """
 
     r_plus: float
@@ -166,6 +174,7 @@ class WilcoxonResult(TestResult):
     alternative: str
     name_a: str
     name_b: str
+    cases: pd.Index | None = None
 
     def methods_clause(self, context: methods_text.MethodsContext) -> Paragraph:
         """This test as a clause of a Methods sentence
@@ -265,6 +274,10 @@ class TTestResult(MeanDifferenceResult):
     confidence_level : float
     alternative : str
     name_a, name_b : hashable
+    cases : Index or None
+        The labels of the ``df + 1`` cases whose differences were averaged
+        (every case with both scores), or None when built from bare
+        differences.
     """
 
     df: int
@@ -274,6 +287,7 @@ class TTestResult(MeanDifferenceResult):
     alternative: str
     name_a: str
     name_b: str
+    cases: pd.Index | None = None
 
     def _title(self) -> str:
         return _pair_title("Paired t-test", self.name_a, self.name_b, self.alternative)

@@ -33,7 +33,7 @@ import numpy as np
 from nbstats import _scipy_stats as sps
 from nbstats.arguments import renamed
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 
@@ -425,9 +425,10 @@ def _differences(
 ) -> tuple[np.ndarray, str, str]:
     # an overflowing b - a becomes inf here and a clear error in _Moments.of
     with np.errstate(over="ignore"):
-        return paired_differences(
+        d, name_a, name_b, _ = paired_differences_cases(
             a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
         )
+    return d, name_a, name_b
 
 
 def _length(x: object) -> int:

@@ -37,7 +37,7 @@ import numpy as np
 from nbstats import _scipy_stats as sps
 from nbstats.arguments import outside_stacklevel, renamed
 from nbstats.results.effect_size import EffectSizeResult, magnitude
-from nbstats.scores import NanPolicy, check_choice, check_flag, paired_differences
+from nbstats.scores import NanPolicy, check_choice, check_flag, paired_differences_cases
 from nbstats.stats.frequentist.wilcoxon import (
     EXACT_LIMIT_N,
     signed_rank_cdf,
@@ -174,7 +174,7 @@ def effect_size(
                 f"{', '.join(given)} only applies to effect='hodges-lehmann' "
                 f"(effect={effect!r} has no interval and splits zero differences)."
             )
-    d, name_a, name_b = paired_differences(
+    d, name_a, name_b, _ = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     n = int(d.size)

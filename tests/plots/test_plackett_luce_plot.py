@@ -65,6 +65,41 @@ def test_rows_are_best_first_by_expected_rank():
     assert labels == expected
 
 
+@pytest.mark.parametrize("m", [3, 8, 50])
+def test_rows_follow_a_given_order_with_their_own_numbers(m):
+    """order= (a report's Table 1 order) sets the rows top to bottom; each
+    row keeps its own algorithm's interval and P(best) bar."""
+    res = result_for(m, seed=1)
+    order = list(np.random.default_rng(m).permutation(list(res.ranking.index)))
+    ax = plackett_luce(res, order=order)
+    labels = [t.get_text() for panel in ax.panels for t in panel.get_yticklabels()]
+    assert labels == order
+    per = -(-m // len(ax.panels))
+    for k, name in enumerate(order):
+        panel = ax.panels[k // per]
+        (bar,) = [p for p in panel.bars_axes.patches if p.get_gid() == f"best-{name}"]
+        assert bar.get_y() + bar.get_height() / 2 == pytest.approx(k % per)
+        assert bar.get_width() == pytest.approx(res.ranking.loc[name, "prob_best"])
+
+
+@pytest.mark.parametrize(
+    ("order", "match"),
+    [
+        (["alg0", "alg1"], "missing \\['alg2'\\]"),
+        (["alg0", "alg1", "alg2", "alg9"], "unknown \\['alg9'\\]"),
+        (["alg0", "alg1", "alg1", "alg2"], "repeated"),
+    ],
+)
+def test_an_order_that_is_not_every_algorithm_once_is_refused(order, match):
+    with pytest.raises(ValueError, match=match):
+        plackett_luce(result_for(3), order=order)
+
+
+def test_one_name_as_the_order_is_refused():
+    with pytest.raises(TypeError, match="sequence of algorithm names"):
+        plackett_luce(result_for(3), order="alg0")
+
+
 def test_long_names_get_a_key():
     names = [
         f"HistGradientBoostingClassifier(max_iter={100 * j}, lr=0.05)" for j in range(8)

@@ -374,6 +374,8 @@ def _close(left: Any, right: Any, rtol: float, where: str, atol: float = 1e-12) 
         pd.testing.assert_series_equal(
             left, right, check_exact=False, rtol=rtol, atol=atol, obj=where
         )
+    elif isinstance(left, pd.Index):  # a result's cases: the same labels
+        pd.testing.assert_index_equal(left, right, obj=where)
     elif _is_float_like(left) and _is_float_like(right):
         np.testing.assert_allclose(left, right, rtol=rtol, atol=atol, err_msg=where)
     elif isinstance(left, np.ndarray):

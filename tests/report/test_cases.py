@@ -26,6 +26,7 @@ from scipy.stats import rankdata
 import nbstats
 from nbstats.report.bayesian import outcome_counts, signrank_frame
 from nbstats.report.cases import case_counts, pair_case_range, table_one_cases
+from nbstats.report.display import start
 from tests.real_tables import tabzilla_accuracy
 
 ALGORITHMS = [
@@ -245,18 +246,73 @@ def test_bayesian_summary_counts_every_outcome(report):
     assert tally == numbers
 
 
-def test_one_sign_for_r_in_the_report(report):
-    """Every pairwise table with r states the same convention: the second
-    named minus the first."""
+#: The definition of r (its sign convention), stated once in a report.
+R_DEFINITION = "rank-biserial correlation of the second minus the first"
+
+
+def test_one_sign_for_r_stated_once_where_the_reader_meets_it(report):
+    """The first table with an r column defines it (second named minus the
+    first); every later one refers to that table, in text, HTML and LaTeX."""
     _, outputs = report
-    captions = [
-        t.split("\n", 1)[0] for t in _plain(outputs) if re.match(r"Table \d+\. ", t)
+    tables = [
+        o
+        for o in outputs
+        if o.get("metadata", {}).get("nbstats", {}).get("kind") == "table"
     ]
-    with_r = [c for c in captions if "; r: the effect size" in c]
-    assert len(with_r) >= 2  # Nemenyi (or Holm) and the Bayesian pairs
-    for caption in with_r:
-        assert "correlation of the second minus the first" in caption, caption
-        assert "first minus the second" not in caption
+    with_r = [
+        o for o in tables if "r" in o["data"]["text/plain"].split("\n")[1].split()
+    ]
+    assert len(with_r) >= 3  # Nemenyi, Holm and the Bayesian pairs
+    first = with_r[0]["metadata"]["nbstats"]["number"]
+    assert all(o["metadata"]["nbstats"]["number"] > first for o in with_r[1:])
+    for kind in ("text/plain", "text/html", "text/latex"):
+        texts = [o.get("data", {}).get(kind, "") for o in outputs]
+        assert sum(t.count(R_DEFINITION) for t in texts) == 1, kind
+        assert R_DEFINITION in with_r[0]["data"][kind], kind
+        assert "first minus the second" not in "".join(texts), kind
+        for o in with_r[1:]:
+            assert f"r (effect size) as in Table {first}." in o["data"][kind], kind
+    # a caption without an r column never speaks of r
+    for o in tables:
+        if o not in with_r:
+            assert "r (effect size)" not in o["data"]["text/plain"]
+
+
+def test_plackett_luce_table_and_figure_follow_table_one(report, tabzilla):
+    """The Plackett–Luce table and figure list the algorithms in Table 1's
+    order (mean rank over its complete cases, recomputed with scipy), not
+    by their own expected rank, and their captions say so."""
+    import base64
+
+    _, outputs = report
+    _, data = _table_one(outputs)
+    complete = tabzilla.dropna()
+    by_rank = list(_mean_ranks(complete).sort_values(kind="stable").index)
+    assert list(data.index) == by_rank
+    table = next(
+        o
+        for o in outputs
+        if o.get("metadata", {}).get("nbstats", {}).get("label") == "tab:plackett-luce"
+    )
+    caption, _, body = table["data"]["text/plain"].partition("\n")
+    assert (
+        "algorithms in the order of Table 1 (mean rank over its "
+        f"{len(complete)} cases)" in caption
+    )
+    rows = [line.split()[0] for line in body.splitlines()[2:]]
+    assert rows == by_rank
+    expected = [float(line.split()[2]) for line in body.splitlines()[2:]]
+    assert expected != sorted(expected)  # its own order would differ here
+    fig = next(
+        o
+        for o in outputs
+        if o.get("metadata", {}).get("nbstats", {}).get("label") == "fig:plackett-luce"
+    )
+    assert "in the order of Table 1" in fig["data"]["text/plain"]
+    uri = re.search(r"data:image/svg\+xml;base64,([^\"]+)", fig["data"]["text/html"])
+    svg = base64.b64decode(uri.group(1)).decode()
+    bars = re.findall(r'id="best-([^"]+)"', svg)  # drawn top row first
+    assert bars == by_rank
 
 
 def test_rank_intervals_follow_table_one_and_define_their_mean_rank(report):
@@ -330,8 +386,9 @@ def test_bayesian_table_r_is_the_second_minus_the_first(tabzilla):
     res = nbstats.bayes_signrank_pairs(
         table[order[::-1]], nan_policy="pairwise", n_samples=1000, random_state=0
     )
+    start(tables=["tab:signrank"], figure_formats=())  # its report's first r
     frame, caption = signrank_frame(res)
-    assert "correlation of the second minus the first" in caption
+    assert R_DEFINITION in caption
     for label, r in frame["r"].items():
         first, second = label.split(" vs ")
         both = table[[first, second]].dropna()

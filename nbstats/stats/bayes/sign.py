@@ -8,7 +8,7 @@ import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.bayes import BayesSignTestResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 from nbstats.stats.bayes.canonical import flipped
 from nbstats.stats.bayes.decision import (
     check_n_samples,
@@ -98,7 +98,10 @@ def bayes_sign_test(
         only). There is one prior (strength ``s`` at ``prior_at``), so each
         probability is one number, and ``decision`` is the region whose
         probability exceeds ``threshold`` (see
-        :func:`~nbstats.stats.bayes.decision.decide`).
+        :func:`~nbstats.stats.bayes.decision.decide`). ``cases``: the labels
+        of the cases used (``a``'s index, else positions): every case where
+        both have a score, ties and differences within the rope included
+        (they count toward "a = b").
 
     Notes
     -----
@@ -130,7 +133,7 @@ def bayes_sign_test(
     rope = check_rope(rope)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples)
-    d, name_a, name_b = paired_differences(
+    d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     rng = np.random.default_rng(seed_sequence(random_state))
@@ -196,6 +199,7 @@ def bayes_sign_test(
         name_a=name_a,
         name_b=name_b,
         prior_at=prior_at,
+        cases=cases,
         n_samples=n_samples,
         mc_error=mc_error([prob_left, prob_rope, prob_right], n_samples)
         if rope > 0

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import dataclasses
+from typing import Any, Literal
 
 from nbstats._progress import progress_bar
 from nbstats.results.bayes import BayesSignedRankResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 from nbstats.stats.bayes.bounds import mirror_counts
 from nbstats.stats.bayes.decision import (
     IDP_DEFAULT_S,
@@ -168,7 +169,10 @@ def bayes_signrank(
 
         ``method``, ``n_samples`` and ``mc_error`` (the Monte Carlo standard
         error of the reported probabilities and bounds) say how precise they
-        are.
+        are. ``cases``: the labels of the ``n`` cases used (``a``'s index,
+        else positions): every case where both have a score, zero
+        differences included (they are observations of the Dirichlet
+        process like any other).
 
     Notes
     -----
@@ -200,11 +204,31 @@ def bayes_signrank(
     s, z0, rope, threshold, n_samples = check_options(
         prior, s, z0, rope, threshold, loss, n_samples
     )
-    d, name_a, name_b = paired_differences(
+    d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     check_choice("method", method, ("auto", "montecarlo", "normal"))
-    names = (name_a, name_b)
+    result = _signrank(
+        d, (name_a, name_b), prior, z0, rope, s, threshold, n_samples,
+        random_state, method, progress,
+    )  # fmt: skip
+    return dataclasses.replace(result, cases=cases)
+
+
+def _signrank(
+    d: Any,
+    names: tuple[Any, Any],
+    prior: str,
+    z0: float,
+    rope: float,
+    s: float,
+    threshold: float,
+    n_samples: int,
+    random_state: Any,
+    method: str,
+    progress: Any,
+) -> BayesSignedRankResult:
+    """:func:`bayes_signrank` on validated differences ``d``."""
     if method == "normal" or (method == "auto" and d.size > NORMAL_CASES):
         posterior = canonical_posterior(d, prior, z0, rope, names)
         return posterior.normal_result(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Literal
 
 import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import SignTestResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 
 __all__ = ["sign_test"]
 
@@ -45,6 +46,11 @@ def sign_test(
     SignTestResult
         ``statistic`` is b's number of wins (with half the ties under
         ``"split"``); ``pvalue`` is the exact binomial p-value with p = ½.
+        ``cases``: the labels of the ``n`` cases counted as trials (``a``'s
+        index, else positions), among those where both have a score: under
+        ``"drop"`` the ties are not used; under ``"split"`` they are, but
+        for an odd number of ties the last tied case (in the table's order)
+        is the one ignored.
 
     Examples
     --------
@@ -68,12 +74,17 @@ def sign_test(
     """
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     check_choice("ties", ties, ("split", "drop"))
-    d, name_a, name_b = paired_differences(
+    d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
-    return sign_test_from_differences(
+    result = sign_test_from_differences(
         d, alternative=alternative, ties=ties, names=(name_a, name_b)
     )
+    used = d != 0
+    tied = np.flatnonzero(d == 0)
+    if ties == "split":
+        used[tied[: 2 * (tied.size // 2)]] = True
+    return dataclasses.replace(result, cases=cases[used])
 
 
 def sign_test_from_differences(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Literal
 
 import numpy as np
@@ -12,7 +13,7 @@ from nbstats.results.frequentist import TTestResult
 from nbstats.scores import (
     NanPolicy,
     check_choice,
-    paired_differences,
+    paired_differences_cases,
     power_of_two_scale,
 )
 
@@ -50,7 +51,9 @@ def ttest(
     Returns
     -------
     TTestResult
-        ``statistic, pvalue = result``.
+        ``statistic, pvalue = result``; ``cases``: the labels of the cases
+        used (``a``'s index, else positions): every case where both have a
+        score.
 
     Notes
     -----
@@ -82,15 +85,16 @@ def ttest(
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     if not 0 < level < 1:
         raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
-    d, name_a, name_b = paired_differences(
+    d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
-    return paired_ttest(
+    result = paired_ttest(
         d,
         alternative=alternative,
         confidence_level=level,
         names=(name_a, name_b),
     )
+    return dataclasses.replace(result, cases=cases)
 
 
 def paired_ttest(

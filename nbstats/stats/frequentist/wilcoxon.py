@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Literal
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import WilcoxonResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences
+from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 
 __all__ = [
     "EXACT_LIMIT_N",
@@ -85,7 +86,11 @@ def wilcoxon(
     -------
     WilcoxonResult
         ``statistic, pvalue = result``; ``statistic`` is ``T = min(R+, R-)``
-        for the two-sided test and ``R+`` otherwise.
+        for the two-sided test and ``R+`` otherwise. ``cases``: the labels of
+        the ``n`` cases ranked (``a``'s index, else positions): those where
+        both have a score; zero differences count as used under ``"zsplit"``
+        and ``"pratt"`` (their ranks enter the sums or the others' ranks) and
+        not under ``"wilcox"`` (dropped before ranking).
 
     Notes
     -----
@@ -117,10 +122,10 @@ def wilcoxon(
     check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     check_choice("method", method, ("auto", "exact", "approx"))
-    d, name_a, name_b = paired_differences(
+    d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
-    return signed_rank_test(
+    result = signed_rank_test(
         d,
         zero_method=zero_method,
         alternative=alternative,
@@ -128,6 +133,8 @@ def wilcoxon(
         correction=correction,
         names=(name_a, name_b),
     )
+    used = cases[d != 0] if zero_method == "wilcox" else cases
+    return dataclasses.replace(result, cases=used)
 
 
 def signed_rank_test(
