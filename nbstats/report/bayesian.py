@@ -324,6 +324,7 @@ def bayesian(
             else "."
         ),
         ax.figure,
+        paste=(joint, "heatmap", {}),
     )
 
 

@@ -107,4 +107,5 @@ def plackett_luce_section(result: Any) -> None:
         f"best (bars) and the rank's {level} credible interval (line) with its "
         "posterior median (marker).",
         ax.figure,
+        paste=(result, None, {}),
     )
