@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -159,15 +160,20 @@ def _drawn_at(
     from nbstats.plots.style import figure_of
 
     room = width_in
+    before = None
     for attempt in range(_FIT_TRIES):
         with _typeset_for(venue, room, height_in):
             figure = figure_of(result.plot(width="double", **kw))
             width = _box(figure)[0]
         over = width - width_in
-        if over <= 0.005 or attempt == _FIT_TRIES - 1:
+        # done: it fits, or narrower room no longer narrows it (its labels
+        # and cells at their least), or the last try
+        stuck = before is not None and width >= before - 0.005
+        if over <= 0.005 or stuck or attempt == _FIT_TRIES - 1:
             return figure
         plt.close(figure)
-        room -= over + 0.01
+        before = width
+        room = max(room - over - 0.01, 0.5 * width_in)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -181,7 +187,7 @@ def _plot_files(
     plot_kw: dict[str, Any],
 ) -> dict[str, bytes]:
     """:func:`venue_figures` for a figure drawn by ``result.plot``."""
-    from nbstats.plots.figure_model import float_room
+    from nbstats.plots.figure_model import TEXT_HEIGHTS, float_room
     from nbstats.results.venues import get_venue
 
     chosen = get_venue(venue)
@@ -204,8 +210,8 @@ def _plot_files(
             import matplotlib.pyplot as plt
 
             plt.close(figure)
-            key = _key_height(entries, width)
-            figure = _drawn_at(result, chosen, width, kw, room / 72 + key)
+            # rows in side-by-side panels, the key (if any) under them
+            figure = _drawn_at(result, chosen, width, kw, room / 72)
             entries = _key_out(figure, room)
         if entries:
             files[f"{name}-key.tex"] = key_tabular(entries).encode("utf-8")
@@ -220,6 +226,27 @@ def _plot_files(
             plt.close(figure)
             files.pop(f"{name}-key.tex", None)
             continue
+        wide, height = (72 * side for side in _box(figure))
+        if name == stem and wide > chosen.column_width_pt + 0.5:
+            warnings.warn(
+                f"{name}.pdf is {wide:.0f} pt wide, more than the "
+                f"{chosen.column_width_pt:.0f} pt column of {chosen.name!r} (its "
+                "labels and cells at their least at 8 pt); show fewer algorithms.",
+                UserWarning,
+                stacklevel=3,
+            )
+        # a page's text height less three lines of caption: LaTeX's
+        # "Float too large"
+        page = TEXT_HEIGHTS.get(chosen.name)
+        most = None if page is None else page - 3.6 * chosen.font_size_pt
+        if most is not None and height > most:
+            warnings.warn(
+                f"{name}.pdf is {height:.0f} pt tall, more than the {most:.0f} pt "
+                f"a float of {chosen.name!r} can hold with its caption (one row "
+                "per algorithm at 8 pt); show fewer algorithms.",
+                UserWarning,
+                stacklevel=3,
+            )
         wanted = formats if name == stem else ("pdf",)
         for fmt in wanted:
             with _typeset_for(chosen, width):
@@ -235,23 +262,6 @@ def _box(figure: Any) -> tuple[float, float]:
         figure.draw_without_rendering()
         box = figure.get_tightbbox(figure.canvas.get_renderer())
     return box.width, box.height
-
-
-def _key_height(entries: list[str], width_in: float) -> float:
-    """Inches a key of ``entries`` takes under a figure ``width_in`` wide."""
-    import matplotlib.pyplot as plt
-
-    from nbstats.plots.labels import add_key
-    from nbstats.plots.style import paper_style
-
-    if not entries:
-        return 0.0
-    with paper_style():
-        figure = plt.figure(figsize=(width_in, 1.0))
-        key = add_key(figure, entries, width_in * 72 - 8, grow=False)
-        height = key.get_window_extent(figure.canvas.get_renderer()).height
-        plt.close(figure)
-    return height / 72
 
 
 def _key_out(figure: Any, room: float | None) -> list[str]:
