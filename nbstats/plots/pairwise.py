@@ -46,14 +46,16 @@ _COLORBAR = 46.0
 _LABEL_SHARE = 0.3
 
 
-def cell_text(value: float) -> str:
+def cell_text(value: float, *, probability: bool = False) -> str:
     """A p-value or probability in at most four characters, for a cell.
 
     Two decimals without the leading zero; three below 0.1 (where the
     decisions are made: ``.047`` and ``.056`` differ) and above 0.995;
     ``"<.001"`` and
-    ``">.999"`` at the extremes; exact 0 and 1 as ``"0"`` and ``"1"``; NaN
-    as an empty string.
+    ``">.999"`` at the extremes; exact 0 and 1 as ``"0"`` and ``"1"`` for a
+    p-value (an adjusted p-value can be 1), but as ``"<.001"`` and ``">.999"``
+    for a posterior ``probability`` (an estimate, never certain; the number
+    policy); NaN as an empty string.
 
     Examples
     --------
@@ -61,11 +63,13 @@ def cell_text(value: float) -> str:
     ['<.001', '.004', '.047', '.50', '.996']
     >>> [cell_text(v) for v in (0.9996, 1.0, 0.0, float("nan"))]
     ['>.999', '1', '0', '']
+    >>> [cell_text(v, probability=True) for v in (1.0, 0.0)]
+    ['>.999', '<.001']
     """
     value = float(value)
     if math.isnan(value):
         return ""
-    if value in (0.0, 1.0):
+    if value in (0.0, 1.0) and not probability:
         return f"{value:.0f}"
     if value < 0.001:
         return "<.001"
@@ -238,7 +242,7 @@ def _draw_map(
     else:
         norm = Normalize(vmin=0.0, vmax=1.0)
         cmap = "Blues"  # probable statements dark
-    annotations = _annotations(data) if annotate else None
+    annotations = _annotations(data, probability=not is_p) if annotate else None
     if annotations is not None:
         # the widest cell text, at the smallest size, inside a cell's frame
         widest = max(
@@ -552,8 +556,10 @@ def _blank_diagonal(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(data, index=frame.index, columns=frame.columns)
 
 
-def _annotations(data: np.ndarray) -> np.ndarray:
-    return np.vectorize(cell_text, otypes=[object])(data)
+def _annotations(data: np.ndarray, *, probability: bool = False) -> np.ndarray:
+    return np.vectorize(
+        lambda value: cell_text(value, probability=probability), otypes=[object]
+    )(data)
 
 
 def _fit_annotations(fig: Any, ax: Any) -> None:

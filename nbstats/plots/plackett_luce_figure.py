@@ -175,7 +175,9 @@ def _panels(
     the rows would be taller than the page (:func:`set_typography`)."""
     fitted, row = _fit_rows(names, _LABEL_SHARE * total, m, aliases)
     limit = page_height()
-    if not own or limit is None or m * row + _MARGIN_PT <= limit * 72:
+    # the key of letters (when names are replaced) counts: it is under the rows
+    one = m * row + _MARGIN_PT + _key_height(fitted, total)
+    if not own or limit is None or one <= limit * 72:
         return fitted, row, 1
     for panels in range(2, 6):
         fitted, row = _fit_rows(names, 0.4 * total / panels, m, aliases)
@@ -246,7 +248,10 @@ def _draw_panel(
     label_width = max(text_width(label, fs) for label in fitted.labels)
     axis_length = (1 - _BARS_SHARE) * total - label_width - 24.0
     ax.set_xticks(labelled_ranks(m, axis_length))
-    ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
+    # a line at every rank while they are 3 pt apart; closer, they would
+    # grey the panel over: lines at the labelled ranks only
+    which = "both" if axis_length >= 3.0 * m else "major"
+    ax.grid(axis="x", which=which, color=MUTED, linewidth=0.3, alpha=0.5)
     ax.set_axisbelow(True)
     label = f"rank, {result.level:.0%} credible interval"
     # a narrow panel (many algorithms) would run it into "P(best)": the

@@ -286,7 +286,10 @@ def _draw_panel(
     ax.set_xlim(0.5, m + 0.5)
     ax.set_xticks(range(1, m + 1), minor=True)
     ax.set_xticks(labelled_ranks(m, axis_length))
-    ax.grid(axis="x", which="both", color=MUTED, linewidth=0.3, alpha=0.5)
+    # a line at every rank while they are 3 pt apart; closer, they would
+    # grey the panel over: lines at the labelled ranks only
+    which = "both" if axis_length >= 3.0 * m else "major"
+    ax.grid(axis="x", which=which, color=MUTED, linewidth=0.3, alpha=0.5)
     ax.set_axisbelow(True)
     ax.set_xlabel("rank (1 = best)")
     return handles

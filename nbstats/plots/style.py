@@ -74,6 +74,10 @@ class Typography:
     #: The tallest a figure may be (inches); a plot of many rows that would
     #: be taller sets them side by side in panels. None: no limit.
     page_height: float | None = None
+    #: The paper venue (name or Venue) whose document font figures are set
+    #: in (:func:`~nbstats.plots.fonts.venue_font`); None: as
+    #: ``document_font`` says.
+    venue: Any = None
 
 
 TYPOGRAPHY = Typography()
@@ -89,6 +93,7 @@ def set_typography(
     titles: bool = _KEEP,
     page_width: float | None = _KEEP,
     page_height: float | None = _KEEP,
+    venue: Any = _KEEP,
 ) -> Typography:
     """Typeset the figures drawn from now on like a document (a report does).
 
@@ -98,7 +103,9 @@ def set_typography(
     ``page_width``: the widest figure (inches), so that a two-column figure
     is laid out at the width it is printed at; ``page_height``: the tallest
     (a forest plot of many rows then sets them side by side); None: no
-    limit. A setting not
+    limit. ``venue``: a venue name or
+    :class:`~nbstats.results.venues.Venue` whose document font the figures
+    take (None: as ``document_font`` says). A setting not
     given is left as it is. Returns the settings before the call (to restore
     them).
 
@@ -120,6 +127,8 @@ def set_typography(
         TYPOGRAPHY.page_width = None if page_width is None else float(page_width)
     if page_height is not _KEEP:
         TYPOGRAPHY.page_height = None if page_height is None else float(page_height)
+    if venue is not _KEEP:
+        TYPOGRAPHY.venue = venue
     return before
 
 
@@ -198,6 +207,8 @@ def rc_params(venue: Any = None) -> dict[str, Any]:
 
     params = dict(PAPER_RC)
     params["axes.prop_cycle"] = cycler(color=list(PALETTE))
+    if venue is None:
+        venue = TYPOGRAPHY.venue
     if venue is not None:
         from nbstats.plots.fonts import venue_font
         from nbstats.results.venues import get_venue

@@ -251,7 +251,13 @@ def build_report(
         the files beside it (``<stem>_tables/``, ``<stem>_core/``) take the
         same tables, each the ``to_latex(venue=...)`` of its result: in a
         two-column venue a table fits the column or spans both (``table*``),
-        and a long one is split into floats, never a ``longtable``.
+        and a long one is split into floats, never a ``longtable``. The
+        figures beside a PDF or LaTeX report are set for it too: Figure 1 in
+        ``<stem>_core/``, the others (heat map, rank intervals, Plackett–Luce,
+        posterior) as ``<stem>_tables/figure-<name>.pdf``, each a column wide
+        with text at 8 pt in the venue's font, a ``-wide`` variant for
+        ``figure*`` in a two-column venue, and a ``-key.tex`` table of the
+        names when they are too many for the float.
 
     Returns
     -------

@@ -330,6 +330,7 @@ def bayesian(
             else "."
         ),
         ax.figure,
+        paste=(joint, "heatmap", {}),
     )
 
 

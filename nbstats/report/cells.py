@@ -409,6 +409,11 @@ def rank_intervals(
         f"place in the order of {markers} (markers), 1 = best, {rows}"
         f"({method}).".replace(", (", " ("),
         ax.figure,
+        paste=(
+            rc,
+            None,
+            {} if order is None else {"order": [str(name) for name in order]},
+        ),
     )
 
 

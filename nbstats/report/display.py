@@ -249,6 +249,7 @@ def figure(
     *,
     core_files: bool = False,
     core_figures: Callable[[], dict[str, bytes]] | None = None,
+    paste: tuple[Any, str | None, dict[str, Any]] | None = None,
 ) -> None:
     """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX.
 
@@ -257,7 +258,11 @@ def figure(
     ``figure-<n>.pdf`` and ``.svg`` for ``<report>_core/`` (base64 in the
     output's metadata); ``core_figures``, if given, makes those files
     instead (e.g. :func:`nbstats.plots.venue_files.venue_figures`: set for
-    the paper's venue, not for this report's page).
+    the paper's venue, not for this report's page). ``paste``: ``(result,
+    kind, plot keywords)`` of a figure a paper may include, written for the
+    report's venue by :func:`nbstats.plots.venue_files.venue_figures` as
+    ``figure-<name>.pdf`` (column width; ``-wide`` and ``-key.tex`` as it
+    says) for ``<report>_tables/`` (PDF and LaTeX reports only).
     """
     import matplotlib.pyplot as plt
 
@@ -297,6 +302,9 @@ def figure(
         # the layout is settled by the first save: keep it for the others
         fig.set_layout_engine("none")
     plt.close(fig)
+    tables_binary = {}
+    if paste is not None and "pdf" in _FIGURE_FORMATS:
+        tables_binary = _paste_files(label, *paste)
     anchor = label.replace(":", "-")
     image = (
         f'<img src="data:image/svg+xml;base64,{saved["svg"]}" '
@@ -321,9 +329,25 @@ def figure(
                 "number": n,
                 "caption_latex": to_latex(caption),
                 **({"core_binary": extra} if extra else {}),
+                **({"tables_binary": tables_binary} if tables_binary else {}),
             }
         },
     )
+
+
+def _paste_files(
+    label: str, result: Any, kind: str | None, plot_kw: dict[str, Any]
+) -> dict[str, str]:
+    """A figure's paste-ready files for the report's venue, base64."""
+    from nbstats.plots.venue_files import venue_figures
+
+    stem = "figure-" + label.split(":", 1)[-1]
+    files = venue_figures(
+        result, _VENUE[0], kind=kind, stem=stem, formats=("pdf",), **plot_kw
+    )
+    return {
+        name: base64.b64encode(data).decode("ascii") for name, data in files.items()
+    }
 
 
 def _lift_small_text(fig: Any) -> None:

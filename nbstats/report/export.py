@@ -23,6 +23,12 @@ format         written
                ``.tex`` file a paper can ``\\input``)
 =============  ==============================================================
 
+Beside a PDF or LaTeX report, ``<stem>_core/`` holds Table 1 and Figure 1
+and ``<stem>_tables/`` the other figures a paper may include
+(``figure-<name>.pdf``: heat map, rank intervals, Plackett–Luce, posterior),
+all set for the report's venue: a column wide, text at 8 pt in the venue's
+font, with a ``-wide`` variant for ``figure*`` in a two-column venue.
+
 In the companion files' names, characters LaTeX and BibTeX cannot take (spaces,
 ``%``, ``#``, ...) become ``_``: ``my report.tex`` comes with ``my_report.bib``,
 ``my_report_files/`` and ``my_report_tables/``.
@@ -209,6 +215,19 @@ def core_files(nb: Any, stem: str) -> dict[str, bytes]:
                 files[f"{folder}/{name}"] = body.encode("utf-8")
             for name, data in meta.get("core_binary", {}).items():
                 files[f"{folder}/{name}"] = base64.b64decode(data)
+    return files
+
+
+def paste_figure_files(nb: Any, stem: str) -> dict[str, bytes]:
+    """The paste-ready figures (other than Figure 1, in ``<stem>_core/``)
+    set for the report's venue: ``<stem>_tables/figure-<name>.pdf``, its
+    ``-wide.pdf`` for a two-column venue and a ``-key.tex`` of names too
+    many for the float."""
+    folder = f"{_safe_stem(stem)}_tables"
+    files: dict[str, bytes] = {}
+    for meta in _outputs_metadata(nb, "figure"):
+        for name, data in meta.get("tables_binary", {}).items():
+            files[f"{folder}/{name}"] = base64.b64decode(data)
     return files
 
 
@@ -408,6 +427,7 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
         body, extras = export_notebook(nb, fmt, stem=stem)
         if fmt in ("pdf", "tex"):  # an HTML report stays one self-contained file
             extras.update(core_files(nb, stem))
+            extras.update(paste_figure_files(nb, stem))
         extras = defuse_files(extras)  # no CSV cell a spreadsheet would run
         (staging / path.name).write_bytes(body)
         tops: list[str] = []

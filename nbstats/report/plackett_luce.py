@@ -142,4 +142,5 @@ def plackett_luce_section(
         f"best (bars) and the rank's {level} credible interval (line) with its "
         "posterior median (marker)" + ("." if order is None else f", {rows}."),
         ax.figure,
+        paste=(result, None, {}),
     )

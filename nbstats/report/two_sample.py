@@ -217,6 +217,7 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
         "fig:posterior",
         f"Bayesian signed-rank test of {b} against {a}: {what} ({prior}).",
         ax.figure,
+        paste=(signrank, kind, {}),
     )
 
 

@@ -49,7 +49,9 @@ def _framed(ax):
     }
 
 
-def _check_matrix(ax, values: pd.DataFrame, marked: pd.DataFrame):
+def _check_matrix(
+    ax, values: pd.DataFrame, marked: pd.DataFrame, *, probability: bool = False
+):
     """The map shows ``values`` ordered by mean rank and marks ``marked``."""
     names = list(values.index)
     assert [t.get_text() for t in ax.get_yticklabels()] == [literal(n) for n in names]
@@ -71,7 +73,8 @@ def _check_matrix(ax, values: pd.DataFrame, marked: pd.DataFrame):
                 assert f"cell-{a}-{b}" not in cells
                 continue
             text = cells[f"cell-{a}-{b}"]
-            assert text.get_text() == cell_text(expected[i, j])
+            wanted = cell_text(expected[i, j], probability=probability)
+            assert text.get_text() == wanted
             assert text.get_position() == (j + 0.5, i + 0.5)
             if text.get_fontweight() == "bold":
                 bold.add(f"{a}-{b}")
@@ -139,7 +142,7 @@ def test_bayes_probabilities(table6):
     for better, worse in zip(accepted["better"], accepted["worse"], strict=True):
         marked.loc[worse, better] = True  # row worse, column better
     values = result.probabilities.loc[DEMSAR_ORDER, DEMSAR_ORDER]
-    _check_matrix(ax, values, marked)
+    _check_matrix(ax, values, marked, probability=True)
     colorbar = _mesh(ax).colorbar
     assert colorbar.ax.get_ylabel() == "P(column better than row)"
     assert colorbar.norm.vmin == 0 and colorbar.norm.vmax == 1
@@ -171,6 +174,9 @@ def test_compact_format():
     assert cell_text(0.23) == ".23"
     assert cell_text(0.0469) == ".047"
     assert cell_text(1.0) == "1"
+    # a posterior probability is an estimate: never printed as 0 or 1
+    assert cell_text(1.0, probability=True) == ">.999"
+    assert cell_text(0.0, probability=True) == "<.001"
     assert cell_text(0.9999) == ">.999"
     assert cell_text(np.nan) == ""
     assert cell_text(0.0) == "0"

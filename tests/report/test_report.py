@@ -368,7 +368,23 @@ def test_tex_writes_bib_figures_and_tables(tex_report):
     figures = [f for f in files if f.startswith("paper_report_files/")]
     # Figure 1 (CD), the joint heatmap, Plackett–Luce and the rank intervals
     assert len(figures) == 4 and all(f.endswith(".pdf") for f in figures)
-    tables = sorted(f for f in files if f.startswith("paper_report_tables/"))
+    tables = sorted(
+        f
+        for f in files
+        if f.startswith("paper_report_tables/") and f.endswith(".tex")
+    )
+    # the other figures a paper may include, set for the venue (article: one
+    # column, no wide variant)
+    pasted = sorted(
+        Path(f).name
+        for f in files
+        if f.startswith("paper_report_tables/") and not f.endswith(".tex")
+    )
+    assert pasted == [
+        "figure-joint.pdf",
+        "figure-plackett-luce.pdf",
+        "figure-ranks.pdf",
+    ]
     assert [Path(t).name for t in tables] == sorted(
         f"{n}.tex"
         for n in (
@@ -445,7 +461,19 @@ def test_pdf_report(tmp_path, table6):
     figures = ("figure-1.pdf", "figure-1.svg", "figure-1.tex")
     core = [f"demsar_core/{name}" for name in figures]
     core += [f"demsar_core/{name}" for name in ("summary.csv", "summary.tex")]
-    assert _files(tmp_path) == ["demsar.bib", "demsar.pdf", "demsar_core", *core]
+    # and the other figures a paper may include, set for the same venue
+    pasted = [
+        f"demsar_tables/figure-{name}.pdf"
+        for name in ("joint", "plackett-luce", "ranks")
+    ]
+    assert _files(tmp_path) == [
+        "demsar.bib",
+        "demsar.pdf",
+        "demsar_core",
+        *core,
+        "demsar_tables",
+        *pasted,
+    ]
     assert path.read_bytes().startswith(b"%PDF")
     text = _pdftotext(path)
     assert "Table 6 again" in text
