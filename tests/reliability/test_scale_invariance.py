@@ -302,6 +302,7 @@ EXEMPT = {
     "critical_difference": "takes counts (algorithms, cases), not scores",
     "nemenyi_min_cases": "takes a count of algorithms, not scores",
     "fold_summary": "counts folds; no statistic",
+    "coverage": "counts missing scores; no statistic of their values",
     "dashboard": "a user interface over the functions above",
     "analyze": "runs the functions above (each covered) after scale-free checks "
     "(Shapiro-Wilk, Bartlett/Levene and Mauchly are unit-free); see test_analyze",
