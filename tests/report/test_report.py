@@ -369,9 +369,7 @@ def test_tex_writes_bib_figures_and_tables(tex_report):
     # Figure 1 (CD), the joint heatmap, Plackett–Luce and the rank intervals
     assert len(figures) == 4 and all(f.endswith(".pdf") for f in figures)
     tables = sorted(
-        f
-        for f in files
-        if f.startswith("paper_report_tables/") and f.endswith(".tex")
+        f for f in files if f.startswith("paper_report_tables/") and f.endswith(".tex")
     )
     # the other figures a paper may include, set for the venue (article: one
     # column, no wide variant)
