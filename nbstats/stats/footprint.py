@@ -38,7 +38,7 @@ __all__ = [
 #: the frequentist one (Friedman, Nemenyi's and Holm's tables, their
 #: rendering), the ranks' confidence intervals (a Wilcoxon test per pair),
 #: the Bayesian pairs' table (kept beside the joint statements).
-PAIR_BYTES = {"frequentist": 2_200, "ranks": 2_600, "bayesian": 600}
+PAIR_BYTES = {"frequentist": 2_600, "ranks": 2_600, "bayesian": 600}
 
 
 #: What a report's kernel holds per case and per score whatever the analyses

@@ -206,6 +206,8 @@ INPUT_COPIES = 16
 #: Public names not called here, and why.
 SKIPPED = {
     "RaceError": "an exception class",
+    "coverage": "not yet checked against the ceiling (its exact trade-off "
+    "search counts subsets one at a time; see issue 37's argument sweep)",
     "memory_ceiling": "the ceiling itself",
     "set_memory_ceiling": "the ceiling itself",
     "datasets": "a module of bundled tables (a fixed size)",
