@@ -6,12 +6,11 @@ import math
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
-from nbstats.plots.protocols import KINDS, is_kind
+from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import (
     INK,
     WIDTHS,
@@ -28,12 +27,12 @@ from nbstats.results.procedure_names import (
 )
 
 __all__ = ["cell_text", "pairwise_heatmap"]
+from nbstats.plots.pairwise_data import (
+    check_kind,
+    equivalent_cells,
+    heatmap_matrix,
+)
 
-_KINDS = {
-    "posthoc": ("pvalues", "unadjusted"),
-    "bayes_posthoc": ("probabilities",),
-    "signrank_pairs": ("probabilities",),
-}
 #: Darkest colour of the p-value map: smaller p-values look the same.
 _P_FLOOR = 1e-3
 #: Annotation font size bounds (points).
@@ -173,8 +172,8 @@ def pairwise_heatmap(
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure)
     """
-    kind = _check_kind(result, kind)
-    values, marked, control = _matrix(result, kind)
+    kind = check_kind(result, kind)
+    values, marked, control = heatmap_matrix(result, kind)
     rows, cols = list(values.index), list(values.columns)
     n_rows = values.shape[0]
 
@@ -312,7 +311,7 @@ def _mark_cells(
     framed = marked if layout.cell >= 5 else np.zeros_like(marked)
     # accepted "practically equivalent" statements: dashed, in both cells
     # of the pair (neither is better)
-    equivalent = _equivalent(result, rows, cols) & (layout.cell >= 5)
+    equivalent = equivalent_cells(result, rows, cols) & (layout.cell >= 5)
     width = min(1.0, layout.cell / 8)
     for mask, kind, style in (
         (framed, "significant", "solid"),
@@ -475,85 +474,6 @@ def _colorbar_placement(ax: Any, label: str, *, one_row: bool) -> dict[str, Any]
         "cbar_ax": ax.inset_axes([1.04, 0.0, 0.05, 1.0]),
         "cbar_kws": {"label": label},
     }
-
-
-def _check_kind(result: object, kind: str | None) -> str:
-    for result_kind, kinds in _KINDS.items():
-        if is_kind(result, result_kind):
-            if kind is None:
-                return kinds[0]
-            if kind not in kinds:
-                raise ValueError(
-                    f"kind must be one of {list(kinds)} for a {KINDS[result_kind][1]}, "
-                    f"got {kind!r}."
-                )
-            return kind
-    raise TypeError(
-        "pairwise_heatmap expects a PosthocResult (from nbstats.posthoc), a "
-        "BayesPosthocResult (from nbstats.bayes_posthoc) or a "
-        "BayesSignedRankPairsResult (from nbstats.bayes_signrank_pairs); got "
-        f"{type(result).__name__}."
-    )
-
-
-def _matrix(result: Any, kind: str) -> tuple[pd.DataFrame, np.ndarray, str | None]:
-    """Values ordered by mean rank, which cells to mark, and the control."""
-    order = list(result.mean_ranks.sort_values(kind="stable").index)
-    if is_kind(result, "signrank_pairs"):
-        values = _blank_diagonal(
-            result.probabilities.reindex(index=order, columns=order)
-        )
-        marked = values.to_numpy() > result.threshold
-        return values, marked, None
-    if is_kind(result, "bayes_posthoc"):
-        values = _blank_diagonal(
-            result.probabilities.reindex(index=order, columns=order)
-        )
-        marked = pd.DataFrame(False, index=order, columns=order)
-        statements = result.statements
-        accepted = statements[statements["accepted"]]
-        if "relation" in accepted:  # statements of equivalence: _equivalent
-            accepted = accepted[accepted["relation"] == "better"]
-        for better, worse in zip(accepted["better"], accepted["worse"], strict=True):
-            marked.loc[worse, better] = True  # row: worse; column: better
-        return values, marked.to_numpy(dtype=bool, copy=True), None
-    source = result.adjusted if kind == "pvalues" else result.pvalues
-    if isinstance(source, pd.Series):  # against a control: one row
-        others = [name for name in order if name in source.index]
-        values = source.reindex(others).to_frame(result.control).T
-        marked = result.reject.reindex(others).to_numpy(dtype=bool)[None, :]
-        return values.astype(float), marked, result.control
-    values = _blank_diagonal(source.reindex(index=order, columns=order))
-    marked = result.reject.reindex(index=order, columns=order).to_numpy(
-        dtype=bool, copy=True
-    )
-    np.fill_diagonal(marked, False)
-    return values, marked, None
-
-
-def _equivalent(result: object, rows: list, cols: list) -> np.ndarray:
-    """Cells of accepted statements of practical equivalence (both of a pair's
-    cells), from a joint result with a rope; all False otherwise."""
-    marked = np.zeros((len(rows), len(cols)), dtype=bool)
-    statements = getattr(result, "statements", None)
-    if statements is None or "relation" not in statements:
-        return marked
-    where_row = {name: k for k, name in enumerate(rows)}
-    where_col = {name: k for k, name in enumerate(cols)}
-    chosen = statements[
-        statements["accepted"] & (statements["relation"] == "equivalent")
-    ]
-    for a, b in zip(chosen["better"], chosen["worse"], strict=True):
-        for r, c in ((a, b), (b, a)):
-            if r in where_row and c in where_col:
-                marked[where_row[r], where_col[c]] = True
-    return marked
-
-
-def _blank_diagonal(frame: pd.DataFrame) -> pd.DataFrame:
-    data = frame.to_numpy(dtype=float, copy=True)
-    np.fill_diagonal(data, np.nan)
-    return pd.DataFrame(data, index=frame.index, columns=frame.columns)
 
 
 def _annotations(data: np.ndarray, *, probability: bool = False) -> np.ndarray:
