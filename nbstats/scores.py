@@ -304,8 +304,13 @@ def paired_differences_cases(
     >>> import pandas as pd
     >>> a = pd.Series([0.8, None, 0.7], index=["iris", "wine", "yeast"])
     >>> b = pd.Series([0.9, 0.6, 0.7], index=["iris", "wine", "yeast"])
-    >>> d, _, _, cases = paired_differences_cases(a, b, nan_policy="omit")
-    >>> list(cases), [round(x, 2) for x in d]
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     d, _, _, cases = paired_differences_cases(a, b, nan_policy="omit")
+    >>> print(caught[0].message)
+    nan_policy='omit': dropped 1 of 3 cases with missing scores.
+    >>> list(cases), [round(float(x), 2) for x in d]
     (['iris', 'yeast'], [0.1, 0.0])
     """
     check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))

@@ -56,6 +56,17 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _report_state_kept():
+    """What a report's first cell sets (float numbers, typography, venue) is
+    put back after each test: tests that call ``display.start`` themselves
+    would otherwise leave later tests' figures without titles."""
+    from nbstats.report.display import kept_state
+
+    with kept_state():
+        yield
+
+
 @pytest.fixture
 def table6() -> pd.DataFrame:
     """Demšar (2006) Table 6 with the paper's tie-break on 'voting'."""

@@ -345,5 +345,13 @@ def save(figure: Any, path: str | os.PathLike[str], **kwargs: Any) -> None:
     >>> plt.close(ax.figure)
     """
     target = figure_of(figure)
+    fmt = kwargs.get("format")
+    if fmt is None and isinstance(path, (str, os.PathLike)):
+        fmt = os.path.splitext(os.fspath(path))[1][1:]
+    # no time stamp: the same figure gives the same bytes (a report re-run,
+    # a paper's files under version control)
+    stamp = {"pdf": "CreationDate", "svg": "Date"}.get(str(fmt).lower())
+    if stamp is not None and "metadata" not in kwargs:
+        kwargs["metadata"] = {stamp: None}
     with paper_style():
         target.savefig(path, **kwargs)

@@ -118,15 +118,22 @@ def outcome_counts(signrank: Any, named: int = 10) -> Paragraph:
     ]
     if signrank.rope > 0 or counts["equivalent"]:
         parts.append(
-            f"{counts['equivalent']} are decided equivalent (rope ±{_n(signrank.rope)})"
+            f"{_pairs_are(counts['equivalent'])} decided equivalent "
+            f"(rope ±{_n(signrank.rope)})"
         )
-    parts.append(f"{counts['undecided']} are undecided (neither reaches the threshold)")
+    parts.append(
+        f"{_pairs_are(counts['undecided'])} undecided (neither reaches the threshold)"
+    )
     if signrank.prior == "idp" or counts["indeterminate"]:
         parts.append(
-            f"{counts['indeterminate']} are indeterminate (the lower and upper "
+            f"{_pairs_are(counts['indeterminate'])} indeterminate (the lower and upper "
             "posterior probabilities straddle the threshold)"
         )
     return Paragraph().add(f"Of the {n_pairs} pairs, {_and(parts)}. ")
+
+
+def _pairs_are(count: int) -> str:
+    return f"{count} pair is" if count == 1 else f"{count} pairs are"
 
 
 #: The decisions of a pair, every one counted by :func:`outcome_counts`.

@@ -10,9 +10,11 @@ assigned by :func:`start`, in display order, so HTML and LaTeX agree.
 from __future__ import annotations
 
 import base64
+import contextlib
+import dataclasses
 import html
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from nbstats.report.inprocess import capture
@@ -59,6 +61,44 @@ _FIGURE_FORMATS: list[str] = ["svg", "pdf"]
 #: The venue the report's tables are set for (by :func:`start`): the PDF
 #: report, ``<stem>_tables/`` and ``<stem>_core/`` take the same LaTeX.
 _VENUE: list[Venue] = [get_venue("article")]
+
+
+@contextlib.contextmanager
+def kept_state() -> Iterator[None]:
+    """Run a report's cells in this process and put back, after, what
+    :func:`start` sets: float numbers, defined terms, figure formats, the
+    venue and the figures' typography (a kernel's would die with it).
+
+    Examples
+    --------
+    >>> from nbstats.plots.style import TYPOGRAPHY
+    >>> with kept_state():
+    ...     start(tables=["tab:a"])
+    ...     TYPOGRAPHY.titles
+    False
+    >>> TYPOGRAPHY.titles
+    True
+    """
+    from nbstats.plots.style import set_typography
+
+    numbers = (list(_NUMBERS.tables), list(_NUMBERS.figures))
+    defined, formats, venue = dict(_DEFINED), list(_FIGURE_FORMATS), list(_VENUE)
+    typography = set_typography()  # the settings as they are
+    try:
+        yield
+    finally:
+        _NUMBERS.tables, _NUMBERS.figures = numbers
+        _DEFINED.clear()
+        _DEFINED.update(defined)
+        _FIGURE_FORMATS[:] = formats
+        _VENUE[:] = venue
+        # fields one by one: asdict would turn a Venue into a dict
+        set_typography(
+            **{
+                f.name: getattr(typography, f.name)
+                for f in dataclasses.fields(typography)
+            }
+        )
 
 
 def start(
@@ -127,12 +167,13 @@ def defined_at(term: str, label: str) -> str | None:
 
     Examples
     --------
-    >>> from nbstats.report.display import defined_at, start
-    >>> start(tables=["tab:a", "tab:b"], figure_formats=())
-    >>> defined_at("r", "tab:a") is None, defined_at("r", "tab:b")
-    (True, 'tab:a')
-    >>> defined_at("r", "tab:a") is None  # asked again: still defines it
-    True
+    >>> from nbstats.report.display import defined_at, kept_state, start
+    >>> with kept_state():  # as a report's first cell would
+    ...     start(tables=["tab:a", "tab:b"], figure_formats=())
+    ...     print(defined_at("r", "tab:a"), defined_at("r", "tab:b"))
+    ...     print(defined_at("r", "tab:a"))  # asked again: still defines it
+    None tab:a
+    None
     """
     first = _DEFINED.setdefault(term, label)
     return None if first == label else first

@@ -62,7 +62,8 @@ def run_cells(nb: Any) -> Any:
     Examples
     --------
     >>> from nbstats.report.imports import nbformat
-    >>> nb = nbformat().v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    >>> v4 = nbformat().v4
+    >>> nb = v4.new_notebook(cells=[v4.new_code_cell("1 + 1")])
     >>> run_cells(nb).cells[0].outputs[0]["data"]["text/plain"]
     '2'
     """

@@ -110,9 +110,11 @@ def execute_notebook(
     if kernel is None:
         kernel = os.environ.get("NBSTATS_REPORT_KERNEL", "").strip() in ("1", "true")
     if not kernel:
+        from nbstats.report.display import kept_state
         from nbstats.report.inprocess import run_cells
 
-        return run_cells(executed)
+        with kept_state():
+            return run_cells(executed)
     scratch = tempfile.gettempdir()
     remove_stale(scratch)
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("report")) as workdir:

@@ -166,13 +166,13 @@ class Result:
         --------
         >>> import nbstats
         >>> res = nbstats.friedman(nbstats.datasets.load("demsar2006"))
-        >>> caption = res.to_latex(label="tab:friedman").splitlines()[2]
-        >>> print(caption.replace("; ", ";\n"))
+        >>> line = res.to_latex(label="tab:friedman").splitlines()[2]
+        >>> print(line.replace("; ", ";\n"))
         \caption{Friedman test: 4 algorithms on 14 cases. $\chi^{2}_{F}$ = 9.28;
         df = 3;
         p-value = 0.026;
         Iman--Davenport $F_{F}$ = 3.69;
-        F p-value = 0.020.}
+        F p-value = 0.020.}\label{tab:friedman}
         """
         del digits
         return render_latex(

@@ -390,12 +390,13 @@ def _signrank_draws(res: Any, context: MethodsContext, pairs: int) -> str:
     seed = f"seed {context.seed}{precision}"
     target = getattr(res, "mc_target", None)
     if target is not None and getattr(res, "method", "montecarlo") != "normal":
-        # drawn in batches until precise enough (nbstats.stats.bayes.precision)
+        # drawn in batches until precise enough (nbstats.stats.bayes.precision);
+        # the target states the precision once (no second bound beside it)
         least = int(res.pairs["draws"].min()) if len(res.pairs) else draws
         return (
             f"posterior draws in batches ({_count(least)} for every pair, more "
             f"until each probability's Monte Carlo standard error was below "
-            f"{_n(target)}, at most {_count(draws)}; {seed})"
+            f"{_n(target)}, at most {_count(draws)}; seed {context.seed})"
         )
     how = (
         f"{_count(draws)} draws of a normal approximation of the posterior "

@@ -215,9 +215,9 @@ def test_bayesian_summary_counts_every_outcome(report):
     parts = {
         "better": r"the better-ranked algorithm is decided better in (\d+)",
         "worse": r"the worse-ranked in (\d+)",
-        "equivalent": r"(\d+) are decided equivalent",
-        "undecided": r"(\d+) are undecided",
-        "indeterminate": r"(\d+) are indeterminate",
+        "equivalent": r"(\d+) pairs? (?:is|are) decided equivalent",
+        "undecided": r"(\d+) pairs? (?:is|are) undecided",
+        "indeterminate": r"(\d+) pairs? (?:is|are) indeterminate",
     }
     numbers = {}
     for key, pattern in parts.items():
@@ -372,8 +372,9 @@ def test_outcome_counts_add_up_and_name_the_worse_ranked_winners():
     text = outcome_counts(Pairs).text()
     assert text == (
         "Of the 6 pairs, the better-ranked algorithm is decided better in 2, the "
-        "worse-ranked in 1 (C over B), 1 are decided equivalent (rope ±0.01), "
-        "1 are undecided (neither reaches the threshold) and 1 are indeterminate "
+        "worse-ranked in 1 (C over B), 1 pair is decided equivalent (rope ±0.01), "
+        "1 pair is undecided (neither reaches the threshold) and 1 pair is "
+        "indeterminate "
         "(the lower and upper posterior probabilities straddle the threshold). "
     )
 
@@ -487,7 +488,7 @@ def test_outcome_counts_always_add_up_to_the_pairs(decisions):
     found = [
         int(n)
         for n in re.findall(
-            r"(?:decided better in |worse-ranked in )(\d+)|(\d+) are ", text
+            r"(?:decided better in |worse-ranked in )(\d+)|(\d+) pairs? (?:is|are) ", text
         )
         for n in n
         if n

@@ -251,8 +251,10 @@ def test_notebook_results_follow_the_settings(ipynb_report, table6):
         "(γ = 0.1)",
         "region of practical equivalence (rope) of ±0.01 in the scores' units",
         "(l0, l1) = (1, 9)",
-        "50,000 posterior draws (seed 7, a Monte Carlo standard error",
-        "50,000 joint draws of the Dirichlet weights (seed 7)",
+        "posterior draws in batches (50,000 for every pair, more until each "
+        "probability's Monte Carlo standard error was below 0.002, at most "
+        "62,501; seed 7)",
+        "62,501 joint draws of the Dirichlet weights (seed 7)",
         # the answer-first paragraph cites Friedman, Demšar and Nemenyi first
         "Nemenyi test [3] at α = 0.1",
     ]:
@@ -590,7 +592,13 @@ def test_failed_export_leaves_everything_as_it_was(
     nbstats.report.report(scores, tmp_path / "report.tex")
     assert (tmp_path / "report.tex").read_bytes() == b"new report"
     assert (tmp_path / "report.bib").read_bytes() == b"new bib"
-    assert _files(tmp_path / "report_tables") == ["new.tex"]
+    # the old folder replaced whole (old.tex gone): the export's new.tex and
+    # the venue's paste-ready figures, from the executed notebook
+    figures = [
+        name.split("/", 1)[1] for name in export.paste_figure_files(executed, "report")
+    ]
+    assert any(name.startswith("figure-") for name in figures)
+    assert _files(tmp_path / "report_tables") == sorted(["new.tex", *figures])
     # and the answer-first part's files, from the executed notebook
     assert sorted(os.listdir(tmp_path)) == [
         "report.bib",

@@ -19,7 +19,7 @@ def test_point_prior_reaches_the_two_sample_tests(uci_two):
     text = report_text(uci_two, prior="point", s=0.5, rope=0.01, analyses=("bayesian",))
     direct = nbstats.bayes_signrank(
         uci_two["nbc"], uci_two["aode"], prior="point", s=0.5, rope=0.01,
-        n_samples=50_000, random_state=0,
+        n_samples=62_501, random_state=0,  # the report's draws for one pair
     )  # fmt: skip
     assert "prior s = 0.5 at 0" in text
     assert f"{direct.prob_rope:.3f}" in text  # ≈ 0.125 (the tutorial's figure)
@@ -79,8 +79,10 @@ def test_idp_two_sample_table_gives_every_region_as_an_interval():
     text = report_text(table, rope=0.01, random_state=0, analyses=("bayesian",))
     direct = nbstats.bayes_signrank(
         table["C4.5"], table["C4.5+m"], prior="idp", rope=0.01,
-        n_samples=50_000, random_state=0,
+        n_samples=62_501, random_state=0,
     )  # fmt: skip
+    # the report's one pair takes the draws at which even p = 1/2 has a Monte
+    # Carlo error below its target 0.002: floor(0.25 / 0.002**2) + 1
     row = next(
         line for line in text.splitlines() if line.startswith("Bayesian signed-rank ")
     )

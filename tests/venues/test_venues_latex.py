@@ -42,10 +42,11 @@ from tests.results.every_kind import every_result
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
-#: The packages a table may need (the issue's list, siunitx only if present).
+#: The packages a table may need (the issue's list, siunitx only if present),
+#: and tikz for the critical-difference diagram's ``figure-1.tex``.
 PACKAGES = (
     "booktabs,array,multirow,makecell,tabularx,xltabular,supertabular,"
-    "threeparttable,caption,graphicx,xcolor,amsmath,rotating"
+    "threeparttable,caption,graphicx,xcolor,amsmath,rotating,tikz"
 )
 
 #: Log lines that mean a broken source or a lost table.
@@ -131,6 +132,12 @@ def compile_tables(folder: Path, venue: str, tables: dict[str, str]) -> str:
     inputs = []
     for name, latex in tables.items():
         (folder / f"{name}.tex").write_text(latex, encoding="utf-8")
+        if "\\begin{tikzpicture}" in latex:  # a figure's picture: in its float
+            inputs.append(
+                f"\\begin{{figure}}\\centering\\input{{{name}}}\\end{{figure}}"
+                "\n\\clearpage"
+            )
+            continue
         inputs.append(f"\\input{{{name}}}\n\\clearpage")
     source = document(venue, "\n".join(inputs) + "\n")
     (folder / "paper.tex").write_text(source, encoding="utf-8")
