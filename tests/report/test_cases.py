@@ -488,7 +488,8 @@ def test_outcome_counts_always_add_up_to_the_pairs(decisions):
     found = [
         int(n)
         for n in re.findall(
-            r"(?:decided better in |worse-ranked in )(\d+)|(\d+) pairs? (?:is|are) ", text
+            r"(?:decided better in |worse-ranked in )(\d+)|(\d+) pairs? (?:is|are) ",
+            text,
         )
         for n in n
         if n
