@@ -18,7 +18,15 @@ import numpy as np
 import pandas as pd
 
 from nbstats.report.data import csv_text
-from nbstats.report.display import _and, _display, _n, defined_at, paragraph, ref
+from nbstats.report.display import (
+    _and,
+    _display,
+    _n,
+    defined_at,
+    paragraph,
+    pointer,
+    ref,
+)
 from nbstats.report.references import Paragraph
 from nbstats.report.tables import frame_table, result_table
 from nbstats.results.effect_size import MAGNITUDE_BOUNDS
@@ -312,17 +320,18 @@ def effect_caption(label: str) -> str:
 
     Examples
     --------
-    >>> from nbstats.report.display import start
-    >>> start(tables=["tab:nemenyi", "tab:holm"], figure_formats=())
-    >>> effect_caption("tab:nemenyi") == EFFECT_TEXT
+    >>> from nbstats.report.display import kept_state, start
+    >>> with kept_state():
+    ...     start(tables=["tab:nemenyi", "tab:holm"], figure_formats=())
+    ...     print(effect_caption("tab:nemenyi") == EFFECT_TEXT)
+    ...     print(effect_caption("tab:holm"))
     True
-    >>> effect_caption("tab:holm")
-    '; r (effect size) as in Table 1.'
+    ; r (effect size) as in Table 1.
     """
     first = defined_at("r", label)
     if first is None:
         return EFFECT_TEXT
-    return f"; r (effect size) as in {ref(first).text}."
+    return pointer(f"; r (effect size) as in {ref(first).text}.", EFFECT_TEXT)
 
 
 def appendix_frequentist(nemenyi: Any, holm: Any) -> None:

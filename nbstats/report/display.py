@@ -54,6 +54,11 @@ _NUMBERS = _Numbers()
 #: order (reset by :func:`start`).
 _DEFINED: dict[str, str] = {}
 
+#: Pointers a caption holds in the report ("r (effect size) as in Table 5")
+#: and what each stands for: the files a paper pastes carry the definition,
+#: since the report's Table 5 is not in the paper (reset by :func:`start`).
+_STANDS_FOR: dict[str, str] = {}
+
 #: The formats each report figure is saved in (set by :func:`start`): SVG for
 #: HTML, PDF for LaTeX; a report exports to one of them, the notebook to both.
 _FIGURE_FORMATS: list[str] = ["svg", "pdf"]
@@ -83,6 +88,7 @@ def kept_state() -> Iterator[None]:
 
     numbers = (list(_NUMBERS.tables), list(_NUMBERS.figures))
     defined, formats, venue = dict(_DEFINED), list(_FIGURE_FORMATS), list(_VENUE)
+    stands_for = dict(_STANDS_FOR)
     typography = set_typography()  # the settings as they are
     try:
         yield
@@ -90,6 +96,8 @@ def kept_state() -> Iterator[None]:
         _NUMBERS.tables, _NUMBERS.figures = numbers
         _DEFINED.clear()
         _DEFINED.update(defined)
+        _STANDS_FOR.clear()
+        _STANDS_FOR.update(stands_for)
         _FIGURE_FORMATS[:] = formats
         _VENUE[:] = venue
         # fields one by one: asdict would turn a Venue into a dict
@@ -123,6 +131,7 @@ def start(
     _NUMBERS.tables = list(tables)
     _NUMBERS.figures = list(figures)
     _DEFINED.clear()
+    _STANDS_FOR.clear()
     _FIGURE_FORMATS[:] = list(figure_formats)
     _VENUE[:] = [get_venue(venue)]
     # figures in the LaTeX document's font (Latin Modern) when they go into
@@ -179,6 +188,36 @@ def defined_at(term: str, label: str) -> str | None:
     return None if first == label else first
 
 
+def pointer(text: str, definition: str) -> str:
+    """``text``, a caption's pointer to where the report defines a term; the
+    files beside the report (pasted into a paper without the report's
+    numbering) carry ``definition`` in its place.
+
+    Examples
+    --------
+    >>> with kept_state():
+    ...     start(figure_formats=())
+    ...     pointer("; r as in Table 1.", "; r: the effect size.")
+    '; r as in Table 1.'
+    """
+    _STANDS_FOR[text] = definition
+    return text
+
+
+def _standalone(model: Table) -> Table:
+    """``model`` with its caption's pointers (:func:`pointer`) written out."""
+    caption = model.caption
+    if not isinstance(caption, str):
+        return model
+    for text, definition in _STANDS_FOR.items():
+        caption = caption.replace(text, definition)
+    return (
+        model
+        if caption == model.caption
+        else dataclasses.replace(model, caption=caption)
+    )
+
+
 def _display(bundle: dict[str, str], metadata: dict[str, Any] | None = None) -> None:
     sink = capture()  # the report run in this process (nbstats.report.inprocess)
     if sink is not None:
@@ -229,7 +268,7 @@ def table(
     """
     label = model.label or ""
     caption = model.caption
-    latex = table_latex(model)
+    latex = table_latex(_standalone(model))  # the files a paper pastes
     # the PDF report is a document of its own (A4, 11 pt): the same model by
     # the same renderer, set for its page
     page = render_latex(model, REPORT_PAGE)

@@ -272,6 +272,11 @@ def test_one_sign_for_r_stated_once_where_the_reader_meets_it(report):
         assert "first minus the second" not in "".join(texts), kind
         for o in with_r[1:]:
             assert f"r (effect size) as in Table {first}." in o["data"][kind], kind
+    # the files a paper pastes have no report numbering: each defines r in full
+    for o in with_r:
+        for name, latex in o["metadata"]["nbstats"]["files"].items():
+            assert R_DEFINITION in " ".join(latex.split()), name
+            assert "as in Table" not in latex, name
     # a caption without an r column never speaks of r
     for o in tables:
         if o not in with_r:
