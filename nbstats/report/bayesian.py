@@ -341,10 +341,36 @@ def bayesian(
     )
 
 
+def signrank_csv_text(signrank: Any) -> str:
+    """What ``signrank_pairs.csv`` holds, column by column: its rows are the
+    result's pairs (a, b), b the better-ranked, not the table's "better-ranked
+    first" rows, so the table's caption would give r the wrong sign.
+
+    Examples
+    --------
+    >>> class Pairs:
+    ...     prior = "idp"
+    >>> signrank_csv_text(Pairs).split("; ")[-1].split(" (")[0]
+    'effect: the matched-pairs rank-biserial correlation of b minus a'
+    """
+    bounds = (
+        " (under the near-ignorance prior each with its _lower and _upper bound)"
+        if signrank.prior == "idp"
+        else ""
+    )
+    return (
+        "Bayesian signed-rank test of every pair, one row per pair (a, b), b the "
+        f"better-ranked: prob_left, prob_rope, prob_right{bounds} = P(a better), "
+        "P(practically equivalent), P(b better); decision: a, b (the one decided "
+        "better), equivalent, undecided or indeterminate; effect: the matched-pairs "
+        "rank-biserial correlation of b minus a (> 0 when b is better)"
+    )
+
+
 def appendix_bayesian(signrank: Any, joint: Any) -> None:
     """Every pair's Bayesian signed-rank test and every joint statement."""
     frame, caption = signrank_frame(signrank, label="tab:signrank-all")
-    csv_download("signrank_pairs.csv", caption, signrank.to_frame())
+    csv_download("signrank_pairs.csv", signrank_csv_text(signrank), signrank.to_frame())
     if typeset_pairs(len(frame)):
         frame_table("tab:signrank-all", caption, frame)
     caption = _joint_caption(joint)

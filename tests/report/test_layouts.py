@@ -6,6 +6,7 @@ module and many assertions read it.
 
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
@@ -255,7 +256,7 @@ def compact():
 
 
 def test_compact_layout_for_many_algorithms(compact):
-    _table, nb, text = compact
+    table, nb, text = compact
     assert "compact layout" in text and "more than 12" in text
     labels = _labels(nb)
     # the answer first (Figure 1 and the ranked summary), then the data
@@ -272,6 +273,25 @@ def test_compact_layout_for_many_algorithms(compact):
         if out.get("metadata", {}).get("nbstats", {}).get("kind") == "csv"
     ]
     assert names == ["nemenyi_pairs.csv", "signrank_pairs.csv", "joint_statements.csv"]
+    # the signed-rank CSV says what its own columns hold: rows (a, b) with b
+    # the better-ranked, effect r of b minus a, recomputed here by hand
+    out = next(
+        out
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+        if out.get("metadata", {}).get("nbstats", {}).get("name")
+        == "signrank_pairs.csv"
+    )
+    assert "rank-biserial correlation of b minus a" in out["data"]["text/plain"]
+    pairs = pd.read_csv(io.StringIO(out["metadata"]["nbstats"]["csv"]))
+    mean = nbstats.mean_ranks(table)
+    assert (mean[pairs["b"]].to_numpy() <= mean[pairs["a"]].to_numpy()).all()
+    for row in pairs.head(20).itertuples():
+        d = (table[row.b] - table[row.a]).to_numpy()
+        d = d[d != 0]
+        ranks = stats.rankdata(np.abs(d))
+        r = (ranks[d > 0].sum() - ranks[d < 0].sum()) / ranks.sum()
+        assert row.effect == pytest.approx(r, abs=1e-9)
 
 
 def test_compact_tables_hold_the_neighbours_in_the_ranking(compact):
