@@ -174,7 +174,8 @@ class CoverageResult(Result):
         )
         if not t["exact"].all():
             frame["proven best"] = ["yes" if e else "no" for e in t["exact"]]
-        return frame
+        # the number kept labels each row (no bare 0, 1, 2 … index)
+        return frame.set_index("algorithms kept")
 
     def algorithms_frame(self) -> pd.DataFrame:
         """The algorithms with holes, headers in words."""

@@ -104,10 +104,6 @@ def test_every_result_class_is_covered(results):
     missing = classes - {type(res) for res in made.values()}
     if m < 3:  # Mauchly's test needs three algorithms
         missing.discard(nbstats.results.SphericityResult)
-    # KNOWN DEFECT, open: CoverageResult's HTML shows its trade-off rows with
-    # a bare 0, 1, 2 ... index, which test_headers_are_words refuses; its
-    # LaTeX is compiled by tests/stats/test_coverage.py meanwhile
-    missing.discard(nbstats.results.CoverageResult)
     assert not missing, sorted(c.__name__ for c in missing)
 
 

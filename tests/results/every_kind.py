@@ -128,6 +128,7 @@ def every_result(
         "rank_ci": nbstats.rank_ci(table, random_state=0),
         "durbin": nbstats.durbin(_incomplete(table)),
         "skillings_mack": nbstats.skillings_mack(_incomplete(table)),
+        "coverage": nbstats.coverage(_incomplete(table)),
         "bayes_sign_test": nbstats.bayes_sign_test(
             table[a], table[b], rope=rope, **draws
         ),
