@@ -38,8 +38,9 @@ def coverage(
     by counting every subset of the algorithms with holes when there are at
     most 20 of them, else by an integer programme (HiGHS branch and bound)
     -- and by a greedy search where the programme does not finish within its
-    node limit; ``search`` names the method and ``tradeoff["exact"]`` marks
-    the rows proven optimal (see :mod:`nbstats.stats.coverage_search`).
+    node limit or the search's time budget (a few seconds in all); ``search``
+    names the method and ``tradeoff["exact"]`` marks the rows proven optimal
+    (see :mod:`nbstats.stats.coverage_search`).
 
     Parameters
     ----------

@@ -41,6 +41,13 @@ NODE_LIMIT = 20_000
 #: Branch-and-bound runs (the smallest sizes first) before the remaining sizes
 #: rely on the linear relaxation's bound alone ("auto": a bounded effort).
 MAX_PROGRAMMES = 30
+#: Seconds of proof in all (linear bounds and branch and bound), over every
+#: size ("auto"). Nodes alone do not bound the time: a node's linear
+#: programme grows with the table (benchmarks/bench_coverage.py). A row the
+#: budget cuts short keeps the best set found and is marked not proven, as
+#: past the node limit; which rows get proven may then differ between
+#: machines, never a stated count.
+TIME_BUDGET = 5.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +119,11 @@ def best_left_out(missing: np.ndarray, *, method: str = "auto") -> Frontier:
             f"{'s' if len(holed) != 1 else ''} with holes (sum over subsets)"
         )
     else:
-        limits = (None, None) if method == "exact" else (NODE_LIMIT, MAX_PROGRAMMES)
+        limits = (
+            (None, None, None)
+            if method == "exact"
+            else (NODE_LIMIT, MAX_PROGRAMMES, TIME_BUDGET)
+        )
         rows = _integer_programme(patterns, m, max_drop, greedy, *limits)
         search = (
             "exact: integer programme (linear-relaxation bounds, HiGHS branch "
@@ -120,8 +131,9 @@ def best_left_out(missing: np.ndarray, *, method: str = "auto") -> Frontier:
             if all(r[2] for r in rows)
             else "integer programme (HiGHS) where proven (within "
             f"{NODE_LIMIT:,} nodes, for the first {MAX_PROGRAMMES} sizes the "
-            "linear bound does not settle); elsewhere the best set found "
-            "(greedy, or the row above grown by one), marked not proven"
+            f"linear bound does not settle, {TIME_BUDGET:g} s in all); elsewhere "
+            "the best set found (greedy, or the row above grown by one), marked "
+            "not proven"
         )
     rows = [(_needed(missing, drop), count, proven) for drop, count, proven in rows]
     return _frontier(rows, search)
@@ -154,21 +166,23 @@ def _greedy(missing: np.ndarray, max_drop: int) -> list[tuple[tuple[int, ...], i
     drop: list[int] = []
     rows = [((), complete_count(missing, ()))]
     for _ in range(max_drop):
-        open_rows = missing[:, keep].any(axis=1)
-        best: tuple[int, int, int] | None = None
-        for j in np.flatnonzero(keep):
-            keep[j] = False
-            count = int((~missing[:, keep].any(axis=1)).sum())
-            keep[j] = True
-            holes = int(missing[open_rows, j].sum())
-            key = (count, holes, -j)
-            if best is None or key > best:
-                best = key
-        assert best is not None
-        j = -best[2]
+        held = missing[:, keep]
+        open_rows = held.any(axis=1)
+        complete = int((~open_rows).sum())
+        # leaving out j completes the cases that miss j alone among those kept
+        alone = held.sum(axis=1) == 1
+        gained = np.zeros(missing.shape[1], dtype=np.int64)
+        columns = np.flatnonzero(keep)[held[alone].argmax(axis=1)]
+        np.add.at(gained, columns, 1)
+        holes = missing[open_rows].sum(axis=0)
+        candidates = np.flatnonzero(keep)
+        # most cases completed, then most holes among the open cases, then
+        # the first column (lexsort: last key first)
+        order = np.lexsort((candidates, -holes[candidates], -gained[candidates]))
+        j = int(candidates[order[0]])
         keep[j] = False
         drop.append(j)
-        rows.append((tuple(drop), best[0]))
+        rows.append((tuple(drop), complete + int(gained[j])))
     return rows
 
 
@@ -203,11 +217,17 @@ def _integer_programme(
     greedy: list[tuple[tuple[int, ...], int]],
     node_limit: int | None,
     max_programmes: int | None = None,
+    time_budget: float | None = None,
 ) -> list[tuple[tuple[int, ...], int, bool]]:
     """For each d: the best of the greedy set and the previous row's set
     grown by one algorithm; proven by the LP relaxation's bound when it
-    matches, else by branch and bound (which starts from that count)."""
+    matches, else by branch and bound (which starts from that count), for
+    ``time_budget`` seconds in all."""
+    import time
+
     from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+
+    deadline = None if time_budget is None else time.monotonic() + time_budget
 
     empty = patterns.get((), 0)
     rows: list[tuple[tuple[int, ...], int, bool]] = [((), empty, True)]
@@ -223,26 +243,35 @@ def _integer_programme(
             break
         used = [(p, w) for p, w in patterns.items() if 0 < len(p) <= d]
         previous = rows[-1][0]
-        grown = max(
-            (tuple(sorted((*previous, j))) for j in range(m) if j not in previous),
-            key=count_of,
-        )
+        grown = _grown(patterns, previous, m)
         incumbent = max([grown, greedy[min(d, len(greedy) - 1)][0]], key=count_of)
         best = count_of(incumbent)
+        if best == empty + sum(w for _, w in used):  # every case within reach
+            rows.append((incumbent, best, True))
+            continue
+        if deadline is not None and time.monotonic() > deadline:
+            rows.append((incumbent, best, False))  # the budget also bounds the LPs
+            continue
         a, upper, weights = _programme(used, m, d)
         cost = np.concatenate([np.zeros(m), -weights])
         relaxed = linprog(cost, A_ub=a, b_ub=upper, bounds=(0, 1), method="highs")
         if relaxed.status == 0 and empty + np.floor(-relaxed.fun + 1e-7) <= best:
             rows.append((incumbent, best, True))  # no set can beat the bound
             continue
-        if max_programmes is not None and runs >= max_programmes:
+        left = None if deadline is None else deadline - time.monotonic()
+        spent = max_programmes is not None and runs >= max_programmes
+        if spent or (left is not None and left <= 0):
             rows.append((incumbent, best, False))
             continue
         runs += 1
         # the programme, told that the incumbent's count is reachable
         floor = np.zeros((1, a.shape[1]))
         floor[0, m:] = weights
-        options = {} if node_limit is None else {"node_limit": node_limit}
+        options: dict[str, float] = {}
+        if node_limit is not None:
+            options["node_limit"] = node_limit
+        if left is not None:
+            options["time_limit"] = left
         res = milp(
             cost,
             constraints=[
@@ -260,6 +289,20 @@ def _integer_programme(
                 incumbent, best = drop, count_of(drop)
         rows.append((incumbent, best, proven))
     return rows
+
+
+def _grown(patterns: Counter, previous: tuple[int, ...], m: int) -> tuple[int, ...]:
+    """``previous`` and the one algorithm more that completes the most cases
+    (ties: the first column): a pattern is completed by ``j`` when ``j`` is
+    the only one of its algorithms outside ``previous``."""
+    inside = set(previous)
+    gained = np.zeros(m, dtype=np.int64)
+    for pattern, weight in patterns.items():
+        outside = [j for j in pattern if j not in inside]
+        if len(outside) == 1:
+            gained[outside[0]] += weight
+    gained[list(previous)] = -1
+    return tuple(sorted((*previous, int(np.argmax(gained)))))
 
 
 def _programme(

@@ -332,3 +332,45 @@ def test_node_limit_keeps_stated_counts_true(monkeypatch) -> None:
             assert count == top
     if not all(limited.exact):
         assert "greedy" in limited.search or "not" in limited.search
+
+
+def test_time_budget_keeps_stated_counts_true(monkeypatch) -> None:
+    # out of time, a row keeps the best set found, marked not proven (a row
+    # every case of which is within reach needs no proof); every stated
+    # count is what its set keeps, and none beats the exact frontier
+    rng = np.random.default_rng(5)
+    missing = rng.random((80, 40)) < 0.05
+    exact = best_left_out(missing, method="exact")
+    monkeypatch.setattr(coverage_search, "TIME_BUDGET", 0.0)
+    rushed = best_left_out(missing)
+    assert not all(rushed.exact)
+    assert "0 s in all" in rushed.search
+    best = dict(zip(map(len, exact.left_out), exact.n_cases, strict=True))
+    for drop, count in zip(rushed.left_out, rushed.n_cases, strict=True):
+        assert complete_count(missing, drop) == count
+        assert count <= max(c for d, c in best.items() if d <= len(drop))
+
+
+def test_greedy_takes_the_algorithm_that_completes_most() -> None:
+    # brute force of each greedy step: leave each remaining algorithm out in
+    # turn and count complete cases (ties: most holes among open cases, then
+    # the first column)
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        n, m = rng.integers(2, 25), rng.integers(3, 12)
+        missing = rng.random((n, m)) < rng.uniform(0.05, 0.5)
+        steps = min(int(missing.any(axis=0).sum()), m - 2)
+        keep = np.ones(m, dtype=bool)
+        expected = [((), complete_count(missing, ()))]
+        for _ in range(steps):
+            open_rows = missing[:, keep].any(axis=1)
+            keys = []
+            for j in np.flatnonzero(keep):
+                drop = [k for k in range(m) if not keep[k]] + [j]
+                holes = int(missing[open_rows, j].sum())
+                keys.append((complete_count(missing, drop), holes, -j))
+            count, _, j = max(keys)
+            keep[-j] = False
+            expected.append((tuple(int(k) for k in np.flatnonzero(~keep)), count))
+        got = coverage_search._greedy(missing, steps)
+        assert [(tuple(sorted(d)), c) for d, c in got] == expected
