@@ -37,7 +37,12 @@ from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 
-__all__ = ["bayes_correlated_ttest", "correlated_ttest", "fold_design"]
+__all__ = [
+    "bayes_correlated_ttest",
+    "correlated_ttest",
+    "fold_design",
+    "paired_moments",
+]
 
 
 @dataclass(frozen=True)
@@ -395,12 +400,50 @@ def student_moments(
     return unit, u.mean(axis=0), np.sqrt(variance)
 
 
+def paired_moments(
+    d: np.ndarray, ratio: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`student_moments` of fold differences with failed folds.
+
+    ``d`` is folds × pairs, NaN where either algorithm has no score on that
+    fold. Each column uses its own J paired folds (the finite entries): the
+    mean and ``sqrt((1/J + ratio) var)``, ``ratio`` = n_test / n_train of the
+    design (unchanged by a failed fold: each fold's split is the same).
+    Returns ``(J, unit, mean, se)``; unit, mean and se are NaN where J < 2.
+    Without a NaN this is :func:`student_moments` itself (the same numbers).
+
+    Examples
+    --------
+    >>> d = np.array([[0.01, 0.02], [np.nan, 0.01], [0.03, 0.0], [0.02, 0.01]])
+    >>> J, unit, mean, se = paired_moments(d, 1 / 3)
+    >>> J.tolist()
+    [3, 4]
+    >>> bool(np.isclose(mean[0] * unit[0], 0.02))
+    True
+    """
+    paired = ~np.isnan(d)
+    n = paired.sum(axis=0)
+    if n.size and (n == d.shape[0]).all():
+        unit, mean, se = student_moments(d, ratio)
+        return n, unit, mean, se
+    unit, mean, se = (np.full(d.shape[1], np.nan) for _ in range(3))
+    for p in np.flatnonzero(n >= 2):
+        u, m, s = student_moments(d[paired[:, p], p][:, None], ratio)
+        unit[p], mean[p], se[p] = u[0], m[0], s[0]
+    return n, unit, mean, se
+
+
 def region_probabilities(
-    unit: np.ndarray, mean: np.ndarray, se: np.ndarray, df: int, rope: float
+    unit: np.ndarray,
+    mean: np.ndarray,
+    se: np.ndarray,
+    df: int | np.ndarray,
+    rope: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(P(μ < −rope), P(μ > rope))`` of Student posteriors given in units.
 
-    ``mean`` and ``se`` are in units of ``unit`` (see :func:`student_moments`).
+    ``mean`` and ``se`` are in units of ``unit`` (see :func:`student_moments`);
+    ``df`` one number, or one per posterior (failed folds: J − 1 each).
     A zero ``se`` (every difference equal) puts all mass at the mean; without
     a rope, a mean of exactly 0 counts half to each side, as baycomp does.
     """
