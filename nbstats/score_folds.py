@@ -255,12 +255,28 @@ def cell_list(failed: pd.DataFrame) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
-def failed_folds_message(failed: pd.DataFrame, *, call: str | None = None) -> str:
+def failed_folds_message(
+    failed: pd.DataFrame, *, call: str | None = None, unit: str | None = None
+) -> str:
     """The refusal of failed folds without ``min_folds``.
 
     ``call``: the per-fold test the user called (e.g.
     ``"nbstats.correlated_pairs"``), whose own ``min_folds`` pairs the folds
-    instead of averaging them; the message names it.
+    instead of averaging them; the message names it, and ``unit``, what it
+    leaves out below the minimum (None: one test, refused below it).
+
+    Examples
+    --------
+    >>> failed = pd.DataFrame({"case": ["t"], "algorithm": ["A"], "scored": [9],
+    ...                        "folds": [10]})
+    >>> print(failed_folds_message(failed, call="f", unit="data set"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    failed folds: 1 (case, algorithm) cell has fewer scored folds than the
+    case: ('t', 'A'): 9 of 10 folds. A fold without a score (an absent row or
+    a missing score) cannot be paired. Pass min_folds=K to f to compare each
+    pair on the folds where both algorithms have a score, leaving out a data
+    set with fewer than K such folds (e.g. min_folds=9); the result records
+    the folds used and what was left out. Or rerun the failed folds.
     """
     n = len(failed)
     suggestion = max(int(failed["folds"].max()) - 1, 1)
@@ -270,11 +286,18 @@ def failed_folds_message(failed: pd.DataFrame, *, call: str | None = None) -> st
             f"{'have' if n != 1 else 'has'} fewer scored folds than the case: "
             + cell_list(failed)
             + ". A fold without a score (an absent row or a missing score) "
-            f"cannot be paired. Pass min_folds=K to {call} to compare each "
-            "pair, on each case, on the folds where both algorithms have a "
-            "score, leaving out a (pair, case) with fewer than K such folds "
-            f"(e.g. min_folds={max(suggestion, 2)}); the result records the "
-            "folds used and what was left out. Or rerun the failed folds."
+            f"cannot be paired. Pass min_folds=K to {call} to compare "
+            + (
+                f"each pair on the folds where both algorithms have a score, "
+                f"leaving out a {unit} with fewer than K such folds "
+                f"(e.g. min_folds={max(suggestion, 2)}); the result records the "
+                "folds used and what was left out."
+                if unit
+                else "the pair on the folds where both algorithms have a "
+                f"score, if at least K (e.g. min_folds={max(suggestion, 2)}); "
+                "the result's n counts them."
+            )
+            + " Or rerun the failed folds."
         )
     return (
         f"failed folds: {n} (case, algorithm) cell{'s' if n != 1 else ''} "

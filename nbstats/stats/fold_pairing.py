@@ -58,13 +58,14 @@ def fold_blocks(
     fold: str | Sequence[str],
     min_folds: object,
     call: str,
+    unit: str = "(pair, case)",  # what min_folds leaves out
 ) -> FoldBlocks:
     """Validate per-fold long data and cut it into one block per case.
 
     Without ``min_folds`` every algorithm must have every fold of a case
     scored; the refusal names ``min_folds`` of ``call`` (the function the
-    user called). With ``min_folds`` (an integer ≥ 2, at most a case's folds)
-    failed folds stay NaN in the blocks.
+    user called) and ``unit``, what it leaves out. With ``min_folds`` (an
+    integer ≥ 2, at most a case's folds) failed folds stay NaN in the blocks.
 
     Examples
     --------
@@ -95,7 +96,7 @@ def fold_blocks(
                 data, case=case, algorithm=algorithm, score=score, fold=fold
             )
             if len(failed):
-                raise ValueError(failed_folds_message(failed, call=call))
+                raise ValueError(failed_folds_message(failed, call=call, unit=unit))
         # validates the scores (numbers, no gaps) the way every table is validated
         means = score_table(
             data, case=case, algorithm=algorithm, score=score, fold=fold
