@@ -158,7 +158,8 @@ class HierarchicalPanel:
             result = bayes_hierarchical(
                 s["a"], s["b"], data=pair, **columns, **design, rope=s["rope"],
                 loss=(1.0, s["loss_ratio"]),
-                higher_is_better=self.tests.higher_is_better, **self._hier_options,
+                higher_is_better=self.tests.higher_is_better,
+                min_folds=self.tests.min_folds, **self._hier_options,
             )  # fmt: skip
             shown = (
                 self.aliases.get(result.name_a, result.name_a),
