@@ -185,6 +185,19 @@ def bayes_hierarchical(
     ...     n_samples=1000, random_state=0)  # doctest: +SKIP
     >>> res.prob_right > res.prob_left  # doctest: +SKIP
     True
+
+    With failed folds (here aode's first 60 folds on iris), ``min_folds``
+    uses each data set's paired folds and leaves out those below it:
+
+    >>> failed = folds[~(folds["classifier"].eq("aode")
+    ...                  & folds["dataset"].eq("iris") & folds["fold"].le(60))]
+    >>> res = nbstats.bayes_hierarchical(
+    ...     "nbc", "aode", data=failed, case="dataset", algorithm="classifier",
+    ...     score="accuracy", fold="fold", runs=10, rope=0.01, min_folds=90,
+    ...     n_samples=1000, random_state=0)  # doctest: +SKIP
+    >>> res.left_out  # doctest: +SKIP
+       case  folds   of
+    0  iris     40  100
     """
     require_sampler()
     rope = check_rope(rope)
