@@ -93,7 +93,6 @@ def _with_fold_columns(function: Callable[..., Any]) -> inspect.Signature:
             ("algorithm", "str | None"),
             ("score", "str | None"),
             ("fold", "str | Sequence[str] | None"),
-            ("min_folds", "int | None"),
         )
     ]
     params = list(signature.parameters.values())
@@ -292,9 +291,7 @@ class CompareAccessor:
             a, b, on, case, algorithm, score, fold, min_folds, kwargs,
             "correlated_ttest",
         )  # fmt: skip
-        with warnings.catch_warnings():  # the result's n counts the folds used
-            warnings.filterwarnings("ignore", "nan_policy='omit'", UserWarning)
-            return _correlated.correlated_ttest(x, y, **kwargs)
+        return _correlated.correlated_ttest(x, y, min_folds=min_folds, **kwargs)
 
     correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
         _correlated.correlated_ttest
@@ -333,9 +330,7 @@ class CompareAccessor:
             a, b, on, case, algorithm, score, fold, min_folds, kwargs,
             "bayes_correlated_ttest",
         )  # fmt: skip
-        with warnings.catch_warnings():  # the result's n counts the folds used
-            warnings.filterwarnings("ignore", "nan_policy='omit'", UserWarning)
-            return _correlated.bayes_correlated_ttest(x, y, **kwargs)
+        return _correlated.bayes_correlated_ttest(x, y, min_folds=min_folds, **kwargs)
 
     bayes_correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
         _correlated.bayes_correlated_ttest
@@ -433,15 +428,9 @@ class CompareAccessor:
         name: str,
     ) -> tuple[pd.Series, pd.Series, dict[str, Any]]:
         """The two algorithms' fold scores on one data set, paired by fold
-        (with ``min_folds``: NaN for a failed fold, and ``nan_policy="omit"``)."""
+        (with ``min_folds``: NaN for a failed fold, which the test leaves out)."""
         call = f"df.compare.{name}"
         minimum = _score_folds.check_min_folds(min_folds, paired=True)
-        if algorithm is None and minimum is not None:
-            raise ValueError(
-                "min_folds= applies to a long per-fold table (with algorithm=, "
-                "score=, fold=); on a wide frame of one data set's folds pass "
-                "nan_policy='omit' to use the folds where both have a score."
-            )
         if algorithm is None:
             named = {"on": on, "case": case, "score": score, "fold": fold}
             given = [f"{k}=" for k, v in named.items() if v is not None]
@@ -510,17 +499,6 @@ class CompareAccessor:
         wide = data.pivot(index=columns, columns=algorithm, values=score)
         x = wide[present[str(a)]].rename(str(a))
         y = wide[present[str(b)]].rename(str(b))
-        if minimum is not None:
-            n = len(wide)
-            _score_folds.check_min_folds_reachable(minimum, pd.Series([n]), fold)
-            paired = int((x.notna() & y.notna()).sum())
-            if paired < minimum:
-                raise ValueError(
-                    f"{a!r} and {b!r} both have a score on {paired} of the {n} "
-                    f"folds, fewer than min_folds={minimum}: not tested. Lower "
-                    "min_folds, or rerun the failed folds."
-                )
-            kwargs = {**kwargs, "nan_policy": "omit"}
         return x, y, kwargs
 
     @staticmethod

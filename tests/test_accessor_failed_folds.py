@@ -74,8 +74,11 @@ def test_min_folds_bad_and_short(amlb):
     wide = amlb[amlb["task"] == "credit-g"].pivot(
         index="fold", columns="framework", values="acc"
     )
-    with pytest.raises(ValueError, match="nan_policy='omit'"):
-        wide.compare.correlated_ttest("TPOT", "oboe", folds=10, min_folds=6)
+    # a wide frame of one data set's folds: the function's own min_folds
+    one = wide.compare.correlated_ttest("TPOT", "oboe", folds=10, min_folds=6)
+    assert (one.n, one.df) == (6, 5)
+    with pytest.raises(ValueError, match="min_folds=K to nbstats.correlated_ttest"):
+        wide.compare.correlated_ttest("TPOT", "oboe", folds=10)
 
 
 def test_accessor_correlated_pairs_and_hierarchical_take_min_folds(amlb):
