@@ -91,7 +91,9 @@ def fold_blocks(
             data, case=case, algorithm=algorithm, fold=fold, remedy=remedy
         )
         failed = pd.DataFrame(columns=["case", "algorithm", "scored", "folds"])
-        if score in data.columns:  # else score_table names the columns
+        # the folds pair up (check_folds): only a missing score can fail one;
+        # without a column, score_table names the columns
+        if score in data.columns and data[score].isna().any():
             failed = failed_folds(
                 data, case=case, algorithm=algorithm, score=score, fold=fold
             )
