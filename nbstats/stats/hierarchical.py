@@ -336,6 +336,9 @@ def _prepare(
         else (np.nanmean, np.nanstd, np.nansum, np.nanmax)
     )
     n = used.astype(float)
+    # one count when all are equal: the sampler's program (so its draws) of
+    # complete folds stays what it was
+    count: np.ndarray | int = int(used[0]) if (used == used[0]).all() else n
     big = float(max_of(np.abs(d)))
     if big == 0:
         raise ValueError(
@@ -367,12 +370,12 @@ def _prepare(
     model = HierarchicalData(
         mean=mean,
         ss=ss,
-        n=n,
+        n=count,
         rho=design.rho,
         delta_high=float(max_of(np.abs(x))),
         std0_high=1000.0 * std_among,
         std_high=1000.0 * std_within,
-        centered=centering(mean, ss, n, design.rho),
+        centered=centering(mean, ss, count, design.rho),
     )
     return _Prepared(model, unit)
 

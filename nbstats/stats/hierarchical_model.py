@@ -291,8 +291,10 @@ def sample_posterior(
             jnp.asarray(data.mean, dtype=jnp.float64),
             jnp.asarray(data.ss, dtype=jnp.float64),
             jnp.asarray(data.centered, dtype=bool),
-            # one count per data set (failed folds: each its own)
-            jnp.asarray(np.broadcast_to(data.n, data.mean.shape), dtype=jnp.float64),
+            # one count for all, or per data set (failed folds: each its
+            # own); one number keeps the compiled program, so the draws, of
+            # complete folds as they were
+            jnp.asarray(data.n, dtype=jnp.float64),
             jnp.float64(data.rho),
             jnp.float64(data.delta_high),
             jnp.float64(data.std0_high),
