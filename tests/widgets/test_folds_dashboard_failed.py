@@ -3,6 +3,8 @@ and a hand computation (scipy), on a real AutoML benchmark file."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -69,3 +71,20 @@ def test_min_folds_equals_correlated_pairs_and_the_hand_computation(amlb):
     board.set(dataset="kc1")
     assert "3 of the 10 folds of kc1" in board.error
     assert board.report_settings()["min_folds"] == 8
+
+
+def test_hierarchical_button_takes_min_folds(amlb):
+    pytest.importorskip("numpyro")
+    options = dict(n_samples=200, warmup=200, chains=2, random_state=0)
+    board = FoldDashboard(amlb, **AMLB, folds=10, min_folds=8, hierarchical=options)
+    board.set(a="TPOT", b="oboe", rope=0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # R̂ at so few draws
+        res = board.run_hierarchical(wait=True)
+        direct = nbstats.bayes_hierarchical(
+            "TPOT", "oboe", data=amlb, **AMLB, runs=1, rope=0.01, min_folds=8,
+            loss=(1.0, board.controls["loss_ratio"].value), **options,
+        )  # fmt: skip
+    assert res is not None, board.hierarchical_error
+    assert res.left_out["case"].tolist() == ["credit-g", "fabert", "kc1"]
+    np.testing.assert_array_equal(res.region_samples, direct.region_samples)
