@@ -254,10 +254,8 @@ class CorrelatedPairsResult(Result):
         if self.min_folds is not None:
             rows += [
                 ("folds per (pair, case)", _folds_text(self.table["n"])),
-                (
-                    f"(pair, case) left out (< {self.min_folds} paired folds)",
-                    f"{len(self.left_out)} of {len(self.left_out) + len(self.table)}",
-                ),
+                ("paired folds required (min_folds)", self.min_folds),
+                ("(pair, case) left out", len(self.left_out)),
             ]
         return rows
 
@@ -280,4 +278,7 @@ class CorrelatedPairsResult(Result):
         return frame
 
     def _kinds(self) -> dict[object, str]:
-        return {c: "count" for c in self.by_pair.columns if c not in ("a", "b")}
+        kinds = {c: "count" for c in self.by_pair.columns if c not in ("a", "b")}
+        kinds["paired folds required (min_folds)"] = "count"
+        kinds["(pair, case) left out"] = "count"
+        return kinds

@@ -134,13 +134,10 @@ class BayesHierarchicalResult(Result):
             if used is not None and used.min() != used.max()
             else str(self.n if used is None else int(used.min()))
         )
-        out = len(self.left_out)
         return [
             ("paired folds per data set", f"{span} of {self.n}"),
-            (
-                f"data sets left out (< {self.min_folds} paired folds)",
-                f"{out} of {out + len(self.datasets)}",
-            ),
+            ("paired folds required (min_folds)", self.min_folds),
+            ("data sets left out", len(self.left_out)),
         ]
 
     def _kinds(self) -> dict[object, str]:
@@ -152,6 +149,8 @@ class BayesHierarchicalResult(Result):
             "max R̂": "statistic",
             "min effective sample size": "count",
             "leapfrog steps per transition": "statistic",
+            "paired folds required (min_folds)": "count",
+            "data sets left out": "count",
             "ess": "count",
             "rhat": "statistic",
         }

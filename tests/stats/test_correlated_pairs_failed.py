@@ -8,6 +8,7 @@ generated data.
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -75,7 +76,11 @@ def test_amlb_min_folds_pairs_the_folds_both_scored(amlb):
     # blood-transfusion (oboe 8), fabert (TPOT 9), vehicle (oboe 9)
     assert sorted(set(partial["case"])) == ["blood-transfusion", "fabert", "vehicle"]
     text = repr(res)
-    assert "left out (< 8 paired folds)" in text and "12 of 160" in text
+    assert "10 pairs × 16 data sets" in text
+    assert re.search(r"paired folds required \(min_folds\) +: 8\n", text)
+    assert re.search(r"\(pair, case\) left out +: 12\n", text)
+    caption = res.to_latex().splitlines()[2]
+    assert "folds) = 8; (pair, case) left out = 12." in caption
 
 
 def test_closed_form_on_runs_times_folds_with_dropped_folds():
