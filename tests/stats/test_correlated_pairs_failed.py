@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import nbstats
-from tests.real_tables import amlb_small_accuracy_folds
+from tests.real_tables import (
+    amlb_small_2c1h_accuracy_folds,
+    amlb_small_accuracy_folds,
+)
 
 AMLB = dict(case="task", algorithm="framework", score="acc", fold="fold")
 
@@ -236,3 +239,35 @@ def test_removing_folds_never_changes_untouched_pairs(
     for key in set(b.index) - set(untouched):
         dropped = {f % k for c, f in drops if f"case{c % q}" == key[2]}
         assert b.loc[key, "n"] == k - len(dropped)
+
+
+def test_second_amlb_table_absent_rows_and_missing_scores():
+    # 2 cores × 1 hour: 6 runs without a row, 42 without an accuracy
+    long = amlb_small_2c1h_accuracy_folds()
+    with pytest.raises(ValueError, match="min_folds=K to nbstats.correlated_pairs"):
+        nbstats.correlated_pairs(long, folds=10, **AMLB)
+    res = nbstats.correlated_pairs(long, folds=10, min_folds=8, rope=0.01, **AMLB)
+    wide = long.pivot(index=["task", "fold"], columns="framework", values="acc")
+    expected_out, rows = set(), 0
+    for task, block in wide.groupby(level=0):
+        for a, b in itertools.combinations(pd.unique(long["framework"]), 2):
+            j = int((block[a].notna() & block[b].notna()).sum())
+            if j < 8:
+                expected_out.add((a, b, task, j))
+            rows += 1
+    got = set(res.left_out[["a", "b", "case", "folds"]].itertuples(index=False))
+    assert got == expected_out and len(got) > 0
+    assert len(res.table) + len(res.left_out) == rows
+    for row in res.table.itertuples():
+        a = wide.loc[row.case, row.a].to_numpy(float)
+        b = wide.loc[row.case, row.b].to_numpy(float)
+        j, t, p = _hand(a, b, 1 / 9)
+        assert row.n == j
+        assert row.t == pytest.approx(t, rel=1e-12)
+        assert row.pvalue == pytest.approx(p, rel=1e-10)
+        keep = ~np.isnan(a) & ~np.isnan(b)
+        d = b[keep] - a[keep]
+        if d.var(ddof=1) > 0:
+            scale = np.sqrt((1 / j + 1 / 9) * d.var(ddof=1))
+            posterior = stats.t(j - 1, d.mean(), scale)
+            assert row.prob_right == pytest.approx(posterior.sf(0.01), abs=1e-12)
