@@ -163,7 +163,9 @@ def correlated_pairs(
     left_out = left_out.rename(columns={"n": "folds"}).reset_index(drop=True)
     return CorrelatedPairsResult(
         table=table,
-        by_pair=_by_pair(table, left_out if min_folds else None, chosen, means),
+        by_pair=_by_pair(
+            table, None if blocks.min_folds is None else left_out, chosen, means
+        ),
         rope=rope,
         threshold=threshold,
         names=names,

@@ -486,17 +486,18 @@ def _matrix(
     bad = np.isinf(array) if min_folds is not None else ~np.isfinite(array)
     if bad.any():
         rows = sorted({int(i) for i in np.argwhere(bad)[:, 0]})
-        what = "infinite" if min_folds is not None else "missing or infinite"
-        raise ValueError(
-            f"{label} has {what} scores in data set row(s) {rows[:10]}: every "
-            f"data set needs every fold; drop those data sets or rerun them"
-            + (
-                "."
-                if min_folds is not None
-                else ", or pass min_folds=K to nbstats.bayes_hierarchical (each "
-                "data set then uses the folds where a and b both have a score; "
-                "NaN marks a failed fold)."
+        if min_folds is not None:
+            raise ValueError(
+                f"{label} has infinite scores in data set row(s) {rows[:10]}: "
+                "scores must be finite (NaN marks a failed fold); replace them "
+                "or drop those data sets."
             )
+        raise ValueError(
+            f"{label} has missing or infinite scores in data set row(s) "
+            f"{rows[:10]}: every data set needs every fold; drop those data "
+            "sets or rerun them, or pass min_folds=K to "
+            "nbstats.bayes_hierarchical (each data set then uses the folds "
+            "where a and b both have a score; NaN marks a failed fold)."
         )
     if cases is None:
         cases = [str(i) for i in range(array.shape[0])]
