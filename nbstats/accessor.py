@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import nbstats.score_folds as _score_folds
 import nbstats.scores as _scores
 from nbstats.report import report as _report
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
@@ -239,6 +240,7 @@ class CompareAccessor:
         algorithm: str | None = None,
         score: str | None = None,
         fold: str | Sequence[str] | None = None,
+        min_folds: int | None = None,
         **kwargs: Any,
     ) -> CorrelatedTTestResult:
         """:func:`nbstats.correlated_ttest` of ``a`` and ``b`` on one data set's folds.
@@ -255,6 +257,10 @@ class CompareAccessor:
           The folds are paired by the fold column(s). With two fold columns
           ``(run, fold)`` and none of ``folds``/``runs``/``test_fraction``,
           the runs are read from the first, as ``correlated_pairs`` does.
+          A failed fold of ``a`` or ``b`` (its row absent or its score
+          missing) is refused unless ``min_folds=K``: the test then uses the
+          J folds on which both have a score (``result.n``; the design's ρ,
+          1/J in the correction) and refuses J < K.
 
         ``kwargs`` go to :func:`nbstats.correlated_ttest` (``runs``,
         ``folds`` or ``test_fraction`` is required).
@@ -268,9 +274,24 @@ class CompareAccessor:
         ...     algorithm="classifier", score="accuracy", fold="fold", runs=10)
         >>> res.n, res.rho
         (100, 0.1)
+
+        Two folds of aode failed: the test pairs the other 98.
+
+        >>> failed = folds[~((folds["dataset"] == "anneal")
+        ...                  & (folds["classifier"] == "aode")
+        ...                  & folds["fold"].isin([3, 7]))]
+        >>> res = failed.compare.correlated_ttest(
+        ...     "nbc", "aode", on="anneal", case="dataset",
+        ...     algorithm="classifier", score="accuracy", fold="fold", runs=10,
+        ...     min_folds=90)
+        >>> res.n, res.runs, res.rho
+        (98, 10, 0.1)
         """
-        x, y, kwargs = self._fold_pair(a, b, on, case, algorithm, score, fold, kwargs)
-        return _correlated.correlated_ttest(x, y, **kwargs)
+        x, y, kwargs = self._fold_pair(
+            a, b, on, case, algorithm, score, fold, min_folds, kwargs,
+            "correlated_ttest",
+        )  # fmt: skip
+        return _correlated.correlated_ttest(x, y, min_folds=min_folds, **kwargs)
 
     correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
         _correlated.correlated_ttest
@@ -286,6 +307,7 @@ class CompareAccessor:
         algorithm: str | None = None,
         score: str | None = None,
         fold: str | Sequence[str] | None = None,
+        min_folds: int | None = None,
         **kwargs: Any,
     ) -> BayesCorrelatedTTestResult:
         """:func:`nbstats.bayes_correlated_ttest` of ``a`` and ``b`` on one
@@ -304,8 +326,11 @@ class CompareAccessor:
         ...                                       runs=10, rope=0.01)
         True
         """
-        x, y, kwargs = self._fold_pair(a, b, on, case, algorithm, score, fold, kwargs)
-        return _correlated.bayes_correlated_ttest(x, y, **kwargs)
+        x, y, kwargs = self._fold_pair(
+            a, b, on, case, algorithm, score, fold, min_folds, kwargs,
+            "bayes_correlated_ttest",
+        )  # fmt: skip
+        return _correlated.bayes_correlated_ttest(x, y, min_folds=min_folds, **kwargs)
 
     bayes_correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
         _correlated.bayes_correlated_ttest
@@ -398,9 +423,14 @@ class CompareAccessor:
         algorithm: str | None,
         score: str | None,
         fold: str | Sequence[str] | None,
+        min_folds: int | None,
         kwargs: dict[str, Any],
+        name: str,
     ) -> tuple[pd.Series, pd.Series, dict[str, Any]]:
-        """The two algorithms' fold scores on one data set, paired by fold."""
+        """The two algorithms' fold scores on one data set, paired by fold
+        (with ``min_folds``: NaN for a failed fold, which the test leaves out)."""
+        call = f"df.compare.{name}"
+        minimum = _score_folds.check_min_folds(min_folds, paired=True)
         if algorithm is None:
             named = {"on": on, "case": case, "score": score, "fold": fold}
             given = [f"{k}=" for k, v in named.items() if v is not None]
@@ -433,7 +463,17 @@ class CompareAccessor:
             )
         else:
             data = self._one_case(data, case, on)
-        columns = _scores.check_folds(data, case=case, algorithm=algorithm, fold=fold)
+        if minimum is None:
+            columns = _score_folds.check_folds(
+                data, case=case, algorithm=algorithm, fold=fold,
+                remedy="Score every algorithm on every fold, or pass min_folds=K "
+                f"to {call} (the test then uses the folds on which both have a "
+                "score).",
+            )  # fmt: skip
+        else:
+            columns = _score_folds.check_folds(
+                data, case=case, algorithm=algorithm, fold=fold, paired=False
+            )
         if score not in data.columns:
             raise ValueError(
                 f"column {score!r} not found; the table has columns "
@@ -450,6 +490,12 @@ class CompareAccessor:
         if len(columns) > 1 and all(kwargs.get(k) is None for k in design):
             # (run, fold) columns: the runs are the first column's values
             kwargs = {**kwargs, "runs": int(data[columns[0]].nunique())}
+        pair = data[data[algorithm].isin([present[str(a)], present[str(b)]])]
+        failed = _score_folds.failed_folds(
+            pair, case=case, algorithm=algorithm, score=score, fold=fold
+        )
+        if len(failed) and minimum is None:
+            raise ValueError(_score_folds.failed_folds_message(failed, call=call))
         wide = data.pivot(index=columns, columns=algorithm, values=score)
         x = wide[present[str(a)]].rename(str(a))
         y = wide[present[str(b)]].rename(str(b))

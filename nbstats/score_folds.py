@@ -17,6 +17,7 @@ from nbstats.score_frames import check_index_names
 __all__ = [
     "check_folds",
     "check_min_folds",
+    "check_min_folds_reachable",
     "failed_folds",
     "fold_summary",
     "usable_folds",
@@ -46,6 +47,7 @@ def check_folds(
     algorithm: str,
     fold: str | Sequence[str],
     paired: bool = True,
+    remedy: str | None = None,
 ) -> list[str]:
     """Refuse per-fold long data whose folds do not pair up; return the fold columns.
 
@@ -53,7 +55,9 @@ def check_folds(
     not name a fold), and, with ``paired`` (the per-fold tests), on every
     case all algorithms must have the same folds (the folds are paired: the
     same training and test split). ``paired=False`` leaves the fold counts to
-    :func:`failed_folds` (a score per case averages its folds).
+    :func:`failed_folds` (a score per case averages its folds). ``remedy``
+    replaces the refusal's last sentence (what to do about unequal folds),
+    e.g. to name the caller's own ``min_folds``.
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(
@@ -95,8 +99,8 @@ def check_folds(
             raise ValueError(
                 f"unequal folds on case {case_name!r}: the algorithms must be "
                 f"scored on the same folds, but the fold counts are {sizes} "
-                f"(missing folds per algorithm: {short}). Score every "
-                "algorithm on every fold, or drop that case."
+                f"(missing folds per algorithm: {short}). "
+                + (remedy or "Score every algorithm on every fold, or drop that case.")
             )
     return columns
 
@@ -206,13 +210,20 @@ def failed_folds(
     return pd.DataFrame(rows, columns=["case", "algorithm", "scored", "folds"])
 
 
-def check_min_folds(min_folds: object) -> int | None:
-    """``min_folds`` as given: None, or an integer ≥ 1."""
+def check_min_folds(min_folds: object, *, paired: bool = False) -> int | None:
+    """``min_folds`` as given: None, or an integer ≥ 1 (≥ 2 with ``paired``:
+    a per-fold test needs the variance of at least two fold differences)."""
     if min_folds is None:
         return None
     if isinstance(min_folds, bool) or not isinstance(min_folds, int | np.integer):
         raise TypeError(
             f"min_folds must be a whole number of folds (e.g. 8), got {min_folds!r}."
+        )
+    if paired and min_folds < 2:
+        raise ValueError(
+            f"min_folds must be at least 2 (the fewest folds on which both "
+            f"algorithms of a pair have a score; a per-fold test needs the "
+            f"variance of two or more fold differences), got {min_folds}."
         )
     if min_folds < 1:
         raise ValueError(
@@ -220,6 +231,18 @@ def check_min_folds(min_folds: object) -> int | None:
             f"over), got {min_folds}."
         )
     return int(min_folds)
+
+
+def check_min_folds_reachable(min_folds: int, counts: pd.Series, fold: object) -> None:
+    """Refuse a ``min_folds`` above every case's number of folds (``counts``:
+    the folds per case), which would leave out every case."""
+    largest = int(counts.max())
+    if min_folds > largest:
+        raise ValueError(
+            f"min_folds={min_folds} exceeds the {largest} folds a case has "
+            f"(fold column(s) {fold!r}): every case would be left out. Give at "
+            f"most min_folds={largest} (every fold)."
+        )
 
 
 def cell_list(failed: pd.DataFrame) -> str:
@@ -232,10 +255,50 @@ def cell_list(failed: pd.DataFrame) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
-def failed_folds_message(failed: pd.DataFrame) -> str:
-    """The refusal of failed folds without ``min_folds``."""
+def failed_folds_message(
+    failed: pd.DataFrame, *, call: str | None = None, unit: str | None = None
+) -> str:
+    """The refusal of failed folds without ``min_folds``.
+
+    ``call``: the per-fold test the user called (e.g.
+    ``"nbstats.correlated_pairs"``), whose own ``min_folds`` pairs the folds
+    instead of averaging them; the message names it, and ``unit``, what it
+    leaves out below the minimum (None: one test, refused below it).
+
+    Examples
+    --------
+    >>> failed = pd.DataFrame({"case": ["t"], "algorithm": ["A"], "scored": [9],
+    ...                        "folds": [10]})
+    >>> print(failed_folds_message(failed, call="f", unit="data set"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    failed folds: 1 (case, algorithm) cell has fewer scored folds than the
+    case: ('t', 'A'): 9 of 10 folds. A fold without a score (an absent row or
+    a missing score) cannot be paired. Pass min_folds=K to f to compare each
+    pair on the folds where both algorithms have a score, leaving out a data
+    set with fewer than K such folds (e.g. min_folds=9); the result records
+    the folds used and what was left out. Or rerun the failed folds.
+    """
     n = len(failed)
     suggestion = max(int(failed["folds"].max()) - 1, 1)
+    if call is not None:
+        return (
+            f"failed folds: {n} (case, algorithm) cell{'s' if n != 1 else ''} "
+            f"{'have' if n != 1 else 'has'} fewer scored folds than the case: "
+            + cell_list(failed)
+            + ". A fold without a score (an absent row or a missing score) "
+            f"cannot be paired. Pass min_folds=K to {call} to compare "
+            + (
+                f"each pair on the folds where both algorithms have a score, "
+                f"leaving out a {unit} with fewer than K such folds "
+                f"(e.g. min_folds={max(suggestion, 2)}); the result records the "
+                "folds used and what was left out."
+                if unit
+                else "the pair on the folds where both algorithms have a "
+                f"score, if at least K (e.g. min_folds={max(suggestion, 2)}); "
+                "the result's n counts them."
+            )
+            + " Or rerun the failed folds."
+        )
     return (
         f"failed folds: {n} (case, algorithm) cell{'s' if n != 1 else ''} "
         f"{'have' if n != 1 else 'has'} fewer scored folds than the case: "

@@ -26,3 +26,15 @@ def amlb_small_accuracy_folds() -> pd.DataFrame:
     """The AutoML benchmark's per-fold accuracy, long: ``task``,
     ``framework``, ``fold`` and ``acc`` (empty where the run failed)."""
     return pd.read_csv(AMLB_SMALL, usecols=["task", "framework", "fold", "acc"])
+
+
+#: The same suite on 2 cores for 1 hour: failed folds as absent rows and as
+#: empty scores (``acc`` only).
+AMLB_SMALL_2C1H = DATA / "automl" / "amlb_small_2c1h_acc.csv"
+
+
+def amlb_small_2c1h_accuracy_folds() -> pd.DataFrame:
+    """The AutoML benchmark's small suite at 2 cores × 1 hour, long: ``task``,
+    ``framework``, ``fold`` and ``acc`` (6 runs without a row, 42 without a
+    score)."""
+    return pd.read_csv(AMLB_SMALL_2C1H)

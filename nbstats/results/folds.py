@@ -23,6 +23,14 @@ def _design_text(rho: float, folds: int | None, runs: int | None) -> str:
     return f"{times}{folds}-fold CV, ρ = 1/{folds}"
 
 
+def _folds_text(n: pd.Series) -> str:
+    """``"8–10 (paired folds used)"``: the span of a column of fold counts."""
+    if not len(n):
+        return "none"
+    low, high = int(n.min()), int(n.max())
+    return f"{low if low == high else f'{low}–{high}'} paired folds used"
+
+
 @_frozen
 class CorrelatedTTestResult(MeanDifferenceResult):
     """Corrected resampled t-test (Nadeau & Bengio 2003).
@@ -199,10 +207,19 @@ class CorrelatedPairsResult(Result):
         and the ``decision`` (``"b"``, ``"a"``, ``"equivalent"``,
         ``"undecided"``).
     by_pair : DataFrame
-        One row per pair: the number of cases and of each decision.
+        One row per pair: the number of cases and of each decision (and,
+        with ``min_folds``, of the cases ``left out``).
     rope, threshold : float
     names : list
         The algorithms, in column order.
+    min_folds : int or None
+        With failed folds: the fewest folds on which both algorithms of a
+        pair had to have a score on a case (None: every fold was required).
+        ``table["n"]`` is then each (pair, case)'s number of folds used.
+    left_out : DataFrame
+        The (a, b, case) left out for fewer than ``min_folds`` paired folds:
+        ``folds`` (those paired folds) of ``of`` (the case's folds). Empty
+        when none was.
     """
 
     table: pd.DataFrame
@@ -210,6 +227,10 @@ class CorrelatedPairsResult(Result):
     rope: float
     threshold: float
     names: list[str]
+    min_folds: int | None = None
+    left_out: pd.DataFrame = dataclasses.field(
+        default_factory=lambda: pd.DataFrame(columns=["a", "b", "case", "folds", "of"])
+    )
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph
@@ -226,10 +247,17 @@ class CorrelatedPairsResult(Result):
 
     def _scalars(self) -> list[tuple[str, object]]:
         rope = f"±{self.rope:g}" if self.rope > 0 else "none"
-        return [
+        rows: list[tuple[str, object]] = [
             ("rope", rope),
             ("decided when a region's probability exceeds", self.threshold),
         ]
+        if self.min_folds is not None:
+            rows += [
+                ("folds per (pair, case)", _folds_text(self.table["n"])),
+                ("paired folds required (min_folds)", self.min_folds),
+                ("(pair, case) left out", len(self.left_out)),
+            ]
+        return rows
 
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
@@ -250,4 +278,7 @@ class CorrelatedPairsResult(Result):
         return frame
 
     def _kinds(self) -> dict[object, str]:
-        return {c: "count" for c in self.by_pair.columns if c not in ("a", "b")}
+        kinds = {c: "count" for c in self.by_pair.columns if c not in ("a", "b")}
+        kinds["paired folds required (min_folds)"] = "count"
+        kinds["(pair, case) left out"] = "count"
+        return kinds

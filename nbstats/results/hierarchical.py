@@ -35,7 +35,9 @@ class BayesHierarchicalResult(Result):
     datasets : DataFrame
         One row per data set: ``case``, the ``observed`` mean difference, the
         posterior ``mean`` and ``low``/``high`` credible bounds of the shrunk
-        δ_i (score units), and its ``rhat`` and ``ess``.
+        δ_i (score units), and its ``rhat`` and ``ess``; with ``min_folds``
+        also ``folds``, the folds on which both algorithms have a score
+        (those the data set's likelihood uses).
     region_samples : ndarray
         Draws × 3: each draw's (left, rope, right) probabilities.
     rope, threshold : float
@@ -51,10 +53,17 @@ class BayesHierarchicalResult(Result):
         included: the sampler's cost per draw (NaN when not recorded).
     n_samples, chains, warmup : int
     n : int
-        Folds per data set.
+        Folds per data set (with ``min_folds``: the design's, before failed
+        folds; ``datasets["folds"]`` counts each data set's folds used).
     rho : float
     folds, runs : int or None
     name_a, name_b : hashable
+    min_folds : int or None
+        With failed folds: the fewest paired folds a data set needed (None:
+        every fold was required).
+    left_out : DataFrame
+        The data sets left out for fewer than ``min_folds`` paired folds:
+        ``case``, ``folds`` (paired) and ``of`` (the design's). Empty when none.
     """
 
     prob_left: float
@@ -85,6 +94,10 @@ class BayesHierarchicalResult(Result):
     name_a: str
     name_b: str
     leapfrog_steps: float = float("nan")
+    min_folds: int | None = None
+    left_out: pd.DataFrame = dataclasses.field(
+        default_factory=lambda: pd.DataFrame(columns=["case", "folds", "of"])
+    )
 
     def _title(self) -> str:
         return (
@@ -99,6 +112,7 @@ class BayesHierarchicalResult(Result):
             ("σ0 (spread among data sets)", self.std0),
             ("ν", self.nu),
             ("folds", _design_text(self.rho, self.folds, self.runs)),
+            *self._failed_rows(),
             ("max R̂", self.rhat),
             ("min effective sample size", self.ess),
             ("divergent transitions", self.divergences),
@@ -110,6 +124,22 @@ class BayesHierarchicalResult(Result):
         ]
         return rows
 
+    def _failed_rows(self) -> list[tuple[str, object]]:
+        """With ``min_folds``: the folds used and the data sets left out."""
+        if self.min_folds is None:
+            return []
+        used = self.datasets.get("folds")
+        span = (
+            f"{int(used.min())}–{int(used.max())}"
+            if used is not None and used.min() != used.max()
+            else str(self.n if used is None else int(used.min()))
+        )
+        return [
+            ("paired folds per data set", f"{span} of {self.n}"),
+            ("paired folds required (min_folds)", self.min_folds),
+            ("data sets left out", len(self.left_out)),
+        ]
+
     def _kinds(self) -> dict[object, str]:
         # a score difference, whatever the algorithms' names say
         return {
@@ -119,6 +149,8 @@ class BayesHierarchicalResult(Result):
             "max R̂": "statistic",
             "min effective sample size": "count",
             "leapfrog steps per transition": "statistic",
+            "paired folds required (min_folds)": "count",
+            "data sets left out": "count",
             "ess": "count",
             "rhat": "statistic",
         }

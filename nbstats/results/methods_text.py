@@ -313,6 +313,49 @@ def correlated_pairs(res: Any, context: MethodsContext) -> Paragraph:
         f"Bayesian one with {rope}, deciding when a region's posterior "
         f"probability exceeds {_n(res.threshold, 'probability')} (closed form, "
         "no random numbers). ",
+        failed_folds_text(res),
+    )
+
+
+def failed_folds_text(res: Any) -> str:
+    """What a per-fold test with ``min_folds`` did with failed folds: the
+    folds each (pair, case) used and the (pair, case) left out ("" without
+    ``min_folds``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> class Res:  # the fields of a CorrelatedPairsResult
+    ...     min_folds = 8
+    ...     table = pd.DataFrame({"n": [10, 9, 8]})
+    ...     left_out = pd.DataFrame({"case": ["kc1"]})
+    >>> print(failed_folds_text(Res()))  # doctest: +NORMALIZE_WHITESPACE
+    Each pair was compared on each case on the folds where both algorithms
+    have a score (8–10 of them; with n such folds the variance factor is
+    1/n + ρ/(1 − ρ) with the design's ρ); 1 of the 4 (pair, case)
+    combinations had fewer than 8 such folds and was left out.
+    """
+    if getattr(res, "min_folds", None) is None:
+        return ""
+    used = res.table["n"]
+    span = (
+        "none" if not len(used)
+        else str(int(used.min())) if used.min() == used.max()
+        else f"{int(used.min())}–{int(used.max())}"
+    )  # fmt: skip
+    out, total = len(res.left_out), len(res.left_out) + len(res.table)
+    left = (
+        f"{_count(out)} of the {_count(total)} (pair, case) combinations had "
+        f"fewer than {res.min_folds} such folds and {'was' if out == 1 else 'were'} "
+        "left out"
+        if out
+        else f"every (pair, case) had at least {res.min_folds} such folds"
+    )
+    return (
+        "Each pair was compared on each case on the folds where both "
+        f"algorithms have a score ({span} of them; with n such folds the "
+        "variance factor is 1/n + ρ/(1 − ρ) with the design's ρ); "
+        f"{left}. "
     )
 
 

@@ -24,6 +24,7 @@ multiplied by any positive number (1e-300 … 1e300) and nothing overflows.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Literal
@@ -32,12 +33,19 @@ import numpy as np
 
 from nbstats import _scipy_stats as sps
 from nbstats.arguments import renamed
+from nbstats.dtypes import real_scores
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
+from nbstats.score_folds import check_min_folds
 from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 
-__all__ = ["bayes_correlated_ttest", "correlated_ttest", "fold_design"]
+__all__ = [
+    "bayes_correlated_ttest",
+    "correlated_ttest",
+    "fold_design",
+    "paired_moments",
+]
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,7 @@ def correlated_ttest(
     level: float = 0.95,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
+    min_folds: int | None = None,
 ) -> CorrelatedTTestResult:
     """Corrected resampled t-test (Nadeau & Bengio 2003) on one data set's folds.
 
@@ -193,6 +202,11 @@ def correlated_ttest(
     nan_policy : {"raise", "omit"}
         ``"omit"`` drops the folds where either score is missing; ρ stays that
         of the design (``runs`` then counts the scores before dropping).
+    min_folds : int, optional
+        Failed folds (NaN in ``a`` or ``b``): test on the J folds where both
+        have a score (``n`` = J, the design's ρ, 1/J in the correction, as
+        ``nan_policy="omit"``), and refuse when J < ``min_folds``. Without it
+        (and ``nan_policy="raise"``) a failed fold is refused.
 
     Returns
     -------
@@ -224,7 +238,9 @@ def correlated_ttest(
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     level = _level("level", level)
     n_given = _length(a)
-    d, name_a, name_b = _differences(a, b, higher_is_better, nan_policy)
+    d, name_a, name_b = _fold_differences(
+        a, b, higher_is_better, nan_policy, min_folds, "correlated_ttest"
+    )
     design = fold_design(n_given, folds=folds, runs=runs, test_fraction=test_fraction)
     moments = _Moments.of(d, design)
     df = d.size - 1
@@ -259,6 +275,7 @@ def bayes_correlated_ttest(
     loss: tuple[float, float] = (1, 19),
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
+    min_folds: int | None = None,
 ) -> BayesCorrelatedTTestResult:
     """Bayesian correlated t-test (Corani & Benavoli 2015) on one data set's folds.
 
@@ -286,6 +303,10 @@ def bayes_correlated_ttest(
         ``(l0, l1)``; the default (1, 19) gives the threshold 0.95.
     higher_is_better : bool
     nan_policy : {"raise", "omit"}
+        As in :func:`correlated_ttest`.
+    min_folds : int, optional
+        As in :func:`correlated_ttest`: the J folds where both have a score,
+        at least ``min_folds`` of them.
 
     Returns
     -------
@@ -310,7 +331,9 @@ def bayes_correlated_ttest(
     rope = check_rope(rope)
     threshold = resolve_threshold(threshold, loss)
     n_given = _length(a)
-    d, name_a, name_b = _differences(a, b, higher_is_better, nan_policy)
+    d, name_a, name_b = _fold_differences(
+        a, b, higher_is_better, nan_policy, min_folds, "bayes_correlated_ttest"
+    )
     design = fold_design(n_given, folds=folds, runs=runs, test_fraction=test_fraction)
     moments = _Moments.of(d, design)
     df = d.size - 1
@@ -395,12 +418,50 @@ def student_moments(
     return unit, u.mean(axis=0), np.sqrt(variance)
 
 
+def paired_moments(
+    d: np.ndarray, ratio: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`student_moments` of fold differences with failed folds.
+
+    ``d`` is folds × pairs, NaN where either algorithm has no score on that
+    fold. Each column uses its own J paired folds (the finite entries): the
+    mean and ``sqrt((1/J + ratio) var)``, ``ratio`` = n_test / n_train of the
+    design (unchanged by a failed fold: each fold's split is the same).
+    Returns ``(J, unit, mean, se)``; unit, mean and se are NaN where J < 2.
+    Without a NaN this is :func:`student_moments` itself (the same numbers).
+
+    Examples
+    --------
+    >>> d = np.array([[0.01, 0.02], [np.nan, 0.01], [0.03, 0.0], [0.02, 0.01]])
+    >>> J, unit, mean, se = paired_moments(d, 1 / 3)
+    >>> J.tolist()
+    [3, 4]
+    >>> bool(np.isclose(mean[0] * unit[0], 0.02))
+    True
+    """
+    paired = ~np.isnan(d)
+    n = paired.sum(axis=0)
+    if n.size and (n == d.shape[0]).all():
+        unit, mean, se = student_moments(d, ratio)
+        return n, unit, mean, se
+    unit, mean, se = (np.full(d.shape[1], np.nan) for _ in range(3))
+    for p in np.flatnonzero(n >= 2):
+        u, m, s = student_moments(d[paired[:, p], p][:, None], ratio)
+        unit[p], mean[p], se[p] = u[0], m[0], s[0]
+    return n, unit, mean, se
+
+
 def region_probabilities(
-    unit: np.ndarray, mean: np.ndarray, se: np.ndarray, df: int, rope: float
+    unit: np.ndarray,
+    mean: np.ndarray,
+    se: np.ndarray,
+    df: int | np.ndarray,
+    rope: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(P(μ < −rope), P(μ > rope))`` of Student posteriors given in units.
 
-    ``mean`` and ``se`` are in units of ``unit`` (see :func:`student_moments`).
+    ``mean`` and ``se`` are in units of ``unit`` (see :func:`student_moments`);
+    ``df`` one number, or one per posterior (failed folds: J − 1 each).
     A zero ``se`` (every difference equal) puts all mass at the mean; without
     a rope, a mean of exactly 0 counts half to each side, as baycomp does.
     """
@@ -429,6 +490,61 @@ def _differences(
             a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
         )
     return d, name_a, name_b
+
+
+def _fold_differences(
+    a: object,
+    b: object,
+    higher_is_better: bool,
+    nan_policy: NanPolicy,
+    min_folds: object,
+    name: str,
+) -> tuple[np.ndarray, str, str]:
+    """The paired folds' differences: all folds, or with ``min_folds`` those
+    where both have a score (refusing fewer than ``min_folds``)."""
+    minimum = check_min_folds(min_folds, paired=True)
+    if minimum is None:
+        failed = [_failed_positions(x, label) for x, label in ((a, "a"), (b, "b"))]
+        same = _length(a) == _length(b)  # else refused below, naming the sizes
+        if nan_policy == "raise" and same and all(f is not None for f in failed):
+            both = np.union1d(*failed)
+            if both.size:
+                n = _length(a)
+                raise ValueError(
+                    f"failed folds (missing scores): a has no score on "
+                    f"{len(failed[0])} and b on {len(failed[1])} of the {n} folds "
+                    f"(positions {both[:10].tolist()}); {n - both.size} are "
+                    f"paired. Pass min_folds=K to nbstats.{name} to test on the "
+                    "folds where both have a score, if at least K (or "
+                    "nan_policy='omit': no minimum); or rerun the failed folds."
+                )
+        return _differences(a, b, higher_is_better, nan_policy)
+    n = _length(a)
+    if minimum > n:
+        raise ValueError(
+            f"min_folds={minimum} exceeds the {n} folds given: give at most "
+            f"min_folds={n} (every fold)."
+        )
+    with warnings.catch_warnings():  # the result's n counts the folds used
+        warnings.filterwarnings("ignore", "nan_policy='omit'", UserWarning)
+        d, name_a, name_b = _differences(a, b, higher_is_better, "omit")
+    if d.size < minimum:
+        raise ValueError(
+            f"a and b both have a score on {d.size} of the {n} folds, fewer "
+            f"than min_folds={minimum}: not tested. Lower min_folds, or rerun "
+            "the failed folds."
+        )
+    return d, name_a, name_b
+
+
+def _failed_positions(x: object, label: str) -> np.ndarray | None:
+    """Positions of the missing scores of one algorithm's folds (None: input
+    that :func:`_differences` refuses in its own words)."""
+    try:
+        values = real_scores(x, label)
+    except (TypeError, ValueError):
+        return None
+    return np.flatnonzero(np.isnan(values)) if values.ndim == 1 else None
 
 
 def _length(x: object) -> int:

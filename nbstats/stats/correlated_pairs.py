@@ -12,14 +12,15 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats.names import name_array
 from nbstats.results.folds import CorrelatedPairsResult
-from nbstats.scores import check_flag, check_folds, score_table
+from nbstats.scores import check_flag
 from nbstats.stats.bayes.decision import check_rope, decide_many, resolve_threshold
 from nbstats.stats.correlated import (
     FoldDesign,
     fold_design,
+    paired_moments,
     region_probabilities,
-    student_moments,
 )
+from nbstats.stats.fold_pairing import fold_blocks
 
 __all__ = ["correlated_pairs"]
 
@@ -39,6 +40,7 @@ def correlated_pairs(
     threshold: float | None = None,
     loss: tuple[float, float] = (1, 19),
     higher_is_better: bool = True,
+    min_folds: int | None = None,
 ) -> CorrelatedPairsResult:
     """Both correlated t-tests for pairs of algorithms on each data set's folds.
 
@@ -69,12 +71,23 @@ def correlated_pairs(
         The probability a region needs to be decided (as in
         :func:`nbstats.bayes_correlated_ttest`).
     higher_is_better : bool
+    min_folds : int, optional
+        Failed folds (a fold's row absent or its score missing) are refused
+        without it. With ``min_folds=K`` (2 ≤ K ≤ the folds of a case) each
+        pair is tested, on each case, on the J folds where both algorithms
+        have a score: the correction uses 1/J + ρ/(1 − ρ) with the design's
+        ρ (a failed fold does not change the others' splits; for r runs of
+        k-fold, J counts the scores used), and J − 1 degrees of freedom. A
+        (pair, case) with fewer than K such folds is left out of that pair
+        and listed in ``left_out``.
 
     Returns
     -------
     CorrelatedPairsResult
-        ``table``: one row per (a, b, case); ``by_pair``: one row per pair
-        with the counts of decisions.
+        ``table``: one row per (a, b, case) tested, its ``n`` the folds used;
+        ``by_pair``: one row per pair with the counts of decisions and of
+        cases ``left out``; ``left_out``: the (a, b, case) left out, with
+        their paired ``folds`` and the case's ``of``.
 
     Examples
     --------
@@ -97,20 +110,44 @@ def correlated_pairs(
     >>> row = res.table.set_index("case").loc["anneal"]
     >>> bool(abs(row["prob_right"] - one.prob_right) < 1e-12)
     True
+
+    Failed folds: B has no score on fold 4 of t1, A none on folds 0–2 of
+    t2. With ``min_folds=3`` each case uses the folds both have, and t2
+    (2 paired folds) is left out and listed:
+
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> long = pd.DataFrame(
+    ...     [(t, alg, f, 0.8 + 0.01 * (alg == "B") + rng.normal(0, 0.01))
+    ...      for t in ("t1", "t2", "t3") for alg in "AB" for f in range(5)],
+    ...     columns=["task", "alg", "fold", "acc"])
+    >>> long.loc[(long.task == "t1") & (long.alg == "B") & (long.fold == 4),
+    ...          "acc"] = np.nan
+    >>> long = long[~((long.task == "t2") & (long.alg == "A") & (long.fold < 3))]
+    >>> res = nbstats.correlated_pairs(long, case="task", algorithm="alg",
+    ...                                score="acc", fold="fold", folds=5,
+    ...                                min_folds=3)
+    >>> res.table[["case", "n"]]
+      case  n
+    0   t1  4
+    1   t3  5
+    >>> res.left_out
+       a  b case  folds  of
+    0  A  B   t2      2   5
     """
-    fold_columns = check_folds(data, case=case, algorithm=algorithm, fold=fold)
     rope = check_rope(rope)
     threshold = resolve_threshold(threshold, loss)
     check_flag("higher_is_better", higher_is_better)
-    # validates the scores (numbers, no gaps) the way every table is validated
-    means = score_table(data, case=case, algorithm=algorithm, score=score, fold=fold)
+    blocks = fold_blocks(
+        data, case=case, algorithm=algorithm, score=score, fold=fold,
+        min_folds=min_folds, call="nbstats.correlated_pairs",
+    )  # fmt: skip
+    means, fold_columns = blocks.means, blocks.fold_columns
     names = list(means.columns)
     chosen = _pairs(pairs, list(means.columns))
-    wide = data.pivot(index=[case, *fold_columns], columns=algorithm, values=score)
-    wide = wide[means.columns]  # pivot sorts the names; the table keeps their order
+    minimum = 2 if blocks.min_folds is None else blocks.min_folds
     rows: list[pd.DataFrame] = []
-    for case_name in means.index:
-        block = wide.xs((case_name,), level=[0]).to_numpy(dtype=float)
+    for case_name, block in zip(means.index, blocks.blocks, strict=True):
         design = _design(
             block.shape[0], data, case, case_name, fold_columns, folds, runs,
             test_fraction,
@@ -119,13 +156,21 @@ def correlated_pairs(
             _case_rows(block, chosen, means, case_name, design, rope, threshold,
                        higher_is_better)
         )  # fmt: skip
-    table = pd.concat(rows, ignore_index=True)
+    every = pd.concat(rows, ignore_index=True)
+    used = every["n"] >= minimum
+    table = every[used].drop(columns="of").reset_index(drop=True)
+    left_out = every.loc[~used, ["a", "b", "case", "n", "of"]]
+    left_out = left_out.rename(columns={"n": "folds"}).reset_index(drop=True)
     return CorrelatedPairsResult(
         table=table,
-        by_pair=_by_pair(table, chosen, means),
+        by_pair=_by_pair(
+            table, None if blocks.min_folds is None else left_out, chosen, means
+        ),
         rope=rope,
         threshold=threshold,
         names=names,
+        min_folds=blocks.min_folds,
+        left_out=left_out,
     )
 
 
@@ -188,26 +233,27 @@ def _case_rows(
     threshold: float,
     higher_is_better: bool,
 ) -> pd.DataFrame:
+    """Every pair's tests on one case: ``n`` its paired folds (NaN statistics
+    where n < 2; the caller leaves out n < min_folds), ``of`` the case's."""
     first = np.array([a for a, _ in pairs])
     second = np.array([b for _, b in pairs])
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         d = block[:, second] - block[:, first]
     if not higher_is_better:
         d = -d
-    if not np.all(np.isfinite(d)):
+    if np.isinf(d).any():
         raise ValueError(
             f"the fold differences on case {case_name!r} overflow (scores near "
             f"±1.8e308); rescale the scores."
         )
-    n = d.shape[0]
-    if n < 2:
+    if block.shape[0] < 2:
         raise ValueError(
-            f"case {case_name!r} has {n} fold; the correlated t-tests need at "
-            f"least 2 folds per case."
+            f"case {case_name!r} has {block.shape[0]} fold; the correlated "
+            f"t-tests need at least 2 folds per case."
         )
-    unit, mean, se = student_moments(d, design.ratio)
-    df = n - 1
-    with np.errstate(divide="ignore", invalid="ignore"):
+    n, unit, mean, se = paired_moments(d, design.ratio)
+    df = np.maximum(n - 1, 1)  # n < 2: NaN statistics, left out by the caller
+    with np.errstate(divide="ignore", invalid="ignore"):  # NaN where n < 2
         t = np.where(se > 0, mean / np.where(se > 0, se, 1.0), np.sign(mean) * np.inf)
     t = np.where((se == 0) & (mean == 0), 0.0, t)
     pvalue = np.minimum(1.0, 2 * sps.t.sf(np.abs(t), df))
@@ -221,6 +267,7 @@ def _case_rows(
             "b": name_array(columns)[second],
             "case": name_array([case_name] * first.size),
             "n": n,
+            "of": block.shape[0],
             "mean_difference": mean * unit,
             "t": t,
             "pvalue": pvalue,
@@ -233,7 +280,10 @@ def _case_rows(
 
 
 def _by_pair(
-    table: pd.DataFrame, pairs: list[tuple[int, int]], means: pd.DataFrame
+    table: pd.DataFrame,
+    left_out: pd.DataFrame | None,
+    pairs: list[tuple[int, int]],
+    means: pd.DataFrame,
 ) -> pd.DataFrame:
     counts = (
         table.groupby(["a", "b"], sort=False)["decision"]
@@ -245,15 +295,23 @@ def _by_pair(
             counts[decision] = 0
     columns = means.columns
     order = [(columns[a], columns[b]) for a, b in pairs]
-    counts = counts.reindex(order)
-    return pd.DataFrame(
+    counts = counts.reindex(order, fill_value=0)  # a pair left out everywhere: 0
+
+    def per_pair(frame: pd.DataFrame) -> np.ndarray:
+        sizes = frame.groupby(["a", "b"], sort=False).size()
+        return sizes.reindex(order, fill_value=0).to_numpy()
+
+    frame = pd.DataFrame(
         {
             "a": [a for a, _ in order],
             "b": [b for _, b in order],
-            "cases": table.groupby(["a", "b"], sort=False).size().reindex(order).values,
+            "cases": per_pair(table),
             "b better": counts["b"].to_numpy(),
             "equivalent": counts["equivalent"].to_numpy(),
             "a better": counts["a"].to_numpy(),
             "undecided": counts["undecided"].to_numpy(),
         }
     )
+    if left_out is not None:  # min_folds given: the cases each pair lost
+        frame["left out"] = per_pair(left_out)
+    return frame

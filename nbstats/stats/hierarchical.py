@@ -23,10 +23,12 @@ import pandas as pd
 from nbstats import _scipy_stats as sps
 from nbstats.names import plain_name
 from nbstats.results.hierarchical import BayesHierarchicalResult
-from nbstats.scores import check_flag, check_folds, score_table
+from nbstats.score_folds import check_min_folds
+from nbstats.scores import check_flag
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.correlated import FoldDesign, fold_design
+from nbstats.stats.fold_pairing import fold_blocks
 from nbstats.stats.hierarchical_model import (
     HierarchicalData,
     centering,
@@ -53,6 +55,7 @@ def bayes_hierarchical(
     folds: int | None = None,
     runs: int | None = None,
     test_fraction: float | None = None,
+    min_folds: int | None = None,
     threshold: float | None = None,
     loss: tuple[float, float] = (1, 19),
     higher_is_better: bool = True,
@@ -96,6 +99,15 @@ def bayes_hierarchical(
         ρ = 1/k. One is required (except with two fold columns): assuming one
         run of 100 folds instead of ten runs of ten would make ρ ten times
         too small.
+    min_folds : int, optional
+        Failed folds (a fold's row absent or its score missing; NaN in
+        arrays ``a``/``b``) are refused without it. With ``min_folds=K``
+        (2 ≤ K ≤ the folds per data set) each data set contributes the J_i
+        folds on which both a and b have a score: its likelihood is the
+        correlated model of those J_i folds (same ρ; the model needs no equal
+        counts), and a data set with fewer than K is left out. The result
+        records each data set's ``folds`` (in ``datasets``) and the data sets
+        ``left_out``.
     threshold, loss
         The probability a region needs to be decided (as in
         :func:`nbstats.bayes_signrank`).
@@ -133,8 +145,9 @@ def bayes_hierarchical(
     ImportError
         Without NumPyro/jax: ``pip install nbstats[hierarchical]``.
     ValueError
-        Unequal or missing folds, fewer than 2 data sets, a fold design that
-        does not fit, constant differences everywhere.
+        Unequal or missing folds (without ``min_folds``), fewer than 2 data
+        sets (left), a fold design that does not fit, constant differences
+        everywhere.
 
     Warns
     -----
@@ -172,6 +185,19 @@ def bayes_hierarchical(
     ...     n_samples=1000, random_state=0)  # doctest: +SKIP
     >>> res.prob_right > res.prob_left  # doctest: +SKIP
     True
+
+    With failed folds (here aode's first 60 folds on iris), ``min_folds``
+    uses each data set's paired folds and leaves out those below it:
+
+    >>> failed = folds[~(folds["classifier"].eq("aode")
+    ...                  & folds["dataset"].eq("iris") & folds["fold"].le(60))]
+    >>> res = nbstats.bayes_hierarchical(
+    ...     "nbc", "aode", data=failed, case="dataset", algorithm="classifier",
+    ...     score="accuracy", fold="fold", runs=10, rope=0.01, min_folds=90,
+    ...     n_samples=1000, random_state=0)  # doctest: +SKIP
+    >>> res.left_out  # doctest: +SKIP
+       case  folds   of
+    0  iris     40  100
     """
     require_sampler()
     rope = check_rope(rope)
@@ -183,12 +209,15 @@ def bayes_hierarchical(
     chains = _count("chains", chains, 1)
     warmup = _count("warmup", warmup, 10)
     seed = seed_sequence(random_state).generate_state(2)
+    min_folds = check_min_folds(min_folds, paired=True)
     d, cases, name_a, name_b, design = _inputs(
-        a, b, data, case, algorithm, score, fold, folds, runs, test_fraction
-    )
+        a, b, data, case, algorithm, score, fold, folds, runs, test_fraction,
+        min_folds,
+    )  # fmt: skip
+    d, cases, used, left_out = _enough_folds(d, cases, min_folds, name_a, name_b)
     if not higher_is_better:
         d = -d
-    prepared = _prepare(d, rope, design)
+    prepared = _prepare(d, rope, design, used)
     draws = sample_posterior(
         prepared.model, n_samples=n_samples, chains=chains, warmup=warmup, seed=seed
     )
@@ -206,7 +235,7 @@ def bayes_hierarchical(
     table = pd.DataFrame(
         {
             "case": cases,
-            "observed": d.mean(axis=1),
+            "observed": np.nanmean(d, axis=1) if min_folds else d.mean(axis=1),
             "mean": delta.mean(axis=0),
             "low": np.quantile(delta, tail, axis=0),
             "high": np.quantile(delta, 1 - tail, axis=0),
@@ -214,6 +243,8 @@ def bayes_hierarchical(
             "ess": draws.ess_delta,
         }
     )
+    if min_folds is not None:  # each data set's paired folds
+        table.insert(1, "folds", used)
     prob_rope = float(winners[1]) if rope > 0 else None
     decision = decide(float(winners[0]), prob_rope, float(winners[2]), threshold)
     return BayesHierarchicalResult(
@@ -245,7 +276,41 @@ def bayes_hierarchical(
         name_a=name_a,
         name_b=name_b,
         leapfrog_steps=draws.leapfrog_steps,
+        min_folds=min_folds,
+        left_out=left_out,
     )
+
+
+def _enough_folds(
+    d: np.ndarray,
+    cases: list[str],
+    min_folds: int | None,
+    name_a: str,
+    name_b: str,
+) -> tuple[np.ndarray, list[str], np.ndarray, pd.DataFrame]:
+    """The data sets with at least ``min_folds`` paired folds: (their
+    differences, names, paired folds J_i) and the ones left out (``case``,
+    ``folds``, ``of``)."""
+    used = np.sum(~np.isnan(d), axis=1)
+    keep = used >= (min_folds or d.shape[1])
+    left_out = pd.DataFrame(
+        {
+            "case": [c for c, k in zip(cases, keep, strict=True) if not k],
+            "folds": used[~keep],
+            "of": d.shape[1],
+        }
+    )
+    if keep.sum() < 2:
+        raise ValueError(
+            f"only {int(keep.sum())} data set(s) have at least min_folds="
+            f"{min_folds} folds on which both {name_a!r} and {name_b!r} have a "
+            f"score ({len(left_out)} left out: "
+            f"{', '.join(map(repr, left_out['case'][:5]))}); the hierarchical "
+            "model needs at least 2 data sets. Lower min_folds, or rerun the "
+            "failed folds."
+        )
+    kept = [c for c, k in zip(cases, keep, strict=True) if k]
+    return np.ascontiguousarray(d[keep]), kept, used[keep], left_out
 
 
 class _Prepared:
@@ -256,17 +321,32 @@ class _Prepared:
         self.unit = unit
 
 
-def _prepare(d: np.ndarray, rope: float, design: FoldDesign) -> _Prepared:
-    """Scale as baycomp does: divide by the mean per-data-set std (ddof 0)."""
-    q, n = d.shape
-    big = float(np.max(np.abs(d)))
+def _prepare(
+    d: np.ndarray, rope: float, design: FoldDesign, used: np.ndarray
+) -> _Prepared:
+    """Scale as baycomp does: divide by the mean per-data-set std (ddof 0).
+
+    ``d`` is data sets × folds, NaN where a fold is not paired (failed
+    folds); ``used`` counts each data set's paired folds."""
+    q = d.shape[0]
+    complete = not np.isnan(d).any()
+    mean_of, std_of, sum_of, max_of = (
+        (np.mean, np.std, np.sum, np.max)
+        if complete
+        else (np.nanmean, np.nanstd, np.nansum, np.nanmax)
+    )
+    n = used.astype(float)
+    # one count when all are equal: the sampler's program (so its draws) of
+    # complete folds stays what it was
+    count: np.ndarray | int = int(used[0]) if (used == used[0]).all() else n
+    big = float(max_of(np.abs(d)))
     if big == 0:
         raise ValueError(
             "a and b have the same score on every fold of every data set: there is "
             "no difference to model (every probability would sit in the rope)."
         )
     u = d / big  # first to a safe range: squares of 1e300 or 1e-300 would overflow
-    std = u.std(axis=1)
+    std = std_of(u, axis=1)
     mean_std = float(std.mean())
     if mean_std == 0:
         raise ValueError(
@@ -278,11 +358,11 @@ def _prepare(d: np.ndarray, rope: float, design: FoldDesign) -> _Prepared:
     x = u / mean_std
     unit = big * mean_std
     scaled_rope = rope / unit if math.isfinite(rope / unit) else np.inf
-    mean = x.mean(axis=1)
-    ss = ((x - mean[:, None]) ** 2).sum(axis=1)
+    mean = mean_of(x, axis=1)
+    ss = sum_of((x - mean[:, None]) ** 2, axis=1)
     flat = ss == 0
     half = scaled_rope if 0 < scaled_rope < np.inf else 1e-3
-    ss[flat] = n * half**2 / 3
+    ss[flat] = n[flat] * half**2 / 3
     std_within = float(np.mean(np.sqrt(ss / n)))
     std_among = float(np.std(mean)) if q > 1 else std_within
     if std_among == 0:
@@ -290,12 +370,12 @@ def _prepare(d: np.ndarray, rope: float, design: FoldDesign) -> _Prepared:
     model = HierarchicalData(
         mean=mean,
         ss=ss,
-        n=n,
+        n=count,
         rho=design.rho,
-        delta_high=float(np.max(np.abs(x))),
+        delta_high=float(max_of(np.abs(x))),
         std0_high=1000.0 * std_among,
         std_high=1000.0 * std_within,
-        centered=centering(mean, ss, n, design.rho),
+        centered=centering(mean, ss, count, design.rho),
     )
     return _Prepared(model, unit)
 
@@ -311,8 +391,10 @@ def _inputs(
     folds: int | None,
     runs: int | None,
     test_fraction: float | None,
+    min_folds: int | None,
 ) -> tuple[np.ndarray, list[str], str, str, FoldDesign]:
-    """(differences b − a as data sets × folds, case names, names, design)."""
+    """(differences b − a as data sets × folds, NaN for a failed fold with
+    ``min_folds``; case names, names, design)."""
     if data is None:
         named = {"case": case, "algorithm": algorithm, "score": score, "fold": fold}
         given = [k for k, v in named.items() if v is not None]
@@ -321,8 +403,8 @@ def _inputs(
                 f"{', '.join(g + '=' for g in given)} name columns of a long table: "
                 f"pass it as data=, with a and b the two algorithms' names."
             )
-        xa, cases = _matrix(a, "a")
-        xb, _ = _matrix(b, "b")
+        xa, cases = _matrix(a, "a", min_folds)
+        xb, _ = _matrix(b, "b", min_folds)
         if xa.shape != xb.shape:
             raise ValueError(
                 f"a and b must have the same shape (data sets × folds), got "
@@ -344,6 +426,7 @@ def _inputs(
             str(algorithm),
             str(score),
             fold,  # type: ignore[arg-type]
+            min_folds,
         )
         name_a, name_b = plain_name(a), plain_name(b)  # as given: a tuple stays
     q, n = xa.shape
@@ -354,6 +437,11 @@ def _inputs(
         )
     if n < 2:
         raise ValueError(f"each data set needs at least 2 folds, got {n}.")
+    if min_folds is not None and min_folds > n:
+        raise ValueError(
+            f"min_folds={min_folds} exceeds the {n} folds per data set: every "
+            f"data set would be left out. Give at most min_folds={n}."
+        )
     if folds is None and runs is None and test_fraction is None and fold_columns[1:]:
         # (run, fold) columns: the runs are the first column's distinct values
         first = data[data[case].isin([data[case].iloc[0]])]  # type: ignore[index]
@@ -362,7 +450,7 @@ def _inputs(
     with np.errstate(over="ignore", invalid="ignore"):
         # C order: numpy's sums (so the draws) depend on the memory layout
         d = np.ascontiguousarray(xb - xa)
-    if not np.all(np.isfinite(d)):
+    if np.isinf(d).any():
         raise ValueError(
             "the differences b − a overflow (scores near ±1.8e308); rescale the "
             "scores, e.g. divide both by their largest absolute value."
@@ -370,7 +458,9 @@ def _inputs(
     return d, cases, name_a, name_b, design
 
 
-def _matrix(x: object, label: str) -> tuple[np.ndarray, list[str]]:
+def _matrix(
+    x: object, label: str, min_folds: int | None
+) -> tuple[np.ndarray, list[str]]:
     if isinstance(x, str):
         raise TypeError(
             f"{label}={x!r} is a name: pass the long per-fold table as data= (with "
@@ -393,11 +483,21 @@ def _matrix(x: object, label: str) -> tuple[np.ndarray, list[str]]:
             f"shape {array.shape}."
         )
     array = array.astype(float)
-    if not np.all(np.isfinite(array)):
-        rows = sorted({int(i) for i in np.argwhere(~np.isfinite(array))[:, 0]})
+    bad = np.isinf(array) if min_folds is not None else ~np.isfinite(array)
+    if bad.any():
+        rows = sorted({int(i) for i in np.argwhere(bad)[:, 0]})
+        if min_folds is not None:
+            raise ValueError(
+                f"{label} has infinite scores in data set row(s) {rows[:10]}: "
+                "scores must be finite (NaN marks a failed fold); replace them "
+                "or drop those data sets."
+            )
         raise ValueError(
-            f"{label} has missing or infinite scores in data set row(s) {rows[:10]}: "
-            f"every data set needs every fold; drop those data sets or rerun them."
+            f"{label} has missing or infinite scores in data set row(s) "
+            f"{rows[:10]}: every data set needs every fold; drop those data "
+            "sets or rerun them, or pass min_folds=K to "
+            "nbstats.bayes_hierarchical (each data set then uses the folds "
+            "where a and b both have a score; NaN marks a failed fold)."
         )
     if cases is None:
         cases = [str(i) for i in range(array.shape[0])]
@@ -412,6 +512,7 @@ def _from_long(
     algorithm: str,
     score: str,
     fold: str | Sequence[str],
+    min_folds: int | None,
 ) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a long DataFrame, got {type(data).__name__}.")
@@ -430,9 +531,13 @@ def _from_long(
     if str(a) == str(b):
         raise ValueError(f"a and b must be two different algorithms, got {a!r} twice.")
     pair = data[data[algorithm].isin([present[str(a)], present[str(b)]])]
-    fold_columns = check_folds(pair, case=case, algorithm=algorithm, fold=fold)
-    score_table(pair, case=case, algorithm=algorithm, score=score, fold=fold)
-    counts = pair.groupby(case, sort=False).size() // 2
+    blocks = fold_blocks(
+        pair, case=case, algorithm=algorithm, score=score, fold=fold,
+        min_folds=min_folds, call="nbstats.bayes_hierarchical", unit="data set",
+    )  # fmt: skip
+    counts = pd.Series(
+        [len(block) for block in blocks.blocks], index=blocks.means.index
+    )
     if counts.nunique() > 1:
         raise ValueError(
             f"the data sets have different numbers of folds "
@@ -440,15 +545,12 @@ def _from_long(
             f"{counts.min()}, {counts.idxmax()!r}: {counts.max()}); the model "
             f"needs the same cross-validation on every data set."
         )
-    wide = pair.pivot(index=[case, *fold_columns], columns=algorithm, values=score)
-    cases = list(pd.unique(pair[case]))
-    # by position: a tuple name in .loc would be read as (row, column) keys
-    ia, ib = (wide.columns.get_loc(present[str(x)]) for x in (a, b))
-    level = list(wide.index.get_level_values(0))
-    rows = [np.array([v == c for v in level]) for c in cases]
-    xa = np.vstack([wide.iloc[r, ia].to_numpy(float) for r in rows])
-    xb = np.vstack([wide.iloc[r, ib].to_numpy(float) for r in rows])
-    return xa, xb, [str(c) for c in cases], fold_columns
+    # by position: a tuple name would be read as (row, column) keys
+    names = [str(c) for c in blocks.means.columns]
+    ia, ib = names.index(str(a)), names.index(str(b))
+    xa = np.vstack([block[:, ia] for block in blocks.blocks])
+    xb = np.vstack([block[:, ib] for block in blocks.blocks])
+    return xa, xb, [str(c) for c in blocks.means.index], blocks.fold_columns
 
 
 def _warn_diagnostics(divergences: int, rhat: float, warmup: int) -> None:

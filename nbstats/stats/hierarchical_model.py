@@ -14,7 +14,10 @@ deviations ``SS_i``
 
     (x_i − δ_i 1)ᵀ M⁻¹ (x_i − δ_i 1) = SS_i / (1 − ρ) + n (m_i − δ_i)² / (1 + (n − 1)ρ)
 
-and no n × n matrix is needed. σ_i, uniform on (0, s_hi) as in baycomp, is
+and no n × n matrix is needed. n is each data set's own (``n_i``: a data
+set with failed folds has fewer, ``min_folds`` of
+:func:`nbstats.bayes_hierarchical`): its likelihood is that of its n_i
+folds, with the same ρ. σ_i, uniform on (0, s_hi) as in baycomp, is
 integrated out in closed form: with Q_i the quadratic form above,
 
     ∫₀^s_hi σ⁻ⁿ exp(−Q_i / 2σ²) dσ = ½ (Q_i / 2)^(−(n−1)/2) Γ((n − 1)/2, Q_i / 2 s_hi²),
@@ -109,14 +112,15 @@ def require_sampler() -> None:
 class HierarchicalData:
     """Sufficient statistics and prior bounds, in scaled units.
 
-    ``mean`` and ``ss`` are per data set (length q); ``centered`` says which
-    δ_i are sampled directly (their folds pin them down better than the spread
-    among data sets) rather than as δ0 + σ0 z_i.
+    ``mean``, ``ss`` and ``n`` (the folds) are per data set (length q; ``n``
+    may be one number for all); ``centered`` says which δ_i are sampled
+    directly (their folds pin them down better than the spread among data
+    sets) rather than as δ0 + σ0 z_i.
     """
 
     mean: np.ndarray
     ss: np.ndarray
-    n: int
+    n: np.ndarray | int
     rho: float
     delta_high: float
     std0_high: float
@@ -127,7 +131,7 @@ class HierarchicalData:
 
 
 def _spread(
-    mean: np.ndarray, ss: np.ndarray, n: int, rho: float
+    mean: np.ndarray, ss: np.ndarray, n: np.ndarray | int, rho: float
 ) -> tuple[np.ndarray, float, float]:
     """(squared standard errors of the means, their median, the squared
     spread of the true δ among data sets).
@@ -143,7 +147,9 @@ def _spread(
     return se2, centre, max(mad**2 - float(np.median(se2)), 0.0)
 
 
-def centering(mean: np.ndarray, ss: np.ndarray, n: int, rho: float) -> np.ndarray:
+def centering(
+    mean: np.ndarray, ss: np.ndarray, n: np.ndarray | int, rho: float
+) -> np.ndarray:
     """Which δ_i to sample centred: those the folds pin down better than the
     spread of the true δ among data sets, and, when there is a spread, the
     outliers.
@@ -285,7 +291,10 @@ def sample_posterior(
             jnp.asarray(data.mean, dtype=jnp.float64),
             jnp.asarray(data.ss, dtype=jnp.float64),
             jnp.asarray(data.centered, dtype=bool),
-            jnp.float64(data.n),
+            # one count for all, or per data set (failed folds: each its
+            # own); one number keeps the compiled program, so the draws, of
+            # complete folds as they were
+            jnp.asarray(data.n, dtype=jnp.float64),
             jnp.float64(data.rho),
             jnp.float64(data.delta_high),
             jnp.float64(data.std0_high),

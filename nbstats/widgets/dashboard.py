@@ -53,7 +53,10 @@ def dashboard(
         - ``"folds"``: :class:`nbstats.widgets.folds.FoldDashboard` on *long*
           per-fold data (keywords ``case``, ``algorithm``, ``score``,
           ``fold`` and ``runs``/``folds``/``test_fraction``, ``rope``,
-          ``loss``); every fold score is needed (``nan_policy="raise"``).
+          ``loss``); every fold score is needed (``nan_policy="raise"``),
+          unless ``min_folds=K``: each pair then uses, on each data set, the
+          folds where both algorithms have a score, leaving out a data set
+          with fewer than K.
     nan_policy : {"raise", "omit"}
         Missing scores: refuse them (naming the cells), or drop every case
         with one (:func:`nbstats.score_table`); the dashboard then says which
@@ -103,7 +106,8 @@ def dashboard(
         if nan_policy != "raise":
             raise ValueError(
                 "kind='folds' needs every fold score (the correlated t-test pairs "
-                "the folds): pass nan_policy='raise' and fill or drop the cells."
+                "the folds): pass nan_policy='raise' and fill or drop the cells, "
+                "or min_folds=K to test each pair on the folds both have."
             )
         from nbstats.widgets.folds import FoldDashboard
 

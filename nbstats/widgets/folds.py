@@ -79,14 +79,23 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         Keywords of :func:`nbstats.bayes_hierarchical` for the button
         (``n_samples``, ``chains``, ``warmup``, ``random_state``; default
         ``random_state=0``).
+    min_folds : int, optional
+        Failed folds (a fold's row absent or its score missing) are refused
+        without it. With ``min_folds=K`` the pair is tested, on each data
+        set, on the J folds where both have a score (as
+        :func:`nbstats.correlated_pairs` with ``min_folds``), a data set with
+        fewer than K is left out of that pair (named in the text), and the
+        hierarchical test gets the same ``min_folds``.
 
     Attributes
     ----------
     controls : dict of str to ipywidgets.Widget
     result : dict
-        ``"cases"``: DataFrame, one row per data set (``case``, ``n``,
-        ``mean_difference``, ``prob_left``, ``prob_rope``, ``prob_right``,
-        ``decision``); ``"counts"``: decision → list of data sets;
+        ``"cases"``: DataFrame, one row per data set tested (``case``, ``n``
+        the folds used, ``mean_difference``, ``prob_left``, ``prob_rope``,
+        ``prob_right``, ``decision``); ``"left_out"``: the data sets left
+        out of the pair (``case``, ``folds`` paired, ``of``; empty without
+        ``min_folds``); ``"counts"``: decision → list of data sets;
         ``"selected"``: the :class:`BayesCorrelatedTTestResult` of the shown
         data set (None for all); ``"threshold"``; ``"settings"``.
     hierarchical_result : BayesHierarchicalResult or None
@@ -135,6 +144,7 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         higher_is_better: bool = True,
         aliases: AliasOption | Mapping[str, str] = "auto",
         hierarchical: Mapping[str, Any] | None = None,
+        min_folds: int | None = None,
     ) -> None:
         super().__init__()
         check_flag("higher_is_better", higher_is_better)
@@ -142,7 +152,7 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         threshold = resolve_threshold(None, loss)
         self.tests = FoldTests(
             data, case=case, algorithm=algorithm, score=score, fold=fold,
-            higher_is_better=higher_is_better,
+            higher_is_better=higher_is_better, min_folds=min_folds,
         )  # fmt: skip
         start_runs = self.tests.initial_runs(folds, runs, test_fraction)
         self.scores = data  # what the report is written from
@@ -294,10 +304,11 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         i, j = self.names.index(a), self.names.index(b)
         left, middle, right, mean = self.tests.regions(i, j, runs, fraction, rope)
         decision = decisions(left, middle, right, threshold)
-        table = pd.DataFrame(
+        paired, kept = self.tests.paired(i, j), self.tests.kept(i, j)
+        every = pd.DataFrame(
             {
                 "case": self.cases,
-                "n": self.tests.n,
+                "n": paired,
                 "mean_difference": mean,
                 "prob_left": left,
                 "prob_rope": middle,
@@ -305,10 +316,16 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
                 "decision": decision,
             }
         )
+        table = every[kept].reset_index(drop=True)
+        left_out = pd.DataFrame(
+            {"case": every["case"][~kept], "folds": paired[~kept],
+             "of": self.tests.n[~kept]}
+        ).reset_index(drop=True)  # fmt: skip
         counts = {
-            d: [c for c, x in zip(self.cases, decision, strict=True) if x == d]
+            d: [c for c, x in zip(table["case"], table["decision"], strict=True)
+                if x == d]
             for d in views.DECISION_ORDER
-        }
+        }  # fmt: skip
         case = settings["dataset"]
         selected = (
             None
@@ -320,6 +337,7 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         self.timings["compute"] = time.perf_counter() - start
         return {
             "cases": table,
+            "left_out": left_out,
             "counts": counts,
             "selected": selected,
             "threshold": threshold,
@@ -354,6 +372,9 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
                 f"t-test each): {html.escape(parts)}. Pick a data set to "
                 "see its posterior.</div>"
             )
+        self.selected_view.value += views.left_out_html(
+            result.get("left_out"), self.tests.min_folds, table["n"]
+        )
         self.summary_view.value = views.summary_html(
             table, shown, result["threshold"], s["rope"], s["dataset"]
         )
@@ -375,7 +396,7 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         else:
             table = result["cases"]
             svg = regions_svg(
-                self.cases,
+                table["case"].tolist(),
                 table["prob_left"].to_numpy(),
                 table["prob_rope"].to_numpy() if s["rope"] > 0 else None,
                 table["prob_right"].to_numpy(),
@@ -410,7 +431,9 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
             "runs": s["runs"],
             "rope": s["rope"],
             "loss": (1.0, s["loss_ratio"]),
-        }
+            **({} if self.tests.min_folds is None
+               else {"min_folds": self.tests.min_folds}),
+        }  # fmt: skip
 
     def _summary(self) -> str:
         s = self._settings()

@@ -9,11 +9,18 @@ design, rope) the three probabilities
 :func:`nbstats.correlated_pairs` uses, so the summary equals one
 :func:`nbstats.bayes_correlated_ttest` per data set. The shown data set's
 test *is* a call of :func:`nbstats.bayes_correlated_ttest`.
+
+With ``min_folds`` (failed folds), a block keeps NaN for a fold without a
+score; a pair uses, on each data set, the J folds where both algorithms have
+one (:func:`nbstats.stats.correlated.paired_moments`: the design's ρ, 1/J in
+the correction, J − 1 degrees of freedom), and a data set with fewer than
+``min_folds`` is left out of that pair.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -21,14 +28,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.scores import check_folds, score_table
 from nbstats.stats.bayes.decision import decide_many
 from nbstats.stats.correlated import (
     bayes_correlated_ttest,
     fold_design,
+    paired_moments,
     region_probabilities,
-    student_moments,
 )
+from nbstats.stats.fold_pairing import fold_blocks
+
+#: How the refusal of failed folds names the dashboard's ``min_folds``.
+CALL = "the fold dashboard (nbstats.dashboard(..., kind='folds'))"
 
 __all__ = ["FoldTests", "decisions", "runs_options"]
 
@@ -85,7 +95,8 @@ class FoldTests:
 
     Raises ValueError/TypeError for what :func:`nbstats.score_table` and
     :func:`nbstats.scores.check_folds` refuse (fewer than 2 algorithms,
-    unequal folds, missing scores…), or names that are not distinct as text.
+    unequal folds, missing scores… — failed folds unless ``min_folds``), or
+    names that are not distinct as text.
     """
 
     def __init__(
@@ -97,11 +108,15 @@ class FoldTests:
         score: str,
         fold: str | Sequence[str],
         higher_is_better: bool,
+        min_folds: int | None = None,
     ) -> None:
-        self.fold_columns = check_folds(data, case=case, algorithm=algorithm, fold=fold)
-        means = score_table(
-            data, case=case, algorithm=algorithm, score=score, fold=fold
-        )
+        blocks = fold_blocks(
+            data, case=case, algorithm=algorithm, score=score, fold=fold,
+            min_folds=min_folds, call=CALL, unit="data set",
+        )  # fmt: skip
+        self.fold_columns = blocks.fold_columns
+        self.min_folds = blocks.min_folds
+        means = blocks.means
         names = [str(c) for c in means.columns]
         if len(set(names)) != len(names):
             raise ValueError(
@@ -116,14 +131,9 @@ class FoldTests:
         self.names, self.cases = names, cases
         self.higher_is_better = higher_is_better
         self.means = means
-        wide = data.pivot(index=[case, *self.fold_columns], columns=algorithm,
-                          values=score)[means.columns]  # fmt: skip
         sign = 1.0 if higher_is_better else -1.0
         # per data set: folds × algorithms, oriented (higher = better)
-        self.blocks = [
-            sign * wide.xs(label, level=0).to_numpy(dtype=float)
-            for label in means.index
-        ]
+        self.blocks = [sign * block for block in blocks.blocks]
         self.n = np.array([len(block) for block in self.blocks])
         self.groups = {
             n: np.flatnonzero(self.n == n) for n in sorted(set(self.n.tolist()))
@@ -158,12 +168,28 @@ class FoldTests:
             runs = int(self.n[0]) // int(design.folds)  # type: ignore[arg-type]
         return int(runs)
 
+    def paired(self, i: int, j: int) -> np.ndarray:
+        """Per data set, the folds on which both algorithms i and j have a score."""
+        return np.array(
+            [
+                int(np.sum(~np.isnan(block[:, i]) & ~np.isnan(block[:, j])))
+                for block in self.blocks
+            ]
+        )
+
+    def kept(self, i: int, j: int) -> np.ndarray:
+        """Which data sets the pair (i, j) is tested on: all, or with
+        ``min_folds`` those with at least that many paired folds."""
+        return self.paired(i, j) >= (self.min_folds or 0)
+
     def moments(self, i: int, j: int, runs: int | None, fraction: float) -> tuple:
-        """(unit, mean, se) per data set of the pair (i, j) under the design."""
+        """(unit, mean, se, J) per data set of the pair (i, j) under the
+        design; J the paired folds (NaN moments where J < 2)."""
         key = (i, j, runs, fraction)
         if key not in self._moments:
             q = len(self.cases)
             unit, mean, se = np.empty(q), np.empty(q), np.empty(q)
+            used = np.empty(q, dtype=int)
             for n, members in self.groups.items():
                 design = (
                     fold_design(n, test_fraction=fraction)
@@ -175,15 +201,16 @@ class FoldTests:
                     d = np.column_stack(
                         [self.blocks[k][:, j] - self.blocks[k][:, i] for k in members]
                     )
-                if not np.all(np.isfinite(d)):
+                if np.isinf(d).any():
                     raise ValueError(
                         "the fold differences overflow (scores near ±1.8e308); "
                         "rescale the scores, e.g. divide them by their largest "
                         "absolute value."
                     )
-                u, m, s = student_moments(d, design.ratio)
+                J, u, m, s = paired_moments(d, design.ratio)
                 unit[members], mean[members], se[members] = u, m, s
-            self._moments[key] = (unit, mean, se)
+                used[members] = J
+            self._moments[key] = (unit, mean, se, used)
             _trim(self._moments)
         self._moments.move_to_end(key)
         return self._moments[key]
@@ -195,12 +222,15 @@ class FoldTests:
         difference) per data set."""
         key = (i, j, runs, fraction, rope)
         if key not in self._regions:
-            unit, mean, se = self.moments(i, j, runs, fraction)
+            unit, mean, se, used = self.moments(i, j, runs, fraction)
             left, right = np.empty(len(mean)), np.empty(len(mean))
-            for n, members in self.groups.items():
-                lo, hi = region_probabilities(
-                    unit[members], mean[members], se[members], n - 1, rope
-                )
+            for _, members in self.groups.items():
+                # J − 1 degrees of freedom: each data set's paired folds
+                with np.errstate(invalid="ignore"):
+                    lo, hi = region_probabilities(
+                        unit[members], mean[members], se[members],
+                        np.maximum(used[members] - 1, 1), rope,
+                    )  # fmt: skip
                 left[members], right[members] = lo, hi
             middle = (
                 np.maximum(0.0, 1.0 - left - right)
@@ -216,16 +246,29 @@ class FoldTests:
         self, case: str, a: str, b: str, runs: int | None, fraction: float,
         rope: float, ratio: float,
     ) -> Any:  # fmt: skip
-        """One data set's test: :func:`nbstats.bayes_correlated_ttest` itself."""
-        block = self.blocks[self.cases.index(case)]
+        """One data set's test: :func:`nbstats.bayes_correlated_ttest` itself
+        (on the folds both have, with ``min_folds``; a data set below it is
+        refused: it is left out of the pair)."""
+        k = self.cases.index(case)
+        block = self.blocks[k]
+        i, j = self.names.index(a), self.names.index(b)
+        if self.min_folds is not None and not self.kept(i, j)[k]:
+            raise ValueError(
+                f"{a} and {b} both have a score on {self.paired(i, j)[k]} of the "
+                f"{len(block)} folds of {case}, fewer than min_folds="
+                f"{self.min_folds}: that data set is left out of this pair."
+            )
         sign = 1.0 if self.higher_is_better else -1.0
-        xa = pd.Series(sign * block[:, self.names.index(a)], name=a)
-        xb = pd.Series(sign * block[:, self.names.index(b)], name=b)
+        xa = pd.Series(sign * block[:, i], name=a)
+        xb = pd.Series(sign * block[:, j], name=b)
         design = {"test_fraction": fraction} if runs is None else {"runs": runs}
-        return bayes_correlated_ttest(
-            xa, xb, rope=rope, loss=(1.0, ratio),
-            higher_is_better=self.higher_is_better, **design,
-        )  # fmt: skip
+        with warnings.catch_warnings():  # the result's n counts the folds used
+            warnings.filterwarnings("ignore", "nan_policy='omit'", UserWarning)
+            return bayes_correlated_ttest(
+                xa, xb, rope=rope, loss=(1.0, ratio),
+                higher_is_better=self.higher_is_better, **design,
+                nan_policy="omit" if self.min_folds is not None else "raise",
+            )  # fmt: skip
 
 
 def _trim(cache: OrderedDict) -> None:

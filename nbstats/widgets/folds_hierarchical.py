@@ -129,9 +129,15 @@ class HierarchicalPanel:
         button = self.hierarchical_button
         button.disabled = True
         button.description = RUNNING_LABEL
+        names = self.tests.names
+        if s["a"] in names and s["b"] in names and s["a"] != s["b"]:
+            # with min_folds, the data sets the pair keeps
+            kept = self.tests.kept(names.index(s["a"]), names.index(s["b"]))
+            count = int(kept.sum())
+        else:
+            count = len(self.tests.cases)
         self.hierarchical_status.value = views.spinner_html(
-            f"sampling {len(self.tests.cases)} data sets… (the first run also "
-            "compiles the model)"
+            f"sampling {count} data sets… (the first run also compiles the model)"
         )
         if wait:
             return self._hierarchical_job(s)
@@ -158,7 +164,8 @@ class HierarchicalPanel:
             result = bayes_hierarchical(
                 s["a"], s["b"], data=pair, **columns, **design, rope=s["rope"],
                 loss=(1.0, s["loss_ratio"]),
-                higher_is_better=self.tests.higher_is_better, **self._hier_options,
+                higher_is_better=self.tests.higher_is_better,
+                min_folds=self.tests.min_folds, **self._hier_options,
             )  # fmt: skip
             shown = (
                 self.aliases.get(result.name_a, result.name_a),

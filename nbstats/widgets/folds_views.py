@@ -113,6 +113,40 @@ def selected_html(result: Any, shown: tuple[str, str], case: str) -> str:
     )
 
 
+def left_out_html(
+    left_out: pd.DataFrame | None, min_folds: int | None, used: pd.Series
+) -> str:
+    """With ``min_folds``: the folds the pair used per data set and the data
+    sets left out of it ("" without ``min_folds``).
+
+    Examples
+    --------
+    >>> out = pd.DataFrame({"case": ["kc1"], "folds": [3], "of": [10]})
+    >>> print(left_out_html(out, 8, pd.Series([10, 9])))
+    ... # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+    <div ...>Failed folds: each data set on the 9–10 folds where both have a
+    score (min_folds=8). Left out (fewer): kc1 (3 of 10).</div>
+    """
+    if min_folds is None:
+        return ""
+    low, high = (int(used.min()), int(used.max())) if len(used) else (0, 0)
+    span = str(low) if low == high else f"{low}–{high}"
+    text = (
+        f"Failed folds: each data set on the {span} folds where both have a "
+        f"score (min_folds={min_folds})."
+    )
+    if left_out is not None and len(left_out):
+        cases = ", ".join(
+            f"{row.case} ({row.folds} of {row.of})"
+            for row in left_out.itertuples(index=False)
+        )
+        text += f" Left out (fewer): {cases}."
+    return (
+        '<div style="font-size:12px;margin-top:4px;overflow-wrap:anywhere">'
+        f"{html.escape(text)}</div>"
+    )
+
+
 def summary_html(
     table: pd.DataFrame,
     shown: tuple[str, str],
