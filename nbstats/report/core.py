@@ -121,10 +121,9 @@ def power_warning(nemenyi: Any, n_cases: int) -> str:
     needed = nemenyi_min_cases(m, nemenyi.alpha)
     if n_cases >= needed:
         return ""
-    needed_text = format_number(needed, "count")
     return (
-        f"With {n_cases} cases, Nemenyi's test has low power: it needs "
-        f"{needed_text} cases to tell apart even two neighbours ranked in the "
+        f"With {n_cases:,} cases, Nemenyi's test has low power: it needs "
+        f"{needed:,} cases to tell apart even two neighbours ranked in the "
         "same order on every case, so not significantly different is not evidence of "
         "equal performance. "
     )

@@ -315,3 +315,15 @@ def test_table_one_names_every_algorithm_once_at_many_algorithms(tmp_path, m, an
         for name in _synthetic(m).columns:
             if len(name) <= 20:
                 assert plain.count(name.replace("_", "\\_")) == 1, name
+
+
+def test_power_warning_groups_thousands_as_the_prose_does():
+    # "1,040 missing scores" beside "it needs 4604 cases" read as two styles
+    from types import SimpleNamespace
+
+    from nbstats.report.core import power_warning
+
+    nemenyi = SimpleNamespace(mean_ranks=pd.Series(range(42)), alpha=0.05)
+    needed = nbstats.nemenyi_min_cases(42, 0.05)
+    assert needed > 1000
+    assert f"it needs {needed:,} cases" in power_warning(nemenyi, 16)
