@@ -7,8 +7,9 @@ paragraph reads as one text: the same phrases for a rope, a prior, a seed or a
 decision rule in every sentence (:data:`DECISION_RULE`,
 :data:`IDP_DECISION_RULE`), and every number written by the number policy
 (:func:`~nbstats.results.number_policy.format_number`), so that a value prints
-the same in the prose as in the tables (CD ``1.12``, α ``0.05``, a threshold
-``0.950``).
+the same in the prose as in the tables (CD ``1.12``, α ``0.05``); a setting
+prints as given (a threshold ``0.95``, ``1 − γ = 0.95``), as the report's
+other sections print it, an estimated probability with three decimals.
 
 The functions read results by their attributes (duck typing), so this module
 imports no result class.
@@ -311,7 +312,7 @@ def correlated_pairs(res: Any, context: MethodsContext) -> Paragraph:
         ", both with the variance of the mean fold difference inflated by "
         "1/n + ρ/(1 − ρ) for n folds with a test share ρ = 1/k, the "
         f"Bayesian one with {rope}, deciding when a region's posterior "
-        f"probability exceeds {_n(res.threshold, 'probability')} (closed form, "
+        f"probability exceeds {_n(res.threshold)} (closed form, "
         "no random numbers). ",
         failed_folds_text(res),
     )
@@ -373,7 +374,7 @@ def bayes_sign(res: Any, context: MethodsContext) -> Paragraph:
         "The Bayesian sign test",
         cite("benavoli2015", "benavoli2017"),
         f" used a Dirichlet-process prior of strength s = {_n(res.s)} {rope}, "
-        f"deciding at threshold {_n(res.threshold, 'probability')}. ",
+        f"deciding at threshold {_n(res.threshold)}. ",
     )
 
 
@@ -453,7 +454,7 @@ def _signrank_draws(res: Any, context: MethodsContext, pairs: int) -> str:
 def bayes_signrank(res: Any, context: MethodsContext, pairs: int) -> Paragraph:
     """The Bayesian signed-rank test of ``pairs`` pairs (one result of one
     pair stands for all when a report ran them alike)."""
-    threshold = _n(res.threshold, "probability")
+    threshold = _n(res.threshold)
     rule = IDP_DECISION_RULE if res.prior == "idp" else DECISION_RULE
     loss = context.loss
     losses = (
@@ -510,7 +511,7 @@ def bayes_posthoc(res: Any, context: MethodsContext) -> Paragraph:
         f": per pair the Bayesian {res.test_name} test {prior} chose the more "
         f"probable {regions}, and the longest list of statements, sorted by "
         f"{probability}, whose {joint} (all statements "
-        f"true on the same draw) exceeds 1 − γ = {_n(1 - res.gamma, 'probability')} "
+        f"true on the same draw) exceeds 1 − γ = {_n(1 - res.gamma)} "
         f"was accepted, from {_count(res.n_samples)} joint draws of the "
         f"Dirichlet weights (seed {context.seed}). ",
     )

@@ -79,10 +79,10 @@ def test_default_settings_are_stated(defaults):
         "(√17 − 3)/2",
         "rope = 0",
         "(l0, l1) = (1, 19)",
-        "threshold of l1/(l0 + l1) = 0.950",  # a probability: 3 decimals
+        "threshold of l1/(l0 + l1) = 0.95",  # a setting: as the body prints it
         "50,000 posterior draws (seed 0, a Monte Carlo standard error of at most",
         "Bayesian sign test with a prior of strength s = 1",
-        "1 − γ = 0.950",
+        "1 − γ = 0.95 ",
         "50,000 joint draws",
         "90% confidence intervals for the ranks",
         "two-sided Wilcoxon signed-rank tests",
@@ -110,10 +110,10 @@ def test_custom_settings_are_stated():
         "strength s = 2.5, with a region of practical equivalence (rope) of ±0.01 "
         "in the scores' units",
         "(l0, l1) = (1, 9)",
-        "l1/(l0 + l1) = 0.900",
+        "l1/(l0 + l1) = 0.9",
         "2,000 posterior draws (seed 7, a Monte Carlo standard error of at most",
         "2,000 joint draws of the Dirichlet weights (seed 7)",
-        "1 − γ = 0.900 ",
+        "1 − γ = 0.9 ",
     ]:
         assert expected in text, expected
     assert "√17" not in text  # not the default s

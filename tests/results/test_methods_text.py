@@ -69,12 +69,12 @@ def test_bayesian_thresholds_are_written_as_probabilities(table):
     text = res.methods_sentence(MethodsContext(seed=4, loss=(1, 19))).text()
     # l1 / (l0 + l1) = 19/20, printed as a probability (3 decimals)
     assert "(l0, l1) = (1, 19) of a Type II and a Type I error" in text
-    assert "l1/(l0 + l1) = 0.950: an algorithm was decided better" in text
+    assert "l1/(l0 + l1) = 0.95: an algorithm was decided better" in text
     assert "The two algorithms were compared" in text
     assert "(seed 4, a Monte Carlo standard error" in text
     sign = nbstats.bayes_sign_test(a, b, rope=0.01)
     assert (
-        "deciding at threshold 0.950. "
+        "deciding at threshold 0.95. "
         in sign.methods_sentence(MethodsContext(score_unit="points")).text()
     )
     assert (
