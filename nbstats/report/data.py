@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.report.display import _and, paragraph, table
+from nbstats.report.display import _and, paragraph, ref, table
 from nbstats.report.methods import Paragraph
 from nbstats.results.number_policy import format_column
 from nbstats.results.render import name_html
@@ -164,10 +164,12 @@ def summary(
     *,
     higher_is_better: bool = True,
     n_given: int | None = None,
+    aliased: bool = False,
 ) -> None:
     """The opening paragraph: what is compared, on what, which way is better
     (``n_given``: the cases given, when some have a missing score and
-    ``scores`` holds the complete ones)."""
+    ``scores`` holds the complete ones; ``aliased``: some columns are short
+    aliases, which the opening does not use before the aliases table)."""
     from importlib.metadata import version
 
     from nbstats.report.prepare import COMPACT_ABOVE
@@ -175,16 +177,20 @@ def summary(
     m, n = scores.shape[1], scores.shape[0]
     direction = "Higher" if higher_is_better else "Lower"
     # many names are listed by the Data section's table, not in a sentence
-    names = f" ({_and(scores.columns)})" if m <= COMPACT_ABOVE else ""
+    names: tuple = (f" ({_and(scores.columns)})",) if m <= COMPACT_ABOVE else ()
+    if aliased:  # an alias would be read before the table that defines it
+        names = (" (", ref("tab:aliases"), " names them)")
     on = f"{n} cases"
     if n_given is not None and n_given != n:
         on = f"{n_given} cases, {n} of them with a score from every algorithm"
     para = Paragraph().add(
-        f"This report compares {m} algorithms{names} on {on}. "
+        f"This report compares {m} algorithms",
+        *names,
+        f" on {on}. "
         f"{direction} scores are better; ranks are 1 for the best. Every "
         f"number below was recomputed by nbstats {version('nbstats')} from the "
         "scores embedded in the report's notebook; the Methods section states "
-        "how."
+        "how.",
     )
     paragraph(para, "nbstats-text nbstats-summary")
 

@@ -228,7 +228,7 @@ pair_scores = raw.rename(columns=ALIASES) if NAN_POLICY == "pairwise" else score
 direction = {{"higher_is_better": HIGHER_IS_BETTER}}
 prior = {{}} if S is None else {{"s": S}}
 if not CORE_ONLY:  # the answer-first part alone has its own caption
-    report.summary(scores, n_given=len(raw), **direction)
+    report.summary(scores, n_given=len(raw), aliased=bool(ALIASES), **direction)
 """
     )
     folds_section = settings.fold_scores is not None

@@ -331,3 +331,24 @@ def test_latex_export_writes_the_csv_files_and_names_them(compact, tmp_path):
     latex = body.decode()
     assert TABLES_FOLDER not in latex
     assert r"many\_algorithms\_tables/nemenyi\_pairs.csv" in latex
+
+
+def test_opening_uses_no_alias_before_the_table_that_defines_it():
+    # 8 scikit-learn-style names too long for the tables: aliases A, B, ...
+    names = [
+        "HistGradientBoostingClassifier(max_iter=300, lr=0.05)",
+        "RandomForestClassifier(n_estimators=500)",
+        "LogisticRegression(C=1.0, penalty='l2')",
+        "GaussianNB()",
+    ]
+    table = _random_table(4, 20, seed=5)
+    table.columns = names
+    text = nbstats.report.report_text(table, analyses=("frequentist",))
+    opening = text.split("\n\n")[1]
+    assert opening.startswith("This report compares 4 algorithms (Table ")
+    aliases = re.search(r"^Table (\d+)\. Aliases", text, flags=re.M)
+    assert aliases and f"(Table {aliases[1]} names them)" in opening
+    # short names are listed as they are
+    short = nbstats.datasets.load("demsar2006")
+    opening = nbstats.report.report_text(short, analyses=("frequentist",))
+    assert "4 algorithms (C4.5, C4.5+m, C4.5+cf and C4.5+m+cf) on" in opening
