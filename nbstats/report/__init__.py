@@ -223,7 +223,8 @@ def build_report(
         ``min_folds`` (:func:`nbstats.correlated_pairs`,
         :func:`nbstats.bayes_hierarchical`): each pair on each data set's
         folds both algorithms scored, a (pair, data set) with fewer left out,
-        and the counts stated beside their tables and in Methods. Without it, a failed fold is refused, naming each cell's count (see
+        and the counts stated beside their tables and in Methods. Without
+        it, a failed fold is refused, naming each cell's count (see
         :func:`nbstats.score_table`).
     runs : int, optional
         Per-fold data: how many runs (repetitions) of k-fold cross-validation
