@@ -60,7 +60,9 @@ _MIN_FOLDS_HELP = (
     "average the folds that exist in each cell with at least K of them; a "
     "cell with fewer is a missing score (see --nan-policy). Without it a "
     "failed fold is refused, naming each cell's count (e.g. 9 of 10 folds). "
-    "The report's Methods states how many cells were averaged over fewer folds"
+    "The report's Methods states how many cells were averaged over fewer "
+    "folds; its per-fold tests (--runs) take the same K as the fewest folds "
+    "both algorithms of a pair scored on a case"
 )
 
 _EPILOG = """\

@@ -219,8 +219,12 @@ def build_report(
         each cell's score averages the folds it has when it has at least
         ``min_folds``; a cell with fewer is a missing score (``nan_policy``
         applies). Methods states how many cells were averaged over fewer
-        folds, and the per-fold tests (which pair the folds) are left out.
-        Without it, a failed fold is refused, naming each cell's count (see
+        folds. The per-fold tests (which pair the folds) take the same
+        ``min_folds`` (:func:`nbstats.correlated_pairs`,
+        :func:`nbstats.bayes_hierarchical`): each pair on each data set's
+        folds both algorithms scored, a (pair, data set) with fewer left out,
+        and the counts stated beside their tables and in Methods. Without
+        it, a failed fold is refused, naming each cell's count (see
         :func:`nbstats.score_table`).
     runs : int, optional
         Per-fold data: how many runs (repetitions) of k-fold cross-validation

@@ -478,9 +478,8 @@ def methods(
         raw=raw,
         nan_policy=nan_policy,
         skillings_mack=skillings_mack,
+        hierarchical=hierarchical,
     )
-    if hierarchical is not None:
-        hierarchical_methods(hierarchical, para)
     paragraph(para, "nbstats-text nbstats-methods")
     return para
 

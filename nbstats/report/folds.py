@@ -177,6 +177,8 @@ def fold_section(
     )
     if rope == 0:
         frame = frame.drop(columns="equivalent")
+    if result.min_folds is not None:
+        frame["left out"] = by_pair["left out"].to_numpy()
     frame_table(
         "tab:fold-pairs",
         f"Bayesian correlated t-test on each data set's folds ({design}); in "
@@ -184,7 +186,7 @@ def fold_section(
         "first, X, is better than Y"
         + (f", the two are equivalent (rope ±{_n(rope)})" if rope > 0 else "")
         + f", the second, Y, is better than X, or no region reaches "
-        f"{_n(result.threshold)} (undecided).",
+        f"{_n(result.threshold)} (undecided)." + _left_out_caption(result),
         frame,
     )
     if cases_table:
@@ -193,14 +195,57 @@ def fold_section(
             "Each data set's correlated t-tests: the mean fold difference, the "
             "corrected resampled t-test's two-sided p-value, and the Bayesian "
             "correlated t-test's posterior probabilities and decision (an "
-            "algorithm better, equivalent, or undecided).",
-            _case_frame(result.table),
+            "algorithm better, equivalent, or undecided)." + _left_out_cases(result),
+            _case_frame(result.table, folds=result.min_folds is not None),
         )
 
 
-def _case_frame(table: pd.DataFrame) -> pd.DataFrame:
+def _left_out_caption(result: Any) -> str:
+    """With failed folds (``min_folds``): the folds a (pair, data set) is
+    tested on, the minimum, and how many were left out below it.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> print(_left_out_caption(SimpleNamespace(min_folds=8, left_out=range(12))))
+    ... # doctest: +NORMALIZE_WHITESPACE
+     With failed folds, a pair is tested on a data set's folds that both
+     algorithms scored, when there are at least 8; left out: the data sets
+     with fewer, 12 (pair, data set) in all.
+    """
+    if result.min_folds is None:
+        return ""
+    return (
+        " With failed folds, a pair is tested on a data set's folds that both "
+        f"algorithms scored, when there are at least {result.min_folds}; left "
+        f"out: the data sets with fewer, {len(result.left_out):,} (pair, data "
+        "set) in all."
+    )
+
+
+def _left_out_cases(result: Any) -> str:
+    """The two-algorithm case table's note on failed folds: the folds each
+    data set used and the data sets left out, named with their paired folds."""
+    if result.min_folds is None:
+        return ""
+    text = (
+        " Folds: those both algorithms scored (at least "
+        f"{result.min_folds} were required)"
+    )
+    out = result.left_out
+    if len(out):
+        named = ", ".join(
+            f"{row.case} ({int(row.folds)} of {int(row.of)})"
+            for row in out.itertuples(index=False)
+        )
+        text += f"; left out with fewer: {named}"
+    return text + "."
+
+
+def _case_frame(table: pd.DataFrame, *, folds: bool = False) -> pd.DataFrame:
     """Each data set's tests of one pair, every header and decision naming
-    the algorithms (never a bare "a" or "b")."""
+    the algorithms (never a bare "a" or "b"); ``folds``: with the folds each
+    data set used (failed folds)."""
     a, b = str(table["a"].iloc[0]), str(table["b"].iloc[0])
     words = {
         "a": f"{a} better",
@@ -222,6 +267,8 @@ def _case_frame(table: pd.DataFrame) -> pd.DataFrame:
     )
     if table["prob_rope"].isna().all():
         frame = frame.drop(columns="P(rope)")
+    if folds:
+        frame.insert(0, "folds", table["n"].astype(int).to_numpy())
     return frame
 
 

@@ -68,6 +68,11 @@ class HierarchicalTests:
     threshold: float
     missing: str | None = None
 
+    def methods_sentence(self) -> Paragraph:
+        """Its Methods sentences (:func:`hierarchical_methods`), which
+        :func:`nbstats.report.methods.methods_paragraph` reads by this name."""
+        return hierarchical_methods(self)
+
 
 def hierarchical_tests(
     fold_scores: pd.DataFrame,
@@ -79,6 +84,7 @@ def hierarchical_tests(
     seed: int,
     higher_is_better: bool = True,
     max_pairs: int = HIERARCHICAL_PAIRS,
+    min_folds: int | None = None,
     **sampler: Any,
 ) -> HierarchicalTests:
     """:func:`nbstats.bayes_hierarchical` of the first ``max_pairs`` pairs.
@@ -87,10 +93,13 @@ def hierarchical_tests(
     ``algorithm``, ``fold``, ``score``, from :func:`read_fold_scores`);
     ``pairs`` the fold section's (a, b) pairs. Every pair is sampled with the
     seed ``seed``; ``sampler`` (``n_samples``, ``chains``, ``warmup``) goes
-    to :func:`nbstats.bayes_hierarchical`. The sampler's own warnings (R̂,
-    divergences) are not shown: :func:`hierarchical_section` states the
-    diagnostics. Without the extra ``nbstats[hierarchical]`` nothing is
-    sampled and the result says what to install.
+    to :func:`nbstats.bayes_hierarchical`, and so does ``min_folds`` (failed
+    folds: each data set's likelihood takes the folds both algorithms
+    scored, and a data set with fewer is left out of the pair). The
+    sampler's own warnings (R̂, divergences) are not shown:
+    :func:`hierarchical_section` states the diagnostics. Without the extra
+    ``nbstats[hierarchical]`` nothing is sampled and the result says what to
+    install.
 
     Examples
     --------
@@ -126,7 +135,7 @@ def hierarchical_tests(
                     a, b, data=fold_scores, case="case", algorithm="algorithm",
                     score="score", fold="fold", runs=runs, rope=rope, loss=loss,
                     higher_is_better=higher_is_better, random_state=seed,
-                    **sampler,
+                    min_folds=min_folds, **sampler,
                 )
             )  # fmt: skip
     return HierarchicalTests(tuple(results), pairs, rope, threshold)
@@ -219,8 +228,43 @@ def hierarchical_methods(
         "the reported probabilities are the shares of draws in which each region "
         f"(a better, the rope, b better; {rope}) is the most probable, and a "
         f"region is decided when its share exceeds {_n(tests.threshold)}. ",
+        _failed_folds_methods(tests.results),
     )
     return para
+
+
+def _failed_folds_methods(results: Sequence[Any]) -> str:
+    """With failed folds (``min_folds``), the hierarchical tests' sentence:
+    paired folds per data set, the minimum, and the data sets left out.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> import pandas as pd
+    >>> res = SimpleNamespace(min_folds=8, name_a="a", name_b="b",
+    ...     left_out=pd.DataFrame({"case": ["kc1"]}), datasets=range(12))
+    >>> print(_failed_folds_methods([res]))  # doctest: +NORMALIZE_WHITESPACE
+    In the hierarchical model, too, a data set's likelihood took only the
+    folds both algorithms scored, and a data set with fewer than 8 of them
+    was left out of the pair: 1 of the 13 (pair, data set) in all (b vs a: 1).
+    """
+    if not results or results[0].min_folds is None:
+        return ""
+    out = sum(len(r.left_out) for r in results)
+    total = out + sum(len(r.datasets) for r in results)
+    per_pair = "; ".join(
+        f"{r.name_b} vs {r.name_a}: {len(r.left_out)}"
+        for r in results
+        if len(r.left_out)
+    )
+    return (
+        "In the hierarchical model, too, a data set's likelihood took only the "
+        "folds both algorithms scored, and a data set with fewer than "
+        f"{results[0].min_folds} of them was left out of the pair: {out:,} of "
+        f"the {total:,} (pair, data set) in all"
+        + (f" ({per_pair})" if per_pair else "")
+        + ". "
+    )
 
 
 def _decision_words(res: Any) -> str:
@@ -287,6 +331,9 @@ def _hierarchical_frame(results: Sequence[Any], rope: float) -> pd.DataFrame:
     )
     if rope == 0:
         frame = frame.drop(columns="P(rope)")
+    if results[0].min_folds is not None:  # the data sets differ by pair
+        frame.insert(0, "data sets", [len(r.datasets) for r in results])
+        frame.insert(1, "left out", [len(r.left_out) for r in results])
     return frame
 
 
@@ -297,9 +344,16 @@ def _table_caption(res: Any, rope: float, threshold: float) -> str:
         if rope > 0
         else "a better or b better (no rope)"
     )
+    on = (
+        f"{len(res.datasets)} data sets' folds"
+        if res.min_folds is None
+        else "the folds both algorithms scored on each data set (failed folds; "
+        f"data sets: those with at least {res.min_folds} such folds; left out: "
+        "those with fewer)"
+    )
     return (
-        f"Bayesian hierarchical test on {len(res.datasets)} data sets' folds: for "
-        f"a further data set, in each comparison \u201cb vs a\u201d, the share of "
+        f"Bayesian hierarchical test on {on}: for a further data set, in each "
+        "comparison \u201cb vs a\u201d, the share of "
         f"posterior draws in which each region ({regions}) is the most probable; "
         f"the decision needs a share above {_n(threshold)}. δ0: posterior mean of "
         "the data sets' mean difference b − a; R̂ (largest), ESS (smallest "

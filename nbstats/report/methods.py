@@ -71,6 +71,7 @@ def methods_paragraph(
     raw: Any = None,
     nan_policy: str = "raise",
     skillings_mack: Any = None,
+    hierarchical: Any = None,
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
@@ -94,6 +95,9 @@ def methods_paragraph(
     the cases of every analysis under ``nan_policy`` (``skillings_mack``:
     that test's result under ``"pairwise"``;
     :func:`nbstats.report.cases.methods_cases`) instead of ``dropped``.
+    ``hierarchical``: the report's
+    :class:`~nbstats.report.hierarchical.HierarchicalTests`, described after
+    the per-fold tests.
 
     Returns
     -------
@@ -111,6 +115,8 @@ def methods_paragraph(
         p.add(failed_folds_sentence(folds, tested=fold_tests is not None))
     if fold_tests is not None:
         p.add(*fold_tests.methods_sentence(context).pieces)
+    if hierarchical is not None:
+        p.add(*hierarchical.methods_sentence().pieces)
     if raw is not None:
         methods_cases(
             p, raw, nan_policy=nan_policy, friedman=friedman, nemenyi=nemenyi,

@@ -241,7 +241,14 @@ if not CORE_ONLY:  # the answer-first part alone has its own caption
 # given; several fold columns are kept as one key, a JSON array ["run", "fold"]).
 FOLD_SCORES_CSV = {_python_text(fold_scores_csv(settings.fold_scores))}
 RUNS = {v(settings.runs)}  # runs of the cross-validation (k = folds per case / runs)
-fold_scores = report.read_fold_scores(FOLD_SCORES_CSV, ALIASES, scores.index)
+# failed folds: the fewest folds both algorithms of a pair must have scored on
+# a case (the per-fold tests leave out a (pair, case) below it), or None
+MIN_FOLDS = {v(settings.folds.get("minimum"))}
+# the analysed cases (with MIN_FOLDS under nan_policy "pairwise": every case,
+# each pair keeping those on which it has enough paired folds)
+fold_scores = report.read_fold_scores(
+    FOLD_SCORES_CSV, ALIASES, (pair_scores if MIN_FOLDS else scores).index
+)
 """
         )
     core_cell(nb, settings, freq=freq, bayes=bayes)
@@ -428,7 +435,8 @@ report.fold_tests_missing(FOLDS)
 fold_pairs = {pairs}
 fold_tests = nbstats.correlated_pairs(
     fold_scores, case="case", algorithm="algorithm", score="score", fold="fold",
-    runs=RUNS, rope=ROPE, loss=LOSS, pairs=fold_pairs, **direction,
+    runs=RUNS, rope=ROPE, loss=LOSS, pairs=fold_pairs, min_folds=MIN_FOLDS,
+    **direction,
 )
 report.fold_section(
     fold_tests, folds=FOLDS, runs=RUNS, compact=LAYOUT == "compact",
@@ -453,7 +461,7 @@ def _hierarchical_cell(nb: _Cells) -> None:
         """
 hierarchical = report.hierarchical_tests(
     fold_scores, fold_pairs, runs=RUNS, rope=ROPE, loss=LOSS, seed=SEED,
-    **direction,
+    min_folds=MIN_FOLDS, **direction,
 )
 report.hierarchical_section(hierarchical)
 """,

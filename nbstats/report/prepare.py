@@ -225,9 +225,15 @@ def prepare(
     fold_scores = None
     if folds is not None:
         data = scores
-        if failed is not None and len(failed):
-            # the per-fold tests pair the folds of two algorithms: only the
-            # cases whose every fold has every score (Methods says how many)
+        if failed is not None and len(failed) and min_folds is not None:
+            # every row: the per-fold tests take min_folds and pair, per
+            # (pair, case), the folds both algorithms scored; those below it
+            # are left out and stated by the tests' results
+            data = given
+        elif failed is not None and len(failed):
+            # no minimum: the per-fold tests pair every fold of two
+            # algorithms, so only the cases whose every fold has every score
+            # (Methods says how many)
             data = given[~given[case].isin(failed["case"])]
             clean = [c for c in complete.index if c in set(data[case])]
             folds["fold_cases"] = len(clean)

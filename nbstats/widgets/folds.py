@@ -84,8 +84,9 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         without it. With ``min_folds=K`` the pair is tested, on each data
         set, on the J folds where both have a score (as
         :func:`nbstats.correlated_pairs` with ``min_folds``), a data set with
-        fewer than K is left out of that pair (named in the text), and the
-        hierarchical test gets the same ``min_folds``.
+        fewer than K is left out of that pair (named in the text and marked
+        in the data-set list, e.g. "kc1 — left out (3 of 10 folds)"), and
+        the hierarchical test gets the same ``min_folds``.
 
     Attributes
     ----------
@@ -276,6 +277,39 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         )
         self._add_notes()
         self._add_export_bar()
+
+    def update(self, changed: str | None = None) -> None:
+        """Mark the data sets left out of the chosen pair, then recompute
+        (marked even when the shown data set is refused)."""
+        self._mark_left_out()
+        super().update(changed)
+
+    def _mark_left_out(self) -> None:
+        """With ``min_folds``, label each data set left out of the pair
+        (a, b) in the data-set list, with its paired folds; the values (the
+        case names) stay, so the chosen data set does too."""
+        c = self.controls
+        a, b = c["a"].value, c["b"].value
+        if self.tests.min_folds is None or a == b:
+            return
+        i, j = self.names.index(a), self.names.index(b)
+        paired, kept = self.tests.paired(i, j), self.tests.kept(i, j)
+        options = [("all data sets", None)] + [
+            (case if keep else f"{case} — left out ({n} of {of} folds)", case)
+            for case, keep, n, of in zip(
+                self.cases, kept, paired, self.tests.n, strict=True
+            )
+        ]
+        control = c["dataset"]
+        if list(control.options) == options:
+            return
+        value, held = control.value, self._held
+        self._held = set()  # a new list resets the value: no recompute for it
+        try:
+            control.options = options
+            control.value = value
+        finally:
+            self._held = held
 
     def _settings(self) -> dict[str, Any]:
         c = self.controls

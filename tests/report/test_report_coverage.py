@@ -128,10 +128,14 @@ def test_failed_folds_sentence_without_a_minimum():
     assert "1 cell with a failed fold was treated as missing scores." in text
 
 
-def test_amlb_fold_tests_use_the_cases_with_every_fold(tmp_path):
+def test_amlb_fold_tests_without_min_folds_use_the_cases_with_every_fold(tmp_path):
+    # nan_policy="omit" alone: a cell with a failed fold is missing, and the
+    # per-fold tests (with no minimum to pair the folds by) use the cases on
+    # which every algorithm has every fold; with min_folds see
+    # tests/report/test_report_folds_failed.py
     data = amlb_small_accuracy_folds()
     path = nbstats.report.report(
-        data, tmp_path / "amlb.ipynb", min_folds=8, nan_policy="omit", runs=1,
+        data, tmp_path / "amlb.ipynb", nan_policy="omit", runs=1,
         analyses=("frequentist",), **AMLB,
     )  # fmt: skip
     text = _text(nbformat.read(path, as_version=4))

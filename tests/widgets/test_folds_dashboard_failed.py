@@ -88,3 +88,52 @@ def test_hierarchical_button_takes_min_folds(amlb):
     assert res is not None, board.hierarchical_error
     assert res.left_out["case"].tolist() == ["credit-g", "fabert", "kc1"]
     np.testing.assert_array_equal(res.region_samples, direct.region_samples)
+
+
+def test_data_sets_left_out_of_the_pair_are_marked_in_the_list(amlb):
+    # marked, not dropped: the chosen data set stays chosen when the pair
+    # changes, and the list says which ones the pair leaves out and why
+    board = FoldDashboard(amlb, **AMLB, folds=10, min_folds=8)
+    board.set(a="TPOT", b="oboe")
+    control = board.controls["dataset"]
+    out = nbstats.correlated_pairs(
+        amlb, **AMLB, folds=10, min_folds=8, pairs=[("TPOT", "oboe")]
+    ).left_out
+    marked = {
+        case: f"{case} — left out ({folds} of {of} folds)"
+        for case, folds, of in zip(out["case"], out["folds"], out["of"], strict=True)
+    }
+    assert marked == {
+        "credit-g": "credit-g — left out (6 of 10 folds)",
+        "fabert": "fabert — left out (0 of 10 folds)",
+        "kc1": "kc1 — left out (3 of 10 folds)",
+    }
+    cases = list(pd.unique(amlb["task"]))
+    assert list(control.options) == [("all data sets", None)] + [
+        (marked.get(case, case), case) for case in cases
+    ]
+    # kc1 chosen: refused for this pair; another pair tests it, same choice
+    board.set(dataset="kc1")
+    assert "3 of the 10 folds of kc1" in board.error
+    board.set(b="H2OAutoML")
+    assert control.value == "kc1" and board.error is None
+    assert board.result["selected"].n == 10
+    assert list(control.options) == [("all data sets", None)] + [
+        (case, case) for case in cases
+    ]
+    board.set(b="oboe")
+    assert control.value == "kc1" and "kc1" in board.error
+    assert dict((v, k) for k, v in control.options)["kc1"] == marked["kc1"]
+
+
+def test_without_min_folds_the_list_is_the_case_names():
+    data = nbstats.datasets.load("uci_accuracy_folds")
+    data = data[data.dataset.isin(data.dataset.unique()[:4])]
+    board = FoldDashboard(
+        data, case="dataset", algorithm="classifier", score="accuracy",
+        fold="fold", runs=10,
+    )  # fmt: skip
+    cases = list(pd.unique(data["dataset"]))
+    assert list(board.controls["dataset"].options) == [("all data sets", None)] + [
+        (case, case) for case in cases
+    ]
