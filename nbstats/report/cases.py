@@ -262,8 +262,10 @@ def methods_cases(
     para.add(
         f"Of the {n_all} cases, {_count(counts.n_complete)} have a score from "
         f"every algorithm; {_count(counts.n_left_out)} have at least one "
-        f"missing score ({_count(counts.n_missing)} missing scores, from "
-        f"{len(counts.holes)} algorithms). "
+        f"missing score ({_count(counts.n_missing)} missing "
+        f"{'score' if counts.n_missing == 1 else 'scores'}, from "
+        f"{len(counts.holes)} "
+        f"{'algorithm' if len(counts.holes) == 1 else 'algorithms'}). "
     )
     complete = [
         (friedman, "the Friedman and Iman–Davenport tests"),

@@ -197,6 +197,11 @@ def _pairs(
         if str(a) == str(b):
             raise ValueError(f"a pair needs two different algorithms, got {pair!r}.")
         chosen.append((position[str(a)], position[str(b)]))
+    if not chosen:
+        raise ValueError(
+            "pairs is empty; give at least one (a, b) pair of algorithm names, "
+            "or pairs=None for every pair."
+        )
     return chosen
 
 

@@ -528,3 +528,13 @@ def test_methods_cases_names_only_the_analyses_run(tabzilla):
     para = Paragraph()
     methods_cases(para, tabzilla.dropna(), nan_policy="omit")
     assert para.text() == ""
+
+
+def test_one_hole_is_counted_in_the_singular():
+    table = nbstats.datasets.load("demsar2006")
+    table.iloc[0, 1] = np.nan
+    text = nbstats.report.report_text(
+        table, nan_policy="pairwise", analyses=("frequentist",)
+    )
+    assert "(1 missing score, from 1 algorithm)" in text
+    assert "from 1 algorithms" not in text

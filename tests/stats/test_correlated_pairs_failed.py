@@ -271,3 +271,11 @@ def test_second_amlb_table_absent_rows_and_missing_scores():
             scale = np.sqrt((1 / j + 1 / 9) * d.var(ddof=1))
             posterior = stats.t(j - 1, d.mean(), scale)
             assert row.prob_right == pytest.approx(posterior.sf(0.01), abs=1e-12)
+
+
+def test_an_empty_list_of_pairs_is_refused_by_name(amlb):
+    with pytest.raises(ValueError, match="pairs is empty"):
+        nbstats.correlated_pairs(
+            amlb, case="task", algorithm="framework", score="acc", fold="fold",
+            folds=10, min_folds=8, pairs=[],
+        )  # fmt: skip
