@@ -20,8 +20,9 @@ the best side, one row each, joined to their mean rank by a stem — then the
 caption (the test and α) and the key of the letters (when names are replaced
 by letters).
 
-Names that fit neither as written nor wrapped (:func:`~nbstats.plots.labels.
-fit_names`) become letters A, B, …, listed in the key; tick labels are thinned
+Names that fit neither as written nor wrapped
+(:func:`~nbstats.plots.labels.fit_names`) become letters A, B, …, listed in
+the key; tick labels are thinned
 to a step (1, 2, 5, 10, …) at which no two of them, measured, come closer than
 one em, and an end of the axis is labelled only when its label keeps that
 distance from its neighbour.

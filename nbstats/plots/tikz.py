@@ -260,10 +260,11 @@ def tikz_picture(layout: CDLayout) -> str:
 def cd_key_latex(
     result: Any, *, width: Any = DEFAULT_WIDTH, aliases: AliasOption = "auto"
 ) -> str:
-    r"""The key of the letters :func:`cd_tikz` (or :func:`~nbstats.plots.
-    cd_diagram` at ``width``) uses, as a ``tabular`` of letter and full name,
-    for a table of its own or a caption when the key does not fit beside the
-    picture. Empty when no name is replaced by a letter.
+    r"""The key of the letters :func:`cd_tikz` (or
+    :func:`~nbstats.plots.cd_diagram` at ``width``) uses, as a ``tabular`` of
+    letter and full name, for a table of its own or a caption when the key
+    does not fit beside the picture. Empty when no name is replaced by a
+    letter.
 
     Examples
     --------
