@@ -17,6 +17,7 @@ from nbstats.plots.style import (
     literal,
     new_axes,
     paper_style,
+    titles_shown,
 )
 
 __all__ = ["hierarchical_datasets", "hierarchical_simplex"]
@@ -73,10 +74,11 @@ def hierarchical_simplex(result: Any, *, ax: Any = None, width: str = "single") 
         _, ax = new_axes(ax, width=width, aspect=1.05)
         regions = np.asarray(result.region_samples, dtype=float)
         _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
-        ax.set_title(
-            f"{literal(name_a)} vs {literal(name_b)}: next data set\n"
-            f"(hierarchical model, {len(result.datasets)} data sets)"
-        )
+        if titles_shown():  # a report captions the figure instead
+            ax.set_title(
+                f"{literal(name_a)} vs {literal(name_b)}: next data set\n"
+                f"(hierarchical model, {len(result.datasets)} data sets)"
+            )
         legend(ax, own, handlelength=1.2)
         fit_texts(ax, own)
     return quiet(ax)
@@ -137,7 +139,8 @@ def hierarchical_datasets(
         ax.set_ylim(-0.7, q - 0.3)
         name_a, name_b = literal(result.name_a), literal(result.name_b)
         ax.set_xlabel(f"δ: {name_b} − {name_a} (score units)")
-        ax.set_title(f"{name_a} vs {name_b}: per data set (shrunk)")
+        if titles_shown():
+            ax.set_title(f"{name_a} vs {name_b}: per data set (shrunk)")
         legend(ax, own)
         fit_texts(ax, own)
     return quiet(ax)

@@ -382,7 +382,7 @@ def _hierarchical_figure(results: Sequence[Any]) -> Any:
     import matplotlib.pyplot as plt
 
     from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
-    from nbstats.plots.style import paper_style
+    from nbstats.plots.style import literal, paper_style
 
     n = len(results)
     with paper_style():
@@ -397,6 +397,8 @@ def _hierarchical_figure(results: Sequence[Any]) -> Any:
                                  squeeze=False)  # fmt: skip
         for ax, res in zip(axes[0], results, strict=True):
             draw(res, ax=ax)
+            if n > 1:  # which pair, in the text's order (the caption says the rest)
+                ax.set_title(f"{literal(res.name_b)} vs {literal(res.name_a)}")
             key = ax.get_legend()
             if key is not None:  # under its panel: inside, it covers the labels
                 key.set_loc("upper center")

@@ -190,3 +190,36 @@ def test_cli_option(calls, tmp_path, capsys, eight_sets):  # noqa: F811
         ["analyze", path, *argv[2:-2], "--detail", "auto", "--hierarchical"], capsys
     )
     assert code == 2 and "argument --hierarchical: does not apply" in err
+
+
+def _fake_result(a: str, b: str) -> object:
+    """What the simplex panel reads of a hierarchical result (duck typing)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    draws = np.random.default_rng(0).dirichlet([1, 3, 2], size=200)
+    return SimpleNamespace(
+        name_a=a, name_b=b, rope=0.01, prob_left=0.1, prob_rope=0.6,
+        prob_right=0.3, region_samples=draws, datasets=pd.DataFrame(index=range(8)),
+    )  # fmt: skip
+
+
+def test_the_report_figure_has_no_title_but_names_each_panel():
+    # in a report the caption says what the figure is; with several pairs
+    # each panel names its pair in the text's order (b vs a)
+    import matplotlib.pyplot as plt
+
+    from nbstats.report.display import start
+
+    # outside a report the plot keeps its own title
+    ax = nbstats.plots.hierarchical_simplex(_fake_result("nbc", "aode"))
+    assert ax.get_title().startswith("nbc vs aode: next data set")
+    start(figure_formats=())  # titles off, as in a report (put back after)
+    one = section._hierarchical_figure([_fake_result("nbc", "aode")])
+    assert [ax.get_title() for ax in one.axes] == [""]
+    two = section._hierarchical_figure(
+        [_fake_result("nbc", "aode"), _fake_result("nbc", "hnb")]
+    )
+    assert [ax.get_title() for ax in two.axes] == ["aode vs nbc", "hnb vs nbc"]
+    plt.close("all")
