@@ -400,7 +400,20 @@ def _hierarchical_figure(results: Sequence[Any]) -> Any:
             if n > 1:  # which pair, in the text's order (the caption says the rest)
                 ax.set_title(f"{literal(res.name_b)} vs {literal(res.name_a)}")
             key = ax.get_legend()
-            if key is not None:  # under its panel: inside, it covers the labels
+            if key is not None and draw is hierarchical_datasets:
+                key.remove()  # one key for the figure, below the x-axis labels
+            elif key is not None:  # under its panel: inside, it covers the labels
                 key.set_loc("upper center")
                 key.set_bbox_to_anchor((0.5, -0.08), transform=ax.transAxes)
+        if draw is hierarchical_datasets:
+            handles, labels = axes[0][0].get_legend_handles_labels()
+            # δ0's value differs per panel: the table gives it, the key says
+            # what the line is
+            labels = [
+                "$\\delta_0$: posterior mean"
+                if label.startswith("$\\delta_0$")
+                else label
+                for label in labels
+            ]
+            fig.legend(handles, labels, loc="outside lower center", ncols=2)
     return fig

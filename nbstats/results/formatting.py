@@ -389,7 +389,7 @@ def escape_latex(text: object) -> str:
     >>> print(escape_latex("λ-SVM vs Ελληνικά"))  # a Greek word stays text
     $\lambda$-SVM vs Ελληνικά
     >>> print(escape_latex("max R\u0302 = 1.02"))  # a hat on a letter
-    max \^{R} = 1.02
+    max $\hat{R}$ = 1.02
     >>> print(escape_latex("[2pt]k--NN*"))  # no option, no star, no en dash
     {[}2pt{]}k-{}-NN{*}
     """
@@ -419,9 +419,14 @@ def escape_latex(text: object) -> str:
         if ch == _HAT:  # set with the letter before it (below)
             continue
         if index + 1 < len(text) and text[index + 1] == _HAT and ch.isascii():
-            # a letter with a combining circumflex (R̂): pdflatex has no glyph
-            close_math()
-            out.append(f"\\^{{{_LATEX_SPECIAL.get(ch, ch)}}}")
+            # a letter with a combining circumflex (R̂, a statistic): math's
+            # hat (pdflatex has no glyph for the pair, and the text accent
+            # \^{R} sits on Latin Modern's capital too low to see in a caption)
+            if ch.isalpha():
+                math_run.append(f"\\hat{{{ch}}}")
+            else:
+                close_math()
+                out.append(f"\\^{{{_LATEX_SPECIAL.get(ch, ch)}}}")
         elif _in_greek_word(text, index):
             # a Greek word in a name stays text (the template's fonts have
             # it): math letters would break the word and its copied text

@@ -223,3 +223,42 @@ def test_the_report_figure_has_no_title_but_names_each_panel():
     )
     assert [ax.get_title() for ax in two.axes] == ["aode vs nbc", "hnb vs nbc"]
     plt.close("all")
+
+
+def test_the_data_sets_figure_has_one_key_below_the_axis_labels():
+    # without a rope the report draws each data set's shrunk difference; one
+    # key for the figure, under the x-axis label (a key per panel had
+    # overlapped it), saying what the dashed line is (its value is in the table)
+    from types import SimpleNamespace
+
+    import matplotlib.pyplot as plt
+
+    from nbstats.report.display import start
+
+    def fake(a: str, b: str) -> object:
+        table = pd.DataFrame(
+            {
+                "case": [f"set{i}" for i in range(6)],
+                "mean": [0.01, 0.0, -0.01, 0.02, 0.005, 0.0],
+                "low": [-0.01] * 6,
+                "high": [0.03] * 6,
+                "observed": [0.012, -0.002, -0.02, 0.025, 0.004, 0.001],
+            }
+        )
+        return SimpleNamespace(
+            name_a=a, name_b=b, rope=0.0, prob_rope=None, datasets=table,
+            delta0=0.004, level=0.95,
+        )  # fmt: skip
+
+    start(figure_formats=())
+    fig = section._hierarchical_figure([fake("nbc", "aode"), fake("nbc", "hnb")])
+    assert all(ax.get_legend() is None for ax in fig.axes)
+    (key,) = fig.legends
+    labels = [t.get_text() for t in key.get_texts()]
+    assert labels[0] == "$\\delta_0$: posterior mean"
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = key.get_window_extent(renderer)
+    for ax in fig.axes:
+        assert box.y1 <= ax.xaxis.label.get_window_extent(renderer).y0
+    plt.close(fig)
