@@ -58,6 +58,33 @@ def _gone(process: psutil.Process) -> bool:
         return True
 
 
+def _interrupt(proc, signum, status, report, wait):
+    """``wait()``, then send ``signum`` to the running report; it must exit
+    with ``status``, print nothing and say on stderr that ``report`` was left
+    unchanged. Returns what ``wait`` returned."""
+    try:
+        waited = wait()
+        assert proc.poll() is None, "the report finished before the signal"
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=EXIT_AFTER_SIGNAL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    name = signal.Signals(signum).name
+    assert proc.returncode == status, err
+    assert out == ""
+    assert err == f"nbstats: interrupted ({name}); {report} left unchanged\n"
+    return waited
+
+
+def _assert_left_as_it_was(report, old, work, scratch):
+    """The old report as it was, nothing new beside it, no scratch files."""
+    assert report.read_bytes() == old
+    assert sorted(p.name for p in work.iterdir()) == ["scores.csv", "scores.html"]
+    assert list(scratch.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("signum", "status", "delay"),
     [
@@ -88,23 +115,14 @@ def test_a_signal_during_the_report_leaves_the_old_report(
         stderr=subprocess.PIPE,
         text=True,
     )
-    try:
+
+    def kernel_then_delay():
         kernel = _wait_for_kernel(proc)
         time.sleep(delay)
-        assert proc.poll() is None, "the report finished before the signal"
-        proc.send_signal(signum)
-        out, err = proc.communicate(timeout=EXIT_AFTER_SIGNAL)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    name = signal.Signals(signum).name
-    assert proc.returncode == status, err
-    assert out == ""
-    assert err == f"nbstats: interrupted ({name}); {report} left unchanged\n"
-    assert report.read_bytes() == old
-    assert sorted(p.name for p in work.iterdir()) == ["scores.csv", "scores.html"]
-    assert list(scratch.iterdir()) == []
+        return kernel
+
+    kernel = _interrupt(proc, signum, status, report, kernel_then_delay)
+    _assert_left_as_it_was(report, old, work, scratch)
     assert [p.name for p in runtime.rglob("kernel-*")] == []
     deadline = time.monotonic() + 5
     while not _gone(kernel) and time.monotonic() < deadline:
@@ -140,26 +158,16 @@ def test_a_signal_during_in_process_cells_leaves_the_old_report(
         [sys.executable, "-m", "nbstats.cli", "report", "scores.csv"],
         cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    try:
+
+    def into_the_cells():
         # past the imports: into the cells (Plackett-Luce, the pairs, figures)
         watched = psutil.Process(proc.pid)
         deadline = time.monotonic() + KERNEL_START
         while sum(watched.cpu_times()[:2]) < 2.0 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert proc.poll() is None, "the report finished before the signal"
-        proc.send_signal(signum)
-        out, err = proc.communicate(timeout=EXIT_AFTER_SIGNAL)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    name = signal.Signals(signum).name
-    assert proc.returncode == status, err
-    assert out == ""
-    assert err == f"nbstats: interrupted ({name}); {report} left unchanged\n"
-    assert report.read_bytes() == old
-    assert sorted(p.name for p in work.iterdir()) == ["scores.csv", "scores.html"]
-    assert list(scratch.iterdir()) == []
+
+    _interrupt(proc, signum, status, report, into_the_cells)
+    _assert_left_as_it_was(report, old, work, scratch)
 
 
 def test_an_interrupt_before_any_report_says_nothing_was_written(tmp_path):
