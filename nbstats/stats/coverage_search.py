@@ -166,16 +166,15 @@ def _greedy(missing: np.ndarray, max_drop: int) -> list[tuple[tuple[int, ...], i
     drop: list[int] = []
     rows = [((), complete_count(missing, ()))]
     for _ in range(max_drop):
+        candidates = np.flatnonzero(keep)
         held = missing[:, keep]
         open_rows = held.any(axis=1)
         complete = int((~open_rows).sum())
         # leaving out j completes the cases that miss j alone among those kept
         alone = held.sum(axis=1) == 1
         gained = np.zeros(missing.shape[1], dtype=np.int64)
-        columns = np.flatnonzero(keep)[held[alone].argmax(axis=1)]
-        np.add.at(gained, columns, 1)
+        np.add.at(gained, candidates[held[alone].argmax(axis=1)], 1)
         holes = missing[open_rows].sum(axis=0)
-        candidates = np.flatnonzero(keep)
         # most cases completed, then most holes among the open cases, then
         # the first column (lexsort: last key first)
         order = np.lexsort((candidates, -holes[candidates], -gained[candidates]))
