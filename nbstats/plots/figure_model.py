@@ -2,9 +2,12 @@
 
 A picture's geometry is computed once, in points (x to the right, y down
 from the top left corner), as :class:`Stroke` (polylines), :class:`Dot`
-(filled circles) and :class:`Text` (lines of text with an anchor); the
-renderers -- matplotlib for papers, TikZ, SVG for the dashboards -- only
-translate them. :func:`float_room` is the tallest a venue's figure may be;
+(filled circles), :class:`Text` (lines of text with an anchor),
+:class:`Rect` (filled boxes) and :class:`Area` (filled polygons), gathered in
+a :class:`Picture`; the renderers -- matplotlib for papers
+(:func:`nbstats.plots.picture_mpl.draw_picture`), SVG for the dashboards
+(:func:`nbstats.plots.picture_svg.picture_svg`), TikZ for the CD diagram --
+only translate them. :func:`float_room` is the tallest a venue's figure may be;
 :func:`nice_ticks` the ticks of a value axis, for every renderer.
 The critical-difference diagram is built of them
 (:mod:`nbstats.plots.cd_layout`).
@@ -18,12 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.plots.style import INK
+from nbstats.plots.style import INK, SHADE
 
 __all__ = [
     "FLOAT_SHARE",
     "TEXT_HEIGHTS",
+    "Area",
     "Dot",
+    "Item",
+    "Picture",
+    "Rect",
     "Stroke",
     "Text",
     "float_room",
@@ -67,6 +74,8 @@ class Stroke:
     clip: tuple[float, float] | None = None
     visible: bool = True
     ranks: tuple[float | None, ...] = ()
+    #: On and off lengths of a dashed line, in points (empty: solid).
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,7 +94,9 @@ class Text:
     """A text; ``lines`` top to bottom. ``anchor``: which end of its lines is
     at x (``start``, ``middle``, ``end``); ``valign``: which part of the block
     is at y (``top``, ``center``, ``bottom``: the first line's top, the
-    block's middle, the last line's baseline)."""
+    block's middle, the last line's baseline). ``rotation``: degrees
+    counter-clockwise about (x, y) (90 reads upwards); ``tooltip``: shown on
+    hover by the renderers that can (SVG)."""
 
     x: float
     y: float
@@ -96,6 +107,62 @@ class Text:
     valign: str = "center"
     bold: bool = False
     color: str = INK
+    rotation: float = 0.0
+    tooltip: str = ""
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A box with its top left corner at (x, y); ``edge`` the colour of its
+    outline (None: no outline), ``tooltip`` as for :class:`Text`."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    gid: str
+    fill: str = INK
+    edge: str | None = None
+    edge_width: float = 0.0
+    tooltip: str = ""
+
+
+@dataclass(frozen=True)
+class Area:
+    """A filled polygon through ``points`` (closed by the renderer), with
+    ``opacity`` from 0 (invisible) to 1."""
+
+    points: tuple[tuple[float, float], ...]
+    gid: str
+    fill: str = SHADE
+    opacity: float = 1.0
+
+
+#: One drawing primitive.
+Item = Stroke | Dot | Text | Rect | Area
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A whole picture: ``items`` in drawing order (later ones on top) on a
+    canvas of ``width`` × ``height`` points; ``alt`` says in words what it
+    shows (the SVG's title, for screen readers).
+
+    Examples
+    --------
+    >>> pic = Picture(40.0, 20.0, (Rect(0, 0, 10, 10, "cell"),), "one cell")
+    >>> [item.gid for item in pic.items_of("cell")]
+    ['cell']
+    """
+
+    width: float
+    height: float
+    items: tuple[Item, ...]
+    alt: str = ""
+
+    def items_of(self, prefix: str) -> list[Item]:
+        """The items whose ``gid`` starts with ``prefix``."""
+        return [item for item in self.items if item.gid.startswith(prefix)]
 
 
 def nice_ticks(low: float, high: float, nbins: int = 9) -> tuple[np.ndarray, int]:

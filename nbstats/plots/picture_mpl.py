@@ -1,0 +1,159 @@
+"""A :class:`~nbstats.plots.figure_model.Picture` drawn with matplotlib, for papers.
+
+The matplotlib renderer of the figure model: one axes covering the figure,
+its data coordinates the picture's points (x to the right, y down from the
+top left corner), every item an artist placed where the geometry put it and
+tagged with the item's ``gid`` (``artist.get_gid()``), so a figure is
+searched the way its SVG is. Nothing is laid out here: the geometry was
+measured, in the font the figure is set in, when the picture was made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbstats.plots.figure_model import Area, Dot, Item, Picture, Rect, Stroke, Text
+
+__all__ = ["draw_picture"]
+
+_HA = {"start": "left", "middle": "center", "end": "right"}
+
+
+def draw_picture(picture: Picture, ax: Any = None) -> Any:
+    """Draw ``picture`` in ``ax`` (None: a new figure exactly its size);
+    returns the axes.
+
+    Examples
+    --------
+    >>> from nbstats.plots.figure_model import Picture, Rect, Text
+    >>> pic = Picture(72.0, 36.0, (Rect(4, 4, 20, 20, "cell", fill="#0072B2"),
+    ...                            Text(30, 14, ("a vs b",), 8.0, "label")))
+    >>> ax = draw_picture(pic)
+    >>> ax.figure.get_size_inches().tolist()
+    [1.0, 0.5]
+    >>> [a.get_gid() for a in ax.get_children() if a.get_gid()]
+    ['cell', 'label']
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(picture.width / 72, picture.height / 72))
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_xlim(0.0, picture.width)
+    ax.set_ylim(picture.height, 0.0)
+    ax.set_axis_off()
+    for order, item in enumerate(picture.items):
+        _draw_item(ax, item, 1.0 + order / max(len(picture.items), 1))
+    return ax
+
+
+def _draw_item(ax: Any, item: Item, zorder: float) -> None:
+    if isinstance(item, Stroke):
+        _stroke(ax, item, zorder)
+    elif isinstance(item, Text):
+        _text(ax, item, zorder)
+    elif isinstance(item, Rect):
+        from matplotlib.patches import Rectangle
+
+        ax.add_patch(
+            Rectangle(
+                (item.x, item.y),
+                item.width,
+                item.height,
+                facecolor=item.fill,
+                edgecolor=item.edge if item.edge is not None else "none",
+                linewidth=item.edge_width,
+                clip_on=False,
+                zorder=zorder,
+                gid=item.gid,
+            )
+        )
+    elif isinstance(item, Dot):
+        from matplotlib.lines import Line2D
+
+        ax.add_line(
+            Line2D(
+                [item.x],
+                [item.y],
+                linestyle="none",
+                marker="o",
+                markersize=item.size,
+                markerfacecolor=item.color,
+                markeredgewidth=0.0,
+                clip_on=False,
+                zorder=zorder,
+                gid=item.gid,
+            )
+        )
+    elif isinstance(item, Area):
+        from matplotlib.patches import Polygon
+
+        ax.add_patch(
+            Polygon(
+                list(item.points),
+                closed=True,
+                facecolor=item.fill,
+                edgecolor="none",
+                alpha=item.opacity,
+                clip_on=False,
+                zorder=zorder,
+                gid=item.gid,
+            )
+        )
+    else:
+        raise TypeError(f"a picture cannot hold {type(item).__name__} items.")
+
+
+def _stroke(ax: Any, stroke: Stroke, zorder: float) -> None:
+    import matplotlib as mpl
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    line = Line2D(
+        [x for x, _ in stroke.points],
+        [y for _, y in stroke.points],
+        color=stroke.color,
+        linewidth=stroke.width,
+        solid_capstyle=stroke.cap,
+        dash_capstyle=stroke.cap,
+        clip_on=False,
+        zorder=zorder,
+        gid=stroke.gid,
+        visible=stroke.visible,
+    )
+    if stroke.dash:
+        # matplotlib scales dash patterns by the line width when asked to;
+        # the model's lengths are in points, so undo that scaling
+        scale = stroke.width if mpl.rcParams["lines.scale_dashes"] else 1.0
+        line.set_dashes([d / max(scale, 1e-9) for d in stroke.dash])
+    ax.add_line(line)
+    if stroke.clip is not None:
+        lo, hi = stroke.clip
+        box = Rectangle((lo, 0.0), hi - lo, ax.get_ylim()[0], transform=ax.transData)
+        line.set_clip_path(box)
+        line.set_clip_on(True)
+
+
+def _text(ax: Any, text: Text, zorder: float) -> None:
+    one_line = len(text.lines) == 1
+    va = {
+        "center": "center_baseline" if one_line else "center",
+        "top": "top",
+        "bottom": "baseline",  # the last line's baseline
+    }[text.valign]
+    ax.text(
+        text.x,
+        text.y,
+        "\n".join(text.lines),
+        ha=_HA[text.anchor],
+        va=va,
+        multialignment=_HA[text.anchor],
+        rotation=text.rotation,
+        rotation_mode="anchor",
+        fontsize=text.size,
+        fontweight="bold" if text.bold else "normal",
+        color=text.color,
+        clip_on=False,
+        zorder=zorder,
+        gid=text.gid,
+    )
