@@ -130,11 +130,20 @@ def legend(ax: Any, own: bool, **kwargs: Any) -> Any:
 
 
 def legend_texts(ax: Any) -> list[str]:
-    """The legend entries of a plot drawn here (inside or below the Axes)."""
+    """The legend entries of a plot drawn here (inside or below the Axes; or
+    a picture's, whose texts have gids ``legend-text-<i>``)."""
     legends = [ax.get_legend()]
     if not legends[0]:
         legends = [leg for leg in ax.figure.legends if leg.axes is None]
-    return [text.get_text() for leg in legends if leg for text in leg.get_texts()]
+    found = [text.get_text() for leg in legends if leg for text in leg.get_texts()]
+    if not found:
+        drawn = {
+            int(gid.rsplit("-", 1)[1]): text.get_text()
+            for text in ax.texts
+            if (gid := text.get_gid() or "").startswith("legend-text-")
+        }
+        found = [drawn[k] for k in sorted(drawn)]
+    return found
 
 
 def fit_texts(ax: Any, own: bool) -> None:

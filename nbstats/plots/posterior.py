@@ -21,29 +21,41 @@ Axes. Artists carry gids (``"posterior-lower"``, ``"beyond-half"``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from nbstats.plots._common import (
-    fit_texts,
     format_probability,
-    legend,
     probability_relation,
     quiet,
     require,
     threshold_line,
 )
+from nbstats.plots.chart_layout import (
+    DASHED,
+    DOTTED,
+    PAPER,
+    ChartStyle,
+    Frame,
+    Key,
+    chart,
+    curve_points,
+    paper_points,
+    point_mass,
+    under,
+)
 from nbstats.plots.density import (
     _check_bins,
-    _draw_point_mass,
     _histogram_density,
     _right_of_half,
     _view_limits,
     reflected_kde,
 )
-from nbstats.plots.figure_model import nice_ticks
+from nbstats.plots.figure_model import Area, Picture, Stroke, nice_ticks
 from nbstats.plots.friedman import friedman_posterior
+from nbstats.plots.picture_mpl import draw_picture
 from nbstats.plots.rope import rope_probabilities
 from nbstats.plots.sign import sign_posterior
 from nbstats.plots.style import (
@@ -52,22 +64,26 @@ from nbstats.plots.style import (
     MUTED,
     SECOND,
     SHADE,
+    figure_width,
     literal,
-    new_axes,
     paper_style,
     titles_shown,
 )
 
 __all__ = [
+    "SignrankLayout",
     "SignrankPicture",
     "friedman_posterior",
     "reflected_kde",
     "rope_probabilities",
     "sign_posterior",
+    "signrank_layout",
     "signrank_picture",
     "signrank_posterior",
 ]
 
+#: The curves' line styles as dash patterns in points.
+_DASH = {"-": (), "--": DASHED}
 #: θ within this distance of ½ counts as ½ (as in nbstats.stats.bayes.signrank).
 _HALF_TOLERANCE = 1e-12
 
@@ -109,6 +125,11 @@ def signrank_posterior(
     Returns
     -------
     matplotlib.axes.Axes
+        The picture of :func:`signrank_layout` (the Bayesian dashboard's
+        geometry too), drawn by
+        :func:`~nbstats.plots.picture_mpl.draw_picture`: data coordinates
+        are points, every artist carries its item's gid. On a given ``ax``
+        the picture is laid out at that axes' size, legend included.
 
     Notes
     -----
@@ -128,7 +149,7 @@ def signrank_posterior(
     >>> uci = nbstats.datasets.load("uci_accuracy")
     >>> res = nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
     >>> ax = signrank_posterior(res)
-    >>> [line.get_gid() for line in ax.lines[:2]]
+    >>> [line.get_gid() for line in ax.lines if line.get_gid().startswith("post")]
     ['posterior-lower', 'posterior-upper']
     >>> from nbstats.plots import legend_texts
     >>> legend_texts(ax)[2]
@@ -138,12 +159,22 @@ def signrank_posterior(
     """
     require(result, ("signrank",), "signrank_posterior")
     picture = signrank_picture(result, _check_bins(bins), show_threshold)
-    own = ax is None
     with paper_style():
-        _, ax = new_axes(ax, width=width, aspect=0.95 if picture.idp else 0.85)
-        _draw_signrank(ax, picture)
-        legend(ax, own)
-        fit_texts(ax, own)
+        if ax is None:
+            geometry = signrank_layout(
+                picture, paper_points(figure_width(width)), titles=titles_shown()
+            )
+            ax = draw_picture(geometry.picture)
+        else:  # laid out at the size of the given axes
+            box = ax.get_position()
+            size = ax.figure.get_size_inches() * 72
+            geometry = signrank_layout(
+                picture,
+                box.width * size[0],
+                height=box.height * size[1],
+                titles=titles_shown(),
+            )
+            draw_picture(geometry.picture, ax)
     return quiet(ax)
 
 
@@ -160,10 +191,10 @@ class _Curve(NamedTuple):
 
 
 class SignrankPicture(NamedTuple):
-    """What :func:`signrank_posterior` draws, computed before any artist.
-
-    The Bayesian dashboard writes the same picture as SVG without matplotlib
-    (:mod:`nbstats.widgets.posterior_svg`).
+    """What :func:`signrank_posterior` shows (curves, limits, texts), before
+    any layout: :func:`signrank_layout` places it at a width, for the paper
+    (matplotlib) and the Bayesian dashboard (SVG,
+    :mod:`nbstats.widgets.posterior_svg`) alike.
     """
 
     idp: bool
@@ -299,53 +330,108 @@ def signrank_picture(
     )
 
 
-def _draw_signrank(ax: Any, picture: SignrankPicture) -> None:
-    """Draw a picture of :func:`signrank_picture` (no legend) on ``ax``."""
+@dataclass(frozen=True)
+class SignrankLayout:
+    """The geometry of a signed-rank posterior: the :class:`Picture` both
+    renderers draw, its plot box (data to points) and its legend's texts."""
+
+    picture: Picture
+    frame: Frame
+    legend: tuple[str, ...]
+
+
+def signrank_layout(
+    picture: SignrankPicture,
+    width: float,
+    *,
+    style: ChartStyle = PAPER,
+    height: float | None = None,
+    titles: bool = True,
+    alt: str = "",
+) -> SignrankLayout:
+    """Lay out a :func:`signrank_picture` ``width`` points wide, in the font
+    of the current :func:`~nbstats.plots.style.paper_style`.
+
+    ``height``: the whole picture's height (a given axes'), else the box is
+    as tall as the style asks. ``titles``: draw the title (a report captions
+    the figure instead). The picture's items, by gid: ``beyond-half`` (the
+    area right of ½ under the first curve), ``half``, the curves
+    (``posterior``, or ``posterior-lower`` and ``posterior-upper``; a point
+    mass as ``<curve>-point-mass`` and ``<curve>-arrow``), ``spines``,
+    ``xtick-<k>``, ``ytick-<k>``, ``credible-interval``, the texts
+    ``xtick-label-<k>``, ``ytick-label-<k>``, ``ylabel``, ``xlabel``,
+    ``title``, and the legend's ``legend-key-<i>`` and ``legend-text-<i>``.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.style import paper_style
+    >>> uci = nbstats.datasets.load("uci_accuracy")
+    >>> res = nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
+    >>> with paper_style():
+    ...     geometry = signrank_layout(signrank_picture(res, None, True), 238.0)
+    >>> geometry.legend[2]
+    'P(θ > ½): lower 0.734 / upper 0.814'
+    """
+    densities = [c.xy for c in picture.curves if c.xy is not None]
+    top = max((float(np.max(xy[1])) for xy in densities), default=0.0)
+    entries = []
     for curve in picture.curves:
+        label = curve.label
         if curve.xy is None:
-            _draw_point_mass(
-                ax,
-                curve.point,
-                gid=curve.gid,
-                color=curve.color,
-                linestyle=curve.linestyle,
-                label=f"{curve.label}: every draw at {curve.point:.3g}",
+            label = f"{label}: every draw at {curve.point:.3g}"
+        entries.append((label, Key("line", curve.color, dash=_DASH[curve.linestyle])))
+    entries.append((picture.shade_label, Key("patch", SHADE)))
+    entries.append((picture.interval_label, Key("line", INK, width=3.0)))
+    frame_chart = chart(
+        width,
+        xlim=picture.xlim,
+        ylim=(0.0, 1.05 * top if top > 0 else 1.0) if densities else None,
+        xlabel=picture.xlabel,
+        ylabel="posterior density" if densities else "point mass (no density)",
+        title=picture.title.split("\n") if titles else (),
+        legend=entries,
+        style=style,
+        height=height,
+        x_ticks=picture.xticks,
+    )
+    frame = frame_chart.frame
+    items: list[Any] = []
+    if picture.shade[0].size > 1:
+        shade = curve_points(*picture.shade, frame)
+        if len(shade) > 1 and shade[-1][0] > shade[0][0]:
+            items.append(Area(under(shade, frame), "beyond-half", fill=SHADE))
+    low, high = frame.xlim
+    if low <= 0.5 <= high:
+        half = float(frame.x(0.5))
+        items.append(
+            Stroke(
+                ((half, frame.top), (half, frame.bottom)),
+                0.8,
+                "half",
+                color=MUTED,
+                dash=tuple(0.8 * d for d in DOTTED),
             )
+        )
+    for curve in picture.curves:
+        dash = _DASH[curve.linestyle]
+        if curve.xy is None:
+            items += point_mass(curve.point, frame, curve.gid, curve.color, dash)
         else:
-            ax.plot(
-                *curve.xy,
-                color=curve.color,
-                linestyle=curve.linestyle,
-                gid=curve.gid,
-                label=curve.label,
-                zorder=3,
-            )
-    ax.fill_between(
-        *picture.shade,
-        color=SHADE,
-        linewidth=0,
-        gid="beyond-half",
-        label=picture.shade_label,
-        zorder=1,
+            points = curve_points(*curve.xy, frame)
+            items.append(Stroke(points, 1.0, curve.gid, color=curve.color, dash=dash))
+    items += frame_chart.axes
+    ends = frame.x(np.clip(picture.interval, low, high)).tolist()
+    items.append(
+        Stroke(
+            ((ends[0], frame.bottom), (ends[1], frame.bottom)),
+            3.0,
+            "credible-interval",
+        )
     )
-    ax.axvline(0.5, color=MUTED, linestyle=":", linewidth=0.8, gid="half", zorder=2)
-    ax.plot(
-        picture.interval,
-        [0.0, 0.0],
-        color=INK,
-        linewidth=3,
-        solid_capstyle="butt",
-        clip_on=False,
-        gid="credible-interval",
-        label=picture.interval_label,
-        zorder=4,
+    items += frame_chart.texts
+    return SignrankLayout(
+        Picture(width, frame_chart.height, tuple(items), alt),
+        frame,
+        frame_chart.legend,
     )
-    ax.set_xlim(*picture.xlim)
-    ticks, digits = picture.xticks
-    if len(ticks):  # the SVG's ticks, labelled alike
-        ax.set_xticks(ticks, [f"{t:.{digits}f}" for t in ticks])
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel(picture.xlabel)
-    ax.set_ylabel("posterior density")
-    if titles_shown():  # a report's caption says it instead
-        ax.set_title(picture.title)

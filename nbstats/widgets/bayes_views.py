@@ -380,8 +380,9 @@ class PosteriorPlot:
 
     The picture (curves, limits, texts) is computed as for matplotlib, reusing
     the density of unchanged draws (a new threshold only changes the texts),
-    and written as SVG by :mod:`nbstats.widgets.posterior_svg` in about a
-    millisecond: matplotlib spent about 30 ms per redraw laying out text. The
+    laid out once (:func:`nbstats.plots.posterior.signrank_layout`, the
+    paper figure's geometry) and written as SVG by
+    :mod:`nbstats.widgets.posterior_svg`, without matplotlib's drawing. The
     SVG depends only on the result (``fresh=True`` ignores the cached
     density; tested to give the same SVG).
     """

@@ -1,19 +1,15 @@
-"""The Bayesian dashboard's posterior plot, written as SVG without matplotlib.
+"""The Bayesian dashboard's posterior plot as SVG.
 
-:func:`signrank_svg` draws what :func:`nbstats.plots.posterior.signrank_picture`
-computed (the picture :func:`nbstats.plots.signrank_posterior` draws with
-matplotlib): the density curve(s) of θ, the shaded area beyond ½, the ½ line,
-the credible interval, a legend with the probabilities, axis labels, ticks and
-a title, in the paper style's fonts and colours (:mod:`nbstats.plots.style`).
-Here the layout is fixed: the axes never move between redraws, and the
-legend sits below the x label in two columns (it hides no curve and does not
-jump while a slider moves). Text widths are DejaVu Sans's advances read from
-the font file (:func:`text_width`), used only to lay out the legend and the
-y label, and to shrink a line too long for the figure.
-
-Every text is escaped (algorithm names may hold ``<&>"'``), the SVG carries a
-``<title>`` and a ``<desc>`` for screen readers, and it uses no ``id``, so
-several plots can share a page.
+:func:`signrank_svg` writes the picture of
+:func:`nbstats.plots.posterior.signrank_layout` -- the geometry
+:func:`nbstats.plots.signrank_posterior` draws with matplotlib -- through
+the figure model's SVG renderer (:func:`nbstats.plots.picture_svg.picture_svg`),
+laid out at the dashboard's width in its style
+(:data:`nbstats.plots.chart_layout.DASHBOARD`: the axes stay in place
+between redraws, the legend below them). The hand-written helpers below it
+(:func:`axes_svg`, the geometry constants) serve the fold dashboard's
+pictures (:mod:`nbstats.widgets.folds_svg`); :func:`text_width` is DejaVu
+Sans's advances read from the font file.
 """
 
 from __future__ import annotations
@@ -27,7 +23,7 @@ import numpy as np
 
 from nbstats.plots.figure_model import nice_ticks
 from nbstats.plots.labels import advance_width
-from nbstats.plots.style import INK, MUTED, PAPER_RC, SHADE
+from nbstats.plots.style import INK, PAPER_RC
 
 __all__ = ["axes_svg", "nice_ticks", "signrank_svg", "text_width"]
 
@@ -186,164 +182,29 @@ def axes_svg(
 def signrank_svg(picture: Any, alt: str) -> str:
     """SVG of a :func:`~nbstats.plots.posterior.signrank_picture`.
 
-    ``alt`` becomes the SVG's ``<title>`` (its accessible name); the
-    ``<desc>`` repeats the title and legend texts.
+    The geometry is the paper figure's
+    (:func:`~nbstats.plots.posterior.signrank_layout`), laid out in DejaVu
+    Sans at the dashboard's width and style
+    (:data:`~nbstats.plots.chart_layout.DASHBOARD`: the axes stay in place
+    between redraws, the legend below them), written by
+    :func:`~nbstats.plots.picture_svg.picture_svg`. ``alt`` becomes the
+    SVG's ``<title>`` (its accessible name).
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.posterior import signrank_picture
+    >>> uci = nbstats.datasets.load("uci_accuracy")
+    >>> res = nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
+    >>> svg = signrank_svg(signrank_picture(res, None, True), "nbc vs j48")
+    >>> 'data-role="posterior-lower"' in svg and "upper 0.814" in svg
+    True
     """
-    x_low, x_high = picture.xlim
-    densities = [c.xy for c in picture.curves if c.xy is not None]
-    top = max((float(np.max(xy[1])) for xy in densities), default=0.0)
-    y_top = 1.05 * top if top > 0 else 1.0
-    sx = (RIGHT - LEFT) / (x_high - x_low)
-    sy = (BOTTOM - TOP) / y_top
+    from nbstats.plots.chart_layout import DASHBOARD
+    from nbstats.plots.picture_svg import picture_svg
+    from nbstats.plots.posterior import signrank_layout
+    from nbstats.plots.style import paper_style
 
-    def px(x):
-        return LEFT + (np.asarray(x, dtype=float) - x_low) * sx
-
-    def py(y):
-        return BOTTOM - np.asarray(y, dtype=float) * sy
-
-    limit = int(MAX_POINTS_PER_PT * (RIGHT - LEFT))
-    out = [f'<g font-family="{FONT}" fill="{INK}" stroke-linejoin="round">']
-
-    # shaded area beyond ½ (under the first curve), then the ½ line
-    if picture.shade[0].size > 1:
-        xs, ys = _thin(*_inside(*picture.shade, x_low, x_high), limit)
-        if xs.size > 1:
-            shade_px = (px(xs), py(ys))
-            base = f"{BOTTOM:.2f}"
-            out.append(
-                f'<path d="M{shade_px[0][0]:.2f},{base} '
-                f'{_points(*shade_px)} {shade_px[0][-1]:.2f},{base}Z" '
-                f'fill="{SHADE}" stroke="none"/>'
-            )
-    if x_low <= 0.5 <= x_high:
-        half = float(px(0.5))
-        out.append(_line(half, TOP, half, BOTTOM, MUTED, 0.8, _dash(":", 0.8)))
-
-    # the curves, or a stem with an arrow head for all mass at one θ
-    for curve in picture.curves:
-        dash = _dash(curve.linestyle)
-        if curve.xy is not None:
-            xs, ys = _thin(*_inside(*curve.xy, x_low, x_high), limit)
-            out.append(
-                f'<path d="M{_points(px(xs), py(ys))}" fill="none" '
-                f'stroke="{curve.color}" stroke-width="1"{dash}/>'
-            )
-        else:
-            at = float(px(curve.point))
-            tip = BOTTOM - 0.88 * (BOTTOM - TOP)
-            out.append(_line(at, BOTTOM, at, tip, curve.color, 1.4, dash))
-            out.append(
-                f'<path d="M{at - 2.9:.2f},{tip + 2.5:.2f} {at:.2f},{tip - 2.5:.2f} '
-                f'{at + 2.9:.2f},{tip + 2.5:.2f}Z" fill="{curve.color}"/>'
-            )
-
-    # axes: left and bottom spines, ticks and their labels
-    axes, label_y, y_labels_left = axes_svg(
-        x_low, x_high, y_top if densities else None, px, x_ticks=picture.xticks
-    )
-    out.extend(axes)
-
-    # the credible interval: a thick bar on the baseline, over the spine
-    low, high = (float(v) for v in px(np.clip(picture.interval, x_low, x_high)))
-    out.append(_line(low, BOTTOM, high, BOTTOM, INK, 3, ' stroke-linecap="butt"'))
-
-    # axis labels and title
-    xlabel_y = label_y + 0.24 * TICK_SIZE + 3.5 + ASCENT * LABEL_SIZE
-    centre = (LEFT + RIGHT) / 2
-    room = 2 * (WIDTH - 4 - centre)  # a line centred on the axes, in the figure
-    out.append(
-        f'<text x="{centre:.2f}" y="{xlabel_y:.2f}" text-anchor="middle" '
-        f"{_fitted(picture.xlabel, LABEL_SIZE, room)}>"
-        f"{_text(picture.xlabel)}</text>"
-    )
-    ylabel = "posterior density" if densities else "point mass (no density)"
-    ylabel_x = y_labels_left - 4
-    out.append(
-        f'<text transform="translate({ylabel_x:.2f},{(TOP + BOTTOM) / 2:.2f}) '
-        f'rotate(-90)" text-anchor="middle" font-size="{LABEL_SIZE:g}">'
-        f"{ylabel}</text>"
-    )
-    title = picture.title.split("\n")
-    for k, line in enumerate(title):
-        y = TOP - TITLE_PAD - (len(title) - 1 - k) * LINE_STEP * TITLE_SIZE
-        out.append(
-            f'<text x="{centre:.2f}" y="{y:.2f}" text-anchor="middle" '
-            f"{_fitted(line, TITLE_SIZE, room)}>{_text(line)}</text>"
-        )
-
-    legend, bottom = _legend(picture, xlabel_y + 0.24 * LABEL_SIZE + 8.0)
-    out.extend(legend)
-    out.append("</g></svg>")
-    height = math.ceil(bottom + 0.3 * LEGEND_SIZE + 4.0)
-    desc = "; ".join([*picture.title.split("\n"), *_legend_entries(picture, False)])
-    head = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
-        f'width="{WIDTH:g}pt" height="{height:g}pt" '
-        f'viewBox="0 0 {WIDTH:g} {height:g}" role="img">',
-        f"<title>{_text(alt)}</title>",
-        f"<desc>{_text(desc)}</desc>",
-        f'<rect width="{WIDTH:g}" height="{height:g}" fill="#ffffff"/>',
-    ]
-    return "\n".join(head + out)
-
-
-def _legend_entries(picture: Any, handles: bool):
-    """Legend texts (and, with ``handles``, what their keys look like)."""
-    entries = []
-    for curve in picture.curves:
-        label = curve.label
-        if curve.xy is None:
-            label = f"{label}: every draw at {curve.point:.3g}"
-        entries.append((label, ("line", curve.color, curve.linestyle, 1.0)))
-    entries.append((picture.shade_label, ("patch", SHADE, "-", 0.0)))
-    entries.append((picture.interval_label, ("line", INK, "-", 3.0)))
-    return entries if handles else [text for text, _ in entries]
-
-
-def _legend(picture: Any, top: float) -> tuple[list[str], float]:
-    """The legend below the axes, its first row at ``top``; and its bottom.
-
-    Two entries a row (the curves' keys, then the probability and the
-    interval) when they fit across the figure, else one.
-    """
-    entries = _legend_entries(picture, True)
-    size = LEGEND_SIZE
-    key = (HANDLE_LENGTH + HANDLE_PAD) * size
-    widths = [key + text_width(text.replace(r"\$", "$"), size) for text, _ in entries]
-    gap = 2.0 * size
-    columns = 2
-    column_widths = [max(widths[0::2]), max(widths[1::2])]
-    total = sum(column_widths) + gap
-    if total > WIDTH - 8:
-        columns, column_widths, total = 1, [max(widths)], max(widths)
-    # centred under the axes, but never past the figure's right edge
-    x0 = max(4.0, min((LEFT + RIGHT - total) / 2, WIDTH - 4.0 - total))
-    lefts = [x0, x0 + column_widths[0] + gap]
-    out = [f'<g font-size="{size:g}">']
-    for k, (text, (kind, color, linestyle, linewidth)) in enumerate(entries):
-        row, column = divmod(k, columns)
-        middle = top + row * ROW * size
-        key_x = lefts[column]
-        if kind == "patch":
-            out.append(
-                f'<rect x="{key_x:.2f}" y="{middle - 0.35 * size:.2f}" '
-                f'width="{HANDLE_LENGTH * size:.2f}" height="{0.7 * size:.2f}" '
-                f'fill="{color}"/>'
-            )
-        else:
-            end = key_x + HANDLE_LENGTH * size
-            dash = _dash(linestyle) + ' stroke-linecap="butt"'
-            out.append(_line(key_x, middle, end, middle, color, linewidth, dash))
-        # room to the next column or the figure's edge: squeeze what the
-        # width table underestimates rather than cut it off
-        right = lefts[column + 1] - gap if column + 1 < columns else WIDTH - 4.0
-        fit = _fitted(text.replace(r"\$", "$"), size, right - key_x - key)
-        fit = "" if fit == f'font-size="{size:g}"' else f" {fit}"
-        out.append(
-            f'<text x="{key_x + key:.2f}" y="{middle + 0.36 * size:.2f}"{fit}>'
-            f"{_text(text)}</text>"
-        )
-    out.append("</g>")
-    rows = -(-len(entries) // columns)
-    return out, top + (rows - 1) * ROW * size + 0.6 * size
+    with paper_style():
+        geometry = signrank_layout(picture, WIDTH, style=DASHBOARD, alt=alt)
+    return picture_svg(geometry.picture)

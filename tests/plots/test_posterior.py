@@ -14,21 +14,21 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from matplotlib.collections import PolyCollection
 from matplotlib.lines import Line2D
-from plot_helpers import NASTY, by_gid, gids, has_region_samples
+from matplotlib.patches import Polygon
+from plot_helpers import NASTY, by_gid, gids, has_region_samples, picture_axes, text_of
 
 import nbstats
 from nbstats.plots._common import (
     format_probability,
     legend_texts,
-    probability_relation,
 )
 from nbstats.plots.friedman import friedman_posterior
 from nbstats.plots.posterior import signrank_posterior
 from nbstats.plots.rope import rope_probabilities
 from nbstats.plots.sign import sign_posterior
 from nbstats.plots.style import WIDTHS
+from nbstats.results.number_policy import format_number, format_relation
 
 
 @pytest.fixture(autouse=True)
@@ -40,67 +40,109 @@ def _close_figures():
 # ------------------------------------------------------------ signed-rank
 
 
+def _curve(ax, gid):
+    """A drawn curve mapped back to data by the axes its ticks show."""
+    to_x, to_y = picture_axes(ax)
+    points = by_gid(ax, gid, Line2D).get_xydata()
+    return to_x(points[:, 0]), to_y(points[:, 1])
+
+
+def _view(ax):
+    """The x range the box shows: the bottom spine's ends, in data."""
+    to_x, _ = picture_axes(ax)
+    spine = by_gid(ax, "spines", Line2D).get_xydata()
+    return float(to_x(spine[:, 0].min())), float(to_x(spine[:, 0].max()))
+
+
 def test_signrank_idp_draws_lower_and_upper_curves(idp):
     ax = signrank_posterior(idp)
+    low, high = _view(ax)
+    curves = {}
+    for gid, samples in (
+        ("posterior-lower", idp.samples_lower),
+        ("posterior-upper", idp.samples_upper),
+    ):
+        x, y = _curve(ax, gid)
+        curves[gid] = (x, y)
+        # the curve spans the view, cut at its ends
+        assert x[0] == pytest.approx(low, abs=1e-6)
+        assert x[-1] == pytest.approx(high, abs=1e-6)
+        assert np.all(np.diff(x) > 0) and np.all(y >= -1e-6)
+        # a density: the view holds all but a sliver of its mass
+        assert np.trapezoid(y, x) == pytest.approx(1.0, abs=3e-3)
+        # its mean is the draws' mean
+        assert np.trapezoid(x * y, x) == pytest.approx(np.mean(samples), abs=3e-3)
+    # the upper posterior lies to the right of the lower one
+    mean = [np.trapezoid(x * y, x) for x, y in curves.values()]
+    assert mean[0] < mean[1]
     lower = by_gid(ax, "posterior-lower", Line2D)
     upper = by_gid(ax, "posterior-upper", Line2D)
-    for line, samples in ((lower, idp.samples_lower), (upper, idp.samples_upper)):
-        x, y = line.get_xdata(), line.get_ydata()
-        assert x[0] == 0 and x[-1] == 1 and np.all(np.diff(x) > 0)
-        assert np.all(y >= 0)
-        # a density over [0, 1], from the drawn line's own data
-        assert np.trapezoid(y, x) == pytest.approx(1.0, abs=2e-3)
-        # its mean is the draws' mean
-        assert np.trapezoid(x * y, x) == pytest.approx(np.mean(samples), abs=2e-3)
-    # the upper posterior lies to the right of the lower one
-    mean = [
-        np.trapezoid(ln.get_xdata() * ln.get_ydata(), ln.get_xdata())
-        for ln in (lower, upper)
-    ]
-    assert mean[0] < mean[1]
     assert upper.get_linestyle() != lower.get_linestyle()  # apart in greyscale too
+
+
+def test_signrank_curve_is_an_independent_density(idp):
+    """Each drawn point is the density at its θ: a reflected Gaussian kernel
+    sum over the draws (Scott's bandwidth), evaluated directly, mapped to
+    points by the affine map the ticks show."""
+    ax = signrank_posterior(idp)
+    x, y = _curve(ax, "posterior-lower")
+    draws = idp.samples_lower[::10]
+    h = np.std(idp.samples_lower, ddof=1) * idp.samples_lower.size ** (-1 / 5)
+    at = x[:: max(1, x.size // 60)]
+
+    def kernel(u):
+        return np.exp(-0.5 * ((at[:, None] - u[None, :]) / h) ** 2).sum(axis=1)
+
+    direct = (kernel(draws) + kernel(-draws) + kernel(2 - draws)) / (
+        draws.size * h * np.sqrt(2 * np.pi)
+    )
+    drawn = y[:: max(1, x.size // 60)]
+    # a tenth of the draws: within a few percent of the peak
+    np.testing.assert_allclose(drawn, direct, atol=0.04 * direct.max())
 
 
 def test_signrank_shaded_area_is_beyond_half_under_the_lower_curve(idp):
     ax = signrank_posterior(idp)
-    shade = by_gid(ax, "beyond-half", PolyCollection)
-    vertices = np.concatenate([p.vertices for p in shade.get_paths()])
-    assert vertices[:, 0].min() == 0.5
-    assert np.all(vertices[:, 0] >= 0.5)
+    to_x, to_y = picture_axes(ax)
+    shade = by_gid(ax, "beyond-half", Polygon).get_xy()
+    sx, sy = to_x(shade[:, 0]), to_y(shade[:, 1])
+    assert sx.min() == pytest.approx(0.5, abs=1e-9)
+    assert np.all(sx >= 0.5 - 1e-9)
     # its top edge is the lower curve, and its area P(θ > ½) under that curve
-    lower = by_gid(ax, "posterior-lower", Line2D)
-    x, y = lower.get_xdata(), lower.get_ydata()
+    x, y = _curve(ax, "posterior-lower")
+    assert np.all(sy <= np.interp(sx, x, y) + 1e-6)
     right = x >= 0.5
-    top = np.interp(vertices[:, 0], x, y)
-    assert np.all(vertices[:, 1] <= top + 1e-9)
     area = np.trapezoid(y[right], x[right])
     assert area == pytest.approx(idp.prob_lower, abs=0.01)
-    # the printed probabilities are the result's
+    # the printed probabilities are the result's, as the number policy writes them
     expected = (
-        f"P(θ > ½): lower {format_probability(idp.prob_lower)} / "
-        f"upper {format_probability(idp.prob_upper)}"
+        f"P(θ > ½): lower {format_number(idp.prob_lower, 'probability')} / "
+        f"upper {format_number(idp.prob_upper, 'probability')}"
     )
-    assert shade.get_label() == expected
     assert expected in legend_texts(ax)
     assert re.fullmatch(r"P\(θ > ½\): lower 0\.\d{3} / upper 0\.\d{3}", expected)
 
 
 def test_signrank_half_line_interval_and_decision(idp):
     ax = signrank_posterior(idp)
+    to_x, _ = picture_axes(ax)
     half = by_gid(ax, "half", Line2D)
-    assert list(half.get_xdata()) == [0.5, 0.5]
+    assert to_x(half.get_xdata()) == pytest.approx([0.5, 0.5])
     interval = by_gid(ax, "credible-interval", Line2D)
-    assert tuple(interval.get_xdata()) == pytest.approx(idp.credible_interval)
-    assert "95% credible interval" in interval.get_label()
-    title = ax.get_title()
+    assert tuple(to_x(interval.get_xdata())) == pytest.approx(
+        idp.credible_interval, abs=1e-6
+    )
+    assert any("95% credible interval" in text for text in legend_texts(ax))
+    title = text_of(ax, "title")
     assert "nbc vs j48" in title
     assert idp.decision == "undecided"  # P(j48 better) 0.73 to 0.81: below 0.95
     assert "threshold 0.95 → undecided: neither j48 nor nbc reaches the threshold" in (
-        title.replace("\n", " ")
+        title
     )
-    assert "threshold" not in signrank_posterior(idp, show_threshold=False).get_title()
+    bare = signrank_posterior(idp, show_threshold=False)
+    assert "threshold" not in text_of(bare, "title")
     # the view holds ½, the interval and the visible mass
-    low, high = ax.get_xlim()
+    low, high = _view(ax)
     assert low <= min(0.5, idp.credible_interval[0])
     assert high >= idp.credible_interval[1]
 
@@ -108,34 +150,38 @@ def test_signrank_half_line_interval_and_decision(idp):
 def test_signrank_indeterminate_decision_is_shown(uci):
     res = nbstats.bayes_signrank(uci["nbc"], uci["j48"], threshold=0.8, random_state=0)
     assert res.decision == "indeterminate"
-    assert "threshold 0.8 → indeterminate" in signrank_posterior(res).get_title()
+    assert "threshold 0.8 → indeterminate" in text_of(signrank_posterior(res), "title")
 
 
 def test_signrank_single_posterior_prints_prob_right(bb):
     ax = signrank_posterior(bb)
-    line = by_gid(ax, "posterior", Line2D)
+    x, y = _curve(ax, "posterior")
     assert "posterior-lower" not in gids(ax)
-    assert np.trapezoid(line.get_ydata(), line.get_xdata()) == pytest.approx(
-        1, abs=2e-3
-    )
-    label = by_gid(ax, "beyond-half", PolyCollection).get_label()
-    assert label == f"P(θ > ½) {probability_relation(bb.prob_right)}"
+    assert np.trapezoid(y, x) == pytest.approx(1, abs=3e-3)
+    relation = format_relation(bb.prob_right, "probability")
+    assert f"P(θ > ½) {relation}" in legend_texts(ax)
     assert bb.decision == "b"
-    assert "threshold 0.95 → aode better than nbc" in ax.get_title()
+    assert "threshold 0.95 → aode better than nbc" in text_of(ax, "title")
 
 
 def test_signrank_histogram_density(bb):
     ax = signrank_posterior(bb, bins=40)
-    line = by_gid(ax, "posterior", Line2D)
-    x, y = line.get_xdata(), line.get_ydata()
+    x, y = _curve(ax, "posterior")
     density, edges = np.histogram(bb.samples, bins=40, range=(0, 1), density=True)
-    assert np.array_equal(np.unique(x), edges)
-    assert np.array_equal(y[::2], density)
-    assert np.trapezoid(y, x) == pytest.approx(1.0, abs=1e-12)
+    low, high = _view(ax)
+    inside = edges[(edges > low + 1e-9) & (edges < high - 1e-9)]
+    # the outline steps at the bin edges in view, at each bin's density
+    steps = np.unique(np.round(x[1:-1], 9))
+    np.testing.assert_allclose(steps, inside, atol=1e-6)
+    flat = np.isclose(y[:-1], y[1:], atol=1e-6) & (np.diff(x) > 1e-9)
+    middles = (x[:-1] + x[1:])[flat] / 2
+    bins = np.clip(np.searchsorted(edges, middles) - 1, 0, 39)
+    np.testing.assert_allclose(y[:-1][flat], density[bins], atol=1e-6 * density.max())
     # odd bin count: ½ inside a bin, the shading still starts at ½
     ax = signrank_posterior(bb, bins=41)
-    vertices = by_gid(ax, "beyond-half", PolyCollection).get_paths()[0].vertices
-    assert vertices[:, 0].min() == 0.5
+    to_x, _ = picture_axes(ax)
+    vertices = by_gid(ax, "beyond-half", Polygon).get_xy()
+    assert to_x(vertices[:, 0]).min() == pytest.approx(0.5, abs=1e-9)
 
 
 def test_signrank_point_mass(uci):
@@ -144,28 +190,30 @@ def test_signrank_point_mass(uci):
     res = nbstats.bayes_signrank(a, a + 0.01, prior="bb", random_state=0)
     assert np.ptp(res.samples) == 0
     ax = signrank_posterior(res)
+    to_x, _ = picture_axes(ax)
     stem = by_gid(ax, "posterior-point-mass", Line2D)
-    assert list(stem.get_xdata()) == [1.0, 1.0]
+    assert to_x(stem.get_xdata()) == pytest.approx([1.0, 1.0])
     assert "posterior" not in gids(ax)
-    assert "every draw at 1" in stem.get_label()
-    assert ax.get_xlim()[1] == 1.0
+    assert any("every draw at 1" in text for text in legend_texts(ax))
+    assert text_of(ax, "ylabel") == "point mass (no density)"
+    assert _view(ax)[1] == pytest.approx(1.0)
 
 
 def test_signrank_with_rope_states_the_region_shares(rope_point):
     ax = signrank_posterior(rope_point)
-    title = ax.get_title().replace("\n", " ")  # wrapped to the axes' width
+    title = text_of(ax, "title")  # wrapped to the picture's width
     # the published (0.000, 0.125, 0.875): P(nbc better) is no draw, "< 0.001"
     assert "rope ±0.01: nbc < 0.001 · rope" in title
-    assert (
-        f"rope ±0.01: nbc {format_probability(rope_point.prob_left)} · rope "
-        f"{format_probability(rope_point.prob_rope)} · aode "
-        f"{format_probability(rope_point.prob_right)}"
-    ) in title
-    # the shaded area is P(θ > ½) from the draws, not the region share
-    label = by_gid(ax, "beyond-half", PolyCollection).get_label()
-    assert (
-        label == f"P(θ > ½) {probability_relation(np.mean(rope_point.samples > 0.5))}"
+    shares = [
+        format_number(p, "probability")
+        for p in (rope_point.prob_left, rope_point.prob_rope, rope_point.prob_right)
+    ]
+    assert f"rope ±0.01: nbc {shares[0]} · rope {shares[1]} · aode {shares[2]}" in (
+        title
     )
+    # the shaded area is P(θ > ½) from the draws, not the region share
+    beyond = format_relation(np.mean(rope_point.samples > 0.5), "probability")
+    assert f"P(θ > ½) {beyond}" in legend_texts(ax)
 
 
 def test_signrank_picture_reuses_the_density_of_equal_draws(idp):
@@ -232,9 +280,11 @@ def test_draws_on_a_given_axes_with_the_legend_inside(idp):
     fig, (left, right) = plt.subplots(1, 2)
     returned = signrank_posterior(idp, ax=right)
     assert returned is right
-    assert right.get_legend() is not None
+    # the whole picture, legend included, in the given axes: laid out at its size
+    assert len(legend_texts(right)) == 4
+    assert right.get_xlim() == (0.0, pytest.approx(right.bbox.width * 72 / fig.dpi))
     assert not fig.legends
-    assert not left.lines
+    assert not left.lines and not left.texts
 
 
 def test_new_figures_have_paper_widths_and_leave_rcparams_alone(bb):

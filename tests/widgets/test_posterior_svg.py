@@ -1,13 +1,16 @@
-"""The dashboard's posterior plot as hand-written SVG: well-formed, escaped, and
-showing the same numbers as the result and the matplotlib picture.
+"""The dashboard's posterior plot as SVG: well-formed, escaped, and showing the
+same numbers as the result and the matplotlib picture (one geometry,
+:func:`nbstats.plots.posterior.signrank_layout`, written by
+:func:`nbstats.plots.picture_svg.picture_svg`).
 
 Data: the bundled UCI accuracies; every posterior uses a fixed random_state.
+Curve points are mapped back to data by the affine map the SVG's own tick
+marks and tick labels show.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -17,10 +20,12 @@ from matplotlib.ticker import MaxNLocator
 
 import nbstats
 from nbstats.plots._common import format_probability, probability_relation
-from nbstats.plots.posterior import signrank_picture
-from nbstats.plots.style import ACCENT, SECOND, SHADE
-from nbstats.widgets import posterior_svg
-from nbstats.widgets.posterior_svg import nice_ticks, signrank_svg
+from nbstats.plots.chart_layout import DASHBOARD, curve_points
+from nbstats.plots.figure_model import nice_ticks
+from nbstats.plots.labels import text_width
+from nbstats.plots.posterior import signrank_layout, signrank_picture
+from nbstats.plots.style import ACCENT, SECOND, SHADE, paper_style
+from nbstats.widgets.posterior_svg import WIDTH, signrank_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE_A = "<b>x</b> & \"q\" 'r' $x$"
@@ -40,30 +45,42 @@ def draw(result, bins=None):
     return picture, svg, ET.fromstring(svg)
 
 
+def _lines(element) -> list[str]:
+    spans = element.findall(f"{SVG}tspan")
+    return [s.text or "" for s in spans] if spans else [element.text or ""]
+
+
 def texts(root) -> list[str]:
-    return ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+    """Every text, its lines joined by spaces (a wrapped line reads whole)."""
+    return [" ".join(_lines(t)) for t in root.iter(f"{SVG}text")]
 
 
-def curve(root, color: str) -> np.ndarray:
-    """The (x, y) points in pt of the curve path drawn in ``color``."""
-    (path,) = (
-        p
-        for p in root.iter(f"{SVG}path")
-        if p.get("stroke") == color and p.get("fill") == "none"
-    )
-    numbers = [float(v) for v in re.findall(r"-?\d+\.?\d*", path.get("d"))]
-    return np.array(numbers).reshape(-1, 2)
+def role(root, name):
+    (found,) = [e for e in root.iter() if e.get("data-role") == name]
+    return found
 
 
-def to_data(points: np.ndarray, picture) -> tuple[np.ndarray, np.ndarray]:
-    """pt back to (θ, density), with the writer's axes."""
-    x_low, x_high = picture.xlim
-    top = 1.05 * max(float(c.xy[1].max()) for c in picture.curves)
-    left, right = posterior_svg.LEFT, posterior_svg.RIGHT
-    upper, bottom = posterior_svg.TOP, posterior_svg.BOTTOM
-    x = x_low + (points[:, 0] - left) / (right - left) * (x_high - x_low)
-    y = (bottom - points[:, 1]) / (bottom - upper) * top
-    return x, y
+def points(element) -> np.ndarray:
+    numbers = element.get("points").replace(",", " ").split()
+    return np.array(numbers, dtype=float).reshape(-1, 2)
+
+
+def axes(root):
+    """pt → data, from each tick mark's position and its label's number."""
+    fits = []
+    for axis, coord in (("x", 0), ("y", 1)):
+        pairs, k = [], 0
+        while any(e.get("data-role") == f"{axis}tick-{k}" for e in root.iter()):
+            mark = points(role(root, f"{axis}tick-{k}"))[0, coord]
+            label = role(root, f"{axis}tick-label-{k}").text.replace("\u2212", "-")
+            pairs.append((float(label), mark))
+            k += 1
+        values, marks = np.array(pairs).T
+        scale, offset = np.polyfit(values, marks, 1)
+        np.testing.assert_allclose(offset + scale * values, marks, atol=0.006)
+        fits.append((offset, scale))
+    (x0, xs), (y0, ys) = fits
+    return (lambda p: (np.asarray(p) - x0) / xs), (lambda p: (np.asarray(p) - y0) / ys)
 
 
 @pytest.mark.parametrize(
@@ -96,9 +113,7 @@ def test_variants_render_the_results_numbers(uci, kw):
                 for lo, hi in result.bounds().values()
             ]
         line = f"rope ±0.01: nbc {values[0]} · rope {values[1]} · j48 {values[2]}"
-        assert any(line in " ".join(text.split()) for text in shown) or line in (
-            " ".join(" ".join(shown).split())
-        )
+        assert line in " ".join(shown)
     elif result.prior == "idp":
         probs = [result.prob_lower, result.prob_upper]
     else:
@@ -115,45 +130,52 @@ def test_variants_render_the_results_numbers(uci, kw):
     low, high = result.credible_interval
     assert f"[{low:.2f}, {high:.2f}]" in picture.interval_label
     assert picture.xlabel in shown and "posterior density" in shown
-    for line in picture.title.split("\n"):
-        assert line in shown
+    assert " ".join(picture.title.split("\n")) in " ".join(shown)
     # the shaded area in the paper style's colour, one or two curves
-    assert any(p.get("fill") == SHADE for p in root.iter(f"{SVG}path"))
-    curve(root, ACCENT)
-    if result.prior == "idp":
-        assert curve(root, SECOND).size
+    assert role(root, "beyond-half").get("fill") == SHADE
+    curves = ["posterior-lower", "posterior-upper"]
+    if result.prior != "idp":
+        curves = ["posterior"]
+    for gid, color in zip(curves, (ACCENT, SECOND), strict=False):
+        assert role(root, gid).get("stroke") == color
     assert "nan" not in svg and " id=" not in svg
 
 
 def test_curve_points_are_the_density(uci):
     result = nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
     picture, _, root = draw(result)
-    width = posterior_svg.RIGHT - posterior_svg.LEFT
-    height = posterior_svg.BOTTOM - posterior_svg.TOP
-    for c, color in zip(picture.curves, (ACCENT, SECOND), strict=True):
-        x, y = to_data(curve(root, color), picture)
+    to_x, to_y = axes(root)
+    spine = points(role(root, "spines"))
+    low, high = to_x(spine[:, 0].min()), to_x(spine[:, 0].max())
+    for c, gid in zip(
+        picture.curves, ("posterior-lower", "posterior-upper"), strict=True
+    ):
+        drawn = points(role(root, gid))
+        x, y = to_x(drawn[:, 0]), to_y(drawn[:, 1])
         grid, density = c.xy
         # the curve spans the axes, cut at the limits
-        low, high = picture.xlim
         assert x[0] == pytest.approx(low, abs=1e-4)
         assert x[-1] == pytest.approx(high, abs=1e-4)
-        assert y[0] == pytest.approx(np.interp(low, grid, density), abs=1e-3)
-        # in between: the density's grid points in view, to two decimals of a pt
-        inside = (grid > low) & (grid < high)
-        assert x.size == inside.sum() + 2
-        pt_x = (high - low) / width
-        pt_y = 1.05 * float(density.max()) / height
-        np.testing.assert_allclose(x[1:-1], grid[inside], atol=0.0051 * pt_x)
-        np.testing.assert_allclose(y[1:-1], density[inside], atol=0.0051 * pt_y)
+        # every point on the density, to the SVG's two decimals of a point
+        # (in both coordinates: a steep slope turns x's rounding into y's)
+        to_pt_x = (drawn[-1, 0] - drawn[0, 0]) / (x[-1] - x[0])
+        to_pt_y = (drawn[:, 1].max() - drawn[:, 1].min()) / (y.max() - y.min())
+        slope = np.abs(np.interp(x, grid, np.gradient(density, grid)))
+        slope_pt = slope * to_pt_y / to_pt_x
+        expected = np.interp(x, grid, density)
+        assert np.all(np.abs(y - expected) * to_pt_y <= 0.011 + 0.011 * slope_pt)
 
 
 def test_a_fine_grid_is_thinned_but_keeps_its_peak():
+    from nbstats.plots.chart_layout import Frame
+
     rng = np.random.default_rng(0)
     x = np.linspace(0.0, 1.0, 20_001)
     y = np.exp(-0.5 * ((x - 0.7) / 0.01) ** 2) + 1e-3 * rng.random(x.size)
-    xs, ys = posterior_svg._thin(x, y, 1000)
-    assert xs.size <= 1100 and xs[0] == 0 and xs[-1] == 1
-    assert ys.max() == y.max()
+    frame = Frame(0.0, 0.0, 250.0, 100.0, (0.0, 1.0), (0.0, 1.1))
+    drawn = np.array(curve_points(x, y, frame))
+    assert len(drawn) <= 1100 and drawn[0, 0] == 0 and drawn[-1, 0] == 250
+    assert drawn[:, 1].min() == pytest.approx(frame.y(y.max()))
 
 
 def test_hostile_names_are_escaped(uci):
@@ -170,21 +192,35 @@ def test_hostile_names_are_escaped(uci):
     title = root.find(f"{SVG}title").text
     assert title == f"posterior of θ: {HOSTILE_A} vs {clean_b}"
     # "$" as written (matplotlib's escape of mathtext is undone)
-    assert any(f"{HOSTILE_A} vs {clean_b}" in text for text in texts(root))
-    assert any(f"Z = {clean_b} − {HOSTILE_A}" in text for text in texts(root))
+    shown = " ".join(texts(root))
+    assert f"{HOSTILE_A} vs {clean_b}" in shown
+    assert f"Z = {clean_b} − {HOSTILE_A}" in shown
 
 
-def test_long_lines_are_fitted_to_the_figure(uci):
+def test_long_lines_are_wrapped_to_the_figure(uci):
+    """No text is shrunk or squeezed: long lines wrap, every line inside."""
     name = "a rather long algorithm name with its settings " * 2
     result = nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
     result = dataclasses.replace(result, name_a=name)
     _, _, root = draw(result)
     width = float(root.get("viewBox").split()[2])
-    long = [t for t in root.iter(f"{SVG}text") if name in (t.text or "")]
-    assert len(long) >= 2  # the title (and its threshold line) and the x label
-    for text in long:
-        assert float(text.get("font-size")) < posterior_svg.TITLE_SIZE
-        assert float(text.get("textLength", "0")) <= width
+    assert width == WIDTH
+    assert "textLength" not in ET.tostring(root, encoding="unicode")
+    title = role(root, "title")
+    assert len(_lines(title)) >= 3
+    for text in root.iter(f"{SVG}text"):
+        size = float(text.get("font-size"))
+        assert size >= 7.0
+        if text.get("transform"):
+            continue  # the rotated y label, checked by the layout tests
+        for line in _lines(text):
+            with paper_style():
+                w = text_width(line, size)
+            x = float(text.get("x"))
+            start = {"start": x, "middle": x - w / 2, "end": x - w}[
+                text.get("text-anchor")
+            ]
+            assert start >= 0 and start + w <= width, (line, start, w)
 
 
 def test_point_mass_and_histogram_render(uci):
@@ -198,12 +234,13 @@ def test_point_mass_and_histogram_render(uci):
     assert "point mass (no density)" in shown
     assert picture.shade_label in shown
     # the stem and its arrow head
-    assert any(line.get("stroke") == ACCENT for line in root.iter(f"{SVG}line"))
-    assert any(p.get("fill") == ACCENT for p in root.iter(f"{SVG}path"))
+    assert role(root, "posterior-point-mass").get("stroke") == ACCENT
+    assert role(root, "posterior-arrow").get("fill") == ACCENT
 
     result = nbstats.bayes_signrank(uci["nbc"], uci["j48"], random_state=0)
     picture, _, root = draw(result, bins=30)
-    _, y = to_data(curve(root, ACCENT), picture)
+    _, to_y = axes(root)
+    y = to_y(points(role(root, "posterior-lower"))[:, 1])
     _, density = picture.curves[0].xy
     assert y.max() == pytest.approx(density.max(), rel=1e-3)
 
@@ -236,17 +273,20 @@ def test_legend_stays_inside_the_figure(kw):
     )
     picture, _, root = draw(result)
     width = float(root.get("viewBox").split()[2])
-    entries = set(posterior_svg._legend_entries(picture, False))
-    legend = [t for t in root.iter(f"{SVG}text") if "".join(t.itertext()) in entries]
-    assert len(legend) == len(entries)
-    for text in legend:  # left-aligned, at the legend's size unless fitted
-        content = "".join(text.itertext())
-        font = float(text.get("font-size", posterior_svg.LEGEND_SIZE))
-        end = float(text.get("x")) + min(
-            posterior_svg.text_width(content, font),
-            float(text.get("textLength", "inf")),
-        )
-        assert end <= width - 3.9, (content, end, width)
+    with paper_style():
+        legend = signrank_layout(picture, WIDTH, style=DASHBOARD).legend
+    shown = [
+        t
+        for t in root.iter(f"{SVG}text")
+        if t.get("data-role").startswith("legend-text-")
+    ]
+    assert [" ".join(_lines(t)) for t in shown] == list(legend)
+    for text in shown:
+        with paper_style():
+            end = float(text.get("x")) + max(
+                text_width(line, float(text.get("font-size"))) for line in _lines(text)
+            )
+        assert end <= width - 3.9, (legend, end, width)
 
 
 @pytest.mark.parametrize("kw", [{}, {"rope": 0.004}, {"prior": "idp"}])
@@ -265,8 +305,12 @@ def test_matplotlib_and_the_svg_draw_the_same_ticks(kw):
     assert len(ticks) >= 3
     ax = signrank_posterior(result)
     labels = [f"{t:.{digits}f}" for t in ticks]
-    np.testing.assert_allclose(ax.get_xticks(), ticks)
-    assert [t.get_text() for t in ax.get_xticklabels()] == labels
+    drawn = sorted(
+        (t.get_gid(), t.get_text())
+        for t in ax.texts
+        if (t.get_gid() or "").startswith("xtick-label-")
+    )
+    assert [text for _, text in drawn] == labels
     plt.close(ax.figure)
     svg = signrank_svg(picture, "alt")
     for label in labels:
