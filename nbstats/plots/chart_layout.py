@@ -38,9 +38,11 @@ __all__ = [
     "Key",
     "chart",
     "curve_points",
+    "legend_items",
     "paper_points",
     "point_mass",
     "under",
+    "wrap_lines",
 ]
 
 #: Room left free around the picture, and between its parts (points).
@@ -51,7 +53,7 @@ LEADING = 1.2
 #: Legend geometry in font sizes (matplotlib's legend defaults).
 HANDLE_LENGTH, HANDLE_PAD, COLUMN_GAP, ROW_GAP = 1.6, 0.8, 2.0, 0.3
 #: Curve points kept per point of box width (a finer grid is thinned).
-POINTS_PER_PT = 4
+POINTS_PER_PT = 2
 #: matplotlib's dotted line at width 1, in points.
 DOTTED = (1.0, 1.65)
 #: matplotlib's dashed line at width 1, in points.
@@ -135,7 +137,10 @@ class Chart:
     legend: tuple[str, ...] = ()
 
 
-def _wrap(text: str, width: float, size: float) -> tuple[str, ...]:
+def wrap_lines(text: str, width: float, size: float) -> tuple[str, ...]:
+    """``text`` as lines no wider than ``width`` points at ``size``
+    (:func:`~nbstats.plots.labels.wrap_text`, cut inside a word only if it
+    must); no lines for an empty text."""
     if not text:
         return ()
     wrapped = wrap_text(text, max(width, 4 * size), size, force=True)
@@ -221,7 +226,7 @@ def _chart(
 ) -> Chart:
     s = style
     title_lines = [
-        line for text in title for line in _wrap(text, width - 2 * MARGIN, s.title)
+        line for text in title for line in wrap_lines(text, width - 2 * MARGIN, s.title)
     ]
     xticks, xdec = x_ticks if x_ticks is not None and len(x_ticks[0]) else (None, 0)
     if xticks is None:
@@ -247,7 +252,7 @@ def _chart(
         + (TITLE_PAD if title_lines else 2.0)
     )
     top = max(top, s.top)
-    xlabel_lines = _wrap(xlabel, width - 2 * MARGIN, s.label)
+    xlabel_lines = wrap_lines(xlabel, width - 2 * MARGIN, s.label)
     tick_text = TICK_LENGTH + TICK_PAD + LEADING * s.tick
     below = tick_text + LABEL_PAD + len(xlabel_lines) * LEADING * s.label
     rows, legend_height = _legend_rows(legend, width, s.legend)
@@ -343,32 +348,32 @@ def _chart(
         )
     shown: list[str] = []
     if rows:
-        y += GAP + 2.0
-        for row in rows:
-            for x, lines, key, index in row:
-                _legend_entry(texts, x, y, lines, key, index, s.legend)
-                shown.append(" ".join(lines))
-            y += max(len(lines) for _, lines, _, _ in row) * LEADING * s.legend
-            y += ROW_GAP * s.legend
+        y = _place_legend(rows, y + GAP + 2.0, s.legend, texts, shown)
     total = max(y + MARGIN, bottom + tick_text + MARGIN)
     return Chart(frame, tuple(axes), tuple(texts), math.ceil(total), tuple(shown))
 
 
 def _legend_rows(
-    legend: Sequence[tuple[str, Key]], width: float, size: float
+    legend: Sequence[tuple[str, Key]],
+    width: float,
+    size: float,
+    max_columns: int = 2,
 ) -> tuple[list[list[tuple[float, tuple[str, ...], Key, int]]], float]:
-    """The legend's rows (x of each key, its text's lines): two entries a row
-    when they fit across the picture, else one, centred; and its height."""
+    """The legend's rows (x of each key, its text's lines): as many entries a
+    row as fit across the picture (at most ``max_columns``), centred; and its
+    height (with the gap above it)."""
     if not legend:
         return [], 0.0
     key = (HANDLE_LENGTH + HANDLE_PAD) * size
     room = width - 2 * MARGIN
     widths = [key + text_width(text, size) for text, _ in legend]
     gap = COLUMN_GAP * size
-    columns = 2 if len(legend) > 1 else 1
-    column_widths = [max(widths[c::columns]) for c in range(columns)]
-    if sum(column_widths) + gap * (columns - 1) > room:
-        columns, column_widths = 1, [min(max(widths), room)]
+    for columns in range(min(max_columns, len(legend)), 0, -1):
+        column_widths = [max(widths[c::columns]) for c in range(columns)]
+        if sum(column_widths) + gap * (columns - 1) <= room:
+            break
+    else:
+        columns, column_widths = 1, [room]
     total = sum(column_widths) + gap * (columns - 1)
     x0 = max(MARGIN, (width - total) / 2)
     lefts = [x0 + sum(column_widths[:c]) + gap * c for c in range(columns)]
@@ -377,11 +382,57 @@ def _legend_rows(
     for start in range(0, len(legend), columns):
         row = []
         for c, (text, shape) in enumerate(legend[start : start + columns]):
-            lines = _wrap(text, column_widths[c] - key, size)
+            lines = wrap_lines(text, column_widths[c] - key, size)
             row.append((lefts[c], lines, shape, start + c))
         rows.append(row)
         height += max(len(r[1]) for r in row) * LEADING * size + ROW_GAP * size
     return rows, height + GAP + 2.0
+
+
+def _place_legend(
+    rows: list[list[tuple[float, tuple[str, ...], Key, int]]],
+    y: float,
+    size: float,
+    out: list[Item],
+    shown: list[str],
+) -> float:
+    """The legend's items, its first row's top at ``y``; returns its bottom."""
+    for row in rows:
+        for x, lines, key, index in row:
+            _legend_entry(out, x, y, lines, key, index, size)
+            shown.append(" ".join(lines))
+        y += max(len(entry[1]) for entry in row) * LEADING * size
+        y += ROW_GAP * size
+    return y
+
+
+def legend_items(
+    legend: Sequence[tuple[str, Key]],
+    width: float,
+    top: float,
+    size: float,
+    *,
+    max_columns: int = 2,
+) -> tuple[list[Item], float, list[str]]:
+    """A legend across a picture ``width`` wide, its first row's top at
+    ``top``: its items (``legend-key-<i>``, ``legend-text-<i>``), its
+    bottom and its texts as shown.
+
+    Examples
+    --------
+    >>> from nbstats.plots.style import paper_style
+    >>> entries = [("P(a better)", Key("patch", "#D55E00")),
+    ...            ("P(rope)", Key("patch", "#BFD7EA"))]
+    >>> with paper_style():
+    ...     items, bottom, shown = legend_items(entries, 300.0, 10.0, 7.0)
+    >>> shown, [item.gid for item in items][:2]
+    (['P(a better)', 'P(rope)'], ['legend-key-0', 'legend-text-0'])
+    """
+    rows, _ = _legend_rows(legend, width, size, max_columns)
+    out: list[Item] = []
+    shown: list[str] = []
+    bottom = _place_legend(rows, top, size, out, shown)
+    return out, bottom, shown
 
 
 def _legend_entry(

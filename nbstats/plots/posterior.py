@@ -397,9 +397,13 @@ def signrank_layout(
     )
     frame = frame_chart.frame
     items: list[Any] = []
-    if picture.shade[0].size > 1:
-        shade = curve_points(*picture.shade, frame)
-        if len(shade) > 1 and shade[-1][0] > shade[0][0]:
+    drawn = {
+        c.gid: curve_points(*c.xy, frame) for c in picture.curves if c.xy is not None
+    }
+    first = drawn.get(picture.curves[0].gid)
+    if first and picture.shade[0].size > 1:
+        shade = _beyond_half(first, float(frame.x(0.5)))
+        if len(shade) > 1:
             items.append(Area(under(shade, frame), "beyond-half", fill=SHADE))
     low, high = frame.xlim
     if low <= 0.5 <= high:
@@ -418,7 +422,7 @@ def signrank_layout(
         if curve.xy is None:
             items += point_mass(curve.point, frame, curve.gid, curve.color, dash)
         else:
-            points = curve_points(*curve.xy, frame)
+            points = drawn[curve.gid]
             items.append(Stroke(points, 1.0, curve.gid, color=curve.color, dash=dash))
     items += frame_chart.axes
     ends = frame.x(np.clip(picture.interval, low, high)).tolist()
@@ -435,3 +439,21 @@ def signrank_layout(
         frame,
         frame_chart.legend,
     )
+
+
+def _beyond_half(
+    points: tuple[tuple[float, float], ...], half: float
+) -> tuple[tuple[float, float], ...]:
+    """The drawn curve right of ½ (at ``half`` points across), starting at ½
+    on the drawn line (a step's right-hand value), so the area's top edge is
+    the line drawn over it."""
+    right = [p for p in points if p[0] > half]
+    at = [p for p in points if p[0] == half]
+    if at:
+        start = at[-1][1]
+    elif right and len(right) < len(points):
+        (x0, y0), (x1, y1) = points[len(points) - len(right) - 1], right[0]
+        start = y0 + (y1 - y0) * (half - x0) / (x1 - x0)
+    else:
+        return tuple(right)
+    return ((half, start), *right)

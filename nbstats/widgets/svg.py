@@ -5,6 +5,9 @@ plot of rank intervals (:mod:`nbstats.widgets.rank_svg`), the posterior of a
 pair (:mod:`nbstats.widgets.posterior_svg`), the fold dashboard's posterior
 and regions (:mod:`nbstats.widgets.folds_svg`) — is an SVG string shown in an
 ``ipywidgets.Output`` by :func:`show_svg`, from 2 algorithms to 100 and more.
+The CD diagram and the posterior pictures are the paper figures' geometry
+(a figure-model :class:`~nbstats.plots.figure_model.Picture`) written by
+:func:`nbstats.plots.picture_svg.picture_svg`; the others are written here.
 Text is measured one way only, :func:`text_width`: DejaVu Sans (the font
 the pictures name first), its advances read from the font file with
 FreeType (:func:`nbstats.plots.labels.advance_width`, the figures' measure).
@@ -49,13 +52,28 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from nbstats.plots.labels import advance_width
+from nbstats.plots.style import PAPER_RC
 from nbstats.widgets.base import SCROLL_CLASS
-from nbstats.widgets.posterior_svg import text_width
 
 __all__ = ["clip", "show_svg", "svg_document", "text_width"]
 
 #: The font every dashboard picture asks for (the one text_width measures).
 FONT_FAMILY = "DejaVu Sans, Arial, sans-serif"
+_FAMILY = tuple(PAPER_RC["font.sans-serif"])
+
+
+def text_width(text: str, size: float) -> float:
+    """Width of ``text`` at ``size`` pt in DejaVu Sans: its characters'
+    advances read from the font with FreeType
+    (:func:`nbstats.plots.labels.advance_width`, the figures' one measure).
+
+    Examples
+    --------
+    >>> round(text_width("1", 10), 2)
+    6.36
+    """
+    return advance_width(text, size, family=_FAMILY)
 
 
 def clip(label: str, width: float, size: float) -> str:

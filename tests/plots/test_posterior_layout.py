@@ -10,16 +10,16 @@ renderer. Data: the bundled UCI accuracies, fixed seeds.
 from __future__ import annotations
 
 import dataclasses
-import xml.etree.ElementTree as ET
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from plot_helpers import assert_renderers_agree, drawn_items
 from readability import problems
 
 import nbstats
 from nbstats.plots.chart_layout import DASHBOARD, PAPER
-from nbstats.plots.figure_model import Area, Dot, Picture, Rect, Stroke, Text
+from nbstats.plots.figure_model import Stroke, Text
 from nbstats.plots.picture_mpl import draw_picture
 from nbstats.plots.picture_svg import picture_svg
 from nbstats.plots.posterior import signrank_layout, signrank_picture
@@ -144,76 +144,6 @@ def test_dashboard_axes_stay_in_place(results, uci):
 # -- the two renderers ----------------------------------------------------------
 
 
-def _mpl_items(ax):
-    """gid → (kind, coordinates) of what draw_picture drew."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Polygon, Rectangle
-    from matplotlib.text import Text as MplText
-
-    found = {}
-    for artist in ax.get_children():
-        gid = artist.get_gid()
-        if not gid:
-            continue
-        if isinstance(artist, Line2D):
-            found[gid] = np.asarray(artist.get_xydata(), dtype=float)
-        elif isinstance(artist, Polygon):
-            found[gid] = np.asarray(artist.get_xy(), dtype=float)[:-1]  # closed
-        elif isinstance(artist, Rectangle):
-            found[gid] = np.array([[artist.get_x(), artist.get_y()]])
-        elif isinstance(artist, MplText):
-            found[gid] = (np.array([artist.get_position()]), artist.get_text())
-    return found
-
-
-def _svg_items(svg):
-    root = ET.fromstring(svg)
-    found = {}
-    for element in root.iter():
-        gid = element.get("data-role")
-        if not gid:
-            continue
-        tag = element.tag.removeprefix(SVG)
-        if tag in ("polyline", "polygon"):
-            numbers = element.get("points").replace(",", " ").split()
-            found[gid] = np.array(numbers, dtype=float).reshape(-1, 2)
-        elif tag == "rect":
-            found[gid] = np.array([[float(element.get("x")), float(element.get("y"))]])
-        elif tag == "circle":
-            found[gid] = np.array(
-                [[float(element.get("cx")), float(element.get("cy"))]]
-            )
-        elif tag == "text":
-            spans = element.findall(f"{SVG}tspan")
-            lines = [s.text for s in spans] if spans else [element.text]
-            found[gid] = (np.array([[float(element.get("x"))]]), "\n".join(lines))
-    return found
-
-
-def assert_renderers_agree(pic: Picture) -> None:
-    """Every item of ``pic``, at its coordinates, in both renderers."""
-    with paper_style():
-        drawn = _mpl_items(draw_picture(pic))
-    written = _svg_items(picture_svg(pic))
-    for item in pic.items:
-        if isinstance(item, Stroke) and not item.visible:
-            continue
-        if isinstance(item, Text):
-            (xy, text) = drawn[item.gid]
-            np.testing.assert_allclose(xy, [[item.x, item.y]], atol=1e-9)
-            assert text == "\n".join(item.lines)
-            (x, svg_text) = written[item.gid]
-            assert x[0, 0] == pytest.approx(item.x, abs=0.006)
-            assert svg_text == "\n".join(item.lines).replace("\\$", "$")
-            continue
-        if isinstance(item, (Stroke, Area)):
-            expected = np.array(item.points, dtype=float)
-        elif isinstance(item, (Rect, Dot)):
-            expected = np.array([[item.x, item.y]])
-        np.testing.assert_allclose(drawn[item.gid], expected, atol=1e-9)
-        np.testing.assert_allclose(written[item.gid], expected, atol=0.006)
-
-
 @pytest.mark.parametrize("name", ["idp", "bb", "idp-rope", "long", "point"])
 @pytest.mark.parametrize("style", [PAPER, DASHBOARD], ids=["paper", "dashboard"])
 def test_both_renderers_draw_the_same_picture(results, name, style):
@@ -231,7 +161,7 @@ def test_paper_figure_and_dashboard_are_one_geometry(results):
     result = results["idp"]
     ax = signrank_posterior(result)
     expected = layout(result, 237.6).picture
-    drawn = _mpl_items(ax)
+    drawn = drawn_items(ax)
     for item in expected.items:
         if isinstance(item, Stroke):
             np.testing.assert_allclose(drawn[item.gid], item.points, atol=1e-9)

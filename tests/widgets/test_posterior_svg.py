@@ -174,7 +174,7 @@ def test_a_fine_grid_is_thinned_but_keeps_its_peak():
     y = np.exp(-0.5 * ((x - 0.7) / 0.01) ** 2) + 1e-3 * rng.random(x.size)
     frame = Frame(0.0, 0.0, 250.0, 100.0, (0.0, 1.0), (0.0, 1.1))
     drawn = np.array(curve_points(x, y, frame))
-    assert len(drawn) <= 1100 and drawn[0, 0] == 0 and drawn[-1, 0] == 250
+    assert len(drawn) <= 2 * 250 + 10 and drawn[0, 0] == 0 and drawn[-1, 0] == 250
     assert drawn[:, 1].min() == pytest.approx(frame.y(y.max()))
 
 
