@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbstats.plots.figure_model import Area, Item, Rect, Stroke, Text, nice_ticks
+from nbstats.plots.figure_model import Area, Dot, Item, Rect, Stroke, Text, nice_ticks
 from nbstats.plots.labels import text_width, wrap_text
 
 __all__ = [
@@ -83,8 +83,8 @@ DASHBOARD = ChartStyle(tick=7.0, legend=7.0, left=41.2, top=39.2)
 
 @dataclass(frozen=True)
 class Key:
-    """What a legend entry's key looks like: a ``line`` (``width``, ``dash``)
-    or a ``patch`` (a filled box of ``opacity``)."""
+    """What a legend entry's key looks like: a ``line`` (``width``, ``dash``),
+    a ``patch`` (a filled box of ``opacity``) or a ``dot``."""
 
     kind: str
     color: str
@@ -446,7 +446,10 @@ def _legend_entry(
 ) -> None:
     middle = y + 0.45 * size  # the first line's middle
     end = x + HANDLE_LENGTH * size
-    if key.kind == "patch":
+    if key.kind == "dot":
+        centre = x + HANDLE_LENGTH * size / 2
+        out.append(Dot(centre, middle, 0.8 * size, f"legend-key-{index}", key.color))
+    elif key.kind == "patch":
         out.append(
             Rect(
                 x,

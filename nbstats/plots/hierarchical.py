@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from nbstats.plots._common import fit_texts, format_probability, legend, quiet
-from nbstats.plots.rope import _rope_simplex
+from nbstats.plots.chart_layout import paper_points
+from nbstats.plots.simplex import draw_simplex, simplex_geometry, simplex_layout
 from nbstats.plots.style import (
     ACCENT,
     INK,
@@ -20,7 +21,7 @@ from nbstats.plots.style import (
     titles_shown,
 )
 
-__all__ = ["hierarchical_datasets", "hierarchical_simplex"]
+__all__ = ["hierarchical_datasets", "hierarchical_simplex", "simplex_picture"]
 
 
 def _check(result: Any, needs: tuple[str, ...], plot: str) -> None:
@@ -53,6 +54,10 @@ def hierarchical_simplex(result: Any, *, ax: Any = None, width: str = "single") 
     Returns
     -------
     matplotlib.axes.Axes
+        The picture of :func:`simplex_picture` (the fold dashboard's
+        geometry too): data coordinates are points, every artist carries its
+        item's gid (each region's draws one scatter, ``simplex-<region>``).
+        On a given ``ax`` the picture is laid out at that axes' size.
     """
     _check(result, ("region_samples", "prob_left", "prob_rope", "prob_right",
                     "rope", "name_a", "name_b"), "hierarchical_simplex")  # fmt: skip
@@ -62,26 +67,77 @@ def hierarchical_simplex(result: Any, *, ax: Any = None, width: str = "single") 
             "middle region to place on a simplex. Rerun with rope > 0, or draw "
             "the data sets (kind='datasets')."
         )
-    name_a, name_b = str(result.name_a), str(result.name_b)
-    rope_label = f"rope ±{result.rope:g}"
-    labels = {
-        "left": f"{literal(name_a)} better: {format_probability(result.prob_left)}",
-        "rope": f"{rope_label}: {format_probability(result.prob_rope)}",
-        "right": f"{literal(name_b)} better: {format_probability(result.prob_right)}",
-    }
-    own = ax is None
     with paper_style():
-        _, ax = new_axes(ax, width=width, aspect=1.05)
-        regions = np.asarray(result.region_samples, dtype=float)
-        _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
-        if titles_shown():  # a report captions the figure instead
-            ax.set_title(
-                f"{literal(name_a)} vs {literal(name_b)}: next data set\n"
-                f"(hierarchical model, {len(result.datasets)} data sets)"
+        if ax is None:
+            layout = simplex_picture(
+                result, paper_points(figure_width(width)), titles=titles_shown()
             )
-        legend(ax, own, handlelength=1.2)
-        fit_texts(ax, own)
+            ax = draw_simplex(layout)
+        else:  # laid out at the size of the given axes
+            box = ax.get_position()
+            size = ax.figure.get_size_inches() * 72
+            layout = simplex_picture(
+                result,
+                box.width * size[0],
+                height=box.height * size[1],
+                titles=titles_shown(),
+            )
+            draw_simplex(layout, ax)
+            ax.set_aspect("equal", adjustable="box")  # points stay square
     return quiet(ax)
+
+
+def simplex_picture(
+    result: Any,
+    width: float,
+    *,
+    labels: tuple[str, str] | None = None,
+    style: Any = None,
+    height: float | None = None,
+    titles: bool = True,
+    alt: str = "",
+) -> Any:
+    """The geometry of :func:`hierarchical_simplex` (the fold dashboard's
+    simplex too), ``width`` points wide: a
+    :class:`~nbstats.plots.simplex.SimplexLayout` whose legend gives each
+    region's share of the draws as the number policy prints a probability.
+    ``labels`` (a, b): display names (default: the result's).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> import numpy as np
+    >>> draws = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.2, 0.5, 0.3]])
+    >>> res = SimpleNamespace(region_samples=draws, prob_left=1 / 3,
+    ...     prob_rope=1 / 3, prob_right=1.0, rope=0.01, name_a="nbc",
+    ...     name_b="aode", datasets=[1, 2, 3])
+    >>> with paper_style():
+    ...     layout = simplex_picture(res, 238.0)
+    >>> layout.legend
+    ('nbc better: 0.333', 'rope ±0.01: 0.333', 'aode better: > 0.999')
+    """
+    name_a, name_b = labels or (str(result.name_a), str(result.name_b))
+    rope_label = f"rope ±{result.rope:g}"
+    a, b = literal(name_a), literal(name_b)
+    legend = [
+        f"{a} better: {format_probability(result.prob_left)}",
+        f"{rope_label}: {format_probability(result.prob_rope)}",
+        f"{b} better: {format_probability(result.prob_right)}",
+    ]
+    title = [
+        f"{a} vs {b}: next data set",
+        f"(hierarchical model, {len(result.datasets)} data sets)",
+    ]
+    geometry = simplex_geometry(result.region_samples, a, b, rope_label)
+    return simplex_layout(
+        geometry,
+        legend,
+        width,
+        title=title if titles else (),
+        style=style,
+        height=height,
+        alt=alt,
+    )
 
 
 def hierarchical_datasets(

@@ -175,6 +175,7 @@ def signrank_posterior(
                 titles=titles_shown(),
             )
             draw_picture(geometry.picture, ax)
+            ax.set_aspect("equal", adjustable="box")  # points stay square
     return quiet(ax)
 
 

@@ -137,6 +137,7 @@ def correlated_posterior(result: Any, *, ax: Any = None, width: str = "single") 
                 height=box.height * size[1],
             )
             draw_picture(geometry.picture, ax)
+            ax.set_aspect("equal", adjustable="box")  # points stay square
     return quiet(ax)
 
 

@@ -214,10 +214,12 @@ def test_the_report_figure_has_no_title_but_names_each_panel():
 
     # outside a report the plot keeps its own title
     ax = nbstats.plots.hierarchical_simplex(_fake_result("nbc", "aode"))
-    assert ax.get_title().startswith("nbc vs aode: next data set")
+    (title,) = [t.get_text() for t in ax.texts if t.get_gid() == "title"]
+    assert title.startswith("nbc vs aode: next data set")
     start(figure_formats=())  # titles off, as in a report (put back after)
     one = section._hierarchical_figure([_fake_result("nbc", "aode")])
     assert [ax.get_title() for ax in one.axes] == [""]
+    assert not [t for t in one.axes[0].texts if t.get_gid() == "title"]
     two = section._hierarchical_figure(
         [_fake_result("nbc", "aode"), _fake_result("nbc", "hnb")]
     )
