@@ -180,14 +180,16 @@ def hierarchical_datasets(
             ax.axvspan(-rope, rope, color=SHADE, alpha=0.5, linewidth=0, gid="rope",
                        label=f"rope ±{rope:g}")  # fmt: skip
         ax.axvline(0.0, color=MUTED, linewidth=0.6, zorder=1)
-        delta0 = f"$\\delta_0$ = {result.delta0:.3g}"
+        # δ0, δi as the report's table heads them: a subscript would print
+        # at 70 % of 8 pt, below the 7 pt a venue's figure may print
+        delta0 = f"δ0 = {result.delta0:.3g}"
         ax.axvline(float(result.delta0), color=INK, linestyle="--", linewidth=0.8,
                    gid="delta0", label=delta0)  # fmt: skip
         ax.hlines(y, table["low"], table["high"], color=ACCENT, linewidth=1.0,
                   gid="intervals",
-                  label=f"$\\delta_i$: {result.level:.0%} interval")  # fmt: skip
+                  label=f"δi: {result.level:.0%} interval")  # fmt: skip
         ax.plot(table["mean"], y, "o", color=ACCENT, markersize=2.5, gid="means",
-                label="$\\delta_i$: posterior mean")  # fmt: skip
+                label="δi: posterior mean")  # fmt: skip
         ax.plot(table["observed"], y, "o", markerfacecolor="none", color=MUTED,
                 markersize=3, markeredgewidth=0.7, gid="observed",
                 label="observed mean difference")  # fmt: skip

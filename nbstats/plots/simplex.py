@@ -102,6 +102,9 @@ def simplex_geometry(
 DOT_ALPHA = 0.45
 #: Diameter of a draw's dot (points).
 DOT_SIZE = 2.0
+#: The triangle's largest side (points): across a page (``figure*``) it
+#: stays the size a reader takes in at once, its legend beneath it.
+MAX_SIDE = 300.0
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def simplex_layout(
         (text, Key("dot", _over_white(geometry.colours[key], 0.7)))
         for key, text in zip(REGIONS, legend, strict=True)
     ]
-    side = width - 2 * MARGIN - 8.0
+    side = min(width - 2 * MARGIN - 8.0, MAX_SIDE)
 
     def below(side: float) -> tuple[tuple[str, ...], tuple[str, ...], float]:
         half = side / 2 - 4.0

@@ -192,8 +192,14 @@ def hierarchical_section(tests: HierarchicalTests) -> None:
         _table_caption(first, rope, tests.threshold),
         _hierarchical_frame(results, rope),
     )
+    # one pair: its figure also set for the venue, as figure-hierarchical.pdf
+    # (and -wide.pdf for a two-column venue) in <stem>_tables/
+    kind = "simplex" if first.prob_rope is not None else "datasets"
     figure(
-        "fig:hierarchical", _figure_caption(first, rope), _hierarchical_figure(results)
+        "fig:hierarchical",
+        _figure_caption(first, rope),
+        _hierarchical_figure(results),
+        paste=(first, kind, {}) if len(results) == 1 else None,
     )
 
 
@@ -410,9 +416,7 @@ def _hierarchical_figure(results: Sequence[Any]) -> Any:
             # δ0's value differs per panel: the table gives it, the key says
             # what the line is
             labels = [
-                "$\\delta_0$: posterior mean"
-                if label.startswith("$\\delta_0$")
-                else label
+                "δ0: posterior mean" if label.startswith("δ0") else label
                 for label in labels
             ]
             fig.legend(handles, labels, loc="outside lower center", ncols=2)

@@ -257,7 +257,7 @@ def test_the_data_sets_figure_has_one_key_below_the_axis_labels():
     assert all(ax.get_legend() is None for ax in fig.axes)
     (key,) = fig.legends
     labels = [t.get_text() for t in key.get_texts()]
-    assert labels[0] == "$\\delta_0$: posterior mean"
+    assert labels[0] == "δ0: posterior mean"
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     box = key.get_window_extent(renderer)
