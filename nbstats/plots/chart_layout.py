@@ -26,7 +26,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nbstats.plots.figure_model import Area, Dot, Item, Rect, Stroke, Text, nice_ticks
+from nbstats.plots.figure_model import (
+    Area,
+    Dot,
+    Item,
+    Picture,
+    Rect,
+    Stroke,
+    Text,
+    nice_ticks,
+)
 from nbstats.plots.labels import text_width, wrap_text
 
 __all__ = [
@@ -36,11 +45,14 @@ __all__ = [
     "ChartStyle",
     "Frame",
     "Key",
+    "Layout",
     "chart",
     "curve_points",
     "legend_items",
     "paper_points",
     "point_mass",
+    "ring",
+    "spaced",
     "under",
     "wrap_lines",
 ]
@@ -84,7 +96,7 @@ DASHBOARD = ChartStyle(tick=7.0, legend=7.0, left=41.2, top=39.2)
 @dataclass(frozen=True)
 class Key:
     """What a legend entry's key looks like: a ``line`` (``width``, ``dash``),
-    a ``patch`` (a filled box of ``opacity``) or a ``dot``."""
+    a ``patch`` (a filled box of ``opacity``), a ``dot`` or a ``ring``."""
 
     kind: str
     color: str
@@ -135,6 +147,44 @@ class Chart:
     height: float
     #: The legend's texts, top to bottom and left to right (as shown).
     legend: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A laid-out picture: the :class:`~nbstats.plots.figure_model.Picture`
+    both renderers draw, its plot box (None for a picture without one) and
+    its legend's texts as shown."""
+
+    picture: Picture
+    frame: Frame | None
+    legend: tuple[str, ...]
+
+
+def spaced(
+    ticks: Sequence[float],
+    labels: Sequence[str],
+    lim: tuple[float, float],
+    span: float,
+    size: float,
+) -> tuple[list[float], list[str]]:
+    """Every other tick dropped until their labels (``size`` pt) stand
+    apart on an axis ``span`` points long showing ``lim``.
+
+    Examples
+    --------
+    >>> from nbstats.plots.style import paper_style
+    >>> ticks = [-0.04, -0.02, 0.0, 0.02, 0.04, 0.06]
+    >>> with paper_style():
+    ...     spaced(ticks, [f"{t:.2f}" for t in ticks], (-0.045, 0.065), 90.0, 8.0)[1]
+    ['-0.04', '0.00', '0.04']
+    """
+    ticks, labels = list(ticks), list(labels)
+    while len(ticks) > 2:
+        step = span * (ticks[1] - ticks[0]) / (lim[1] - lim[0])
+        if step >= max(text_width(t, size) for t in labels) + 3.0:
+            break
+        ticks, labels = ticks[::2], labels[::2]
+    return ticks, labels
 
 
 def wrap_lines(text: str, width: float, size: float) -> tuple[str, ...]:
@@ -246,6 +296,7 @@ def _chart(
     left = ylabel_right + LABEL_PAD + widest_y + TICK_PAD + TICK_LENGTH
     left = max(left, s.left, MARGIN + half_x)
     right = width - MARGIN - max(half_x, 2.0)
+    xticks, x_labels = spaced(xticks, x_labels, xlim, right - left, s.tick)
     top = (
         MARGIN
         + len(title_lines) * LEADING * s.title
@@ -449,6 +500,9 @@ def _legend_entry(
     if key.kind == "dot":
         centre = x + HANDLE_LENGTH * size / 2
         out.append(Dot(centre, middle, 0.8 * size, f"legend-key-{index}", key.color))
+    elif key.kind == "ring":
+        centre = x + HANDLE_LENGTH * size / 2
+        out.append(ring(centre, middle, 0.4 * size, f"legend-key-{index}", key))
     elif key.kind == "patch":
         out.append(
             Rect(
@@ -505,6 +559,18 @@ def paper_points(inches: float) -> float:
     (237.6, 251.05)
     """
     return math.floor(round(inches * 72, 6) * 100) / 100
+
+
+def ring(x: float, y: float, radius: float, gid: str, key: Key) -> Stroke:
+    """An open circle (a closed polyline of 16 sides) of ``key``'s colour
+    and line width."""
+    turns = np.linspace(0.0, 2 * math.pi, 17)
+    points = zip(
+        (x + radius * np.cos(turns)).tolist(),
+        (y + radius * np.sin(turns)).tolist(),
+        strict=True,
+    )
+    return Stroke(tuple(points), key.width, gid, color=key.color, cap="round")
 
 
 def curve_points(

@@ -11,7 +11,6 @@ one stacked bar.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,8 +22,8 @@ from nbstats.plots.chart_layout import (
     MARGIN,
     PAPER,
     ChartStyle,
-    Frame,
     Key,
+    Layout,
     chart,
     curve_points,
     legend_items,
@@ -60,14 +59,8 @@ GRID = 801
 LEFT_ALPHA, RIGHT_ALPHA, ROPE_ALPHA = 0.45, 0.3, 0.35
 
 
-@dataclass(frozen=True)
-class StudentLayout:
-    """A laid-out picture: what both renderers draw, its plot box (None for
-    a picture without one) and its legend's texts."""
-
-    picture: Picture
-    frame: Frame | None
-    legend: tuple[str, ...]
+#: A laid-out picture (:class:`~nbstats.plots.chart_layout.Layout`).
+StudentLayout = Layout
 
 
 def correlated_posterior(result: Any, *, ax: Any = None, width: str = "single") -> Any:

@@ -132,12 +132,22 @@ def hierarchical_tests(
             warnings.filterwarnings("ignore", "the hierarchical model's sampler")
             results.append(
                 bayes_hierarchical(
-                    a, b, data=fold_scores, case="case", algorithm="algorithm",
-                    score="score", fold="fold", runs=runs, rope=rope, loss=loss,
-                    higher_is_better=higher_is_better, random_state=seed,
-                    min_folds=min_folds, **sampler,
+                    a,
+                    b,
+                    data=fold_scores,
+                    case="case",
+                    algorithm="algorithm",
+                    score="score",
+                    fold="fold",
+                    runs=runs,
+                    rope=rope,
+                    loss=loss,
+                    higher_is_better=higher_is_better,
+                    random_state=seed,
+                    min_folds=min_folds,
+                    **sampler,
                 )
-            )  # fmt: skip
+            )
     return HierarchicalTests(tuple(results), pairs, rope, threshold)
 
 
@@ -384,40 +394,83 @@ def _figure_caption(res: Any, rope: float) -> str:
     )
 
 
+def _datasets_key(res: Any) -> tuple[list[Any], list[str]]:
+    """The data-set figure's key (:func:`~nbstats.plots.hierarchical.datasets_entries`)
+    as matplotlib handles, for one key under all panels; δ0's value differs
+    per panel (the table gives it), so the key says what the line is."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from nbstats.plots.hierarchical import datasets_entries
+
+    handles, labels = [], []
+    for text, key in datasets_entries(res):
+        if key.kind == "patch":
+            handle: Any = Patch(color=key.color, alpha=key.opacity, linewidth=0)
+        elif key.kind == "line":
+            style = (0, key.dash) if key.dash else "-"
+            handle = Line2D(
+                [], [], color=key.color, linewidth=key.width, linestyle=style
+            )
+        else:  # a dot, or an open ring
+            handle = Line2D(
+                [],
+                [],
+                linestyle="none",
+                marker="o",
+                color=key.color,
+                markersize=3,
+                markerfacecolor=key.color if key.kind == "dot" else "none",
+            )
+        handles.append(handle)
+        labels.append("δ0: posterior mean" if text.startswith("δ0") else text)
+    return handles, labels
+
+
 def _hierarchical_figure(results: Sequence[Any]) -> Any:
+    """The pairs' pictures side by side, each laid out at its panel's size
+    (no layout engine rescales them: their text stays at its size), named
+    above when there are several; the data-set pictures share one key."""
     import matplotlib.pyplot as plt
 
-    from nbstats.plots.hierarchical import hierarchical_datasets, hierarchical_simplex
+    from nbstats.plots.hierarchical import (
+        datasets_layout,
+        hierarchical_datasets,
+        hierarchical_simplex,
+        simplex_picture,
+    )
     from nbstats.plots.style import literal, paper_style
 
     n = len(results)
+    width = 72 * min(6.1, 3.0 * n)  # points
+    panel = width / n
+    simplex = results[0].prob_rope is not None
     with paper_style():
-        if results[0].prob_rope is not None:
-            size = (min(6.1, 3.0 * n), 3.1)
-            draw = hierarchical_simplex
+        if simplex:
+            heights = [
+                simplex_picture(r, panel, titles=False).picture.height for r in results
+            ]
         else:
-            q = len(results[0].datasets)
-            size = (min(6.1, 3.0 * n), min(8.0, 0.146 * q + 1.2))
-            draw = hierarchical_datasets
-        fig, axes = plt.subplots(1, n, figsize=size, layout="constrained",
-                                 squeeze=False)  # fmt: skip
-        for ax, res in zip(axes[0], results, strict=True):
-            draw(res, ax=ax)
+            heights = [
+                datasets_layout(r, panel, titles=False, key=False).picture.height
+                for r in results
+            ]
+        tall = max(heights)
+        title = 14.0 if n > 1 else 0.0
+        key = 0.0 if simplex else 34.0
+        total = tall + title + key
+        fig = plt.figure(figsize=(width / 72, total / 72))
+        for k, res in enumerate(results):
+            ax = fig.add_axes((k / n, key / total, 1 / n, tall / total))
+            ax.set_anchor("N")  # a shorter picture hangs from the top
+            if simplex:
+                hierarchical_simplex(res, ax=ax)
+            else:  # one key for the figure, below
+                hierarchical_datasets(res, ax=ax, key=False)
             if n > 1:  # which pair, in the text's order (the caption says the rest)
                 ax.set_title(f"{literal(res.name_b)} vs {literal(res.name_a)}")
-            key = ax.get_legend()
-            if key is not None and draw is hierarchical_datasets:
-                key.remove()  # one key for the figure, below the x-axis labels
-            elif key is not None:  # under its panel: inside, it covers the labels
-                key.set_loc("upper center")
-                key.set_bbox_to_anchor((0.5, -0.08), transform=ax.transAxes)
-        if draw is hierarchical_datasets:
-            handles, labels = axes[0][0].get_legend_handles_labels()
-            # δ0's value differs per panel: the table gives it, the key says
-            # what the line is
-            labels = [
-                "δ0: posterior mean" if label.startswith("δ0") else label
-                for label in labels
-            ]
-            fig.legend(handles, labels, loc="outside lower center", ncols=2)
+        if not simplex:
+            fig.legend(
+                *_datasets_key(results[0]), loc="lower center", ncols=2, frameon=False
+            )
     return fig

@@ -155,3 +155,49 @@ def test_both_renderers_place_every_dot_and_line_alike():
     np.testing.assert_allclose(edges[:3], layout.corners, atol=1e-9)
     texts = {t.get_gid(): t.get_text() for t in ax.texts}
     assert texts["legend-text-0"].replace("\n", " ") == layout.legend[0]
+
+
+# -- the data-set figure (the report's, without a rope) ---------------------------
+
+
+@pytest.mark.parametrize("width", [237.6, 496.8], ids=["single", "double"])
+@pytest.mark.parametrize("q", [3, 30])
+def test_datasets_readable_and_at_the_means(width, q):
+    import pandas as pd
+    import readability
+    from plot_helpers import assert_renderers_agree, picture_axes
+
+    from nbstats.plots.hierarchical import datasets_layout
+
+    rng = np.random.default_rng(q)
+    mean = rng.normal(0.01, 0.01, q)
+    table = pd.DataFrame(
+        {
+            "case": [f"{LONG_A} on data set {k}" for k in range(q)],
+            "mean": mean,
+            "low": mean - 0.02,
+            "high": mean + 0.02,
+            "observed": mean + rng.normal(0, 0.005, q),
+        }
+    )
+    res = SimpleNamespace(
+        datasets=table, rope=0.01, delta0=0.01, level=0.95, name_a=LONG_A, name_b=LONG_B
+    )
+    with paper_style():
+        pic = datasets_layout(res, width).picture
+        ax = draw_picture(pic)
+    assert min(i.size for i in pic.items if isinstance(i, Text)) >= 8.0
+    assert readability.problems(ax.figure) == []
+    to_x, _ = picture_axes(ax)
+    shown = {}
+    for k in range(q):
+        (name,) = [t for t in ax.texts if t.get_gid() == f"name-{k}"]
+        (dot,) = [line for line in ax.lines if line.get_gid() == f"mean-{k}"]
+        # a wrapped name, its line breaks (and the spaces at them) taken out
+        shown["".join(name.get_text().split())] = float(to_x(dot.get_xdata()[0]))
+    for case, value in zip(table["case"], table["mean"], strict=True):
+        assert shown["".join(case.split())] == pytest.approx(value, abs=1e-9)
+    # the rows top down: the largest posterior mean first
+    order = [shown[c] for c in sorted(shown, key=shown.get, reverse=True)]
+    np.testing.assert_allclose(order, sorted(table["mean"], reverse=True))
+    assert_renderers_agree(pic)

@@ -44,7 +44,7 @@ FONTS = {
 
 
 #: The report's figure with a rope (the simplex) and without (the data sets).
-KINDS = (("simplex", True),)
+KINDS = (("simplex", True), ("datasets", False))
 
 
 class Hierarchical(SimpleNamespace):

@@ -261,6 +261,8 @@ def test_the_data_sets_figure_has_one_key_below_the_axis_labels():
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     box = key.get_window_extent(renderer)
-    for ax in fig.axes:
-        assert box.y1 <= ax.xaxis.label.get_window_extent(renderer).y0
+    for ax in fig.axes:  # each panel a picture: its x label a text of gid xlabel
+        (xlabel,) = [t for t in ax.texts if t.get_gid() == "xlabel"]
+        assert box.y1 <= xlabel.get_window_extent(renderer).y0
+        assert not [t for t in ax.texts if t.get_gid().startswith("legend-")]
     plt.close(fig)
