@@ -223,7 +223,9 @@ def build_report(
         ``min_folds`` (:func:`nbstats.correlated_pairs`,
         :func:`nbstats.bayes_hierarchical`): each pair on each data set's
         folds both algorithms scored, a (pair, data set) with fewer left out,
-        and the counts stated beside their tables and in Methods. Without
+        and the counts stated beside their tables and in Methods; a pair left
+        with fewer than 2 such data sets is left out of the hierarchical
+        test, with the reason, instead of stopping it. Without
         it, a failed fold is refused, naming each cell's count (see
         :func:`nbstats.score_table`).
     runs : int, optional
