@@ -79,7 +79,9 @@ def build_report(
     The report opens with the answer, what goes into a paper, in at most two
     PDF pages: the ranked summary table (mean rank, the Nemenyi test's
     compact letters, and P(best) and expected rank of the Bayesian
-    Plackett–Luce ranking when the Bayesian analysis is requested), the
+    Plackett–Luce ranking when the Bayesian analysis is requested; above 25
+    algorithms, :data:`nbstats.report.core.CORE_ROWS`, the 25 best-ranked,
+    with all of them in ``<stem>_tables/summary-all.tex`` and ``.csv``), the
     critical-difference diagram as Figure 1, and one results paragraph that
     states the decisions by groups (:mod:`nbstats.report.core`). Beside a
     PDF or LaTeX report, the table and the figure are also written in
