@@ -79,7 +79,9 @@ def build_report(
     The report opens with the answer, what goes into a paper, in at most two
     PDF pages: the ranked summary table (mean rank, the Nemenyi test's
     compact letters, and P(best) and expected rank of the Bayesian
-    Plackett–Luce ranking when the Bayesian analysis is requested), the
+    Plackett–Luce ranking when the Bayesian analysis is requested; above 25
+    algorithms, :data:`nbstats.report.core.CORE_ROWS`, the 25 best-ranked,
+    with all of them in ``<stem>_tables/summary-all.tex`` and ``.csv``), the
     critical-difference diagram as Figure 1, and one results paragraph that
     states the decisions by groups (:mod:`nbstats.report.core`). Beside a
     PDF or LaTeX report, the table and the figure are also written in
@@ -223,7 +225,9 @@ def build_report(
         ``min_folds`` (:func:`nbstats.correlated_pairs`,
         :func:`nbstats.bayes_hierarchical`): each pair on each data set's
         folds both algorithms scored, a (pair, data set) with fewer left out,
-        and the counts stated beside their tables and in Methods. Without
+        and the counts stated beside their tables and in Methods; a pair left
+        with fewer than 2 such data sets is left out of the hierarchical
+        test, with the reason, instead of stopping it. Without
         it, a failed fold is refused, naming each cell's count (see
         :func:`nbstats.score_table`).
     runs : int, optional

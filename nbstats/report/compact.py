@@ -255,12 +255,20 @@ def appendix_note() -> None:
     )
 
 
-def csv_download(name: str, description: str, frame: pd.DataFrame) -> None:
+def csv_download(
+    name: str,
+    description: str,
+    frame: pd.DataFrame,
+    *,
+    tables: Mapping[str, str] | None = None,
+) -> None:
     """A full table as a CSV file: a download link in HTML, a file beside LaTeX.
 
     HTML embeds the file as a ``data:`` URI (the report stays one file);
     the PDF and LaTeX exports write it to ``<report>_tables/<name>``, which
-    the LaTeX text names.
+    the LaTeX text names. ``tables`` ({file name: LaTeX}): the same table
+    typeset, written beside it in ``<report>_tables/`` by those exports
+    (for a paper's appendix).
     """
     import base64
     import html
@@ -282,7 +290,14 @@ def csv_download(name: str, description: str, frame: pd.DataFrame) -> None:
             "report).\n\n",
             "text/plain": f"{name}: {description} ({rows:,} rows, CSV).",
         },
-        {"nbstats": {"kind": "csv", "name": name, "csv": text}},
+        {
+            "nbstats": {
+                "kind": "csv",
+                "name": name,
+                "csv": text,
+                **({"tables_files": dict(tables)} if tables else {}),
+            }
+        },
     )
 
 

@@ -8,6 +8,20 @@ and one results paragraph that states the decisions by groups, never pair by
 pair. :func:`core_two` is its two-algorithm form. The table and the figure
 are also written as files beside the report (``<report>_core/``) for
 ``\\input`` and ``\\includegraphics``.
+
+The page budget: the core fits two PDF pages of the report (A4, 11 pt), in
+every venue (the venue sets the files beside it, not the report's page), up
+to at least 100 algorithms. Up to :data:`CORE_ROWS` algorithms Table 1
+lists them all, after Figure 1. Above, Table 1 comes first and lists the
+:data:`CORE_ROWS` best-ranked (its caption and the paragraph say so), which
+then fits the first page; Figure 1, whose names need about 0.11-0.13 in
+each, goes atop the second page (``[!ht]``: never a page of floats alone),
+the text flowing around both. Every algorithm is then in the same table in
+full, ``summary-all``: a CSV download in HTML, and beside a PDF or LaTeX
+report ``<report>_tables/summary-all.csv`` and ``summary-all.tex`` (set for
+the report's venue: the table a paper puts in its appendix);
+``<report>_core/summary.tex`` is Table 1 as the report shows it and
+``summary.csv`` keeps every algorithm.
 """
 
 from __future__ import annotations
@@ -24,13 +38,23 @@ from nbstats.report.cases import (
     table_one_cases,
 )
 from nbstats.report.data import csv_text
-from nbstats.report.display import _and, _n, _p, figure, paragraph, ref, table
+from nbstats.report.display import (
+    _and,
+    _n,
+    _p,
+    figure,
+    paragraph,
+    ref,
+    table,
+    table_latex,
+)
 from nbstats.report.methods import rope_text
 from nbstats.report.references import Paragraph, cite
 from nbstats.results.number_policy import format_number, format_relation
 from nbstats.results.table_model import Table, from_frame
 
 __all__ = [
+    "CORE_ROWS",
     "MAX_NAMED",
     "core",
     "core_two",
@@ -129,6 +153,12 @@ def power_warning(nemenyi: Any, n_cases: int) -> str:
     )
 
 
+#: Table 1 lists at most this many algorithms, the best-ranked: with more,
+#: the core (Figure 1, Table 1 and the results paragraph) would pass its two
+#: pages. The others are in the full table beside the report
+#: (``<stem>_tables/summary-all.tex`` and ``.csv``; a download link in HTML).
+CORE_ROWS = 25
+
 #: Above this many algorithms the critical-difference diagram is drawn
 #: shorter, names in 8 pt, so that the core fits two pages.
 DENSE_ABOVE = 25
@@ -211,21 +241,23 @@ def _summary_caption(
     runs: bool = False,
     cases: tuple[str, str] | None = None,
     missing_of: int | None = None,
+    shown: int | None = None,
 ) -> str:
     """Table 1's caption; ``cases``: the case sets of its columns in words
     (:func:`nbstats.report.cases.table_one_cases`), by default all ``n``;
     ``missing_of``: the cases given, when the column missing counts each
-    algorithm's cases without a score."""
+    algorithm's cases without a score; ``shown``: the rows listed, when
+    Table 1 lists only the best-ranked (:data:`CORE_ROWS`)."""
     direction = "higher" if higher_is_better else "lower"
     ranked, bayes = cases or (f"over the {n} cases", "on the same cases")
+    listed = f"The {m} algorithms" if shown is None else (
+        f"The {shown} best-ranked of the {m} algorithms"
+    )  # fmt: skip
     if ranked.endswith(")"):  # one parenthesis: the cases, then the ranks
         ranked = ranked[:-1] + "; "
     else:
         ranked += " ("
-    caption = (
-        f"The {m} algorithms by mean rank {ranked}1 = best; "
-        f"{direction} scores are better)"
-    )
+    caption = f"{listed} by mean rank {ranked}1 = best; {direction} scores are better)"
     caption += ", with their mean score"
     if nemenyi is not None:
         caption += (
@@ -243,19 +275,111 @@ def _summary_caption(
         caption += (
             f"; missing: the algorithm's cases without a score (of {missing_of:,})"
         )
+    if shown is not None:
+        caption += (
+            f". All {m} are in the same table in full, summary-all (a CSV file; "
+            "beside a PDF or LaTeX report also its LaTeX)"
+        )
     return caption + "."
 
 
-def _core_table(model: Table, data: pd.DataFrame) -> None:
+def _core_table(model: Table, data: pd.DataFrame, full: Table | None = None) -> None:
     """Table 1: in the report, beside it for ``\\input`` (core.tex and the
     core's summary.tex: the same LaTeX, for the report's venue) and as
-    ``data`` (summary.csv, defused like every CSV a report writes:
-    :func:`nbstats.report.data.csv_text`)."""
+    ``data`` (summary.csv, every algorithm, defused like every CSV a report
+    writes: :func:`nbstats.report.data.csv_text`). ``full``: Table 1 with
+    every algorithm when ``model`` lists only the best-ranked
+    (:data:`CORE_ROWS`): a CSV download below it, and beside a PDF or LaTeX
+    report ``<stem>_tables/summary-all.tex`` and ``.csv``, for a paper's
+    appendix."""
     table(
         model,
         files={"core.tex": None},
         core={"summary.tex": None, "summary.csv": csv_text(data)},
     )
+    if full is not None:
+        from nbstats.report.compact import csv_download
+
+        csv_download(
+            "summary-all.csv",
+            f"Table 1 with all {len(data)} algorithms (a PDF or LaTeX report "
+            "writes it typeset too, summary-all.tex, for a paper's appendix)",
+            data,
+            tables={"summary-all.tex": table_latex(full)},
+        )
+
+
+def _figure_one(
+    nemenyi: Any, m: int, n: int, complete: bool, venue: Any, placement: str | None
+) -> None:
+    """Figure 1, the critical-difference diagram (and its files for
+    ``<stem>_core/``, set for ``venue``); ``complete``: cases were left out;
+    ``placement``: the LaTeX float's (:func:`nbstats.report.display.figure`)."""
+    ax = _cd_axes(nemenyi, m)
+    figure(
+        "fig:cd",
+        f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
+        f"algorithms over the {n:,}{' complete' if complete else ''} "
+        "cases and the Nemenyi critical difference CD = "
+        f"{format_number(nemenyi.critical_difference, 'statistic')} at α = "
+        f"{_n(nemenyi.alpha)}; "
+        "algorithms joined by a bar are not significantly different.",
+        ax.figure,
+        core_files=True,
+        core_figures=lambda: _venue_figures(nemenyi, venue),
+        placement=placement,
+    )
+
+
+def _table_one(
+    scores: pd.DataFrame,
+    raw: pd.DataFrame | None,
+    mean_ranks: pd.Series,
+    letters: Any,
+    plackett_luce: Any,
+    aliases: Mapping[str, str] | None,
+    counts: Any,
+    *,
+    nemenyi: Any,
+    higher_is_better: bool,
+    cases: tuple[str, str] | None,
+) -> int | None:
+    """Table 1 and its files; above :data:`CORE_ROWS` algorithms it lists
+    the best-ranked, all of them in ``summary-all`` beside it. Returns the
+    rows listed then (None: every algorithm)."""
+    m, n = scores.shape[1], scores.shape[0]
+    frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
+    if counts.n_missing:  # which algorithms have holes, and how many
+        missing = (scores if raw is None else raw).isna().sum()
+        frame["missing"] = missing.reindex(frame.index).astype(int).to_numpy()
+    runs = "group" in frame and frame["group"].str.contains("–").any()
+    missing_of = counts.n_all if counts.n_missing else None
+    kinds = {
+        "mean rank": "rank",
+        "expected rank": "rank",
+        "P(best)": "probability",
+        "missing": "count",
+    }
+    kinds = {k: v for k, v in kinds.items() if k in frame}
+    shown = _named_in_full(frame)
+    data = frame
+    if letters is not None:
+        data = frame.assign(group=letters.letters.reindex(frame.index).to_numpy())
+    listed = CORE_ROWS if m > CORE_ROWS else None
+
+    def caption(rows: int | None) -> str:
+        return _summary_caption(
+            m, n, nemenyi, plackett_luce, higher_is_better, runs, cases=cases,
+            missing_of=missing_of, shown=rows,
+        )  # fmt: skip
+
+    full = None
+    if listed is not None:  # the best-ranked: the core keeps its two pages
+        full = from_frame(shown, kinds, caption=caption(None), label="tab:core-all")
+        shown = shown.iloc[:listed]
+    model = from_frame(shown, kinds, caption=caption(listed), label="tab:core")
+    _core_table(model, data, full)
+    return listed
 
 
 def core(
@@ -304,42 +428,18 @@ def core(
     )
     if opening.pieces:  # first: on the report's first page
         paragraph(opening)
-    if nemenyi is not None:  # first: the float then fits the first page
-        ax = _cd_axes(nemenyi, m)
-        figure(
-            "fig:cd",
-            f"Critical-difference diagram: mean ranks (1 = best) of the {m} "
-            f"algorithms over the {n:,}{' complete' if counts.n_left_out else ''} "
-            "cases and the Nemenyi critical difference CD = "
-            f"{format_number(nemenyi.critical_difference, 'statistic')} at α = "
-            f"{_n(nemenyi.alpha)}; "
-            "algorithms joined by a bar are not significantly different.",
-            ax.figure,
-            core_files=True,
-            core_figures=lambda: _venue_figures(nemenyi, venue),
-        )
-    frame = _summary_frame(scores, mean_ranks, letters, plackett_luce, aliases)
-    if counts.n_missing:  # which algorithms have holes, and how many
-        missing = (scores if raw is None else raw).isna().sum()
-        frame["missing"] = missing.reindex(frame.index).astype(int).to_numpy()
-    runs = "group" in frame and frame["group"].str.contains("–").any()
-    missing_of = counts.n_all if counts.n_missing else None
-    caption = _summary_caption(
-        m, n, nemenyi, plackett_luce, higher_is_better, runs, cases=table_cases,
-        missing_of=missing_of,
+    if nemenyi is not None and m <= CORE_ROWS:  # first: it fits the first page
+        _figure_one(nemenyi, m, n, counts.n_left_out > 0, venue, None)
+    listed = _table_one(
+        scores, raw, mean_ranks, letters, plackett_luce, aliases, counts,
+        nemenyi=nemenyi, higher_is_better=higher_is_better, cases=table_cases,
     )  # fmt: skip
-    kinds = {
-        "mean rank": "rank",
-        "expected rank": "rank",
-        "P(best)": "probability",
-        "missing": "count",
-    }
-    kinds = {k: v for k, v in kinds.items() if k in frame}
-    shown = _named_in_full(frame)
-    data = frame
-    if letters is not None:
-        data = frame.assign(group=letters.letters.reindex(frame.index).to_numpy())
-    _core_table(from_frame(shown, kinds, caption=caption, label="tab:core"), data)
+    if nemenyi is not None and m > CORE_ROWS:
+        # after Table 1 (its best-ranked rows), which then fits the first
+        # page; the diagram, taller than half a page at 100 algorithms, atop
+        # the second ("!ht": never a page of its own), the text flowing
+        # around both
+        _figure_one(nemenyi, m, n, counts.n_left_out > 0, venue, "!ht")
     # the paragraph names every algorithm in full, as Table 1 does
     full = _by_alias(aliases)
     if full and letters is not None:
@@ -385,11 +485,15 @@ def core(
             )
             + ". ",
         )
-    para.add(
-        "Every algorithm is in ",
-        ref("tab:core"),
-        "; the detailed analysis follows." if detailed else ".",
-    )
+    if listed is None:
+        para.add("Every algorithm is in ", ref("tab:core"))
+    else:
+        para.add(
+            f"The {listed} best-ranked are in ",
+            ref("tab:core"),
+            f"; all {m}, in the same table, in summary-all",
+        )
+    para.add("; the detailed analysis follows." if detailed else ".")
     paragraph(para)
     return para
 

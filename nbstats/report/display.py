@@ -330,6 +330,7 @@ def figure(
     core_files: bool = False,
     core_figures: Callable[[], dict[str, bytes]] | None = None,
     paste: tuple[Any, str | None, dict[str, Any]] | None = None,
+    placement: str | None = None,
 ) -> None:
     """Display a numbered figure: SVG ``data:`` URI in HTML, vector PDF for LaTeX.
 
@@ -343,6 +344,10 @@ def figure(
     report's venue by :func:`nbstats.plots.venue_files.venue_figures` as
     ``figure-<name>.pdf`` (column width; ``-wide`` and ``-key.tex`` as it
     says) for ``<report>_tables/`` (PDF and LaTeX reports only).
+    ``placement``: the LaTeX float's places (default ``"!htbp"``); ``"!ht"``
+    keeps a figure taller than half a page off a page of floats alone, where
+    LaTeX would put it when it cannot go here (it goes atop the next page,
+    the text following it).
     """
     import matplotlib.pyplot as plt
 
@@ -408,6 +413,7 @@ def figure(
                 "label": label,
                 "number": n,
                 "caption_latex": to_latex(caption),
+                **({"placement": placement} if placement else {}),
                 **({"core_binary": extra} if extra else {}),
                 **({"tables_binary": tables_binary} if tables_binary else {}),
             }

@@ -222,12 +222,19 @@ def paste_figure_files(nb: Any, stem: str) -> dict[str, bytes]:
     """The paste-ready figures (other than Figure 1, in ``<stem>_core/``)
     set for the report's venue: ``<stem>_tables/figure-<name>.pdf``, its
     ``-wide.pdf`` for a two-column venue and a ``-key.tex`` of names too
-    many for the float."""
+    many for the float; and the full LaTeX of a table the report shows in
+    part (``summary-all.tex``: Table 1 of many algorithms)."""
     folder = f"{_safe_stem(stem)}_tables"
     files: dict[str, bytes] = {}
     for meta in _outputs_metadata(nb, "figure"):
         for name, data in meta.get("tables_binary", {}).items():
             files[f"{folder}/{name}"] = base64.b64decode(data)
+    # a long table shown in part (Table 1 of many algorithms): in full, for a
+    # paper's appendix
+    for meta in _outputs_metadata(nb, "csv"):
+        for name, latex in meta.get("tables_files", {}).items():
+            body = _table_file(name, latex, folder)
+            files[f"{folder}/{name}"] = body.encode("utf-8")
     return files
 
 

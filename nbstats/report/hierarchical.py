@@ -27,6 +27,7 @@ from nbstats.report.tables import frame_table
 __all__ = [
     "HIERARCHICAL_PAIRS",
     "HierarchicalTests",
+    "LeftOutPair",
     "hierarchical_methods",
     "hierarchical_section",
     "hierarchical_tests",
@@ -53,13 +54,44 @@ RHAT_LIMIT = 1.01
 
 
 @dataclasses.dataclass(frozen=True)
+class LeftOutPair:
+    """A pair the hierarchical test left out: with failed folds
+    (``min_folds``), fewer than 2 of its data sets have ``min_folds`` folds
+    both algorithms scored (``datasets`` of them; ``left_out``: the others),
+    and the model needs at least 2."""
+
+    name_a: str
+    name_b: str
+    datasets: int
+    left_out: int
+    min_folds: int
+
+    def words(self) -> str:
+        """Why, in the report's words.
+
+        Examples
+        --------
+        >>> LeftOutPair("a", "b", 1, 11, 8).words()
+        'b vs a (only 1 data set has at least 8 folds both scored; 11 have fewer)'
+        """
+        has = "data set has" if self.datasets == 1 else "data sets have"
+        others = "has" if self.left_out == 1 else "have"
+        return (
+            f"{self.name_b} vs {self.name_a} (only {self.datasets} {has} at least "
+            f"{self.min_folds} folds both scored; {self.left_out:,} {others} fewer)"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
 class HierarchicalTests:
     """The hierarchical tests a report ran, or why it could not run them.
 
     ``results``: one :class:`~nbstats.results.hierarchical.BayesHierarchicalResult`
     per pair tested (empty when ``missing`` is set); ``pairs``: the fold
-    section's pairs, of which the first ``len(results)`` were tested;
-    ``missing``: the ImportError's message when the extra is not installed.
+    section's pairs, of which the first ``len(results) + len(skipped)`` were
+    considered; ``skipped``: the :class:`LeftOutPair` among them, left out
+    for too few data sets with ``min_folds`` paired folds; ``missing``: the
+    ImportError's message when the extra is not installed.
     """
 
     results: tuple[Any, ...]
@@ -67,6 +99,7 @@ class HierarchicalTests:
     rope: float
     threshold: float
     missing: str | None = None
+    skipped: tuple[LeftOutPair, ...] = ()
 
     def methods_sentence(self) -> Paragraph:
         """Its Methods sentences (:func:`hierarchical_methods`), which
@@ -95,8 +128,9 @@ def hierarchical_tests(
     seed ``seed``; ``sampler`` (``n_samples``, ``chains``, ``warmup``) goes
     to :func:`nbstats.bayes_hierarchical`, and so does ``min_folds`` (failed
     folds: each data set's likelihood takes the folds both algorithms
-    scored, and a data set with fewer is left out of the pair). The
-    sampler's own warnings (R̂, divergences) are not shown:
+    scored, and a data set with fewer is left out of the pair; a pair left
+    with fewer than 2 data sets is not tested but listed in ``skipped``,
+    as :class:`LeftOutPair`). The sampler's own warnings (R̂, divergences) are not shown:
     :func:`hierarchical_section` states the diagnostics. Without the extra
     ``nbstats[hierarchical]`` nothing is sampled and the result says what to
     install.
@@ -113,7 +147,7 @@ def hierarchical_tests(
     'undecided'
     """
     from nbstats.stats.bayes.decision import check_rope, resolve_threshold
-    from nbstats.stats.hierarchical import bayes_hierarchical
+    from nbstats.stats.hierarchical import TooFewDataSetsError, bayes_hierarchical
     from nbstats.stats.hierarchical_model import require_sampler
 
     rope = check_rope(rope)
@@ -125,30 +159,30 @@ def hierarchical_tests(
         require_sampler()
     except ImportError as error:
         return HierarchicalTests((), pairs, rope, threshold, missing=str(error))
-    results = []
+    results, skipped = [], []
     for a, b in pairs[:max_pairs]:
         with warnings.catch_warnings():
             # R̂ and divergences are stated by hierarchical_section instead
             warnings.filterwarnings("ignore", "the hierarchical model's sampler")
-            results.append(
-                bayes_hierarchical(
-                    a,
-                    b,
-                    data=fold_scores,
-                    case="case",
-                    algorithm="algorithm",
-                    score="score",
-                    fold="fold",
-                    runs=runs,
-                    rope=rope,
-                    loss=loss,
-                    higher_is_better=higher_is_better,
-                    random_state=seed,
-                    min_folds=min_folds,
-                    **sampler,
-                )
-            )
-    return HierarchicalTests(tuple(results), pairs, rope, threshold)
+            try:
+                results.append(
+                    bayes_hierarchical(
+                        a, b, data=fold_scores, case="case", algorithm="algorithm",
+                        score="score", fold="fold", runs=runs, rope=rope, loss=loss,
+                        higher_is_better=higher_is_better, random_state=seed,
+                        min_folds=min_folds, **sampler,
+                    )
+                )  # fmt: skip
+            except TooFewDataSetsError as error:  # that pair only: say so
+                skipped.append(
+                    LeftOutPair(
+                        error.name_a, error.name_b, error.kept,
+                        len(error.left_out), int(error.min_folds or 0),
+                    )
+                )  # fmt: skip
+    return HierarchicalTests(
+        tuple(results), pairs, rope, threshold, skipped=tuple(skipped)
+    )
 
 
 def hierarchical_section(tests: HierarchicalTests) -> None:
@@ -174,6 +208,15 @@ def hierarchical_section(tests: HierarchicalTests) -> None:
         )
         return
     results = tests.results
+    if not results:  # every pair considered was left out
+        paragraph(
+            Paragraph().add(
+                "The Bayesian hierarchical test across data sets "
+                f"{author_year('corani2017')} was requested, but no pair could "
+                "be tested. " + _skipped_sentence(tests.skipped)
+            )
+        )
+        return
     first = results[0]
     rope = tests.rope
     para = Paragraph().add(
@@ -184,14 +227,15 @@ def hierarchical_section(tests: HierarchicalTests) -> None:
         "drawn from one Student t distribution, whose posterior says how b "
         "compares with a on a further data set like these. ",
     )
-    left_out = len(tests.pairs) - len(results)
-    if left_out:
+    considered = len(results) + len(tests.skipped)
+    if considered < len(tests.pairs):
         para.add(
-            f"It is slow, so it was run on the first {len(results)} of the "
+            f"It is slow, so it was run on the first {considered} of the "
             f"{len(tests.pairs)} comparisons of ",
             ref("tab:fold-pairs"),
             ". ",
         )
+    para.add(_skipped_sentence(tests.skipped))
     for res in results:
         para.add(_hierarchical_sentence(res, rope, tests.threshold))
     para.add(_diagnostics_sentence(results))
@@ -199,7 +243,7 @@ def hierarchical_section(tests: HierarchicalTests) -> None:
     paragraph(para)
     frame_table(
         "tab:hierarchical",
-        _table_caption(first, rope, tests.threshold),
+        _table_caption(first, rope, tests.threshold, tests.skipped),
         _hierarchical_frame(results, rope),
     )
     # one pair: its figure also set for the venue, as figure-hierarchical.pdf
@@ -226,7 +270,16 @@ def hierarchical_methods(
     ''
     """
     para = Paragraph() if para is None else para
-    if tests.missing is not None or not tests.results:
+    if tests.missing is not None:
+        return para
+    if not tests.results:
+        if tests.skipped:  # requested, but no pair had 2 data sets
+            para.add(
+                "The Bayesian hierarchical model",
+                cite("corani2017"),
+                " was requested across data sets but not run. "
+                + _skipped_sentence(tests.skipped),
+            )
         return para
     res = tests.results[0]
     rope = f"a rope of ±{_n(tests.rope)}" if tests.rope > 0 else "no rope"
@@ -245,8 +298,31 @@ def hierarchical_methods(
         f"(a better, the rope, b better; {rope}) is the most probable, and a "
         f"region is decided when its share exceeds {_n(tests.threshold)}. ",
         _failed_folds_methods(tests.results),
+        _skipped_sentence(tests.skipped),
     )
     return para
+
+
+def _skipped_sentence(skipped: Sequence[LeftOutPair]) -> str:
+    """The pairs the hierarchical test left out, and why ("" for none).
+
+    Examples
+    --------
+    >>> _skipped_sentence([LeftOutPair("a", "b", 1, 11, 8)])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'With failed folds, the model, which needs at least 2 data sets, left out
+    1 pair: b vs a (only 1 data set has at least 8 folds both scored; 11 have
+    fewer). '
+    """
+    if not skipped:
+        return ""
+    n = len(skipped)
+    return (
+        "With failed folds, the model, which needs at least 2 data sets, left "
+        f"out {n} pair{'s' if n != 1 else ''}: "
+        + "; ".join(pair.words() for pair in skipped)
+        + ". "
+    )
 
 
 def _failed_folds_methods(results: Sequence[Any]) -> str:
@@ -353,7 +429,9 @@ def _hierarchical_frame(results: Sequence[Any], rope: float) -> pd.DataFrame:
     return frame
 
 
-def _table_caption(res: Any, rope: float, threshold: float) -> str:
+def _table_caption(
+    res: Any, rope: float, threshold: float, skipped: Sequence[LeftOutPair] = ()
+) -> str:
     regions = (
         f"a better by more than {_n(rope)}, within ±{_n(rope)}, or b better by "
         "more than it"
@@ -374,7 +452,7 @@ def _table_caption(res: Any, rope: float, threshold: float) -> str:
         f"the decision needs a share above {_n(threshold)}. δ0: posterior mean of "
         "the data sets' mean difference b − a; R̂ (largest), ESS (smallest "
         "effective sample size) and div. (divergent transitions): the sampler's "
-        "diagnostics."
+        "diagnostics." + (" " + _skipped_sentence(skipped).strip() if skipped else "")
     )
 
 

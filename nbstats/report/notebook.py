@@ -243,7 +243,7 @@ if not CORE_ONLY:  # the answer-first part alone has its own caption
 FOLD_SCORES_CSV = {_python_text(fold_scores_csv(settings.fold_scores))}
 RUNS = {v(settings.runs)}  # runs of the cross-validation (k = folds per case / runs)
 # failed folds: the fewest folds both algorithms of a pair must have scored on
-# a case (the per-fold tests leave out a (pair, case) below it), or None
+# a case (the per-fold tests leave out a (pair, data set) below it), or None
 MIN_FOLDS = {v(settings.folds.get("minimum"))}
 # the analysed cases (with MIN_FOLDS under nan_policy "pairwise": every case,
 # each pair keeping those on which it has enough paired folds)

@@ -227,7 +227,7 @@ def prepare(
         data = scores
         if failed is not None and len(failed) and min_folds is not None:
             # every row: the per-fold tests take min_folds and pair, per
-            # (pair, case), the folds both algorithms scored; those below it
+            # (pair, data set), the folds both algorithms scored; those below it
             # are left out and stated by the tests' results
             data = given
         elif failed is not None and len(failed):

@@ -215,7 +215,7 @@ class CorrelatedPairsResult(Result):
     min_folds : int or None
         With failed folds: the fewest folds on which both algorithms of a
         pair had to have a score on a case (None: every fold was required).
-        ``table["n"]`` is then each (pair, case)'s number of folds used.
+        ``table["n"]`` is then each (pair, data set)'s number of folds used.
     left_out : DataFrame
         The (a, b, case) left out for fewer than ``min_folds`` paired folds:
         ``folds`` (those paired folds) of ``of`` (the case's folds). Empty
@@ -253,9 +253,9 @@ class CorrelatedPairsResult(Result):
         ]
         if self.min_folds is not None:
             rows += [
-                ("folds per (pair, case)", _folds_text(self.table["n"])),
+                ("folds per (pair, data set)", _folds_text(self.table["n"])),
                 ("paired folds required (min_folds)", self.min_folds),
-                ("(pair, case) left out", len(self.left_out)),
+                ("(pair, data set) left out", len(self.left_out)),
             ]
         return rows
 
@@ -280,5 +280,5 @@ class CorrelatedPairsResult(Result):
     def _kinds(self) -> dict[object, str]:
         kinds = {c: "count" for c in self.by_pair.columns if c not in ("a", "b")}
         kinds["paired folds required (min_folds)"] = "count"
-        kinds["(pair, case) left out"] = "count"
+        kinds["(pair, data set) left out"] = "count"
         return kinds

@@ -320,7 +320,7 @@ def correlated_pairs(res: Any, context: MethodsContext) -> Paragraph:
 
 def failed_folds_text(res: Any) -> str:
     """What a per-fold test with ``min_folds`` did with failed folds: the
-    folds each (pair, case) used and the (pair, case) left out ("" without
+    folds each (pair, data set) used and the (pair, data set) left out ("" without
     ``min_folds``).
 
     Examples
@@ -331,9 +331,9 @@ def failed_folds_text(res: Any) -> str:
     ...     table = pd.DataFrame({"n": [10, 9, 8]})
     ...     left_out = pd.DataFrame({"case": ["kc1"]})
     >>> print(failed_folds_text(Res()))  # doctest: +NORMALIZE_WHITESPACE
-    Each pair was compared on each case on the folds where both algorithms
+    Each pair was compared on each data set on the folds where both algorithms
     have a score (8–10 of them; with n such folds the variance factor is
-    1/n + ρ/(1 − ρ) with the design's ρ); 1 of the 4 (pair, case)
+    1/n + ρ/(1 − ρ) with the design's ρ); 1 of the 4 (pair, data set)
     combinations had fewer than 8 such folds and was left out.
     """
     if getattr(res, "min_folds", None) is None:
@@ -346,14 +346,14 @@ def failed_folds_text(res: Any) -> str:
     )  # fmt: skip
     out, total = len(res.left_out), len(res.left_out) + len(res.table)
     left = (
-        f"{_count(out)} of the {_count(total)} (pair, case) combinations had "
+        f"{_count(out)} of the {_count(total)} (pair, data set) combinations had "
         f"fewer than {res.min_folds} such folds and {'was' if out == 1 else 'were'} "
         "left out"
         if out
-        else f"every (pair, case) had at least {res.min_folds} such folds"
+        else f"every (pair, data set) had at least {res.min_folds} such folds"
     )
     return (
-        "Each pair was compared on each case on the folds where both "
+        "Each pair was compared on each data set on the folds where both "
         f"algorithms have a score ({span} of them; with n such folds the "
         "variance factor is 1/n + ρ/(1 − ρ) with the design's ρ); "
         f"{left}. "

@@ -78,7 +78,7 @@ def correlated_pairs(
         have a score: the correction uses 1/J + ρ/(1 − ρ) with the design's
         ρ (a failed fold does not change the others' splits; for r runs of
         k-fold, J counts the scores used), and J − 1 degrees of freedom. A
-        (pair, case) with fewer than K such folds is left out of that pair
+        (pair, data set) with fewer than K such folds is left out of that pair
         and listed in ``left_out``.
 
     Returns

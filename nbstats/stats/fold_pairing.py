@@ -58,7 +58,7 @@ def fold_blocks(
     fold: str | Sequence[str],
     min_folds: object,
     call: str,
-    unit: str = "(pair, case)",  # what min_folds leaves out
+    unit: str = "(pair, data set)",  # what min_folds leaves out
 ) -> FoldBlocks:
     """Validate per-fold long data and cut it into one block per case.
 

@@ -36,7 +36,34 @@ from nbstats.stats.hierarchical_model import (
     sample_posterior,
 )
 
-__all__ = ["bayes_hierarchical"]
+__all__ = ["TooFewDataSetsError", "bayes_hierarchical"]
+
+
+class TooFewDataSetsError(ValueError):
+    """:func:`bayes_hierarchical` with ``min_folds``: fewer than 2 data sets
+    have ``min_folds`` folds on which both algorithms have a score.
+
+    A :class:`ValueError` whose message says what to do; it also carries
+    what a caller that tests many pairs (the report) states when it leaves
+    the pair out: ``name_a``, ``name_b``, ``kept`` (the data sets with enough
+    paired folds), ``left_out`` (``case``, ``folds``, ``of``: the others) and
+    ``min_folds``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        name_a: str,
+        name_b: str,
+        kept: int,
+        left_out: pd.DataFrame,
+        min_folds: int | None,
+    ) -> None:
+        super().__init__(message)
+        self.name_a, self.name_b = name_a, name_b
+        self.kept, self.left_out, self.min_folds = kept, left_out, min_folds
+
 
 #: R̂ above this, or any divergent transition, gives a warning.
 RHAT_LIMIT = 1.01
@@ -148,6 +175,9 @@ def bayes_hierarchical(
         Unequal or missing folds (without ``min_folds``), fewer than 2 data
         sets (left), a fold design that does not fit, constant differences
         everywhere.
+    TooFewDataSetsError
+        (a ValueError) With ``min_folds``: fewer than 2 data sets with that
+        many paired folds; it names them (a report leaves such a pair out).
 
     Warns
     -----
@@ -301,13 +331,18 @@ def _enough_folds(
         }
     )
     if keep.sum() < 2:
-        raise ValueError(
+        raise TooFewDataSetsError(
             f"only {int(keep.sum())} data set(s) have at least min_folds="
             f"{min_folds} folds on which both {name_a!r} and {name_b!r} have a "
             f"score ({len(left_out)} left out: "
             f"{', '.join(map(repr, left_out['case'][:5]))}); the hierarchical "
             "model needs at least 2 data sets. Lower min_folds, or rerun the "
-            "failed folds."
+            "failed folds.",
+            name_a=name_a,
+            name_b=name_b,
+            kept=int(keep.sum()),
+            left_out=left_out,
+            min_folds=min_folds,
         )
     kept = [c for c, k in zip(cases, keep, strict=True) if k]
     return np.ascontiguousarray(d[keep]), kept, used[keep], left_out

@@ -76,11 +76,22 @@ def s_label(prior: str, s: float) -> str:
 
 
 def loss_label(ratio: float, threshold: float) -> str:
-    """The text next to the loss-ratio slider."""
+    """The text next to the loss-ratio slider; the threshold and α printed
+    as the report prints them (the number policy,
+    :func:`nbstats.results.number_policy.format_number`).
+
+    Examples
+    --------
+    >>> loss_label(19, 0.95)  # doctest: +NORMALIZE_WHITESPACE
+    'losses l0 : l1 = 1 : 19; an algorithm is decided better if P(better)
+    &gt; l1/(l0+l1) = <b>0.95</b>; frequentist reading: one-sided α =
+    l0/(l0+l1) = 0.05'
+    """
     return (
         f"losses l0 : l1 = 1 : {ratio:.4g}; an algorithm is decided better if "
-        f"P(better) &gt; l1/(l0+l1) = <b>{threshold:.3f}</b>; "
-        f"frequentist reading: one-sided α = l0/(l0+l1) = {1 - threshold:.3f}"
+        f"P(better) &gt; l1/(l0+l1) = <b>{number_html(threshold, 'number')}</b>; "
+        "frequentist reading: one-sided α = l0/(l0+l1) = "
+        + number_html(1 - threshold, "number")
     )
 
 
@@ -126,13 +137,14 @@ def _caption(settings: dict, threshold: float, n_samples: int) -> str:
     prior = {"idp": "IDP", "bb": "Bayesian bootstrap", "point": "point prior"}[
         settings["prior"]
     ]
-    equivalent = f"; equivalent if P(rope) &gt; {threshold:.3f}" if rope else ""
+    level = number_html(threshold, "number")  # as the report prints it
+    equivalent = f"; equivalent if P(rope) &gt; {level}" if rope else ""
     return (
         "Each row's algorithm against each column's: which is better? "
         f"(Bayesian signed-rank, {prior}"
         + (f", s = {settings['s']:.3g}" if settings["prior"] != "bb" else "")
         + (f", rope ±{settings['rope']:.3g}" if rope else "")
-        + f"; decided better if P(better) &gt; {threshold:.3f}{equivalent}; "
+        + f"; decided better if P(better) &gt; {level}{equivalent}; "
         "indeterminate if the decision depends on the prior; "
         f"ε = {settings['epsilon']:.3g}; {n_samples:,} posterior draws)"
     )

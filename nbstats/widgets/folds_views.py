@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from nbstats.results.number_policy import format_number
-from nbstats.widgets.base import SCROLL_CLASS
+from nbstats.widgets.base import SCROLL_CLASS, number_html
 from nbstats.widgets.folds_svg import format_probability
 from nbstats.widgets.vocabulary import bayes_decision
 
@@ -103,7 +103,7 @@ def selected_html(result: Any, shown: tuple[str, str], case: str) -> str:
         f"<div><b>{html.escape(case)}</b>: Bayesian correlated t-test</div>"
         f'<table style="border-collapse:collapse;margin:4px 0">{"".join(rows)}'
         "</table>"
-        f"<div>decision (threshold {result.threshold:.3g}): "
+        f"<div>decision (threshold {number_html(result.threshold, 'number')}): "
         f'<b style="color:{colour}">'
         f"{html.escape(decision_words(decision, a, b))}</b></div>"
         f'<div style="color:#555;font-size:12px">posterior of μ = {html.escape(b)} − '
@@ -183,10 +183,11 @@ def summary_html(
         '<th style="text-align:left">data sets</th></tr>'
     )
     detail = _detail_table(columns, shown, rope, selected)
+    rope_text = f", rope ±{rope:g}" if rope > 0 else ", no rope"
     return (
         f'<div style="font-size:13px;max-width:100%">'
         f"<div><b>Per data set</b> ({len(cases)} data sets, threshold "
-        f"{threshold:.3g}{f', rope ±{rope:g}' if rope > 0 else ', no rope'}):</div>"
+        f"{number_html(threshold, 'number')}{rope_text}):</div>"
         f'<table style="border-collapse:collapse;width:100%;'
         f'table-layout:fixed"><colgroup><col style="width:11em">'
         f'<col style="width:4em"><col></colgroup>{head}'
@@ -272,7 +273,7 @@ def hierarchical_html(
         "</div>"
         f'<table style="border-collapse:collapse;margin:4px 0">{"".join(rows)}'
         "</table>"
-        f"<div>decision (threshold {result.threshold:.3g}): "
+        f"<div>decision (threshold {number_html(result.threshold, 'number')}): "
         f'<b style="color:{colour}">'
         f"{html.escape(decision_words(result.decision, a, b))}</b></div>"
         f'<div style="color:#555;font-size:12px">δ0 {result.delta0:.4g}, σ0 '

@@ -15,7 +15,7 @@ import pytest
 
 import nbstats
 import nbstats.report
-from nbstats.report.core import group_sentence
+from nbstats.report.core import CORE_ROWS, group_sentence
 from nbstats.report.methods import rope_text
 
 needs_latex = pytest.mark.skipif(
@@ -38,10 +38,10 @@ def _complete_100() -> pd.DataFrame:
     ["fernandez_delgado2014_multiboost", "fernandez_delgado2014_top50", "complete100"],
 )
 def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
-    """Two pages while Table 1 fits one float of the report's page (about 42
-    algorithms); beyond, Table 1 continues on the next pages (no longer set
-    in two halves of aliases: the report and the paper's file now draw the
-    same table)."""
+    """Two pages at any number of algorithms: above CORE_ROWS, Table 1 lists
+    the best-ranked ones and every algorithm is in summary-all beside the
+    report (issue 36; tests/report/test_core_pages.py at 42, 50 and 100 in
+    every venue)."""
     pdfplumber = pytest.importorskip("pdfplumber")
     table = _complete_100() if name == "complete100" else nbstats.datasets.load(name)
     path = nbstats.report.build_report(
@@ -49,17 +49,18 @@ def test_core_is_two_pdf_pages_with_figure_one(tmp_path, name):
     )
     with pdfplumber.open(path) as pdf:
         pages = [page.extract_text() or "" for page in pdf.pages]
-    assert len(pages) <= (2 if table.shape[1] <= 42 else 4), f"{len(pages)} pages"
+    assert len(pages) <= 2, f"{len(pages)} pages"
     assert "Table 1:" in " ".join(pages[:2])
     # (a tightly set caption line comes out of pdfplumber without its spaces)
     with_figure = [
         i for i, text in enumerate(pages) if "Figure1:" in "".join(text.split())
     ]
     assert with_figure and with_figure[0] <= 1
-    if table.shape[1] > 50:  # every algorithm in Table 1
-        words = " ".join(pages).replace("\n", " ")
-        for name in table.columns:
-            assert name[:12] in words or len(name) > 20, name
+    if table.shape[1] > CORE_ROWS:  # every algorithm in the full table beside
+        full = pd.read_csv(tmp_path / "core_tables" / "summary-all.csv")
+        named = set(full["name"] if "name" in full else full["algorithm"])
+        assert named == set(table.columns)
+        assert f"The{CORE_ROWS}best-ranked" in "".join("".join(pages).split())
     whole = " ".join(pages)
     assert "Critical-differencediagram" in "".join(whole.split())
     assert "P(best)" in whole and "Plackett" in whole
@@ -303,18 +304,24 @@ def test_table_one_names_every_algorithm_once_at_many_algorithms(tmp_path, m, an
     )
     tex = path.read_text()
     paper = (tmp_path / "r_core" / "summary.tex").read_text()
+    everything = (tmp_path / "r_tables" / "summary-all.tex").read_text()
     assert tex.count("\\label{tab:core}") == 1
     start = tex.index("\\label{tab:core}")
     begin = tex.rindex("\\begin{", 0, start)
     ends = [tex.find(f"\\end{{{env}}}", start) for env in ENVS]
     body = tex[begin : min(e for e in ends if e > 0)]
     # the report's page and the paper's file (the venue's): the same model,
-    # each with every algorithm once
-    for latex in (body, paper):
+    # each with the CORE_ROWS best-ranked once (by pandas' ranks), the full
+    # table beside them with every algorithm once
+    table = _synthetic(m)
+    order = table.rank(axis=1, ascending=False).mean().sort_values(kind="stable")
+    best = set(order.index[:CORE_ROWS])
+    for latex, names in ((body, best), (paper, best), (everything, set(order.index))):
         plain = re.sub(r"\\allowbreak\{\}|\\penalty\d+\{\}", "", latex)
-        for name in _synthetic(m).columns:
+        for name in table.columns:
             if len(name) <= 20:
-                assert plain.count(name.replace("_", "\\_")) == 1, name
+                want = 1 if name in names else 0
+                assert plain.count(name.replace("_", "\\_")) == want, name
 
 
 def test_power_warning_groups_thousands_as_the_prose_does():

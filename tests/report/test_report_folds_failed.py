@@ -94,7 +94,7 @@ def test_fold_pairs_are_correlated_pairs_with_min_folds(load, nan_policy, left_o
         assert int(row["second better"]) == want["a better"]
         assert int(row["undecided"]) == want["undecided"]
         assert int(row["left out"]) == want["left out"]
-    # and the left-out (pair, case) are those an independent count puts below K
+    # and the left-out (pair, data set) are those an independent count puts below K
     short = _paired_short(data, cases)
     assert len(short) == len(direct.left_out) == left_out
     assert {
@@ -109,7 +109,7 @@ def test_fold_pairs_are_correlated_pairs_with_min_folds(load, nan_policy, left_o
     total = len(direct.table) + left_out
     were = "was" if left_out == 1 else "were"
     assert (
-        f"{left_out} of the {total} (pair, case) combinations had fewer than {K} "
+        f"{left_out} of the {total} (pair, data set) combinations had fewer than {K} "
         f"such folds and {were} left out." in text
     )
     # never the old restriction to the cases with every fold
@@ -133,7 +133,7 @@ def test_two_algorithms_list_each_data_sets_paired_folds(two_frameworks):
     shown = _table(text, "Each data set's correlated t-tests")
     assert "left out with fewer: vehicle (7 of 10)." in text
     assert "vehicle" not in shown.index
-    assert "1 of the 12 (pair, case) combinations had fewer than 8" in text
+    assert "1 of the 12 (pair, data set) combinations had fewer than 8" in text
     cases = _analysed(data, "omit")
     assert len(cases) == 12 and set(shown.index) == set(cases) - {"vehicle"}
     (a, b) = [c.removeprefix("P(").removesuffix(" better)") for c in shown.columns

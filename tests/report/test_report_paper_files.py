@@ -190,10 +190,15 @@ def _column(markup: str, header: str, row_name: str) -> str:
 
 
 def _core_paragraph(outputs) -> str:
-    """The results paragraph: the first unlabelled output after Table 1."""
+    """The results paragraph: the first unlabelled output after Table 1 (past
+    the download of Table 1 in full, above CORE_ROWS algorithms)."""
     labels = [label for label, _ in outputs]
     after = labels.index("tab:core") + 1
-    return next(d["text/plain"] for lab, d in outputs[after:] if lab is None)
+    return next(
+        d["text/plain"]
+        for lab, d in outputs[after:]
+        if lab is None and not d["text/plain"].startswith("summary-all.csv:")
+    )
 
 
 def _one(pattern: str, text: str) -> str:

@@ -81,9 +81,9 @@ def test_amlb_min_folds_pairs_the_folds_both_scored(amlb):
     text = repr(res)
     assert "10 pairs × 16 data sets" in text
     assert re.search(r"paired folds required \(min_folds\) +: 8\n", text)
-    assert re.search(r"\(pair, case\) left out +: 12\n", text)
+    assert re.search(r"\(pair, data set\) left out +: 12\n", text)
     caption = res.to_latex().splitlines()[2]
-    assert "folds) = 8; (pair, case) left out = 12." in caption
+    assert "folds) = 8; (pair, data set) left out = 12." in caption
 
 
 def test_closed_form_on_runs_times_folds_with_dropped_folds():
@@ -145,7 +145,7 @@ def test_min_folds_leaves_out_a_short_pair_only():
     assert res.by_pair["left out"].tolist() == [1, 1, 0]
     assert res.by_pair["cases"].tolist() == [1, 1, 2]
     methods = res.methods_sentence(_context()).text()
-    assert "2 of the 6 (pair, case) combinations had fewer than 4" in methods
+    assert "2 of the 6 (pair, data set) combinations had fewer than 4" in methods
     # min_folds=3 keeps them, on 3 folds
     kept = nbstats.correlated_pairs(short, folds=6, min_folds=3, **_COLUMNS)
     assert kept.left_out.empty and sorted(kept.table["n"]) == [3, 3, 6, 6, 6, 6]
@@ -235,7 +235,7 @@ def test_removing_folds_never_changes_untouched_pairs(
         atol=1e-15,
     )
     assert (b.loc[untouched, "decision"] == a.loc[untouched, "decision"]).all()
-    # a touched (pair, case) uses exactly the folds the victim kept
+    # a touched (pair, data set) uses exactly the folds the victim kept
     for key in set(b.index) - set(untouched):
         dropped = {f % k for c, f in drops if f"case{c % q}" == key[2]}
         assert b.loc[key, "n"] == k - len(dropped)

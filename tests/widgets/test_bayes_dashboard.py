@@ -115,9 +115,11 @@ def test_controls_defaults_and_labels(table):
     assert (c["a"].value, c["b"].value) == ("A", "B")
     assert [v for _, v in c["a"].options] == ["A", "B", "C", "D"]
     assert [v for _, v in c["b"].options] == ["A", "B", "C", "D"]
-    # the loss label: threshold l1/(l0+l1) and alpha = l0/(l0+l1)
-    assert "0.950" in dash._loss_label.value and "α" in dash._loss_label.value
-    assert "0.050" in dash._loss_label.value
+    # the loss label: threshold l1/(l0+l1) and alpha = l0/(l0+l1), printed
+    # as the report prints them (0.95, not 0.950)
+    assert "<b>0.95</b>" in dash._loss_label.value and "α" in dash._loss_label.value
+    assert dash._loss_label.value.endswith("= 0.05")
+    assert "0.950" not in dash._loss_label.value
     assert set(dash.result) == {
         "pairs",
         "selected",
@@ -236,7 +238,7 @@ def test_loss_ratio_turns_b_into_indeterminate_or_a(table):
     assert dash.result["threshold"] == 0.5
     assert before.decision == "b"
     assert 'data-decision="b"' in cell(dash, "A", "B")
-    assert "0.500" in dash._loss_label.value
+    assert "<b>0.5</b>" in dash._loss_label.value  # as the report prints ½
 
     c["loss_ratio"].value = 19.0  # a Type I error costs 19 Type II errors
     after = row(dash, "A", "B")
@@ -250,7 +252,8 @@ def test_loss_ratio_turns_b_into_indeterminate_or_a(table):
         before.prob_upper,
     )
     assert dash.result["selected"].threshold == pytest.approx(0.95)
-    assert "0.950" in dash._loss_label.value and "0.050" in dash._loss_label.value
+    assert "<b>0.95</b>" in dash._loss_label.value
+    assert dash._loss_label.value.endswith("= 0.05")
 
 
 def test_raising_s_widens_the_idp_interval(table):
@@ -746,3 +749,22 @@ def test_friedman_verdicts_of_earlier_settings_are_kept(table, monkeypatch):
     assert calls == [(1.0, 0.05), (pytest.approx(IDP_DEFAULT_S), 0.05)]
     ref = nbstats.bayes_friedman(table, s=1.0, gamma=0.05)
     assert dash.result["friedman"].statistic == ref.statistic
+
+
+@pytest.mark.parametrize(
+    ("ratio", "threshold", "alpha"),
+    [(19.0, "0.95", "0.05"), (20.0, "0.9524", "0.0476"), (1.0, "0.5", "0.5")],
+)
+def test_thresholds_print_as_the_report_prints_them(ratio, threshold, alpha):
+    """One value, one printing: the dashboard's threshold and α by the number
+    policy, as the report's Methods write them (l1/(l0+l1) by hand: 19/20 =
+    0.95, 20/21 = 0.95238…, 1/2; α = 1/21 = 0.047619…), never "0.950"."""
+    from nbstats.widgets.bayes_views import _caption, loss_label
+
+    value = ratio / (1 + ratio)
+    label = loss_label(ratio, value)
+    assert f"<b>{threshold}</b>" in label and label.endswith(f"= {alpha}")
+    settings = {"rope": 0.01, "prior": "idp", "s": 0.5, "epsilon": 0.05}
+    caption = _caption(settings, value, 1000)
+    assert f"P(better) &gt; {threshold};" in caption
+    assert f"P(rope) &gt; {threshold};" in caption
