@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from nbstats.plots._common import format_probability, quiet
-from nbstats.plots.chart_layout import paper_points
+from nbstats.plots.chart_marks import paper_points
 from nbstats.plots.figure_model import Area
 from nbstats.plots.simplex import draw_simplex, simplex_geometry, simplex_layout
 from nbstats.plots.style import (

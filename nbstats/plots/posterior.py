@@ -41,11 +41,8 @@ from nbstats.plots.chart_layout import (
     Frame,
     Key,
     chart,
-    curve_points,
-    paper_points,
-    point_mass,
-    under,
 )
+from nbstats.plots.chart_marks import curve_points, paper_points, point_mass, under
 from nbstats.plots.density import (
     _check_bins,
     _histogram_density,

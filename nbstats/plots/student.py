@@ -25,13 +25,10 @@ from nbstats.plots.chart_layout import (
     Key,
     Layout,
     chart,
-    curve_points,
     legend_items,
-    paper_points,
-    point_mass,
-    under,
     wrap_lines,
 )
+from nbstats.plots.chart_marks import curve_points, paper_points, point_mass, under
 from nbstats.plots.figure_model import Area, Item, Picture, Rect, Stroke, Text
 from nbstats.plots.labels import text_width
 from nbstats.plots.style import (

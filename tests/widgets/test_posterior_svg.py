@@ -20,7 +20,8 @@ from matplotlib.ticker import MaxNLocator
 
 import nbstats
 from nbstats.plots._common import format_probability, probability_relation
-from nbstats.plots.chart_layout import DASHBOARD, curve_points
+from nbstats.plots.chart_layout import DASHBOARD
+from nbstats.plots.chart_marks import curve_points
 from nbstats.plots.figure_model import nice_ticks
 from nbstats.plots.labels import text_width
 from nbstats.plots.posterior import signrank_layout, signrank_picture
