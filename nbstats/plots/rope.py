@@ -20,6 +20,7 @@ from nbstats.plots.style import (
     MUTED,
     SECOND,
     SHADE,
+    figure_width,
     literal,
     new_axes,
     paper_style,
@@ -186,19 +187,60 @@ def rope_probabilities(
                 title.append("points: draws with the prior's atom at −∞")
         title.append(literal(threshold_line(res)))
     own = ax is None
+    if kind == "simplex":
+        assert regions is not None
+        return quiet(
+            _simplex(ax, width, regions, labels, (name_a, name_b), rope_label, title)
+        )
     with paper_style():
-        if kind == "bar":
-            _, ax = new_axes(ax, width=width, aspect=0.62)
-            _rope_bar(ax, shares, labels)
-        else:
-            _, ax = new_axes(ax, width=width, aspect=1.05)
-            assert regions is not None
-            _rope_simplex(ax, regions, labels, name_a, name_b, rope_label)
+        _, ax = new_axes(ax, width=width, aspect=0.62)
+        _rope_bar(ax, shares, labels)
         if titles_shown():  # a report's caption says it instead
             ax.set_title("\n".join(title))
         legend(ax, own, handlelength=1.2)
         fit_texts(ax, own)
     return quiet(ax)
+
+
+def _simplex(
+    ax: Any,
+    width: str,
+    regions: np.ndarray,
+    labels: dict[str, str],
+    names: tuple[str, str],
+    rope_label: str,
+    title: list[str],
+) -> Any:
+    """The simplex as a figure-model picture
+    (:func:`~nbstats.plots.simplex.simplex_layout`, the hierarchical
+    simplex's geometry), laid out at the new figure's or the given axes'
+    size."""
+    from nbstats.plots.chart_marks import paper_points
+    from nbstats.plots.simplex import draw_simplex, simplex_geometry, simplex_layout
+
+    geometry = simplex_geometry(
+        regions, literal(names[0]), literal(names[1]), rope_label
+    )
+    legend_texts = [labels[key] for key in ("left", "rope", "right")]
+    shown = title if titles_shown() else []
+    with paper_style():
+        if ax is None:
+            layout = simplex_layout(
+                geometry, legend_texts, paper_points(figure_width(width)), title=shown
+            )
+            return draw_simplex(layout)
+        box = ax.get_position()
+        size = ax.figure.get_size_inches() * 72
+        layout = simplex_layout(
+            geometry,
+            legend_texts,
+            box.width * size[0],
+            title=shown,
+            height=box.height * size[1],
+        )
+        draw_simplex(layout, ax)
+        ax.set_aspect("equal", adjustable="box")  # points stay square
+    return ax
 
 
 def _rope_bar(ax: Any, shares: tuple[float, ...], labels: dict[str, str]) -> None:
@@ -246,52 +288,3 @@ def _rope_bar(ax: Any, shares: tuple[float, ...], labels: dict[str, str]) -> Non
     ax.set_yticks([])
     ax.spines["left"].set_visible(False)
     ax.set_xlabel("share of posterior draws in which the region is most probable")
-
-
-def _rope_simplex(
-    ax: Any,
-    regions: np.ndarray,
-    labels: dict[str, str],
-    name_a: str,
-    name_b: str,
-    rope_label: str,
-) -> None:
-    """The simplex's geometry (:func:`nbstats.plots.simplex.simplex_geometry`)
-    drawn in ``ax``; ``labels``: the legend entry of each region."""
-    from nbstats.plots.simplex import REGIONS, simplex_geometry
-
-    g = simplex_geometry(regions, literal(name_a), literal(name_b), rope_label)
-    for k, key in enumerate(REGIONS):
-        chosen = g.winner == k
-        ax.scatter(
-            g.x[chosen],
-            g.y[chosen],
-            s=2.5,
-            color=g.colours[key],
-            alpha=0.45,
-            linewidths=0,
-            rasterized=True,
-            gid=f"simplex-{key}",
-            label=labels[key],
-            zorder=2,
-        )
-    xs, ys = zip(*g.corners, g.corners[0], strict=True)
-    ax.plot(xs, ys, color=INK, linewidth=0.6, gid="simplex-edges", zorder=3)
-    for gid, (cx, cy), (mx, my) in g.boundaries:
-        ax.plot(
-            [cx, mx],
-            [cy, my],
-            color=MUTED,
-            linestyle="--",
-            linewidth=0.6,
-            gid=gid,
-            zorder=3,
-        )
-    top = g.corners[2][1]
-    ax.text(0.0, -0.04, g.corner_labels["left"], ha="left", va="top")
-    ax.text(1.0, -0.04, g.corner_labels["right"], ha="right", va="top")
-    ax.text(0.5, top + 0.03, g.corner_labels["rope"], ha="center", va="bottom")
-    ax.set_xlim(-0.04, 1.04)
-    ax.set_ylim(-0.14, top + 0.12)
-    ax.set_aspect("equal")
-    ax.set_axis_off()

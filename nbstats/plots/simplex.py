@@ -260,13 +260,11 @@ def draw_simplex(layout: SimplexLayout, ax: Any = None) -> Any:
     ax = draw_picture(Picture(pic.width, pic.height, rest, pic.alt), ax)
     for key in REGIONS:
         chosen = [d for d in dots if d.gid == f"simplex-{key}"]
-        if not chosen:
-            continue
-        ax.scatter(
+        ax.scatter(  # one a region, empty too (no draw there)
             [d.x for d in chosen],
             [d.y for d in chosen],
             s=DOT_SIZE**2,
-            color=chosen[0].color,
+            color=_over_white(COLOURS[key], DOT_ALPHA),
             linewidths=0,
             rasterized=True,
             clip_on=False,
