@@ -56,8 +56,10 @@ __all__ = [
 #: Room left free around the picture, and between its parts (points).
 MARGIN, GAP = 4.0, 4.0
 TICK_LENGTH, TICK_PAD, TITLE_PAD, LABEL_PAD = 3.5, 3.5, 6.0, 3.0
-#: Line spacing of multi-line texts, in font sizes (both renderers' leading).
-LEADING = 1.2
+#: Room a line of text takes, in font sizes: matplotlib sets the lines of a
+#: multi-line text 1.31 em apart (the SVG renderer 1.2 em), so a block
+#: measured at 1.31 em holds in both.
+LEADING = 1.31
 #: Legend geometry in font sizes (matplotlib's legend defaults).
 HANDLE_LENGTH, HANDLE_PAD, COLUMN_GAP, ROW_GAP = 1.6, 0.8, 2.0, 0.3
 #: Curve points kept per point of box width (a finer grid is thinned).
@@ -80,13 +82,17 @@ class ChartStyle:
     #: the box stays in place while the texts around it change.
     left: float = 0.0
     top: float = 0.0
+    #: The box's right edge at least this far from the picture's (points).
+    right: float = 0.0
+    #: The box's height (points) when none is asked for; 0: 0.6 of its width.
+    box: float = 0.0
 
 
 #: Papers: every text 8 pt (the paper style's size).
 PAPER = ChartStyle()
 #: Dashboards: ticks and legend 7 pt, the box kept in place (room for three
 #: title lines above it).
-DASHBOARD = ChartStyle(tick=7.0, legend=7.0, left=41.2, top=39.2)
+DASHBOARD = ChartStyle(tick=7.0, legend=7.0, left=41.2, top=41.5, right=11.2, box=168.9)
 
 
 @dataclass(frozen=True)
@@ -291,7 +297,7 @@ def _chart(
     ylabel_right = MARGIN + LEADING * s.label
     left = ylabel_right + LABEL_PAD + widest_y + TICK_PAD + TICK_LENGTH
     left = max(left, s.left, MARGIN + half_x)
-    right = width - MARGIN - max(half_x, 2.0)
+    right = width - max(MARGIN + max(half_x, 2.0), s.right)
     xticks, x_labels = spaced(xticks, x_labels, xlim, right - left, s.tick)
     top = (
         MARGIN
@@ -307,7 +313,7 @@ def _chart(
         if height is not None:
             box_height = height - top - below - legend_height - MARGIN
         else:
-            box_height = 0.6 * (right - left)
+            box_height = s.box or 0.6 * (right - left)
     box_height = max(float(box_height), 4.0 * s.tick)
     bottom = top + box_height
     frame = Frame(

@@ -307,9 +307,8 @@ def datasets_layout(
     rows = [
         wrap_lines(literal(c), 0.4 * (width - 2 * MARGIN), size) for c in table["case"]
     ]
-    # one line: 10.5 pt at 8 pt; more: matplotlib sets lines about 1.4 em
-    # apart (1.2 times a line's height), more than the SVG's 1.2 em
-    heights = [(len(r) - 1) * 1.4 * size + LEADING * size + 0.9 for r in rows]
+    # one line: 10.5 pt at 8 pt; each more line LEADING (matplotlib's spacing)
+    heights = [(len(r) - 1) * LEADING * size + 1.2 * size + 0.9 for r in rows]
     widest = max((text_width(line, size) for r in rows for line in r), default=0.0)
     name_a, name_b = literal(result.name_a), literal(result.name_b)
     title = (
