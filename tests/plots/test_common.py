@@ -47,6 +47,7 @@ def test_every_plot_returns_a_quiet_axes(table6):
         # IPython asks _ipython_display_ first: nothing is published
         assert formatter.format(ax) == ({}, {}), name
         assert "<Axes" in repr(ax)  # the class itself is untouched
+        plt.close(ax.figure)  # the earlier test files' open figures are enough
 
 
 def test_race_trace_is_quiet():
