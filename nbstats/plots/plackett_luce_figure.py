@@ -11,7 +11,6 @@ from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots._rank_axis import draw_rank_interval
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width
-from nbstats.plots.ranks import labelled_ranks
 from nbstats.plots.style import (
     MUTED,
     PALETTE,
@@ -264,3 +263,14 @@ def _draw_panel(
     bars.spines[["right", "top"]].set_visible(False)
     bars.set_xlabel("P(best)")
     ax.bars_axes = bars
+
+
+def labelled_ranks(m: int, length: float) -> list[int]:
+    """Ranks to label on an axis ``length`` points long: 1, then every step."""
+    if m <= 15 and m * (len(str(m)) * 4.8 + 6.0) <= length:
+        return list(range(1, m + 1))
+    for step in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
+        count = m // step + 1
+        if count * (len(str(m)) * 4.8 + 8.0) <= length:
+            break
+    return [1, *range(step, m + 1, step)]
