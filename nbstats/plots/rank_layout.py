@@ -49,6 +49,8 @@ __all__ = [
     "METHOD_LABELS",
     "RankLayout",
     "RankPanel",
+    "fit_rows",
+    "key_height",
     "labelled_results",
     "rank_layout",
 ]
@@ -205,8 +207,9 @@ class _Content:
         return "Confidence intervals for ranks"
 
 
-def _fit(names: list[str], width: float, m: int, k: int, aliases: AliasOption):
-    """Labels no wider than ``width`` and the least height of a row (points)."""
+def fit_rows(names: list[str], width: float, m: int, k: int, aliases: AliasOption):
+    """Labels no wider than ``width`` and the least height of a row (points)
+    holding ``k`` intervals."""
     fitted = fit_names(
         names,  # the score table's order: the letters' order
         width,
@@ -246,7 +249,7 @@ class _Frame:
 
 def _frame(c: _Content, width: float, panels: int, aliases: AliasOption) -> _Frame:
     share = LABEL_SHARE if panels == 1 else PANEL_LABEL_SHARE / panels
-    fitted, row = _fit(c.names, share * width, c.m, c.k, aliases)
+    fitted, row = fit_rows(c.names, share * width, c.m, c.k, aliases)
     label_w = _HINTING * max(
         (text_width(fitted.label(n), fitted.fontsize) for n in c.rows), default=0.0
     )

@@ -292,13 +292,8 @@ def test_cd_rank_interval_and_plackett_luce_name_every_algorithm(report_typograp
 
 
 def _row_texts(ax):
-    """The names of a rank figure's rows: texts (gid ``name-…``) of a
-    picture, or tick labels of its panels' axes."""
-    names = [t for t in ax.texts if (t.get_gid() or "").startswith("name-")]
-    if names:
-        return names
-    panels = getattr(ax, "panels", [ax])
-    return [t for each in panels for t in each.get_yticklabels() if t.get_text()]
+    """The names of a rank figure's rows: its texts with gid ``name-…``."""
+    return [t for t in ax.texts if (t.get_gid() or "").startswith("name-")]
 
 
 def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
@@ -307,9 +302,9 @@ def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
     pl = nbstats.bayes_plackett_luce(table, n_samples=400, random_state=0)
     for ax in (plots.plackett_luce(pl, width="double"),):
         fig = ax.figure
-        assert len(ax.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
+        assert len(ax.layout.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
         fig.draw_without_rendering()
-        rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+        rows = _row_texts(ax)
         assert len(rows) == 100 and not _overlaps(fig, rows)
         plt.close(fig)
     result = nbstats.rank_ci(table, method="id-nemenyi")
