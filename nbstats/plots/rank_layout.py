@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nbstats.names import AliasOption
@@ -51,6 +51,7 @@ __all__ = [
     "RankPanel",
     "fit_rows",
     "key_height",
+    "key_items",
     "labelled_results",
     "rank_layout",
 ]
@@ -101,8 +102,9 @@ class RankLayout:
 
     ``panels`` place the rows; ``labels`` maps each name to its label (as
     drawn, escaped for matplotlib), ``fontsize`` their size, ``aliases``
-    ``{name: alias}`` of the names shown by an alias; ``key`` lists
-    ``"A: full name"`` entries (the paper draws them under the figure);
+    ``{name: alias}`` of the names shown by an alias; ``key`` lists the
+    ``"A: full name"`` entries a renderer draws under the figure (the
+    paper's legend; empty when the picture holds them);
     ``markers`` maps a marker's gid to its centre; ``intervals`` an
     interval's gid to its ``(lower, upper)`` ranks.
     """
@@ -221,6 +223,31 @@ def fit_rows(names: list[str], width: float, m: int, k: int, aliases: AliasOptio
     )
     need = (1.2 * fitted.lines + (0.35 if fitted.lines > 1 else 0.1)) * fitted.fontsize
     return fitted, max(need, ROW_PT if m <= 30 else 0.0) + METHOD_PT * (k - 1)
+
+
+def key_items(
+    entries: Sequence[str], width: float, top: float
+) -> tuple[list[Item], float]:
+    """The key of letters as texts from ``top`` down: as many columns as
+    fit in ``width``, filled one after the other, each entry wrapped to its
+    column; and the bottom of the lowest."""
+    gap = 1.2 * SMALL
+    room = width - 2 * PAD
+    widest = max(text_width(entry, SMALL) for entry in entries)
+    ncol = max(1, min(len(entries), int((room + gap) // (widest + gap))))
+    column = (room + gap) / ncol - gap
+    per = math.ceil(len(entries) / ncol)
+    items: list[Item] = []
+    bottom = top
+    for k in range(ncol):
+        y = top
+        for entry in entries[k * per : (k + 1) * per]:
+            lines = tuple(str(wrap_text(entry, column, SMALL, force=True)).split("\n"))
+            x = PAD + k * (column + gap)
+            items.append(Text(x, y, lines, SMALL, "key", valign="top"))
+            y += 1.2 * SMALL * len(lines) + 0.25 * SMALL
+        bottom = max(bottom, y)
+    return items, bottom
 
 
 def key_height(entries: Sequence[str], width: float) -> float:
@@ -355,6 +382,7 @@ def rank_layout(
     min_height: float = 0.0,
     max_height: float | None = None,
     tooltips: Mapping[str, str] | None = None,
+    key: bool = False,
 ) -> RankLayout:
     """The forest plot of ``results`` laid out ``width`` points wide.
 
@@ -381,6 +409,10 @@ def rank_layout(
         side by side in up to 5 panels.
     tooltips : mapping, optional
         ``{name: text}`` shown on hover over a name (SVG).
+    key : bool
+        The key of letters (when names are replaced) drawn in the picture,
+        under the axis (the dashboard's SVG); False: listed in
+        :attr:`RankLayout.key` for the renderer (the paper's legend).
 
     Examples
     --------
@@ -416,7 +448,14 @@ def rank_layout(
         height if height is not None else max(min_height, top + frame.per * row + FOOT)
     )
     row = max((target - top - FOOT) / frame.per, 1.0)
-    return _assemble(c, frame, head, top, row, width, tooltips or {})
+    layout = _assemble(c, frame, head, top, row, width, tooltips or {})
+    if not (key and layout.key):
+        return layout
+    texts, bottom = key_items(layout.key, width, layout.picture.height + 2.0)
+    picture = Picture(
+        width, bottom + PAD, (*layout.picture.items, *texts), layout.picture.alt
+    )
+    return replace(layout, picture=picture, key=())
 
 
 def _assemble(

@@ -98,8 +98,9 @@ def intervals_svg(
     paper's (:func:`nbstats.plots.rank_layout.rank_layout`, drawn by
     :func:`nbstats.plots.picture_svg.picture_svg`), two columns wide.
 
-    ``shown`` maps names to display names (aliases); every name's tooltip
-    gives it in full with its mean rank.
+    ``shown`` maps names to display names (aliases), listed in a key under
+    the axis (as are the letters of names too long to show); every name's
+    tooltip gives it in full with its mean rank.
 
     Examples
     --------
@@ -120,5 +121,7 @@ def intervals_svg(
     }
     aliases: Any = dict(shown) if shown else "auto"
     with paper_style():
-        layout = rank_layout(results, CD_WIDTH, aliases=aliases, tooltips=tooltips)
+        layout = rank_layout(
+            results, CD_WIDTH, aliases=aliases, tooltips=tooltips, key=True
+        )
     return picture_svg(layout.picture, role=_interval_role(layout))

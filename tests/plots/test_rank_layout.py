@@ -72,7 +72,7 @@ def fakes(draw):
         )
         results[f"method {j}"] = Fake(lower, upper, means)
     width = draw(st.sampled_from([237.6, 241.0, 252.0, 496.8]))
-    return results, width
+    return results, width, draw(st.booleans())
 
 
 def _box(text: Text) -> tuple[float, float, float, float]:
@@ -126,10 +126,16 @@ def _check_geometry(layout, results) -> None:
 @settings(max_examples=40, deadline=None)
 @given(fakes())
 def test_intervals_sit_on_an_affine_map_of_the_ranks_and_texts_never_overlap(case):
-    results, width = case
+    results, width, key = case
     with paper_style():
-        layout = rank_layout(results, width)
+        layout = rank_layout(results, width, key=key)
     assert layout.picture.width == width
+    keys = layout.picture.items_of("key")
+    if key:  # the key of letters in the picture: none left for a renderer
+        assert not layout.key
+        assert len(keys) == len(layout.aliases or {})
+    else:
+        assert not keys and len(layout.key) == len(layout.aliases or {})
     _check_geometry(layout, results)
 
 
@@ -197,7 +203,8 @@ def test_renderers_put_every_item_at_the_same_place():
 
 
 def test_dashboard_svg_keeps_its_roles_ranks_and_tooltips():
-    table = _table(12, long=True)
+    table = _table(25)  # names too long for a row each: letters and a key
+    table.columns = [f"{LONG} #{j}" for j in range(25)]
     result = nbstats.rank_ci(table, method="id-wilcoxon-2s")
     root = ET.fromstring(intervals_svg({"id-wilcoxon-2s": result}))
     found = {
@@ -215,6 +222,23 @@ def test_dashboard_svg_keeps_its_roles_ranks_and_tooltips():
         if (e.get("data-role") or "").startswith("name-")
     ]
     assert sorted(t.split(": mean rank ")[0] for t in titles) == sorted(table.columns)
+    # names shown by letters: the key under the axis gives them in full
+    keys = [
+        " ".join(t.text or "" for t in e.iter(f"{SVG}tspan")) or e.text
+        for e in root.iter(f"{SVG}text")
+        if e.get("data-role") == "key"
+    ]
+    letters = {
+        e.text
+        for e in root.iter(f"{SVG}text")
+        if (e.get("data-role") or "").startswith("name-") and len(e.text or "") <= 2
+    }
+    assert letters
+    assert {k.split(": ", 1)[0] for k in keys} == letters
+    for entry in keys:
+        assert "".join(entry.split(": ", 1)[1].split()) in {
+            "".join(n.split()) for n in table.columns
+        }
 
 
 def test_dashboard_svg_escapes_names():
