@@ -17,7 +17,7 @@ from nbstats.plots.picture_mpl import draw_picture
 from nbstats.plots.rank_layout import METHOD_LABELS, rank_layout
 from nbstats.plots.style import page_height, paper_style, titles_shown
 
-__all__ = ["METHOD_LABELS", "rank_intervals"]
+__all__ = ["METHOD_LABELS", "draw_layout", "rank_intervals"]
 
 #: A new figure is at least this share of its width tall.
 _ASPECT = 0.62
@@ -173,7 +173,21 @@ class _TopLeft:
 def draw_layout(layout: Any, ax: Any = None) -> Any:
     """Draw a rank figure's layout (anything with a ``picture`` and a
     ``key``) in ``ax`` (None: a new figure of its size, with the key of
-    letters under it); returns the axes, ``ax.layout`` the layout."""
+    letters under it); returns the axes, ``ax.layout`` the layout.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.rank_layout import rank_layout
+    >>> from nbstats.plots.style import paper_style
+    >>> res = nbstats.rank_ci(nbstats.datasets.load("demsar2006"))
+    >>> with paper_style():
+    ...     ax = draw_layout(rank_layout(res, 238.0))
+    >>> float(ax.figure.get_figwidth() * 72), ax.layout.methods
+    (238.0, ('id-wilcoxon-2s',))
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(ax.figure)
+    """
     picture = layout.picture
     own = ax is None
     if own:
