@@ -285,11 +285,15 @@ def test_cd_rank_interval_and_plackett_luce_name_every_algorithm(report_typograp
         ),
     ):
         ax.figure.draw_without_rendering()
-        panels = getattr(ax, "panels", [ax])
-        rows = [t for each in panels for t in each.get_yticklabels() if t.get_text()]
+        rows = _row_texts(ax)
         assert len(rows) == m
         assert not _overlaps(ax.figure, rows)
         plt.close(ax.figure)
+
+
+def _row_texts(ax):
+    """The names of a rank figure's rows: its texts with gid ``name-…``."""
+    return [t for t in ax.texts if (t.get_gid() or "").startswith("name-")]
 
 
 def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
@@ -298,20 +302,20 @@ def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
     pl = nbstats.bayes_plackett_luce(table, n_samples=400, random_state=0)
     for ax in (plots.plackett_luce(pl, width="double"),):
         fig = ax.figure
-        assert len(ax.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
+        assert len(ax.layout.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
         fig.draw_without_rendering()
-        rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+        rows = _row_texts(ax)
         assert len(rows) == 100 and not _overlaps(fig, rows)
         plt.close(fig)
     result = nbstats.rank_ci(table, method="id-nemenyi")
     ax = plots.rank_intervals(result, width="double")
     fig = ax.figure
-    assert len(ax.panels) == 2 and fig.get_figheight() <= FIGURE_HEIGHT
+    assert len(ax.layout.panels) == 2 and fig.get_figheight() <= FIGURE_HEIGHT
     fig.draw_without_rendering()
-    rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+    rows = _row_texts(ax)
     assert len(rows) == 100 and not _overlaps(fig, rows)
     assert min(t.get_fontsize() for t in rows) >= 8
-    lines = {line.get_gid(): line for each in ax.panels for line in each.get_lines()}
+    lines = {line.get_gid(): line for line in ax.get_lines()}
     for name in result.lower.index:  # every interval drawn once, marker inside
         low, high = lines[f"interval-id-nemenyi-{name}"].get_xdata()
         (x,) = lines[f"rank-id-nemenyi-{name}"].get_xdata()
@@ -339,7 +343,7 @@ def test_rank_interval_markers_lie_inside_their_intervals(report_typography):
     # the report's method on the real 50-algorithm table
     result = nbstats.rank_ci(_table(50), method=RANK_CI_METHOD)
     ax = plots.rank_intervals(result, width="double")
-    lines = {line.get_gid(): line for each in ax.panels for line in each.get_lines()}
+    lines = {line.get_gid(): line for line in ax.get_lines()}  # x in points
     inside = 0
     for name in result.lower.index:
         low, high = lines[f"interval-{RANK_CI_METHOD}-{name}"].get_xdata()
