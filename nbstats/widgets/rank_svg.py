@@ -28,7 +28,6 @@ no ``id``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
 from nbstats.results.number_policy import format_number
@@ -77,18 +76,16 @@ def cd_svg(result: Any, shown: Mapping[str, str] | None = None) -> str:
     )
 
 
-def _interval_role(layout: Any) -> Any:
-    """``data-role`` of each item (its gid, escaped), an interval's with its
-    ranks as ``data-ranks="lower upper"`` too."""
+def _interval_ranks(layout: Any) -> Any:
+    """An interval's ranks as ``data-ranks="lower upper"``."""
 
-    def role(gid: str) -> str:
-        attribute = escape(gid, quote=True)
-        if gid in layout.intervals:
-            low, high = layout.intervals[gid]
-            attribute += f'" data-ranks="{low:g} {high:g}'
-        return attribute
+    def data(gid: str) -> dict[str, str] | None:
+        if gid not in layout.intervals:
+            return None
+        low, high = layout.intervals[gid]
+        return {"ranks": f"{low:g} {high:g}"}
 
-    return role
+    return data
 
 
 def intervals_svg(
@@ -124,4 +121,4 @@ def intervals_svg(
         layout = rank_layout(
             results, CD_WIDTH, aliases=aliases, tooltips=tooltips, key=True
         )
-    return picture_svg(layout.picture, role=_interval_role(layout))
+    return picture_svg(layout.picture, data=_interval_ranks(layout))

@@ -113,3 +113,14 @@ def test_matplotlib_text_is_anchored_as_the_svg_text():
     ylabel = texts["ylabel"].get_window_extent(renderer)
     assert ylabel.height > ylabel.width  # set upright
     plt.close(fig)
+
+
+def test_svg_escapes_roles_and_data_from_user_names():
+    """A gid made of an algorithm's name cannot break out of its attribute."""
+    name = 'a" onload="x&y'
+    pic = Picture(20, 10, (Rect(0, 0, 5, 5, f"cell-{name}"),))
+    svg = picture_svg(pic, data=lambda gid: {"name": name})
+    rect = ET.fromstring(svg).find(f"{SVG}rect[@data-name]")
+    assert rect.get("data-role") == f"cell-{name}"
+    assert rect.get("data-name") == name
+    assert rect.get("onload") is None
