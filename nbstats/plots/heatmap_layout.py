@@ -260,7 +260,15 @@ class _Grid:
         self.row_step = 1
         self.column_step = 1
         self.row_first = self.column_first = True
+        self.bar_lines = 2  # the bar's label on two lines, or one if it fits
         self._place(max_height, aliases)
+        if text_width(c.bar_label, size) <= self.n_rows * self.cell_h:
+            self.bar_lines = 1  # the map only grows: the label still fits
+            self.fitted = self._fit(aliases, width)
+            self.row_step, self.column_step = 1, 1
+            self.row_first = self.column_first = True
+            self.numbered = False
+            self._place(max_height, aliases)
         self.numbers = annotate and self._numbers_fit()
 
     # -- sizes ---------------------------------------------------------------
@@ -269,14 +277,16 @@ class _Grid:
         """The height ``lines`` lines of a name need, with their separation."""
         return (LEADING * (lines - 1) + BOX + SEPARATION) * self.size
 
-    def _fit(self, aliases: AliasOption, width: float, suffix: str = "") -> Fitted:
+    def _fit(
+        self, aliases: AliasOption, width: float, suffix: str = "", max_lines: int = 2
+    ) -> Fitted:
         room = _LABEL_SHARE * width - text_width(suffix, self.size)
         return fit_names(
             self.c.order,
             room,
             fontsize=self.size,
             min_fontsize=self.size,
-            max_lines=1 if suffix else 2,
+            max_lines=1 if suffix else max_lines,
             aliases=aliases,
         )
 
@@ -285,22 +295,20 @@ class _Grid:
         s = self.size
         self.tick_texts = {t: f"{t:g}" for t in self.c.ticks}
         self.tick_width = max(text_width(x, s) for x in self.tick_texts.values())
-        self.bar_lines = 1
         self.bar_room = BAR + TICK + 1.5 + self.tick_width + GAP
 
     def bar_width(self) -> float:
-        """The colour bar's width, its label on at most two lines."""
-        return self.bar_room + LEADING * 2 * self.size + PAD
+        """The colour bar's width, its label on ``bar_lines`` lines."""
+        return self.bar_room + LEADING * self.bar_lines * self.size + PAD
 
     def _place(self, max_height: float | None, aliases: AliasOption) -> None:
         c, s = self.c, self.size
-        labels = [self.fitted.label(n) for n in self.shown_rows]
-        self.row_labels = labels
-        self.label_width = max(text_width(x, s) for x in labels)
-        lines = self.fitted.lines
-        room = self.width - PAD - self.label_width - GAP - GAP - self.bar_width()
-        cell = min(CELL_MAX, max(room, 1.0) / self.n_cols)
         if self.transposed:
+            self.row_labels = [self.fitted.label(n) for n in self.shown_rows]
+            self.label_width = max(text_width(x, s) for x in self.row_labels)
+            lines = self.fitted.lines
+            room = self.width - PAD - self.label_width - GAP - GAP - self.bar_width()
+            cell = min(CELL_MAX, max(room, 1.0))
             self.cell_w = cell
             self.cell_h = max(self.pitch(lines), min(cell, 2.0 * self.pitch(1)))
             self.below = PAD
@@ -308,18 +316,13 @@ class _Grid:
             self.column_labels: list[str] = []
             self.rotated = False
             return
-        flat_width = max(text_width(self.fitted.label(n), s) for n in c.columns)
-        if max_height is not None:  # the names under it at their longest
-            longest = GAP + max(flat_width, self.pitch(1)) + PAD
-            cell = min(cell, (max_height - self.top - longest) / self.n_rows)
-        flat = lines == 1 and flat_width + 0.3 * s <= cell
-        below = GAP + (self.pitch(1) if flat else flat_width)
-        if flat or cell >= self.pitch(lines):
-            self.cell_w = self.cell_h = cell
-            self.column_labels = [self.fitted.label(n) for n in c.columns]
-            self.rotated = not flat
-            self.below = below + PAD
+        # square cells with names on two lines, else on one (letters for some)
+        if self._square(max_height):
             return
+        if self.fitted.lines > 1:
+            self.fitted = self._fit(aliases, self.width, max_lines=1)
+            if self._square(max_height):
+                return
         # numbered: one line a name and its rank after it
         n = len(c.columns)
         self.numbered = True
@@ -339,6 +342,29 @@ class _Grid:
         self.below = GAP + self.pitch(1) + PAD
         self._limit_rows(max_height, self.pitch(1))
 
+    def _square(self, max_height: float | None) -> bool:
+        """Square cells at least as tall as a name, the columns named under
+        the map (flat when every name fits a cell, else upright); False
+        when the cells would be smaller."""
+        c, s = self.c, self.size
+        self.row_labels = [self.fitted.label(n) for n in c.rows]
+        self.label_width = max(text_width(x, s) for x in self.row_labels)
+        lines = self.fitted.lines
+        room = self.width - PAD - self.label_width - GAP - GAP - self.bar_width()
+        cell = min(CELL_MAX, max(room, 1.0) / self.n_cols)
+        flat_width = max(text_width(self.fitted.label(n), s) for n in c.columns)
+        if max_height is not None:  # the names under it at their longest
+            longest = GAP + max(flat_width, self.pitch(1)) + PAD
+            cell = min(cell, (max_height - self.top - longest) / self.n_rows)
+        if cell < self.pitch(lines):
+            return False
+        flat = lines == 1 and flat_width + 0.3 * s <= cell
+        self.cell_w = self.cell_h = cell
+        self.column_labels = [self.fitted.label(n) for n in c.columns]
+        self.rotated = not flat
+        self.below = GAP + (self.pitch(1) if flat else flat_width) + PAD
+        return True
+
     def _limit_rows(self, max_height: float | None, pitch: float) -> None:
         """Rows shorter than a line when ``max_height`` asks: named every
         k-th row."""
@@ -356,8 +382,8 @@ class _Grid:
             return False
         widest = max(text_width(t, self.size, weight="bold") for t in set(texts))
         return (
-            widest + 0.4 * self.size <= self.cell_w
-            and (BOX + 2 * SEPARATION) * self.size <= self.cell_h
+            widest + 0.25 * self.size <= 0.84 * self.cell_w  # inside a frame
+            and (BOX + 2 * SEPARATION) * self.size <= 0.84 * self.cell_h
         )
 
     # -- the picture -----------------------------------------------------------
@@ -372,6 +398,8 @@ class _Grid:
         items += self._cells(x0, y0)
         items += self._names(x0, y0, map_w, map_h)
         right = self._bar(items, x0 + map_w + GAP, y0, map_h)
+        if right <= self.width + 1e-6:  # a cell is the room's share: rounding
+            right = min(right, self.width)
         bottom = y0 + map_h + self.below
         bottom = max(
             bottom,
@@ -557,7 +585,6 @@ class _Grid:
         if c.alpha is not None:
             y = y_of(c.alpha)
             items.append(Stroke(((x, y), (x + BAR, y)), 1.0, "alpha-line"))
-        self.bar_lines = len(lines)
         centre = x + self.bar_room + LEADING * len(lines) * s / 2
         items += _block(
             centre,
