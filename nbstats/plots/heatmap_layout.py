@@ -58,10 +58,16 @@ import numpy as np
 from nbstats.names import AliasOption
 from nbstats.plots.figure_model import Item, Picture, Rect, Stroke, Text
 from nbstats.plots.labels import MIN_FONT, Fitted, fit_names, text_width, wrap_text
+from nbstats.plots.matrix_layout import BOX, LEADING, text_box, text_lines
 from nbstats.plots.pairwise_data import HeatContent, check_kind, heatmap_matrix
 from nbstats.plots.style import INK, literal
 
-__all__ = ["LEAST_FONT", "HeatLayout", "heatmap_layout", "text_box"]
+__all__ = [
+    "LEAST_FONT",
+    "HeatLayout",
+    "heatmap_layout",
+    "text_box",
+]  # text_box: re-export
 
 #: The least font size of a figure set for a venue (points).
 LEAST_FONT = 7.0
@@ -71,8 +77,6 @@ CELL_MAX = 48.0  # two algorithms need no full page
 BAR = 7.0  # the colour bar's width
 TICK = 2.5
 SLICES = 64  # the colour bar's slices
-LEADING = 1.2  # line pitch, in ems (as the renderers set lines)
-BOX = 1.0  # a line's height for the overlap rules, in ems
 SEPARATION = 0.15  # between two lines' boxes, in ems
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 _LABEL_SHARE = 0.3
@@ -110,43 +114,6 @@ class HeatLayout:
         x0, y0 = self.origin
         w, h = self.cell
         return x0 + j * w, y0 + i * h, w, h
-
-
-def text_box(text: Text) -> tuple[float, float, float, float]:
-    """The box ``(x0, y0, x1, y1)`` a text takes by the layout's rules: its
-    measured width, ``BOX`` em per line (``LEADING`` apart), turned by its
-    rotation (0 or 90 degrees)."""
-    size = text.size
-    width = max(
-        text_width(line, size, weight="bold" if text.bold else "normal")
-        for line in text.lines
-    )
-    height = (LEADING * (len(text.lines) - 1) + BOX) * size
-    across = {
-        "start": (0.0, width),
-        "middle": (-width / 2, width / 2),
-        "end": (-width, 0.0),
-    }[text.anchor]
-    down = {
-        "top": (0.0, height),
-        "center": (-height / 2, height / 2),
-        "bottom": (-height + 0.22 * size, 0.22 * size),
-    }[text.valign]
-    if abs(text.rotation) < 1e-9:
-        return (
-            text.x + across[0],
-            text.y + down[0],
-            text.x + across[1],
-            text.y + down[1],
-        )
-    if abs(text.rotation - 90.0) < 1e-9:  # along the text is up the page
-        return (
-            text.x + down[0],
-            text.y - across[1],
-            text.x + down[1],
-            text.y - across[0],
-        )
-    raise ValueError(f"text_box handles 0 and 90 degrees, got {text.rotation}.")
 
 
 def heatmap_layout(
@@ -414,7 +381,7 @@ class _Grid:
             right = min(self.width, max(right, widest + 2 * PAD))
             title = "\n".join(self.title_lines)
             y = PAD + BOX / 2 * MIN_FONT
-            items += _block(
+            items += text_lines(
                 right / 2, y, title, MIN_FONT, "title", anchor="middle", top=True
             )
         picture = Picture(
@@ -514,12 +481,12 @@ class _Grid:
         for k, label in enumerate(self.row_labels):
             if _labelled(k + 1, self.row_step, self.row_first):
                 y = y0 + (k + 0.5) * h
-                items += _block(x0 - GAP, y, label, s, f"row-{k}", anchor="end")
+                items += text_lines(x0 - GAP, y, label, s, f"row-{k}", anchor="end")
         if self.transposed:  # the control's name over its column
             lines = self.header_lines
             last = y0 - (BOX / 2 + 2 * SEPARATION) * s - BOX / 2 * s
             y = last - LEADING * (len(lines) - 1) * s / 2
-            items += _block(x0, y, "\n".join(lines), s, "control", anchor="start")
+            items += text_lines(x0, y, "\n".join(lines), s, "control", anchor="start")
             return items
         top = y0 + map_h + GAP
         for k, label in enumerate(self.column_labels):
@@ -527,12 +494,12 @@ class _Grid:
                 continue
             x = x0 + (k + 0.5) * w
             if self.rotated:  # read bottom to top, ending at the map
-                items += _block(
+                items += text_lines(
                     x, top, label, s, f"column-{k}", anchor="end", rotation=90.0
                 )
             else:
                 y = top + BOX / 2 * s
-                items += _block(
+                items += text_lines(
                     x, y, label, s, f"column-{k}", anchor="middle", top=True
                 )
         return items
@@ -586,7 +553,7 @@ class _Grid:
             y = y_of(c.alpha)
             items.append(Stroke(((x, y), (x + BAR, y)), 1.0, "alpha-line"))
         centre = x + self.bar_room + LEADING * len(lines) * s / 2
-        items += _block(
+        items += text_lines(
             centre,
             y0 + height / 2,
             "\n".join(lines),
@@ -596,31 +563,6 @@ class _Grid:
             rotation=90.0,
         )
         return centre + LEADING * len(lines) * s / 2 + PAD
-
-
-def _block(
-    x: float,
-    y: float,
-    label: str,
-    size: float,
-    gid: str,
-    *,
-    anchor: str,
-    rotation: float = 0.0,
-    top: bool = False,
-) -> list[Text]:
-    """A label's lines as one text each, ``LEADING`` em apart (so that every
-    renderer sets them alike), the block centred on (x, y) across its lines
-    (``top``: its first line centred on y)."""
-    lines = label.split("\n")
-    first = 0.0 if top else -LEADING * (len(lines) - 1) * size / 2
-    texts = []
-    for k, line in enumerate(lines):
-        offset = first + LEADING * k * size
-        # rotated: later lines to the right
-        at = (x + offset, y) if rotation else (x, y + offset)
-        texts.append(Text(*at, (line,), size, gid, anchor=anchor, rotation=rotation))
-    return texts
 
 
 def _labelled(k: int, step: int, first: bool) -> bool:

@@ -19,8 +19,7 @@ import pandas as pd
 import pytest
 
 from nbstats.plots.figure_model import Text
-from nbstats.plots.heatmap_layout import text_box
-from nbstats.plots.matrix_layout import matrix_picture
+from nbstats.plots.matrix_layout import matrix_picture, text_box
 from nbstats.plots.picture_mpl import draw_picture
 from nbstats.plots.style import paper_style
 from nbstats.results.number_policy import format_column
