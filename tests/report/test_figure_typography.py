@@ -244,25 +244,54 @@ def _all_named(labels: list[str], fitted_names: list[str]) -> None:
 
 
 @pytest.mark.parametrize("m", [50, 100])
-def test_heatmaps_name_every_row_and_column(report_typography, m):
+def test_comparison_matrix_names_every_row_and_column(report_typography, m):
     table = _table(m)
-    for draw in (
-        lambda: plots.pairwise_heatmap(nbstats.posthoc(table), width="double"),
-        lambda: plots.comparison_matrix_plot(nbstats.comparison_matrix(table)),
-    ):
-        ax = draw()
-        ax.figure.draw_without_rendering()  # the layout settles the ticks
-        texts = _tick_texts(ax)
-        rows = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
-        columns = [t for t in texts if t not in ax.get_yticklabels()]
-        assert len(rows) == m and len(columns) == m, (len(rows), len(columns))
-        # the columns are numbered by rank, each row's name ends in its number
-        numbers = sorted(int(t.get_text()) for t in columns)
-        assert numbers == list(range(1, m + 1))
-        assert [r.rsplit("(", 1)[1] for r in rows] == [f"{k})" for k in numbers]
-        assert not _overlaps(ax.figure, texts)
-        assert min(t.get_fontsize() for t in texts) >= 8
-        plt.close(ax.figure)
+    ax = plots.comparison_matrix_plot(nbstats.comparison_matrix(table))
+    ax.figure.draw_without_rendering()  # the layout settles the ticks
+    texts = _tick_texts(ax)
+    rows = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    columns = [t for t in texts if t not in ax.get_yticklabels()]
+    assert len(rows) == m and len(columns) == m, (len(rows), len(columns))
+    # the columns are numbered by rank, each row's name ends in its number
+    numbers = sorted(int(t.get_text()) for t in columns)
+    assert numbers == list(range(1, m + 1))
+    assert [r.rsplit("(", 1)[1] for r in rows] == [f"{k})" for k in numbers]
+    assert not _overlaps(ax.figure, texts)
+    assert min(t.get_fontsize() for t in texts) >= 8
+    plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("m", [50, 100])
+def test_heatmap_names_every_row_and_numbers_the_columns(report_typography, m):
+    # every row named, ending in its rank; the columns numbered by rank under
+    # the map, every k-th number (1, 2, 5, 10, ... apart) when two would touch,
+    # each number under its own column
+    result = nbstats.posthoc(_table(m))
+    ax = plots.pairwise_heatmap(result, width="double")
+    ax.figure.draw_without_rendering()
+    gid = lambda t: t.get_gid() or ""  # noqa: E731
+    rows = sorted((t for t in ax.texts if gid(t).startswith("row-")),
+                  key=lambda t: int(gid(t)[4:]))  # fmt: skip
+    assert len(rows) == m
+    assert [r.get_text().rsplit("(", 1)[1] for r in rows] == [
+        f"{k})" for k in range(1, m + 1)
+    ]
+    columns = [t for t in ax.texts if gid(t).startswith("column-")]
+    numbers = sorted(int(t.get_text()) for t in columns)
+    step = numbers[1] - numbers[0] if numbers[0] > 1 else numbers[2] - numbers[1]
+    assert step in (1, 2, 5, 10)
+    assert set(range(step, m + 1, step)) <= set(numbers)
+    fills = {gid(p): p for p in ax.patches if gid(p).startswith("fill-")}
+    names = list(result.mean_ranks.sort_values(kind="stable").index)
+    for text in columns:
+        k = int(text.get_text())
+        cell = fills[f"fill-{names[1 if k == 1 else 0]}-{names[k - 1]}"]
+        assert text.get_position()[0] == pytest.approx(
+            cell.get_x() + cell.get_width() / 2
+        )
+    assert not _overlaps(ax.figure, [*rows, *columns])
+    assert min(t.get_fontsize() for t in [*rows, *columns]) >= 8
+    plt.close(ax.figure)
 
 
 @pytest.mark.parametrize("m", [50, 100])
