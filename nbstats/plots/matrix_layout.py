@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from nbstats.plots.figure_model import Item, Picture, Rect, Text
+from nbstats.plots.figure_model import LEADING, Item, Picture, Rect, Text
 from nbstats.plots.labels import text_width
 from nbstats.plots.style import literal
 
@@ -27,7 +27,6 @@ __all__ = ["BOX", "LEADING", "matrix_picture", "text_box", "text_lines"]
 
 PAD = 2.0  # around the picture
 GAP = 3.0  # between the names and the grid
-LEADING = 1.2  # line pitch, in ems (as the renderers set lines)
 BOX = 1.0  # a line's height for the overlap rules, in ems
 
 

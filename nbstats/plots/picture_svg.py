@@ -24,7 +24,16 @@ import re
 from collections.abc import Callable, Mapping
 from html import escape
 
-from nbstats.plots.figure_model import Area, Dot, Item, Picture, Rect, Stroke, Text
+from nbstats.plots.figure_model import (
+    LEADING,
+    Area,
+    Dot,
+    Item,
+    Picture,
+    Rect,
+    Stroke,
+    Text,
+)
 from nbstats.plots.style import INK
 
 __all__ = ["item_svg", "picture_svg", "svg_text", "text_svg"]
@@ -36,7 +45,6 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 #: Where a line's baseline sits, in font sizes: below the middle of one line
 #: (as matplotlib's "center_baseline"), below the top, above the bottom.
 _MIDDLE, _ASCENT, _DESCENT = 0.33, 0.78, 0.22
-_LEADING = 1.2
 _CAPS = {"butt": "butt", "projecting": "square", "round": "round"}
 
 
@@ -73,7 +81,7 @@ def text_svg(
     """One :class:`Text` as an SVG ``<text>`` (its lines as ``<tspan>``);
     ``data`` adds ``data-<key>`` attributes."""
     n = len(text.lines)
-    step = _LEADING * text.size
+    step = LEADING * text.size
     if text.valign == "top":
         first = text.y + _ASCENT * text.size
     elif text.valign == "bottom":
