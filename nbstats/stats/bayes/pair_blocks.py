@@ -109,6 +109,13 @@ class PairBlocks:
         self, total: np.ndarray, uniforms: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(g0, scale, inverse, extra)`` of the draws for s (computed once)."""
+        if getattr(self.draws, "by_case", False):
+            # a subset of a shared stream's cases: the stream's Gamma(s)
+            # quantiles (once for every subset), this subset's own total
+            from nbstats.stats.bayes.summary_kernel import prior_terms
+
+            g0 = np.asarray(self.draws.prior_gamma(self.s, uniforms), dtype=float)
+            return (g0, *prior_terms(g0, total))
         if self.gammas.uniforms is None:
             self.gammas.uniforms, self.gammas.total = uniforms, total
         uniforms, total = self.gammas.uniforms, self.gammas.total
@@ -192,7 +199,7 @@ class PairBlocks:
             if idp:  # every placement of the pseudo-observation, exactly
                 found = self.placement_counts(
                     parts["pair_sums"].sorted, right, left, g0, inverse, extra,
-                    raw=True,
+                    raw=True, orders=self._orders(parts["pair_sums"]),
                 )  # fmt: skip
                 out[:, 3:9] = placement_bounds(*found)
                 if placements is not None:
@@ -213,6 +220,7 @@ class PairBlocks:
         states: np.ndarray | None = None,
         *,
         raw: bool = False,
+        orders: np.ndarray | None = None,
     ) -> Any:
         """The rope's six counts of K pairs under IDP (K × 6): each region's
         fewest and most draws won over every placement of the prior's
@@ -226,9 +234,15 @@ class PairBlocks:
         if states is None:
             states = placement_states(sorted_z, self.rope)
         base, placed = placement_counts(
-            self.draws, states, right, left, g0, inverse, extra
+            self.draws, states, right, left, g0, inverse, extra, orders=orders
         )
         return (base, placed) if raw else placement_bounds(base, placed)
+
+    def _orders(self, pair_sums: PairSums) -> np.ndarray | None:
+        """Each pair's sort order when the draws' weights are by case
+        (:mod:`~nbstats.stats.bayes.shared_draws`), else None (the weights
+        are taken in each pair's sorted order)."""
+        return pair_sums.orders if getattr(self.draws, "by_case", False) else None
 
     # -- the views: one pair in full, many pairs in blocks --------------------------
 

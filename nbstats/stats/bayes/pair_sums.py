@@ -189,12 +189,19 @@ class PairSums:
         """Fill ``out[k, q, r]`` (K × R × draws) with the Walsh sums of region q
         of pair k; return the draws' ``(total, uniforms)``."""
         n_draws = self.draws.n_samples
+        # weights by case (a shared stream's subset, shared_draws.py): each
+        # pair takes them in its own order, the same weight on the same case
+        permute = getattr(self.draws, "by_case", False)
         total, uniforms = np.empty(n_draws), np.empty(n_draws)
         for chunk in self.draws.blocks():
             self.evaluate(
-                chunk.exponentials, regions, (total, out, None), chunk.rows.start
-            )
-            uniforms[chunk.rows] = chunk.uniforms
+                chunk.exponentials, regions, (total, out, None), chunk.rows.start,
+                permute=permute,
+            )  # fmt: skip
+            if chunk.rows == slice(0, n_draws):
+                uniforms = chunk.uniforms  # the draws' own: memos know it
+            else:
+                uniforms[chunk.rows] = chunk.uniforms
         return total, uniforms
 
     def evaluate(
@@ -301,7 +308,16 @@ class PairSums:
                 chunk.rows.start,
             )  # fmt: skip
 
+        by_case = getattr(self.draws, "by_case", False)
         for chunk in self.draws.blocks():
+            if by_case:  # each pair's weights in its sorted order, one by one
+                for k in range(self.n_pairs):
+                    cross_sums(
+                        np.ascontiguousarray(chunk.exponentials[:, self.orders[k]]),
+                        main[k : k + 1], other[k : k + 1], signs, out[k : k + 1],
+                        chunk.rows.start,
+                    )  # fmt: skip
+                continue
             self._parallel(partial(run, chunk=chunk), len(halves))
 
     def _halves(self, n_draws: int) -> list[tuple[int, int]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -13,9 +15,11 @@ from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.names import name_array, name_index
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.bayes.canonical import layout
 from nbstats.stats.bayes.memory import budget, check_fits
 from nbstats.stats.bayes.pair_blocks import PairBlocks
-from nbstats.stats.bayes.precision import check_target, precise_table
+from nbstats.stats.bayes.precision import batch_seed, check_target, precise_table
+from nbstats.stats.bayes.shared_draws import CaseWeights, SharedDraws
 from nbstats.stats.bayes.signrank import (
     NORMAL_CASES,
     Method,
@@ -53,7 +57,8 @@ def bayes_signrank_pairs(
     Each pair (a, b), a before b in column order, gets exactly the posterior
     that ``bayes_signrank(scores[a], scores[b], ..., random_state=...)``
     would give with the same arguments — the same draws, the same
-    probabilities — but the draws are generated once and every pair's sums
+    probabilities (with ``nan_policy="pairwise"``: the same law, see
+    there) — but the draws are generated once and every pair's sums
     are evaluated in one pass over them, so the whole matrix costs little
     more than one pair. This is the all-pairs table that autorank's Bayesian
     mode builds with one baycomp call per pair.
@@ -69,12 +74,23 @@ def bayes_signrank_pairs(
     nan_policy : {"raise", "omit", "pairwise"}
         ``"raise"`` and ``"omit"`` as for :func:`nbstats.score_table`.
         ``"pairwise"``: each pair on the cases where both algorithms have a
-        score — exactly ``bayes_signrank`` on that pair with
-        ``nan_policy="omit"`` — and ``pairs`` gains a column ``n`` with their
-        number; ``mean_ranks`` rank each case among the algorithms it has
-        (:func:`nbstats.missing.observed_mean_ranks`). Pairs with the same
-        cases share draws; many different patterns of missing cells make it
-        slower.
+        score, and ``pairs`` gains a column ``n`` with their number;
+        ``mean_ranks`` rank each case among the algorithms it has
+        (:func:`nbstats.missing.observed_mean_ranks`). One stream of
+        Dirichlet weights is drawn over every case (and the prior's
+        pseudo-observation); each pair takes the weights of its own cases
+        and renormalises them (:mod:`~nbstats.stats.bayes.shared_draws`).
+        By the Dirichlet restriction property that sub-vector is
+        ``Dir(s, 1, …, 1)`` on the pair's cases, so each pair's posterior is
+        that of ``bayes_signrank`` on the pair with ``nan_policy="omit"`` --
+        in law, not draw for draw: the numbers differ within Monte Carlo
+        error from a standalone call (and, on a complete table, from
+        ``nan_policy="raise"``, where each pair takes the weights in its
+        own sorted order). The same seed gives the same table, whatever the
+        order of the rows and columns (the stream's cases are in the
+        canonical layout of :mod:`~nbstats.stats.bayes.canonical`); the
+        weights are drawn once per batch for every pattern of missing cells,
+        and the same weight sits on the same case in every pair.
     interval : bool
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
@@ -240,21 +256,65 @@ def _all_pairs(
     each group of pairs that share their complete cases."""
     m = values.shape[1]
     if pairwise:
-        # pairs sharing the same complete cases share one set of draws
+        # one stream of weights over every case; each pair takes its own
+        # cases' weights, renormalised (shared_draws.py). Pairs with the same
+        # cases are evaluated together; the sets of cases take their batches
+        # of draws in step, so each batch is drawn once.
         present = ~np.isnan(values)
         by_cases: dict[bytes, list[tuple[int, int]]] = {}
         for i, j in combinations(range(m), 2):
             key = np.packbits(present[:, i] & present[:, j]).tobytes()
             by_cases.setdefault(key, []).append((i, j))
+        # the stream's case k is the k-th case of the canonical layout: the
+        # same numbers whatever the order of the rows and columns
+        canonical_rows = layout(values, names)[0]
+        stream = _BatchStream(
+            values.shape[0], options["seed"], np.argsort(canonical_rows)
+        )
+        runs = []
         for group in by_cases.values():
             i, j = group[0]
             cases = present[:, i] & present[:, j]
             found = np.array(group, dtype=np.int64).reshape(-1, 2).T
-            _evaluate(values[cases], found, names, options, rows, errors, matrix)
+            at_cases = partial(stream.restrict, cases=cases)
+            run = _evaluate(
+                values[cases], found, names, options, rows, errors, matrix,
+                weights_for=at_cases,
+            )  # fmt: skip
+            runs.append(run)
+        while runs:  # every set of cases one batch further, in step
+            runs = [run for run in runs if next(run, _DONE) is not _DONE]
     else:
         # every pair (i < j) in column order, as two index arrays: a list of
         # 1,999,000 tuples for 2000 algorithms would take 150 MB
-        _evaluate(values, np.triu_indices(m, 1), names, options, rows, errors, matrix)
+        for _ in _evaluate(
+            values, np.triu_indices(m, 1), names, options, rows, errors, matrix
+        ):
+            pass
+
+
+#: The end of a run of :func:`_evaluate`.
+_DONE = object()
+
+
+class _BatchStream:
+    """The batches of draws of :func:`~nbstats.stats.bayes.precision.schedule`
+    as one stream over every case (:class:`SharedDraws`), the latest kept:
+    the sets of cases ask for batch after batch in step."""
+
+    def __init__(
+        self, n_cases: int, seed: np.random.SeedSequence, position: np.ndarray
+    ) -> None:
+        self.n_cases, self.seed = n_cases, seed
+        self.position = position  # each row's case in the stream
+        self.batch: tuple[int, int, SharedDraws] | None = None
+
+    def restrict(self, batch: int, size: int, *, cases: np.ndarray) -> CaseWeights:
+        """Batch ``batch`` of ``size`` draws on the rows ``cases`` (a mask)."""
+        if self.batch is None or self.batch[:2] != (batch, size):
+            draws = SharedDraws(self.n_cases, size, batch_seed(self.seed, batch))
+            self.batch = (batch, size, draws)
+        return self.batch[2].restrict(self.position[np.flatnonzero(cases)])
 
 
 def _evaluate(
@@ -265,12 +325,20 @@ def _evaluate(
     rows: list[dict[str, np.ndarray]],
     errors: list[float],
     matrix: np.ndarray,
-) -> None:
+    weights_for: Callable[..., Any] | None = None,
+) -> Iterator[None]:
     """Every pair (``pairs``: arrays of the first and the second columns) on
     the rows of ``values`` (all complete), on one
     set of draws; appends a dict of columns (one entry per pair, with the
     pairs' ``_order``) to ``rows`` and the largest Monte Carlo error to
     ``errors``, and fills ``matrix``.
+
+    A generator, paused between batches of draws under a precision target
+    (:func:`~nbstats.stats.bayes.precision.precise_table`).
+    ``weights_for(batch, size)``: the draws of each batch (the fixed draws
+    are batch 0), e.g. a shared stream's restricted to these rows' cases;
+    default the rows' own
+    :class:`~nbstats.stats.bayes.weights.DirichletWeights`.
 
     Each pair is drawn in its canonical orientation
     (:func:`~nbstats.stats.bayes.canonical.flipped`) and mirrored back when
@@ -337,7 +405,12 @@ def _evaluate(
 
         names_ab = list(zip(cols["a"], cols["b"], strict=True))
         if options["mc_error"] is None:
-            engine_for(DirichletWeights(n, options["n_samples"], seed)).table(
+            draws = (
+                DirichletWeights(n, options["n_samples"], seed)
+                if weights_for is None
+                else weights_for(0, options["n_samples"])
+            )
+            engine_for(draws).table(
                 lambda block: values[:, second[block]] - values[:, first[block]],
                 names_ab,
                 threshold=options["threshold"],
@@ -346,13 +419,14 @@ def _evaluate(
                 bar=options["bar"],
             )
         else:  # draws in batches until every probability is precise enough
-            precise_table(
+            yield from precise_table(
                 engine_for,
                 lambda at: values[:, second[at]] - values[:, first[at]],
                 names_ab,
                 n_cases=n, first=options["n_samples"], target=options["mc_error"],
                 seed=seed, threshold=options["threshold"],
                 interval=options["interval"], out=cols, bar=options["bar"],
+                weights_for=weights_for,
             )  # fmt: skip
     # the effects, in blocks within the budget: ranking n × block differences
     # takes about eight times their size (measured: 52 MB for 200 × 4096)

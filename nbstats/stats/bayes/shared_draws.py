@@ -1,0 +1,145 @@
+"""One stream of Dirichlet weights over every case, restricted to each pair's cases.
+
+With missing cells (``nan_policy="pairwise"``) each pair of algorithms is
+compared on the cases both have. Instead of drawing a stream of weights per
+set of cases, :class:`SharedDraws` draws one ``Dir(s, 1, …, 1)`` stream over
+all n cases -- the prior's ``Gamma(s)`` weight ``g0`` and one ``Exp(1)``
+variate ``e_i`` per case and draw -- and :meth:`SharedDraws.restrict` hands a
+pair with the cases S the weights ``(g0, e_S) / (g0 + Σ_{i∈S} e_i)``.
+
+Why that is the right posterior: ``g0`` and the ``e_i`` are independent
+Gamma variates, and a vector of independent ``Gamma(a_k)`` variates divided
+by its sum is ``Dir(a_1, …, a_K)`` (the Gamma construction of the Dirichlet
+distribution). The renormalised sub-vector of ``Dir(s, 1, …, 1)`` on S (the
+Dirichlet restriction, or aggregation, property) is therefore
+``Dir(s, 1, …, 1)`` on S: exactly the law of the weights a standalone
+:func:`nbstats.bayes_signrank` on that pair draws. A pair's row of the table
+then equals a standalone call in law, not draw for draw (its draws are the
+shared stream's, and weight i stays with case i in every pair), and the same
+seed still gives the same table. Because every pair reads the same weight
+of the same case in the same draw, the pairs' posteriors are the marginals of
+one joint posterior: the joint statements of :func:`nbstats.bayes_posthoc`
+can be evaluated on the very draws of the pairs' table.
+
+The cost is one stream of weights (and one set of Gamma quantiles) per batch
+of draws, whatever the number of different sets of cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from nbstats.stats.bayes.shared_prior import SharedPrior
+from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
+
+__all__ = ["CaseWeights", "SharedDraws"]
+
+
+class SharedDraws:
+    """``n_samples`` draws of ``Dir(s, 1, …, 1)`` over ``n_cases`` cases,
+    to be restricted to subsets of the cases (:meth:`restrict`).
+
+    Parameters
+    ----------
+    n_cases : int
+        Every case of the table.
+    n_samples : int
+    random_state : None, int, Generator or SeedSequence
+        As for :class:`~nbstats.stats.bayes.weights.DirichletWeights`: the
+        draws over all the cases are exactly that class's.
+
+    Examples
+    --------
+    The weights a pair on cases 0 and 2 sees are the stream's, renormalised:
+
+    >>> shared = SharedDraws(3, 4, 0)
+    >>> sub = shared.restrict(np.array([True, False, True]))
+    >>> (chunk,) = sub.blocks()
+    >>> (full,) = DirichletWeights(3, 4, 0).blocks()
+    >>> bool(np.array_equal(chunk.exponentials, full.exponentials[:, [0, 2]]))
+    True
+    >>> w0, w = chunk.weights(1.0)
+    >>> bool(np.allclose(w0 + w.sum(axis=1), 1.0))
+    True
+    """
+
+    def __init__(self, n_cases: int, n_samples: int, random_state: object) -> None:
+        self.draws = DirichletWeights(n_cases, n_samples, random_state)
+        self.n_cases = int(n_cases)
+        self.n_samples = int(n_samples)
+        #: the prior's Gamma(s) quantiles of the stream's uniforms, once per s
+        self.gammas = SharedPrior()
+        # the stream's blocks, cases × draws (kept when the draws are)
+        self._kept: list[tuple[WeightChunk, np.ndarray]] | None = None
+
+    def restrict(self, cases: np.ndarray) -> CaseWeights:
+        """The draws seen by a pair whose cases are ``cases`` (a boolean mask
+        or indices of the stream's cases, in the stream's order)."""
+        index = np.asarray(cases)
+        if index.dtype == bool:
+            index = np.flatnonzero(index)
+        return CaseWeights(self, index.astype(np.int64))
+
+    def transposed_blocks(self) -> Iterator[tuple[WeightChunk, np.ndarray]]:
+        """The stream's blocks with their exponentials as cases × draws (a
+        row per case, so that a subset of the cases is one gather of rows);
+        computed once when the draws are kept in memory."""
+        if self._kept is not None:
+            yield from self._kept
+            return
+        kept = []
+        for chunk in self.draws.blocks():
+            pair = (chunk, np.ascontiguousarray(chunk.exponentials.T))
+            if self.gammas.uniforms is None and chunk.rows.stop == self.n_samples:
+                self.gammas.uniforms = chunk.uniforms
+            kept.append(pair)
+            yield pair
+        if len(kept) == 1:  # one block: every draw at once, kept
+            self._kept = kept
+
+    def prior_gamma(self, s: float, chunk: WeightChunk) -> np.ndarray:
+        """Gamma(s) quantiles of a block's uniforms (memoised for the block of
+        all the draws, which every subset of the cases shares)."""
+        return self.gammas(s, chunk.uniforms)
+
+
+class CaseWeights:
+    """The draws of :class:`SharedDraws` restricted to some cases: the
+    interface of :class:`~nbstats.stats.bayes.weights.DirichletWeights`
+    (``n_cases``, ``n_samples``, ``blocks()``, iteration, ``weights``) for
+    the engines of :mod:`~nbstats.stats.bayes.pair_blocks`.
+
+    Its exponentials are in the order of the cases (weight i on case i), not
+    in each pair's sorted order: ``by_case`` tells the sums to permute them
+    into each pair's order (the same weight on the same case in every pair).
+    """
+
+    #: the engines must take weight i as case i's (see the class docstring)
+    by_case = True
+
+    def __init__(self, shared: SharedDraws, cases: np.ndarray) -> None:
+        self.shared = shared
+        self.cases = cases
+        self.n_cases = int(cases.size)
+        self.n_samples = shared.n_samples
+        self.bar = None
+
+    def blocks(self) -> Iterator[WeightChunk]:
+        """The stream's blocks on these cases (draws × cases, a view of a
+        cases × draws gather: transposing it back is free)."""
+        for chunk, by_case in self.shared.transposed_blocks():
+            yield WeightChunk(
+                rows=chunk.rows,
+                exponentials=by_case[self.cases].T,
+                uniforms=chunk.uniforms,
+            )
+
+    def __iter__(self) -> Iterator[WeightChunk]:
+        return self.blocks()
+
+    def prior_gamma(self, s: float, uniforms: np.ndarray) -> np.ndarray:
+        """Gamma(s) quantiles of ``uniforms``, shared by every subset of the
+        cases when they are the stream's uniforms of all the draws."""
+        return self.shared.gammas(s, uniforms)
