@@ -16,10 +16,21 @@ from nbstats.names import name_array, name_index
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
 from nbstats.stats.bayes.canonical import layout
+from nbstats.stats.bayes.decision import check_gamma
 from nbstats.stats.bayes.memory import budget, check_fits
 from nbstats.stats.bayes.pair_blocks import PairBlocks
-from nbstats.stats.bayes.precision import batch_seed, check_target, precise_table
-from nbstats.stats.bayes.shared_draws import CaseWeights, SharedDraws
+from nbstats.stats.bayes.pairs_joint import (
+    CodeStore,
+    joint_statements,
+    more_codes,
+    posthoc_result,
+)
+from nbstats.stats.bayes.precision import (
+    check_target,
+    precise_table,
+    schedule,
+)
+from nbstats.stats.bayes.shared_draws import BatchStream
 from nbstats.stats.bayes.signrank import (
     NORMAL_CASES,
     Method,
@@ -51,6 +62,8 @@ def bayes_signrank_pairs(
     method: Method = "auto",
     progress: bool | None = None,
     mc_error: float | None = None,
+    joint: bool = False,
+    gamma: float = 0.05,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -88,9 +101,11 @@ def bayes_signrank_pairs(
         ``nan_policy="raise"``, where each pair takes the weights in its
         own sorted order). The same seed gives the same table, whatever the
         order of the rows and columns (the stream's cases are in the
-        canonical layout of :mod:`~nbstats.stats.bayes.canonical`); the
-        weights are drawn once per batch for every pattern of missing cells,
-        and the same weight sits on the same case in every pair.
+        canonical layout of :mod:`~nbstats.stats.bayes.canonical`), and the
+        weights are drawn once per batch for every pattern of missing cells.
+        Each pair takes its cases' weights in its own sorted order (a
+        relabelling of exchangeable weights: the same law); with ``joint``,
+        weight i stays with case i in every pair.
     interval : bool
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
@@ -116,6 +131,22 @@ def bayes_signrank_pairs(
         None: exactly ``n_samples`` draws for every pair. Applies to the
         Monte Carlo method (not to ``method="normal"``). See
         :mod:`nbstats.stats.bayes.precision`.
+    joint : bool
+        Also make the joint statements of :func:`nbstats.bayes_posthoc`
+        (``test="signrank"``, this prior -- ``"bb"`` as ``"point"`` with
+        s = 0 -- rope and s) on *this table's draws*, as ``result.joint``:
+        the pairs are then drawn from one stream of weights by case, as with
+        ``nan_policy="pairwise"`` (each pair on its own cases with missing
+        cells), each pair's code in each draw is kept, and the statements
+        are read from them (:mod:`~nbstats.stats.bayes.pairs_joint`). A
+        statement's probability is its pair's lower probability in
+        ``pairs``, the same number; the joint probabilities are shares of
+        the stream's first draws, as many as the precision target needs
+        (with ``mc_error``; else ``n_samples``). Needs the Monte Carlo method
+        and ``z0 = 0``.
+    gamma : float
+        With ``joint``: statements are accepted while they hold jointly with
+        posterior probability above 1 − γ.
     progress : bool, optional
         A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
         a terminal or a notebook when the call lasts more than a second, not
@@ -156,6 +187,8 @@ def bayes_signrank_pairs(
         prior, s, z0, rope, threshold, loss, n_samples
     )
     pairwise = nan_policy == "pairwise"
+    if joint:
+        gamma = check_gamma(gamma)
     table = (
         pairwise_table(scores)
         if pairwise
@@ -165,6 +198,12 @@ def bayes_signrank_pairs(
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     check_choice("method", method, ("auto", "montecarlo", "normal"))
+    if joint and (rows_method(method, n) == "normal" or z0 != 0):
+        raise ValueError(
+            "joint=True reads the joint statements from the Monte Carlo draws "
+            f"of the pairs: use method='montecarlo' (got {method!r} on {n:,} "
+            f"cases) and z0=0 (got {z0!r}), or nbstats.bayes_posthoc."
+        )
     # the table of every pair beside the draws' blocks (a share of the ceiling)
     check_pairs_fit(
         "bayes_signrank_pairs",
@@ -182,6 +221,7 @@ def bayes_signrank_pairs(
         "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
         "n_samples": n_samples, "seed": seed, "interval": interval, "method": method,
         "mc_error": check_target(mc_error),
+        "codes": CodeStore() if joint else None,
     }  # fmt: skip
     rows: list[dict[str, np.ndarray]] = []
     errors: list[float] = []
@@ -192,7 +232,9 @@ def bayes_signrank_pairs(
     )  # fmt: skip
     options["bar"] = bar
     try:
-        _all_pairs(values, names, pairwise, options, rows, errors, matrix)
+        stream = _all_pairs(
+            values, names, pairwise or joint, options, rows, errors, matrix
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -207,22 +249,37 @@ def bayes_signrank_pairs(
     columns = rows[0]
     if len(rows) > 1:
         columns = {key: np.concatenate([c[key] for c in rows]) for key in rows[0]}
-    order = columns.pop("_order")
+    pair_ids = columns.pop("_order")
     rows.clear()
-    if np.any(order[1:] < order[:-1]):
-        order = np.argsort(order, kind="stable")
+    if np.any(pair_ids[1:] < pair_ids[:-1]):
+        order = np.argsort(pair_ids, kind="stable")
+        pair_ids = pair_ids[order]
         for key in list(columns):
             columns[key] = columns[key][order]
     pairs_frame = pd.DataFrame(columns, copy=False)
     del columns
     if not pairwise:
         pairs_frame = pairs_frame.drop(columns="n")
+    mean_ranks = pd.Series(
+        mean_ranks.to_numpy(dtype=float), index=index.copy(), name="mean rank"
+    )
+    cases = table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy()
+    joint_result = None
+    if joint:
+        target = options["mc_error"]
+        sizes = [n_samples] if target is None else schedule(n_samples, target)
+        joint_of = joint_statements(
+            options["codes"], pair_ids, sizes, target,
+            partial(more_codes, values, names, options, stream, sizes),
+        )  # fmt: skip
+        joint_result = posthoc_result(
+            pairs_frame, names, mean_ranks, joint_of, gamma=gamma, s=s,
+            rope=rope, prior=prior, cases=cases,
+        )  # fmt: skip
     return BayesSignedRankPairsResult(
         pairs=pairs_frame,
         probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
-        mean_ranks=pd.Series(
-            mean_ranks.to_numpy(dtype=float), index=index.copy(), name="mean rank"
-        ),
+        mean_ranks=mean_ranks,
         prior=prior,
         s=s,
         z0=z0,
@@ -238,8 +295,9 @@ def bayes_signrank_pairs(
         mc_error=float(max(errors)),
         method=rows_method(method, n),
         # with missing cells: the cases at least one pair shares
-        cases=table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy(),
+        cases=cases,
         mc_target=options["mc_error"],
+        joint=joint_result,
     )
 
 
@@ -251,9 +309,10 @@ def _all_pairs(
     rows: list[dict[str, np.ndarray]],
     errors: list[float],
     matrix: np.ndarray,
-) -> None:
+) -> BatchStream | None:
     """:func:`_evaluate` on every pair: all at once, or with ``pairwise``
-    each group of pairs that share their complete cases."""
+    (weights by case from one stream, also for ``joint``) each group of
+    pairs that share their complete cases; returns the stream, if any."""
     m = values.shape[1]
     if pairwise:
         # one stream of weights over every case; each pair takes its own
@@ -268,9 +327,12 @@ def _all_pairs(
         # the stream's case k is the k-th case of the canonical layout: the
         # same numbers whatever the order of the rows and columns
         canonical_rows = layout(values, names)[0]
-        stream = _BatchStream(
-            values.shape[0], options["seed"], np.argsort(canonical_rows)
-        )
+        # weight i stays with case i in every pair only for joint statements
+        # (each pair alone takes them in its sorted order: the same law)
+        stream = BatchStream(
+            values.shape[0], options["seed"], np.argsort(canonical_rows),
+            by_case=options["codes"] is not None,
+        )  # fmt: skip
         runs = []
         for group in by_cases.values():
             i, j = group[0]
@@ -284,6 +346,7 @@ def _all_pairs(
             runs.append(run)
         while runs:  # every set of cases one batch further, in step
             runs = [run for run in runs if next(run, _DONE) is not _DONE]
+        return stream
     else:
         # every pair (i < j) in column order, as two index arrays: a list of
         # 1,999,000 tuples for 2000 algorithms would take 150 MB
@@ -291,30 +354,11 @@ def _all_pairs(
             values, np.triu_indices(m, 1), names, options, rows, errors, matrix
         ):
             pass
+    return None
 
 
 #: The end of a run of :func:`_evaluate`.
 _DONE = object()
-
-
-class _BatchStream:
-    """The batches of draws of :func:`~nbstats.stats.bayes.precision.schedule`
-    as one stream over every case (:class:`SharedDraws`), the latest kept:
-    the sets of cases ask for batch after batch in step."""
-
-    def __init__(
-        self, n_cases: int, seed: np.random.SeedSequence, position: np.ndarray
-    ) -> None:
-        self.n_cases, self.seed = n_cases, seed
-        self.position = position  # each row's case in the stream
-        self.batch: tuple[int, int, SharedDraws] | None = None
-
-    def restrict(self, batch: int, size: int, *, cases: np.ndarray) -> CaseWeights:
-        """Batch ``batch`` of ``size`` draws on the rows ``cases`` (a mask)."""
-        if self.batch is None or self.batch[:2] != (batch, size):
-            draws = SharedDraws(self.n_cases, size, batch_seed(self.seed, batch))
-            self.batch = (batch, size, draws)
-        return self.batch[2].restrict(self.position[np.flatnonzero(cases)])
 
 
 def _evaluate(
@@ -404,6 +448,13 @@ def _evaluate(
             return PairBlocks(draws, prior, options["z0"], rope, options["s"])
 
         names_ab = list(zip(cols["a"], cols["b"], strict=True))
+        store = options.get("codes")
+        record = None
+        if store is not None:  # each batch's codes, by the pairs' numbers
+
+            def record(batch: int, at: np.ndarray, codes: np.ndarray) -> None:
+                store.add(batch, cols["_order"][at], codes)
+
         if options["mc_error"] is None:
             draws = (
                 DirichletWeights(n, options["n_samples"], seed)
@@ -417,6 +468,11 @@ def _evaluate(
                 interval=options["interval"],
                 out=cols,
                 bar=options["bar"],
+                codes=(
+                    None
+                    if record is None
+                    else lambda block, codes: record(0, np.arange(k)[block], codes)
+                ),
             )
         else:  # draws in batches until every probability is precise enough
             yield from precise_table(
@@ -426,7 +482,7 @@ def _evaluate(
                 n_cases=n, first=options["n_samples"], target=options["mc_error"],
                 seed=seed, threshold=options["threshold"],
                 interval=options["interval"], out=cols, bar=options["bar"],
-                weights_for=weights_for,
+                weights_for=weights_for, codes=record,
             )  # fmt: skip
     # the effects, in blocks within the budget: ranking n × block differences
     # takes about eight times their size (measured: 52 MB for 200 × 4096)

@@ -203,6 +203,7 @@ def precise_table(
     out: dict[str, np.ndarray],
     bar: Any = None,
     weights_for: Callable[[int, int], Any] | None = None,
+    codes: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
 ) -> Iterator[None]:
     """The pairs' table (``PairBlocks.table``'s columns, into ``out``) with
     draws in batches until every probability's error is below ``target``.
@@ -221,7 +222,8 @@ def precise_table(
     pair's number of draws) and ``_mc_error`` (its largest standard error).
     Every column that depends on the draws beyond the probabilities -- the
     credible interval and ``differs``, with ``interval`` -- is the first
-    batch's.
+    batch's. ``codes(batch, pairs, codes)``: told each batch's region codes
+    of the pairs it evaluated (``PairBlocks.table``'s ``codes``).
     """
     sizes = schedule(first, target)
     if weights_for is None:
@@ -240,7 +242,7 @@ def precise_table(
             engine_for, lambda at, group=group: diffs(group[at]),
             [names[i] for i in group], group, sizes, weights_for,
             target=target, threshold=threshold,
-            interval=interval, out=out, bar=bar,
+            interval=interval, out=out, bar=bar, codes=codes,
         )  # fmt: skip
 
 
@@ -257,6 +259,7 @@ def _precise_group(
     interval: bool,
     out: dict[str, np.ndarray],
     bar: Any,
+    codes: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
 ) -> Iterator[None]:
     """:func:`precise_table` of the pairs numbered ``group`` in ``out``
     (``diffs`` and ``names`` numbered within the group); pauses after each
@@ -273,6 +276,9 @@ def _precise_group(
         def told(block: slice, counts: Any, placed: Any, pairs=pairs, size=size):
             pool.add(pairs[block], counts, size, placed)
 
+        def coded(block: slice, found: np.ndarray, pairs=pairs, batch=batch):
+            codes(batch, group[pairs[block]], found)
+
         found = engine.table(
             lambda block, pairs=pairs: diffs(pairs[block]),
             [names[i] for i in pairs],
@@ -280,6 +286,7 @@ def _precise_group(
             interval=interval and batch == 0,
             bar=bar if batch == 0 else None,
             sink=told,
+            codes=None if codes is None else coded,
         )
         if batch == 0:
             for key, value in found.items():

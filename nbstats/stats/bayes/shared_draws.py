@@ -15,11 +15,12 @@ Dirichlet restriction, or aggregation, property) is therefore
 ``Dir(s, 1, …, 1)`` on S: exactly the law of the weights a standalone
 :func:`nbstats.bayes_signrank` on that pair draws. A pair's row of the table
 then equals a standalone call in law, not draw for draw (its draws are the
-shared stream's, and weight i stays with case i in every pair), and the same
-seed still gives the same table. Because every pair reads the same weight
-of the same case in the same draw, the pairs' posteriors are the marginals of
-one joint posterior: the joint statements of :func:`nbstats.bayes_posthoc`
-can be evaluated on the very draws of the pairs' table.
+shared stream's), and the same seed still gives the same table. When every
+pair reads the same weight of the same case in the same draw
+(:class:`CaseWeights` with ``by_case``), the pairs' posteriors are the
+marginals of one joint posterior: the joint statements of
+:func:`nbstats.bayes_posthoc` can be evaluated on the very draws of the
+pairs' table (:mod:`~nbstats.stats.bayes.pairs_joint`).
 
 The cost is one stream of weights (and one set of Gamma quantiles) per batch
 of draws, whatever the number of different sets of cases.
@@ -34,7 +35,7 @@ import numpy as np
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 
-__all__ = ["CaseWeights", "SharedDraws"]
+__all__ = ["BatchStream", "CaseWeights", "SharedDraws"]
 
 
 class SharedDraws:
@@ -74,13 +75,14 @@ class SharedDraws:
         # the stream's blocks, cases × draws (kept when the draws are)
         self._kept: list[tuple[WeightChunk, np.ndarray]] | None = None
 
-    def restrict(self, cases: np.ndarray) -> CaseWeights:
+    def restrict(self, cases: np.ndarray, *, by_case: bool = True) -> CaseWeights:
         """The draws seen by a pair whose cases are ``cases`` (a boolean mask
-        or indices of the stream's cases, in the stream's order)."""
+        or indices of the stream's cases); ``by_case``: see
+        :class:`CaseWeights`."""
         index = np.asarray(cases)
         if index.dtype == bool:
             index = np.flatnonzero(index)
-        return CaseWeights(self, index.astype(np.int64))
+        return CaseWeights(self, index.astype(np.int64), by_case=by_case)
 
     def transposed_blocks(self) -> Iterator[tuple[WeightChunk, np.ndarray]]:
         """The stream's blocks with their exponentials as cases × draws (a
@@ -111,16 +113,19 @@ class CaseWeights:
     (``n_cases``, ``n_samples``, ``blocks()``, iteration, ``weights``) for
     the engines of :mod:`~nbstats.stats.bayes.pair_blocks`.
 
-    Its exponentials are in the order of the cases (weight i on case i), not
-    in each pair's sorted order: ``by_case`` tells the sums to permute them
-    into each pair's order (the same weight on the same case in every pair).
+    Its exponentials are in the order of the cases. ``by_case`` True tells
+    the sums to permute them into each pair's sorted order, so that weight i
+    stays with case i in every pair (what joint statements need); False lets
+    each pair take them in its own sorted order as they come -- a
+    relabelling of exchangeable weights, the same posterior for each pair,
+    and cheaper (one prefix sum per draw for every pair of the same cases).
     """
 
-    #: the engines must take weight i as case i's (see the class docstring)
-    by_case = True
-
-    def __init__(self, shared: SharedDraws, cases: np.ndarray) -> None:
+    def __init__(
+        self, shared: SharedDraws, cases: np.ndarray, *, by_case: bool = True
+    ) -> None:
         self.shared = shared
+        self.by_case = by_case
         self.cases = cases
         self.n_cases = int(cases.size)
         self.n_samples = shared.n_samples
@@ -143,3 +148,52 @@ class CaseWeights:
         """Gamma(s) quantiles of ``uniforms``, shared by every subset of the
         cases when they are the stream's uniforms of all the draws."""
         return self.shared.gammas(s, uniforms)
+
+
+class BatchStream:
+    """The batches of draws of :func:`~nbstats.stats.bayes.precision.schedule`
+    as one stream over every case (:class:`SharedDraws` of the batch's seed,
+    :func:`~nbstats.stats.bayes.precision.batch_seed`), the latest kept: the
+    sets of cases ask for batch after batch in step.
+
+    Parameters
+    ----------
+    n_cases : int
+    seed : SeedSequence
+    position : ndarray
+        Each row's case in the stream (e.g. its place in a canonical order).
+    by_case : bool
+        Weight i stays with case i in every pair (:class:`CaseWeights`).
+
+    Examples
+    --------
+    >>> stream = BatchStream(3, np.random.SeedSequence(0), np.array([2, 0, 1]))
+    >>> sub = stream.restrict(0, 10, cases=np.array([True, False, True]))
+    >>> sub.cases.tolist(), sub.n_samples
+    ([2, 1], 10)
+    """
+
+    def __init__(
+        self,
+        n_cases: int,
+        seed: np.random.SeedSequence,
+        position: np.ndarray,
+        *,
+        by_case: bool = True,
+    ) -> None:
+        self.n_cases, self.seed, self.by_case = n_cases, seed, by_case
+        self.position = position  # each row's case in the stream
+        self.batch: tuple[int, int, SharedDraws] | None = None
+
+    def restrict(self, batch: int, size: int, *, cases: np.ndarray) -> CaseWeights:
+        """Batch ``batch`` of ``size`` draws on the rows ``cases`` (a mask)."""
+        if self.batch is None or self.batch[:2] != (batch, size):
+            # here, not at the top: precision imports this module's users
+            from nbstats.stats.bayes.precision import batch_seed
+
+            draws = SharedDraws(self.n_cases, size, batch_seed(self.seed, batch))
+            self.batch = (batch, size, draws)
+        found = self.position[np.flatnonzero(cases)]
+        if not self.by_case:  # taken in sorted order: the rows' order is moot
+            found = np.sort(found)
+        return self.batch[2].restrict(found, by_case=self.by_case)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import nbstats
-from nbstats.stats.bayes.canonical import layout
+from nbstats.stats.bayes.canonical import flipped_many, layout
 from nbstats.stats.bayes.precision import batch_seed
 from nbstats.stats.bayes.shared_draws import SharedDraws
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile, seed_sequence
@@ -96,13 +96,16 @@ def test_restricted_weights_have_the_moments_of_dirichlet_on_the_subset(s):
     np.testing.assert_allclose(got, w, rtol=1e-14)
 
 
+@pytest.mark.parametrize("joint", [True, False])
 @pytest.mark.parametrize("prior", ["bb", "point", "idp"])
-def test_pairs_table_is_the_brute_force_on_the_restricted_stream(prior):
+def test_pairs_table_is_the_brute_force_on_the_restricted_stream(prior, joint):
+    # joint=True: weight i stays with case i in every pair; False: each pair
+    # takes its cases' weights (in the stream's order) in its own sorted order
     table = _table()
     n_samples, seed = 2000, 7
     res = nbstats.bayes_signrank_pairs(
         table, prior=prior, n_samples=n_samples, random_state=seed,
-        nan_policy="pairwise", interval=False,
+        nan_policy="pairwise", interval=False, joint=joint,
     )  # fmt: skip
     s = res.s
     values = table.to_numpy()
@@ -112,9 +115,20 @@ def test_pairs_table_is_the_brute_force_on_the_restricted_stream(prior):
         a, b = table.columns.get_loc(row.a), table.columns.get_loc(row.b)
         cases = np.flatnonzero(~np.isnan(values[:, a]) & ~np.isnan(values[:, b]))
         d = values[cases, b] - values[cases, a]
-        w0, w = _restricted(
-            len(table), n_samples, seed_sequence(seed), position[cases], s
-        )
+        if joint:
+            w0, w = _restricted(
+                len(table), n_samples, seed_sequence(seed), position[cases], s
+            )
+        else:
+            w0, sub = _restricted(
+                len(table), n_samples, seed_sequence(seed), np.sort(position[cases]), s
+            )
+            # the j-th weight to the j-th smallest difference, in the pair's
+            # canonical orientation
+            flip = flipped_many(d[:, None], [(row.a, row.b)])[0]
+            order = np.argsort(-d if flip else d, kind="stable")
+            w = np.empty_like(sub)
+            w[:, order] = sub
         if prior == "idp":
             low, high = _theta(w0, w, d, -np.inf), _theta(w0, w, d, np.inf)
         else:
@@ -178,9 +192,11 @@ def test_same_seed_same_table_and_batches_from_one_stream():
     np.testing.assert_array_equal(chunk.exponentials, full.exponentials[:, [1, 4]])
 
 
-def test_same_numbers_whatever_the_order_of_rows_and_columns():
+@pytest.mark.parametrize("joint", [True, False])
+def test_same_numbers_whatever_the_order_of_rows_and_columns(joint):
     table = _table(seed=5, n=18)
     kw = dict(n_samples=1500, random_state=9, nan_policy="pairwise", mc_error=0.01)
+    kw["joint"] = joint
     one = nbstats.bayes_signrank_pairs(table, **kw)
     shuffled = table.iloc[np.random.default_rng(0).permutation(len(table))]
     two = nbstats.bayes_signrank_pairs(shuffled[["c", "a", "d", "b"]], **kw)
