@@ -194,9 +194,12 @@ class PairSums:
         permute = getattr(self.draws, "by_case", False)
         total, uniforms = np.empty(n_draws), np.empty(n_draws)
         for chunk in self.draws.blocks():
+            # a subset of a shared stream's cases: read in place, no gather
+            columns = getattr(chunk, "columns", None)
             self.evaluate(
-                chunk.exponentials, regions, (total, out, None), chunk.rows.start,
-                permute=permute,
+                chunk.exponentials if columns is None else chunk.full,
+                regions, (total, out, None), chunk.rows.start,
+                permute=permute, columns=columns,
             )  # fmt: skip
             if chunk.rows == slice(0, n_draws):
                 uniforms = chunk.uniforms  # the draws' own: memos know it
@@ -212,6 +215,7 @@ class PairSums:
         offset: int = 0,
         *,
         permute: bool = False,
+        columns: np.ndarray | None = None,
     ) -> None:
         """:meth:`WalshBatch.evaluate <nbstats.stats.bayes.walsh.WalshBatch.evaluate>`
         of every pair on one chunk of draws, written from column ``offset`` of
@@ -221,7 +225,8 @@ class PairSums:
         ``permute=True`` puts the same weight on the same case in every pair
         (what joint statements need); ``False`` hands each pair the weights
         in its own sorted order, a relabelling that is exact for one pair's
-        posterior and saves the permutation.
+        posterior and saves the permutation. ``columns``: the pairs' cases
+        are these columns of ``exponentials`` (default: all, in order).
         """
         from nbstats.stats.bayes.walsh_kernel import walsh_sums
 
@@ -232,6 +237,11 @@ class PairSums:
         # one total is enough: every pair's draws have the same weights
         totals = [total] + [np.empty(total.shape) for _ in halves[1:]]
         no_cross = np.empty((0, 0, 0))
+        columns = (
+            np.empty(0, dtype=np.int64)
+            if columns is None
+            else np.ascontiguousarray(columns, dtype=np.int64)
+        )
 
         def run(half: int) -> None:
             a, b = halves[half]
@@ -255,6 +265,7 @@ class PairSums:
                 quad[a:b],
                 cross[a:b] if cross is not None else no_cross,
                 offset,
+                columns,
             )
 
         self._parallel(run, len(halves))

@@ -35,7 +35,7 @@ import numpy as np
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk
 
-__all__ = ["BatchStream", "CaseWeights", "SharedDraws"]
+__all__ = ["BatchStream", "CaseChunk", "CaseWeights", "SharedDraws"]
 
 
 class SharedDraws:
@@ -107,6 +107,59 @@ class SharedDraws:
         return self.gammas(s, chunk.uniforms)
 
 
+class CaseChunk:
+    """A block of a shared stream's draws on some of its cases: the
+    interface of :class:`~nbstats.stats.bayes.weights.WeightChunk`
+    (``rows``, ``exponentials``, ``uniforms``, ``weights``), plus ``full``
+    (draws × every case of the stream, a view) and ``columns`` (these cases
+    among them), for sums that read the cases in place
+    (:meth:`~nbstats.stats.bayes.pair_sums.PairSums.quads`).
+
+    Examples
+    --------
+    >>> by_case = np.arange(12.0).reshape(3, 4)  # 3 cases × 4 draws
+    >>> chunk = CaseChunk(slice(0, 4), by_case, np.array([2, 0]), np.zeros(4))
+    >>> chunk.exponentials[0].tolist(), chunk.full.shape
+    ([8.0, 0.0], (4, 3))
+    """
+
+    def __init__(
+        self,
+        rows: slice,
+        by_case: np.ndarray,
+        columns: np.ndarray,
+        uniforms: np.ndarray,
+    ) -> None:
+        self.rows, self.columns, self.uniforms = rows, columns, uniforms
+        self._by_case = by_case
+        self._chunk: WeightChunk | None = None
+
+    @property
+    def full(self) -> np.ndarray:
+        """Draws × every case of the stream (a view, no copy)."""
+        return self._by_case.T
+
+    @property
+    def exponentials(self) -> np.ndarray:
+        """Draws × these cases (gathered once, when asked for)."""
+        return self._gathered().exponentials
+
+    def weights(self, s: float) -> tuple[np.ndarray, np.ndarray]:
+        """As :meth:`WeightChunk.weights`, on these cases."""
+        return self._gathered().weights(s)
+
+    def prior_gamma(self, s: float) -> np.ndarray:
+        """As :meth:`WeightChunk.prior_gamma`."""
+        return self._gathered().prior_gamma(s)
+
+    def _gathered(self) -> WeightChunk:
+        if self._chunk is None:
+            self._chunk = WeightChunk(
+                self.rows, self._by_case[self.columns].T, self.uniforms
+            )
+        return self._chunk
+
+
 class CaseWeights:
     """The draws of :class:`SharedDraws` restricted to some cases: the
     interface of :class:`~nbstats.stats.bayes.weights.DirichletWeights`
@@ -131,15 +184,10 @@ class CaseWeights:
         self.n_samples = shared.n_samples
         self.bar = None
 
-    def blocks(self) -> Iterator[WeightChunk]:
-        """The stream's blocks on these cases (draws × cases, a view of a
-        cases × draws gather: transposing it back is free)."""
+    def blocks(self) -> Iterator[CaseChunk]:
+        """The stream's blocks on these cases (:class:`CaseChunk`)."""
         for chunk, by_case in self.shared.transposed_blocks():
-            yield WeightChunk(
-                rows=chunk.rows,
-                exponentials=by_case[self.cases].T,
-                uniforms=chunk.uniforms,
-            )
+            yield CaseChunk(chunk.rows, by_case, self.cases, chunk.uniforms)
 
     def __iter__(self) -> Iterator[WeightChunk]:
         return self.blocks()
