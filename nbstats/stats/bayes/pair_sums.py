@@ -200,6 +200,7 @@ class PairSums:
                 chunk.exponentials if columns is None else chunk.full,
                 regions, (total, out, None), chunk.rows.start,
                 permute=permute, columns=columns,
+                blocked=None if columns is None else chunk.blocked,
             )  # fmt: skip
             if chunk.rows == slice(0, n_draws):
                 uniforms = chunk.uniforms  # the draws' own: memos know it
@@ -216,6 +217,7 @@ class PairSums:
         *,
         permute: bool = False,
         columns: np.ndarray | None = None,
+        blocked: np.ndarray | None = None,
     ) -> None:
         """:meth:`WalshBatch.evaluate <nbstats.stats.bayes.walsh.WalshBatch.evaluate>`
         of every pair on one chunk of draws, written from column ``offset`` of
@@ -226,7 +228,9 @@ class PairSums:
         (what joint statements need); ``False`` hands each pair the weights
         in its own sorted order, a relabelling that is exact for one pair's
         posterior and saves the permutation. ``columns``: the pairs' cases
-        are these columns of ``exponentials`` (default: all, in order).
+        are these columns of ``exponentials`` (default: all, in order);
+        ``blocked``: the same draws block by block
+        (:meth:`~nbstats.stats.bayes.shared_draws.SharedDraws.blocked`).
         """
         from nbstats.stats.bayes.walsh_kernel import walsh_sums
 
@@ -236,7 +240,7 @@ class PairSums:
         halves = self._halves(exponentials.shape[0])
         # one total is enough: every pair's draws have the same weights
         totals = [total] + [np.empty(total.shape) for _ in halves[1:]]
-        no_cross = np.empty((0, 0, 0))
+        no_cross = no_blocks = np.empty((0, 0, 0))
         columns = (
             np.empty(0, dtype=np.int64)
             if columns is None
@@ -266,6 +270,7 @@ class PairSums:
                 cross[a:b] if cross is not None else no_cross,
                 offset,
                 columns,
+                no_blocks if blocked is None else blocked,
             )
 
         self._parallel(run, len(halves))

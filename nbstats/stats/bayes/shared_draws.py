@@ -74,6 +74,8 @@ class SharedDraws:
         self.gammas = SharedPrior()
         # the stream's blocks, cases × draws (kept when the draws are)
         self._kept: list[tuple[WeightChunk, np.ndarray]] | None = None
+        # each kept block's draws block by block (see blocked), by id
+        self._blocked: dict[int, np.ndarray] = {}
 
     def restrict(self, cases: np.ndarray, *, by_case: bool = True) -> CaseWeights:
         """The draws seen by a pair whose cases are ``cases`` (a boolean mask
@@ -100,6 +102,34 @@ class SharedDraws:
             yield pair
         if len(kept) == 1:  # one block: every draw at once, kept
             self._kept = kept
+
+    def blocked(self, by_case: np.ndarray) -> np.ndarray:
+        """A block's draws (cases × draws) laid out ``[draw // 64, case,
+        draw % 64]``, zero-padded: the 64 draws the compiled sums take side
+        by side are one contiguous run for every case
+        (:func:`~nbstats.stats.bayes.walsh_kernel.load_blocked`); made once
+        per block and kept with it.
+
+        Examples
+        --------
+        >>> shared = SharedDraws(2, 70, 0)
+        >>> ((chunk, by_case),) = shared.transposed_blocks()
+        >>> blocked = shared.blocked(by_case)
+        >>> blocked.shape, bool(blocked[1, 1, 5] == by_case[1, 69])
+        ((2, 2, 64), True)
+        """
+        from nbstats.stats.bayes.walsh_kernel import LANES
+
+        key = id(by_case)
+        if key not in self._blocked:
+            n, draws = by_case.shape
+            n_blocks = -(-draws // LANES)
+            padded = np.zeros((n, n_blocks * LANES))
+            padded[:, :draws] = by_case
+            self._blocked[key] = np.ascontiguousarray(
+                padded.reshape(n, n_blocks, LANES).transpose(1, 0, 2)
+            )
+        return self._blocked[key]
 
     def prior_gamma(self, s: float, chunk: WeightChunk) -> np.ndarray:
         """Gamma(s) quantiles of a block's uniforms (memoised for the block of
@@ -129,8 +159,12 @@ class CaseChunk:
         by_case: np.ndarray,
         columns: np.ndarray,
         uniforms: np.ndarray,
+        *,
+        blocked: np.ndarray | None = None,
     ) -> None:
         self.rows, self.columns, self.uniforms = rows, columns, uniforms
+        #: the draws block by block (SharedDraws.blocked), or None
+        self.blocked = blocked
         self._by_case = by_case
         self._chunk: WeightChunk | None = None
 
@@ -187,7 +221,12 @@ class CaseWeights:
     def blocks(self) -> Iterator[CaseChunk]:
         """The stream's blocks on these cases (:class:`CaseChunk`)."""
         for chunk, by_case in self.shared.transposed_blocks():
-            yield CaseChunk(chunk.rows, by_case, self.cases, chunk.uniforms)
+            # block by block only when kept (one block of all the draws)
+            kept = self.shared._kept is not None
+            blocked = self.shared.blocked(by_case) if kept else None
+            yield CaseChunk(
+                chunk.rows, by_case, self.cases, chunk.uniforms, blocked=blocked
+            )
 
     def __iter__(self) -> Iterator[WeightChunk]:
         return self.blocks()

@@ -50,6 +50,22 @@ def load_block(cases, start, lanes, order, weights):  # pragma: no cover
 
 
 @numba.njit(inline="always")
+def load_blocked(blocked, start, lanes, order, weights):  # pragma: no cover
+    """:func:`load_block` from draws laid out block by block,
+    ``blocked[start // LANES, case, lane]`` (zero-padded): a block's cases
+    are one contiguous run, so a plan of few pairs does not pay a strided
+    read of every case's row per block."""
+    n = weights.shape[0]
+    at = start // LANES
+    for j in range(n):
+        column = order[j]
+        for b in range(lanes):
+            weights[j, b] = blocked[at, column, b]
+        for b in range(lanes, LANES):
+            weights[j, b] = 0.0
+
+
+@numba.njit(inline="always")
 def cross_term(prefix, n, at, other, sign, lane):  # pragma: no cover
     """The cross term of one draw (``lane``) from its prefix sums: the weight
     beyond the boundary ``at`` plus half the weight between it and ``other``
@@ -80,6 +96,7 @@ def walsh_sums(
     cross: np.ndarray,
     offset: int,
     columns: np.ndarray,
+    blocked: np.ndarray,
 ) -> None:  # pragma: no cover - compiled; tested through its callers
     """Fill ``total[o]``, ``quad[k, q, o]`` and ``cross[k, q, o]``, o = offset + r,
     for every draw r (the outputs may hold more draws than this chunk).
@@ -93,9 +110,12 @@ def walsh_sums(
     ``columns`` (empty: all of them, in order): the columns of
     ``exponentials`` that are the plans' n cases -- a subset of a wider
     stream's cases read in place (case j of a plan is column ``columns[j]``).
+    ``blocked`` (empty: unused): the same draws as ``exponentials``, laid out
+    ``[draw // LANES, column, draw % LANES]`` (:func:`load_blocked`).
     """
     rows = exponentials.shape[0]
     subset = columns.size > 0
+    use_blocked = blocked.size > 0
     n = columns.size if subset else exponentials.shape[1]
     n_plans, n_regions = mains.shape[0], mains.shape[1]
     cases = np.ascontiguousarray(exponentials.T)
@@ -122,7 +142,10 @@ def walsh_sums(
                     order = orders[k]
                 else:
                     order = identity
-                load_block(cases, start, lanes, order, weights)
+                if use_blocked:
+                    load_blocked(blocked, start, lanes, order, weights)
+                else:
+                    load_block(cases, start, lanes, order, weights)
                 for j in range(n):
                     for b in range(LANES):
                         prefix[j + 1, b] = prefix[j, b] + weights[j, b]
