@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -24,9 +24,11 @@ from nbstats.stats.bayes.pairs_joint import (
     joint_statements,
     more_codes,
     posthoc_result,
+    resolve_joint,
 )
 from nbstats.stats.bayes.precision import (
     check_target,
+    draws_for,
     precise_table,
     schedule,
 )
@@ -62,7 +64,7 @@ def bayes_signrank_pairs(
     method: Method = "auto",
     progress: bool | None = None,
     mc_error: float | None = None,
-    joint: bool = False,
+    joint: bool | Literal["auto"] = False,
     gamma: float = 0.05,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
@@ -131,7 +133,7 @@ def bayes_signrank_pairs(
         None: exactly ``n_samples`` draws for every pair. Applies to the
         Monte Carlo method (not to ``method="normal"``). See
         :mod:`nbstats.stats.bayes.precision`.
-    joint : bool
+    joint : bool or "auto"
         Also make the joint statements of :func:`nbstats.bayes_posthoc`
         (``test="signrank"``, this prior -- ``"bb"`` as ``"point"`` with
         s = 0 -- rope and s) on *this table's draws*, as ``result.joint``:
@@ -142,8 +144,14 @@ def bayes_signrank_pairs(
         statement's probability is its pair's lower probability in
         ``pairs``, the same number; the joint probabilities are shares of
         the stream's first draws, as many as the precision target needs
-        (with ``mc_error``; else ``n_samples``). Needs the Monte Carlo method
-        and ``z0 = 0``.
+        (with ``mc_error``; else ``n_samples``). Needs the Monte Carlo method,
+        ``z0 = 0`` and the codes' memory: one byte per pair and draw (at
+        most :func:`~nbstats.stats.bayes.precision.draws_for` ``(mc_error)``
+        draws) within :func:`~nbstats.stats.bayes.memory.budget`; otherwise
+        a ValueError says so. ``"auto"``: only when all that holds and every
+        pair has the same cases (no missing cells under ``"pairwise"``),
+        else ``result.joint`` is None (the report then calls
+        :func:`nbstats.bayes_posthoc` on the complete cases).
     gamma : float
         With ``joint``: statements are accepted while they hold jointly with
         posterior probability above 1 − γ.
@@ -187,6 +195,7 @@ def bayes_signrank_pairs(
         prior, s, z0, rope, threshold, loss, n_samples
     )
     pairwise = nan_policy == "pairwise"
+    check_choice("joint", joint, (False, True, "auto"))
     if joint:
         gamma = check_gamma(gamma)
     table = (
@@ -198,12 +207,13 @@ def bayes_signrank_pairs(
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     check_choice("method", method, ("auto", "montecarlo", "normal"))
-    if joint and (rows_method(method, n) == "normal" or z0 != 0):
-        raise ValueError(
-            "joint=True reads the joint statements from the Monte Carlo draws "
-            f"of the pairs: use method='montecarlo' (got {method!r} on {n:,} "
-            f"cases) and z0=0 (got {z0!r}), or nbstats.bayes_posthoc."
-        )
+    target = check_target(mc_error)
+    joint = resolve_joint(
+        joint, method=method, montecarlo=rows_method(method, n) == "montecarlo",
+        z0=z0, n_pairs=m * (m - 1) // 2,
+        max_draws=n_samples if target is None else max(n_samples, draws_for(target)),
+        holes=pairwise and bool(np.isnan(values).any()),
+    )  # fmt: skip
     # the table of every pair beside the draws' blocks (a share of the ceiling)
     check_pairs_fit(
         "bayes_signrank_pairs",
@@ -220,7 +230,7 @@ def bayes_signrank_pairs(
     options = {
         "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
         "n_samples": n_samples, "seed": seed, "interval": interval, "method": method,
-        "mc_error": check_target(mc_error),
+        "mc_error": target,
         "codes": CodeStore() if joint else None,
     }  # fmt: skip
     rows: list[dict[str, np.ndarray]] = []

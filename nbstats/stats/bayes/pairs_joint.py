@@ -39,7 +39,65 @@ if TYPE_CHECKING:
     from nbstats.results.bayes_posthoc import BayesPosthocResult
     from nbstats.stats.bayes.shared_draws import BatchStream
 
-__all__ = ["CodeStore", "joint_statements", "more_codes", "posthoc_result"]
+__all__ = [
+    "CodeStore",
+    "joint_statements",
+    "more_codes",
+    "posthoc_result",
+    "resolve_joint",
+]
+
+
+def resolve_joint(
+    joint: bool | str,
+    *,
+    method: str,
+    montecarlo: bool,
+    z0: float,
+    n_pairs: int,
+    max_draws: int,
+    holes: bool,
+) -> bool:
+    """Whether :func:`nbstats.bayes_signrank_pairs` makes the joint statements
+    from its draws: ``joint=True`` where it can (else a ValueError naming
+    what is in the way and the fix), ``"auto"`` where it can and the pairs
+    share their cases (else False).
+
+    Examples
+    --------
+    >>> kw = dict(method="auto", montecarlo=True, z0=0.0, n_pairs=10)
+    >>> kw["max_draws"] = 62_501
+    >>> resolve_joint("auto", holes=False, **kw)
+    True
+    >>> resolve_joint("auto", holes=True, **kw)
+    False
+    """
+    from nbstats.stats.bayes.memory import budget
+
+    if not joint:
+        return False
+    need, have = n_pairs * max_draws, budget()
+    problem = None
+    if not montecarlo or z0 != 0:
+        problem = (
+            "joint=True reads the joint statements from the Monte Carlo draws "
+            f"of the pairs: use method='montecarlo' (got {method!r}) and z0=0 "
+            f"(got {z0!r}), or nbstats.bayes_posthoc."
+        )
+    elif need > have:
+        problem = (
+            f"joint=True keeps each pair's region in every draw: {n_pairs:,} "
+            f"pairs x {max_draws:,} draws need {-(-need // 2**20):,} MB, over "
+            f"the {have // 2**20:,} MB budget (an eighth of the memory "
+            "ceiling). Use nbstats.bayes_posthoc (it passes over the draws "
+            "twice instead), fewer draws or a larger mc_error, or raise the "
+            "ceiling (nbstats.set_memory_ceiling / NBSTATS_MAX_MEMORY)."
+        )
+    if joint == "auto":
+        return problem is None and not holes
+    if problem is not None:
+        raise ValueError(problem)
+    return True
 
 
 class CodeStore:

@@ -194,3 +194,23 @@ def test_later_batches_of_the_joint_come_from_the_same_stream():
         )
         holds &= codes == (2 if row.better == b else 0)
         assert abs(row.joint - min(holds.mean(), row.prob)) <= 1 / n_joint
+
+
+def test_auto_joint_only_on_shared_cases_and_within_the_memory(monkeypatch):
+    from nbstats.stats.bayes import memory
+
+    complete, holes = _table(holes=0.0), _table()
+    kw = {"n_samples": 1000, "random_state": 0, "interval": False}
+    kw["nan_policy"] = "pairwise"
+    assert nbstats.bayes_signrank_pairs(complete, joint="auto", **kw).joint is not None
+    # each pair on its own cases: no joint statements from "auto"
+    assert nbstats.bayes_signrank_pairs(holes, joint="auto", **kw).joint is None
+    assert nbstats.bayes_signrank_pairs(holes, joint=True, **kw).joint is not None
+    # the codes (one byte per pair and draw) over the budget: refused by
+    # joint=True with the numbers and the fix, skipped by "auto"
+    monkeypatch.setattr(memory, "budget", lambda share=0.125: 5_000)
+    with pytest.raises(ValueError, match=r"10 pairs x 1,000 draws .*bayes_posthoc"):
+        nbstats.bayes_signrank_pairs(complete, joint=True, **kw)
+    assert nbstats.bayes_signrank_pairs(complete, joint="auto", **kw).joint is None
+    with pytest.raises(ValueError, match="joint"):
+        nbstats.bayes_signrank_pairs(complete, joint="yes", **kw)
