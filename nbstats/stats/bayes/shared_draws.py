@@ -67,15 +67,15 @@ class SharedDraws:
     """
 
     def __init__(self, n_cases: int, n_samples: int, random_state: object) -> None:
-        self.draws = DirichletWeights(n_cases, n_samples, random_state)
+        self.draws: DirichletWeights | None = DirichletWeights(
+            n_cases, n_samples, random_state
+        )
         self.n_cases = int(n_cases)
         self.n_samples = int(n_samples)
         #: the prior's Gamma(s) quantiles of the stream's uniforms, once per s
         self.gammas = SharedPrior()
-        # the stream's blocks, cases × draws (kept when the draws are)
-        self._kept: list[tuple[WeightChunk, np.ndarray]] | None = None
-        # each kept block's draws block by block (see blocked), by id
-        self._blocked: dict[int, np.ndarray] = {}
+        # all the draws at once, block by block (see whole), when they fit
+        self._whole: tuple[np.ndarray, np.ndarray] | None = None
 
     def restrict(self, cases: np.ndarray, *, by_case: bool = True) -> CaseWeights:
         """The draws seen by a pair whose cases are ``cases`` (a boolean mask
@@ -86,64 +86,60 @@ class SharedDraws:
             index = np.flatnonzero(index)
         return CaseWeights(self, index.astype(np.int64), by_case=by_case)
 
-    def transposed_blocks(self) -> Iterator[tuple[WeightChunk, np.ndarray]]:
-        """The stream's blocks with their exponentials as cases × draws (a
-        row per case, so that a subset of the cases is one gather of rows);
-        computed once when the draws are kept in memory."""
-        if self._kept is not None:
-            yield from self._kept
-            return
-        kept = []
-        for chunk in self.draws.blocks():
-            pair = (chunk, np.ascontiguousarray(chunk.exponentials.T))
-            if self.gammas.uniforms is None and chunk.rows.stop == self.n_samples:
-                self.gammas.uniforms = chunk.uniforms
-            kept.append(pair)
-            yield pair
-        if len(kept) == 1:  # one block: every draw at once, kept
-            self._kept = kept
-
-    def blocked(self, by_case: np.ndarray) -> np.ndarray:
-        """A block's draws (cases × draws) laid out ``[draw // 64, case,
-        draw % 64]``, zero-padded: the 64 draws the compiled sums take side
-        by side are one contiguous run for every case
-        (:func:`~nbstats.stats.bayes.walsh_kernel.load_blocked`); made once
-        per block and kept with it.
+    def whole(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(blocked, uniforms)``: every draw laid out ``[draw // 64, case,
+        draw % 64]`` (zero-padded), so that the 64 draws the compiled sums
+        take side by side are one contiguous run for every case
+        (:func:`~nbstats.stats.bayes.walsh_kernel.load_blocked`), and the
+        draws' uniforms; made once, when the draws fit in memory (else
+        None: :meth:`transposed_blocks`). The generator's own copies are
+        let go of: this is the only copy of the exponentials.
 
         Examples
         --------
-        >>> shared = SharedDraws(2, 70, 0)
-        >>> ((chunk, by_case),) = shared.transposed_blocks()
-        >>> blocked = shared.blocked(by_case)
-        >>> blocked.shape, bool(blocked[1, 1, 5] == by_case[1, 69])
+        >>> blocked, uniforms = SharedDraws(2, 70, 0).whole()
+        >>> (full,) = DirichletWeights(2, 70, 0).blocks()
+        >>> blocked.shape, bool(blocked[1, 1, 5] == full.exponentials[69, 1])
         ((2, 2, 64), True)
         """
+        from nbstats.stats.bayes.memory import budget
         from nbstats.stats.bayes.walsh_kernel import LANES
 
-        key = id(by_case)
-        if key not in self._blocked:
-            n, draws = by_case.shape
-            n_blocks = -(-draws // LANES)
-            padded = np.zeros((n, n_blocks * LANES))
-            padded[:, :draws] = by_case
-            self._blocked[key] = np.ascontiguousarray(
-                padded.reshape(n, n_blocks, LANES).transpose(1, 0, 2)
+        if self._whole is None and self.draws is not None:
+            # two copies at once while laying them out, within a quarter of
+            # the memory ceiling; else chunk by chunk (transposed_blocks)
+            if 16 * self.n_samples * (self.n_cases + 1) > budget(0.25):
+                return None
+            n_blocks = -(-self.n_samples // LANES)
+            padded = np.zeros((n_blocks * LANES, self.n_cases))
+            uniforms = np.empty(self.n_samples)
+            for chunk in self.draws:
+                padded[chunk.rows] = chunk.exponentials
+                uniforms[chunk.rows] = chunk.uniforms
+            self.draws = None  # its chunks: a copy of the draws
+            blocked = np.ascontiguousarray(
+                padded.reshape(n_blocks, LANES, self.n_cases).transpose(0, 2, 1)
             )
-        return self._blocked[key]
+            self._whole = (blocked, uniforms)
+            self.gammas.uniforms = uniforms
+        return self._whole
 
-    def prior_gamma(self, s: float, chunk: WeightChunk) -> np.ndarray:
-        """Gamma(s) quantiles of a block's uniforms (memoised for the block of
-        all the draws, which every subset of the cases shares)."""
-        return self.gammas(s, chunk.uniforms)
+    def transposed_blocks(self) -> Iterator[tuple[WeightChunk, np.ndarray]]:
+        """The stream's blocks, with their exponentials as cases × draws,
+        when they do not fit in memory at once (generated again each time)."""
+        for chunk in self.draws.blocks():
+            yield chunk, np.ascontiguousarray(chunk.exponentials.T)
 
 
 class CaseChunk:
     """A block of a shared stream's draws on some of its cases: the
     interface of :class:`~nbstats.stats.bayes.weights.WeightChunk`
-    (``rows``, ``exponentials``, ``uniforms``, ``weights``), plus ``full``
-    (draws × every case of the stream, a view) and ``columns`` (these cases
-    among them), for sums that read the cases in place
-    (:meth:`~nbstats.stats.bayes.pair_sums.PairSums.quads`).
+    (``rows``, ``exponentials``, ``uniforms``, ``weights``), plus what the
+    compiled sums read in place
+    (:meth:`~nbstats.stats.bayes.pair_sums.PairSums.quads`): ``columns``
+    (these cases among the stream's), ``blocked`` (every draw block by
+    block, :meth:`SharedDraws.whole`; or None) and ``full`` (draws × every
+    case, a view; no columns when ``blocked`` holds the draws).
 
     Examples
     --------
@@ -156,21 +152,24 @@ class CaseChunk:
     def __init__(
         self,
         rows: slice,
-        by_case: np.ndarray,
+        by_case: np.ndarray | None,
         columns: np.ndarray,
         uniforms: np.ndarray,
         *,
         blocked: np.ndarray | None = None,
     ) -> None:
         self.rows, self.columns, self.uniforms = rows, columns, uniforms
-        #: the draws block by block (SharedDraws.blocked), or None
+        #: every draw block by block (SharedDraws.whole), or None
         self.blocked = blocked
         self._by_case = by_case
         self._chunk: WeightChunk | None = None
 
     @property
     def full(self) -> np.ndarray:
-        """Draws × every case of the stream (a view, no copy)."""
+        """Draws × every case of the stream (a view, no copy); with
+        ``blocked``, draws × no case (the sums read ``blocked``)."""
+        if self._by_case is None:
+            return np.empty((self.rows.stop - self.rows.start, 0))
         return self._by_case.T
 
     @property
@@ -188,9 +187,13 @@ class CaseChunk:
 
     def _gathered(self) -> WeightChunk:
         if self._chunk is None:
-            self._chunk = WeightChunk(
-                self.rows, self._by_case[self.columns].T, self.uniforms
-            )
+            if self._by_case is None:  # from the blocks: [block, case, lane]
+                picked = self.blocked[:, self.columns, :].transpose(0, 2, 1)
+                rows = self.rows.stop - self.rows.start
+                exponentials = picked.reshape(-1, self.columns.size)[:rows]
+            else:
+                exponentials = self._by_case[self.columns].T
+            self._chunk = WeightChunk(self.rows, exponentials, self.uniforms)
         return self._chunk
 
 
@@ -220,13 +223,15 @@ class CaseWeights:
 
     def blocks(self) -> Iterator[CaseChunk]:
         """The stream's blocks on these cases (:class:`CaseChunk`)."""
-        for chunk, by_case in self.shared.transposed_blocks():
-            # block by block only when kept (one block of all the draws)
-            kept = self.shared._kept is not None
-            blocked = self.shared.blocked(by_case) if kept else None
+        whole = self.shared.whole()
+        if whole is not None:  # every draw at once, block by block
+            blocked, uniforms = whole
             yield CaseChunk(
-                chunk.rows, by_case, self.cases, chunk.uniforms, blocked=blocked
+                slice(0, self.n_samples), None, self.cases, uniforms, blocked=blocked
             )
+            return
+        for chunk, by_case in self.shared.transposed_blocks():
+            yield CaseChunk(chunk.rows, by_case, self.cases, chunk.uniforms)
 
     def __iter__(self) -> Iterator[WeightChunk]:
         return self.blocks()
@@ -278,6 +283,7 @@ class BatchStream:
             # here, not at the top: precision imports this module's users
             from nbstats.stats.bayes.precision import batch_seed
 
+            self.batch = None  # the previous batch's draws go first
             draws = SharedDraws(self.n_cases, size, batch_seed(self.seed, batch))
             self.batch = (batch, size, draws)
         found = self.position[np.flatnonzero(cases)]

@@ -210,3 +210,25 @@ def test_same_numbers_whatever_the_order_of_rows_and_columns(joint):
                 {"prob_left": "prob_right", "prob_right": "prob_left"}
             )
         pd.testing.assert_series_equal(row, want[cols], check_names=False)
+
+
+@pytest.mark.parametrize("joint", [True, False])
+def test_draws_kept_or_generated_chunk_by_chunk_give_the_same_table(monkeypatch, joint):
+    # within the budget the stream is laid out block by block once; beyond
+    # it, generated chunk by chunk for every set of cases: the same numbers
+    from nbstats.stats.bayes import memory
+
+    table = _table(seed=12, n=16)
+    # 9,000 draws: more than one chunk of the generator (chunk_rows 7,710)
+    kw = dict(n_samples=9000, random_state=5, nan_policy="pairwise", rope=0.01)
+    kept = nbstats.bayes_signrank_pairs(table, joint=joint, **kw)
+    # joint=True keeps its codes within the default share: only the stream's
+    # layout (a quarter of the ceiling) is refused there
+    small = (
+        (lambda share=0.125: 10_000 if share >= 0.25 else 2**30)
+        if joint
+        else (lambda share=0.125: 10_000)
+    )
+    monkeypatch.setattr(memory, "budget", small)
+    chunked = nbstats.bayes_signrank_pairs(table, joint=joint, **kw)
+    pd.testing.assert_frame_equal(kept.pairs, chunked.pairs)
