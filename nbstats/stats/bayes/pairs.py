@@ -190,6 +190,16 @@ def bayes_signrank_pairs(
     >>> row = res.pairs.set_index(["a", "b"]).loc[("nbc", "aode")]
     >>> [round(float(row[k]), 2) for k in ("prob_left", "prob_rope", "prob_right")]
     [0.0, 0.12, 0.88]
+
+    The joint statements on the same draws: a statement's probability is its
+    pair's in the table.
+
+    >>> both = nbstats.bayes_signrank_pairs(uci, random_state=0, joint=True)
+    >>> first = both.joint.statements.iloc[0]
+    >>> first[["better", "worse"]].tolist()
+    ['aode', 'nbc']
+    >>> bool(first["prob"] == both.probabilities.loc[first["worse"], first["better"]])
+    True
     """
     s, z0, rope, threshold, n_samples = check_options(
         prior, s, z0, rope, threshold, loss, n_samples
@@ -224,8 +234,9 @@ def bayes_signrank_pairs(
         # the draws' blocks: about a quarter of the ceiling, in 8-byte cells
         block_cells=budget(0.25) // 8,
     )
-    # one seed for every pair: each pair sees exactly the draws it would see
-    # alone (with "pairwise", the draws of its own number of cases)
+    # one seed for every pair: on a complete table each pair sees exactly the
+    # draws it would see alone; with "pairwise" (or joint) every pair takes
+    # its cases' weights from one stream over all the cases (shared_draws.py)
     seed = seed_sequence(random_state)
     options = {
         "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
