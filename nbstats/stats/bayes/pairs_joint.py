@@ -124,6 +124,10 @@ class CodeStore:
         """Whether ``pair`` has the codes of batch ``batch``."""
         return batch in self._codes.get(int(pair), {})
 
+    def batch(self, pair: int, batch: int) -> np.ndarray:
+        """The codes of ``pair`` on batch ``batch``."""
+        return self._codes[int(pair)][batch]
+
     def codes(self, pair: int, batches: int) -> np.ndarray:
         """The codes of ``pair`` on the first ``batches`` batches, in order."""
         held = self._codes[int(pair)]
@@ -150,9 +154,13 @@ def joint_statements(
 
     def joint_of(chosen: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, int]:
         batches = len(sizes) if target is not None else 1
-        for used in range(1, batches + 1):
-            n_draws = int(sum(sizes[:used]))
-            joint = _prefix_shares(store, pair_ids, chosen, order, used, evaluate)
+        counts = np.zeros(order.size)
+        for batch in range(batches):
+            # a batch's draws are counted once: the prefix shares over the
+            # first batches are the sums of each batch's counts
+            counts += _prefix_counts(store, pair_ids, chosen, order, batch, evaluate)
+            n_draws = int(sum(sizes[: batch + 1]))
+            joint = counts / n_draws
             errors = np.sqrt(joint * (1 - joint) / n_draws)
             if target is None or not np.any(errors >= target):
                 break
@@ -161,39 +169,37 @@ def joint_statements(
     return joint_of
 
 
-def _prefix_shares(
+def _prefix_counts(
     store: CodeStore,
     pair_ids: np.ndarray,
     chosen: np.ndarray,
     order: np.ndarray,
-    batches: int,
+    batch: int,
     evaluate: Callable[[int, np.ndarray], None],
 ) -> np.ndarray:
-    """The share of the first ``batches`` batches' draws in which the
-    statements ``order[:k + 1]`` all hold, for every k; the pairs' missing
-    codes are evaluated block by block of statements (64, then doubling),
-    and not at all past the prefix that no draw satisfies."""
-    joint = np.zeros(order.size)
+    """The number of draws of batch ``batch`` in which the statements
+    ``order[:k + 1]`` all hold, for every k; the pairs' missing codes are
+    evaluated block by block of statements (64, then doubling), and not at
+    all past the prefix that no draw of the batch satisfies."""
+    counts = np.zeros(order.size)
     alive: np.ndarray | None = None
     start, width = 0, 64
     while start < order.size:
         block = order[start : start + width]
-        ids = pair_ids[block]
-        for batch in range(batches):
-            missing = np.array(
-                [p for p in ids.tolist() if not store.has(p, batch)],
-                dtype=np.int64,
-            )
-            if missing.size:
-                evaluate(batch, missing)
+        missing = np.array(
+            [p for p in pair_ids[block].tolist() if not store.has(p, batch)],
+            dtype=np.int64,
+        )
+        if missing.size:
+            evaluate(batch, missing)
         for offset, k in enumerate(block.tolist()):
-            holds = store.codes(int(pair_ids[k]), batches) == chosen[k]
+            holds = store.batch(int(pair_ids[k]), batch) == chosen[k]
             alive = holds if alive is None else alive & holds
-            joint[start + offset] = np.count_nonzero(alive) / alive.size
+            counts[start + offset] = np.count_nonzero(alive)
             if not alive.any():
-                return joint  # every longer prefix fails on every draw
+                return counts  # every longer prefix fails on every draw
         start, width = start + width, 2 * width
-    return joint
+    return counts
 
 
 def posthoc_result(
