@@ -27,6 +27,7 @@ from nbstats.stats.bayes.pairs_joint import (
     resolve_joint,
 )
 from nbstats.stats.bayes.precision import (
+    batch_seed,
     check_target,
     draws_for,
     precise_table,
@@ -351,8 +352,8 @@ def _all_pairs(
         # weight i stays with case i in every pair only for joint statements
         # (each pair alone takes them in its sorted order: the same law)
         stream = BatchStream(
-            values.shape[0], options["seed"], np.argsort(canonical_rows),
-            by_case=options["codes"] is not None,
+            values.shape[0], partial(batch_seed, options["seed"]),
+            np.argsort(canonical_rows), by_case=options["codes"] is not None,
         )  # fmt: skip
         runs = []
         for group in by_cases.values():

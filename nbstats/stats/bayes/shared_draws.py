@@ -28,7 +28,7 @@ of draws, whatever the number of different sets of cases.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -244,14 +244,15 @@ class CaseWeights:
 
 class BatchStream:
     """The batches of draws of :func:`~nbstats.stats.bayes.precision.schedule`
-    as one stream over every case (:class:`SharedDraws` of the batch's seed,
-    :func:`~nbstats.stats.bayes.precision.batch_seed`), the latest kept: the
-    sets of cases ask for batch after batch in step.
+    as one stream over every case (:class:`SharedDraws` of the batch's seed),
+    the latest kept: the sets of cases ask for batch after batch in step.
 
     Parameters
     ----------
     n_cases : int
-    seed : SeedSequence
+    seeds : callable
+        ``seeds(batch)``: the seed of a batch's draws (e.g.
+        :func:`~nbstats.stats.bayes.precision.batch_seed` of the call's seed).
     position : ndarray
         Each row's case in the stream (e.g. its place in a canonical order).
     by_case : bool
@@ -259,7 +260,8 @@ class BatchStream:
 
     Examples
     --------
-    >>> stream = BatchStream(3, np.random.SeedSequence(0), np.array([2, 0, 1]))
+    >>> seeds = lambda batch: np.random.SeedSequence([0, batch])
+    >>> stream = BatchStream(3, seeds, np.array([2, 0, 1]))
     >>> sub = stream.restrict(0, 10, cases=np.array([True, False, True]))
     >>> sub.cases.tolist(), sub.n_samples
     ([2, 1], 10)
@@ -268,23 +270,20 @@ class BatchStream:
     def __init__(
         self,
         n_cases: int,
-        seed: np.random.SeedSequence,
+        seeds: Callable[[int], np.random.SeedSequence],
         position: np.ndarray,
         *,
         by_case: bool = True,
     ) -> None:
-        self.n_cases, self.seed, self.by_case = n_cases, seed, by_case
+        self.n_cases, self.seeds, self.by_case = n_cases, seeds, by_case
         self.position = position  # each row's case in the stream
         self.batch: tuple[int, int, SharedDraws] | None = None
 
     def restrict(self, batch: int, size: int, *, cases: np.ndarray) -> CaseWeights:
         """Batch ``batch`` of ``size`` draws on the rows ``cases`` (a mask)."""
         if self.batch is None or self.batch[:2] != (batch, size):
-            # here, not at the top: precision imports this module's users
-            from nbstats.stats.bayes.precision import batch_seed
-
             self.batch = None  # the previous batch's draws go first
-            draws = SharedDraws(self.n_cases, size, batch_seed(self.seed, batch))
+            draws = SharedDraws(self.n_cases, size, self.seeds(batch))
             self.batch = (batch, size, draws)
         found = self.position[np.flatnonzero(cases)]
         if not self.by_case:  # taken in sorted order: the rows' order is moot
