@@ -10,8 +10,8 @@ import numpy as np
 
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
-from nbstats.plots.labels import MIN_FONT, add_key, text_width, wrap_text
-from nbstats.plots.pairwise import _label_axes, _Layout, cell_text
+from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
+from nbstats.plots.pairwise import cell_text
 from nbstats.plots.style import INK, WIDTHS, figure_width, paper_style, titles_shown
 from nbstats.results.procedure_names import adjustment_name
 
@@ -29,6 +29,10 @@ _CELL_MAX = 56.0
 #: Effect sizes bounded in [-1, 1] (Vargha–Delaney's A in [0, 1]).
 _BOUNDED = {"cliff": (-1.0, 1.0), "rank-biserial": (-1.0, 1.0),
             "vargha-delaney": (0.0, 1.0)}  # fmt: skip
+#: Points kept for the colorbar, its ticks and its label, right of the map.
+_COLORBAR = 46.0
+#: Share of the width the row names may take.
+_LABEL_SHARE = 0.3
 _EFFECT_SYMBOLS = {
     "cliff": "δ",
     "vargha-delaney": "A",
@@ -319,3 +323,125 @@ def _title(result: Any, lines: list[str]) -> str:
     return (
         f"{result.test_name} tests; framed: significant at α = {result.alpha:g}\n{cell}"
     )
+
+
+def _label_axes(ax: Any, layout: _Layout) -> None:
+    """Every row and column named: columns alternate between the bottom and
+    the top of the map when a label is wider than a cell."""
+    ax.tick_params(axis="both", length=0, labelsize=layout.fontsize)
+    n_cols, n_rows = len(layout.x_labels), len(layout.y_labels)
+    rotated = {
+        "rotation": layout.rotation,
+        "ha": "right" if layout.rotation == 45 else "center",
+        "rotation_mode": "anchor" if layout.rotation == 45 else "default",
+        # lines hang from the map
+        "multialignment": "right" if layout.rotation else "center",
+    }
+    ticks = np.arange(n_cols) + 0.5
+    if layout.alternate:
+        ax.set_xticks(ticks[0::2], layout.x_labels[0::2], va="top", **rotated)
+        top = ax.secondary_xaxis("top")
+        top.set_xticks(ticks[1::2], layout.x_labels[1::2], va="bottom", **rotated)
+        top.tick_params(length=0, labelsize=layout.fontsize)
+        top.spines["top"].set_visible(False)
+        top.set_gid("top-labels")
+    else:
+        ax.set_xticks(ticks, layout.x_labels, va="top", **rotated)
+    ax.set_yticks(
+        np.arange(n_rows) + 0.5, layout.y_labels, rotation=0, multialignment="right"
+    )
+
+
+class _Layout:
+    """Names that fit beside and under the map, and the map's size (points).
+
+    The row names may take 30% of the width (wrapped onto two lines, or the
+    names that fit neither way replaced by letters with a key); the map
+    takes what is left beside the colorbar. Every row and column is named:
+
+    - cells at least a line of text wide: square, the names under the
+      columns (at 45° for up to 12 short names, else upright);
+    - narrower cells of a square map: the columns are numbered 1, 2, …
+      (the rows' ranks, also written after each row's name), the numbers
+      alternating between the bottom and the top of the map when two would
+      touch; the cells are as tall as a line of text;
+    - one row (against a control): the names alternate under and over it.
+
+    A map whose labels do not fit the width even so is made wider than
+    ``total`` (``self.total``): never is a label left out.
+    """
+
+    def __init__(
+        self,
+        names: list[str],
+        cols: list[str],
+        rows: list[str],
+        total: float,
+        *,
+        one_row: bool,
+        aliases: AliasOption,
+    ) -> None:
+        n = len(cols)
+        colorbar = 0.0 if one_row else _COLORBAR
+        room = _LABEL_SHARE * total
+
+        def fit(max_lines: int, suffix: str = "") -> tuple[Any, float, float, float]:
+            """Names, their height (pitch), the widest row label, the cell."""
+            fitted = fit_names(
+                names,
+                room - text_width(suffix, MIN_FONT),
+                fontsize=MIN_FONT,
+                max_lines=max_lines,
+                aliases=aliases,
+            )
+            lead = 0.35 if fitted.lines > 1 else 0.1  # a line is ~1.2 em
+            pitch = (1.2 * fitted.lines + lead) * fitted.fontsize
+            width = max(text_width(fitted.label(r) + suffix, MIN_FONT) for r in rows)
+            return fitted, pitch, width, max(total - width - 14.0 - colorbar, 1.0) / n
+
+        fitted, pitch, width, cell = fit(2)
+        if cell < pitch and fitted.lines > 1:  # one line each, letters for some
+            fitted, pitch, width, cell = fit(1)
+        self.numbered = not one_row and cell < pitch
+        if self.numbered:  # one line a name, and its rank after it
+            fitted, pitch, width, cell = fit(1, f" ({n})")
+        self.fitted = fitted
+        self.fontsize = fs = fitted.fontsize
+        self.y_labels = [fitted.label(name) for name in rows]
+        self.x_labels = [fitted.label(name) for name in cols]
+        self.alternate = False
+        if self.numbered:
+            self.y_labels = [
+                f"{label} ({k})" for k, label in enumerate(self.y_labels, 1)
+            ]
+            self.x_labels = [str(k) for k in range(1, n + 1)]
+            width = max(text_width(label, fs) for label in self.y_labels)
+            # a number and a gap, or two cells for it on alternating sides
+            number = text_width(str(n), fs) + 0.25 * fs
+            cell = max(total - width - 14.0 - colorbar, 1.0) / n
+            self.alternate = cell < number
+            cell = max(cell, number / 2 if self.alternate else number)
+            self.map_height = n * max(cell, pitch)
+            self.rotation = 0
+        else:
+            self.alternate = one_row and cell < pitch
+            cell = max(cell, pitch / 2 if self.alternate else pitch)
+            self.map_height = cell * len(rows)
+            upright = n > 12 or fitted.lines > 1
+            # labels as narrow as a cell (letters) stand upright; longer ones
+            # read bottom to top
+            widest = max(text_width(x, fs) for x in self.x_labels)
+            flat = fitted.lines == 1 and widest + 0.3 * fs <= cell
+            self.rotation = 0 if flat else (90 if upright else 45)
+        self.cell = cell
+        self.label_width = width
+        self.map_width = cell * n
+        self.total = max(total, width + 14.0 + colorbar + self.map_width)
+        widest = max(text_width(label, fs) for label in self.x_labels)
+        if self.rotation == 90:
+            tall = widest
+        elif self.rotation == 45:
+            tall = 0.72 * (widest + fs)
+        else:
+            tall = 1.2 * fs
+        self.below = tall * (2 if self.alternate else 1) + 6.0

@@ -25,6 +25,7 @@ from nbstats.plots.style import INK, SHADE
 
 __all__ = [
     "FLOAT_SHARE",
+    "LEADING",
     "TEXT_HEIGHTS",
     "Area",
     "Dot",
@@ -41,6 +42,9 @@ __all__ = [
 #: knows, in points; a float may take :data:`FLOAT_SHARE` of it.
 TEXT_HEIGHTS = {"article": 550.0, "twocolumn": 550.0, "ieee": 672.0, "acm": 626.0}
 FLOAT_SHARE = 0.8
+#: Distance between the baselines of a :class:`Text`'s lines, in font sizes
+#: (every renderer sets lines so).
+LEADING = 1.2
 
 
 def float_room(venue: Any) -> float | None:

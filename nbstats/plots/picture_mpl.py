@@ -10,9 +10,19 @@ measured, in the font the figure is set in, when the picture was made.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from nbstats.plots.figure_model import Area, Dot, Item, Picture, Rect, Stroke, Text
+from nbstats.plots.figure_model import (
+    LEADING,
+    Area,
+    Dot,
+    Item,
+    Picture,
+    Rect,
+    Stroke,
+    Text,
+)
 
 __all__ = ["draw_picture"]
 
@@ -135,25 +145,46 @@ def _stroke(ax: Any, stroke: Stroke, zorder: float) -> None:
 
 
 def _text(ax: Any, text: Text, zorder: float) -> None:
-    one_line = len(text.lines) == 1
-    va = {
-        "center": "center_baseline" if one_line else "center",
-        "top": "top",
-        "bottom": "baseline",  # the last line's baseline
-    }[text.valign]
-    ax.text(
-        text.x,
-        text.y,
-        "\n".join(text.lines),
-        ha=_HA[text.anchor],
-        va=va,
-        multialignment=_HA[text.anchor],
-        rotation=text.rotation,
-        rotation_mode="anchor",
-        fontsize=text.size,
-        fontweight="bold" if text.bold else "normal",
-        color=text.color,
-        clip_on=False,
-        zorder=zorder,
-        gid=text.gid,
-    )
+    """One text; its lines set one by one, LEADING font sizes apart as the SVG
+    renderer sets them (matplotlib's own spacing depends on the font)."""
+    from matplotlib.transforms import offset_copy
+
+    n = len(text.lines)
+    step = LEADING * text.size
+    if text.valign == "top":
+        offsets = [k * step for k in range(n)]
+        va = "top"
+    elif text.valign == "bottom":  # the last line's baseline
+        offsets = [(k - n + 1) * step for k in range(n)]
+        va = "baseline"
+    else:
+        offsets = [(k - (n - 1) / 2) * step for k in range(n)]
+        va = "center_baseline"
+    turn = math.radians(text.rotation)
+    down = (math.sin(turn), math.cos(turn))  # y grows downwards
+    for line, offset in zip(text.lines, offsets, strict=True):
+        # the offset in points, not in data units: axes given by a caller
+        # need not be one point per unit, and lines stay LEADING apart
+        place = offset_copy(
+            ax.transData,
+            fig=ax.figure,
+            x=offset * down[0],
+            y=-offset * down[1],
+            units="points",
+        )
+        ax.text(
+            text.x,
+            text.y,
+            line,
+            transform=place,
+            ha=_HA[text.anchor],
+            va=va,
+            rotation=text.rotation,
+            rotation_mode="anchor",
+            fontsize=text.size,
+            fontweight="bold" if text.bold else "normal",
+            color=text.color,
+            clip_on=False,
+            zorder=zorder,
+            gid=text.gid,
+        )

@@ -21,10 +21,19 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 
-from nbstats.plots.figure_model import Area, Dot, Item, Picture, Rect, Stroke, Text
+from nbstats.plots.figure_model import (
+    LEADING,
+    Area,
+    Dot,
+    Item,
+    Picture,
+    Rect,
+    Stroke,
+    Text,
+)
 from nbstats.plots.style import INK
 
 __all__ = ["item_svg", "picture_svg", "svg_text", "text_svg"]
@@ -36,7 +45,6 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 #: Where a line's baseline sits, in font sizes: below the middle of one line
 #: (as matplotlib's "center_baseline"), below the top, above the bottom.
 _MIDDLE, _ASCENT, _DESCENT = 0.33, 0.78, 0.22
-_LEADING = 1.2
 _CAPS = {"butt": "butt", "projecting": "square", "round": "round"}
 
 
@@ -51,14 +59,29 @@ def svg_text(text: str) -> str:
     return escape(_NOT_XML.sub("\ufffd", text.replace(r"\$", "$")), quote=True)
 
 
+def _data(role: str, extra: Mapping[str, str] | None = None) -> str:
+    """The ``data-role`` attribute (and ``data-<key>`` ones), escaped: a gid
+    may carry a user's algorithm name."""
+    out = f'data-role="{escape(role, quote=True)}"'
+    for key, value in (extra or {}).items():
+        out += f' data-{escape(key, quote=True)}="{escape(value, quote=True)}"'
+    return out
+
+
 def _title(tooltip: str | None) -> str:
     return f"<title>{svg_text(tooltip)}</title>" if tooltip else ""
 
 
-def text_svg(text: Text, role: str | None = None, tooltip: str | None = None) -> str:
-    """One :class:`Text` as an SVG ``<text>`` (its lines as ``<tspan>``)."""
+def text_svg(
+    text: Text,
+    role: str | None = None,
+    tooltip: str | None = None,
+    data: Mapping[str, str] | None = None,
+) -> str:
+    """One :class:`Text` as an SVG ``<text>`` (its lines as ``<tspan>``);
+    ``data`` adds ``data-<key>`` attributes."""
     n = len(text.lines)
-    step = _LEADING * text.size
+    step = LEADING * text.size
     if text.valign == "top":
         first = text.y + _ASCENT * text.size
     elif text.valign == "bottom":
@@ -78,14 +101,15 @@ def text_svg(text: Text, role: str | None = None, tooltip: str | None = None) ->
             f"{svg_text(line)}</tspan>"
             for k, line in enumerate(text.lines)
         )
+    title = _title(tooltip or text.tooltip)
     return (
         f'<text x="{text.x:.2f}" y="{first:.2f}" font-size="{text.size:g}" '
         f'text-anchor="{text.anchor}"{weight}{fill}{turn} '
-        f'data-role="{role or text.gid}">{body}{_title(tooltip or text.tooltip)}</text>'
+        f"{_data(role or text.gid, data)}>{body}{title}</text>"
     )
 
 
-def _stroke(stroke: Stroke, role: str) -> str:
+def _stroke(stroke: Stroke, attributes: str) -> str:
     points = stroke.points
     if stroke.clip is not None:  # a horizontal band: cut to its x range
         lo, hi = stroke.clip
@@ -97,43 +121,47 @@ def _stroke(stroke: Stroke, role: str) -> str:
     return (
         f'<polyline points="{path}" fill="none" stroke="{stroke.color}" '
         f'stroke-width="{stroke.width:g}" stroke-linecap="{_CAPS[stroke.cap]}"'
-        f'{dash} data-role="{role}"/>'
+        f"{dash} {attributes}/>"
     )
 
 
-def _rect(rect: Rect, role: str) -> str:
+def _rect(rect: Rect, attributes: str) -> str:
     edge = ""
     if rect.edge is not None and rect.edge_width > 0:
         edge = f' stroke="{rect.edge}" stroke-width="{rect.edge_width:g}"'
     body = (
         f'x="{rect.x:.2f}" y="{rect.y:.2f}" width="{rect.width:.2f}" '
-        f'height="{rect.height:.2f}" fill="{rect.fill}"{edge} data-role="{role}"'
+        f'height="{rect.height:.2f}" fill="{rect.fill}"{edge} {attributes}'
     )
     if rect.tooltip:
         return f"<rect {body}>{_title(rect.tooltip)}</rect>"
     return f"<rect {body}/>"
 
 
-def item_svg(item: Item, role: str | None = None) -> str:
+def item_svg(
+    item: Item, role: str | None = None, data: Mapping[str, str] | None = None
+) -> str:
     """One item of a picture as an SVG element; ``role`` its ``data-role``
-    (default: the item's ``gid``)."""
+    (default: the item's ``gid``), ``data`` more ``data-<key>`` attributes
+    (all escaped here)."""
     if not isinstance(item, (Text, Stroke, Rect, Dot, Area)):
         raise TypeError(f"a picture cannot hold {type(item).__name__} items.")
     role = role or item.gid
     if isinstance(item, Text):
-        return text_svg(item, role)
+        return text_svg(item, role, data=data)
+    attributes = _data(role, data)
     if isinstance(item, Stroke):
-        return _stroke(item, role)
+        return _stroke(item, attributes)
     if isinstance(item, Rect):
-        return _rect(item, role)
+        return _rect(item, attributes)
     if isinstance(item, Dot):
         return (
             f'<circle cx="{item.x:.2f}" cy="{item.y:.2f}" r="{item.size / 2:g}" '
-            f'fill="{item.color}" data-role="{role}"/>'
+            f'fill="{item.color}" {attributes}/>'
         )
     path = " ".join(f"{x:.2f},{y:.2f}" for x, y in item.points)  # an Area
     opacity = "" if item.opacity >= 1 else f' fill-opacity="{item.opacity:g}"'
-    return f'<polygon points="{path}" fill="{item.fill}"{opacity} data-role="{role}"/>'
+    return f'<polygon points="{path}" fill="{item.fill}"{opacity} {attributes}/>'
 
 
 def picture_svg(
@@ -141,11 +169,14 @@ def picture_svg(
     *,
     font_family: str = FONT_FAMILY,
     role: Callable[[str], str] | None = None,
+    data: Callable[[str], Mapping[str, str] | None] | None = None,
 ) -> str:
     """The SVG of ``picture``: a white page of its size, its items in order.
 
     ``font_family`` names the font the picture was measured in; ``role``
-    maps an item's ``gid`` to its ``data-role`` (default: the gid itself).
+    maps an item's ``gid`` to its ``data-role`` (default: the gid itself),
+    ``data`` to more ``data-<key>`` attributes (values escaped here: gids and
+    data may hold users' algorithm names).
     Invisible strokes are left out.
 
     Examples
@@ -157,7 +188,9 @@ def picture_svg(
     True
     """
     body = [
-        item_svg(item, role(item.gid) if role else None)
+        item_svg(
+            item, role(item.gid) if role else None, data(item.gid) if data else None
+        )
         for item in picture.items
         if not (isinstance(item, Stroke) and not item.visible)
     ]

@@ -1,36 +1,51 @@
-"""The Bayesian Plackett–Luce ranking: rank intervals beside P(best) bars."""
+"""The Bayesian Plackett–Luce ranking: rank intervals beside P(best) bars.
+
+The figure's geometry is :func:`plackett_luce_layout`'s, a
+:class:`~nbstats.plots.figure_model.Picture` measured once and built of the
+pieces every rank figure shares (:mod:`nbstats.plots.rank_axis`: the rank
+axis, an interval of ranks with its marker); matplotlib draws it
+(:func:`nbstats.plots.picture_mpl.draw_picture`).
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
-from nbstats.plots._rank_axis import draw_rank_interval
-from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width
-from nbstats.plots.ranks import labelled_ranks
-from nbstats.plots.style import (
-    MUTED,
-    PALETTE,
-    WIDTHS,
-    figure_width,
-    page_height,
-    paper_style,
+from nbstats.plots.figure_model import Item, Picture, Rect, Stroke, Text
+from nbstats.plots.labels import text_width
+from nbstats.plots.rank_axis import (
+    AXIS_WIDTH,
+    FOOT,
+    NAME_GAP,
+    PAD,
+    SMALL,
+    TICK,
+    TICK_PAD,
+    rank_axis,
+    rank_interval,
 )
+from nbstats.plots.rank_layout import RankPanel, fit_rows, key_height
+from nbstats.plots.style import PALETTE, page_height, paper_style
 from nbstats.results.number_policy import format_number
 
-__all__ = ["plackett_luce"]
+__all__ = ["PlackettLuceLayout", "plackett_luce", "plackett_luce_layout"]
 
-#: Height of one algorithm's row (points) up to 30 algorithms.
-_ROW_PT = 10.8
-#: Points of the figure outside the rows (axis labels, ticks).
-_MARGIN_PT = 40.0
-#: Shares of the width: the names, and the P(best) panel.
+#: Shares of the width: the names (one panel; several), and the P(best) bars.
 _LABEL_SHARE = 0.32
-_BARS_SHARE = 0.28
+_PANEL_LABEL_SHARE = 0.4
+_BARS_SHARE = 0.36
+#: From the rank axis' end to the bars' axis (points).
+_GAP = 16.0
+#: A new figure is at least this share of its width tall.
+_ASPECT = 0.45
+_HINTING = 1.03
 
 
 def plackett_luce(
@@ -58,8 +73,9 @@ def plackett_luce(
     ax : matplotlib Axes, optional
         Where to draw the intervals; the bars go in a panel appended on its
         right. By default a new figure, as tall as the rows need.
-    width : {"single", "double"}
-        Width of a new figure: one or two columns of a paper.
+    width : {"single", "double"}, venue name or Venue
+        Width of a new figure: one or two columns of a paper, or a venue's
+        column (as in :func:`nbstats.plots.rank_intervals`).
     aliases : "auto", bool or mapping
         As in :func:`nbstats.plots.rank_intervals`.
     order : sequence of algorithm names, optional
@@ -70,13 +86,17 @@ def plackett_luce(
     Returns
     -------
     matplotlib.axes.Axes
-        The intervals' Axes; the bars' Axes is ``ax.bars_axes``. Every
-        interval is a ``Line2D`` with gid ``f"interval-{name}"``, every
-        median marker ``f"median-{name}"``, every bar a ``Rectangle`` with
-        gid ``f"best-{name}"``. Rows taller than the page of
+        The picture's axes (:func:`nbstats.plots.picture_mpl.draw_picture`:
+        data coordinates are points); ``ax.layout`` is the
+        :class:`PlackettLuceLayout` drawn. Every interval is a ``Line2D``
+        with gid ``f"interval-{name}"``, every median marker one with gid
+        ``f"median-{name}"``, every bar a ``Rectangle`` with gid
+        ``f"best-{name}"``, every name a text with gid ``f"name-{name}"``.
+        Rows taller than the page of
         :func:`nbstats.plots.style.set_typography` (a report's) are set side
-        by side in panels, ``ax.panels`` (the first is ``ax``); otherwise
-        ``ax.panels == [ax]``.
+        by side in panels (``ax.layout.panels``). ``ax.bars_axes`` and
+        ``ax.panels == [ax]`` are kept for code written for the axes of
+        earlier versions.
 
     Examples
     --------
@@ -86,50 +106,62 @@ def plackett_luce(
     ...     nbstats.datasets.load("demsar2006"), random_state=0
     ... )
     >>> ax = plackett_luce(res)
-    >>> [label.get_text() for label in ax.get_yticklabels()][0]
+    >>> ax.layout.panels[0].rows[0]
     'C4.5+m'
     >>> ax2 = plackett_luce(res, order=["C4.5", "C4.5+m", "C4.5+m+cf", "C4.5+cf"])
-    >>> [label.get_text() for label in ax2.get_yticklabels()][0]
+    >>> ax2.layout.panels[0].rows[0]
     'C4.5'
     >>> import matplotlib.pyplot as plt
     >>> plt.close(ax.figure); plt.close(ax2.figure)
     """
-    import matplotlib.pyplot as plt
+    from nbstats.plots.cd import diagram_width
+    from nbstats.plots.ranks import draw_layout
 
     ranking = result.ranking
     names = [str(name) for name in ranking.index]
     rows = _rows(ranking, names, order)
-    m = len(names)
-    own = ax is None
-    if own and width not in WIDTHS:
-        raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
-    with paper_style():
-        total = (
-            figure_width(width) * 72
-            if own
-            else ax.get_position().width * ax.figure.get_figwidth() * 72
-        )
-        fitted, row, panels = _panels(names, total, m, aliases, own)
-        per = -(-m // panels)
-        if own:
-            height = max(0.45 * total, per * row + _MARGIN_PT)
-            fig, axes = plt.subplots(
-                1, panels, figsize=(total / 72, height / 72), layout="constrained",
-                squeeze=False,
-            )  # fmt: skip
-            axes = list(axes[0])
+    total, venue = diagram_width(width) if ax is None else (0.0, None)
+    with paper_style(venue):
+        if ax is None:
+            limit = page_height()
+            layout = plackett_luce_layout(
+                result,
+                total,
+                rows=rows,
+                aliases=aliases,
+                min_height=_ASPECT * total,
+                max_height=None if limit is None else 72 * limit,
+            )
         else:
-            fig, axes = ax.figure, [ax]
-        for p, each in enumerate(axes):
-            _draw_panel(
-                each, result, rows[p * per : (p + 1) * per], per, fitted,
-                total / panels,
-            )  # fmt: skip
-        ax = axes[0]
-        ax.panels = axes
-        if fitted.aliases:
-            add_key(fig, fitted.key(), fig.get_figwidth() * 72 - 8, grow=own)
+            box = ax.get_position()
+            size = ax.figure.get_size_inches() * 72
+            layout = plackett_luce_layout(
+                result,
+                box.width * size[0],
+                rows=rows,
+                aliases=aliases,
+                height=box.height * size[1],
+            )
+        ax = draw_layout(layout, ax)
+    ax.bars_axes = ax
     return quiet(ax)
+
+
+@dataclass(frozen=True)
+class PlackettLuceLayout:
+    """The figure: its ``picture``, its ``panels`` of rows (each with its
+    rank axis), the bars' axis ``x = bars_x[p][0] + bars_x[p][1] * P`` of
+    panel p, the names' ``labels`` and the ``key`` of letters
+    (``"A: full name"``, drawn under the figure by the paper)."""
+
+    picture: Picture
+    panels: tuple[RankPanel, ...]
+    bars_x: tuple[tuple[float, float], ...]
+    labels: dict[str, str]
+    fontsize: float
+    aliases: dict[str, str] | None
+    key: tuple[str, ...] = ()
+    markers: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def _rows(ranking: Any, names: list[str], order: Sequence[Any] | None) -> list[str]:
@@ -154,113 +186,218 @@ def _rows(ranking: Any, names: list[str], order: Sequence[Any] | None) -> list[s
     return rows
 
 
-def _fit_rows(names: list[str], width: float, m: int, aliases: AliasOption):
-    """Labels no wider than ``width`` and the height of a row (points)."""
-    fitted = fit_names(
-        names,
-        width,
-        fontsize=MIN_FONT,
-        max_lines=2 if m <= 20 else 1,  # one wrapped name: every row taller
-        aliases=aliases,
-    )
-    lead = 0.35 if fitted.lines > 1 else 0.1  # a line of text is ~1.2 em
-    need = (1.2 * fitted.lines + lead) * fitted.fontsize
-    return fitted, max(need, _ROW_PT if m <= 30 else 0.0)
+def plackett_luce_layout(
+    result: Any,
+    width: float,
+    *,
+    rows: Sequence[str] | None = None,
+    aliases: AliasOption = "auto",
+    height: float | None = None,
+    min_height: float = 0.0,
+    max_height: float | None = None,
+) -> PlackettLuceLayout:
+    """The figure of a Plackett–Luce ``result`` laid out ``width`` points wide.
 
+    ``rows``: the names top to bottom (default: by expected rank, then
+    P(best)); ``height``, ``min_height`` and ``max_height`` as in
+    :func:`nbstats.plots.rank_layout.rank_layout` (rows taller than
+    ``max_height`` go side by side in up to 5 panels). Call it inside
+    :func:`~nbstats.plots.style.paper_style`: texts are measured in the
+    font matplotlib sets them in.
 
-def _panels(
-    names: list[str], total: float, m: int, aliases: AliasOption, own: bool
-) -> tuple[Any, float, int]:
-    """Labels, row height and side-by-side panels: more than one only when
-    the rows would be taller than the page (:func:`set_typography`)."""
-    fitted, row = _fit_rows(names, _LABEL_SHARE * total, m, aliases)
-    limit = page_height()
-    # the key of letters (when names are replaced) counts: it is under the rows
-    one = m * row + _MARGIN_PT + _key_height(fitted, total)
-    if not own or limit is None or one <= limit * 72:
-        return fitted, row, 1
-    for panels in range(2, 6):
-        fitted, row = _fit_rows(names, 0.4 * total / panels, m, aliases)
-        if -(-m // panels) * row + _MARGIN_PT + _key_height(fitted, total) <= (
-            limit * 72
-        ):
-            break
-    return fitted, row, panels
-
-
-def _key_height(fitted: Any, total: float) -> float:
-    if not fitted.aliases:
-        return 0.0
-    entries = fitted.key()
-    widest = max(text_width(entry, MIN_FONT) for entry in entries)
-    columns = max(1, int((total + 1.2 * MIN_FONT) // (widest + 1.2 * MIN_FONT)))
-    return -(-len(entries) // columns) * 1.45 * MIN_FONT + 8.0
-
-
-def _draw_panel(
-    ax: Any, result: Any, rows: list[str], per: int, fitted: Any, total: float
-) -> None:
-    """Intervals of ``rows`` in ``ax``, their P(best) bars in a panel on its
-    right (``ax.bars_axes``); ``total``: the panel's width in points."""
-    from mpl_toolkits.axes_grid1 import make_axes_locatable
-
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.plots.style import paper_style
+    >>> res = nbstats.bayes_plackett_luce(
+    ...     nbstats.datasets.load("demsar2006"), random_state=0
+    ... )
+    >>> with paper_style():
+    ...     layout = plackett_luce_layout(res, 238.0)
+    >>> (bar,) = [i for i in layout.picture.items if i.gid == "best-C4.5+m"]
+    >>> a, b = layout.bars_x[0]
+    >>> round((bar.x - a) / b, 6), round(bar.width / b, 6) == round(
+    ...     float(res.ranking.loc["C4.5+m", "prob_best"]), 6)
+    (0.0, True)
+    """
     ranking = result.ranking
-    m = len(ranking)
-    fs = fitted.fontsize
-    bars = make_axes_locatable(ax).append_axes(
-        "right",
-        size=f"{_BARS_SHARE / (1 - _LABEL_SHARE - _BARS_SHARE) * 100:.0f}%",
-        pad=0.22,
-        sharey=ax,
+    names = [str(name) for name in ranking.index]
+    rows = list(rows) if rows is not None else _rows(ranking, names, None)
+    m = len(names)
+    values = max(text_width(format_number(float(p), "probability"), SMALL)
+                 for p in ranking["prob_best"])  # fmt: skip
+    frame = _frame(names, rows, width, 1, aliases, values)
+    if height is None and max_height is not None and frame.natural(width) > max_height:
+        for panels in range(2, 6):
+            frame = _frame(names, rows, width, panels, aliases, values)
+            if frame.natural(width) <= max_height:
+                break
+    top = PAD + 2.0
+    target = height if height is not None else max(min_height, frame.natural(0.0))
+    row = max((target - top - FOOT) / frame.per, 1.0)
+    return _assemble(result, frame, top, row, width, m)
+
+
+@dataclass
+class _Frame:
+    fitted: Any
+    row: float
+    panels: int
+    per: int
+    rows: list[str]
+    name_right: list[float]
+    rank_x: list[tuple[float, float]]
+    bars_x: list[tuple[float, float]]
+
+    def natural(self, width: float) -> float:
+        """The height the rows need, with the key of letters under a
+        figure ``width`` points wide (0: without the key)."""
+        entries = self.fitted.key() if self.fitted.aliases and width else []
+        return PAD + 2.0 + self.per * self.row + FOOT + key_height(entries, width)
+
+
+def _frame(
+    names: list[str],
+    rows: list[str],
+    width: float,
+    panels: int,
+    aliases: AliasOption,
+    values: float,
+) -> _Frame:
+    """Where the parts go across: per panel the names' right edge, the rank
+    axis' map and the bars' map (P(best) 0 … 1)."""
+    m = len(names)
+    share = _LABEL_SHARE if panels == 1 else _PANEL_LABEL_SHARE / panels
+    fitted, row = fit_rows(names, share * width, m, 1, aliases)
+    label_w = _HINTING * max(
+        text_width(label, fitted.fontsize) for label in fitted.labels
     )
-    ranking_by_name = {str(n): i for i, n in enumerate(ranking.index)}
-    medians = ranking["median_rank"].to_numpy()
-    colour = PALETTE[0]
-    for y, name in enumerate(rows):
-        i = ranking_by_name[name]
-        low, high = ranking["rank_lower"].iloc[i], ranking["rank_upper"].iloc[i]
-        draw_rank_interval(
-            ax,
-            y,
-            (low, high),
-            medians[i],
-            colour=colour,
-            marker="o",
-            gids=(f"interval-{name}", f"median-{name}"),
+    half_last = text_width(str(m), SMALL) / 2
+    name_right, rank_x, bars_x = [], [], []
+    for p in range(panels):
+        x0, x1 = p * width / panels, (p + 1) * width / panels
+        right = x0 + PAD + label_w
+        spine = right + NAME_GAP
+        bars_left = x1 - _BARS_SHARE * (x1 - x0)
+        # the last tick label (at rank m) may stand out of the axis by half
+        room = bars_left - _GAP - spine
+        length = max(min(room, (room - half_last) / (1 - 1 / (2 * m))), 0.2 * (x1 - x0))
+        # a bar of P = 1 leaves room for its value, "> 0.999", on its right
+        scale = max(x1 - PAD - bars_left - values - 3.0, 0.3 * (x1 - bars_left))
+        name_right.append(right)
+        rank_x.append((spine - 0.5 * length / m, length / m))
+        bars_x.append((bars_left, scale))
+    return _Frame(
+        fitted, row, panels, math.ceil(m / panels), rows, name_right, rank_x, bars_x
+    )
+
+
+def _bars_axis(x_of: Any, top: float, axis_y: float) -> list[Item]:
+    """The P(best) axis: its left and bottom lines, ticks 0, 0.5, 1 and
+    their labels, "P(best)" under them."""
+    left, right = x_of(0.0), x_of(1.0)
+    items: list[Item] = [
+        Stroke(
+            ((left, top), (left, axis_y), (right + TICK, axis_y)),
+            AXIS_WIDTH,
+            "bars-axis",
         )
-        p = float(ranking["prob_best"].iloc[i])
-        (bar,) = bars.barh(y, p, height=0.6, color=PALETTE[1], linewidth=0)
-        bar.set_gid(f"best-{name}")
-        bars.text(
-            min(p, 1.0) + 0.03,
-            y,
-            format_number(p, "probability"),
-            va="center",
-            ha="left",
-            fontsize=fs,
-            clip_on=False,
+    ]
+    below = axis_y + TICK + TICK_PAD
+    for value, text in ((0.0, "0"), (0.5, "0.5"), (1.0, "1")):
+        x = x_of(value)
+        items.append(Stroke(((x, axis_y), (x, axis_y + TICK)), AXIS_WIDTH, "bars-tick"))
+        items.append(
+            Text(
+                x,
+                below,
+                (text,),
+                SMALL,
+                "bars-tick-label",
+                anchor="middle",
+                valign="top",
+            )
         )
-    ax.set_yticks(range(len(rows)), [fitted.label(name) for name in rows])
-    ax.set_ylim(per - 0.5, -0.5)  # panels' rows line up
-    ax.tick_params(axis="y", length=0, labelsize=fs)
-    ax.set_xlim(0.5, m + 0.5)
-    ax.set_xticks(range(1, m + 1), minor=True)
-    label_width = max(text_width(label, fs) for label in fitted.labels)
-    axis_length = (1 - _BARS_SHARE) * total - label_width - 24.0
-    ax.set_xticks(labelled_ranks(m, axis_length))
-    # a line at every rank while they are 3 pt apart; closer, they would
-    # grey the panel over: lines at the labelled ranks only
-    which = "both" if axis_length >= 3.0 * m else "major"
-    ax.grid(axis="x", which=which, color=MUTED, linewidth=0.3, alpha=0.5)
-    ax.set_axisbelow(True)
+    items.append(
+        Text((left + right) / 2, below + 1.2 * SMALL + 2.0, ("P(best)",), SMALL,
+             "bars-xlabel", anchor="middle", valign="top")
+    )  # fmt: skip
+    return items
+
+
+def _assemble(
+    result: Any, frame: _Frame, top: float, row: float, width: float, m: int
+) -> PlackettLuceLayout:
+    ranking = result.ranking
+    index = {str(n): i for i, n in enumerate(ranking.index)}
+    lower, upper = ranking["rank_lower"].to_numpy(), ranking["rank_upper"].to_numpy()
+    medians, best = ranking["median_rank"].to_numpy(), ranking["prob_best"].to_numpy()
+    fitted = frame.fitted
+    axes: list[Item] = []
+    items: list[Item] = []
+    markers: dict[str, tuple[float, float]] = {}
+    placed = []
+    axis_y = top + frame.per * row
+    bottom = axis_y
     label = f"rank, {result.level:.0%} credible interval"
-    # a narrow panel (many algorithms) would run it into "P(best)": the
-    # caption names the interval
-    ax.set_xlabel(label if text_width(label, fs) <= axis_length else "rank")
-    bars.set_xlim(0, 1.45)
-    bars.set_xticks([0, 0.5, 1])
-    bars.set_xticklabels(["0", "0.5", "1"])
-    bars.tick_params(axis="y", left=False, labelleft=False)
-    bars.spines[["right", "top"]].set_visible(False)
-    bars.set_xlabel("P(best)")
-    ax.bars_axes = bars
+    for p in range(frame.panels):
+        names = frame.rows[p * frame.per : (p + 1) * frame.per]
+        a, b = frame.rank_x[p]
+        ba, bb = frame.bars_x[p]
+
+        def x_of(rank: float, a: float = a, b: float = b) -> float:
+            return a + b * rank
+
+        def bar_x(value: float, ba: float = ba, bb: float = bb) -> float:
+            return ba + bb * value
+
+        # a narrow panel (many algorithms) would run it into "P(best)"
+        room = x_of(m + 0.5) - x_of(0.5)
+        caption = label if text_width(label, SMALL) <= room else "rank"
+        pieces, bottom = rank_axis(x_of, m, top, axis_y, caption)
+        axes += pieces + _bars_axis(bar_x, top, axis_y)
+        ys = [top + (k + 0.5) * row for k in range(len(names))]
+        for name, y in zip(names, ys, strict=True):
+            i = index[name]
+            items.append(
+                Text(frame.name_right[p], y, tuple(fitted.label(name).split("\n")),
+                     fitted.fontsize, f"name-{name}", anchor="end")
+            )  # fmt: skip
+            items += rank_interval(
+                x_of,
+                y,
+                (lower[i], upper[i]),
+                medians[i],
+                colour=PALETTE[0],
+                kind="o",
+                gids=(f"interval-{name}", f"median-{name}"),
+            )
+            markers[f"median-{name}"] = (x_of(float(medians[i])), y)
+            value = float(best[i])
+            height = min(0.6 * row, 12.0)
+            items.append(
+                Rect(bar_x(0.0), y - height / 2, bar_x(value) - bar_x(0.0), height,
+                     f"best-{name}", fill=PALETTE[1])
+            )  # fmt: skip
+            items.append(
+                Text(bar_x(min(value, 1.0)) + 3.0, y,
+                     (format_number(value, "probability"),), fitted.fontsize,
+                     f"value-{name}")
+            )  # fmt: skip
+        placed.append(RankPanel(tuple(names), tuple(ys), (a, b), axis_y, top))
+    picture = Picture(
+        float(width),
+        bottom + PAD,
+        (*axes, *items),
+        f"Plackett–Luce ranks and probabilities of being best of {m} algorithms",
+    )
+    return PlackettLuceLayout(
+        picture=picture,
+        panels=tuple(placed),
+        bars_x=tuple(frame.bars_x),
+        labels={n: fitted.label(n) for n in frame.rows},
+        fontsize=fitted.fontsize,
+        aliases=fitted.aliases,
+        key=tuple(fitted.key()) if fitted.aliases else (),
+        markers=markers,
+    )

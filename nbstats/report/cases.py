@@ -4,8 +4,10 @@ A score table with holes is analysed on more than one set of cases: the
 analyses that rank every algorithm on the same cases (mean ranks, Friedman,
 Nemenyi, Holm, the Bayesian Friedman test, the joint Bayesian statements)
 use the cases with a score from every algorithm; under
-``nan_policy="pairwise"`` Skillings and Mack's test, each pair's tests and
-the Plackett–Luce ranking use every case as it is. This module writes what
+``nan_policy="pairwise"`` Skillings and Mack's test, each pair's tests (and
+the joint statements read from the pairs' draws,
+``bayes_signrank_pairs(..., joint=True)``) and the Plackett–Luce ranking
+use every case as it is. This module writes what
 the report says about it: the counts (:class:`CaseCounts`), the sentence of
 the answer-first part with its warning when most cases were left out
 (:func:`core_cases`), the case set of each column of Table 1
@@ -258,6 +260,10 @@ def methods_cases(
     per_pair = pairs is not None and "n" in pairs
     if signrank is not None and pairs is None:
         signrank = None  # two algorithms: the complete cases, as every test
+    # joint statements read from the pairs' own draws: each on its pair's cases
+    joint_per_pair = (
+        per_pair and joint is not None and joint is getattr(signrank, "joint", None)
+    )
     n_all = _count(counts.n_all)
     para.add(
         f"Of the {n_all} cases, {_count(counts.n_complete)} have a score from "
@@ -272,7 +278,7 @@ def methods_cases(
         (nemenyi, "the Nemenyi test and the critical-difference diagram"),
         (holm, "Holm's procedure"),
         (bayes_friedman, "the Bayesian Friedman test"),
-        (joint, "the joint Bayesian statements"),
+        (None if joint_per_pair else joint, "the joint Bayesian statements"),
         (
             None if rank_ci is None or rank_ci.incomplete else rank_ci,
             "the rank intervals",
@@ -321,7 +327,9 @@ def methods_cases(
     if per_pair:
         n = pairs["n"]
         para.add(
-            "Each pair's Bayesian signed-rank test used the cases where both "
+            "Each pair's Bayesian signed-rank test"
+            + (" and its joint statement" if joint_per_pair else "")
+            + " used the cases where both "
             f"algorithms have a score (from {_count(int(n.min()))} to "
             f"{_count(int(n.max()))} cases per pair, median "
             f"{_count(int(np.median(n)))}). "

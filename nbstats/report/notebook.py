@@ -483,17 +483,21 @@ report.posthoc(nemenyi, holm, compact={compact!r})
 # each pair (a, b) = (worse, better).
 order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index)
 signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
+# joint statements: the same signed-rank test, rope, prior strength and prior
+# as the pairs (under the near-ignorance prior a statement counts in a draw
+# only if it holds for every prior of the set, so a pair the table calls
+# indeterminate is never accepted). joint="auto" reads them from the pairs'
+# own posterior draws when every pair has the same cases: a statement's
+# probability is then its pair's in the table. With missing cells each pair
+# has its own cases, and the joint statements, like every analysis of all the
+# algorithms at once, use the complete cases (and draws of their own).
 signrank = nbstats.bayes_signrank_pairs(
     pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
     mc_error=MC_ERROR, random_state=SEED, interval=False, **signrank_prior,
-    **direction,
+    **direction, joint="auto", gamma=GAMMA,
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
-# joint statements, all evaluated on the same posterior draws: the same
-# signed-rank test, rope, prior strength and prior as the pairs (under the
-# near-ignorance prior a statement counts in a draw only if it holds for every
-# prior of the set), so a pair the table calls indeterminate is never accepted
-joint = nbstats.bayes_posthoc(
+joint = signrank.joint if signrank.joint is not None else nbstats.bayes_posthoc(
     scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
     prior="idp" if PRIOR == "idp" else "point",
     n_samples=N_SAMPLES, mc_error=MC_ERROR, random_state=SEED, **direction,

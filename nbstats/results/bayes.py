@@ -443,6 +443,10 @@ class BayesSignedRankPairsResult(Result):
         The target of ``mc_error=`` (each pair drawn until its probabilities'
         errors were below it; ``pairs["draws"]`` holds its draws and
         ``n_samples`` the most), or None (``n_samples`` draws each).
+    joint : BayesPosthocResult or None
+        With ``bayes_signrank_pairs(..., joint=True)``: the joint statements
+        made on this table's draws (a statement's probability is its pair's
+        lower probability here); else None.
     """
 
     pairs: pd.DataFrame
@@ -459,6 +463,7 @@ class BayesSignedRankPairsResult(Result):
     method: str = "montecarlo"
     cases: pd.Index | None = None
     mc_target: float | None = None
+    joint: Any = None
 
     def methods_sentence(self, context: methods_text.MethodsContext) -> Paragraph:
         """This result's sentence in a report's Methods paragraph

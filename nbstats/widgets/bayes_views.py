@@ -2,11 +2,10 @@
 
 Every view fits its box at any number of algorithms: the decision matrix is
 written in full (a label and the probabilities in each cell) up to
-:data:`FULL_MATRIX_MAX` algorithms and as a compact heat map (one coloured
-square per pair, details in its tooltip) beyond, with sticky headers inside a
-scroll box; long lists (joint statements) scroll too. Names are shown as
-given by the dashboard (aliases where the real names are too long) and are
-always escaped.
+:data:`FULL_MATRIX_MAX` algorithms and as a compact heat map beyond (an SVG:
+one coloured square per pair, details in its tooltip, in a scroll box); long
+lists (joint statements) scroll too. Names are shown as given by the
+dashboard (aliases where the real names are too long) and are always escaped.
 """
 
 from __future__ import annotations
@@ -208,7 +207,7 @@ def matrix_html(
         )
         height = "none"
     else:
-        table = _heat_map(esc, cells)
+        table = _heat_map(list(shown), cells)
         height = "32em"
     return (
         '<div class="nbstats-bayes-matrix" style="max-width:100%">'
@@ -221,13 +220,16 @@ def matrix_html(
 
 def _heat_cells(
     names: list[str], index: dict[str, int], pairs: pd.DataFrame
-) -> dict[tuple[int, int], str]:
-    """The heat map's cells (a tooltip each), from the columns at once: a
-    100-algorithm matrix has 4950 of them on every change."""
-    tips = {name: html.escape(name, quote=True) for name in names}
+) -> dict[tuple[int, int], tuple[str, str, str]]:
+    """The heat map's cells ``{(row, column): (colour, tooltip, gid)}``, from
+    the columns at once: a 100-algorithm matrix has 4950 of them on every
+    change."""
     lower = pairs["prob_lower"].to_numpy(dtype=float)
     upper = pairs["prob_upper"].to_numpy(dtype=float)
-    texts = probability_texts(np.concatenate([lower, upper]))
+    # the tooltips are escaped by the SVG writer
+    texts = [
+        html.unescape(t) for t in probability_texts(np.concatenate([lower, upper]))
+    ]
     cells = {}
     for k, (a, b, decision) in enumerate(
         zip(pairs["a"].tolist(), pairs["b"].tolist(), pairs["decision"].tolist(),
@@ -235,10 +237,11 @@ def _heat_cells(
     ):  # fmt: skip
         low, high = texts[k], texts[k + len(lower)]
         shown = low if lower[k] == upper[k] else f"{low} to {high}"
-        said = html.escape(bayes_decision(decision, a, b), quote=True)
+        said = bayes_decision(decision, a, b)
         cells[index[a], index[b]] = (
-            f'<td class="nbstats-bm-{decision}" title="{tips[a]} vs {tips[b]}: '
-            f'{said}; P({tips[b]} better) {shown}" data-decision="{decision}"></td>'
+            DECISIONS[decision][1],
+            f"{a} vs {b}: {said}; P({b} better) {shown}",
+            f"decision-{decision}",
         )
     return cells
 
@@ -258,36 +261,24 @@ def probability_texts(values: np.ndarray) -> list[str]:
     return [escaped[i] for i in inverse.tolist()]
 
 
-def _heat_map(esc: list[str], cells: dict[tuple[int, int], str]) -> str:
-    """One small coloured square per pair, headers that stay in view."""
-    m = len(esc)
-    style = (
-        "<style>"
-        ".nbstats-bm{border-collapse:separate;border-spacing:1px;font-size:10px;"
-        "line-height:12px}"
-        ".nbstats-bm td{width:12px;min-width:12px;height:12px;padding:0;"
-        "background:#f4f4f4}"
-        ".nbstats-bm th{background:#fff;font-weight:normal;white-space:nowrap;"
-        "padding:0 2px;line-height:12px}"
-        ".nbstats-bm thead th{position:sticky;top:0;z-index:1;"
-        "writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;"
-        "vertical-align:bottom}"
-        ".nbstats-bm tbody th{position:sticky;left:0;text-align:right}"
-        + "".join(
-            f".nbstats-bm td.nbstats-bm-{key}{{background:{colour}}}"
-            for key, (_, colour) in DECISIONS.items()
+def _heat_map(shown: list[str], cells: dict[tuple[int, int], tuple]) -> str:
+    """One small coloured square per pair (row a, column b after it), the
+    names beside and above: an SVG drawn by
+    :func:`~nbstats.plots.picture_svg.picture_svg` from
+    :func:`~nbstats.plots.matrix_layout.matrix_picture`'s geometry."""
+    from nbstats.plots.matrix_layout import matrix_picture
+    from nbstats.plots.picture_svg import picture_svg
+    from nbstats.plots.style import paper_style
+
+    grid = {(i, j - 1): cell for (i, j), cell in cells.items()}  # no first column
+    with paper_style():
+        picture = matrix_picture(
+            shown[:-1],
+            shown[1:],
+            grid,
+            alt="Decision matrix: each row's algorithm against each later one",
         )
-        + "</style>"
-    )
-    header = "".join(f"<th>{name}</th>" for name in esc[1:])
-    body = []
-    for i in range(m - 1):
-        tds = "".join(cells.get((i, j), "<td></td>") for j in range(1, m))
-        body.append(f"<tr><th>{esc[i]}</th>{tds}</tr>")
-    return (
-        f'{style}<table class="nbstats-bm"><thead><tr><th></th>{header}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table>"
-    )
+    return picture_svg(picture)
 
 
 def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> str:

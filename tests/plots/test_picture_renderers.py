@@ -92,7 +92,8 @@ def test_matplotlib_draws_boxes_and_areas_where_the_model_puts_them():
 def test_matplotlib_tags_every_artist_and_keeps_dashes_in_points():
     ax = draw_picture(_picture())
     gids = [a.get_gid() for a in ax.get_children() if a.get_gid()]
-    assert gids == ["cell-0", "shade", "line", "dot", "label", "ylabel"]
+    # a text's lines are set one by one (LEADING apart, as in the SVG)
+    assert gids == ["cell-0", "shade", "line", "dot", "label", "label", "ylabel"]
     (line,) = [a for a in ax.get_lines() if a.get_gid() == "line"]
     _offset, pattern = line._dash_pattern  # the scaled pattern, in points
     assert list(pattern) == pytest.approx([4.0, 2.0])
@@ -112,4 +113,29 @@ def test_matplotlib_text_is_anchored_as_the_svg_text():
     assert box.x1 == pytest.approx(150, abs=0.5)  # 1 px per pt
     ylabel = texts["ylabel"].get_window_extent(renderer)
     assert ylabel.height > ylabel.width  # set upright
+    plt.close(fig)
+
+
+def test_svg_escapes_roles_and_data_from_user_names():
+    """A gid made of an algorithm's name cannot break out of its attribute."""
+    name = 'a" onload="x&y'
+    pic = Picture(20, 10, (Rect(0, 0, 5, 5, f"cell-{name}"),))
+    svg = picture_svg(pic, data=lambda gid: {"name": name})
+    rect = ET.fromstring(svg).find(f"{SVG}rect[@data-name]")
+    assert rect.get("data-role") == f"cell-{name}"
+    assert rect.get("data-name") == name
+    assert rect.get("onload") is None
+
+
+@pytest.mark.parametrize("size", [(200, 100), (100, 50)])
+def test_matplotlib_sets_a_texts_lines_leading_apart_in_points(size):
+    """On axes of any size (a caller's), lines are 1.2 font sizes apart."""
+    fig = plt.figure(figsize=(size[0] / 72, size[1] / 72), dpi=72)
+    ax = draw_picture(_picture(), ax=fig.add_axes((0, 0, 1, 1)))
+    first, second = (t for t in ax.texts if t.get_gid() == "label")
+    renderer = fig.canvas.get_renderer()
+    x0, y0 = first.get_transform().transform(first.get_position())
+    x1, y1 = second.get_transform().transform(second.get_position())
+    assert (x1 - x0, y0 - y1) == pytest.approx((0.0, 1.2 * 8.0))
+    assert first.get_window_extent(renderer).y0 > second.get_window_extent(renderer).y1
     plt.close(fig)

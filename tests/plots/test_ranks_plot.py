@@ -43,6 +43,42 @@ def _lines(ax, prefix):
     }
 
 
+def _texts(ax, gid):
+    return [t for t in ax.texts if (t.get_gid() or "").startswith(gid)]
+
+
+def _rank_of(ax):
+    """The rank at a drawn x: the affine map through the first and last
+    labelled ticks, read from the figure (not from the layout)."""
+    ticks = sorted(
+        (int(t.get_text()), t.get_position()[0]) for t in _texts(ax, "tick-label")
+    )
+    (r0, x0), (r1, x1) = ticks[0], ticks[-1]
+    return lambda x: r0 + (x - x0) * (r1 - r0) / (x1 - x0)
+
+
+def _ranks(ax, line):
+    rank_of = _rank_of(ax)
+    return [round(rank_of(x), 9) for x in line.get_xdata()]
+
+
+def _marker_x(ax, gid):
+    """The centre x of a marker: a Line2D (a circle) or a symmetric polygon."""
+    (artist,) = [a for a in ax.get_children() if a.get_gid() == gid]
+    if hasattr(artist, "get_xdata"):
+        return round(_rank_of(ax)(artist.get_xdata()[0]), 9)
+    xs = artist.get_xy()[:, 0]
+    return round(_rank_of(ax)((xs.min() + xs.max()) / 2), 9)
+
+
+def _row_names(ax):
+    """The names as drawn, top to bottom."""
+    return [
+        t.get_text()
+        for t in sorted(_texts(ax, "name-"), key=lambda t: t.get_position()[1])
+    ]
+
+
 def _random_scores(m, n=25, names=None, seed=3):
     rng = np.random.default_rng(seed)
     columns = names if names is not None else [f"algorithm {i:02d}" for i in range(m)]
@@ -56,14 +92,15 @@ def test_interval_endpoints_are_the_result(table6):
         lines = _lines(ax, "interval-")
         assert len(lines) == 4
         for name in table6.columns:
-            xs = list(lines[f"interval-{method}-{name}"].get_xdata())
+            xs = _ranks(ax, lines[f"interval-{method}-{name}"])
             assert xs == [result.lower[name], result.upper[name]]
             # the marker: the place in the mean-rank order (Demšar's Table 6
             # mean ranks 1.964, 2.000, 2.893, 3.143 -> places 1, 2, 3, 4)
             place = {"C4.5+m+cf": 1, "C4.5+m": 2, "C4.5+cf": 3, "C4.5": 4}[name]
-            marker = _lines(ax, "rank-")[f"rank-{method}-{name}"]
-            assert marker.get_xdata()[0] == place
-            assert xs[0] <= marker.get_xdata()[0] <= xs[1]
+            x = _marker_x(ax, f"rank-{method}-{name}")
+            assert x == place
+            assert xs[0] <= x <= xs[1]
+        plt.close(ax.figure)
 
 
 def test_markers_lie_inside_their_intervals_on_a_real_table():
@@ -74,18 +111,17 @@ def test_markers_lie_inside_their_intervals_on_a_real_table():
         result = nbstats.rank_ci(scores, method=method)
         ax = rank_intervals(result)
         intervals = _lines(ax, "interval-")
-        markers = _lines(ax, "rank-")
-        assert len(markers) == len(intervals) == scores.shape[1]
+        assert len(intervals) == scores.shape[1]
         for name in scores.columns:
-            lo, hi = intervals[f"interval-{method}-{name}"].get_xdata()
-            (x,) = markers[f"rank-{method}-{name}"].get_xdata()
+            lo, hi = _ranks(ax, intervals[f"interval-{method}-{name}"])
+            x = _marker_x(ax, f"rank-{method}-{name}")
             assert lo <= x <= hi, (method, name, lo, x, hi)
         plt.close(ax.figure)
 
 
 def test_rows_by_mean_rank_best_at_top(nemenyi):
     ax = rank_intervals(nemenyi)
-    labels = [t.get_text() for t in ax.get_yticklabels()]
+    labels = _row_names(ax)
     # Demšar's Table 6 average ranks: 1.964, 2.000, 2.893, 3.143
     assert labels == ["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]
     assert labels == list(nemenyi.mean_ranks.sort_values().index)
@@ -93,47 +129,60 @@ def test_rows_by_mean_rank_best_at_top(nemenyi):
         _lines(ax, "interval-")[f"interval-id-nemenyi-{name}"].get_ydata()[0]
         for name in labels
     ]
-    # drawn top to bottom: the y axis is inverted, so screen order = label order
+    # drawn top to bottom: the y axis runs down, so screen order = label order
     bottom, top = ax.get_ylim()
     assert bottom > top
     assert ys == sorted(ys)
-    assert list(ax.get_yticks()) == ys
+    # each name on its row
+    assert [t.get_position()[1] for t in _texts(ax, "name-")] == sorted(ys)
 
 
 def test_rank_axis_is_one_to_m_with_every_rank_ticked(nemenyi):
     ax = rank_intervals(nemenyi)
-    assert list(ax.get_xticks()) == [1, 2, 3, 4]
-    lo, hi = ax.get_xlim()
-    assert lo < 1 < 4 < hi
-    assert ax.get_xlabel() == "rank (1 = best)"
-    # wrapped to the axes' width
-    assert (
-        ax.get_title().replace("\n", " ")
-        == "95% confidence intervals for ranks: Iman–Davenport + Nemenyi"
+    assert [int(t.get_text()) for t in _texts(ax, "tick-label")] == [1, 2, 3, 4]
+    rank_of = _rank_of(ax)
+    marks = sorted(
+        round(rank_of(line.get_xdata()[0]), 9)
+        for line in ax.get_lines()
+        if line.get_gid() == "tick-mark"
     )
+    assert marks == [1, 2, 3, 4]
+    (axis,) = _lines(ax, "axis").values()
+    lo, hi = rank_of(min(axis.get_xdata())), rank_of(max(axis.get_xdata()))
+    assert lo < 1 < 4 < hi
+    assert [t.get_text() for t in _texts(ax, "xlabel")] == ["rank (1 = best)"]
+    # wrapped to the axes' width
+    title = " ".join(t.get_text() for t in _texts(ax, "title"))  # one per line
+    assert title == "95% confidence intervals for ranks: Iman–Davenport + Nemenyi"
 
 
 def test_two_methods_side_by_side(two_methods):
     ax = rank_intervals(two_methods)
     lines = _lines(ax, "interval-")
     assert len(lines) == 2 * 4
+    rows = dict(zip(ax.layout.panels[0].rows, ax.layout.panels[0].row_y, strict=True))
+    row = abs(ax.layout.panels[0].row_y[1] - ax.layout.panels[0].row_y[0])
     for name in two_methods[0].lower.index:
         a = lines[f"interval-id-wilcoxon-2s-{name}"]
         b = lines[f"interval-bootstrap-{name}"]
         assert a.get_ydata()[0] != b.get_ydata()[0]
-        assert abs(a.get_ydata()[0] - b.get_ydata()[0]) < 0.5  # same row
+        assert abs(a.get_ydata()[0] - rows[name]) < row / 2  # same row
+        assert abs(b.get_ydata()[0] - rows[name]) < row / 2
         assert a.get_color() != b.get_color()
         for result, line in zip(two_methods, (a, b), strict=True):
-            assert list(line.get_xdata()) == [result.lower[name], result.upper[name]]
-    legend = ax.get_legend()
-    assert [t.get_text() for t in legend.get_texts()] == ["id-wilcoxon-2s", "bootstrap"]
-    assert legend.get_title().get_text() == "95% confidence intervals for ranks"
-    # each method's offset is the same in every row
+            assert _ranks(ax, line) == [result.lower[name], result.upper[name]]
+    legend = sorted(_texts(ax, "legend-"), key=lambda t: t.get_gid())
+    assert [t.get_text() for t in legend if t.get_gid() != "legend-title"] == [
+        "id-wilcoxon-2s",
+        "bootstrap",
+    ]
+    (title,) = _texts(ax, "legend-title")
+    assert title.get_text() == "95% confidence intervals for ranks"
+    # each method's offset from its row is the same in every row
     offsets = {
         method: {
-            round(line.get_ydata()[0] - round(line.get_ydata()[0]), 6)
-            for gid, line in lines.items()
-            if gid.startswith(f"interval-{method}-")
+            round(lines[f"interval-{method}-{name}"].get_ydata()[0] - y, 6)
+            for name, y in rows.items()
         }
         for method in ("id-wilcoxon-2s", "bootstrap")
     }
@@ -145,15 +194,18 @@ def test_dict_labels_and_duplicate_methods(table6):
     b = nbstats.rank_ci(table6, method="id-nemenyi", alpha=0.10)
     ax = rank_intervals({"α = .05": a, "α = .10": b})
     assert "interval-α = .10-C4.5" in _lines(ax, "interval-")
-    assert list(_lines(ax, "interval-")["interval-α = .10-C4.5"].get_xdata()) == [
+    assert _ranks(ax, _lines(ax, "interval-")["interval-α = .10-C4.5"]) == [
         b.lower["C4.5"],
         b.upper["C4.5"],
     ]
     # a list with the same method twice: the confidence level tells them apart
     ax = rank_intervals([a, b])
-    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    texts = [
+        t.get_text() for t in _texts(ax, "legend-") if t.get_gid() != "legend-title"
+    ]
     assert texts == ["id-nemenyi, 95%", "id-nemenyi, 90%"]
-    assert ax.get_legend().get_title().get_text() == "Confidence intervals for ranks"
+    (title,) = _texts(ax, "legend-title")
+    assert title.get_text() == "Confidence intervals for ranks"
     with pytest.raises(ValueError, match="pass a dict"):
         rank_intervals([a, a])
 
@@ -161,7 +213,7 @@ def test_dict_labels_and_duplicate_methods(table6):
 def test_order_option(nemenyi):
     order = ["C4.5", "C4.5+cf", "C4.5+m", "C4.5+m+cf"]
     ax = rank_intervals(nemenyi, order=order)
-    assert [t.get_text() for t in ax.get_yticklabels()] == order
+    assert _row_names(ax) == order
     with pytest.raises(ValueError, match="permutation"):
         rank_intervals(nemenyi, order=["C4.5", "C4.5+cf"])
 
@@ -176,19 +228,25 @@ def test_thirty_algorithms_labels_do_not_overlap():
     fig = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    for labels in (ax.get_yticklabels(), ax.get_xticklabels()):
+    for labels in (_texts(ax, "name-"), _texts(ax, "tick-label")):
         boxes = [t.get_window_extent(renderer) for t in labels if t.get_text()]
         assert len(boxes) >= 7
         for a, b in itertools.combinations(boxes, 2):
             assert not a.overlaps(b)
-    assert len(ax.get_yticklabels()) == 30
-    # a tick at every rank (matplotlib hides minor ticks under major ones)
-    ticks = set(ax.xaxis.get_majorticklocs()) | set(ax.xaxis.get_minorticklocs())
+    assert len(_texts(ax, "name-")) == 30
+    # a tick at every rank
+    rank_of = _rank_of(ax)
+    ticks = {
+        round(rank_of(line.get_xdata()[0]), 9)
+        for line in ax.get_lines()
+        if line.get_gid() == "tick-mark"
+    }
     assert ticks == set(range(1, 31))
     # and no label leaves the figure
     figure_box = fig.bbox
-    for t in ax.get_yticklabels():
-        assert figure_box.contains(*t.get_window_extent(renderer).p0)
+    for t in _texts(ax, "name-"):
+        box = t.get_window_extent(renderer)
+        assert figure_box.contains(*box.p0) and figure_box.contains(*box.p1)
 
 
 def test_nasty_names_render_literally(tmp_path):
@@ -197,9 +255,7 @@ def test_nasty_names_render_literally(tmp_path):
         scores, method="bootstrap", random_state=0, n_resamples=200
     )
     ax = rank_intervals(result)
-    assert sorted(t.get_text() for t in ax.get_yticklabels()) == sorted(
-        literal(n) for n in NASTY
-    )
+    assert sorted(_row_names(ax)) == sorted(literal(n) for n in NASTY)
     assert "interval-bootstrap-$5" in _lines(ax, "interval-")
     save(ax.figure, tmp_path / "nasty.svg")
     svg = (tmp_path / "nasty.svg").read_text(encoding="utf-8")

@@ -244,25 +244,54 @@ def _all_named(labels: list[str], fitted_names: list[str]) -> None:
 
 
 @pytest.mark.parametrize("m", [50, 100])
-def test_heatmaps_name_every_row_and_column(report_typography, m):
+def test_comparison_matrix_names_every_row_and_column(report_typography, m):
     table = _table(m)
-    for draw in (
-        lambda: plots.pairwise_heatmap(nbstats.posthoc(table), width="double"),
-        lambda: plots.comparison_matrix_plot(nbstats.comparison_matrix(table)),
-    ):
-        ax = draw()
-        ax.figure.draw_without_rendering()  # the layout settles the ticks
-        texts = _tick_texts(ax)
-        rows = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
-        columns = [t for t in texts if t not in ax.get_yticklabels()]
-        assert len(rows) == m and len(columns) == m, (len(rows), len(columns))
-        # the columns are numbered by rank, each row's name ends in its number
-        numbers = sorted(int(t.get_text()) for t in columns)
-        assert numbers == list(range(1, m + 1))
-        assert [r.rsplit("(", 1)[1] for r in rows] == [f"{k})" for k in numbers]
-        assert not _overlaps(ax.figure, texts)
-        assert min(t.get_fontsize() for t in texts) >= 8
-        plt.close(ax.figure)
+    ax = plots.comparison_matrix_plot(nbstats.comparison_matrix(table))
+    ax.figure.draw_without_rendering()  # the layout settles the ticks
+    texts = _tick_texts(ax)
+    rows = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    columns = [t for t in texts if t not in ax.get_yticklabels()]
+    assert len(rows) == m and len(columns) == m, (len(rows), len(columns))
+    # the columns are numbered by rank, each row's name ends in its number
+    numbers = sorted(int(t.get_text()) for t in columns)
+    assert numbers == list(range(1, m + 1))
+    assert [r.rsplit("(", 1)[1] for r in rows] == [f"{k})" for k in numbers]
+    assert not _overlaps(ax.figure, texts)
+    assert min(t.get_fontsize() for t in texts) >= 8
+    plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("m", [50, 100])
+def test_heatmap_names_every_row_and_numbers_the_columns(report_typography, m):
+    # every row named, ending in its rank; the columns numbered by rank under
+    # the map, every k-th number (1, 2, 5, 10, ... apart) when two would touch,
+    # each number under its own column
+    result = nbstats.posthoc(_table(m))
+    ax = plots.pairwise_heatmap(result, width="double")
+    ax.figure.draw_without_rendering()
+    gid = lambda t: t.get_gid() or ""  # noqa: E731
+    rows = sorted((t for t in ax.texts if gid(t).startswith("row-")),
+                  key=lambda t: int(gid(t)[4:]))  # fmt: skip
+    assert len(rows) == m
+    assert [r.get_text().rsplit("(", 1)[1] for r in rows] == [
+        f"{k})" for k in range(1, m + 1)
+    ]
+    columns = [t for t in ax.texts if gid(t).startswith("column-")]
+    numbers = sorted(int(t.get_text()) for t in columns)
+    step = numbers[1] - numbers[0] if numbers[0] > 1 else numbers[2] - numbers[1]
+    assert step in (1, 2, 5, 10)
+    assert set(range(step, m + 1, step)) <= set(numbers)
+    fills = {gid(p): p for p in ax.patches if gid(p).startswith("fill-")}
+    names = list(result.mean_ranks.sort_values(kind="stable").index)
+    for text in columns:
+        k = int(text.get_text())
+        cell = fills[f"fill-{names[1 if k == 1 else 0]}-{names[k - 1]}"]
+        assert text.get_position()[0] == pytest.approx(
+            cell.get_x() + cell.get_width() / 2
+        )
+    assert not _overlaps(ax.figure, [*rows, *columns])
+    assert min(t.get_fontsize() for t in [*rows, *columns]) >= 8
+    plt.close(ax.figure)
 
 
 @pytest.mark.parametrize("m", [50, 100])
@@ -285,11 +314,15 @@ def test_cd_rank_interval_and_plackett_luce_name_every_algorithm(report_typograp
         ),
     ):
         ax.figure.draw_without_rendering()
-        panels = getattr(ax, "panels", [ax])
-        rows = [t for each in panels for t in each.get_yticklabels() if t.get_text()]
+        rows = _row_texts(ax)
         assert len(rows) == m
         assert not _overlaps(ax.figure, rows)
         plt.close(ax.figure)
+
+
+def _row_texts(ax):
+    """The names of a rank figure's rows: its texts with gid ``name-…``."""
+    return [t for t in ax.texts if (t.get_gid() or "").startswith("name-")]
 
 
 def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
@@ -298,20 +331,20 @@ def test_rank_figures_taller_than_the_page_go_side_by_side(report_typography):
     pl = nbstats.bayes_plackett_luce(table, n_samples=400, random_state=0)
     for ax in (plots.plackett_luce(pl, width="double"),):
         fig = ax.figure
-        assert len(ax.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
+        assert len(ax.layout.panels) >= 2 and fig.get_figheight() <= FIGURE_HEIGHT
         fig.draw_without_rendering()
-        rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+        rows = _row_texts(ax)
         assert len(rows) == 100 and not _overlaps(fig, rows)
         plt.close(fig)
     result = nbstats.rank_ci(table, method="id-nemenyi")
     ax = plots.rank_intervals(result, width="double")
     fig = ax.figure
-    assert len(ax.panels) == 2 and fig.get_figheight() <= FIGURE_HEIGHT
+    assert len(ax.layout.panels) == 2 and fig.get_figheight() <= FIGURE_HEIGHT
     fig.draw_without_rendering()
-    rows = [t for each in ax.panels for t in each.get_yticklabels() if t.get_text()]
+    rows = _row_texts(ax)
     assert len(rows) == 100 and not _overlaps(fig, rows)
     assert min(t.get_fontsize() for t in rows) >= 8
-    lines = {line.get_gid(): line for each in ax.panels for line in each.get_lines()}
+    lines = {line.get_gid(): line for line in ax.get_lines()}
     for name in result.lower.index:  # every interval drawn once, marker inside
         low, high = lines[f"interval-id-nemenyi-{name}"].get_xdata()
         (x,) = lines[f"rank-id-nemenyi-{name}"].get_xdata()
@@ -339,7 +372,7 @@ def test_rank_interval_markers_lie_inside_their_intervals(report_typography):
     # the report's method on the real 50-algorithm table
     result = nbstats.rank_ci(_table(50), method=RANK_CI_METHOD)
     ax = plots.rank_intervals(result, width="double")
-    lines = {line.get_gid(): line for each in ax.panels for line in each.get_lines()}
+    lines = {line.get_gid(): line for line in ax.get_lines()}  # x in points
     inside = 0
     for name in result.lower.index:
         low, high = lines[f"interval-{RANK_CI_METHOD}-{name}"].get_xdata()

@@ -67,7 +67,10 @@ def test_pair_table_numbers_equal_the_pair_alone():
             alone = nbstats.bayes_signrank(
                 both[row.a], both[row.b], n_samples=5000, random_state=0
             )
-        assert row.prob_lower == pytest.approx(alone.prob_lower, abs=1e-12)
+        # the pairs share one stream of weights by case (shared_draws.py):
+        # the pair alone's posterior in law, within Monte Carlo error
+        p = max(alone.prob_lower * (1 - alone.prob_lower), 1e-4)
+        assert abs(row.prob_lower - alone.prob_lower) <= 5 * (2 * p / 5000) ** 0.5
 
 
 def test_cli_takes_pairwise(tmp_path):

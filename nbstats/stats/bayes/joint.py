@@ -42,6 +42,7 @@ __all__ = [
     "keeps_codes",
     "region_shares",
     "statement_table",
+    "with_frechet",
 ]
 
 #: Region codes of a pair (i, j) in a posterior draw: i better (θ < ½ or the
@@ -173,7 +174,7 @@ def _pieces(draws: DirichletWeights, evaluate: object) -> Iterator[WeightChunk]:
     return iter(draws) if rows is None else draws.batches(rows)
 
 
-def _with_frechet(
+def with_frechet(
     joint_of: Callable[[np.ndarray, np.ndarray], np.ndarray], shares: np.ndarray
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``joint_of`` under the near-ignorance prior with a rope, raised to the
@@ -367,7 +368,7 @@ class JointDraws:
 
         if not exact:
             return shares, joint_of
-        return shares, _with_frechet(joint_of, shares)
+        return shares, with_frechet(joint_of, shares)
 
     def _placement_shares(self, g0: np.ndarray) -> np.ndarray:
         """Each pair's exact lower (LEFT, ROPE, RIGHT) over every placement of

@@ -34,6 +34,7 @@ from nbstats.stats.bayes.decision import decide_many
 from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.placements import placement_bounds
+from nbstats.stats.bayes.shared_draws import CaseWeights
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank_posterior import canonical_posterior
 from nbstats.stats.bayes.signrank_summary import credible_interval, mirror_draws
@@ -109,6 +110,13 @@ class PairBlocks:
         self, total: np.ndarray, uniforms: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(g0, scale, inverse, extra)`` of the draws for s (computed once)."""
+        if isinstance(self.draws, CaseWeights):
+            # a subset of a shared stream's cases: the stream's Gamma(s)
+            # quantiles (once for every subset), this subset's own total
+            from nbstats.stats.bayes.summary_kernel import prior_terms
+
+            g0 = np.asarray(self.draws.prior_gamma(self.s, uniforms), dtype=float)
+            return (g0, *prior_terms(g0, total))
         if self.gammas.uniforms is None:
             self.gammas.uniforms, self.gammas.total = uniforms, total
         uniforms, total = self.gammas.uniforms, self.gammas.total
@@ -192,7 +200,7 @@ class PairBlocks:
             if idp:  # every placement of the pseudo-observation, exactly
                 found = self.placement_counts(
                     parts["pair_sums"].sorted, right, left, g0, inverse, extra,
-                    raw=True,
+                    raw=True, orders=self._orders(parts["pair_sums"]),
                 )  # fmt: skip
                 out[:, 3:9] = placement_bounds(*found)
                 if placements is not None:
@@ -213,6 +221,7 @@ class PairBlocks:
         states: np.ndarray | None = None,
         *,
         raw: bool = False,
+        orders: np.ndarray | None = None,
     ) -> Any:
         """The rope's six counts of K pairs under IDP (K × 6): each region's
         fewest and most draws won over every placement of the prior's
@@ -226,9 +235,15 @@ class PairBlocks:
         if states is None:
             states = placement_states(sorted_z, self.rope)
         base, placed = placement_counts(
-            self.draws, states, right, left, g0, inverse, extra
+            self.draws, states, right, left, g0, inverse, extra, orders=orders
         )
         return (base, placed) if raw else placement_bounds(base, placed)
+
+    def _orders(self, pair_sums: PairSums) -> np.ndarray | None:
+        """Each pair's sort order when the draws' weights are by case
+        (:mod:`~nbstats.stats.bayes.shared_draws`), else None (the weights
+        are taken in each pair's sorted order)."""
+        return pair_sums.orders if getattr(self.draws, "by_case", False) else None
 
     # -- the views: one pair in full, many pairs in blocks --------------------------
 
@@ -262,6 +277,7 @@ class PairBlocks:
         out: dict[str, np.ndarray] | None = None,
         bar: Any = None,
         sink: Callable[[slice, np.ndarray, Any], None] | None = None,
+        codes: Callable[[slice, np.ndarray], None] | None = None,
     ) -> dict[str, np.ndarray]:
         """:meth:`summaries` of any number of pairs, in blocks whose sums fit
         :data:`GROUP_SHARE` of the memory ceiling: memory does not grow with
@@ -273,6 +289,8 @@ class PairBlocks:
         ``bar``: a progress bar told of each block's pairs. ``sink``: told
         ``(block, counts, placements)`` of each block of pairs, as
         :meth:`summaries` tells its own ``sink`` (to pool batches of draws).
+        ``codes``: told ``(block, codes)`` of each block of pairs, as
+        :meth:`summaries` tells its own ``codes``.
         """
         k = len(names)
         columns: dict[str, np.ndarray] = {} if out is None else out
@@ -281,9 +299,10 @@ class PairBlocks:
         ):
             part = diffs(block) if callable(diffs) else diffs[:, block]
             told = None if sink is None else partial(sink, block)
+            coded = None if codes is None else partial(codes, block)
             found = self.summaries(
                 part, names[block], threshold=threshold, interval=interval,
-                sink=told,
+                sink=told, codes=coded,
             )  # fmt: skip
             for key, value in found.items():
                 if key not in columns:
@@ -303,6 +322,7 @@ class PairBlocks:
         threshold: float,
         interval: bool = True,
         sink: Callable[[np.ndarray, Any], None] | None = None,
+        codes: Callable[[np.ndarray], None] | None = None,
     ) -> dict[str, np.ndarray]:
         """The columns of :func:`nbstats.bayes_signrank_pairs` for a block of
         pairs with differences ``diffs`` (n × K, b − a in the caller's
@@ -313,7 +333,15 @@ class PairBlocks:
         the caller's orientation) and, under the near-ignorance prior with a
         rope, the ``(base, placed)`` counts at every placement state behind
         the rope's bounds (caller's orientation; else None) -- for
-        :class:`~nbstats.stats.bayes.pooled.PooledCounts`."""
+        :class:`~nbstats.stats.bayes.pooled.PooledCounts`.
+
+        ``codes``: told each draw's region code of every pair (draws × K,
+        int8, the caller's orientation: :data:`~.joint_events.LEFT`,
+        ``ROPE``, ``RIGHT`` or, under the near-ignorance prior, ``UNSETTLED``
+        when the region depends on the prior), as the joint statements of
+        :mod:`~nbstats.stats.bayes.joint_events` code them: only with weights
+        by case (:mod:`~nbstats.stats.bayes.shared_draws`), where every pair
+        puts the same weight on the same case."""
         diffs = np.asarray(diffs, dtype=float)
         flip = flipped_many(diffs, names)
         canonical = np.where(flip, -diffs, diffs)
@@ -324,6 +352,13 @@ class PairBlocks:
         # a point prior off zero sits at -z0 for the flipped pairs
         kept: list[tuple[np.ndarray, np.ndarray]] = []
         base = placed = None
+        if codes is not None:
+            if not getattr(self.draws, "by_case", False) or self.z0 != 0.0:
+                raise ValueError(
+                    "region codes for joint statements need weights by case "
+                    "(a shared stream, shared_draws.py) and z0 = 0."
+                )
+            found_codes = np.empty((n_draws, k), dtype=np.int8)
         groups = [np.arange(k)]
         if self.prior == "point" and self.z0 != 0.0:
             groups = [np.flatnonzero(~flip), np.flatnonzero(flip)]
@@ -333,6 +368,8 @@ class PairBlocks:
             x0 = -self.z0 + 0.0 if flip[members[0]] and len(groups) > 1 else self.z0
             parts = self.sums(canonical[:, members], x0)
             counts[members] = self.counts(parts, placements=kept)[0]
+            if codes is not None:
+                found_codes[:, members] = self.codes(parts, flip[members])
             if kept:  # under IDP with a rope: one group, every pair
                 base, placed = kept.pop()
             walsh[members] = _walsh_sums(parts["pair_sums"], self.regions)
@@ -341,6 +378,8 @@ class PairBlocks:
                 low[members], high[members] = found
             del parts
         counts = mirror_rows(counts, flip)
+        if codes is not None:
+            codes(found_codes)
         if sink is not None:
             if placed is not None:  # left and right swap in a mirrored pair
                 base = np.where(flip[:, None], base[:, ::-1], base)
@@ -350,6 +389,46 @@ class PairBlocks:
         n = diffs.shape[0]
         walsh = np.where(flip, n * (n + 1) - walsh, walsh)
         return self._columns(counts, walsh, diffs, low, high, threshold)
+
+    def codes(self, parts: dict[str, np.ndarray], flip: np.ndarray) -> np.ndarray:
+        """Each draw's region code of the pairs of ``parts`` (draws × K,
+        int8), mirrored where ``flip`` (the caller's orientation): the rule of
+        :meth:`~.joint_events.SignedRankEvents.codes` on these sums."""
+        from nbstats.stats.bayes.joint_kernel import idp_codes, signed_rank_codes
+
+        quad = parts["quad"]
+        with_rope = self.rope > 0
+        # the joint's regions: θ without a rope, else right and left
+        quad = np.ascontiguousarray(quad[:, 1:3]) if with_rope else quad
+        cross = parts["cross"]
+        if cross is None:  # no pseudo-observation's cross terms (g0 = 0 or IDP)
+            cross = quad
+        elif with_rope:
+            cross = np.ascontiguousarray(cross[:, 1:3])
+        g0 = self.terms(parts["total"], parts["uniforms"])[0]
+        total = np.ascontiguousarray(parts["total"], dtype=float)
+        g0 = np.ascontiguousarray(g0, dtype=float)
+        k, n_draws = quad.shape[0], quad.shape[2]
+        out = np.empty((n_draws, k), dtype=np.int8)
+        counts = np.zeros((k, 3), dtype=np.int64)
+
+        def run(first: int, last: int) -> None:
+            if self.prior == "idp":
+                idp_codes(
+                    quad, total, g0, with_rope, HALF_TOLERANCE, out, counts,
+                    first, last,
+                )  # fmt: skip
+            else:
+                signed_rank_codes(
+                    quad, cross, total, g0, with_rope, HALF_TOLERANCE, out,
+                    counts, first, last,
+                )  # fmt: skip
+
+        in_halves(run, k, k * n_draws)
+        if flip.any():  # LEFT (0) and RIGHT (2) swap; ROPE and UNSETTLED stay
+            mirrored = np.where(out == 0, 2, np.where(out == 2, 0, out))
+            out[:, flip] = mirrored[:, flip].astype(np.int8)
+        return out
 
     def _intervals(
         self, parts: dict[str, np.ndarray], flip: np.ndarray, threshold: float

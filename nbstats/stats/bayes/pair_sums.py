@@ -189,12 +189,23 @@ class PairSums:
         """Fill ``out[k, q, r]`` (K × R × draws) with the Walsh sums of region q
         of pair k; return the draws' ``(total, uniforms)``."""
         n_draws = self.draws.n_samples
+        # weights by case (a shared stream's subset, shared_draws.py): each
+        # pair takes them in its own order, the same weight on the same case
+        permute = getattr(self.draws, "by_case", False)
         total, uniforms = np.empty(n_draws), np.empty(n_draws)
         for chunk in self.draws.blocks():
+            # a subset of a shared stream's cases: read in place, no gather
+            columns = getattr(chunk, "columns", None)
             self.evaluate(
-                chunk.exponentials, regions, (total, out, None), chunk.rows.start
-            )
-            uniforms[chunk.rows] = chunk.uniforms
+                chunk.exponentials if columns is None else chunk.full,
+                regions, (total, out, None), chunk.rows.start,
+                permute=permute, columns=columns,
+                blocked=None if columns is None else chunk.blocked,
+            )  # fmt: skip
+            if chunk.rows == slice(0, n_draws):
+                uniforms = chunk.uniforms  # the draws' own: memos know it
+            else:
+                uniforms[chunk.rows] = chunk.uniforms
         return total, uniforms
 
     def evaluate(
@@ -205,6 +216,8 @@ class PairSums:
         offset: int = 0,
         *,
         permute: bool = False,
+        columns: np.ndarray | None = None,
+        blocked: np.ndarray | None = None,
     ) -> None:
         """:meth:`WalshBatch.evaluate <nbstats.stats.bayes.walsh.WalshBatch.evaluate>`
         of every pair on one chunk of draws, written from column ``offset`` of
@@ -214,7 +227,10 @@ class PairSums:
         ``permute=True`` puts the same weight on the same case in every pair
         (what joint statements need); ``False`` hands each pair the weights
         in its own sorted order, a relabelling that is exact for one pair's
-        posterior and saves the permutation.
+        posterior and saves the permutation. ``columns``: the pairs' cases
+        are these columns of ``exponentials`` (default: all, in order);
+        ``blocked``: the same draws block by block
+        (:meth:`~nbstats.stats.bayes.shared_draws.SharedDraws.blocked`).
         """
         from nbstats.stats.bayes.walsh_kernel import walsh_sums
 
@@ -224,7 +240,12 @@ class PairSums:
         halves = self._halves(exponentials.shape[0])
         # one total is enough: every pair's draws have the same weights
         totals = [total] + [np.empty(total.shape) for _ in halves[1:]]
-        no_cross = np.empty((0, 0, 0))
+        no_cross = no_blocks = np.empty((0, 0, 0))
+        columns = (
+            np.empty(0, dtype=np.int64)
+            if columns is None
+            else np.ascontiguousarray(columns, dtype=np.int64)
+        )
 
         def run(half: int) -> None:
             a, b = halves[half]
@@ -248,6 +269,8 @@ class PairSums:
                 quad[a:b],
                 cross[a:b] if cross is not None else no_cross,
                 offset,
+                columns,
+                no_blocks if blocked is None else blocked,
             )
 
         self._parallel(run, len(halves))
@@ -301,7 +324,16 @@ class PairSums:
                 chunk.rows.start,
             )  # fmt: skip
 
+        by_case = getattr(self.draws, "by_case", False)
         for chunk in self.draws.blocks():
+            if by_case:  # each pair's weights in its sorted order, one by one
+                for k in range(self.n_pairs):
+                    cross_sums(
+                        np.ascontiguousarray(chunk.exponentials[:, self.orders[k]]),
+                        main[k : k + 1], other[k : k + 1], signs, out[k : k + 1],
+                        chunk.rows.start,
+                    )  # fmt: skip
+                continue
             self._parallel(partial(run, chunk=chunk), len(halves))
 
     def _halves(self, n_draws: int) -> list[tuple[int, int]]:

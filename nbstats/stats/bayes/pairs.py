@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -13,9 +15,25 @@ from nbstats.missing import observed_mean_ranks, pairwise_table
 from nbstats.names import name_array, name_index
 from nbstats.results.bayes import BayesSignedRankPairsResult
 from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.stats.bayes.canonical import layout
+from nbstats.stats.bayes.decision import check_gamma
 from nbstats.stats.bayes.memory import budget, check_fits
 from nbstats.stats.bayes.pair_blocks import PairBlocks
-from nbstats.stats.bayes.precision import check_target, precise_table
+from nbstats.stats.bayes.pairs_joint import (
+    CodeStore,
+    joint_statements,
+    more_codes,
+    posthoc_result,
+    resolve_joint,
+)
+from nbstats.stats.bayes.precision import (
+    batch_seed,
+    check_target,
+    draws_for,
+    precise_table,
+    schedule,
+)
+from nbstats.stats.bayes.shared_draws import BatchStream
 from nbstats.stats.bayes.signrank import (
     NORMAL_CASES,
     Method,
@@ -47,13 +65,16 @@ def bayes_signrank_pairs(
     method: Method = "auto",
     progress: bool | None = None,
     mc_error: float | None = None,
+    joint: bool | Literal["auto"] = False,
+    gamma: float = 0.05,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
     Each pair (a, b), a before b in column order, gets exactly the posterior
     that ``bayes_signrank(scores[a], scores[b], ..., random_state=...)``
     would give with the same arguments — the same draws, the same
-    probabilities — but the draws are generated once and every pair's sums
+    probabilities (with ``nan_policy="pairwise"``: the same law, see
+    there) — but the draws are generated once and every pair's sums
     are evaluated in one pass over them, so the whole matrix costs little
     more than one pair. This is the all-pairs table that autorank's Bayesian
     mode builds with one baycomp call per pair.
@@ -69,12 +90,25 @@ def bayes_signrank_pairs(
     nan_policy : {"raise", "omit", "pairwise"}
         ``"raise"`` and ``"omit"`` as for :func:`nbstats.score_table`.
         ``"pairwise"``: each pair on the cases where both algorithms have a
-        score — exactly ``bayes_signrank`` on that pair with
-        ``nan_policy="omit"`` — and ``pairs`` gains a column ``n`` with their
-        number; ``mean_ranks`` rank each case among the algorithms it has
-        (:func:`nbstats.missing.observed_mean_ranks`). Pairs with the same
-        cases share draws; many different patterns of missing cells make it
-        slower.
+        score, and ``pairs`` gains a column ``n`` with their number;
+        ``mean_ranks`` rank each case among the algorithms it has
+        (:func:`nbstats.missing.observed_mean_ranks`). One stream of
+        Dirichlet weights is drawn over every case (and the prior's
+        pseudo-observation); each pair takes the weights of its own cases
+        and renormalises them (:mod:`~nbstats.stats.bayes.shared_draws`).
+        By the Dirichlet restriction property that sub-vector is
+        ``Dir(s, 1, …, 1)`` on the pair's cases, so each pair's posterior is
+        that of ``bayes_signrank`` on the pair with ``nan_policy="omit"`` --
+        in law, not draw for draw: the numbers differ within Monte Carlo
+        error from a standalone call (and, on a complete table, from
+        ``nan_policy="raise"``, where each pair takes the weights in its
+        own sorted order). The same seed gives the same table, whatever the
+        order of the rows and columns (the stream's cases are in the
+        canonical layout of :mod:`~nbstats.stats.bayes.canonical`), and the
+        weights are drawn once per batch for every pattern of missing cells.
+        Each pair takes its cases' weights in its own sorted order (a
+        relabelling of exchangeable weights: the same law); with ``joint``,
+        weight i stays with case i in every pair.
     interval : bool
         ``False`` skips each pair's credible interval (``ci_low``/``ci_high``
         NaN, ``differs`` False): with many pairs its quantiles are a large
@@ -100,6 +134,28 @@ def bayes_signrank_pairs(
         None: exactly ``n_samples`` draws for every pair. Applies to the
         Monte Carlo method (not to ``method="normal"``). See
         :mod:`nbstats.stats.bayes.precision`.
+    joint : bool or "auto"
+        Also make the joint statements of :func:`nbstats.bayes_posthoc`
+        (``test="signrank"``, this prior -- ``"bb"`` as ``"point"`` with
+        s = 0 -- rope and s) on *this table's draws*, as ``result.joint``:
+        the pairs are then drawn from one stream of weights by case, as with
+        ``nan_policy="pairwise"`` (each pair on its own cases with missing
+        cells), each pair's code in each draw is kept, and the statements
+        are read from them (:mod:`~nbstats.stats.bayes.pairs_joint`). A
+        statement's probability is its pair's lower probability in
+        ``pairs``, the same number; the joint probabilities are shares of
+        the stream's first draws, as many as the precision target needs
+        (with ``mc_error``; else ``n_samples``). Needs the Monte Carlo method,
+        ``z0 = 0`` and the codes' memory: one byte per pair and draw (at
+        most :func:`~nbstats.stats.bayes.precision.draws_for` ``(mc_error)``
+        draws) within :func:`~nbstats.stats.bayes.memory.budget`; otherwise
+        a ValueError says so. ``"auto"``: only when all that holds and every
+        pair has the same cases (no missing cells under ``"pairwise"``),
+        else ``result.joint`` is None (the report then calls
+        :func:`nbstats.bayes_posthoc` on the complete cases).
+    gamma : float
+        With ``joint``: statements are accepted while they hold jointly with
+        posterior probability above 1 − γ.
     progress : bool, optional
         A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
         a terminal or a notebook when the call lasts more than a second, not
@@ -135,11 +191,24 @@ def bayes_signrank_pairs(
     >>> row = res.pairs.set_index(["a", "b"]).loc[("nbc", "aode")]
     >>> [round(float(row[k]), 2) for k in ("prob_left", "prob_rope", "prob_right")]
     [0.0, 0.12, 0.88]
+
+    The joint statements on the same draws: a statement's probability is its
+    pair's in the table.
+
+    >>> both = nbstats.bayes_signrank_pairs(uci, random_state=0, joint=True)
+    >>> first = both.joint.statements.iloc[0]
+    >>> first[["better", "worse"]].tolist()
+    ['aode', 'nbc']
+    >>> bool(first["prob"] == both.probabilities.loc[first["worse"], first["better"]])
+    True
     """
     s, z0, rope, threshold, n_samples = check_options(
         prior, s, z0, rope, threshold, loss, n_samples
     )
     pairwise = nan_policy == "pairwise"
+    check_choice("joint", joint, (False, True, "auto"))
+    if joint:
+        gamma = check_gamma(gamma)
     table = (
         pairwise_table(scores)
         if pairwise
@@ -149,6 +218,13 @@ def bayes_signrank_pairs(
     values = oriented(table.to_numpy(), higher_is_better)
     n, m = values.shape
     check_choice("method", method, ("auto", "montecarlo", "normal"))
+    target = check_target(mc_error)
+    joint = resolve_joint(
+        joint, method=method, montecarlo=rows_method(method, n) == "montecarlo",
+        z0=z0, n_pairs=m * (m - 1) // 2,
+        max_draws=n_samples if target is None else max(n_samples, draws_for(target)),
+        holes=pairwise and bool(np.isnan(values).any()),
+    )  # fmt: skip
     # the table of every pair beside the draws' blocks (a share of the ceiling)
     check_pairs_fit(
         "bayes_signrank_pairs",
@@ -159,13 +235,15 @@ def bayes_signrank_pairs(
         # the draws' blocks: about a quarter of the ceiling, in 8-byte cells
         block_cells=budget(0.25) // 8,
     )
-    # one seed for every pair: each pair sees exactly the draws it would see
-    # alone (with "pairwise", the draws of its own number of cases)
+    # one seed for every pair: on a complete table each pair sees exactly the
+    # draws it would see alone; with "pairwise" (or joint) every pair takes
+    # its cases' weights from one stream over all the cases (shared_draws.py)
     seed = seed_sequence(random_state)
     options = {
         "prior": prior, "s": s, "z0": z0, "rope": rope, "threshold": threshold,
         "n_samples": n_samples, "seed": seed, "interval": interval, "method": method,
-        "mc_error": check_target(mc_error),
+        "mc_error": target,
+        "codes": CodeStore() if joint else None,
     }  # fmt: skip
     rows: list[dict[str, np.ndarray]] = []
     errors: list[float] = []
@@ -176,7 +254,9 @@ def bayes_signrank_pairs(
     )  # fmt: skip
     options["bar"] = bar
     try:
-        _all_pairs(values, names, pairwise, options, rows, errors, matrix)
+        stream = _all_pairs(
+            values, names, pairwise or joint, options, rows, errors, matrix
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -191,22 +271,37 @@ def bayes_signrank_pairs(
     columns = rows[0]
     if len(rows) > 1:
         columns = {key: np.concatenate([c[key] for c in rows]) for key in rows[0]}
-    order = columns.pop("_order")
+    pair_ids = columns.pop("_order")
     rows.clear()
-    if np.any(order[1:] < order[:-1]):
-        order = np.argsort(order, kind="stable")
+    if np.any(pair_ids[1:] < pair_ids[:-1]):
+        order = np.argsort(pair_ids, kind="stable")
+        pair_ids = pair_ids[order]
         for key in list(columns):
             columns[key] = columns[key][order]
     pairs_frame = pd.DataFrame(columns, copy=False)
     del columns
     if not pairwise:
         pairs_frame = pairs_frame.drop(columns="n")
+    mean_ranks = pd.Series(
+        mean_ranks.to_numpy(dtype=float), index=index.copy(), name="mean rank"
+    )
+    cases = table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy()
+    joint_result = None
+    if joint:
+        target = options["mc_error"]
+        sizes = [n_samples] if target is None else schedule(n_samples, target)
+        joint_of = joint_statements(
+            options["codes"], pair_ids, sizes, target,
+            partial(more_codes, values, names, options, stream, sizes),
+        )  # fmt: skip
+        joint_result = posthoc_result(
+            pairs_frame, names, mean_ranks, joint_of, gamma=gamma, s=s,
+            rope=rope, prior=prior, cases=cases,
+        )  # fmt: skip
     return BayesSignedRankPairsResult(
         pairs=pairs_frame,
         probabilities=pd.DataFrame(matrix, index=index, columns=index.copy()),
-        mean_ranks=pd.Series(
-            mean_ranks.to_numpy(dtype=float), index=index.copy(), name="mean rank"
-        ),
+        mean_ranks=mean_ranks,
         prior=prior,
         s=s,
         z0=z0,
@@ -222,8 +317,9 @@ def bayes_signrank_pairs(
         mc_error=float(max(errors)),
         method=rows_method(method, n),
         # with missing cells: the cases at least one pair shares
-        cases=table.index[table.notna().sum(axis=1).to_numpy() >= 2].copy(),
+        cases=cases,
         mc_target=options["mc_error"],
+        joint=joint_result,
     )
 
 
@@ -235,26 +331,56 @@ def _all_pairs(
     rows: list[dict[str, np.ndarray]],
     errors: list[float],
     matrix: np.ndarray,
-) -> None:
+) -> BatchStream | None:
     """:func:`_evaluate` on every pair: all at once, or with ``pairwise``
-    each group of pairs that share their complete cases."""
+    (weights by case from one stream, also for ``joint``) each group of
+    pairs that share their complete cases; returns the stream, if any."""
     m = values.shape[1]
     if pairwise:
-        # pairs sharing the same complete cases share one set of draws
+        # one stream of weights over every case; each pair takes its own
+        # cases' weights, renormalised (shared_draws.py). Pairs with the same
+        # cases are evaluated together; the sets of cases take their batches
+        # of draws in step, so each batch is drawn once.
         present = ~np.isnan(values)
         by_cases: dict[bytes, list[tuple[int, int]]] = {}
         for i, j in combinations(range(m), 2):
             key = np.packbits(present[:, i] & present[:, j]).tobytes()
             by_cases.setdefault(key, []).append((i, j))
+        # the stream's case k is the k-th case of the canonical layout: the
+        # same numbers whatever the order of the rows and columns
+        canonical_rows = layout(values, names)[0]
+        # weight i stays with case i in every pair only for joint statements
+        # (each pair alone takes them in its sorted order: the same law)
+        stream = BatchStream(
+            values.shape[0], partial(batch_seed, options["seed"]),
+            np.argsort(canonical_rows), by_case=options["codes"] is not None,
+        )  # fmt: skip
+        runs = []
         for group in by_cases.values():
             i, j = group[0]
             cases = present[:, i] & present[:, j]
             found = np.array(group, dtype=np.int64).reshape(-1, 2).T
-            _evaluate(values[cases], found, names, options, rows, errors, matrix)
+            at_cases = partial(stream.restrict, cases=cases)
+            run = _evaluate(
+                values[cases], found, names, options, rows, errors, matrix,
+                weights_for=at_cases,
+            )  # fmt: skip
+            runs.append(run)
+        while runs:  # every set of cases one batch further, in step
+            runs = [run for run in runs if next(run, _DONE) is not _DONE]
+        return stream
     else:
         # every pair (i < j) in column order, as two index arrays: a list of
         # 1,999,000 tuples for 2000 algorithms would take 150 MB
-        _evaluate(values, np.triu_indices(m, 1), names, options, rows, errors, matrix)
+        for _ in _evaluate(
+            values, np.triu_indices(m, 1), names, options, rows, errors, matrix
+        ):
+            pass
+    return None
+
+
+#: The end of a run of :func:`_evaluate`.
+_DONE = object()
 
 
 def _evaluate(
@@ -265,12 +391,20 @@ def _evaluate(
     rows: list[dict[str, np.ndarray]],
     errors: list[float],
     matrix: np.ndarray,
-) -> None:
+    weights_for: Callable[..., Any] | None = None,
+) -> Iterator[None]:
     """Every pair (``pairs``: arrays of the first and the second columns) on
     the rows of ``values`` (all complete), on one
     set of draws; appends a dict of columns (one entry per pair, with the
     pairs' ``_order``) to ``rows`` and the largest Monte Carlo error to
     ``errors``, and fills ``matrix``.
+
+    A generator, paused between batches of draws under a precision target
+    (:func:`~nbstats.stats.bayes.precision.precise_table`).
+    ``weights_for(batch, size)``: the draws of each batch (the fixed draws
+    are batch 0), e.g. a shared stream's restricted to these rows' cases;
+    default the rows' own
+    :class:`~nbstats.stats.bayes.weights.DirichletWeights`.
 
     Each pair is drawn in its canonical orientation
     (:func:`~nbstats.stats.bayes.canonical.flipped`) and mirrored back when
@@ -336,23 +470,41 @@ def _evaluate(
             return PairBlocks(draws, prior, options["z0"], rope, options["s"])
 
         names_ab = list(zip(cols["a"], cols["b"], strict=True))
+        store = options.get("codes")
+        record = None
+        if store is not None:  # each batch's codes, by the pairs' numbers
+
+            def record(batch: int, at: np.ndarray, codes: np.ndarray) -> None:
+                store.add(batch, cols["_order"][at], codes)
+
         if options["mc_error"] is None:
-            engine_for(DirichletWeights(n, options["n_samples"], seed)).table(
+            draws = (
+                DirichletWeights(n, options["n_samples"], seed)
+                if weights_for is None
+                else weights_for(0, options["n_samples"])
+            )
+            engine_for(draws).table(
                 lambda block: values[:, second[block]] - values[:, first[block]],
                 names_ab,
                 threshold=options["threshold"],
                 interval=options["interval"],
                 out=cols,
                 bar=options["bar"],
+                codes=(
+                    None
+                    if record is None
+                    else lambda block, codes: record(0, np.arange(k)[block], codes)
+                ),
             )
         else:  # draws in batches until every probability is precise enough
-            precise_table(
+            yield from precise_table(
                 engine_for,
                 lambda at: values[:, second[at]] - values[:, first[at]],
                 names_ab,
                 n_cases=n, first=options["n_samples"], target=options["mc_error"],
                 seed=seed, threshold=options["threshold"],
                 interval=options["interval"], out=cols, bar=options["bar"],
+                weights_for=weights_for, codes=record,
             )  # fmt: skip
     # the effects, in blocks within the budget: ranking n × block differences
     # takes about eight times their size (measured: 52 MB for 200 × 4096)

@@ -30,7 +30,7 @@ after each batch.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -202,20 +202,35 @@ def precise_table(
     interval: bool,
     out: dict[str, np.ndarray],
     bar: Any = None,
-) -> None:
+    weights_for: Callable[[int, int], Any] | None = None,
+    codes: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
+) -> Iterator[None]:
     """The pairs' table (``PairBlocks.table``'s columns, into ``out``) with
     draws in batches until every probability's error is below ``target``.
+
+    A generator: it pauses after each batch of draws but the last (exhaust
+    it, e.g. ``for _ in precise_table(...): pass``), so that the tables of
+    several sets of cases can take their batches in step from one shared
+    stream (:mod:`~nbstats.stats.bayes.shared_draws`).
 
     ``engine_for(draws)`` makes the engine (a
     :class:`~nbstats.stats.bayes.pair_blocks.PairBlocks`) on a batch's draws;
     ``diffs(pairs)`` gives the differences (cases × pairs) of the pairs
-    numbered ``pairs``. Besides the engine's columns, ``out`` gets
-    ``draws`` (each pair's number of draws) and ``_mc_error`` (its largest
-    standard error). Every column that depends on the draws beyond the
-    probabilities -- the credible interval and ``differs``, with ``interval``
-    -- is the first batch's.
+    numbered ``pairs``. ``weights_for(batch, size)``: the draws of batch
+    ``batch`` (default: ``DirichletWeights(n_cases, size, batch_seed(seed,
+    batch))``). Besides the engine's columns, ``out`` gets ``draws`` (each
+    pair's number of draws) and ``_mc_error`` (its largest standard error).
+    Every column that depends on the draws beyond the probabilities -- the
+    credible interval and ``differs``, with ``interval`` -- is the first
+    batch's. ``codes(batch, pairs, codes)``: told each batch's region codes
+    of the pairs it evaluated (``PairBlocks.table``'s ``codes``).
     """
     sizes = schedule(first, target)
+    if weights_for is None:
+
+        def weights_for(batch: int, size: int) -> DirichletWeights:
+            return DirichletWeights(n_cases, size, batch_seed(seed, batch))
+
     # the pooled counts of a group of pairs fit a share of the memory ceiling
     # whatever the number of pairs: each group runs its own batches (the same
     # streams, so the same numbers as in any other grouping)
@@ -223,11 +238,11 @@ def precise_table(
     size = max(1, budget(GROUP_SHARE) // each)
     for start in range(0, len(names), size):
         group = np.arange(start, min(len(names), start + size))
-        _precise_group(
+        yield from _precise_group(
             engine_for, lambda at, group=group: diffs(group[at]),
-            [names[i] for i in group], group, sizes,
-            n_cases=n_cases, target=target, seed=seed, threshold=threshold,
-            interval=interval, out=out, bar=bar,
+            [names[i] for i in group], group, sizes, weights_for,
+            target=target, threshold=threshold,
+            interval=interval, out=out, bar=bar, codes=codes,
         )  # fmt: skip
 
 
@@ -237,26 +252,32 @@ def _precise_group(
     names: Sequence[tuple[str, str]],
     group: np.ndarray,
     sizes: list[int],
+    weights_for: Callable[[int, int], Any],
     *,
-    n_cases: int,
     target: float,
-    seed: np.random.SeedSequence,
     threshold: float,
     interval: bool,
     out: dict[str, np.ndarray],
     bar: Any,
-) -> None:
+    codes: Callable[[int, np.ndarray, np.ndarray], None] | None = None,
+) -> Iterator[None]:
     """:func:`precise_table` of the pairs numbered ``group`` in ``out``
-    (``diffs`` and ``names`` numbered within the group)."""
+    (``diffs`` and ``names`` numbered within the group); pauses after each
+    batch but the last."""
     pool = PooledCounts(group.size, sum(sizes))
     active = np.arange(group.size)
     for batch, size in enumerate(sizes):
-        engine = engine_for(DirichletWeights(n_cases, size, batch_seed(seed, batch)))
+        if batch > 0:
+            yield
+        engine = engine_for(weights_for(batch, size))
         with_rope = engine.rope > 0
         pairs = active  # bound now: the closures below run within this batch
 
         def told(block: slice, counts: Any, placed: Any, pairs=pairs, size=size):
             pool.add(pairs[block], counts, size, placed)
+
+        def coded(block: slice, found: np.ndarray, pairs=pairs, batch=batch):
+            codes(batch, group[pairs[block]], found)
 
         found = engine.table(
             lambda block, pairs=pairs: diffs(pairs[block]),
@@ -265,6 +286,7 @@ def _precise_group(
             interval=interval and batch == 0,
             bar=bar if batch == 0 else None,
             sink=told,
+            codes=None if codes is None else coded,
         )
         if batch == 0:
             for key, value in found.items():

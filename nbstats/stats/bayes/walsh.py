@@ -235,6 +235,8 @@ class WalshBatch:
             quad,
             cross if cross is not None else np.empty((0, 0, 0)),
             offset,
+            np.empty(0, dtype=np.int64),
+            np.empty((0, 0, 0)),
         )
         return total, quad, cross
 

@@ -50,6 +50,22 @@ def load_block(cases, start, lanes, order, weights):  # pragma: no cover
 
 
 @numba.njit(inline="always")
+def load_blocked(blocked, start, lanes, order, weights):  # pragma: no cover
+    """:func:`load_block` from draws laid out block by block,
+    ``blocked[start // LANES, case, lane]`` (zero-padded): a block's cases
+    are one contiguous run, so a plan of few pairs does not pay a strided
+    read of every case's row per block."""
+    n = weights.shape[0]
+    at = start // LANES
+    for j in range(n):
+        column = order[j]
+        for b in range(lanes):
+            weights[j, b] = blocked[at, column, b]
+        for b in range(lanes, LANES):
+            weights[j, b] = 0.0
+
+
+@numba.njit(inline="always")
 def cross_term(prefix, n, at, other, sign, lane):  # pragma: no cover
     """The cross term of one draw (``lane``) from its prefix sums: the weight
     beyond the boundary ``at`` plus half the weight between it and ``other``
@@ -79,6 +95,8 @@ def walsh_sums(
     quad: np.ndarray,
     cross: np.ndarray,
     offset: int,
+    columns: np.ndarray,
+    blocked: np.ndarray,
 ) -> None:  # pragma: no cover - compiled; tested through its callers
     """Fill ``total[o]``, ``quad[k, q, o]`` and ``cross[k, q, o]``, o = offset + r,
     for every draw r (the outputs may hold more draws than this chunk).
@@ -89,11 +107,20 @@ def walsh_sums(
     with the prefix-sum positions ``mains[k, q]`` and the boundary ties
     ``tie_rows/high/low[tie_start[k*R + q] : tie_start[k*R + q + 1]]``;
     ``point_main/other[k, q]`` locate the pseudo-observation for ``cross``.
+    ``columns`` (empty: all of them, in order): the columns of
+    ``exponentials`` that are the plans' n cases -- a subset of a wider
+    stream's cases read in place (case j of a plan is column ``columns[j]``).
+    ``blocked`` (empty: unused): the same draws as ``exponentials``, laid out
+    ``[draw // LANES, column, draw % LANES]`` (:func:`load_blocked`).
     """
-    rows, n = exponentials.shape
+    rows = exponentials.shape[0]
+    subset = columns.size > 0
+    use_blocked = blocked.size > 0
+    n = columns.size if subset else exponentials.shape[1]
     n_plans, n_regions = mains.shape[0], mains.shape[1]
     cases = np.ascontiguousarray(exponentials.T)
-    identity = np.arange(n)
+    identity = columns.copy() if subset else np.arange(n)
+    mapped = np.empty(n, dtype=np.int64)
     weights = np.zeros((n, LANES))  # draws side by side: [case, lane]
     prefix = np.zeros((n + 1, LANES))
     # suffix[j] = T - prefix[j]: Σ_i w_i suffix[g_i] is a region "above", and
@@ -107,8 +134,18 @@ def walsh_sums(
         for k in range(n_plans):
             # unpermuted, every plan sees the same weights: reuse the prefix sums
             if permute or k == 0:
-                order = orders[k] if permute else identity
-                load_block(cases, start, lanes, order, weights)
+                if permute and subset:
+                    for j in range(n):
+                        mapped[j] = columns[orders[k, j]]
+                    order = mapped
+                elif permute:
+                    order = orders[k]
+                else:
+                    order = identity
+                if use_blocked:
+                    load_blocked(blocked, start, lanes, order, weights)
+                else:
+                    load_block(cases, start, lanes, order, weights)
                 for j in range(n):
                     for b in range(LANES):
                         prefix[j + 1, b] = prefix[j, b] + weights[j, b]

@@ -206,7 +206,12 @@ def test_heatmap_marks_equivalences_with_dashed_frames():
     uci = nbstats.datasets.load("uci_accuracy")
     joint = nbstats.bayes_posthoc(uci, test="signrank", rope=0.01, random_state=0)
     ax = joint.plot(kind="heatmap")
-    gids = {patch.get_gid(): patch for patch in ax.patches}
+    # frames: solid boxes (patches) and dashed outlines (lines)
+    gids = {
+        artist.get_gid(): artist
+        for artist in [*ax.patches, *ax.lines]
+        if (artist.get_gid() or "").startswith(("significant-", "equivalent-"))
+    }
     chosen = joint.statements[joint.statements["accepted"]]
     for row in chosen.itertuples(index=False):
         if row.relation == "equivalent":  # both cells, dashed
@@ -215,7 +220,6 @@ def test_heatmap_marks_equivalences_with_dashed_frames():
         else:  # row: worse, column: better
             assert f"significant-{row.worse}-{row.better}" in gids
     assert len(gids) == len(chosen) + int((chosen["relation"] == "equivalent").sum())
-    assert "dashed: accepted as practically equivalent" in " ".join(
-        ax.get_title().split()
-    )
+    title = " ".join(t.get_text() for t in ax.texts if t.get_gid() == "title")
+    assert "dashed: accepted as practically equivalent" in " ".join(title.split())
     plt.close(ax.figure)
