@@ -136,13 +136,12 @@ def legend_texts(ax: Any) -> list[str]:
     if not legends[0]:
         legends = [leg for leg in ax.figure.legends if leg.axes is None]
     found = [text.get_text() for leg in legends if leg for text in leg.get_texts()]
-    if not found:
-        drawn = {
-            int(gid.rsplit("-", 1)[1]): text.get_text()
-            for text in ax.texts
-            if (gid := text.get_gid() or "").startswith("legend-text-")
-        }
-        found = [drawn[k] for k in sorted(drawn)]
+    if not found:  # a picture's entry may be drawn a line an artist
+        drawn: dict[int, list[str]] = {}
+        for text in ax.texts:
+            if (gid := text.get_gid() or "").startswith("legend-text-"):
+                drawn.setdefault(int(gid.rsplit("-", 1)[1]), []).append(text.get_text())
+        found = ["\n".join(drawn[k]) for k in sorted(drawn)]
     return found
 
 

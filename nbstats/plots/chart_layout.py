@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nbstats.plots.figure_model import LEADING as FIGURE_LEADING
 from nbstats.plots.figure_model import (
     Area,
     Dot,
@@ -56,10 +57,9 @@ __all__ = [
 #: Room left free around the picture, and between its parts (points).
 MARGIN, GAP = 4.0, 4.0
 TICK_LENGTH, TICK_PAD, TITLE_PAD, LABEL_PAD = 3.5, 3.5, 6.0, 3.0
-#: Room a line of text takes, in font sizes: matplotlib sets the lines of a
-#: multi-line text 1.31 em apart (the SVG renderer 1.2 em), so a block
-#: measured at 1.31 em holds in both.
-LEADING = 1.31
+#: Distance between the lines of a text, in font sizes: the renderers' own
+#: (:data:`nbstats.plots.figure_model.LEADING`).
+LEADING = FIGURE_LEADING
 #: Legend geometry in font sizes (matplotlib's legend defaults).
 HANDLE_LENGTH, HANDLE_PAD, COLUMN_GAP, ROW_GAP = 1.6, 0.8, 2.0, 0.3
 #: Curve points kept per point of box width (a finer grid is thinned).

@@ -307,7 +307,7 @@ def datasets_layout(
     rows = [
         wrap_lines(literal(c), 0.4 * (width - 2 * MARGIN), size) for c in table["case"]
     ]
-    # one line: 10.5 pt at 8 pt; each more line LEADING (matplotlib's spacing)
+    # one line: 10.5 pt at 8 pt; each more line LEADING (the renderers' spacing)
     heights = [(len(r) - 1) * LEADING * size + 1.2 * size + 0.9 for r in rows]
     widest = max((text_width(line, size) for r in rows for line in r), default=0.0)
     name_a, name_b = literal(result.name_a), literal(result.name_b)

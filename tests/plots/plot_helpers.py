@@ -69,9 +69,11 @@ def picture_axes(ax):
 
 
 def text_of(ax, gid: str) -> str:
-    """The text (lines joined by spaces) of the picture text ``gid``."""
-    (text,) = [t for t in ax.texts if t.get_gid() == gid]
-    return " ".join(text.get_text().split("\n"))
+    """The text (lines joined by spaces) of the picture text ``gid`` (drawn
+    as one artist, or one a line)."""
+    lines = [t.get_text() for t in ax.texts if t.get_gid() == gid]
+    assert lines, gid
+    return " ".join("\n".join(lines).split("\n"))
 
 
 # -- the figure model's two renderers ---------------------------------------------
@@ -97,8 +99,10 @@ def drawn_items(ax):
             found[gid] = np.asarray(artist.get_xy(), dtype=float)[:-1]  # closed
         elif isinstance(artist, Rectangle):
             found[gid] = np.array([[artist.get_x(), artist.get_y()]])
-        elif isinstance(artist, MplText):
-            found[gid] = (np.array([artist.get_position()]), artist.get_text())
+        elif isinstance(artist, MplText):  # one artist a line: the lines joined
+            lines = found[gid][1].split("\n") if gid in found else []
+            text = "\n".join([*lines, artist.get_text()])
+            found[gid] = (np.array([artist.get_position()]), text)
     return found
 
 

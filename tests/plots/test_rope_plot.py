@@ -66,7 +66,7 @@ def test_rope_bar_under_idp_shows_every_interval(uci):
     for kind in ("bar", "simplex"):
         ax = rope_probabilities(res, kind=kind)
         drawn = [t.get_text() for t in ax.texts if t.get_gid() == "title"]
-        title = " ".join((ax.get_title() + "".join(drawn)).split())  # wrapped
+        title = " ".join((ax.get_title() + "\n".join(drawn)).split())  # wrapped
         assert "lower prior" not in title and "upper P(" not in title
         assert "lower to upper over the prior set" in title
         labels = {" ".join(t.split()) for t in legend_texts(ax)}

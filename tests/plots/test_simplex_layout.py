@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.collections import PathCollection
-from plot_helpers import by_gid
+from plot_helpers import by_gid, text_of
 
 from nbstats.plots.chart_layout import DASHBOARD, PAPER
 from nbstats.plots.figure_model import Dot, Picture, Text
@@ -153,8 +153,7 @@ def test_both_renderers_place_every_dot_and_line_alike():
         np.testing.assert_allclose(written, board, atol=0.006)
     edges = by_gid(ax, "simplex-edges").get_xydata()
     np.testing.assert_allclose(edges[:3], layout.corners, atol=1e-9)
-    texts = {t.get_gid(): t.get_text() for t in ax.texts}
-    assert texts["legend-text-0"].replace("\n", " ") == layout.legend[0]
+    assert text_of(ax, "legend-text-0") == layout.legend[0]
 
 
 # -- the data-set figure (the report's, without a rope) ---------------------------
@@ -191,10 +190,10 @@ def test_datasets_readable_and_at_the_means(width, q):
     to_x, _ = picture_axes(ax)
     shown = {}
     for k in range(q):
-        (name,) = [t for t in ax.texts if t.get_gid() == f"name-{k}"]
+        name = text_of(ax, f"name-{k}")
         (dot,) = [line for line in ax.lines if line.get_gid() == f"mean-{k}"]
         # a wrapped name, its line breaks (and the spaces at them) taken out
-        shown["".join(name.get_text().split())] = float(to_x(dot.get_xdata()[0]))
+        shown["".join(name.split())] = float(to_x(dot.get_xdata()[0]))
     for case, value in zip(table["case"], table["mean"], strict=True):
         assert shown["".join(case.split())] == pytest.approx(value, abs=1e-9)
     # the rows top down: the largest posterior mean first

@@ -33,7 +33,7 @@ def _figures(pair):
 def _title(ax) -> str:
     """The axes' title, or a figure-model picture's text of gid "title"."""
     drawn = [t.get_text() for t in ax.texts if t.get_gid() == "title"]
-    return ax.get_title() + "".join(drawn)
+    return ax.get_title() + "\n".join(drawn)
 
 
 @pytest.mark.parametrize("name", ["posterior", "simplex", "sign"])

@@ -285,7 +285,7 @@ def test_plots() -> None:
     assert winners[2] / len(res.region_samples) == res.prob_right
     plt.close(ax.figure)
     ax = hierarchical_datasets(res)
-    names = [t for t in ax.texts if (t.get_gid() or "").startswith("name-")]
+    names = {t.get_gid() for t in ax.texts if (t.get_gid() or "").startswith("name-")}
     assert len(names) == Q
     # each dot at its data set's posterior mean, read back by the axis' ticks
     to_x, _ = picture_axes(ax)
