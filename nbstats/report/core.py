@@ -242,12 +242,15 @@ def _summary_caption(
     cases: tuple[str, str] | None = None,
     missing_of: int | None = None,
     shown: int | None = None,
+    aliased: bool = False,
 ) -> str:
     """Table 1's caption; ``cases``: the case sets of its columns in words
     (:func:`nbstats.report.cases.table_one_cases`), by default all ``n``;
     ``missing_of``: the cases given, when the column missing counts each
     algorithm's cases without a score; ``shown``: the rows listed, when
-    Table 1 lists only the best-ranked (:data:`CORE_ROWS`)."""
+    Table 1 lists only the best-ranked (:data:`CORE_ROWS`); ``aliased``:
+    some names carry the short name the figures use, in parentheses (the
+    table is then the figures' key, also when a paper pastes both)."""
     direction = "higher" if higher_is_better else "lower"
     ranked, bayes = cases or (f"over the {n} cases", "on the same cases")
     listed = f"The {m} algorithms" if shown is None else (
@@ -259,6 +262,8 @@ def _summary_caption(
         ranked += " ("
     caption = f"{listed} by mean rank {ranked}1 = best; {direction} scores are better)"
     caption += ", with their mean score"
+    if aliased:
+        caption += "; in parentheses: the algorithm's short name in the figures"
     if nemenyi is not None:
         caption += (
             "; group: algorithms that share a letter are not significantly "
@@ -371,6 +376,7 @@ def _table_one(
         return _summary_caption(
             m, n, nemenyi, plackett_luce, higher_is_better, runs, cases=cases,
             missing_of=missing_of, shown=rows,
+            aliased="name" in frame and bool((frame["name"] != frame.index).any()),
         )  # fmt: skip
 
     full = None

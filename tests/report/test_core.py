@@ -268,6 +268,10 @@ def test_table_one_and_paragraph_name_every_algorithm_in_full():
     lettered = [n for n in names if re.fullmatch(r"MultiBoostAB_\w+ \([A-Z]\)", n)]
     assert len(lettered) == 12
     assert "name" not in summary.splitlines()[1].split()  # no second name column
+    # the caption says what the letters are: pasted beside Figure 1, whose
+    # names they are, the table is the figure's key
+    caption = text.split("Table 1.", 1)[1].split("\n", 1)[0]
+    assert "in parentheses: the algorithm's short name in the figures" in caption
     paragraph = text.split("The Friedman test", 1)[1].split("\n\n", 1)[0]
     assert "MultiBoostAB_LibSVM_weka the highest probability" in paragraph
     assert not re.search(
@@ -334,3 +338,8 @@ def test_power_warning_groups_thousands_as_the_prose_does():
     needed = nbstats.nemenyi_min_cases(42, 0.05)
     assert needed > 1000
     assert f"it needs {needed:,} cases" in power_warning(nemenyi, 16)
+
+
+def test_table_one_speaks_of_short_names_only_when_there_are_some(demsar_text):
+    caption = demsar_text.split("Table 1.", 1)[1].split("\n", 1)[0]
+    assert "short name" not in caption  # Demšar's names are short
