@@ -310,9 +310,11 @@ def table(
 #: The widest and tallest a figure is saved, in inches: the report's text block
 #: (A4 with 1 in margins: 6.27 in wide; figures at most 0.85 of its 9.69 in
 #: height, see the LaTeX template) less the margin matplotlib's tight bounding
-#: box adds. A larger figure is resized to fit before it is saved (its text
-#: keeps its size), instead of being scaled down by LaTeX (text below 8 pt).
-FIGURE_WIDTH = 6.1
+#: box adds (0.1 in a side: a figure whose texts reach its edges, as a figure
+#: model picture's do, is then 6.25 in). A larger figure is resized to fit
+#: before it is saved (its text keeps its size), instead of being scaled down
+#: by LaTeX (text below 8 pt).
+FIGURE_WIDTH = 6.05
 FIGURE_HEIGHT = 8.0
 #: The room the LaTeX template gives a figure (``max size={\linewidth}{0.85
 #: \textheight}``), in inches: a saved figure (tight bounding box, padding

@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.report.display import _n, figure, paragraph, ref
+from nbstats.report.display import FIGURE_WIDTH, _n, figure, paragraph, ref
 from nbstats.report.folds import _probability
 from nbstats.report.references import Paragraph, author_year, cite
 from nbstats.report.tables import frame_table
@@ -520,7 +520,7 @@ def _hierarchical_figure(results: Sequence[Any]) -> Any:
     from nbstats.plots.style import literal, paper_style
 
     n = len(results)
-    width = 72 * min(6.1, 3.0 * n)  # points
+    width = 72 * min(FIGURE_WIDTH, 3.0 * n)  # points
     panel = width / n
     simplex = results[0].prob_rope is not None
     with paper_style():

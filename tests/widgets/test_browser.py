@@ -255,7 +255,8 @@ def test_loss_ratio_slider_moves_decisions_in_chromium(chromium, served, tmp_pat
             _wait(
                 page,
                 lambda page: page.inner_text(DASHBOARD),
-                lambda text: "decided better if P(better) > 0.500" in text,
+                # the threshold printed by the number policy, as the report does
+                lambda text: "decided better if P(better) > 0.5;" in text,
                 "the decision matrix at ratio 1",
             )
             after = _decisions(page)
