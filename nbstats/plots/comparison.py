@@ -11,8 +11,8 @@ import numpy as np
 from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
-from nbstats.plots.pairwise import cell_text
 from nbstats.plots.style import INK, WIDTHS, figure_width, paper_style, titles_shown
+from nbstats.results.number_policy import format_relation
 from nbstats.results.procedure_names import adjustment_name
 
 __all__ = ["CELL_LINES", "comparison_matrix_plot"]
@@ -99,7 +99,7 @@ def comparison_matrix_plot(
     >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
     >>> ax = comparison_matrix_plot(res)
     >>> [t.get_text() for t in ax.texts if t.get_gid() == "cell-C4.5+m-C4.5"]
-    ['+0.0155\\n10/2/2\\np .047\\nr +0.77']
+    ['+0.0155\\n10/2/2\\np = 0.047\\nr +0.77']
     >>> sorted(p.get_gid() for p in ax.patches if p.get_gid())
     ['significant-C4.5+m-C4.5', 'significant-C4.5-C4.5+m']
     >>> import matplotlib.pyplot as plt
@@ -263,7 +263,8 @@ def _cell_texts(result: Any, names: list[str]) -> dict[str, list[list[str]]]:
         for j in range(m):
             rows["difference"].append(f"{diff[i, j]:+.{decimals}f}".replace("-", "−"))
             rows["record"].append(f"{wins[i, j]}/{ties[i, j]}/{losses[i, j]}")
-            rows["pvalue"].append(f"p {cell_text(adjusted[i, j])}")
+            # as the tables and the text print it (the number policy)
+            rows["pvalue"].append(f"p {format_relation(adjusted[i, j], 'pvalue')}")
             rows["effect"].append(f"{symbol} {effect[i, j]:+.2f}".replace("-", "−"))
         for line in CELL_LINES:
             texts[line].append(rows[line])

@@ -8,7 +8,6 @@ key of letters as the figure's legend.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from nbstats.names import AliasOption
@@ -26,40 +25,7 @@ from nbstats.plots.style import (
     titles_shown,
 )
 
-__all__ = ["cell_text", "pairwise_heatmap"]
-
-
-def cell_text(value: float, *, probability: bool = False) -> str:
-    """A p-value or probability in at most four characters, for a cell.
-
-    Two decimals without the leading zero; three below 0.1 (where the
-    decisions are made: ``.047`` and ``.056`` differ) and above 0.995;
-    ``"<.001"`` and
-    ``">.999"`` at the extremes; exact 0 and 1 as ``"0"`` and ``"1"`` for a
-    p-value (an adjusted p-value can be 1), but as ``"<.001"`` and ``">.999"``
-    for a posterior ``probability`` (an estimate, never certain; the number
-    policy); NaN as an empty string.
-
-    Examples
-    --------
-    >>> [cell_text(v) for v in (0.0004, 0.0042, 0.0469, 0.5, 0.996)]
-    ['<.001', '.004', '.047', '.50', '.996']
-    >>> [cell_text(v) for v in (0.9996, 1.0, 0.0, float("nan"))]
-    ['>.999', '1', '0', '']
-    >>> [cell_text(v, probability=True) for v in (1.0, 0.0)]
-    ['>.999', '<.001']
-    """
-    value = float(value)
-    if math.isnan(value):
-        return ""
-    if value in (0.0, 1.0) and not probability:
-        return f"{value:.0f}"
-    if value < 0.001:
-        return "<.001"
-    if value > 0.999:
-        return ">.999"
-    digits = 2 if 0.1 <= value < 0.995 else 3
-    return f"{value:.{digits}f}".removeprefix("0")
+__all__ = ["pairwise_heatmap"]
 
 
 def pairwise_heatmap(

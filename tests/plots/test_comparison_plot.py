@@ -9,6 +9,7 @@ import pytest
 
 import nbstats
 from nbstats.plots.comparison import CELL_LINES, comparison_matrix_plot
+from nbstats.results.number_policy import format_relation
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +68,9 @@ def test_significant_pairs_are_framed_and_bold(demsar):
 
 def test_chosen_lines_and_colour(demsar):
     ax = comparison_matrix_plot(demsar, lines=["pvalue"], color="difference")
-    assert cell(ax, "C4.5+m", "C4.5").get_text() == "p .047"
+    # printed as the tables print it (the number policy)
+    expected = "p " + format_relation(demsar.adjusted.loc["C4.5+m", "C4.5"], "pvalue")
+    assert cell(ax, "C4.5+m", "C4.5").get_text() == expected == "p = 0.047"
     mesh = ax.collections[0]
     low, high = mesh.norm.vmin, mesh.norm.vmax
     assert low == -high == -np.nanmax(np.abs(demsar.mean_difference.to_numpy()))

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.plots.pairwise import cell_text, pairwise_heatmap
+from nbstats.plots.pairwise import pairwise_heatmap
 from nbstats.plots.style import literal, save
 
 NASTY = ["a_b", "x & y", "$5", "50%", "Ærø"]
@@ -217,20 +217,6 @@ def test_numbers_left_out_when_they_do_not_fit_a_cell(spread):
     ax = pairwise_heatmap(nbstats.posthoc(spread, method="nemenyi"))
     assert not _cells(ax)
     assert len(_fills(ax)) == 30 and _framed(ax)
-
-
-def test_compact_format():
-    assert cell_text(0.0004) == "<.001"
-    assert cell_text(0.03) == ".030"
-    assert cell_text(0.23) == ".23"
-    assert cell_text(0.0469) == ".047"
-    assert cell_text(1.0) == "1"
-    # a posterior probability is an estimate: never printed as 0 or 1
-    assert cell_text(1.0, probability=True) == ">.999"
-    assert cell_text(0.0, probability=True) == "<.001"
-    assert cell_text(0.9999) == ">.999"
-    assert cell_text(np.nan) == ""
-    assert cell_text(0.0) == "0"
 
 
 def test_nasty_names_render_literally(tmp_path):
