@@ -56,7 +56,7 @@ def test_likelihood_with_unequal_folds_is_the_correlated_normal():
     import jax
     from numpyro.infer.util import log_density
 
-    from nbstats.stats.hierarchical import _prepare
+    from nbstats.stats.hierarchical_inputs import prepare as _prepare
     from nbstats.stats.hierarchical_model import _model
 
     rng = np.random.default_rng(0)
