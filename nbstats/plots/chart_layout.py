@@ -52,6 +52,8 @@ __all__ = [
     "ring",
     "spaced",
     "wrap_lines",
+    "x_axis_ticks",
+    "y_axis_ticks",
 ]
 
 #: Room left free around the picture, and between its parts (points).
@@ -261,6 +263,58 @@ def chart(
         )
 
 
+def x_axis_ticks(
+    frame: Frame, ticks: Sequence[float], labels: Sequence[str], size: float
+) -> tuple[list[Item], list[Item]]:
+    """The tick marks (``xtick-<k>``) under ``frame``'s box at ``ticks`` and
+    their labels (``xtick-label-<k>``), ``size`` points."""
+    marks: list[Item] = []
+    texts: list[Item] = []
+    bottom = frame.bottom
+    for k, (tick, label) in enumerate(zip(ticks, labels, strict=True)):
+        tx = float(frame.x(tick))
+        marks.append(
+            Stroke(((tx, bottom), (tx, bottom + TICK_LENGTH)), 0.6, f"xtick-{k}")
+        )
+        texts.append(
+            Text(
+                tx,
+                bottom + TICK_LENGTH + TICK_PAD,
+                (label,),
+                size,
+                f"xtick-label-{k}",
+                anchor="middle",
+                valign="top",
+            )
+        )
+    return marks, texts
+
+
+def y_axis_ticks(
+    frame: Frame, ticks: Sequence[float], labels: Sequence[str], size: float
+) -> tuple[list[Item], list[Item]]:
+    """The tick marks (``ytick-<k>``) left of ``frame``'s box and their labels
+    (``ytick-label-<k>``), ``size`` points."""
+    marks: list[Item] = []
+    texts: list[Item] = []
+    left = frame.left
+    for k, (tick, label) in enumerate(zip(ticks, labels, strict=True)):
+        ty = float(frame.y(tick))
+        marks.append(Stroke(((left, ty), (left - TICK_LENGTH, ty)), 0.6, f"ytick-{k}"))
+        texts.append(
+            Text(
+                left - TICK_LENGTH - TICK_PAD,
+                ty,
+                (label,),
+                size,
+                f"ytick-label-{k}",
+                anchor="end",
+                valign="center",
+            )
+        )
+    return marks, texts
+
+
 def _chart(
     width: float,
     xlim: tuple[float, float],
@@ -329,36 +383,12 @@ def _chart(
         ),
     ]
     texts: list[Item] = []
-    for k, (tick, label) in enumerate(zip(xticks, x_labels, strict=True)):
-        tx = float(frame.x(tick))
-        axes.append(
-            Stroke(((tx, bottom), (tx, bottom + TICK_LENGTH)), 0.6, f"xtick-{k}")
-        )
-        texts.append(
-            Text(
-                tx,
-                bottom + TICK_LENGTH + TICK_PAD,
-                (label,),
-                s.tick,
-                f"xtick-label-{k}",
-                anchor="middle",
-                valign="top",
-            )
-        )
-    for k, (tick, label) in enumerate(zip(yticks, y_labels, strict=True)):
-        ty = float(frame.y(tick))
-        axes.append(Stroke(((left, ty), (left - TICK_LENGTH, ty)), 0.6, f"ytick-{k}"))
-        texts.append(
-            Text(
-                left - TICK_LENGTH - TICK_PAD,
-                ty,
-                (label,),
-                s.tick,
-                f"ytick-label-{k}",
-                anchor="end",
-                valign="center",
-            )
-        )
+    for marks, labels in (
+        x_axis_ticks(frame, xticks, x_labels, s.tick),
+        y_axis_ticks(frame, yticks, y_labels, s.tick),
+    ):
+        axes += marks
+        texts += labels
     y_room = left - TICK_LENGTH - TICK_PAD - widest_y - LABEL_PAD
     texts.append(
         Text(

@@ -288,14 +288,13 @@ def datasets_layout(
         TICK_PAD,
         TITLE_PAD,
         Frame,
-        Key,
         Layout,
         legend_items,
-        ring,
         spaced,
         wrap_lines,
+        x_axis_ticks,
     )
-    from nbstats.plots.figure_model import Dot, Picture, Stroke, Text, nice_ticks
+    from nbstats.plots.figure_model import Picture, Stroke, Text, nice_ticks
     from nbstats.plots.labels import text_width
 
     style = style or PAPER
@@ -354,27 +353,9 @@ def datasets_layout(
     dash = tuple(0.8 * d for d in DASHED)
     items.append(Stroke(((d0, top), (d0, bottom)), 0.8, "delta0", dash=dash))
     y = top + 2.0
-    ring_key = Key("ring", MUTED, 0.7)
     for k, (lines, row) in enumerate(zip(rows, table.itertuples(), strict=True)):
-        middle = y + heights[k] / 2
+        items += _dataset_row(k, lines, row, frame, y + heights[k] / 2, size)
         y += heights[k]
-        xs = frame.x([row.low, row.high, row.mean, row.observed]).tolist()
-        items += [
-            Stroke(((xs[0], middle), (xs[1], middle)), 1.0, f"interval-{k}", ACCENT),
-            Dot(xs[2], middle, 2.5, f"mean-{k}", ACCENT),
-            ring(xs[3], middle, 1.5, f"observed-{k}", ring_key),
-            Stroke(
-                ((left, middle), (left - TICK_LENGTH, middle)), 0.6, f"row-tick-{k}"
-            ),
-            Text(
-                left - TICK_LENGTH - TICK_PAD,
-                middle,
-                lines,
-                size,
-                f"name-{k}",
-                anchor="end",
-            ),
-        ]
     items.append(
         Stroke(
             ((left, top), (left, bottom), (right, bottom)),
@@ -383,22 +364,8 @@ def datasets_layout(
             cap="projecting",
         )
     )
-    for k, (tick, label) in enumerate(zip(ticks, labels, strict=True)):
-        tx = float(frame.x(tick))
-        items.append(
-            Stroke(((tx, bottom), (tx, bottom + TICK_LENGTH)), 0.6, f"xtick-{k}")
-        )
-        items.append(
-            Text(
-                tx,
-                bottom + TICK_LENGTH + TICK_PAD,
-                (label,),
-                size,
-                f"xtick-label-{k}",
-                anchor="middle",
-                valign="top",
-            )
-        )
+    marks, texts = x_axis_ticks(frame, ticks, labels, size)
+    items += marks + texts
     y = bottom + TICK_LENGTH + TICK_PAD + LEADING * size + LABEL_PAD
     xlabel = wrap_lines(
         f"δ: {name_b} − {name_a} (score units)", width - 2 * MARGIN, style.label
@@ -417,3 +384,29 @@ def datasets_layout(
         items += keys
     picture = Picture(width, float(np.ceil(y + MARGIN)), tuple(items), alt)
     return Layout(picture, frame, tuple(shown))
+
+
+def _dataset_row(
+    k: int, lines: tuple[str, ...], row: Any, frame: Any, middle: float, size: float
+) -> list[Any]:
+    """One data set's row of :func:`datasets_layout`: its interval, posterior
+    mean, observed mean (a ring), the tick and its name at height ``middle``."""
+    from nbstats.plots.chart_layout import TICK_LENGTH, TICK_PAD, Key, ring
+    from nbstats.plots.figure_model import Dot, Stroke, Text
+
+    left = frame.left
+    xs = frame.x([row.low, row.high, row.mean, row.observed]).tolist()
+    return [
+        Stroke(((xs[0], middle), (xs[1], middle)), 1.0, f"interval-{k}", ACCENT),
+        Dot(xs[2], middle, 2.5, f"mean-{k}", ACCENT),
+        ring(xs[3], middle, 1.5, f"observed-{k}", Key("ring", MUTED, 0.7)),
+        Stroke(((left, middle), (left - TICK_LENGTH, middle)), 0.6, f"row-tick-{k}"),
+        Text(
+            left - TICK_LENGTH - TICK_PAD,
+            middle,
+            lines,
+            size,
+            f"name-{k}",
+            anchor="end",
+        ),
+    ]
