@@ -3,7 +3,7 @@
 Importing :mod:`nbstats` takes a moment (pandas, SciPy, numba); a Ctrl-C in
 that moment would print a traceback from deep inside an import. This module
 imports nothing heavy: it installs a quiet handler for SIGINT and SIGTERM
-first, then imports and runs :func:`nbstats.cli.main`, which installs its own.
+first, then imports and runs :func:`nbstats.cli.commands.main`, which installs its own.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def main() -> int | None:
     """Run the ``nbstats`` command with Ctrl-C quiet from its first moment."""
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, _interrupted)
-    from nbstats.cli import main as run
+    from nbstats.cli.commands import main as run
 
     return run()
 

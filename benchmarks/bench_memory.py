@@ -303,7 +303,7 @@ CHILD_R3 = textwrap.dedent(
                 random_state=0, **case["kw"])
             out["what"] = f"P(right) {res.prob_right:.4f}"
         else:  # the report's text, as nbstats analyze prints it
-            from nbstats.report import report_text
+            from nbstats.reporting import report_text
             report_text(table, **case["kw"])
             out["what"] = "ran"
     except ValueError as error:

@@ -56,7 +56,14 @@ def time_demo() -> float:
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(RUNS):
             out = Path(tmp) / f"demo{run}.html"
-            command = [sys.executable, "-m", "nbstats.cli", "demo", "-o", str(out)]
+            command = [
+                sys.executable,
+                "-m",
+                "nbstats.cli",
+                "demo",
+                "-o",
+                str(out),
+            ]
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True, text=True)
             times.append(time.perf_counter() - start)

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 import nbstats
-from nbstats.stats.bayes.pooled import pooled_bytes
 from nbstats.stats.bayes.precision import MIN_DRAWS, draws_for
+from nbstats.stats.bayes.signrank.pooled import pooled_bytes
 
 
 def table(algorithms: int, cases: int, seed: int = 0) -> pd.DataFrame:

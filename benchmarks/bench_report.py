@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_report.py`` (a few minutes): the profile of
 issue 39 on a real table with holes, beside ``nbstats demo`` and autorank in
 the same run. ``--scale`` adds the older sections (synthetic 50 × 30 and
-100 × 30 tables, the Fernández-Delgado table, ``build_report`` in-process);
+100 × 30 tables, the Fernández-Delgado table, ``nbstats.report`` in-process);
 ``--quick`` skips the PDF runs. Needs psutil (in the ``test`` extra).
 
 P. The profile, on TabZilla's 42 algorithms × 171 data sets with 1,040
@@ -200,11 +200,11 @@ def bench_pdf(directory: Path) -> None:
     missing = [tool for tool in ("xelatex", "pandoc") if shutil.which(tool) is None]
     if missing:
         tools = " and ".join(missing)
-        print(f"nbstats.build_report(table6, 'x.pdf'): skipped, {tools} missing")
+        print(f"nbstats.report(table6, 'x.pdf'): skipped, {tools} missing")
         return
     start = time.perf_counter()
     import nbstats
-    import nbstats.report
+    import nbstats.reporting
 
     table6 = nbstats.datasets.load("demsar2006")
     imports = time.perf_counter() - start
@@ -212,11 +212,11 @@ def bench_pdf(directory: Path) -> None:
         out = directory / label.replace(" ", "_") / "x.pdf"
         out.parent.mkdir()
         start = time.perf_counter()
-        path = nbstats.build_report(table6, out)
+        path = nbstats.report(table6, out)
         spent = time.perf_counter() - start
         pages = _pages(path)
         print(
-            f"nbstats.build_report(table6, 'x.pdf') in-process, {label}: {spent:.2f} s "
+            f"nbstats.report(table6, 'x.pdf') in-process, {label}: {spent:.2f} s "
             f"({path.stat().st_size / 1024:.0f} KiB, {pages} pages)"
         )
     print(f"  (import nbstats and load the data before: {imports:.2f} s)")
@@ -340,7 +340,7 @@ def profile_cells(table: pd.DataFrame, *, kernel: bool, mc_error, fmt: str) -> d
     cells have their wall time only: its CPU time is the kernel's)."""
     import resource
 
-    from nbstats.report import (
+    from nbstats.reporting import (
         _REPORT_DEFAULTS,
         FIGURE_FORMATS,
         _prepare,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nbstats.accessor import register as _register_accessor
-from nbstats.lazy import lazy_attributes
+from nbstats.util.lazy import lazy_attributes
 
 __version__ = "0.1.0.dev0"
 
@@ -38,7 +38,6 @@ _LAZY: dict[str, str | None] = {
     "bayes_posthoc": "nbstats.stats.bayes",
     "bayes_sign_test": "nbstats.stats.bayes",
     "bayes_signrank": "nbstats.stats.bayes",
-    "build_report": "nbstats.report",
     "bayes_signrank_pairs": "nbstats.stats.bayes",
     "comparison_matrix": "nbstats.stats.comparison",
     "correlated_pairs": "nbstats.stats.correlated_pairs",
@@ -49,23 +48,24 @@ _LAZY: dict[str, str | None] = {
     "datasets": None,
     "durbin": "nbstats.stats.frequentist.durbin",
     "effect_size": "nbstats.stats.effect_size",
-    "fold_summary": "nbstats.scores",
+    "fold_summary": "nbstats.scores.folds",
     "friedman": "nbstats.stats.frequentist",
     "friedman_aligned": "nbstats.stats.frequentist.aligned",
     "letters": "nbstats.stats.letters",
-    "mean_ranks": "nbstats.scores",
-    "memory_ceiling": "nbstats.stats.bayes.memory",
+    "mean_ranks": "nbstats.scores.ranks",
+    "memory_ceiling": "nbstats.util.memory",
     "nemenyi_min_cases": "nbstats.stats.ranking",
     "plots": None,
     "posthoc": "nbstats.stats.frequentist",
     "quade": "nbstats.stats.frequentist.quade",
     "race": "nbstats.stats.racing",
     "rank_ci": "nbstats.stats.ranking",
-    "ranks": "nbstats.scores",
-    "report": None,
+    "ranks": "nbstats.scores.ranks",
+    "report": "nbstats.reporting",
+    "report_text": "nbstats.reporting",
     "rm_anova": "nbstats.stats.frequentist",
-    "score_table": "nbstats.scores",
-    "set_memory_ceiling": "nbstats.stats.bayes.memory",
+    "score_table": "nbstats.scores.table",
+    "set_memory_ceiling": "nbstats.util.memory",
     "sign_test": "nbstats.stats.frequentist",
     "simulate": None,
     "skillings_mack": "nbstats.stats.frequentist.skillings_mack",
@@ -85,7 +85,6 @@ __all__ = [
     "bayes_sign_test",
     "bayes_signrank",
     "bayes_signrank_pairs",
-    "build_report",
     "comparison_matrix",
     "correlated_pairs",
     "correlated_ttest",
@@ -108,6 +107,7 @@ __all__ = [
     "rank_ci",
     "ranks",
     "report",
+    "report_text",
     "rm_anova",
     "score_table",
     "set_memory_ceiling",
@@ -128,10 +128,12 @@ __getattr__, __dir__ = lazy_attributes("nbstats", _LAZY, globals())
 
 
 if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
-    from nbstats import datasets, report, simulate
+    from nbstats import datasets, simulate
     from nbstats import plots as plots
-    from nbstats.report import build_report
-    from nbstats.scores import fold_summary, mean_ranks, ranks, score_table
+    from nbstats.reporting import report, report_text
+    from nbstats.scores.folds import fold_summary
+    from nbstats.scores.ranks import mean_ranks, ranks
+    from nbstats.scores.table import score_table
     from nbstats.stats.analyze import analyze
     from nbstats.stats.bayes import (
         bayes_friedman,
@@ -140,7 +142,6 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         bayes_signrank,
         bayes_signrank_pairs,
     )
-    from nbstats.stats.bayes.memory import memory_ceiling, set_memory_ceiling
     from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
     from nbstats.stats.comparison import comparison_matrix
     from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
@@ -165,4 +166,5 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats.stats.letters import letters
     from nbstats.stats.racing import RaceError, race
     from nbstats.stats.ranking import nemenyi_min_cases, rank_ci
+    from nbstats.util.memory import memory_ceiling, set_memory_ceiling
     from nbstats.widgets.dashboard import dashboard

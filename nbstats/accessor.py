@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-import nbstats.score_folds as _score_folds
 import nbstats.scores as _scores
-from nbstats.report import report as _report
+import nbstats.scores.folds as _score_folds
+from nbstats.reporting import report as _report
+from nbstats.reporting import report_text as _report_text
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
 from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.stats import bayes as _bayes
@@ -402,6 +403,7 @@ class CompareAccessor:
         return plots.cd_diagram(result, **kwargs)
 
     report = _table_method(_report, "report")
+    report_text = _table_method(_report_text, "report_text")
 
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"

@@ -13,20 +13,6 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: The input modules form one room.
-INPUT_MODULES = frozenset(
-    {
-        "scores",
-        "score_frames",
-        "score_folds",
-        "checks",
-        "dtypes",
-        "names",
-        "missing",
-        "_scipy_stats",
-        "_progress",
-    }
-)
 #: Subpackages whose own subpackages are rooms of their own.
 NESTED_ROOMS = {"stats": frozenset({"frequentist", "bayes"})}
 
@@ -140,16 +126,12 @@ def read_package(package_dir: Path) -> Package:
 
 
 def room(module: str) -> str:
-    """The room of a module: its top-level subpackage, ``input`` for the input
-    modules, ``cli`` for ``cli*.py``, and ``stats.<sub>`` inside stats."""
+    """The room of a module: its top-level subpackage (``util``, ``scores``,
+    ``results``, ``stats.<sub>`` inside stats, ``plots``, …, ``app``, ``cli``)."""
     parts = module.split(".")
     if len(parts) == 1:
         return "root"
     first = parts[1]
-    if first.startswith("cli"):
-        return "cli"
-    if first in INPUT_MODULES:
-        return "input"
     if len(parts) > 2 and parts[2] in NESTED_ROOMS.get(first, ()):
         # stats/frequentist/ and stats/bayes/ are rooms of their own
         return f"{first}.{parts[2]}"

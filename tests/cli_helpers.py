@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import nbstats
-import nbstats.report
-from nbstats.cli import build_parser, main
+import nbstats.reporting
+from nbstats.cli.commands import build_parser, main
 
 LONG = ["--case", "data", "--algorithm", "algo", "--score", "acc"]
 
@@ -28,7 +28,7 @@ def wide_csv(tmp_path, table6):
 def calls(monkeypatch):
     """Record the calls of report() and report_text() instead of running them."""
     recorded: list[tuple[str, pd.DataFrame, dict]] = []
-    signature = inspect.signature(nbstats.report.report)
+    signature = inspect.signature(nbstats.reporting.report)
 
     def recorder(name):
         def fake(scores, *args, **kwargs):
@@ -41,7 +41,7 @@ def calls(monkeypatch):
         return fake
 
     for name in ("report", "report_text"):
-        monkeypatch.setattr(nbstats.report, name, recorder(name))
+        monkeypatch.setattr(nbstats.reporting, name, recorder(name))
     return recorded
 
 

@@ -61,7 +61,7 @@ def _report_state_kept():
     """What a report's first cell sets (float numbers, typography, venue) is
     put back after each test: tests that call ``display.start`` themselves
     would otherwise leave later tests' figures without titles."""
-    from nbstats.report.display import kept_state
+    from nbstats.reporting.display import kept_state
 
     with kept_state():
         yield

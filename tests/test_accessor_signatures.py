@@ -29,9 +29,8 @@ def public_functions() -> dict[str, object]:
     out = {}
     for name in nbstats.__all__:
         value = getattr(nbstats, name)
-        if callable(value) and not isinstance(value, type) and name != "build_report":
+        if callable(value) and not isinstance(value, type):
             out[name] = value
-    out["report"] = nbstats.build_report  # df.compare.report
     return out
 
 

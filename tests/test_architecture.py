@@ -41,7 +41,9 @@ def _shown(imports) -> str:
 
 
 def _in_report(cycle: list[str]) -> bool:
-    return all(m == "nbstats.report" or m.startswith("nbstats.report.") for m in cycle)
+    return all(
+        m == "nbstats.reporting" or m.startswith("nbstats.reporting.") for m in cycle
+    )
 
 
 def test_no_import_cycles(package):
@@ -76,13 +78,25 @@ def test_no_compiled_kernels_outside_stats(package, where):
 
 
 #: Layer -> the rooms (and top-level modules) it must never import.
+_ABOVE_STATS = ["plots", "io", "reporting", "widgets", "app", "accessor", "cli"]
 FORBIDDEN = {
-    "results": ["stats", "plots", "report", "widgets", "accessor", "cli"],
-    "stats": ["plots", "report", "widgets", "accessor", "cli"],
-    "plots": ["report", "widgets", "accessor", "cli"],
-    "report": ["accessor", "cli"],
-    "widgets": ["accessor", "cli"],
+    "scores": ["results", "stats", "simulate", *_ABOVE_STATS],
+    "results": ["stats", "simulate", *_ABOVE_STATS],
+    "stats": ["simulate", *_ABOVE_STATS],
+    "simulate": _ABOVE_STATS,
+    "plots": ["io", "reporting", "widgets", "app", "accessor", "cli"],
+    "reporting": ["app", "accessor", "cli"],
+    "widgets": ["app", "accessor", "cli"],
+    "app": ["accessor", "cli"],
 }
+
+
+def test_util_imports_nothing_from_nbstats(package):
+    # the bottom room: argument checks, random state, progress, memory, lazy
+    # imports; every other room may use it
+    found = imports_of(package, "nbstats.util", "nbstats")
+    found = [i for i in found if room(i.target) != "util"]
+    assert not found, _shown(found)
 
 
 def _upward_plot_call(imp) -> bool:
@@ -135,15 +149,16 @@ def faulty(tmp_path):
         _write(
             tmp_path,
             {
-                "nbstats/__init__.py": "from nbstats.scores import score_table\n",
-                "nbstats/scores.py": "def _as_vector(x):\n    return x\n",
+                "nbstats/__init__.py": "from nbstats.scores.table import score_table\n",
+                "nbstats/scores/table.py": "def _as_vector(x):\n    return x\n",
+                "nbstats/scores/__init__.py": "",
                 "nbstats/stats/__init__.py": "",
                 "nbstats/stats/a.py": "from nbstats.stats import b\n",
                 "nbstats/stats/b.py": (
                     "def late():\n    from nbstats.stats.a import thing\n"
                 ),
                 "nbstats/stats/c.py": (
-                    "import nbstats\nfrom nbstats.scores import _as_vector\n"
+                    "import nbstats\nfrom nbstats.scores.table import _as_vector\n"
                 ),
                 "nbstats/stats/d.py": "from nbstats import scores, score_table\n",
                 "nbstats/widgets/__init__.py": "",
@@ -165,7 +180,7 @@ def test_checker_finds_root_imports_but_not_submodule_imports(faulty):
 
 def test_checker_finds_private_names_across_rooms(faulty):
     found = [(i.source, i.target, i.name) for i in private_across_rooms(faulty)]
-    assert found == [("nbstats.stats.c", "nbstats.scores", "_as_vector")]
+    assert found == [("nbstats.stats.c", "nbstats.scores.table", "_as_vector")]
 
 
 def test_checker_finds_numba_in_widgets(faulty):
@@ -194,10 +209,13 @@ def test_checker_finds_a_cycle_through_plots(tmp_path):
 
 
 def test_rooms():
-    assert room("nbstats.scores") == room("nbstats._scipy_stats") == "input"
-    assert room("nbstats.cli_options") == room("nbstats.cli") == "cli"
+    assert room("nbstats.scores.table") == room("nbstats.scores") == "scores"
+    assert room("nbstats.util.scipy_stats") == room("nbstats.util.random") == "util"
+    assert room("nbstats.cli.options") == room("nbstats.cli") == "cli"
+    assert room("nbstats.app.server") == "app"
+    assert room("nbstats.reporting.cells") == "reporting"
     assert room("nbstats.stats.bayes.sign") == "stats.bayes"
+    assert room("nbstats.stats.bayes.signrank.pairs") == "stats.bayes"
     assert room("nbstats.stats.frequentist.sign") == "stats.frequentist"
     assert room("nbstats.stats.bayes") == "stats.bayes"
     assert room("nbstats.stats.ranking") == room("nbstats.stats") == "stats"
-    assert room("nbstats.widgets.serve") == "widgets"

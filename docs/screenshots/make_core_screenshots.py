@@ -58,8 +58,8 @@ def main(which: list[str]) -> None:
             load, options = CASES[name]
             table = load()
             report = dict(core_only=True, random_state=0, **options)
-            html = nbstats.build_report(table, out / f"{name}.html", **report)
-            pdf = nbstats.build_report(table, out / f"{name}.pdf", **report)
+            html = nbstats.report(table, out / f"{name}.html", **report)
+            pdf = nbstats.report(table, out / f"{name}.pdf", **report)
             page = browser.new_page(viewport={"width": 1280, "height": 1600})
             page.goto(Path(html).as_uri())
             page.wait_for_timeout(500)

@@ -80,9 +80,9 @@ def pdf_shots(path: Path, name: str, pages: tuple[int, ...]) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name, table, crops, pages in CASES:
-            html = nbstats.build_report(table, Path(tmp) / f"{name}.html", rope=0.01)
+            html = nbstats.report(table, Path(tmp) / f"{name}.html", rope=0.01)
             html_shots(html, name, crops)
-            pdf = nbstats.build_report(table, Path(tmp) / f"{name}.pdf", rope=0.01)
+            pdf = nbstats.report(table, Path(tmp) / f"{name}.pdf", rope=0.01)
             pdf_shots(pdf, name, pages)
             print(f"{name}: done")
 

@@ -77,7 +77,7 @@ def main(which: list[str]) -> None:
         out = Path(tmp)
         for name in which:
             load, options = CASES[name]
-            nbstats.build_report(
+            nbstats.report(
                 load(),
                 out / f"{name}.tex",
                 venue="ieee",

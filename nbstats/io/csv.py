@@ -45,11 +45,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.dtypes import EXACT_INTEGER_LIMIT
 from nbstats.io.folds import check_fold_order, recognise_folds
 from nbstats.io.options import parse_alias
 from nbstats.io.text import read_text
-from nbstats.scores import score_table
+from nbstats.scores.dtypes import EXACT_INTEGER_LIMIT
+from nbstats.scores.table import score_table
 
 __all__ = [
     "DEFAULT_ENCODING",

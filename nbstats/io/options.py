@@ -2,7 +2,7 @@
 
 How a score CSV is read (``--sep``, ``--encoding``, the long-data columns),
 the fold and run column names, and every option's help text: defined here,
-below both :mod:`nbstats.cli_options` and :mod:`nbstats.widgets.serve`, so
+below both :mod:`nbstats.cli.options` and :mod:`nbstats.app.server`, so
 that the same option means the same thing in both.
 """
 

@@ -15,7 +15,7 @@ figure, or an array of Axes.
 
 from typing import TYPE_CHECKING
 
-from nbstats.lazy import lazy_attributes
+from nbstats.util.lazy import lazy_attributes
 
 #: Public name -> the module that defines it; imported on first use (PEP 562),
 #: so that ``nbstats.plots.style`` (colours, a dashboard's only need) does not

@@ -30,7 +30,6 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 from matplotlib.transforms import blended_transform_factory
 
-from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.cd_layout import (
     SMALL,
@@ -51,6 +50,7 @@ from nbstats.plots.style import (
     paper_style,
     titles_shown,
 )
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["cd_diagram", "diagram_width"]
 
@@ -131,7 +131,7 @@ def cd_diagram(
         score table's columns) only when the names fit neither as written
         nor wrapped, with a key under the figure. ``True``: always letters;
         a mapping ``{name: alias}`` (e.g. a report's, from
-        :func:`nbstats.names.make_aliases`): those aliases, with a key;
+        :func:`nbstats.scores.aliases.make_aliases`): those aliases, with a key;
         ``False``: never letters.
 
     Returns

@@ -37,12 +37,12 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.names import AliasOption
 from nbstats.plots._cd_caption import cd_caption
 from nbstats.plots.figure_model import Dot, Stroke, Text, float_room
 from nbstats.plots.labels import MIN_FONT, fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind
 from nbstats.plots.style import MUTED, literal
+from nbstats.scores.aliases import AliasOption
 
 __all__ = [
     "CDLayout",

@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import MIN_FONT, add_key, fit_names, text_width, wrap_text
 from nbstats.plots.style import INK, WIDTHS, figure_width, paper_style, titles_shown
 from nbstats.results.number_policy import format_relation
 from nbstats.results.procedure_names import adjustment_name
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["CELL_LINES", "comparison_matrix_plot"]
 

@@ -55,12 +55,12 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.names import AliasOption
 from nbstats.plots.figure_model import Item, Picture, Rect, Stroke, Text
 from nbstats.plots.labels import MIN_FONT, Fitted, fit_names, text_width, wrap_text
 from nbstats.plots.matrix_layout import BOX, LEADING, text_box, text_lines
 from nbstats.plots.pairwise_data import HeatContent, check_kind, heatmap_matrix
 from nbstats.plots.style import INK, literal
+from nbstats.scores.aliases import AliasOption
 
 __all__ = [
     "LEAST_FONT",

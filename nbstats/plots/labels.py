@@ -26,8 +26,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nbstats.names import AliasOption, make_aliases
 from nbstats.plots.style import font_families, literal
+from nbstats.scores.aliases import AliasOption, make_aliases
 
 __all__ = [
     "MIN_FONT",
@@ -308,7 +308,7 @@ def fit_names(
         nor wrapped at ``min_fontsize``, the others as they are; the key
         lists only the letters. ``True``: letters;
         a mapping ``{name: alias}``: those aliases (e.g. a report's, from
-        :func:`nbstats.names.make_aliases`), the other names as they are;
+        :func:`nbstats.scores.aliases.make_aliases`), the other names as they are;
         either way with a key. ``False`` or ``None``: never letters, the
         names cut to fit at ``min_fontsize`` if they must.
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.figure_model import float_room
 from nbstats.plots.heatmap_layout import LEAST_FONT, heatmap_layout
@@ -24,6 +23,7 @@ from nbstats.plots.style import (
     paper_style,
     titles_shown,
 )
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["pairwise_heatmap"]
 
@@ -79,7 +79,7 @@ def pairwise_heatmap(
         score table's columns) only when the names fit neither as written
         nor wrapped, with a key under the figure. ``True``: always letters;
         a mapping ``{name: alias}`` (e.g. a report's, from
-        :func:`nbstats.names.make_aliases`): those aliases, with a key;
+        :func:`nbstats.scores.aliases.make_aliases`): those aliases, with a key;
         ``False``: never letters.
 
     Returns

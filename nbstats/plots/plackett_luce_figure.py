@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.figure_model import Item, Picture, Rect, Stroke, Text
 from nbstats.plots.labels import text_width
@@ -34,6 +33,7 @@ from nbstats.plots.rank_axis import (
 from nbstats.plots.rank_layout import RankPanel, fit_rows, key_height
 from nbstats.plots.style import PALETTE, page_height, paper_style
 from nbstats.results.number_policy import format_number
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["PlackettLuceLayout", "plackett_luce", "plackett_luce_layout"]
 

@@ -81,7 +81,8 @@ __all__ = [
 
 #: The curves' line styles as dash patterns in points.
 _DASH = {"-": (), "--": DASHED}
-#: θ within this distance of ½ counts as ½ (as in nbstats.stats.bayes.signrank).
+#: θ within this distance of ½ counts as ½ (as in
+#: nbstats.stats.bayes.signrank.one_pair).
 _HALF_TOLERANCE = 1e-12
 
 

@@ -28,7 +28,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nbstats.names import AliasOption
 from nbstats.plots.figure_model import Item, Picture, Stroke, Text
 from nbstats.plots.labels import fit_names, text_width, wrap_text
 from nbstats.plots.protocols import is_kind
@@ -44,6 +43,7 @@ from nbstats.plots.rank_axis import (
     rank_interval,
 )
 from nbstats.plots.style import PALETTE, literal
+from nbstats.scores.aliases import AliasOption
 
 __all__ = [
     "METHOD_LABELS",

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nbstats.names import AliasOption
 from nbstats.plots._common import quiet
 from nbstats.plots.labels import add_key
 from nbstats.plots.picture_mpl import draw_picture
 from nbstats.plots.rank_layout import METHOD_LABELS, rank_layout
 from nbstats.plots.style import page_height, paper_style, titles_shown
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["METHOD_LABELS", "draw_layout", "rank_intervals"]
 
@@ -66,7 +66,7 @@ def rank_intervals(
         score table's columns) only when the names fit neither as written
         nor wrapped, with a key under the figure. ``True``: always letters;
         a mapping ``{name: alias}`` (e.g. a report's, from
-        :func:`nbstats.names.make_aliases`): those aliases, with a key;
+        :func:`nbstats.scores.aliases.make_aliases`): those aliases, with a key;
         ``False``: never letters.
 
     Returns

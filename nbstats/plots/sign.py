@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
 from nbstats.plots._common import (
     fit_texts,
     legend,
@@ -26,6 +25,7 @@ from nbstats.plots.style import (
     paper_style,
     titles_shown,
 )
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["sign_posterior"]
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
 from nbstats.plots._common import format_probability, probability_relation, quiet
 from nbstats.plots.chart_layout import (
     DOTTED,
@@ -41,6 +40,7 @@ from nbstats.plots.style import (
     literal,
     paper_style,
 )
+from nbstats.util import scipy_stats as sps
 
 __all__ = [
     "StudentLayout",

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from nbstats.names import AliasOption
 from nbstats.plots.cd_layout import SMALL, TICK_LENGTH, TICK_PAD, CDLayout, Text
 from nbstats.plots.protocols import kind_of
 from nbstats.results.formatting import escape_latex
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["cd_key_latex", "cd_tikz"]
 

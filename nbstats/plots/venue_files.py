@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from nbstats.names import AliasOption
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["key_tabular", "venue_figures"]
 

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import name_array
 from nbstats.results.base import Result
 from nbstats.results.effect_size import _NAMES as EFFECT_NAMES
 from nbstats.results.procedure_names import adjustment_name
+from nbstats.scores.names import name_array
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 

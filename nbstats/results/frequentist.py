@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import name_index
 from nbstats.results import methods_text
 from nbstats.results.base import Result, TestResult
 from nbstats.results.effect_size import magnitude
@@ -32,6 +31,7 @@ from nbstats.results.two_sample import (  # noqa: F401  (importable from here to
     difference_label,
     hypothesis_text,
 )
+from nbstats.scores.names import name_index
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
 

@@ -32,7 +32,7 @@ class SkillingsMackResult(TestResult):
         negative sum means better than average.
     mean_ranks : Series
         Each case's ranks stretched onto 1..m and averaged
-        (:func:`nbstats.missing.observed_mean_ranks`), for display only.
+        (:func:`nbstats.scores.missing.observed_mean_ranks`), for display only.
     cases_per_algorithm : Series
         Cases used in which each algorithm has a score.
     covariance : DataFrame

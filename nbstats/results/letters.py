@@ -8,9 +8,9 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.names import letters as spreadsheet_letters
 from nbstats.results.base import Result
 from nbstats.results.procedure_names import posthoc_name
+from nbstats.scores.aliases import letters as spreadsheet_letters
 
 #: A run of at least this many consecutive letters prints as "first–last".
 RUN_FROM = 4

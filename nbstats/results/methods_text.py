@@ -1,7 +1,7 @@
 """The Methods sentences of the results: one function per kind of result.
 
 Each result class's ``methods_sentence(context)`` calls its function here,
-and a report's Methods paragraph (:func:`nbstats.report.methods.methods_paragraph`)
+and a report's Methods paragraph (:func:`nbstats.reporting.methods.methods_paragraph`)
 assembles the sentences. The prose lives in this one module so that the
 paragraph reads as one text: the same phrases for a rope, a prior, a seed or a
 decision rule in every sentence (:data:`DECISION_RULE`,

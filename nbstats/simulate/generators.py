@@ -13,7 +13,7 @@ Three generators, one per paper whose simulations nbstats reproduces:
 
 Every generator takes ``random_state`` (None, an int, a numpy Generator or a
 SeedSequence): equal seeds give equal data. Score tables follow the input
-model of :mod:`nbstats.scores`: rows = cases ``"case1"``, …, columns =
+model of :mod:`nbstats.scores.table`: rows = cases ``"case1"``, …, columns =
 algorithms, higher is better.
 """
 
@@ -26,8 +26,8 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.util import scipy_stats as sps
+from nbstats.util.random import seed_sequence
 
 __all__ = [
     "CandidateEvaluator",

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats._progress import progress_bar
 from nbstats.simulate.tasks import (
     REPETITION,
     Setting,
@@ -35,8 +34,9 @@ from nbstats.simulate.tasks import (
     run_chunk,
     run_on_executor,
 )
-from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.racing_executors import describe_failure, show
+from nbstats.util.progress import progress_bar
+from nbstats.util.random import seed_sequence
 
 __all__ = ["StudyError", "study", "summarise"]
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.stats.bayes.memory import get_memory_ceiling, run_with_ceiling
 from nbstats.stats.racing_executors import real_number_problem, show
+from nbstats.util.memory import get_memory_ceiling, run_with_ceiling
 
 #: Column holding the repetition number (0, 1, …) in a study's table.
 REPETITION = "repetition"

@@ -14,18 +14,14 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.analysis import AnalysisResult
-from nbstats.scores import (
-    NanPolicy,
-    check_flag,
-    oriented,
-    power_of_two_scale,
-    score_table,
-)
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.ranks import oriented
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.analyze_text import probability_text, render_p, summary_text
-from nbstats.stats.bayes.pairs import bayes_signrank_pairs
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.bayes.precision import MC_TARGET, first_draws, one_pair_draws
-from nbstats.stats.bayes.signrank import bayes_signrank
+from nbstats.stats.bayes.signrank.one_pair import bayes_signrank
+from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
 from nbstats.stats.coverage import missing_log_step, omitted_coverage
 from nbstats.stats.effect_size import _cohen_dz, _rank_biserial, magnitude
 from nbstats.stats.footprint import PAIR_BYTES, analysis_bytes, check_analyses_fit
@@ -37,6 +33,7 @@ from nbstats.stats.frequentist.ttest import ttest
 from nbstats.stats.frequentist.tukey import tukey_hsd
 from nbstats.stats.frequentist.wilcoxon import wilcoxon
 from nbstats.stats.ranking import nemenyi_min_cases
+from nbstats.util.checks import check_flag
 
 __all__ = ["analyze"]
 

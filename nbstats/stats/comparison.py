@@ -15,11 +15,12 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.comparison import ComparisonMatrixResult
-from nbstats.scores import NanPolicy, check_choice, check_flag, score_table
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats import frequentist
 from nbstats.stats.effect_size import EFFECT_KINDS, magnitude, paired_effect
 from nbstats.stats.frequentist.pair_matrices import effect_block_cells
 from nbstats.stats.pairs_memory import check_pairs_fit
+from nbstats.util.checks import check_choice, check_flag
 
 __all__ = ["COMPARISON_TESTS", "comparison_matrix"]
 
@@ -99,7 +100,7 @@ def comparison_matrix(
     check_choice("effect", effect, EFFECT_KINDS)
     check_flag("higher_is_better", higher_is_better)
     if nan_policy == "pairwise":
-        from nbstats.missing import pairwise_table
+        from nbstats.scores.missing import pairwise_table
 
         table = pairwise_table(scores)
     else:  # checked (and the dropped cases named) once

@@ -31,14 +31,16 @@ from typing import Literal
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.arguments import renamed
-from nbstats.dtypes import real_scores
 from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
-from nbstats.score_folds import check_min_folds
-from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
+from nbstats.scores.dtypes import real_scores
+from nbstats.scores.folds import check_min_folds
+from nbstats.scores.ranks import paired_differences_cases
+from nbstats.scores.table import NanPolicy
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
+from nbstats.util import scipy_stats as sps
+from nbstats.util.arguments import renamed
+from nbstats.util.checks import check_choice
 
 __all__ = [
     "bayes_correlated_ttest",

@@ -9,10 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
-from nbstats.names import name_array
 from nbstats.results.folds import CorrelatedPairsResult
-from nbstats.scores import check_flag
+from nbstats.scores.names import name_array
 from nbstats.stats.bayes.decision import check_rope, decide_many, resolve_threshold
 from nbstats.stats.correlated import (
     FoldDesign,
@@ -21,6 +19,8 @@ from nbstats.stats.correlated import (
     region_probabilities,
 )
 from nbstats.stats.fold_pairing import fold_blocks
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
 
 __all__ = ["correlated_pairs"]
 

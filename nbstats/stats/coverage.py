@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from nbstats.checks import check_choice
-from nbstats.missing import MIN_PAIR_CASES, pairwise_counts
 from nbstats.results.coverage import CoverageResult
-from nbstats.scores import incomplete_table
+from nbstats.scores.missing import MIN_PAIR_CASES, pairwise_counts
+from nbstats.scores.table import incomplete_table
 from nbstats.stats.coverage_search import best_left_out
+from nbstats.util.checks import check_choice
 
 __all__ = ["coverage", "missing_log_step", "omitted_coverage"]
 
@@ -72,7 +72,7 @@ def coverage(
     See Also
     --------
     nbstats.skillings_mack, nbstats.durbin : omnibus tests of incomplete tables.
-    nbstats.missing : ``nan_policy="pairwise"``, each pair on its own cases.
+    nbstats.scores.missing : ``nan_policy="pairwise"``, each pair on its own cases.
 
     Examples
     --------

@@ -34,15 +34,17 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.arguments import outside_stacklevel, renamed
 from nbstats.results.effect_size import EffectSizeResult, magnitude
-from nbstats.scores import NanPolicy, check_choice, check_flag, paired_differences_cases
+from nbstats.scores.ranks import paired_differences_cases
+from nbstats.scores.table import NanPolicy
 from nbstats.stats.frequentist.wilcoxon import (
     EXACT_LIMIT_N,
     signed_rank_cdf,
     walsh_order_statistics,
 )
+from nbstats.util import scipy_stats as sps
+from nbstats.util.arguments import outside_stacklevel, renamed
+from nbstats.util.checks import check_choice, check_flag
 
 __all__ = [
     "EFFECT_KINDS",
@@ -508,7 +510,7 @@ def _oriented(
     a: object, b: object, d: np.ndarray, higher_is_better: bool, nan_policy: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """The two score vectors (after nan_policy), b's made "larger is better"."""
-    from nbstats.scores import as_vector
+    from nbstats.scores.frames import as_vector
 
     va, vb = as_vector(a, "a"), as_vector(b, "b")
     keep = ~(np.isnan(va) | np.isnan(vb))

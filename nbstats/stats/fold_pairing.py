@@ -17,16 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from nbstats.dtypes import real_scores
-from nbstats.score_folds import (
+from nbstats.scores.dtypes import real_scores
+from nbstats.scores.folds import (
     check_folds,
     check_min_folds,
     check_min_folds_reachable,
     failed_folds,
     failed_folds_message,
 )
-from nbstats.score_frames import wide_frame
-from nbstats.scores import incomplete_table, score_table
+from nbstats.scores.frames import wide_frame
+from nbstats.scores.table import incomplete_table, score_table
 
 __all__ = ["FoldBlocks", "fold_blocks"]
 
@@ -39,7 +39,7 @@ class FoldBlocks:
     folds; NaN for a cell without any), whose index and columns order the
     blocks; ``blocks[i]``: case i's folds × algorithms scores (NaN: a failed
     fold), its rows every fold key seen on the case; ``failed``: the cells
-    with failed folds (:func:`nbstats.scores.failed_folds`, empty without).
+    with failed folds (:func:`nbstats.scores.folds.failed_folds`, empty without).
     """
 
     fold_columns: list[str]

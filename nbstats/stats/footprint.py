@@ -1,6 +1,6 @@
 """Working memory of whole analyses, estimated before they start.
 
-A report (:func:`nbstats.report.build_report`, ``nbstats report``,
+A report (:func:`nbstats.report`, ``nbstats report``,
 ``nbstats analyze``) or :func:`nbstats.analyze` on m algorithms computes
 tables of every pair: m(m − 1)/2 rows of statistics, names and rendered
 cells. At m = 1000 that is 499,500 pairs, and the report once ran for a
@@ -8,7 +8,7 @@ minute and reached 1.45 GB before it failed (or not) inside its notebook.
 The estimates here are upper bounds of the working memory (beyond the
 interpreter and libraries) of each analysis from m, n and the draws, so a
 size that cannot finish within the memory ceiling of
-:mod:`nbstats.stats.bayes.memory` is refused before any work, with what
+:mod:`nbstats.util.memory` is refused before any work, with what
 would fit.
 
 The bytes per pair were measured (tracemalloc, the peak of each analysis's
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from nbstats.stats.bayes.memory import get_memory_ceiling
 from nbstats.stats.bayes.posthoc import posthoc_memory
+from nbstats.util.memory import get_memory_ceiling
 
 __all__ = [
     "CASE_BYTES",

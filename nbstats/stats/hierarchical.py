@@ -19,12 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.hierarchical import BayesHierarchicalResult
-from nbstats.score_folds import check_min_folds
-from nbstats.scores import check_flag
+from nbstats.scores.folds import check_min_folds
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
-from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.hierarchical_inputs import (
     TooFewDataSetsError,
     enough_folds,
@@ -35,6 +32,9 @@ from nbstats.stats.hierarchical_model import (
     require_sampler,
     sample_posterior,
 )
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
+from nbstats.util.random import seed_sequence
 
 __all__ = ["TooFewDataSetsError", "bayes_hierarchical"]
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from nbstats.names import plain_name
+from nbstats.scores.names import plain_name
 from nbstats.stats.correlated import FoldDesign, fold_design
 from nbstats.stats.fold_pairing import fold_blocks
 from nbstats.stats.hierarchical_model import (

@@ -7,7 +7,7 @@ peak from m, n and its size arguments (an upper bound: the bytes per pair
 measured with :mod:`tracemalloc` at 100 to 400 algorithms on 30 cases and
 rounded up, see ``tests/reliability/test_ceiling_everywhere.py``) and refuses,
 before any work, what cannot fit under the memory ceiling of
-:mod:`nbstats.stats.bayes.memory`, saying how many algorithms (or resamples)
+:mod:`nbstats.util.memory`, saying how many algorithms (or resamples)
 would fit and the fixes.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from nbstats.stats.bayes.memory import check_fits, get_memory_ceiling
+from nbstats.util.memory import check_fits, get_memory_ceiling
 
 __all__ = [
     "PAIR_COST",
@@ -98,7 +98,7 @@ def check_pairs_fit(
 
     Examples
     --------
-    >>> from nbstats.stats.bayes.memory import memory_ceiling
+    >>> from nbstats.util.memory import memory_ceiling
     >>> with memory_ceiling("16M"):
     ...     check_pairs_fit("posthoc", 5000, 30, what="posthoc()",
     ...                     fix="compare fewer")  # doctest: +ELLIPSIS
@@ -147,7 +147,7 @@ def check_bootstrap_fits(
 
     Examples
     --------
-    >>> from nbstats.stats.bayes.memory import memory_ceiling
+    >>> from nbstats.util.memory import memory_ceiling
     >>> with memory_ceiling("16M"):
     ...     check_bootstrap_fits(1000, 30, 10**6, 2**20)  # doctest: +ELLIPSIS
     Traceback (most recent call last):

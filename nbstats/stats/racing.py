@@ -18,14 +18,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from nbstats._progress import progress_bar
 from nbstats.results.racing import RaceResult
-from nbstats.scores import check_choice
 from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
-from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.racing_elimination import eliminate
 from nbstats.stats.racing_executors import RaceError, check_timeout
 from nbstats.stats.racing_state import RaceState, evaluate_step, take
+from nbstats.util.checks import check_choice
+from nbstats.util.progress import progress_bar
+from nbstats.util.random import seed_sequence
 
 __all__ = ["RaceError", "race"]
 

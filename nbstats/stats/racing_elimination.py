@@ -14,8 +14,7 @@ import math
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.scores import oriented, rank_rows
+from nbstats.scores.ranks import oriented, rank_rows
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.friedman_calibration import minimum_cases
 from nbstats.stats.bayes.posthoc import SignEvents, bayes_posthoc
@@ -23,6 +22,7 @@ from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.racing_state import RaceState
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["drop_indistinguishable", "eliminate"]
 

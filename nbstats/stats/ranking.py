@@ -23,23 +23,13 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
-from nbstats.arguments import renamed
-from nbstats.missing import observed_mean_ranks, pairwise_table
-from nbstats.names import name_index
 from nbstats.results.frequentist import frame_of_pairs
 from nbstats.results.ranking import RankCIResult
-from nbstats.scores import (
-    NanPolicy,
-    check_choice,
-    check_flag,
-    oriented,
-    power_of_two_scale,
-    rank_rows,
-    score_table,
-)
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.missing import observed_mean_ranks, pairwise_table
+from nbstats.scores.names import name_index
+from nbstats.scores.ranks import oriented, rank_rows
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.frequentist.adjust import adjust_pvalues
 from nbstats.stats.frequentist.anova import rm_anova
 from nbstats.stats.frequentist.critical_difference import (
@@ -51,6 +41,11 @@ from nbstats.stats.frequentist.skillings_mack import skillings_mack
 from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.frequentist.wilcoxon import signed_rank_pvalues
 from nbstats.stats.pairs_memory import check_bootstrap_fits, check_pairs_fit
+from nbstats.util import scipy_stats as sps
+from nbstats.util.arguments import renamed
+from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.memory import budget
+from nbstats.util.random import seed_sequence
 
 __all__ = ["RANK_CI_METHODS", "nemenyi_min_cases", "rank_ci"]
 

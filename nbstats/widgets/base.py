@@ -20,9 +20,9 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.names import AliasOption, make_aliases
 from nbstats.results.number_policy import format_number
-from nbstats.scores import score_table
+from nbstats.scores.aliases import AliasOption, make_aliases
+from nbstats.scores.table import score_table
 
 __all__ = [
     "SCROLL_CLASS",
@@ -180,7 +180,7 @@ class Dashboard:
         """
         import inspect
 
-        from nbstats.report import report  # lazy: nbconvert only when writing
+        from nbstats.reporting import report  # lazy: nbconvert only when writing
 
         self.wait()
         table = getattr(self, "scores", None)
@@ -380,7 +380,7 @@ def prepare_table(
 def display_names(
     names: list[str], aliases: AliasOption | Mapping[str, str]
 ) -> dict[str, str]:
-    """``{name: display name}`` (:func:`nbstats.names.make_aliases`), with
+    """``{name: display name}`` (:func:`nbstats.scores.aliases.make_aliases`), with
     ``aliases`` checked: "auto", True, False, None or a mapping."""
     if not (
         aliases is None

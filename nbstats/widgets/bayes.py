@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import AliasOption
 from nbstats.results.bayes import BayesSignedRankResult
+from nbstats.scores.aliases import AliasOption
 from nbstats.stats.bayes.decision import (
     FRIEDMAN_DEFAULT_S,
     IDP_DEFAULT_S,
@@ -34,7 +34,7 @@ from nbstats.stats.bayes.decision import (
 )
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.friedman_calibration import minimum_cases
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.util.random import seed_sequence
 from nbstats.widgets import bayes_views as views
 from nbstats.widgets.base import (
     Dashboard,
@@ -128,7 +128,7 @@ class BayesDashboard(Dashboard):
     nan_policy : {"raise", "omit"}
         As :func:`nbstats.score_table`; the dashboard names the dropped cases.
     aliases : "auto", bool or dict
-        Short display names (:func:`nbstats.names.make_aliases`): ``"auto"``
+        Short display names (:func:`nbstats.scores.aliases.make_aliases`): ``"auto"``
         gives letters to each name longer than 20 characters; a legend maps
         them back. Results keep the full names.
     joint_in_background : bool, optional
@@ -192,7 +192,7 @@ class BayesDashboard(Dashboard):
     with the prior's weight for a new s; γ and ε only compare.
 
     *Memory.* What is kept stays within the ceiling of
-    :mod:`nbstats.stats.bayes.memory` (``NBSTATS_MAX_MEMORY``, 512 MiB by
+    :mod:`nbstats.util.memory` (``NBSTATS_MAX_MEMORY``, 512 MiB by
     default): the pairs' sums only when they fit half of it, the joint
     statements' when they fit the other half. Beyond (200 algorithms:
     19,900 pairs × 5,000 draws are 800 MB per region), every change

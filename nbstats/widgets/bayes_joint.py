@@ -27,7 +27,7 @@ from nbstats.stats.bayes.weights import DirichletWeights
 
 __all__ = ["JointRunner", "SignedRankJoint"]
 
-#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) the kept
+#: Share of the memory ceiling (:mod:`nbstats.util.memory`) the kept
 #: per-draw sums may take (45 pairs × 50,000 draws with a rope: 72 MB; 1225
 #: pairs × 5,000: 196 MB). Beyond, every change of s or rope passes over the
 #: draws again, as :func:`nbstats.bayes_posthoc` does (seconds, not

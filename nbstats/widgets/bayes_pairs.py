@@ -3,7 +3,7 @@
 The Bayesian dashboard shows a decision for every pair of algorithms: 1225
 pairs for 50 algorithms. What depends on the cases (the Walsh sums of each
 pair, per draw) is computed once per (prior, rope) by
-:class:`~nbstats.stats.bayes.pair_sums.PairSums` and kept as one
+:class:`~nbstats.stats.bayes.signrank.pair_sums.PairSums` and kept as one
 pairs × draws array per region. A new s, ε or threshold then costs one
 compiled pass over those arrays (:func:`pair_counts`) that turns the sums into
 θ's draws and counts them, for all pairs together — no per-pair Python, no
@@ -12,18 +12,18 @@ result objects, no stored θ draws. Only the pair that is shown gets a full
 interval and draws, for the plot).
 
 The arithmetic per draw is that of
-:func:`~nbstats.stats.bayes.summary_kernel.combine_region` and
-:func:`~nbstats.stats.bayes.summary_kernel.theta_counts`, in the same order,
+:func:`~nbstats.stats.bayes.signrank.summary_kernel.combine_region` and
+:func:`~nbstats.stats.bayes.signrank.summary_kernel.theta_counts`, in the same order,
 so every probability equals :func:`nbstats.bayes_signrank` on the same seed
 bit for bit (tested): each pair is drawn in its canonical orientation
 (:mod:`nbstats.stats.bayes.canonical`) and mirrored when the dashboard shows
 it the other way round, as that function does. The compiled passes and the
-block-by-block engine are :mod:`nbstats.stats.bayes.pair_kernel` and
-:mod:`nbstats.stats.bayes.pair_blocks`, shared with
+block-by-block engine are :mod:`nbstats.stats.bayes.signrank.pair_kernel` and
+:mod:`nbstats.stats.bayes.signrank.blocks`, shared with
 :func:`nbstats.bayes_signrank_pairs`.
 
 Memory: the sums are kept only when they fit the cache (half the memory
-ceiling of :mod:`nbstats.stats.bayes.memory`, ``NBSTATS_MAX_MEMORY``); beyond
+ceiling of :mod:`nbstats.util.memory`, ``NBSTATS_MAX_MEMORY``); beyond
 (e.g. 200 algorithms: 19,900 pairs × 5,000 draws, 800 MB per region), every
 change recomputes the counts block by block within the ceiling — slower, the
 same numbers.
@@ -39,19 +39,19 @@ import numpy as np
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.stats.bayes.canonical import flipped_many
 from nbstats.stats.bayes.decision import signrank_bounds_many
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.pair_blocks import PairBlocks, mirror_rows
-from nbstats.stats.bayes.pair_kernel import pair_counts, pair_rope_counts
-from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.shared_prior import SharedPrior
-from nbstats.stats.bayes.signrank import SignedRankPosterior, shared_components
+from nbstats.stats.bayes.signrank.blocks import PairBlocks, mirror_rows
+from nbstats.stats.bayes.signrank.one_pair import SignedRankPosterior, shared_components
+from nbstats.stats.bayes.signrank.pair_kernel import pair_counts, pair_rope_counts
+from nbstats.stats.bayes.signrank.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.util.memory import budget
 
 __all__ = ["PairPosteriors", "default_draws", "pair_counts"]
 
 # θ within this distance of ½ counts as exactly ½ (as bayes_signrank)
 HALF_TOLERANCE = 1e-12
-#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) for the
+#: Share of the memory ceiling (:mod:`nbstats.util.memory`) for the
 #: case-dependent sums of the last rope and the point prior (256 MiB of
 #: the default 512).
 CACHE_SHARE = 0.5
@@ -121,7 +121,7 @@ class PairPosteriors:
     terms, and the point prior's quadratic sums are theirs, so a change of
     prior computes at most the cross terms (one prefix sum per draw for all
     pairs). No per-pair object is made for the matrix; the pair shown in
-    full gets its :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior`
+    full gets its :class:`~nbstats.stats.bayes.signrank.one_pair.SignedRankPosterior`
     when asked. The rope's sums and the cross terms are kept for the last
     rope only: a new rope writes into the previous one's arrays rather than
     fresh memory (page faults made the first rope changes 3x slower).
@@ -306,7 +306,7 @@ class PairPosteriors:
         self, prior: str, s: float, rope: float, epsilon: float
     ) -> tuple[np.ndarray, np.ndarray]:
         """Canonical counts (pairs × 10, see
-        :meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.counts`) and the
+        :meth:`~nbstats.stats.bayes.signrank.blocks.PairBlocks.counts`) and the
         draws near ½ (pairs × 2)."""
         if self.streaming:
             return self._streamed(prior, s, rope, epsilon)
@@ -392,7 +392,7 @@ class PairPosteriors:
     def _states(self, rope: float) -> np.ndarray:
         """Every pair's placement states for ``rope`` (kept for the last rope:
         a new s needs them again)."""
-        from nbstats.stats.bayes.placements import placement_states
+        from nbstats.stats.bayes.signrank.placements import placement_states
 
         if self._placement_states is None or self._placement_states[0] != rope:
             states = placement_states(self.sums.sorted, rope)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.scores import oriented, rank_rows
+from nbstats.scores.ranks import oriented, rank_rows
 from nbstats.stats.bayes.canonical import canonical_table
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.weights import DirichletWeights
@@ -78,7 +78,7 @@ def pair_setup(
     Examples
     --------
     >>> import nbstats
-    >>> from nbstats.stats.bayes.weights import seed_sequence
+    >>> from nbstats.util.random import seed_sequence
     >>> table = nbstats.datasets.load("demsar2006")
     >>> setup = pair_setup(table, list(table.columns), higher_is_better=True,
     ...                    n_samples=1000, seed=seed_sequence(0))

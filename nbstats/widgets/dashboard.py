@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import AliasOption
+from nbstats.scores.aliases import AliasOption
 
 __all__ = ["KINDS", "dashboard"]
 
@@ -63,7 +63,7 @@ def dashboard(
         cases it dropped.
     aliases : "auto", bool or dict
         Short display names for long algorithm names
-        (:func:`nbstats.names.make_aliases`): ``"auto"`` gives letters A, B, …
+        (:func:`nbstats.scores.aliases.make_aliases`): ``"auto"`` gives letters A, B, …
         to each name longer than 20 characters, ``True`` to every name,
         ``False`` to none, or a dict ``{name: alias}``. A legend maps aliases to full
         names; the results keep the full names.

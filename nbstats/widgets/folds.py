@@ -25,9 +25,9 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.names import AliasOption
-from nbstats.scores import check_flag
+from nbstats.scores.aliases import AliasOption
 from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+from nbstats.util.checks import check_flag
 from nbstats.widgets import folds_views as views
 from nbstats.widgets.base import SCROLL_CLASS, Dashboard, display_names, name_dropdown
 from nbstats.widgets.bayes_views import loss_label, round_up
@@ -74,7 +74,7 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         Initial (l0, l1); the loss-ratio control starts at l1/l0.
     higher_is_better : bool
     aliases : "auto", bool or dict
-        Short display names (:func:`nbstats.names.make_aliases`).
+        Short display names (:func:`nbstats.scores.aliases.make_aliases`).
     hierarchical : dict, optional
         Keywords of :func:`nbstats.bayes_hierarchical` for the button
         (``n_samples``, ``chains``, ``warmup``, ``random_state``; default

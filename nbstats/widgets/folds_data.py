@@ -94,7 +94,7 @@ class FoldTests:
     """Validated per-fold scores and the cached per-data-set tests of a pair.
 
     Raises ValueError/TypeError for what :func:`nbstats.score_table` and
-    :func:`nbstats.scores.check_folds` refuse (fewer than 2 algorithms,
+    :func:`nbstats.scores.folds.check_folds` refuse (fewer than 2 algorithms,
     unequal folds, missing scores… — failed folds unless ``min_folds``), or
     names that are not distinct as text.
     """

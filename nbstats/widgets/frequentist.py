@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import AliasOption
 from nbstats.results.frequentist import FriedmanResult, PosthocResult
 from nbstats.results.number_policy import format_number
 from nbstats.results.procedure_names import (
@@ -26,7 +25,7 @@ from nbstats.results.procedure_names import (
     POSTHOC_NAMES,
     posthoc_name,
 )
-from nbstats.scores import check_flag
+from nbstats.scores.aliases import AliasOption
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import (
@@ -35,6 +34,7 @@ from nbstats.stats.frequentist.posthoc import (
     POSTHOC_METHODS,
     posthoc,
 )
+from nbstats.util.checks import check_flag
 from nbstats.widgets.base import (
     SCROLL_CLASS,
     TABLE_STYLE,
@@ -93,7 +93,7 @@ class FrequentistDashboard(Dashboard):
     nan_policy : {"raise", "omit"}
         As :func:`nbstats.score_table`; the dashboard names the dropped cases.
     aliases : "auto", bool or dict
-        Short display names (:func:`nbstats.names.make_aliases`) in the
+        Short display names (:func:`nbstats.scores.aliases.make_aliases`) in the
         picture and the table, with a legend; results keep the full names.
 
     Attributes

@@ -22,13 +22,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.names import AliasOption
 from nbstats.results.monte_carlo import error_bound
 from nbstats.results.ranking import RankCIResult
-from nbstats.scores import check_flag
+from nbstats.scores.aliases import AliasOption
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
-from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
+from nbstats.util.checks import check_flag
+from nbstats.util.random import seed_sequence
 from nbstats.widgets.base import (
     SCROLL_CLASS,
     TABLE_STYLE,
@@ -89,7 +89,7 @@ class RankDashboard(Dashboard):
     nan_policy : {"raise", "omit"}
         As :func:`nbstats.score_table`; the dashboard names the dropped cases.
     aliases : "auto", bool or dict
-        Short display names (:func:`nbstats.names.make_aliases`) in the
+        Short display names (:func:`nbstats.scores.aliases.make_aliases`) in the
         picture and the table, with a legend; results keep the full names.
 
     Attributes

@@ -15,7 +15,6 @@ API = Path(__file__).parents[2] / "docs" / "api" / "index.md"
 
 #: Public names documented through another name (a module, or its function).
 THROUGH = {
-    "nbstats.report": "nbstats.build_report",
     "nbstats.datasets": "nbstats.datasets.load",
     "nbstats.simulate": "nbstats.simulate.study",
 }

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from nbstats.report import export
+from nbstats.reporting import export
 
 NOTEBOOKS = sorted((Path(__file__).parents[2] / "notebooks").glob("*.ipynb"))
 

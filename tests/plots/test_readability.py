@@ -182,7 +182,7 @@ def test_letters_follow_the_table_in_every_figure():
         assert labels(ax) == key
     given = {table.columns[0]: "HGB-300"}
     ax = nbstats.posthoc(table).plot(width="double", aliases=given)
-    # the user's alias; nbstats.names letters the other long names
+    # the user's alias; nbstats.scores.names letters the other long names
     assert labels(ax)[table.columns[0]] == "HGB-300"
     assert "HGB-300" in [t.get_text() for t in ax.texts]
 

@@ -279,7 +279,7 @@ def uci() -> pd.DataFrame:
 
 def test_dashboard_report_and_functions_agree(uci):
     """The dashboard (column order) and the report's calls (columns worst to
-    best, as nbstats.report.notebook writes them) give the same pairs,
+    best, as nbstats.reporting.notebook writes them) give the same pairs,
     mirrored where they name a pair the other way round, the same joint
     statements, and the Friedman test with the same default s."""
     from nbstats.widgets.bayes import BayesDashboard

@@ -30,7 +30,7 @@ import pytest
 
 import nbstats
 from nbstats.stats.bayes import posthoc as posthoc_module
-from nbstats.stats.bayes.walsh_kernel import LANES
+from nbstats.stats.bayes.signrank.walsh_kernel import LANES
 from nbstats.stats.bayes.weights import DirichletWeights
 
 WATCH = textwrap.dedent(
@@ -38,7 +38,7 @@ WATCH = textwrap.dedent(
     import json, threading, time, warnings
     import numpy as np, pandas as pd, psutil
     import nbstats
-    from nbstats.stats.bayes.memory import get_memory_ceiling
+    from nbstats.util.memory import get_memory_ceiling
 
     warnings.simplefilter("ignore")
     process = psutil.Process()

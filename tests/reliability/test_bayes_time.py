@@ -25,12 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.stats.bayes import pairs as pairs_module
 from nbstats.stats.bayes import plackett_luce as plackett_luce_module
 from nbstats.stats.bayes import posthoc as posthoc_module
-from nbstats.stats.bayes import signrank as signrank_module
 from nbstats.stats.bayes.joint import keeps_codes
-from nbstats.stats.bayes.memory import memory_ceiling
+from nbstats.stats.bayes.signrank import one_pair as signrank_module
+from nbstats.stats.bayes.signrank import pairs as pairs_module
+from nbstats.util.memory import memory_ceiling
 from tests.progress_helpers import record_bars
 
 
@@ -125,7 +125,7 @@ def test_plackett_luce_progress_counts_every_iteration(bars):
 
 
 def test_no_automatic_bar_where_nbstats_progress_is_0(monkeypatch):
-    from nbstats import _progress
+    from nbstats.util import progress as _progress
 
     monkeypatch.setattr(_progress.sys.stderr, "isatty", lambda: True)
     assert _progress.progress_bar(None, 10, "x", "y") is not None  # a terminal
@@ -138,7 +138,7 @@ def test_no_automatic_bar_where_nbstats_progress_is_0(monkeypatch):
 
 
 def test_the_report_kernel_shows_no_bar():
-    from nbstats.report import kernel
+    from nbstats.reporting import kernel
 
     assert kernel._kernel_env()["NBSTATS_PROGRESS"] == "0"
 

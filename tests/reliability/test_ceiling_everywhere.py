@@ -37,8 +37,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.stats.bayes.memory import check_fits, memory_ceiling
 from nbstats.stats.frequentist.tukey import tukey_hsd
+from nbstats.util.memory import check_fits, memory_ceiling
 
 CEILING = 64 * 2**20
 WIDE_M, WIDE_N = 800, 30
@@ -212,8 +212,8 @@ SKIPPED = {
     "set_memory_ceiling": "the ceiling itself",
     "datasets": "a module of bundled tables (a fixed size)",
     "simulate": "a module of generators: they allocate the table asked for",
-    "report": "a module; build_report is its entry point (below)",
-    "build_report": "writes a report through the kernel: test_report_refused",
+    "report": "writes a report through the kernel: test_report_refused",
+    "report_text": "the report as text, through the same kernel",
     "dashboard": "a widget over analyses tested here (bayes_posthoc, posthoc)",
     "race": "allocates per instance it evaluates (the user's callable), "
     "its tests per step are the ones above; tests/reliability/test_racing_faults.py",
@@ -389,7 +389,7 @@ def test_bootstrap_refusal_names_the_resamples_that_fit() -> None:
 
 def test_report_refused(tmp_path) -> None:
     with memory_ceiling(CEILING), pytest.raises(ValueError, match="ceiling"):
-        nbstats.build_report(_WIDE, tmp_path / "r.html")
+        nbstats.report(_WIDE, tmp_path / "r.html")
     assert not (tmp_path / "r.html").exists()
 
 

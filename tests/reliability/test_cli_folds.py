@@ -19,8 +19,8 @@ import pandas as pd
 import pytest
 
 import nbstats
+from nbstats.app.data import read_folds
 from nbstats.io.csv import check_fold_order, recognise_folds
-from nbstats.widgets.serve_data import read_folds
 
 RUNS, FOLDS = 5, 20
 LONG = ["--case", "dataset", "--algorithm", "classifier", "--score", "accuracy"]

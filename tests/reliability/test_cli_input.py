@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 
 import nbstats
-import nbstats.report
-from nbstats.cli import read_scores
-from nbstats.report import export
+import nbstats.reporting
+from nbstats.cli.commands import read_scores
+from nbstats.reporting import export
 from tests.cli_helpers import LONG, calls, run  # noqa: F401  (fixtures)
 
 WIDE = "case,A,B,C\nx,0.8,0.7,0.6\ny,0.9,0.6,0.5\nz,0.7,0.8,0.4\n"
@@ -383,7 +383,7 @@ def test_a_failed_write_names_the_report(tmp_path, monkeypatch, capsys):
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(nbstats.report, "report", full_disk)
+    monkeypatch.setattr(nbstats.reporting, "report", full_disk)
     code, _, err = run(["report", scores], capsys)
     assert code == 2
     assert err == (

@@ -278,7 +278,7 @@ def test_detail_frequentist_prints_a_bounded_preview(tmp_path, capsys):
 def test_a_table_over_the_ceiling_is_refused_before_the_kernel(
     tmp_path, capsys, monkeypatch
 ):
-    import nbstats.report
+    import nbstats.reporting
     from nbstats.stats import footprint
 
     started = []
@@ -290,8 +290,8 @@ def test_a_table_over_the_ceiling_is_refused_before_the_kernel(
         started.append(args)
         raise Reached
 
-    monkeypatch.setattr(nbstats.report, "_executed", kernel)
-    from nbstats.stats.bayes.memory import memory_ceiling
+    monkeypatch.setattr(nbstats.reporting, "_executed", kernel)
+    from nbstats.util.memory import memory_ceiling
 
     path = many_cases(tmp_path, 40_000)
     # the per-case figure, from its definition rather than the message's code

@@ -23,9 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.names import CONFUSABLES, CONTROL_CHARACTERS, check_names, make_aliases
-from nbstats.report import export
-from nbstats.report.settings import check_title
+from nbstats.reporting import export
+from nbstats.reporting import report as real_report
+from nbstats.reporting.settings import check_title
+from nbstats.scores.aliases import make_aliases
+from nbstats.scores.names import CONFUSABLES, CONTROL_CHARACTERS, check_names
 from tests.cli_helpers import calls, run, wide_csv  # noqa: F401  (fixtures)
 
 # -- a report's suffix and its format ------------------------------------------------
@@ -45,7 +47,7 @@ def test_a_suffix_of_another_format_is_refused(fmt, output, wide_csv, tmp_path, 
     assert calls == []
     assert not target.exists()
     with pytest.raises(ValueError, match="would hold a .* report under the wrong name"):
-        nbstats.report.build_report(  # (the fixture replaces report())
+        real_report(  # (the fixture replaces nbstats.reporting.report)
             nbstats.datasets.load("demsar2006"), target, format=fmt
         )
     assert not target.exists()
@@ -96,7 +98,7 @@ def test_the_title_option_refuses_a_bidi_control(char, wide_csv, calls, capsys):
 
 
 def test_the_dashboard_title_refuses_it_too(tmp_path):
-    from nbstats.widgets.serve import build_notebook
+    from nbstats.app.server import build_notebook
 
     with pytest.raises(ValueError, match="U\\+202E RIGHT-TO-LEFT OVERRIDE"):
         build_notebook(tmp_path / "s.csv", kind="ranks", title="a\u202eb")

@@ -3,15 +3,15 @@
 ``<stem>_core/summary.csv`` wrote ``=1+1``, ``+SUM(1,2)``, ``@cmd`` and
 ``=HYPERLINK(...)`` as they were, while the other exports were defused. Now
 every CSV file a report writes goes through
-:func:`nbstats.report.data.defuse_files` (and the notebook's CSV outputs
-through :func:`~nbstats.report.data.defuse_csv_outputs`). The test walks
+:func:`nbstats.reporting.data.defuse_files` (and the notebook's CSV outputs
+through :func:`~nbstats.reporting.data.defuse_csv_outputs`). The test walks
 every export of every report kind -- two algorithms, the standard layout,
 the compact layout (CSV downloads) -- in every format (HTML download links,
 the notebook's metadata, the files beside a LaTeX or PDF report) and reads
 every cell with its own check (OWASP's list), not nbstats'.
 
 Names with a tab or a carriage return never reach a CSV: they are refused as
-control characters (:func:`nbstats.names.check_names`).
+control characters (:func:`nbstats.scores.names.check_names`).
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.cli import main
-from nbstats.report import _REPORT_DEFAULTS, _prepare, export
-from nbstats.report.data import csv_text, defuse_files
-from nbstats.report.notebook import build_notebook
+from nbstats.cli.commands import main
+from nbstats.reporting import _REPORT_DEFAULTS, _prepare, export
+from nbstats.reporting.data import csv_text, defuse_files
+from nbstats.reporting.notebook import build_notebook
 
 #: What a spreadsheet reads as the start of a formula (OWASP), restated here.
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -174,7 +174,7 @@ def test_the_core_summary_of_the_command_line_is_defused(tmp_path, capsys):
 def test_names_with_a_tab_or_carriage_return_never_reach_a_csv(name, tmp_path):
     table = KINDS["standard"].rename(columns={"=1+1": name})
     with pytest.raises(ValueError, match="control character"):
-        nbstats.report.report(table, tmp_path / "r.tex")
+        nbstats.reporting.report(table, tmp_path / "r.tex")
     assert list(tmp_path.iterdir()) == []
 
 

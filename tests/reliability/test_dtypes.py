@@ -92,7 +92,8 @@ NO_SCORES = {
     "race",  # scores returned by evaluate(): checked in the racing tests
     "correlated_pairs",  # long data: the score column path is tested below
     "dashboard",  # a table function: reads through score_table
-    "build_report",  # idem: reads through score_table
+    "report",  # idem: reads through score_table
+    "report_text",  # idem
     "bayes_hierarchical",  # MCMC per call: its input checks in test_hierarchical
     "memory_ceiling",  # a setting, no scores
     "set_memory_ceiling",  # idem

@@ -5,9 +5,9 @@ pseudo-observation at −∞ or +∞, whichever the pair's drawn orientation mad
 "lower"), so ``bayes_signrank(a, b, rope=1)`` and ``bayes_signrank(b, a,
 rope=1)`` printed different P(rope) — 0.2853 and 0.2191 on Demšar's C4.5 vs
 C4.5+m in percent. Now each region's probability is an interval over the
-placements of the prior's pseudo-observation (``nbstats.stats.bayes.bounds``):
+placements of the prior's pseudo-observation (``nbstats.stats.bayes.signrank.bounds``):
 since issue 38 the exact one, the smallest and largest share of draws the
-region wins at one placement (``nbstats.stats.bayes.placements``), no longer
+region wins at one placement (``nbstats.stats.bayes.signrank.placements``), no longer
 the per-draw enclosure (all of the pseudo-observation's share in one region
 per draw), which was up to ten times wider.
 

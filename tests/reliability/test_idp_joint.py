@@ -26,7 +26,8 @@ import nbstats
 from nbstats.stats.bayes.canonical import canonical_table
 from nbstats.stats.bayes.joint_events import LEFT, RIGHT, ROPE, SignedRankEvents
 from nbstats.stats.bayes.joint_kernel import UNSETTLED
-from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile, seed_sequence
+from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
+from nbstats.util.random import seed_sequence
 from nbstats.widgets.bayes_joint import JointRunner, SignedRankJoint
 
 DRAWS = 20_000

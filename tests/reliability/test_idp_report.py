@@ -8,7 +8,7 @@ taken at one end of the prior set.
 from __future__ import annotations
 
 import nbstats
-from nbstats.report.bayesian import signrank_frame
+from nbstats.reporting.bayesian import signrank_frame
 from nbstats.results.number_policy import format_number
 
 
@@ -55,7 +55,7 @@ def test_single_prior_table_keeps_one_number():
 
 
 def test_joint_caption_says_lower_under_idp():
-    from nbstats.report.bayesian import _joint_caption
+    from nbstats.reporting.bayesian import _joint_caption
 
     table = nbstats.datasets.load("demsar2006")
     kw = {"test": "signrank", "s": 2.0, "n_samples": 2000, "random_state": 0}

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import nbstats
-from nbstats.cli import main
-from nbstats.dtypes import EXACT_INTEGER_LIMIT, real_scores
-from nbstats.report.notebook import read_scores, scores_csv
+from nbstats.cli.commands import main
+from nbstats.reporting.notebook import read_scores, scores_csv
+from nbstats.scores.dtypes import EXACT_INTEGER_LIMIT, real_scores
 
 N = 10
 OFFSET = 2**60
@@ -346,7 +346,7 @@ def test_report_of_an_algorithm_named_case():
     frame = pd.DataFrame(
         np.random.default_rng(3).uniform(size=(8, 3)), columns=["case", "B", "C"]
     )
-    text = nbstats.report.report_text(frame, analyses=("frequentist",))
+    text = nbstats.reporting.report_text(frame, analyses=("frequentist",))
     assert "3 algorithms (case, B and C)" in text
 
 

@@ -33,9 +33,9 @@ from hypothesis import strategies as st
 from nbformat import v4
 
 import nbstats
-import nbstats.report
-from nbstats.report import export
-from nbstats.report.errors import ReportError
+import nbstats.reporting
+from nbstats.reporting import export
+from nbstats.reporting.errors import ReportError
 from nbstats.results.formatting import escape_latex, visual_order
 from tests.conftest import require_executable, unavailable
 from tests.results.every_kind import every_result, score_table
@@ -278,7 +278,7 @@ def report_nb(tmp_path_factory):
     out = tmp_path_factory.mktemp("names-report") / "report.ipynb"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        path = nbstats.report.build_report(
+        path = nbstats.reporting.report(
             table, out, aliases=False, analyses=("frequentist", "ranks")
         )
     return nbformat.read(path, as_version=4)

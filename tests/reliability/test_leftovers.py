@@ -23,7 +23,7 @@ import psutil
 import pytest
 
 import nbstats
-from nbstats.report import export
+from nbstats.reporting import export
 
 ROOT = str(Path(nbstats.__file__).resolve().parents[1])
 #: Seconds the kernel may take to appear on a loaded machine.
@@ -171,7 +171,7 @@ def test_the_run_after_a_sigkill_leaves_the_temporary_folder_clean(tmp_path):
 #: Run the command as the console script does, saying when nbstats is imported.
 SCRIPT = (
     "import sys\n"
-    "from nbstats.cli import main\n"
+    "from nbstats.cli.commands import main\n"
     "print('imported', flush=True)\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
@@ -247,8 +247,8 @@ def test_a_dropped_interrupt_still_stops_the_dashboard(tmp_path, monkeypatch, ca
     # (CI: the dashboard served on after one Ctrl-C, and its handler was gone)
     import threading
 
-    from nbstats.cli import main
-    from nbstats.widgets import serve_process
+    from nbstats.app import process as serve_process
+    from nbstats.cli.commands import main
 
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers are the main thread's")

@@ -33,7 +33,7 @@ CHILD = textwrap.dedent(
     import json, threading, time
     import numpy as np, pandas as pd, psutil
     import nbstats
-    from nbstats.stats.bayes.memory import get_memory_ceiling
+    from nbstats.util.memory import get_memory_ceiling
 
     rng = np.random.default_rng(0)
     m, n = 100, 200
@@ -119,7 +119,7 @@ def test_pairs_200_by_100_stay_within_the_ceiling(ceiling, expected):
 def test_a_bad_ceiling_in_the_environment_is_a_clear_error():
     env = dict(os.environ, NBSTATS_MAX_MEMORY="lots")
     done = subprocess.run(
-        [sys.executable, "-c", "import nbstats.stats.bayes.memory"],
+        [sys.executable, "-c", "import nbstats.util.memory"],
         capture_output=True,
         text=True,
         env=env,

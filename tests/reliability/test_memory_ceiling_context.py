@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbstats.stats.bayes import memory
-from nbstats.stats.bayes.memory import (
+from nbstats.util import memory
+from nbstats.util.memory import (
     get_memory_ceiling,
     memory_ceiling,
     run_with_ceiling,
@@ -226,7 +226,7 @@ def test_a_race_call_with_a_time_limit_keeps_the_callers_ceiling():
 def test_a_reports_kernel_gets_the_callers_ceiling(monkeypatch):
     """The report is sized against the caller's ceiling (set in code here),
     so its kernel, another process, gets it through the environment."""
-    from nbstats.report import kernel
+    from nbstats.reporting import kernel
 
     monkeypatch.delenv("NBSTATS_MAX_MEMORY", raising=False)
     with memory_ceiling("48M"):

@@ -22,7 +22,7 @@ here with its arguments):
   too.
 
 Decisions: a MultiIndex (columns or index) becomes the flat Index of its
-tuples at the boundary (``score_table``; :func:`nbstats.names.name_index`),
+tuples at the boundary (``score_table``; :func:`nbstats.scores.names.name_index`),
 named by the tuple of its level names, so every function sees one kind of
 name axis. A MultiIndex of cases such as ``(dataset, fold)`` is allowed: its
 tuples are case names like any other (a score table cannot know that the
@@ -49,8 +49,8 @@ from hypothesis import strategies as st
 
 import nbstats
 from nbstats.accessor import CompareAccessor
-from nbstats.names import lookalike_key
 from nbstats.results.formatting import escape_latex
+from nbstats.scores.names import lookalike_key
 
 matplotlib.use("Agg")
 
@@ -146,7 +146,7 @@ OTHER = {
     "cd_diagram": "a figure of posthoc",
     "dashboard": "widgets",
     "report": "a report: runs a kernel",
-    "build_report": "a report: runs a kernel",
+    "report_text": "the same report as text: runs a kernel",
 }
 
 #: Results that name no algorithm (their table is about something else).

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.cli import main
+from nbstats.cli.commands import main
 
 CONTROLS = ["\x00", "\x01", "\t", "\n", "\r", "\x1b", "\x1f", "\x7f", "\x80", "\x85", "\x9f", "\u2028", "\u2029"]  # fmt: skip
 
@@ -128,7 +128,7 @@ def test_index_named_like_a_column():
     with pytest.raises(ValueError, match="index .* is named 'A', like the algorithm"):
         nbstats.score_table(t)
     with pytest.raises(ValueError, match="rename_axis"):
-        nbstats.report.report_text(t)
+        nbstats.reporting.report_text(t)
 
 
 def test_long_data_index_named_like_a_column():
@@ -142,7 +142,7 @@ def test_long_data_index_named_like_a_column():
 def test_report_refuses_before_any_work(tmp_path):
     target = tmp_path / "r.html"
     with pytest.raises(ValueError, match="control character"):
-        nbstats.report.build_report(table(["A", "B\x00", "C"]), target)
+        nbstats.reporting.report(table(["A", "B\x00", "C"]), target)
     assert not target.exists()
 
 
@@ -152,7 +152,7 @@ def test_dashboard_refuses():
 
 
 def test_aliases_with_control_characters():
-    from nbstats.names import make_aliases
+    from nbstats.scores.aliases import make_aliases
 
     with pytest.raises(ValueError, match="control character"):
         make_aliases(["A", "B"], {"A": "x\x00"})

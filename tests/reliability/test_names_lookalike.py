@@ -3,7 +3,7 @@
 The attack found identical-looking names accepted ("café" composed and
 decomposed; "A" and "A\\u200b"), invisible names accepted (only U+200B, U+FEFF
 or a combining mark), and a name with U+202E that reversed the rest of its line
-in the HTML report. The rule (nbstats.names): names equal after dropping the
+in the HTML report. The rule (nbstats.scores.names): names equal after dropping the
 characters that show nothing, NFKC normalisation and collapsing whitespace are
 refused; names that show nothing are refused; explicit bidirectional controls
 are control characters. The oracle of "equal" is Python's ``unicodedata``.
@@ -22,7 +22,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.names import check_names, is_blank, lookalike_key, make_aliases
+from nbstats.scores.aliases import make_aliases
+from nbstats.scores.names import check_names, is_blank, lookalike_key
 
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u200e", "\u2060", "\ufeff", "\u00ad", "\ufe0f", "\u034f", "\U000e0041"]  # fmt: skip
 BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]  # fmt: skip
@@ -213,12 +214,12 @@ def test_any_name_of_invisibles_spaces_and_marks_is_blank(name):
 def test_report_refuses_lookalikes_before_any_work(tmp_path):
     target = tmp_path / "r.html"
     with pytest.raises(ValueError, match="look the same"):
-        nbstats.report.build_report(table(["A", "A\u200b", "C"]), target)
+        nbstats.reporting.report(table(["A", "A\u200b", "C"]), target)
     assert not target.exists()
 
 
 def test_cli_refuses_lookalike_headers(tmp_path, capsys):
-    from nbstats.cli import main
+    from nbstats.cli.commands import main
 
     path = tmp_path / "scores.csv"
     header = "case,caf\u00e9,cafe\u0301,C"

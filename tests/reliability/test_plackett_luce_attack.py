@@ -356,7 +356,7 @@ CHILD = textwrap.dedent(
     import json, re, sys, threading, time, tracemalloc
     import numpy as np, pandas as pd, psutil
     import nbstats
-    from nbstats.stats.bayes.memory import get_memory_ceiling
+    from nbstats.util.memory import get_memory_ceiling
 
     rng = np.random.default_rng(0)
     table = pd.DataFrame(rng.normal(size=(30, 100)) + np.linspace(0, 1, 100))

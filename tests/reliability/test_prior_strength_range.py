@@ -121,4 +121,4 @@ def test_the_largest_s_gives_the_limit_of_the_prior_alone():
 
 def test_report_settings_refuse_it_too():
     with pytest.raises(ValueError, match="beyond 1e100"):
-        nbstats.report.report_text(TABLE, s=1e101)
+        nbstats.reporting.report_text(TABLE, s=1e101)

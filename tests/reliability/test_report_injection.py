@@ -26,18 +26,18 @@ import pytest
 from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
 import nbstats
-import nbstats.report
-from nbstats.report import export
-from nbstats.report.data import defuse_cell, defuse_csv
-from nbstats.report.notebook import build_notebook
-from nbstats.report.settings import (
+import nbstats.reporting
+from nbstats.app.server import build_notebook as dashboard_notebook
+from nbstats.reporting import export
+from nbstats.reporting.data import defuse_cell, defuse_csv
+from nbstats.reporting.notebook import build_notebook
+from nbstats.reporting.settings import (
     MAX_TITLE,
     check_title,
     escape_markdown,
     python_value,
     unpickled,
 )
-from nbstats.widgets.serve import build_notebook as dashboard_notebook
 
 JS_NAME = "[clickme](javascript:alert(document.domain)).csv"
 FORMULAS = ["=cmd|' /C calc'!A0", '+HYPERLINK("http://x")', "@SUM(1+1)"]
@@ -103,7 +103,7 @@ def test_the_dashboard_page_writes_names_as_literals(tmp_path):
 
 
 def test_the_report_title_cell_shows_the_title_as_text():
-    settings = nbstats.report.notebook.make_settings(
+    settings = nbstats.reporting.notebook.make_settings(
         small_table(),
         title="[x](javascript:alert(1)) <b>y</b>",
         analyses=("frequentist",),
@@ -150,7 +150,7 @@ def test_defused_csv_keeps_every_other_cell_and_is_idempotent():
 def compact_report(tmp_path_factory):
     """An executed compact report (it offers CSV files) of formula names."""
     table = small_table(columns=FORMULAS)
-    settings = nbstats.report.notebook.make_settings(
+    settings = nbstats.reporting.notebook.make_settings(
         table,
         title="Formulas",
         analyses=("frequentist", "bayesian"),
@@ -164,7 +164,7 @@ def compact_report(tmp_path_factory):
         layout="compact",
         aliases={},
     )
-    settings = nbstats.report.notebook.dataclasses.replace(settings, n_samples=2000)
+    settings = nbstats.reporting.notebook.dataclasses.replace(settings, n_samples=2000)
     nb = build_notebook(table, settings, figure_formats=("svg",))
     return export.execute_notebook(nb)
 
@@ -247,7 +247,7 @@ def test_a_report_takes_any_index_name(name):
     assert type(table.index.name) is np.int64
     table.columns = ["A", "B", "C"]
     table.index.name = name
-    text = nbstats.report.report_text(table, analyses=("frequentist",))
+    text = nbstats.reporting.report_text(table, analyses=("frequentist",))
     assert "Friedman" in text
 
 
@@ -270,7 +270,7 @@ def test_a_bad_title_is_refused_before_any_work(title, message, tmp_path, monkey
 
     monkeypatch.setattr(export, "execute_notebook", no_kernel)
     with pytest.raises(ValueError, match=message):
-        nbstats.report.report(small_table(), tmp_path / "r.pdf", title=title)
+        nbstats.reporting.report(small_table(), tmp_path / "r.pdf", title=title)
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(ValueError, match=message):
         check_title(title)
@@ -301,7 +301,7 @@ def test_fold_keys_that_join_alike_stay_apart():
     # ("a|b", "c") and ("a", "b|c") are two folds, as (r2, f2) and (r1, f1)
     kw = dict(case="data", algorithm="algo", score="acc", fold=["run", "fold"],
               analyses=("frequentist",))  # fmt: skip
-    joined = nbstats.report.report_text(fold_data(["a", "a|b"], ["b|c", "c"]), **kw)
-    plain = nbstats.report.report_text(fold_data(["r1", "r2"], ["f1", "f2"]), **kw)
+    joined = nbstats.reporting.report_text(fold_data(["a", "a|b"], ["b|c", "c"]), **kw)
+    plain = nbstats.reporting.report_text(fold_data(["r1", "r2"], ["f1", "f2"]), **kw)
     assert "2 runs of 2-fold cross-validation" in joined
     assert joined == plain

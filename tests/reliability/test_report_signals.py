@@ -175,7 +175,7 @@ def test_an_interrupt_before_any_report_says_nothing_was_written(tmp_path):
     nbstats.datasets.load("demsar2006").to_csv(tmp_path / "scores.csv")
     code = (
         "import os, signal, sys\n"
-        "import nbstats.cli as cli\n"
+        "import nbstats.cli.commands as cli\n"
         "real = cli._prepare\n"
         "def prepare(*a):\n"
         "    os.kill(os.getpid(), signal.SIGTERM)\n"
@@ -206,7 +206,7 @@ def test_an_interrupt_kills_the_kernel_and_propagates():
     import threading
     from types import SimpleNamespace
 
-    from nbstats.report import export
+    from nbstats.reporting import export
 
     kernel = subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True

@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nbstats
-import nbstats.report
-from nbstats.stats.bayes.memory import get_memory_ceiling, memory_ceiling
+import nbstats.reporting
 from nbstats.stats.footprint import PAIR_BYTES, analysis_bytes, check_analyses_fit
+from nbstats.util.memory import get_memory_ceiling, memory_ceiling
 from tests.cli_helpers import run
 
 
@@ -68,7 +68,7 @@ def test_issue_reproducer_a_report_of_1000_algorithms_is_refused_up_front(
 ):
     table = _table(1000)
     options = {} if analyses is None else {"analyses": analyses}
-    message = _refused_quickly(lambda: nbstats.report.report_text(table, **options))
+    message = _refused_quickly(lambda: nbstats.reporting.report_text(table, **options))
     assert "1,000 algorithms x 30 cases" in message
     for name in named:
         assert f"{name}: about" in message
@@ -79,9 +79,9 @@ def test_issue_reproducer_a_report_of_1000_algorithms_is_refused_up_front(
     assert "fewer algorithms" in message
 
 
-def test_build_report_refuses_and_writes_nothing(tmp_path):
+def test_report_refuses_and_writes_nothing(tmp_path):
     target = tmp_path / "big.html"
-    _refused_quickly(lambda: nbstats.report.build_report(_table(1000), target))
+    _refused_quickly(lambda: nbstats.reporting.report(_table(1000), target))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -106,8 +106,8 @@ def test_a_higher_ceiling_lets_the_same_size_through_the_check():
     table = _table(1000)
     with memory_ceiling("4G"):  # the check passes: refused later for no size
         with pytest.raises(ValueError, match="unknown analyses"):
-            nbstats.report.report_text(table, analyses=("nonsense",))
-        nbstats.report.prepare.check_size(
+            nbstats.reporting.report_text(table, analyses=("nonsense",))
+        nbstats.reporting.prepare.check_size(
             table, _Settings(("frequentist", "ranks"), 5000, 0.0)
         )
 
@@ -121,7 +121,7 @@ def test_sizes_that_fit_still_run():
     table = _table(15, n=12)
     result = nbstats.analyze(table, random_state=0, n_samples=2000)
     assert result.n_algorithms == 15
-    nbstats.report.prepare.check_size(
+    nbstats.reporting.prepare.check_size(
         table, _Settings(("frequentist", "bayesian", "ranks"), 50_000, 0.0)
     )
 

@@ -306,8 +306,8 @@ EXEMPT = {
     "dashboard": "a user interface over the functions above",
     "analyze": "runs the functions above (each covered) after scale-free checks "
     "(Shapiro-Wilk, Bartlett/Levene and Mauchly are unit-free); see test_analyze",
-    "build_report": "a document built from the functions above",
-    "report": "df.compare.report: build_report on the frame",
+    "report": "a document built from the functions above",
+    "report_text": "the same document as text",
     "race": "takes an evaluate() function; its scores are checked in test_racing",
     "RaceError": "an exception class",
     "cd_diagram": "accessor plot of posthoc (covered) results",

@@ -23,8 +23,9 @@ import pytest
 
 import nbstats
 import nbstats.io.csv
-from nbstats.cli_options import build_parser
-from nbstats.widgets import serve, serve_process
+from nbstats.app import process as serve_process
+from nbstats.app import server as serve
+from nbstats.cli.options import build_parser
 
 WIDE = "case,A,B,C\nx,0.8,0.7,0.6\ny,0.9,0.6,0.5\nz,0.7,0.8,0.4\n"
 #: a named first column of numbers: case numbers, or algorithm A's scores?

@@ -1,6 +1,6 @@
 """One result object of every result class nbstats has, at any number of
 algorithms with long names: the subjects of the tests of the number policy
-and of ``to_latex()`` in a paper (``tests/report/test_latex_input.py``)."""
+and of ``to_latex()`` in a paper (``tests/reporting/test_latex_input.py``)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import nbstats
-from nbstats.report import methods, references
+from nbstats.reporting import methods, references
 from nbstats.results import bibliography, prose
 from nbstats.results.methods_text import MethodsContext
 

@@ -21,8 +21,8 @@ from statsmodels.stats.multitest import multipletests
 import nbstats
 from nbstats.results.base import Result
 from nbstats.results.ranking import RankCIResult
-from nbstats.stats.bayes.weights import seed_sequence
 from nbstats.stats.ranking import RANK_CI_METHODS, nemenyi_min_cases, rank_ci
+from nbstats.util.random import seed_sequence
 
 TEST_METHODS = ("id-nemenyi", "id-wilcoxon-2s", "id-wilcoxon-1s", "anova-tukey")
 

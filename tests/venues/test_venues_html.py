@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-import nbstats.report
+import nbstats.reporting
 from nbstats.results.render import html_block
 from tests.results.every_kind import every_result, score_table
 
@@ -80,7 +80,7 @@ def check_page(browser, path: Path, name: str) -> None:
 
 @pytest.mark.parametrize("m", [7, 12])
 def test_report_tables_cut_no_cell_and_break_no_word(browser, tmp_path, m):
-    path = nbstats.report.build_report(
+    path = nbstats.reporting.report(
         score_table(m), tmp_path / f"report-{m}.html", aliases=False
     )
     check_page(browser, path, f"html-tables-report-{m}")

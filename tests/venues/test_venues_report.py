@@ -1,6 +1,6 @@
 r"""The report's paper files compile in every venue.
 
-``build_report(..., venue=...)`` to ``.tex`` writes ``<stem>_tables/*.tex``
+``report(..., venue=...)`` to ``.tex`` writes ``<stem>_tables/*.tex``
 and ``<stem>_core/*.tex`` for the venue; one document of the venue
 ``\input``\ s them all and must compile with a clean log (as in
 ``test_venues_latex.py``: no error, no Overfull \hbox over 1 pt, no "Float
@@ -17,7 +17,7 @@ import warnings
 
 import pytest
 
-import nbstats.report
+import nbstats.reporting
 from nbstats.results.venues import VENUES
 from tests.results.every_kind import score_table
 from tests.venues.test_venues_latex import assert_clean, compile_tables, tabzilla
@@ -37,7 +37,7 @@ def test_report_files_compile_in_the_venue(tmp_path, venue, name):
     table, options = scores(name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        path = nbstats.report.build_report(
+        path = nbstats.reporting.report(
             table, tmp_path / "r.tex", venue=venue, **options
         )
     files = sorted((tmp_path / "r_tables").glob("*.tex"))
@@ -55,5 +55,5 @@ def test_report_files_compile_in_the_venue(tmp_path, venue, name):
 
 def test_an_unknown_venue_is_refused_before_any_work(tmp_path):
     with pytest.raises(ValueError, match="venue 'neurips' is not known"):
-        nbstats.report.build_report(score_table(3), tmp_path / "r.tex", venue="neurips")
+        nbstats.reporting.report(score_table(3), tmp_path / "r.tex", venue="neurips")
     assert not list(tmp_path.iterdir())

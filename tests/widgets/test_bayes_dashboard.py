@@ -23,9 +23,9 @@ import nbstats.widgets.bayes_setup as bayes_setup_module
 from nbstats.plots._common import format_probability
 from nbstats.stats.bayes import shared_prior as shared_prior_module
 from nbstats.stats.bayes.decision import IDP_DEFAULT_S
-from nbstats.stats.bayes.pair_sums import PairSums
 from nbstats.stats.bayes.shared_prior import SharedPrior
-from nbstats.stats.bayes.signrank import SignedRankPosterior
+from nbstats.stats.bayes.signrank.one_pair import SignedRankPosterior
+from nbstats.stats.bayes.signrank.pair_sums import PairSums
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.widgets.bayes import BayesDashboard
 from nbstats.widgets.bayes_views import PosteriorPlot

@@ -1,6 +1,6 @@
 """A real browser drives the served Bayesian dashboard.
 
-``python -m nbstats.widgets.serve`` (what ``nbstats dashboard`` runs) serves
+``python -m nbstats.app.server`` (what ``nbstats dashboard`` runs) serves
 the dashboard with Voilà on 127.0.0.1; Python Playwright drives Debian's
 Chromium (never a downloaded browser): it moves the loss-ratio slider with the
 keyboard and the decision matrix must change. The screenshot is kept at
@@ -113,13 +113,13 @@ def chromium() -> str:
 
 @contextlib.contextmanager
 def serving(tmp_path: Path, csv: Path, *options: str):
-    """Run ``python -m nbstats.widgets.serve csv options`` in its own process
+    """Run ``python -m nbstats.app.server csv options`` in its own process
     group and yield its URL; stop the group with Ctrl-C after, and check that
     no kernel outlives it and its temporary directory is gone."""
     log = tmp_path / "serve.log"
     with log.open("w") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "nbstats.widgets.serve", str(csv), *options],
+            [sys.executable, "-m", "nbstats.app.server", str(csv), *options],
             stdin=subprocess.DEVNULL,
             stdout=sink,
             stderr=subprocess.STDOUT,

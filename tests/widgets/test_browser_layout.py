@@ -1,7 +1,7 @@
 """Every dashboard fits the page in Chromium, for 2, 8 (long names) and 50 algorithms.
 
 One Voilà server (what ``nbstats dashboard`` runs, here on a directory of the
-notebooks :func:`nbstats.widgets.serve.build_notebook` writes) serves the
+notebooks :func:`nbstats.app.server.build_notebook` writes) serves the
 nine pages: kinds × sizes, locked as ``nbstats dashboard`` locks them (a
 token, at most three kernels: each page is closed as a user closes a tab,
 which shuts its kernel down). Python Playwright drives Debian's Chromium (never
@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nbstats.widgets import serve
+from nbstats.app import server as serve
 from tests.conftest import CHROMIUM_ARGS
 from tests.widgets.test_browser import require_module
 

@@ -42,7 +42,7 @@ def test_export_passes_nan_policy_and_aliases(tmp_path, table6, monkeypatch):
     as given, so that it names the dropped cases itself)."""
     import numpy as np
 
-    import nbstats.report
+    import nbstats.reporting
 
     calls = []
 
@@ -50,7 +50,7 @@ def test_export_passes_nan_policy_and_aliases(tmp_path, table6, monkeypatch):
         calls.append((scores, path, kw))
         return path
 
-    monkeypatch.setattr(nbstats.report, "report", fake_report)
+    monkeypatch.setattr(nbstats.reporting, "report", fake_report)
     holes = table6.copy()
     holes.iloc[1, 2] = np.nan
     mapping = {str(table6.columns[0]): "first"}
@@ -80,7 +80,7 @@ def test_export_passes_nan_policy_and_aliases(tmp_path, table6, monkeypatch):
     ):
         return scores
 
-    monkeypatch.setattr(nbstats.report, "report", older)
+    monkeypatch.setattr(nbstats.reporting, "report", older)
     assert len(dash.export_report("x.html")) == len(holes) - 1  # the clean table
 
 
@@ -90,7 +90,7 @@ def test_export_round_trip_with_every_control_changed(tmp_path, table6, monkeypa
     dashboard's: number for number without a rope; with one, the dashboard's
     region shares come from its own per-pair kernel (within Monte Carlo
     error, 0.005 at 50,000 draws)."""
-    import nbstats.report
+    import nbstats.reporting
 
     dash = BayesDashboard(table6, random_state=11)  # 50,000 draws, as the report
     dash.set(
@@ -106,7 +106,7 @@ def test_export_round_trip_with_every_control_changed(tmp_path, table6, monkeypa
     assert dash.error is None, dash.error
     calls = []
     monkeypatch.setattr(
-        nbstats.report, "report", lambda scores, path, **kw: calls.append(kw) or path
+        nbstats.reporting, "report", lambda scores, path, **kw: calls.append(kw) or path
     )
     dash.export_path.value = str(tmp_path / "r.html")
     dash.export_button.click()

@@ -282,7 +282,7 @@ def test_export_passes_the_fold_settings(board, monkeypatch, tmp_path):
         calls.append((scores, path, kwargs))
         return Path(path)
 
-    monkeypatch.setattr(sys.modules["nbstats.report"], "report", fake_report)
+    monkeypatch.setattr(sys.modules["nbstats.reporting"], "report", fake_report)
     board.set(rope=0.01, runs=5, loss_ratio=9.0)
     board.export_report(str(tmp_path / "r.html"))
     scores, _, kwargs = calls[0]
@@ -360,7 +360,7 @@ URL_LINE = re.compile(r"^\s*(http://127\.0\.0\.1:\d+/)\S*\s*$", re.M)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """One Voilà server with a page per size; its process group stopped after."""
-    from nbstats.widgets import serve
+    from nbstats.app import server as serve
     from tests.conftest import require_executable
     from tests.widgets.test_browser import require_module
 

@@ -180,7 +180,7 @@ def test_a_fine_grid_is_thinned_but_keeps_its_peak():
 
 
 def test_hostile_names_are_escaped(uci):
-    # a control character never gets past score_table (nbstats.names refuses
+    # a control character never gets past score_table (nbstats.scores.names refuses
     # it), but the picture must stay valid XML for any result handed to it
     clean = HOSTILE_B.replace("\x01", "")
     table = uci[["nbc", "j48"]].set_axis([HOSTILE_A, clean], axis=1)

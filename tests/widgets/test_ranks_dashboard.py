@@ -279,7 +279,7 @@ def test_many_algorithms_draw_svg_with_aliases():
 
 def test_the_plackett_luce_prior_is_live(board, table6):
     """The ranking follows the prior control and equals the function's result."""
-    from nbstats.stats.bayes.weights import seed_sequence
+    from nbstats.util.random import seed_sequence
     from nbstats.widgets.ranks import PLACKETT_LUCE_DRAWS
 
     first = board.result["plackett_luce"]

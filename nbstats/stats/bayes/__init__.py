@@ -62,10 +62,10 @@ is taken on the bounds (:func:`~.decision.decide`).
 """
 
 from nbstats.stats.bayes.friedman import bayes_friedman
-from nbstats.stats.bayes.pairs import bayes_signrank_pairs
 from nbstats.stats.bayes.posthoc import bayes_posthoc
 from nbstats.stats.bayes.sign import bayes_sign_test
-from nbstats.stats.bayes.signrank import bayes_signrank
+from nbstats.stats.bayes.signrank.one_pair import bayes_signrank
+from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
 
 __all__ = [
     "bayes_friedman",

@@ -229,7 +229,7 @@ def signrank_bounds(
     ½ and (optionally) θ_lower < ½ (θ_upper = θ_lower for a single prior).
     ``regions``: with a rope, the lower then the upper probability of each of
     (left, rope, right) over the prior set (6 values, see
-    :mod:`nbstats.stats.bayes.bounds`); None without a rope. See
+    :mod:`nbstats.stats.bayes.signrank.bounds`); None without a rope. See
     :func:`signrank_bounds_many`.
 
     Examples
@@ -264,7 +264,7 @@ def signrank_bounds_many(
     P(θ_lower > ½) and P(θ_upper > ½), P(a better) between P(θ_upper < ½)
     and P(θ_lower < ½). With a rope, each region's bounds are the smallest
     and largest share of draws it wins at one placement of the prior's
-    pseudo-observation (see :mod:`nbstats.stats.bayes.bounds`). A single
+    pseudo-observation (see :mod:`nbstats.stats.bayes.signrank.bounds`). A single
     prior has lower = upper.
     """
     theta = np.asarray(theta, dtype=float)

@@ -23,9 +23,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.bayes_friedman import BayesFriedmanResult
-from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.scores.ranks import oriented, rank_rows
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.bayes.canonical import layout
 from nbstats.stats.bayes.decision import (
     FRIEDMAN_DEFAULT_S,
@@ -47,15 +47,18 @@ from nbstats.stats.bayes.friedman_permutation import (
     permutation_calibration,
     plane_basis,
 )
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
+from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_choice
+from nbstats.util.memory import budget
+from nbstats.util.random import seed_sequence
 
 __all__ = ["bayes_friedman", "posterior_moments", "posterior_samples"]
 
 Method = Literal["ellipsoid", "montecarlo"]
 Calibration = Literal["benavoli", "permutation"]
 
-#: Share of the memory ceiling (:mod:`nbstats.stats.bayes.memory`) the Monte
+#: Share of the memory ceiling (:mod:`nbstats.util.memory`) the Monte
 #: Carlo draws may take to be kept on the result (40 MB for 50,000 draws of 100
 #: algorithms, within the default 128 MiB); beyond, they are made in chunks
 #: twice and not kept (``samples`` None).
@@ -192,9 +195,9 @@ def bayes_friedman(
     :class:`~nbstats.stats.bayes.weights.DirichletWeights` (chunked, common
     random numbers). Memory: the ``n_samples × m`` draws are kept (as
     ``samples``) when they fit a quarter of the ceiling of
-    :mod:`nbstats.stats.bayes.memory` (512 MiB by default;
+    :mod:`nbstats.util.memory` (512 MiB by default;
     ``NBSTATS_MAX_MEMORY`` or
-    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`); beyond, the
+    :func:`~nbstats.util.memory.set_memory_ceiling`); beyond, the
     chunks are made again for each of three passes (mean, covariance,
     distances) and ``samples`` is None.
 

@@ -40,7 +40,7 @@ import math
 
 import numpy as np
 
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.util.random import seed_sequence
 
 __all__ = [
     "EIGEN_RTOL",

@@ -3,7 +3,7 @@ of draws in which statements hold together (Benavoli et al. 2015, §5.3).
 
 :class:`SignEvents` (sign test, one matrix product per chunk) and
 :class:`SignedRankEvents` (signed-rank test, the Walsh sums of
-:class:`~nbstats.stats.bayes.pair_sums.PairSums` with the same weight on the
+:class:`~nbstats.stats.bayes.signrank.pair_sums.PairSums` with the same weight on the
 same case in every pair) give each draw's region code per pair;
 :func:`region_shares` counts them, :func:`joint_shares` /
 :func:`joint_from_codes` give the joint probability of every prefix of the
@@ -15,7 +15,7 @@ pair's code in a draw is the region that holds there for every prior of the
 set, or :data:`~nbstats.stats.bayes.joint_kernel.UNSETTLED`: the share of
 draws in which statements all hold is then a lower joint probability. With a
 rope each pair's marginal is its exact lower probability over every placement
-of the pseudo-observation (:mod:`nbstats.stats.bayes.placements`, on the joint
+of the pseudo-observation (:mod:`nbstats.stats.bayes.signrank.placements`, on the joint
 procedure's draws, as the pair tables' bounds), and a prefix's joint
 probability is raised to the Fréchet bound of those marginals where that is
 higher; so an accepted statement holds whatever the prior.
@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from nbstats.stats.bayes.joint_events import LEFT, RIGHT, ROPE, SignedRankEvents
-from nbstats.stats.bayes.memory import budget
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
+from nbstats.util.memory import budget
 
 __all__ = [
     "STATEMENT_COLUMNS",
@@ -124,7 +124,7 @@ def _statement_regions(shares: np.ndarray, rope: float) -> np.ndarray:
 
 def keeps_codes(n_samples: int, n_pairs: int) -> bool:
     """Whether :func:`region_shares` keeps the draws' region codes (one byte
-    per draw and pair within :func:`~nbstats.stats.bayes.memory.budget`):
+    per draw and pair within :func:`~nbstats.util.memory.budget`):
     if not, the joint probabilities take a second pass over the draws."""
     return n_samples * n_pairs <= budget()
 
@@ -273,7 +273,7 @@ class JointDraws:
     draws : DirichletWeights
         Their shared draws (``columns_per_case=K``).
     keep_share : float
-        Share of :func:`~nbstats.stats.bayes.memory.budget` the kept sums
+        Share of :func:`~nbstats.util.memory.budget` the kept sums
         may take (0: never keep them, as :func:`nbstats.bayes_posthoc`).
 
     Examples
@@ -373,12 +373,12 @@ class JointDraws:
     def _placement_shares(self, g0: np.ndarray) -> np.ndarray:
         """Each pair's exact lower (LEFT, ROPE, RIGHT) over every placement of
         the IDP's pseudo-observation, from the kept sums."""
-        from nbstats.stats.bayes.placements import (
+        from nbstats.stats.bayes.signrank.placements import (
             placement_bounds,
             placement_counts,
             placement_states,
         )
-        from nbstats.stats.bayes.summary_kernel import prior_terms
+        from nbstats.stats.bayes.signrank.summary_kernel import prior_terms
 
         events = self.events
         total, quad, _ = self._parts

@@ -1,7 +1,7 @@
 """Each pair's region in every posterior draw, for the joint statements of
 :mod:`nbstats.stats.bayes.joint`: :class:`SignEvents` (sign test, one matrix
 product per chunk) and :class:`SignedRankEvents` (signed-rank test, the Walsh
-sums of :class:`~nbstats.stats.bayes.pair_sums.PairSums` with the same weight
+sums of :class:`~nbstats.stats.bayes.signrank.pair_sums.PairSums` with the same weight
 on the same case in every pair). Under the near-ignorance prior a pair's code
 in a draw is the region that holds there for every prior of the set, or
 :data:`~nbstats.stats.bayes.joint_kernel.UNSETTLED`.
@@ -13,9 +13,9 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.pair_sums import PairSums, in_halves, rope_regions
+from nbstats.stats.bayes.signrank.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.weights import WeightChunk
+from nbstats.util.memory import budget
 
 __all__ = ["LEFT", "RIGHT", "ROPE", "SignEvents", "SignedRankEvents"]
 
@@ -128,7 +128,7 @@ def _region_codes(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.n
 
 def _column_blocks(k: int, rows: int) -> list[slice]:
     """Blocks of k columns: θ and three temporaries of that size per block
-    within :func:`~nbstats.stats.bayes.memory.budget`."""
+    within :func:`~nbstats.util.memory.budget`."""
     width = max(1, budget() // (4 * 8 * max(rows, 1)))
     return [slice(a, min(k, a + width)) for a in range(0, k, width)]
 
@@ -139,7 +139,7 @@ class SignedRankEvents:
     pseudo-observation at a zero difference; ``"idp"``, the region that holds
     for every prior of the near-ignorance set (see the module's docstring).
 
-    The sums are :class:`~nbstats.stats.bayes.pair_sums.PairSums`' (every
+    The sums are :class:`~nbstats.stats.bayes.signrank.pair_sums.PairSums`' (every
     pair's boundaries found in one compiled call, the pairs evaluated in two
     threads), with the weights permuted into each pair's sorted order.
     """
@@ -174,11 +174,11 @@ class SignedRankEvents:
     def batch_rows(self) -> int:
         """Draws per pass of the compiled sums: a multiple of their 64 lanes,
         as many as the pairs' per-draw arrays (sums, cross terms, codes) fit
-        in :func:`~nbstats.stats.bayes.memory.budget`. The draws' chunks are
+        in :func:`~nbstats.util.memory.budget`. The draws' chunks are
         sized for many columns per case and can hold fewer than 64 draws; a
         pass costs the same for 20 draws as for 64, which made the joint
         signed-rank statements grow as m^3.3 (issue 30)."""
-        from nbstats.stats.bayes.walsh_kernel import LANES
+        from nbstats.stats.bayes.signrank.walsh_kernel import LANES
 
         per_draw = self.n_pairs * (16 * len(self.regions) + 2) + 64
         fit = budget() // per_draw
@@ -259,9 +259,9 @@ class SignedRankEvents:
         """Tally, in the next pass of :meth:`region_blocks` over all pairs,
         each pair's winners at every placement of the pseudo-observation
         (IDP with a rope: its exact marginal bounds,
-        :mod:`~nbstats.stats.bayes.placements`); read them with
+        :mod:`~nbstats.stats.bayes.signrank.placements`); read them with
         :meth:`placement_bounds`."""
-        from nbstats.stats.bayes.placements import placement_states
+        from nbstats.stats.bayes.signrank.placements import placement_states
 
         states = placement_states(self.sums.sorted, self.rope)
         k, width = states.shape[:2]
@@ -276,8 +276,8 @@ class SignedRankEvents:
     ) -> None:
         """Add a block of draws (their exponentials and :meth:`evaluate`'s
         sums) to the tally of :meth:`start_tally`."""
-        from nbstats.stats.bayes.placements import count_block
-        from nbstats.stats.bayes.summary_kernel import prior_terms
+        from nbstats.stats.bayes.signrank.placements import count_block
+        from nbstats.stats.bayes.signrank.summary_kernel import prior_terms
 
         states, base, placed = self.tally
         total, quad, _ = parts
@@ -290,7 +290,7 @@ class SignedRankEvents:
     def placement_bounds(self) -> np.ndarray:
         """Pairs × 6: the tallied lower then upper counts of (LEFT, ROPE,
         RIGHT); the tally ends."""
-        from nbstats.stats.bayes.placements import placement_bounds
+        from nbstats.stats.bayes.signrank.placements import placement_bounds
 
         _, base, placed = self.tally
         self.tally = None

@@ -9,7 +9,7 @@ same arithmetic, in the same order per draw, and the joint count stops at a
 draw's first failed statement.
 
 :func:`idp_codes` decides a draw's region with
-:func:`~nbstats.stats.bayes.summary_kernel.region_code`, the rule of the
+:func:`~nbstats.stats.bayes.signrank.summary_kernel.region_code`, the rule of the
 pair tables' counts; numba's on-disk cache keys a function on its own file
 only, so a change there must touch this file too.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from nbstats.stats.bayes.summary_kernel import region_code
+from nbstats.stats.bayes.signrank.summary_kernel import region_code
 from nbstats.stats.compiled import announce
 
 __all__ = ["UNSETTLED", "idp_codes", "joint_prefix_counts", "signed_rank_codes"]
@@ -53,7 +53,7 @@ def signed_rank_codes(
     """Region code of every draw and pair, and each pair's count per code.
 
     ``quad`` and ``cross`` are pairs × regions × draws, as
-    :meth:`~nbstats.stats.bayes.walsh.WalshBatch.evaluate` writes them: the
+    :meth:`~nbstats.stats.bayes.signrank.walsh.WalshBatch.evaluate` writes them: the
     cases' Walsh sums and their cross terms with the pseudo-observation at 0
     (region 0: θ without a rope; with one, 0 right and 1 left). Per draw,
     with g the prior's Gamma weight and ``W = (g + T)²``:
@@ -157,7 +157,7 @@ def idp_codes(
       observation at −∞), LEFT if ``Q / W + e < ½ − tolerance`` (at +∞);
     - a rope (region 0 right, 1 left): a region holds if it is the most
       probable (ties to the first of left, rope, right) with all of ``e`` in
-      either other region (:mod:`nbstats.stats.bayes.bounds`).
+      either other region (:mod:`nbstats.stats.bayes.signrank.bounds`).
 
     A statement that holds in a draw under this code holds there for every
     base measure of the set, so the share of draws in which a set of

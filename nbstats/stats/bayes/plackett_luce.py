@@ -19,17 +19,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from nbstats._progress import progress_bar
-from nbstats.names import name_index
 from nbstats.results.plackett_luce import PlackettLuceResult
-from nbstats.scores import (
-    check_choice,
-    check_flag,
-    incomplete_table,
-    rank_rows,
-    score_table,
-)
-from nbstats.stats.bayes.memory import budget, check_fits, get_memory_ceiling
+from nbstats.scores.names import name_index
+from nbstats.scores.ranks import rank_rows
+from nbstats.scores.table import incomplete_table, score_table
 from nbstats.stats.bayes.plackett_luce_sampler import (
     RankingData,
     sample_worths,
@@ -41,7 +34,10 @@ from nbstats.stats.bayes.plackett_luce_summary import (
     Summary,
     summarise,
 )
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.memory import budget, check_fits, get_memory_ceiling
+from nbstats.util.progress import progress_bar
+from nbstats.util.random import seed_sequence
 
 __all__ = ["bayes_plackett_luce", "comparison_groups"]
 
@@ -106,7 +102,7 @@ def bayes_plackett_luce(
         ``sqrt(p (1 − p) / ESS)``, with the effective sample size ``ESS``
         reported in ``diagnostics``. The draws are kept in the result
         (``n_samples × m`` worths): a number of draws whose arrays would not
-        fit the memory ceiling (:mod:`nbstats.stats.bayes.memory`) is refused
+        fit the memory ceiling (:mod:`nbstats.util.memory`) is refused
         up front, with the largest that fits.
     level : float
         Level of the credible intervals, in (0, 1).
@@ -401,7 +397,7 @@ def _check_memory(data: RankingData, draws_per_chain: int) -> int:
 
     The result keeps ``n_samples × m`` worths; the summaries keep their ranks
     beside them and work on one algorithm at a time; the sampler's and the
-    summaries' blocks take at most :func:`~nbstats.stats.bayes.memory.budget`
+    summaries' blocks take at most :func:`~nbstats.util.memory.budget`
     each.
     """
     m = data.m

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbstats.stats.bayes.memory import budget
 from nbstats.stats.mcmc import effective_sample_size, split_rhat
+from nbstats.util.memory import budget
 
 __all__ = ["PER_CELL_BYTES", "PER_DRAW_BYTES", "Summary", "summarise"]
 

@@ -9,10 +9,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from nbstats._progress import progress_bar
-from nbstats.names import name_index
 from nbstats.results.bayes import BayesPosthocResult
-from nbstats.scores import NanPolicy, check_choice, oriented, rank_rows, score_table
+from nbstats.scores.names import name_index
+from nbstats.scores.ranks import oriented, rank_rows
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.bayes.canonical import canonical_table
 from nbstats.stats.bayes.decision import (
     FRIEDMAN_DEFAULT_S,
@@ -37,11 +37,14 @@ from nbstats.stats.bayes.joint_events import (
     SignedRankEvents,
     SignEvents,
 )
-from nbstats.stats.bayes.memory import budget, get_memory_ceiling
 from nbstats.stats.bayes.precision import check_target, precise_joint
 from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
-from nbstats.stats.bayes.weights import DirichletWeights, seed_sequence
+from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.groups import nonsignificant_groups
+from nbstats.util.checks import check_choice
+from nbstats.util.memory import budget, get_memory_ceiling
+from nbstats.util.progress import progress_bar
+from nbstats.util.random import seed_sequence
 
 __all__ = [
     "LEFT",
@@ -125,7 +128,7 @@ def bayes_posthoc(
         :func:`nbstats.bayes_signrank` (every prior of strength s): ``prob``
         is each statement's *lower* probability — with a rope the exact one,
         the smallest over every placement of the prior's pseudo-observation
-        (:mod:`nbstats.stats.bayes.placements`); without one the prior at
+        (:mod:`nbstats.stats.bayes.signrank.placements`); without one the prior at
         ∓∞ — and ``joint`` a lower joint probability: the share of draws in
         which every statement holds for every prior of the set, or, with a
         rope, the Fréchet bound ``Σ prob − (k − 1)`` of the first k
@@ -186,9 +189,9 @@ def bayes_posthoc(
         Default None: ``n_samples`` draws.
 
     Memory: the draws are processed in chunks, and each chunk's θ for blocks
-    of pairs, within the ceiling of :mod:`nbstats.stats.bayes.memory` (512
+    of pairs, within the ceiling of :mod:`nbstats.util.memory` (512
     MiB by default; ``NBSTATS_MAX_MEMORY`` or
-    :func:`~nbstats.stats.bayes.memory.set_memory_ceiling`); the draws'
+    :func:`~nbstats.util.memory.set_memory_ceiling`); the draws'
     events are kept between the two passes only when they fit too. Every
     pair's per-case arrays and its share of a batch of draws are held at
     once, so the memory grows with pairs × cases: a size whose working
@@ -394,7 +397,7 @@ def posthoc_memory(
     one batch of at least 64 draws (the signed-rank sums of all pairs are
     evaluated on the same draws) and its row of the statements; the blocks
     of the sign test's θ and the stored region codes take at most a
-    :func:`~nbstats.stats.bayes.memory.budget` each (the signed-rank test's
+    :func:`~nbstats.util.memory.budget` each (the signed-rank test's
     blocks of codes an eighth of one).
 
     Examples

@@ -17,8 +17,8 @@ batch's number (the first is the seed's own stream, so a pair that stops
 there has exactly the fixed-N posterior of ``n_samples`` draws): the same seed
 gives the same numbers, whatever the grouping of the pairs. Each batch is
 evaluated by the one engine,
-:meth:`~nbstats.stats.bayes.pair_blocks.PairBlocks.table`, which tells its
-counts to :class:`~nbstats.stats.bayes.pooled.PooledCounts`: a pair's
+:meth:`~nbstats.stats.bayes.signrank.blocks.PairBlocks.table`, which tells its
+counts to :class:`~nbstats.stats.bayes.signrank.pooled.PooledCounts`: a pair's
 probabilities are the shares of its pooled counts over all its draws. Under
 the near-ignorance prior with a rope the bounds are the extremes over the
 placements of the prior of the pooled counts at every placement -- exactly
@@ -35,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from nbstats.stats.bayes.bounds import bounds_of_counts
 from nbstats.stats.bayes.decision import decide_many
-from nbstats.stats.bayes.memory import budget
-from nbstats.stats.bayes.pair_blocks import GROUP_SHARE
-from nbstats.stats.bayes.pooled import PooledCounts, pooled_bytes
+from nbstats.stats.bayes.signrank.blocks import GROUP_SHARE
+from nbstats.stats.bayes.signrank.bounds import bounds_of_counts
+from nbstats.stats.bayes.signrank.pooled import PooledCounts, pooled_bytes
 from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.util.memory import budget
 
 __all__ = [
     "MC_TARGET",
@@ -211,10 +211,10 @@ def precise_table(
     A generator: it pauses after each batch of draws but the last (exhaust
     it, e.g. ``for _ in precise_table(...): pass``), so that the tables of
     several sets of cases can take their batches in step from one shared
-    stream (:mod:`~nbstats.stats.bayes.shared_draws`).
+    stream (:mod:`~nbstats.stats.bayes.signrank.shared_draws`).
 
     ``engine_for(draws)`` makes the engine (a
-    :class:`~nbstats.stats.bayes.pair_blocks.PairBlocks`) on a batch's draws;
+    :class:`~nbstats.stats.bayes.signrank.blocks.PairBlocks`) on a batch's draws;
     ``diffs(pairs)`` gives the differences (cases × pairs) of the pairs
     numbered ``pairs``. ``weights_for(batch, size)``: the draws of batch
     ``batch`` (default: ``DirichletWeights(n_cases, size, batch_seed(seed,

@@ -22,7 +22,7 @@ class SharedPrior:
     """Memo of ``Gamma(s)`` quantiles and prior terms for the last few s.
 
     Pass it as ``prior_gammas`` to every
-    :class:`~nbstats.stats.bayes.signrank.SignedRankPosterior` on the same
+    :class:`~nbstats.stats.bayes.signrank.one_pair.SignedRankPosterior` on the same
     draws, and set :attr:`uniforms` and :attr:`total` to the shared arrays
     of their components; other arrays are computed, not memoised.
 
@@ -59,8 +59,8 @@ class SharedPrior:
     def terms(
         self, s: float, uniforms: np.ndarray, total: np.ndarray
     ) -> tuple[np.ndarray, ...]:
-        """:func:`~nbstats.stats.bayes.summary_kernel.prior_terms` for s."""
-        from nbstats.stats.bayes.summary_kernel import prior_terms
+        """:func:`~nbstats.stats.bayes.signrank.summary_kernel.prior_terms` for s."""
+        from nbstats.stats.bayes.signrank.summary_kernel import prior_terms
 
         if uniforms is not self.uniforms or total is not self.total:
             return prior_terms(self(s, uniforms), total)

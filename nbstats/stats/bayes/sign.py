@@ -6,9 +6,9 @@ from typing import Literal
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.bayes import BayesSignTestResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
+from nbstats.scores.ranks import paired_differences_cases
+from nbstats.scores.table import NanPolicy
 from nbstats.stats.bayes.canonical import flipped
 from nbstats.stats.bayes.decision import (
     check_n_samples,
@@ -18,8 +18,10 @@ from nbstats.stats.bayes.decision import (
     region_shares,
     resolve_threshold,
 )
-from nbstats.stats.bayes.signrank_sums import mc_error
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.stats.bayes.signrank.sums import mc_error
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_choice
+from nbstats.util.random import seed_sequence
 
 __all__ = ["PRIOR_PLACES", "PriorPlace", "bayes_sign_test", "prob_b_better_sign"]
 
@@ -111,7 +113,7 @@ def bayes_sign_test(
 
     Memory: three Dirichlet components per draw (left, tied, right counts),
     so a few arrays of ``n_samples`` values whatever the number of cases —
-    far below the ceiling of :mod:`nbstats.stats.bayes.memory`, which the
+    far below the ceiling of :mod:`nbstats.util.memory`, which the
     other Bayesian tests work within.
 
     Examples

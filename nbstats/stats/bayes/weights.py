@@ -21,36 +21,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DirichletWeights", "seed_sequence"]
+from nbstats.util.random import seed_sequence
+
+__all__ = ["DirichletWeights"]
 
 #: Memory budget of the weights kept in memory, in bytes.
 CHUNK_BYTES = 64 * 2**20
 #: Target size of one chunk's weight matrix: small enough that the few arrays
 #: a chunk's computation makes stay in the processor's cache.
 CACHE_BYTES = 2**20
-
-
-def seed_sequence(random_state: object) -> np.random.SeedSequence:
-    """A SeedSequence from ``None``, an int, a SeedSequence or a Generator.
-
-    A Generator is advanced (one integer is drawn from it), as numpy does when
-    a generator seeds a child.
-    """
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    if random_state is None or (
-        isinstance(random_state, (int, np.integer))
-        and not isinstance(random_state, bool)
-    ):
-        if random_state is not None and random_state < 0:
-            raise ValueError(f"random_state must be non-negative, got {random_state}.")
-        return np.random.SeedSequence(random_state)
-    raise TypeError(
-        "random_state must be None, a non-negative int or a numpy Generator, got "
-        f"{type(random_state).__name__}."
-    )
 
 
 def gamma_quantile(s: float, u: np.ndarray) -> np.ndarray:
@@ -240,7 +219,7 @@ class DirichletWeights:
     def _cached(self) -> list[WeightChunk] | None:
         # keep small problems in memory: re-evaluating for a new s (dashboards)
         # then costs no random number generation at all
-        from nbstats.stats.bayes.memory import budget
+        from nbstats.util.memory import budget
 
         if 8 * self.n_samples * (self.n_cases + 1) <= min(CHUNK_BYTES, budget()):
             return list(self._generate())

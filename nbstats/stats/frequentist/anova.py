@@ -7,9 +7,10 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import AnovaResult
-from nbstats.scores import NanPolicy, power_of_two_scale, score_table
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.table import NanPolicy, score_table
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["CaseDeviations", "rm_anova", "within_case_deviations"]
 

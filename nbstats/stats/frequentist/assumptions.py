@@ -14,10 +14,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.analysis import SphericityResult
-from nbstats.scores import NanPolicy, power_of_two_scale, score_table
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.frequentist.anova import greenhouse_geisser_epsilon
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["equal_variances", "mauchly", "normality"]
 

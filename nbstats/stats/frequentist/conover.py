@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.scores import rank_rows
+from nbstats.scores.ranks import rank_rows
 from nbstats.stats.frequentist.quade import quade_scores
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["conover", "durbin_conover"]
 

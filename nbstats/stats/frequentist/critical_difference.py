@@ -7,8 +7,8 @@ from typing import Literal
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.scores import check_choice
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_choice
 
 __all__ = [
     "critical_difference",

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.incomplete import DurbinResult
-from nbstats.scores import check_flag
 from nbstats.stats.frequentist.skillings_mack import observed_ranks
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
 
 __all__ = ["durbin"]
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import FriedmanResult
-from nbstats.scores import NanPolicy, rank_rows, score_table
+from nbstats.scores.ranks import rank_rows
+from nbstats.scores.table import NanPolicy, score_table
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["friedman"]
 

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.frequentist import frame_of_pairs
-from nbstats.stats.bayes.memory import budget
 from nbstats.stats.effect_size import rank_biserial_columns
+from nbstats.util.memory import budget
 
 __all__ = [
     "EFFECT_BLOCK",

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from nbstats._progress import progress_bar
-from nbstats.missing import pair_cases
+from nbstats.scores.missing import pair_cases
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.frequentist.ttest import paired_ttest
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
+from nbstats.util.progress import progress_bar
 
 __all__ = ["PAIRWISE_TESTS", "pairwise_tests"]
 

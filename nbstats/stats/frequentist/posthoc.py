@@ -9,18 +9,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
-from nbstats.missing import observed_mean_ranks, pairwise_table
-from nbstats.names import name_index
 from nbstats.results.frequentist import PosthocResult
-from nbstats.scores import (
-    NanPolicy,
-    check_choice,
-    oriented,
-    power_of_two_scale,
-    rank_rows,
-    score_table,
-)
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.missing import observed_mean_ranks, pairwise_table
+from nbstats.scores.names import name_index
+from nbstats.scores.ranks import oriented, rank_rows
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
 from nbstats.stats.frequentist.aligned import aligned_ranks, aligned_standard_error
 from nbstats.stats.frequentist.conover import conover, durbin_conover
@@ -39,6 +33,8 @@ from nbstats.stats.frequentist.pairwise_tests import pairwise_tests
 from nbstats.stats.frequentist.quade import quade_scores, weighted_rank_standard_error
 from nbstats.stats.groups import nonsignificant_groups
 from nbstats.stats.pairs_memory import check_pairs_fit
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_choice
 
 __all__ = ["POSTHOC_METHODS", "nonsignificant_groups", "posthoc"]
 
@@ -131,7 +127,7 @@ def posthoc(
         ``"pairwise"`` (pairwise tests only): each pair is tested on the cases
         where both algorithms have a score, and ``pair_cases`` says how many;
         ``mean_ranks`` then rank each case among the algorithms it has (see
-        :func:`nbstats.missing.observed_mean_ranks`). The rank methods compare
+        :func:`nbstats.scores.missing.observed_mean_ranks`). The rank methods compare
         every algorithm on the same cases and refuse it.
     ranking : {"friedman", "aligned", "quade", "durbin"}
         The ranks the z-tests of the rank methods compare (García et al.

@@ -7,9 +7,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.quade import QuadeResult
-from nbstats.scores import NanPolicy, rank_rows, score_table
+from nbstats.scores.ranks import rank_rows
+from nbstats.scores.table import NanPolicy, score_table
+from nbstats.util import scipy_stats as sps
 
 __all__ = ["quade", "quade_scores", "weighted_rank_standard_error"]
 

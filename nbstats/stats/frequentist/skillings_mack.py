@@ -9,16 +9,13 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
-from nbstats.missing import observed_mean_ranks
 from nbstats.results.incomplete import SkillingsMackResult
-from nbstats.scores import (
-    check_choice,
-    check_flag,
-    incomplete_table,
-    rank_rows,
-)
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.scores.missing import observed_mean_ranks
+from nbstats.scores.ranks import rank_rows
+from nbstats.scores.table import incomplete_table
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.random import seed_sequence
 
 __all__ = ["skillings_mack"]
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.stats.bayes.memory import budget
+from nbstats.util import scipy_stats as sps
+from nbstats.util.memory import budget
 
 if TYPE_CHECKING:
     from scipy.interpolate import CubicSpline

@@ -7,15 +7,13 @@ from typing import Literal
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
-from nbstats.arguments import renamed
 from nbstats.results.frequentist import TTestResult
-from nbstats.scores import (
-    NanPolicy,
-    check_choice,
-    paired_differences_cases,
-    power_of_two_scale,
-)
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.ranks import paired_differences_cases
+from nbstats.scores.table import NanPolicy
+from nbstats.util import scipy_stats as sps
+from nbstats.util.arguments import renamed
+from nbstats.util.checks import check_choice
 
 __all__ = ["ttest"]
 

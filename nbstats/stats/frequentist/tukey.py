@@ -8,20 +8,16 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from nbstats import _scipy_stats as sps
-from nbstats.names import name_index
 from nbstats.results.frequentist import PosthocResult, frame_of_pairs
-from nbstats.scores import (
-    NanPolicy,
-    check_flag,
-    oriented,
-    power_of_two_scale,
-    rank_rows,
-    score_table,
-)
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.names import name_index
+from nbstats.scores.ranks import oriented, rank_rows
+from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.groups import nonsignificant_groups
 from nbstats.stats.pairs_memory import check_pairs_fit
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
 
 __all__ = ["tukey_hsd"]
 

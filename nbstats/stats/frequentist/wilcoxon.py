@@ -8,9 +8,11 @@ from typing import Literal
 
 import numpy as np
 
-from nbstats import _scipy_stats as sps
 from nbstats.results.frequentist import WilcoxonResult
-from nbstats.scores import NanPolicy, check_choice, paired_differences_cases
+from nbstats.scores.ranks import paired_differences_cases
+from nbstats.scores.table import NanPolicy
+from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_choice
 
 __all__ = [
     "EXACT_LIMIT_N",

@@ -524,7 +524,7 @@ def test_needs_two_algorithms():
 def test_monte_carlo_beyond_the_memory_ceiling_does_not_keep_the_draws():
     """Under a 16 MB ceiling 20,000 draws of 40 algorithms (6.4 MB, over a
     quarter) are made in chunks three times: the same verdict, no samples."""
-    from nbstats.stats.bayes.memory import memory_ceiling
+    from nbstats.util.memory import memory_ceiling
 
     rng = np.random.default_rng(3)
     table = rng.normal(size=(45, 40)) + np.linspace(0, 0.5, 40)

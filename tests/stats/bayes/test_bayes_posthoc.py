@@ -139,7 +139,7 @@ def test_joint_never_exceeds_the_marginals(four):
 def test_a_low_memory_ceiling_gives_the_same_statements(test):
     """Under a 16 MB ceiling the events are not kept between the passes and
     θ is made for blocks of pairs; the numbers stay the same."""
-    from nbstats.stats.bayes.memory import memory_ceiling
+    from nbstats.util.memory import memory_ceiling
 
     rng = np.random.default_rng(8)
     wide = pd.DataFrame(rng.normal(size=(20, 10)) + np.linspace(0, 1, 10))
@@ -180,7 +180,7 @@ def test_too_many_algorithms_are_refused_up_front(test, rope, monkeypatch):
     ):
         assert words in message, (words, message)
     # the ceiling the message names is enough, one MB less is not
-    from nbstats.stats.bayes.memory import memory_ceiling
+    from nbstats.util.memory import memory_ceiling
 
     enough = int(message.split("to at least ")[1].split(" MB")[0].replace(",", ""))
     assert enough > 512

@@ -176,7 +176,7 @@ def test_bad_rope_is_refused():
 
 def test_report_states_equivalence_the_same_way_in_every_table():
     # A and B are certainly equivalent at rope 0.01, C and D clearly better
-    from nbstats.report import report_text
+    from nbstats.reporting import report_text
 
     rng = np.random.default_rng(4)
     base = 0.8 + 0.05 * rng.standard_normal(20)

@@ -21,7 +21,7 @@ from nbstats.stats.bayes.precision import (
     draws_for,
     schedule,
 )
-from nbstats.stats.bayes.weights import seed_sequence
+from nbstats.util.random import seed_sequence
 from tests.real_tables import TABZILLA
 
 
@@ -152,8 +152,9 @@ def brute_force_pooled(z, rope, draws, random_state, first, target):
     them) up to ``draws``: the exact bounds are the extremes of the pooled
     counts per placement; the old pooling averaged each batch's extremes.
     Returns (exact, averaged), each [left, rope, right] lower then upper."""
-    from nbstats.stats.bayes.decision import IDP_DEFAULT_S
     from tests.stats.bayes.test_placements import _grid, brute_force
+
+    from nbstats.stats.bayes.decision import IDP_DEFAULT_S
 
     seed = seed_sequence(random_state)
     counts, averaged, done = 0.0, 0.0, 0
@@ -306,7 +307,7 @@ def test_groups_of_pairs_within_the_memory_give_the_same_numbers(monkeypatch):
     ceiling: with room for two pairs at a time (seven groups), every number
     is that of one group."""
     from nbstats.stats.bayes import precision
-    from nbstats.stats.bayes.pooled import pooled_bytes
+    from nbstats.stats.bayes.signrank.pooled import pooled_bytes
 
     table = tabzilla(6).dropna()
     kw = {"rope": 0.003, "n_samples": 1_000, "mc_error": 0.003, "random_state": 5}

@@ -1,0 +1,221 @@
+"""From the user's data to a wide frame: arrays, long data, one column.
+
+:func:`wide_frame` pivots long data (``case``, ``algorithm``, ``score``
+columns; repeated measurements combined by an exact mean or the median) and
+labels a bare 2-D array; :func:`as_vector` reads one algorithm's scores. The
+values are checked as real numbers here, the table as a whole in
+:mod:`nbstats.scores.table`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from nbstats.scores.dtypes import real_scores
+from nbstats.util.checks import check_choice
+
+__all__ = [
+    "Aggregate",
+    "as_vector",
+    "check_index_names",
+    "power_of_two_scale",
+    "wide_frame",
+]
+
+Aggregate = Literal["mean", "median"] | None
+
+
+def power_of_two_scale(values: np.ndarray) -> float:
+    """The power of two ``c`` with ``c <= max |values| < 2c`` (1.0 for zeros).
+
+    Dividing by a power of two is exact (short of underflow), so scaled data
+    keep every tie and every order of the original, and sums of the scaled
+    values (below 2 in magnitude) can neither overflow nor lose the
+    subnormal range.
+    """
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    if largest == 0.0 or not np.isfinite(largest):
+        return 1.0
+    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1))
+
+
+def as_vector(x: object, label: str) -> np.ndarray:
+    """One algorithm's scores as a checked 1-D float array.
+
+    The two-sample functions read each argument here: a DataFrame, a 2-D
+    array or a value that is not a real number is refused with an error that
+    names the argument (``label``) and the fix.
+
+    Parameters
+    ----------
+    x : Series, 1-D array-like
+        One score per case.
+    label : str
+        The argument's name in error messages, e.g. ``"a"``.
+
+    Returns
+    -------
+    ndarray
+        float64 scores.
+
+    Examples
+    --------
+    >>> as_vector([0.9, 0.8], "a")
+    array([0.9, 0.8])
+    """
+    if isinstance(x, pd.DataFrame):
+        raise TypeError(
+            f"{label} must be one column of scores, got a DataFrame; "
+            f"select a column, e.g. df['name']."
+        )
+    name = getattr(x, "name", None)
+    where = label if name is None else f"{label} ({name!r})"
+    if getattr(x, "dtype", None) is None:
+        # a list keeps its values' types: [True, 2] must not become [1, 2]
+        x = np.asarray(x, dtype=object if isinstance(x, list | tuple) else None)
+    if np.ndim(x) != 1:
+        raise ValueError(
+            f"{label} must be 1-D (one score per case), got shape {np.shape(x)}."
+        )
+    return real_scores(x, where)
+
+
+def wide_frame(
+    data: object,
+    case: str | None = None,
+    algorithm: str | None = None,
+    score: str | None = None,
+    aggregate: Aggregate = None,
+) -> pd.DataFrame:
+    """The wide table (rows = cases, columns = algorithms) before validation.
+
+    Long data (``case``, ``algorithm`` and ``score`` name its columns) is
+    pivoted, repeated measurements combined by ``aggregate``; a 2-D array gets
+    the labels ``case1, case2, ...`` and ``alg1, alg2, ...``. The values are
+    not checked further: :func:`score_table` and :func:`incomplete_table` do
+    that. For callers that must see the table before a ``nan_policy`` drops
+    cases (the report counts them).
+
+    Parameters
+    ----------
+    data : DataFrame or 2-D array-like
+        A wide table, or long data with ``case``, ``algorithm`` and ``score``.
+    case, algorithm, score : str, optional
+        The columns of long data (all three, or none for a wide table).
+    aggregate : {None, "mean", "median"}
+        How repeated (case, algorithm) rows of long data are combined.
+
+    Returns
+    -------
+    DataFrame
+        The wide table (``data`` itself when it already is a wide DataFrame).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"d": ["x", "x", "y", "y"], "a": ["A", "B", "A", "B"],
+    ...                      "s": [0.9, 0.8, 0.7, 0.75]})
+    >>> wide_frame(long, case="d", algorithm="a", score="s")
+    a    A     B
+    d
+    x  0.9  0.80
+    y  0.7  0.75
+    """
+    if case is None and algorithm is None and score is None:
+        return _as_wide_frame(data)
+    return _pivot_long(data, case, algorithm, score, aggregate)
+
+
+def _as_wide_frame(data: object) -> pd.DataFrame:
+    if isinstance(data, pd.DataFrame):
+        return data
+    if isinstance(data, pd.Series):
+        raise ValueError(
+            "a score table needs one column per algorithm, got a Series; for "
+            "two algorithms use the two-sample functions, e.g. "
+            "nbstats.wilcoxon(a, b), or pass a DataFrame."
+        )
+    # a list keeps its values' types: [[True, 2]] must not become [[1, 2]]
+    arr = np.asarray(data, dtype=object if isinstance(data, list | tuple) else None)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"a score table must be 2-D (rows = cases, columns = algorithms), "
+            f"got an array of shape {arr.shape}."
+        )
+    return pd.DataFrame(
+        arr,
+        index=pd.Index([f"case{i + 1}" for i in range(arr.shape[0])], name="case"),
+        columns=pd.Index(
+            [f"alg{j + 1}" for j in range(arr.shape[1])], name="algorithm"
+        ),
+    )
+
+
+def _pivot_long(
+    data: object, case: str, algorithm: str, score: str, aggregate: Aggregate
+) -> pd.DataFrame:
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            "long data (case=, algorithm=, score=) must be a DataFrame, got "
+            f"{type(data).__name__}."
+        )
+    check_choice("aggregate", aggregate, (None, "mean", "median"))
+    unknown = [c for c in (case, algorithm, score) if c not in data.columns]
+    if unknown:
+        raise ValueError(
+            f"column(s) {unknown} not found; the table has columns "
+            f"{list(data.columns)}."
+        )
+    check_index_names(data, (case, algorithm, score))
+    numbers = real_scores(data[score], f"score column {score!r}")
+    data = data.copy(deep=False)
+    data[score] = numbers
+    keys = data[[case, algorithm]]
+    duplicated = keys.duplicated(keep=False)
+    if duplicated.any() and aggregate is None:
+        examples = keys[duplicated].drop_duplicates().head(3)
+        shown = ", ".join(
+            f"({c!r}, {a!r})" for c, a in examples.itertuples(index=False)
+        )
+        raise ValueError(
+            f"{int(keys.duplicated().sum())} duplicated ({case}, {algorithm}) "
+            f"rows, e.g. {shown}; pass aggregate='mean' or 'median' to combine "
+            f"repeated measurements (such as folds) into one score."
+        )
+    case_order = pd.unique(data[case])
+    algorithm_order = pd.unique(data[algorithm])
+    grouped = data.groupby([case, algorithm], sort=False)[score]
+    if aggregate == "median":
+        cells = grouped.median(skipna=False)
+    else:
+        # "mean" or no duplicates. math.fsum rounds the sum exactly, so two
+        # algorithms with the same fold scores in another order get the same
+        # mean (a plain sum can differ in the last bit and break a true tie,
+        # which changes every rank statistic); a missing fold gives NaN.
+        cells = grouped.agg(_exact_mean)
+    wide = cells.unstack(algorithm).reindex(index=case_order, columns=algorithm_order)
+    wide.index.name = case
+    wide.columns.name = algorithm
+    return wide
+
+
+def check_index_names(data: pd.DataFrame, columns: Sequence[object]) -> None:
+    """Refuse long data whose index is named like one of its used columns."""
+    clash = [c for c in columns if c is not None and c in data.index.names]
+    if clash:
+        raise ValueError(
+            f"{clash[0]!r} names both a column and the index of the long table; "
+            "drop the index (data.reset_index(drop=True)) or rename it "
+            "(data.rename_axis(None))."
+        )
+
+
+def _exact_mean(values: pd.Series) -> float:
+    # divided by a power of two first (exact), so the sum cannot overflow
+    scale = power_of_two_scale(values.to_numpy(dtype=float))
+    return math.fsum(values.to_numpy(dtype=float) / scale) / len(values) * scale
