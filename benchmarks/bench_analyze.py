@@ -6,6 +6,12 @@ Tukey's HSD, or the paired t-test), prints the median time of
 ``nbstats.analyze(scores, bayes=False)`` and of ``autorank.autorank(scores)``
 (the frequentist analysis both make) and their ratio, and whether both chose
 the same omnibus test. Needs autorank (``pip install autorank``).
+
+Figures once stated in the package's comments (moved here in issue 37; recorded,
+not re-measured by this script, on a 2-vCPU machine):
+
+- ``nbstats.stats.analyze._effect_sizes``: one ``nbstats.effect_size`` call per
+  pair took 10 ms a pair, 12 s at 50 algorithms.
 """
 
 from __future__ import annotations

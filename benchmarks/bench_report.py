@@ -20,6 +20,16 @@ P. The profile, on TabZilla's 42 algorithms × 171 data sets with 1,040
    and autorank's frequentist analysis of the same table (complete rows).
 
 R/0/1/2: the older sections (``--scale``), described at their functions.
+
+Figures once stated in the package's comments (moved here in issue 37; recorded,
+not re-measured by this script, on a 2-vCPU machine):
+
+- ``nbstats.cli.commands._skip_iri_grammar``: jsonschema's rfc3987_syntax compiles
+  an IRI grammar for about 2.5 s, a sixth of a report's time (printed first by
+  ``iri_grammar_seconds``).
+- ``nbstats.stats.footprint``: before the footprint estimates, a report of
+  1000 algorithms ran for a minute and reached 1.45 GB before it failed
+  inside its notebook.
 """
 
 from __future__ import annotations
@@ -558,6 +568,20 @@ def bench_analyze(table: pd.DataFrame) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def iri_grammar_seconds() -> float | None:
+    """Seconds a fresh process spends importing rfc3987_syntax (jsonschema's
+    IRI grammar, which the ``nbstats`` command keeps from loading:
+    ``nbstats.cli.commands._skip_iri_grammar``); None when it is not installed."""
+    code = (
+        "import time; t = time.perf_counter(); import rfc3987_syntax; "
+        "print(time.perf_counter() - t)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    return float(done.stdout) if done.returncode == 0 else None
+
+
 def main() -> None:
     import os
 
@@ -569,6 +593,9 @@ def main() -> None:
         if "--real" in sys.argv:  # only the real table beside the demo
             bench_real(directory)
             return
+        grammar = iri_grammar_seconds()
+        if grammar is not None:
+            print(f"rfc3987_syntax IRI grammar (the command skips it): {grammar:.2f} s")
         bench_profile(directory, quick)
         if "--scale" not in sys.argv:
             print(

@@ -16,7 +16,7 @@ adds the lock's options to ``nbstats dashboard``. The lock:
   in the browser can use the dashboard. The token reaches Voilà in its
   environment (``JUPYTER_TOKEN``), never on its command line, which every
   local user can read. ``--no-token`` serves without one, with a warning.
-- **a kernel cap**: every page load starts a kernel (200-300 MB). At most
+- **a kernel cap**: every page load starts a kernel (a few hundred MB). At most
   ``--max-kernels`` (default 3: a presenter's page and a spare or two) run
   at once; a page load beyond that gets an HTTP 503 page saying so and how
   to raise it (:mod:`nbstats.app.voila`). Closing or reloading a
@@ -95,9 +95,9 @@ def _interrupt(signum: int) -> KeyboardInterrupt:
     return error
 
 
-#: Default ``--max-kernels``: one kernel per open page, 200-300 MB each (the
-#: Bayesian dashboard: 294 MB RSS), so 3 is under 1 GB -- a presenter's page,
-#: a second tab and a spare.
+#: Default ``--max-kernels``: one kernel per open page, each a few hundred MB
+#: (``benchmarks/bench_dashboard.py``), so 3 stay under 1 GB -- a presenter's
+#: page, a second tab and a spare.
 DEFAULT_MAX_KERNELS = 3
 #: Default ``--cull-idle`` (seconds): a page unused for 10 minutes frees its kernel.
 DEFAULT_CULL_IDLE = 600

@@ -9,8 +9,8 @@ which shuts its kernels down, and the temporary directory is removed.
 The server is locked, as Jupyter's are (:mod:`.serve_process` has the
 details): a new random token each start, printed in the URL, without which
 the page and the kernel API refuse a request (``--no-token`` serves without
-one, with a warning); at most ``--max-kernels`` kernels (200-300 MB each,
-default 3) at once, a page beyond that getting an HTTP 503 page saying so;
+one, with a warning); at most ``--max-kernels`` kernels (a few hundred MB
+each, default 3) at once, a page beyond that getting an HTTP 503 page saying so;
 a kernel idle for ``--cull-idle`` seconds (default 600) is stopped.
 
 The CSV is read as ``nbstats report`` reads it, by

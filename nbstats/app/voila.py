@@ -2,7 +2,7 @@
 
 - :class:`CappedKernelManager`: jupyter_server's ``AsyncMappingKernelManager``
   that starts at most ``max_kernels`` kernels (Voilà starts one per page
-  load, 200-300 MB each for a dashboard); beyond that a page load gets an
+  load, a few hundred MB each for a dashboard); beyond that a page load gets an
   HTTP 503 page saying how to get a kernel. Voilà builds its kernel manager
   from ``VoilaConfiguration.multi_kernel_manager_class`` and configures it
   through traitlets, so :func:`nbstats.app.server.voila_command` only

@@ -357,8 +357,9 @@ def _skip_iri_grammar() -> None:
     """Keep jsonschema from loading rfc3987_syntax in this process.
 
     nbformat imports jsonschema, which imports rfc3987_syntax when it is
-    installed; that compiles an IRI grammar for about 2.5 s, a sixth of a
-    report's time, and report notebooks never use IRI formats. Done only in
+    installed; that compiles an IRI grammar, a noticeable share of a
+    report's time (``benchmarks/bench_report.py``), and report notebooks
+    never use IRI formats. Done only in
     the command's own process (a library call leaves the user's process
     alone), and only when nothing has imported it yet.
     """

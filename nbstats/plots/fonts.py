@@ -169,8 +169,8 @@ def document_font() -> str | None:
     """Register Latin Modern with matplotlib; the text font's family name.
 
     None when the fonts are not installed (figures then keep DejaVu Sans) or
-    cannot be converted. The first call on a machine converts them (a few
-    seconds); later ones read the cache.
+    cannot be converted. The first call on a machine converts them; later
+    ones read the cache.
 
     Examples
     --------

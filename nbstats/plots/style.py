@@ -162,10 +162,9 @@ def _document_rc(family: str = DOCUMENT_FONT) -> dict[str, Any]:
     no Latin Modern, and another font would not fit the layout).
 
     Why the font is embedded rather than set by TeX (matplotlib's PGF
-    backend, which runs xelatex for every figure): measured on the report's
-    figures of 50 algorithms (CD diagram, heat map, rank intervals), saving
-    a PDF took 0.9 / 2.6 / 2.3 s embedded against 2.4 / 5.9 / 4.0 s with
-    PGF, for files of 18 / 74 / 27 KB against 11 / 61 / 12 KB; PGF would
+    backend, which runs xelatex for every figure): on the report's figures
+    embedding saves a PDF faster, for somewhat larger files
+    (``benchmarks/bench_figures.py``); PGF would
     also need TeX to write a LaTeX or notebook report (today only a PDF
     needs it), and a character Latin Modern lacks would be dropped where
     matplotlib falls back to Latin Modern Math or DejaVu Serif. Both put

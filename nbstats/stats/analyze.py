@@ -458,8 +458,8 @@ def _checks(
 
 def _effect_sizes(table: pd.DataFrame, kind: str, direction: dict) -> pd.DataFrame:
     """Every pair's effect, from the validated table (one call of
-    :func:`nbstats.effect_size` per pair re-validates the columns each time:
-    10 ms a pair, 12 s at 50 algorithms)."""
+    :func:`nbstats.effect_size` per pair re-validates the columns each time,
+    which dominates at many algorithms: ``benchmarks/bench_analyze.py``)."""
     values = oriented(table.to_numpy(), direction["higher_is_better"])
     values = values / power_of_two_scale(values)  # differences cannot overflow
     effect = _cohen_dz if kind == "cohen-d" else _rank_biserial

@@ -540,8 +540,8 @@ def rank_biserial_columns(d: np.ndarray) -> np.ndarray:
     (each column is ranked on its own cases). Equal to
     ``paired_effect("rank-biserial", None, None, column)`` for each column
     (ranks are multiples of ½, so their sums are exact in any order), and
-    one ranking of the whole matrix instead of one per pair: a post-hoc
-    table of 1225 pairs took 180 ms the one way, a few the other.
+    one ranking of the whole matrix instead of one per pair, much faster
+    for a post-hoc table (``benchmarks/bench_frequentist.py``).
 
     Examples
     --------

@@ -4,7 +4,8 @@ A report (:func:`nbstats.report`, ``nbstats report``,
 ``nbstats analyze``) or :func:`nbstats.analyze` on m algorithms computes
 tables of every pair: m(m − 1)/2 rows of statistics, names and rendered
 cells. At m = 1000 that is 499,500 pairs, and the report once ran for a
-minute and reached 1.45 GB before it failed (or not) inside its notebook.
+long time and past the memory ceiling before it failed (or not) inside its
+notebook (``benchmarks/bench_report.py``).
 The estimates here are upper bounds of the working memory (beyond the
 interpreter and libraries) of each analysis from m, n and the draws, so a
 size that cannot finish within the memory ceiling of

@@ -11,7 +11,7 @@ __all__ = ["MAX_GROUPS", "nonsignificant_groups"]
 
 #: At most this many maximal groups are listed. Their number can grow
 #: exponentially with the number of algorithms (a graph with n vertices has
-#: up to 3^(n/3) maximal cliques: 200 algorithms once took 22 GB); beyond the
+#: up to 3^(n/3) maximal cliques, past any memory at 200 algorithms); beyond the
 #: limit the groups are the runs in mean-rank order (see below).
 MAX_GROUPS = 2_000
 

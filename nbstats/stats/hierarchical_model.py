@@ -52,8 +52,8 @@ warm-up draw on average, 20 now).
 
 *Compilation.* The whole sampler (initial values, adaptation, draws) is one
 ``jax.jit`` program with the data as arguments (:func:`_runner`). Its first
-call for a number of data sets and chains compiles it (about 10–15 s on two
-cores); later calls of the same size in the process only sample. jax can
+call for a number of data sets and chains compiles it (seconds); later
+calls of the same size in the process only sample. jax can
 also keep compiled programs on disk across processes: set the environment
 variable ``JAX_COMPILATION_CACHE_DIR`` to a directory before Python starts
 (jax's own persistent compilation cache; its keys include the jax and
@@ -80,8 +80,8 @@ EXTRA = "nbstats[hierarchical]"
 #: NUTS's target acceptance rate. NumPyro's default, 0.8, left tens of
 #: divergent transitions per run on a few data sets (44 and 67 on 6 UCI data
 #: sets, nbc/aode/hnb, seed 2); 0.95 takes smaller steps through the funnel of a
-#: small σ0: 6 and 8, for 1.1-1.8 times the time (54 data sets, nbc vs aode:
-#: 21 s instead of 19 s on 2 cores). 0.99 was worse on one pair (steps too
+#: small σ0: 6 and 8, for somewhat more time (``benchmarks/bench_folds.py``).
+#: 0.99 was worse on one pair (steps too
 #: small to mix in 1000 warm-up steps).
 TARGET_ACCEPT = 0.95
 #: Chains start at uniform values in (−r, r) of the unconstrained space
@@ -423,7 +423,7 @@ def _runner(warmup: int, n_samples: int, target_accept: float) -> Any:
 
     def chains(keys: Any, model_args: tuple, start: Any) -> Any:
         # one chain after the other (lax.map): vmapping the chains traced and
-        # compiled the NUTS tree builder batched, 2-3 times slower to compile,
+        # compiled the NUTS tree builder batched, slower to compile,
         # and every step waited for the slowest chain's tree
         return lax.map(lambda k: chain(k, model_args, start), keys)
 

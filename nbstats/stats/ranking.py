@@ -583,7 +583,7 @@ def _tukey_on_global_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # scipy.stats.tukey_hsd's p-values (equal group sizes: q = |Δ mean| /
         # sqrt(MSE / n) on n m − m degrees of freedom), with the studentized
         # range's tail tabulated once (studentized_range_sf) instead of
-        # integrated per pair: 2.6 s at 50 algorithms with scipy's
+        # integrated per pair, which is slow at many algorithms with scipy's
         df = n * m - m
         mse = within / df
         q = np.abs(column_means[None, :] - column_means[:, None]) / np.sqrt(mse / n)

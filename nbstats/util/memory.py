@@ -4,7 +4,7 @@ Every Bayesian function works through its posterior draws in chunks, and
 keeps per-draw arrays (the pairs' Walsh sums, stored events, cached random
 numbers) only within a share of one ceiling: by default 512 MiB of working
 memory, so that a call at any size stays below 1 GB with the interpreter and
-its libraries (about 200 MB). Set it
+its libraries (``benchmarks/bench_memory.py`` measures them). Set it
 
 - for a process, with the environment variable ``NBSTATS_MAX_MEMORY`` (bytes,
   or with a unit: ``"256M"``, ``"2G"``), read when nbstats is imported

@@ -137,7 +137,7 @@ class BayesDashboard(Dashboard):
         view follows (it says "updating" meanwhile; :meth:`wait` blocks until
         it is current). Default: from about 29 algorithms on at 5,000 draws
         (pairs × draws ≥ 2,000,000), where a new rope takes a pass over every
-        pair's sums on every draw (150–250 ms at 50 algorithms); False
+        pair's sums on every draw (``benchmarks/bench_dashboard.py``); False
         updates everything before a change returns.
 
     Attributes

@@ -37,8 +37,8 @@ KEEP_SHARE = 0.5
 #: pairs × draws from which a dashboard computes new joint statements in the
 #: background (2,000,000: 400 pairs, about 29 algorithms, at 5,000 draws).
 #: A new rope needs every pair's sums on every draw again, with the same
-#: weight on each case: 150-250 ms at 50 algorithms on two processors, on top
-#: of the pair matrix; below this size it takes a few tens of milliseconds.
+#: weight on each case, on top of the pair matrix: too slow to wait for at
+#: 50 algorithms, quick below this size (benchmarks/bench_dashboard.py).
 BACKGROUND_WORK = 2_000_000
 
 

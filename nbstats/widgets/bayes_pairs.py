@@ -124,7 +124,7 @@ class PairPosteriors:
     full gets its :class:`~nbstats.stats.bayes.signrank.one_pair.SignedRankPosterior`
     when asked. The rope's sums and the cross terms are kept for the last
     rope only: a new rope writes into the previous one's arrays rather than
-    fresh memory (page faults made the first rope changes 3x slower).
+    fresh memory (page faults made the first rope changes slower).
 
     Examples
     --------
@@ -223,8 +223,8 @@ class PairPosteriors:
         shape = (self.n_pairs, n_regions, self.draws.n_samples)
         need = 8 * int(np.prod(shape))
         # one setting of each kind: a slider's next rope reuses the last
-        # one's buffer (fresh memory costs page faults: measured, the first
-        # two rope changes took 3x the later ones with two kept); then the
+        # one's buffer (fresh memory costs page faults: the first rope
+        # changes were slower than the later ones with two kept); then the
         # oldest beyond the budget, never what the group being built uses
         for old in [k for k in self._cache if k[0] == key[0]]:
             self._free.append(self._cache.pop(old))

@@ -18,9 +18,9 @@ Weighed against ``benchmarks/bench_dashboard.py`` (m × 30 cases, median time
 from a control change to the updated views) and the two exports every
 dashboard has (``snapshot_html()`` and the notebook's ``text/html``):
 
-- **Latency.** Writing an SVG string is about a thousandth of what
+- **Latency.** Writing an SVG string is a small fraction of what
   matplotlib spent laying out the same names; with it the dashboards answer
-  a slider well within the 150 ms target at 50 and 100 algorithms, while
+  a slider within their latency target at 50 and 100 algorithms, while
   matplotlib, which drew up to 12 algorithms until now, could not follow a
   drag of α even at 8 (figures: ``benchmarks/bench_dashboard.py``). ipympl
   is that same matplotlib behind a canvas, so no faster.

@@ -286,8 +286,8 @@ def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.n
     This is how baycomp turns posterior samples of the three region
     probabilities into ``(p_left, p_rope, p_right)``; a tie goes to the first.
     """
-    # comparisons rather than argmax over a stacked copy: several times
-    # faster, and a dashboard does this for every pair on every change
+    # comparisons rather than argmax over a stacked copy: faster, and a
+    # dashboard does this for every pair on every change
     left_wins = (left >= rope) & (left >= right)
     rope_wins = ~left_wins & (rope >= right)
     count = left_wins.size

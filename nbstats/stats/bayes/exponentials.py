@@ -5,8 +5,7 @@ needs one exponential per case and draw (15 million for 300 cases and 50,000
 draws), and with the Walsh sums compiled (:mod:`.walsh_kernel`) numpy's
 generator was most of the run time — its per-number cost includes a call
 through a function pointer into the bit generator. The same two algorithms
-numpy uses, compiled inline, are about 1.6× as fast (40 against 65 ms for 15
-million numbers here):
+numpy uses, compiled inline, are faster (``benchmarks/bench_bayes.py``):
 
 - the bit generator is SFC64 (Chris Doty-Humphrey's Small Fast Chaotic
   generator, one of numpy's own bit generators), seeded by numpy itself from

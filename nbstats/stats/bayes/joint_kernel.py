@@ -4,7 +4,7 @@ Why numba and not numpy: a dashboard re-evaluates every pair's region in
 every posterior draw for each new s (1225 pairs × 5,000 draws at 50
 algorithms), then the share of draws in which each prefix of the sorted
 statements holds. numpy makes a pass and a draws × pairs temporary per
-operation (about 200 ms at that size); one compiled pass per step does the
+operation, too slow for a slider at that size; one compiled pass per step does the
 same arithmetic, in the same order per draw, and the joint count stops at a
 draw's first failed statement.
 
@@ -66,7 +66,7 @@ def signed_rank_codes(
     Writes ``codes`` (draws × pairs, int8) and adds to ``counts`` (pairs × 3),
     for the pairs ``first_pair`` to ``last_pair`` (-1: all; two threads may
     take one half each). The counts are summed as booleans, not looked up by
-    code: with random regions, a branch per draw was 3× slower.
+    code: with random regions, a branch per draw was slower.
     """
     draws, pairs = codes.shape
     if last_pair < 0:

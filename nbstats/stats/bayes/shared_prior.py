@@ -2,8 +2,8 @@
 
 Posteriors on the same :class:`~nbstats.stats.bayes.weights.DirichletWeights`
 (every pair of a score table, a dashboard's pairs and joint statements) need
-the same Gamma(s) quantiles of the same uniforms — ``gammaincinv`` on 50,000
-uniforms takes tens of milliseconds — and the same per-draw normalisation.
+the same Gamma(s) quantiles of the same uniforms — ``gammaincinv`` is costly
+on a slider's time scale — and the same per-draw normalisation.
 :class:`SharedPrior` computes both once per s.
 """
 

@@ -123,8 +123,8 @@ class DirichletWeights:
     def map(self, function: Callable[[WeightChunk], None]) -> None:
         """Call ``function`` on every chunk (it writes to rows ``chunk.rows``).
 
-        Sequential on purpose: measured on a 2-vCPU machine, a thread pool over
-        chunks gave no speed-up (``gammaincinv`` holds the GIL and the rest is
+        Sequential on purpose: a thread pool over chunks gave no speed-up
+        (``gammaincinv`` holds the GIL and the rest is
         memory-bound), and one thread keeps the order of work obvious.
         """
         for chunk in self:

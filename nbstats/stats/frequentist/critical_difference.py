@@ -54,7 +54,7 @@ def _critical_value(
     n_algorithms: int, alpha: float, method: str, n_comparisons: int | None
 ) -> float:
     # cached: the studentized-range quantile is a root search over a numerical
-    # integral (tens of milliseconds), and dashboards ask for the same one often
+    # integral (slow for a slider), and dashboards ask for the same one often
     if method == "nemenyi":
         return float(
             sps.studentized_range.ppf(1 - alpha, n_algorithms, np.inf) / np.sqrt(2)

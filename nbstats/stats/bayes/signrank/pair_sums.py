@@ -29,7 +29,8 @@ __all__ = ["PairSums", "RegionSpec", "in_halves", "rope_regions"]
 #: ``(sign, c)`` of a region ``H(sign (z_i + z_j) - c)`` (see :mod:`.walsh`)
 RegionSpec = tuple[int, float]
 
-#: pairs × draws below which one thread does it all (threads cost ~0.1 ms)
+#: pairs × draws below which one thread does it all (starting threads costs
+#: more than it saves)
 THREAD_WORK = 200_000
 
 _POOL: ThreadPoolExecutor | None = None

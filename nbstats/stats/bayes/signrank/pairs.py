@@ -510,7 +510,7 @@ def _evaluate(
                 weights_for=weights_for, codes=record,
             )  # fmt: skip
     # the effects, in blocks within the budget: ranking n × block differences
-    # takes about eight times their size (measured: 52 MB for 200 × 4096)
+    # takes about eight times their size (benchmarks/bench_memory.py)
     effect_block = max(1, budget() // (_EFFECT_COPIES * 8 * max(n, 1)))
     for start in range(0, k, effect_block):
         block = slice(start, start + effect_block)

@@ -4,9 +4,9 @@ Why numba and not numpy: turning a pair's cached sums into θ draws for a new
 s, and the θ draws into probabilities, is a dozen element-wise operations on
 50,000 draws. numpy makes one pass (and one temporary) per operation; a
 dashboard repeats this for every pair on every change of s, the loss ratio
-or the rope, and measured at 45 pairs that alone took half of the 100 ms a
-change may take. One compiled pass per pair does the same arithmetic, in the
-same order per draw, in a fraction of the time.
+or the rope, and that alone took a large share of the time a change may
+take (``benchmarks/bench_dashboard.py``). One compiled pass per pair does the
+same arithmetic, in the same order per draw, in a fraction of the time.
 """
 
 from __future__ import annotations

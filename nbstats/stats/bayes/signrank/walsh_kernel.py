@@ -6,9 +6,9 @@ that writes an (rows × n) temporary, so a chunk is read and written five to
 ten times, and for many pairs (the joint procedure, the dashboards) each pair
 needs its own permuted copy of the weights. Here every draw's weights stay in
 a small buffer in the processor's cache: the prefix sums are built once per
-pair and draw and every region is read from them, with no temporaries. On a
-2-vCPU machine this made the sums 5–10× faster than the numpy version, leaving
-the exponential random numbers (drawn by numpy) as the main cost.
+pair and draw and every region is read from them, with no temporaries. This
+made the sums several times faster than the numpy version, leaving the
+exponential random numbers as the main cost (``benchmarks/bench_bayes.py``).
 
 The function releases the GIL (``nogil``), so callers may run chunks in
 threads; it is single-threaded itself, which keeps it safe to call from
@@ -29,8 +29,8 @@ __all__ = ["cross_term", "first_true", "walsh_sums"]
 #: additions, but the chains of different draws are independent; with the
 #: draws as the inner loop (64 long, so that the compiler vectorises it, and
 #: short enough that a block's buffers stay in the processor's cache) the
-#: sums run 2-3x faster than one draw at a time (measured: 8, 32, 64, 128,
-#: 256 lanes; 64 was fastest for 50 and 300 cases)
+#: sums run faster than one draw at a time (64 was the fastest width tried:
+#: benchmarks/bench_bayes.py)
 LANES = 64
 
 
@@ -38,8 +38,8 @@ LANES = 64
 def load_block(cases, start, lanes, order, weights):  # pragma: no cover
     """Draws ``start …`` side by side into ``weights[j, lane]`` (zero-padded),
     case ``order[j]`` in row j; ``cases`` is cases × draws, so that each row
-    is one contiguous run (measured: a permuted pass ~10% faster than with a
-    strided gather from draws × cases)."""
+    is one contiguous run (a permuted pass is faster than a strided gather
+    from draws × cases)."""
     n = weights.shape[0]
     for j in range(n):
         column = order[j]
@@ -162,7 +162,7 @@ def walsh_sums(
                     half[b] = 0.0
                 # eight cases per update of the accumulators: they live in
                 # memory (64 lanes), and their loads and stores bound this
-                # loop (measured: the dashboard's sums ~20% faster than one)
+                # loop (the dashboard's sums are faster than with one)
                 whole = n - n % 8
                 sums = prefix if signs[q] < 0 else suffix
                 for i in range(0, whole, 8):
