@@ -94,6 +94,11 @@ class _Lazy:
         setattr(self.owner, self.name, method)
         return method if instance is None else method.__get__(instance, owner)
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # read from the class's __dict__, the placeholder is called as the
+        # unbound method would be: with the accessor first
+        return self.__get__(None, self.owner)(*args, **kwargs)
+
 
 def _table(module: str, function: str | None = None) -> _Lazy:
     """A method that calls ``module.function`` (by default the method's name)
