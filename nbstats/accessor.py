@@ -4,45 +4,31 @@ pandas already has ``DataFrame.compare(other, ...)``. The accessor replaces the
 attribute with a *callable* namespace: calling it forwards to pandas' own method
 (kept below before registration), while ``df.compare.friedman()`` and friends are
 nbstats'. It keeps no state: pandas may build a new one on every access.
+
+``import nbstats`` imports this module and nothing of the statistics: each
+method names the module of its function, which is imported the first time
+the method is looked up (:class:`_Lazy`).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-import nbstats.scores as _scores
-import nbstats.scores.folds as _score_folds
-from nbstats.reporting import report as _report
-from nbstats.reporting import report_text as _report_text
-from nbstats.results.folds import BayesCorrelatedTTestResult, CorrelatedTTestResult
-from nbstats.results.hierarchical import BayesHierarchicalResult
-from nbstats.stats import bayes as _bayes
-from nbstats.stats import correlated as _correlated
-from nbstats.stats import frequentist as _freq
-from nbstats.stats import ranking as _ranking
-from nbstats.stats.analyze import analyze as _analyze
-from nbstats.stats.bayes.plackett_luce import (
-    bayes_plackett_luce as _bayes_plackett_luce,
-)
-from nbstats.stats.comparison import comparison_matrix as _comparison_matrix
-from nbstats.stats.correlated_pairs import correlated_pairs as _correlated_pairs
-from nbstats.stats.coverage import coverage as _coverage
-from nbstats.stats.effect_size import effect_size as _effect_size
-from nbstats.stats.frequentist.aligned import friedman_aligned as _friedman_aligned
-from nbstats.stats.frequentist.durbin import durbin as _durbin
-from nbstats.stats.frequentist.quade import quade as _quade
-from nbstats.stats.frequentist.skillings_mack import skillings_mack as _skillings_mack
-from nbstats.stats.hierarchical import bayes_hierarchical as _bayes_hierarchical
-from nbstats.stats.letters import letters as _letters
-from nbstats.widgets.dashboard import dashboard as _dashboard
+if TYPE_CHECKING:
+    from nbstats.results.folds import (
+        BayesCorrelatedTTestResult,
+        CorrelatedTTestResult,
+    )
+    from nbstats.results.hierarchical import BayesHierarchicalResult
 
 _pandas_compare = pd.DataFrame.compare
 if not inspect.isfunction(_pandas_compare):  # pragma: no cover - module reloaded
@@ -59,6 +45,86 @@ if not inspect.isfunction(_pandas_compare):  # pragma: no cover - module reloade
 
 _EXAMPLES = re.compile(r"^Examples\n-{8}$", re.MULTILINE)
 _SELF = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _load(module: str, name: str) -> Callable[..., Any]:
+    """The function ``name`` of ``module``, importing the module."""
+    return getattr(importlib.import_module(module), name)
+
+
+class _Lazy:
+    """A method of :class:`CompareAccessor` made on its first lookup.
+
+    ``make(self)`` builds the method (importing the function's module); the
+    method then replaces this placeholder on the class, so that every later
+    lookup is an ordinary method's. Looked up on the class or on an accessor,
+    the placeholder answers as the method would: ``dir``, ``help``,
+    ``inspect.signature`` and tab completion see no difference.
+    """
+
+    def __init__(
+        self,
+        make: Callable[[_Lazy], Callable[..., Any]],
+        module: str | None = None,
+        function: str | None = None,
+        *,
+        doc: str | None = None,
+    ) -> None:
+        self.make = make
+        self.module = module  # the function's module; None for a written method
+        self.function = function
+        self.name = ""
+        self.owner: type | None = None
+        # a written method's doctests are collected from its placeholder
+        self.__doc__ = doc
+        self.__module__ = __name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.owner, self.name = owner, name
+        self.function = self.function or name
+
+    def load(self) -> Callable[..., Any]:
+        """The function the method calls, its module imported."""
+        if self.module is None or self.function is None:
+            raise TypeError(f"{self.name} is written out; it names no function.")
+        return _load(self.module, self.function)
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        method = self.make(self)
+        setattr(self.owner, self.name, method)
+        return method if instance is None else method.__get__(instance, owner)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # read from the class's __dict__, the placeholder is called as the
+        # unbound method would be: with the accessor first
+        return self.__get__(None, self.owner)(*args, **kwargs)
+
+
+def _table(module: str, function: str | None = None) -> _Lazy:
+    """A method that calls ``module.function`` (by default the method's name)
+    with this frame as its first argument."""
+    return _Lazy(lambda lazy: _table_method(lazy.load(), lazy.name), module, function)
+
+
+def _pair(module: str, function: str | None = None) -> _Lazy:
+    """A method that calls ``module.function`` on the columns named ``a``, ``b``."""
+    return _Lazy(lambda lazy: _pair_method(lazy.load(), lazy.name), module, function)
+
+
+def _signed(
+    signature: Callable[[], inspect.Signature],
+) -> Callable[[Callable[..., Any]], _Lazy]:
+    """A written method whose ``__signature__`` is made from its function's
+    on first lookup (``signature()`` imports that function)."""
+
+    def decorate(method: Callable[..., Any]) -> _Lazy:
+        def make(lazy: _Lazy) -> Callable[..., Any]:
+            method.__signature__ = signature()  # type: ignore[attr-defined]
+            return method
+
+        return _Lazy(make, doc=method.__doc__)
+
+    return decorate
 
 
 def _signature_without(
@@ -171,30 +237,39 @@ class CompareAccessor:
 
     # -- score tables -----------------------------------------------------
 
-    score_table = _table_method(_scores.score_table, "score_table")
-    ranks = _table_method(_scores.ranks, "ranks")
-    mean_ranks = _table_method(_scores.mean_ranks, "mean_ranks")
+    score_table = _table("nbstats.scores.table")
+    ranks = _table("nbstats.scores.ranks")
+    mean_ranks = _table("nbstats.scores.ranks")
 
     # -- two algorithms ---------------------------------------------------
 
-    sign_test = _pair_method(_freq.sign_test, "sign_test")
-    wilcoxon = _pair_method(_freq.wilcoxon, "wilcoxon")
-    ttest = _pair_method(_freq.ttest, "ttest")
-    effect_size = _pair_method(_effect_size, "effect_size")
+    sign_test = _pair("nbstats.stats.frequentist.sign")
+    wilcoxon = _pair("nbstats.stats.frequentist.wilcoxon")
+    ttest = _pair("nbstats.stats.frequentist.ttest")
+    effect_size = _pair("nbstats.stats.effect_size")
 
     # -- several algorithms -----------------------------------------------
 
-    friedman = _table_method(_freq.friedman, "friedman")
-    rm_anova = _table_method(_freq.rm_anova, "rm_anova")
-    quade = _table_method(_quade, "quade")
-    friedman_aligned = _table_method(_friedman_aligned, "friedman_aligned")
-    durbin = _table_method(_durbin, "durbin")
-    skillings_mack = _table_method(_skillings_mack, "skillings_mack")
-    posthoc = _table_method(_freq.posthoc, "posthoc")
-    comparison_matrix = _table_method(_comparison_matrix, "comparison_matrix")
-    analyze = _table_method(_analyze, "analyze")
-    coverage = _table_method(_coverage, "coverage")
+    friedman = _table("nbstats.stats.frequentist.friedman")
+    rm_anova = _table("nbstats.stats.frequentist.anova")
+    quade = _table("nbstats.stats.frequentist.quade")
+    friedman_aligned = _table("nbstats.stats.frequentist.aligned")
+    durbin = _table("nbstats.stats.frequentist.durbin")
+    skillings_mack = _table("nbstats.stats.frequentist.skillings_mack")
+    posthoc = _table("nbstats.stats.frequentist.posthoc")
+    comparison_matrix = _table("nbstats.stats.comparison")
+    analyze = _table("nbstats.stats.analyze")
+    coverage = _table("nbstats.stats.coverage")
 
+    @_signed(
+        lambda: _signature_without(
+            _load("nbstats.stats.frequentist.posthoc", "posthoc"),
+            drop=("scores", "control"),
+            returns=inspect.signature(
+                _load("nbstats.stats.letters", "letters")
+            ).return_annotation,
+        )
+    )
     def letters(self, **kwargs: Any) -> Any:
         """:func:`nbstats.letters` of :func:`nbstats.posthoc` of this frame.
 
@@ -208,29 +283,29 @@ class CompareAccessor:
                 "letters need every pair compared; drop control= (a comparison "
                 "with a control gives no groups to letter)."
             )
-        return _letters(_freq.posthoc(self._obj, **kwargs))
+        from nbstats.stats.frequentist.posthoc import posthoc
+        from nbstats.stats.letters import letters
 
-    letters.__signature__ = _signature_without(  # type: ignore[attr-defined]
-        _freq.posthoc,
-        drop=("scores", "control"),
-        returns=inspect.signature(_letters).return_annotation,
-    )
+        return letters(posthoc(self._obj, **kwargs))
 
     # -- Bayesian -----------------------------------------------------------
 
-    bayes_sign_test = _pair_method(_bayes.bayes_sign_test, "bayes_sign_test")
-    bayes_signrank = _pair_method(_bayes.bayes_signrank, "bayes_signrank")
-    bayes_signrank_pairs = _table_method(
-        _bayes.bayes_signrank_pairs, "bayes_signrank_pairs"
-    )
-    bayes_friedman = _table_method(_bayes.bayes_friedman, "bayes_friedman")
-    bayes_posthoc = _table_method(_bayes.bayes_posthoc, "bayes_posthoc")
-    bayes_plackett_luce = _table_method(_bayes_plackett_luce, "bayes_plackett_luce")
+    bayes_sign_test = _pair("nbstats.stats.bayes.sign")
+    bayes_signrank = _pair("nbstats.stats.bayes.signrank.one_pair")
+    bayes_signrank_pairs = _table("nbstats.stats.bayes.signrank.pairs")
+    bayes_friedman = _table("nbstats.stats.bayes.friedman")
+    bayes_posthoc = _table("nbstats.stats.bayes.posthoc")
+    bayes_plackett_luce = _table("nbstats.stats.bayes.plackett_luce")
 
     # -- per-fold scores (cross-validation) -----------------------------------
 
-    fold_summary = _table_method(_scores.fold_summary, "fold_summary")
+    fold_summary = _table("nbstats.scores.folds")
 
+    @_signed(
+        lambda: _with_fold_columns(
+            _load("nbstats.stats.correlated", "correlated_ttest")
+        )
+    )
     def correlated_ttest(
         self,
         a: Any,
@@ -292,12 +367,15 @@ class CompareAccessor:
             a, b, on, case, algorithm, score, fold, min_folds, kwargs,
             "correlated_ttest",
         )  # fmt: skip
-        return _correlated.correlated_ttest(x, y, min_folds=min_folds, **kwargs)
+        from nbstats.stats.correlated import correlated_ttest
 
-    correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
-        _correlated.correlated_ttest
+        return correlated_ttest(x, y, min_folds=min_folds, **kwargs)
+
+    @_signed(
+        lambda: _with_fold_columns(
+            _load("nbstats.stats.correlated", "bayes_correlated_ttest")
+        )
     )
-
     def bayes_correlated_ttest(
         self,
         a: Any,
@@ -331,14 +409,17 @@ class CompareAccessor:
             a, b, on, case, algorithm, score, fold, min_folds, kwargs,
             "bayes_correlated_ttest",
         )  # fmt: skip
-        return _correlated.bayes_correlated_ttest(x, y, min_folds=min_folds, **kwargs)
+        from nbstats.stats.correlated import bayes_correlated_ttest
 
-    bayes_correlated_ttest.__signature__ = _with_fold_columns(  # type: ignore[attr-defined]
-        _correlated.bayes_correlated_ttest
+        return bayes_correlated_ttest(x, y, min_folds=min_folds, **kwargs)
+
+    correlated_pairs = _table("nbstats.stats.correlated_pairs")
+
+    @_signed(
+        lambda: _signature_without(
+            _load("nbstats.stats.hierarchical", "bayes_hierarchical"), drop=("data",)
+        )
     )
-
-    correlated_pairs = _table_method(_correlated_pairs, "correlated_pairs")
-
     def bayes_hierarchical(
         self, a: Any, b: Any, **kwargs: Any
     ) -> BayesHierarchicalResult:
@@ -352,19 +433,17 @@ class CompareAccessor:
                 "df.compare.bayes_hierarchical analyses df itself: drop data= "
                 "(or call nbstats.bayes_hierarchical(a, b, data=...))."
             )
-        return _bayes_hierarchical(a, b, data=self._obj, **kwargs)
+        from nbstats.stats.hierarchical import bayes_hierarchical
 
-    bayes_hierarchical.__signature__ = _signature_without(  # type: ignore[attr-defined]
-        _bayes_hierarchical, drop=("data",), method=True
-    )
+        return bayes_hierarchical(a, b, data=self._obj, **kwargs)
 
     # -- ranks ----------------------------------------------------------------
 
-    rank_ci = _table_method(_ranking.rank_ci, "rank_ci")
+    rank_ci = _table("nbstats.stats.ranking")
 
     # -- pictures -------------------------------------------------------------
 
-    dashboard = _table_method(_dashboard, "dashboard")
+    dashboard = _table("nbstats.widgets.dashboard")
 
     def cd_diagram(
         self,
@@ -389,8 +468,9 @@ class CompareAccessor:
         (``ax``, ``reverse``, ``width``, ...). Returns the matplotlib Axes.
         """
         import nbstats.plots as plots  # lazy: matplotlib only when drawing
+        from nbstats.stats.frequentist.posthoc import posthoc
 
-        result = _freq.posthoc(
+        result = posthoc(
             self._obj,
             method=method,
             alpha=alpha,
@@ -402,19 +482,25 @@ class CompareAccessor:
         )
         return plots.cd_diagram(result, **kwargs)
 
-    report = _table_method(_report, "report")
-    report_text = _table_method(_report_text, "report_text")
+    report = _table("nbstats.reporting")
+    report_text = _table("nbstats.reporting")
 
     def critical_difference(
         self, alpha: float = 0.05, method: str = "nemenyi"
     ) -> float:
         """:func:`nbstats.critical_difference` for this frame's k and N."""
+        from nbstats.stats.frequentist.critical_difference import (
+            critical_difference,
+        )
+
         n_cases, n_algorithms = self._obj.shape
-        return _freq.critical_difference(n_algorithms, n_cases, alpha, method)
+        return critical_difference(n_algorithms, n_cases, alpha, method)
 
     def nemenyi_min_cases(self, alpha: float = 0.05) -> int:
         """:func:`nbstats.nemenyi_min_cases` for this frame's number of algorithms."""
-        return _ranking.nemenyi_min_cases(self._obj.shape[1], alpha)
+        from nbstats.stats.ranking import nemenyi_min_cases
+
+        return nemenyi_min_cases(self._obj.shape[1], alpha)
 
     def _fold_pair(
         self,
@@ -431,8 +517,10 @@ class CompareAccessor:
     ) -> tuple[pd.Series, pd.Series, dict[str, Any]]:
         """The two algorithms' fold scores on one data set, paired by fold
         (with ``min_folds``: NaN for a failed fold, which the test leaves out)."""
+        from nbstats.scores import folds as score_folds
+
         call = f"df.compare.{name}"
-        minimum = _score_folds.check_min_folds(min_folds, paired=True)
+        minimum = score_folds.check_min_folds(min_folds, paired=True)
         if algorithm is None:
             named = {"on": on, "case": case, "score": score, "fold": fold}
             given = [f"{k}=" for k, v in named.items() if v is not None]
@@ -466,14 +554,14 @@ class CompareAccessor:
         else:
             data = self._one_case(data, case, on)
         if minimum is None:
-            columns = _score_folds.check_folds(
+            columns = score_folds.check_folds(
                 data, case=case, algorithm=algorithm, fold=fold,
                 remedy="Score every algorithm on every fold, or pass min_folds=K "
                 f"to {call} (the test then uses the folds on which both have a "
                 "score).",
             )  # fmt: skip
         else:
-            columns = _score_folds.check_folds(
+            columns = score_folds.check_folds(
                 data, case=case, algorithm=algorithm, fold=fold, paired=False
             )
         if score not in data.columns:
@@ -493,11 +581,11 @@ class CompareAccessor:
             # (run, fold) columns: the runs are the first column's values
             kwargs = {**kwargs, "runs": int(data[columns[0]].nunique())}
         pair = data[data[algorithm].isin([present[str(a)], present[str(b)]])]
-        failed = _score_folds.failed_folds(
+        failed = score_folds.failed_folds(
             pair, case=case, algorithm=algorithm, score=score, fold=fold
         )
         if len(failed) and minimum is None:
-            raise ValueError(_score_folds.failed_folds_message(failed, call=call))
+            raise ValueError(score_folds.failed_folds_message(failed, call=call))
         wide = data.pivot(index=columns, columns=algorithm, values=score)
         x = wide[present[str(a)]].rename(str(a))
         y = wide[present[str(b)]].rename(str(b))

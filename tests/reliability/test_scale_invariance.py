@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import nbstats
+import nbstats.stats.ranking  # RANK_CI_METHODS: import nbstats no longer loads it
 from nbstats.accessor import CompareAccessor
 from nbstats.stats.effect_size import EFFECT_KINDS
 from nbstats.stats.frequentist.posthoc import POSTHOC_METHODS

@@ -61,11 +61,21 @@ every probability is an interval [lower, upper] over the prior set
 is taken on the bounds (:func:`~.decision.decide`).
 """
 
-from nbstats.stats.bayes.friedman import bayes_friedman
-from nbstats.stats.bayes.posthoc import bayes_posthoc
-from nbstats.stats.bayes.sign import bayes_sign_test
-from nbstats.stats.bayes.signrank.one_pair import bayes_signrank
-from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nbstats.util.lazy import lazy_attributes
+
+#: Public name -> the module that defines it, imported on first use (PEP 562):
+#: a caller of one function loads that function's module, not the package's.
+_LAZY = {
+    "bayes_friedman": "nbstats.stats.bayes.friedman",
+    "bayes_posthoc": "nbstats.stats.bayes.posthoc",
+    "bayes_sign_test": "nbstats.stats.bayes.sign",
+    "bayes_signrank": "nbstats.stats.bayes.signrank.one_pair",
+    "bayes_signrank_pairs": "nbstats.stats.bayes.signrank.pairs",
+}
 
 __all__ = [
     "bayes_friedman",
@@ -74,3 +84,12 @@ __all__ = [
     "bayes_signrank",
     "bayes_signrank_pairs",
 ]
+
+__getattr__, __dir__ = lazy_attributes("nbstats.stats.bayes", _LAZY, globals())
+
+if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
+    from nbstats.stats.bayes.friedman import bayes_friedman
+    from nbstats.stats.bayes.posthoc import bayes_posthoc
+    from nbstats.stats.bayes.sign import bayes_sign_test
+    from nbstats.stats.bayes.signrank.one_pair import bayes_signrank
+    from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
