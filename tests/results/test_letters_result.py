@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from tests.reporting.test_latex_input import ERRORS, PREAMBLE
+from tests.report.test_latex_input import ERRORS, PREAMBLE
 from tests.report.typesetting_helpers import latex_log_problems
 
 import nbstats

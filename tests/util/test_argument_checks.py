@@ -298,3 +298,127 @@ def test_a_wrong_value_is_refused_by_name(name: str, parameter: str, tmp_path) -
 def test_the_skip_list_names_public_functions() -> None:
     names = {n if isinstance(n, str) else n[0] for n in OTHER_BRANCHES}
     assert names <= set(nbstats.__all__)
+
+
+# -- the reproducers (plan 2b), each with its message -----------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: nbstats.adjust_pvalues(object()),
+            TypeError,
+            "pvalues must be an array-like of numbers in [0, 1], got object.",
+        ),
+        (
+            lambda: nbstats.adjust_pvalues("zzz"),
+            TypeError,
+            "pvalues must be an array-like of numbers in [0, 1], got 'zzz' (str).",
+        ),
+        (
+            lambda: nbstats.adjust_pvalues([0.1, 0.2, 0.3], n_algorithms="1"),
+            TypeError,
+            "n_algorithms must be a whole number (int), got '1' (str).",
+        ),
+        (
+            lambda: nbstats.critical_difference(4, 14, "0.1"),
+            TypeError,
+            "alpha must be a number in (0, 1), got '0.1' (str).",
+        ),
+        (
+            lambda: nbstats.ttest(A, B, level="0.1"),
+            TypeError,
+            "level must be a number in (0, 1), got '0.1' (str).",
+        ),
+        (
+            lambda: nbstats.effect_size(A, B, level=95),
+            ValueError,
+            "level must be a number in (0, 1), got 95; e.g. level=0.95.",
+        ),
+        (
+            lambda: nbstats.skillings_mack(T, n_resamples=-1),  # asymptotic
+            ValueError,
+            "n_resamples must be a whole number >= 1, got -1.",
+        ),
+        (
+            lambda: nbstats.rank_ci(T, random_state="x"),  # draws nothing
+            TypeError,
+            "random_state must be None, an int >= 0, a numpy SeedSequence or "
+            "Generator, got 'x' (str).",
+        ),
+        (
+            lambda: nbstats.friedman(T, tie_correction="no"),
+            TypeError,
+            "tie_correction must be True or False, got 'no' (str).",
+        ),
+        (
+            lambda: nbstats.wilcoxon(A, B, correction=2),
+            TypeError,
+            "correction must be True or False, got 2 (int).",
+        ),
+        (
+            lambda: nbstats.fold_summary(F3, **{**LONG, "case": "zzz"}),
+            ValueError,
+            "case='zzz' is not a column of the table; its columns are "
+            "['dataset', 'classifier', 'fold', 'accuracy'].",
+        ),
+        (
+            lambda: nbstats.fold_summary("zzz", **LONG),
+            TypeError,
+            "data: per-fold data (fold=) must be a long DataFrame, got str.",
+        ),
+        (
+            lambda: nbstats.letters("zzz"),
+            TypeError,
+            "result must be a post-hoc result comparing every pair (e.g. "
+            "nbstats.posthoc(scores)) or the square DataFrame of rejected pairs, "
+            "got str.",
+        ),
+        (
+            lambda: nbstats.letters(nbstats.posthoc(T), mean_ranks="zzz"),
+            TypeError,
+            "mean_ranks must be a Series of mean ranks indexed by the algorithms, "
+            "got str.",
+        ),
+        (
+            lambda: nbstats.friedman(object()),
+            TypeError,
+            "scores must be a score table: a DataFrame or a 2-D array-like (rows "
+            "= cases, columns = algorithms), got object.",
+        ),
+        (
+            lambda: nbstats.score_table([1.0, 2.0]),
+            ValueError,
+            "data must be 2-D (a score table: rows = cases, columns = "
+            "algorithms), got an array of shape (2,).",
+        ),
+        (
+            lambda: nbstats.set_memory_ceiling([1]),
+            TypeError,
+            "value: a memory ceiling is bytes (int) or a size such as '512M', "
+            "got list.",
+        ),
+    ],
+)
+def test_the_probes_raw_errors_are_named(call, error, message) -> None:
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_letters_names_a_missing_mean_rank() -> None:
+    result = nbstats.posthoc(T)
+    ranks = result.mean_ranks.drop("C4.5")
+    with pytest.raises(ValueError, match=r"mean_ranks has no rank for \['C4\.5'\]"):
+        nbstats.letters(result, mean_ranks=ranks)
+    # a full Series of the right names is used as given
+    shown = nbstats.letters(result, mean_ranks=result.mean_ranks)
+    assert shown.letters.equals(nbstats.letters(result).letters)
+
+
+def test_a_table_argument_is_named_after_the_function_called() -> None:
+    # the message names the function's argument even when nbstats frames
+    # (the accessor, score_table) are between the user and the check
+    with pytest.raises(ValueError, match="scores must be 2-D"):
+        nbstats.ranks([0.1, 0.2, 0.3])

@@ -153,8 +153,7 @@ def nemenyi_pvalues(z: np.ndarray, n_algorithms: int) -> np.ndarray:
     import pandas as pd
 
     z = np.asarray(z, dtype=float)
-    if not isinstance(n_algorithms, (int, np.integer)) or n_algorithms < 2:
-        raise ValueError(f"n_algorithms must be an integer >= 2, got {n_algorithms!r}.")
+    check_count("n_algorithms", n_algorithms, minimum=2)
     # the tail is a numerical integral per value; mean ranks are multiples of
     # 1/(2N), so many pairs share one |z|
     codes, distinct = pd.factorize(np.abs(z).ravel())
