@@ -212,6 +212,20 @@ def wrong(function: str, parameter: str) -> tuple[Any, list[Any]]:
         return st.sampled_from([1.5, object()]), []
     if parameter == "analyses":
         return st.sampled_from([1.5, object()]), [("zzz",)]
+    if parameter == "prior_at":  # a place: a choice, or a number (signed-rank)
+        return st.sampled_from([object(), [0.0]]), ["zzz", float("inf")]
+    if parameter == "evaluate":
+        return st.sampled_from(["1", 1.5, None]), []
+    if parameter in ("candidates", "instances"):
+        return st.sampled_from([1.5, object()]), [[]]
+    if parameter == "pairs":
+        return st.sampled_from([1.5, "zzz"]), [[("zzz", "nbc")]]
+    if parameter == "executor":
+        return st.sampled_from(["x", 1.5]), []
+    if parameter == "options":
+        return st.sampled_from([1.5, "x"]), [{"zzz": 1}]
+    if parameter == "control":
+        return st.sampled_from([1.5, object()]), ["zzz"]
     raise AssertionError(f"no wrong values for {function}({parameter}=): add them")
 
 
@@ -293,6 +307,13 @@ def test_a_wrong_value_is_refused_by_name(name: str, parameter: str, tmp_path) -
     _, values = wrong(name, parameter)
     for value in values:
         _expect_named_refusal(name, parameter, value, tmp_path)
+
+
+def test_every_parameter_has_wrong_values() -> None:
+    """Also those of OTHER_BRANCHES: emptying it needs no other edit."""
+    for case in _cases():
+        strategy, values = wrong(*case.values)
+        assert strategy is not None and isinstance(values, list)
 
 
 def test_the_skip_list_names_public_functions() -> None:
