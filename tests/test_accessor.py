@@ -363,7 +363,7 @@ def test_fold_pair_input_errors(uci_folds):
     with pytest.raises(ValueError, match="'c45' is not an algorithm.*'j48'"):
         uci_folds.compare.correlated_ttest("c45", "aode", on="anneal", **UCI,
                                            runs=10)  # fmt: skip
-    with pytest.raises(ValueError, match=r"column\(s\) \['folds'\] not found"):
+    with pytest.raises(ValueError, match="fold='folds' is not a column of the table"):
         uci_folds.compare.correlated_ttest(
             "nbc", "aode", on="anneal", **{**UCI, "fold": "folds"}, runs=10
         )

@@ -152,7 +152,7 @@ def labelled_results(results: object) -> dict[str, Any]:
         return dict(items)
     labels = [label for label, _ in items]
     if len(set(labels)) < len(labels):  # same method twice: add the level
-        labels = [f"{label}, {value.confidence_level:.0%}" for label, value in items]
+        labels = [f"{label}, {value.level:.0%}" for label, value in items]
     if len(set(labels)) < len(labels):
         raise ValueError(
             "Two results share a method and a confidence level; pass a dict "
@@ -195,7 +195,7 @@ class _Content:
                 )
         self.rows = _row_order(first, self.names, order)
         self.m, self.k = len(self.rows), len(self.labelled)
-        levels = {f"{r.confidence_level:.0%}" for r in self.labelled.values()}
+        levels = {f"{r.level:.0%}" for r in self.labelled.values()}
         self.level = levels.pop() if len(levels) == 1 else None
 
     def title(self) -> str:

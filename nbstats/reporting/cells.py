@@ -327,7 +327,7 @@ def bayes_friedman_minimum(m: int, s: float = FRIEDMAN_DEFAULT_S) -> int:
 def rank_caption(rank_ci: Any, *, ordered: bool = False) -> str:
     """The caption of the rank-interval table: what its mean rank is, over
     which cases, and the order of its rows (``ordered``: Table 1's)."""
-    level = f"{_n(100 * rank_ci.confidence_level)}%"
+    level = f"{_n(100 * rank_ci.level)}%"
     n = f"{rank_ci.n_cases:,}"
     if rank_ci.incomplete:
         mean = (
@@ -369,7 +369,7 @@ def rank_intervals(
     table's rows and the figure's.
     """
     rc = rank_ci
-    level = f"{_n(100 * rc.confidence_level)}%"
+    level = f"{_n(100 * rc.level)}%"
     method = rc._method_text()
     para = Paragraph().add(
         ref("tab:ranks"),

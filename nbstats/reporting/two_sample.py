@@ -79,7 +79,7 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
         f"{_stat(wilcoxon.r_minus)} for {a}); the effect, the matched-pairs "
         f"rank-biserial correlation r = {_effect(r)}, is {effect_magnitude(r)}. "
         f"{b} wins on {sign.wins} cases and loses on {sign.losses}, with "
-        f"{sign.ties} ties; the sign test ",
+        f"{sign.n_ties} ties; the sign test ",
         f"{'rejects' if s_reject else 'does not reject'} equality "
         f"(p {_p(sign.pvalue)}). See ",
         ref("tab:two-sample"),
@@ -96,7 +96,7 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
             "details": [
                 f"R⁺ = {_stat(wilcoxon.r_plus)}, R⁻ = {_stat(wilcoxon.r_minus)}; "
                 f"r = {_effect(r)} ({effect_magnitude(r)})",
-                f"wins / losses / ties = {sign.wins} / {sign.losses} / {sign.ties}",
+                f"wins / losses / ties = {sign.wins} / {sign.losses} / {sign.n_ties}",
             ],
             "decision": [
                 "rejected" if w_reject else "not rejected",
@@ -108,7 +108,7 @@ def two_sample(wilcoxon: Any, sign: Any, *, alpha: float) -> None:
     frame_table(
         "tab:two-sample",
         f"Two-sided tests of equal performance of {a} and {b} at α = "
-        f"{_n(alpha)}, on the {wilcoxon.n:,} cases: Wilcoxon signed-ranks test "
+        f"{_n(alpha)}, on the {wilcoxon.n_cases:,} cases: Wilcoxon signed-ranks test "
         "(T = min(R⁺, R⁻); R⁺ sums "
         f"the ranks of the cases {b} wins; r = (R⁺ − R⁻)/(R⁺ + R⁻) is the "
         "matched-pairs rank-biserial correlation, |r| < 0.1 negligible, < 0.3 "

@@ -124,7 +124,6 @@ class Result:
         *,
         caption: str | None = None,
         label: str | None = None,
-        digits: int = 4,
         fit: bool = True,
         venue: str | Venue = "article",
     ) -> str:
@@ -147,9 +146,6 @@ class Result:
             Defaults to the result's title and its key figures, as sentences.
         label : str, optional
             ``\label{...}`` for cross-references.
-        digits : int
-            Ignored (kept for compatibility): decimals follow the number
-            policy.
         fit : bool
             Fit the venue (default); ``False`` gives the plain table at its
             natural width, as one float.
@@ -174,7 +170,6 @@ class Result:
         Iman--Davenport $F_{F}$ = 3.69;
         F p-value = 0.020.}\label{tab:friedman}
         """
-        del digits
         return render_latex(
             self.table_model(caption=caption, label=label), venue, fit=fit
         )

@@ -54,8 +54,8 @@ class EffectSizeResult(Result):
 
     Attributes
     ----------
-    kind : str
-        See :func:`nbstats.effect_size`.
+    effect : str
+        Which effect size; see :func:`nbstats.effect_size`.
     value : float
     magnitude : str or None
         "negligible", "small", "medium" or "large"; None for Hodges–Lehmann
@@ -63,12 +63,12 @@ class EffectSizeResult(Result):
     confidence_interval : tuple of float or None
         Hodges–Lehmann only: ``(W_(k), W_(N − k + 1))``, order statistics of
         the Walsh averages.
-    confidence_level : float or None
+    level : float or None
         The interval's level: the one asked for, or lower when that cannot be
         reached with so few cases (a warning said so).
     interval_method : str or None
         "exact" (signed-rank distribution) or "approx" (normal approximation).
-    n : int
+    n_cases : int
         Cases (zero differences included).
     name_a, name_b : hashable
     zero_method : str or None
@@ -77,7 +77,7 @@ class EffectSizeResult(Result):
     correction : bool or None
         Hodges–Lehmann: continuity correction of the approximate interval.
     n_zero : int or None
-        Hodges–Lehmann: zero differences among the n.
+        Hodges–Lehmann: zero differences among the n_cases.
     order_statistics : tuple of int or None
         Hodges–Lehmann: (k, N − k + 1), the ranks of the interval's ends
         among the N Walsh averages ((0, 0): R's fallback to the median of the
@@ -91,13 +91,13 @@ class EffectSizeResult(Result):
     (0.778, 'large')
     """
 
-    kind: str
+    effect: str
     value: float
     magnitude: str | None
     confidence_interval: tuple[float, float] | None
-    confidence_level: float | None
+    level: float | None
     interval_method: str | None
-    n: int
+    n_cases: int
     name_a: str
     name_b: str
     zero_method: str | None = None
@@ -109,25 +109,25 @@ class EffectSizeResult(Result):
         return f"Effect size: {self.name_b} against {self.name_a}"
 
     def _scalars(self) -> list[tuple[str, object]]:
-        rows: list[tuple[str, object]] = [(_NAMES[self.kind], self.value)]
+        rows: list[tuple[str, object]] = [(_NAMES[self.effect], self.value)]
         if self.magnitude is not None:
             rows.append(("magnitude", self.magnitude))
         if self.confidence_interval is not None:
             rows.append(
                 (
-                    f"{100 * self.confidence_level:.4g}% CI ({self.interval_method})",
+                    f"{100 * self.level:.4g}% CI ({self.interval_method})",
                     self.confidence_interval,
                 )
             )
-        if self.kind == "hodges-lehmann" and self.order_statistics is not None:
+        if self.effect == "hodges-lehmann" and self.order_statistics is not None:
             rows.extend(self._hodges_lehmann_rows())
-        rows.append(("cases", self.n))
+        rows.append(("cases", self.n_cases))
         return rows
 
     def _hodges_lehmann_rows(self) -> list[tuple[str, object]]:
         """What the estimate and the interval are, in words."""
         dropped = self.zero_method == "wilcox" and self.n_zero
-        used = self.n - (self.n_zero or 0) if dropped else self.n
+        used = self.n_cases - (self.n_zero or 0) if dropped else self.n_cases
         total = used * (used + 1) // 2
         if not self.n_zero:
             zeros = "none zero"
@@ -157,7 +157,7 @@ class EffectSizeResult(Result):
     def to_frame(self) -> pd.DataFrame:
         low, high = self.confidence_interval or (None, None)
         return self._row(
-            "a b kind value magnitude ci_low ci_high interval_method n",
+            "a b effect value magnitude ci_low ci_high interval_method n_cases",
             ci_low=low,
             ci_high=high,
         )

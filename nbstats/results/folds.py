@@ -48,7 +48,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
         ``sqrt((1/n + ρ/(1 − ρ)) var(d))``.
     confidence_interval : tuple of float
         Of the mean difference (a one-sided interval has an infinite end).
-    confidence_level : float
+    level : float
     alternative : str
     n : int
         Fold scores per algorithm.
@@ -63,7 +63,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
     mean_difference: float
     standard_error: float
     confidence_interval: tuple[float, float]
-    confidence_level: float
+    level: float
     alternative: str
     n: int
     rho: float

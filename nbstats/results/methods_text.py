@@ -242,7 +242,7 @@ def sign(res: Any, context: MethodsContext, *, also: bool = False) -> Paragraph:
     """The two-sided sign test of two algorithms, as a clause (``also``:
     following :func:`wilcoxon`'s, "and by the …")."""
     del context
-    ties = TIE_POLICIES.get(res.tie_policy, "ties: " + res.tie_policy)
+    ties = TIE_POLICIES.get(res.ties, "ties: " + res.ties)
     who = "and" if also else f"{res.name_b} was compared with {res.name_a}"
     return Paragraph().add(
         f"{who} by the two-sided sign test (exact binomial p-value, {ties})"
@@ -251,7 +251,7 @@ def sign(res: Any, context: MethodsContext, *, also: bool = False) -> Paragraph:
 
 def rank_ci(res: Any, context: MethodsContext) -> Paragraph:
     """Confidence intervals for the ranks, by each of their methods."""
-    level = _percent(res.confidence_level)
+    level = _percent(res.level)
     intervals = f"Simultaneous {level} confidence intervals for the ranks"
     alpha = f" at α = {_n(res.alpha)} (no random numbers). "
     if res.method.startswith("id-wilcoxon"):
@@ -285,7 +285,7 @@ def rank_ci(res: Any, context: MethodsContext) -> Paragraph:
         return Paragraph().add(
             f"{level} bootstrap percentile intervals for the ranks",
             cite("foucart2025"),
-            f" used {_count(res.n_boot)} resamples of the cases "
+            f" used {_count(res.n_resamples)} resamples of the cases "
             f"(seed {context.seed}). ",
         )
     return Paragraph().add(

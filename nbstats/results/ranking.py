@@ -84,7 +84,7 @@ class RankCIResult(Result):
     mean_ranks : Series
         Friedman mean ranks (within-case ranks averaged over the cases,
         1 = best, average ties), for every method; they order ``to_frame()``.
-    n_boot : int or None
+    n_resamples : int or None
         Number of bootstrap resamples (None for the other methods).
     n_cases : int
         Number of cases used.
@@ -109,7 +109,7 @@ class RankCIResult(Result):
     pvalues: pd.DataFrame | None
     pvalues_worse: pd.DataFrame | None
     mean_ranks: pd.Series
-    n_boot: int | None
+    n_resamples: int | None
     n_cases: int
     incomplete: bool = False
     cases: pd.Index | None = None
@@ -120,7 +120,7 @@ class RankCIResult(Result):
         return len(self.lower)
 
     @property
-    def confidence_level(self) -> float:
+    def level(self) -> float:
         """``1 - alpha``."""
         return 1.0 - self.alpha
 
@@ -147,7 +147,7 @@ class RankCIResult(Result):
     def _title(self) -> str:
         return (
             f"Confidence intervals for ranks ({self._method_text()}), "
-            f"{self.confidence_level:.0%}: {self.n_algorithms} algorithms on "
+            f"{self.level:.0%}: {self.n_algorithms} algorithms on "
             f"{self.n_cases} cases"
         )
 
@@ -157,7 +157,7 @@ class RankCIResult(Result):
             ("α", self.alpha),
         ]
         if self.method == "bootstrap":
-            rows.append(("resamples", self.n_boot))
+            rows.append(("resamples", self.n_resamples))
         else:
             decision = (
                 "rejected: pairwise tests decide the intervals"

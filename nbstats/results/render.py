@@ -440,7 +440,6 @@ def latex_table(
     *,
     caption: str | None = None,
     label: str | None = None,
-    digits: int = 4,
     float_env: bool = True,
     fit: bool = False,
     kinds: Kinds | None = None,
@@ -475,8 +474,6 @@ def latex_table(
         Escaped, unless a :class:`Label` (its ``latex`` is used as is).
     label : str, optional
         ``\label{...}``.
-    digits : int
-        Ignored (kept for compatibility): decimals follow the number policy.
     float_env : bool
         Wrap the ``tabular`` in a ``table`` float (with caption and label),
         or a ``longtable`` when it is long; without, the ``tabular`` (or its
@@ -506,7 +503,6 @@ def latex_table(
     \end{tabular}
     <BLANKLINE>
     """
-    del digits
     table = from_frame(frame, kinds, caption=caption, label=label)
     return render_latex(table, venue, float_env=float_env, fit=fit)
 
@@ -516,7 +512,6 @@ def latex_scalars(
     *,
     caption: str | None = None,
     label: str | None = None,
-    digits: int = 4,
     float_env: bool = True,
     fit: bool = False,
     kinds: Kinds | None = None,
@@ -539,7 +534,6 @@ def latex_scalars(
     \end{tabular}
     <BLANKLINE>
     """
-    del digits
     table = from_scalars(scalars, kinds, caption=caption, label=label)
     return render_latex(table, venue, float_env=float_env, fit=fit)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import csv as _csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -138,10 +138,6 @@ class Table:
             numbers = [row[j].kind for row in self.rows if row[j].numeric]
             out.append(numbers[0] if numbers else "text")
         return out
-
-    def with_caption(self, caption: object, label: str | None) -> Table:
-        """The same table under another caption and label."""
-        return replace(self, caption=caption, label=label)
 
 
 def _cell(value: object, text: str, kind: str) -> Cell:

@@ -80,26 +80,26 @@ class SignTestResult(TestResult):
         Wins of b, counting half of the ties (see ``ties``).
     pvalue : float
         Exact binomial p-value.
-    wins, losses, ties : int
+    wins, losses, n_ties : int
         Cases where b is better, worse, equal.
-    n : int
-        Number of binomial trials actually used.
-    alternative, tie_policy : str
-        As passed.
+    n_cases : int
+        Number of cases counted as binomial trials.
+    alternative, ties : str
+        As passed (``ties``: the tie policy, "split" or "drop").
     name_a, name_b : hashable
         Names of the two algorithms, as given (a tuple such as ``("RF", 100)``
         stays the tuple; text, HTML and LaTeX show ``str(name)``).
     cases : Index or None
-        The labels of the ``n`` cases counted as trials (see
+        The labels of the ``n_cases`` cases counted as trials (see
         :func:`nbstats.sign_test`), or None when built from bare differences.
     """
 
     wins: int
     losses: int
-    ties: int
-    n: int
+    n_ties: int
+    n_cases: int
     alternative: str
-    tie_policy: str
+    ties: str
     name_a: str
     name_b: str
     cases: pd.Index | None = None
@@ -122,13 +122,13 @@ class SignTestResult(TestResult):
         return [
             (f"wins of {self.name_b}", self.statistic),
             ("p-value", self.pvalue),
-            ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.ties}"),
-            ("trials", self.n),
-            ("ties", self.tie_policy),
+            ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.n_ties}"),
+            ("trials", self.n_cases),
+            ("ties", self.ties),
         ]
 
     def to_frame(self) -> pd.DataFrame:
-        return self._row("a b wins losses ties statistic n pvalue alternative")
+        return self._row("a b wins losses n_ties statistic n_cases pvalue alternative")
 
     def _table(self) -> None:
         return None
@@ -145,7 +145,7 @@ class WilcoxonResult(TestResult):
     pvalue : float
     r_plus, r_minus : float
         Rank sums of the cases where b is better (R+) and worse (R-).
-    n : int
+    n_cases : int
         Number of differences ranked (zeros included unless
         ``zero_method="wilcox"``).
     n_zero : int
@@ -158,14 +158,14 @@ class WilcoxonResult(TestResult):
     method, zero_method, alternative : str
     name_a, name_b : hashable
     cases : Index or None
-        The labels of the ``n`` cases whose differences were ranked (zeros
+        The labels of the ``n_cases`` cases whose differences were ranked (zeros
         included unless ``zero_method="wilcox"``), or None when built from
         bare differences.
     """
 
     r_plus: float
     r_minus: float
-    n: int
+    n_cases: int
     n_zero: int
     zstatistic: float
     effect_size: float
@@ -196,7 +196,7 @@ class WilcoxonResult(TestResult):
             (label, self.statistic),
             ("p-value", self.pvalue),
             (_R_SUMS, f"{self.r_plus:g} / {self.r_minus:g}"),
-            ("n (zeros)", f"{self.n} ({self.n_zero})"),
+            ("n (zeros)", f"{self.n_cases} ({self.n_zero})"),
             ("p-value by", methods_text.P_METHODS.get(self.method, self.method)),
             (
                 "zero differences",
@@ -210,7 +210,7 @@ class WilcoxonResult(TestResult):
 
     def to_frame(self) -> pd.DataFrame:
         return self._row(
-            "a b r_plus r_minus statistic zstatistic pvalue n n_zero effect_size "
+            "a b r_plus r_minus statistic zstatistic pvalue n_cases n_zero effect_size "
             "method zero_method alternative"
         )
 
@@ -223,7 +223,7 @@ class MeanDifferenceResult(TestResult):
     """A t-test of the mean difference b − a of two algorithms: the key
     figures and the one-row frame that the paired t-test and the corrected
     resampled t-test share (their attributes: ``df``, ``mean_difference``,
-    ``confidence_interval``, ``confidence_level``, ``alternative``,
+    ``confidence_interval``, ``level``, ``alternative``,
     ``name_a``, ``name_b``)."""
 
     #: The columns of ``to_frame()``, in order.
@@ -238,7 +238,7 @@ class MeanDifferenceResult(TestResult):
             ("df", r.df),
             ("p-value", r.pvalue),
             (difference_label(r.name_a, r.name_b), r.mean_difference),
-            (f"{r.confidence_level:.0%} CI", r.confidence_interval),
+            (f"{r.level:.0%} CI", r.confidence_interval),
         ]
 
     def _kinds(self) -> dict[object, str]:
@@ -271,7 +271,8 @@ class TTestResult(MeanDifferenceResult):
     confidence_interval : tuple of float
         Confidence interval of the mean difference (one-sided intervals have an
         infinite end).
-    confidence_level : float
+    level : float
+        The interval's level, as passed.
     alternative : str
     name_a, name_b : hashable
     cases : Index or None
@@ -283,7 +284,7 @@ class TTestResult(MeanDifferenceResult):
     df: int
     mean_difference: float
     confidence_interval: tuple[float, float]
-    confidence_level: float
+    level: float
     alternative: str
     name_a: str
     name_b: str

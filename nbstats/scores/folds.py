@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from nbstats.scores.frames import check_index_names
+from nbstats.scores.frames import check_columns, check_index_names, table_argument
 
 __all__ = [
     "check_folds",
@@ -40,6 +40,23 @@ def _fold_columns(fold: str | Sequence[str]) -> list[str]:
     return columns
 
 
+def _check_long(
+    data: object, *, fold: str | Sequence[str], **columns: object
+) -> list[str]:
+    """Refuse per-fold data that is not a long DataFrame with these columns
+    (each refusal names the argument); return the fold columns."""
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            f"{table_argument()}: per-fold data (fold=) must be a long DataFrame, "
+            f"got {type(data).__name__}."
+        )
+    check_columns(data, **{k: v for k, v in columns.items() if v is not None})
+    folds = _fold_columns(fold)
+    for column in folds:
+        check_columns(data, fold=column)
+    return folds
+
+
 def check_folds(
     data: object,
     *,
@@ -59,18 +76,7 @@ def check_folds(
     replaces the refusal's last sentence (what to do about unequal folds),
     e.g. to name the caller's own ``min_folds``.
     """
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(
-            "per-fold data (fold=) must be a long DataFrame, got "
-            f"{type(data).__name__}."
-        )
-    columns = _fold_columns(fold)
-    unknown = [c for c in (case, algorithm, *columns) if c not in data.columns]
-    if unknown:
-        raise ValueError(
-            f"column(s) {unknown} not found; the table has columns "
-            f"{list(data.columns)}."
-        )
+    columns = _check_long(data, case=case, algorithm=algorithm, fold=fold)
     check_index_names(data, (case, algorithm, *columns))
     clash = [c for c in columns if c in (case, algorithm)]
     if clash:
@@ -144,6 +150,8 @@ def fold_summary(
     >>> info["min_folds"], info["max_folds"]
     (100, 100)
     """
+    _check_long(data, case=case, algorithm=algorithm, fold=fold, score=score)
+    check_min_folds(min_folds)
     if score is not None and (
         min_folds is not None
         or len(

@@ -10,6 +10,7 @@ values are checked as real numbers here, the table as a whole in
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from typing import Literal
 
@@ -134,18 +135,24 @@ def wide_frame(
 def _as_wide_frame(data: object) -> pd.DataFrame:
     if isinstance(data, pd.DataFrame):
         return data
+    name = table_argument()
     if isinstance(data, pd.Series):
         raise ValueError(
-            "a score table needs one column per algorithm, got a Series; for "
+            f"{name}: a score table needs one column per algorithm, got a Series; for "
             "two algorithms use the two-sample functions, e.g. "
             "nbstats.wilcoxon(a, b), or pass a DataFrame."
         )
     # a list keeps its values' types: [[True, 2]] must not become [[1, 2]]
     arr = np.asarray(data, dtype=object if isinstance(data, list | tuple) else None)
+    if arr.ndim == 0 and arr.dtype.kind not in "biuf":  # a string, an object
+        raise TypeError(
+            f"{name} must be a score table: a DataFrame or a 2-D array-like "
+            f"(rows = cases, columns = algorithms), got {type(data).__name__}."
+        )
     if arr.ndim != 2:
         raise ValueError(
-            f"a score table must be 2-D (rows = cases, columns = algorithms), "
-            f"got an array of shape {arr.shape}."
+            f"{name} must be 2-D (a score table: rows = cases, columns = "
+            f"algorithms), got an array of shape {arr.shape}."
         )
     return pd.DataFrame(
         arr,
@@ -161,16 +168,11 @@ def _pivot_long(
 ) -> pd.DataFrame:
     if not isinstance(data, pd.DataFrame):
         raise TypeError(
-            "long data (case=, algorithm=, score=) must be a DataFrame, got "
-            f"{type(data).__name__}."
+            f"{table_argument()}: long data (case=, algorithm=, score=) must be "
+            f"a DataFrame, got {type(data).__name__}."
         )
     check_choice("aggregate", aggregate, (None, "mean", "median"))
-    unknown = [c for c in (case, algorithm, score) if c not in data.columns]
-    if unknown:
-        raise ValueError(
-            f"column(s) {unknown} not found; the table has columns "
-            f"{list(data.columns)}."
-        )
+    check_columns(data, case=case, algorithm=algorithm, score=score)
     check_index_names(data, (case, algorithm, score))
     numbers = real_scores(data[score], f"score column {score!r}")
     data = data.copy(deep=False)
@@ -202,6 +204,52 @@ def _pivot_long(
     wide.index.name = case
     wide.columns.name = algorithm
     return wide
+
+
+def check_columns(data: pd.DataFrame, **columns: object) -> None:
+    """Refuse a column argument that does not name a column of ``data``,
+    naming the argument (``case=``, ``score=``, ...) and the columns there are.
+
+    Examples
+    --------
+    >>> check_columns(pd.DataFrame({"d": [1]}), case="x")
+    Traceback (most recent call last):
+    ...
+    ValueError: case='x' is not a column of the table; its columns are ['d'].
+    """
+    for argument, column in columns.items():
+        try:
+            known = column in data.columns
+        except TypeError:  # an unhashable value
+            known = False
+        if not known:
+            raise ValueError(
+                f"{argument}={column!r} is not a column of the table; its "
+                f"columns are {list(data.columns)}."
+            )
+
+
+#: The names a public function gives its table argument.
+_TABLE_ARGUMENTS = ("scores", "data")
+
+
+def table_argument() -> str:
+    """The name the public function called gives its table argument
+    (``scores`` or ``data``): the outermost nbstats frame on the stack that
+    has one, so that a message about a bad table names the argument the user
+    passed, whichever function reads it."""
+    frame = sys._getframe(1)
+    name = "scores"
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(
+        "nbstats"
+    ):
+        code = frame.f_code
+        arguments = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        found = [a for a in _TABLE_ARGUMENTS if a in arguments]
+        if found and not code.co_name.startswith("_"):
+            name = found[0]
+        frame = frame.f_back
+    return name
 
 
 def check_index_names(data: pd.DataFrame, columns: Sequence[object]) -> None:

@@ -34,7 +34,7 @@ from nbstats.scores.frames import (  # noqa: F401  (importable from here too)
     wide_frame,
 )
 from nbstats.scores.names import check_names, lookalike_key, name_index
-from nbstats.util.checks import check_complete_policy
+from nbstats.util.checks import check_choice, check_complete_policy
 
 __all__ = ["NanPolicy", "incomplete_table", "score_table"]
 
@@ -119,6 +119,7 @@ def score_table(
     """
     check_complete_policy(nan_policy)
     check_min_folds(min_folds)
+    check_choice("aggregate", aggregate, (None, "mean", "median"))
     long_args = {"case": case, "algorithm": algorithm, "score": score}
     if any(v is not None for v in long_args.values()):
         missing = [k for k, v in long_args.items() if v is None]

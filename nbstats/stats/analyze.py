@@ -33,7 +33,14 @@ from nbstats.stats.frequentist.ttest import ttest
 from nbstats.stats.frequentist.tukey import tukey_hsd
 from nbstats.stats.frequentist.wilcoxon import wilcoxon
 from nbstats.stats.ranking import nemenyi_min_cases
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import (
+    check_choice,
+    check_count,
+    check_flag,
+    check_fraction,
+    check_positive,
+    check_random_state,
+)
 
 __all__ = ["analyze"]
 
@@ -132,10 +139,16 @@ def analyze(
     >>> res.pairwise.significant_pairs()
     [('C4.5+m+cf', 'C4.5')]
     """
-    if isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    check_fraction("alpha", alpha, example=0.05)
     check_flag("higher_is_better", higher_is_better)
+    check_positive("rope", rope, allow_zero=True)
     check_flag("bayes", bayes)
+    if n_samples is not None:
+        check_count("n_samples", n_samples)
+    check_random_state(random_state)
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
+    if mc_error is not None:
+        check_fraction("mc_error", mc_error, high=0.5, example=0.002)
     table = score_table(scores, nan_policy=nan_policy)
     holes = omitted_coverage(scores, table)
     n, k = table.shape

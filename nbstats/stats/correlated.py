@@ -39,7 +39,6 @@ from nbstats.scores.table import NanPolicy
 from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 from nbstats.util import scipy_stats as sps
-from nbstats.util.arguments import renamed
 from nbstats.util.checks import check_choice
 
 __all__ = [
@@ -167,7 +166,6 @@ def fold_design(
     return FoldDesign(rho=1.0 / folds, folds=folds, runs=runs)
 
 
-@renamed(confidence_level="level")
 def correlated_ttest(
     a: object,
     b: object,
@@ -254,7 +252,7 @@ def correlated_ttest(
         mean_difference=moments.scaled(moments.mean),
         standard_error=moments.scaled(moments.se),
         confidence_interval=(moments.scaled(ci[0]), moments.scaled(ci[1])),
-        confidence_level=level,
+        level=level,
         alternative=alternative,
         n=int(d.size),
         rho=design.rho,

@@ -43,8 +43,8 @@ from nbstats.stats.frequentist.wilcoxon import (
     walsh_order_statistics,
 )
 from nbstats.util import scipy_stats as sps
-from nbstats.util.arguments import outside_stacklevel, renamed
-from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.checks import check_choice, check_flag, check_fraction
+from nbstats.util.stacklevel import outside_stacklevel
 
 __all__ = [
     "EFFECT_KINDS",
@@ -78,7 +78,6 @@ EFFECT_KINDS = (
 HL_EXACT_MAX_N = 49
 
 
-@renamed(kind="effect", confidence_level="level")
 def effect_size(
     a: object,
     b: object,
@@ -100,11 +99,9 @@ def effect_size(
     effect : {"cliff", "vargha-delaney", "cohen-d", "hedges-g", "rank-biserial", \
 "hodges-lehmann"}
         Which effect (see the module's description); positive when b is better.
-        Formerly ``kind``, still accepted with a DeprecationWarning.
     level : float
         Level of the Hodges–Lehmann confidence interval (other effects have
-        none). Formerly ``confidence_level``, still accepted with a
-        DeprecationWarning.
+        none), in (0, 1).
     zero_method : {"zsplit", "pratt", "wilcox"}
         Hodges–Lehmann only, named as in :func:`nbstats.wilcoxon`:
         ``"wilcox"`` drops zero differences before everything (as R);
@@ -163,7 +160,10 @@ def effect_size(
     (0.013, 'approx')
     """
     check_choice("effect", effect, EFFECT_KINDS)
-    _check_level(level)
+    check_fraction("level", level, example=0.95)
+    check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
+    check_choice("interval_method", interval_method, ("auto", "exact", "approx"))
+    check_flag("correction", correction)
     options = {
         "zero_method": zero_method,
         "interval_method": interval_method,
@@ -183,13 +183,13 @@ def effect_size(
     if effect == "hodges-lehmann":
         hl = hodges_lehmann(d, level, **options)  # type: ignore[arg-type]
         return EffectSizeResult(
-            kind=effect,
+            effect=effect,
             value=hl.estimate,
             magnitude=None,
             confidence_interval=hl.interval,
-            confidence_level=hl.confidence_level,
+            level=hl.level,
             interval_method=hl.method,
-            n=n,
+            n_cases=n,
             name_a=name_a,
             name_b=name_b,
             zero_method=zero_method,
@@ -203,13 +203,13 @@ def effect_size(
     else:
         value = paired_effect(effect, None, None, d)
     return EffectSizeResult(
-        kind=effect,
+        effect=effect,
         value=float(value),
         magnitude=magnitude(effect, value),
         confidence_interval=None,
-        confidence_level=None,
+        level=None,
         interval_method=None,
-        n=n,
+        n_cases=n,
         name_a=name_a,
         name_b=name_b,
     )
@@ -279,20 +279,19 @@ class HodgesLehmann(NamedTuple):
 
     ``order`` holds the ranks (k, N − k + 1) of the Walsh averages that bound
     the interval ((0, 0) when R's rule falls back to the median of the
-    differences); ``confidence_level`` is the level the interval has, lower
+    differences); ``level`` is the level the interval has, lower
     than the one asked for when that one cannot be reached.
     """
 
     estimate: float
     interval: tuple[float, float]
     method: str
-    confidence_level: float
+    level: float
     order: tuple[int, int]
-    n: int
+    n_cases: int
     n_zero: int
 
 
-@renamed(confidence_level="level")
 def hodges_lehmann(
     d: np.ndarray,
     level: float = 0.95,
@@ -331,8 +330,7 @@ def hodges_lehmann(
     d : ndarray
         Finite paired differences.
     level : float
-        The interval's two-sided level (formerly ``confidence_level``, still
-        accepted with a DeprecationWarning).
+        The interval's two-sided level, in (0, 1).
     zero_method : {"zsplit", "pratt", "wilcox"}
         ``"wilcox"`` drops zero differences first. ``"zsplit"`` and
         ``"pratt"`` keep them (the two rank zeros differently only at a
@@ -361,7 +359,7 @@ def hodges_lehmann(
     check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
     check_choice("interval_method", interval_method, ("auto", "exact", "approx"))
     check_flag("correction", correction)
-    _check_level(level)
+    check_fraction("level", level, example=0.95)
     d = np.asarray(d, dtype=float)
     zero = d == 0
     n_zero = int(zero.sum())
@@ -415,11 +413,6 @@ def hodges_lehmann(
     )
 
 
-def _check_level(level: float) -> None:
-    if isinstance(level, bool) or not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
-
-
 def _mean2(pair: np.ndarray) -> float:
     """The median of the Walsh averages from the middle pair, as np.median."""
     if pair[0] == pair[1]:
@@ -428,9 +421,7 @@ def _mean2(pair: np.ndarray) -> float:
     return mean if math.isfinite(mean) else float(pair[0] / 2 + pair[1] / 2)
 
 
-def _exact_order(
-    used: np.ndarray, confidence_level: float, distinct: bool
-) -> tuple[int, float]:
+def _exact_order(used: np.ndarray, level: float, distinct: bool) -> tuple[int, float]:
     """k = R's qsignrank(α/2, n) (at least 1) and the interval's level."""
     n = used.size
     if not distinct:
@@ -449,26 +440,26 @@ def _exact_order(
             "memory and O(n³) time. Use interval_method='approx' or 'auto'."
         )
     cdf = signed_rank_cdf(n)
-    alpha = 1 - confidence_level
+    alpha = 1 - level
     # R's qsignrank subtracts 10 DBL_EPSILON from the probability
     k = int(np.searchsorted(cdf, alpha / 2 - 10 * np.finfo(float).eps))
     if k == 0:
         return 1, 1 - 2 * float(cdf[0])
-    return k, confidence_level
+    return k, level
 
 
 def _approx_order(
-    used: np.ndarray, confidence_level: float, correction: bool
+    used: np.ndarray, level: float, correction: bool
 ) -> tuple[int, float]:
     """k from the normal approximation (R's root), after R's α doubling."""
     n = used.size
     total = n * (n + 1) // 2
     if used[0] == used[-1]:
-        return 1, confidence_level  # every average is the same value
+        return 1, level  # every average is the same value
     c = 0.5 if correction else 0.0
     sigma = math.sqrt(_tie_variance(used))
     w_min, w_max = _statistic_at_extremes(used, c)
-    alpha = 1 - confidence_level
+    alpha = 1 - level
     while alpha < 1:
         z = float(sps.norm.isf(alpha / 2))
         if w_min >= z and w_max <= -z:
@@ -477,7 +468,7 @@ def _approx_order(
     if alpha >= 1:
         return 0, 0.0
     k = total + 1 - math.ceil(total / 2 + c + z * sigma)
-    return max(k, 1), min(confidence_level, 1 - alpha)
+    return max(k, 1), min(level, 1 - alpha)
 
 
 def _tie_variance(x: np.ndarray) -> float:

@@ -52,18 +52,13 @@ def letters(result: Any, mean_ranks: pd.Series | None = None) -> LettersResult:
     >>> shown.groups
     (('C4.5+m+cf', 'C4.5+m', 'C4.5+cf'), ('C4.5+cf', 'C4.5'))
     """
-    reject = result if isinstance(result, pd.DataFrame) else result.reject
-    if not isinstance(reject, pd.DataFrame):
-        raise ValueError(
-            "letters need every pair compared; this post-hoc result compares "
-            "against a control only. Run nbstats.posthoc without control=."
-        )
-    if list(reject.index) != list(reject.columns):
-        raise ValueError("the reject matrix must be square, with the same names.")
+    reject = _reject_matrix(result)
     if mean_ranks is None:
         mean_ranks = getattr(result, "mean_ranks", None)
         if mean_ranks is None:
             raise ValueError("give mean_ranks to order the algorithms and letters.")
+    else:
+        mean_ranks = _checked_mean_ranks(mean_ranks, list(reject.index))
     reject = reject.fillna(False).astype(bool)
     try:
         groups = nonsignificant_groups(reject, mean_ranks, fallback=False)
@@ -115,3 +110,50 @@ def _without_redundant(
             count[block] -= 1
             dropped.add(g)
     return [group for g, group in enumerate(groups) if g not in dropped]
+
+
+def _reject_matrix(result: Any) -> pd.DataFrame:
+    """The square matrix of rejected pairs, refused by name when ``result``
+    holds none."""
+    if isinstance(result, pd.DataFrame):
+        reject = result
+    else:
+        reject = getattr(result, "reject", None)
+        if reject is None:
+            raise TypeError(
+                "result must be a post-hoc result comparing every pair (e.g. "
+                "nbstats.posthoc(scores)) or the square DataFrame of rejected "
+                f"pairs, got {type(result).__name__}."
+            )
+        if not isinstance(reject, pd.DataFrame):
+            raise ValueError(
+                "letters need every pair compared; this post-hoc result (result=) "
+                "compares against a control only. Run nbstats.posthoc without "
+                "control=."
+            )
+    if list(reject.index) != list(reject.columns):
+        raise ValueError(
+            "result: the reject matrix must be square, with the same names."
+        )
+    return reject
+
+
+def _checked_mean_ranks(mean_ranks: object, names: list[Any]) -> pd.Series:
+    """``mean_ranks`` as a float Series with a rank for every algorithm."""
+    if not isinstance(mean_ranks, pd.Series):
+        raise TypeError(
+            "mean_ranks must be a Series of mean ranks indexed by the algorithms, "
+            f"got {type(mean_ranks).__name__}."
+        )
+    missing = [name for name in names if name not in mean_ranks.index]
+    if missing:
+        raise ValueError(
+            f"mean_ranks has no rank for {missing}; it must give one for every "
+            f"algorithm of the result ({names})."
+        )
+    try:
+        return mean_ranks.astype(float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"mean_ranks must hold numbers, got dtype {mean_ranks.dtype}."
+        ) from None

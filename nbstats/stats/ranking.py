@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -42,8 +41,13 @@ from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.frequentist.wilcoxon import signed_rank_pvalues
 from nbstats.stats.pairs_memory import check_bootstrap_fits, check_pairs_fit
 from nbstats.util import scipy_stats as sps
-from nbstats.util.arguments import renamed
-from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.checks import (
+    check_choice,
+    check_count,
+    check_flag,
+    check_fraction,
+    check_random_state,
+)
 from nbstats.util.memory import budget
 from nbstats.util.random import seed_sequence
 
@@ -81,7 +85,6 @@ def _bootstrap_block(n: int, m: int) -> int:
     return 8 * max(n * m, scores)
 
 
-@renamed(n_boot="n_resamples")
 def rank_ci(
     scores: pd.DataFrame | np.ndarray,
     *,
@@ -152,9 +155,8 @@ def rank_ci(
         Significance level, ``0 < alpha < 1``; the intervals have confidence
         ``1 - alpha``.
     n_resamples : int
-        Number of bootstrap resamples (only used by ``"bootstrap"``; the
-        result keeps it as ``n_boot``). Formerly ``n_boot``, still accepted
-        with a DeprecationWarning.
+        Number of bootstrap resamples (only used by ``"bootstrap"``, checked
+        whatever the method), a whole number >= 1.
     higher_is_better : bool
         Whether a higher score is better. ``False`` is the same as negating
         every score.
@@ -234,9 +236,11 @@ def rank_ci(
     ([3, 1, 3, 1], [4, 2, 4, 2])
     """
     check_choice("method", method, RANK_CI_METHODS)
-    _check_alpha(alpha)
-    _check_n_resamples(n_resamples)
+    check_fraction("alpha", alpha, example=0.05)
+    check_count("n_resamples", n_resamples)
     check_flag("higher_is_better", higher_is_better)
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
+    check_random_state(random_state)
     pairwise = nan_policy == "pairwise"
     if pairwise and method not in PAIRWISE_RANK_CI_METHODS:
         raise ValueError(
@@ -301,7 +305,7 @@ def rank_ci(
             worse=frame_of_pairs(names, nothing),
             pvalues=None,
             pvalues_worse=None,
-            n_boot=int(n_resamples),
+            n_resamples=int(n_resamples),
             **common,
         )
 
@@ -350,13 +354,12 @@ def rank_ci(
         pvalues_worse=pvalues
         if p_worse is p_better
         else frame_of_pairs(names, p_worse),
-        n_boot=None,
+        n_resamples=None,
         incomplete=pairwise,
         **common,
     )
 
 
-@renamed(m="n_algorithms")
 def nemenyi_min_cases(n_algorithms: int, alpha: float = 0.05) -> int:
     """Fewest cases for which Nemenyi can separate neighbouring mean ranks.
 
@@ -377,8 +380,7 @@ def nemenyi_min_cases(n_algorithms: int, alpha: float = 0.05) -> int:
     Parameters
     ----------
     n_algorithms : int
-        Number of algorithms m, at least 2 (formerly ``m``, still accepted
-        with a DeprecationWarning).
+        Number of algorithms m, at least 2.
     alpha : float
         Significance level, ``0 < alpha < 1``.
 
@@ -393,30 +395,10 @@ def nemenyi_min_cases(n_algorithms: int, alpha: float = 0.05) -> int:
     >>> nemenyi_min_cases(5), nemenyi_min_cases(10)
     (38, 184)
     """
-    m = n_algorithms
-    if not isinstance(m, (int, np.integer)) or isinstance(m, (bool, np.bool_)):
-        raise TypeError(f"n_algorithms must be an integer, got {m!r}.")
-    if m < 2:
-        raise ValueError(f"n_algorithms must be at least 2, got {m}.")
-    _check_alpha(alpha)
+    m = check_count("n_algorithms", n_algorithms, minimum=2)
+    check_fraction("alpha", alpha, example=0.05)
     q = critical_value(int(m), float(alpha), "nemenyi") * math.sqrt(2)
     return math.ceil(m * (m + 1) / 12 * q**2)
-
-
-def _check_alpha(alpha: object) -> None:
-    if not isinstance(alpha, Real) or isinstance(alpha, (bool, np.bool_)):
-        raise TypeError(f"alpha must be a number, got {alpha!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
-
-
-def _check_n_resamples(n_resamples: object) -> None:
-    if not isinstance(n_resamples, (int, np.integer)) or isinstance(
-        n_resamples, (bool, np.bool_)
-    ):
-        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}.")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be at least 1, got {n_resamples}.")
 
 
 def _int_series(values: np.ndarray, names: list[str], label: str) -> pd.Series:

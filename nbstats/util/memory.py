@@ -64,8 +64,9 @@ MIN_CEILING = 16 * 2**20
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 
-def parse_bytes(value: int | str) -> int:
-    """Bytes from an int or a string such as ``"512M"`` or ``"1.5G"``.
+def parse_bytes(value: int | str, name: str = "value") -> int:
+    """Bytes from an int or a string such as ``"512M"`` or ``"1.5G"``;
+    ``name`` is the argument's name in messages.
 
     Examples
     --------
@@ -73,25 +74,25 @@ def parse_bytes(value: int | str) -> int:
     (True, 33554432)
     """
     if isinstance(value, bool):
-        raise TypeError("a memory ceiling is a number of bytes, not a bool.")
+        raise TypeError(f"{name}: a memory ceiling is a number of bytes, not a bool.")
     if isinstance(value, int):
         nbytes = value
     elif isinstance(value, str):
         match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMG]?)i?B?\s*", value.upper())
         if match is None:
             raise ValueError(
-                f"memory ceiling {value!r} is not a size; write bytes or e.g. "
+                f"{name}: memory ceiling {value!r} is not a size; write bytes or e.g. "
                 "'512M', '2G'."
             )
         nbytes = int(float(match.group(1)) * _UNITS[match.group(2)])
     else:
         raise TypeError(
-            f"a memory ceiling is bytes (int) or a size such as '512M', got "
+            f"{name}: a memory ceiling is bytes (int) or a size such as '512M', got "
             f"{type(value).__name__}."
         )
     if nbytes < MIN_CEILING:
         raise ValueError(
-            f"a memory ceiling of {nbytes:,} bytes is too small; use at least "
+            f"{name}: a memory ceiling of {nbytes:,} bytes is too small; use at least "
             f"{MIN_CEILING // 2**20} MB."
         )
     return nbytes
@@ -102,9 +103,9 @@ def _from_environment() -> int:
     if value is None or not value.strip():
         return DEFAULT_CEILING
     try:
-        return parse_bytes(value)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"NBSTATS_MAX_MEMORY: {error}") from None
+        return parse_bytes(value, "NBSTATS_MAX_MEMORY")
+    except TypeError as error:
+        raise ValueError(str(error)) from None
 
 
 #: The process-wide default: the environment variable's, read at import.

@@ -53,7 +53,6 @@ from nbstats.widgets.vocabulary import SIGNIFICANT, frequentist_decision
 
 __all__ = ["FrequentistDashboard", "p_text"]
 
-OMNIBUS_TESTS = ("friedman", "iman-davenport")
 
 # The menus qualify a few names: what Shaffer's and Bergmann–Hommel's
 # corrections assume, and that the pairwise tests are not rank tests.

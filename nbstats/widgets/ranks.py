@@ -377,7 +377,7 @@ def _interval_table(
     shown = shown or {}
     first = next(iter(results.values()))
     order = first.mean_ranks.sort_values(kind="stable").index
-    level = f"{first.confidence_level:.1%}".replace(".0%", "%")
+    level = f"{first.level:.1%}".replace(".0%", "%")
     head_methods = "".join(
         f'<th colspan="2" style="{_HEAD}">{html.escape(method)}</th>'
         for method in results
@@ -398,7 +398,9 @@ def _interval_table(
     notes = []
     for method, res in results.items():
         if method == "bootstrap":
-            notes.append(f"{html.escape(method)}: {res.n_boot} resamples of the cases")
+            notes.append(
+                f"{html.escape(method)}: {res.n_resamples} resamples of the cases"
+            )
         else:
             verdict = (
                 "rejected"

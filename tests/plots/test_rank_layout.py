@@ -50,7 +50,7 @@ class Fake:
     mean_ranks: pd.Series
     method: str = "id-nemenyi"
     omnibus_pvalue: float = 0.01
-    confidence_level: float = 0.95
+    level: float = 0.95
 
 
 @st.composite

@@ -385,7 +385,9 @@ def test_long_duplicates_without_aggregate():
 
 
 def test_long_unknown_columns():
-    with pytest.raises(ValueError, match=re.escape("column(s) ['dataset'] not found")):
+    with pytest.raises(
+        ValueError, match=re.escape("case='dataset' is not a column of the table")
+    ):
         nbstats.score_table(long_frame(), case="dataset", algorithm="algo", score="acc")
 
 
@@ -757,7 +759,7 @@ def test_all_tied_sign_test(ties):
         res = nbstats.sign_test(a, a, ties=ties)
     assert_no_warnings(record)
     assert res.pvalue == 1
-    assert (res.wins, res.losses, res.ties) == (0, 0, 5)
+    assert (res.wins, res.losses, res.n_ties) == (0, 0, 5)
 
 
 def test_all_tied_ttest():
@@ -864,7 +866,7 @@ def test_unequal_folds_between_algorithms_are_refused():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"fold": "nope"}, ValueError, r"column\(s\) \['nope'\] not found"),
+        ({"fold": "nope"}, ValueError, "fold='nope' is not a column of the table"),
         ({"fold": "ds"}, ValueError, "also the case or algorithm"),
         ({"fold": 3}, TypeError, "fold must be a column name"),
         ({"fold": []}, TypeError, "fold must be a column name"),

@@ -127,8 +127,12 @@ def test_too_few_cases_for_the_checks_is_said():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"alpha": 0}, ValueError, "alpha must lie strictly"),
-        ({"alpha": True}, ValueError, "alpha must lie strictly"),
+        ({"alpha": 0}, ValueError, r"alpha must be a number in \(0, 1\), got 0"),
+        ({"alpha": True}, TypeError, r"alpha must be a number in \(0, 1\), got True"),
+        ({"rope": -1.0}, ValueError, "rope must be a number >= 0, got -1.0"),
+        ({"n_samples": 0}, ValueError, "n_samples must be a whole number >= 1"),
+        ({"random_state": "x"}, TypeError, "random_state must be None, an int"),
+        ({"mc_error": 0.6}, ValueError, r"mc_error must be a number in \(0, 0.5\)"),
         ({"bayes": "no"}, TypeError, "bayes must be True or False"),
         ({"higher_is_better": 1}, TypeError, "higher_is_better must be"),
         ({"nan_policy": "pairwise"}, ValueError, "analyze uses every algorithm"),

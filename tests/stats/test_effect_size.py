@@ -189,7 +189,10 @@ def test_hodges_lehmann_normal_interval_is_the_order_statistic_formula():
 def test_bad_input():
     with pytest.raises(ValueError, match="unknown effect"):
         nbstats.effect_size([1, 2], [2, 3], effect="glass")
-    with pytest.raises(ValueError, match="level must lie"):
+    with pytest.raises(
+        ValueError,
+        match=r"level must be a number in \(0, 1\), got 1; e\.g\. level=0\.95",
+    ):
         nbstats.effect_size([1, 2], [2, 3], effect="hodges-lehmann", level=1)
     with pytest.raises(ValueError, match="at least 3 cases"):
         nbstats.effect_size([1, 2], [2, 4], effect="hedges-g")
@@ -203,7 +206,7 @@ def test_missing_cells_are_dropped_in_pairs_on_request():
     with pytest.warns(UserWarning, match="dropped 1"):
         res = nbstats.effect_size(a, b, effect="cliff", nan_policy="omit")
     assert res.value == pytest.approx(_brute_delta([1, 3, 4], [2, 2, 6]))
-    assert res.n == 3
+    assert res.n_cases == 3
 
 
 def test_result_renders():
@@ -214,4 +217,4 @@ def test_result_renders():
     assert "GBM &amp; co" in res._repr_html_()
     assert r"GBM \& co" in res.to_latex()
     assert "Hodges–Lehmann" in repr(res)
-    assert res.to_frame().loc[0, "kind"] == "hodges-lehmann"
+    assert res.to_frame().loc[0, "effect"] == "hodges-lehmann"

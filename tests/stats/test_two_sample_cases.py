@@ -43,20 +43,20 @@ def _quiet(function, *args, **kwargs):
 def test_wilcoxon_cases_by_hand(zero_method, expected):
     res = _quiet(nbstats.wilcoxon, A, B, nan_policy="omit", zero_method=zero_method)
     assert list(res.cases) == expected
-    assert res.n == len(expected)
+    assert res.n_cases == len(expected)
 
 
 def test_sign_test_cases_by_hand():
     drop = _quiet(nbstats.sign_test, A, B, nan_policy="omit", ties="drop")
-    assert list(drop.cases) == NONZERO and drop.n == 3
+    assert list(drop.cases) == NONZERO and drop.n_cases == 3
     # two ties, an even number: both shared, every case used
     split = _quiet(nbstats.sign_test, A, B, nan_policy="omit", ties="split")
-    assert list(split.cases) == ALL and split.n == 5
+    assert list(split.cases) == ALL and split.n_cases == 5
     # three ties: one is left out, the last tied case in the table's order
     a = pd.Series([1.0, 2.0, 3.0, 4.0, 5.0], index=list("pqrst"))
     b = pd.Series([2.0, 2.0, 3.0, 3.0, 5.0], index=list("pqrst"))
     odd = nbstats.sign_test(a, b, ties="split")
-    assert list(odd.cases) == ["p", "q", "r", "s"] and odd.n == 4
+    assert list(odd.cases) == ["p", "q", "r", "s"] and odd.n_cases == 4
 
 
 def test_ttest_and_bayesian_tests_use_every_case_with_both_scores():
@@ -93,12 +93,12 @@ def test_real_table_cases_are_the_shared_data_sets(a, b):
     d = (table[b] - table[a])[both]
     assert len(both) < len(table)  # the pair has holes
     wilcoxon = _quiet(nbstats.wilcoxon, table[a], table[b], nan_policy="omit")
-    assert wilcoxon.cases.equals(both) and wilcoxon.n == len(both)
+    assert wilcoxon.cases.equals(both) and wilcoxon.n_cases == len(both)
     wilcox = _quiet(
         nbstats.wilcoxon, table[a], table[b], nan_policy="omit", zero_method="wilcox"
     )
     assert wilcox.cases.equals(both[(d != 0).to_numpy()])
-    assert wilcox.n == int((d != 0).sum())
+    assert wilcox.n_cases == int((d != 0).sum())
     drop = _quiet(nbstats.sign_test, table[a], table[b], nan_policy="omit", ties="drop")
     assert drop.cases.equals(both[(d != 0).to_numpy()])
     ttest = _quiet(nbstats.ttest, table[a], table[b], nan_policy="pairwise")
@@ -143,11 +143,11 @@ def test_cases_are_the_n_cases_the_method_counts(pairs, zero_method, ties):
     tied = [index[i] for i in shared if pairs[i][0] == pairs[i][1]]
     w = _quiet(nbstats.wilcoxon, a, b, nan_policy="omit", zero_method=zero_method)
     assert list(w.cases) == (nonzero if zero_method == "wilcox" else labels)
-    assert len(w.cases) == w.n
+    assert len(w.cases) == w.n_cases
     s = _quiet(nbstats.sign_test, a, b, nan_policy="omit", ties=ties)
     kept = set(nonzero) | (
         set(tied[: 2 * (len(tied) // 2)]) if ties == "split" else set()
     )
     assert list(s.cases) == [c for c in labels if c in kept]
-    assert len(s.cases) == s.n
+    assert len(s.cases) == s.n_cases
     assert list(_quiet(nbstats.ttest, a, b, nan_policy="omit").cases) == labels

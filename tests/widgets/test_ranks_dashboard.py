@@ -1,6 +1,6 @@
 """Rank dashboard, headless: set each control's value, check result and views.
 
-Oracle: nbstats.rank_ci itself (same method, α, n_boot and seed), and its
+Oracle: nbstats.rank_ci itself (same method, α, n_resamples and seed), and its
 documented values on Demšar's (2006) Table 6.
 """
 
@@ -165,7 +165,7 @@ def test_n_resamples_recomputes_only_the_bootstrap(board, table6):
 
     res = board.result["rank_ci"]
     assert board.error is None
-    assert res["bootstrap"].n_boot == 200
+    assert res["bootstrap"].n_resamples == 200
     assert res["bootstrap"] == nbstats.rank_ci(
         table6, method="bootstrap", n_resamples=200, random_state=0
     )

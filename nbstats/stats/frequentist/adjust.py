@@ -18,6 +18,7 @@ from nbstats.stats.frequentist.shaffer import (
     shaffer_multipliers,
     step_down,
 )
+from nbstats.util.checks import check_choice, check_count
 
 __all__ = [
     "ADJUSTMENTS",
@@ -131,16 +132,13 @@ def adjust_pvalues(
     >>> multipletests(p, method="holm")[1].round(3)
     array([0.048, 0.048, 0.607])
     """
-    if method == "bonferroni-dunn":
+    if isinstance(method, str) and method == "bonferroni-dunn":
         method = "bonferroni"
-    if method not in ADJUSTMENTS:
-        raise ValueError(
-            f"unknown method={method!r}; choose one of "
-            + ", ".join(repr(m) for m in ADJUSTMENTS)
-            + "."
-        )
+    check_choice("method", method, ADJUSTMENTS)
+    if n_algorithms is not None:
+        check_count("n_algorithms", n_algorithms, minimum=2)
     index = pvalues.index if isinstance(pvalues, pd.Series) else None
-    p = np.asarray(pvalues, dtype=float)
+    p = _pvalue_array(pvalues)
     if p.ndim != 1:
         raise ValueError(f"pvalues must be 1-D, got shape {p.shape}.")
     if np.isnan(p).any():
@@ -186,6 +184,23 @@ def adjust_pvalues(
         if index is not None
         else adjusted
     )
+
+
+def _pvalue_array(pvalues: object) -> np.ndarray:
+    """The p-values as floats; a string or an object that holds no numbers is
+    refused by name (not parsed, not left to numpy's message)."""
+    if isinstance(pvalues, str | bytes):
+        raise TypeError(
+            f"pvalues must be an array-like of numbers in [0, 1], got {pvalues!r} "
+            "(str)."
+        )
+    try:
+        return np.asarray(pvalues, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            "pvalues must be an array-like of numbers in [0, 1], got "
+            f"{type(pvalues).__name__}."
+        ) from None
 
 
 def _finner(p: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from nbstats.results.aligned import FriedmanAlignedResult
 from nbstats.scores.frames import power_of_two_scale
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
 
 __all__ = [
     "aligned_ranks",
@@ -107,6 +108,7 @@ def friedman_aligned(
     >>> res.mean_aligned_ranks.idxmin()
     'C4.5+m+cf'
     """
+    check_flag("higher_is_better", higher_is_better)
     table = score_table(scores, nan_policy=nan_policy)
     n, k = table.shape
     if k < 2:

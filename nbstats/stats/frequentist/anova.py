@@ -11,6 +11,7 @@ from nbstats.results.frequentist import AnovaResult
 from nbstats.scores.frames import power_of_two_scale
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
 
 __all__ = ["CaseDeviations", "rm_anova", "within_case_deviations"]
 
@@ -143,6 +144,7 @@ def rm_anova(
     >>> bool(np.isclose(sm.anova_table["F Value"].iloc[0], res.statistic))
     True
     """
+    check_flag("rank_transform", rank_transform)
     table = score_table(scores, nan_policy=nan_policy)
     x = table.to_numpy()
     if rank_transform:

@@ -8,7 +8,7 @@ from typing import Literal
 import numpy as np
 
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_count, check_fraction
 
 __all__ = [
     "critical_difference",
@@ -105,6 +105,7 @@ def critical_difference(
     (Demšar prints 1.16 for the last one: 2.394 × 0.488 = 1.168, truncated.)
     """
     _check_sizes(n_algorithms, n_cases, alpha)
+    check_choice("method", method, ("nemenyi", "bonferroni-dunn"))
     return critical_value(n_algorithms, alpha, method) * rank_standard_error(
         n_algorithms, n_cases
     )
@@ -152,8 +153,7 @@ def nemenyi_pvalues(z: np.ndarray, n_algorithms: int) -> np.ndarray:
     import pandas as pd
 
     z = np.asarray(z, dtype=float)
-    if not isinstance(n_algorithms, (int, np.integer)) or n_algorithms < 2:
-        raise ValueError(f"n_algorithms must be an integer >= 2, got {n_algorithms!r}.")
+    check_count("n_algorithms", n_algorithms, minimum=2)
     # the tail is a numerical integral per value; mean ranks are multiples of
     # 1/(2N), so many pairs share one |z|
     codes, distinct = pd.factorize(np.abs(z).ravel())
@@ -167,10 +167,6 @@ def nemenyi_pvalues(z: np.ndarray, n_algorithms: int) -> np.ndarray:
 
 
 def _check_sizes(n_algorithms: int, n_cases: int, alpha: float) -> None:
-    for name, value in (("n_algorithms", n_algorithms), ("n_cases", n_cases)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-            raise TypeError(f"{name} must be an integer, got {value!r}.")
-        if value < 2:
-            raise ValueError(f"{name} must be at least 2, got {value}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    check_count("n_algorithms", n_algorithms, minimum=2)
+    check_count("n_cases", n_cases, minimum=2)
+    check_fraction("alpha", alpha, example=0.05)

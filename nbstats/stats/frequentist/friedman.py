@@ -9,6 +9,7 @@ from nbstats.results.frequentist import FriedmanResult
 from nbstats.scores.ranks import rank_rows
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.util import scipy_stats as sps
+from nbstats.util.checks import check_flag
 
 __all__ = ["friedman"]
 
@@ -67,6 +68,8 @@ def friedman(
     >>> bool(np.isclose(corrected.statistic, scipy_res.statistic))
     True
     """
+    check_flag("tie_correction", tie_correction)
+    check_flag("higher_is_better", higher_is_better)
     table = score_table(scores, nan_policy=nan_policy)
     n, k = table.shape
     r = rank_rows(table.to_numpy(), higher_is_better=higher_is_better)

@@ -20,7 +20,7 @@ __all__ = ["PAIRWISE_TESTS", "pairwise_tests"]
 
 def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
     res = sign_test_from_differences(d)
-    return res.statistic, res.pvalue, res.n - res.statistic  # wins of a
+    return res.statistic, res.pvalue, res.n_cases - res.statistic  # wins of a
 
 
 def _wilcoxon_pair(d: np.ndarray, **options: Any) -> tuple[float, float, float]:

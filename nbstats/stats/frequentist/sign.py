@@ -48,7 +48,7 @@ def sign_test(
     SignTestResult
         ``statistic`` is b's number of wins (with half the ties under
         ``"split"``); ``pvalue`` is the exact binomial p-value with p = ½.
-        ``cases``: the labels of the ``n`` cases counted as trials (``a``'s
+        ``cases``: the labels of the ``n_cases`` cases counted as trials (``a``'s
         index, else positions), among those where both have a score: under
         ``"drop"`` the ties are not used; under ``"split"`` they are, but
         for an odd number of ties the last tied case (in the table's order)
@@ -61,7 +61,7 @@ def sign_test(
     >>> import nbstats
     >>> t2 = nbstats.datasets.load("demsar2006_table2")
     >>> res = nbstats.sign_test(t2["C4.5"], t2["C4.5+m"])
-    >>> res.statistic, res.n, round(res.pvalue, 4)
+    >>> res.statistic, res.n_cases, round(res.pvalue, 4)
     (11.0, 14, 0.0574)
 
     Compare with SciPy's binomial test on the same counts:
@@ -115,10 +115,10 @@ def sign_test_from_differences(
         pvalue=min(1.0, pvalue),
         wins=wins,
         losses=losses,
-        ties=n_ties,
-        n=trials,
+        n_ties=n_ties,
+        n_cases=trials,
         alternative=alternative,
-        tie_policy=ties,
+        ties=ties,
         name_a=names[0],
         name_b=names[1],
     )

@@ -14,7 +14,12 @@ from nbstats.scores.missing import observed_mean_ranks
 from nbstats.scores.ranks import rank_rows
 from nbstats.scores.table import incomplete_table
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.checks import (
+    check_choice,
+    check_count,
+    check_flag,
+    check_random_state,
+)
 from nbstats.util.random import seed_sequence
 
 __all__ = ["skillings_mack"]
@@ -144,11 +149,13 @@ def skillings_mack(
     ...                 nbstats.friedman(table).statistic))
     True
     """
+    check_flag("higher_is_better", higher_is_better)
     check_flag("tie_correction", tie_correction)
     check_choice("method", method, ("asymptotic", "permutation"))
+    check_count("n_resamples", n_resamples)
+    check_random_state(random_state)
     rng = None
     if method == "permutation":
-        _check_positive_int("n_resamples", n_resamples)
         rng = np.random.default_rng(seed_sequence(random_state))
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
     counts = present.sum(axis=1)
@@ -392,10 +399,3 @@ def _all_sums(contributions: np.ndarray, present: np.ndarray) -> np.ndarray:
         placed[:, cols] = perms
         sums = (sums[:, None, :] + placed[None, :, :]).reshape(-1, m)
     return sums
-
-
-def _check_positive_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be a positive integer, got {value!r}.")
-    if value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}.")

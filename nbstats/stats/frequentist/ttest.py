@@ -12,13 +12,11 @@ from nbstats.scores.frames import power_of_two_scale
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
 from nbstats.util import scipy_stats as sps
-from nbstats.util.arguments import renamed
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_fraction
 
 __all__ = ["ttest"]
 
 
-@renamed(confidence_level="level")
 def ttest(
     a: object,
     b: object,
@@ -37,8 +35,7 @@ def ttest(
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: b is better than a.
     level : float
-        Level of the confidence interval of the mean difference (formerly
-        ``confidence_level``, still accepted with a DeprecationWarning).
+        Level of the confidence interval of the mean difference, in (0, 1).
     higher_is_better : bool
         When False the differences are ``a - b``, so positive still means
         "b is better".
@@ -81,15 +78,14 @@ def ttest(
     True
     """
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
-    if not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
+    check_fraction("level", level, example=0.95)
     d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
     result = paired_ttest(
         d,
         alternative=alternative,
-        confidence_level=level,
+        level=level,
         names=(name_a, name_b),
     )
     return dataclasses.replace(result, cases=cases)
@@ -99,7 +95,7 @@ def paired_ttest(
     d: np.ndarray,
     *,
     alternative: str = "two-sided",
-    confidence_level: float = 0.95,
+    level: float = 0.95,
     names: tuple[str, str] = ("a", "b"),
 ) -> TTestResult:
     """The paired t-test on validated differences ``d``.
@@ -118,7 +114,7 @@ def paired_ttest(
     else:
         mean_z = float(z.mean())
         se_z = float(np.sqrt(np.sum((z - mean_z) ** 2) / df) / np.sqrt(n))
-    t, p, ci_z = t_from_moments(mean_z, se_z, df, alternative, confidence_level)
+    t, p, ci_z = t_from_moments(mean_z, se_z, df, alternative, level)
     with np.errstate(over="ignore"):
         mean = mean_z * scale
         ci = (ci_z[0] * scale, ci_z[1] * scale)
@@ -137,7 +133,7 @@ def paired_ttest(
         df=df,
         mean_difference=mean,
         confidence_interval=(float(ci[0]), float(ci[1])),
-        confidence_level=confidence_level,
+        level=level,
         alternative=alternative,
         name_a=names[0],
         name_b=names[1],
@@ -145,7 +141,7 @@ def paired_ttest(
 
 
 def t_from_moments(
-    mean: float, se: float, df: int, alternative: str, confidence_level: float
+    mean: float, se: float, df: int, alternative: str, level: float
 ) -> tuple[float, float, tuple[float, float]]:
     """``(t, p-value, confidence interval of the mean)`` from a mean and its
     standard error (in any unit; the interval comes in the same unit).
@@ -170,10 +166,10 @@ def t_from_moments(
     else:
         p = 2 * sps.t.sf(abs(t), df)
     if alternative == "two-sided":
-        half = sps.t.ppf(0.5 + confidence_level / 2, df) * se
+        half = sps.t.ppf(0.5 + level / 2, df) * se
         ci = (mean - half, mean + half)
     elif alternative == "greater":
-        ci = (mean - sps.t.ppf(confidence_level, df) * se, np.inf)
+        ci = (mean - sps.t.ppf(level, df) * se, np.inf)
     else:
-        ci = (-np.inf, mean + sps.t.ppf(confidence_level, df) * se)
+        ci = (-np.inf, mean + sps.t.ppf(level, df) * se)
     return float(t), float(min(1.0, p)), (float(ci[0]), float(ci[1]))

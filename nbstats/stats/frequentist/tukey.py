@@ -17,7 +17,7 @@ from nbstats.stats.frequentist.studentized import studentized_range_sf
 from nbstats.stats.groups import nonsignificant_groups
 from nbstats.stats.pairs_memory import check_pairs_fit
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import check_flag, check_fraction
 
 __all__ = ["tukey_hsd"]
 
@@ -81,8 +81,7 @@ def tukey_hsd(
     """
     from nbstats.stats.frequentist.anova import within_case_deviations
 
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    check_fraction("alpha", alpha, example=0.05)
     check_flag("higher_is_better", higher_is_better)
     table = score_table(scores, nan_policy=nan_policy)
     names = list(table.columns)

@@ -12,7 +12,7 @@ from nbstats.results.frequentist import WilcoxonResult
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_flag
 
 __all__ = [
     "EXACT_LIMIT_N",
@@ -124,6 +124,7 @@ def wilcoxon(
     check_choice("zero_method", zero_method, ("zsplit", "pratt", "wilcox"))
     check_choice("alternative", alternative, ("two-sided", "greater", "less"))
     check_choice("method", method, ("auto", "exact", "approx"))
+    check_flag("correction", correction)
     d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
@@ -193,7 +194,7 @@ def signed_rank_test(
         pvalue=float(pvalue),
         r_plus=r_plus,
         r_minus=r_minus,
-        n=int(d.size),
+        n_cases=int(d.size),
         n_zero=n_zero,
         zstatistic=float(zstatistic),
         effect_size=float((r_plus - r_minus) / total) if total > 0 else 0.0,

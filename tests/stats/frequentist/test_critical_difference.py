@@ -48,9 +48,13 @@ def test_cd_formula():
 @pytest.mark.parametrize(
     ("args", "error", "match"),
     [
-        ((1, 10), ValueError, "n_algorithms must be at least 2"),
-        ((4, 1), ValueError, "n_cases must be at least 2"),
-        ((4.0, 10), TypeError, "n_algorithms must be an integer"),
+        ((1, 10), ValueError, "n_algorithms must be a whole number >= 2, got 1"),
+        ((4, 1), ValueError, "n_cases must be a whole number >= 2, got 1"),
+        (
+            (4.0, 10),
+            TypeError,
+            r"n_algorithms must be a whole number \(int\), got 4\.0 \(float\)",
+        ),
         ((4, 10, 1.5), ValueError, "alpha"),
         ((4, 10, 0.05, "tukey"), ValueError, "unknown method='tukey'"),
     ],

@@ -25,9 +25,9 @@ def test_table2_wilcoxon_rank_sums(table2):
 
 def test_table2_sign_test_counts_one_of_two_ties(table2):
     res = nbstats.sign_test(table2["C4.5"], table2["C4.5+m"])
-    assert (res.wins, res.losses, res.ties) == (10, 2, 2)
+    assert (res.wins, res.losses, res.n_ties) == (10, 2, 2)
     assert res.statistic == 11  # "better on 11 out of 14 data sets"
-    assert res.n == 14
+    assert res.n_cases == 14
 
 
 def test_table2_sign_test_exact_pvalue_differs_from_papers_table3(table2):

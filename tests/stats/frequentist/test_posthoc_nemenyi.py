@@ -53,7 +53,14 @@ def test_posthoc_and_rank_ci_use_the_same_pvalues():
     )
 
 
-@pytest.mark.parametrize("k", [1, 2.5])
-def test_bad_number_of_algorithms(k):
-    with pytest.raises(ValueError, match="n_algorithms"):
+@pytest.mark.parametrize(
+    ("k", "error", "message"),
+    [
+        (1, ValueError, "n_algorithms must be a whole number >= 2, got 1."),
+        (2.5, TypeError, "n_algorithms must be a whole number (int), got 2.5 (float)."),
+    ],
+)
+def test_bad_number_of_algorithms(k, error, message):
+    with pytest.raises(error) as info:
         nemenyi_pvalues(np.array([1.0]), k)
+    assert str(info.value) == message

@@ -267,13 +267,13 @@ def test_swap_sign_test(ties, ab):
     a, b = ab
     ab_two = nbstats.sign_test(a, b, ties=ties)
     ba_two = nbstats.sign_test(b, a, ties=ties)
-    assert (ba_two.wins, ba_two.losses, ba_two.ties) == (
+    assert (ba_two.wins, ba_two.losses, ba_two.n_ties) == (
         ab_two.losses,
         ab_two.wins,
-        ab_two.ties,
+        ab_two.n_ties,
     )
-    assert ba_two.n == ab_two.n
-    assert ba_two.statistic == ab_two.n - ab_two.statistic
+    assert ba_two.n_cases == ab_two.n_cases
+    assert ba_two.statistic == ab_two.n_cases - ab_two.statistic
     np.testing.assert_allclose(ba_two.pvalue, ab_two.pvalue, rtol=1e-12)
     for alt, mirror in [("greater", "less"), ("less", "greater")]:
         np.testing.assert_allclose(

@@ -508,5 +508,5 @@ def test_sign_test_drop_matches_r_binom_test(r_binom, case, alternative):
     (expected,) = r_binom[case, alternative]
     res = nbstats.sign_test(a, b, ties="drop", alternative=alternative)
     assert res.statistic == np.sum(b > a)
-    assert res.n == np.sum(b != a)
+    assert res.n_cases == np.sum(b != a)
     np.testing.assert_allclose(res.pvalue, expected, rtol=RTOL)

@@ -193,7 +193,7 @@ def test_sign_test_is_a_binomial_test(alternative, ties):
         wins + shared, wins + losses + 2 * shared, alternative=alternative
     )
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-    assert (res.wins, res.losses, res.ties) == (wins, losses, n_ties)
+    assert (res.wins, res.losses, res.n_ties) == (wins, losses, n_ties)
 
 
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
