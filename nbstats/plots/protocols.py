@@ -26,7 +26,7 @@ KINDS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "nbstats.posthoc",
     ),
     "bayes_posthoc": (
-        ("statements", "probabilities", "groups", "mean_ranks", "gamma"),
+        ("statements", "probabilities", "groups", "mean_ranks", "threshold"),
         "BayesPosthocResult",
         "nbstats.bayes_posthoc",
     ),

@@ -36,11 +36,11 @@ from nbstats.scores.dtypes import real_scores
 from nbstats.scores.folds import check_min_folds
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
-from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
+from nbstats.stats.bayes.decision import decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 from nbstats.util import scipy_stats as sps
 from nbstats.util.arguments import renamed
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_positive
 
 __all__ = [
     "bayes_correlated_ttest",
@@ -330,7 +330,7 @@ def bayes_correlated_ttest(
     Compare with baycomp's ``CorrelatedTTest(a, b, rope=0.005, runs=10).probs()``,
     which gives the same three probabilities.
     """
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     n_given = _length(a)
     d, name_a, name_b = _fold_differences(

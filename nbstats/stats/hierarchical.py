@@ -21,7 +21,7 @@ import pandas as pd
 
 from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.scores.folds import check_min_folds
-from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
+from nbstats.stats.bayes.decision import decide, resolve_threshold
 from nbstats.stats.hierarchical_inputs import (
     TooFewDataSetsError,
     enough_folds,
@@ -33,7 +33,7 @@ from nbstats.stats.hierarchical_model import (
     sample_posterior,
 )
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import check_flag, check_positive
 from nbstats.util.random import seed_sequence
 
 __all__ = ["TooFewDataSetsError", "bayes_hierarchical"]
@@ -204,7 +204,7 @@ def bayes_hierarchical(
     0  iris     40  100
     """
     require_sampler()
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     check_flag("higher_is_better", higher_is_better)
     if not 0 < level < 1:

@@ -154,7 +154,7 @@ def brute_force_pooled(z, rope, draws, random_state, first, target):
     Returns (exact, averaged), each [left, rope, right] lower then upper."""
     from tests.stats.bayes.test_placements import _grid, brute_force
 
-    from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+    from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 
     seed = seed_sequence(random_state)
     counts, averaged, done = 0.0, 0.0, 0

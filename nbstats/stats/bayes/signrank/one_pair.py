@@ -8,13 +8,9 @@ from typing import Any, Literal
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
-from nbstats.stats.bayes.decision import (
-    IDP_DEFAULT_S,
-    check_n_samples,
-    check_rope,
-    check_s,
-    resolve_threshold,
-)
+from nbstats.stats.bayes.decision import resolve_threshold
+from nbstats.stats.bayes.draws import check_n_samples
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S, check_s
 from nbstats.stats.bayes.signrank.blocks import PairBlocks
 from nbstats.stats.bayes.signrank.bounds import mirror_counts
 from nbstats.stats.bayes.signrank.posterior import (
@@ -30,7 +26,7 @@ from nbstats.stats.bayes.signrank.sums import (
     shared_components,
 )
 from nbstats.stats.bayes.weights import DirichletWeights
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_positive
 from nbstats.util.memory import check_fits
 from nbstats.util.progress import progress_bar
 
@@ -285,7 +281,7 @@ def check_options(
     check_choice("prior", prior, ("idp", "bb", "point"))
     s = prior_strength(prior, s)
     z0 = check_prior_place(prior, z0)
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples, stacklevel=4)
     return s, z0, rope, threshold, n_samples

@@ -16,7 +16,6 @@ from nbstats.scores.names import name_array, name_index
 from nbstats.scores.ranks import oriented, rank_rows
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.bayes.canonical import layout
-from nbstats.stats.bayes.decision import check_gamma
 from nbstats.stats.bayes.precision import (
     batch_seed,
     check_target,
@@ -69,7 +68,6 @@ def bayes_signrank_pairs(
     progress: bool | None = None,
     mc_error: float | None = None,
     joint: bool | Literal["auto"] = False,
-    gamma: float = 0.05,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -144,7 +142,9 @@ def bayes_signrank_pairs(
         the pairs are then drawn from one stream of weights by case, as with
         ``nan_policy="pairwise"`` (each pair on its own cases with missing
         cells), each pair's code in each draw is kept, and the statements
-        are read from them (:mod:`~nbstats.stats.bayes.signrank.pairs_joint`). A
+        are read from them (:mod:`~nbstats.stats.bayes.signrank.pairs_joint`);
+        they are accepted while they hold jointly with posterior probability
+        above ``threshold`` (the pairs' decision threshold). A
         statement's probability is its pair's lower probability in
         ``pairs``, the same number; the joint probabilities are shares of
         the stream's first draws, as many as the precision target needs
@@ -156,9 +156,6 @@ def bayes_signrank_pairs(
         pair has the same cases (no missing cells under ``"pairwise"``),
         else ``result.joint`` is None (the report then calls
         :func:`nbstats.bayes_posthoc` on the complete cases).
-    gamma : float
-        With ``joint``: statements are accepted while they hold jointly with
-        posterior probability above 1 − γ.
     progress : bool, optional
         A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
         a terminal or a notebook when the call lasts more than a second, not
@@ -210,8 +207,6 @@ def bayes_signrank_pairs(
     )
     pairwise = nan_policy == "pairwise"
     check_choice("joint", joint, (False, True, "auto"))
-    if joint:
-        gamma = check_gamma(gamma)
     table = (
         pairwise_table(scores)
         if pairwise
@@ -298,7 +293,7 @@ def bayes_signrank_pairs(
             partial(more_codes, values, names, options, stream, sizes),
         )  # fmt: skip
         joint_result = posthoc_result(
-            pairs_frame, names, mean_ranks, joint_of, gamma=gamma, s=s,
+            pairs_frame, names, mean_ranks, joint_of, threshold=threshold, s=s,
             rope=rope, prior=prior, cases=cases,
         )  # fmt: skip
     return BayesSignedRankPairsResult(

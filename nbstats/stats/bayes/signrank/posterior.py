@@ -19,7 +19,6 @@ import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.stats.bayes.canonical import flipped
-from nbstats.stats.bayes.decision import check_rope
 from nbstats.stats.bayes.signrank.summary import summarise
 from nbstats.stats.bayes.signrank.sums import (
     _heaviside,
@@ -28,7 +27,7 @@ from nbstats.stats.bayes.signrank.sums import (
 )
 from nbstats.stats.bayes.signrank.walsh import Region, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_positive
 
 __all__ = [
     "HALF_TOLERANCE",
@@ -129,7 +128,7 @@ class SignedRankPosterior:
         >>> wide.rope, list(wide._regions)
         (0.15, ['theta', 'right', 'left'])
         """
-        rope = check_rope(rope)
+        rope = check_positive("rope", rope, allow_zero=True)
         other = object.__new__(SignedRankPosterior)
         for name in ("z", "prior", "z0", "prior_gammas", "mirrored"):
             object.__setattr__(other, name, getattr(self, name))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nbstats
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.stats.bayes.signrank.one_pair import (
     SignedRankPosterior,
     posterior_means,

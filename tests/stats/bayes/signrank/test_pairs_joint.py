@@ -77,7 +77,7 @@ def test_joint_probabilities_are_the_brute_force_on_the_stream(prior):
     n_samples, seed = 3000, 5
     res = nbstats.bayes_signrank_pairs(
         table, prior=prior, n_samples=n_samples, random_state=seed,
-        nan_policy="pairwise", joint=True, interval=False, gamma=0.1,
+        nan_policy="pairwise", joint=True, interval=False, threshold=0.9,
     )  # fmt: skip
     values = table.to_numpy()
     position = np.argsort(layout(values, list(table.columns))[0])
