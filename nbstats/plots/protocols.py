@@ -31,12 +31,12 @@ KINDS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "nbstats.bayes_posthoc",
     ),
     "signrank_pairs": (
-        ("pairs", "probabilities", "mean_ranks", "z0"),
+        ("pairs", "probabilities", "mean_ranks", "prior_at"),
         "BayesSignedRankPairsResult",
         "nbstats.bayes_signrank_pairs",
     ),
     "signrank": (
-        ("prob_lower", "prob_upper", "samples", "z0", "name_a", "name_b"),
+        ("prob_lower", "prob_upper", "samples", "prior_at", "name_a", "name_b"),
         "BayesSignedRankResult",
         "nbstats.bayes_signrank",
     ),

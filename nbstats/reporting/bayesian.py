@@ -198,7 +198,7 @@ def signrank_frame(
             "nan_policy = 'pairwise')"
         )
     else:  # every pair on the same cases: stated once
-        caption += f", on the {signrank.n:,} cases"
+        caption += f", on the {signrank.n_cases:,} cases"
     lower = "lower " if idp else ""
     caption += (
         f", and the decision at threshold {_n(signrank.threshold)}: the "

@@ -522,7 +522,7 @@ def plackett_luce(res: Any, context: MethodsContext) -> Paragraph:
     return Paragraph().add(
         "The algorithms were also ranked with a Bayesian Plackett–Luce model",
         cite("calvo2018"),
-        f" with a Dirichlet prior of concentration {_n(res.prior)} on the "
+        f" with a Dirichlet prior of concentration s = {_n(res.s)} on the "
         "normalised worths, sampled with the Gibbs sampler of Caron and Doucet",
         cite("caron2012"),
         f" ({res.n_chains} chains, {_count(res.n_samples)} draws in all, seed "

@@ -39,7 +39,6 @@ from nbstats.scores.table import NanPolicy
 from nbstats.stats.bayes.decision import decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 from nbstats.util import scipy_stats as sps
-from nbstats.util.arguments import renamed
 from nbstats.util.checks import check_choice, check_positive
 
 __all__ = [
@@ -167,7 +166,6 @@ def fold_design(
     return FoldDesign(rho=1.0 / folds, folds=folds, runs=runs)
 
 
-@renamed(confidence_level="level")
 def correlated_ttest(
     a: object,
     b: object,
@@ -197,8 +195,7 @@ def correlated_ttest(
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: b is better than a.
     level : float
-        Level of the confidence interval of the mean difference (formerly
-        ``confidence_level``, still accepted with a DeprecationWarning).
+        Level of the confidence interval of the mean difference.
     higher_is_better : bool
         When False the differences are ``a - b``.
     nan_policy : {"raise", "omit"}
@@ -256,7 +253,7 @@ def correlated_ttest(
         confidence_interval=(moments.scaled(ci[0]), moments.scaled(ci[1])),
         confidence_level=level,
         alternative=alternative,
-        n=int(d.size),
+        n_folds=int(d.size),
         rho=design.rho,
         folds=design.folds,
         runs=design.runs,
@@ -356,7 +353,7 @@ def bayes_correlated_ttest(
         rope=rope,
         threshold=threshold,
         decision=decision,
-        n=int(d.size),
+        n_folds=int(d.size),
         rho=design.rho,
         folds=design.folds,
         runs=design.runs,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -138,6 +138,13 @@ def correlated_pairs(
     rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     check_flag("higher_is_better", higher_is_better)
+    if pairs is not None and (
+        isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable)
+    ):
+        raise TypeError(
+            "pairs must be a list of (a, b) tuples of algorithm names, or None "
+            f"for every pair; got {pairs!r} ({type(pairs).__name__})."
+        )
     blocks = fold_blocks(
         data, case=case, algorithm=algorithm, score=score, fold=fold,
         min_folds=min_folds, call="nbstats.correlated_pairs",

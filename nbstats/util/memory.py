@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -64,8 +64,9 @@ MIN_CEILING = 16 * 2**20
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 
-def parse_bytes(value: int | str) -> int:
-    """Bytes from an int or a string such as ``"512M"`` or ``"1.5G"``.
+def parse_bytes(value: int | str, name: str = "value") -> int:
+    """Bytes from an int or a string such as ``"512M"`` or ``"1.5G"``;
+    ``name`` is the argument (or variable) the messages name.
 
     Examples
     --------
@@ -73,26 +74,28 @@ def parse_bytes(value: int | str) -> int:
     (True, 33554432)
     """
     if isinstance(value, bool):
-        raise TypeError("a memory ceiling is a number of bytes, not a bool.")
+        raise TypeError(
+            f"{name} must be a memory ceiling in bytes (int) or a size such as "
+            f"'512M', got {value!r} (bool)."
+        )
     if isinstance(value, int):
         nbytes = value
     elif isinstance(value, str):
         match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMG]?)i?B?\s*", value.upper())
         if match is None:
             raise ValueError(
-                f"memory ceiling {value!r} is not a size; write bytes or e.g. "
-                "'512M', '2G'."
+                f"{name}={value!r} is not a size; write bytes or e.g. '512M', '2G'."
             )
         nbytes = int(float(match.group(1)) * _UNITS[match.group(2)])
     else:
         raise TypeError(
-            f"a memory ceiling is bytes (int) or a size such as '512M', got "
-            f"{type(value).__name__}."
+            f"{name} must be a memory ceiling in bytes (int) or a size such as "
+            f"'512M', got {value!r} ({type(value).__name__})."
         )
     if nbytes < MIN_CEILING:
         raise ValueError(
-            f"a memory ceiling of {nbytes:,} bytes is too small; use at least "
-            f"{MIN_CEILING // 2**20} MB."
+            f"{name}={value!r} is a memory ceiling of {nbytes:,} bytes, too "
+            f"small; use at least {MIN_CEILING // 2**20} MB."
         )
     return nbytes
 
@@ -102,9 +105,9 @@ def _from_environment() -> int:
     if value is None or not value.strip():
         return DEFAULT_CEILING
     try:
-        return parse_bytes(value)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"NBSTATS_MAX_MEMORY: {error}") from None
+        return parse_bytes(value, "NBSTATS_MAX_MEMORY")
+    except TypeError as error:  # pragma: no cover - the environment holds text
+        raise ValueError(str(error)) from None
 
 
 #: The process-wide default: the environment variable's, read at import.
@@ -142,8 +145,7 @@ def set_memory_ceiling(value: int | str | None) -> int:
     return previous
 
 
-@contextmanager
-def memory_ceiling(value: int | str) -> Iterator[None]:
+def memory_ceiling(value: int | str) -> AbstractContextManager[None]:
     """The ceiling ``value`` inside a ``with`` block, in this context only.
 
     Leaving the block (also by an exception) restores the value found on
@@ -156,7 +158,12 @@ def memory_ceiling(value: int | str) -> Iterator[None]:
     ...     get_memory_ceiling() // 2**20
     32
     """
-    token = _CEILING.set(parse_bytes(value))
+    return _ceiling_block(parse_bytes(value))  # checked now, not on entry
+
+
+@contextmanager
+def _ceiling_block(nbytes: int) -> Iterator[None]:
+    token = _CEILING.set(nbytes)
     try:
         yield
     finally:

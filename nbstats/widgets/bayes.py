@@ -30,6 +30,7 @@ from nbstats.stats.bayes.draws import check_n_samples
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.friedman_calibration import minimum_cases
 from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, IDP_DEFAULT_S
+from nbstats.util.checks import check_flag, check_random_state
 from nbstats.util.random import seed_sequence
 from nbstats.widgets import bayes_views as views
 from nbstats.widgets.base import (
@@ -254,6 +255,10 @@ class BayesDashboard(Dashboard):
         joint_in_background: bool | None = None,
     ) -> None:
         super().__init__()
+        check_flag("higher_is_better", higher_is_better)
+        check_random_state(random_state)
+        if joint_in_background is not None:
+            check_flag("joint_in_background", joint_in_background)
         table, dropped = prepare_table(scores, nan_policy)
         names = [str(c) for c in table.columns]
         if len(set(names)) != len(names):

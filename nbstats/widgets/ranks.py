@@ -27,7 +27,7 @@ from nbstats.results.ranking import RankCIResult
 from nbstats.scores.aliases import AliasOption
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import check_flag, check_random_state
 from nbstats.util.random import seed_sequence
 from nbstats.widgets.base import (
     SCROLL_CLASS,
@@ -142,6 +142,7 @@ class RankDashboard(Dashboard):
         import ipywidgets as widgets
 
         check_flag("higher_is_better", higher_is_better)
+        check_random_state(random_state)
         table, dropped = prepare_table(scores, nan_policy)
         table.columns = pd.Index([str(c) for c in table.columns], name="algorithm")
         super().__init__()
@@ -444,7 +445,7 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
         'max-width:100%;margin-top:8px">'
         '<div style="font-size:12px;margin-bottom:4px"><b>Bayesian '
         "Plackett–Luce ranking</b> (Dirichlet prior "
-        f"{ranking.prior:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
+        f"{ranking.s:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
         f"P(best) {error_bound(ranking.mc_error, ranking.n_samples)})</div>"
         f'<table style="{TABLE_STYLE}"><thead><tr>'
         f'<th style="{_HEAD}">algorithm</th><th style="{_HEAD}">P(best)</th>'

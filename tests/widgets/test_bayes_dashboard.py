@@ -343,8 +343,9 @@ def test_joint_statements_view(table):
     expected = "&gt; 0.999" if first.joint > 0.999 else f"{first.joint:.3f}"
     assert f">{expected}</td>" in view
     assert ">1.000<" not in view
-    # a threshold of 0.5: at least as many statements hold (joint only falls)
-    dash.controls["threshold"].value = 0.5
+    # equal losses, a threshold of 0.5: at least as many statements hold (the
+    # joint probability only falls down the list)
+    dash.controls["loss_ratio"].value = 1.0
     assert dash.result["joint"]["accepted"].sum() >= len(accepted)
     assert "probability &gt; 0.5" in dash.joint_view.value
     assert "Bayesian Friedman" in dash.friedman_view.value

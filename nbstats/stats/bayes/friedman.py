@@ -45,7 +45,13 @@ from nbstats.stats.bayes.friedman_permutation import (
 from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, check_s
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice, check_fraction
+from nbstats.util.checks import (
+    check_choice,
+    check_count,
+    check_flag,
+    check_fraction,
+    check_random_state,
+)
 from nbstats.util.memory import budget
 from nbstats.util.random import seed_sequence
 
@@ -284,9 +290,16 @@ def bayes_friedman(
     threshold = check_fraction("threshold", threshold, example=0.95)
     check_choice("method", method, ("ellipsoid", "montecarlo"))
     check_choice("calibration", calibration, ("benavoli", "permutation"))
-    if calibration == "permutation":
-        n_permutations = _check_permutations(n_permutations, method)
+    n_permutations = check_count("n_permutations", n_permutations)
+    if calibration == "permutation" and method != "ellipsoid":
+        raise ValueError(
+            "calibration='permutation' calibrates the ellipsoid's exact-moment "
+            f"distance; got method={method!r}. Use method='ellipsoid' with it, "
+            "or calibration='benavoli' with Monte Carlo."
+        )
     n_samples = check_n_samples(n_samples, warn=method == "montecarlo")
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
     table = score_table(scores, nan_policy=nan_policy)
     n, m = table.shape
     check_enough_cases(n, m, method, s)
@@ -375,29 +388,6 @@ def bayes_friedman(
         n_permutations=n_permutations if calibration == "permutation" else None,
         cases=table.index.copy(),
     )
-
-
-def _check_permutations(n_permutations: object, method: str) -> int:
-    """``n_permutations`` as an int >= 1; the ellipsoid only."""
-    if method != "ellipsoid":
-        raise ValueError(
-            "calibration='permutation' calibrates the ellipsoid's exact-moment "
-            f"distance; got method={method!r}. Use method='ellipsoid' with it, "
-            "or calibration='benavoli' with Monte Carlo."
-        )
-    if isinstance(n_permutations, bool) or not isinstance(
-        n_permutations, (int, np.integer)
-    ):
-        raise TypeError(
-            f"n_permutations must be an int, got {type(n_permutations).__name__} "
-            f"{n_permutations!r}; e.g. n_permutations=1999."
-        )
-    if n_permutations < 1:
-        raise ValueError(
-            f"n_permutations must be at least 1, got {n_permutations}; e.g. "
-            "n_permutations=1999 (at least 1/(1 - threshold) - 1 to be able to reject)."
-        )
-    return int(n_permutations)
 
 
 def posterior_moments(ranks: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:

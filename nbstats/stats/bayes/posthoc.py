@@ -37,7 +37,13 @@ from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sig
 from nbstats.stats.bayes.signrank.one_pair import prior_strength
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.groups import nonsignificant_groups
-from nbstats.util.checks import check_choice, check_fraction, check_positive
+from nbstats.util.checks import (
+    check_choice,
+    check_flag,
+    check_fraction,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.memory import budget, get_memory_ceiling
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
@@ -234,6 +240,11 @@ def bayes_posthoc(
             target,
         )
     check_choice("test", test, ("sign", "signrank"))
+    check_flag("groups", groups)
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
+    if progress is not None:
+        check_flag("progress", progress)
     check_choice("prior", prior, (None, "point", "idp", "bb"))
     if prior is None:
         prior = "idp" if test == "signrank" else "point"

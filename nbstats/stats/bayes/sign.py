@@ -15,7 +15,12 @@ from nbstats.stats.bayes.draws import check_n_samples
 from nbstats.stats.bayes.priors import check_s
 from nbstats.stats.bayes.signrank.sums import mc_error
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice, check_positive
+from nbstats.util.checks import (
+    check_choice,
+    check_flag,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.random import seed_sequence
 
 __all__ = ["PRIOR_PLACES", "PriorPlace", "bayes_sign_test", "prob_b_better_sign"]
@@ -130,6 +135,8 @@ def bayes_sign_test(
     rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples)
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
     d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )

@@ -152,9 +152,8 @@ def brute_force_pooled(z, rope, draws, random_state, first, target):
     them) up to ``draws``: the exact bounds are the extremes of the pooled
     counts per placement; the old pooling averaged each batch's extremes.
     Returns (exact, averaged), each [left, rope, right] lower then upper."""
-    from tests.stats.bayes.test_placements import _grid, brute_force
-
     from nbstats.stats.bayes.priors import IDP_DEFAULT_S
+    from tests.stats.bayes.signrank.test_placements import _grid, brute_force
 
     seed = seed_sequence(random_state)
     counts, averaged, done = 0.0, 0.0, 0

@@ -42,7 +42,7 @@ from nbstats.stats.bayes.signrank.pairs_joint import (
 from nbstats.stats.bayes.signrank.shared_draws import BatchStream
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.pairs_memory import check_pairs_fit
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_flag
 from nbstats.util.memory import budget, check_fits
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
@@ -55,7 +55,7 @@ def bayes_signrank_pairs(
     *,
     prior: Prior = "idp",
     s: float | None = None,
-    z0: float = 0.0,
+    prior_at: float = 0.0,
     rope: float = 0.0,
     threshold: float | None = None,
     loss: tuple[float, float] = (1, 19),
@@ -84,7 +84,7 @@ def bayes_signrank_pairs(
     ----------
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
-    prior, s, z0, rope, threshold, loss, n_samples, higher_is_better,
+    prior, s, prior_at, rope, threshold, loss, n_samples, higher_is_better,
     random_state, method
         As for :func:`nbstats.bayes_signrank` (``method="auto"``: Monte Carlo up
         to 1,000 cases, the normal approximation per pair beyond).
@@ -149,7 +149,7 @@ def bayes_signrank_pairs(
         ``pairs``, the same number; the joint probabilities are shares of
         the stream's first draws, as many as the precision target needs
         (with ``mc_error``; else ``n_samples``). Needs the Monte Carlo method,
-        ``z0 = 0`` and the codes' memory: one byte per pair and draw (at
+        ``prior_at = 0`` and the codes' memory: one byte per pair and draw (at
         most :func:`~nbstats.stats.bayes.precision.draws_for` ``(mc_error)``
         draws) within :func:`~nbstats.util.memory.budget`; otherwise
         a ValueError says so. ``"auto"``: only when all that holds and every
@@ -203,8 +203,11 @@ def bayes_signrank_pairs(
     True
     """
     s, z0, rope, threshold, n_samples = check_options(
-        prior, s, z0, rope, threshold, loss, n_samples
-    )
+        prior, s, prior_at, rope, threshold, loss, n_samples,
+        higher_is_better=higher_is_better, random_state=random_state,
+        method=method, progress=progress,
+    )  # fmt: skip
+    check_flag("interval", interval)
     pairwise = nan_policy == "pairwise"
     check_choice("joint", joint, (False, True, "auto"))
     table = (
@@ -302,10 +305,10 @@ def bayes_signrank_pairs(
         mean_ranks=mean_ranks,
         prior=prior,
         s=s,
-        z0=z0,
+        prior_at=z0,
         rope=rope,
         threshold=threshold,
-        n=n,
+        n_cases=n,
         # under a precision target: the most draws any pair took
         n_samples=(
             int(pairs_frame["draws"].max())

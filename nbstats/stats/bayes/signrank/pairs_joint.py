@@ -81,7 +81,7 @@ def resolve_joint(
     if not montecarlo or z0 != 0:
         problem = (
             "joint=True reads the joint statements from the Monte Carlo draws "
-            f"of the pairs: use method='montecarlo' (got {method!r}) and z0=0 "
+            f"of the pairs: use method='montecarlo' (got {method!r}) and prior_at=0 "
             f"(got {z0!r}), or nbstats.bayes_posthoc."
         )
     elif need > have:

@@ -151,8 +151,8 @@ def test_joint_needs_monte_carlo_draws_and_z0_zero():
     table = _table(holes=0.0)
     with pytest.raises(ValueError, match="joint=True reads the joint statements"):
         nbstats.bayes_signrank_pairs(table, joint=True, method="normal")
-    with pytest.raises(ValueError, match="z0=0"):
-        nbstats.bayes_signrank_pairs(table, joint=True, prior="point", z0=0.01)
+    with pytest.raises(ValueError, match="prior_at=0"):
+        nbstats.bayes_signrank_pairs(table, joint=True, prior="point", prior_at=0.01)
 
 
 def test_later_batches_of_the_joint_come_from_the_same_stream():
