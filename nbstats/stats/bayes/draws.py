@@ -26,7 +26,7 @@ def warn_few_draws(n_samples: int, *, stacklevel: int = 3) -> None:
             f"error of about {0.5 / math.sqrt(n_samples):.3f}; use at least "
             f"{MIN_RELIABLE_SAMPLES} (the default is 50,000).",
             UserWarning,
-            stacklevel=stacklevel + 1,
+            stacklevel=stacklevel,
         )
 
 

@@ -293,3 +293,18 @@ def test_resolve_threshold_refuses_a_string():
 def test_memory_ceiling_is_checked_when_called_not_on_entry():
     with pytest.raises(ValueError, match="value='zzz' is not a size"):
         memory.memory_ceiling("zzz")  # no `with`: refused at the call
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: nbstats.bayes_signrank(A, B, n_samples=100),
+        lambda: nbstats.bayes_sign_test(A, B, n_samples=100),
+        lambda: nbstats.bayes_friedman(TABLE, method="montecarlo", n_samples=100),
+        lambda: nbstats.bayes_posthoc(TABLE, n_samples=100),
+    ],
+)
+def test_the_few_draws_warning_points_at_the_callers_line(call):
+    with pytest.warns(UserWarning, match="n_samples=100 draws") as caught:
+        call()
+    assert caught[0].filename == __file__
