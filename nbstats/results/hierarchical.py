@@ -158,8 +158,8 @@ class BayesHierarchicalResult(Result):
     def to_frame(self) -> pd.DataFrame:
         return self._row(
             "a b prob_left prob_rope prob_right mean_prob_left mean_prob_rope "
-            "mean_prob_right delta0 std0 nu rope datasets n rho rhat ess divergences "
-            "leapfrog_steps decision",
+            "mean_prob_right delta0 std0 nu rope datasets n_folds rho rhat ess "
+            "divergences leapfrog_steps decision",
             datasets=len(self.datasets),
         )
 
