@@ -115,9 +115,9 @@ def hostile_executed(hostile_table):
         ("x.html", {"analyses": ()}, "at least one"),
         ("x.html", {"alpha": 1.5}, "alpha must lie"),
         ("x.html", {"threshold": 0}, "threshold must be"),
-        ("x.html", {"s": -1}, "prior strength"),
+        ("x.html", {"s": -1}, "s must be a number >= 0"),
         ("x.html", {"rope": -0.1}, "rope"),
-        ("x.html", {"loss": (1, -19)}, "losses must be positive"),
+        ("x.html", {"loss": (1, -19)}, "loss must be a pair"),
         ("x.html", {"random_state": -3}, "random_state"),
     ],
 )
