@@ -151,6 +151,11 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
         check_flag("higher_is_better", higher_is_better)
         rope = check_positive("rope", rope, allow_zero=True)
         threshold = resolve_threshold(None, loss)
+        if hierarchical is not None and not isinstance(hierarchical, Mapping):
+            raise TypeError(
+                "hierarchical must be a dict of keywords of bayes_hierarchical "
+                f"(e.g. {{'n_samples': 1000}}) or None, got {hierarchical!r}."
+            )
         self.tests = FoldTests(
             data, case=case, algorithm=algorithm, score=score, fold=fold,
             higher_is_better=higher_is_better, min_folds=min_folds,
