@@ -207,7 +207,7 @@ class RankDashboard(Dashboard):
                     [
                         c["methods"],
                         widgets.VBox(
-                            [c["alpha"], c["n_resamples"], c["plackett_luce_prior"]]
+                            [c["alpha"], c["n_resamples"], c["plackett_luce_s"]]
                         ),
                     ],
                     layout=wrap,

@@ -277,7 +277,7 @@ def test_many_algorithms_draw_svg_with_aliases():
     assert list(board.result["rank_ci"]["id-wilcoxon-2s"].lower.index) == names
 
 
-def test_the_plackett_luce_prior_is_live(board, table6):
+def test_the_plackett_luce_prior_strength_is_live(board, table6):
     """The ranking follows the prior control and equals the function's result."""
     from nbstats.util.random import seed_sequence
     from nbstats.widgets.ranks import PLACKETT_LUCE_DRAWS
