@@ -24,16 +24,16 @@ def resolve_threshold(threshold: float | None, loss: tuple[float, float]) -> flo
     is). Deciding "b" when P(b better) > l1 / (l0 + l1) minimises the
     expected loss (Benavoli et al. 2014); the same threshold decides "a"
     and, with a rope, "equivalent" (see :func:`decide`). An explicit
-    ``threshold`` wins.
+    ``threshold`` wins (``loss`` is checked all the same).
 
     Examples
     --------
     >>> resolve_threshold(None, (1, 19))
     0.95
     """
+    l0, l1 = check_loss(loss)
     if threshold is not None:
         return check_fraction("threshold", threshold, example=0.95)
-    l0, l1 = check_loss(loss)
     return l1 / (l0 + l1)
 
 
@@ -49,7 +49,9 @@ def check_loss(loss: object) -> tuple[float, float]:
     ...
     TypeError: loss must be a pair (l0, l1) of positive numbers, got '1,19' (str).
     """
-    if isinstance(loss, (str, bytes)) or not isinstance(loss, (tuple, list)):
+    if isinstance(loss, (str, bytes)) or not isinstance(
+        loss, (tuple, list, np.ndarray)
+    ):
         raise TypeError(
             "loss must be a pair (l0, l1) of positive numbers, got "
             f"{loss!r} ({type(loss).__name__})."

@@ -288,6 +288,9 @@ def test_resolve_threshold_refuses_a_string():
         resolve_threshold("0.1", (1, 19))
     assert resolve_threshold(None, (1, 19)) == 0.95
     assert resolve_threshold(0.9, (1, 19)) == 0.9
+    # the loss is checked even when an explicit threshold wins over it
+    with pytest.raises(TypeError, match="loss must be a pair"):
+        nbstats.bayes_signrank(A, B, threshold=0.9, loss="1:19")
 
 
 def test_memory_ceiling_is_checked_when_called_not_on_entry():
