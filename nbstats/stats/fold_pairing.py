@@ -60,7 +60,7 @@ def check_long_columns(data: object, **columns: object) -> None:
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: score='accuracy' is not a column of data; its columns are ...
+    ValueError: score='accuracy' not found: data has no column 'accuracy'; ...
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(
@@ -76,8 +76,8 @@ def check_long_columns(data: object, **columns: object) -> None:
                 found = False
             if not found:
                 raise ValueError(
-                    f"{name}={value!r} is not a column of data; its columns are "
-                    f"{list(data.columns)!r}."
+                    f"{name}={value!r} not found: data has no column {column!r}; "
+                    f"its columns are {list(data.columns)!r}."
                 )
 
 
