@@ -64,8 +64,8 @@ def check_long_columns(data: object, **columns: object) -> None:
     """
     if not isinstance(data, pd.DataFrame):
         raise TypeError(
-            "data must be a pandas DataFrame of long per-fold scores, got "
-            f"{type(data).__name__}."
+            "data must be a long DataFrame of per-fold scores (one row per "
+            f"case, algorithm and fold), got {type(data).__name__}."
         )
     for name, value in columns.items():
         names = list(value) if isinstance(value, (list, tuple)) else [value]
