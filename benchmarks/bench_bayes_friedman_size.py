@@ -66,7 +66,7 @@ def benavoli_rates(x, ranks, n, m, s, check) -> list[float]:
         rho = hotelling_rho(1 - gamma, n, m) * bootstrap_factor(n, s)
         reject = distances > rho
         for i in range(min(check, len(x))):
-            res = nbstats.bayes_friedman(x[i], s=s, gamma=gamma)
+            res = nbstats.bayes_friedman(x[i], s=s, threshold=1 - gamma)
             same = math.isclose(res.statistic, distances[i], rel_tol=1e-9) or (
                 math.isinf(res.statistic) and math.isinf(distances[i])
             )

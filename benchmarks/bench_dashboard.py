@@ -89,7 +89,7 @@ def plan(kind: str, board: Any, m: int) -> list[tuple[str, list, Callable | None
         return [
             ("s", [float(v) for v in np.geomspace(0.05, 20, 20)], None),
             ("loss_ratio", list(np.geomspace(1.2, 800, 20)), None),
-            ("gamma", list(np.linspace(0.01, 0.3, 20)), None),
+            ("threshold", list(np.linspace(0.7, 0.99, 20)), None),
             ("epsilon", list(np.linspace(0.01, 0.2, 20)), None),
             ("b", names[2 : 2 + 20], None),  # a is the first algorithm
             ("pair (a, b)", pairs, lambda b, v: b.set(a=v[0], b=v[1])),

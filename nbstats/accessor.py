@@ -335,7 +335,7 @@ class CompareAccessor:
           the runs are read from the first, as ``correlated_pairs`` does.
           A failed fold of ``a`` or ``b`` (its row absent or its score
           missing) is refused unless ``min_folds=K``: the test then uses the
-          J folds on which both have a score (``result.n``; the design's ρ,
+          J folds on which both have a score (``result.n_folds``; the design's ρ,
           1/J in the correction) and refuses J < K.
 
         ``kwargs`` go to :func:`nbstats.correlated_ttest` (``runs``,
@@ -348,7 +348,7 @@ class CompareAccessor:
         >>> res = folds.compare.correlated_ttest(
         ...     "nbc", "aode", on="anneal", case="dataset",
         ...     algorithm="classifier", score="accuracy", fold="fold", runs=10)
-        >>> res.n, res.rho
+        >>> res.n_folds, res.rho
         (100, 0.1)
 
         Two folds of aode failed: the test pairs the other 98.
@@ -360,7 +360,7 @@ class CompareAccessor:
         ...     "nbc", "aode", on="anneal", case="dataset",
         ...     algorithm="classifier", score="accuracy", fold="fold", runs=10,
         ...     min_folds=90)
-        >>> res.n, res.runs, res.rho
+        >>> res.n_folds, res.runs, res.rho
         (98, 10, 0.1)
         """
         x, y, kwargs = self._fold_pair(

@@ -30,7 +30,7 @@ def test_refusal_names_the_accessor_min_folds(amlb):
     # a pair without failed folds on that case needs no min_folds
     res = amlb.compare.correlated_ttest("TPOT", "H2OAutoML", on="credit-g",
                                         **AMLB, folds=10)  # fmt: skip
-    assert res.n == 10
+    assert res.n_folds == 10
 
 
 def test_min_folds_uses_the_paired_folds_by_hand(amlb):
@@ -43,7 +43,7 @@ def test_min_folds_uses_the_paired_folds_by_hand(amlb):
     d = (wide["oboe"] - wide["TPOT"]).dropna().to_numpy()
     j = d.size
     t = d.mean() / np.sqrt((1 / j + 1 / 9) * d.var(ddof=1))
-    assert (res.n, res.df, res.folds) == (6, 5, 10)
+    assert (res.n_folds, res.df, res.folds) == (6, 5, 10)
     assert res.statistic == pytest.approx(t, rel=1e-12)
     assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(t), j - 1), rel=1e-10)
     bayes = amlb.compare.bayes_correlated_ttest(
@@ -51,7 +51,7 @@ def test_min_folds_uses_the_paired_folds_by_hand(amlb):
     )
     posterior = stats.t(j - 1, d.mean(), np.sqrt((1 / j + 1 / 9) * d.var(ddof=1)))
     assert bayes.prob_right == pytest.approx(posterior.sf(0.01), rel=1e-10)
-    assert bayes.n == 6
+    assert bayes.n_folds == 6
 
 
 def test_min_folds_bad_and_short(amlb):
@@ -76,7 +76,7 @@ def test_min_folds_bad_and_short(amlb):
     )
     # a wide frame of one data set's folds: the function's own min_folds
     one = wide.compare.correlated_ttest("TPOT", "oboe", folds=10, min_folds=6)
-    assert (one.n, one.df) == (6, 5)
+    assert (one.n_folds, one.df) == (6, 5)
     with pytest.raises(ValueError, match="min_folds=K to nbstats.correlated_ttest"):
         wide.compare.correlated_ttest("TPOT", "oboe", folds=10)
 

@@ -149,7 +149,7 @@ def test_tab_completion_offers_the_keywords():
         for line, expected in [
             ("table.compare.posthoc(meth", "method="),
             ('table.compare.wilcoxon("C4.5", "C4.5+m", zero', "zero_method="),
-            ("table.compare.bayes_plackett_luce(pri", "prior="),
+            ("table.compare.bayes_plackett_luce(n_s", "n_samples="),
             ("table.compare.rank_ci(alp", "alpha="),
         ]:
             with provisionalcompleter():

@@ -127,7 +127,7 @@ def _report_keywords(
         keywords["analyses"] = tuple(a for a in ANALYSES if a in chosen)
     if args.lower_is_better:
         keywords["higher_is_better"] = False
-    for name in ("title", "alpha", "gamma", "s", "prior", "rope", "loss", "layout"):
+    for name in ("title", "alpha", "threshold", "s", "prior", "rope", "loss", "layout"):
         if getattr(args, name) is not None:
             keywords[name] = getattr(args, name)
     if getattr(args, "runs", None) is not None:
@@ -188,13 +188,13 @@ def _option_words(message: str) -> str:
 
 #: Options of the report that ``analyze --detail frequentist`` does not take.
 _NOT_FREQUENTIST = (
-    "title analyses gamma s rope loss seed aliases alias alias_file layout runs "
+    "title analyses threshold s rope loss seed aliases alias alias_file layout runs "
     "hierarchical score_unit"
 )
 #: ... and those ``analyze --detail auto`` does not take (it takes --rope and
 #: --seed for its Bayesian counterpart).
 _NOT_AUTO = (
-    "title analyses gamma s prior loss aliases alias alias_file layout runs "
+    "title analyses threshold s prior loss aliases alias alias_file layout runs "
     "hierarchical score_unit"
 )
 

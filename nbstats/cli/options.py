@@ -173,7 +173,7 @@ _ANALYSIS_OPTIONS: dict[str, dict[str, Any]] = {
     "--lower-is-better": {"action": "store_true"},
     "--analyses": {"action": "append", "type": _analyses, "metavar": "LIST"},
     "--alpha": {"type": _level, "metavar": "A"},
-    "--gamma": {"type": _level, "metavar": "G"},
+    "--threshold": {"type": _level, "metavar": "T"},
     "--s": {"type": _nonnegative, "metavar": "S"},
     "--prior": {"choices": ["idp", "bb", "point"]},
     "--rope": {"type": _nonnegative, "metavar": "R"},

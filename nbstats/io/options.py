@@ -141,8 +141,8 @@ csv           the score CSV, wide or long (see 'data' below), or a score source:
               repeated (default: all three)
 --alpha       significance level of the frequentist tests and the rank
               intervals (default: 0.05)
---gamma       1 - G is the credible level of the Bayesian Friedman test and
-              the joint Bayesian statements (default: 0.05)
+--threshold   the credible level of the Bayesian Friedman test (default:
+              0.95); the pairs and their joint statements decide by --loss
 --s           prior strength of every Bayesian analysis, >= 0 (default: each
               test's own: (√17 − 3)/2 for the signed-rank tests, 1 for the
               Bayesian Friedman test and joint statements; 0: the Bayesian

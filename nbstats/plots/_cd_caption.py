@@ -22,7 +22,7 @@ def cd_caption(
     res = result
     if is_kind(res, "bayes_posthoc"):
         test = "signed-rank" if res.test == "signrank" else res.test
-        return f"Bayesian {test} test, joint posterior > {1 - res.gamma:g}"
+        return f"Bayesian {test} test, joint posterior > {res.threshold:g}"
     name = posthoc_name(res.method)
     ranking = getattr(res, "ranking", "friedman")
     if ranking != "friedman" or res.method == "conover":

@@ -104,7 +104,7 @@ def friedman_posterior(
         vec @ (np.sqrt(np.clip(lam, 0.0, None))[:, None] * circle)
     )
     null = (m + 1) / 2
-    level = f"{100 * result.credible_level:g}%"
+    level = f"{100 * result.threshold:g}%"
     mean = result.mean_ranks.to_numpy(dtype=float)
 
     own = ax is None

@@ -198,12 +198,12 @@ def heatmap_title(result: Any, kind: str, control: str | None) -> str:
             return (
                 f"Bayesian {result.test_name} test, s = {result.s:.3g}, "
                 f"rope ±{rope:g}\n"
-                f"framed: accepted jointly at {1 - result.gamma:g}\n"
+                f"framed: accepted jointly at {result.threshold:g}\n"
                 "dashed: accepted as practically equivalent"
             )
         return (
             f"Bayesian {result.test_name} test, s = {result.s:.3g}\n"
-            f"framed: accepted jointly at {1 - result.gamma:g}"
+            f"framed: accepted jointly at {result.threshold:g}"
         )
     how = f"{posthoc_name(result.method)} post-hoc tests" + adjustment_clause(
         result.method, result.adjust

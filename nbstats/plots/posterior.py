@@ -295,7 +295,7 @@ def signrank_picture(
     prior = {
         "idp": f"IDP, s = {result.s:.2g}",
         "bb": "Bayesian bootstrap",
-        "point": f"s = {result.s:g} at z0 = {result.z0:g}",
+        "point": f"s = {result.s:g} at prior_at = {result.prior_at:g}",
     }[result.prior]
     title = [f"{literal(result.name_a)} vs {literal(result.name_b)} ({prior})"]
     if has_rope:

@@ -26,17 +26,17 @@ KINDS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "nbstats.posthoc",
     ),
     "bayes_posthoc": (
-        ("statements", "probabilities", "groups", "mean_ranks", "gamma"),
+        ("statements", "probabilities", "groups", "mean_ranks", "threshold"),
         "BayesPosthocResult",
         "nbstats.bayes_posthoc",
     ),
     "signrank_pairs": (
-        ("pairs", "probabilities", "mean_ranks", "z0"),
+        ("pairs", "probabilities", "mean_ranks", "prior_at"),
         "BayesSignedRankPairsResult",
         "nbstats.bayes_signrank_pairs",
     ),
     "signrank": (
-        ("prob_lower", "prob_upper", "samples", "z0", "name_a", "name_b"),
+        ("prob_lower", "prob_upper", "samples", "prior_at", "name_a", "name_b"),
         "BayesSignedRankResult",
         "nbstats.bayes_signrank",
     ),

@@ -53,7 +53,7 @@ def report(
     analyses: Sequence[str] = ("frequentist", "bayesian", "ranks"),
     higher_is_better: bool = True,
     alpha: float = 0.05,
-    gamma: float = 0.05,
+    threshold: float = 0.95,
     s: float | None = None,
     prior: str = "idp",
     rope: float = 0.0,
@@ -153,9 +153,9 @@ def report(
         Whether higher scores are better.
     alpha : float
         Significance level of the frequentist tests and the rank intervals.
-    gamma : float
-        ``1 - gamma`` is the credible level of the Bayesian Friedman test and
-        of the joint Bayesian statements.
+    threshold : float
+        The credible level of the Bayesian Friedman test (the pairs and
+        their joint statements decide at the threshold of ``loss``).
     s : float, optional
         Prior strength of every Bayesian analysis. Default: each test's own,
         (√17 − 3)/2 for the near-ignorance prior of the pairwise signed-rank
@@ -315,7 +315,7 @@ def report(
         analyses=analyses,
         higher_is_better=higher_is_better,
         alpha=alpha,
-        gamma=gamma,
+        threshold=threshold,
         s=s,
         prior=prior,
         rope=rope,
@@ -372,7 +372,7 @@ def _prepare(
     analyses: Sequence[str],
     higher_is_better: bool,
     alpha: float,
-    gamma: float,
+    threshold: float,
     s: float | None,
     prior: str,
     rope: float,
@@ -420,7 +420,7 @@ def _prepare(
         analyses=analyses,
         higher_is_better=higher_is_better,
         alpha=alpha,
-        gamma=gamma,
+        threshold=threshold,
         s=s,
         prior=prior,
         rope=rope,

@@ -39,8 +39,8 @@ _DECISION = {
 }
 
 
-def joint_relation(value: float, gamma: float, *, above: bool) -> str:
-    """A joint probability against 1 − γ, after "posterior probability".
+def joint_relation(value: float, threshold: float, *, above: bool) -> str:
+    """A joint probability against the threshold, after "posterior probability".
 
     The probability is written by the number policy (kind
     ``"probability"``); when its rounded form would make the comparison read
@@ -49,14 +49,13 @@ def joint_relation(value: float, gamma: float, *, above: bool) -> str:
 
     Examples
     --------
-    >>> joint_relation(0.9623, 0.05, above=True)
-    '0.962 > 1 − γ = 0.95'
-    >>> joint_relation(0.99996, 0.05, above=True)
-    '> 0.999 > 1 − γ = 0.95'
-    >>> joint_relation(0.95004, 0.05, above=True)
-    '> 1 − γ = 0.95'
+    >>> joint_relation(0.9623, 0.95, above=True)
+    '0.962 > 0.95'
+    >>> joint_relation(0.99996, 0.95, above=True)
+    '> 0.999 > 0.95'
+    >>> joint_relation(0.95004, 0.95, above=True)
+    '> 0.95'
     """
-    threshold = 1 - gamma
     shown = format_number(value, "probability")
     symbol = ">" if above else "≤"
     if shown.startswith(("<", ">")):
@@ -69,7 +68,7 @@ def joint_relation(value: float, gamma: float, *, above: bool) -> str:
     else:
         number = float(shown.replace("−", "-"))
         reads_true = number > threshold if above else number <= threshold
-    comparison = f"{symbol} 1 − γ = {_n(threshold)}"
+    comparison = f"{symbol} {_n(threshold)}"
     return f"{shown} {comparison}" if reads_true else comparison
 
 
@@ -199,7 +198,7 @@ def signrank_frame(
             "nan_policy = 'pairwise')"
         )
     else:  # every pair on the same cases: stated once
-        caption += f", on the {signrank.n:,} cases"
+        caption += f", on the {signrank.n_cases:,} cases"
     lower = "lower " if idp else ""
     caption += (
         f", and the decision at threshold {_n(signrank.threshold)}: the "
@@ -277,14 +276,14 @@ def bayesian(
         para.add(
             f"Jointly, the accepted statements are {_and(statements)}, which hold "
             f"together with {lower}posterior probability "
-            f"{joint_relation(together, joint.gamma, above=True)} ("
+            f"{joint_relation(together, joint.threshold, above=True)} ("
         )
     elif len(accepted):
         together = float(accepted["joint"].iloc[-1])
         para.add(
             f"Jointly, {len(accepted)} of the {len(joint.statements)} statements "
             f"are accepted; they hold together with {lower}posterior probability "
-            f"{joint_relation(together, joint.gamma, above=True)} ("
+            f"{joint_relation(together, joint.threshold, above=True)} ("
         )
     else:
         top = joint.statements.iloc[0]
@@ -293,7 +292,7 @@ def bayesian(
             "No joint statement is accepted: even the most probable, "
             f"{top['better']} {relation} {top['worse']}, has {lower}posterior "
             "probability "
-            f"{joint_relation(float(top['prob']), joint.gamma, above=False)} ("
+            f"{joint_relation(float(top['prob']), joint.threshold, above=False)} ("
         )
     if not compact or typeset_pairs(len(joint.statements)):
         para.add(ref("tab:joint"), ", ", ref("fig:joint"), ").")

@@ -74,7 +74,7 @@ from nbstats.reporting.two_sample import (  # noqa: F401  (the cells call them)
 )
 from nbstats.results.number_policy import format_number
 from nbstats.results.table_model import from_frame
-from nbstats.stats.bayes.decision import FRIEDMAN_DEFAULT_S
+from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S
 
 #: In the compact layout, a pairwise table in the text holds the neighbours in
 #: the ranking and, while the table stays below this many rows, the pairs
@@ -180,7 +180,7 @@ def omnibus(
     if bayes_friedman is not None:
         bf = bayes_friedman
         cases["Bayesian Friedman"] = bf.n_cases
-        level = f"{_n(100 * bf.credible_level)}%"
+        level = f"{_n(100 * bf.threshold)}%"
         para.add(
             f"The Bayesian Friedman test (s = {_n(bf.s)}) concludes: "
             f"{bf.decision}; the smallest credible region containing equal mean "

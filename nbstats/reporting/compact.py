@@ -384,5 +384,5 @@ def joint_caption(joint: Any) -> str:
         + ") sorted by posterior probability "
         "(prob); > : better, ≈ : practically equivalent; joint: "
         "probability that the statement and all those above it hold "
-        f"together; accepted while joint > 1 − γ = {_n(1 - joint.gamma)}."
+        f"together; accepted while joint > {_n(joint.threshold)}."
     )

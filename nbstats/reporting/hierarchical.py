@@ -146,11 +146,12 @@ def hierarchical_tests(
     >>> tests.results[0].decision  # doctest: +SKIP
     'undecided'
     """
-    from nbstats.stats.bayes.decision import check_rope, resolve_threshold
+    from nbstats.stats.bayes.decision import resolve_threshold
     from nbstats.stats.hierarchical import TooFewDataSetsError, bayes_hierarchical
     from nbstats.stats.hierarchical_model import require_sampler
+    from nbstats.util.checks import check_positive
 
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(None, loss)
     if isinstance(max_pairs, bool) or not isinstance(max_pairs, int) or max_pairs < 1:
         raise ValueError(f"max_pairs must be a whole number >= 1, got {max_pairs!r}.")

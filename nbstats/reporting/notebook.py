@@ -203,7 +203,7 @@ raw = report.read_scores(SCORES_CSV, index_name={v(table.index.name)})
 
 HIGHER_IS_BETTER = {v(settings.higher_is_better)}
 ALPHA = {v(settings.alpha)}  # frequentist tests and rank intervals
-GAMMA = {v(settings.gamma)}  # 1 - credible level of the Bayesian tests
+THRESHOLD = {v(settings.threshold)}  # credible level of the Bayesian Friedman test
 S = {v(settings.s)}  # prior strength; None = each Bayesian test's default
 PRIOR = {v(settings.prior)}  # of the signed-rank tests: idp, bb (s -> 0) or point
 ROPE = {v(settings.rope)}  # half-width of the region of practical equivalence
@@ -446,7 +446,7 @@ skillings_mack = (
 # the Bayesian Friedman test needs at least as many cases as algorithms
 # (twice as many with s = 0)
 bayes_friedman = (
-    nbstats.bayes_friedman(scores, gamma=GAMMA, **prior, **direction)
+    nbstats.bayes_friedman(scores, threshold=THRESHOLD, **prior, **direction)
     if scores.shape[0] >= report.bayes_friedman_minimum(scores.shape[1], **prior)
     else None
 )"""
@@ -494,12 +494,12 @@ signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **pri
 signrank = nbstats.bayes_signrank_pairs(
     pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
     mc_error=MC_ERROR, random_state=SEED, interval=False, **signrank_prior,
-    **direction, joint="auto", gamma=GAMMA,
+    **direction, joint="auto",
     **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
 )
 joint = signrank.joint if signrank.joint is not None else nbstats.bayes_posthoc(
-    scores, test="signrank", rope=ROPE, s=signrank.s, gamma=GAMMA,
-    prior="idp" if PRIOR == "idp" else "point",
+    scores, test="signrank", rope=ROPE, s=signrank.s, threshold=signrank.threshold,
+    prior=signrank.prior,
     n_samples=N_SAMPLES, mc_error=MC_ERROR, random_state=SEED, **direction,
 )
 report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})

@@ -144,7 +144,7 @@ class ReportSettings:
     analyses: tuple[str, ...]
     higher_is_better: bool
     alpha: float
-    gamma: float
+    threshold: float
     s: float | None
     rope: float
     loss: tuple[float, float]
@@ -207,7 +207,7 @@ def make_settings(
     analyses: Sequence[str],
     higher_is_better: bool,
     alpha: float,
-    gamma: float,
+    threshold: float,
     s: float | None,
     rope: float,
     loss: tuple[float, float],
@@ -227,12 +227,9 @@ def make_settings(
 ) -> ReportSettings:
     """Check every report argument; clear ``ValueError``/``TypeError`` otherwise
     (``n_given``: the cases given, when ``table`` holds the complete ones)."""
-    from nbstats.stats.bayes.decision import (
-        check_gamma,
-        check_rope,
-        check_s,
-        resolve_threshold,
-    )
+    from nbstats.stats.bayes.decision import resolve_threshold
+    from nbstats.stats.bayes.priors import check_s
+    from nbstats.util.checks import check_fraction, check_positive
 
     if title is None:
         on = f"{table.shape[0]} cases"
@@ -261,10 +258,10 @@ def make_settings(
         raise TypeError(f"alpha must be a number in (0, 1), got {alpha!r}.")
     if not 0 < float(alpha) < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
-    gamma = check_gamma(gamma)
+    threshold = check_fraction("threshold", threshold, example=0.95)
     s = None if s is None else check_s(s, allow_zero=True)
     prior = _check_prior(prior, s)
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     resolve_threshold(None, loss)  # validates the pair
     l0, l1 = (float(v) for v in loss)
     if random_state is None:
@@ -305,7 +302,7 @@ def make_settings(
         analyses=tuple(a for a in ANALYSES if a in chosen),
         higher_is_better=bool(higher_is_better),
         alpha=float(alpha),
-        gamma=gamma,
+        threshold=threshold,
         s=s,
         rope=rope,
         loss=(l0, l1),

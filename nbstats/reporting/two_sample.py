@@ -188,7 +188,7 @@ def bayes_two_sample(signrank: Any, sign: Any, *, loss: Sequence[float]) -> None
     prior = prior_text(signrank.prior, signrank.s)
     frame_table(
         "tab:bayes-two-sample",
-        f"Bayesian tests of {b} against {a} on the {signrank.n:,} cases: "
+        f"Bayesian tests of {b} against {a} on the {signrank.n_cases:,} cases: "
         "posterior probabilities of each "
         + ("region (rope ±" + _n(rope) + ")" if rope > 0 else "direction")
         + f" (signed-rank: {prior}; sign: s = {_n(sign.s)}), and the decision "

@@ -190,7 +190,8 @@ class BayesSignedRankResult(Result):
     ----------
     prior : str
         ``"idp"`` (near-ignorance: lower and upper posteriors), ``"bb"``
-        (Bayesian bootstrap, s → 0) or ``"point"`` (pseudo-observation at z0).
+        (Bayesian bootstrap, s → 0) or ``"point"`` (pseudo-observation at
+        ``prior_at``).
     prob_right, prob_left, prob_rope : float
         Posterior probabilities that b is better, a is better, and (with a
         rope) that they are practically equivalent. Without rope,
@@ -228,8 +229,11 @@ prob_right_lower, prob_right_upper : float
         lower end of the lower posterior to the upper end of the upper one).
     differs : bool
         Two-sided decision: ½ lies outside ``credible_interval``.
-    s, z0, rope : float
-    n : int
+    s, prior_at, rope : float
+        Prior strength, the place of the point prior's pseudo-observation
+        (a difference) and the rope's half-width.
+    n_cases : int
+        The cases (paired differences) the test used.
     name_a, name_b : hashable
     n_samples : int or None
         Posterior draws behind the probabilities.
@@ -264,9 +268,9 @@ prob_right_lower, prob_right_upper : float
     credible_interval: tuple[float, float]
     differs: bool
     s: float
-    z0: float
+    prior_at: float
     rope: float
-    n: int
+    n_cases: int
     name_a: str
     name_b: str
     n_samples: int | None = None
@@ -322,7 +326,7 @@ prob_right_lower, prob_right_upper : float
         prior = {
             "idp": f"near-ignorance prior (IDP), s = {self.s:.3g}",
             "bb": "Bayesian bootstrap (s → 0)",
-            "point": f"prior s = {self.s:g} at z0 = {self.z0:g}",
+            "point": f"prior s = {self.s:g} at prior_at = {self.prior_at:g}",
         }[self.prior]
         return f"Bayesian signed-rank test: {self.name_a} vs {self.name_b} ({prior})"
 
@@ -358,7 +362,7 @@ prob_right_lower, prob_right_upper : float
                 f"decision (threshold {self.threshold:g})",
                 _decision_text(self.decision, self.name_a, self.name_b, self.rope),
             ),
-            ("cases", self.n),
+            ("cases", self.n_cases),
         ]
         if self.n_samples is not None:
             how = "normal approximation, " if self.method == "normal" else ""
@@ -429,8 +433,8 @@ class BayesSignedRankPairsResult(Result):
     mean_ranks : Series
         Average ranks (1 = best), for ordering.
     prior : str
-    s, z0, rope, threshold : float
-    n, n_samples : int
+    s, prior_at, rope, threshold : float
+    n_cases, n_samples : int
     mc_error : float
         The largest Monte Carlo standard error of any pair's probabilities.
     method : str
@@ -454,10 +458,10 @@ class BayesSignedRankPairsResult(Result):
     mean_ranks: pd.Series
     prior: str
     s: float
-    z0: float
+    prior_at: float
     rope: float
     threshold: float
-    n: int
+    n_cases: int
     n_samples: int
     mc_error: float = float("nan")
     method: str = "montecarlo"
@@ -502,7 +506,7 @@ class BayesSignedRankPairsResult(Result):
         ]
         return [
             ("pairs", len(self.pairs)),
-            ("cases", self.n),
+            ("cases", self.n_cases),
             ("threshold", self.threshold),
             *decided,
             (

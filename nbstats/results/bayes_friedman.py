@@ -25,7 +25,7 @@ class BayesFriedmanResult(Result):
     The posterior of the vector of mean ranks under a Dirichlet process with
     prior strength ``s`` centred on "all algorithms equal", and whether the
     point ``μ0 = ((m + 1)/2, …)`` of no difference lies outside its
-    ``1 - gamma`` credible region. Attribute-only: it does not unpack.
+    ``threshold`` credible region. Attribute-only: it does not unpack.
 
     Attributes
     ----------
@@ -50,13 +50,13 @@ class BayesFriedmanResult(Result):
         :mod:`nbstats.stats.bayes.friedman_calibration`).
     credibility : float
         The level of the smallest (calibrated) credible region that still
-        contains μ0: ``reject`` is ``credibility > 1 - gamma``. Ellipsoid: the
+        contains μ0: ``reject`` is ``credibility > threshold``. Ellipsoid: the
         F relation solved for the level; Monte Carlo: the level at which the
         calibrated radius reaches μ0's distance.
     reject : bool
         ``statistic > rho``: μ0 lies outside the region, the algorithms differ.
-    gamma : float
-        ``1 - gamma`` is the credible level.
+    threshold : float
+        The credible level of the region (γ = 1 − threshold in the paper).
     s : float
         Prior strength (``0`` = Bayesian bootstrap).
     method : str
@@ -76,14 +76,14 @@ class BayesFriedmanResult(Result):
     posterior_mass : float or None
         Monte Carlo only: the share of draws closer to their mean than μ0,
         the posterior probability of the uncalibrated region through μ0
-        (what the Monte Carlo test compared with ``1 - gamma`` before the
-        calibration; far above ``1 - gamma`` too often with few cases).
+        (what the Monte Carlo test compared with ``threshold`` before the
+        calibration; far above ``1 - threshold`` too often with few cases).
         ``None`` for the ellipsoid.
     calibration : str
         ``"benavoli"`` (the paper's radius, default) or ``"permutation"``
         (the radius from within-case permutations of the ranks: then
         ``credibility`` is ``1 - p`` with the permutation p-value ``p``,
-        ``reject`` is ``p <= gamma``, and ``rho`` the permuted distance the
+        ``reject`` is ``p <= 1 - threshold``, and ``rho`` the permuted distance the
         statistic must exceed).
     n_permutations : int or None
         Permutations of ``calibration="permutation"``, else ``None``.
@@ -97,7 +97,7 @@ class BayesFriedmanResult(Result):
     rho: float
     credibility: float
     reject: bool
-    gamma: float
+    threshold: float
     s: float
     method: str
     n_cases: int
@@ -112,11 +112,6 @@ class BayesFriedmanResult(Result):
     cases: pd.Index | None = None
 
     @property
-    def credible_level(self) -> float:
-        """``1 - gamma``."""
-        return 1.0 - self.gamma
-
-    @property
     def null_ranks(self) -> pd.Series:
         """μ0: every algorithm at the mean rank ``(m + 1)/2``."""
         return pd.Series(
@@ -128,7 +123,7 @@ class BayesFriedmanResult(Result):
     @property
     def decision(self) -> str:
         """The test's conclusion in words."""
-        level = f"{100 * self.credible_level:g}%"
+        level = f"{100 * self.threshold:g}%"
         region = (
             "region calibrated by permutations"
             if self.calibration == "permutation"
@@ -156,7 +151,7 @@ class BayesFriedmanResult(Result):
         rows: list[tuple[str, object]] = [
             ("decision", self.decision),
             ("distance² of equal ranks", self.statistic),
-            (f"threshold at {self.credible_level:g}", self.rho),
+            (f"threshold at {self.threshold:g}", self.rho),
             ("credibility", self.credibility),
             ("prior strength s", self.s),
         ]
@@ -201,7 +196,7 @@ class BayesFriedmanResult(Result):
             "mean rank": "rank",
             "sd": "rank",
             "distance² of equal ranks": "statistic",
-            f"threshold at {self.credible_level:g}": "statistic",
+            f"threshold at {self.threshold:g}": "statistic",
             "credibility": "probability",
         }
 

@@ -41,7 +41,9 @@ class BayesPosthocResult(Result):
         ordered by mean rank.
     mean_ranks : Series
         Average ranks (1 = best), for ordering.
-    gamma, s : float
+    threshold : float
+        Accepted statements hold jointly with posterior probability above it.
+    s : float
     test : str
         ``"sign"`` or ``"signrank"``.
     n_samples : int
@@ -65,7 +67,7 @@ class BayesPosthocResult(Result):
     probabilities: pd.DataFrame
     groups: list[tuple[str, ...]]
     mean_ranks: pd.Series
-    gamma: float
+    threshold: float
     s: float
     test: str
     n_samples: int
@@ -86,7 +88,7 @@ class BayesPosthocResult(Result):
         lower = "lower " if self.prior == "idp" else ""
         return (
             f"Bayesian joint comparisons ({self.test_name} test, {prior}s = "
-            f"{self.s:g}{rope}), {lower}joint probability > {1 - self.gamma:g}"
+            f"{self.s:g}{rope}), {lower}joint probability > {self.threshold:g}"
         )
 
     @property

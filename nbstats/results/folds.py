@@ -42,7 +42,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
         better).
     pvalue : float
     df : int
-        ``n − 1``.
+        ``n_folds − 1``.
     mean_difference, standard_error : float
         Mean of d and its corrected standard error
         ``sqrt((1/n + ρ/(1 − ρ)) var(d))``.
@@ -50,7 +50,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
         Of the mean difference (a one-sided interval has an infinite end).
     level : float
     alternative : str
-    n : int
+    n_folds : int
         Fold scores per algorithm.
     rho : float
         n_test / n_total of one fold (1/k for k-fold cross-validation).
@@ -65,7 +65,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
     confidence_interval: tuple[float, float]
     level: float
     alternative: str
-    n: int
+    n_folds: int
     rho: float
     folds: int | None
     runs: int | None
@@ -79,7 +79,7 @@ class CorrelatedTTestResult(MeanDifferenceResult):
         )
 
     _frame_columns = (
-        "a b statistic df pvalue mean_difference ci_low ci_high n rho alternative"
+        "a b statistic df pvalue mean_difference ci_low ci_high n_folds rho alternative"
     )
 
     def _scalars(self) -> list[tuple[str, object]]:
@@ -102,12 +102,13 @@ class BayesCorrelatedTTestResult(Result):
     mean, scale : float
         Location and scale of the posterior Student distribution.
     df : int
-        ``n − 1``.
+        ``n_folds − 1``.
     rope, threshold : float
     decision : str
         ``"b"``, ``"a"`` or ``"equivalent"`` when that region's probability
         exceeds ``threshold``, else ``"undecided"``.
-    n : int
+    n_folds : int
+        Fold scores per algorithm.
     rho : float
         n_test / n_total of one fold.
     folds, runs : int or None
@@ -132,7 +133,7 @@ class BayesCorrelatedTTestResult(Result):
     rope: float
     threshold: float
     decision: str
-    n: int
+    n_folds: int
     rho: float
     folds: int | None
     runs: int | None
@@ -180,7 +181,7 @@ class BayesCorrelatedTTestResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         return self._row(
-            "a b prob_left prob_rope prob_right mean scale df rope n rho decision"
+            "a b prob_left prob_rope prob_right mean scale df rope n_folds rho decision"
         )
 
     def _table(self) -> None:

@@ -52,7 +52,7 @@ class BayesHierarchicalResult(Result):
         Mean leapfrog steps (gradient evaluations) per NUTS transition, warm-up
         included: the sampler's cost per draw (NaN when not recorded).
     n_samples, chains, warmup : int
-    n : int
+    n_folds : int
         Folds per data set (with ``min_folds``: the design's, before failed
         folds; ``datasets["folds"]`` counts each data set's folds used).
     rho : float
@@ -87,7 +87,7 @@ class BayesHierarchicalResult(Result):
     n_samples: int
     chains: int
     warmup: int
-    n: int
+    n_folds: int
     rho: float
     folds: int | None
     runs: int | None
@@ -132,10 +132,10 @@ class BayesHierarchicalResult(Result):
         span = (
             f"{int(used.min())}–{int(used.max())}"
             if used is not None and used.min() != used.max()
-            else str(self.n if used is None else int(used.min()))
+            else str(self.n_folds if used is None else int(used.min()))
         )
         return [
-            ("paired folds per data set", f"{span} of {self.n}"),
+            ("paired folds per data set", f"{span} of {self.n_folds}"),
             ("paired folds required (min_folds)", self.min_folds),
             ("data sets left out", len(self.left_out)),
         ]
@@ -158,8 +158,8 @@ class BayesHierarchicalResult(Result):
     def to_frame(self) -> pd.DataFrame:
         return self._row(
             "a b prob_left prob_rope prob_right mean_prob_left mean_prob_rope "
-            "mean_prob_right delta0 std0 nu rope datasets n rho rhat ess divergences "
-            "leapfrog_steps decision",
+            "mean_prob_right delta0 std0 nu rope datasets n_folds rho rhat ess "
+            "divergences leapfrog_steps decision",
             datasets=len(self.datasets),
         )
 

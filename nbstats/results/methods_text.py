@@ -392,8 +392,8 @@ def bayes_friedman(res: Any, context: MethodsContext) -> Paragraph:
         " placed a Dirichlet-process prior of strength "
         f"s = {_n(res.s)} on \u201call algorithms equal\u201d and declared "
         "the algorithms different when the vector of equal mean ranks lies "
-        f"outside the {_percent(res.credible_level)} credible region "
-        f"(γ = {_n(res.gamma)}), computed from {how}. ",
+        f"outside the {_percent(res.threshold)} credible region, "
+        f"computed from {how}. ",
     )
     if getattr(res, "calibration", "benavoli") == "permutation":
         sentence.add(
@@ -511,7 +511,7 @@ def bayes_posthoc(res: Any, context: MethodsContext) -> Paragraph:
         f": per pair the Bayesian {res.test_name} test {prior} chose the more "
         f"probable {regions}, and the longest list of statements, sorted by "
         f"{probability}, whose {joint} (all statements "
-        f"true on the same draw) exceeds 1 − γ = {_n(1 - res.gamma)} "
+        f"true on the same draw) exceeds {_n(res.threshold)} "
         f"was accepted, from {_count(res.n_samples)} joint draws of the "
         f"Dirichlet weights (seed {context.seed}). ",
     )
@@ -522,7 +522,7 @@ def plackett_luce(res: Any, context: MethodsContext) -> Paragraph:
     return Paragraph().add(
         "The algorithms were also ranked with a Bayesian Plackett–Luce model",
         cite("calvo2018"),
-        f" with a Dirichlet prior of concentration {_n(res.prior)} on the "
+        f" with a Dirichlet prior of concentration s = {_n(res.s)} on the "
         "normalised worths, sampled with the Gibbs sampler of Caron and Doucet",
         cite("caron2012"),
         f" ({res.n_chains} chains, {_count(res.n_samples)} draws in all, seed "

@@ -44,8 +44,8 @@ class PlackettLuceResult(Result):
         The posterior draws of the normalised worths (chains one after the
         other), columns in the input's order. Read-only.
     n_chains : int
-    prior : float
-        Concentration of the Dirichlet prior of the worths.
+    s : float
+        Prior strength: the concentration of the Dirichlet prior of the worths.
     level : float
         Level of the credible intervals.
     n_cases : int
@@ -65,7 +65,7 @@ class PlackettLuceResult(Result):
     diagnostics: pd.DataFrame
     worths: np.ndarray
     n_chains: int
-    prior: float
+    s: float
     level: float
     n_cases: int
     n_left_out: int
@@ -125,7 +125,7 @@ class PlackettLuceResult(Result):
         rows: list[tuple[str, object]] = [
             ("most probably best", best.idxmax()),
             ("its P(best)", float(best.max())),
-            ("Dirichlet prior", self.prior),
+            ("Dirichlet prior strength s", self.s),
             ("draws", self.n_samples),
             ("chains", self.n_chains),
             ("MC error of P(best), at most", self.mc_error),

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from numbers import Real
 
 import numpy as np
 import pandas as pd
@@ -26,6 +25,7 @@ import pandas as pd
 __all__ = ["rank_interval_metrics", "test_decision_metrics"]
 
 from nbstats.results.decisions import DECISIONS as _DECISIONS
+from nbstats.stats.bayes.decision import check_loss
 
 
 def rank_interval_metrics(
@@ -197,7 +197,7 @@ def test_decision_metrics(
     labels = _decisions(decisions)
     n = labels.size
     better = _truth(truth, n)
-    l0, l1 = _loss(loss)
+    l0, l1 = check_loss(loss)
     choose_b = labels == "b"
     choose_a = (labels != "b") & (labels != "indeterminate")  # b not declared
     determinate = int(choose_b.sum() + choose_a.sum())
@@ -281,7 +281,7 @@ def _decisions(decisions: object) -> np.ndarray:
     bad = [d for d in labels if not isinstance(d, str) or d not in _DECISIONS]
     if bad:
         raise ValueError(
-            f"unknown decision(s) {bad[:5]!r}; each must be one of "
+            f"decisions holds unknown decision(s) {bad[:5]!r}; each must be one of "
             + ", ".join(repr(d) for d in _DECISIONS)
             + "."
         )
@@ -304,24 +304,3 @@ def _truth(truth: object, n: int) -> np.ndarray:
             f"truth must be one bool or one per decision ({n}), got shape {arr.shape}."
         )
     return arr
-
-
-def _loss(loss: object) -> tuple[float, float]:
-    try:
-        l0, l1 = loss  # type: ignore[misc]
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"loss must be a pair (l0, l1) of positive numbers, got {loss!r}."
-        ) from None
-    for v in (l0, l1):
-        if (
-            not isinstance(v, Real)
-            or isinstance(v, bool)
-            or not math.isfinite(v)
-            or v <= 0
-        ):
-            raise ValueError(
-                f"loss must be a pair (l0, l1) of positive finite numbers, "
-                f"got {loss!r}."
-            )
-    return float(l0), float(l1)

@@ -371,6 +371,13 @@ def expand_settings(
     )
 
 
+def _is_column(name: object, frame: pd.DataFrame) -> bool:
+    try:
+        return name in frame.columns
+    except TypeError:  # unhashable
+        return False
+
+
 def summarise(
     frame: pd.DataFrame, by: str | Sequence[str] | None = None
 ) -> pd.DataFrame:
@@ -418,9 +425,14 @@ def summarise(
         by = list(frame.columns[: frame.columns.get_loc(REPETITION)])
     elif isinstance(by, str):
         by = [by]
-    else:
+    elif isinstance(by, (list, tuple)):
         by = list(by)
-    unknown = [c for c in by if c not in frame.columns]
+    else:
+        raise TypeError(
+            f"by must be a column name, a list of them or None, got {by!r} "
+            f"({type(by).__name__})."
+        )
+    unknown = [c for c in by if not _is_column(c, frame)]
     if unknown:
         raise ValueError(
             f"by names unknown column(s) {unknown}; the table has "

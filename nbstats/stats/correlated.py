@@ -36,10 +36,10 @@ from nbstats.scores.dtypes import real_scores
 from nbstats.scores.folds import check_min_folds
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
-from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
+from nbstats.stats.bayes.decision import decide, resolve_threshold
 from nbstats.stats.frequentist.ttest import t_from_moments
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_positive
 
 __all__ = [
     "bayes_correlated_ttest",
@@ -195,8 +195,7 @@ def correlated_ttest(
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: b is better than a.
     level : float
-        Level of the confidence interval of the mean difference (formerly
-        ``confidence_level``, still accepted with a DeprecationWarning).
+        Level of the confidence interval of the mean difference.
     higher_is_better : bool
         When False the differences are ``a - b``.
     nan_policy : {"raise", "omit"}
@@ -254,7 +253,7 @@ def correlated_ttest(
         confidence_interval=(moments.scaled(ci[0]), moments.scaled(ci[1])),
         level=level,
         alternative=alternative,
-        n=int(d.size),
+        n_folds=int(d.size),
         rho=design.rho,
         folds=design.folds,
         runs=design.runs,
@@ -328,7 +327,7 @@ def bayes_correlated_ttest(
     Compare with baycomp's ``CorrelatedTTest(a, b, rope=0.005, runs=10).probs()``,
     which gives the same three probabilities.
     """
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     n_given = _length(a)
     d, name_a, name_b = _fold_differences(
@@ -354,7 +353,7 @@ def bayes_correlated_ttest(
         rope=rope,
         threshold=threshold,
         decision=decision,
-        n=int(d.size),
+        n_folds=int(d.size),
         rho=design.rho,
         folds=design.folds,
         runs=design.runs,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,7 @@ import pandas as pd
 
 from nbstats.results.folds import CorrelatedPairsResult
 from nbstats.scores.names import name_array
-from nbstats.stats.bayes.decision import check_rope, decide_many, resolve_threshold
+from nbstats.stats.bayes.decision import decide_many, resolve_threshold
 from nbstats.stats.correlated import (
     FoldDesign,
     fold_design,
@@ -20,7 +20,7 @@ from nbstats.stats.correlated import (
 )
 from nbstats.stats.fold_pairing import fold_blocks
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import check_flag, check_positive
 
 __all__ = ["correlated_pairs"]
 
@@ -135,9 +135,16 @@ def correlated_pairs(
        a  b case  folds  of
     0  A  B   t2      2   5
     """
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     check_flag("higher_is_better", higher_is_better)
+    if pairs is not None and (
+        isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable)
+    ):
+        raise TypeError(
+            "pairs must be a list of (a, b) tuples of algorithm names, or None "
+            f"for every pair; got {pairs!r} ({type(pairs).__name__})."
+        )
     blocks = fold_blocks(
         data, case=case, algorithm=algorithm, score=score, fold=fold,
         min_folds=min_folds, call="nbstats.correlated_pairs",

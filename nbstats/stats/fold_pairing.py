@@ -28,7 +28,7 @@ from nbstats.scores.folds import (
 from nbstats.scores.frames import wide_frame
 from nbstats.scores.table import incomplete_table, score_table
 
-__all__ = ["FoldBlocks", "fold_blocks"]
+__all__ = ["FoldBlocks", "check_long_columns", "fold_blocks"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,38 @@ class FoldBlocks:
     blocks: list[np.ndarray]
     failed: pd.DataFrame
     min_folds: int | None
+
+
+def check_long_columns(data: object, **columns: object) -> None:
+    """Refuse ``data`` that is not a DataFrame, and a column argument (``case=``,
+    ``fold=``…; ``fold`` may be a list) that names no column of it.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"task": ["t"], "acc": [0.9]})
+    >>> check_long_columns(long, case="task", score="accuracy")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: score='accuracy' not found: data has no column 'accuracy'; ...
+    """
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            "data must be a long DataFrame of per-fold scores (one row per "
+            f"case, algorithm and fold), got {type(data).__name__}."
+        )
+    for name, value in columns.items():
+        names = list(value) if isinstance(value, (list, tuple)) else [value]
+        for column in names:
+            try:
+                found = column in data.columns
+            except TypeError:  # unhashable
+                found = False
+            if not found:
+                raise ValueError(
+                    f"{name}={value!r} not found: data has no column {column!r}; "
+                    f"its columns are {list(data.columns)!r}."
+                )
 
 
 def fold_blocks(
@@ -80,6 +112,7 @@ def fold_blocks(
            [0.8, 0.8],
            [nan, 0.9]])
     """
+    check_long_columns(data, case=case, algorithm=algorithm, score=score, fold=fold)
     min_folds = check_min_folds(min_folds, paired=True)
     if min_folds is None:
         remedy = (

@@ -21,7 +21,7 @@ import pandas as pd
 
 from nbstats.results.hierarchical import BayesHierarchicalResult
 from nbstats.scores.folds import check_min_folds
-from nbstats.stats.bayes.decision import check_rope, decide, resolve_threshold
+from nbstats.stats.bayes.decision import decide, resolve_threshold
 from nbstats.stats.hierarchical_inputs import (
     TooFewDataSetsError,
     enough_folds,
@@ -33,7 +33,13 @@ from nbstats.stats.hierarchical_model import (
     sample_posterior,
 )
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import (
+    check_count,
+    check_flag,
+    check_fraction,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.random import seed_sequence
 
 __all__ = ["TooFewDataSetsError", "bayes_hierarchical"]
@@ -203,17 +209,17 @@ def bayes_hierarchical(
        case  folds   of
     0  iris     40  100
     """
-    require_sampler()
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     check_flag("higher_is_better", higher_is_better)
-    if not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}.")
-    n_samples = _count("n_samples", n_samples, 10)
-    chains = _count("chains", chains, 1)
-    warmup = _count("warmup", warmup, 10)
-    seed = seed_sequence(random_state).generate_state(2)
+    level = check_fraction("level", level, example=0.95)
+    n_samples = check_count("n_samples", n_samples, minimum=10)
+    chains = check_count("chains", chains)
+    warmup = check_count("warmup", warmup, minimum=10)
+    check_random_state(random_state)
     min_folds = check_min_folds(min_folds, paired=True)
+    require_sampler()
+    seed = seed_sequence(random_state).generate_state(2)
     d, cases, name_a, name_b, design = read_inputs(
         a, b, data, case, algorithm, score, fold, folds, runs, test_fraction,
         min_folds,
@@ -273,7 +279,7 @@ def bayes_hierarchical(
         n_samples=n_samples,
         chains=chains,
         warmup=warmup,
-        n=int(d.shape[1]),
+        n_folds=int(d.shape[1]),
         rho=design.rho,
         folds=design.folds,
         runs=design.runs,
@@ -299,11 +305,3 @@ def _warn_diagnostics(divergences: int, rhat: float, warmup: int) -> None:
             UserWarning,
             stacklevel=3,
         )
-
-
-def _count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be a whole number, got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}.")
-    return int(value)

@@ -19,11 +19,19 @@ from typing import Any, Literal
 import numpy as np
 
 from nbstats.results.racing import RaceResult
-from nbstats.stats.bayes.decision import check_gamma, check_n_samples, check_s
+from nbstats.stats.bayes.draws import check_n_samples
+from nbstats.stats.bayes.priors import check_s
 from nbstats.stats.racing_elimination import eliminate
 from nbstats.stats.racing_executors import RaceError, check_timeout
 from nbstats.stats.racing_state import RaceState, evaluate_step, take
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import (
+    check_callable,
+    check_choice,
+    check_count,
+    check_flag,
+    check_fraction,
+    check_random_state,
+)
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
 
@@ -38,7 +46,7 @@ def race(
     instances: Iterable[Any],
     *,
     method: Method = "bayes",
-    gamma: float = 0.05,
+    threshold: float = 0.95,
     epsilon: float = 0.05,
     alpha: float = 0.05,
     s: float = 1.0,
@@ -59,12 +67,13 @@ def race(
     new instances (the same ones for all), then, once ``first_test``
     instances have been seen, tests and eliminates:
 
-    - ``"bayes"``: the Bayesian Friedman test at γ; if the candidates differ,
-      the joint Bayesian sign-test comparisons (:func:`nbstats.bayes_posthoc`)
+    - ``"bayes"``: the Bayesian Friedman test at credible level
+      ``threshold``; if the candidates differ, the joint Bayesian sign-test
+      comparisons (:func:`nbstats.bayes_posthoc`)
       and every candidate that is worse in an accepted statement is dropped.
       At every test, a candidate is also dropped when it is
       *indistinguishable* from a better-ranked survivor: posterior probability
-      above 1 − γ that ``|P(X_i > X_j) + ½ P(X_i = X_j) − ½| < ε`` (2015, §7.1).
+      above ``threshold`` that ``|P(X_i > X_j) + ½ P(X_i = X_j) − ½| < ε`` (2015, §7.1).
     - ``"frace-sign"`` / ``"frace-mr"``: the Friedman test at α; if rejected,
       every candidate is compared with the best one (best mean rank) by the
       sign test or the mean-rank z test, at α without multiplicity
@@ -87,8 +96,10 @@ def race(
     instances : iterable
         Instances in the order they are used (a generator is fine).
     method : {"bayes", "frace-sign", "frace-mr"}
-    gamma, epsilon : float
-        Bayesian race: credible level 1 − γ and indistinguishability width ε.
+    threshold, epsilon : float
+        Bayesian race: the posterior probability a decision needs (the
+        credible level, default 0.95; γ = 1 − threshold in Benavoli et al.
+        2015) and the indistinguishability width ε, in (0, 0.5).
     alpha : float
         F-race significance level.
     s : float
@@ -109,7 +120,7 @@ def race(
         Whether higher scores are better.
     n_samples : int
         Posterior draws per Bayesian test (10,000 by default: a race runs many
-        tests, and the joint decisions only need to resolve γ = 0.05).
+        tests, and the joint decisions only need to resolve a threshold of 0.95).
     executor : concurrent.futures.Executor, optional
         Runs the evaluations of one step in parallel (e.g.
         ``ProcessPoolExecutor()`` or ``dask.distributed.Client().get_executor()``);
@@ -218,32 +229,48 @@ def race(
     b 3 9
     ValueError('diverged')
     """
+    check_callable("evaluate", evaluate)
     check_choice("method", method, ("bayes", "frace-sign", "frace-mr"))
-    gamma = check_gamma(gamma)
-    if not 0 < epsilon < 0.5:
-        raise ValueError(f"epsilon must lie in (0, 0.5), got {epsilon!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha!r}.")
+    threshold = check_fraction("threshold", threshold, example=0.95)
+    epsilon = check_fraction("epsilon", epsilon, high=0.5, example=0.05)
+    alpha = check_fraction("alpha", alpha, example=0.05)
     s = check_s(s, allow_zero=True)
+    if budget is not None:
+        budget = check_count("budget", budget)
+    if max_steps is not None:
+        max_steps = check_count("max_steps", max_steps)
+    instances_per_step = check_count("instances_per_step", instances_per_step)
+    first_test = check_count("first_test", first_test, minimum=2)
+    check_flag("higher_is_better", higher_is_better)
     n_samples = check_n_samples(n_samples)
     timeout = check_timeout(timeout)
+    check_random_state(random_state)
+    if progress is not None:
+        check_flag("progress", progress)
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TypeError(
             "executor must be a concurrent.futures.Executor (something with "
             f"submit()), or None to run here; got {executor!r}."
         )
+    if isinstance(candidates, (str, bytes)) or not isinstance(candidates, Iterable):
+        raise TypeError(
+            "candidates must be a sequence of configurations (a list), got "
+            f"{candidates!r} ({type(candidates).__name__})."
+        )
+    if isinstance(instances, (str, bytes)) or not isinstance(instances, Iterable):
+        raise TypeError(
+            "instances must be an iterable of instances (a list, a range, a "
+            f"generator), got {instances!r} ({type(instances).__name__})."
+        )
     candidates = list(candidates)
     names = [str(c) for c in candidates]
     if len(candidates) < 2:
-        raise ValueError(f"a race needs at least 2 candidates, got {len(candidates)}.")
+        raise ValueError(
+            f"candidates must hold at least 2 configurations to race, got "
+            f"{len(candidates)}."
+        )
     if len(set(names)) != len(names):
         raise ValueError("candidates must have distinct names (str(candidate)).")
-    for label, value, low in (
-        ("instances_per_step", instances_per_step, 1),
-        ("first_test", first_test, 2),
-    ):
-        if not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{label} must be an integer >= {low}, got {value!r}.")
     round_cost = len(candidates) * instances_per_step
     if budget is not None and budget < round_cost:
         raise ValueError(
@@ -252,10 +279,6 @@ def race(
             f"{round_cost}); raise the budget or race fewer candidates."
         )
     seeds = seed_sequence(random_state)
-    if max_steps is not None and (
-        not isinstance(max_steps, (int, np.integer)) or max_steps < 1
-    ):
-        raise ValueError(f"max_steps must be a positive integer, got {max_steps!r}.")
     state = RaceState(names=names, method=method, budget=budget, max_steps=max_steps)
     state.candidates = dict(zip(names, candidates, strict=True))
     state.higher_is_better = higher_is_better
@@ -284,7 +307,7 @@ def race(
                 eliminate(
                     state,
                     method,
-                    gamma,
+                    threshold,
                     epsilon,
                     alpha,
                     s,

@@ -30,7 +30,7 @@ __all__ = ["drop_indistinguishable", "eliminate"]
 def eliminate(
     state: RaceState,
     method: str,
-    gamma: float,
+    threshold: float,
     epsilon: float,
     alpha: float,
     s: float,
@@ -52,7 +52,7 @@ def eliminate(
             bayes_friedman(
                 table,
                 s=s,
-                gamma=gamma,
+                threshold=threshold,
                 method="ellipsoid",
                 n_samples=max(n_samples, 1000),
                 random_state=seed.spawn(1)[0],
@@ -65,7 +65,7 @@ def eliminate(
             comparisons = bayes_posthoc(
                 table,
                 s=s,
-                gamma=gamma,
+                threshold=threshold,
                 n_samples=n_samples,
                 random_state=seed.spawn(1)[0],
                 groups=False,  # only the statements decide; groups can explode
@@ -76,7 +76,7 @@ def eliminate(
                 if row.worse in state.alive:
                     state.eliminate(row.worse, "dominated", row.better)
         drop_indistinguishable(
-            state, gamma, epsilon, s, higher_is_better, n_samples, seed
+            state, threshold, epsilon, s, higher_is_better, n_samples, seed
         )
         return
     result = friedman(table, **hib)
@@ -106,14 +106,14 @@ def eliminate(
 
 def drop_indistinguishable(
     state: RaceState,
-    gamma: float,
+    threshold: float,
     epsilon: float,
     s: float,
     higher_is_better: bool,
     n_samples: int,
     seed: np.random.SeedSequence,
 ) -> None:
-    """Drop a survivor when P(|θ_ij − ½| < ε) > 1 − γ for a better-ranked one."""
+    """Drop a survivor when P(|θ_ij − ½| < ε) > threshold for a better-ranked one."""
     table = state.table()
     if table.shape[1] < 2:
         return
@@ -135,5 +135,5 @@ def drop_indistinguishable(
     names = list(table.columns)
     for (i, j), p in zip(pairs, prob, strict=True):
         better, worse = names[i], names[j]
-        if p > 1 - gamma and better in state.alive and worse in state.alive:
+        if p > threshold and better in state.alive and worse in state.alive:
             state.eliminate(worse, "indistinguishable", better)

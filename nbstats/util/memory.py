@@ -4,7 +4,7 @@ Every Bayesian function works through its posterior draws in chunks, and
 keeps per-draw arrays (the pairs' Walsh sums, stored events, cached random
 numbers) only within a share of one ceiling: by default 512 MiB of working
 memory, so that a call at any size stays below 1 GB with the interpreter and
-its libraries (``benchmarks/bench_memory.py`` measures them). Set it
+its libraries (about 200 MB). Set it
 
 - for a process, with the environment variable ``NBSTATS_MAX_MEMORY`` (bytes,
   or with a unit: ``"256M"``, ``"2G"``), read when nbstats is imported
@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -66,7 +66,7 @@ _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 def parse_bytes(value: int | str, name: str = "value") -> int:
     """Bytes from an int or a string such as ``"512M"`` or ``"1.5G"``;
-    ``name`` is the argument's name in messages.
+    ``name`` is the argument (or variable) the messages name.
 
     Examples
     --------
@@ -74,26 +74,28 @@ def parse_bytes(value: int | str, name: str = "value") -> int:
     (True, 33554432)
     """
     if isinstance(value, bool):
-        raise TypeError(f"{name}: a memory ceiling is a number of bytes, not a bool.")
+        raise TypeError(
+            f"{name} must be a memory ceiling in bytes (int) or a size such as "
+            f"'512M', got {value!r} (bool)."
+        )
     if isinstance(value, int):
         nbytes = value
     elif isinstance(value, str):
         match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([KMG]?)i?B?\s*", value.upper())
         if match is None:
             raise ValueError(
-                f"{name}: memory ceiling {value!r} is not a size; write bytes or e.g. "
-                "'512M', '2G'."
+                f"{name}={value!r} is not a size; write bytes or e.g. '512M', '2G'."
             )
         nbytes = int(float(match.group(1)) * _UNITS[match.group(2)])
     else:
         raise TypeError(
-            f"{name}: a memory ceiling is bytes (int) or a size such as '512M', got "
-            f"{type(value).__name__}."
+            f"{name} must be a memory ceiling in bytes (int) or a size such as "
+            f"'512M', got {value!r} ({type(value).__name__})."
         )
     if nbytes < MIN_CEILING:
         raise ValueError(
-            f"{name}: a memory ceiling of {nbytes:,} bytes is too small; use at least "
-            f"{MIN_CEILING // 2**20} MB."
+            f"{name}={value!r} is a memory ceiling of {nbytes:,} bytes, too "
+            f"small; use at least {MIN_CEILING // 2**20} MB."
         )
     return nbytes
 
@@ -104,7 +106,7 @@ def _from_environment() -> int:
         return DEFAULT_CEILING
     try:
         return parse_bytes(value, "NBSTATS_MAX_MEMORY")
-    except TypeError as error:
+    except TypeError as error:  # pragma: no cover - the environment holds text
         raise ValueError(str(error)) from None
 
 
@@ -143,8 +145,7 @@ def set_memory_ceiling(value: int | str | None) -> int:
     return previous
 
 
-@contextmanager
-def memory_ceiling(value: int | str) -> Iterator[None]:
+def memory_ceiling(value: int | str) -> AbstractContextManager[None]:
     """The ceiling ``value`` inside a ``with`` block, in this context only.
 
     Leaving the block (also by an exception) restores the value found on
@@ -157,7 +158,12 @@ def memory_ceiling(value: int | str) -> Iterator[None]:
     ...     get_memory_ceiling() // 2**20
     32
     """
-    token = _CEILING.set(parse_bytes(value))
+    return _ceiling_block(parse_bytes(value))  # checked now, not on entry
+
+
+@contextmanager
+def _ceiling_block(nbytes: int) -> Iterator[None]:
+    token = _CEILING.set(nbytes)
     try:
         yield
     finally:

@@ -1,10 +1,10 @@
-"""The Bayesian dashboard: drag s, the loss ratio, γ, ε or the rope; see claims change.
+"""The Bayesian dashboard: drag s, the loss ratio, the threshold, ε or the rope.
 
 Every pair of algorithms gets a Bayesian signed-rank posterior (Benavoli et al.
 2014) drawn from **one** set of Dirichlet weights (common random numbers).
 What depends on the cases is computed once per (prior, rope) for
 all pairs together (:mod:`nbstats.widgets.bayes_pairs`); moving s, the loss
-ratio, γ, ε or the shown pair only re-evaluates cached arrays: no random
+ratio, the threshold, ε or the shown pair only re-evaluates cached arrays: no random
 number is drawn again, so no Monte Carlo noise is re-rolled, and nothing per
 case is recomputed. Only a new rope (or a prior not seen before) touches the
 cases again. The views are in :mod:`nbstats.widgets.bayes_views`, the joint
@@ -25,15 +25,12 @@ import pandas as pd
 
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores.aliases import AliasOption
-from nbstats.stats.bayes.decision import (
-    FRIEDMAN_DEFAULT_S,
-    IDP_DEFAULT_S,
-    check_n_samples,
-    decide_many,
-    resolve_threshold,
-)
+from nbstats.stats.bayes.decision import decide_many, resolve_threshold
+from nbstats.stats.bayes.draws import check_n_samples
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.friedman_calibration import minimum_cases
+from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, IDP_DEFAULT_S
+from nbstats.util.checks import check_flag, check_random_state
 from nbstats.util.random import seed_sequence
 from nbstats.widgets import bayes_views as views
 from nbstats.widgets.base import (
@@ -49,7 +46,7 @@ from nbstats.widgets.bayes_setup import pair_setup
 
 __all__ = ["BayesDashboard", "friedman_strength"]
 
-#: Friedman verdicts kept for earlier (s, γ).
+#: Friedman verdicts kept for earlier (s, threshold).
 FRIEDMAN_CACHE = 8
 
 #: The pairs table's columns, in order.
@@ -98,9 +95,9 @@ class BayesDashboard(Dashboard):
       wrongly keeping a (log slider, 1 to 999). b is preferred when
       P(b better) > l1/(l0 + l1), the Bayesian analogue of a one-sided test
       at α = l0/(l0 + l1); both are shown.
-    - ``gamma``: statements must hold jointly with probability > 1 − γ; a
-      pair is equivalent when P(|θ − ½| < ε) > 1 − γ; the Friedman region has
-      credibility 1 − γ.
+    - ``threshold``: the credibility of the Bayesian Friedman test's region
+      (the report's ``threshold``). The pairs and the joint statements
+      decide at the loss ratio's threshold l1/(l0 + l1), as in the report.
     - ``rope``: half-width of the region of practical equivalence on the
       scores' scale (0 = none); recomputed on release only, as it needs new
       per-case sums.
@@ -189,7 +186,7 @@ class BayesDashboard(Dashboard):
     (:class:`~nbstats.widgets.bayes_joint.SignedRankJoint`) keep each pair's
     Walsh sums per draw for the current rope (the same weight on the same
     case in every pair, as the joint probability needs) and re-combine them
-    with the prior's weight for a new s; γ and ε only compare.
+    with the prior's weight for a new s; the threshold and ε only compare.
 
     *Memory.* What is kept stays within the ceiling of
     :mod:`nbstats.util.memory` (``NBSTATS_MAX_MEMORY``, 512 MiB by
@@ -227,7 +224,7 @@ class BayesDashboard(Dashboard):
     >>> table = nbstats.datasets.load("demsar2006")
     >>> dash = BayesDashboard(table, n_samples=5_000, random_state=0)
     >>> sorted(dash.controls)
-    ['a', 'b', 'epsilon', 'gamma', 'loss_ratio', 'prior', 'rope', 's']
+    ['a', 'b', 'epsilon', 'loss_ratio', 'prior', 'rope', 's', 'threshold']
     >>> round(dash.result["threshold"], 3)
     0.95
     >>> pair = ("C4.5+m", "C4.5+m+cf")
@@ -258,6 +255,10 @@ class BayesDashboard(Dashboard):
         joint_in_background: bool | None = None,
     ) -> None:
         super().__init__()
+        check_flag("higher_is_better", higher_is_better)
+        check_random_state(random_state)
+        if joint_in_background is not None:
+            check_flag("joint_in_background", joint_in_background)
         table, dropped = prepare_table(scores, nan_policy)
         names = [str(c) for c in table.columns]
         if len(set(names)) != len(names):
@@ -293,7 +294,7 @@ class BayesDashboard(Dashboard):
             seed=self._seed,
         )
         self._pairs, self._pair_index = setup.pairs, setup.pair_index
-        self._diffs, self._draws, self._gammas = setup.diffs, setup.draws, setup.gammas
+        self._diffs = setup.diffs
         self._joint_statements, self._engine = setup.joint, setup.engine
         self._a_names, self._b_names = setup.a_names, setup.b_names
         if joint_in_background is None:
@@ -305,7 +306,7 @@ class BayesDashboard(Dashboard):
             self._joint_statements, self._joint_arrived, background=joint_in_background
         )
         self._selected: tuple[tuple, BayesSignedRankResult] | None = None
-        # the last few (s, γ): switching the prior (bb sets s = 0) and back
+        # the last few (s, threshold): switching the prior (bb sets s = 0) and back
         # finds the verdict again (its Monte Carlo is ~2 MB at 50 algorithms)
         self._friedman: OrderedDict[tuple, Any] = OrderedDict()
         self._plotted: BayesSignedRankResult | None = None
@@ -350,7 +351,7 @@ class BayesDashboard(Dashboard):
                     [c["prior"], c["s"], self._s_default, self._s_label], layout=wrap
                 ),
                 widgets.HBox([c["loss_ratio"], self._loss_label], layout=wrap),
-                widgets.HBox([c["gamma"], c["epsilon"], c["rope"]], layout=wrap),
+                widgets.HBox([c["threshold"], c["epsilon"], c["rope"]], layout=wrap),
                 widgets.HBox([c["a"], c["b"]], layout=wrap),
                 self._error_view,
                 self.matrix_view,
@@ -373,15 +374,15 @@ class BayesDashboard(Dashboard):
 
     def report_settings(self) -> dict[str, Any]:
         """The report's Bayesian settings from the controls: the prior of the
-        signed-rank tests and its strength s, γ, the rope, the loss (1, l1/l0)
-        and the seed. With the dashboard's default draws (50,000 up to 12
-        algorithms, as the report's) the report's pair table is the
-        dashboard's, number for number; ε is the dashboard's alone (the
+        signed-rank tests and its strength s, the threshold, the rope, the
+        loss (1, l1/l0) and the seed. With the dashboard's default draws
+        (50,000 up to 12 algorithms, as the report's) the report's pair table
+        is the dashboard's, number for number; ε is the dashboard's alone (the
         report states no ε-indistinguishability)."""
         c = self.controls
         settings: dict[str, Any] = {
             "prior": str(c["prior"].value),
-            "gamma": float(c["gamma"].value),
+            "threshold": float(c["threshold"].value),
             "rope": float(c["rope"].value),
             "loss": (1.0, float(c["loss_ratio"].value)),
             "random_state": self._random_state_for_report,
@@ -398,9 +399,8 @@ class BayesDashboard(Dashboard):
     # -- results -----------------------------------------------------------------
 
     def _pairs_frame(
-        self, prior: str, s: float, rope: float, epsilon: float, gamma: float,
-        threshold: float,
-    ) -> pd.DataFrame:  # fmt: skip
+        self, prior: str, s: float, rope: float, epsilon: float, threshold: float
+    ) -> pd.DataFrame:
         probs = self._engine.probabilities(prior, s, rope, epsilon)
         # the rule of bayes_signrank (decide): the rope decides "equivalent";
         # ε-indistinguishability is shown apart (prob_equivalent)
@@ -433,8 +433,8 @@ class BayesDashboard(Dashboard):
             self._selected = (state, result)
         return self._selected[1]
 
-    def _friedman_result(self, s: float, gamma: float) -> Any:
-        key = (s, gamma)
+    def _friedman_result(self, s: float, level: float) -> Any:
+        key = (s, level)
         if key not in self._friedman:
             n, m = self.table.shape
             # the test needs n >= m, 2m for s = 0 (friedman_calibration)
@@ -442,7 +442,7 @@ class BayesDashboard(Dashboard):
                 bayes_friedman(
                     self.table,
                     s=s,
-                    gamma=gamma,
+                    threshold=level,
                     higher_is_better=self.higher_is_better,
                 )
                 if n >= minimum_cases(m, s)
@@ -462,23 +462,25 @@ class BayesDashboard(Dashboard):
         prior = c["prior"].value
         s = 0.0 if prior == "bb" else float(c["s"].value)
         ratio = float(c["loss_ratio"].value)
-        gamma = float(c["gamma"].value)
+        level = float(c["threshold"].value)  # the Friedman test's
         rope = float(c["rope"].value)
         epsilon = float(c["epsilon"].value)
         pair = (c["a"].value, c["b"].value)
         threshold = resolve_threshold(None, (1.0, ratio))
 
         clock = time.perf_counter()
-        pairs = self._pairs_frame(prior, s, rope, epsilon, gamma, threshold)
+        pairs = self._pairs_frame(prior, s, rope, epsilon, threshold)
         selected = self._selected_result(pair, prior, s, rope, threshold)
         self.timings["pairs"] = time.perf_counter() - clock
         clock = time.perf_counter()
         # the pairs' own prior: under IDP a statement holds for every prior
         joint_prior = "idp" if prior == "idp" else "point"
-        joint = self._joint_runner.request(s, gamma, rope, joint_prior)  # None: later
+        joint = self._joint_runner.request(
+            s, threshold, rope, joint_prior
+        )  # None: later
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        friedman = self._friedman_result(friedman_strength(prior, s), gamma)
+        friedman = self._friedman_result(friedman_strength(prior, s), level)
         self.timings["friedman"] = time.perf_counter() - clock
         result = {
             "pairs": pairs,
@@ -490,7 +492,8 @@ class BayesDashboard(Dashboard):
                 "prior": prior,
                 "s": s,
                 "loss_ratio": ratio,
-                "gamma": gamma,
+                "threshold": level,
+                "decision_threshold": threshold,
                 "rope": rope,
                 "epsilon": epsilon,
                 "pair": pair,
@@ -566,7 +569,7 @@ class BayesDashboard(Dashboard):
             settings = self.result.get("settings", {})
             if (
                 settings.get("s"),
-                settings.get("gamma"),
+                settings.get("decision_threshold"),
                 settings.get("rope"),
             ) != wanted:
                 return

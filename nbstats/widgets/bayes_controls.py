@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.widgets.base import name_dropdown
 
 __all__ = ["PRIORS", "build_controls", "s_and_loss_widgets"]
@@ -28,14 +28,14 @@ PRIORS = (
 def build_controls(
     names: Sequence[str], aliases: Mapping[str, str], rope_max: float
 ) -> dict[str, Any]:
-    """The controls by name: ``s``, ``prior``, ``loss_ratio``, ``gamma``,
+    """The controls by name: ``s``, ``prior``, ``loss_ratio``, ``threshold``,
     ``rope`` (0 to ``rope_max``), ``epsilon``, and the pair ``a``, ``b``.
 
     Examples
     --------
     >>> controls = build_controls(["x", "y"], {"x": "x", "y": "y"}, 0.5)
     >>> sorted(controls)
-    ['a', 'b', 'epsilon', 'gamma', 'loss_ratio', 'prior', 'rope', 's']
+    ['a', 'b', 'epsilon', 'loss_ratio', 'prior', 'rope', 's', 'threshold']
     >>> controls["rope"].max, controls["rope"].continuous_update
     (0.5, False)
     """
@@ -67,13 +67,14 @@ def build_controls(
             description="loss ratio l1/l0",
             style=wide,
         ),
-        "gamma": widgets.FloatSlider(
-            value=0.05,
-            min=0.001,
-            max=0.5,
+        "threshold": widgets.FloatSlider(
+            value=0.95,
+            min=0.5,
+            max=0.999,
             step=0.001,
             readout_format=".3f",
-            description="γ",
+            description="Friedman threshold",
+            style=wide,
         ),
         "rope": widgets.FloatSlider(
             value=0.0,

@@ -11,7 +11,7 @@ accepted (up to Monte Carlo error: the joint procedure puts the same weight
 on the same case in every pair, the matrix each pair's own draws). The
 s-independent part of every draw (each pair's Walsh sums and their cross
 terms with the pseudo-observation) is computed once per rope; a new s
-re-combines them with the prior's Gamma weights, and γ only compares.
+re-combines them with the prior's Gamma weights, and the threshold only compares.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class SignedRankJoint:
         return self._key == (s, rope, prior) or self._engine.kept(rope)
 
     def table(
-        self, s: float, gamma: float, rope: float, prior: str = "point"
+        self, s: float, threshold: float, rope: float, prior: str = "point"
     ) -> pd.DataFrame:
         """Statements by probability (``better``, ``worse``, ``relation``,
         ``prob``, ``joint``, ``accepted``), as ``bayes_posthoc(...,
@@ -114,12 +114,12 @@ class SignedRankJoint:
                 self.pairs,
                 self.names,
                 self._mean_rank,
-                gamma=0.5,  # "accepted" is set per γ below
+                threshold=0.5,  # "accepted" is set per threshold below
                 rope=rope,
             )
             self._key = (s, rope, prior)
         frame = self._statements.copy()
-        frame["accepted"] = frame["joint"] > 1 - gamma
+        frame["accepted"] = frame["joint"] > threshold
         return frame
 
     def __repr__(self) -> str:  # pragma: no cover - for debugging
@@ -142,7 +142,7 @@ class JointRunner:
     ----------
     joint : SignedRankJoint
     deliver : callable
-        ``deliver((s, gamma, rope), table or None, exception or None)``,
+        ``deliver((s, threshold, rope), table or None, exception or None)``,
         called from the background thread.
     background : bool
         False: every request is answered at once (tests, small problems).
@@ -153,14 +153,14 @@ class JointRunner:
     >>> joint = SignedRankJoint(diffs, [(0, 1)], ["a", "b"], [2.0, 1.0], 1000, 0)
     >>> got = []
     >>> runner = JointRunner(joint, lambda *args: got.append(args), background=True)
-    >>> runner.request(1.0, 0.05, 0.0) is None  # a first pass: in the background
+    >>> runner.request(1.0, 0.95, 0.0) is None  # a first pass: in the background
     True
     >>> runner.wait(timeout=60)
     True
     >>> (settings, table, error), = got
     >>> settings, table["better"].tolist(), error
-    ((1.0, 0.05, 0.0), ['b'], None)
-    >>> runner.request(1.0, 0.10, 0.0)["better"].tolist()  # γ only: at once
+    ((1.0, 0.95, 0.0), ['b'], None)
+    >>> runner.request(1.0, 0.90, 0.0)["better"].tolist()  # the threshold only: at once
     ['b']
     """
 
@@ -188,16 +188,16 @@ class JointRunner:
         return not self._idle.is_set()
 
     def request(
-        self, s: float, gamma: float, rope: float, prior: str = "point"
+        self, s: float, threshold: float, rope: float, prior: str = "point"
     ) -> pd.DataFrame | None:
-        """The statements for (s, γ, rope, prior), or None when they come
-        later (``deliver`` gets the settings ``(s, γ, rope)``)."""
+        """The statements for (s, threshold, rope, prior), or None when they
+        come later (``deliver`` gets the settings ``(s, threshold, rope)``)."""
         with self._lock:
             if self._thread is None and (
                 not self.background or self.joint.ready(s, rope, *_extra(prior))
             ):
-                return self.joint.table(s, gamma, rope, *_extra(prior))
-            self._wanted = (s, gamma, rope, prior)
+                return self.joint.table(s, threshold, rope, *_extra(prior))
+            self._wanted = (s, threshold, rope, prior)
             if self._thread is None:
                 self._idle.clear()
                 self._thread = threading.Thread(

@@ -38,9 +38,9 @@ import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.stats.bayes.canonical import flipped_many
-from nbstats.stats.bayes.decision import signrank_bounds_many
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank.blocks import PairBlocks, mirror_rows
+from nbstats.stats.bayes.signrank.bounds import signrank_bounds_many
 from nbstats.stats.bayes.signrank.one_pair import SignedRankPosterior, shared_components
 from nbstats.stats.bayes.signrank.pair_kernel import pair_counts, pair_rope_counts
 from nbstats.stats.bayes.signrank.pair_sums import PairSums, in_halves, rope_regions

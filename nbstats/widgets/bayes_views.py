@@ -19,7 +19,7 @@ import pandas as pd
 
 from nbstats.results.bayes import BayesSignedRankResult, interval_text
 from nbstats.results.number_policy import format_column, format_number
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.widgets.base import SCROLL_CLASS, number_html
 from nbstats.widgets.vocabulary import bayes_decision
 
@@ -283,7 +283,7 @@ def _heat_map(shown: list[str], cells: dict[tuple[int, int], tuple]) -> str:
 
 def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> str:
     """The accepted joint statements (display names from ``shown``)."""
-    level = 1 - settings["gamma"]
+    level = settings["decision_threshold"]
     accepted = joint[joint["accepted"]]
     rope = settings.get("rope", 0.0)
     rope_text = f", rope ±{rope:g}; ≈: practically equivalent" if rope > 0 else ""
@@ -331,7 +331,7 @@ def joint_pending_html(previous: str, settings: dict) -> str:
     note = (
         '<div role="status" style="font-size:12px;font-style:italic">'
         f"<b>Joint statements</b>: updating for s = {settings['s']:.3g}"
-        f"{rope_text}, γ = {settings['gamma']:.3g}…</div>"
+        f"{rope_text}, threshold {settings['decision_threshold']:.3g}…</div>"
     )
     if not previous:
         return note

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.scores.aliases import AliasOption
+from nbstats.util.checks import check_choice
 
 __all__ = ["KINDS", "dashboard"]
 
@@ -102,6 +103,7 @@ def dashboard(
             + ", ".join(f"{name!r} ({what})" for name, what in KINDS.items())
             + "."
         )
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
     if kind == "folds":
         if nan_policy != "raise":
             raise ValueError(

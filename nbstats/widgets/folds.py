@@ -26,8 +26,8 @@ from typing import Any
 import pandas as pd
 
 from nbstats.scores.aliases import AliasOption
-from nbstats.stats.bayes.decision import check_rope, resolve_threshold
-from nbstats.util.checks import check_flag
+from nbstats.stats.bayes.decision import resolve_threshold
+from nbstats.util.checks import check_flag, check_positive
 from nbstats.widgets import folds_views as views
 from nbstats.widgets.base import SCROLL_CLASS, Dashboard, display_names, name_dropdown
 from nbstats.widgets.bayes_views import loss_label, round_up
@@ -149,8 +149,13 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
     ) -> None:
         super().__init__()
         check_flag("higher_is_better", higher_is_better)
-        rope = check_rope(rope)
+        rope = check_positive("rope", rope, allow_zero=True)
         threshold = resolve_threshold(None, loss)
+        if hierarchical is not None and not isinstance(hierarchical, Mapping):
+            raise TypeError(
+                "hierarchical must be a dict of keywords of bayes_hierarchical "
+                f"(e.g. {{'n_samples': 1000}}) or None, got {hierarchical!r}."
+            )
         self.tests = FoldTests(
             data, case=case, algorithm=algorithm, score=score, fold=fold,
             higher_is_better=higher_is_better, min_folds=min_folds,
@@ -333,7 +338,7 @@ class FoldDashboard(HierarchicalPanel, Dashboard):
                 f"a and b are both {a!r}: choose two different algorithms."
             )
         runs, fraction = settings["runs"], settings["test_fraction"] or 0.0
-        rope = check_rope(settings["rope"])
+        rope = check_positive("rope", settings["rope"], allow_zero=True)
         threshold = resolve_threshold(None, (1.0, settings["loss_ratio"]))
         i, j = self.names.index(a), self.names.index(b)
         left, middle, right, mean = self.tests.regions(i, j, runs, fraction, rope)

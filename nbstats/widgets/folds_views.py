@@ -108,7 +108,7 @@ def selected_html(result: Any, shown: tuple[str, str], case: str) -> str:
         f"{html.escape(decision_words(decision, a, b))}</b></div>"
         f'<div style="color:#555;font-size:12px">posterior of μ = {html.escape(b)} − '
         f"{html.escape(a)}: Student t({result.df}), mean {result.mean:.4g}, scale "
-        f"{result.scale:.4g}; {result.n} folds, {design}, ρ = {result.rho:.3g}"
+        f"{result.scale:.4g}; {result.n_folds} folds, {design}, ρ = {result.rho:.3g}"
         "</div></div>"
     )
 

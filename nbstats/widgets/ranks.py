@@ -27,7 +27,7 @@ from nbstats.results.ranking import RankCIResult
 from nbstats.scores.aliases import AliasOption
 from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
 from nbstats.stats.ranking import RANK_CI_METHODS, rank_ci
-from nbstats.util.checks import check_flag
+from nbstats.util.checks import check_flag, check_random_state
 from nbstats.util.random import seed_sequence
 from nbstats.widgets.base import (
     SCROLL_CLASS,
@@ -99,14 +99,14 @@ class RankDashboard(Dashboard):
         methods; default the two-sided Iman–Davenport + Wilcoxon), ``"alpha"``
         (FloatSlider, 0.001 to 0.2), ``"n_resamples"`` (IntSlider, 100 to 5000,
         updates on release; disabled unless the bootstrap is selected),
-        ``"plackett_luce_prior"`` (FloatLogSlider, 0.1 to 10: the Dirichlet prior of the
-        Plackett–Luce worths, updates on release).
+        ``"plackett_luce_s"`` (FloatLogSlider, 0.1 to 10: the strength s of
+        the Dirichlet prior of the Plackett–Luce worths, updates on release).
     result : dict
         ``"rank_ci"``: dict of method → :class:`~nbstats.results.ranking.RankCIResult`,
         in the order of ``nbstats.stats.ranking.RANK_CI_METHODS``;
         ``"plackett_luce"``: the :func:`nbstats.bayes_plackett_luce` result at
-        the prior of the control (2000 draws, the dashboard's seed; cached per
-        prior).
+        the s of the control (2000 draws, the dashboard's seed; cached per
+        s).
     views : dict of str to ipywidgets.Widget
         ``"plot"`` (Output: the forest plot of the intervals, the SVG of
         :func:`nbstats.widgets.rank_svg.intervals_svg` at every number of
@@ -142,6 +142,7 @@ class RankDashboard(Dashboard):
         import ipywidgets as widgets
 
         check_flag("higher_is_better", higher_is_better)
+        check_random_state(random_state)
         table, dropped = prepare_table(scores, nan_policy)
         table.columns = pd.Index([str(c) for c in table.columns], name="algorithm")
         super().__init__()
@@ -177,15 +178,15 @@ class RankDashboard(Dashboard):
                 description="bootstrap size",
                 style=wide,
             ),
-            # the Dirichlet prior of the Plackett–Luce worths, live
-            "plackett_luce_prior": widgets.FloatLogSlider(
+            # the strength of the Dirichlet prior of the Plackett–Luce worths
+            "plackett_luce_s": widgets.FloatLogSlider(
                 value=1.0,
                 base=10,
                 min=-1,
                 max=1,
                 step=0.1,
                 continuous_update=False,
-                description="Plackett–Luce prior",
+                description="Plackett–Luce prior s",
                 style=wide,
             ),
         }
@@ -206,7 +207,7 @@ class RankDashboard(Dashboard):
                     [
                         c["methods"],
                         widgets.VBox(
-                            [c["alpha"], c["n_resamples"], c["plackett_luce_prior"]]
+                            [c["alpha"], c["n_resamples"], c["plackett_luce_s"]]
                         ),
                     ],
                     layout=wrap,
@@ -258,14 +259,14 @@ class RankDashboard(Dashboard):
         return {"rank_ci": results, "plackett_luce": self._ranking()}
 
     def _ranking(self) -> Any:
-        """The Bayesian Plackett–Luce ranking at the prior of the control."""
-        prior = float(self.controls["plackett_luce_prior"].value)
-        if prior not in self._rankings:
+        """The Bayesian Plackett–Luce ranking at the s of the control."""
+        s = float(self.controls["plackett_luce_s"].value)
+        if s not in self._rankings:
             if len(self._rankings) >= _CACHE_SIZE:
                 self._rankings.clear()
-            self._rankings[prior] = bayes_plackett_luce(
+            self._rankings[s] = bayes_plackett_luce(
                 self.scores,
-                prior=prior,
+                s=s,
                 n_samples=PLACKETT_LUCE_DRAWS,
                 higher_is_better=self.higher_is_better,
                 random_state=self._seed,
@@ -273,7 +274,7 @@ class RankDashboard(Dashboard):
                 # dashboard (a slow machine takes past the bar's 1 s delay)
                 progress=False,
             )
-        return self._rankings[prior]
+        return self._rankings[s]
 
     def _rank_ci(self, method: str, alpha: float, n_resamples: int) -> RankCIResult:
         return rank_ci(
@@ -445,8 +446,8 @@ def _ranking_table(ranking: Any, shown: Mapping[str, str] | None = None) -> str:
         f'<div class="{SCROLL_CLASS}" style="max-height:32em;overflow:auto;'
         'max-width:100%;margin-top:8px">'
         '<div style="font-size:12px;margin-bottom:4px"><b>Bayesian '
-        "Plackett–Luce ranking</b> (Dirichlet prior "
-        f"{ranking.prior:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
+        "Plackett–Luce ranking</b> (Dirichlet prior, s = "
+        f"{ranking.s:.3g}; {ranking.n_samples} draws, Monte Carlo error of "
         f"P(best) {error_bound(ranking.mc_error, ranking.n_samples)})</div>"
         f'<table style="{TABLE_STYLE}"><thead><tr>'
         f'<th style="{_HEAD}">algorithm</th><th style="{_HEAD}">P(best)</th>'

@@ -67,7 +67,7 @@ def test_the_report_options_cover_every_keyword_of_report():
         "analyses": "--analyses",
         "higher_is_better": "--lower-is-better",
         "alpha": "--alpha",
-        "gamma": "--gamma",
+        "threshold": "--threshold",
         "s": "--s",
         "prior": "--prior",
         "rope": "--rope",
@@ -106,7 +106,7 @@ def test_the_defaults_in_the_help_are_those_of_report():
         if "(default: " in text
     }
     assert float(stated["alpha"]) == defaults["alpha"]
-    assert float(stated["gamma"]) == defaults["gamma"]
+    assert float(stated["threshold"]) == defaults["threshold"]
     assert float(stated["rope"]) == defaults["rope"]
     assert int(stated["seed"]) == defaults["random_state"]
     assert stated["loss"] == "{}:{}".format(*defaults["loss"])
@@ -128,7 +128,7 @@ def test_the_defaults_in_the_help_are_those_of_report():
 def test_report_passes_every_option(wide_csv, tmp_path, calls, capsys):
     argv = ["report", wide_csv, "-o", tmp_path / "out.ipynb", "--title", "T"]
     argv += ["--lower-is-better", "--analyses", "bayesian,ranks"]
-    argv += ["--alpha", "0.1", "--gamma", "0.2", "--s", "0", "--rope", "0.01"]
+    argv += ["--alpha", "0.1", "--threshold", "0.8", "--s", "0", "--rope", "0.01"]
     argv += ["--loss", "1:9", "--seed", "7", "--nan-policy", "omit"]
     argv += ["--aliases", "on", "--layout", "compact"]
     code, out, _ = run(argv, capsys)
@@ -145,7 +145,7 @@ def test_report_passes_every_option(wide_csv, tmp_path, calls, capsys):
         "higher_is_better": False,
         "analyses": ("bayesian", "ranks"),
         "alpha": 0.1,
-        "gamma": 0.2,
+        "threshold": 0.8,
         "s": 0.0,
         "rope": 0.01,
         "loss": (1.0, 9.0),
@@ -243,7 +243,10 @@ def test_alias_pairs_inline_and_from_a_file(tmp_path, calls, capsys):
         (["--loss", "1:inf"], "argument --loss: 'inf' is not finite"),
         (["--alpha", "1.5"], "argument --alpha: 1.5 is not strictly between 0 and 1"),
         (["--alpha", "five"], "argument --alpha: 'five' is not a number"),
-        (["--gamma", "0"], "argument --gamma: 0 is not strictly between 0 and 1"),
+        (
+            ["--threshold", "0"],
+            "argument --threshold: 0 is not strictly between 0 and 1",
+        ),
         (["--s", "-1"], "argument --s: -1 is negative; give a number >= 0"),
         (["--rope", "-0.01"], "argument --rope: -0.01 is negative"),
         (["--rope", "nan"], "argument --rope: 'nan' is not finite"),

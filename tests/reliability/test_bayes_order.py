@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.stats.bayes.decision import FRIEDMAN_DEFAULT_S, IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, IDP_DEFAULT_S
 
 DRAWS = 2000
 SWAP = {"a": "b", "b": "a"}

@@ -202,7 +202,7 @@ POSTHOC = WATCH + textwrap.dedent(
     table = pd.DataFrame(rng.normal(0.8, 0.05, (n, m + 1))
                          + np.linspace(0, 0.02, m + 1))
     run = dict(test=test, rope=rope, n_samples=draws, random_state=0,
-               groups=False)
+               groups=False, prior="point")
     nbstats.bayes_posthoc(table.iloc[:, :5], **run)  # warm-up
     res, baseline, peak = watched(
         lambda: nbstats.bayes_posthoc(table.iloc[:, :m], **run))

@@ -26,7 +26,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 
 DRAWS = 20_000
 # both sides estimate from independent draws: 4 standard errors of each

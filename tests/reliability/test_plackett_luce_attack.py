@@ -66,9 +66,9 @@ def test_issue_reproducers_small_priors_no_longer_crash():
     for seed in range(10):
         rng = np.random.default_rng(seed)
         table = pd.DataFrame(rng.normal(size=(15, 2)))
-        _coherent(nbstats.bayes_plackett_luce(table, prior=0.005, random_state=seed), 2)
+        _coherent(nbstats.bayes_plackett_luce(table, s=0.005, random_state=seed), 2)
     table = pd.DataFrame(np.random.default_rng(0).normal(size=(6, 3)))
-    _coherent(nbstats.bayes_plackett_luce(table, prior=0.001, random_state=0), 3)
+    _coherent(nbstats.bayes_plackett_luce(table, s=0.001, random_state=0), 3)
 
 
 @FAST
@@ -83,7 +83,7 @@ def test_every_prior_gives_finite_normalised_worths(prior, m, n, seed, tied):
     rng = np.random.default_rng(seed)
     values = rng.integers(0, 3, (n, m)) if tied else rng.normal(size=(n, m))
     res = nbstats.bayes_plackett_luce(
-        pd.DataFrame(values.astype(float)), prior=prior, n_samples=400, random_state=0
+        pd.DataFrame(values.astype(float)), s=prior, n_samples=400, random_state=0
     )
     _coherent(res, m)
 
@@ -91,14 +91,14 @@ def test_every_prior_gives_finite_normalised_worths(prior, m, n, seed, tied):
 @pytest.mark.parametrize("prior", [1e-300, 1e-100, 1e100, 1e300])
 def test_the_ends_of_the_prior_range_run(prior):
     table = pd.DataFrame(np.random.default_rng(1).normal(size=(6, 3)))
-    _coherent(nbstats.bayes_plackett_luce(table, prior=prior, random_state=0), 3)
+    _coherent(nbstats.bayes_plackett_luce(table, s=prior, random_state=0), 3)
 
 
 @pytest.mark.parametrize("prior", [1e-301, 1e301, 0.0, -1.0, float("inf")])
 def test_priors_beyond_the_range_are_refused(prior):
     table = pd.DataFrame(np.random.default_rng(1).normal(size=(6, 3)))
-    with pytest.raises(ValueError, match="prior must"):
-        nbstats.bayes_plackett_luce(table, prior=prior)
+    with pytest.raises(ValueError, match="s must"):
+        nbstats.bayes_plackett_luce(table, s=prior)
 
 
 @FAST
@@ -108,7 +108,7 @@ def test_exchangeable_data_give_every_algorithm_the_same_p_best(prior, m, n):
     R̂ says the chains did not mix (which happens at tiny priors, where each
     chain can stay with one dominant algorithm)."""
     res = nbstats.bayes_plackett_luce(
-        pd.DataFrame(np.ones((n, m))), prior=prior, n_samples=2000, random_state=3
+        pd.DataFrame(np.ones((n, m))), s=prior, n_samples=2000, random_state=3
     )
     _coherent(res, m)
     if res.max_rhat > 1.01:
@@ -122,7 +122,7 @@ def test_exactly_equal_worths_are_ordered_at_random_not_by_column(prior):
     table = pd.DataFrame(
         np.random.default_rng(0).normal(size=(6, 3)), columns=["x", "y", "z"]
     )
-    res = nbstats.bayes_plackett_luce(table, prior=prior, random_state=0)
+    res = nbstats.bayes_plackett_luce(table, s=prior, random_state=0)
     assert np.all(res.worths == res.worths[0, 0])  # exact ties in every draw
     error = res.ranking["prob_best_mc_error"].to_numpy()
     assert np.all(error > 0)
@@ -131,9 +131,7 @@ def test_exactly_equal_worths_are_ordered_at_random_not_by_column(prior):
     above = res.prob_above.to_numpy()[~np.eye(3, dtype=bool)]
     np.testing.assert_allclose(above, 0.5, atol=0.03)
     # the tie-breaking does not depend on the order of the columns either
-    flipped = nbstats.bayes_plackett_luce(
-        table.iloc[:, ::-1], prior=prior, random_state=0
-    )
+    flipped = nbstats.bayes_plackett_luce(table.iloc[:, ::-1], s=prior, random_state=0)
     pd.testing.assert_frame_equal(flipped.ranking.loc[table.columns], res.ranking)
 
 
@@ -149,7 +147,7 @@ def test_two_algorithms_match_the_beta_posterior(prior, wins, losses):
     rows = [[1.0, 0.0]] * wins + [[0.0, 1.0]] * losses
     res = nbstats.bayes_plackett_luce(
         pd.DataFrame(rows, columns=["A", "B"]),
-        prior=prior,
+        s=prior,
         n_samples=4000,
         random_state=0,
     )
@@ -460,7 +458,7 @@ def test_a_seed_sequence_passed_twice_gives_the_same_draws_and_ties():
     nothing is spawned from (so nothing changes in) the caller's seed."""
     seed = np.random.SeedSequence(5)
     table = pd.DataFrame(np.random.default_rng(0).normal(size=(6, 3)))
-    first = nbstats.bayes_plackett_luce(table, prior=1e50, random_state=seed)
-    again = nbstats.bayes_plackett_luce(table, prior=1e50, random_state=seed)
+    first = nbstats.bayes_plackett_luce(table, s=1e50, random_state=seed)
+    again = nbstats.bayes_plackett_luce(table, s=1e50, random_state=seed)
     pd.testing.assert_frame_equal(first.ranking, again.ranking)
     assert seed.n_children_spawned == 0

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nbstats
-from nbstats.stats.bayes.decision import MAX_S
+from nbstats.stats.bayes.priors import MAX_S
 
 TABLE = np.random.default_rng(0).normal(size=(12, 4)) + [0.0, 0.3, 0.5, 0.1]
 A, B = TABLE[:, 0], TABLE[:, 1]

@@ -13,7 +13,9 @@ from nbstats.reporting.methods import Paragraph, cite
 from tests.conftest import require_executable
 
 
-def _results(table, *, s=None, gamma=0.05, rope=0.0, loss=(1, 19), n=50_000, seed=0):
+def _results(
+    table, *, s=None, threshold=0.95, rope=0.0, loss=(1, 19), n=50_000, seed=0
+):
     """The results a report computes, in process, with the report's settings."""
     prior = {} if s is None else {"s": s}
     best = str(nbstats.mean_ranks(table).idxmin())
@@ -36,10 +38,10 @@ def _results(table, *, s=None, gamma=0.05, rope=0.0, loss=(1, 19), n=50_000, see
         "friedman": nbstats.friedman(table),
         "nemenyi": nbstats.posthoc(table, method="nemenyi", alpha=0.1),
         "holm": nbstats.posthoc(table, method="holm", control=best, alpha=0.1),
-        "bayes_friedman": nbstats.bayes_friedman(table, gamma=gamma, **prior),
+        "bayes_friedman": nbstats.bayes_friedman(table, threshold=threshold, **prior),
         "signrank": signrank,
         "bayes_posthoc": nbstats.bayes_posthoc(
-            table, gamma=gamma, n_samples=n, random_state=seed, **prior
+            table, threshold=threshold, n_samples=n, random_state=seed, **prior
         ),
         "rank_ci": nbstats.rank_ci(table, alpha=0.1),
     }
@@ -82,7 +84,7 @@ def test_default_settings_are_stated(defaults):
         "threshold of l1/(l0 + l1) = 0.95",  # a setting: as the body prints it
         "50,000 posterior draws (seed 0, a Monte Carlo standard error of at most",
         "Bayesian sign test with a prior of strength s = 1",
-        "1 − γ = 0.95 ",
+        "exceeds 0.95 ",
         "50,000 joint draws",
         "90% confidence intervals for the ranks",
         "two-sided Wilcoxon signed-rank tests",
@@ -99,13 +101,12 @@ def test_custom_settings_are_stated():
         higher_is_better=False,
         seed=7,
         loss=(1, 9),
-        **_results(table, s=2.5, gamma=0.1, rope=0.01, loss=(1, 9), n=2000, seed=7),
+        **_results(table, s=2.5, threshold=0.9, rope=0.01, loss=(1, 9), n=2000, seed=7),
     )
     text = para.text()
     for expected in [
         "lower scores being better",
         "prior of strength s = 2.5 on",
-        "(γ = 0.1)",
         "90% credible region",
         "strength s = 2.5, with a region of practical equivalence (rope) of ±0.01 "
         "in the scores' units",
@@ -113,7 +114,7 @@ def test_custom_settings_are_stated():
         "l1/(l0 + l1) = 0.9",
         "2,000 posterior draws (seed 7, a Monte Carlo standard error of at most",
         "2,000 joint draws of the Dirichlet weights (seed 7)",
-        "1 − γ = 0.9 ",
+        "exceeds 0.9 ",
     ]:
         assert expected in text, expected
     assert "√17" not in text  # not the default s

@@ -102,7 +102,7 @@ def test_coverage_section_only_with_holes(holes, shown):
     given = prepare.prepare(table, nan_policy="omit")
     settings = notebook.make_settings(
         given.complete, title=None, analyses=("frequentist",),
-        higher_is_better=True, alpha=0.05, gamma=0.05, s=None, rope=0.0,
+        higher_is_better=True, alpha=0.05, threshold=0.95, s=None, rope=0.0,
         loss=(1, 19), random_state=0, nan_policy="omit",
     )  # fmt: skip
     nb = notebook.build_notebook(given.table, settings)

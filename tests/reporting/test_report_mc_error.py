@@ -34,7 +34,7 @@ def test_every_bayesian_pair_and_joint_probability_is_to_the_target():
     table = nbstats.datasets.load("uci_accuracy")
     settings = notebook.make_settings(
         table, title=None, analyses=notebook.ANALYSES, higher_is_better=True,
-        alpha=0.05, gamma=0.05, s=None, rope=0.01, loss=(1, 19), random_state=0,
+        alpha=0.05, threshold=0.95, s=None, rope=0.01, loss=(1, 19), random_state=0,
     )  # fmt: skip
     assert settings.mc_error == MC_TARGET
     nb = notebook.build_notebook(table, settings, figure_formats=())

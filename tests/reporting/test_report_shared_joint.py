@@ -14,7 +14,7 @@ def _run(table, **options):
 
     settings = notebook.make_settings(
         table, title=None, analyses=notebook.ANALYSES, higher_is_better=True,
-        alpha=0.05, gamma=0.05, s=None, rope=0.0, loss=(1, 19), random_state=0,
+        alpha=0.05, threshold=0.95, s=None, rope=0.0, loss=(1, 19), random_state=0,
         **options,
     )  # fmt: skip
     nb = notebook.build_notebook(table, settings, figure_formats=())

@@ -92,7 +92,7 @@ def test_the_two_t_tests_share_their_figures():
         "mean_difference",
         "ci_low",
         "ci_high",
-        "n",
+        "n_folds",
         "rho",
         "alternative",
     ]

@@ -154,10 +154,10 @@ def test_joint_statements_state_the_prior_they_used(table):
     # under the near-ignorance prior the procedure ranks and accepts by lower
     # probabilities; under a point prior by the posterior probabilities
     idp = nbstats.bayes_posthoc(
-        table, test="signrank", prior="idp", rope=0.01, random_state=0
+        table, test="signrank", prior="idp", s=1.0, rope=0.01, random_state=0
     )
     point = nbstats.bayes_posthoc(
-        table, test="signrank", prior="point", rope=0.01, random_state=0
+        table, test="signrank", prior="point", s=1.0, rope=0.01, random_state=0
     )
     context = MethodsContext(seed=0)
     idp_text = idp.methods_sentence(context).text()

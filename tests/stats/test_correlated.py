@@ -234,7 +234,7 @@ def test_missing_folds_are_omitted_on_request():
         res = nbstats.correlated_ttest(a, b, runs=2, nan_policy="omit")
     keep = ~np.isnan(a)
     t, df, _, _ = _nadeau_bengio(a[keep], b[keep], 3)  # ρ of the design: 1/3
-    assert (res.statistic, res.df, res.n) == (pytest.approx(t), df, 5)
+    assert (res.statistic, res.df, res.n_folds) == (pytest.approx(t), df, 5)
 
 
 def test_design_is_described():

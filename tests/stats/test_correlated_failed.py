@@ -27,7 +27,7 @@ def test_min_folds_tests_the_paired_folds_by_hand():
     scale = np.sqrt((1 / j + 1 / 9) * d.var(ddof=1))  # ρ = 1/10 of the design
     t = d.mean() / scale
     res = nbstats.correlated_ttest(a, b, runs=2, min_folds=15)
-    assert (res.n, res.df, res.folds, res.runs) == (17, 16, 10, 2)
+    assert (res.n_folds, res.df, res.folds, res.runs) == (17, 16, 10, 2)
     assert res.statistic == pytest.approx(t, rel=1e-12)
     assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(t), j - 1), rel=1e-10)
     bayes = nbstats.bayes_correlated_ttest(a, b, runs=2, min_folds=15, rope=0.002)

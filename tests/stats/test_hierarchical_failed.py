@@ -123,7 +123,7 @@ def test_amlb_min_folds_records_and_equals_leaving_the_cases_out(amlb):
         ["kc1", 3, 10],
     ]
     table = res.datasets.set_index("case")
-    assert len(table) == 13 and res.n == 10 and res.min_folds == 8
+    assert len(table) == 13 and res.n_folds == 10 and res.min_folds == 8
     wide = amlb.pivot(index=["task", "fold"], columns="framework", values="acc")
     for case, row in table.iterrows():
         d = (wide.loc[case, "oboe"] - wide.loc[case, "TPOT"]).dropna()

@@ -136,7 +136,7 @@ def test_nan_score_is_an_error():
     [
         ({"method": "irace"}, "unknown method='irace'"),
         ({"budget": 4}, "cannot pay for one step"),
-        ({"gamma": 1.2}, "gamma"),
+        ({"threshold": 1.2}, "threshold"),
         ({"epsilon": 0.6}, "epsilon"),
         ({"instances_per_step": 0}, "instances_per_step"),
         ({"max_steps": 0}, "max_steps"),
@@ -148,7 +148,7 @@ def test_bad_arguments(kwargs, match):
 
 
 def test_candidates_must_be_two_and_distinct():
-    with pytest.raises(ValueError, match="at least 2 candidates"):
+    with pytest.raises(ValueError, match="candidates must hold at least 2"):
         nbstats.race(noisy_means, [0], range(10), progress=False)
     with pytest.raises(ValueError, match="distinct names"):
         nbstats.race(noisy_means, [1, "1"], range(10), progress=False)

@@ -65,7 +65,7 @@ def test_ttest_and_bayesian_tests_use_every_case_with_both_scores():
         nbstats.bayes_signrank, A, B, nan_policy="omit", n_samples=1000,
         random_state=0,
     )  # fmt: skip
-    assert list(signrank.cases) == ALL and signrank.n == 5
+    assert list(signrank.cases) == ALL and signrank.n_cases == 5
     for rope in (0.0, 0.05):  # a tie or a difference within the rope counts
         sign = _quiet(nbstats.bayes_sign_test, A, B, nan_policy="omit", rope=rope)
         assert list(sign.cases) == ALL
@@ -115,7 +115,7 @@ def test_real_table_cases_are_the_shared_data_sets(a, b):
         nbstats.bayes_signrank, table[a], table[b], nan_policy="pairwise",
         n_samples=1000, random_state=0,
     )  # fmt: skip
-    assert signrank.cases.equals(both) and signrank.n == len(both)
+    assert signrank.cases.equals(both) and signrank.n_cases == len(both)
 
 
 @settings(max_examples=60, deadline=None)

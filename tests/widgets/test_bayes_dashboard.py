@@ -22,7 +22,7 @@ import nbstats.widgets.bayes as bayes_module
 import nbstats.widgets.bayes_setup as bayes_setup_module
 from nbstats.plots._common import format_probability
 from nbstats.stats.bayes import shared_prior as shared_prior_module
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.stats.bayes.shared_prior import SharedPrior
 from nbstats.stats.bayes.signrank.one_pair import SignedRankPosterior
 from nbstats.stats.bayes.signrank.pair_sums import PairSums
@@ -91,11 +91,11 @@ def test_controls_defaults_and_labels(table):
         "a",
         "b",
         "epsilon",
-        "gamma",
         "loss_ratio",
         "prior",
         "rope",
         "s",
+        "threshold",
     ]
     assert c["s"].value == pytest.approx(IDP_DEFAULT_S)
     assert (c["s"].min, c["s"].max, c["s"].base) == (-2, 2, 10)  # 0.01 .. 100
@@ -105,7 +105,8 @@ def test_controls_defaults_and_labels(table):
     assert [v for _, v in c["prior"].options] == ["idp", "bb", "point"]
     assert c["loss_ratio"].value == 19
     assert 10 ** c["loss_ratio"].max == pytest.approx(999)
-    assert c["gamma"].value == 0.05 and (c["gamma"].min, c["gamma"].max) == (0.001, 0.5)
+    assert c["threshold"].value == 0.95
+    assert (c["threshold"].min, c["threshold"].max) == (0.5, 0.999)
     assert c["epsilon"].value == 0.05
     assert (c["epsilon"].min, c["epsilon"].max) == (0.005, 0.25)
     assert c["rope"].value == 0 and c["rope"].continuous_update is False
@@ -195,7 +196,7 @@ def test_every_pair_equals_the_module_functions(table, prior, s, rope):
     # pairs (s = 0 for bb); the Friedman verdict puts s on "all equal"
     s_joint = 0.0 if prior == "bb" else s
     post = nbstats.bayes_posthoc(
-        table, s=s_joint, gamma=0.05, test="signrank", rope=rope,
+        table, s=s_joint, threshold=0.95, test="signrank", rope=rope,
         prior="idp" if prior == "idp" else "point",
         n_samples=N_SAMPLES, random_state=7,
     )  # fmt: skip
@@ -203,7 +204,7 @@ def test_every_pair_equals_the_module_functions(table, prior, s, rope):
     # the Friedman test: s once it is set, else its own default (1), as
     # bayes_friedman and the report (issue 30: 0.562 here, 1 in the report)
     s_friedman = 1.0 if prior == "bb" or (prior == "idp" and s == IDP_DEFAULT_S) else s
-    fried = nbstats.bayes_friedman(table, s=s_friedman, gamma=0.05)
+    fried = nbstats.bayes_friedman(table, s=s_friedman, threshold=0.95)
     assert dash.result["friedman"].statistic == fried.statistic
     assert dash.result["friedman"].reject == fried.reject
 
@@ -342,8 +343,9 @@ def test_joint_statements_view(table):
     expected = "&gt; 0.999" if first.joint > 0.999 else f"{first.joint:.3f}"
     assert f">{expected}</td>" in view
     assert ">1.000<" not in view
-    # γ = 0.5: at least as many statements hold (joint only falls down the list)
-    dash.controls["gamma"].value = 0.5
+    # equal losses, a threshold of 0.5: at least as many statements hold (the
+    # joint probability only falls down the list)
+    dash.controls["loss_ratio"].value = 1.0
     assert dash.result["joint"]["accepted"].sum() >= len(accepted)
     assert "probability &gt; 0.5" in dash.joint_view.value
     assert "Bayesian Friedman" in dash.friedman_view.value
@@ -449,7 +451,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     changes = [
         ("s", 2.0),
         ("loss_ratio", 3.0),
-        ("gamma", 0.2),
+        ("threshold", 0.8),
         ("epsilon", 0.1),
         ("b", "C"),
         ("s", 0.3),
@@ -463,7 +465,7 @@ def test_components_computed_once_per_pair_prior_and_rope(table, monkeypatch):
     assert len(sums_calls) == 1  # nothing recomputed per case
     assert gamma_calls[1:] == [2.0, 0.3]  # once per new s, for all pairs and joint
     # the matrix needs no result objects: only the shown pair gets one, for a
-    # new s, threshold or pair (γ and ε do not change it)
+    # new s, loss ratio or pair (the joint threshold and ε do not change it)
     assert result_calls[1:] == [2.0, 2.0, 2.0, 0.3, 0.3, 0.3]
 
     c["rope"].value = 0.004  # the rope's two regions only: θ is kept
@@ -499,7 +501,7 @@ def test_set_recomputes_once(table):
     calls = []
     compute = dash.compute
     dash.compute = lambda changed: calls.append(changed) or compute(changed)
-    dash.set(a="D", b="C", gamma=0.1)
+    dash.set(a="D", b="C", threshold=0.9)
     assert len(calls) == 1
     assert dash.result["settings"]["pair"] == ("D", "C")
     with pytest.raises(TypeError, match="no control named 'pair'"):
@@ -558,8 +560,8 @@ def test_selected_pair_view_changes_with_pair(table):
     assert second["data"]["image/svg+xml"] != first["data"]["image/svg+xml"]
     assert "B vs C" in second["data"]["image/svg+xml"]
 
-    # γ and ε leave the selected posterior alone: no redraw
-    dash.controls["gamma"].value = 0.1
+    # the joint threshold and ε leave the selected posterior alone: no redraw
+    dash.controls["threshold"].value = 0.9
     assert dash.plot_view.outputs[0] is second
     # back to the first pair: the same picture (deterministic SVG)
     dash.set(a="A", b="B")
@@ -643,7 +645,7 @@ def test_errors_show_in_the_dashboard(table, monkeypatch):
         raise RuntimeError("friedman <exploded>")
 
     monkeypatch.setattr(bayes_module, "bayes_friedman", broken)
-    dash.controls["gamma"].value = 0.2  # a new γ needs a new Friedman verdict
+    dash.controls["threshold"].value = 0.8  # a new Friedman verdict
     assert dash.error == "RuntimeError: friedman <exploded>"
     assert "Could not update" in dash._error_view.value
     assert "friedman &lt;exploded&gt;" in dash._error_view.value
@@ -651,9 +653,9 @@ def test_errors_show_in_the_dashboard(table, monkeypatch):
     assert dash._error_view in dash.widget.children
 
     monkeypatch.undo()
-    dash.controls["gamma"].value = 0.3
+    dash.controls["threshold"].value = 0.7
     assert dash.error is None and dash._error_view.value == ""
-    assert dash.result["settings"]["gamma"] == 0.3
+    assert dash.result["settings"]["threshold"] == 0.7
 
 
 def test_plot_errors_show_and_leak_no_figure(table, monkeypatch):
@@ -736,7 +738,7 @@ def test_friedman_verdicts_of_earlier_settings_are_kept(table, monkeypatch):
     friedman = bayes_module.bayes_friedman
 
     def counting(*args, **kw):
-        calls.append((kw["s"], kw["gamma"]))
+        calls.append((kw["s"], kw["threshold"]))
         return friedman(*args, **kw)
 
     monkeypatch.setattr(bayes_module, "bayes_friedman", counting)
@@ -746,8 +748,8 @@ def test_friedman_verdicts_of_earlier_settings_are_kept(table, monkeypatch):
     for prior in ("bb", "point", "idp", "bb"):
         dash.controls["prior"].value = prior
         assert dash.error is None, dash.error
-    assert calls == [(1.0, 0.05), (pytest.approx(IDP_DEFAULT_S), 0.05)]
-    ref = nbstats.bayes_friedman(table, s=1.0, gamma=0.05)
+    assert calls == [(1.0, 0.95), (pytest.approx(IDP_DEFAULT_S), 0.95)]
+    ref = nbstats.bayes_friedman(table, s=1.0, threshold=0.95)
     assert dash.result["friedman"].statistic == ref.statistic
 
 

@@ -41,10 +41,10 @@ class BlockingJoint:
     def ready(self, s: float, rope: float) -> bool:
         return False
 
-    def table(self, s: float, gamma: float, rope: float) -> pd.DataFrame:
+    def table(self, s: float, threshold: float, rope: float) -> pd.DataFrame:
         self.started.set()
         assert self.go.wait(30)
-        self.computed.append((s, gamma, rope))
+        self.computed.append((s, threshold, rope))
         if self.fail:
             raise FloatingPointError("the draws overflowed")
         return pd.DataFrame({"rope": [rope]})
@@ -54,19 +54,19 @@ def test_a_superseded_request_is_computed_but_never_delivered():
     joint = BlockingJoint()
     delivered = []
     runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
-    assert runner.request(1.0, 0.05, 0.01) is None
+    assert runner.request(1.0, 0.95, 0.01) is None
     assert joint.started.wait(30)  # the thread is inside the first table
     assert runner.busy
     # two newer requests while it computes: only the newest runs next
-    assert runner.request(1.0, 0.05, 0.02) is None
-    assert runner.request(1.0, 0.05, 0.03) is None
+    assert runner.request(1.0, 0.95, 0.02) is None
+    assert runner.request(1.0, 0.95, 0.03) is None
     joint.go.set()
     assert runner.wait(timeout=30)
     assert not runner.busy
-    assert joint.computed == [(1.0, 0.05, 0.01), (1.0, 0.05, 0.03)]
+    assert joint.computed == [(1.0, 0.95, 0.01), (1.0, 0.95, 0.03)]
     assert len(delivered) == 1
     settings, table, error = delivered[0]
-    assert settings == (1.0, 0.05, 0.03)
+    assert settings == (1.0, 0.95, 0.03)
     assert table["rope"].tolist() == [0.03] and error is None
 
 
@@ -75,10 +75,10 @@ def test_an_error_in_the_thread_is_delivered():
     joint.go.set()
     delivered = []
     runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
-    assert runner.request(2.0, 0.1, 0.0) is None
+    assert runner.request(2.0, 0.9, 0.0) is None
     assert runner.wait(timeout=30)
     ((settings, table, error),) = delivered
-    assert settings == (2.0, 0.1, 0.0) and table is None
+    assert settings == (2.0, 0.9, 0.0) and table is None
     assert isinstance(error, FloatingPointError)
 
 
@@ -88,14 +88,14 @@ def test_without_background_every_request_is_answered_at_once():
     runner = JointRunner(
         joint, lambda *args: pytest.fail("delivered"), background=False
     )
-    assert runner.request(1.0, 0.05, 0.0)["rope"].tolist() == [0.0]
+    assert runner.request(1.0, 0.95, 0.0)["rope"].tolist() == [0.0]
     assert runner.wait(timeout=0)
 
 
 def test_wait_times_out_while_the_thread_computes():
     joint = BlockingJoint()
     runner = JointRunner(joint, lambda *args: None, background=True)
-    runner.request(1.0, 0.05, 0.0)
+    runner.request(1.0, 0.95, 0.0)
     assert joint.started.wait(30)
     assert runner.wait(timeout=0.05) is False
     joint.go.set()
@@ -117,7 +117,7 @@ def test_large_dashboards_compute_the_statements_in_the_background():
     assert dash.wait(timeout=120)
     s = dash.result["settings"]["s"]
     post = nbstats.bayes_posthoc(
-        table, s=s, gamma=0.05, test="signrank", rope=0.004, prior="idp",
+        table, s=s, threshold=0.95, test="signrank", rope=0.004, prior="idp",
         n_samples=N_SAMPLES, random_state=7,
     )  # fmt: skip
     pd.testing.assert_frame_equal(dash.result["joint"], post.statements)
@@ -183,7 +183,7 @@ def test_a_failure_half_way_leaves_no_stale_sums(monkeypatch):
         table, n_samples=2_000, random_state=5, joint_in_background=False
     )
     joint: SignedRankJoint = dash._joint_statements
-    before = joint.table(1.0, 0.05, 0.01)
+    before = joint.table(1.0, 0.95, 0.01)
     real = posthoc_module.SignedRankEvents.evaluate
 
     def half_way(self, exponentials, out=None, offset=0):
@@ -193,12 +193,12 @@ def test_a_failure_half_way_leaves_no_stale_sums(monkeypatch):
 
     monkeypatch.setattr(posthoc_module.SignedRankEvents, "evaluate", half_way)
     with pytest.raises(MemoryError):
-        joint.table(1.0, 0.05, 0.02)
+        joint.table(1.0, 0.95, 0.02)
     monkeypatch.setattr(posthoc_module.SignedRankEvents, "evaluate", real)
     assert not joint.ready(2.0, 0.01)  # the sums are gone, not taken as 0.01's
-    pd.testing.assert_frame_equal(joint.table(1.0, 0.05, 0.01), before)
+    pd.testing.assert_frame_equal(joint.table(1.0, 0.95, 0.01), before)
     post = nbstats.bayes_posthoc(
-        table, s=2.0, gamma=0.05, test="signrank", rope=0.01,
+        table, s=2.0, threshold=0.95, test="signrank", rope=0.01, prior="point",
         n_samples=2_000, random_state=5,
     )  # fmt: skip
-    pd.testing.assert_frame_equal(joint.table(2.0, 0.05, 0.01), post.statements)
+    pd.testing.assert_frame_equal(joint.table(2.0, 0.95, 0.01), post.statements)

@@ -13,14 +13,14 @@ from nbstats.widgets.frequentist import FrequentistDashboard
 def test_bayes_dashboard_exports_its_current_settings(tmp_path, table6):
     dash = BayesDashboard(table6, n_samples=5_000, random_state=3)
     dash.controls["loss_ratio"].value = 4.0
-    dash.controls["gamma"].value = 0.1
+    dash.controls["threshold"].value = 0.9
     dash.export_path.value = str(tmp_path / "report.ipynb")
     dash.export_button.click()
     assert "wrote" in dash.export_status.value
     text = (tmp_path / "report.ipynb").read_text()
-    # the Methods paragraph states the dashboard's loss and gamma
+    # the Methods paragraph states the dashboard's loss and threshold
     assert "losses (1, 4), so a threshold of 0.8" in text
-    assert "= 0.1)" in text
+    assert "90% credible region" in text
 
 
 def test_export_errors_are_shown_next_to_the_button(tmp_path, table6):
@@ -72,7 +72,7 @@ def test_export_passes_nan_policy_and_aliases(tmp_path, table6, monkeypatch):
         *,
         higher_is_better,
         prior,
-        gamma,
+        threshold,
         rope,
         loss,
         random_state,
@@ -98,7 +98,7 @@ def test_export_round_trip_with_every_control_changed(tmp_path, table6, monkeypa
         s=2.0,
         rope=0.005,
         loss_ratio=4.0,
-        gamma=0.1,
+        threshold=0.9,
         epsilon=0.1,
         a="C4.5+cf",
         b="C4.5",
@@ -112,7 +112,7 @@ def test_export_round_trip_with_every_control_changed(tmp_path, table6, monkeypa
     dash.export_button.click()
     ((kw,),) = [calls]
     assert kw["prior"] == "point" and kw["s"] == 2.0 and kw["rope"] == 0.005
-    assert kw["loss"] == (1.0, 4.0) and kw["gamma"] == 0.1
+    assert kw["loss"] == (1.0, 4.0) and kw["threshold"] == 0.9
     assert kw["random_state"] == 11 and kw["higher_is_better"] is True
     order = list(nbstats.mean_ranks(table6).sort_values(kind="stable").index)
     report_pairs = nbstats.bayes_signrank_pairs(
@@ -139,9 +139,12 @@ def test_export_round_trip_with_every_control_changed(tmp_path, table6, monkeypa
         shown_probs = (row.prob_left, row.prob_rope, row.prob_right)
         assert same == pytest.approx(shown_probs, abs=0.005)
     # the joint statements, as the report's notebook makes them (the pairs'
-    # signed-rank test, rope and s, on the same seed): number for number
+    # signed-rank test, rope, s and threshold, on the same seed): number for
+    # number
+    l0, l1 = kw["loss"]
     report_joint = nbstats.bayes_posthoc(
-        table6, test="signrank", rope=kw["rope"], s=kw["s"], gamma=kw["gamma"],
+        table6, test="signrank", rope=kw["rope"], s=kw["s"], prior="point",
+        threshold=l1 / (l0 + l1),
         n_samples=50_000, random_state=kw["random_state"],
     ).statements  # fmt: skip
     pd.testing.assert_frame_equal(dash.result["joint"], report_joint)
@@ -166,7 +169,7 @@ def test_export_without_rope_is_exact(table6):
 
 def test_exported_report_states_every_setting(tmp_path, table6):
     dash = BayesDashboard(table6, random_state=11)
-    dash.set(prior="point", s=2.0, rope=0.005, loss_ratio=4.0, gamma=0.1)
+    dash.set(prior="point", s=2.0, rope=0.005, loss_ratio=4.0, threshold=0.9)
     dash.export_path.value = str(tmp_path / "report.ipynb")
     dash.export_button.click()
     assert "wrote" in dash.export_status.value
@@ -175,7 +178,7 @@ def test_exported_report_states_every_setting(tmp_path, table6):
         "losses (1, 4)",
         "threshold of 0.8",
         "rope ±0.005",
-        "= 0.1)",
+        "90% credible region",
         "seed 11",
         "s = 2",
     ):

@@ -64,7 +64,7 @@ def test_min_folds_equals_correlated_pairs_and_the_hand_computation(amlb):
     d = (wide["oboe"] - wide["TPOT"]).dropna().to_numpy()
     scale = np.sqrt((1 / d.size + 1 / 9) * d.var(ddof=1))
     posterior = stats.t(d.size - 1, d.mean(), scale)
-    assert (res.n, d.size) == (9, 9)
+    assert (res.n_folds, d.size) == (9, 9)
     assert res.prob_right == pytest.approx(posterior.sf(0.01), rel=1e-10)
     assert res.prob_left == pytest.approx(posterior.cdf(-0.01), rel=1e-10)
     # a data set left out of the pair is said so, not shown
@@ -117,7 +117,7 @@ def test_data_sets_left_out_of_the_pair_are_marked_in_the_list(amlb):
     assert "3 of the 10 folds of kc1" in board.error
     board.set(b="H2OAutoML")
     assert control.value == "kc1" and board.error is None
-    assert board.result["selected"].n == 10
+    assert board.result["selected"].n_folds == 10
     assert list(control.options) == [("all data sets", None)] + [
         (case, case) for case in cases
     ]

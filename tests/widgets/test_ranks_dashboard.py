@@ -68,7 +68,7 @@ def test_starts_with_the_two_sided_wilcoxon(board, table6):
         "methods",
         "alpha",
         "n_resamples",
-        "plackett_luce_prior",
+        "plackett_luce_s",
     }
     assert list(board.result) == ["rank_ci", "plackett_luce"]
     res = board.result["rank_ci"]
@@ -277,7 +277,7 @@ def test_many_algorithms_draw_svg_with_aliases():
     assert list(board.result["rank_ci"]["id-wilcoxon-2s"].lower.index) == names
 
 
-def test_the_plackett_luce_prior_is_live(board, table6):
+def test_the_plackett_luce_prior_strength_is_live(board, table6):
     """The ranking follows the prior control and equals the function's result."""
     from nbstats.util.random import seed_sequence
     from nbstats.widgets.ranks import PLACKETT_LUCE_DRAWS
@@ -288,16 +288,16 @@ def test_the_plackett_luce_prior_is_live(board, table6):
     )
     rows = cells(re.sub("</?bdi>", "", board.views["plackett_luce"].value))
     assert list(rows) == first.to_frame()["algorithm"].tolist()  # best first
-    board.controls["plackett_luce_prior"].value = 10.0
+    board.controls["plackett_luce_s"].value = 10.0
     strong = board.result["plackett_luce"]
-    assert strong.prior == 10.0
+    assert strong.s == 10.0
     assert strong == nbstats.bayes_plackett_luce(
-        table6, prior=10.0, n_samples=PLACKETT_LUCE_DRAWS, random_state=seed_sequence(0)
+        table6, s=10.0, n_samples=PLACKETT_LUCE_DRAWS, random_state=seed_sequence(0)
     )
     # a stronger prior pulls the worths towards equal: the spread shrinks
     assert np.ptp(strong.ranking["worth"]) < np.ptp(first.ranking["worth"])
-    assert "Dirichlet prior 10" in board.views["plackett_luce"].value
-    board.controls["plackett_luce_prior"].value = 1.0  # cached: the same object again
+    assert "Dirichlet prior, s = 10" in board.views["plackett_luce"].value
+    board.controls["plackett_luce_s"].value = 1.0  # cached: the same object again
     assert board.result["plackett_luce"] is first
 
 

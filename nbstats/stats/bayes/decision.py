@@ -1,52 +1,19 @@
-"""Decisions by expected loss, and the validation shared by the Bayesian tests."""
+"""Decisions by expected loss: the threshold a region needs, and the decision."""
 
 from __future__ import annotations
 
-import math
-import warnings
-from numbers import Real
-
 import numpy as np
 
-from nbstats.results.decisions import (
-    DECISION_LABEL,
-    DECISION_TEXT,
-    DECISIONS,
-    Decision,
-    describe,
-)
+from nbstats.results.decisions import Decision
+from nbstats.util.checks import check_fraction, check_number
 
 __all__ = [
-    "DECISIONS",
-    "DECISION_LABEL",
-    "DECISION_TEXT",
-    "FRIEDMAN_DEFAULT_S",
-    "IDP_DEFAULT_S",
-    "Decision",
-    "check_gamma",
-    "check_n_samples",
-    "check_rope",
-    "check_s",
+    "check_loss",
     "decide",
     "decide_many",
-    "describe",
     "region_shares",
     "resolve_threshold",
-    "signrank_bounds",
-    "signrank_bounds_many",
 ]
-
-#: Benavoli et al. (2014) §3.1: the s that halves the prior imprecision after
-#: one observation, (s² + 3s) / ((s + 1)(s + 2)) = ½.
-IDP_DEFAULT_S = (math.sqrt(17) - 3) / 2
-
-#: Benavoli et al. (2015) §7: the prior strength of the Bayesian Friedman
-#: test and of the joint statements when none is given — a prior on "all
-#: algorithms equal" with s > 0 regularises the covariance, "e.g., s = 1".
-#: The report and the dashboard use it whenever the user keeps the defaults.
-FRIEDMAN_DEFAULT_S = 1.0
-
-MIN_RELIABLE_SAMPLES = 1000
 
 
 def resolve_threshold(threshold: float | None, loss: tuple[float, float]) -> float:
@@ -57,29 +24,49 @@ def resolve_threshold(threshold: float | None, loss: tuple[float, float]) -> flo
     is). Deciding "b" when P(b better) > l1 / (l0 + l1) minimises the
     expected loss (Benavoli et al. 2014); the same threshold decides "a"
     and, with a rope, "equivalent" (see :func:`decide`). An explicit
-    ``threshold`` wins.
+    ``threshold`` wins (``loss`` is checked all the same).
 
     Examples
     --------
     >>> resolve_threshold(None, (1, 19))
     0.95
     """
+    l0, l1 = check_loss(loss)
     if threshold is not None:
-        threshold = float(threshold)
-        if not 0 < threshold < 1:
-            raise ValueError(
-                f"threshold must lie strictly between 0 and 1, got {threshold!r}."
-            )
-        return threshold
-    try:
-        l0, l1 = (float(v) for v in loss)
-    except (TypeError, ValueError):
+        return check_fraction("threshold", threshold, example=0.95)
+    return l1 / (l0 + l1)
+
+
+def check_loss(loss: object) -> tuple[float, float]:
+    """The pair ``(l0, l1)`` of positive finite losses.
+
+    Examples
+    --------
+    >>> check_loss((1, 19))
+    (1.0, 19.0)
+    >>> check_loss("1,19")
+    Traceback (most recent call last):
+    ...
+    TypeError: loss must be a pair (l0, l1) of positive numbers, got '1,19' (str).
+    """
+    if isinstance(loss, (str, bytes)) or not isinstance(
+        loss, (tuple, list, np.ndarray)
+    ):
+        raise TypeError(
+            "loss must be a pair (l0, l1) of positive numbers, got "
+            f"{loss!r} ({type(loss).__name__})."
+        )
+    if len(loss) != 2:
+        raise ValueError(
+            f"loss must be a pair (l0, l1) of positive numbers, got {len(loss)} "
+            f"values: {loss!r}."
+        )
+    l0, l1 = (check_number("loss", v) for v in loss)
+    if not (l0 > 0 and l1 > 0):
         raise ValueError(
             f"loss must be a pair (l0, l1) of positive numbers, got {loss!r}."
-        ) from None
-    if not (l0 > 0 and l1 > 0 and math.isfinite(l0) and math.isfinite(l1)):
-        raise ValueError(f"losses must be positive and finite, got {loss!r}.")
-    return l1 / (l0 + l1)
+        )
+    return l0, l1
 
 
 def decide(
@@ -220,66 +207,6 @@ def decide_many(
     return out
 
 
-def signrank_bounds(
-    theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
-) -> tuple[tuple[float, float | None, float], tuple[float, float | None, float]]:
-    """Lower and upper (left, rope, right) of one signed-rank test's counts.
-
-    ``theta``: the shares of draws with θ_lower > ½, θ_upper > ½, θ_upper <
-    ½ and (optionally) θ_lower < ½ (θ_upper = θ_lower for a single prior).
-    ``regions``: with a rope, the lower then the upper probability of each of
-    (left, rope, right) over the prior set (6 values, see
-    :mod:`nbstats.stats.bayes.signrank.bounds`); None without a rope. See
-    :func:`signrank_bounds_many`.
-
-    Examples
-    --------
-    >>> signrank_bounds(np.array([0.9, 0.97, 0.02, 0.1]), None, idp=True)
-    ((0.02, None, 0.9), (0.1, None, 0.97))
-    """
-    lower, upper = signrank_bounds_many(
-        np.asarray(theta, dtype=float)[None, :],
-        None if regions is None else np.asarray(regions, dtype=float)[None, :],
-        idp=idp,
-    )
-
-    def one(values: tuple) -> tuple[float, float | None, float]:
-        left, rope, right = (float(v[0]) for v in values)
-        return (round(left, 15), None if regions is None else rope, round(right, 15))
-
-    return one(lower), one(upper)
-
-
-def signrank_bounds_many(
-    theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
-) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """:func:`signrank_bounds` of many pairs: ``theta`` is n × 4 (or n × 3,
-    then the upper P(a better) is 1 − P(θ_lower > ½)), ``regions`` n × 6 or
-    None; returns the lower and the upper (left, rope, right), each an array
-    (the rope's NaN without a rope).
-
-    Under the near-ignorance prior (IDP) the lower posterior (the prior's
-    pseudo-observation at −∞) is the least favourable to b and the most to a;
-    the upper the other way round. Without a rope, P(b better) lies between
-    P(θ_lower > ½) and P(θ_upper > ½), P(a better) between P(θ_upper < ½)
-    and P(θ_lower < ½). With a rope, each region's bounds are the smallest
-    and largest share of draws it wins at one placement of the prior's
-    pseudo-observation (see :mod:`nbstats.stats.bayes.signrank.bounds`). A single
-    prior has lower = upper.
-    """
-    theta = np.asarray(theta, dtype=float)
-    nan = np.full(theta.shape[0], np.nan)
-    if regions is None:
-        lower = (theta[:, 2], nan, theta[:, 0])
-        upper_left = theta[:, 3] if theta.shape[1] > 3 else 1 - theta[:, 0]
-        upper = (upper_left, nan, theta[:, 1]) if idp else lower
-        return lower, upper
-    r = np.asarray(regions, dtype=float)
-    lower = (r[:, 0], r[:, 1], r[:, 2])
-    upper = (r[:, 3], r[:, 4], r[:, 5]) if idp else lower
-    return lower, upper
-
-
 def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.ndarray:
     """Share of draws in which each of (left, rope, right) is the most probable.
 
@@ -293,85 +220,3 @@ def region_shares(left: np.ndarray, rope: np.ndarray, right: np.ndarray) -> np.n
     count = left_wins.size
     n_left, n_rope = int(np.count_nonzero(left_wins)), int(np.count_nonzero(rope_wins))
     return np.array([n_left, n_rope, count - n_left - n_rope]) / count
-
-
-#: The largest prior strength any Bayesian test takes. Beyond it the prior's
-#: weight swamps any data set (the posterior is the prior's to double
-#: precision), and the signed-rank test's squared weights, ``(s + n)²`` in a
-#: draw, would overflow near 1e154.
-MAX_S = 1e100
-
-
-def check_s(s: float, *, allow_zero: bool) -> float:
-    """Validate the prior strength: ``0 < s ≤ 1e100`` (``0 ≤ s`` with
-    ``allow_zero``).
-
-    Examples
-    --------
-    >>> check_s(1, allow_zero=False)
-    1.0
-    >>> check_s(1e200, allow_zero=False)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: s=1e+200 is beyond 1e100, ...
-    """
-    if isinstance(s, (bool, np.bool_)) or not isinstance(s, Real):
-        raise TypeError(f"s (the prior strength) must be a number, got {s!r}.")
-    s = float(s)
-    if not math.isfinite(s) or s < 0 or (s == 0 and not allow_zero):
-        bound = "s >= 0" if allow_zero else "s > 0"
-        raise ValueError(f"the prior strength must satisfy {bound}, got s={s!r}.")
-    if s > MAX_S:
-        raise ValueError(
-            f"s={s!r} is beyond 1e100, the largest prior strength the tests "
-            "take: there the prior outweighs any data (the posterior is the "
-            "prior's to double precision) and the signed-rank sums overflow. "
-            "Use s <= 1e100 (s = 1 or less is usual)."
-        )
-    return s
-
-
-def check_rope(rope: float) -> float:
-    """Validate the half-width of the region of practical equivalence."""
-    if isinstance(rope, (bool, np.bool_)) or not isinstance(rope, Real):
-        raise TypeError(f"rope must be a number, got {rope!r}.")
-    rope = float(rope)
-    if not math.isfinite(rope) or rope < 0:
-        raise ValueError(
-            f"rope is the half-width of the region of practical equivalence and "
-            f"must be >= 0, got {rope!r}."
-        )
-    return rope
-
-
-def check_gamma(gamma: float) -> float:
-    """Validate γ, one minus the credible level."""
-    if isinstance(gamma, (bool, np.bool_)) or not isinstance(gamma, Real):
-        raise TypeError(f"gamma must be a number in (0, 1), got {gamma!r}.")
-    if not 0 < gamma < 1:
-        raise ValueError(
-            f"gamma must lie strictly between 0 and 1 (the credible level is "
-            f"1 - gamma), got {gamma!r}; e.g. gamma=0.05 for 95%."
-        )
-    return float(gamma)
-
-
-def check_n_samples(n_samples: int, *, warn: bool = True, stacklevel: int = 3) -> int:
-    """Validate the number of Monte Carlo draws; warn when it is too small.
-
-    ``stacklevel`` points the warning at the caller's caller (the user's
-    call of a public function); add one per level of helper in between.
-    """
-    if not isinstance(n_samples, (int, np.integer)) or isinstance(n_samples, bool):
-        raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be at least 1, got {n_samples}.")
-    if warn and n_samples < MIN_RELIABLE_SAMPLES:
-        warnings.warn(
-            f"n_samples={n_samples} draws give probabilities with a Monte Carlo "
-            f"error of about {0.5 / math.sqrt(n_samples):.3f}; use at least "
-            f"{MIN_RELIABLE_SAMPLES} (the default is 50,000).",
-            UserWarning,
-            stacklevel=stacklevel,
-        )
-    return int(n_samples)

@@ -27,12 +27,7 @@ from nbstats.results.bayes_friedman import BayesFriedmanResult
 from nbstats.scores.ranks import oriented, rank_rows
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.bayes.canonical import layout
-from nbstats.stats.bayes.decision import (
-    FRIEDMAN_DEFAULT_S,
-    check_gamma,
-    check_n_samples,
-    check_s,
-)
+from nbstats.stats.bayes.draws import check_n_samples
 from nbstats.stats.bayes.friedman_calibration import (
     bootstrap_factor,
     calibrated_credibility,
@@ -47,9 +42,16 @@ from nbstats.stats.bayes.friedman_permutation import (
     permutation_calibration,
     plane_basis,
 )
+from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, check_s
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import (
+    check_choice,
+    check_count,
+    check_flag,
+    check_fraction,
+    check_random_state,
+)
 from nbstats.util.memory import budget
 from nbstats.util.random import seed_sequence
 
@@ -69,7 +71,7 @@ def bayes_friedman(
     scores: pd.DataFrame | np.ndarray,
     *,
     s: float = FRIEDMAN_DEFAULT_S,
-    gamma: float = 0.05,
+    threshold: float = 0.95,
     method: Method = "ellipsoid",
     n_samples: int = 50_000,
     higher_is_better: bool = True,
@@ -92,7 +94,8 @@ def bayes_friedman(
                   - \\mu\\mu^T, \\quad c = s R_0 + R\\mathbf{1}.
 
     The test rejects "no difference" when ``μ0 = R0`` lies outside the
-    ``1 - gamma`` credible region of that posterior.
+    ``threshold`` credible region of that posterior (γ = 1 − threshold in
+    the paper).
 
     Ranks are **1 = best** (ties get average ranks). The paper counts wins,
     ``R(X_i) = 1 + Σ_k H(X_i - X_k)`` (higher = better); nbstats reports
@@ -104,12 +107,14 @@ def bayes_friedman(
         Score table, rows = cases, columns = algorithms.
     s : float
         Prior strength, ``s >= 0``; default 1
-        (:data:`~nbstats.stats.bayes.decision.FRIEDMAN_DEFAULT_S`, the value
+        (:data:`~nbstats.stats.bayes.priors.FRIEDMAN_DEFAULT_S`, the value
         the paper suggests, §7). ``s = 0`` is the Bayesian bootstrap, whose
         posterior mean ranks are exactly Friedman's; ``s > 0`` shrinks them
         towards ``(m + 1)/2`` and regularises the covariance (§7).
-    gamma : float
-        The credible level is ``1 - gamma``, in (0, 1).
+    threshold : float
+        The credible level of the region, in (0, 1); default 0.95. The test
+        rejects when the posterior probability of a difference exceeds it
+        (γ = 1 − threshold in Benavoli et al. 2015).
     method : {"ellipsoid", "montecarlo"}
         ``"ellipsoid"`` (eq. 19): the region is the ellipsoid
         ``(μ - μ0)ᵀ Σ⁻¹ (μ - μ0) <= ρ`` over m - 1 coordinates with
@@ -143,26 +148,27 @@ def bayes_friedman(
         rejects when fewer than a share γ of ``n_permutations`` tables with
         each case's ranks shuffled (the null of exchangeable algorithms) lie
         as far: ``credibility`` is ``1 - p`` with the permutation p-value
-        ``p = (1 + #{D_b ≥ D}) / (B + 1)``, ``reject`` is ``p <= gamma``, and
+        ``p = (1 + #{D_b ≥ D}) / (B + 1)``, ``reject`` is
+        ``p <= 1 - threshold``, and
         ``rho`` the permuted distance the statistic must exceed. Its size is
         at most γ for any n and m, where the ellipsoid's exceeds γ (see
         :mod:`nbstats.stats.bayes.friedman_permutation` for why, and the
         size table in the Bayesian guide).
     n_permutations : int
         Permutations of ``calibration="permutation"`` (``B``); at least
-        ``1/gamma - 1`` for the test to be able to reject.
+        ``1/(1 - threshold) - 1`` for the test to be able to reject.
 
     Returns
     -------
     BayesFriedmanResult
         ``mean_ranks`` and ``covariance`` (exact, for both methods),
         ``statistic`` (squared distance of μ0), ``rho``, ``credibility``,
-        ``reject`` (``credibility > 1 - gamma``), ``samples`` (Monte Carlo).
+        ``reject`` (``credibility > threshold``), ``samples`` (Monte Carlo).
 
     Raises
     ------
     ValueError
-        ``s < 0``, ``gamma`` outside (0, 1), an unknown ``method`` or
+        ``s < 0``, ``threshold`` outside (0, 1), an unknown ``method`` or
         ``calibration``, ``calibration="permutation"`` with Monte Carlo,
         ``n_permutations < 1``,
         ``n_samples < 1``, fewer than ``m`` cases (``2m`` with ``s = 0``;
@@ -281,12 +287,19 @@ def bayes_friedman(
     ValueError: the Bayesian Friedman test needs at least n >= m = 4 cases ...
     """
     s = check_s(s, allow_zero=True)
-    gamma = check_gamma(gamma)
+    threshold = check_fraction("threshold", threshold, example=0.95)
     check_choice("method", method, ("ellipsoid", "montecarlo"))
     check_choice("calibration", calibration, ("benavoli", "permutation"))
-    if calibration == "permutation":
-        n_permutations = _check_permutations(n_permutations, method)
+    n_permutations = check_count("n_permutations", n_permutations)
+    if calibration == "permutation" and method != "ellipsoid":
+        raise ValueError(
+            "calibration='permutation' calibrates the ellipsoid's exact-moment "
+            f"distance; got method={method!r}. Use method='ellipsoid' with it, "
+            "or calibration='benavoli' with Monte Carlo."
+        )
     n_samples = check_n_samples(n_samples, warn=method == "montecarlo")
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
     table = score_table(scores, nan_policy=nan_policy)
     n, m = table.shape
     check_enough_cases(n, m, method, s)
@@ -314,15 +327,15 @@ def bayes_friedman(
         statistic = _distance(basis.T @ (prior - mu), lam, vec, keep, scale)
         d1, d2 = m - 1, n - m + 1
         factor = (n - 1) * (m - 1) / d2 * bootstrap
-        rho = hotelling_rho(1 - gamma, n, m) * bootstrap
+        rho = hotelling_rho(threshold, n, m) * bootstrap
         credibility = float(sps.f.cdf(statistic / factor, d1, d2))
         reject = bool(statistic > rho)
         if calibration == "permutation":
             rho, pvalue = permutation_calibration(
-                ranks, s, statistic, gamma, n_permutations, random_state
+                ranks, s, statistic, 1 - threshold, n_permutations, random_state
             )
             credibility = 1.0 - pvalue
-            reject = bool(pvalue <= gamma)
+            reject = bool(pvalue <= 1 - threshold)
     else:
         if 8 * n_samples * m <= budget(SAMPLES_SHARE):
             samples = posterior_samples(ranks, s, n_samples, random_state=random_state)
@@ -343,7 +356,7 @@ def bayes_friedman(
         # the posterior's own 1 - γ radius, scaled by Hotelling's small-sample
         # factor (friedman_calibration): the raw posterior region rejects far
         # more than γ of tables without a difference
-        rho = calibrated_rho(ordered, 1 - gamma, n, m, bootstrap)
+        rho = calibrated_rho(ordered, threshold, n, m, bootstrap)
         credibility = calibrated_credibility(statistic, ordered, n, m, bootstrap)
         posterior_mass = float(np.count_nonzero(distances < statistic) / n_samples)
         reject = bool(statistic > rho)
@@ -361,7 +374,7 @@ def bayes_friedman(
         rho=rho,
         credibility=credibility,
         reject=reject,
-        gamma=gamma,
+        threshold=threshold,
         s=s,
         method=method,
         n_cases=n,
@@ -375,29 +388,6 @@ def bayes_friedman(
         n_permutations=n_permutations if calibration == "permutation" else None,
         cases=table.index.copy(),
     )
-
-
-def _check_permutations(n_permutations: object, method: str) -> int:
-    """``n_permutations`` as an int >= 1; the ellipsoid only."""
-    if method != "ellipsoid":
-        raise ValueError(
-            "calibration='permutation' calibrates the ellipsoid's exact-moment "
-            f"distance; got method={method!r}. Use method='ellipsoid' with it, "
-            "or calibration='benavoli' with Monte Carlo."
-        )
-    if isinstance(n_permutations, bool) or not isinstance(
-        n_permutations, (int, np.integer)
-    ):
-        raise TypeError(
-            f"n_permutations must be an int, got {type(n_permutations).__name__} "
-            f"{n_permutations!r}; e.g. n_permutations=1999."
-        )
-    if n_permutations < 1:
-        raise ValueError(
-            f"n_permutations must be at least 1, got {n_permutations}; e.g. "
-            "n_permutations=1999 (at least 1/gamma - 1 to be able to reject)."
-        )
-    return int(n_permutations)
 
 
 def posterior_moments(ranks: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:

@@ -58,7 +58,7 @@ def statement_table(
     names: list[str],
     mean_rank: np.ndarray,
     *,
-    gamma: float,
+    threshold: float,
     rope: float,
 ) -> pd.DataFrame:
     """The sorted statements of :func:`bayes_posthoc` from each pair's region
@@ -84,7 +84,7 @@ def statement_table(
                 "relation": "equivalent" if chosen[k] == ROPE else "better",
                 "prob": float(prob[k]),
                 "joint": float(joint[rank]),
-                "accepted": bool(joint[rank] > 1 - gamma),
+                "accepted": bool(joint[rank] > threshold),
             }
         )
     return pd.DataFrame(rows, columns=list(STATEMENT_COLUMNS))

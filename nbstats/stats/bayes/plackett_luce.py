@@ -13,7 +13,6 @@ above another. The sampler is in
 from __future__ import annotations
 
 import math
-from numbers import Real
 from typing import Literal
 
 import numpy as np
@@ -34,7 +33,14 @@ from nbstats.stats.bayes.plackett_luce_summary import (
     Summary,
     summarise,
 )
-from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.checks import (
+    check_choice,
+    check_count,
+    check_flag,
+    check_fraction,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.memory import budget, check_fits, get_memory_ceiling
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
@@ -49,15 +55,16 @@ N_CHAINS = 4
 N_WARMUP = 500
 #: Fewest posterior draws (100 per chain).
 MIN_SAMPLES = 400
-#: The priors the sampler is numerically safe over (its logs stay within
-#: about 1e302 of 0); beyond them the posterior is the limit's to the last bit.
-PRIOR_RANGE = (1e-300, 1e300)
+#: The prior strengths (Dirichlet concentrations) the sampler is numerically
+#: safe over (its logs stay within about 1e302 of 0); beyond them the posterior
+#: is the limit's to the last bit.
+S_RANGE = (1e-300, 1e300)
 
 
 def bayes_plackett_luce(
     scores: pd.DataFrame | np.ndarray,
     *,
-    prior: float = 1.0,
+    s: float = 1.0,
     n_samples: int = 8_000,
     level: float = 0.95,
     higher_is_better: bool = True,
@@ -72,7 +79,7 @@ def bayes_plackett_luce(
     ranking ``o₁ ≻ o₂ ≻ … ≻ o_k`` has probability
     ``∏_{r<k} w_{o_r} / (w_{o_r} + … + w_{o_k})``: ``w_j`` is the probability
     that algorithm ``j`` ranks first on a new case. The prior of the worths is
-    a symmetric Dirichlet distribution with concentration ``prior`` (1 =
+    a symmetric Dirichlet distribution with concentration ``s`` (1 =
     uniform on the simplex, as in scmamp's ``bPlackettLuceModel``); the
     posterior is sampled by Caron & Doucet's (2012) Gibbs sampler in four
     chains. From the draws:
@@ -90,12 +97,13 @@ def bayes_plackett_luce(
     ----------
     scores : DataFrame or 2-D array-like
         Rows = cases, columns = algorithms.
-    prior : float
-        Concentration of the symmetric Dirichlet prior of the worths, in
+    s : float
+        Prior strength: the concentration of the symmetric Dirichlet prior of
+        the worths, in
         ``[1e-300, 1e300]`` (the sampler works with log worths, so none
         underflows). Below 1 favours one dominant algorithm, above 1 equal
-        worths; its weight is that of about ``prior × m`` rankings. At a
-        tiny prior the chains can stay where they started: check R̂.
+        worths; its weight is that of about ``s × m`` rankings. At a
+        tiny s the chains can stay where they started: check R̂.
     n_samples : int
         Posterior draws kept, over the four chains (at least 400). The Monte
         Carlo error of a probability ``p`` is about
@@ -173,11 +181,14 @@ def bayes_plackett_luce(
     >>> res.ranking.loc["C4.5+m", ["rank_lower", "rank_upper"]].tolist()
     [1, 3]
     """
-    prior = _check_prior(prior)
-    level = _check_level(level)
-    n_samples = _check_n_samples(n_samples)
+    s = _check_s(s)
+    level = check_fraction("level", level, example=0.95)
+    n_samples = check_count("n_samples", n_samples, minimum=MIN_SAMPLES)
     check_flag("higher_is_better", higher_is_better)
     check_choice("nan_policy", nan_policy, ("raise", "omit", "partial"))
+    check_random_state(random_state)
+    if progress is not None:
+        check_flag("progress", progress)
     table = _table(scores, nan_policy)
     names = list(table.columns)
     values = table.to_numpy(dtype=float)
@@ -203,7 +214,7 @@ def bayes_plackett_luce(
     try:
         log_worths = sample_worths(
             data,
-            prior=prior,
+            prior=s,
             chains=N_CHAINS,
             draws=draws_per_chain,
             warmup=N_WARMUP,
@@ -221,7 +232,7 @@ def bayes_plackett_luce(
         summary,
         names=names,
         axis_name=table.columns.name,
-        prior=prior,
+        s=s,
         level=level,
         n_cases=int(informative.sum()),
         n_left_out=int((~informative).sum()),
@@ -269,7 +280,7 @@ def _result(
     *,
     names: list[object],
     axis_name: object,
-    prior: float,
+    s: float,
     level: float,
     n_cases: int,
     n_left_out: int,
@@ -296,7 +307,7 @@ def _result(
         diagnostics=diagnostics,
         worths=worths.reshape(-1, m),
         n_chains=chains,
-        prior=prior,
+        s=s,
         level=level,
         n_cases=n_cases,
         n_left_out=n_left_out,
@@ -428,44 +439,13 @@ def _check_memory(data: RankingData, draws_per_chain: int) -> int:
     return draws_per_chain
 
 
-def _check_positive(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a positive number, got {value!r}.")
-    number = float(value)
-    if not math.isfinite(number) or number <= 0:
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}.")
-    return number
-
-
-def _check_prior(prior: object) -> float:
-    number = _check_positive("prior", prior)
-    low, high = PRIOR_RANGE
+def _check_s(s: object) -> float:
+    number = check_positive("s", s)
+    low, high = S_RANGE
     if not low <= number <= high:
         raise ValueError(
-            f"prior must lie in [{low:g}, {high:g}], got {prior!r}: beyond it the "
+            f"s must lie in [{low:g}, {high:g}], got {s!r}: beyond it the "
             "sampler's logs could overflow, and the posterior would be the "
-            f"limit's to the last bit anyway; use prior={low:g} or {high:g}."
+            f"limit's to the last bit anyway; use s={low:g} or {high:g}."
         )
     return number
-
-
-def _check_level(level: object) -> float:
-    if isinstance(level, bool) or not isinstance(level, Real):
-        raise TypeError(f"level must be a number in (0, 1), got {level!r}.")
-    number = float(level)
-    if not 0.0 < number < 1.0:
-        raise ValueError(
-            f"level must lie in (0, 1), got {level!r}; e.g. 0.95 for 95 % intervals."
-        )
-    return number
-
-
-def _check_n_samples(n_samples: object) -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)):
-        raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
-    if n_samples < MIN_SAMPLES:
-        raise ValueError(
-            f"n_samples must be at least {MIN_SAMPLES} (100 per chain), got "
-            f"{n_samples}."
-        )
-    return int(n_samples)

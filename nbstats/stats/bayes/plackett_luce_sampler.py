@@ -26,7 +26,7 @@ array operations on ``chains × cases × m`` values.
 Logs: the worths, the scale and every Gamma draw are kept as logs (a Gamma
 draw of a small shape ``a`` is about ``U^(1/a)``, which underflows to 0 for
 ``a`` below about 0.002), and normalised with log-sum-exp, so the sampler is
-safe at every prior in ``PRIOR_RANGE`` of
+safe at every prior in ``S_RANGE`` of
 :mod:`nbstats.stats.bayes.plackett_luce`. At a tiny prior the posterior puts
 most algorithms' worths near ``exp(-1/prior)`` and the chains can stay in one
 region: R̂ then says so.

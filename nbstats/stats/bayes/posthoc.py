@@ -14,13 +14,7 @@ from nbstats.scores.names import name_index
 from nbstats.scores.ranks import oriented, rank_rows
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.bayes.canonical import canonical_table
-from nbstats.stats.bayes.decision import (
-    FRIEDMAN_DEFAULT_S,
-    check_gamma,
-    check_n_samples,
-    check_rope,
-    check_s,
-)
+from nbstats.stats.bayes.draws import check_n_samples
 from nbstats.stats.bayes.joint import (
     JointDraws,
     cap_joint,
@@ -38,10 +32,18 @@ from nbstats.stats.bayes.joint_events import (
     SignEvents,
 )
 from nbstats.stats.bayes.precision import check_target, precise_joint
+from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, check_s
 from nbstats.stats.bayes.sign import PRIOR_PLACES, PriorPlace, prob_b_better_sign
+from nbstats.stats.bayes.signrank.one_pair import prior_strength
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.groups import nonsignificant_groups
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import (
+    check_choice,
+    check_flag,
+    check_fraction,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.memory import budget, get_memory_ceiling
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
@@ -65,12 +67,12 @@ __all__ = [
 def bayes_posthoc(
     scores: pd.DataFrame | np.ndarray,
     *,
-    s: float = FRIEDMAN_DEFAULT_S,
-    gamma: float = 0.05,
+    s: float | None = None,
+    threshold: float = 0.95,
     test: Literal["sign", "signrank"] = "sign",
     rope: float = 0.0,
     prior_at: PriorPlace = "rope",
-    prior: Literal["point", "idp"] = "point",
+    prior: Literal["point", "idp"] | None = None,
     n_samples: int = 50_000,
     higher_is_better: bool = True,
     nan_policy: NanPolicy = "raise",
@@ -85,7 +87,7 @@ def bayes_posthoc(
     statement ("j is better than i", "i is better than j" and, with a rope,
     "i and j are practically equivalent"); the statements are sorted by that
     probability, and the longest prefix whose **joint** posterior probability
-    (all of them true at once) exceeds ``1 - gamma`` is accepted. The joint
+    (all of them true at once) exceeds ``threshold`` is accepted. The joint
     probability is the share of posterior draws in which every statement of
     the prefix holds, all statements evaluated on the *same* draw of the
     Dirichlet weights, so dependent statements are not penalised as if
@@ -95,10 +97,16 @@ def bayes_posthoc(
     ----------
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
-    s : float
+    s : float, optional
         Prior strength (>= 0), placed on "all algorithms equal" (2015, §7).
-    gamma : float
-        Accepted statements hold jointly with posterior probability > 1 - γ.
+        Default None: the test's default, 1 for the sign test
+        (:data:`~nbstats.stats.bayes.priors.FRIEDMAN_DEFAULT_S`), and for
+        the signed-rank test that of :func:`nbstats.bayes_signrank` with the
+        same prior (about 0.56 for ``"idp"``, 0.5 for ``"point"``).
+    threshold : float
+        Accepted statements hold jointly with posterior probability above
+        ``threshold``, in (0, 1); default 0.95 (γ = 1 − threshold in
+        Benavoli et al. 2015).
     test : {"sign", "signrank"}
         ``"sign"``: θ = P(j > i) + ½ P(j = i) per pair (marginal probabilities
         exact, Theorem 2). ``"signrank"``: the signed-rank θ of
@@ -122,8 +130,11 @@ def bayes_posthoc(
         pair (a, b), a before b in column order — a tie (the default), a
         win of a (``"left"``) or of b (``"right"``), as for
         :func:`nbstats.bayes_sign_test`.
-    prior : {"point", "idp"}
-        Signed-rank test only. ``"point"``: one prior, its pseudo-observation
+    prior : {"point", "idp", "bb"}, optional
+        Default None: the test's default, ``"idp"`` for the signed-rank test
+        (as :func:`nbstats.bayes_signrank`), ``"point"`` for the sign test.
+        Signed-rank test only (``"bb"`` is ``"point"`` with s = 0, as in
+        :func:`nbstats.bayes_signrank`). ``"point"``: one prior, its pseudo-observation
         (weight s) at a zero difference. ``"idp"``: the near-ignorance set of
         :func:`nbstats.bayes_signrank` (every prior of strength s): ``prob``
         is each statement's *lower* probability — with a rope the exact one,
@@ -229,15 +240,26 @@ def bayes_posthoc(
             target,
         )
     check_choice("test", test, ("sign", "signrank"))
+    check_flag("groups", groups)
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
+    if progress is not None:
+        check_flag("progress", progress)
+    check_choice("prior", prior, (None, "point", "idp", "bb"))
+    if prior is None:
+        prior = "idp" if test == "signrank" else "point"
+    if prior == "bb" and test == "signrank":  # the s → 0 limit of the point prior
+        s, prior = prior_strength("bb", s), "point"
+    if s is None:
+        s = prior_strength(prior, None) if test == "signrank" else FRIEDMAN_DEFAULT_S
     s = check_s(s, allow_zero=True)
-    gamma = check_gamma(gamma)
-    rope = check_rope(rope)
+    threshold = check_fraction("threshold", threshold, example=0.95)
+    rope = check_positive("rope", rope, allow_zero=True)
     check_choice("prior_at", prior_at, PRIOR_PLACES)
-    check_choice("prior", prior, ("point", "idp"))
-    if prior == "idp" and test != "signrank":
+    if prior != "point" and test != "signrank":
         raise ValueError(
-            "prior='idp' (the near-ignorance set) is for the signed-rank test; "
-            "use test='signrank', or prior='point' with the sign test."
+            f"prior={prior!r} is for the signed-rank test; use test='signrank', "
+            "or prior='point' with the sign test."
         )
     if test == "signrank" and prior_at != "rope":
         raise ValueError(
@@ -285,7 +307,7 @@ def bayes_posthoc(
                 diffs, draws, s, rope, swapped, prior_at, bar
             )
         statements = statement_table(
-            shares, joint_of, pairs, names, mean_rank, gamma=gamma, rope=rope
+            shares, joint_of, pairs, names, mean_rank, threshold=threshold, rope=rope
         )
     finally:
         if bar is not None:
@@ -326,7 +348,7 @@ def bayes_posthoc(
         mean_ranks=pd.Series(
             mean_rank[back], index=name_index(given, name="algorithm"), name="mean rank"
         ),
-        gamma=gamma,
+        threshold=threshold,
         s=s,
         test=test,
         n_samples=n_samples,

@@ -10,17 +10,17 @@ from nbstats.results.bayes import BayesSignTestResult
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
 from nbstats.stats.bayes.canonical import flipped
-from nbstats.stats.bayes.decision import (
-    check_n_samples,
-    check_rope,
-    check_s,
-    decide,
-    region_shares,
-    resolve_threshold,
-)
+from nbstats.stats.bayes.decision import decide, region_shares, resolve_threshold
+from nbstats.stats.bayes.draws import check_n_samples
+from nbstats.stats.bayes.priors import check_s
 from nbstats.stats.bayes.signrank.sums import mc_error
 from nbstats.util import scipy_stats as sps
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import (
+    check_choice,
+    check_flag,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.random import seed_sequence
 
 __all__ = ["PRIOR_PLACES", "PriorPlace", "bayes_sign_test", "prob_b_better_sign"]
@@ -132,9 +132,11 @@ def bayes_sign_test(
     """
     s = check_s(s, allow_zero=True)
     check_choice("prior_at", prior_at, PRIOR_PLACES)
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples)
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
     d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )

@@ -72,11 +72,6 @@ class WeightChunk:
         total = g0 + self.exponentials.sum(axis=1)
         return g0 / total, self.exponentials / total[:, None]
 
-    def full_weights(self, s: float) -> np.ndarray:
-        """Weights as one matrix, prior weight first: rows × (n + 1)."""
-        w0, w = self.weights(s)
-        return np.column_stack([w0, w])
-
 
 class DirichletWeights:
     """Common random numbers for ``n_samples`` draws of ``Dir(s, 1, …, 1)``.

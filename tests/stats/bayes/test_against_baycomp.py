@@ -10,7 +10,7 @@ of a difference of two independent proportions,
 
 Correspondence of the definitions:
 
-- ``bayes_signrank(a, b, prior="point", s=0.5, z0=0, rope=r)`` is baycomp's
+- ``bayes_signrank(a, b, prior="point", s=0.5, prior_at=0, rope=r)`` is baycomp's
   ``SignedRankTest.probs(x=a, y=b, rope=r)`` with its default ``prior=0.5``: a
   pseudo-observation at a zero difference with weight s, θ over all pairs of
   differences with H(0) = ½, and with a rope the share of draws in which each
@@ -136,7 +136,7 @@ def test_signrank_matches_baycomp(kind, n, seed, rope, s):
         b,
         prior="point",
         s=s,
-        z0=0.0,
+        prior_at=0.0,
         rope=rope,
         n_samples=N_OURS,
         random_state=seed,
@@ -154,7 +154,7 @@ def test_signrank_default_prior_is_baycomps():
     # without s and z0, prior="point" is baycomp's SignedRankTest default
     a, b = make_data("acc2", 25, 2)
     explicit = nbstats.bayes_signrank(
-        a, b, prior="point", s=0.5, z0=0.0, rope=0.01, random_state=0
+        a, b, prior="point", s=0.5, prior_at=0.0, rope=0.01, random_state=0
     )
     default = nbstats.bayes_signrank(a, b, prior="point", rope=0.01, random_state=0)
     assert (default.prob_left, default.prob_rope, default.prob_right) == (
@@ -233,7 +233,7 @@ def test_uci_published_signrank_figures(uci, a, b):
         uci[b],
         prior="point",
         s=0.5,
-        z0=0.0,
+        prior_at=0.0,
         rope=0.01,
         n_samples=50_000,
         random_state=2017,

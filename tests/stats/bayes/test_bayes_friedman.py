@@ -148,7 +148,7 @@ def test_s0_covariance_is_scaled_sample_covariance(uci):
 
 @pytest.mark.parametrize("gamma", [0.05, 0.1, 0.01])
 def test_rho_and_statistic(uci, gamma):
-    res = bayes_friedman(uci, s=1, gamma=gamma)
+    res = bayes_friedman(uci, s=1, threshold=1 - gamma)
     n, m = uci.shape
     rho = stats.f.ppf(1 - gamma, m - 1, n - m + 1) * (n - 1) * (m - 1) / (n - m + 1)
     assert res.rho == pytest.approx(rho, rel=1e-12)
@@ -170,11 +170,11 @@ def test_credibility_inverts_the_f_relation(table6):
     expected = stats.f.cdf(res.statistic / factor, m - 1, n - m + 1)
     assert res.credibility == pytest.approx(expected, rel=1e-12)
     # at gamma = 1 - credibility μ0 sits on the boundary: rho == statistic
-    boundary = bayes_friedman(table6, s=1, gamma=1 - res.credibility)
+    boundary = bayes_friedman(table6, s=1, threshold=res.credibility)
     assert boundary.rho == pytest.approx(res.statistic, rel=1e-8)
     # reject <=> credibility > 1 - gamma
     for gamma in (0.001, 0.01, 0.02, 0.05, 0.1, 0.2):
-        r = bayes_friedman(table6, s=1, gamma=gamma)
+        r = bayes_friedman(table6, s=1, threshold=1 - gamma)
         assert r.reject == (r.credibility > 1 - gamma)
 
 
@@ -301,7 +301,7 @@ def test_montecarlo_region_recomputed_from_samples(table6, s):
     assert radius == pytest.approx(statistic, rel=0.01)
     for gamma in (0.001, 0.01, 0.02, 0.05, 0.1, 0.2):
         r = bayes_friedman(
-            table6, s=s, gamma=gamma, method="montecarlo", random_state=5
+            table6, s=s, threshold=1 - gamma, method="montecarlo", random_state=5
         )
         assert r.reject == (r.credibility > 1 - gamma) == (r.statistic > r.rho)
 
@@ -440,10 +440,10 @@ def test_renders(table6, method):
 
 
 def test_summary_says_no_evidence():
-    res = bayes_friedman(_latin_square(), gamma=0.1)
+    res = bayes_friedman(_latin_square(), threshold=0.9)
     assert "no evidence they differ at 90%" in res.summary()
     assert res.null_ranks.tolist() == [2.5] * 4
-    assert res.credible_level == pytest.approx(0.9)
+    assert res.threshold == pytest.approx(0.9)
 
 
 def test_html_escapes_names():
@@ -459,15 +459,15 @@ def test_html_escapes_names():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"s": -0.1}, "s >= 0"),
-        ({"s": np.inf}, "s >= 0"),
-        ({"s": np.nan}, "s >= 0"),
-        ({"gamma": 0}, "gamma must lie strictly between 0 and 1"),
-        ({"gamma": 1}, "gamma must lie strictly between 0 and 1"),
-        ({"gamma": 1.5}, "gamma must lie strictly between 0 and 1"),
-        ({"gamma": np.nan}, "gamma must lie strictly between 0 and 1"),
+        ({"s": -0.1}, "s must be a number >= 0"),
+        ({"s": np.inf}, "s must be a finite number"),
+        ({"s": np.nan}, "s must be a finite number"),
+        ({"threshold": 0}, r"threshold must be a number in \(0, 1\)"),
+        ({"threshold": 1}, r"threshold must be a number in \(0, 1\)"),
+        ({"threshold": 1.5}, r"threshold must be a number in \(0, 1\)"),
+        ({"threshold": np.nan}, r"threshold must be a number in \(0, 1\)"),
         ({"method": "exact"}, "unknown method='exact'"),
-        ({"n_samples": 0}, "n_samples must be at least 1"),
+        ({"n_samples": 0}, "n_samples must be a whole number >= 1"),
         ({"nan_policy": "drop"}, "unknown nan_policy"),
     ],
 )
@@ -481,7 +481,7 @@ def test_bad_arguments(table6, kwargs, match):
     [
         {"s": "1"},
         {"s": True},
-        {"gamma": "0.05"},
+        {"threshold": "0.95"},
         {"n_samples": 10.5},
         {"n_samples": True},
         {"higher_is_better": "no"},

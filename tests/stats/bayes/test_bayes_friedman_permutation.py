@@ -102,7 +102,7 @@ def test_the_permutation_pvalue_estimates_the_exact_one(seed):
     pvalue = 1 - res.credibility
     # (1 + count)/(B + 1) is within a few standard errors of the exact share
     assert abs(pvalue - exact) <= 4 * math.sqrt(exact * (1 - exact) / b) + 2 / b
-    assert res.reject == (pvalue <= res.gamma)
+    assert res.reject == (pvalue <= 1 - res.threshold)
 
 
 def test_rho_separates_the_rejected_statistics():
@@ -125,7 +125,7 @@ def test_size_under_the_null_is_at_most_gamma():
     rejections = sum(
         nbstats.bayes_friedman(
             rng.normal(size=(10, 3)),
-            gamma=gamma,
+            threshold=1 - gamma,
             calibration="permutation",
             n_permutations=99,
             random_state=i,

@@ -29,9 +29,13 @@ def _null_tables(n: int, m: int, seed: int = 14) -> list[np.ndarray]:
 def _counts(n: int, m: int) -> dict[str, int]:
     counts = {"ellipsoid": 0, "montecarlo": 0, "uncalibrated": 0}
     for i, table in enumerate(_null_tables(n, m)):
-        ell = bayes_friedman(table, gamma=GAMMA)
+        ell = bayes_friedman(table, threshold=1 - GAMMA)
         mc = bayes_friedman(
-            table, gamma=GAMMA, method="montecarlo", n_samples=1000, random_state=i
+            table,
+            threshold=1 - GAMMA,
+            method="montecarlo",
+            n_samples=1000,
+            random_state=i,
         )
         counts["ellipsoid"] += ell.reject
         counts["montecarlo"] += mc.reject
@@ -118,7 +122,7 @@ def test_bootstrap_ellipsoid_is_hotellings_t2_on_the_ranks():
         t2 = n * diff @ np.linalg.solve(np.cov(ranks.T), diff)
         f = t2 * (n - m + 1) / ((n - 1) * (m - 1))
         p_value = stats.f.sf(f, m - 1, n - m + 1)
-        res = bayes_friedman(table, s=0, gamma=GAMMA)
+        res = bayes_friedman(table, s=0, threshold=1 - GAMMA)
         assert res.credibility == pytest.approx(1 - p_value, abs=1e-9)
         assert res.reject == (p_value < GAMMA)
 
@@ -129,7 +133,7 @@ def test_bootstrap_rejects_a_true_null_at_most_twice_gamma(n, m):
     for i, table in enumerate(_null_tables(n, m, seed=15)):
         for method in counts:
             counts[method] += bayes_friedman(
-                table, s=0, gamma=GAMMA, method=method, n_samples=1000,
+                table, s=0, threshold=1 - GAMMA, method=method, n_samples=1000,
                 random_state=i,
             ).reject  # fmt: skip
     assert counts["ellipsoid"] <= TOLERANCE

@@ -41,7 +41,7 @@ def test_joint_probabilities_equal_an_independent_monte_carlo(four):
 
 
 def test_statements_sorted_and_accepted_prefix(four):
-    res = nbstats.bayes_posthoc(four, gamma=0.05, random_state=0)
+    res = nbstats.bayes_posthoc(four, threshold=0.95, random_state=0)
     st = res.statements
     assert st["prob"].is_monotonic_decreasing
     assert st["joint"].is_monotonic_decreasing
@@ -115,9 +115,9 @@ def test_accessor_and_rendering(four):
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"gamma": 0}, "gamma"),
+        ({"threshold": 0}, "threshold"),
         ({"test": "ttest"}, "unknown test='ttest'"),
-        ({"s": -0.5}, "s >= 0"),
+        ({"s": -0.5}, "s must be a number >= 0"),
     ],
 )
 def test_bad_arguments(four, kwargs, match):

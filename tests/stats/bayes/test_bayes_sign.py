@@ -122,12 +122,12 @@ def test_common_random_numbers_make_s_smooth_and_seeds_reproducible():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"s": -1}, ValueError, "s >= 0"),
+        ({"s": -1}, ValueError, "s must be a number >= 0"),
         ({"rope": -0.1}, ValueError, "rope"),
         ({"threshold": 1.5}, ValueError, "threshold"),
-        ({"loss": (1, -2)}, ValueError, "losses must be positive"),
-        ({"n_samples": 0}, ValueError, "at least 1"),
-        ({"n_samples": 2.5}, TypeError, "integer"),
+        ({"loss": (1, -2)}, ValueError, "loss must be a pair"),
+        ({"n_samples": 0}, ValueError, "n_samples must be a whole number >= 1"),
+        ({"n_samples": 2.5}, TypeError, "n_samples must be a whole number"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):

@@ -16,7 +16,8 @@ import pytest
 
 import nbstats
 from nbstats.results.decisions import DECISIONS, describe
-from nbstats.stats.bayes.decision import decide, decide_many, signrank_bounds
+from nbstats.stats.bayes.decision import decide, decide_many
+from nbstats.stats.bayes.signrank.bounds import signrank_bounds
 
 T = 0.95
 

@@ -75,9 +75,7 @@ def test_agrees_with_stored_stan_run_of_scmamps_model():
     """tests/data/make_plackett_luce_reference.py ran the model with Stan's NUTS."""
     ref = json.loads(REFERENCE.read_text(encoding="utf-8"))
     scores = np.array(ref["scores"])
-    res = bayes_plackett_luce(
-        scores, prior=ref["prior"], n_samples=40_000, random_state=7
-    )
+    res = bayes_plackett_luce(scores, s=ref["prior"], n_samples=40_000, random_state=7)
     ranking = res.ranking
     ours = {
         "worth": (ranking["worth"], ranking["worth"] * 0),
@@ -185,12 +183,18 @@ def test_many_algorithms_run():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"prior": 0}, ValueError, "prior must be a positive"),
-        ({"prior": "1"}, TypeError, "prior must be a positive"),
-        ({"level": 1.5}, ValueError, "level must lie in"),
-        ({"n_samples": 10}, ValueError, "at least 400"),
-        ({"n_samples": 1000.0}, TypeError, "integer"),
+        ({"s": 0}, ValueError, "s must be a number > 0"),
+        ({"s": "1"}, TypeError, "s must be a number"),
+        ({"prior": 1.0}, TypeError, "prior"),
+        ({"level": 1.5}, ValueError, r"level must be a number in \(0, 1\)"),
+        ({"level": "0.9"}, TypeError, "level must be a number"),
+        ({"n_samples": 10}, ValueError, ">= 400"),
+        ({"n_samples": 1000.0}, TypeError, "n_samples must be a whole number"),
         ({"nan_policy": "pairwise"}, ValueError, "nan_policy"),
+        ({"random_state": "x"}, TypeError, "random_state"),
+        ({"random_state": -1}, ValueError, "random_state"),
+        ({"higher_is_better": "no"}, TypeError, "higher_is_better"),
+        ({"progress": "no"}, TypeError, "progress"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, error, match):

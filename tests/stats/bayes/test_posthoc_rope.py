@@ -57,7 +57,13 @@ def test_signrank_marginals_match_baycomp():
     table = _table(2, n=20)
     rope = 0.01
     res = nbstats.bayes_posthoc(
-        table, test="signrank", rope=rope, s=0.5, n_samples=20_000, random_state=0
+        table,
+        test="signrank",
+        prior="point",
+        rope=rope,
+        s=0.5,
+        n_samples=20_000,
+        random_state=0,
     )
     for a, b in [("alg0", "alg2"), ("alg3", "alg4")]:
         left, in_rope, right = baycomp.SignedRankTest.probs(
@@ -142,8 +148,8 @@ def test_pairs_and_joint_never_disagree(rope, prior):
             table, prior=prior, rope=rope, n_samples=4000, random_state=seed
         )
         joint = nbstats.bayes_posthoc(
-            table, test="signrank", s=pairs.s, rope=rope, n_samples=4000,
-            random_state=seed,
+            table, test="signrank", prior=prior, s=pairs.s, rope=rope,
+            n_samples=4000, random_state=seed,
         )  # fmt: skip
         merged = pairs.pairs.merge(joint.decisions(), on=["a", "b"])
         assert len(merged) == len(pairs.pairs)
@@ -168,7 +174,7 @@ def test_groups_ignore_equivalence_statements():
 
 
 def test_bad_rope_is_refused():
-    with pytest.raises(ValueError, match="rope is the half-width"):
+    with pytest.raises(ValueError, match="rope must be a number >= 0"):
         nbstats.bayes_posthoc(_table(8), rope=-0.1)
     with pytest.raises(TypeError, match="rope must be a number"):
         nbstats.bayes_posthoc(_table(8), rope="wide")

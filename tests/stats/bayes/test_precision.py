@@ -152,7 +152,7 @@ def brute_force_pooled(z, rope, draws, random_state, first, target):
     them) up to ``draws``: the exact bounds are the extremes of the pooled
     counts per placement; the old pooling averaged each batch's extremes.
     Returns (exact, averaged), each [left, rope, right] lower then upper."""
-    from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+    from nbstats.stats.bayes.priors import IDP_DEFAULT_S
     from tests.stats.bayes.signrank.test_placements import _grid, brute_force
 
     seed = seed_sequence(random_state)

@@ -101,3 +101,63 @@ def bounds_of_counts(shares: np.ndarray, *, with_rope: bool) -> dict[str, np.nda
         "rope_upper": nan,
         "right_upper": shares[:, 1],
     }
+
+
+def signrank_bounds(
+    theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
+) -> tuple[tuple[float, float | None, float], tuple[float, float | None, float]]:
+    """Lower and upper (left, rope, right) of one signed-rank test's counts.
+
+    ``theta``: the shares of draws with θ_lower > ½, θ_upper > ½, θ_upper <
+    ½ and (optionally) θ_lower < ½ (θ_upper = θ_lower for a single prior).
+    ``regions``: with a rope, the lower then the upper probability of each of
+    (left, rope, right) over the prior set (6 values, see
+    :mod:`nbstats.stats.bayes.signrank.bounds`); None without a rope. See
+    :func:`signrank_bounds_many`.
+
+    Examples
+    --------
+    >>> signrank_bounds(np.array([0.9, 0.97, 0.02, 0.1]), None, idp=True)
+    ((0.02, None, 0.9), (0.1, None, 0.97))
+    """
+    lower, upper = signrank_bounds_many(
+        np.asarray(theta, dtype=float)[None, :],
+        None if regions is None else np.asarray(regions, dtype=float)[None, :],
+        idp=idp,
+    )
+
+    def one(values: tuple) -> tuple[float, float | None, float]:
+        left, rope, right = (float(v[0]) for v in values)
+        return (round(left, 15), None if regions is None else rope, round(right, 15))
+
+    return one(lower), one(upper)
+
+
+def signrank_bounds_many(
+    theta: np.ndarray, regions: np.ndarray | None, *, idp: bool
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """:func:`signrank_bounds` of many pairs: ``theta`` is n × 4 (or n × 3,
+    then the upper P(a better) is 1 − P(θ_lower > ½)), ``regions`` n × 6 or
+    None; returns the lower and the upper (left, rope, right), each an array
+    (the rope's NaN without a rope).
+
+    Under the near-ignorance prior (IDP) the lower posterior (the prior's
+    pseudo-observation at −∞) is the least favourable to b and the most to a;
+    the upper the other way round. Without a rope, P(b better) lies between
+    P(θ_lower > ½) and P(θ_upper > ½), P(a better) between P(θ_upper < ½)
+    and P(θ_lower < ½). With a rope, each region's bounds are the smallest
+    and largest share of draws it wins at one placement of the prior's
+    pseudo-observation (see :mod:`nbstats.stats.bayes.signrank.bounds`). A single
+    prior has lower = upper.
+    """
+    theta = np.asarray(theta, dtype=float)
+    nan = np.full(theta.shape[0], np.nan)
+    if regions is None:
+        lower = (theta[:, 2], nan, theta[:, 0])
+        upper_left = theta[:, 3] if theta.shape[1] > 3 else 1 - theta[:, 0]
+        upper = (upper_left, nan, theta[:, 1]) if idp else lower
+        return lower, upper
+    r = np.asarray(regions, dtype=float)
+    lower = (r[:, 0], r[:, 1], r[:, 2])
+    upper = (r[:, 3], r[:, 4], r[:, 5]) if idp else lower
+    return lower, upper

@@ -8,13 +8,9 @@ from typing import Any, Literal
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
-from nbstats.stats.bayes.decision import (
-    IDP_DEFAULT_S,
-    check_n_samples,
-    check_rope,
-    check_s,
-    resolve_threshold,
-)
+from nbstats.stats.bayes.decision import resolve_threshold
+from nbstats.stats.bayes.draws import check_n_samples
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S, check_s
 from nbstats.stats.bayes.signrank.blocks import PairBlocks
 from nbstats.stats.bayes.signrank.bounds import mirror_counts
 from nbstats.stats.bayes.signrank.posterior import (
@@ -30,7 +26,12 @@ from nbstats.stats.bayes.signrank.sums import (
     shared_components,
 )
 from nbstats.stats.bayes.weights import DirichletWeights
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import (
+    check_choice,
+    check_flag,
+    check_positive,
+    check_random_state,
+)
 from nbstats.util.memory import check_fits
 from nbstats.util.progress import progress_bar
 
@@ -61,7 +62,7 @@ def bayes_signrank(
     *,
     prior: Prior = "idp",
     s: float | None = None,
-    z0: float = 0.0,
+    prior_at: float = 0.0,
     rope: float = 0.0,
     threshold: float | None = None,
     loss: tuple[float, float] = (1, 19),
@@ -101,13 +102,14 @@ def bayes_signrank(
           :mod:`nbstats.stats.bayes.signrank.placements`). ``method="normal"`` keeps
           an outer bound instead (:mod:`nbstats.stats.bayes.signrank.bounds`).
         - ``"bb"``: the Bayesian bootstrap, s → 0.
-        - ``"point"``: one pseudo-observation at ``z0`` with weight s — the
+        - ``"point"``: one pseudo-observation at ``prior_at`` with weight s — the
           formulation of baycomp and of the authors' tutorial.
     s : float, optional
         Prior strength; default (√17 − 3)/2 for IDP (2014, §3.1), 0.5 for
         ``"point"``; must be left unset for ``"bb"``.
-    z0 : float
-        Position of the pseudo-observation (``"point"`` only).
+    prior_at : float
+        Where the pseudo-observation sits: a difference b − a (``"point"``
+        only; the place is called z0 in Benavoli et al. 2014).
     rope : float
         Half-width of the region of practical equivalence. With ``rope > 0``
         the posterior draws give the probabilities that the average of two
@@ -204,8 +206,10 @@ def bayes_signrank(
     (0.0, 0.12, 0.88)
     """
     s, z0, rope, threshold, n_samples = check_options(
-        prior, s, z0, rope, threshold, loss, n_samples
-    )
+        prior, s, prior_at, rope, threshold, loss, n_samples,
+        higher_is_better=higher_is_better, random_state=random_state,
+        method=method, progress=progress,
+    )  # fmt: skip
     d, name_a, name_b, cases = paired_differences_cases(
         a, b, higher_is_better=higher_is_better, nan_policy=nan_policy
     )
@@ -280,12 +284,23 @@ def check_options(
     threshold: float | None,
     loss: tuple[float, float],
     n_samples: int,
+    *,
+    higher_is_better: object = True,
+    random_state: object = None,
+    method: object = "auto",
+    progress: object = None,
 ) -> tuple[float, float, float, float, int]:
-    """Validated ``(s, z0, rope, threshold, n_samples)`` of :func:`bayes_signrank`."""
+    """Validated ``(s, z0, rope, threshold, n_samples)`` of :func:`bayes_signrank`;
+    the other arguments are checked only."""
     check_choice("prior", prior, ("idp", "bb", "point"))
+    check_flag("higher_is_better", higher_is_better)
+    check_random_state(random_state)
+    check_choice("method", method, ("auto", "montecarlo", "normal"))
+    if progress is not None:
+        check_flag("progress", progress)
     s = prior_strength(prior, s)
     z0 = check_prior_place(prior, z0)
-    rope = check_rope(rope)
+    rope = check_positive("rope", rope, allow_zero=True)
     threshold = resolve_threshold(threshold, loss)
     n_samples = check_n_samples(n_samples, stacklevel=4)
     return s, z0, rope, threshold, n_samples

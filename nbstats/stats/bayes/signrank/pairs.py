@@ -16,7 +16,6 @@ from nbstats.scores.names import name_array, name_index
 from nbstats.scores.ranks import oriented, rank_rows
 from nbstats.scores.table import NanPolicy, score_table
 from nbstats.stats.bayes.canonical import layout
-from nbstats.stats.bayes.decision import check_gamma
 from nbstats.stats.bayes.precision import (
     batch_seed,
     check_target,
@@ -43,7 +42,7 @@ from nbstats.stats.bayes.signrank.pairs_joint import (
 from nbstats.stats.bayes.signrank.shared_draws import BatchStream
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.pairs_memory import check_pairs_fit
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_flag
 from nbstats.util.memory import budget, check_fits
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
@@ -56,7 +55,7 @@ def bayes_signrank_pairs(
     *,
     prior: Prior = "idp",
     s: float | None = None,
-    z0: float = 0.0,
+    prior_at: float = 0.0,
     rope: float = 0.0,
     threshold: float | None = None,
     loss: tuple[float, float] = (1, 19),
@@ -69,7 +68,6 @@ def bayes_signrank_pairs(
     progress: bool | None = None,
     mc_error: float | None = None,
     joint: bool | Literal["auto"] = False,
-    gamma: float = 0.05,
 ) -> BayesSignedRankPairsResult:
     """:func:`nbstats.bayes_signrank` for every pair of columns, at once.
 
@@ -86,7 +84,7 @@ def bayes_signrank_pairs(
     ----------
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
-    prior, s, z0, rope, threshold, loss, n_samples, higher_is_better,
+    prior, s, prior_at, rope, threshold, loss, n_samples, higher_is_better,
     random_state, method
         As for :func:`nbstats.bayes_signrank` (``method="auto"``: Monte Carlo up
         to 1,000 cases, the normal approximation per pair beyond).
@@ -144,21 +142,20 @@ def bayes_signrank_pairs(
         the pairs are then drawn from one stream of weights by case, as with
         ``nan_policy="pairwise"`` (each pair on its own cases with missing
         cells), each pair's code in each draw is kept, and the statements
-        are read from them (:mod:`~nbstats.stats.bayes.signrank.pairs_joint`). A
+        are read from them (:mod:`~nbstats.stats.bayes.signrank.pairs_joint`);
+        they are accepted while they hold jointly with posterior probability
+        above ``threshold`` (the pairs' decision threshold). A
         statement's probability is its pair's lower probability in
         ``pairs``, the same number; the joint probabilities are shares of
         the stream's first draws, as many as the precision target needs
         (with ``mc_error``; else ``n_samples``). Needs the Monte Carlo method,
-        ``z0 = 0`` and the codes' memory: one byte per pair and draw (at
+        ``prior_at = 0`` and the codes' memory: one byte per pair and draw (at
         most :func:`~nbstats.stats.bayes.precision.draws_for` ``(mc_error)``
         draws) within :func:`~nbstats.util.memory.budget`; otherwise
         a ValueError says so. ``"auto"``: only when all that holds and every
         pair has the same cases (no missing cells under ``"pairwise"``),
         else ``result.joint`` is None (the report then calls
         :func:`nbstats.bayes_posthoc` on the complete cases).
-    gamma : float
-        With ``joint``: statements are accepted while they hold jointly with
-        posterior probability above 1 − γ.
     progress : bool, optional
         A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
         a terminal or a notebook when the call lasts more than a second, not
@@ -206,12 +203,13 @@ def bayes_signrank_pairs(
     True
     """
     s, z0, rope, threshold, n_samples = check_options(
-        prior, s, z0, rope, threshold, loss, n_samples
-    )
+        prior, s, prior_at, rope, threshold, loss, n_samples,
+        higher_is_better=higher_is_better, random_state=random_state,
+        method=method, progress=progress,
+    )  # fmt: skip
+    check_flag("interval", interval)
     pairwise = nan_policy == "pairwise"
     check_choice("joint", joint, (False, True, "auto"))
-    if joint:
-        gamma = check_gamma(gamma)
     table = (
         pairwise_table(scores)
         if pairwise
@@ -298,7 +296,7 @@ def bayes_signrank_pairs(
             partial(more_codes, values, names, options, stream, sizes),
         )  # fmt: skip
         joint_result = posthoc_result(
-            pairs_frame, names, mean_ranks, joint_of, gamma=gamma, s=s,
+            pairs_frame, names, mean_ranks, joint_of, threshold=threshold, s=s,
             rope=rope, prior=prior, cases=cases,
         )  # fmt: skip
     return BayesSignedRankPairsResult(
@@ -307,10 +305,10 @@ def bayes_signrank_pairs(
         mean_ranks=mean_ranks,
         prior=prior,
         s=s,
-        z0=z0,
+        prior_at=z0,
         rope=rope,
         threshold=threshold,
-        n=n,
+        n_cases=n,
         # under a precision target: the most draws any pair took
         n_samples=(
             int(pairs_frame["draws"].max())

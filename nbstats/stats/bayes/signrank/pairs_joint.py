@@ -81,7 +81,7 @@ def resolve_joint(
     if not montecarlo or z0 != 0:
         problem = (
             "joint=True reads the joint statements from the Monte Carlo draws "
-            f"of the pairs: use method='montecarlo' (got {method!r}) and z0=0 "
+            f"of the pairs: use method='montecarlo' (got {method!r}) and prior_at=0 "
             f"(got {z0!r}), or nbstats.bayes_posthoc."
         )
     elif need > have:
@@ -208,7 +208,7 @@ def posthoc_result(
     mean_ranks: pd.Series,
     joint_of: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, int]],
     *,
-    gamma: float,
+    threshold: float,
     s: float,
     rope: float,
     prior: str,
@@ -249,7 +249,7 @@ def posthoc_result(
     mean_rank = mean_ranks.to_numpy(dtype=float)
     statements = statement_table(
         shares, joint_fn, list(zip(first.tolist(), second.tolist(), strict=True)),
-        names, mean_rank, gamma=gamma, rope=rope,
+        names, mean_rank, threshold=threshold, rope=rope,
     )  # fmt: skip
     matrix = np.full((m, m), np.nan)
     matrix[first, second] = shares[:, RIGHT]  # column better than row
@@ -275,7 +275,7 @@ def posthoc_result(
         probabilities=square(matrix),
         groups=nonsignificant_groups(square(accepted), ranks),
         mean_ranks=ranks,
-        gamma=gamma,
+        threshold=threshold,
         s=s,
         test="signrank",
         n_samples=used[-1] if used else 0,

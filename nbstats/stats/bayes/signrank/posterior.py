@@ -19,7 +19,6 @@ import numpy as np
 
 from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.stats.bayes.canonical import flipped
-from nbstats.stats.bayes.decision import check_rope
 from nbstats.stats.bayes.signrank.summary import summarise
 from nbstats.stats.bayes.signrank.sums import (
     _heaviside,
@@ -28,7 +27,7 @@ from nbstats.stats.bayes.signrank.sums import (
 )
 from nbstats.stats.bayes.signrank.walsh import Region, WalshPlan
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
-from nbstats.util.checks import check_choice
+from nbstats.util.checks import check_choice, check_number, check_positive
 
 __all__ = [
     "HALF_TOLERANCE",
@@ -46,21 +45,25 @@ HALF_TOLERANCE = 1e-12
 
 
 def check_prior_place(prior: str, z0: float) -> float:
-    """``z0`` as a float, checked against ``prior``: only ``prior="point"``
-    places its pseudo-observation, and at a finite difference.
+    """``z0`` (the public ``prior_at``) as a float, checked against
+    ``prior``: only ``prior="point"`` places its pseudo-observation, and at a
+    finite difference.
 
     >>> check_prior_place("point", 1)
     1.0
     """
     check_choice("prior", prior, ("idp", "bb", "point"))
-    z0 = float(z0)
+    if isinstance(z0, (int, float, np.integer, np.floating)) and not np.isfinite(z0):
+        raise ValueError(
+            f"prior_at must be a finite number, got {z0!r}; for ±infinity "
+            "use prior='idp'."
+        )
+    z0 = check_number("prior_at", z0)
     if prior != "point" and z0 != 0.0:
         raise ValueError(
-            f"z0 places the pseudo-observation of prior='point'; it has no "
-            f"meaning for prior={prior!r}."
+            f"prior_at places the pseudo-observation of prior='point'; it has "
+            f"no meaning for prior={prior!r}."
         )
-    if not np.isfinite(z0):
-        raise ValueError("z0 must be finite; for ±infinity use prior='idp'.")
     return z0
 
 
@@ -129,7 +132,7 @@ class SignedRankPosterior:
         >>> wide.rope, list(wide._regions)
         (0.15, ['theta', 'right', 'left'])
         """
-        rope = check_rope(rope)
+        rope = check_positive("rope", rope, allow_zero=True)
         other = object.__new__(SignedRankPosterior)
         for name in ("z", "prior", "z0", "prior_gammas", "mirrored"):
             object.__setattr__(other, name, getattr(self, name))

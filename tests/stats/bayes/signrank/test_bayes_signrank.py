@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nbstats
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.stats.bayes.signrank.one_pair import (
     SignedRankPosterior,
     posterior_means,
@@ -86,7 +86,7 @@ def test_point_prior_mean_by_brute_force(z0):
     moments = (np.outer(weights, weights) + np.diag(weights)) / (alpha * (alpha + 1))
     expected = np.sum(moments * H(z[:, None] + z[None, :]))
     res = nbstats.bayes_signrank(
-        a, b, prior="point", s=s, z0=z0, n_samples=2000, random_state=0
+        a, b, prior="point", s=s, prior_at=z0, n_samples=2000, random_state=0
     )
     assert res.posterior_mean == pytest.approx(expected, abs=1e-12)
 
@@ -159,7 +159,7 @@ def test_lower_point_upper_ordering_holds_draw_by_draw():
     lower = nbstats.bayes_signrank(a, b, prior="idp", s=1.0, random_state=3)
     for z0 in (-10.0, -0.1, 0.0, 0.4, 10.0):
         point = nbstats.bayes_signrank(
-            a, b, prior="point", s=1.0, z0=z0, random_state=3
+            a, b, prior="point", s=1.0, prior_at=z0, random_state=3
         )
         assert lower.prob_lower <= point.prob_right <= lower.prob_upper
         assert np.all(lower.samples_lower <= point.samples + 1e-12)
@@ -284,13 +284,14 @@ def test_rope_regions_sum_to_one_and_match_brute_force():
     [
         ({"prior": "jeffreys"}, ValueError, "unknown prior='jeffreys'"),
         ({"prior": "bb", "s": 1.0}, ValueError, "s → 0 limit"),
-        ({"prior": "idp", "s": 0}, ValueError, "s > 0"),
-        ({"prior": "point", "s": -1}, ValueError, "s > 0"),
-        ({"prior": "idp", "z0": 1.0}, ValueError, "z0 places"),
+        ({"prior": "idp", "s": 0}, ValueError, "s must be a number > 0"),
+        ({"prior": "point", "s": -1}, ValueError, "s must be a number > 0"),
+        ({"prior": "idp", "prior_at": 1.0}, ValueError, "prior_at places"),
         ({"rope": -0.01}, ValueError, "rope"),
         ({"threshold": 0}, ValueError, "threshold"),
-        ({"loss": (0, 1)}, ValueError, "losses must be positive"),
-        ({"loss": "high"}, ValueError, "pair"),
+        ({"loss": (0, 1)}, ValueError, "loss must be a pair"),
+        ({"threshold": "0.1"}, TypeError, "threshold must be a number"),
+        ({"loss": "high"}, TypeError, "loss must be a pair"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):

@@ -103,8 +103,8 @@ def test_heatmap_frames_the_cells_above_the_threshold(table):
 def test_bad_input(table):
     with pytest.raises(ValueError, match="prior"):
         nbstats.bayes_signrank_pairs(table, prior="flat")
-    with pytest.raises(ValueError, match="z0"):
-        nbstats.bayes_signrank_pairs(table, z0=0.1)
+    with pytest.raises(ValueError, match="prior_at"):
+        nbstats.bayes_signrank_pairs(table, prior_at=0.1)
     with pytest.raises(ValueError, match="rope"):
         nbstats.bayes_signrank_pairs(table, rope=-0.1)
     with pytest.raises(ValueError, match="bb"):

@@ -70,7 +70,7 @@ def test_with_prior_equals_a_fresh_posterior():
             ref.prob_left, ref.prob_rope, ref.prob_right,
         )  # fmt: skip
         np.testing.assert_array_equal(got.samples_upper, ref.samples_upper)
-    with pytest.raises(ValueError, match="z0"):
+    with pytest.raises(ValueError, match="prior_at"):
         base.with_prior("idp", 0.2)
     with pytest.raises(ValueError, match="prior"):
         base.with_prior("flat")

@@ -77,7 +77,7 @@ def test_joint_probabilities_are_the_brute_force_on_the_stream(prior):
     n_samples, seed = 3000, 5
     res = nbstats.bayes_signrank_pairs(
         table, prior=prior, n_samples=n_samples, random_state=seed,
-        nan_policy="pairwise", joint=True, interval=False, gamma=0.1,
+        nan_policy="pairwise", joint=True, interval=False, threshold=0.9,
     )  # fmt: skip
     values = table.to_numpy()
     position = np.argsort(layout(values, list(table.columns))[0])
@@ -151,8 +151,8 @@ def test_joint_needs_monte_carlo_draws_and_z0_zero():
     table = _table(holes=0.0)
     with pytest.raises(ValueError, match="joint=True reads the joint statements"):
         nbstats.bayes_signrank_pairs(table, joint=True, method="normal")
-    with pytest.raises(ValueError, match="z0=0"):
-        nbstats.bayes_signrank_pairs(table, joint=True, prior="point", z0=0.01)
+    with pytest.raises(ValueError, match="prior_at=0"):
+        nbstats.bayes_signrank_pairs(table, joint=True, prior="point", prior_at=0.01)
 
 
 def test_later_batches_of_the_joint_come_from_the_same_stream():

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import nbstats
 from nbstats.stats.bayes.canonical import flipped
-from nbstats.stats.bayes.decision import IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.stats.bayes.signrank.placements import (
     placement_bounds,
     placement_counts,

@@ -26,7 +26,7 @@ def _data(n: int, shift: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
 )
 def test_normal_form_matches_monte_carlo_at_1200_cases(prior, s, z0):
     a, b = _data(1200, 0.0, 1)
-    kw = dict(prior=prior, s=s, z0=z0, rope=0.3, random_state=3)
+    kw = dict(prior=prior, s=s, prior_at=z0, rope=0.3, random_state=3)
     exact = nbstats.bayes_signrank(a, b, method="montecarlo", n_samples=3000, **kw)
     approx = nbstats.bayes_signrank(a, b, method="normal", n_samples=50_000, **kw)
     assert (exact.method, approx.method) == ("montecarlo", "normal")
