@@ -518,6 +518,7 @@ class CompareAccessor:
         """The two algorithms' fold scores on one data set, paired by fold
         (with ``min_folds``: NaN for a failed fold, which the test leaves out)."""
         from nbstats.scores import folds as score_folds
+        from nbstats.scores.frames import check_columns
 
         call = f"df.compare.{name}"
         minimum = score_folds.check_min_folds(min_folds, paired=True)
@@ -547,10 +548,7 @@ class CompareAccessor:
             case = "\0case"  # the whole frame is one data set
             data = data.assign(**{case: 0})
         elif case not in data.columns:
-            raise ValueError(
-                f"column {case!r} not found; the table has columns "
-                f"{list(data.columns)}."
-            )
+            check_columns(data, case=case)
         else:
             data = self._one_case(data, case, on)
         if minimum is None:
@@ -564,11 +562,7 @@ class CompareAccessor:
             columns = score_folds.check_folds(
                 data, case=case, algorithm=algorithm, fold=fold, paired=False
             )
-        if score not in data.columns:
-            raise ValueError(
-                f"column {score!r} not found; the table has columns "
-                f"{list(data.columns)}."
-            )
+        check_columns(data, score=score)
         present = {str(v): v for v in pd.unique(data[algorithm])}
         for label, name in (("a", a), ("b", b)):
             if str(name) not in present:

@@ -367,11 +367,11 @@ def test_fold_pair_input_errors(uci_folds):
         uci_folds.compare.correlated_ttest(
             "nbc", "aode", on="anneal", **{**UCI, "fold": "folds"}, runs=10
         )
-    with pytest.raises(ValueError, match="column 'acc' not found"):
+    with pytest.raises(ValueError, match="score='acc' is not a column of the table"):
         uci_folds.compare.correlated_ttest(
             "nbc", "aode", on="anneal", **{**UCI, "score": "acc"}, runs=10
         )
-    with pytest.raises(ValueError, match="column 'set' not found"):
+    with pytest.raises(ValueError, match="case='set' is not a column of the table"):
         uci_folds.compare.correlated_ttest(
             "nbc", "aode", on="anneal", **{**UCI, "case": "set"}, runs=10
         )

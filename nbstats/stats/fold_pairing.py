@@ -25,7 +25,7 @@ from nbstats.scores.folds import (
     failed_folds,
     failed_folds_message,
 )
-from nbstats.scores.frames import wide_frame
+from nbstats.scores.frames import check_columns, wide_frame
 from nbstats.scores.table import incomplete_table, score_table
 
 __all__ = ["FoldBlocks", "check_long_columns", "fold_blocks"]
@@ -140,11 +140,7 @@ def fold_blocks(
         columns = check_folds(
             data, case=case, algorithm=algorithm, fold=fold, paired=False
         )
-        if score not in data.columns:
-            raise ValueError(
-                f"column {score!r} not found; the table has columns "
-                f"{list(data.columns)}."
-            )
+        check_columns(data, score=score)
         values = real_scores(data[score], f"column {score!r}")
         if np.isinf(values).any():
             rows = data.index[np.isinf(values)][:5].tolist()

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from nbstats.scores.frames import check_columns
 from nbstats.scores.names import plain_name
 from nbstats.stats.correlated import FoldDesign, fold_design
 from nbstats.stats.fold_pairing import fold_blocks
@@ -293,11 +294,7 @@ def _from_long(
 ) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a long DataFrame, got {type(data).__name__}.")
-    if algorithm not in data.columns:
-        raise ValueError(
-            f"column {algorithm!r} not found; the table has columns "
-            f"{list(data.columns)}."
-        )
+    check_columns(data, algorithm=algorithm)
     present = {str(v): v for v in pd.unique(data[algorithm])}
     for label, name in (("a", a), ("b", b)):
         if str(name) not in present:

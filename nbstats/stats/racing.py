@@ -12,7 +12,7 @@ step, tests, and drops the candidates the evidence rules out (Maron & Moore
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from concurrent.futures import Executor
 from typing import Any, Literal
 
@@ -261,6 +261,11 @@ def race(
         raise TypeError(
             "instances must be an iterable of instances (a list, a range, a "
             f"generator), got {instances!r} ({type(instances).__name__})."
+        )
+    if isinstance(instances, Sized) and len(instances) == 0:
+        raise ValueError(
+            "instances is empty: a race needs instances to evaluate the "
+            "candidates on (a list, a range or a generator of them)."
         )
     candidates = list(candidates)
     names = [str(c) for c in candidates]

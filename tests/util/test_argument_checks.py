@@ -36,19 +36,6 @@ import nbstats.reporting
 #: empties this after merging them. Function name, or (function, parameter).
 OTHER_BRANCHES: frozenset[object] = frozenset(
     {
-        # helper "bayes"
-        "bayes_correlated_ttest",
-        "bayes_friedman",
-        "bayes_hierarchical",
-        "bayes_plackett_luce",
-        "bayes_posthoc",
-        "bayes_sign_test",
-        "bayes_signrank",
-        "bayes_signrank_pairs",
-        "correlated_pairs",
-        "correlated_ttest",
-        "dashboard",
-        "race",
         # helper "posthoc"
         "posthoc",
         "comparison_matrix",
@@ -171,7 +158,7 @@ _FLAGS = {
 _CHOICES = {
     "method", "alternative", "ties", "zero_method", "interval_method", "effect",
     "test", "adjust", "nan_policy", "ranking", "aggregate", "calibration", "prior",
-    "prior_at", "format", "layout", "venue", "kind", "aliases",
+    "format", "layout", "venue", "kind", "aliases",
 }  # fmt: skip
 _COLUMNS = {"case", "algorithm", "score", "fold"}
 
@@ -212,8 +199,10 @@ def wrong(function: str, parameter: str) -> tuple[Any, list[Any]]:
         return st.sampled_from([1.5, object()]), []
     if parameter == "analyses":
         return st.sampled_from([1.5, object()]), [("zzz",)]
-    if parameter == "prior_at":  # a place: a choice, or a number (signed-rank)
-        return st.sampled_from([object(), [0.0]]), ["zzz", float("inf")]
+    if parameter == "prior_at" and function == "bayes_sign_test":  # a place
+        return _NOT_TEXT, ["zzz"]
+    if parameter == "prior_at":  # the signed-rank tests: a score difference
+        return st.sampled_from([object(), [0.0], "x"]), [float("inf")]
     if parameter == "evaluate":
         return st.sampled_from(["1", 1.5, None]), []
     if parameter in ("candidates", "instances"):
@@ -417,8 +406,8 @@ def test_the_skip_list_names_public_functions() -> None:
         (
             lambda: nbstats.set_memory_ceiling([1]),
             TypeError,
-            "value: a memory ceiling is bytes (int) or a size such as '512M', "
-            "got list.",
+            "value must be a memory ceiling in bytes (int) or a size such as "
+            "'512M', got [1] (list).",
         ),
     ],
 )
