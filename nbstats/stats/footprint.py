@@ -74,12 +74,15 @@ def analysis_bytes(
     n_samples: int = 50_000,
     rope: float = 0.0,
     ceiling: int | None = None,
+    prior: str = "idp",
 ) -> int:
     """Estimated working memory of one analysis of a report, bytes.
 
     ``analysis`` is ``"frequentist"``, ``"ranks"`` or ``"bayesian"`` (the
     pairs' signed-rank table and the joint statements of
-    :func:`nbstats.bayes_posthoc`, whose blocks grow with ``ceiling``).
+    :func:`nbstats.bayes_posthoc` with the signed-rank ``prior``, whose
+    blocks grow with ``ceiling``; the default ``"idp"`` is the report's
+    and, with a rope, needs the most).
 
     Examples
     --------
@@ -94,7 +97,9 @@ def analysis_bytes(
     table = 8 * m * n * 8
     if analysis == "bayesian":
         joint = (
-            posthoc_memory(m, n, n_samples, "signrank", rope, ceiling) if m > 2 else 0
+            posthoc_memory(m, n, n_samples, "signrank", rope, ceiling, prior)
+            if m > 2
+            else 0
         )
         return table + PAIR_BYTES["bayesian"] * pairs + joint
     if analysis not in PAIR_BYTES:

@@ -192,17 +192,17 @@ POSTHOC = WATCH + textwrap.dedent(
     """
     from nbstats.stats.bayes.posthoc import posthoc_memory
 
-    test, rope, n, draws = TEST, ROPE, 20, 200
+    test, rope, prior, n, draws = TEST, ROPE, PRIOR, 20, 200
     ceiling = get_memory_ceiling()
     # the largest number of algorithms the ceiling accepts
     m = 2
-    while posthoc_memory(m + 1, n, draws, test, rope) <= ceiling:
+    while posthoc_memory(m + 1, n, draws, test, rope, prior=prior) <= ceiling:
         m += 1
     rng = np.random.default_rng(0)
     table = pd.DataFrame(rng.normal(0.8, 0.05, (n, m + 1))
                          + np.linspace(0, 0.02, m + 1))
     run = dict(test=test, rope=rope, n_samples=draws, random_state=0,
-               groups=False, prior="point")
+               groups=False, prior=prior)
     nbstats.bayes_posthoc(table.iloc[:, :5], **run)  # warm-up
     res, baseline, peak = watched(
         lambda: nbstats.bayes_posthoc(table.iloc[:, :m], **run))
@@ -213,19 +213,38 @@ POSTHOC = WATCH + textwrap.dedent(
         refused = str(error)
     print(json.dumps({"m": m, "statements": len(res.statements),
                       "baseline": baseline, "peak": peak, "ceiling": ceiling,
-                      "bound": posthoc_memory(m, n, draws, test, rope),
+                      "bound": posthoc_memory(m, n, draws, test, rope,
+                                              prior=prior),
                       "refused": refused}))
     """
 )
 
 
-@pytest.mark.parametrize("test", ["signrank", "sign"])
-def test_posthoc_largest_accepted_size_stays_under_the_ceiling(test):
+@pytest.mark.parametrize(
+    ("test", "prior", "rope"),
+    [
+        ("signrank", "point", 0.0),
+        ("signrank", "point", 0.01),
+        ("signrank", "idp", 0.0),
+        # the near-ignorance prior with a rope also tallies every placement
+        # of its pseudo-observation per pair (it went over this bound when
+        # the bound modelled the point prior only)
+        ("signrank", "idp", 0.01),
+        ("sign", "point", 0.0),
+        ("sign", "point", 0.01),
+    ],
+)
+def test_posthoc_largest_accepted_size_stays_under_the_ceiling(test, prior, rope):
     """Issue 30 item 9: bayes_posthoc at very many algorithms went over 1 GB
     (the signed-rank test's per-pair arrays and its batch of 64 draws grow
     with the pairs, whatever the ceiling). Now sizes over the ceiling are
-    refused up front, and the largest accepted one stays within it."""
-    code = POSTHOC.replace("TEST", repr(test)).replace("ROPE", "0.01")
+    refused up front, and the largest accepted one stays within it, for
+    each prior, with and without a rope."""
+    code = (
+        POSTHOC.replace("TEST", repr(test))
+        .replace("ROPE", repr(rope))
+        .replace("PRIOR", repr(prior))
+    )
     out = _run(code, ceiling="64M")
     m = out["m"]
     assert m > 50 and out["statements"] == m * (m - 1) // 2

@@ -280,7 +280,7 @@ def bayes_posthoc(
     mean_rank = ranks.mean(axis=0)[columns]
     n, m = values.shape
     # refuse before the pairs' arrays exist, not half-way through the draws
-    _check_memory(m, n, n_samples, test, rope)
+    _check_memory(m, n, n_samples, test, rope, prior)
     pairs = list(combinations(range(m), 2))
     # differences d > 0 where the second algorithm of the pair is better
     diffs = np.column_stack([values[:, j] - values[:, i] for i, j in pairs])
@@ -408,11 +408,14 @@ def posthoc_memory(
     test: Literal["sign", "signrank"] = "sign",
     rope: float = 0.0,
     ceiling: int | None = None,
+    prior: Literal["point", "idp", "bb"] | None = None,
 ) -> int:
     """Bytes of working memory :func:`bayes_posthoc` needs at a size: an
     upper bound of what it allocates beyond the interpreter and libraries,
     under the memory ``ceiling`` (default: the current one; a higher
-    ceiling lets it take larger blocks).
+    ceiling lets it take larger blocks), with the signed-rank test's
+    ``prior`` (default None: the test's default, ``"idp"``, as
+    :func:`bayes_posthoc`; the sign test has one prior).
 
     Every pair keeps per-case arrays (its differences; with the signed-rank
     test their sort order, sorted copy and region boundaries), a share of
@@ -420,7 +423,10 @@ def posthoc_memory(
     evaluated on the same draws) and its row of the statements; the blocks
     of the sign test's θ and the stored region codes take at most a
     :func:`~nbstats.util.memory.budget` each (the signed-rank test's
-    blocks of codes an eighth of one).
+    blocks of codes an eighth of one). Under the near-ignorance prior with
+    a rope, every pair also keeps the tally of each region at every
+    placement of the prior's pseudo-observation (its 4 n + 5 states and
+    their counts, :mod:`nbstats.stats.bayes.signrank.placements`).
 
     Examples
     --------
@@ -428,7 +434,11 @@ def posthoc_memory(
     True
     >>> posthoc_memory(1000, 20, 50_000, "signrank") > 2**30
     True
+    >>> idp = posthoc_memory(100, 20, 50_000, "signrank", 0.01, prior="idp")
+    >>> idp > posthoc_memory(100, 20, 50_000, "signrank", 0.01, prior="point")
+    True
     """
+    check_choice("prior", prior, (None, "point", "idp", "bb"))
     share = budget() if ceiling is None else ceiling // 8  # as memory.budget()
     pairs = n_algorithms * (n_algorithms - 1) // 2
     per_case = 8 * n_cases
@@ -445,6 +455,10 @@ def posthoc_memory(
         rows = min(n_samples, max(64, fit - fit % 64))
         per_pair += rows * per_draw
         blocks = share // 8
+        if rope > 0 and prior in (None, "idp"):
+            # placement states (6 int64 fields) and their counts (3 int64)
+            # at each of 4 n + 5 states, and the base counts
+            per_pair += 72 * (4 * n_cases + 5) + 24
     else:
         # diffs and their column list, indicators (and the rope's two
         # regions), and their copy in the order of the statements
@@ -455,23 +469,28 @@ def posthoc_memory(
 
 
 def _check_memory(
-    m: int, n: int, n_samples: int, test: Literal["sign", "signrank"], rope: float
+    m: int,
+    n: int,
+    n_samples: int,
+    test: Literal["sign", "signrank"],
+    rope: float,
+    prior: Literal["point", "idp"],
 ) -> None:
     """A clear ValueError when :func:`posthoc_memory` is over the ceiling."""
     ceiling = get_memory_ceiling()
-    need = posthoc_memory(m, n, n_samples, test, rope)
+    need = posthoc_memory(m, n, n_samples, test, rope, prior=prior)
     if need <= ceiling:
         return
     # the smallest ceiling that fits (a higher one also enlarges the blocks;
     # they take under half of it, so this converges)
     enough = need
-    while posthoc_memory(m, n, n_samples, test, rope, enough) > enough:
-        enough = posthoc_memory(m, n, n_samples, test, rope, enough)
+    while posthoc_memory(m, n, n_samples, test, rope, enough, prior) > enough:
+        enough = posthoc_memory(m, n, n_samples, test, rope, enough, prior)
     # the most algorithms that fit (the need grows with m): by bisection
     most, over = 0, m
     while over - most > 1:
         middle = (most + over) // 2
-        if posthoc_memory(middle, n, n_samples, test, rope) <= ceiling:
+        if posthoc_memory(middle, n, n_samples, test, rope, prior=prior) <= ceiling:
             most = middle
         else:
             over = middle

@@ -152,11 +152,18 @@ def test_a_low_memory_ceiling_gives_the_same_statements(test):
 
 
 @pytest.mark.parametrize(
-    ("test", "rope"), [("signrank", 0.0), ("signrank", 0.01), ("sign", 0.0)]
+    ("test", "rope", "prior"),
+    [
+        ("signrank", 0.0, None),
+        ("signrank", 0.01, None),
+        ("signrank", 0.01, "point"),
+        ("sign", 0.0, None),
+    ],
 )
-def test_too_many_algorithms_are_refused_up_front(test, rope, monkeypatch):
+def test_too_many_algorithms_are_refused_up_front(test, rope, prior, monkeypatch):
     """1000 algorithms x 20 cases need over 1 GB (issue 30 item 9): a clear
-    error before any per-pair array is made, naming the size and the fixes."""
+    error before any per-pair array is made, naming the size and the fixes;
+    the ceiling it names is the one the call's prior needs."""
     from nbstats.stats.bayes import posthoc as posthoc_module
 
     def no_pairs(*args, **kwargs):
@@ -167,7 +174,7 @@ def test_too_many_algorithms_are_refused_up_front(test, rope, monkeypatch):
     monkeypatch.setattr(posthoc_module, "SignEvents", no_pairs)
     table = np.random.default_rng(0).normal(size=(20, 1000))
     with pytest.raises(ValueError, match="working memory") as caught:
-        nbstats.bayes_posthoc(table, test=test, rope=rope)
+        nbstats.bayes_posthoc(table, test=test, rope=rope, prior=prior)
     message = str(caught.value)
     for words in (
         "1,000 algorithms x 20 cases",
@@ -185,9 +192,67 @@ def test_too_many_algorithms_are_refused_up_front(test, rope, monkeypatch):
     enough = int(message.split("to at least ")[1].split(" MB")[0].replace(",", ""))
     assert enough > 512
     with memory_ceiling(f"{enough}M"), pytest.raises(AssertionError, match="per-"):
-        nbstats.bayes_posthoc(table, test=test, rope=rope)
+        nbstats.bayes_posthoc(table, test=test, rope=rope, prior=prior)
     with (
         memory_ceiling(f"{enough - 1}M"),
         pytest.raises(ValueError, match="1,000 algorithms"),
     ):
-        nbstats.bayes_posthoc(table, test=test, rope=rope)
+        nbstats.bayes_posthoc(table, test=test, rope=rope, prior=prior)
+
+
+@pytest.mark.parametrize("n", [3, 20, 50])
+def test_posthoc_memory_counts_the_near_ignorance_placement_tally(n):
+    """With a rope, the near-ignorance prior tallies each pair's regions at
+    every placement of its pseudo-observation: posthoc_memory's bound for
+    it exceeds the point prior's by at least those arrays, as allocated by
+    the engine itself; without a rope (no tally) the two are the same."""
+    from nbstats.stats.bayes.joint_events import SignedRankEvents
+    from nbstats.stats.bayes.posthoc import posthoc_memory
+
+    m, rope = 7, 0.01
+    pairs = m * (m - 1) // 2
+    diffs = np.random.default_rng(n).normal(0, 0.02, (n, pairs))
+    events = SignedRankEvents(diffs, rope, "idp")
+    events.start_tally()
+    tally = sum(array.nbytes for array in events.tally)
+
+    def need(prior, rope):
+        return posthoc_memory(m, n, 1000, "signrank", rope, 2**29, prior)
+
+    assert need("idp", rope) - need("point", rope) >= tally
+    assert need(None, rope) == need("idp", rope)
+    assert need("bb", rope) == need("point", rope)
+    assert need("idp", 0.0) == need("point", 0.0)
+    sign = posthoc_memory(m, n, 1000, "sign", rope, 2**29, "idp")
+    assert sign == posthoc_memory(m, n, 1000, "sign", rope, 2**29, "point")
+
+
+@pytest.mark.parametrize("prior", ["point", "idp"])
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_posthoc_allocates_under_its_memory_bound(prior, rope):
+    """What bayes_posthoc(test="signrank") allocates (tracemalloc's peak,
+    numpy and the compiled kernels' arrays) stays under posthoc_memory for
+    either prior; the near-ignorance prior with a rope went over the bound
+    of the point prior at this size."""
+    import tracemalloc
+
+    from nbstats.stats.bayes.posthoc import posthoc_memory
+    from nbstats.util.memory import memory_ceiling
+
+    m, n = 60, 50
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame(rng.normal(0.8, 0.05, (n, m)) + np.linspace(0, 0.02, m))
+    kw = dict(test="signrank", rope=rope, n_samples=1000, random_state=0)
+    with memory_ceiling("512M"):
+        nbstats.bayes_posthoc(table.iloc[:, :4], prior=prior, groups=False, **kw)
+        tracemalloc.start()
+        try:
+            nbstats.bayes_posthoc(table, prior=prior, groups=False, **kw)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        bound = posthoc_memory(m, n, 1000, "signrank", rope, prior=prior)
+    assert peak <= bound, (peak / 2**20, bound / 2**20)
+    if prior == "idp" and rope > 0:
+        point = posthoc_memory(m, n, 1000, "signrank", rope, 2**29, "point")
+        assert peak > point  # the case the point prior's bound missed
