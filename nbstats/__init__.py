@@ -29,6 +29,7 @@ __version__ = "0.1.0.dev0"
 # Public name -> module that defines it. A submodule's own name maps to None.
 _LAZY: dict[str, str | None] = {
     "RaceError": "nbstats.stats.racing",
+    "WilcoxonTest": "nbstats.stats.comparison",
     "adjust_pvalues": "nbstats.stats.frequentist",
     "analyze": "nbstats.stats.analyze",
     "bayes_correlated_ttest": "nbstats.stats.correlated",
@@ -40,6 +41,7 @@ _LAZY: dict[str, str | None] = {
     "bayes_signrank": "nbstats.stats.bayes",
     "bayes_signrank_pairs": "nbstats.stats.bayes",
     "comparison_matrix": "nbstats.stats.comparison",
+    "conover": "nbstats.stats.frequentist.conover",
     "correlated_pairs": "nbstats.stats.correlated_pairs",
     "correlated_ttest": "nbstats.stats.correlated",
     "coverage": "nbstats.stats.coverage",
@@ -75,6 +77,7 @@ _LAZY: dict[str, str | None] = {
 
 __all__ = [
     "RaceError",
+    "WilcoxonTest",
     "adjust_pvalues",
     "analyze",
     "bayes_correlated_ttest",
@@ -86,6 +89,7 @@ __all__ = [
     "bayes_signrank",
     "bayes_signrank_pairs",
     "comparison_matrix",
+    "conover",
     "correlated_pairs",
     "correlated_ttest",
     "coverage",
@@ -143,7 +147,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         bayes_signrank_pairs,
     )
     from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
-    from nbstats.stats.comparison import comparison_matrix
+    from nbstats.stats.comparison import WilcoxonTest, comparison_matrix
     from nbstats.stats.correlated import bayes_correlated_ttest, correlated_ttest
     from nbstats.stats.correlated_pairs import correlated_pairs
     from nbstats.stats.coverage import coverage
@@ -159,6 +163,7 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
         wilcoxon,
     )
     from nbstats.stats.frequentist.aligned import friedman_aligned
+    from nbstats.stats.frequentist.conover import conover
     from nbstats.stats.frequentist.durbin import durbin
     from nbstats.stats.frequentist.quade import quade
     from nbstats.stats.frequentist.skillings_mack import skillings_mack
