@@ -120,8 +120,8 @@ WIDE: dict[str, dict[str, Call]] = {
         "holm, control": lambda t: nbstats.posthoc(
             t, method="holm", control=t.columns[0]
         ),
-        "aligned": lambda t: nbstats.posthoc(t, method="holm", ranking="aligned"),
-        "quade": lambda t: nbstats.posthoc(t, method="conover", ranking="quade"),
+        "aligned": lambda t: nbstats.posthoc(t, method="holm", ranks="aligned"),
+        "quade": lambda t: nbstats.conover(t, ranks="quade"),
     },
     "quade": {"": nbstats.quade},
     "rank_ci": {
