@@ -273,7 +273,7 @@ def test_stepwise_marks_sit_on_the_marked_algorithms_lines(table6):
 
 
 def test_pairwise_wilcoxon_holm_draws_the_results_groups(table6):
-    res = nbstats.posthoc(table6, method="wilcoxon", adjust="holm")
+    res = nbstats.comparison_matrix(table6, adjust="holm")
     ax = cd_diagram(res)
     lines = gid_lines(ax, "group")
     assert len(lines) == len(res.groups)
@@ -284,7 +284,7 @@ def test_pairwise_wilcoxon_holm_draws_the_results_groups(table6):
 
 
 def test_groups_that_skip_an_algorithm_mark_their_members(table6):
-    res = nbstats.posthoc(table6, method="wilcoxon", adjust="holm")
+    res = nbstats.comparison_matrix(table6, adjust="holm")
     ax = cd_diagram(res)
     ranks = res.mean_ranks
     skipping = 0

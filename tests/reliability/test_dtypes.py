@@ -48,7 +48,7 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "friedman_aligned": nbstats.friedman_aligned,
     "rm_anova": nbstats.rm_anova,
     "posthoc": nbstats.posthoc,
-    "posthoc[ttest]": lambda t: nbstats.posthoc(t, method="ttest"),
+    "posthoc[ttest]": lambda t: nbstats.comparison_matrix(t, test="ttest"),
     "rank_ci": nbstats.rank_ci,
     "bayes_friedman": lambda t: nbstats.bayes_friedman(t, **FAST),
     "bayes_posthoc": lambda t: nbstats.bayes_posthoc(t, **FAST),
