@@ -141,7 +141,10 @@ def test_adjusted_pvalues_by_mean_rank(table6):
 
 def test_many_rejections(spread):
     for method in ["nemenyi", "holm", "wilcoxon", "ttest"]:
-        result = nbstats.posthoc(spread, method=method)
+        if method in ("wilcoxon", "ttest"):
+            result = nbstats.comparison_matrix(spread, test=method)
+        else:
+            result = nbstats.posthoc(spread, method=method)
         order = list(result.mean_ranks.sort_values().index)
         assert order[:2] == ["a", "b"]  # the best first
         ax = pairwise_heatmap(result, width="double")  # values at 8 pt
