@@ -30,6 +30,7 @@ __version__ = "0.1.0.dev0"
 # that module's imports only). A submodule's own name maps to None.
 _LAZY: dict[str, str | None] = {
     "RaceError": "nbstats.stats.racing",
+    "WilcoxonTest": "nbstats.stats.frequentist.pairwise_tests",
     "adjust_pvalues": "nbstats.stats.frequentist.adjust",
     "analyze": "nbstats.stats.analyze",
     "bayes_correlated_ttest": "nbstats.stats.correlated",
@@ -41,6 +42,7 @@ _LAZY: dict[str, str | None] = {
     "bayes_signrank": "nbstats.stats.bayes.signrank.one_pair",
     "bayes_signrank_pairs": "nbstats.stats.bayes.signrank.pairs",
     "comparison_matrix": "nbstats.stats.comparison",
+    "conover": "nbstats.stats.frequentist.conover",
     "correlated_pairs": "nbstats.stats.correlated_pairs",
     "correlated_ttest": "nbstats.stats.correlated",
     "coverage": "nbstats.stats.coverage",
@@ -76,6 +78,7 @@ _LAZY: dict[str, str | None] = {
 
 __all__ = [
     "RaceError",
+    "WilcoxonTest",
     "adjust_pvalues",
     "analyze",
     "bayes_correlated_ttest",
@@ -87,6 +90,7 @@ __all__ = [
     "bayes_signrank",
     "bayes_signrank_pairs",
     "comparison_matrix",
+    "conover",
     "correlated_pairs",
     "correlated_ttest",
     "coverage",
@@ -150,9 +154,11 @@ if TYPE_CHECKING:  # static analysers and IDEs see the eager imports
     from nbstats.stats.frequentist.adjust import adjust_pvalues
     from nbstats.stats.frequentist.aligned import friedman_aligned
     from nbstats.stats.frequentist.anova import rm_anova
+    from nbstats.stats.frequentist.conover import conover
     from nbstats.stats.frequentist.critical_difference import critical_difference
     from nbstats.stats.frequentist.durbin import durbin
     from nbstats.stats.frequentist.friedman import friedman
+    from nbstats.stats.frequentist.pairwise_tests import WilcoxonTest
     from nbstats.stats.frequentist.posthoc import posthoc
     from nbstats.stats.frequentist.quade import quade
     from nbstats.stats.frequentist.sign import sign_test

@@ -27,6 +27,7 @@ def frequentist_analysis(
     with Shaffer and with Holm-adjusted Wilcoxon tests.
     """
     from nbstats.stats import frequentist
+    from nbstats.stats.comparison import comparison_matrix
 
     table = scores.score_table(table)
     hib = {"higher_is_better": higher_is_better}
@@ -86,8 +87,8 @@ def frequentist_analysis(
         "",
     ]
     out += [
-        frequentist.posthoc(
-            table, method="wilcoxon", adjust="holm", alpha=alpha, **hib
+        comparison_matrix(
+            table, test="wilcoxon", adjust="holm", alpha=alpha, **hib
         ).summary(),
         "",
     ]

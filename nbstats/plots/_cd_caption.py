@@ -24,7 +24,7 @@ def cd_caption(
         test = "signed-rank" if res.test == "signrank" else res.test
         return f"Bayesian {test} test, joint posterior > {res.threshold:g}"
     name = posthoc_name(res.method)
-    ranking = getattr(res, "ranking", "friedman")
+    ranking = getattr(res, "ranks", "friedman")
     if ranking != "friedman" or res.method == "conover":
         name += f" ({ranking_name(ranking)})"
     alpha = f"α = {res.alpha:g}"

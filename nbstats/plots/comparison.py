@@ -117,9 +117,9 @@ def comparison_matrix_plot(
     own = ax is None
     if own and width not in WIDTHS:
         raise ValueError(f"width must be one of {sorted(WIDTHS)}, got {width!r}.")
-    values = (result.effect if color == "effect" else result.mean_difference).to_numpy(
-        dtype=float, copy=True
-    )
+    values = (
+        result.effect_sizes if color == "effect" else result.mean_difference
+    ).to_numpy(dtype=float, copy=True)
     np.fill_diagonal(values, np.nan)
     texts = _cell_texts(result, names)
     with paper_style():
@@ -242,9 +242,9 @@ def _check_lines(lines: str | Sequence[str]) -> list[str]:
 def _cell_texts(result: Any, names: list[str]) -> dict[str, list[list[str]]]:
     """Every line a cell can show, per cell."""
     m = len(names)
-    symbol = _EFFECT_SYMBOLS[result.effect_kind]
+    symbol = _EFFECT_SYMBOLS[result.effect]
     diff = result.mean_difference.to_numpy(dtype=float)
-    effect = result.effect.to_numpy(dtype=float)
+    effect = result.effect_sizes.to_numpy(dtype=float)
     adjusted = result.adjusted.to_numpy(dtype=float)
     wins, ties, losses = (
         frame.to_numpy() for frame in (result.wins, result.ties, result.losses)
@@ -295,9 +295,9 @@ def _fit_lines(
 
 
 def _limits(result: Any, values: np.ndarray, color: str) -> tuple[float, float]:
-    if color == "effect" and result.effect_kind in _BOUNDED:
-        return _BOUNDED[result.effect_kind]
-    centre = 0.5 if color == "effect" and result.effect_kind == "vargha-delaney" else 0
+    if color == "effect" and result.effect in _BOUNDED:
+        return _BOUNDED[result.effect]
+    centre = 0.5 if color == "effect" and result.effect == "vargha-delaney" else 0
     finite = np.abs(values[np.isfinite(values)] - centre)
     half = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
     return centre - half, centre + half
@@ -314,7 +314,7 @@ def _title(result: Any, lines: list[str]) -> str:
         "difference": "mean difference",
         "record": "wins/ties/losses",
         "pvalue": f"adjusted p ({adjustment_name(result.adjust)})",
-        "effect": _EFFECT_SYMBOLS[result.effect_kind],
+        "effect": _EFFECT_SYMBOLS[result.effect],
     }
     cell = (
         "cell: row vs column — " + ", ".join(says[line] for line in lines)

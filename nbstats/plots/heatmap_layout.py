@@ -160,7 +160,7 @@ def heatmap_layout(
     --------
     >>> import nbstats
     >>> from nbstats.plots.style import paper_style
-    >>> res = nbstats.posthoc(nbstats.datasets.load("demsar2006"), method="wilcoxon")
+    >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
     >>> with paper_style():
     ...     lay = heatmap_layout(res, 238.0)
     >>> lay.rows

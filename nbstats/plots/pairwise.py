@@ -118,7 +118,7 @@ def pairwise_heatmap(
     >>> import nbstats
     >>> from nbstats.plots.pairwise import pairwise_heatmap
     >>> scores = nbstats.datasets.load("demsar2006")
-    >>> ax = pairwise_heatmap(nbstats.posthoc(scores, method="wilcoxon"))
+    >>> ax = pairwise_heatmap(nbstats.comparison_matrix(scores))
     >>> [t.get_text() for t in ax.texts if t.get_gid().startswith("row-")]
     ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
     >>> sorted(a.get_gid() for a in ax.patches if "significant" in a.get_gid())

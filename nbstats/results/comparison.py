@@ -30,7 +30,12 @@ class ComparisonMatrixResult(Result):
 
     The square frames are in mean-rank order (best first); cell (row,
     column) describes the row against the column, oriented so that positive
-    means the row is better (for lower-is-better scores too).
+    means the row is better (for lower-is-better scores too). It carries
+    what a post-hoc result's views read (``pvalues``, ``adjusted``,
+    ``reject``, ``groups``, ``mean_ranks``, ``method``, with no
+    ``critical_difference`` and no ``control``), so :func:`nbstats.letters`,
+    :func:`nbstats.plots.cd_diagram` and
+    :func:`nbstats.plots.pairwise_heatmap` take it.
 
     Attributes
     ----------
@@ -40,19 +45,31 @@ class ComparisonMatrixResult(Result):
     wins, ties, losses : pandas.DataFrame of int
         Cases where the row scored better than, the same as, worse than the
         column (``losses`` is the transpose of ``wins``).
-    n : pandas.DataFrame of int
+    pair_cases : pandas.DataFrame of int
         Cases the pair was compared on (all, unless ``nan_policy="pairwise"``).
     mean_difference : pandas.DataFrame
         Mean of row − column over the pair's cases, in score units, oriented.
-    effect : pandas.DataFrame
-        The row's effect size over the column (``effect_kind``).
+    effect_sizes : pandas.DataFrame
+        The row's effect size over the column (of the kind ``effect``).
     magnitude : pandas.DataFrame of str
         "negligible", "small", "medium", "large" (None for Hodges–Lehmann).
+    statistics : pandas.DataFrame
+        The paired test's statistic of the row against the column: t of
+        row − column (``"ttest"``), the row's wins with ties split
+        (``"sign"``), T = min(R+, R−) (``"wilcoxon"``, symmetric).
     pvalues, adjusted : pandas.DataFrame
         The paired test's p-values, raw and corrected (``adjust``).
     reject : pandas.DataFrame of bool
         Adjusted p-value ≤ ``alpha``.
-    test, adjust, effect_kind : str
+    groups : list of tuple of str
+        The maximal sets of algorithms with no significant difference
+        inside, ordered by mean rank.
+    test : str
+        ``"wilcoxon"``, ``"sign"`` or ``"ttest"``.
+    test_options : WilcoxonTest or None
+        The Wilcoxon test's options (None for the sign and t-tests).
+    adjust, effect : str
+        The correction and the kind of effect size.
     alpha : float
     higher_is_better : bool
     n_cases : int
@@ -70,16 +87,19 @@ class ComparisonMatrixResult(Result):
     wins: pd.DataFrame
     ties: pd.DataFrame
     losses: pd.DataFrame
-    n: pd.DataFrame
+    pair_cases: pd.DataFrame
     mean_difference: pd.DataFrame
-    effect: pd.DataFrame
+    effect_sizes: pd.DataFrame
     magnitude: pd.DataFrame
+    statistics: pd.DataFrame
     pvalues: pd.DataFrame
     adjusted: pd.DataFrame
     reject: pd.DataFrame
+    groups: list[tuple[str, ...]]
     test: str
+    test_options: Any
     adjust: str
-    effect_kind: str
+    effect: str
     alpha: float
     higher_is_better: bool
     n_cases: int
@@ -92,7 +112,23 @@ class ComparisonMatrixResult(Result):
     @property
     def effect_name(self) -> str:
         """The effect size, in words ("Cliff's δ")."""
-        return EFFECT_NAMES[self.effect_kind]
+        return EFFECT_NAMES[self.effect]
+
+    @property
+    def method(self) -> str:
+        """The test, as a post-hoc result names its procedure (the figures'
+        captions read it)."""
+        return self.test
+
+    @property
+    def critical_difference(self) -> None:
+        """None: paired tests have no critical difference of mean ranks."""
+        return None
+
+    @property
+    def control(self) -> None:
+        """None: every pair is compared."""
+        return None
 
     def _title(self) -> str:
         return (
@@ -112,7 +148,7 @@ class ComparisonMatrixResult(Result):
                 f"{significant} of {m * (m - 1) // 2}",
             ),
         ]
-        counts = self.n.to_numpy()[np.triu_indices(m, 1)]
+        counts = self.pair_cases.to_numpy()[np.triu_indices(m, 1)]
         if counts.size and counts.min() != counts.max():
             rows.append(("cases per pair", f"{counts.min()}–{counts.max()}"))
         return rows
@@ -136,12 +172,12 @@ class ComparisonMatrixResult(Result):
             {
                 "a": names[i],
                 "b": names[j],
-                "n": pick(self.n).astype(int),
+                "n": pick(self.pair_cases).astype(int),
                 "wins": pick(self.wins).astype(int),
                 "ties": pick(self.ties).astype(int),
                 "losses": pick(self.losses).astype(int),
                 "mean_difference": pick(self.mean_difference).astype(float),
-                "effect": pick(self.effect).astype(float),
+                "effect": pick(self.effect_sizes).astype(float),
                 "magnitude": pick(self.magnitude),
                 "pvalue": pick(self.pvalues).astype(float),
                 "adjusted": pick(self.adjusted).astype(float),

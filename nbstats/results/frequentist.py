@@ -182,52 +182,53 @@ class PosthocResult(Result):
     Attributes
     ----------
     method : str
-        ``"nemenyi"``, ``"bonferroni-dunn"``, ``"holm"``, ``"hochberg"``,
-        ``"hommel"``, ``"shaffer"`` (z-tests on mean ranks) or ``"wilcoxon"``,
-        ``"sign"``, ``"ttest"`` (pairwise tests).
+        The procedure applied: ``"nemenyi"``, ``"bonferroni-dunn"``,
+        ``"holm"``, ``"hochberg"``, ``"hommel"``, ``"finner"``, ``"li"``,
+        ``"rom"``, ``"shaffer"``, ``"bergmann-hommel"`` (z-tests on mean
+        ranks, :func:`nbstats.posthoc`) or ``"conover"`` (t-tests on rank
+        sums, :func:`nbstats.conover`). Against a control, the procedure the
+        one asked for is there (``note`` says why).
     adjust : str
-        The multiplicity adjustment applied to ``pvalues``.
+        The multiplicity adjustment applied to ``pvalues`` (the procedure
+        itself for the z-tests).
     alpha : float
     control : str or None
         The control algorithm, if comparisons are against one.
     mean_ranks : Series
         Average ranks (1 = best), the order used by ``groups``.
     statistics : DataFrame or Series
-        Entry (row a, column b) is the statistic of the test "b vs a": for rank
-        methods ``z = (R_a - R_b) / SE`` (positive when b ranks better); for
-        ``"ttest"`` t of ``b - a``; for ``"sign"`` b's wins (ties split); for
-        ``"wilcoxon"`` T = min(R+, R-). Series (index = the other algorithms,
-        the control as a) against a control.
+        Entry (row a, column b) is the statistic of the test "b vs a":
+        ``z = (R_a - R_b) / SE`` for the z-tests, Conover's t of the rank
+        sums for ``"conover"`` (positive when b ranks better). Series
+        (index = the other algorithms, the control as a) against a control.
     pvalues, adjusted : DataFrame or Series
         Unadjusted and adjusted p-values (symmetric matrices; NaN diagonal).
     reject : DataFrame or Series
         ``adjusted <= alpha``.
     critical_difference : float or None
         Critical difference of mean ranks, for ``nemenyi`` and
-        ``bonferroni-dunn``.
+        ``bonferroni-dunn`` on Friedman's ranks.
     groups : list of tuple of str
         The maximal sets of algorithms with no significant difference inside,
         ordered by mean rank. Against a control there is one group: the control
         and every algorithm not significantly different from it.
     n_cases : int
-        Cases in the table (with ``nan_policy="pairwise"``, including those
-        only some pairs use).
-    pair_cases : DataFrame or Series or None
-        With ``nan_policy="pairwise"``: how many cases each pair was tested on
-        (shaped like ``pvalues``); ``None`` when every pair used every case.
-    ranking : str
-        The ranks the rank methods compare: ``"friedman"``, ``"aligned"``,
-        ``"quade"``, or ``"durbin"`` (a balanced incomplete design's
-        within-case ranks, Conover's t-tests).
+        Cases in the table.
+    ranks : str
+        The ranks compared: ``"friedman"``, ``"aligned"``, ``"quade"``, or
+        ``"durbin"`` (a balanced incomplete design's within-case ranks,
+        Conover's t-tests).
     effect_sizes : DataFrame or Series or None
         The matched-pairs rank-biserial correlation of each pair (shaped
         like ``pvalues``; entry (a, b) > 0 when b is better, −1 to 1), on the
         cases the pair used: how large a difference is, beside whether it
         is significant.
     cases : Index or None
-        The labels of the cases (rows of the score table) the analysis used;
-        with ``nan_policy="pairwise"`` every case some pair used, and
-        ``pair_cases`` how many each pair used.
+        The labels of the cases (rows of the score table) the analysis used.
+    note : str or None
+        Why ``method`` (or ``adjust``) is not the procedure asked for, when
+        it is not: against a control Nemenyi's test is Bonferroni–Dunn's,
+        Shaffer's and Bergmann and Hommel's procedures Holm's.
     """
 
     method: str
@@ -242,10 +243,10 @@ class PosthocResult(Result):
     critical_difference: float | None
     groups: list[tuple[str, ...]]
     n_cases: int
-    pair_cases: pd.DataFrame | pd.Series | None = None
-    ranking: str = "friedman"
+    ranks: str = "friedman"
     effect_sizes: pd.DataFrame | pd.Series | None = None
     cases: pd.Index | None = None
+    note: str | None = None
 
     def methods_clause(
         self, context: methods_text.MethodsContext, *, also: bool = False
@@ -262,10 +263,10 @@ class PosthocResult(Result):
     def _title(self) -> str:
         against = f" against {self.control}" if self.control is not None else ""
         how = posthoc_name(self.method) + adjustment_clause(self.method, self.adjust)
-        if self.ranking == "durbin":
+        if self.ranks == "durbin":
             how += " after Durbin's test, incomplete design"
-        elif self.ranking != "friedman":
-            how += f" on {ranking_name(self.ranking)}"
+        elif self.ranks != "friedman":
+            how += f" on {ranking_name(self.ranks)}"
         return f"Post-hoc comparisons ({how}){against}, α = {self.alpha:g}"
 
     def _scalars(self) -> list[tuple[str, object]]:
@@ -279,20 +280,13 @@ class PosthocResult(Result):
                 "; ".join("{" + ", ".join(map(str, g)) + "}" for g in self.groups),
             )
         )
-        if self.pair_cases is not None:
-            counts = self.to_frame()["n"]
-            rows.append(
-                (
-                    "cases per pair",
-                    f"{int(counts.min())}–{int(counts.max())} of {self.n_cases} "
-                    "(each pair on the cases where both have a score)",
-                )
-            )
+        if self.note is not None:
+            rows.append(("note", self.note))
         return rows
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per comparison: a, b, mean ranks, statistic, p-values, reject
-        (and ``n``, the cases the pair used, with ``nan_policy="pairwise"``)."""
+        """One row per comparison: a, b, mean ranks, statistic, p-values,
+        reject, effect size and its magnitude."""
         if isinstance(self.pvalues, pd.Series):
             b = list(self.pvalues.index)
             a = [self.control] * len(b)
@@ -326,8 +320,6 @@ class PosthocResult(Result):
             effect = pick(self.effect_sizes).astype(float)
             frame["effect"] = effect
             frame["magnitude"] = [magnitude("rank-biserial", v) for v in effect]
-        if self.pair_cases is not None:
-            frame["n"] = pick(self.pair_cases).astype(int)
         return frame
 
     def _table(self) -> pd.DataFrame:

@@ -3,10 +3,12 @@
 For each pair of algorithms it gathers what a reader asks about that pair:
 how often one beat the other (wins, ties, losses over the cases), by how much
 on average (the mean difference, in score units), whether that is
-significant after the multiple-comparison correction (a paired test with
-adjusted p-values, :func:`nbstats.posthoc`) and how large it is (an effect
-size, :func:`nbstats.effect_size`). aeon calls this figure a Multiple
-Comparison Matrix; here it is a result with a table and a plot.
+significant after the multiple-comparison correction (a paired test — the
+Wilcoxon signed-rank, sign or t-test — with adjusted p-values) and how large
+it is (an effect size, :func:`nbstats.effect_size`). aeon calls this figure a
+Multiple Comparison Matrix; here it is a result with a table and a plot, and
+its decisions give groups, letters (:func:`nbstats.letters`) and a
+critical-difference diagram like a post-hoc test's.
 """
 
 from __future__ import annotations
@@ -15,14 +17,23 @@ import numpy as np
 import pandas as pd
 
 from nbstats.results.comparison import ComparisonMatrixResult
-from nbstats.scores.table import NanPolicy, score_table
-from nbstats.stats import frequentist
+from nbstats.scores.frames import power_of_two_scale
+from nbstats.scores.missing import observed_mean_ranks, pairwise_table
+from nbstats.scores.ranks import oriented, rank_rows
+from nbstats.scores.table import score_table
 from nbstats.stats.effect_size import EFFECT_KINDS, magnitude, paired_effect
-from nbstats.stats.frequentist.pair_matrices import effect_block_cells
+from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
+from nbstats.stats.frequentist.pair_matrices import (
+    all_pairs,
+    effect_block_cells,
+    pair_square,
+)
+from nbstats.stats.frequentist.pairwise_tests import WilcoxonTest, pairwise_tests
+from nbstats.stats.groups import nonsignificant_groups
 from nbstats.stats.pairs_memory import check_pairs_fit
-from nbstats.util.checks import check_choice, check_flag
+from nbstats.util.checks import check_choice, check_flag, check_fraction
 
-__all__ = ["COMPARISON_TESTS", "comparison_matrix"]
+__all__ = ["COMPARISON_TESTS", "WilcoxonTest", "comparison_matrix"]
 
 #: The paired tests the matrix takes its p-values from.
 COMPARISON_TESTS = ("wilcoxon", "sign", "ttest")
@@ -31,27 +42,35 @@ COMPARISON_TESTS = ("wilcoxon", "sign", "ttest")
 def comparison_matrix(
     scores: pd.DataFrame | np.ndarray,
     *,
-    test: str = "wilcoxon",
+    test: str | WilcoxonTest = "wilcoxon",
     adjust: str = "holm",
     effect: str = "rank-biserial",
     alpha: float = 0.05,
     higher_is_better: bool = True,
-    nan_policy: NanPolicy = "raise",
+    nan_policy: str = "raise",
+    progress: bool | None = None,
 ) -> ComparisonMatrixResult:
-    """Every pair of algorithms: wins/ties/losses, mean difference, adjusted
-    p-value and effect size.
+    """Every pair of algorithms: wins/ties/losses, mean difference, a paired
+    test's adjusted p-value and an effect size.
 
     Parameters
     ----------
     scores : DataFrame or 2-D array-like
         Score table, rows = cases, columns = algorithms.
-    test : {"wilcoxon", "sign", "ttest"}
-        The paired test of each pair (:func:`nbstats.posthoc` with
-        ``method=test``).
+    test : {"wilcoxon", "sign", "ttest"} or WilcoxonTest
+        The paired test of each pair, on the scores: ``"wilcoxon"``
+        (:func:`nbstats.wilcoxon`, exact or normal, zero differences split),
+        ``"sign"`` (ties split) or ``"ttest"`` (paired t); a
+        :class:`nbstats.WilcoxonTest` sets the Wilcoxon test's options, e.g.
+        ``WilcoxonTest(zero_method="wilcox", method="approx",
+        correction=True)`` is R's ``pairwise.wilcox.test(..., paired = TRUE,
+        exact = FALSE)`` and ``WilcoxonTest(zero_method="wilcox")``
+        scikit-posthocs' ``posthoc_wilcoxon`` on ties-free data.
     adjust : str
         The correction of the p-values for the m(m − 1)/2 pairs (the
-        ``adjust`` of :func:`nbstats.posthoc`: "holm", "hochberg", "hommel",
-        "bonferroni", "shaffer", "bergmann-hommel", "none", ...).
+        ``method`` of :func:`nbstats.adjust_pvalues`): "holm", "hochberg",
+        "hommel", "bonferroni", "finner", "li", "rom", "shaffer",
+        "bergmann-hommel" or "none".
     effect : str
         The effect size (:func:`nbstats.effect_size`'s ``effect``). Default
         "rank-biserial": the matched-pairs effect of the Wilcoxon test, from
@@ -60,13 +79,21 @@ def comparison_matrix(
         "cliff" and "vargha-delaney" compare the two columns as independent
         samples, so the spread between cases (data sets) dilutes them.
     alpha : float
-        Significance level of the adjusted p-values.
+        Significance level of the adjusted p-values, in (0, 1).
     higher_is_better : bool
         When False, lower scores are better: wins, differences and effects
         are oriented so that positive always means "the row is better".
     nan_policy : {"raise", "omit", "pairwise"}
         Missing scores: refuse, drop every incomplete case, or compare each
-        pair on the cases where both have a score (``n`` says how many).
+        pair on the cases where both have a score (``pair_cases`` says how
+        many; ``mean_ranks`` then rank each case among the algorithms it
+        has, see :func:`nbstats.scores.missing.observed_mean_ranks`).
+    progress : bool, optional
+        A progress bar over the pairs (``tqdm.auto``): ``None`` shows one in
+        a terminal or a notebook when the call lasts more than a second, not
+        in scripts whose output is redirected nor under pytest; True/False
+        force it. Each pair is a test of its own, so hundreds of algorithms
+        take minutes; Ctrl-C stops the call between two pairs.
 
     Returns
     -------
@@ -74,15 +101,24 @@ def comparison_matrix(
         Square frames in mean-rank order (best first), cell (row, column)
         describing the row against the column: ``wins``, ``ties``,
         ``losses``, ``mean_difference`` (row − column, oriented),
-        ``effect`` (the row's effect over the column), ``magnitude``,
-        ``pvalues``, ``adjusted``, ``reject`` and ``n``; ``to_frame()`` one row
-        per pair; ``plot()`` the annotated matrix.
+        ``effect_sizes`` (the row's effect over the column), ``magnitude``,
+        ``statistics``, ``pvalues``, ``adjusted``, ``reject`` and
+        ``pair_cases``; ``groups`` (the maximal sets with no significant
+        difference inside); ``to_frame()`` one row per pair; ``plot()`` the
+        annotated matrix. :func:`nbstats.letters` and
+        :func:`nbstats.plots.cd_diagram` take it as they take a post-hoc
+        result.
 
     Raises
     ------
     ValueError
         Fewer than 2 algorithms, an unknown test, correction or effect, or
         input :func:`nbstats.score_table` refuses.
+
+    See Also
+    --------
+    nbstats.posthoc : z-tests on mean ranks (Nemenyi, Holm, ...).
+    nbstats.conover : Conover's t-tests on rank sums.
 
     Examples
     --------
@@ -95,17 +131,25 @@ def comparison_matrix(
     (10, 2)
     >>> round(float(res.adjusted.loc["C4.5+m", "C4.5"]), 4)
     0.0469
+    >>> nbstats.letters(res).letters.to_dict()
+    {'C4.5+m+cf': 'ab', 'C4.5+m': 'a', 'C4.5+cf': 'ab', 'C4.5': 'b'}
     """
-    check_choice("test", test, COMPARISON_TESTS)
+    if isinstance(test, WilcoxonTest):
+        options = test
+    else:
+        check_choice("test", test, COMPARISON_TESTS)
+        options = WilcoxonTest() if test == "wilcoxon" else None
+    name = "wilcoxon" if options is not None else str(test)
+    check_choice("adjust", adjust, ADJUSTMENTS)
     check_choice("effect", effect, EFFECT_KINDS)
+    alpha = check_fraction("alpha", alpha, example=0.05)
     check_flag("higher_is_better", higher_is_better)
-    if nan_policy == "pairwise":
-        from nbstats.scores.missing import pairwise_table
-
+    check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
+    pairwise = nan_policy == "pairwise"
+    if pairwise:
         table = pairwise_table(scores)
     else:  # checked (and the dropped cases named) once
         table = score_table(scores, nan_policy=nan_policy)
-        nan_policy = "raise"
     check_pairs_fit(
         "comparison_matrix",
         table.shape[1],
@@ -114,19 +158,74 @@ def comparison_matrix(
         fix=" (or nbstats.posthoc(control=...): m - 1 pairs)",
         block_cells=effect_block_cells(),
     )
-    posthoc = frequentist.posthoc(
-        table,
-        method=test,
+    columns = list(table.columns)
+    k = len(columns)
+    values = table.to_numpy(dtype=float)
+    if pairwise:
+        mean_ranks = observed_mean_ranks(table, higher_is_better=higher_is_better)
+    else:
+        mean_ranks = pd.Series(
+            rank_rows(values, higher_is_better=higher_is_better).mean(axis=0),
+            index=table.columns,
+            name="mean rank",
+        )
+    better = oriented(values, higher_is_better)
+    # a power of two (exact: keeps ties and order) so that no difference of
+    # two scores overflows, whatever the units
+    better = better / power_of_two_scale(better)
+    first, second = all_pairs(k)
+    stats, raw, mirrored = pairwise_tests(
+        better, first, second, name,
+        {} if options is None else options.options(),
+        pairwise=pairwise, progress=progress,
+    )  # fmt: skip
+    adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
+    order = list(mean_ranks.sort_values(kind="stable").index)
+
+    def tested(data: np.ndarray, below: np.ndarray | None = None) -> pd.DataFrame:
+        frame = pair_square(columns, data, mirrored=below)
+        return frame.reindex(index=order, columns=order)
+
+    reject = tested(adjusted) <= alpha  # NaN diagonal: False
+    frames = _records(table[order].to_numpy(dtype=float), higher_is_better, effect)
+
+    def square(data: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(data, index=order, columns=order)
+
+    return ComparisonMatrixResult(
+        names=tuple(order),
+        mean_ranks=mean_ranks.reindex(order),
+        wins=square(frames["wins"]),
+        ties=square(frames["ties"]),
+        losses=square(frames["wins"].T.copy()),
+        pair_cases=square(frames["count"]),
+        mean_difference=square(frames["mean"]),
+        effect_sizes=square(frames["effects"]),
+        magnitude=square(frames["words"]),
+        # the row against the column: (a, b) holds the test of a vs b
+        statistics=tested(mirrored, stats),
+        pvalues=tested(raw),
+        adjusted=tested(adjusted),
+        reject=reject,
+        groups=nonsignificant_groups(reject, mean_ranks),
+        test=name,
+        test_options=options,
         adjust=adjust,
+        effect=effect,
         alpha=alpha,
         higher_is_better=higher_is_better,
-        nan_policy=nan_policy,
+        n_cases=int(table.shape[0]),
     )
-    order = list(posthoc.mean_ranks.sort_values(kind="stable").index)
-    values = table[order].to_numpy(dtype=float)
+
+
+def _records(
+    values: np.ndarray, higher_is_better: bool, effect: str
+) -> dict[str, np.ndarray]:
+    """Wins, ties, cases compared, mean differences, effect sizes and their
+    words of every (row, column) pair of ``values`` (in the matrix's order)."""
     if not higher_is_better:
         values = -values
-    m = len(order)
+    m = values.shape[1]
     wins = np.zeros((m, m), dtype=int)
     ties = np.zeros((m, m), dtype=int)
     count = np.zeros((m, m), dtype=int)
@@ -152,35 +251,14 @@ def comparison_matrix(
             effects[i, j] = value
             # every kind is antisymmetric; Vargha–Delaney's A about ½
             effects[j, i] = 1 - value if effect == "vargha-delaney" else -value
-
-    def square(data: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(data, index=order, columns=order)
-
     words = np.full((m, m), None, dtype=object)
     for i, j in zip(*np.nonzero(~np.eye(m, dtype=bool)), strict=True):
         words[i, j] = magnitude(effect, float(effects[i, j]))
-    losses = wins.T.copy()
-    reject = posthoc.reject.reindex(index=order, columns=order).to_numpy(
-        dtype=bool, copy=True
-    )
-    np.fill_diagonal(reject, False)
-    return ComparisonMatrixResult(
-        names=tuple(order),
-        mean_ranks=posthoc.mean_ranks.reindex(order),
-        wins=square(wins),
-        ties=square(ties),
-        losses=square(losses),
-        n=square(count),
-        mean_difference=square(mean_diff),
-        effect=square(effects),
-        magnitude=square(words),
-        pvalues=posthoc.pvalues.reindex(index=order, columns=order),
-        adjusted=posthoc.adjusted.reindex(index=order, columns=order),
-        reject=square(reject),
-        test=test,
-        adjust=posthoc.adjust,
-        effect_kind=effect,
-        alpha=float(alpha),
-        higher_is_better=higher_is_better,
-        n_cases=int(table.shape[0]),
-    )
+    return {
+        "wins": wins,
+        "ties": ties,
+        "count": count,
+        "mean": mean_diff,
+        "effects": effects,
+        "words": words,
+    }

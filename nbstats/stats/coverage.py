@@ -191,7 +191,7 @@ def _analyses(table: pd.DataFrame, missing: np.ndarray) -> pd.DataFrame:
         ("Durbin test", "nbstats.durbin(scores)", durbin_cases),
         (
             "pairwise tests (Wilcoxon, sign, t)",
-            "nbstats.posthoc(scores, method='wilcoxon', nan_policy='pairwise')",
+            "nbstats.comparison_matrix(scores, test='sign', nan_policy='pairwise')",
             pair_cases,
         ),
         (

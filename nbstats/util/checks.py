@@ -73,7 +73,7 @@ def check_complete_policy(nan_policy: object) -> None:
         f"where both have a score, but {method} uses every algorithm on the same "
         "cases (it ranks or models them together). Pass nan_policy='omit' to drop "
         "the incomplete cases, or use a method that compares pairs separately: "
-        "posthoc(method='wilcoxon'|'sign'|'ttest') or bayes_signrank_pairs."
+        "comparison_matrix(test='wilcoxon'|'sign'|'ttest') or bayes_signrank_pairs."
     )
 
 

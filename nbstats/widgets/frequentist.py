@@ -26,12 +26,12 @@ from nbstats.results.procedure_names import (
     posthoc_name,
 )
 from nbstats.scores.aliases import AliasOption
+from nbstats.stats.comparison import COMPARISON_TESTS, comparison_matrix
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import (
-    ALL_PAIRS_ONLY,
-    PAIRWISE_METHODS,
     POSTHOC_METHODS,
+    against_control,
     posthoc,
 )
 from nbstats.util.checks import check_flag
@@ -172,7 +172,10 @@ class FrequentistDashboard(Dashboard):
                 style=wide,
             ),
             "method": widgets.Dropdown(
-                options=[(_METHOD_LABELS[m], m) for m in POSTHOC_METHODS],
+                options=[
+                    (_METHOD_LABELS[m], m)
+                    for m in (*POSTHOC_METHODS, *COMPARISON_TESTS)
+                ],
                 value="nemenyi",
                 description="post-hoc",
                 style=wide,
@@ -230,21 +233,23 @@ class FrequentistDashboard(Dashboard):
         control = c["control"].value
         if control is None and c["control"].index is None:
             c["control"].index = 0  # show "None", not a blank, after value=None
-        all_pairs = method in ALL_PAIRS_ONLY
-        pairwise = method in PAIRWISE_METHODS
-        c["control"].disabled = all_pairs
+        pairwise = method in COMPARISON_TESTS
+        c["control"].disabled = pairwise
         c["adjust"].disabled = not pairwise
         notes = []
-        if all_pairs:
+        if pairwise:
             ignored = (
                 f" (ignored: {html.escape(control)})" if control is not None else ""
             )
             notes.append(
-                f"{_METHOD_LABELS[method]} compares all pairs: no control{ignored}. "
-                "Against a control choose Bonferroni–Dunn, Holm, Hochberg, Hommel "
-                "or a pairwise test."
+                f"{_METHOD_LABELS[method]} tests compare all pairs (the comparison "
+                f"matrix): no control{ignored}. Against a control choose a rank "
+                "method."
             )
             control = None
+        why = against_control(method, control)[1]
+        if why is not None:  # e.g. Nemenyi against a control: Bonferroni–Dunn
+            notes.append(html.escape(why))
         if not pairwise:
             notes.append(
                 f"{_METHOD_LABELS[method]} (on mean ranks) is itself the "
@@ -266,16 +271,24 @@ class FrequentistDashboard(Dashboard):
         if result is None:
             # the p-values do not depend on α: computed once per setting
             first = (method, control, adjust, "p-values")
-            if first not in self._posthoc_cache:
-                self._posthoc_cache[first] = posthoc(
+            if method in COMPARISON_TESTS:  # its groups follow α: recomputed
+                result = comparison_matrix(
                     self.scores,
-                    method=method,
-                    control=control,
+                    test=method,
                     adjust=adjust,
                     alpha=alpha,
                     higher_is_better=self.higher_is_better,
                 )
-            result = posthoc_at_alpha(self._posthoc_cache[first], alpha)
+            elif first not in self._posthoc_cache:
+                self._posthoc_cache[first] = posthoc(
+                    self.scores,
+                    method=method,
+                    control=control,
+                    alpha=alpha,
+                    higher_is_better=self.higher_is_better,
+                )
+            if method not in COMPARISON_TESTS:
+                result = posthoc_at_alpha(self._posthoc_cache[first], alpha)
             if len(self._posthoc_cache) >= _CACHE_SIZE:
                 self._posthoc_cache.clear()
             self._posthoc_cache[key] = result

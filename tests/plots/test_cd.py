@@ -273,7 +273,7 @@ def test_stepwise_marks_sit_on_the_marked_algorithms_lines(table6):
 
 
 def test_pairwise_wilcoxon_holm_draws_the_results_groups(table6):
-    res = nbstats.posthoc(table6, method="wilcoxon", adjust="holm")
+    res = nbstats.comparison_matrix(table6, adjust="holm")
     ax = cd_diagram(res)
     lines = gid_lines(ax, "group")
     assert len(lines) == len(res.groups)
@@ -284,7 +284,7 @@ def test_pairwise_wilcoxon_holm_draws_the_results_groups(table6):
 
 
 def test_groups_that_skip_an_algorithm_mark_their_members(table6):
-    res = nbstats.posthoc(table6, method="wilcoxon", adjust="holm")
+    res = nbstats.comparison_matrix(table6, adjust="holm")
     ax = cd_diagram(res)
     ranks = res.mean_ranks
     skipping = 0
@@ -319,25 +319,35 @@ def test_holm_all_pairs_on_ranks(table6):
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "caption"),
+    ("function", "kwargs", "caption"),
     [
-        ({"method": "conover"}, "Conover (Friedman ranks) tests, Holm adjustment"),
+        ("conover", {}, "Conover (Friedman ranks) tests, Holm adjustment"),
         (
-            {"method": "conover", "ranking": "quade"},
+            "conover",
+            {"ranks": "quade"},
             "Conover (Quade ranks) tests, Holm adjustment",
         ),
-        ({"method": "holm", "ranking": "aligned"}, "Holm (aligned ranks) test"),
-        # every procedure by its name in words, the code never
-        ({"method": "bergmann-hommel"}, "Bergmann–Hommel test"),
         (
-            {"method": "wilcoxon", "adjust": "bergmann-hommel"},
+            "posthoc",
+            {"method": "holm", "ranks": "aligned"},
+            "Holm (aligned ranks) test",
+        ),
+        # every procedure by its name in words, the code never
+        ("posthoc", {"method": "bergmann-hommel"}, "Bergmann–Hommel test"),
+        (
+            "comparison_matrix",
+            {"adjust": "bergmann-hommel"},
             "Wilcoxon signed-rank tests, Bergmann–Hommel adjustment",
         ),
-        ({"method": "sign", "adjust": "finner"}, "sign tests, Finner adjustment"),
+        (
+            "comparison_matrix",
+            {"test": "sign", "adjust": "finner"},
+            "sign tests, Finner adjustment",
+        ),
     ],
 )
-def test_the_caption_names_the_ranks_compared(table6, kwargs, caption):
-    ax = cd_diagram(nbstats.posthoc(table6, **kwargs))
+def test_the_caption_names_the_ranks_compared(table6, function, kwargs, caption):
+    ax = cd_diagram(getattr(nbstats, function)(table6, **kwargs))
     assert caption_text(ax) == f"{caption}, α = 0.05"
 
 

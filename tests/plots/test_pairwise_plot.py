@@ -128,7 +128,7 @@ def _check_matrix(
 
 
 def test_adjusted_pvalues_by_mean_rank(table6):
-    result = nbstats.posthoc(table6, method="wilcoxon")
+    result = nbstats.comparison_matrix(table6)
     ax = pairwise_heatmap(result)
     values = result.adjusted.loc[DEMSAR_ORDER, DEMSAR_ORDER]
     _check_matrix(ax, values, result.reject.loc[DEMSAR_ORDER, DEMSAR_ORDER])
@@ -141,7 +141,10 @@ def test_adjusted_pvalues_by_mean_rank(table6):
 
 def test_many_rejections(spread):
     for method in ["nemenyi", "holm", "wilcoxon", "ttest"]:
-        result = nbstats.posthoc(spread, method=method)
+        if method in ("wilcoxon", "ttest"):
+            result = nbstats.comparison_matrix(spread, test=method)
+        else:
+            result = nbstats.posthoc(spread, method=method)
         order = list(result.mean_ranks.sort_values().index)
         assert order[:2] == ["a", "b"]  # the best first
         ax = pairwise_heatmap(result, width="double")  # values at 8 pt
@@ -155,7 +158,7 @@ def test_many_rejections(spread):
 
 
 def test_unadjusted_kind_is_framed_by_the_adjusted_decisions(spread):
-    result = nbstats.posthoc(spread, method="wilcoxon")
+    result = nbstats.comparison_matrix(spread)
     order = list(result.mean_ranks.sort_values().index)
     ax = pairwise_heatmap(result, kind="unadjusted", width="double")
     _check_matrix(ax, result.pvalues.loc[order, order], result.reject.loc[order, order])
@@ -191,7 +194,7 @@ def test_bayes_probabilities(table6):
 
 
 def test_annotate_false_keeps_the_frames(table6):
-    result = nbstats.posthoc(table6, method="wilcoxon")
+    result = nbstats.comparison_matrix(table6)
     ax = pairwise_heatmap(result, annotate=False)
     assert not _cells(ax)
     assert _framed(ax) == {"C4.5+m-C4.5", "C4.5-C4.5+m"}
@@ -226,7 +229,7 @@ def test_nasty_names_render_literally(tmp_path):
     assert _names(ax, "control") == [f"control: {literal('$5')}"]
     assert "vs \\$5" in _title(ax)
     plt.close(ax.figure)
-    ax = pairwise_heatmap(nbstats.posthoc(scores, method="wilcoxon"))
+    ax = pairwise_heatmap(nbstats.comparison_matrix(scores))
     save(ax.figure, tmp_path / "nasty.svg")
     svg = (tmp_path / "nasty.svg").read_text(encoding="utf-8")
     for name in ["a_b", "x &amp; y", "$5", "50%", "Ærø"]:

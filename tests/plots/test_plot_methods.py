@@ -31,7 +31,7 @@ def test_accessor_cd_diagram_with_missing_cells(table6):
     holes = table6.copy()
     holes.iloc[0, 1] = holes.iloc[3, 2] = np.nan
     ax = holes.compare.cd_diagram(method="wilcoxon", nan_policy="pairwise")
-    direct = nbstats.posthoc(holes, method="wilcoxon", nan_policy="pairwise")
+    direct = nbstats.comparison_matrix(holes, nan_policy="pairwise")
     assert _gids(ax) == _gids(nbstats.plots.cd_diagram(direct))
     # the algorithms sit at the mean ranks of the cases each one has
     labels = {t.get_text() for t in ax.texts}

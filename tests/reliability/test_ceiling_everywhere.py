@@ -121,8 +121,8 @@ WIDE: dict[str, dict[str, Call]] = {
         "holm, control": lambda t: nbstats.posthoc(
             t, method="holm", control=t.columns[0]
         ),
-        "aligned": lambda t: nbstats.posthoc(t, method="holm", ranking="aligned"),
-        "quade": lambda t: nbstats.posthoc(t, method="conover", ranking="quade"),
+        "aligned": lambda t: nbstats.posthoc(t, method="holm", ranks="aligned"),
+        "quade": lambda t: nbstats.conover(t, ranks="quade"),
     },
     "quade": {"": nbstats.quade},
     "rank_ci": {
@@ -320,7 +320,7 @@ def test_long_input_within(name: str, variant: str) -> None:
 AT_THE_EDGE: dict[str, tuple[str, Call]] = {
     "posthoc[holm]": ("16M", lambda t: nbstats.posthoc(t, method="holm")),
     "posthoc[nemenyi]": ("16M", lambda t: nbstats.posthoc(t, method="nemenyi")),
-    "posthoc[wilcoxon]": ("16M", lambda t: nbstats.posthoc(t, method="wilcoxon")),
+    "posthoc[wilcoxon]": ("16M", lambda t: nbstats.comparison_matrix(t)),
     "comparison_matrix": ("16M", nbstats.comparison_matrix),
     "rank_ci[id-nemenyi]": ("16M", lambda t: nbstats.rank_ci(t, method="id-nemenyi")),
     "rank_ci[id-wilcoxon-2s]": (

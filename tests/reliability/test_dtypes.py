@@ -48,7 +48,9 @@ TABLE_FUNCTIONS: dict[str, Callable[[Any], Any]] = {
     "friedman_aligned": nbstats.friedman_aligned,
     "rm_anova": nbstats.rm_anova,
     "posthoc": nbstats.posthoc,
-    "posthoc[ttest]": lambda t: nbstats.posthoc(t, method="ttest"),
+    "comparison_matrix[ttest]": lambda t: nbstats.comparison_matrix(t, test="ttest"),
+    "conover": nbstats.conover,
+    "conover[quade]": lambda t: nbstats.conover(t, ranks="quade"),
     "rank_ci": nbstats.rank_ci,
     "bayes_friedman": lambda t: nbstats.bayes_friedman(t, **FAST),
     "bayes_posthoc": lambda t: nbstats.bayes_posthoc(t, **FAST),
@@ -89,6 +91,7 @@ NO_SCORES = {
     "nemenyi_min_cases",  # a count
     "fold_summary",  # counts folds
     "letters",  # a posthoc result
+    "WilcoxonTest",  # the options of a test
     "race",  # scores returned by evaluate(): checked in the racing tests
     "correlated_pairs",  # long data: the score column path is tested below
     "dashboard",  # a table function: reads through score_table

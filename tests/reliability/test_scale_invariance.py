@@ -222,6 +222,13 @@ def _specs() -> list[Spec]:
         ),
     ]
     specs.append(Spec("quade", lambda x, h: nbstats.quade(x, higher_is_better=h)))
+    for ranks in ("friedman", "quade"):
+        specs.append(
+            Spec(
+                "conover",
+                lambda x, h, r=ranks: nbstats.conover(x, ranks=r, higher_is_better=h),
+            )
+        )
     specs.append(
         Spec(
             "friedman_aligned",
@@ -311,6 +318,7 @@ EXEMPT = {
     "report_text": "the same document as text",
     "race": "takes an evaluate() function; its scores are checked in test_racing",
     "RaceError": "an exception class",
+    "WilcoxonTest": "the options of a test, no scores",
     "cd_diagram": "accessor plot of posthoc (covered) results",
     "bayes_hierarchical": "MCMC (minutes per call here); unit-free by construction, "
     "tested on rescaled scores in tests/stats/test_hierarchical.py",

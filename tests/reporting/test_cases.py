@@ -428,7 +428,7 @@ def test_every_result_records_its_cases(tabzilla):
         )
         nemenyi = nbstats.posthoc(tabzilla, method="nemenyi", nan_policy="omit")
     assert list(nemenyi.cases) == list(complete.index)
-    wilcoxon = nbstats.posthoc(tabzilla, method="wilcoxon", nan_policy="pairwise")
+    wilcoxon = nbstats.comparison_matrix(tabzilla, nan_policy="pairwise")
     assert len(wilcoxon.cases) == 171
     # per pair: the cases both algorithms have
     pair = wilcoxon.pair_cases.loc["CatBoost", "TabPFNModel"]

@@ -54,7 +54,7 @@ def every_result(table: pd.DataFrame) -> dict[str, object]:
         "rm_anova": nbstats.rm_anova(table),
         "nemenyi": nbstats.posthoc(table, method="nemenyi"),
         "holm_control": nbstats.posthoc(table, method="holm", control=a),
-        "pairwise_wilcoxon": nbstats.posthoc(table, method="wilcoxon"),
+        "pairwise_wilcoxon": nbstats.comparison_matrix(table),
         "bayes_sign_test": nbstats.bayes_sign_test(
             table[a], table[b], rope=0.01, **draws
         ),

@@ -27,23 +27,37 @@ def test_every_procedure_and_correction_has_a_name():
             "Post-hoc comparisons (Bonferroni–Dunn) against C4.5, α = 0.05",
         ),
         (
-            {"method": "wilcoxon", "adjust": "bergmann-hommel"},
-            "Post-hoc comparisons (Wilcoxon signed-rank, Bergmann–Hommel "
-            "adjustment), α = 0.05",
-        ),
-        (
-            {"method": "sign", "adjust": "none", "alpha": 0.1},
-            "Post-hoc comparisons (sign, unadjusted), α = 0.1",
-        ),
-        (
-            {"method": "holm", "ranking": "aligned"},
+            {"method": "holm", "ranks": "aligned"},
             "Post-hoc comparisons (Holm on aligned ranks), α = 0.05",
+        ),
+        (
+            {"method": "shaffer", "control": "C4.5"},
+            "Post-hoc comparisons (Holm) against C4.5, α = 0.05",
         ),
     ],
 )
 def test_posthoc_title_names_the_procedure_in_words(kwargs, title):
     table = nbstats.datasets.load("demsar2006")
     assert nbstats.posthoc(table, **kwargs)._title() == title
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "title"),
+    [
+        (
+            {"adjust": "bergmann-hommel"},
+            "Comparison matrix: Wilcoxon signed-rank tests (Bergmann–Hommel), "
+            "matched-pairs rank-biserial r",
+        ),
+        (
+            {"test": "sign", "adjust": "none", "alpha": 0.1},
+            "Comparison matrix: sign tests (none), matched-pairs rank-biserial r",
+        ),
+    ],
+)
+def test_comparison_matrix_title_names_the_test_in_words(kwargs, title):
+    table = nbstats.datasets.load("demsar2006")
+    assert nbstats.comparison_matrix(table, **kwargs)._title() == title
 
 
 def test_a_code_without_a_name_is_written_as_it_is():

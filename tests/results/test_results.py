@@ -31,7 +31,7 @@ def all_results(table):
         nbstats.rm_anova(table),
         nbstats.posthoc(table, method="nemenyi"),
         nbstats.posthoc(table, method="holm", control=a),
-        nbstats.posthoc(table, method="wilcoxon"),
+        nbstats.comparison_matrix(table),
     ]
 
 

@@ -12,6 +12,7 @@ import pytest
 from scipy.stats import rankdata
 
 import nbstats
+from nbstats.stats.comparison import COMPARISON_TESTS
 from nbstats.stats.frequentist.posthoc import POSTHOC_METHODS
 
 # --- input forms ----------------------------------------------------------------
@@ -607,7 +608,7 @@ TABLE = np.array(
             lambda: nbstats.posthoc(TABLE, method="tukey"),
             "unknown method='tukey'; choose one of 'nemenyi', 'bonferroni-dunn', "
             "'holm', 'hochberg', 'hommel', 'finner', 'li', 'rom', 'shaffer', "
-            "'bergmann-hommel', 'conover', 'wilcoxon', 'sign', 'ttest'",
+            "'bergmann-hommel'",
         ),
         (
             lambda: nbstats.wilcoxon(A, B, method="asymptotic"),
@@ -634,7 +635,7 @@ TABLE = np.array(
             "unknown ties='keep'; choose one of 'split', 'drop'",
         ),
         (
-            lambda: nbstats.posthoc(TABLE, method="wilcoxon", adjust="bh"),
+            lambda: nbstats.comparison_matrix(TABLE, adjust="bh"),
             "unknown adjust='bh'; choose one of 'holm', 'hochberg', 'hommel', "
             "'bonferroni', 'finner', 'li', 'rom', 'shaffer', 'bergmann-hommel', 'none'",
         ),
@@ -648,8 +649,8 @@ TABLE = np.array(
             "control='alg9' is not one of the algorithms ['alg1', 'alg2', 'alg3']",
         ),
         (
-            lambda: nbstats.posthoc(TABLE, method="nemenyi", control="alg1"),
-            "against a control use 'bonferroni-dunn', 'holm', 'hochberg' or 'hommel'",
+            lambda: nbstats.conover(TABLE, ranks="aligned"),
+            "unknown ranks='aligned'; choose one of 'friedman', 'quade', 'durbin'",
         ),
     ],
     ids=[
@@ -663,7 +664,7 @@ TABLE = np.array(
         "posthoc-adjust",
         "adjust_pvalues-method",
         "control",
-        "control-with-nemenyi",
+        "conover-ranks",
     ],
 )
 def test_unknown_choice(call, message):
@@ -715,11 +716,16 @@ def test_all_tied_rm_anova(tied, rank_transform):
     assert res.pvalue_gg == 1
 
 
-@pytest.mark.parametrize("method", POSTHOC_METHODS)
+@pytest.mark.parametrize("method", [*POSTHOC_METHODS, "conover", *COMPARISON_TESTS])
 def test_all_tied_posthoc(tied, method):
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        res = nbstats.posthoc(tied, method=method)
+        if method == "conover":
+            res = nbstats.conover(tied)
+        elif method in COMPARISON_TESTS:
+            res = nbstats.comparison_matrix(tied, test=method)
+        else:
+            res = nbstats.posthoc(tied, method=method)
     assert_no_warnings(record)
     off = ~np.eye(4, dtype=bool)
     np.testing.assert_array_equal(res.adjusted.to_numpy()[off], 1.0)

@@ -63,8 +63,8 @@ def test_every_cell_against_independent_computations(m, names):
         assert res.mean_difference.loc[b, a] == pytest.approx(-d.mean(), abs=1e-12)
         # Cohen's d_z of the row over the column, by its formula
         dz = d.mean() / d.std(ddof=1)
-        assert res.effect.loc[a, b] == pytest.approx(dz, rel=1e-9)
-        assert res.effect.loc[b, a] == pytest.approx(-dz, rel=1e-9)
+        assert res.effect_sizes.loc[a, b] == pytest.approx(dz, rel=1e-9)
+        assert res.effect_sizes.loc[b, a] == pytest.approx(-dz, rel=1e-9)
         p = stats.wilcoxon(x, y).pvalue
         assert res.pvalues.loc[a, b] == pytest.approx(p, rel=1e-9)
         raw.append(p)
@@ -101,7 +101,9 @@ def test_effects_equal_effect_size_of_the_row_over_the_column(kind):
     res = nbstats.comparison_matrix(table, effect=kind)
     for a, b in itertools.permutations(res.names, 2):
         one = nbstats.effect_size(table[b], table[a], effect=kind)  # a's effect
-        assert res.effect.loc[a, b] == pytest.approx(one.value, rel=1e-9, abs=1e-12)
+        assert res.effect_sizes.loc[a, b] == pytest.approx(
+            one.value, rel=1e-9, abs=1e-12
+        )
         assert res.magnitude.loc[a, b] == one.magnitude
 
 
@@ -109,8 +111,8 @@ def test_rank_biserial_by_default_and_demsar_counts():
     # Demšar (2006), Table 2: C4.5+m beats C4.5 with R+ = 93, R- = 12
     t2 = nbstats.datasets.load("demsar2006")
     res = nbstats.comparison_matrix(t2)
-    assert res.effect_kind == "rank-biserial"
-    assert res.effect.loc["C4.5+m", "C4.5"] == pytest.approx((93 - 12) / 105)
+    assert res.effect == "rank-biserial"
+    assert res.effect_sizes.loc["C4.5+m", "C4.5"] == pytest.approx((93 - 12) / 105)
 
 
 def test_lower_is_better_orients_everything():
@@ -118,7 +120,15 @@ def test_lower_is_better_orients_everything():
     high = nbstats.comparison_matrix(table)
     low = nbstats.comparison_matrix(-table, higher_is_better=False)
     assert list(low.names) == list(high.names)
-    for frame in ("wins", "ties", "losses", "mean_difference", "effect", "adjusted"):
+    for frame in (
+        "wins",
+        "ties",
+        "losses",
+        "mean_difference",
+        "effect_sizes",
+        "statistics",
+        "adjusted",
+    ):
         pd.testing.assert_frame_equal(getattr(low, frame), getattr(high, frame))
 
 
@@ -146,12 +156,14 @@ def test_missing_cells_pairwise_and_omit():
     res = nbstats.comparison_matrix(table, nan_policy="pairwise")
     for a, b in itertools.combinations(res.names, 2):
         x, y = pair_cases(table, a, b)
-        assert res.n.loc[a, b] == len(x)
+        assert res.pair_cases.loc[a, b] == len(x)
         assert res.pvalues.loc[a, b] == pytest.approx(stats.wilcoxon(x, y).pvalue)
     assert "cases per pair" in res.summary()
     with pytest.warns(UserWarning, match="dropped"):
         omitted = nbstats.comparison_matrix(table, nan_policy="omit")
-    assert (omitted.n.to_numpy()[~np.eye(5, dtype=bool)] == len(table) - 2).all()
+    assert (
+        omitted.pair_cases.to_numpy()[~np.eye(5, dtype=bool)] == len(table) - 2
+    ).all()
 
 
 @pytest.mark.parametrize(

@@ -185,27 +185,25 @@ def test_holm_against_a_control_marks_rejections(board):
     assert table.count(">not significantly different<") == 1
 
 
-def test_all_pairs_methods_ignore_the_control_with_a_note(board):
+def test_all_pairs_procedures_against_a_control_say_what_was_applied(board):
     control = board.controls["control"]
-    assert control.disabled  # Nemenyi at the start
-    assert "compares all pairs" in board.views["note"].value
-
-    board.controls["method"].value = "holm"
-    assert not control.disabled
+    assert not control.disabled  # Nemenyi at the start: every method takes one
     control.value = "C4.5"
-    assert board.result["posthoc"].control == "C4.5"
+    res = board.result["posthoc"]
+    assert res.control == "C4.5" and res.method == "bonferroni-dunn"
+    assert "Bonferroni–Dunn" in board.views["note"].value
 
-    board.controls["method"].value = "nemenyi"  # the control stays chosen ...
+    board.controls["method"].value = "shaffer"
+    assert board.result["posthoc"].method == "holm"
+    assert "Shaffer" in board.views["note"].value
+    assert "Holm" in board.views["table"].value
+
+    board.controls["method"].value = "wilcoxon"  # the control stays chosen ...
     assert control.value == "C4.5"
     assert control.disabled
     assert board.error is None  # ... but is ignored, visibly
     assert board.result["posthoc"].control is None
-    assert board.result["posthoc"].method == "nemenyi"
     assert "ignored: C4.5" in board.views["note"].value
-
-    board.controls["method"].value = "shaffer"
-    assert board.result["posthoc"].control is None
-    assert "Shaffer" in board.views["note"].value
 
     board.controls["method"].value = "hochberg"  # used again
     assert not control.disabled
@@ -241,7 +239,7 @@ def test_adjust_applies_to_pairwise_tests_only(board, table6):
 
     adjust.value = "holm"
     res = board.result["posthoc"]
-    assert res == nbstats.posthoc(table6, method="wilcoxon", adjust="holm")
+    assert res == nbstats.comparison_matrix(table6, adjust="holm")
     assert "Holm adjustment" in board.views["table"].value
     assert (res.adjusted.fillna(0) >= res.pvalues.fillna(0)).all().all()
 
@@ -249,16 +247,24 @@ def test_adjust_applies_to_pairwise_tests_only(board, table6):
 # -- errors --------------------------------------------------------------------------
 
 
-def test_an_invalid_combination_shows_the_error_and_keeps_the_result(board):
+def test_an_error_shows_and_keeps_the_result(board, monkeypatch):
+    from nbstats.widgets import frequentist as module
+
+    computed = module.comparison_matrix
+
+    def refusing(*args, **kwargs):
+        if kwargs.get("adjust") == "shaffer":
+            raise ValueError("Shaffer's procedure refused here")
+        return computed(*args, **kwargs)
+
+    monkeypatch.setattr(module, "comparison_matrix", refusing)
     board.controls["method"].value = "wilcoxon"
-    board.controls["control"].value = "C4.5"
     kept = board.result
     kept_views = {
         name: view.value for name, view in board.views.items() if name != "cd"
     }
     kept_svg = svg(board)
 
-    # Shaffer's adjustment is for all pairs only
     board.controls["adjust"].value = "shaffer"
 
     assert board.error is not None
@@ -271,12 +277,11 @@ def test_an_invalid_combination_shows_the_error_and_keeps_the_result(board):
     for name in ("verdict", "table"):
         assert board.views[name].value == kept_views[name]
 
-    board.controls["control"].value = None  # fixing the control clears it
+    board.controls["adjust"].value = "hommel"  # a setting that works clears it
 
     assert board.error is None
     assert board._error_view.value == ""
-    assert board.result["posthoc"].adjust == "shaffer"
-    assert board.result["posthoc"].control is None
+    assert board.result["posthoc"].adjust == "hommel"
 
 
 # -- input ---------------------------------------------------------------------------
@@ -294,7 +299,7 @@ def test_names_are_escaped():
     assert "&lt;b&gt;A&lt;/b&gt;" in html
     assert "B &amp; C" in html
     assert "<b>A</b>" not in html
-    board.controls["method"].value = "nemenyi"
+    board.controls["method"].value = "sign"
     assert "ignored: &lt;b&gt;A&lt;/b&gt;" in board.views["note"].value
 
 
@@ -322,21 +327,19 @@ def test_settings_seen_before_come_from_the_cache(board):
 
 
 @pytest.mark.parametrize(
-    ("method", "control", "adjust"),
+    ("method", "control"),
     [
-        ("nemenyi", None, None),
-        ("shaffer", None, None),
-        ("bonferroni-dunn", None, None),
-        ("bonferroni-dunn", "alg0", None),
-        ("holm", "alg2", None),
-        ("hommel", "alg1", None),
-        ("wilcoxon", None, "holm"),
-        ("wilcoxon", None, "shaffer"),
-        ("sign", "alg3", "hochberg"),
-        ("ttest", None, "none"),
+        ("nemenyi", None),
+        ("nemenyi", "alg4"),
+        ("shaffer", None),
+        ("shaffer", "alg3"),
+        ("bonferroni-dunn", None),
+        ("bonferroni-dunn", "alg0"),
+        ("holm", "alg2"),
+        ("hommel", "alg1"),
     ],
 )
-def test_a_new_alpha_from_the_p_values_equals_posthoc(method, control, adjust):
+def test_a_new_alpha_from_the_p_values_equals_posthoc(method, control):
     """The dashboard computes the p-values once per setting and derives each
     α from them: it must equal nbstats.posthoc at that α."""
     from nbstats.widgets.frequentist import posthoc_at_alpha
@@ -346,7 +349,7 @@ def test_a_new_alpha_from_the_p_values_equals_posthoc(method, control, adjust):
         rng.normal(size=(20, 7)) + np.linspace(0, 1.5, 7),
         columns=[f"alg{j}" for j in range(7)],
     )
-    kw = {"method": method, "control": control, "adjust": adjust}
+    kw = {"method": method, "control": control}
     first = nbstats.posthoc(scores, alpha=0.05, **kw)
     for alpha in (0.001, 0.01, 0.05, 0.1, 0.2):
         got = posthoc_at_alpha(first, alpha)

@@ -1,9 +1,10 @@
-"""The paired tests of :func:`nbstats.posthoc`'s pairwise methods: one
-signed-rank, sign or t-test per pair of algorithms, with a progress bar
-(hundreds of algorithms take minutes)."""
+"""The paired tests of :func:`nbstats.comparison_matrix`: one signed-rank,
+sign or t-test per pair of algorithms, with a progress bar (hundreds of
+algorithms take minutes), and the Wilcoxon test's options as one object."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -13,9 +14,67 @@ from nbstats.scores.missing import pair_cases
 from nbstats.stats.frequentist.sign import sign_test_from_differences
 from nbstats.stats.frequentist.ttest import paired_ttest
 from nbstats.stats.frequentist.wilcoxon import signed_rank_test
+from nbstats.util.checks import check_choice, check_flag
 from nbstats.util.progress import progress_bar
 
-__all__ = ["PAIRWISE_TESTS", "pairwise_tests"]
+__all__ = ["PAIRWISE_TESTS", "WilcoxonTest", "pairwise_tests"]
+
+
+@dataclasses.dataclass(frozen=True)
+class WilcoxonTest:
+    """The Wilcoxon signed-rank test of every pair, with its options
+    (:func:`nbstats.comparison_matrix`'s ``test=``); checked when made.
+
+    ``comparison_matrix(test="wilcoxon")`` is ``test=WilcoxonTest()``.
+
+    Parameters
+    ----------
+    zero_method : {"zsplit", "wilcox", "pratt"}
+        Zero differences: split between the signs (Demšar's choice, the
+        default), dropped before ranking, or ranked and then dropped; as
+        :func:`nbstats.wilcoxon`.
+    method : {"auto", "exact", "approx"}
+        The p-value: exact where it can be, always exact, or the normal
+        approximation.
+    correction : bool
+        Continuity correction of the normal approximation (``"approx"``,
+        and ``"auto"`` where it approximates).
+
+    Examples
+    --------
+    R's ``pairwise.wilcox.test(..., paired = TRUE, exact = FALSE)``:
+
+    >>> import nbstats
+    >>> test = nbstats.WilcoxonTest(zero_method="wilcox", method="approx",
+    ...                             correction=True)
+    >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"),
+    ...                                 test=test)
+    >>> res.test_name
+    'Wilcoxon signed-rank'
+    >>> nbstats.WilcoxonTest(method="asymptotic")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown method='asymptotic'; choose one of 'auto', 'exact', 'approx'.
+    """
+
+    zero_method: str = "zsplit"
+    method: str = "auto"
+    correction: bool = False
+
+    def __post_init__(self) -> None:
+        check_choice("zero_method", self.zero_method, ("zsplit", "wilcox", "pratt"))
+        check_choice("method", self.method, ("auto", "exact", "approx"))
+        check_flag("correction", self.correction)
+        object.__setattr__(self, "correction", bool(self.correction))
+
+    @property
+    def name(self) -> str:
+        """The test's name among the pairwise tests: ``"wilcoxon"``."""
+        return "wilcoxon"
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of the signed-rank test."""
+        return dataclasses.asdict(self)
 
 
 def _sign_pair(d: np.ndarray) -> tuple[float, float, float]:
@@ -53,11 +112,11 @@ def pairwise_tests(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The paired test ``method`` (``"wilcoxon"``, ``"sign"`` or ``"ttest"``)
     on the differences of every pair (``first``, ``second``) of the columns
-    of ``better`` (higher is better): the statistics, p-values and mirrored
-    statistics, with a progress bar over the pairs."""
+    of ``better`` (higher is better): the statistics of "b vs a", p-values
+    and the statistics of "a vs b", with a progress bar over the pairs."""
     test = PAIRWISE_TESTS[method]
     bar = progress_bar(
-        progress, int(first.size), "posthoc", "pair",
+        progress, int(first.size), "comparison_matrix", "pair",
         delay=1.0 if progress is None else 0.0,
     )  # fmt: skip
     # straight into arrays: a list of every pair's results took about

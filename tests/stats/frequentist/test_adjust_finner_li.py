@@ -99,8 +99,9 @@ def test_posthoc_takes_them(table6, method):
     np.testing.assert_allclose(
         z.adjusted, nbstats.adjust_pvalues(z.pvalues.to_numpy(), method)
     )
-    pairwise = nbstats.posthoc(table6, method="wilcoxon", adjust=method)
+    pairwise = nbstats.comparison_matrix(table6, adjust=method)
     assert pairwise.adjust == method
+    assert nbstats.conover(table6, adjust=method).adjust == method
 
 
 # -- Rom (1990) ----------------------------------------------------------------

@@ -41,7 +41,7 @@ def test_aligned_z_squares_add_up_to_k_t_over_two(n, k, seed, ties):
     if ties:
         x = rng.integers(0, 3, size=(n, k)).astype(float)
     omnibus = nbstats.friedman_aligned(x)
-    z = nbstats.posthoc(x, method="holm", ranking="aligned").statistics.to_numpy()
+    z = nbstats.posthoc(x, method="holm", ranks="aligned").statistics.to_numpy()
     assert _pairwise_sum_of_squares(z) == pytest.approx(
         k * omnibus.statistic / 2, rel=1e-10, abs=1e-12
     )
@@ -56,7 +56,7 @@ def test_friedman_z_squares_add_up_to_k_chi2_over_two(n, k, seed):
     omnibus = nbstats.friedman(x).statistic
     if chi2 is not None:
         assert omnibus == pytest.approx(chi2, rel=1e-12)
-    z = nbstats.posthoc(x, method="holm", ranking="friedman").statistics.to_numpy()
+    z = nbstats.posthoc(x, method="holm", ranks="friedman").statistics.to_numpy()
     assert _pairwise_sum_of_squares(z) == pytest.approx(k * omnibus / 2, rel=1e-10)
 
 

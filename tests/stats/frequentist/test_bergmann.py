@@ -91,16 +91,22 @@ def test_adjust_pvalues_and_posthoc_use_it():
     np.testing.assert_allclose(res.adjusted.to_numpy()[np.triu_indices(k, 1)], expected)
     shaffer = nbstats.posthoc(table, method="shaffer")
     assert (res.adjusted.fillna(0) <= shaffer.adjusted.fillna(0) + 1e-15).all().all()
-    pairwise = nbstats.posthoc(table, method="wilcoxon", adjust="bergmann-hommel")
-    raw_w = pairwise.pvalues.to_numpy()[np.triu_indices(k, 1)]
+    pairwise = nbstats.comparison_matrix(table, adjust="bergmann-hommel")
+    names = list(table.columns)
+    in_columns = pairwise.pvalues.loc[names, names]
+    raw_w = in_columns.to_numpy()[np.triu_indices(k, 1)]
     np.testing.assert_allclose(
-        pairwise.adjusted.to_numpy()[np.triu_indices(k, 1)],
+        pairwise.adjusted.loc[names, names].to_numpy()[np.triu_indices(k, 1)],
         bergmann_hommel(raw_w, k),
     )
-    with pytest.raises(ValueError, match="all pairs|all pairwise"):
-        nbstats.posthoc(table, method="bergmann-hommel", control="nbc")
-    with pytest.raises(ValueError, match="all pairwise"):
-        nbstats.posthoc(table, method="sign", adjust="bergmann-hommel", control="nbc")
+    # against a control the hypotheses can be true in any combination:
+    # Bergmann and Hommel's procedure is Holm's, and the result says so
+    control = nbstats.posthoc(table, method="bergmann-hommel", control="nbc")
+    assert control.method == "holm" and "any combination" in control.note
+    np.testing.assert_allclose(
+        control.adjusted.to_numpy(),
+        nbstats.adjust_pvalues(control.pvalues.to_numpy(), "holm"),
+    )
 
 
 #: scmamp's published example (its vignette "Statistical assessment of the

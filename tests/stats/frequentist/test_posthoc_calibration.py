@@ -38,7 +38,7 @@ def null_pvalues(request):
     first, second = np.triu_indices(k, 1)
     raw = np.array(
         [
-            nbstats.posthoc(x, method="holm", ranking=ranking).pvalues.to_numpy()[
+            nbstats.posthoc(x, method="holm", ranks=ranking).pvalues.to_numpy()[
                 first, second
             ]
             for x in null_tables(rng, n, k)

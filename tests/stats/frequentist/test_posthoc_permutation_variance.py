@@ -61,7 +61,7 @@ def test_aligned_z_uses_the_permutation_variance(name):
     ranks = stats.rankdata(-aligned.round(12)).reshape(n, k)
     variance = brute_force_variance(ranks, np.ones(n))
     mean_ranks = ranks.mean(axis=0)
-    res = nbstats.posthoc(x, method="holm", ranking="aligned")
+    res = nbstats.posthoc(x, method="holm", ranks="aligned")
     z = res.statistics.to_numpy()
     for a, b in itertools.combinations(range(k), 2):
         expected = (mean_ranks[a] - mean_ranks[b]) / np.sqrt(variance)
@@ -81,7 +81,7 @@ def test_quade_z_uses_the_permutation_variance(name):
     variance = brute_force_variance(ranks, q)
     assert permutation_variance(ranks, q) == pytest.approx(variance, rel=1e-12)
     weighted = (q[:, None] * ranks).sum(axis=0) / q.sum()
-    res = nbstats.posthoc(x, method="holm", ranking="quade")
+    res = nbstats.posthoc(x, method="holm", ranks="quade")
     z = res.statistics.to_numpy()
     for a, b in itertools.combinations(range(k), 2):
         expected = (weighted[a] - weighted[b]) / np.sqrt(variance)
@@ -100,5 +100,5 @@ def test_quade_closed_form_without_ties(n, k):
     closed = k * (k + 1) * (2 * n + 1) / (9 * n * (n + 1))
     assert exact == pytest.approx(closed, rel=1e-12)
     weighted = (q[:, None] * ranks).sum(axis=0) / q.sum()
-    z = nbstats.posthoc(x, method="holm", ranking="quade").statistics.to_numpy()
+    z = nbstats.posthoc(x, method="holm", ranks="quade").statistics.to_numpy()
     assert z[0, 1] == pytest.approx((weighted[0] - weighted[1]) / np.sqrt(closed))

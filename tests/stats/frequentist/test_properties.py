@@ -17,11 +17,38 @@ import pytest
 from hypothesis import assume, given, settings
 
 import nbstats
-from nbstats.stats.frequentist.posthoc import (
-    PAIRWISE_METHODS,
-    POSTHOC_METHODS,
-    RANK_METHODS,
-)
+from nbstats.stats.comparison import COMPARISON_TESTS
+from nbstats.stats.frequentist.posthoc import POSTHOC_METHODS
+
+#: Every procedure that tests every pair: posthoc's z-tests on mean ranks,
+#: Conover's t-tests and the paired tests of the comparison matrix.
+ALL_METHODS = (*POSTHOC_METHODS, "conover", *COMPARISON_TESTS)
+
+
+def tested_pairs(table, method, **kwargs):
+    """nbstats.posthoc, nbstats.conover or nbstats.comparison_matrix by
+    ``method``; the comparison matrix's frames put back in the table's column
+    order, as the others give them."""
+    if method == "conover":
+        return nbstats.conover(table, **kwargs)
+    if method not in COMPARISON_TESTS:
+        return nbstats.posthoc(table, method=method, **kwargs)
+    res = nbstats.comparison_matrix(table, test=method, **kwargs)
+    names = list(table.columns)
+    return dataclasses.replace(
+        res,
+        names=tuple(names),
+        mean_ranks=res.mean_ranks[names],
+        **{
+            field: getattr(res, field).loc[names, names]
+            for field in (
+                "wins", "ties", "losses", "pair_cases", "mean_difference",
+                "effect_sizes", "magnitude", "statistics", "pvalues", "adjusted",
+                "reject",
+            )
+        },
+    )  # fmt: skip
+
 
 SETTINGS = settings(max_examples=50, deadline=None)
 
@@ -152,13 +179,13 @@ def test_row_permutation_rm_anova(table, data):
         assert_same(after.epsilon, before.epsilon)
 
 
-@pytest.mark.parametrize("method", POSTHOC_METHODS)
+@pytest.mark.parametrize("method", ALL_METHODS)
 @SETTINGS
 @given(table=tables(max_algorithms=5), data=st.data())
 def test_row_permutation_posthoc(method, table, data):
     perm = data.draw(st.permutations(range(len(table))))
-    before = nbstats.posthoc(table, method=method)
-    after = nbstats.posthoc(table.iloc[perm], method=method)
+    before = tested_pairs(table, method)
+    after = tested_pairs(table.iloc[perm], method)
     assert_same(after.pvalues, before.pvalues)
     assert_same(after.adjusted, before.adjusted)
     pd.testing.assert_frame_equal(after.reject, before.reject)
@@ -192,20 +219,20 @@ def test_column_permutation_mean_ranks(table, data):
     )
 
 
-@pytest.mark.parametrize("method", POSTHOC_METHODS)
+@pytest.mark.parametrize("method", ALL_METHODS)
 @SETTINGS
 @given(table=tables(max_algorithms=5), data=st.data())
 def test_column_permutation_posthoc(method, table, data):
     order = table.columns[data.draw(st.permutations(range(table.shape[1])))]
-    before = nbstats.posthoc(table, method=method)
-    after = nbstats.posthoc(table[order], method=method)
+    before = tested_pairs(table, method)
+    after = tested_pairs(table[order], method)
     assert_same(after.mean_ranks, before.mean_ranks[order])
     assert_same(after.pvalues, before.pvalues.loc[order, order])
     assert_same(after.adjusted, before.adjusted.loc[order, order])
     pd.testing.assert_frame_equal(after.reject, before.reject.loc[order, order])
 
 
-@pytest.mark.parametrize("method", POSTHOC_METHODS)
+@pytest.mark.parametrize("method", ALL_METHODS)
 @SETTINGS
 @given(table=tables(max_algorithms=5), data=st.data())
 def test_column_permutation_posthoc_statistics(method, table, data):
@@ -214,8 +241,8 @@ def test_column_permutation_posthoc_statistics(method, table, data):
     # pairwise t statistic (or a count of wins) be — it may not depend on which
     # of the two algorithms came first in the table.
     order = table.columns[data.draw(st.permutations(range(table.shape[1])))]
-    before = nbstats.posthoc(table, method=method)
-    after = nbstats.posthoc(table[order], method=method)
+    before = tested_pairs(table, method)
+    after = tested_pairs(table[order], method)
     assert_same(after.statistics, before.statistics.loc[order, order])
 
 
@@ -324,7 +351,7 @@ def test_monotone_transform_rank_statistics(transform, table):
     )
 
 
-@pytest.mark.parametrize("method", RANK_METHODS)
+@pytest.mark.parametrize("method", POSTHOC_METHODS)
 @pytest.mark.parametrize("transform", list(TRANSFORMS))
 @SETTINGS
 @given(table=tables(max_algorithms=5))
@@ -351,11 +378,11 @@ def test_monotone_transform_sign_test(transform, ab):
     # the sign post-hoc only looks at signs of differences, too (not its
     # effect size, of the differences themselves)
     table = pd.DataFrame({"A": a, "B": b})
-    moved = nbstats.posthoc(f(table), method="sign")
-    kept = nbstats.posthoc(table, method="sign")
-    assert dataclasses.replace(moved, effect_sizes=None) == dataclasses.replace(
-        kept, effect_sizes=None
-    )
+    moved = nbstats.comparison_matrix(f(table), test="sign")
+    kept = nbstats.comparison_matrix(table, test="sign")
+    for field in ("statistics", "pvalues", "adjusted", "reject", "wins", "ties"):
+        pd.testing.assert_frame_equal(getattr(moved, field), getattr(kept, field))
+    assert moved.groups == kept.groups
 
 
 @pytest.mark.parametrize("zero_method", ["zsplit", "pratt", "wilcox"])
@@ -379,9 +406,9 @@ def test_affine_transform_wilcoxon(zero_method, ab, scale, shift):
     assert after == before
     table = pd.DataFrame({"A": a, "B": b})
     moved = scale * table + shift
-    assert nbstats.posthoc(moved, method="wilcoxon") == nbstats.posthoc(
-        table, method="wilcoxon"
-    )
+    after, before = nbstats.comparison_matrix(moved), nbstats.comparison_matrix(table)
+    for field in ("statistics", "pvalues", "adjusted", "reject", "effect_sizes"):
+        pd.testing.assert_frame_equal(getattr(after, field), getattr(before, field))
 
 
 # --- higher_is_better=False is the same as negating the scores ------------------
@@ -402,13 +429,15 @@ def test_lower_is_better_table_functions(table):
         ) == nbstats.friedman(-table, tie_correction=tie_correction)
 
 
-@pytest.mark.parametrize("method", POSTHOC_METHODS)
+@pytest.mark.parametrize("method", ALL_METHODS)
 @SETTINGS
 @given(table=tables(max_algorithms=5))
 def test_lower_is_better_posthoc(method, table):
-    assert nbstats.posthoc(
-        table, method=method, higher_is_better=False
-    ) == nbstats.posthoc(-table, method=method)
+    low = tested_pairs(table, method, higher_is_better=False)
+    if method in COMPARISON_TESTS:  # the matrix records the direction it was given
+        assert low.higher_is_better is False
+        low = dataclasses.replace(low, higher_is_better=True)
+    assert low == tested_pairs(-table, method)
 
 
 @pytest.mark.parametrize("test", [nbstats.wilcoxon, nbstats.sign_test, nbstats.ttest])
@@ -472,11 +501,11 @@ def test_two_sample_in_range(zero_method, method, ab):
         assert_probabilities([nbstats.ttest(a, b, alternative=alternative).pvalue])
 
 
-@pytest.mark.parametrize("method", POSTHOC_METHODS)
+@pytest.mark.parametrize("method", ALL_METHODS)
 @SETTINGS
 @given(table=tables(max_algorithms=5))
 def test_posthoc_in_range(method, table):
-    res = nbstats.posthoc(table, method=method)
+    res = tested_pairs(table, method)
     raw = off_diagonal(res.pvalues)
     adjusted = off_diagonal(res.adjusted)
     assert_probabilities(raw)
@@ -510,13 +539,13 @@ def test_posthoc_rank_adjustments_ordered(table):
     check_adjustment_order(results)
 
 
-@pytest.mark.parametrize("method", PAIRWISE_METHODS)
+@pytest.mark.parametrize("method", COMPARISON_TESTS)
 @SETTINGS
 @given(table=tables(max_algorithms=5))
 def test_posthoc_pairwise_adjustments_ordered(method, table):
-    raw = off_diagonal(nbstats.posthoc(table, method=method, adjust="none").adjusted)
+    raw = off_diagonal(tested_pairs(table, method, adjust="none").adjusted)
     results = {
-        a: off_diagonal(nbstats.posthoc(table, method=method, adjust=a).adjusted)
+        a: off_diagonal(tested_pairs(table, method, adjust=a).adjusted)
         for a in ("holm", "hochberg", "hommel", "shaffer", "bonferroni")
     }
     for adjusted in results.values():
@@ -584,7 +613,7 @@ def test_identical_algorithms_give_no_evidence(column, k):
     for rank_transform in (False, True):
         res = nbstats.rm_anova(table, rank_transform=rank_transform)
         assert (res.statistic, res.pvalue) == (0, 1)
-    for method in POSTHOC_METHODS:
-        res = nbstats.posthoc(table, method=method)
+    for method in ALL_METHODS:
+        res = tested_pairs(table, method)
         np.testing.assert_array_equal(off_diagonal(res.adjusted), 1.0)
         assert not res.reject.to_numpy().any()

@@ -156,8 +156,8 @@ def test_exact_refuses_above_its_limit_naming_size_and_alternative(n):
     with pytest.raises(ValueError, match=rf"{n} ranked differences.*method='approx'"):
         nbstats.wilcoxon(a, b, method="exact")
     with pytest.raises(ValueError, match=rf"{n} ranked differences"):
-        nbstats.posthoc(
-            np.column_stack([a, b]), method="wilcoxon", options={"method": "exact"}
+        nbstats.comparison_matrix(
+            np.column_stack([a, b]), test=nbstats.WilcoxonTest(method="exact")
         )
 
 

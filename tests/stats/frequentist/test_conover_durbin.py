@@ -1,4 +1,4 @@
-"""posthoc(method="conover", ranking="durbin"): Conover's t-tests after
+"""conover(ranks="durbin"): Conover's t-tests after
 Durbin's test on a balanced incomplete design (issue 18, item 2), against
 scikit-posthocs' posthoc_durbin and Conover's (1999, §5.9) formula computed
 here; on a complete table it is Conover's Friedman post-hoc."""
@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import scikit_posthocs as sp
 from scipy import stats
+from statsmodels.stats.multitest import multipletests
 
 import nbstats
 from tests.stats.frequentist.test_durbin import ICE_CREAM
@@ -52,8 +53,8 @@ def test_equals_scikit_posthocs(name, adjust):
         theirs = sp.posthoc_durbin(
             table.to_numpy(dtype=float), p_adjust=None if adjust == "none" else adjust
         ).to_numpy()
-    ours = nbstats.posthoc(
-        table, method="conover", ranking="durbin", adjust=adjust,
+    ours = nbstats.conover(
+        table, ranks="durbin", adjust=adjust,
         higher_is_better=higher,
     )  # fmt: skip
     off = ~np.eye(7, dtype=bool)
@@ -76,7 +77,7 @@ def test_conovers_formula_direction_and_mean_ranks():
     t1 = (t - 1) * np.sum((sums - r * (k + 1) / 2) ** 2) / (a - c)
     df = b * k - b - t + 1
     se = np.sqrt((a - c) * 2 * r / df * (1 - t1 / (b * (k - 1))))
-    res = nbstats.posthoc(table, method="conover", ranking="durbin", adjust="none")
+    res = nbstats.conover(table, ranks="durbin", adjust="none")
     # the Durbin T₁ of this post-hoc is nbstats.durbin's tie-corrected one
     assert t1 == pytest.approx(nbstats.durbin(table, tie_correction=True).statistic)
     expected = (sums[0] - sums[6]) / se  # > 0: alg6 (shifted up) is better
@@ -86,7 +87,7 @@ def test_conovers_formula_direction_and_mean_ranks():
     p = 2 * stats.t.sf(abs(expected), df)
     assert res.pvalues.loc["alg0", "alg6"] == pytest.approx(p, rel=1e-10)
     np.testing.assert_allclose(res.mean_ranks.to_numpy(), sums / r)
-    assert res.ranking == "durbin" and res.n_cases == b
+    assert res.ranks == "durbin" and res.n_cases == b
     # each pair shares λ = 4 cases: the effect sizes use those
     assert np.isfinite(res.effect_sizes.loc["alg0", "alg6"])
     assert res.effect_sizes.loc["alg0", "alg6"] > 0
@@ -97,8 +98,8 @@ def test_on_a_complete_table_it_is_conovers_friedman_posthoc():
     table = pd.DataFrame(
         rng.integers(0, 5, size=(12, 5)) + np.arange(5), columns=list("abcde")
     )
-    durbin = nbstats.posthoc(table, method="conover", ranking="durbin")
-    friedman = nbstats.posthoc(table, method="conover")
+    durbin = nbstats.conover(table, ranks="durbin")
+    friedman = nbstats.conover(table)
     for name in ("statistics", "pvalues", "adjusted"):
         np.testing.assert_allclose(
             getattr(durbin, name).to_numpy(dtype=float),
@@ -110,10 +111,8 @@ def test_on_a_complete_table_it_is_conovers_friedman_posthoc():
 
 def test_against_a_control():
     table = TABLES["fano x2"][0]
-    every = nbstats.posthoc(table, method="conover", ranking="durbin", adjust="none")
-    against = nbstats.posthoc(
-        table, method="conover", ranking="durbin", control="alg0", adjust="holm"
-    )
+    every = nbstats.conover(table, ranks="durbin", adjust="none")
+    against = nbstats.conover(table, ranks="durbin", control="alg0", adjust="holm")
     assert list(against.pvalues.index) == [f"alg{j}" for j in range(1, 7)]
     np.testing.assert_allclose(
         against.pvalues.to_numpy(), every.pvalues.loc["alg0"].to_numpy()[1:]
@@ -126,13 +125,13 @@ def test_degenerate_designs():
     # a complete table is the design k = t; every case ranks alike: no
     # residual variance, so every difference of rank sums is certain
     alike = pd.DataFrame(np.tile(np.arange(4.0), (6, 1)), columns=list("abcd"))
-    res = nbstats.posthoc(alike, method="conover", ranking="durbin", adjust="none")
+    res = nbstats.conover(alike, ranks="durbin", adjust="none")
     off = ~np.eye(4, dtype=bool)
     assert np.all(res.pvalues.to_numpy(dtype=float)[off] == 0.0)
     assert res.statistics.loc["a", "d"] == np.inf  # d is better
     # every block a complete tie: no differences at all
     tied = ICE_CREAM.notna().astype(float).where(ICE_CREAM.notna())
-    res = nbstats.posthoc(tied, method="conover", ranking="durbin", adjust="none")
+    res = nbstats.conover(tied, ranks="durbin", adjust="none")
     off = ~np.eye(7, dtype=bool)
     assert np.all(res.pvalues.to_numpy(dtype=float)[off] == 1.0)
     assert not res.reject.to_numpy().any()
@@ -141,20 +140,33 @@ def test_degenerate_designs():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"method": "holm"}, "method='conover'"),
-        ({"method": "conover", "nan_policy": "omit"}, "leave nan_policy at 'raise'"),
-        ({"method": "conover", "control": "nobody"}, "not one of the algorithms"),
-        ({"method": "conover", "adjust": "shaffer", "control": "A"}, "all pairwise"),
-        ({"method": "conover", "alpha": 1.5}, "alpha"),
+        ({"nan_policy": "omit"}, "unexpected keyword argument 'nan_policy'"),
+        ({"control": "nobody"}, "not one of the algorithms"),
+        ({"adjust": "fdr"}, "unknown adjust='fdr'"),
+        ({"alpha": 1.5}, r"alpha must be a number in \(0, 1\)"),
     ],
 )
 def test_bad_options_are_named(kwargs, message):
-    with pytest.raises(ValueError, match=message):
-        nbstats.posthoc(ICE_CREAM, ranking="durbin", **kwargs)
+    with pytest.raises((ValueError, TypeError), match=message):
+        nbstats.conover(ICE_CREAM, ranks="durbin", **kwargs)
+
+
+def test_durbin_is_no_rank_of_the_z_tests():
+    with pytest.raises(ValueError, match="unknown ranks='durbin'"):
+        nbstats.posthoc(ICE_CREAM, ranks="durbin")
+
+
+def test_shaffer_against_a_control_is_holm_and_says_so():
+    shaffer = nbstats.conover(ICE_CREAM, ranks="durbin", adjust="shaffer", control="A")
+    holm = nbstats.conover(ICE_CREAM, ranks="durbin", adjust="holm", control="A")
+    assert shaffer.adjust == "holm" and "any combination" in shaffer.note
+    pd.testing.assert_series_equal(shaffer.adjusted, holm.adjusted)
+    expected = multipletests(holm.pvalues.to_numpy(), method="holm")[1]
+    np.testing.assert_allclose(shaffer.adjusted.to_numpy(), expected, rtol=1e-12)
 
 
 def test_an_unbalanced_design_is_refused_with_the_alternative():
     table = ICE_CREAM.copy()
     table.iloc[0, 2] = 1.5  # the first judge tastes four varieties
     with pytest.raises(ValueError, match="unbalanced design.*skillings_mack"):
-        nbstats.posthoc(table, method="conover", ranking="durbin")
+        nbstats.conover(table, ranks="durbin")

@@ -1,6 +1,7 @@
-"""The pairwise post-hoc tests show their progress (issue 34: every long
-computation shows progress and can be stopped). At hundreds of algorithms
-``posthoc(method="wilcoxon")`` runs one signed-rank test per pair: minutes."""
+"""The comparison matrix's pairwise tests show their progress (issue 34: every
+long computation shows progress and can be stopped). At hundreds of
+algorithms ``comparison_matrix(test="wilcoxon")`` runs one signed-rank test
+per pair: minutes."""
 
 from __future__ import annotations
 
@@ -20,29 +21,23 @@ def bars(monkeypatch):
 @pytest.mark.parametrize("method", ["wilcoxon", "sign", "ttest"])
 def test_every_pair_is_counted_and_the_bar_closed(bars, method):
     table = np.random.default_rng(0).normal(size=(12, 7))
-    res = nbstats.posthoc(table, method=method, progress=True)
+    res = nbstats.comparison_matrix(table, test=method, progress=True)
     ((desc, unit, bar),) = bars
-    assert (desc, unit) == ("posthoc", "pair")
+    assert (desc, unit) == ("comparison_matrix", "pair")
     assert bar.n == bar.total == 21 and bar.closed
-    quiet = nbstats.posthoc(table, method=method)  # the bar changes nothing
+    quiet = nbstats.comparison_matrix(table, test=method)  # the bar changes nothing
     assert np.array_equal(
         res.pvalues.to_numpy(), quiet.pvalues.to_numpy(), equal_nan=True
     )
 
 
-def test_rank_methods_have_no_bar_to_show(bars):
-    table = np.random.default_rng(0).normal(size=(12, 7))
-    nbstats.posthoc(table, method="nemenyi", progress=True)
-    assert bars == []  # one vectorised step: nothing to follow
-
-
 def test_a_real_bar_when_asked_none_under_pytest(capsys):
     table = np.random.default_rng(1).normal(size=(10, 5))
-    nbstats.posthoc(table, method="wilcoxon")
-    assert "posthoc" not in capsys.readouterr().err
-    nbstats.posthoc(table, method="wilcoxon", progress=True)
+    nbstats.comparison_matrix(table)
+    assert "comparison_matrix" not in capsys.readouterr().err
+    nbstats.comparison_matrix(table, progress=True)
     err = capsys.readouterr().err
-    assert "posthoc" in err and "10/10" in err
+    assert "comparison_matrix" in err and "10/10" in err
 
 
 def test_an_interrupt_stops_the_pairs_and_closes_the_bar(bars, monkeypatch):
@@ -57,11 +52,13 @@ def test_an_interrupt_stops_the_pairs_and_closes_the_bar(bars, monkeypatch):
 
     monkeypatch.setitem(pairwise_module.PAIRWISE_TESTS, "ttest", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        nbstats.posthoc(table, method="ttest", progress=True)
+        nbstats.comparison_matrix(table, test="ttest", progress=True)
     ((_, _, bar),) = bars
     assert bar.n == 3 and bar.closed and len(calls) == 4
 
 
 def test_progress_must_be_a_bool_or_none():
     with pytest.raises(TypeError, match="progress must be True, False or None"):
-        nbstats.posthoc(np.zeros((5, 3)) + np.arange(3), method="sign", progress=1)
+        nbstats.comparison_matrix(
+            np.zeros((5, 3)) + np.arange(3), test="sign", progress=1
+        )

@@ -1,4 +1,5 @@
-"""posthoc(..., nan_policy="pairwise"): each pair on its own complete cases."""
+"""comparison_matrix(..., nan_policy="pairwise"): each pair on its own complete
+cases."""
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,7 @@ def _table(seed: int = 1, m: int = 5, n: int = 24) -> pd.DataFrame:
 )
 def test_each_pair_equals_a_test_on_its_complete_cases(method, oracle):
     table = _table()
-    res = nbstats.posthoc(table, method=method, nan_policy="pairwise")
+    res = nbstats.comparison_matrix(table, test=method, nan_policy="pairwise")
     frame = res.to_frame()
     expected = []
     for a, b, n in zip(frame["a"], frame["b"], frame["n"], strict=True):
@@ -44,41 +45,33 @@ def test_each_pair_equals_a_test_on_its_complete_cases(method, oracle):
 
 def test_pairwise_uses_more_cases_than_omit():
     table = _table()
-    pairwise = nbstats.posthoc(table, method="wilcoxon", nan_policy="pairwise")
+    pairwise = nbstats.comparison_matrix(table, nan_policy="pairwise")
     with pytest.warns(UserWarning, match="dropped"):
-        omit = nbstats.posthoc(table, method="wilcoxon", nan_policy="omit")
-    assert omit.pair_cases is None
-    assert "n" not in omit.to_frame()
+        omit = nbstats.comparison_matrix(table, nan_policy="omit")
+    assert (omit.to_frame()["n"] == omit.n_cases).all()
     assert (pairwise.to_frame()["n"] > omit.n_cases).all()
 
 
 def test_complete_table_gives_the_same_as_raise():
     table = _table().fillna(0.0)
-    pairwise = nbstats.posthoc(table, method="ttest", nan_policy="pairwise")
-    plain = nbstats.posthoc(table, method="ttest")
-    pd.testing.assert_frame_equal(
-        pairwise.to_frame().drop(columns="n"), plain.to_frame()
-    )
+    pairwise = nbstats.comparison_matrix(table, test="ttest", nan_policy="pairwise")
+    plain = nbstats.comparison_matrix(table, test="ttest")
+    pd.testing.assert_frame_equal(pairwise.to_frame(), plain.to_frame())
     assert (pairwise.to_frame()["n"] == len(table)).all()
 
 
-def test_against_a_control():
+def test_the_views_of_a_post_hoc_result_take_it():
     table = _table(m=4)
-    control = table.columns[0]
-    res = nbstats.posthoc(
-        table, method="wilcoxon", control=control, nan_policy="pairwise"
-    )
-    frame = res.to_frame()
-    for b, n, p in zip(frame["b"], frame["n"], frame["pvalue"], strict=True):
-        both = table[[control, b]].dropna()
-        assert n == len(both)
-        assert p == pytest.approx(ss.wilcoxon(both[b] - both[control]).pvalue)
+    res = nbstats.comparison_matrix(table, nan_policy="pairwise")
     assert "cases per pair" in str(res)
+    shown = nbstats.letters(res)
+    assert set(shown.letters.index) == set(table.columns)
+    assert res.groups == list(nbstats.letters(res.reject, res.mean_ranks).groups)
 
 
 @pytest.mark.parametrize("method", ["nemenyi", "holm", "bergmann-hommel"])
 def test_rank_methods_refuse_pairwise(method):
-    with pytest.raises(ValueError, match="nan_policy='omit'.*method='wilcoxon'"):
+    with pytest.raises(ValueError, match="unknown nan_policy='pairwise'"):
         nbstats.posthoc(_table(), method=method, nan_policy="pairwise")
 
 
@@ -91,4 +84,4 @@ def test_a_pair_without_shared_cases_is_named():
         }
     )
     with pytest.raises(ValueError, match=r"\('B', 'C'\): 0.*Drop the algorithms"):
-        nbstats.posthoc(table, method="sign", nan_policy="pairwise")
+        nbstats.comparison_matrix(table, test="sign", nan_policy="pairwise")

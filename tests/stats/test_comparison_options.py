@@ -1,7 +1,7 @@
-"""posthoc(method="wilcoxon", options=...) passes the Wilcoxon test's options
-through (issue 18, item 5), so the pairwise matrices of R's
-``pairwise.wilcox.test`` and scikit-posthocs' ``posthoc_wilcoxon`` come out
-of one call."""
+"""comparison_matrix(test=WilcoxonTest(...)) passes the Wilcoxon test's
+options through (issue 18, item 5; issue 37: one options object, checked when
+made), so the pairwise matrices of R's ``pairwise.wilcox.test`` and
+scikit-posthocs' ``posthoc_wilcoxon`` come out of one call."""
 
 from __future__ import annotations
 
@@ -44,13 +44,15 @@ cat("[", paste(sprintf("%.17g", p[lower.tri(p, diag = TRUE)]), collapse = ","), 
 def test_pairwise_wilcoxon_matches_r(run_r, adjust, correct):
     table = _integer_table()
     expected = _r_matrix(run_r, table, adjust, "FALSE", "TRUE" if correct else "FALSE")
-    res = nbstats.posthoc(
+    res = nbstats.comparison_matrix(
         table,
-        method="wilcoxon",
+        test=nbstats.WilcoxonTest(
+            zero_method="wilcox", method="approx", correction=correct
+        ),
         adjust=adjust,
-        options={"zero_method": "wilcox", "method": "approx", "correction": correct},
     )
-    got = res.adjusted.to_numpy(dtype=float)
+    columns = list(table.columns)
+    got = res.adjusted.loc[columns, columns].to_numpy(dtype=float)
     off = ~np.eye(table.shape[1], dtype=bool)
     np.testing.assert_allclose(got[off], expected[off], rtol=1e-10)
 
@@ -69,12 +71,12 @@ def test_pairwise_wilcoxon_matches_scikit_posthocs():
         zero_method="wilcox",
         p_adjust="holm",
     )
-    res = nbstats.posthoc(
-        table, method="wilcoxon", adjust="holm", options={"zero_method": "wilcox"}
+    res = nbstats.comparison_matrix(
+        table, test=nbstats.WilcoxonTest(zero_method="wilcox"), adjust="holm"
     )
     off = ~np.eye(4, dtype=bool)
     np.testing.assert_allclose(
-        res.adjusted.to_numpy(dtype=float)[off],
+        res.adjusted.loc[list("ABCD"), list("ABCD")].to_numpy(dtype=float)[off],
         theirs.loc[list("ABCD"), list("ABCD")].to_numpy(dtype=float)[off],
         rtol=1e-10,
     )
@@ -82,33 +84,41 @@ def test_pairwise_wilcoxon_matches_scikit_posthocs():
 
 def test_default_options_are_the_wilcoxon_defaults():
     table = _integer_table(seed=7)
-    plain = nbstats.posthoc(table, method="wilcoxon", adjust="none")
-    explicit = nbstats.posthoc(
+    plain = nbstats.comparison_matrix(table, test="wilcoxon", adjust="none")
+    explicit = nbstats.comparison_matrix(
         table,
-        method="wilcoxon",
+        test=nbstats.WilcoxonTest(
+            zero_method="zsplit", method="auto", correction=False
+        ),
         adjust="none",
-        options={"zero_method": "zsplit", "method": "auto", "correction": False},
     )
     pd.testing.assert_frame_equal(plain.pvalues, explicit.pvalues)
+    assert plain.test == explicit.test == "wilcoxon"
+    assert plain.test_options == explicit.test_options == nbstats.WilcoxonTest()
     a, b = table.columns[:2]
     direct = nbstats.wilcoxon(table[a], table[b], zero_method="pratt")
-    pratt = nbstats.posthoc(
-        table, method="wilcoxon", adjust="none", options={"zero_method": "pratt"}
+    pratt = nbstats.comparison_matrix(
+        table, test=nbstats.WilcoxonTest(zero_method="pratt"), adjust="none"
     )
     assert pratt.pvalues.loc[a, b] == pytest.approx(direct.pvalue, rel=1e-12)
 
 
 @pytest.mark.parametrize(
-    ("method", "options", "message"),
+    ("options", "error", "message"),
     [
-        ("nemenyi", {"zero_method": "wilcox"}, "takes none"),
-        ("sign", {"correction": True}, "takes none"),
-        ("wilcoxon", {"exact": True}, "unknown option 'exact'"),
-        ("wilcoxon", {"zero_method": "drop"}, "zero_method='drop' is not one of"),
-        ("wilcoxon", {"correction": 1}, "correction=1 is not one of"),
-        ("wilcoxon", {"method": "permutation"}, "method='permutation'"),
+        ({"exact": True}, TypeError, "unexpected keyword argument 'exact'"),
+        ({"zero_method": "drop"}, ValueError, "unknown zero_method='drop'"),
+        ({"correction": 1}, TypeError, "correction must be True or False"),
+        ({"method": "permutation"}, ValueError, "unknown method='permutation'"),
     ],
 )
-def test_bad_options_are_refused(method, options, message):
-    with pytest.raises(ValueError, match=message):
-        nbstats.posthoc(_integer_table(), method=method, options=options)
+def test_bad_options_are_refused_when_made(options, error, message):
+    with pytest.raises(error, match=message):
+        nbstats.WilcoxonTest(**options)
+
+
+def test_options_are_frozen():
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        nbstats.WilcoxonTest().zero_method = "wilcox"  # type: ignore[misc]
