@@ -257,6 +257,7 @@ class CompareAccessor:
     durbin = _table("nbstats.stats.frequentist.durbin")
     skillings_mack = _table("nbstats.stats.frequentist.skillings_mack")
     posthoc = _table("nbstats.stats.frequentist.posthoc")
+    conover = _table("nbstats.stats.frequentist.conover")
     comparison_matrix = _table("nbstats.stats.comparison")
     analyze = _table("nbstats.stats.analyze")
     coverage = _table("nbstats.stats.coverage")
@@ -275,8 +276,9 @@ class CompareAccessor:
 
         ``df.compare.letters(**kw) == nbstats.letters(nbstats.posthoc(df, **kw))``:
         the arguments are :func:`nbstats.posthoc`'s and choose the all-pairs
-        procedure (``method``, ``alpha``, ``adjust``, ``higher_is_better``,
-        ``nan_policy``, ``ranking``).
+        procedure (``method``, ``ranks``, ``alpha``, ``higher_is_better``,
+        ``nan_policy``). Letters of pairwise tests:
+        ``nbstats.letters(df.compare.comparison_matrix(...))``.
         """
         if kwargs.get("control") is not None:
             raise ValueError(
@@ -452,20 +454,18 @@ class CompareAccessor:
         control: str | None = None,
         *,
         higher_is_better: bool = True,
-        adjust: str | None = None,
         nan_policy: str = "raise",
-        ranking: str = "friedman",
+        ranks: str = "friedman",
         **kwargs: Any,
     ) -> Any:
         """Critical-difference diagram of :func:`nbstats.posthoc` on this frame.
 
-        ``nan_policy`` and ``ranking`` as :func:`nbstats.posthoc`: with
-        missing cells, ``nan_policy="pairwise"`` and a pairwise test
-        (``method="wilcoxon"``, ``"sign"`` or ``"ttest"``) test each pair on
-        its shared cases and place the algorithms by the mean ranks each case
-        gives among the algorithms it has; the rank methods refuse it, naming
-        the alternatives. ``kwargs`` go to :func:`nbstats.plots.cd_diagram`
-        (``ax``, ``reverse``, ``width``, ...). Returns the matplotlib Axes.
+        ``nan_policy`` and ``ranks`` as :func:`nbstats.posthoc`. With missing
+        cells, a diagram of pairwise tests on each pair's shared cases is
+        ``nbstats.plots.cd_diagram(df.compare.comparison_matrix(
+        nan_policy="pairwise"))``. ``kwargs`` go to
+        :func:`nbstats.plots.cd_diagram` (``ax``, ``reverse``, ``width``,
+        ...). Returns the matplotlib Axes.
         """
         import nbstats.plots as plots  # lazy: matplotlib only when drawing
         from nbstats.stats.frequentist.posthoc import posthoc
@@ -475,10 +475,9 @@ class CompareAccessor:
             method=method,
             alpha=alpha,
             control=control,
-            adjust=adjust,
             higher_is_better=higher_is_better,
             nan_policy=nan_policy,
-            ranking=ranking,
+            ranks=ranks,
         )
         return plots.cd_diagram(result, **kwargs)
 

@@ -30,18 +30,20 @@ def test_accessor_cd_diagram_is_the_posthoc_diagram(table6):
 def test_accessor_cd_diagram_with_missing_cells(table6):
     holes = table6.copy()
     holes.iloc[0, 1] = holes.iloc[3, 2] = np.nan
-    ax = holes.compare.cd_diagram(method="wilcoxon", nan_policy="pairwise")
+    # pairwise tests on each pair's shared cases: the comparison matrix's diagram
+    matrix = holes.compare.comparison_matrix(nan_policy="pairwise")
+    ax = nbstats.plots.cd_diagram(matrix)
     direct = nbstats.comparison_matrix(holes, nan_policy="pairwise")
     assert _gids(ax) == _gids(nbstats.plots.cd_diagram(direct))
     # the algorithms sit at the mean ranks of the cases each one has
     labels = {t.get_text() for t in ax.texts}
     assert set(holes.columns) <= labels
-    # a rank method compares every algorithm on the same cases: refused,
-    # naming what works
-    with pytest.raises(ValueError, match="method='wilcoxon', 'sign' or 'ttest'"):
-        holes.compare.cd_diagram(method="nemenyi", nan_policy="pairwise")
+    # the rank methods compare every algorithm on the same cases: holes are
+    # refused, naming what works
     with pytest.raises(ValueError, match="nan_policy='omit'"):
         holes.compare.cd_diagram()
+    with pytest.raises(ValueError, match="unknown nan_policy='pairwise'"):
+        holes.compare.cd_diagram(nan_policy="pairwise")
 
 
 def test_posthoc_plot_kinds(table6):

@@ -36,9 +36,6 @@ import nbstats.reporting
 #: empties this after merging them. Function name, or (function, parameter).
 OTHER_BRANCHES: frozenset[object] = frozenset(
     {
-        # helper "posthoc"
-        "posthoc",
-        "comparison_matrix",
         # nbstats/reporting (not helper freq's files): prepare.prepare reads
         # aggregate= and min_folds= only for long data, so a wide table's
         # report accepts wrong ones; check them up front there
@@ -92,6 +89,7 @@ BASE: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "bayes_signrank": ((A, B), {"n_samples": 2000}),
     "bayes_signrank_pairs": ((T,), {"n_samples": 2000}),
     "comparison_matrix": ((T,), {}),
+    "conover": ((T,), {}),
     "correlated_pairs": ((F3,), {**LONG, "runs": 10}),
     "correlated_ttest": ((_AN["nbc"], _AN["aode"]), {"runs": 10}),
     "coverage": ((T,), {}),
@@ -123,6 +121,7 @@ BASE: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "skillings_mack": ((T,), {}),
     "ttest": ((A, B), {}),
     "wilcoxon": ((A, B), {}),
+    "WilcoxonTest": ((), {}),
 }
 
 _TEXT = st.text(max_size=4)
@@ -156,8 +155,8 @@ _FLAGS = {
     "hierarchical", "core_only", "interval", "groups", "joint",
 }  # fmt: skip
 _CHOICES = {
-    "method", "alternative", "ties", "zero_method", "interval_method", "effect",
-    "test", "adjust", "nan_policy", "ranking", "aggregate", "calibration", "prior",
+    "method", "alternative", "ties", "interval_method", "effect",
+    "test", "adjust", "nan_policy", "ranks", "zero_method", "aggregate", "calibration", "prior",
     "format", "layout", "venue", "kind", "aliases",
 }  # fmt: skip
 _COLUMNS = {"case", "algorithm", "score", "fold"}
