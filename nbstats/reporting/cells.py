@@ -13,30 +13,28 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.reporting.appendix import (  # noqa: F401  (the cells call them)
+    appendix_frequentist,
+    appendix_note,
+    typeset_pairs,
+)
 from nbstats.reporting.bayesian import (  # noqa: F401  (the cells call them)
     appendix_bayesian,
     bayesian,
-    signrank_frame,
-)
-from nbstats.reporting.compact import (  # noqa: F401  (the cells call them)
-    EFFECT_TEXT,
-    adjacent_pairs,
-    alias_legend,
-    appendix_frequentist,
-    appendix_note,
-    data_notes,
-    effect_caption,
     joint_caption,
     joint_rope_text,
-    ranked_summary,
-    ranking_order,
-    typeset_pairs,
+    signrank_frame,
 )
 from nbstats.reporting.core import core, core_two, power_warning  # noqa: F401
 from nbstats.reporting.coverage import coverage_section  # noqa: F401
 from nbstats.reporting.data import (  # noqa: F401  (the cells call them)
     scores_table,
     summary,
+)
+from nbstats.reporting.data_notes import (  # noqa: F401  (the cells call them)
+    alias_legend,
+    data_notes,
+    ranked_summary,
 )
 from nbstats.reporting.display import (  # noqa: F401  (the cells call them)
     _and,
@@ -64,6 +62,12 @@ from nbstats.reporting.hierarchical import (  # noqa: F401  (the cells call them
 )
 from nbstats.reporting.methods import CHI2_F, F_F, Paragraph
 from nbstats.reporting.notebook import read_scores  # noqa: F401  (the cells call it)
+from nbstats.reporting.pairs import (  # noqa: F401  (the cells call them)
+    EFFECT_TEXT,
+    adjacent_pairs,
+    effect_caption,
+    ranking_order,
+)
 from nbstats.reporting.plackett_luce import plackett_luce_section  # noqa: F401
 from nbstats.reporting.results import ReportResults
 from nbstats.reporting.settings import unpickled  # noqa: F401  (the cells call it)

@@ -303,7 +303,7 @@ def _core_table(model: Table, data: pd.DataFrame, full: Table | None = None) -> 
         core={"summary.tex": None, "summary.csv": csv_text(data)},
     )
     if full is not None:
-        from nbstats.reporting.compact import csv_download
+        from nbstats.reporting.appendix import csv_download
 
         csv_download(
             "summary-all.csv",

@@ -240,7 +240,7 @@ def paste_figure_files(nb: Any, stem: str) -> dict[str, bytes]:
 
 def _with_tables_folder(nb: Any, folder: str) -> Any:
     """A copy of ``nb`` whose LaTeX names the folder the CSV files go to."""
-    from nbstats.reporting.compact import TABLES_FOLDER
+    from nbstats.reporting.appendix import TABLES_FOLDER
 
     if not csv_files(nb):
         return nb

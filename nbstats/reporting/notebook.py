@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.reporting import notebook_template
-from nbstats.reporting.compact import typeset_pairs
+from nbstats.reporting.appendix import typeset_pairs
 from nbstats.reporting.settings import (  # noqa: F401  (re-exported)
     ANALYSES,
     N_SAMPLES,
