@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.reporting.data import csv_text
+from nbstats.reporting.csv_safety import csv_text
 from nbstats.reporting.display import (
     _display,
     _n,
