@@ -24,13 +24,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tests.report.typesetting_helpers import render_pages
 
 import nbstats
 import nbstats.reporting
 from nbstats.reporting.core import CORE_ROWS
 from nbstats.results.venues import VENUES
 from tests.real_tables import tabzilla_accuracy
+from tests.reporting.typesetting_helpers import render_pages
 from tests.results.every_kind import score_table
 from tests.venues.test_venues_latex import assert_clean, compile_tables
 

@@ -22,12 +22,12 @@ import warnings
 from pathlib import Path
 
 import pytest
-from tests.report.typesetting_helpers import latex_log_problems, render_pages
 
 import nbstats
 import nbstats.results
 from nbstats.results import render
 from tests.conftest import require_executable
+from tests.reporting.typesetting_helpers import latex_log_problems, render_pages
 from tests.results.every_kind import every_result, score_table
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"

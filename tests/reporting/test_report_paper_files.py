@@ -30,13 +30,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from tests.report.test_latex_input import ERRORS, PREAMBLE
-from tests.report.typesetting_helpers import latex_log_problems, render_pages
 
 import nbstats
 import nbstats.reporting
 from nbstats.reporting import export
 from tests.conftest import require_executable
+from tests.reporting.test_latex_input import ERRORS, PREAMBLE
+from tests.reporting.typesetting_helpers import latex_log_problems, render_pages
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 

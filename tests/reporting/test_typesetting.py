@@ -41,12 +41,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from nbformat import v4
-from tests.report.typesetting_helpers import (
-    html_overflow,
-    latex_log_problems,
-    pdf_char_problems,
-    render_pages,
-)
 
 import nbstats
 import nbstats.reporting
@@ -59,6 +53,12 @@ from nbstats.results.table_model import Cell, Table
 from tests.conftest import (
     require_executable,
     unavailable,
+)
+from tests.reporting.typesetting_helpers import (
+    html_overflow,
+    latex_log_problems,
+    pdf_char_problems,
+    render_pages,
 )
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"

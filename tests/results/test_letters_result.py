@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from tests.report.test_latex_input import ERRORS, PREAMBLE
-from tests.report.typesetting_helpers import latex_log_problems
 
 import nbstats
 from nbstats.results.letters import LettersResult
 from tests.conftest import require_executable, unavailable
+from tests.reporting.test_latex_input import ERRORS, PREAMBLE
+from tests.reporting.typesetting_helpers import latex_log_problems
 
 NAMES = [
     "svm_rbf & co",

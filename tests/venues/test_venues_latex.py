@@ -32,12 +32,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tests.report.typesetting_helpers import latex_log_problems
 
 import nbstats
 from nbstats.results.venues import VENUES
 from tests.conftest import require_executable
 from tests.real_tables import tabzilla_accuracy
+from tests.reporting.typesetting_helpers import latex_log_problems
 from tests.results.every_kind import every_result
 
 DATA = Path(__file__).resolve().parents[1] / "data"
