@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from nbstats.reporting.hierarchical import HierarchicalTests
     from nbstats.results.bayes import (
         BayesSignedRankPairsResult,
         BayesSignedRankResult,
@@ -73,8 +72,10 @@ class ReportResults:
     sign: SignTestResult | None = None
     bayes_sign: BayesSignTestResult | None = None
     #: Per-fold scores: both correlated t-tests of each pair on each data set,
-    #: and the Bayesian hierarchical tests across data sets.
+    #: and the Bayesian hierarchical tests across data sets (a
+    #: :class:`nbstats.reporting.hierarchical.HierarchicalTests`; not named
+    #: here, as that module imports the Methods paragraph that reads this).
     fold_tests: CorrelatedPairsResult | None = None
-    hierarchical: HierarchicalTests | None = None
+    hierarchical: Any = None
     #: The Bayesian Plackett–Luce ranking.
     plackett_luce: PlackettLuceResult | None = None
