@@ -12,23 +12,23 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.reporting.compact import (
-    adjacent_pairs,
-    csv_download,
-    effect_caption,
-    joint_caption,
-    joint_rope_text,
-    ranking_order,
-    typeset_pairs,
-)
+from nbstats.reporting.appendix import csv_download, typeset_pairs
 from nbstats.reporting.display import _and, _n, figure, paragraph, ref
 from nbstats.reporting.methods import Paragraph
+from nbstats.reporting.pairs import adjacent_pairs, effect_caption, ranking_order
 from nbstats.reporting.tables import frame_table, result_table
 from nbstats.reporting.two_sample import prior_text
 from nbstats.results.bayes import interval_text
 from nbstats.results.number_policy import format_number
 
-__all__ = ["appendix_bayesian", "bayesian", "joint_relation", "signrank_frame"]
+__all__ = [
+    "appendix_bayesian",
+    "bayesian",
+    "joint_caption",
+    "joint_relation",
+    "joint_rope_text",
+    "signrank_frame",
+]
 
 
 #: The pair table's decisions that name no algorithm.
@@ -146,7 +146,7 @@ def signrank_frame(
 
     ``label``: the table it is shown as; its caption defines the effect size
     r if it is the report's first table with r, else refers to that one
-    (:func:`~nbstats.reporting.compact.effect_caption`).
+    (:func:`~nbstats.reporting.pairs.effect_caption`).
 
     Under the near-ignorance prior every probability is an interval "lower
     to upper" over the prior set: P(the first better), P(rope) and P(the
@@ -376,3 +376,22 @@ def appendix_bayesian(signrank: Any, joint: Any) -> None:
     csv_download("joint_statements.csv", caption, joint.statements)
     if typeset_pairs(len(joint.statements)):
         result_table(joint, "tab:joint", caption)
+
+
+def joint_rope_text(joint: Any) -> str:
+    """``", rope ±0.01"`` when the joint statements have a rope, else ``""``."""
+    rope = getattr(joint, "rope", 0)
+    return f", rope ±{_n(rope)}" if rope > 0 else ""
+
+
+def joint_caption(joint: Any) -> str:
+    """Caption of the table of joint statements."""
+    return (
+        f"Joint Bayesian statements (Bayesian {joint.test_name} test, s = "
+        f"{_n(joint.s)}{joint_rope_text(joint)}"
+        + ("" if joint.cases is None else f", on the {len(joint.cases):,} cases")
+        + ") sorted by posterior probability "
+        "(prob); > : better, ≈ : practically equivalent; joint: "
+        "probability that the statement and all those above it hold "
+        f"together; accepted while joint > {_n(joint.threshold)}."
+    )

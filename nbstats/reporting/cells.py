@@ -13,30 +13,28 @@ from typing import Any
 
 import pandas as pd
 
+from nbstats.reporting.appendix import (  # noqa: F401  (the cells call them)
+    appendix_frequentist,
+    appendix_note,
+    typeset_pairs,
+)
 from nbstats.reporting.bayesian import (  # noqa: F401  (the cells call them)
     appendix_bayesian,
     bayesian,
-    signrank_frame,
-)
-from nbstats.reporting.compact import (  # noqa: F401  (the cells call them)
-    EFFECT_TEXT,
-    adjacent_pairs,
-    alias_legend,
-    appendix_frequentist,
-    appendix_note,
-    data_notes,
-    effect_caption,
     joint_caption,
     joint_rope_text,
-    ranked_summary,
-    ranking_order,
-    typeset_pairs,
+    signrank_frame,
 )
 from nbstats.reporting.core import core, core_two, power_warning  # noqa: F401
 from nbstats.reporting.coverage import coverage_section  # noqa: F401
 from nbstats.reporting.data import (  # noqa: F401  (the cells call them)
     scores_table,
     summary,
+)
+from nbstats.reporting.data_notes import (  # noqa: F401  (the cells call them)
+    alias_legend,
+    data_notes,
+    ranked_summary,
 )
 from nbstats.reporting.display import (  # noqa: F401  (the cells call them)
     _and,
@@ -64,7 +62,14 @@ from nbstats.reporting.hierarchical import (  # noqa: F401  (the cells call them
 )
 from nbstats.reporting.methods import CHI2_F, F_F, Paragraph
 from nbstats.reporting.notebook import read_scores  # noqa: F401  (the cells call it)
+from nbstats.reporting.pairs import (  # noqa: F401  (the cells call them)
+    EFFECT_TEXT,
+    adjacent_pairs,
+    effect_caption,
+    ranking_order,
+)
 from nbstats.reporting.plackett_luce import plackett_luce_section  # noqa: F401
+from nbstats.reporting.results import ReportResults
 from nbstats.reporting.settings import unpickled  # noqa: F401  (the cells call it)
 from nbstats.reporting.tables import frame_table, result_table
 from nbstats.reporting.two_sample import (  # noqa: F401  (the cells call them)
@@ -419,66 +424,40 @@ def rank_intervals(
 
 def methods(
     scores: pd.DataFrame,
+    results: ReportResults,
     *,
     seed: int,
     loss: Sequence[float],
     higher_is_better: bool = True,
     folds: Any = None,
     dropped: int = 0,
-    friedman: Any = None,
-    nemenyi: Any = None,
-    holm: Any = None,
-    bayes_friedman: Any = None,
-    signrank: Any = None,
-    joint: Any = None,
-    rank_ci: Any = None,
-    wilcoxon: Any = None,
-    sign: Any = None,
-    bayes_sign: Any = None,
-    fold_tests: Any = None,
     runs: int | None = None,
-    hierarchical: Any = None,
-    plackett_luce: Any = None,
     score_unit: str | None = None,
     nemenyi_warning: str = "",
     cited: Sequence[str] = (),
     raw: pd.DataFrame | None = None,
     nan_policy: str = "raise",
-    skillings_mack: Any = None,
 ) -> Paragraph:
-    """Display the Methods paragraph (see :mod:`nbstats.reporting.methods`);
-    ``raw``, ``nan_policy`` and ``skillings_mack``: the cases of each
-    analysis (:func:`nbstats.reporting.cases.methods_cases`)."""
+    """Display the Methods paragraph of ``results`` (see
+    :mod:`nbstats.reporting.methods`); ``raw`` and ``nan_policy``: the cases
+    of each analysis (:func:`nbstats.reporting.cases.methods_cases`)."""
     from nbstats.reporting.methods import methods_paragraph
 
     para = methods_paragraph(
+        results,
         n_cases=scores.shape[0],
         n_algorithms=scores.shape[1],
         higher_is_better=higher_is_better,
         seed=seed,
         folds=folds,
         dropped=dropped,
-        friedman=friedman,
-        nemenyi=nemenyi,
-        holm=holm,
-        bayes_friedman=bayes_friedman,
-        signrank=signrank,
         loss=(float(loss[0]), float(loss[1])),
-        bayes_posthoc=joint,
-        rank_ci=rank_ci,
-        wilcoxon=wilcoxon,
-        sign=sign,
-        bayes_sign=bayes_sign,
-        fold_tests=fold_tests,
         fold_design=None if folds is None else fold_design_text(folds, runs),
         score_unit=score_unit,
         nemenyi_warning=nemenyi_warning,
-        plackett_luce=plackett_luce,
         cited=cited,
         raw=raw,
         nan_policy=nan_policy,
-        skillings_mack=skillings_mack,
-        hierarchical=hierarchical,
     )
     paragraph(para, "nbstats-text nbstats-methods")
     return para

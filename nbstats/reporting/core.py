@@ -37,7 +37,7 @@ from nbstats.reporting.cases import (
     core_cases,
     table_one_cases,
 )
-from nbstats.reporting.data import csv_text
+from nbstats.reporting.csv_safety import csv_text
 from nbstats.reporting.display import (
     _and,
     _n,
@@ -292,7 +292,7 @@ def _core_table(model: Table, data: pd.DataFrame, full: Table | None = None) -> 
     """Table 1: in the report, beside it for ``\\input`` (core.tex and the
     core's summary.tex: the same LaTeX, for the report's venue) and as
     ``data`` (summary.csv, every algorithm, defused like every CSV a report
-    writes: :func:`nbstats.reporting.data.csv_text`). ``full``: Table 1 with
+    writes: :func:`nbstats.reporting.csv_safety.csv_text`). ``full``: Table 1 with
     every algorithm when ``model`` lists only the best-ranked
     (:data:`CORE_ROWS`): a CSV download below it, and beside a PDF or LaTeX
     report ``<stem>_tables/summary-all.tex`` and ``.csv``, for a paper's
@@ -303,7 +303,7 @@ def _core_table(model: Table, data: pd.DataFrame, full: Table | None = None) -> 
         core={"summary.tex": None, "summary.csv": csv_text(data)},
     )
     if full is not None:
-        from nbstats.reporting.compact import csv_download
+        from nbstats.reporting.appendix import csv_download
 
         csv_download(
             "summary-all.csv",

@@ -1,8 +1,8 @@
 """The report's coverage section: where the missing scores are, and what
 leaving algorithms out would keep (:func:`nbstats.coverage`).
 
-Added by :func:`nbstats.reporting.notebook.build_notebook` when the scores have
-missing cells (``nan_policy="omit"`` or ``"pairwise"``); its cell calls
+The report notebook has the section when the scores have missing cells
+(``nan_policy="omit"`` or ``"pairwise"``); its cell (template/data.py) calls
 :func:`coverage_section` in the kernel.
 """
 
@@ -17,7 +17,7 @@ from nbstats.reporting.references import Paragraph
 from nbstats.reporting.tables import frame_table
 from nbstats.results.coverage import name_list, percent
 
-__all__ = ["coverage_cell", "coverage_paragraph", "coverage_section"]
+__all__ = ["coverage_paragraph", "coverage_section"]
 
 #: Algorithms with holes named in the paragraph (the table lists them all).
 NAMED = 6
@@ -25,15 +25,6 @@ NAMED = 6
 #: exactly (``method="auto"``); above, greedily (said in the text and table),
 #: so that the section costs seconds at any size.
 EXACT_UP_TO = 50
-
-
-def coverage_cell(nb: Any) -> None:
-    """The section's heading and cell in the report notebook ``nb``."""
-    nb.markdown("# Coverage: the missing scores")
-    nb.code(
-        "report.coverage_section(raw.rename(columns=ALIASES), nan_policy=NAN_POLICY)",
-        tables=["tab:coverage"],
-    )
 
 
 def coverage_paragraph(result: Any, nan_policy: str) -> Paragraph:

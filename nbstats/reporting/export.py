@@ -240,7 +240,7 @@ def paste_figure_files(nb: Any, stem: str) -> dict[str, bytes]:
 
 def _with_tables_folder(nb: Any, folder: str) -> Any:
     """A copy of ``nb`` whose LaTeX names the folder the CSV files go to."""
-    from nbstats.reporting.compact import TABLES_FOLDER
+    from nbstats.reporting.appendix import TABLES_FOLDER
 
     if not csv_files(nb):
         return nb
@@ -283,7 +283,7 @@ def export_notebook(nb: Any, fmt: str, *, stem: str) -> tuple[bytes, dict[str, b
     Returns the report's bytes and the files to write next to it, as
     ``{path relative to the report's directory: bytes}``.
     """
-    from nbstats.reporting.data import defuse_csv_outputs
+    from nbstats.reporting.csv_safety import defuse_csv_outputs
     from nbstats.reporting.imports import nbformat as load_nbformat
 
     nbformat = load_nbformat()
@@ -413,11 +413,11 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
     Everything is staged in a temporary directory next to ``path`` and renamed
     into place, the report last; on any error the staging directory is removed
     and the existing files are left as they were. Every CSV file goes through
-    :func:`nbstats.reporting.data.defuse_files` (and the notebook's CSV outputs
-    through :func:`~nbstats.reporting.data.defuse_csv_outputs`), so no cell of
+    :func:`nbstats.reporting.csv_safety.defuse_files` (and the notebook's CSV outputs
+    through :func:`~nbstats.reporting.csv_safety.defuse_csv_outputs`), so no cell of
     any CSV file is a formula a spreadsheet would run.
     """
-    from nbstats.reporting.data import defuse_files
+    from nbstats.reporting.csv_safety import defuse_files
 
     path = Path(path)
     directory = path.parent

@@ -30,6 +30,7 @@ from nbstats.reporting.references import (  # noqa: F401  (re-exported)
     references_latex,
     references_text,
 )
+from nbstats.reporting.results import ReportResults
 from nbstats.results.methods_text import (  # noqa: F401  (re-exported)
     CHI2_F,
     F_F,
@@ -44,6 +45,7 @@ __all__ = ["CHI2_F", "F_F", "failed_folds_sentence", "methods_paragraph", "rope_
 
 
 def methods_paragraph(
+    results: ReportResults,
     *,
     n_cases: int,
     n_algorithms: int,
@@ -51,53 +53,44 @@ def methods_paragraph(
     seed: int,
     folds: Any = None,
     dropped: int = 0,
-    friedman: Any = None,
-    nemenyi: Any = None,
-    holm: Any = None,
-    bayes_friedman: Any = None,
-    signrank: Any = None,
     loss: tuple[float, float] | None = None,
-    bayes_posthoc: Any = None,
-    rank_ci: Any = None,
-    wilcoxon: Any = None,
-    sign: Any = None,
-    bayes_sign: Any = None,
-    fold_tests: Any = None,
     fold_design: str | None = None,
     score_unit: str | None = None,
     nemenyi_warning: str = "",
-    plackett_luce: Any = None,
     cited: Sequence[str] = (),
     raw: Any = None,
     nan_policy: str = "raise",
-    skillings_mack: Any = None,
-    hierarchical: Any = None,
 ) -> Paragraph:
     """Write the Methods paragraph from the results a report computed.
 
-    Every argument after ``seed`` is optional: an analysis left out of the
-    report is left out of the paragraph. ``signrank`` is the
-    :func:`~nbstats.bayes_signrank_pairs` result of the pairwise table, one
-    :func:`~nbstats.bayes_signrank` result (two algorithms) or a list of
-    them (prior, s, rope, threshold and draws are read from the first);
-    ``loss`` is the ``(l0, l1)`` behind their threshold. ``folds`` (from
-    :func:`nbstats.fold_summary`) and ``dropped`` (cases dropped for missing
-    scores) describe the data; ``wilcoxon``, ``sign`` and ``bayes_sign`` are
-    the two-sample tests of a report on two algorithms; ``fold_tests`` the
-    :func:`~nbstats.correlated_pairs` result on the folds, made by
-    ``fold_design`` (e.g. "10 runs of 10-fold cross-validation").
-    ``score_unit`` (e.g. "percentage points") is the unit of the rope;
-    ``nemenyi_warning`` a sentence on Nemenyi's power (from
-    :func:`nbstats.reporting.core.power_warning`); ``plackett_luce`` the
-    :func:`~nbstats.bayes_plackett_luce` result; ``cited`` the keys the
-    report cites before Methods (the numbers go on from there). ``raw``:
-    the scores as given, missing ones included; with it the paragraph states
-    the cases of every analysis under ``nan_policy`` (``skillings_mack``:
-    that test's result under ``"pairwise"``;
-    :func:`nbstats.reporting.cases.methods_cases`) instead of ``dropped``.
-    ``hierarchical``: the report's
-    :class:`~nbstats.reporting.hierarchical.HierarchicalTests`, described after
-    the per-fold tests.
+    ``results`` holds the result of each analysis the report ran (an
+    analysis left out, ``None`` there, is left out of the paragraph); its
+    ``signrank`` is the :func:`~nbstats.bayes_signrank_pairs` result of the
+    pairwise table, one :func:`~nbstats.bayes_signrank` result (two
+    algorithms) or a list of them (prior, s, rope, threshold and draws are
+    read from the first), and ``loss`` is the ``(l0, l1)`` behind their
+    threshold. ``folds`` (from :func:`nbstats.fold_summary`) and ``dropped``
+    (cases dropped for missing scores) describe the data; the per-fold
+    tests were made by ``fold_design`` (e.g. "10 runs of 10-fold
+    cross-validation"). ``score_unit`` (e.g. "percentage points") is the
+    unit of the rope; ``nemenyi_warning`` a sentence on Nemenyi's power
+    (from :func:`nbstats.reporting.core.power_warning`); ``cited`` the keys
+    the report cites before Methods (the numbers go on from there).
+    ``raw``: the scores as given, missing ones included; with it the
+    paragraph states the cases of every analysis under ``nan_policy``
+    (:func:`nbstats.reporting.cases.methods_cases`) instead of ``dropped``.
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> from nbstats.reporting.results import ReportResults
+    >>> scores = nbstats.datasets.load("demsar2006")
+    >>> results = ReportResults(friedman=nbstats.friedman(scores))
+    >>> para = methods_paragraph(
+    ...     results, n_cases=14, n_algorithms=4, higher_is_better=True, seed=0
+    ... )
+    >>> para.text().startswith("We compared 4 algorithms on 14 cases")
+    True
 
     Returns
     -------
@@ -112,49 +105,51 @@ def methods_paragraph(
     n_given = n_cases if raw is None else len(raw)
     _data_sentences(p, n_given, n_algorithms, higher_is_better, folds)
     if folds and folds.get("failed_folds"):
-        p.add(failed_folds_sentence(folds, tested=fold_tests is not None))
-    if fold_tests is not None:
-        p.add(*fold_tests.methods_sentence(context).pieces)
-    if hierarchical is not None:
-        p.add(*hierarchical.methods_sentence().pieces)
+        p.add(failed_folds_sentence(folds, tested=results.fold_tests is not None))
+    if results.fold_tests is not None:
+        p.add(*results.fold_tests.methods_sentence(context).pieces)
+    if results.hierarchical is not None:
+        p.add(*results.hierarchical.methods_sentence().pieces)
     if raw is not None:
+        r = results
         methods_cases(
-            p, raw, nan_policy=nan_policy, friedman=friedman, nemenyi=nemenyi,
-            holm=holm, bayes_friedman=bayes_friedman, joint=bayes_posthoc,
-            skillings_mack=skillings_mack, signrank=signrank, rank_ci=rank_ci,
-            plackett_luce=plackett_luce,
+            p, raw, nan_policy=nan_policy, friedman=r.friedman, nemenyi=r.nemenyi,
+            holm=r.holm, bayes_friedman=r.bayes_friedman, joint=r.joint,
+            skillings_mack=r.skillings_mack, signrank=r.signrank,
+            rank_ci=r.rank_ci, plackett_luce=r.plackett_luce,
         )  # fmt: skip
     elif dropped:
         p.add(
             f"{dropped} case{'s' if dropped > 1 else ''} with a missing score "
             f"{'were' if dropped > 1 else 'was'} dropped before the analyses. "
         )
-    if wilcoxon is not None:
-        p.add(*wilcoxon.methods_clause(context).pieces)
-        if sign is not None:
-            p.add(", ", *sign.methods_clause(context, also=True).pieces)
+    if results.wilcoxon is not None:
+        p.add(*results.wilcoxon.methods_clause(context).pieces)
+        if results.sign is not None:
+            p.add(", ", *results.sign.methods_clause(context, also=True).pieces)
         p.add(". ")
-    for result in (bayes_sign, friedman):
+    for result in (results.bayes_sign, results.friedman):
         if result is not None:
             p.add(*result.methods_sentence(context).pieces)
-    if nemenyi is not None:
-        both = nemenyi.methods_clause(context)
-        if holm is not None:
-            both.add("; ", *holm.methods_clause(context, also=True).pieces)
+    if results.nemenyi is not None:
+        both = results.nemenyi.methods_clause(context)
+        if results.holm is not None:
+            both.add("; ", *results.holm.methods_clause(context, also=True).pieces)
         p.add(*sentence(both).pieces)
         if nemenyi_warning.strip():
             p.add(nemenyi_warning.strip() + " ")
-    elif holm is not None:
-        p.add(*holm.methods_sentence(context).pieces)
-    if bayes_friedman is not None:
-        p.add(*bayes_friedman.methods_sentence(context).pieces)
+    elif results.holm is not None:
+        p.add(*results.holm.methods_sentence(context).pieces)
+    if results.bayes_friedman is not None:
+        p.add(*results.bayes_friedman.methods_sentence(context).pieces)
+    signrank = results.signrank
     if signrank is not None and not isinstance(signrank, Sequence):
         signrank = [signrank]
     if signrank:
         # the first result speaks for all: the report ran the pairs alike
         pairs = dataclasses.replace(context, n_pairs=len(signrank))
         p.add(*signrank[0].methods_sentence(pairs).pieces)
-    for result in (bayes_posthoc, rank_ci, plackett_luce):
+    for result in (results.joint, results.rank_ci, results.plackett_luce):
         if result is not None:
             p.add(*result.methods_sentence(context).pieces)
     p.add(f"All computations used nbstats {_versions()}.")

@@ -35,10 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.reporting.compact import typeset_pairs
-from nbstats.reporting.coverage import coverage_cell
-from nbstats.reporting.notebook_core import core_cell
-from nbstats.reporting.notebook_folds import fold_cells
+from nbstats.reporting import notebook_template
+from nbstats.reporting.appendix import typeset_pairs
 from nbstats.reporting.settings import (  # noqa: F401  (re-exported)
     ANALYSES,
     N_SAMPLES,
@@ -57,6 +55,8 @@ __all__ = [
     "build_notebook",
     "make_settings",
     "python_value",
+    "settings_source",
+    "template_flags",
     "unpickled",
 ]
 
@@ -65,7 +65,8 @@ HIDE_INPUT = "remove-input"
 #: Tag that drops a cell from the exports altogether.
 HIDE_CELL = "remove-cell"
 
-#: Confidence intervals for ranks: Foucart et al.'s Iman–Davenport + Wilcoxon.
+#: Confidence intervals for ranks: Foucart et al.'s Iman–Davenport + Wilcoxon
+#: (the method template/multiple.py's rank_ci cell calls).
 RANK_CI_METHOD = "id-wilcoxon-2s"
 
 
@@ -165,6 +166,22 @@ class _Cells:
             cell.metadata["tags"] = list(tags)
         self.cells.append(cell)
 
+    def template(self, name: str, flags: dict[str, Any]) -> None:
+        """The cells of ``template/<name>.py`` that ``flags`` include."""
+        for cell, source in notebook_template.cells(name, flags):
+            tables = cell.value("tables", flags, [])
+            figures = cell.value("figures", flags, [])
+            if cell.kind == "markdown":
+                self.markdown(source)
+            elif cell.value("join", flags, False):
+                last = self.cells[-1]
+                assert last.cell_type == "code", f"{cell.file}: join after markdown"
+                self.code(source, tables=tables, figures=figures)
+                joined = self.cells.pop()
+                last.source = last.source + "\n" + joined.source
+            else:
+                self.code(source, tables=tables, figures=figures)
+
 
 def build_notebook(
     table: pd.DataFrame,
@@ -182,205 +199,156 @@ def build_notebook(
     included when ``settings.nan_policy == "omit"`` (the notebook drops them
     and says so). The cells depend on ``settings.layout``: see
     :func:`nbstats.reporting.prepare.choose_layout`.
-    """
 
-    freq = "frequentist" in settings.analyses
-    bayes = "bayesian" in settings.analyses
-    ranks = "ranks" in settings.analyses
-    layout = settings.layout
-    compact = layout == "compact"
+    The code is that of the template files (:mod:`.notebook_template`), in
+    the order of the sections, after one generated cell that holds the
+    user's data and settings as constants (:func:`settings_source`).
+    """
+    flags = template_flags(table, settings)
     nb = _Cells()
-    v = python_value  # every user value is written as data, never as code
     # the title, for readers of the notebook itself; the exports typeset it
     # from the notebook's metadata instead
     nb.markdown("# " + escape_markdown(settings.title), HIDE_CELL)
-    nb.code(
-        f"""
-# The scores: rows = cases, columns = algorithms (CSV, exactly as analysed;
-# "nan" marks a missing score).
-SCORES_CSV = {_python_text(scores_csv(table))}
-raw = report.read_scores(SCORES_CSV, index_name={v(table.index.name)})
+    sections = ["start", "core"]
+    if not settings.core_only:
+        sections += ["data", "multiple" if flags["multiple"] else "two_sample"]
+        sections += ["folds"] * flags["folds"] + ["appendix"] * flags["compact"]
+        sections.append("methods")
+    for name in sections:
+        nb.template(name, flags)
+    source = settings_source(table, settings, nb.tables, nb.figures, figure_formats)
+    nb.cells.insert(1, nb.v4.new_code_cell(source, metadata={"tags": [HIDE_INPUT]}))
+    return _finish(nb, settings)
 
-HIGHER_IS_BETTER = {v(settings.higher_is_better)}
-ALPHA = {v(settings.alpha)}  # frequentist tests and rank intervals
-THRESHOLD = {v(settings.threshold)}  # credible level of the Bayesian Friedman test
-S = {v(settings.s)}  # prior strength; None = each Bayesian test's default
-PRIOR = {v(settings.prior)}  # of the signed-rank tests: idp, bb (s -> 0) or point
-ROPE = {v(settings.rope)}  # half-width of the region of practical equivalence
-LOSS = {v(settings.loss)}  # losses (l0, l1) of a Type II and a Type I error
-SEED = {v(settings.random_state)}  # seed of every Monte Carlo computation
-N_SAMPLES = {v(settings.n_samples)}  # posterior draws per Monte Carlo computation
-MC_ERROR = {v(settings.mc_error)}  # pairs: more draws until each MC error is below
-NAN_POLICY = {v(settings.nan_policy)}  # "omit": drop cases with a missing score
-# ("pairwise": all-algorithm analyses on complete cases, pairs on their own)
-FOLDS = {v(settings.folds)}  # per-fold data averaged per case, or None
-ALIASES = {v(settings.aliases)}  # short names shown for long ones
-LAYOUT = {v(layout)}  # chosen from the number of algorithms
-SCORE_UNIT = {v(settings.score_unit)}  # unit of the scores (and of the rope)
-CORE_ONLY = {v(settings.core_only)}  # only the part that goes into a paper
 
-with warnings.catch_warnings():  # the Data section names the dropped cases
-    warnings.simplefilter("ignore", UserWarning)
-    scores = nbstats.score_table(
-        raw, nan_policy="omit" if NAN_POLICY == "pairwise" else NAN_POLICY
-    )
-scores = scores.rename(columns=ALIASES)
-pair_scores = raw.rename(columns=ALIASES) if NAN_POLICY == "pairwise" else scores
-direction = {{"higher_is_better": HIGHER_IS_BETTER}}
-prior = {{}} if S is None else {{"s": S}}
-if not CORE_ONLY:  # the answer-first part alone has its own caption
-    report.summary(scores, n_given=len(raw), aliased=bool(ALIASES), **direction)
-"""
-    )
-    folds_section = settings.fold_scores is not None
-    if folds_section:
+def template_flags(table: pd.DataFrame, settings: ReportSettings) -> dict[str, Any]:
+    """The names the template files' headers and ``# when:`` comments read."""
+    from nbstats.reporting.folds import FOLD_CASES_TYPESET
+    from nbstats.reporting.hierarchical import sampler_installed
+
+    m = table.shape[1]
+    folds = settings.fold_scores is not None
+    runs = settings.runs is not None
+    hierarchical = bool(settings.hierarchical)
+    return {
+        "freq": "frequentist" in settings.analyses,
+        "bayes": "bayesian" in settings.analyses,
+        "ranks": "ranks" in settings.analyses,
+        "layout": settings.layout,
+        "multiple": settings.layout != "two-sample",
+        "compact": settings.layout == "compact",
+        "core_only": settings.core_only,
+        "aliases": bool(settings.aliases),
+        # holes: where they are, and what leaving algorithms out keeps
+        "holes": bool(table.isna().to_numpy().any()),
+        "folds": folds,
+        "runs": runs,
+        "hierarchical": hierarchical,
+        # the kernel runs in this environment: without the sampler the
+        # hierarchical section only says what to install, and numbers nothing
+        "sampler": folds and runs and hierarchical and sampler_installed(),
+        # the compact appendix: pairwise tables too long to typeset are CSV
+        # files only, with no number
+        "typeset": typeset_pairs(m * (m - 1) // 2),
+        # the cases analysed: those without a missing score (see nan_policy)
+        "fold_cases": settings.layout == "two-sample"
+        and len(table.dropna()) <= FOLD_CASES_TYPESET,
+    }
+
+
+def settings_source(
+    table: pd.DataFrame,
+    settings: ReportSettings,
+    tables: Sequence[str],
+    figures: Sequence[str],
+    figure_formats: Sequence[str],
+) -> str:
+    """The notebook's one generated cell: its imports, and the user's data and
+    settings as constants that the template cells read (every value written
+    as data, never as code, by :func:`python_value`)."""
+    v = python_value
+    lines = [
+        "# This report was written by nbstats.report: every number in it is recomputed",
+        "# below from the scores embedded in this notebook. Re-run it to "
+        "reproduce them.",
+        "import warnings",
+        "",
+        "import nbstats",
+        "from nbstats.reporting import cells as report",
+        "",
+        "# The scores: rows = cases, columns = algorithms (CSV, exactly as analysed;",
+        '# "nan" marks a missing score).',
+        f"SCORES_CSV = {_python_text(scores_csv(table))}",
+        f"INDEX_NAME = {v(table.index.name)}  # the name of the cases' column",
+        "",
+    ]
+    for name, attribute, comment in _CONSTANTS:
+        value = v(getattr(settings, attribute))
+        lines.append(f"{name} = {value}" + (f"  # {comment}" if comment else ""))
+    if settings.fold_scores is not None:
         from nbstats.reporting.folds import fold_scores_csv
 
-        nb.code(
-            f"""
-# Per-fold scores: rows = (case, fold), columns = algorithms (CSV, exactly as
-# given; several fold columns are kept as one key, a JSON array ["run", "fold"]).
-FOLD_SCORES_CSV = {_python_text(fold_scores_csv(settings.fold_scores))}
-RUNS = {v(settings.runs)}  # runs of the cross-validation (k = folds per case / runs)
-# failed folds: the fewest folds both algorithms of a pair must have scored on
-# a case (the per-fold tests leave out a (pair, data set) below it), or None
-MIN_FOLDS = {v(settings.folds.get("minimum"))}
-# the analysed cases (with MIN_FOLDS under nan_policy "pairwise": every case,
-# each pair keeping those on which it has enough paired folds)
-fold_scores = report.read_fold_scores(
-    FOLD_SCORES_CSV, ALIASES, (pair_scores if MIN_FOLDS else scores).index
-)
-"""
-        )
-    core_cell(nb, settings, freq=freq, bayes=bayes)
-    if settings.core_only:
-        nb.code("report.references(core_text, small=True)")
-        return _finish(nb, settings, figure_formats)
-    nb.markdown("# Data")
-    data = [
-        "report.data_notes(raw, scores, layout=LAYOUT, nan_policy=NAN_POLICY, "
-        "folds=FOLDS)"
+        cases = template_flags(table, settings)["fold_cases"]
+        lines += [
+            "",
+            "# Per-fold scores: rows = (case, fold), columns = algorithms (CSV, "
+            "exactly as",
+            "# given; several fold columns are kept as one key, a JSON array "
+            '["run", "fold"]).',
+            f"FOLD_SCORES_CSV = {_python_text(fold_scores_csv(settings.fold_scores))}",
+            "# failed folds: the fewest folds both algorithms of a pair must have "
+            "scored on",
+            "# a case (the per-fold tests leave out a (pair, data set) below it), "
+            "or None",
+            f"MIN_FOLDS = {v(settings.folds.get('minimum'))}",
+            f"FOLD_CASES_TABLE = {v(cases)}  # the per-fold section lists each case",
+        ]
+    lines += [
+        "",
+        "# the numbered tables and figures, in display order, and the formats the",
+        "# figures are saved in",
+        f"TABLES = {list(tables)!r}",
+        f"FIGURES = {list(figures)!r}",
+        f"FIGURE_FORMATS = {tuple(figure_formats)!r}",
     ]
-    legend = []
-    if settings.aliases:
-        data.append("report.alias_legend(ALIASES)")
-        legend = ["tab:aliases"]
-    if compact:
-        data.append("report.ranked_summary(scores, **direction)")
-        nb.code("\n".join(data), tables=[*legend, "tab:summary"])
-    else:
-        data.append("report.scores_table(scores, **direction)")
-        nb.code("\n".join(data), tables=[*legend, "tab:scores"])
-    if table.isna().to_numpy().any():  # holes: where, and what leaving out keeps
-        coverage_cell(nb)
-    if layout == "two-sample":
-        _two_sample_cells(nb, freq=freq, bayes=bayes)
-    else:
-        _multiple_cells(nb, freq=freq, bayes=bayes, ranks=ranks, compact=compact)
-    if folds_section:
-        fold_cells(nb, settings, layout, table)
-    if compact:
-        _appendix_cells(nb, table.shape[1], freq=freq, bayes=bayes, ranks=ranks)
-    _methods_cell(nb, settings, folds=folds_section)
-    nb.code("report.references(methods)")
-    return _finish(nb, settings, figure_formats)
+    return "\n".join(lines)
 
 
-def _appendix_cells(
-    nb: _Cells, m: int, *, freq: bool, bayes: bool, ranks: bool
-) -> None:
-    """The compact layout's appendix: every full table of ``m`` algorithms."""
-    nb.markdown("# Appendix: full tables")
-    appendix = [
-        "report.appendix_note()",
-        "report.scores_table(scores, **direction)",
-    ]
-    labels = ["tab:scores"]
-    # pairwise tables too long to typeset are CSV files only: no label
-    typeset = typeset_pairs(m * (m - 1) // 2)
-    if freq:
-        appendix.append("report.appendix_frequentist(nemenyi, holm)")
-        labels += ["tab:nemenyi-all", "tab:holm"] if typeset else ["tab:holm"]
-    if bayes:
-        appendix.append("report.appendix_bayesian(signrank, joint)")
-        labels += ["tab:signrank-all", "tab:joint"] if typeset else []
-    if ranks:
-        appendix.append("report.appendix_ranks(rank_ci, RANK_ORDER)")
-        labels.append("tab:ranks")
-    nb.code("\n".join(appendix), tables=labels)
-
-
-def _methods_cell(nb: _Cells, settings: ReportSettings, *, folds: bool) -> None:
-    """The Methods section: every test, setting and seed the report used (the
-    results of every analysis the notebook ran)."""
-    freq = "frequentist" in settings.analyses
-    bayes = "bayesian" in settings.analyses
-    ranks = "ranks" in settings.analyses
-    layout = settings.layout
-    results = []
-    if layout == "two-sample":
-        results.append("wilcoxon=wilcoxon, sign=sign," if freq else "")
-        results.append("signrank=signrank, bayes_sign=bayes_sign," if bayes else "")
-    else:
-        results.append(
-            "friedman=friedman, nemenyi=nemenyi, holm=holm, "
-            "skillings_mack=skillings_mack,"
-            if freq
-            else ""
-        )
-        results.append(
-            "bayes_friedman=bayes_friedman, signrank=signrank, joint=joint,"
-            if bayes
-            else ""
-        )
-        results.append("rank_ci=rank_ci," if ranks else "")
-    if folds:
-        results.append("fold_tests=fold_tests, runs=RUNS,")
-    if folds and settings.hierarchical and settings.runs is not None:
-        results.append("hierarchical=hierarchical,")
-    if bayes and layout != "two-sample":
-        results.append("plackett_luce=plackett_luce,")
-    arguments = "\n    ".join(r for r in results if r)
-    nb.markdown("# Methods")
-    nb.code(
-        f"""
-methods = report.methods(
-    scores, seed=SEED, loss=LOSS, folds=FOLDS, dropped=len(raw) - len(scores),
-    score_unit=SCORE_UNIT, nemenyi_warning=NEMENYI_WARNING,
-    cited=core_text.keys, raw=raw.rename(columns=ALIASES), nan_policy=NAN_POLICY,
-    **direction,
-    {arguments}
+#: (name, settings attribute, comment) of every user setting the template
+#: cells read, in the order of the generated cell.
+_CONSTANTS = (
+    ("HIGHER_IS_BETTER", "higher_is_better", ""),
+    ("ALPHA", "alpha", "frequentist tests and rank intervals"),
+    ("THRESHOLD", "threshold", "credible level of the Bayesian Friedman test"),
+    ("S", "s", "prior strength; None = each Bayesian test's default"),
+    ("PRIOR", "prior", "of the signed-rank tests: idp, bb (s -> 0) or point"),
+    ("ROPE", "rope", "half-width of the region of practical equivalence"),
+    ("LOSS", "loss", "losses (l0, l1) of a Type II and a Type I error"),
+    ("SEED", "random_state", "seed of every Monte Carlo computation"),
+    ("N_SAMPLES", "n_samples", "posterior draws per Monte Carlo computation"),
+    ("MC_ERROR", "mc_error", "pairs: more draws until each MC error is below"),
+    (
+        "NAN_POLICY",
+        "nan_policy",
+        '"omit": drop cases with a missing score\n'
+        '# ("pairwise": all-algorithm analyses on complete cases, pairs on their own)',
+    ),
+    ("FOLDS", "folds", "per-fold data averaged per case, or None"),
+    ("RUNS", "runs", "runs of the cross-validation (k = folds per case / runs)"),
+    ("ALIASES", "aliases", "short names shown for long ones"),
+    ("LAYOUT", "layout", "chosen from the number of algorithms"),
+    ("SCORE_UNIT", "score_unit", "unit of the scores (and of the rope)"),
+    ("CORE_ONLY", "core_only", "only the part that goes into a paper"),
+    ("VENUE", "venue", "the paper venue every table is set for"),
 )
-"""
-    )
 
 
-def _finish(nb: _Cells, settings: ReportSettings, figure_formats: Sequence[str]) -> Any:
-    """The start cell (float numbers), the metadata, and a validated notebook."""
+def _finish(nb: _Cells, settings: ReportSettings) -> Any:
+    """The metadata, and a validated notebook."""
     from nbstats.reporting.imports import nbformat as load_nbformat
 
     nbformat = load_nbformat()
-    v4 = nbformat.v4
-    start = v4.new_code_cell(
-        f"""
-# This report was written by nbstats.report: every number in it is recomputed
-# below from the scores embedded in this notebook. Re-run it to reproduce them.
-import warnings
-
-import nbstats
-from nbstats.reporting import cells as report
-
-report.start(
-    tables={nb.tables!r},
-    figures={nb.figures!r},
-    figure_formats={tuple(figure_formats)!r},
-    venue={settings.venue!r},  # the paper venue every table is set for
-)
-""".strip("\n"),
-        metadata={"tags": [HIDE_INPUT]},
-    )
-    cells = [nb.cells[0], start, *nb.cells[1:]]
-    notebook = v4.new_notebook(cells=cells)
+    notebook = nbformat.v4.new_notebook(cells=nb.cells)
     notebook.metadata["title"] = settings.title
     notebook.metadata["kernelspec"] = {
         "name": "python3",
@@ -404,134 +372,3 @@ report.start(
     }
     nbformat.validate(notebook)
     return notebook
-
-
-def _two_sample_cells(nb: _Cells, *, freq: bool, bayes: bool) -> None:
-    """Two algorithms: Wilcoxon and the sign test, and their Bayesian versions
-    (computed in the answer-first cell, :func:`core_cell`)."""
-    if freq:
-        nb.markdown("# Two-sample tests")
-        nb.code(
-            "report.two_sample(wilcoxon, sign, alpha=ALPHA)", tables=["tab:two-sample"]
-        )
-    if bayes:
-        nb.markdown("# Bayesian two-sample tests")
-        nb.code(
-            "report.bayes_two_sample(signrank, bayes_sign, loss=LOSS)",
-            tables=["tab:bayes-two-sample"],
-            figures=["fig:posterior"],
-        )
-
-
-def _multiple_cells(
-    nb: _Cells, *, freq: bool, bayes: bool, ranks: bool, compact: bool
-) -> None:
-    """Three or more algorithms: omnibus, post-hoc, Bayesian pairs, rank intervals."""
-    if freq or bayes:
-        omnibus = []
-        if freq:
-            omnibus.append(
-                """# nan_policy="pairwise": Friedman's test for missing cells
-skillings_mack = (
-    nbstats.skillings_mack(pair_scores, **direction)
-    if NAN_POLICY == "pairwise"
-    else None
-)"""
-            )
-        else:
-            omnibus.append("friedman = skillings_mack = None")
-        if bayes:
-            omnibus.append(
-                """
-# the Bayesian Friedman test needs at least as many cases as algorithms
-# (twice as many with s = 0)
-bayes_friedman = (
-    nbstats.bayes_friedman(scores, threshold=THRESHOLD, **prior, **direction)
-    if scores.shape[0] >= report.bayes_friedman_minimum(scores.shape[1], **prior)
-    else None
-)"""
-            )
-        else:
-            omnibus.append("bayes_friedman = None")
-        omnibus.append(
-            "report.omnibus(\n"
-            "    friedman, bayes_friedman, alpha=ALPHA, shape=scores.shape,\n"
-            "    skillings_mack=skillings_mack, **prior,\n"
-            ")"
-        )
-        nb.markdown("# Omnibus tests")
-        nb.code("\n".join(omnibus), tables=["tab:omnibus"])
-    if freq:
-        nb.markdown("# Post-hoc tests")
-        nb.code(
-            f"""
-# Holm's step-down procedure against the best-ranked algorithm
-best = str(friedman.mean_ranks.idxmin())
-holm = nbstats.posthoc(
-    scores, method="holm", control=best, alpha=ALPHA, **direction
-)
-report.posthoc(nemenyi, holm, compact={compact!r})
-""",
-            tables=["tab:nemenyi"] + ([] if compact else ["tab:holm"]),
-        )
-    if bayes:
-        nb.markdown("# Bayesian comparisons")
-        nb.code(
-            f"""
-# every pair on shared posterior draws: is the better-ranked algorithm (b)
-# really better than the worse-ranked one (a)? Columns worst to best make
-# each pair (a, b) = (worse, better).
-order = list(nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index)
-signrank_prior = {{"prior": "bb"}} if PRIOR == "bb" else {{"prior": PRIOR, **prior}}
-# joint statements: the same signed-rank test, rope, prior strength and prior
-# as the pairs (under the near-ignorance prior a statement counts in a draw
-# only if it holds for every prior of the set, so a pair the table calls
-# indeterminate is never accepted). joint="auto" reads them from the pairs'
-# own posterior draws when every pair has the same cases: a statement's
-# probability is then its pair's in the table. With missing cells each pair
-# has its own cases, and the joint statements, like every analysis of all the
-# algorithms at once, use the complete cases (and draws of their own).
-signrank = nbstats.bayes_signrank_pairs(
-    pair_scores[order[::-1]], rope=ROPE, loss=LOSS, n_samples=N_SAMPLES,
-    mc_error=MC_ERROR, random_state=SEED, interval=False, **signrank_prior,
-    **direction, joint="auto",
-    **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
-)
-joint = signrank.joint if signrank.joint is not None else nbstats.bayes_posthoc(
-    scores, test="signrank", rope=ROPE, s=signrank.s, threshold=signrank.threshold,
-    prior=signrank.prior,
-    n_samples=N_SAMPLES, mc_error=MC_ERROR, random_state=SEED, **direction,
-)
-report.bayesian(signrank, joint, loss=LOSS, compact={compact!r})
-""",
-            tables=["tab:signrank"] + ([] if compact else ["tab:joint"]),
-            figures=["fig:joint"],
-        )
-        nb.markdown("# Bayesian ranking of all algorithms")
-        nb.code(
-            # rows in the order of Table 1 (mean ranks over its cases)
-            "report.plackett_luce_section(\n    plackett_luce,\n    order=list(\n"
-            "        nbstats.mean_ranks(scores, **direction)"
-            ".sort_values(kind='stable').index\n    ),\n"
-            "    ordered_by=f'mean rank over its {len(scores):,} cases',\n)",
-            tables=["tab:plackett-luce"],
-            figures=["fig:plackett-luce"],
-        )
-    if ranks:
-        nb.markdown("# Confidence intervals for ranks")
-        nb.code(
-            f"""
-# with nan_policy="pairwise": every case, each pair's Wilcoxon test on its own
-rank_ci = nbstats.rank_ci(
-    pair_scores, method={RANK_CI_METHOD!r}, alpha=ALPHA, **direction,
-    **({{"nan_policy": "pairwise"}} if NAN_POLICY == "pairwise" else {{}}),
-)
-# rows in the order of Table 1 (mean ranks over the complete cases)
-RANK_ORDER = list(
-    nbstats.mean_ranks(scores, **direction).sort_values(kind="stable").index
-)
-report.rank_intervals(rank_ci, compact={compact!r}, order=RANK_ORDER)
-""",
-            tables=[] if compact else ["tab:ranks"],
-            figures=["fig:ranks"],
-        )

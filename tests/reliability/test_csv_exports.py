@@ -3,8 +3,8 @@
 ``<stem>_core/summary.csv`` wrote ``=1+1``, ``+SUM(1,2)``, ``@cmd`` and
 ``=HYPERLINK(...)`` as they were, while the other exports were defused. Now
 every CSV file a report writes goes through
-:func:`nbstats.reporting.data.defuse_files` (and the notebook's CSV outputs
-through :func:`~nbstats.reporting.data.defuse_csv_outputs`). The test walks
+:func:`nbstats.reporting.csv_safety.defuse_files` (and the notebook's CSV outputs
+through :func:`~nbstats.reporting.csv_safety.defuse_csv_outputs`). The test walks
 every export of every report kind -- two algorithms, the standard layout,
 the compact layout (CSV downloads) -- in every format (HTML download links,
 the notebook's metadata, the files beside a LaTeX or PDF report) and reads
@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 import nbstats
 from nbstats.cli.commands import main
 from nbstats.reporting import _REPORT_DEFAULTS, _prepare, export
-from nbstats.reporting.data import csv_text, defuse_files
+from nbstats.reporting.csv_safety import csv_text, defuse_files
 from nbstats.reporting.notebook import build_notebook
 
 #: What a spreadsheet reads as the start of a formula (OWASP), restated here.

@@ -29,7 +29,7 @@ import nbstats
 import nbstats.reporting
 from nbstats.app.server import build_notebook as dashboard_notebook
 from nbstats.reporting import export
-from nbstats.reporting.data import defuse_cell, defuse_csv
+from nbstats.reporting.csv_safety import defuse_cell, defuse_csv
 from nbstats.reporting.notebook import build_notebook
 from nbstats.reporting.settings import (
     MAX_TITLE,

@@ -16,7 +16,7 @@ from scipy import stats
 
 import nbstats
 from nbstats.reporting import export, notebook, prepare
-from nbstats.reporting.compact import APPENDIX_ROWS, TABLES_FOLDER
+from nbstats.reporting.appendix import APPENDIX_ROWS, TABLES_FOLDER
 
 LONG = [
     "HistGradientBoostingClassifier(max_iter=300, lr=0.05)",

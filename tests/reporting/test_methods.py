@@ -10,6 +10,7 @@ import pytest
 import nbstats
 from nbstats.reporting import methods
 from nbstats.reporting.methods import Paragraph, cite
+from nbstats.reporting.results import ReportResults
 from tests.conftest import require_executable
 
 
@@ -34,29 +35,29 @@ def _results(
         for i, b in enumerate(order)
         for a in order[i + 1 :]
     ]
-    return {
-        "friedman": nbstats.friedman(table),
-        "nemenyi": nbstats.posthoc(table, method="nemenyi", alpha=0.1),
-        "holm": nbstats.posthoc(table, method="holm", control=best, alpha=0.1),
-        "bayes_friedman": nbstats.bayes_friedman(table, threshold=threshold, **prior),
-        "signrank": signrank,
-        "bayes_posthoc": nbstats.bayes_posthoc(
+    return ReportResults(
+        friedman=nbstats.friedman(table),
+        nemenyi=nbstats.posthoc(table, method="nemenyi", alpha=0.1),
+        holm=nbstats.posthoc(table, method="holm", control=best, alpha=0.1),
+        bayes_friedman=nbstats.bayes_friedman(table, threshold=threshold, **prior),
+        signrank=signrank,
+        joint=nbstats.bayes_posthoc(
             table, threshold=threshold, n_samples=n, random_state=seed, **prior
         ),
-        "rank_ci": nbstats.rank_ci(table, alpha=0.1),
-    }
+        rank_ci=nbstats.rank_ci(table, alpha=0.1),
+    )
 
 
 @pytest.fixture(scope="module")
 def defaults():
     table = nbstats.datasets.load("demsar2006")
     para = methods.methods_paragraph(
+        _results(table),
         n_cases=14,
         n_algorithms=4,
         higher_is_better=True,
         seed=0,
         loss=(1, 19),
-        **_results(table),
     )
     return para
 
@@ -96,12 +97,12 @@ def test_default_settings_are_stated(defaults):
 def test_custom_settings_are_stated():
     table = nbstats.datasets.load("demsar2006")
     para = methods.methods_paragraph(
+        _results(table, s=2.5, threshold=0.9, rope=0.01, loss=(1, 9), n=2000, seed=7),
         n_cases=14,
         n_algorithms=4,
         higher_is_better=False,
         seed=7,
         loss=(1, 9),
-        **_results(table, s=2.5, threshold=0.9, rope=0.01, loss=(1, 9), n=2000, seed=7),
     )
     text = para.text()
     for expected in [
@@ -186,7 +187,11 @@ def test_normal_approximation_and_monte_carlo_error_are_stated():
     res = nbstats.bayes_signrank(a, b, prior="bb", random_state=0)
     assert res.method == "normal"  # above 1,000 cases, method="auto"
     para = methods.methods_paragraph(
-        n_cases=1500, n_algorithms=2, higher_is_better=True, seed=0, signrank=res
+        ReportResults(signrank=res),
+        n_cases=1500,
+        n_algorithms=2,
+        higher_is_better=True,
+        seed=0,
     )
     text = para.text()
     assert "normal approximation of the posterior (used above 1,000 cases" in text

@@ -16,7 +16,7 @@ def test_plackett_luce_error_is_not_understated():
         r"standard error of each P\(best\) is at most ([0-9]+\.[0-9]+)", text
     )
     assert stated is not None, "the Plackett–Luce paragraph states its error"
-    # the report's own call (nbstats/reporting/notebook_core.py), outside it
+    # the report's own call (nbstats/reporting/template/core.py), outside it
     result = nbstats.bayes_plackett_luce(scores, random_state=0)
     error = result.mc_error
     assert 0 < error <= float(stated.group(1)) < 1.1 * error + 1e-12

@@ -6,6 +6,7 @@ import pytest
 
 import nbstats
 from nbstats.reporting import methods, references
+from nbstats.reporting.results import ReportResults
 from nbstats.results import bibliography, prose
 from nbstats.results.methods_text import MethodsContext
 
@@ -125,12 +126,11 @@ def test_the_paragraph_is_the_results_sentences_in_order(table):
     friedman = nbstats.friedman(table)
     rank_ci = nbstats.rank_ci(table)
     para = methods.methods_paragraph(
+        ReportResults(friedman=friedman, rank_ci=rank_ci),
         n_cases=14,
         n_algorithms=4,
         higher_is_better=True,
         seed=0,
-        friedman=friedman,
-        rank_ci=rank_ci,
     )
     context = MethodsContext(seed=0)
     first = friedman.methods_sentence(context).text()
