@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.scores.aliases import AliasOption, make_aliases
-from nbstats.scores.folds import fold_summary, usable_folds
+from nbstats.scores.folds import check_min_folds, fold_summary, usable_folds
 from nbstats.scores.frames import wide_frame
 from nbstats.scores.missing import pairwise_table
 from nbstats.scores.table import score_table
@@ -134,9 +134,13 @@ def check_size(table: pd.DataFrame, settings: Any) -> None:
 
     n, m = table.shape
     options = {"n_samples": settings.n_samples, "rope": settings.rope}
+    prior = getattr(settings, "prior", None)
     sizes = {"scores": scores_bytes(m, n)}
     if m >= 3:  # two algorithms: no table of pairs
-        sizes |= {a: analysis_bytes(a, m, n, **options) for a in settings.analyses}
+        sizes |= {
+            a: analysis_bytes(a, m, n, **options, **({"prior": prior} if prior else {}))
+            for a in settings.analyses
+        }
     check_analyses_fit(
         sizes, m, n, what="the report", options=options,
         fixes="Compare fewer algorithms or a sample of the cases, choose fewer "
@@ -165,6 +169,10 @@ def prepare(
     name the cells) and :func:`nbstats.scores.aliases.make_aliases`.
     """
     check_choice("nan_policy", nan_policy, ("raise", "omit", "pairwise"))
+    # checked up front: a wide table never reads them, but a wrong value is
+    # still a mistake to name rather than ignore
+    check_choice("aggregate", aggregate, (None, "mean", "median"))
+    check_min_folds(min_folds)
     long_args = (case, algorithm, score)
     folds = None
     failed = None

@@ -32,18 +32,6 @@ from hypothesis import strategies as st
 import nbstats
 import nbstats.reporting
 
-#: Parametrisations fixed on other helpers' branches (issue 37): the lead
-#: empties this after merging them. Function name, or (function, parameter).
-OTHER_BRANCHES: frozenset[object] = frozenset(
-    {
-        # nbstats/reporting (not helper freq's files): prepare.prepare reads
-        # aggregate= and min_folds= only for long data, so a wide table's
-        # report accepts wrong ones; check them up front there
-        ("report", "aggregate"),
-        ("report", "min_folds"),
-    }
-)
-
 #: A fast message that is Python's, not nbstats': the argument is not named.
 RAW = re.compile(
     r"not supported between|is not (iterable|subscriptable|callable)"
@@ -226,9 +214,7 @@ def _cases() -> list[Any]:
         for p in inspect.signature(function).parameters.values():
             if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
                 continue
-            skip = name in OTHER_BRANCHES or (name, p.name) in OTHER_BRANCHES
-            marks = [pytest.mark.skip(reason="OTHER_BRANCHES")] if skip else []
-            cases.append(pytest.param(name, p.name, marks=marks, id=f"{name}-{p.name}"))
+            cases.append(pytest.param(name, p.name, id=f"{name}-{p.name}"))
     return cases
 
 
@@ -298,15 +284,9 @@ def test_a_wrong_value_is_refused_by_name(name: str, parameter: str, tmp_path) -
 
 
 def test_every_parameter_has_wrong_values() -> None:
-    """Also those of OTHER_BRANCHES: emptying it needs no other edit."""
     for case in _cases():
         strategy, values = wrong(*case.values)
         assert strategy is not None and isinstance(values, list)
-
-
-def test_the_skip_list_names_public_functions() -> None:
-    names = {n if isinstance(n, str) else n[0] for n in OTHER_BRANCHES}
-    assert names <= set(nbstats.__all__)
 
 
 # -- the issue's reproducers (plan 2b), each with its message -----------------
