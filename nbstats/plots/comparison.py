@@ -247,7 +247,7 @@ def _cell_texts(result: Any, names: list[str]) -> dict[str, list[list[str]]]:
     effect = result.effect_sizes.to_numpy(dtype=float)
     adjusted = result.adjusted.to_numpy(dtype=float)
     wins, ties, losses = (
-        frame.to_numpy() for frame in (result.wins, result.ties, result.losses)
+        frame.to_numpy() for frame in (result.wins, result.n_ties, result.losses)
     )
     # the differences share one number of decimals: 3 significant figures of
     # the largest, so that the cells line up and compare

@@ -41,7 +41,7 @@ KINDS: dict[str, tuple[tuple[str, ...], str, str]] = {
         "nbstats.bayes_signrank",
     ),
     "sign": (
-        ("wins", "losses", "ties", "samples", "prior_at", "name_a", "name_b"),
+        ("wins", "losses", "n_ties", "samples", "prior_at", "name_a", "name_b"),
         "BayesSignTestResult",
         "nbstats.bayes_sign_test",
     ),

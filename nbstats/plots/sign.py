@@ -114,7 +114,7 @@ def sign_posterior(result: Any, *, ax: Any = None, width: str = "single") -> Any
             ax.text(
                 0.5,
                 0.5,
-                f"all {result.ties} cases tie: θ′ is undefined and θ = ½ "
+                f"all {result.n_ties} cases tie: θ′ is undefined and θ = ½ "
                 f"in every draw\n{prob_text}",
                 transform=ax.transAxes,
                 ha="center",
@@ -129,7 +129,7 @@ def sign_posterior(result: Any, *, ax: Any = None, width: str = "single") -> Any
         if titles_shown():  # a report's caption says it instead
             ax.set_title(
                 f"{literal(result.name_a)} vs {literal(result.name_b)}: {wins} wins, "
-                f"{losses} losses, {result.ties} ties\n"
+                f"{losses} losses, {result.n_ties} ties\n"
                 f"{literal(threshold_line(result))}"
             )
         if wins + losses > 0:

@@ -72,7 +72,7 @@ class BayesSignTestResult(Result):
         The same for a.
     prob_rope : float or None
         With ``rope > 0``: share of draws in which the rope is most probable.
-    wins, losses, ties : int
+    wins, losses, n_ties : int
         Cases where b is better than a by more than the rope, worse, within it.
     samples : ndarray
         Posterior draws of θ (without rope), for plots and
@@ -95,7 +95,7 @@ class BayesSignTestResult(Result):
         rope): the largest ``√(p (1 − p) / N)``; 0 without a rope, where the
         probabilities are exact (Theorem 2).
     cases : Index or None
-        The labels of the ``wins + losses + ties`` cases counted (every case
+        The labels of the ``wins + losses + n_ties`` cases counted (every case
         with both scores: a tie or a difference within the rope counts
         toward "a = b"), or None when built from bare differences.
     """
@@ -105,7 +105,7 @@ class BayesSignTestResult(Result):
     prob_right: float
     wins: int
     losses: int
-    ties: int
+    n_ties: int
     samples: np.ndarray
     region_samples: np.ndarray | None
     s: float
@@ -145,7 +145,7 @@ class BayesSignTestResult(Result):
     def _scalars(self) -> list[tuple[str, object]]:
         rows = region_rows(self)
         rows += [
-            ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.ties}"),
+            ("wins / losses / ties", f"{self.wins} / {self.losses} / {self.n_ties}"),
             (f"prior strength s (on {self._prior_place()})", self.s),
             (f"{self.threshold:.0%} credible interval of θ", self.credible_interval),
             (
@@ -164,7 +164,7 @@ class BayesSignTestResult(Result):
 
     def to_frame(self) -> pd.DataFrame:
         return self._row(
-            "a b prob_left prob_rope prob_right wins losses ties s rope decision "
+            "a b prob_left prob_rope prob_right wins losses n_ties s rope decision "
             "n_samples mc_error"
         )
 

@@ -42,7 +42,7 @@ class ComparisonMatrixResult(Result):
     names : tuple of str
         The algorithms, best mean rank first.
     mean_ranks : pandas.Series
-    wins, ties, losses : pandas.DataFrame of int
+    wins, n_ties, losses : pandas.DataFrame of int
         Cases where the row scored better than, the same as, worse than the
         column (``losses`` is the transpose of ``wins``).
     pair_cases : pandas.DataFrame of int
@@ -78,14 +78,14 @@ class ComparisonMatrixResult(Result):
     --------
     >>> import nbstats
     >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
-    >>> [str(v) for v in res.to_frame().loc[0, ["a", "b", "wins", "ties", "losses"]]]
+    >>> [str(v) for v in res.to_frame().loc[0, ["a", "b", "wins", "n_ties", "losses"]]]
     ['C4.5+m+cf', 'C4.5+m', '6', '3', '5']
     """
 
     names: tuple[str, ...]
     mean_ranks: pd.Series
     wins: pd.DataFrame
-    ties: pd.DataFrame
+    n_ties: pd.DataFrame
     losses: pd.DataFrame
     pair_cases: pd.DataFrame
     mean_difference: pd.DataFrame
@@ -156,7 +156,7 @@ class ComparisonMatrixResult(Result):
     def to_frame(self) -> pd.DataFrame:
         """One row per pair, a (better mean rank) against b, in rank order.
 
-        Columns: ``a``, ``b``, ``n``, ``wins``, ``ties``, ``losses`` (of a
+        Columns: ``a``, ``b``, ``n``, ``wins``, ``n_ties``, ``losses`` (of a
         against b), ``mean_difference`` (a − b, oriented), ``effect`` (a's
         effect over b) and ``magnitude``, ``pvalue``, ``adjusted``,
         ``reject``.
@@ -174,7 +174,7 @@ class ComparisonMatrixResult(Result):
                 "b": names[j],
                 "n": pick(self.pair_cases).astype(int),
                 "wins": pick(self.wins).astype(int),
-                "ties": pick(self.ties).astype(int),
+                "n_ties": pick(self.n_ties).astype(int),
                 "losses": pick(self.losses).astype(int),
                 "mean_difference": pick(self.mean_difference).astype(float),
                 "effect": pick(self.effect_sizes).astype(float),
@@ -205,7 +205,7 @@ class ComparisonMatrixResult(Result):
         return {
             "n": "count",
             "wins": "count",
-            "ties": "count",
+            "n_ties": "count",
             "losses": "count",
             "mean difference": "score",
             "effect": "effect",

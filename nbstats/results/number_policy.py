@@ -217,6 +217,7 @@ _COUNT_NAMES = {
     "wins",
     "losses",
     "ties",
+    "n_ties",
     "step",
     "draws",
     "zeros",

@@ -196,7 +196,7 @@ def comparison_matrix(
         names=tuple(order),
         mean_ranks=mean_ranks.reindex(order),
         wins=square(frames["wins"]),
-        ties=square(frames["ties"]),
+        n_ties=square(frames["ties"]),
         losses=square(frames["wins"].T.copy()),
         pair_cases=square(frames["count"]),
         mean_difference=square(frames["mean"]),

@@ -43,12 +43,14 @@ def test_cells_say_what_the_result_holds(demsar):
             )
             record = "/".join(
                 str(int(getattr(demsar, f).loc[row, column]))
-                for f in ("wins", "ties", "losses")
+                for f in ("wins", "n_ties", "losses")
             )
             assert lines[1] == record
             assert lines[2].startswith("p ")
             effect = float(lines[3].split()[1].replace("−", "-"))
-            assert effect == pytest.approx(demsar.effect.loc[row, column], abs=5e-3)
+            assert effect == pytest.approx(
+                demsar.effect_sizes.loc[row, column], abs=5e-3
+            )
 
 
 def test_significant_pairs_are_framed_and_bold(demsar):

@@ -41,7 +41,7 @@ def test_sign_posterior_is_the_beta_of_theorem_2(sign):
     assert shade.get_label().endswith(f" {probability_relation(sign.prob_right)}")
     assert list(by_gid(ax, "half", Line2D).get_xdata()) == [0.5, 0.5]
     title = ax.get_title()
-    assert f"{sign.wins} wins, {sign.losses} losses, {sign.ties} ties" in title
+    assert f"{sign.wins} wins, {sign.losses} losses, {sign.n_ties} ties" in title
     assert "threshold 0.95 → undecided: neither" in title
 
 

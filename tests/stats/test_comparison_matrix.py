@@ -58,7 +58,7 @@ def test_every_cell_against_independent_computations(m, names):
         x, y = pair_cases(table, a, b)
         d = x - y
         assert res.wins.loc[a, b] == np.sum(x > y) == res.losses.loc[b, a]
-        assert res.ties.loc[a, b] == np.sum(x == y) == res.ties.loc[b, a]
+        assert res.n_ties.loc[a, b] == np.sum(x == y) == res.n_ties.loc[b, a]
         assert res.mean_difference.loc[a, b] == pytest.approx(d.mean(), abs=1e-12)
         assert res.mean_difference.loc[b, a] == pytest.approx(-d.mean(), abs=1e-12)
         # Cohen's d_z of the row over the column, by its formula
@@ -84,12 +84,12 @@ def test_ties_are_counted_as_ties():
     total = 0
     for a, b in itertools.permutations(res.names, 2):
         x, y = table[a].to_numpy(), table[b].to_numpy()
-        assert (res.wins.loc[a, b], res.ties.loc[a, b], res.losses.loc[a, b]) == (
+        assert (res.wins.loc[a, b], res.n_ties.loc[a, b], res.losses.loc[a, b]) == (
             np.sum(x > y),
             np.sum(x == y),
             np.sum(x < y),
         )
-        total += res.ties.loc[a, b]
+        total += res.n_ties.loc[a, b]
     assert total > 0  # the rounding made ties
 
 
@@ -122,7 +122,7 @@ def test_lower_is_better_orients_everything():
     assert list(low.names) == list(high.names)
     for frame in (
         "wins",
-        "ties",
+        "n_ties",
         "losses",
         "mean_difference",
         "effect_sizes",

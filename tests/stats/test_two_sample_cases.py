@@ -69,7 +69,7 @@ def test_ttest_and_bayesian_tests_use_every_case_with_both_scores():
     for rope in (0.0, 0.05):  # a tie or a difference within the rope counts
         sign = _quiet(nbstats.bayes_sign_test, A, B, nan_policy="omit", rope=rope)
         assert list(sign.cases) == ALL
-        assert sign.wins + sign.losses + sign.ties == 5
+        assert sign.wins + sign.losses + sign.n_ties == 5
 
 
 def test_arrays_give_positions_as_a_table_does():

@@ -192,7 +192,7 @@ def bayes_sign_test(
         prob_right=prob_right,
         wins=wins,
         losses=losses,
-        ties=ties,
+        n_ties=ties,
         samples=samples,
         region_samples=region_samples,
         s=s,

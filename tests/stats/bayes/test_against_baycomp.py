@@ -195,7 +195,7 @@ def test_sign_test_matches_baycomp(kind, n, seed, rope, s):
     d = b - a
     if kind == "wins":
         assert res.losses == 0
-    assert (res.losses, res.ties, res.wins) == (
+    assert (res.losses, res.n_ties, res.wins) == (
         int((d < -rope).sum()),
         int((np.abs(d) <= rope).sum()),
         int((d > rope).sum()),

@@ -27,7 +27,7 @@ def test_closed_form_is_the_beta_tail(wins, losses, ties):
     res = nbstats.bayes_sign_test(a, b, random_state=0)
     assert res.prob_right == pytest.approx(stats.beta.sf(0.5, wins, losses), abs=1e-12)
     assert res.prob_left == pytest.approx(stats.beta.cdf(0.5, wins, losses), abs=1e-12)
-    assert (res.wins, res.losses, res.ties) == (wins, losses, ties)
+    assert (res.wins, res.losses, res.n_ties) == (wins, losses, ties)
 
 
 @pytest.mark.parametrize("s", [0.0, 0.5, 1.0, 5.0])
@@ -149,4 +149,4 @@ def test_nan_is_refused_and_omitted_on_request():
         nbstats.bayes_sign_test(a, b)
     with pytest.warns(UserWarning, match="dropped 1 of 10"):
         res = nbstats.bayes_sign_test(a, b, nan_policy="omit")
-    assert res.wins + res.losses + res.ties == 9
+    assert res.wins + res.losses + res.n_ties == 9
