@@ -194,13 +194,13 @@ def decisions(method: str, z: np.ndarray, p: np.ndarray, k: int, sets) -> np.nda
 def check(x, z, p, reject, ranking, k) -> None:
     """The first replications against nbstats itself (new standard errors)."""
     for rep in range(CHECKED):
-        res = nbstats.posthoc(x[rep], method="holm", ranking=ranking)
+        res = nbstats.posthoc(x[rep], method="holm", ranks=ranking)
         first, second = np.triu_indices(k, 1)
         theirs = res.statistics.to_numpy()[first, second]
         np.testing.assert_allclose(z[rep], theirs, rtol=1e-9, atol=1e-12)
         for method, decided in reject.items():
             if method == "nemenyi":
-                other = nbstats.posthoc(x[rep], method="nemenyi", ranking=ranking)
+                other = nbstats.posthoc(x[rep], method="nemenyi", ranks=ranking)
                 adjusted = other.adjusted.to_numpy()[first, second]
             else:
                 name = "bonferroni" if method == "bonferroni-dunn" else method

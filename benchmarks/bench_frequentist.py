@@ -120,7 +120,9 @@ def pairwise_wilcoxon_holm() -> None:
     long = x.melt(var_name="algorithm", value_name="score")
     long["case"] = np.tile(np.arange(n), k)
     long = long.sort_values(["algorithm", "case"])
-    ours = median_time(lambda: nbstats.posthoc(x, method="wilcoxon", adjust="holm"))
+    ours = median_time(
+        lambda: nbstats.comparison_matrix(x, test="wilcoxon", adjust="holm")
+    )
     peer = median_time(
         lambda: sp.posthoc_wilcoxon(
             long, val_col="score", group_col="algorithm", p_adjust="holm"
@@ -142,7 +144,7 @@ def conover_posthocs() -> None:
     rng = np.random.default_rng(4)
     k = 30
     x = pd.DataFrame(rng.normal(size=(50, k)) + np.linspace(0, 1, k))
-    ours = median_time(lambda: nbstats.posthoc(x, method="conover", adjust="holm"))
+    ours = median_time(lambda: nbstats.conover(x, adjust="holm"))
     with warnings.catch_warnings():  # its pandas calls are deprecated
         warnings.simplefilter("ignore")
         peer = median_time(lambda: sp.posthoc_conover_friedman(x, p_adjust="holm"))
@@ -156,14 +158,12 @@ def conover_posthocs() -> None:
         row[list(block)] = rng.normal(size=4) + np.array(block) / 4
         rows.append(row)
     bibd = pd.DataFrame(rows, columns=[f"alg{j}" for j in range(t)])
-    ours = median_time(
-        lambda: nbstats.posthoc(bibd, method="conover", ranking="durbin", adjust="holm")
-    )
+    ours = median_time(lambda: nbstats.conover(bibd, ranks="durbin", adjust="holm"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         peer = median_time(lambda: sp.posthoc_durbin(bibd.to_numpy(), p_adjust="holm"))
         theirs = sp.posthoc_durbin(bibd.to_numpy(), p_adjust="holm").to_numpy()
-    mine = nbstats.posthoc(bibd, method="conover", ranking="durbin", adjust="holm")
+    mine = nbstats.conover(bibd, ranks="durbin", adjust="holm")
     mask = ~np.eye(t, dtype=bool)
     assert np.allclose(mine.adjusted.to_numpy(dtype=float)[mask], theirs[mask])
     report(f"Conover after Durbin, {len(bibd)} blocks of 4 of {t}", ours,
