@@ -93,6 +93,7 @@ WIDE: dict[str, dict[str, Call]] = {
         "": lambda t: nbstats.bayes_signrank_pairs(t, random_state=0)
     },
     "comparison_matrix": {"": nbstats.comparison_matrix},
+    "conover": {"": nbstats.conover},
     "durbin": {"": nbstats.durbin},
     "friedman": {"": nbstats.friedman},
     "friedman_aligned": {"": nbstats.friedman_aligned},
@@ -215,6 +216,7 @@ SKIPPED = {
     "simulate": "a module of generators: they allocate the table asked for",
     "report": "writes a report through the kernel: test_report_refused",
     "report_text": "the report as text, through the same kernel",
+    "WilcoxonTest": "options of comparison_matrix's Wilcoxon test: allocates nothing",
     "dashboard": "a widget over analyses tested here (bayes_posthoc, posthoc)",
     "race": "allocates per instance it evaluates (the user's callable), "
     "its tests per step are the ones above; tests/reliability/test_racing_faults.py",
@@ -322,6 +324,7 @@ AT_THE_EDGE: dict[str, tuple[str, Call]] = {
     "posthoc[nemenyi]": ("16M", lambda t: nbstats.posthoc(t, method="nemenyi")),
     "posthoc[wilcoxon]": ("16M", lambda t: nbstats.comparison_matrix(t)),
     "comparison_matrix": ("16M", nbstats.comparison_matrix),
+    "conover": ("16M", nbstats.conover),
     "rank_ci[id-nemenyi]": ("16M", lambda t: nbstats.rank_ci(t, method="id-nemenyi")),
     "rank_ci[id-wilcoxon-2s]": (
         "16M",

@@ -111,6 +111,7 @@ TABLE_ARGS: dict[str, dict[str, Any]] = {
     "skillings_mack": {},
     "posthoc": {},
     "comparison_matrix": {},
+    "conover": {},
     "coverage": {},
     "analyze": DRAWS,
     "bayes_signrank_pairs": DRAWS,

@@ -58,7 +58,7 @@ def test_comparison_matrix_effect_at_ten_thousand_cases_in_bounded_memory():
     res, peak = _peak(lambda: nbstats.comparison_matrix(table, effect="hodges-lehmann"))
     assert peak < LIMIT, f"peak {peak / 2**20:.0f} MB"
     one = nbstats.effect_size(table["A"], table["C"], effect="hodges-lehmann")
-    assert res.effect.loc["C", "A"] == pytest.approx(one.value, rel=1e-12)
+    assert res.effect_sizes.loc["C", "A"] == pytest.approx(one.value, rel=1e-12)
     assert one.value == pytest.approx(0.02, abs=0.005)
 
 

@@ -30,7 +30,7 @@ def test_constant_draws_say_r_hat_is_not_defined():
 
 def test_a_tiny_prior_on_exchangeable_data_is_flagged_in_the_sentence():
     res = nbstats.bayes_plackett_luce(
-        pd.DataFrame(np.ones((20, 6))), prior=1e-6, random_state=1
+        pd.DataFrame(np.ones((20, 6))), s=1e-6, random_state=1
     )
     assert res.max_rhat > RHAT_LIMIT
     assert "do not agree" in _chains_sentence(res)

@@ -180,7 +180,7 @@ def test_analyses_state_the_cases_each_uses() -> None:
     assert "not this table" in a.loc["Durbin test", "cases"]
     calls = " ".join(a["call"])
     for name in ("skillings_mack", "durbin", "bayes_signrank_pairs",
-                 "bayes_plackett_luce", "posthoc", "rank_ci"):  # fmt: skip
+                 "bayes_plackett_luce", "comparison_matrix", "rank_ci"):  # fmt: skip
         assert f"nbstats.{name}(" in calls
         assert callable(getattr(nbstats, name))
 

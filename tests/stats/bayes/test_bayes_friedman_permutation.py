@@ -170,8 +170,16 @@ def test_the_methods_sentence_states_the_calibration():
             ValueError,
             "method='ellipsoid'",
         ),
-        ({"calibration": "permutation", "n_permutations": 0}, ValueError, "at least 1"),
-        ({"calibration": "permutation", "n_permutations": 9.5}, TypeError, "an int"),
+        (
+            {"calibration": "permutation", "n_permutations": 0},
+            ValueError,
+            "n_permutations must be a whole number >= 1",
+        ),
+        (
+            {"calibration": "permutation", "n_permutations": 9.5},
+            TypeError,
+            r"n_permutations must be a whole number \(int\)",
+        ),
     ],
 )
 def test_bad_options_are_named(options, error, match):

@@ -25,7 +25,7 @@ from nbstats.stats.frequentist.posthoc import POSTHOC_METHODS
 ALL_METHODS = (*POSTHOC_METHODS, "conover", *COMPARISON_TESTS)
 
 
-def tested_pairs(table, method, **kwargs):
+def _tested_pairs(table, method, **kwargs):
     """nbstats.posthoc, nbstats.conover or nbstats.comparison_matrix by
     ``method``; the comparison matrix's frames put back in the table's column
     order, as the others give them."""
@@ -42,7 +42,7 @@ def tested_pairs(table, method, **kwargs):
         **{
             field: getattr(res, field).loc[names, names]
             for field in (
-                "wins", "ties", "losses", "pair_cases", "mean_difference",
+                "wins", "n_ties", "losses", "pair_cases", "mean_difference",
                 "effect_sizes", "magnitude", "statistics", "pvalues", "adjusted",
                 "reject",
             )
@@ -184,8 +184,8 @@ def test_row_permutation_rm_anova(table, data):
 @given(table=tables(max_algorithms=5), data=st.data())
 def test_row_permutation_posthoc(method, table, data):
     perm = data.draw(st.permutations(range(len(table))))
-    before = tested_pairs(table, method)
-    after = tested_pairs(table.iloc[perm], method)
+    before = _tested_pairs(table, method)
+    after = _tested_pairs(table.iloc[perm], method)
     assert_same(after.pvalues, before.pvalues)
     assert_same(after.adjusted, before.adjusted)
     pd.testing.assert_frame_equal(after.reject, before.reject)
@@ -224,8 +224,8 @@ def test_column_permutation_mean_ranks(table, data):
 @given(table=tables(max_algorithms=5), data=st.data())
 def test_column_permutation_posthoc(method, table, data):
     order = table.columns[data.draw(st.permutations(range(table.shape[1])))]
-    before = tested_pairs(table, method)
-    after = tested_pairs(table[order], method)
+    before = _tested_pairs(table, method)
+    after = _tested_pairs(table[order], method)
     assert_same(after.mean_ranks, before.mean_ranks[order])
     assert_same(after.pvalues, before.pvalues.loc[order, order])
     assert_same(after.adjusted, before.adjusted.loc[order, order])
@@ -241,8 +241,8 @@ def test_column_permutation_posthoc_statistics(method, table, data):
     # pairwise t statistic (or a count of wins) be — it may not depend on which
     # of the two algorithms came first in the table.
     order = table.columns[data.draw(st.permutations(range(table.shape[1])))]
-    before = tested_pairs(table, method)
-    after = tested_pairs(table[order], method)
+    before = _tested_pairs(table, method)
+    after = _tested_pairs(table[order], method)
     assert_same(after.statistics, before.statistics.loc[order, order])
 
 
@@ -380,7 +380,7 @@ def test_monotone_transform_sign_test(transform, ab):
     table = pd.DataFrame({"A": a, "B": b})
     moved = nbstats.comparison_matrix(f(table), test="sign")
     kept = nbstats.comparison_matrix(table, test="sign")
-    for field in ("statistics", "pvalues", "adjusted", "reject", "wins", "ties"):
+    for field in ("statistics", "pvalues", "adjusted", "reject", "wins", "n_ties"):
         pd.testing.assert_frame_equal(getattr(moved, field), getattr(kept, field))
     assert moved.groups == kept.groups
 
@@ -433,11 +433,11 @@ def test_lower_is_better_table_functions(table):
 @SETTINGS
 @given(table=tables(max_algorithms=5))
 def test_lower_is_better_posthoc(method, table):
-    low = tested_pairs(table, method, higher_is_better=False)
+    low = _tested_pairs(table, method, higher_is_better=False)
     if method in COMPARISON_TESTS:  # the matrix records the direction it was given
         assert low.higher_is_better is False
         low = dataclasses.replace(low, higher_is_better=True)
-    assert low == tested_pairs(-table, method)
+    assert low == _tested_pairs(-table, method)
 
 
 @pytest.mark.parametrize("test", [nbstats.wilcoxon, nbstats.sign_test, nbstats.ttest])
@@ -505,7 +505,7 @@ def test_two_sample_in_range(zero_method, method, ab):
 @SETTINGS
 @given(table=tables(max_algorithms=5))
 def test_posthoc_in_range(method, table):
-    res = tested_pairs(table, method)
+    res = _tested_pairs(table, method)
     raw = off_diagonal(res.pvalues)
     adjusted = off_diagonal(res.adjusted)
     assert_probabilities(raw)
@@ -543,9 +543,9 @@ def test_posthoc_rank_adjustments_ordered(table):
 @SETTINGS
 @given(table=tables(max_algorithms=5))
 def test_posthoc_pairwise_adjustments_ordered(method, table):
-    raw = off_diagonal(tested_pairs(table, method, adjust="none").adjusted)
+    raw = off_diagonal(_tested_pairs(table, method, adjust="none").adjusted)
     results = {
-        a: off_diagonal(tested_pairs(table, method, adjust=a).adjusted)
+        a: off_diagonal(_tested_pairs(table, method, adjust=a).adjusted)
         for a in ("holm", "hochberg", "hommel", "shaffer", "bonferroni")
     }
     for adjusted in results.values():
@@ -614,6 +614,6 @@ def test_identical_algorithms_give_no_evidence(column, k):
         res = nbstats.rm_anova(table, rank_transform=rank_transform)
         assert (res.statistic, res.pvalue) == (0, 1)
     for method in ALL_METHODS:
-        res = tested_pairs(table, method)
+        res = _tested_pairs(table, method)
         np.testing.assert_array_equal(off_diagonal(res.adjusted), 1.0)
         assert not res.reject.to_numpy().any()
