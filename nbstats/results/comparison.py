@@ -73,6 +73,10 @@ class ComparisonMatrixResult(Result):
     alpha : float
     higher_is_better : bool
     n_cases : int
+    cases : pandas.Index
+        The cases of the table the tests read (under ``nan_policy="omit"``
+        the complete ones; under ``"pairwise"`` every case, each pair using
+        those where both have a score: ``pair_cases``).
 
     Examples
     --------
@@ -103,6 +107,7 @@ class ComparisonMatrixResult(Result):
     alpha: float
     higher_is_better: bool
     n_cases: int
+    cases: pd.Index
 
     @property
     def test_name(self) -> str:

@@ -215,6 +215,7 @@ def comparison_matrix(
         alpha=alpha,
         higher_is_better=higher_is_better,
         n_cases=int(table.shape[0]),
+        cases=table.index.copy(),
     )
 
 
