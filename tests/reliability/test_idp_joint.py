@@ -65,7 +65,7 @@ def _pair_decisions(table, s, rope):
 @pytest.mark.parametrize("rope", [0.0, 0.01])
 def test_joint_panel_agrees_with_the_pair_matrix_at_s_2(demsar, rope):
     joint = _joint(demsar)
-    table = joint.table(2.0, 0.05, rope, "idp")
+    table = joint.table(2.0, 0.95, rope, "idp")
     by_pair = _pair_decisions(demsar, 2.0, rope)
     for row in table.itertuples(index=False):
         pair = by_pair[frozenset((row.better, row.worse))]
@@ -78,13 +78,13 @@ def test_joint_panel_agrees_with_the_pair_matrix_at_s_2(demsar, rope):
         # the statement's probability is the pair's lower probability
         assert row.prob == pytest.approx(lower, abs=MC)
         assert row.joint <= row.prob + 1e-12
-        if row.accepted:  # at γ = 0.05 = 1 − threshold: decided in the matrix
+        if row.accepted:  # at threshold 0.95 (γ = 0.05): decided in the matrix
             assert pair.decision in ("a", "b", "equivalent")
         if pair.decision == "indeterminate":
             assert not row.accepted
     if rope == 0:
         # the case: one prior accepts it, the prior set does not
-        point = joint.table(2.0, 0.05, 0.0)
+        point = joint.table(2.0, 0.95, 0.0)
         first = point.iloc[0]
         assert (first.better, first.worse, bool(first.accepted)) == (
             "C4.5+m",
@@ -98,7 +98,7 @@ def test_joint_panel_agrees_with_the_pair_matrix_at_s_2(demsar, rope):
 
 def test_joint_panel_is_bayes_posthoc_under_idp(demsar):
     joint = _joint(demsar, seed=3)
-    panel = joint.table(2.0, 0.05, 0.01, "idp")
+    panel = joint.table(2.0, 0.95, 0.01, "idp")
     posthoc = nbstats.bayes_posthoc(
         demsar, test="signrank", prior="idp", s=2.0, rope=0.01, n_samples=DRAWS,
         random_state=3,
@@ -110,8 +110,8 @@ def test_joint_panel_is_bayes_posthoc_under_idp(demsar):
 def test_runner_passes_the_prior(demsar):
     got = []
     runner = JointRunner(_joint(demsar), lambda *a: got.append(a), background=False)
-    idp = runner.request(2.0, 0.05, 0.0, "idp")
-    point = runner.request(2.0, 0.05, 0.0)
+    idp = runner.request(2.0, 0.95, 0.0, "idp")
+    point = runner.request(2.0, 0.95, 0.0)
     assert idp["prob"].iloc[0] < point["prob"].iloc[0]
 
 

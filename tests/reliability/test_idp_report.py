@@ -63,5 +63,5 @@ def test_joint_caption_says_lower_under_idp():
     assert "under the near-ignorance prior, s = 2" in robust
     assert "sorted by lower posterior probability (prob)" in robust
     assert "joint: lower probability (for every prior of the set)" in robust
-    point = _joint_caption(nbstats.bayes_posthoc(table, **kw))
+    point = _joint_caption(nbstats.bayes_posthoc(table, prior="point", **kw))
     assert "lower" not in point
