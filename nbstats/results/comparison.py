@@ -82,7 +82,7 @@ class ComparisonMatrixResult(Result):
     --------
     >>> import nbstats
     >>> res = nbstats.comparison_matrix(nbstats.datasets.load("demsar2006"))
-    >>> [str(v) for v in res.to_frame().loc[0, ["a", "b", "wins", "n_ties", "losses"]]]
+    >>> [str(v) for v in res.to_frame().loc[0, ["a", "b", "wins", "ties", "losses"]]]
     ['C4.5+m+cf', 'C4.5+m', '6', '3', '5']
     """
 
@@ -161,7 +161,7 @@ class ComparisonMatrixResult(Result):
     def to_frame(self) -> pd.DataFrame:
         """One row per pair, a (better mean rank) against b, in rank order.
 
-        Columns: ``a``, ``b``, ``n``, ``wins``, ``n_ties``, ``losses`` (of a
+        Columns: ``a``, ``b``, ``n``, ``wins``, ``ties``, ``losses`` (of a
         against b), ``mean_difference`` (a − b, oriented), ``effect`` (a's
         effect over b) and ``magnitude``, ``pvalue``, ``adjusted``,
         ``reject``.
@@ -179,7 +179,7 @@ class ComparisonMatrixResult(Result):
                 "b": names[j],
                 "n": pick(self.pair_cases).astype(int),
                 "wins": pick(self.wins).astype(int),
-                "n_ties": pick(self.n_ties).astype(int),
+                "ties": pick(self.n_ties).astype(int),
                 "losses": pick(self.losses).astype(int),
                 "mean_difference": pick(self.mean_difference).astype(float),
                 "effect": pick(self.effect_sizes).astype(float),
@@ -210,7 +210,7 @@ class ComparisonMatrixResult(Result):
         return {
             "n": "count",
             "wins": "count",
-            "n_ties": "count",
+            "ties": "count",
             "losses": "count",
             "mean difference": "score",
             "effect": "effect",
