@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,9 +26,7 @@ from nbstats.results.bayes import BayesSignedRankResult
 from nbstats.scores.aliases import AliasOption
 from nbstats.stats.bayes.decision import decide_many, resolve_threshold
 from nbstats.stats.bayes.draws import check_n_samples
-from nbstats.stats.bayes.friedman import bayes_friedman
-from nbstats.stats.bayes.friedman_calibration import minimum_cases
-from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, IDP_DEFAULT_S
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 from nbstats.util.checks import check_flag, check_random_state
 from nbstats.util.random import seed_sequence
 from nbstats.widgets import bayes_views as views
@@ -40,37 +37,17 @@ from nbstats.widgets.base import (
     prepare_table,
 )
 from nbstats.widgets.bayes_controls import build_controls, s_and_loss_widgets
+from nbstats.widgets.bayes_friedman import FriedmanVerdicts, friedman_strength
 from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner
 from nbstats.widgets.bayes_pairs import default_draws
 from nbstats.widgets.bayes_setup import pair_setup
 
-__all__ = ["BayesDashboard", "friedman_strength"]
-
-#: Friedman verdicts kept for earlier (s, threshold).
-FRIEDMAN_CACHE = 8
+__all__ = ["BayesDashboard"]
 
 #: The pairs table's columns, in order.
 _COLUMNS = ["a", "b", "prob_lower", "prob_upper", "prob_left", "prob_left_upper",
             "prob_rope", "prob_rope_upper", "prob_right", "prob_equivalent",
             "decision"]  # fmt: skip
-
-
-def friedman_strength(prior: str, s: float) -> float:
-    """The Bayesian Friedman test's s for the dashboard's prior and s: the
-    slider's s once it is set, else the test's default (1; Benavoli et al.
-    2015, §7), as in :func:`nbstats.bayes_friedman` and the report, whose
-    settings (:meth:`BayesDashboard.report_settings`) then carry no s.
-
-    Examples
-    --------
-    >>> friedman_strength("idp", IDP_DEFAULT_S), friedman_strength("idp", 2.0)
-    (1.0, 2.0)
-    >>> friedman_strength("bb", 0.0), friedman_strength("point", IDP_DEFAULT_S)
-    (1.0, 0.5615528128088303)
-    """
-    if prior == "bb" or (prior == "idp" and s == IDP_DEFAULT_S):
-        return FRIEDMAN_DEFAULT_S
-    return float(s)
 
 
 class BayesDashboard(Dashboard):
@@ -306,9 +283,7 @@ class BayesDashboard(Dashboard):
             self._joint_statements, self._joint_arrived, background=joint_in_background
         )
         self._selected: tuple[tuple, BayesSignedRankResult] | None = None
-        # the last few (s, threshold): switching the prior (bb sets s = 0) and back
-        # finds the verdict again (its Monte Carlo is ~2 MB at 50 algorithms)
-        self._friedman: OrderedDict[tuple, Any] = OrderedDict()
+        self._friedman = FriedmanVerdicts(self.table, self.higher_is_better)
         self._plotted: BayesSignedRankResult | None = None
         self._plot: views.PosteriorPlot | None = None
         self.timings: dict[str, float] = {}
@@ -433,27 +408,6 @@ class BayesDashboard(Dashboard):
             self._selected = (state, result)
         return self._selected[1]
 
-    def _friedman_result(self, s: float, level: float) -> Any:
-        key = (s, level)
-        if key not in self._friedman:
-            n, m = self.table.shape
-            # the test needs n >= m, 2m for s = 0 (friedman_calibration)
-            result = (
-                bayes_friedman(
-                    self.table,
-                    s=s,
-                    threshold=level,
-                    higher_is_better=self.higher_is_better,
-                )
-                if n >= minimum_cases(m, s)
-                else None
-            )
-            self._friedman[key] = result
-            if len(self._friedman) > FRIEDMAN_CACHE:
-                self._friedman.popitem(last=False)
-        self._friedman.move_to_end(key)
-        return self._friedman[key]
-
     # -- compute / render --------------------------------------------------------
 
     def compute(self, changed: str | None) -> dict[str, Any]:
@@ -480,7 +434,7 @@ class BayesDashboard(Dashboard):
         )  # None: later
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        friedman = self._friedman_result(friedman_strength(prior, s), level)
+        friedman = self._friedman.result(friedman_strength(prior, s), level)
         self.timings["friedman"] = time.perf_counter() - clock
         result = {
             "pairs": pairs,

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import nbstats
-import nbstats.widgets.bayes as bayes_module
+import nbstats.widgets.bayes_friedman as friedman_module
 import nbstats.widgets.bayes_setup as bayes_setup_module
 from nbstats.plots._common import format_probability
 from nbstats.stats.bayes import shared_prior as shared_prior_module
@@ -644,7 +644,7 @@ def test_errors_show_in_the_dashboard(table, monkeypatch):
     def broken(*args, **kw):
         raise RuntimeError("friedman <exploded>")
 
-    monkeypatch.setattr(bayes_module, "bayes_friedman", broken)
+    monkeypatch.setattr(friedman_module, "bayes_friedman", broken)
     dash.controls["threshold"].value = 0.8  # a new Friedman verdict
     assert dash.error == "RuntimeError: friedman <exploded>"
     assert "Could not update" in dash._error_view.value
@@ -735,13 +735,13 @@ def test_bayesian_bootstrap_reuses_the_idp_sums(table, monkeypatch):
 
 def test_friedman_verdicts_of_earlier_settings_are_kept(table, monkeypatch):
     calls = []
-    friedman = bayes_module.bayes_friedman
+    friedman = friedman_module.bayes_friedman
 
     def counting(*args, **kw):
         calls.append((kw["s"], kw["threshold"]))
         return friedman(*args, **kw)
 
-    monkeypatch.setattr(bayes_module, "bayes_friedman", counting)
+    monkeypatch.setattr(friedman_module, "bayes_friedman", counting)
     dash = make(table)
     # the test's default s = 1 for idp at the slider's default and for bb
     # (as the report), the slider's s for the point prior
