@@ -52,20 +52,55 @@ def draw_picture(picture: Picture, ax: Any = None) -> Any:
     ax.set_xlim(0.0, picture.width)
     ax.set_ylim(picture.height, 0.0)
     ax.set_axis_off()
+    box = (picture.width, picture.height)
     for order, item in enumerate(picture.items):
-        _draw_item(ax, item, 1.0 + order / max(len(picture.items), 1))
+        artist = _draw_item(ax, item, 1.0 + order / max(len(picture.items), 1))
+        if artist is not None and _inside(item, box):
+            # the geometry already fits the picture: measuring each of a heat
+            # map's thousands of cells again for a tight bounding box (every
+            # save, every fit to a page) would cost more than drawing them
+            artist.set_in_layout(False)
     return ax
 
 
-def _draw_item(ax: Any, item: Item, zorder: float) -> None:
+def _inside(item: Item, box: tuple[float, float]) -> bool:
+    """Whether a shape's points (and half its line) lie inside the picture."""
+    if isinstance(item, Rect):
+        half = item.edge_width / 2 if item.edge is not None else 0.0
+        points = [
+            (item.x - half, item.y - half),
+            (item.x + item.width + half, item.y + item.height + half),
+        ]
+    elif isinstance(item, Stroke):
+        half = item.width / 2
+        points = [(x + d, y + d) for x, y in item.points for d in (-half, half)]
+    elif isinstance(item, Dot):
+        half = item.size / 2
+        points = [(item.x - half, item.y - half), (item.x + half, item.y + half)]
+    elif isinstance(item, Area):
+        points = list(item.points)
+    else:
+        return False
+    width, height = box
+    return all(0.0 <= x <= width and 0.0 <= y <= height for x, y in points)
+
+
+def _draw_item(ax: Any, item: Item, zorder: float) -> Any:
+    """Add ``item``'s artist to ``ax``; returns it (None for a text, set as
+    one artist per line).
+
+    Shapes are added with ``add_artist``, not ``add_patch``/``add_line``: the
+    axes' limits are the picture's, so updating them item by item is waste.
+    """
     if isinstance(item, Stroke):
-        _stroke(ax, item, zorder)
-    elif isinstance(item, Text):
+        return _stroke(ax, item, zorder)
+    if isinstance(item, Text):
         _text(ax, item, zorder)
-    elif isinstance(item, Rect):
+        return None
+    if isinstance(item, Rect):
         from matplotlib.patches import Rectangle
 
-        ax.add_patch(
+        return ax.add_artist(
             Rectangle(
                 (item.x, item.y),
                 item.width,
@@ -78,10 +113,10 @@ def _draw_item(ax: Any, item: Item, zorder: float) -> None:
                 gid=item.gid,
             )
         )
-    elif isinstance(item, Dot):
+    if isinstance(item, Dot):
         from matplotlib.lines import Line2D
 
-        ax.add_line(
+        return ax.add_artist(
             Line2D(
                 [item.x],
                 [item.y],
@@ -95,10 +130,10 @@ def _draw_item(ax: Any, item: Item, zorder: float) -> None:
                 gid=item.gid,
             )
         )
-    elif isinstance(item, Area):
+    if isinstance(item, Area):
         from matplotlib.patches import Polygon
 
-        ax.add_patch(
+        return ax.add_artist(
             Polygon(
                 list(item.points),
                 closed=True,
@@ -110,11 +145,10 @@ def _draw_item(ax: Any, item: Item, zorder: float) -> None:
                 gid=item.gid,
             )
         )
-    else:
-        raise TypeError(f"a picture cannot hold {type(item).__name__} items.")
+    raise TypeError(f"a picture cannot hold {type(item).__name__} items.")
 
 
-def _stroke(ax: Any, stroke: Stroke, zorder: float) -> None:
+def _stroke(ax: Any, stroke: Stroke, zorder: float) -> Any:
     import matplotlib as mpl
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
@@ -136,12 +170,13 @@ def _stroke(ax: Any, stroke: Stroke, zorder: float) -> None:
         # the model's lengths are in points, so undo that scaling
         scale = stroke.width if mpl.rcParams["lines.scale_dashes"] else 1.0
         line.set_dashes([d / max(scale, 1e-9) for d in stroke.dash])
-    ax.add_line(line)
+    ax.add_artist(line)
     if stroke.clip is not None:
         lo, hi = stroke.clip
         box = Rectangle((lo, 0.0), hi - lo, ax.get_ylim()[0], transform=ax.transData)
         line.set_clip_path(box)
         line.set_clip_on(True)
+    return line
 
 
 def _text(ax: Any, text: Text, zorder: float) -> None:

@@ -52,6 +52,9 @@ PAPER_RC = {
     "axes.spines.right": False,
     "axes.prop_cycle": None,  # filled in below (needs cycler)
     "svg.fonttype": "none",  # text stays text in SVG
+    # a fixed salt for the SVG's element ids (random by default): the same
+    # figure gives the same bytes
+    "svg.hashsalt": "nbstats",
     "pdf.fonttype": 42,  # TrueType in PDF: editable, no Type 3 fonts
     "savefig.dpi": 300,
     "savefig.bbox": "tight",

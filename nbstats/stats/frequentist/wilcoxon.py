@@ -310,20 +310,67 @@ def _exact_pvalue(ranks: np.ndarray, r_plus_random: float, alternative: str) -> 
     doubled = np.sort(np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64))
     if np.any(np.abs(doubled - 2 * np.sort(ranks)) > 1e-9):
         raise ValueError("ranks must be positive multiples of 1/2")
-    if doubled.size <= EXACT_MAX_N:
-        at_most, at_least = _null_tails(doubled.tobytes())
-    else:  # not cached: up to 16 MB each at EXACT_LIMIT_N
-        at_most, at_least = _null_tails.__wrapped__(doubled.tobytes())
     observed = round(2 * r_plus_random)
-    lower = float(at_most[observed])  # P(2R+ <= observed)
-    upper = float(at_least[observed])  # P(2R+ >= observed)
-    if alternative == "greater":
-        p = upper
-    elif alternative == "less":
-        p = lower
-    else:
-        p = 2 * min(lower, upper)
+    total = int(doubled.sum())
+    n = doubled.size
+    if n <= EXACT_MAX_N and np.array_equal(doubled, np.arange(2, 2 * n + 1, 2)):
+        # no ties: the one null distribution of n ranks, shared by every test
+        # of n differences (cached)
+        at_most, at_least = _null_tails(doubled.tobytes())
+        lower = float(at_most[observed])  # P(2R+ <= observed)
+        upper = float(at_least[observed])  # P(2R+ >= observed)
+        p = {"greater": upper, "less": lower}.get(alternative, 2 * min(lower, upper))
+        return min(1.0, p)
+    # ties make each test's null its own: only the tail the alternative needs
+    # (P(2R+ >= s) = P(2R+ <= total - s) by symmetry, and the smaller of the
+    # two tails is the one at the sum nearer 0)
+    at = {"less": observed, "greater": total - observed}.get(
+        alternative, min(observed, total - observed)
+    )
+    p = at_most_tail(doubled, at) * (1 if alternative in ("less", "greater") else 2)
     return min(1.0, p)
+
+
+def at_most_tail(doubled: np.ndarray, s: int) -> float:
+    """``P(2R+ <= s)`` under the null, given the doubled ranks (integers).
+
+    The dynamic programme of :func:`signed_rank_null_pmf` kept to the sums
+    ``0 … min(s, total - s - 1)``: the distribution is symmetric about half
+    the total, so a tail beyond the middle is one minus the other tail. A
+    test far from significance costs half the full distribution, a
+    significant one a small part of it.
+
+    Examples
+    --------
+    >>> doubled = np.array([3, 3, 6, 8])  # ranks 1.5, 1.5, 3, 4
+    >>> [at_most_tail(doubled, s) * 16 for s in (0, 3, 9, 19, 20)]
+    [1.0, 3.0, 8.0, 15.0, 16.0]
+    >>> signed_rank_null_pmf(doubled / 2).cumsum()[[0, 3, 9, 19, 20]] * 16
+    array([ 1.,  3.,  8., 15., 16.])
+    """
+    steps = np.sort(np.asarray(doubled, dtype=np.int64))
+    total = int(steps.sum())
+    if s < 0:
+        return 0.0
+    if s >= total:
+        return 1.0
+    if 2 * s >= total:  # P(<= s) = 1 - P(>= s + 1) = 1 - P(<= total - s - 1)
+        return 1.0 - at_most_tail(steps, total - s - 1)
+    pmf = np.zeros(s + 1)
+    pmf[0] = 1.0
+    reach = 0  # the largest sum reached so far (within the cap)
+    halvings = 0
+    for step in steps:
+        if step <= s:
+            top = min(reach + int(step), s)
+            # numpy buffers the overlapping read of an in-place add
+            pmf[step : top + 1] += pmf[: top + 1 - step]
+            reach = top
+        halvings += 1
+        if halvings == 64:  # counts stay far from overflow
+            pmf *= 2.0**-64
+            halvings = 0
+    return float(pmf.sum() * 2.0**-halvings)
 
 
 @functools.lru_cache(maxsize=256)

@@ -13,6 +13,7 @@ import nbstats
 from nbstats.stats.frequentist.wilcoxon import (
     EXACT_LIMIT_N,
     EXACT_MAX_N,
+    at_most_tail,
     signed_rank_null_pmf,
 )
 
@@ -129,6 +130,34 @@ def test_null_pmf_is_a_distribution_and_symmetric():
     assert np.dot((support - ranks.sum() / 2) ** 2, pmf) == pytest.approx(
         (ranks**2).sum() / 4
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_at_most_tail_by_brute_force_with_ties(seed):
+    # every one of the 2^n sign assignments counted: P(2R+ <= s) for every s
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 13))
+    ranks = stats.rankdata(rng.integers(0, 4, size=n))  # many ties
+    doubled = np.rint(2 * ranks).astype(np.int64)
+    signs = np.array(list(itertools.product([0, 1], repeat=n)))
+    sums = signs @ doubled
+    for s in range(-1, int(doubled.sum()) + 2):
+        assert at_most_tail(doubled, s) == pytest.approx(
+            np.mean(sums <= s), abs=1e-15
+        )
+
+
+@pytest.mark.parametrize("n", [40, 150, EXACT_MAX_N])
+def test_at_most_tail_is_the_full_null_distribution_at_large_n(n):
+    # the truncated programme (either tail) against the whole pmf's cumsum
+    rng = np.random.default_rng(n)
+    ranks = stats.rankdata(np.round(rng.normal(size=n), 1))
+    doubled = np.rint(2 * ranks).astype(np.int64)
+    cdf = np.cumsum(signed_rank_null_pmf(ranks))
+    for s in rng.integers(0, doubled.sum() + 1, size=25):
+        assert at_most_tail(doubled, int(s)) == pytest.approx(
+            cdf[s], rel=1e-10, abs=1e-300
+        )
 
 
 def test_auto_switches_to_approx_above_documented_n():
