@@ -142,9 +142,7 @@ def test_at_most_tail_by_brute_force_with_ties(seed):
     signs = np.array(list(itertools.product([0, 1], repeat=n)))
     sums = signs @ doubled
     for s in range(-1, int(doubled.sum()) + 2):
-        assert at_most_tail(doubled, s) == pytest.approx(
-            np.mean(sums <= s), abs=1e-15
-        )
+        assert at_most_tail(doubled, s) == pytest.approx(np.mean(sums <= s), abs=1e-15)
 
 
 @pytest.mark.parametrize("n", [40, 150, EXACT_MAX_N])
