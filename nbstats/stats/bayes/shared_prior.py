@@ -9,6 +9,7 @@ on a slider's time scale — and the same per-draw normalisation.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -41,20 +42,24 @@ class SharedPrior:
         self._size = size
         self._values: OrderedDict[float, np.ndarray] = OrderedDict()
         self._terms: OrderedDict[float, tuple[np.ndarray, ...]] = OrderedDict()
+        # the sets of cases of a pairs table may be evaluated in two threads
+        # (bayes_signrank_pairs), each asking for the same quantiles
+        self._lock = threading.RLock()
 
     def __call__(self, s: float, uniforms: np.ndarray) -> np.ndarray:
         """Gamma(s) quantiles of ``uniforms``."""
         if uniforms is not self.uniforms:
             return gamma_quantile(s, uniforms)
         key = float(s)
-        if key not in self._values:
-            value = gamma_quantile(key, uniforms)
-            value.flags.writeable = False
-            self._values[key] = value
-            if len(self._values) > self._size:
-                self._values.popitem(last=False)
-        self._values.move_to_end(key)
-        return self._values[key]
+        with self._lock:
+            if key not in self._values:
+                value = gamma_quantile(key, uniforms)
+                value.flags.writeable = False
+                self._values[key] = value
+                if len(self._values) > self._size:
+                    self._values.popitem(last=False)
+            self._values.move_to_end(key)
+            return self._values[key]
 
     def terms(
         self, s: float, uniforms: np.ndarray, total: np.ndarray
@@ -65,11 +70,12 @@ class SharedPrior:
         if uniforms is not self.uniforms or total is not self.total:
             return prior_terms(self(s, uniforms), total)
         key = float(s)
-        if key not in self._terms:
-            self._terms[key] = prior_terms(self(key, uniforms), total)
-            for array in self._terms[key]:
-                array.flags.writeable = False
-            if len(self._terms) > self._size:
-                self._terms.popitem(last=False)
-        self._terms.move_to_end(key)
-        return self._terms[key]
+        with self._lock:
+            if key not in self._terms:
+                self._terms[key] = prior_terms(self(key, uniforms), total)
+                for array in self._terms[key]:
+                    array.flags.writeable = False
+                if len(self._terms) > self._size:
+                    self._terms.popitem(last=False)
+            self._terms.move_to_end(key)
+            return self._terms[key]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from itertools import combinations
 from typing import Any, Literal
@@ -367,8 +369,11 @@ def _all_pairs(
                 weights_for=at_cases,
             )  # fmt: skip
             runs.append(run)
-        while runs:  # every set of cases one batch further, in step
-            runs = [run for run in runs if next(run, _DONE) is not _DONE]
+        # every set of cases one batch further, in step; with the joint
+        # statements' codes kept, one thread (their store is filled in order)
+        threads = 1 if options["codes"] is not None else None
+        while runs:
+            runs = _one_batch_further(runs, threads)
         return stream
     else:
         # every pair (i < j) in column order, as two index arrays: a list of
@@ -382,6 +387,47 @@ def _all_pairs(
 
 #: The end of a run of :func:`_evaluate`.
 _DONE = object()
+
+_GROUP_POOL: ThreadPoolExecutor | None = None
+
+
+def _one_batch_further(
+    runs: list[Iterator[None]], threads: int | None = None
+) -> list[Iterator[None]]:
+    """Advance every run of :func:`_evaluate` by one batch; returns those
+    not yet done, in their order.
+
+    With missing cells most sets of cases hold a pair or two, too few for
+    the compiled sums' own two threads
+    (:func:`~nbstats.stats.bayes.signrank.pair_sums.in_halves`), so the sets
+    themselves are shared between two threads (the sums release the GIL).
+    Each set's numbers depend only on the shared stream's draws, not on the
+    thread that evaluates it.
+    """
+    global _GROUP_POOL
+    if threads is None:
+        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+    if threads < 2 or len(runs) < 2:
+        return [run for run in runs if next(run, _DONE) is not _DONE]
+    if _GROUP_POOL is None:
+        # not pair_sums' pool: its workers run the sums' halves, which a set
+        # evaluated here may ask for while this pool's thread waits
+        _GROUP_POOL = ThreadPoolExecutor(2, thread_name_prefix="nbstats-sets")
+
+    def advance(part: list[Iterator[None]]) -> list[bool]:
+        return [next(run, _DONE) is not _DONE for run in part]
+
+    # interleaved, so that each thread gets sets of every size
+    other = _GROUP_POOL.submit(advance, runs[1::2])
+    alive = dict.fromkeys(range(0, len(runs), 2), False)
+    try:
+        for at, going in zip(range(0, len(runs), 2), advance(runs[::2]), strict=True):
+            alive[at] = going
+    finally:
+        found = other.result()  # waited for even when this thread failed
+    for at, going in zip(range(1, len(runs), 2), found, strict=True):
+        alive[at] = going
+    return [runs[at] for at in sorted(alive) if alive[at]]
 
 
 def _evaluate(

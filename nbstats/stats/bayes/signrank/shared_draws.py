@@ -28,6 +28,7 @@ of draws, whatever the number of different sets of cases.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -76,6 +77,8 @@ class SharedDraws:
         self.gammas = SharedPrior()
         # all the draws at once, block by block (see whole), when they fit
         self._whole: tuple[np.ndarray, np.ndarray] | None = None
+        # the sets of cases of a pairs table may be evaluated in two threads
+        self._lock = threading.Lock()
 
     def restrict(self, cases: np.ndarray, *, by_case: bool = True) -> CaseWeights:
         """The draws seen by a pair whose cases are ``cases`` (a boolean mask
@@ -102,6 +105,10 @@ class SharedDraws:
         >>> blocked.shape, bool(blocked[1, 1, 5] == full.exponentials[69, 1])
         ((2, 2, 64), True)
         """
+        with self._lock:
+            return self._make_whole()
+
+    def _make_whole(self) -> tuple[np.ndarray, np.ndarray] | None:
         from nbstats.stats.bayes.signrank.walsh_kernel import LANES
         from nbstats.util.memory import budget
 
@@ -278,14 +285,17 @@ class BatchStream:
         self.n_cases, self.seeds, self.by_case = n_cases, seeds, by_case
         self.position = position  # each row's case in the stream
         self.batch: tuple[int, int, SharedDraws] | None = None
+        self._lock = threading.Lock()  # sets of cases in two threads
 
     def restrict(self, batch: int, size: int, *, cases: np.ndarray) -> CaseWeights:
         """Batch ``batch`` of ``size`` draws on the rows ``cases`` (a mask)."""
-        if self.batch is None or self.batch[:2] != (batch, size):
-            self.batch = None  # the previous batch's draws go first
-            draws = SharedDraws(self.n_cases, size, self.seeds(batch))
-            self.batch = (batch, size, draws)
+        with self._lock:
+            if self.batch is None or self.batch[:2] != (batch, size):
+                self.batch = None  # the previous batch's draws go first
+                draws = SharedDraws(self.n_cases, size, self.seeds(batch))
+                self.batch = (batch, size, draws)
+            shared = self.batch[2]
         found = self.position[np.flatnonzero(cases)]
         if not self.by_case:  # taken in sorted order: the rows' order is moot
             found = np.sort(found)
-        return self.batch[2].restrict(found, by_case=self.by_case)
+        return shared.restrict(found, by_case=self.by_case)

@@ -129,3 +129,29 @@ def test_two_sample_tests_take_pairwise_as_their_one_pair(test):
         pairwise = test(table["nbc"], table["aode"], nan_policy="pairwise", **kwargs)
         omit = test(table["nbc"], table["aode"], nan_policy="omit", **kwargs)
     assert pairwise.to_frame().equals(omit.to_frame())
+
+
+@pytest.mark.parametrize("prior", ["idp", "point"])
+@pytest.mark.parametrize("rope", [0.0, 0.01])
+def test_sets_of_cases_in_two_threads_give_the_numbers_of_one(monkeypatch, prior, rope):
+    # the sets of cases are evaluated in two threads on a machine with two
+    # processors or more; the numbers are those of one thread, bit for bit
+    rng = np.random.default_rng(11)
+    values = rng.normal(size=(40, 9)) * 0.02 + np.linspace(0.7, 0.74, 9)
+    values[rng.random(size=values.shape) < 0.15] = np.nan
+    table = pd.DataFrame(values, columns=[f"algorithm {j}" for j in range(9)])
+    kw = {
+        "prior": prior,
+        "rope": rope,
+        "n_samples": 1000,
+        "mc_error": 0.004,
+        "random_state": 5,
+        "nan_policy": "pairwise",
+    }
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    two = nbstats.bayes_signrank_pairs(table, **kw).to_frame()
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    one = nbstats.bayes_signrank_pairs(table, **kw).to_frame()
+    assert two["n"].nunique() > 3  # many sets of cases
+    assert two["draws"].nunique() > 1  # some sets took more batches than others
+    pd.testing.assert_frame_equal(two, one)
