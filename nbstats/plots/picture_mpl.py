@@ -24,7 +24,7 @@ from nbstats.plots.figure_model import (
     Text,
 )
 
-__all__ = ["draw_picture"]
+__all__ = ["RUN", "draw_picture", "picture_patches"]
 
 _HA = {"start": "left", "middle": "center", "end": "right"}
 
@@ -32,6 +32,10 @@ _HA = {"start": "left", "middle": "center", "end": "right"}
 def draw_picture(picture: Picture, ax: Any = None) -> Any:
     """Draw ``picture`` in ``ax`` (None: a new figure exactly its size);
     returns the axes.
+
+    A run of at least :data:`RUN` consecutive plain rectangles (no outline:
+    a heat map's cells) is one :class:`RectRun` artist, its ``gids`` the
+    items'; :func:`picture_patches` gives them back one patch per item.
 
     Examples
     --------
@@ -53,14 +57,126 @@ def draw_picture(picture: Picture, ax: Any = None) -> Any:
     ax.set_ylim(picture.height, 0.0)
     ax.set_axis_off()
     box = (picture.width, picture.height)
-    for order, item in enumerate(picture.items):
-        artist = _draw_item(ax, item, 1.0 + order / max(len(picture.items), 1))
-        if artist is not None and _inside(item, box):
+    items = picture.items
+    step = 1.0 / max(len(items), 1)
+    at = 0
+    while at < len(items):
+        run = _plain_run(items, at)
+        if len(run) >= RUN:
+            artist = _rect_run(ax, run, 1.0 + at * step)
+            inside = all(_inside(item, box) for item in run)
+            at += len(run)
+        else:
+            item = items[at]
+            artist = _draw_item(ax, item, 1.0 + at * step)
+            inside = _inside(item, box)
+            at += 1
+        if artist is not None and inside:
             # the geometry already fits the picture: measuring each of a heat
             # map's thousands of cells again for a tight bounding box (every
             # save, every fit to a page) would cost more than drawing them
             artist.set_in_layout(False)
     return ax
+
+
+#: The fewest consecutive plain rectangles drawn as one artist: one
+#: collection draws, saves and measures in a fraction of the time of as many
+#: patches (a heat map of 42 algorithms has 1,722 cells).
+RUN = 100
+
+
+def _plain_run(items: tuple[Item, ...], start: int) -> list[Rect]:
+    """The plain (filled, no outline) rectangles from ``start`` on."""
+    run: list[Rect] = []
+    for item in items[start:]:
+        if not isinstance(item, Rect) or item.edge is not None or item.fill == "none":
+            break
+        run.append(item)
+    return run
+
+
+def _rect_run(ax: Any, run: list[Rect], zorder: float) -> Any:
+    from matplotlib.collections import PolyCollection
+
+    class_ = _run_class(PolyCollection)
+    verts = [
+        [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height),
+         (r.x, r.y + r.height)]
+        for r in run
+    ]  # fmt: skip
+    artist = class_(
+        verts,
+        facecolors=[r.fill for r in run],
+        edgecolors="none",
+        linewidths=0.0,
+        antialiaseds=False,  # as a patch without outline: no seams between cells
+        clip_on=False,
+        zorder=zorder,
+        gid=_common_prefix([r.gid for r in run]),
+    )
+    artist.gids = tuple(r.gid for r in run)
+    return ax.add_collection(artist, autolim=False)
+
+
+def _common_prefix(gids: list[str]) -> str:
+    """The first gid's beginning up to its first "-" (``fill-``) when every
+    gid starts so, else ""."""
+    head = gids[0].split("-", 1)[0] + "-" if "-" in gids[0] else ""
+    return head if head and all(g.startswith(head) for g in gids) else ""
+
+
+_RUN_CLASS: Any = None
+
+
+def _run_class(base: Any) -> Any:
+    """:class:`RectRun`, defined on first use (matplotlib loads lazily)."""
+    global _RUN_CLASS
+    if _RUN_CLASS is None:
+
+        class RectRun(base):
+            """Consecutive plain rectangles of a picture as one artist;
+            ``gids``: each rectangle's gid, in the picture's order."""
+
+            gids: tuple[str, ...] = ()
+
+        _RUN_CLASS = RectRun
+    return _RUN_CLASS
+
+
+def picture_patches(ax: Any) -> list[Any]:
+    """The axes' patches, each rectangle of a :class:`RectRun` as a
+    ``Rectangle`` of its own (its gid, place and fill): a figure searched
+    item by item, however it was drawn.
+
+    Examples
+    --------
+    >>> from nbstats.plots.figure_model import Picture, Rect
+    >>> cells = tuple(Rect(k, 0, 1, 1, f"fill-{k}", fill="#0072B2")
+    ...               for k in range(RUN))
+    >>> ax = draw_picture(Picture(float(RUN), 1.0, cells))
+    >>> len(ax.patches), len(ax.collections)
+    (0, 1)
+    >>> patch = picture_patches(ax)[7]
+    >>> patch.get_gid(), patch.get_x(), patch.get_width()
+    ('fill-7', 7.0, 1.0)
+    """
+    from matplotlib.patches import Rectangle
+
+    found = list(ax.patches)
+    for collection in ax.collections:
+        gids = getattr(collection, "gids", ())
+        if not gids:
+            continue
+        colours = collection.get_facecolors()
+        for k, (gid, path) in enumerate(zip(gids, collection.get_paths(), strict=True)):
+            (x0, y0), (x1, y1) = (
+                path.vertices.min(axis=0).tolist(),
+                path.vertices.max(axis=0).tolist(),
+            )
+            colour = colours[k % len(colours)]
+            box = ((x0, y0), x1 - x0, y1 - y0)
+            found.append(Rectangle(*box, gid=gid, facecolor=colour))
+    return found
 
 
 def _inside(item: Item, box: tuple[float, float]) -> bool:

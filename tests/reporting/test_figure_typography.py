@@ -29,6 +29,7 @@ import pytest
 import nbstats
 import nbstats.reporting
 from nbstats import plots
+from nbstats.plots.picture_mpl import picture_patches
 from nbstats.plots.style import TYPOGRAPHY, set_typography
 from nbstats.reporting.display import FIGURE_HEIGHT, FIGURE_WIDTH
 from nbstats.reporting.notebook import RANK_CI_METHOD
@@ -281,7 +282,7 @@ def test_heatmap_names_every_row_and_numbers_the_columns(report_typography, m):
     step = numbers[1] - numbers[0] if numbers[0] > 1 else numbers[2] - numbers[1]
     assert step in (1, 2, 5, 10)
     assert set(range(step, m + 1, step)) <= set(numbers)
-    fills = {gid(p): p for p in ax.patches if gid(p).startswith("fill-")}
+    fills = {gid(p): p for p in picture_patches(ax) if gid(p).startswith("fill-")}
     names = list(result.mean_ranks.sort_values(kind="stable").index)
     for text in columns:
         k = int(text.get_text())

@@ -20,7 +20,7 @@ import pytest
 
 from nbstats.plots.figure_model import Text
 from nbstats.plots.matrix_layout import matrix_picture, text_box
-from nbstats.plots.picture_mpl import draw_picture
+from nbstats.plots.picture_mpl import draw_picture, picture_patches
 from nbstats.plots.style import paper_style
 from nbstats.results.number_policy import format_column
 from nbstats.widgets.bayes import BayesDashboard
@@ -104,6 +104,6 @@ def test_no_name_overlaps_and_the_renderers_agree(m):
     for a, b in itertools.combinations(boxes, 2):
         assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
     ax = draw_picture(pic)
-    patches = {(p.get_x(), p.get_y()) for p in ax.patches}
+    patches = {(p.get_x(), p.get_y()) for p in picture_patches(ax)}
     assert patches == {(r.x, r.y) for r in pic.items if r.gid.startswith("decision")}
     plt.close(ax.figure)
