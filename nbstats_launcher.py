@@ -24,8 +24,10 @@ def main() -> int | None:
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, _interrupted)
     from nbstats.cli.commands import main as run
+    from nbstats.util.quick_exit import exit_quickly
 
-    return run()
+    exit_quickly(run())
+    return None  # not reached
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 """``python -m nbstats.cli``: the ``nbstats`` command without its launcher."""
 
-import sys
-
 from nbstats.cli.commands import main
+from nbstats.util.quick_exit import exit_quickly
 
-sys.exit(main())
+exit_quickly(main())
