@@ -23,10 +23,16 @@ def main() -> int | None:
     """Run the ``nbstats`` command with Ctrl-C quiet from its first moment."""
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, _interrupted)
-    from nbstats.cli.commands import main as run
     from nbstats.util.quick_exit import exit_quickly
+    from nbstats.util.warm import run_command
 
-    exit_quickly(run())
+    def here() -> int:
+        from nbstats.cli.commands import main as run
+
+        return run()
+
+    # a warm process runs the command when one is ready (nbstats.util.warm)
+    exit_quickly(run_command(sys.argv[1:], here, "nbstats.cli.warm_server"))
     return None  # not reached
 
 

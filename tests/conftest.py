@@ -23,6 +23,9 @@ collect_ignore_glob = ["data/*"]
 
 # figures render headless, in the tests as in CI
 os.environ.setdefault("MPLBACKEND", "Agg")
+# every command a test runs in a process of its own: no warm process left
+# behind by the suite (tests/util/test_warm.py turns it on where it is tested)
+os.environ["NBSTATS_WARM"] = "0"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -7,6 +7,11 @@ The commands are in :mod:`~nbstats.cli.commands`, their options in
 
 from __future__ import annotations
 
-from nbstats.cli.commands import main
+from nbstats.util.lazy import lazy_attributes
 
 __all__ = ["main"]
+
+# lazy: ``python -m nbstats.cli`` first asks the warm process
+# (nbstats.util.warm), before pandas and the rest are imported here
+_LAZY = {"main": "nbstats.cli.commands"}
+__getattr__, __dir__ = lazy_attributes("nbstats.cli", _LAZY, globals())

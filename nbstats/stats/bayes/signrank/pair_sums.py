@@ -43,6 +43,17 @@ def _pool() -> ThreadPoolExecutor:
     return _POOL
 
 
+def _forget_pool() -> None:
+    """In a forked process the pool's threads are gone (the command's warm
+    process, :mod:`nbstats.util.warm`): a new pool, or work would wait forever."""
+    global _POOL
+    _POOL = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def in_halves(function, n_items: int, work: int, threads: int | None = None) -> None:
     """``function(start, stop)`` over two halves of ``range(n_items)`` in two
     threads (one call when ``work`` — items × draws — is small or the machine

@@ -391,6 +391,17 @@ _DONE = object()
 _GROUP_POOL: ThreadPoolExecutor | None = None
 
 
+def _forget_pool() -> None:
+    """In a forked process the pool's threads are gone (the command's warm
+    process, :mod:`nbstats.util.warm`): a new pool, or work would wait forever."""
+    global _GROUP_POOL
+    _GROUP_POOL = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def _one_batch_further(
     runs: list[Iterator[None]], threads: int | None = None
 ) -> list[Iterator[None]]:

@@ -1,0 +1,217 @@
+"""The command's warm process (nbstats.util.warm): the same output, status and
+signals as a process of its own; a key per interpreter, sources and settings."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import psutil
+import pytest
+
+from nbstats.util import warm
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "fork") or not hasattr(socket, "send_fds"),
+    reason="a warm process needs fork and Unix sockets",
+)
+
+# a command run through run_command: run_here fails, so that a zero status
+# and the right output prove the warm process ran it
+_REMOTE = textwrap.dedent(
+    """
+    import sys
+    from nbstats.util.warm import run_command
+    def here():
+        print("RAN HERE", file=sys.stderr)
+        return 99
+    sys.exit(run_command(sys.argv[1:], here, "nbstats.cli.warm_server"))
+    """
+)
+
+
+@pytest.fixture
+def warm_env():
+    """An environment with the warm process on, its socket in a temporary
+    directory of its own; every warm process started with it is ended
+    afterwards."""
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="nbw", dir="/tmp"))
+    env = {
+        **os.environ,
+        "NBSTATS_WARM": "1",
+        "NBSTATS_WARM_IDLE": "120",
+        "TMPDIR": str(tmp),
+    }
+    yield env
+    for process in psutil.process_iter(["cmdline"]):
+        cmdline = process.info["cmdline"] or []
+        if "nbstats.cli.warm_server" not in cmdline:
+            continue
+        try:
+            if process.environ().get("TMPDIR") == str(tmp):
+                process.kill()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _table(path: Path, rows: int = 12, columns: int = 4) -> Path:
+    rng = np.random.default_rng(1)
+    values = rng.normal(0.8, 0.02, size=(rows, columns)) + np.linspace(0, 0.03, columns)
+    values[2, 1] = np.nan
+    frame = pd.DataFrame(
+        values,
+        index=pd.Index([f"data set {i}" for i in range(rows)], name="case"),
+        columns=[f"algorithm {j}" for j in range(columns)],
+    )
+    frame.to_csv(path)
+    return path
+
+
+def _command(args, env, cwd, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "nbstats.cli", *args],
+        env=env, cwd=cwd, capture_output=True, text=True, timeout=300, **kw,
+    )  # fmt: skip
+
+
+def _wait_for_socket(env: dict, timeout: float = 120.0) -> None:
+    directory = Path(env["TMPDIR"]) / f"nbstats-{os.getuid()}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(directory.glob("warm-*.sock")):
+            return
+        time.sleep(0.2)
+    raise AssertionError("no warm process came up")
+
+
+def test_the_warm_process_gives_the_output_status_and_directory_of_its_own(
+    warm_env, tmp_path
+):
+    work = tmp_path / "work"
+    work.mkdir()
+    _table(work / "scores.csv")
+    args = ["analyze", "scores.csv", "--nan-policy", "pairwise"]  # a relative path
+    alone = _command(args, {**warm_env, "NBSTATS_WARM": "0"}, work)
+    first = _command(args, warm_env, work)  # runs here, then starts one
+    assert first.returncode == alone.returncode == 0
+    _wait_for_socket(warm_env)
+    served = subprocess.run(
+        [sys.executable, "-c", _REMOTE, *args],
+        env=warm_env, cwd=work, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert "RAN HERE" not in served.stderr
+    assert served.returncode == 0
+    assert served.stdout == alone.stdout == first.stdout
+    # bad data: the same message and status
+    missing = subprocess.run(
+        [sys.executable, "-c", _REMOTE, "analyze", "none.csv"],
+        env=warm_env, cwd=work, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert missing.returncode == 2
+    assert "no such score file" in missing.stderr and "RAN HERE" not in missing.stderr
+    # a report written by the warm process, where the caller is
+    report = _command(
+        ["report", "scores.csv", "-o", "r.html", "--nan-policy", "pairwise"],
+        warm_env,
+        work,
+    )
+    assert report.returncode == 0 and (work / "r.html").stat().st_size > 10_000
+
+
+def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    _table(work / "small.csv")
+    _command(["analyze", "small.csv"], warm_env, work)  # starts the warm process
+    _wait_for_socket(warm_env)
+    # long enough to be interrupted: many algorithms, the Bayesian analyses
+    _table(work / "big.csv", rows=60, columns=40)
+    caller = subprocess.Popen(
+        [sys.executable, "-c", _REMOTE, "report", "big.csv", "-o", "big.html",
+         "--nan-policy", "pairwise"],
+        env=warm_env, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    time.sleep(2.0)
+    caller.send_signal(signal.SIGTERM)
+    _, err = caller.communicate(timeout=120)
+    assert caller.returncode == 128 + signal.SIGTERM, err
+    assert "interrupted (SIGTERM)" in err and "RAN HERE" not in err
+    assert not (work / "big.html").exists()
+
+
+def test_enabled_only_for_the_batch_commands(monkeypatch):
+    monkeypatch.setenv("NBSTATS_WARM", "1")
+    assert warm.enabled(["report", "a.csv"]) and warm.enabled(["demo"])
+    assert not warm.enabled(["dashboard", "a.csv"])
+    assert not warm.enabled(["report", "--help"])
+    assert not warm.enabled([])
+    monkeypatch.setenv("NBSTATS_WARM", "0")
+    assert not warm.enabled(["report", "a.csv"])
+
+
+def test_the_key_follows_the_import_time_settings(monkeypatch, tmp_path):
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "a.py").write_text("x = 1\n")
+    key = warm.server_key(package)
+    assert warm.server_key(package) == key
+    monkeypatch.setenv("SOMETHING_ELSE", "1")  # not read at import time
+    assert warm.server_key(package) == key
+    monkeypatch.setenv("NBSTATS_MAX_MEMORY", "1G")
+    other = warm.server_key(package)
+    assert other != key
+    (package / "a.py").write_text("x = 22\n")  # the sources changed
+    assert warm.server_key(package) != other
+
+
+def test_a_socket_left_behind_is_removed(monkeypatch, warm_env):
+    monkeypatch.setenv("TMPDIR", warm_env["TMPDIR"])
+    monkeypatch.setattr("tempfile.tempdir", None)
+    path = warm.socket_path("deadbeef")
+    dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dead.bind(str(path))
+    dead.close()  # bound, never listening: as after a crash
+    assert path.exists()
+    assert warm.connect("deadbeef") is None
+    assert not path.exists()
+
+
+def test_a_long_temporary_directory_gets_a_short_socket_path(monkeypatch, tmp_path):
+    long = tmp_path / ("x" * 80)
+    long.mkdir()
+    monkeypatch.setenv("TMPDIR", str(long))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    path = warm.socket_path("0" * 24)
+    assert len(os.fsencode(path)) < 100
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(path))  # a path the system takes
+    finally:
+        listener.close()
+        path.unlink()
+        path.parent.rmdir()
+
+
+def test_a_shared_socket_directory_is_refused(monkeypatch, warm_env):
+    short = warm_env["TMPDIR"]  # short enough to be used as it is
+    monkeypatch.setenv("TMPDIR", short)
+    monkeypatch.setattr("tempfile.tempdir", None)
+    directory = Path(short) / f"nbstats-{os.getuid()}"
+    directory.mkdir(mode=0o777)
+    directory.chmod(0o777)
+    with pytest.raises(PermissionError, match="not private"):
+        warm.socket_path("deadbeef")
+    assert warm.connect("deadbeef") is None
