@@ -8,7 +8,7 @@ After a command has run, a *warm process* stays behind for a while
 once. The next command asks it, over a Unix socket only its user can open,
 to fork a copy of itself; the copy runs the command in the caller's
 directory, with the caller's environment, standard streams and exit status,
-and the caller forwards Ctrl-C (SIGINT) and SIGTERM to it. A forked copy
+and the caller forwards Ctrl-C (SIGINT), SIGTERM and SIGHUP to it. A forked copy
 starts from the same state every time, so one command cannot change the
 next one's numbers.
 
@@ -99,7 +99,14 @@ def enabled(argv: Sequence[str]) -> bool:
     if not hasattr(socket, "send_fds"):
         return False
     words = [a for a in argv if not a.startswith("-")]
-    return bool(words) and words[0] in WARM_COMMANDS and "--help" not in argv
+    # "-": the scores come from standard input, which a terminal keeps for
+    # its foreground process (a fork of the warm process is not one)
+    return (
+        bool(words)
+        and words[0] in WARM_COMMANDS
+        and "--help" not in argv
+        and "-" not in argv
+    )
 
 
 def server_key(package_dir: str | os.PathLike[str]) -> str:
@@ -214,11 +221,16 @@ def run_remote(sock: socket.socket, argv: Sequence[str]) -> int | None:
     """Run the command ``argv`` in a fork of the warm process; its exit
     status, or None when the warm process would not take it (nothing ran).
 
-    The fork gets this process's standard streams, directory and
-    environment; SIGINT and SIGTERM received here are passed on to it.
+    The fork gets this process's standard streams, directory, umask and
+    environment; SIGINT, SIGTERM and SIGHUP received here are passed on to it.
     """
     with sock:
-        request = {"argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ)}
+        umask = os.umask(0o022)
+        os.umask(umask)
+        request = {
+            "argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ),
+            "umask": umask,
+        }  # fmt: skip
         try:
             payload = json.dumps(request).encode()
             socket.send_fds(
@@ -237,7 +249,7 @@ def run_remote(sock: socket.socket, argv: Sequence[str]) -> int | None:
 
         previous = {
             number: signal.signal(number, forward)
-            for number in (signal.SIGINT, signal.SIGTERM)
+            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
         }
         try:
             finished = _receive(sock)
@@ -341,6 +353,7 @@ def _fork_one(
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, signal.default_int_handler)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
         _take_over(request, list(fds))
         _send(conn, {"pid": os.getpid()})
         status = int(run(request["argv"]) or 0)
@@ -366,6 +379,7 @@ def _take_over(request: dict, fds: list[int]) -> None:
         os.dup2(fd, target)
         os.close(fd)
     os.chdir(request["cwd"])
+    os.umask(int(request.get("umask", 0o022)))
     os.environ.clear()
     os.environ.update(request["env"])
     # the streams as Python opens them at start-up (same locale: the key)

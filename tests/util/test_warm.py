@@ -128,6 +128,16 @@ def test_the_warm_process_gives_the_output_status_and_directory_of_its_own(
         work,
     )
     assert report.returncode == 0 and (work / "r.html").stat().st_size > 10_000
+    # the caller's umask, not the warm process's
+    private = subprocess.run(
+        [sys.executable, "-c",
+         "import os, sys; os.umask(0o077); sys.argv[1:] = sys.argv[2:]; "
+         + _REMOTE.replace("\n", "\n"), "x", "report", "scores.csv", "-o",
+         "p.html", "--nan-policy", "pairwise"],
+        env=warm_env, cwd=work, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert private.returncode == 0 and "RAN HERE" not in private.stderr
+    assert (work / "p.html").stat().st_mode & 0o077 == 0
 
 
 def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
@@ -158,6 +168,7 @@ def test_enabled_only_for_the_batch_commands(monkeypatch):
     assert not warm.enabled(["dashboard", "a.csv"])
     assert not warm.enabled(["report", "--help"])
     assert not warm.enabled([])
+    assert not warm.enabled(["report", "-", "-o", "r.html"])  # scores on stdin
     monkeypatch.setenv("NBSTATS_WARM", "0")
     assert not warm.enabled(["report", "a.csv"])
 
