@@ -23,6 +23,7 @@ from functools import partial
 import numpy as np
 
 from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.util.pools import thread_pool
 
 __all__ = ["PairSums", "RegionSpec", "in_halves", "rope_regions"]
 
@@ -33,25 +34,9 @@ RegionSpec = tuple[int, float]
 #: more than it saves)
 THREAD_WORK = 200_000
 
-_POOL: ThreadPoolExecutor | None = None
-
 
 def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="nbstats-walsh")
-    return _POOL
-
-
-def _forget_pool() -> None:
-    """In a forked process the pool's threads are gone (the command's warm
-    process, :mod:`nbstats.util.warm`): a new pool, or work would wait forever."""
-    global _POOL
-    _POOL = None
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
+    return thread_pool("nbstats-walsh")
 
 
 def in_halves(function, n_items: int, work: int, threads: int | None = None) -> None:

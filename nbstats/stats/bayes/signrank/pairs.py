@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from itertools import combinations
 from typing import Any, Literal
@@ -46,6 +45,7 @@ from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.pairs_memory import check_pairs_fit
 from nbstats.util.checks import check_choice, check_flag
 from nbstats.util.memory import budget, check_fits
+from nbstats.util.pools import thread_pool
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
 
@@ -388,19 +388,6 @@ def _all_pairs(
 #: The end of a run of :func:`_evaluate`.
 _DONE = object()
 
-_GROUP_POOL: ThreadPoolExecutor | None = None
-
-
-def _forget_pool() -> None:
-    """In a forked process the pool's threads are gone (the command's warm
-    process, :mod:`nbstats.util.warm`): a new pool, or work would wait forever."""
-    global _GROUP_POOL
-    _GROUP_POOL = None
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
-
 
 def _one_batch_further(
     runs: list[Iterator[None]], threads: int | None = None
@@ -415,21 +402,19 @@ def _one_batch_further(
     Each set's numbers depend only on the shared stream's draws, not on the
     thread that evaluates it.
     """
-    global _GROUP_POOL
     if threads is None:
         threads = 2 if (os.cpu_count() or 1) >= 2 else 1
     if threads < 2 or len(runs) < 2:
         return [run for run in runs if next(run, _DONE) is not _DONE]
-    if _GROUP_POOL is None:
-        # not pair_sums' pool: its workers run the sums' halves, which a set
-        # evaluated here may ask for while this pool's thread waits
-        _GROUP_POOL = ThreadPoolExecutor(2, thread_name_prefix="nbstats-sets")
+    # not pair_sums' pool: its workers run the sums' halves, which a set
+    # evaluated here may ask for while this pool's thread waits
+    pool = thread_pool("nbstats-sets")
 
     def advance(part: list[Iterator[None]]) -> list[bool]:
         return [next(run, _DONE) is not _DONE for run in part]
 
     # interleaved, so that each thread gets sets of every size
-    other = _GROUP_POOL.submit(advance, runs[1::2])
+    other = pool.submit(advance, runs[1::2])
     alive = dict.fromkeys(range(0, len(runs), 2), False)
     try:
         for at, going in zip(range(0, len(runs), 2), advance(runs[::2]), strict=True):
