@@ -157,9 +157,13 @@ def shuffle_ties(
     >>> out.tolist()  # slots 1 and 2 are tied; a uniform below 1/2 swaps them
     [[[0, 2, 1]]]
     """
-    chains = order.shape[0]
+    chains, cases_, width = order.shape
     for c in range(chains):
-        order[c] = fixed_order
+        # element by element: a whole-row assignment would compile numba's
+        # broadcasting checks and their messages (seconds on a first run)
+        for i in range(cases_):
+            for k in range(width):
+                order[c, i, k] = fixed_order[i, k]
         used = 0
         for g in range(cases.shape[0]):
             i, start, size = cases[g], starts[g], sizes[g]
