@@ -18,6 +18,7 @@ notebook's own outputs would load).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -170,6 +171,47 @@ _RERUN = re.compile(
 )
 
 
+#: What makes two reports' ``.aux`` files interchangeable as a first guess:
+#: the document class and every label, citation and long table, in order.
+_STRUCTURE = re.compile(
+    r"\\documentclass(?:\[[^\]]*\])?\{[^}]*\}|\\label\{[^}]*\}|\\cite\{[^}]*\}"
+    r"|\\begin\{(?:longtable|xltabular)\}"
+)
+
+
+def aux_seed(tex: Path) -> Path | None:
+    """Where the ``.aux`` of documents shaped like ``tex`` is kept between
+    runs (``NBSTATS_CACHE_DIR``, else ``nbstats`` in the user's cache
+    directory, ``XDG_CACHE_HOME`` or ``~/.cache``), or None when ``tex``
+    cannot be read.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> tex = Path(tempfile.mkdtemp()) / "r.tex"
+    >>> _ = tex.write_text(r"\\documentclass{article}\\label{fig:cd} 0.91")
+    >>> first = aux_seed(tex)
+    >>> _ = tex.write_text(r"\\documentclass{article}\\label{fig:cd} 0.93")
+    >>> aux_seed(tex) == first  # other numbers, the same structure
+    True
+    >>> first.suffix, first.parent.name
+    ('.aux', 'latex')
+    """
+    try:
+        text = tex.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    import hashlib
+
+    shape = "\n".join(_STRUCTURE.findall(text)).encode()
+    cache = os.environ.get("NBSTATS_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME")
+        or os.path.join(os.path.expanduser("~"), ".cache"),
+        "nbstats",
+    )
+    return Path(cache) / "latex" / (hashlib.sha256(shape).hexdigest()[:24] + ".aux")
+
+
 #: xelatex's line for a character its font lacks (left out of the PDF).
 _MISSING = re.compile(r"^Missing character: There is no (\S+)", re.M)
 
@@ -200,12 +242,27 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
         return 2  # enough for \ref and \cite; the report needs no BibTeX pass
 
     def run_latex(self, filename: str, raise_on_failure: Any = LatexFailed) -> bool:
-        """Run xelatex until its log asks for no other pass."""
+        """Run xelatex until its log asks for no other pass.
+
+        The ``.aux`` of the last document with the same labels, citations
+        and tables (:func:`aux_seed`) is put beside the ``.tex`` first: a
+        report written again after new results usually numbers and sizes
+        everything as before, and xelatex then says after one pass that
+        nothing changed. When anything did, its log asks for another pass,
+        as on a first run.
+        """
 
         def log_error(command: list[str], out: bytes) -> None:
             self.log.critical("%s failed: %s\n%s", command[0], command, out)
 
-        log = Path(os.path.splitext(filename)[0] + ".log")
+        stem = os.path.splitext(filename)[0]
+        log, aux = Path(stem + ".log"), Path(stem + ".aux")
+        seed = aux_seed(Path(filename))
+        least = self.latex_count
+        if seed is not None and seed.is_file() and not aux.exists():
+            with contextlib.suppress(OSError):
+                shutil.copyfile(seed, aux)
+                least = 1  # the log says whether the seed was right
         for number in range(1, self.max_latex_count + 1):
             if not self.run_command(
                 self.latex_command, filename, 1, log_error, raise_on_failure
@@ -215,8 +272,12 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
                 self.latex_log = log.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 self.latex_log = ""
-            if number >= self.latex_count and not _RERUN.search(self.latex_log):
+            if number >= least and not _RERUN.search(self.latex_log):
                 break
+        if seed is not None:
+            with contextlib.suppress(OSError):
+                seed.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(aux, seed)
         return True
 
     def missing_characters(self) -> list[str]:

@@ -208,3 +208,45 @@ def test_strip_remote(markup, kept):
     assert "http" not in exporters.strip_remote(markup).replace(
         "&lt;script src=http://x&gt;", ""
     )
+
+
+def _typeset(exporter, directory: Path, body: str, monkeypatch) -> tuple[int, str]:
+    """(xelatex passes, the PDF's text) of a small document in ``directory``."""
+    pdftotext = require_executable("pdftotext", "apt-get install poppler-utils")
+    directory.mkdir()
+    (directory / "doc.tex").write_text(
+        "\\documentclass{article}\\begin{document}See Table~\\ref{tab:a}.\n"
+        + body
+        + "\\begin{table}\\caption{Scores}\\label{tab:a}\\end{table}\\end{document}\n"
+    )
+    passes = []
+    original = exporter.run_command
+
+    def counted(*args, **kwargs):
+        passes.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(exporter, "run_command", counted)
+    monkeypatch.chdir(directory)
+    assert exporter.run_latex("doc.tex")
+    text = subprocess.run(
+        [pdftotext, "doc.pdf", "-"], capture_output=True, check=True, text=True
+    ).stdout
+    return len(passes), " ".join(text.split())
+
+
+def test_a_kept_aux_saves_a_pass_and_is_corrected_when_wrong(tmp_path, monkeypatch):
+    require_executable("xelatex", "apt-get install texlive-xetex")
+    monkeypatch.setenv("NBSTATS_CACHE_DIR", str(tmp_path / "cache"))
+    exporter = NbstatsPDFExporter()
+    # first run: no .aux kept, two passes for the reference
+    passes, text = _typeset(exporter, tmp_path / "first", "", monkeypatch)
+    assert passes == 2 and "See Table 1." in text
+    # the same shape again: the kept .aux is right, one pass
+    passes, text = _typeset(exporter, tmp_path / "again", "", monkeypatch)
+    assert passes == 1 and "See Table 1." in text
+    # same labels, another numbering (a table without a label first): the
+    # kept .aux is wrong, xelatex says so, a second pass puts it right
+    extra = "\\begin{table}\\caption{Other}\\end{table}\n"
+    passes, text = _typeset(exporter, tmp_path / "other", extra, monkeypatch)
+    assert passes == 2 and "See Table 2." in text
