@@ -293,6 +293,9 @@ def serve(
     # forks are reaped by the system; each fork sets SIGCHLD back to the
     # default at once (its subprocesses, e.g. xelatex, must be waited for)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    # stopped (SIGTERM, SIGHUP): the socket goes with the process
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _leave)
     try:
         while True:
             try:
@@ -306,6 +309,10 @@ def serve(
         listener.close()
         with contextlib.suppress(OSError):
             path.unlink()
+
+
+def _leave(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 def _same_user(conn: socket.socket) -> bool:
@@ -353,7 +360,7 @@ def _fork_one(
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, signal.default_int_handler)
-        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not the server's _leave
         _take_over(request, list(fds))
         _send(conn, {"pid": os.getpid()})
         status = int(run(request["argv"]) or 0)

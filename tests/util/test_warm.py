@@ -3,6 +3,7 @@ signals as a process of its own; a key per interpreter, sources and settings."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -160,6 +161,23 @@ def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
     assert caller.returncode == 128 + signal.SIGTERM, err
     assert "interrupted (SIGTERM)" in err and "RAN HERE" not in err
     assert not (work / "big.html").exists()
+
+
+def test_a_stopped_warm_process_takes_its_socket_along(warm_env, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    _table(work / "small.csv")
+    _command(["analyze", "small.csv"], warm_env, work)  # starts the warm process
+    _wait_for_socket(warm_env)
+    directory = Path(warm_env["TMPDIR"]) / f"nbstats-{os.getuid()}"
+    (socket_file,) = directory.glob("warm-*.sock")
+    for process in psutil.process_iter(["cmdline"]):
+        if "nbstats.cli.warm_server" in (process.info["cmdline"] or []):
+            with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+                if process.environ().get("TMPDIR") == warm_env["TMPDIR"]:
+                    process.terminate()
+                    process.wait(30)
+    assert not socket_file.exists()
 
 
 def test_enabled_only_for_the_batch_commands(monkeypatch):
