@@ -179,6 +179,11 @@ _STRUCTURE = re.compile(
 )
 
 
+#: The auxiliary files xelatex reads back on the next pass: labels and
+#: citations, hyperref's bookmarks, a table of contents.
+_KEPT = (".aux", ".out", ".toc")
+
+
 def aux_seed(tex: Path) -> Path | None:
     """Where the ``.aux`` of documents shaped like ``tex`` is kept between
     runs (``NBSTATS_CACHE_DIR``, else ``nbstats`` in the user's cache
@@ -244,12 +249,12 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
     def run_latex(self, filename: str, raise_on_failure: Any = LatexFailed) -> bool:
         """Run xelatex until its log asks for no other pass.
 
-        The ``.aux`` of the last document with the same labels, citations
-        and tables (:func:`aux_seed`) is put beside the ``.tex`` first: a
-        report written again after new results usually numbers and sizes
-        everything as before, and xelatex then says after one pass that
-        nothing changed. When anything did, its log asks for another pass,
-        as on a first run.
+        The ``.aux`` (and ``.out``, ``.toc``) of the last document with the
+        same labels, citations and tables (:func:`aux_seed`) is put beside
+        the ``.tex`` first: a report written again after new results usually
+        numbers and sizes everything as before, and xelatex then says after
+        one pass that nothing changed. When anything did, its log asks for
+        another pass, as on a first run.
         """
 
         def log_error(command: list[str], out: bytes) -> None:
@@ -261,7 +266,10 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
         least = self.latex_count
         if seed is not None and seed.is_file() and not aux.exists():
             with contextlib.suppress(OSError):
-                shutil.copyfile(seed, aux)
+                for suffix in _KEPT:  # hyperref's bookmarks (.out), contents
+                    kept = seed.with_suffix(suffix)
+                    if kept.is_file():
+                        shutil.copyfile(kept, stem + suffix)
                 least = 1  # the log says whether the seed was right
         for number in range(1, self.max_latex_count + 1):
             if not self.run_command(
@@ -277,7 +285,10 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
         if seed is not None:
             with contextlib.suppress(OSError):
                 seed.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(aux, seed)
+                for suffix in _KEPT:
+                    made = Path(stem + suffix)
+                    if made.is_file():
+                        shutil.copyfile(made, seed.with_suffix(suffix))
         return True
 
     def missing_characters(self) -> list[str]:

@@ -215,7 +215,8 @@ def _typeset(exporter, directory: Path, body: str, monkeypatch) -> tuple[int, st
     pdftotext = require_executable("pdftotext", "apt-get install poppler-utils")
     directory.mkdir()
     (directory / "doc.tex").write_text(
-        "\\documentclass{article}\\begin{document}See Table~\\ref{tab:a}.\n"
+        "\\documentclass{article}\\usepackage{hyperref}\\begin{document}"
+        "\\section{Results}See Table~\\ref{tab:a}.\n"
         + body
         + "\\begin{table}\\caption{Scores}\\label{tab:a}\\end{table}\\end{document}\n"
     )
