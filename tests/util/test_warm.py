@@ -55,16 +55,21 @@ def warm_env():
         "TMPDIR": str(tmp),
     }
     yield env
-    for process in psutil.process_iter(["cmdline"]):
-        cmdline = process.info["cmdline"] or []
-        if "nbstats.cli.warm_server" not in cmdline:
-            continue
-        try:
-            if process.environ().get("TMPDIR") == str(tmp):
-                process.kill()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
+    for process in _warm_processes(str(tmp)):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            process.kill()
     shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _warm_processes(tmpdir: str) -> list[psutil.Process]:
+    """The warm processes started with ``TMPDIR=tmpdir`` (this test's)."""
+    found = []
+    for process in psutil.process_iter(["cmdline"]):
+        if "nbstats.cli.warm_server" in (process.info["cmdline"] or []):
+            with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+                if process.environ().get("TMPDIR") == tmpdir:
+                    found.append(process)
+    return found
 
 
 def _table(path: Path, rows: int = 12, columns: int = 4) -> Path:
@@ -133,7 +138,7 @@ def test_the_warm_process_gives_the_output_status_and_directory_of_its_own(
     private = subprocess.run(
         [sys.executable, "-c",
          "import os, sys; os.umask(0o077); sys.argv[1:] = sys.argv[2:]; "
-         + _REMOTE.replace("\n", "\n"), "x", "report", "scores.csv", "-o",
+         + _REMOTE, "x", "report", "scores.csv", "-o",
          "p.html", "--nan-policy", "pairwise"],
         env=warm_env, cwd=work, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -141,12 +146,18 @@ def test_the_warm_process_gives_the_output_status_and_directory_of_its_own(
     assert (work / "p.html").stat().st_mode & 0o077 == 0
 
 
-def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
+def _with_a_warm_process(env: dict, tmp_path: Path) -> Path:
+    """A working directory, after a command there started a warm process."""
     work = tmp_path / "work"
     work.mkdir()
     _table(work / "small.csv")
-    _command(["analyze", "small.csv"], warm_env, work)  # starts the warm process
-    _wait_for_socket(warm_env)
+    _command(["analyze", "small.csv"], env, work)
+    _wait_for_socket(env)
+    return work
+
+
+def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
+    work = _with_a_warm_process(warm_env, tmp_path)
     # long enough to be interrupted: many algorithms, the Bayesian analyses
     _table(work / "big.csv", rows=60, columns=40)
     caller = subprocess.Popen(
@@ -164,19 +175,12 @@ def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
 
 
 def test_a_stopped_warm_process_takes_its_socket_along(warm_env, tmp_path):
-    work = tmp_path / "work"
-    work.mkdir()
-    _table(work / "small.csv")
-    _command(["analyze", "small.csv"], warm_env, work)  # starts the warm process
-    _wait_for_socket(warm_env)
+    _with_a_warm_process(warm_env, tmp_path)
     directory = Path(warm_env["TMPDIR"]) / f"nbstats-{os.getuid()}"
     (socket_file,) = directory.glob("warm-*.sock")
-    for process in psutil.process_iter(["cmdline"]):
-        if "nbstats.cli.warm_server" in (process.info["cmdline"] or []):
-            with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
-                if process.environ().get("TMPDIR") == warm_env["TMPDIR"]:
-                    process.terminate()
-                    process.wait(30)
+    (process,) = _warm_processes(warm_env["TMPDIR"])
+    process.terminate()
+    process.wait(30)
     assert not socket_file.exists()
 
 
