@@ -16,8 +16,13 @@ P. The profile, on TabZilla's 42 algorithms × 171 data sets with 1,040
    Each phase's wall-clock and CPU seconds: on a shared machine the CPU
    time is the steadier figure. Then the commands as a user runs them
    (``nbstats report`` HTML, PDF, ``--core``; ``nbstats demo``; ``analyze``
-   on 26 algorithms × 137 cases), with the peak memory of the process tree,
-   and autorank's frequentist analysis of the same table (complete rows).
+   on 26 algorithms × 137 cases), each three ways -- *before* (a kernel per
+   report), *fresh* (the cells in the command's own process, no warm
+   process) and *warm* (run by a fork of the warm process,
+   :mod:`nbstats.util.warm`) -- with the peak memory of the process tree (the
+   warm process's fork included), and autorank's frequentist analysis of
+   the same table (complete rows). PDF runs after the first find the last
+   report's ``.aux`` kept: one xelatex pass when nothing moved.
 
 R/0/1/2: the older sections (``--scale``), described at their functions.
 
