@@ -37,11 +37,8 @@ import numpy as np
 from nbstats.results.effect_size import EffectSizeResult, magnitude
 from nbstats.scores.ranks import paired_differences_cases
 from nbstats.scores.table import NanPolicy
-from nbstats.stats.frequentist.wilcoxon import (
-    EXACT_LIMIT_N,
-    signed_rank_cdf,
-    walsh_order_statistics,
-)
+from nbstats.stats.frequentist.walsh_order import walsh_order_statistics
+from nbstats.stats.frequentist.wilcoxon import EXACT_LIMIT_N, signed_rank_cdf
 from nbstats.util import scipy_stats as sps
 from nbstats.util.checks import check_choice, check_flag, check_fraction
 from nbstats.util.stacklevel import outside_stacklevel
@@ -323,7 +320,7 @@ def hodges_lehmann(
       ``exact = NULL`` rule), else the approximation.
 
     Computed in O(n) memory and O(n log n) time per order statistic
-    (:func:`~nbstats.stats.frequentist.wilcoxon.walsh_order_statistics`).
+    (:func:`~nbstats.stats.frequentist.walsh_order.walsh_order_statistics`).
 
     Parameters
     ----------

@@ -20,7 +20,8 @@ import pytest
 
 import nbstats
 from nbstats.stats.effect_size import hodges_lehmann
-from nbstats.stats.frequentist.wilcoxon import EXACT_LIMIT_N, walsh_order_statistics
+from nbstats.stats.frequentist.walsh_order import walsh_order_statistics
+from nbstats.stats.frequentist.wilcoxon import EXACT_LIMIT_N
 
 
 def _walsh_sorted(d: np.ndarray) -> np.ndarray:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import combinations
@@ -25,6 +24,7 @@ from nbstats.stats.bayes.precision import (
     schedule,
 )
 from nbstats.stats.bayes.signrank.blocks import PairBlocks
+from nbstats.stats.bayes.signrank.in_step import one_batch_further
 from nbstats.stats.bayes.signrank.one_pair import (
     NORMAL_CASES,
     Method,
@@ -45,7 +45,6 @@ from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.stats.pairs_memory import check_pairs_fit
 from nbstats.util.checks import check_choice, check_flag
 from nbstats.util.memory import budget, check_fits
-from nbstats.util.pools import thread_pool
 from nbstats.util.progress import progress_bar
 from nbstats.util.random import seed_sequence
 
@@ -373,7 +372,7 @@ def _all_pairs(
         # statements' codes kept, one thread (their store is filled in order)
         threads = 1 if options["codes"] is not None else None
         while runs:
-            runs = _one_batch_further(runs, threads)
+            runs = one_batch_further(runs, threads)
         return stream
     else:
         # every pair (i < j) in column order, as two index arrays: a list of
@@ -383,47 +382,6 @@ def _all_pairs(
         ):
             pass
     return None
-
-
-#: The end of a run of :func:`_evaluate`.
-_DONE = object()
-
-
-def _one_batch_further(
-    runs: list[Iterator[None]], threads: int | None = None
-) -> list[Iterator[None]]:
-    """Advance every run of :func:`_evaluate` by one batch; returns those
-    not yet done, in their order.
-
-    With missing cells most sets of cases hold a pair or two, too few for
-    the compiled sums' own two threads
-    (:func:`~nbstats.stats.bayes.signrank.pair_sums.in_halves`), so the sets
-    themselves are shared between two threads (the sums release the GIL).
-    Each set's numbers depend only on the shared stream's draws, not on the
-    thread that evaluates it.
-    """
-    if threads is None:
-        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
-    if threads < 2 or len(runs) < 2:
-        return [run for run in runs if next(run, _DONE) is not _DONE]
-    # not pair_sums' pool: its workers run the sums' halves, which a set
-    # evaluated here may ask for while this pool's thread waits
-    pool = thread_pool("nbstats-sets")
-
-    def advance(part: list[Iterator[None]]) -> list[bool]:
-        return [next(run, _DONE) is not _DONE for run in part]
-
-    # interleaved, so that each thread gets sets of every size
-    other = pool.submit(advance, runs[1::2])
-    alive = dict.fromkeys(range(0, len(runs), 2), False)
-    try:
-        for at, going in zip(range(0, len(runs), 2), advance(runs[::2]), strict=True):
-            alive[at] = going
-    finally:
-        found = other.result()  # waited for even when this thread failed
-    for at, going in zip(range(1, len(runs), 2), found, strict=True):
-        alive[at] = going
-    return [runs[at] for at in sorted(alive) if alive[at]]
 
 
 def _evaluate(
