@@ -17,12 +17,7 @@ from nbstats.results.frequentist import PosthocResult
 from nbstats.scores.ranks import rank_rows
 from nbstats.scores.table import score_table
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS, adjust_pvalues
-from nbstats.stats.frequentist.posthoc import (
-    against_control,
-    check_pairs_memory,
-    control_and_pairs,
-    pairs_result,
-)
+from nbstats.stats.frequentist.posthoc import pairs_result, pairs_to_test
 from nbstats.stats.frequentist.quade import quade_scores
 from nbstats.util import scipy_stats as sps
 from nbstats.util.checks import check_choice, check_flag, check_fraction
@@ -111,12 +106,10 @@ def conover(
     if ranks == "durbin":
         return _durbin(scores, adjust, control, alpha, higher_is_better)
     table = _complete_table(scores, ranks)
-    names = list(table.columns)
-    control, first, second = control_and_pairs(names, control)
-    adjust, note = against_control(adjust, control)
     n, k = table.shape
-    if control is None:
-        check_pairs_memory("conover", k, n)
+    control, first, second, adjust, note = pairs_to_test(
+        list(table.columns), control, adjust, "conover", n
+    )
     values = table.to_numpy()
     mean_ranks = pd.Series(
         rank_rows(values, higher_is_better=higher_is_better).mean(axis=0),
@@ -162,10 +155,9 @@ def _durbin(
 
     table, present, ranks = observed_ranks(scores, higher_is_better=higher_is_better)
     names = list(table.columns)
-    control, first, second = control_and_pairs(names, control)
-    adjust, note = against_control(adjust, control)
-    if control is None:
-        check_pairs_memory("conover", len(names), len(table))
+    control, first, second, adjust, note = pairs_to_test(
+        names, control, adjust, "conover", len(table)
+    )
     k, r, _ = balanced_design(table, present, names)
     t = present.shape[1]
     sums = np.nansum(ranks, axis=0)

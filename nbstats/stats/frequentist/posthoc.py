@@ -222,12 +222,10 @@ def posthoc(
     check_flag("higher_is_better", higher_is_better)
     check_choice("nan_policy", nan_policy, ("raise", "omit"))
     table = score_table(scores, nan_policy=nan_policy)
-    names = list(table.columns)
-    control, first, second = control_and_pairs(names, control)
-    method, note = against_control(method, control)
     n, k = table.shape
-    if control is None:
-        check_pairs_memory("posthoc", k, n)
+    control, first, second, method, note = pairs_to_test(
+        list(table.columns), control, method, "posthoc", n
+    )
     values = table.to_numpy()
     mean_ranks = pd.Series(
         rank_rows(values, higher_is_better=higher_is_better).mean(axis=0),
@@ -357,6 +355,22 @@ def check_pairs_memory(function: str, n_algorithms: int, n_cases: int) -> None:
         what=f"{function}()",
         fix=", or test against one algorithm (control=: m - 1 pairs)",
     )
+
+
+def pairs_to_test(
+    names: list[str], control: object, procedure: str, function: str, n_cases: int
+) -> tuple[str | None, np.ndarray, np.ndarray, str, str | None]:
+    """``(control, first, second, procedure, note)`` of a post-hoc table:
+    the control checked and the pairs to test (:func:`control_and_pairs`),
+    the procedure that applies to them and the note saying why
+    (:func:`against_control`); all pairs of ``function`` are refused before
+    any test when they cannot fit the memory ceiling
+    (:func:`check_pairs_memory`)."""
+    control, first, second = control_and_pairs(names, control)
+    procedure, note = against_control(procedure, control)
+    if control is None:
+        check_pairs_memory(function, len(names), n_cases)
+    return control, first, second, procedure, note
 
 
 def control_and_pairs(
