@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.scores import folds as score_folds
-from nbstats.scores.frames import check_columns
+from nbstats.scores.frames import check_columns, pair_of_algorithms
 
 __all__ = ["fold_pair", "frame_column"]
 
@@ -84,26 +84,20 @@ def fold_pair(
             data, case=case, algorithm=algorithm, fold=fold, paired=False
         )
     check_columns(data, score=score)
-    present = {str(v): v for v in pd.unique(data[algorithm])}
-    for label, name in (("a", a), ("b", b)):
-        if str(name) not in present:
-            raise ValueError(
-                f"{label}={name!r} is not an algorithm in column {algorithm!r}; "
-                f"the algorithms are {sorted(present)}."
-            )
+    found_a, found_b = pair_of_algorithms(data, algorithm, a, b)
     design = ("folds", "runs", "test_fraction")
     if len(columns) > 1 and all(kwargs.get(k) is None for k in design):
         # (run, fold) columns: the runs are the first column's values
         kwargs = {**kwargs, "runs": int(data[columns[0]].nunique())}
-    pair = data[data[algorithm].isin([present[str(a)], present[str(b)]])]
+    pair = data[data[algorithm].isin([found_a, found_b])]
     failed = score_folds.failed_folds(
         pair, case=case, algorithm=algorithm, score=score, fold=fold
     )
     if len(failed) and minimum is None:
         raise ValueError(score_folds.failed_folds_message(failed, call=call))
     wide = data.pivot(index=columns, columns=algorithm, values=score)
-    x = wide[present[str(a)]].rename(str(a))
-    y = wide[present[str(b)]].rename(str(b))
+    x = wide[found_a].rename(str(a))
+    y = wide[found_b].rename(str(b))
     return x, y, kwargs
 
 

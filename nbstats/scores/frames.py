@@ -24,6 +24,7 @@ __all__ = [
     "Aggregate",
     "as_vector",
     "check_index_names",
+    "pair_of_algorithms",
     "power_of_two_scale",
     "wide_frame",
 ]
@@ -227,6 +228,33 @@ def check_columns(data: pd.DataFrame, **columns: object) -> None:
                 f"{argument}={column!r} is not a column of the table; its "
                 f"columns are {list(data.columns)}."
             )
+
+
+def pair_of_algorithms(
+    data: pd.DataFrame, algorithm: str, a: object, b: object
+) -> tuple[object, object]:
+    """The values of column ``algorithm`` that name ``a`` and ``b`` (a name's
+    ``str`` finds it too), or a ``ValueError`` naming the argument and the
+    algorithms there are.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"algorithm": [1, 2], "score": [0.8, 0.9]})
+    >>> pair_of_algorithms(long, "algorithm", "1", 2)
+    (np.int64(1), np.int64(2))
+    >>> pair_of_algorithms(long, "algorithm", 1, "svm")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: b='svm' is not an algorithm ...; the algorithms are ['1', '2'].
+    """
+    present = {str(v): v for v in pd.unique(data[algorithm])}
+    for label, name in (("a", a), ("b", b)):
+        if str(name) not in present:
+            raise ValueError(
+                f"{label}={name!r} is not an algorithm in column {algorithm!r}; "
+                f"the algorithms are {sorted(present)}."
+            )
+    return present[str(a)], present[str(b)]
 
 
 #: The names a public function gives its table argument.

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from nbstats.scores.frames import check_columns
+from nbstats.scores.frames import check_columns, pair_of_algorithms
 from nbstats.scores.names import plain_name
 from nbstats.stats.correlated import FoldDesign, fold_design
 from nbstats.stats.fold_pairing import fold_blocks
@@ -295,16 +295,10 @@ def _from_long(
     if not isinstance(data, pd.DataFrame):
         raise TypeError(f"data must be a long DataFrame, got {type(data).__name__}.")
     check_columns(data, algorithm=algorithm)
-    present = {str(v): v for v in pd.unique(data[algorithm])}
-    for label, name in (("a", a), ("b", b)):
-        if str(name) not in present:
-            raise ValueError(
-                f"{label}={name!r} is not an algorithm in column {algorithm!r}; the "
-                f"algorithms are {sorted(present)}."
-            )
+    found_a, found_b = pair_of_algorithms(data, algorithm, a, b)
     if str(a) == str(b):
         raise ValueError(f"a and b must be two different algorithms, got {a!r} twice.")
-    pair = data[data[algorithm].isin([present[str(a)], present[str(b)]])]
+    pair = data[data[algorithm].isin([found_a, found_b])]
     blocks = fold_blocks(
         pair, case=case, algorithm=algorithm, score=score, fold=fold,
         min_folds=min_folds, call="nbstats.bayes_hierarchical", unit="data set",
