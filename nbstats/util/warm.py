@@ -24,7 +24,6 @@ anything heavy.
 
 from __future__ import annotations
 
-import array
 import contextlib
 import hashlib
 import json
@@ -329,25 +328,15 @@ def _same_user(conn: socket.socket) -> bool:
 def _fork_one(
     conn: socket.socket, listener: socket.socket, run: Callable[[list[str]], int]
 ) -> None:
-    fds = array.array("i")
     try:
-        message, fds_list, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+        message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
     except OSError:
         return
-    try:
-        size = struct.unpack("!I", message[:4])[0]
-        body = message[4:]
-        while len(body) < size:
-            more = conn.recv(size - len(body))
-            if not more:
-                return
-            body += more
-        request = json.loads(body)
-    except (ValueError, struct.error):
-        for fd in fds_list:
+    request = _request(conn, message)
+    if request is None or len(fds) != 3:  # not a caller of this module
+        for fd in fds:
             os.close(fd)
         return
-    fds.extend(fds_list)
     pid = os.fork()
     if pid:  # the warm process: the fork has what it needs
         for fd in fds:
@@ -361,11 +350,17 @@ def _fork_one(
         for number in (signal.SIGINT, signal.SIGTERM):
             signal.signal(number, signal.default_int_handler)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not the server's _leave
-        _take_over(request, list(fds))
+        _take_over(request, fds)
         _send(conn, {"pid": os.getpid()})
         status = int(run(request["argv"]) or 0)
-    except SystemExit as stop:
-        status = stop.code if isinstance(stop.code, int) else 1
+    except SystemExit as stop:  # as Python ends on sys.exit(code)
+        if stop.code is None:
+            status = 0
+        elif isinstance(stop.code, int):
+            status = stop.code
+        else:  # a message: printed, status 1
+            print(stop.code, file=sys.stderr)
+            status = 1
     except BaseException:  # reported to the caller, then gone
         import traceback
 
@@ -380,9 +375,22 @@ def _fork_one(
         os._exit(status)
 
 
+def _request(conn: socket.socket, message: bytes) -> dict | None:
+    """The caller's request: the length-prefixed JSON whose start came with
+    the streams (``message``), the rest read from ``conn``; None if it is
+    not one."""
+    try:
+        size = struct.unpack("!I", message[:4])[0]
+        body = message[4:]
+        rest = _exactly(conn, max(0, size - len(body)))
+        return None if rest is None else json.loads(body + rest)
+    except (ValueError, struct.error, OSError):
+        return None
+
+
 def _take_over(request: dict, fds: list[int]) -> None:
     """The caller's streams, directory and environment, as if started there."""
-    for target, fd in zip((0, 1, 2), fds, strict=False):
+    for target, fd in zip((0, 1, 2), fds, strict=True):
         os.dup2(fd, target)
         os.close(fd)
     os.chdir(request["cwd"])

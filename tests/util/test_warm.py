@@ -248,3 +248,59 @@ def test_a_shared_socket_directory_is_refused(monkeypatch, warm_env):
     with pytest.raises(PermissionError, match="not private"):
         warm.socket_path("deadbeef")
     assert warm.connect("deadbeef") is None
+
+
+_SERVER = textwrap.dedent(
+    """
+    import sys
+    from nbstats.util import warm
+    def run(argv):
+        if argv[0] == "none":
+            sys.exit()
+        if argv[0] == "message":
+            sys.exit("a message")
+        return int(argv[0])
+    warm.serve(sys.argv[1], run=run, warm_up=lambda: None)
+    """
+)
+
+
+def test_the_fork_ends_with_the_status_python_would_give(warm_env):
+    # sys.exit() is success, sys.exit("text") prints the text and is 1, a
+    # returned status is itself; and a connection that is not a caller's
+    # request leaves the warm process serving
+    key = "f" * 24
+    server = subprocess.Popen(
+        [sys.executable, "-c", _SERVER, key], env=warm_env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        _wait_for_socket(warm_env)
+        client = f"""
+import os, socket, sys
+os.environ["TMPDIR"] = {warm_env["TMPDIR"]!r}
+from nbstats.util import warm
+if sys.argv[1] == "junk":
+    stray = warm.connect({key!r})
+    stray.sendall(b"not a request")
+    stray.close()
+    sys.exit(0)
+sys.exit(warm.run_remote(warm.connect({key!r}), sys.argv[1:]))
+"""
+        statuses = {}
+        for argv in (["junk"], ["none"], ["message"], ["3"], ["0"]):
+            done = subprocess.run(
+                [sys.executable, "-c", client, *argv], env=warm_env,
+                capture_output=True, text=True, timeout=60,
+            )  # fmt: skip
+            statuses[argv[0]] = (done.returncode, done.stderr.strip())
+        assert statuses == {
+            "junk": (0, ""),
+            "none": (0, ""),
+            "message": (1, "a message"),
+            "3": (3, ""),
+            "0": (0, ""),
+        }
+    finally:
+        server.terminate()
+        server.wait(30)
