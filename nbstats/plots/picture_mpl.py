@@ -34,8 +34,9 @@ def draw_picture(picture: Picture, ax: Any = None) -> Any:
     returns the axes.
 
     A run of at least :data:`RUN` consecutive plain rectangles (no outline:
-    a heat map's cells) is one :class:`RectRun` artist, its ``gids`` the
-    items'; :func:`picture_patches` gives them back one patch per item.
+    a heat map's cells) is one ``PolyCollection``, its ``gids`` attribute
+    the items' gids; :func:`picture_patches` gives them back one patch per
+    item.
 
     Examples
     --------
@@ -63,19 +64,21 @@ def draw_picture(picture: Picture, ax: Any = None) -> Any:
     while at < len(items):
         run = _plain_run(items, at)
         if len(run) >= RUN:
-            artist = _rect_run(ax, run, 1.0 + at * step)
-            inside = all(_inside(item, box) for item in run)
-            at += len(run)
-        else:
-            item = items[at]
-            artist = _draw_item(ax, item, 1.0 + at * step)
-            inside = _inside(item, box)
-            at += 1
-        if artist is not None and inside:
-            # the geometry already fits the picture: measuring each of a heat
-            # map's thousands of cells again for a tight bounding box (every
-            # save, every fit to a page) would cost more than drawing them
-            artist.set_in_layout(False)
+            drawn = [(_rect_run(ax, run, 1.0 + at * step), run)]
+        else:  # a short run, or any other item: one artist each
+            run = run or [items[at]]
+            drawn = [
+                (_draw_item(ax, item, 1.0 + (at + k) * step), [item])
+                for k, item in enumerate(run)
+            ]
+        for artist, shown in drawn:
+            if artist is not None and all(_inside(item, box) for item in shown):
+                # the geometry already fits the picture: measuring each of a
+                # heat map's thousands of cells again for a tight bounding box
+                # (every save, every fit to a page) would cost more than
+                # drawing them
+                artist.set_in_layout(False)
+        at += len(run)
     return ax
 
 
@@ -96,15 +99,15 @@ def _plain_run(items: tuple[Item, ...], start: int) -> list[Rect]:
 
 
 def _rect_run(ax: Any, run: list[Rect], zorder: float) -> Any:
+    """``run`` as one ``PolyCollection``, its ``gids`` the rectangles'."""
     from matplotlib.collections import PolyCollection
 
-    class_ = _run_class(PolyCollection)
     verts = [
         [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height),
          (r.x, r.y + r.height)]
         for r in run
     ]  # fmt: skip
-    artist = class_(
+    artist = PolyCollection(
         verts,
         facecolors=[r.fill for r in run],
         edgecolors="none",
@@ -114,7 +117,7 @@ def _rect_run(ax: Any, run: list[Rect], zorder: float) -> Any:
         zorder=zorder,
         gid=_common_prefix([r.gid for r in run]),
     )
-    artist.gids = tuple(r.gid for r in run)
+    artist.gids = tuple(r.gid for r in run)  # what picture_patches reads
     return ax.add_collection(artist, autolim=False)
 
 
@@ -125,27 +128,9 @@ def _common_prefix(gids: list[str]) -> str:
     return head if head and all(g.startswith(head) for g in gids) else ""
 
 
-_RUN_CLASS: Any = None
-
-
-def _run_class(base: Any) -> Any:
-    """:class:`RectRun`, defined on first use (matplotlib loads lazily)."""
-    global _RUN_CLASS
-    if _RUN_CLASS is None:
-
-        class RectRun(base):
-            """Consecutive plain rectangles of a picture as one artist;
-            ``gids``: each rectangle's gid, in the picture's order."""
-
-            gids: tuple[str, ...] = ()
-
-        _RUN_CLASS = RectRun
-    return _RUN_CLASS
-
-
 def picture_patches(ax: Any) -> list[Any]:
-    """The axes' patches, each rectangle of a :class:`RectRun` as a
-    ``Rectangle`` of its own (its gid, place and fill): a figure searched
+    """The axes' patches, each rectangle of a run drawn as one collection
+    as a ``Rectangle`` of its own (its gid, place and fill): a figure searched
     item by item, however it was drawn.
 
     Examples
