@@ -491,19 +491,6 @@ def start_warm_process(cli: list[str], directory: Path) -> object:
     raise RuntimeError("the warm process is not to be found")
 
 
-def stop_warm_process(directory: Path) -> None:
-    """End the warm processes started by :func:`start_warm_process`."""
-    import psutil
-
-    for process in psutil.process_iter(["cmdline"]):
-        if "nbstats.cli.warm_server" in (process.info["cmdline"] or []):
-            try:
-                if process.environ().get("TMPDIR") == str(directory):
-                    process.terminate()
-            except (psutil.NoSuchProcess, psutil.AccessDenied):
-                pass
-
-
 def numba_first_run() -> tuple[dict, dict]:
     """``nbstats demo`` with an empty numba cache (as after ``pip install``),
     then again with the cache it filled."""
@@ -600,7 +587,7 @@ def bench_profile(directory: Path, quick: bool) -> None:
             for mode, _ in modes
         )
         print(f"  {name:<15} {line}  (target {TARGETS[name]:g} s idle)", flush=True)
-    stop_warm_process(directory)
+    server.terminate()  # the warm process started above
     cold, warm = numba_first_run()
     print(
         f"  nbstats demo, empty numba cache (first run after install): "
