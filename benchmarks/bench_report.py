@@ -84,6 +84,14 @@ def suite(m: int, n: int = 30, *, long_names: bool = False) -> pd.DataFrame:
     )
 
 
+def nbstats_command() -> list[str]:
+    """The ``nbstats`` command as a user runs it: the console script installed
+    beside this interpreter (its launcher imports no pandas when a warm
+    process runs the command), else ``python -m nbstats.cli``."""
+    script = Path(sys.executable).parent / "nbstats"
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "nbstats.cli"]
+
+
 def _tree_rss(process: object) -> float:
     import psutil
 
@@ -173,7 +181,7 @@ def demo(directory: Path, run: int) -> float:
     """Seconds for one ``nbstats demo`` in a fresh interpreter."""
     out = directory / f"run{run}" / "nbstats-demo.html"
     out.parent.mkdir()
-    command = [sys.executable, "-m", "nbstats.cli", "demo", "-o", str(out)]
+    command = [*nbstats_command(), "demo", "-o", str(out)]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     spent = time.perf_counter() - start
@@ -256,7 +264,7 @@ def bench_real(directory: Path, runs: int = 2) -> None:
     reports, demos, peaks = [], [], []
     for run in range(runs):
         out = directory / f"top50-{run}.html"
-        command = [sys.executable, "-m", "nbstats.cli", "report", str(csv)]
+        command = [*nbstats_command(), "report", str(csv)]
         command += ["-o", str(out), "--nan-policy", "omit", "--rope", "1"]
         spent, peak, done = run_measured(command)
         if done.returncode != 0:
@@ -495,7 +503,7 @@ def numba_first_run() -> tuple[dict, dict]:
     """``nbstats demo`` with an empty numba cache (as after ``pip install``),
     then again with the cache it filled."""
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "nbstats.cli", "demo", "-o"]
+        command = [*nbstats_command(), "demo", "-o"]
         env = {"NUMBA_CACHE_DIR": cache, "NBSTATS_WARM": "0"}
         cold = run_timed([*command, f"{out}/a.html"], env)
         warm = run_timed([*command, f"{out}/b.html"], env)
@@ -559,7 +567,7 @@ def bench_profile(directory: Path, quick: bool) -> None:
     csv = directory / "tabzilla.csv"
     table.to_csv(csv)
     runs = {}
-    cli = [sys.executable, "-m", "nbstats.cli"]
+    cli = nbstats_command()
     commands = {
         "report html": ["report", str(csv), "-o", str(directory / "t.html")],
         "report pdf": ["report", str(csv), "-o", str(directory / "t.pdf")],

@@ -25,6 +25,7 @@ anything heavy.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import os
@@ -276,6 +277,11 @@ def serve(
     if connect(key) is not None:  # another warm process of this key: leave
         return
     warm_up()
+    # everything warm_up left alive is moved out of the collector's reach: a
+    # fork's collections would otherwise write to every object's header, and
+    # each page they touch is copied from the warm process into the fork
+    gc.collect()
+    gc.freeze()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         with contextlib.suppress(FileNotFoundError):

@@ -156,6 +156,41 @@ def _with_a_warm_process(env: dict, tmp_path: Path) -> Path:
     return work
 
 
+# the ``nbstats`` console script's own function, as the installed script runs it;
+# at exit (exit_quickly runs the exit handlers) it says whether pandas came in
+_LAUNCHER = textwrap.dedent(
+    """
+    import atexit, sys
+    import nbstats_launcher
+    atexit.register(
+        lambda: print("PANDAS", "pandas" in sys.modules, file=sys.stderr)
+    )
+    sys.argv = ["nbstats", *sys.argv[1:]]
+    nbstats_launcher.main()
+    """
+)
+
+
+def test_the_launcher_leaves_pandas_to_the_warm_process(warm_env, tmp_path):
+    # served by a warm process, the command's own process imports neither
+    # nbstats nor pandas; with none (NBSTATS_WARM=0) it runs the command itself
+    work = _with_a_warm_process(warm_env, tmp_path)
+    args = ["analyze", "small.csv", "--nan-policy", "pairwise"]
+    served = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *args],
+        env=warm_env, cwd=work, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    alone = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *args],
+        env={**warm_env, "NBSTATS_WARM": "0"}, cwd=work, capture_output=True,
+        text=True, timeout=300,
+    )  # fmt: skip
+    assert served.returncode == alone.returncode == 0
+    assert served.stdout == alone.stdout and "Friedman" in served.stdout
+    assert "PANDAS False" in served.stderr
+    assert "PANDAS True" in alone.stderr
+
+
 def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
     work = _with_a_warm_process(warm_env, tmp_path)
     # long enough to be interrupted: many algorithms, the Bayesian analyses
@@ -259,6 +294,9 @@ _SERVER = textwrap.dedent(
             sys.exit()
         if argv[0] == "message":
             sys.exit("a message")
+        if argv[0] == "frozen":  # the warm process's objects: out of gc's reach
+            import gc
+            return 0 if gc.get_freeze_count() > 0 else 9
         return int(argv[0])
     warm.serve(sys.argv[1], run=run, warm_up=lambda: None)
     """
@@ -268,7 +306,8 @@ _SERVER = textwrap.dedent(
 def test_the_fork_ends_with_the_status_python_would_give(warm_env):
     # sys.exit() is success, sys.exit("text") prints the text and is 1, a
     # returned status is itself; and a connection that is not a caller's
-    # request leaves the warm process serving
+    # request leaves the warm process serving. The fork finds the warm
+    # process's objects frozen (gc.freeze: its collections copy no page)
     key = "f" * 24
     server = subprocess.Popen(
         [sys.executable, "-c", _SERVER, key], env=warm_env,
@@ -288,7 +327,7 @@ if sys.argv[1] == "junk":
 sys.exit(warm.run_remote(warm.connect({key!r}), sys.argv[1:]))
 """
         statuses = {}
-        for argv in (["junk"], ["none"], ["message"], ["3"], ["0"]):
+        for argv in (["junk"], ["none"], ["message"], ["3"], ["0"], ["frozen"]):
             done = subprocess.run(
                 [sys.executable, "-c", client, *argv], env=warm_env,
                 capture_output=True, text=True, timeout=60,
@@ -300,6 +339,7 @@ sys.exit(warm.run_remote(warm.connect({key!r}), sys.argv[1:]))
             "message": (1, "a message"),
             "3": (3, ""),
             "0": (0, ""),
+            "frozen": (0, ""),
         }
     finally:
         server.terminate()
