@@ -92,18 +92,27 @@ def nbstats_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "nbstats.cli"]
 
 
-def _tree_rss(process: object) -> float:
+def _tree_rss(*roots: object) -> float:
+    """MB of resident memory of ``roots`` and every process under them.
+
+    A child whose command line is its parent's is a fork not yet turned into
+    the program it starts (a subprocess between fork and exec: its pages are
+    its parent's, shared or lent), and is not counted twice."""
     import psutil
 
     total = 0
-    try:
-        for proc in [process, *process.children(recursive=True)]:
+    for root in roots:
+        try:
+            procs = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            continue
+        for proc in procs:
             try:
+                if proc is not root and proc.cmdline() == proc.parent().cmdline():
+                    continue
                 total += proc.memory_info().rss
-            except psutil.Error:
+            except (psutil.Error, AttributeError):  # gone, or parent gone
                 continue
-    except psutil.Error:
-        pass
     return total / 2**20
 
 
@@ -308,11 +317,13 @@ def run_timed(
     command: list[str], env: dict[str, str] | None = None, server: object = None
 ) -> dict:
     """Wall and CPU seconds (the command and every process it waited for)
-    and the peak memory of the process tree (sampled every 20 ms).
+    and the peak memory of the process tree (sampled every 20 ms,
+    :func:`_tree_rss`).
 
     ``server`` (a psutil Process, the warm process): its forks run the
-    command, so their memory and CPU time count too (the CPU time as last
-    sampled, up to 20 ms before a fork ends)."""
+    command, so their memory (with their subprocesses') and CPU time count
+    too (the CPU time as last sampled, up to 20 ms before a fork ends; a
+    fork's subprocesses' CPU time is not counted)."""
     import os
 
     import psutil
@@ -330,16 +341,15 @@ def run_timed(
 
     def sample() -> None:
         while not done.is_set():
-            rss = _tree_rss(popen)
-            if server is not None:
-                for fork in server.children():
-                    try:
-                        rss += fork.memory_info().rss / 2**20
-                        times = fork.cpu_times()
-                        forks_cpu[fork.pid] = times.user + times.system
-                    except psutil.NoSuchProcess:
-                        pass
-            peak[0] = max(peak[0], rss)
+            forks = [] if server is None else server.children()
+            for fork in forks:
+                try:
+                    times = fork.cpu_times()
+                    forks_cpu[fork.pid] = times.user + times.system
+                except psutil.NoSuchProcess:
+                    pass
+            # the forks with what they run (xelatex)
+            peak[0] = max(peak[0], _tree_rss(popen, *forks))
             time.sleep(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)

@@ -135,6 +135,39 @@ def set_typography(
     return before
 
 
+@contextlib.contextmanager
+def typography_as(settings: Typography | None = None) -> Iterator[None]:
+    """Figures drawn inside are typeset with ``settings`` (a
+    :class:`Typography`, as :func:`set_typography` returns it; None: as they
+    are now); the settings before are put back after, whatever was set
+    inside.
+
+    Examples
+    --------
+    >>> with typography_as():
+    ...     _ = set_typography(titles=False)
+    >>> TYPOGRAPHY.titles
+    True
+    >>> with typography_as(Typography(titles=False)):
+    ...     TYPOGRAPHY.titles
+    False
+    """
+    before = dataclasses.replace(TYPOGRAPHY)
+    if settings is not None:
+        _assign(settings)
+    try:
+        yield
+    finally:
+        _assign(before)
+
+
+def _assign(settings: Typography) -> None:
+    # field by field into the one TYPOGRAPHY every module reads (the font
+    # was loaded when these settings were made)
+    for field in dataclasses.fields(Typography):
+        setattr(TYPOGRAPHY, field.name, getattr(settings, field.name))
+
+
 def page_height() -> float | None:
     """The tallest a figure may be (inches; :func:`set_typography`), or None."""
     return TYPOGRAPHY.page_height

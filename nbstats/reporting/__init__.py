@@ -303,7 +303,7 @@ def report(
     >>> nbstats.reporting.report(table, "demsar.html")  # doctest: +SKIP
     PosixPath('/.../demsar.html')
     """
-    from nbstats.reporting import export
+    from nbstats.reporting import export, paste_later
 
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or path-like, got {type(path).__name__}.")
@@ -338,8 +338,14 @@ def report(
     )
     export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
-    executed = _executed(table, settings, FIGURE_FORMATS[fmt])
-    return export.write_report(executed, target, fmt)
+    if fmt != "pdf":
+        executed = _executed(table, settings, FIGURE_FORMATS[fmt])
+        return export.write_report(executed, target, fmt)
+    # the paste-ready figure files are drawn while xelatex runs
+    with paste_later.collected() as pending:
+        executed = _executed(table, settings, FIGURE_FORMATS[fmt])
+    later = (lambda: paste_later.draw_all(pending)) if pending else None
+    return export.write_report(executed, target, fmt, later=later)
 
 
 def report_text(scores: Any, **options: Any) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from nbstats.reporting.inprocess import capture
 from nbstats.reporting.methods import Alt, Paragraph
+from nbstats.reporting.paste_later import paste_files
 from nbstats.results import table_model
 from nbstats.results.render import (
     format_pvalue,
@@ -84,14 +85,14 @@ def kept_state() -> Iterator[None]:
     >>> TYPOGRAPHY.titles
     True
     """
-    from nbstats.plots.style import set_typography
+    from nbstats.plots.style import typography_as
 
     numbers = (list(_NUMBERS.tables), list(_NUMBERS.figures))
     defined, formats, venue = dict(_DEFINED), list(_FIGURE_FORMATS), list(_VENUE)
     stands_for = dict(_STANDS_FOR)
-    typography = set_typography()  # the settings as they are
     try:
-        yield
+        with typography_as():
+            yield
     finally:
         _NUMBERS.tables, _NUMBERS.figures = numbers
         _DEFINED.clear()
@@ -100,13 +101,6 @@ def kept_state() -> Iterator[None]:
         _STANDS_FOR.update(stands_for)
         _FIGURE_FORMATS[:] = formats
         _VENUE[:] = venue
-        # fields one by one: asdict would turn a Venue into a dict
-        set_typography(
-            **{
-                f.name: getattr(typography, f.name)
-                for f in dataclasses.fields(typography)
-            }
-        )
 
 
 def start(
@@ -389,9 +383,10 @@ def figure(
         # the layout is settled by the first save: keep it for the others
         fig.set_layout_engine("none")
     plt.close(fig)
-    tables_binary = {}
+    tables_binary = None
     if paste is not None and "pdf" in _FIGURE_FORMATS:
-        tables_binary = _paste_files(label, *paste)
+        # None: drawn later, beside xelatex (nbstats.reporting.paste_later)
+        tables_binary = paste_files(label, *paste, _VENUE[0])
     anchor = label.replace(":", "-")
     image = (
         f'<img src="data:image/svg+xml;base64,{saved["svg"]}" '
@@ -421,21 +416,6 @@ def figure(
             }
         },
     )
-
-
-def _paste_files(
-    label: str, result: Any, kind: str | None, plot_kw: dict[str, Any]
-) -> dict[str, str]:
-    """A figure's paste-ready files for the report's venue, base64."""
-    from nbstats.plots.venue_files import venue_figures
-
-    stem = "figure-" + label.split(":", 1)[-1]
-    files = venue_figures(
-        result, _VENUE[0], kind=kind, stem=stem, formats=("pdf",), **plot_kw
-    )
-    return {
-        name: base64.b64encode(data).decode("ascii") for name, data in files.items()
-    }
 
 
 def _lift_small_text(fig: Any) -> None:

@@ -42,6 +42,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -407,7 +408,12 @@ def check_target(path: Path) -> None:
     os.unlink(probe)
 
 
-def write_report(nb: Any, path: Path, fmt: str) -> Path:
+def write_report(
+    nb: Any,
+    path: Path,
+    fmt: str,
+    later: Callable[[], dict[str, dict[str, str]]] | None = None,
+) -> Path:
     """Export ``nb`` and write the report at ``path`` (and its companion files).
 
     Everything is staged in a temporary directory next to ``path`` and renamed
@@ -416,8 +422,14 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
     :func:`nbstats.reporting.csv_safety.defuse_files` (and the notebook's CSV outputs
     through :func:`~nbstats.reporting.csv_safety.defuse_csv_outputs`), so no cell of
     any CSV file is a formula a spreadsheet would run.
+
+    ``later`` (PDF and LaTeX): the paste-ready figure files the cells left to
+    draw (:mod:`nbstats.reporting.paste_later`), ``{figure label: {file name:
+    base64}}``; drawn in this thread while the export runs in another (xelatex
+    is a process of its own), then put into ``nb`` where the cells would have.
     """
     from nbstats.reporting.csv_safety import defuse_files
+    from nbstats.util.memory import give_back_freed_memory
 
     path = Path(path)
     directory = path.parent
@@ -430,8 +442,13 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
             dir=directory,
         )
     )
+    if fmt == "pdf":  # xelatex's memory comes on top of this process's
+        give_back_freed_memory()
     try:
-        body, extras = export_notebook(nb, fmt, stem=stem)
+        if later is None:
+            body, extras = export_notebook(nb, fmt, stem=stem)
+        else:
+            body, extras = _export_beside(nb, fmt, stem, later)
         if fmt in ("pdf", "tex"):  # an HTML report stays one self-contained file
             extras.update(core_files(nb, stem))
             extras.update(paste_figure_files(nb, stem))
@@ -449,6 +466,32 @@ def write_report(nb: Any, path: Path, fmt: str) -> Path:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return path
+
+
+def _export_beside(
+    nb: Any, fmt: str, stem: str, later: Callable[[], dict[str, dict[str, str]]]
+) -> tuple[bytes, dict[str, bytes]]:
+    """:func:`export_notebook` in a thread of its own while ``later()`` draws
+    in this one; its files go into ``nb``'s figure outputs once both are done
+    (the export reads ``nb`` meanwhile, and needs none of them)."""
+    from concurrent import futures
+
+    from nbstats.util.pools import thread_pool
+
+    exported = thread_pool("nbstats-export", workers=1).submit(
+        export_notebook, nb, fmt, stem=stem
+    )
+    try:
+        drawn = later()
+    except BaseException:
+        futures.wait([exported])  # its xelatex ends before the error leaves
+        raise
+    done = exported.result()
+    for meta in _outputs_metadata(nb, "figure"):
+        files = drawn.get(meta.get("label"))
+        if files:
+            meta["tables_binary"] = files
+    return done
 
 
 def _commit(staging: Path, directory: Path, tops: list[str], main: str) -> None:
