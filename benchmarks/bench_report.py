@@ -4,7 +4,8 @@ Run: ``python benchmarks/bench_report.py`` (a few minutes): the profile of
 issue 39 on a real table with holes, beside ``nbstats demo`` and autorank in
 the same run. ``--scale`` adds the older sections (synthetic 50 × 30 and
 100 × 30 tables, the Fernández-Delgado table, ``nbstats.report`` in-process);
-``--quick`` skips the PDF runs. Needs psutil (in the ``test`` extra).
+``--quick`` skips the PDF runs; ``--commands`` runs the commands only (not
+the profile by phase). Needs psutil (in the ``test`` extra).
 
 P. The profile, on TabZilla's 42 algorithms × 171 data sets with 1,040
    missing cells (``tests/data/tabzilla``), ``--nan-policy pairwise``: the
@@ -84,6 +85,12 @@ def suite(m: int, n: int = 30, *, long_names: bool = False) -> pd.DataFrame:
     )
 
 
+#: How often the memory of a command's processes is sampled: each sample
+#: reads every process's /proc entry (about 2 ms of CPU), which a report
+#: using both cores of a 2-core machine would otherwise share.
+SAMPLE_SECONDS = 0.05
+
+
 def nbstats_command() -> list[str]:
     """The ``nbstats`` command as a user runs it: the console script installed
     beside this interpreter (its launcher imports no pandas when a warm
@@ -132,7 +139,7 @@ def run_measured(
     def sample() -> None:
         while not done.is_set():
             peak[0] = max(peak[0], _tree_rss(popen))
-            time.sleep(0.02)
+            time.sleep(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -317,12 +324,12 @@ def run_timed(
     command: list[str], env: dict[str, str] | None = None, server: object = None
 ) -> dict:
     """Wall and CPU seconds (the command and every process it waited for)
-    and the peak memory of the process tree (sampled every 20 ms,
+    and the peak memory of the process tree (sampled every :data:`SAMPLE_SECONDS`,
     :func:`_tree_rss`).
 
     ``server`` (a psutil Process, the warm process): its forks run the
     command, so their memory (with their subprocesses') and CPU time count
-    too (the CPU time as last sampled, up to 20 ms before a fork ends; a
+    too (the CPU time as last sampled, up to one sample before a fork ends; a
     fork's subprocesses' CPU time is not counted)."""
     import os
 
@@ -350,7 +357,7 @@ def run_timed(
                     pass
             # the forks with what they run (xelatex)
             peak[0] = max(peak[0], _tree_rss(popen, *forks))
-            time.sleep(0.02)
+            time.sleep(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -556,7 +563,10 @@ def bench_profile(directory: Path, quick: bool) -> None:
         f"P. TabZilla {table.shape[1]} algorithms x {table.shape[0]} data sets, "
         f"{int(table.isna().sum().sum())} missing cells, --nan-policy pairwise"
     )
-    for fmt in ("html",) if quick else ("html", "pdf"):
+    formats = ("html",) if quick else ("html", "pdf")
+    if "--commands" in sys.argv:
+        formats = ()
+    for fmt in formats:
         modes = MODES if fmt == "html" else (MODES[0], MODES[2])
         found = [
             profile_cells(table, kernel=kernel, mc_error=target, fmt=fmt)
