@@ -362,6 +362,42 @@ def test_fallback_ranges_cover_what_latin_modern_lacks():
         assert ord(ch) in covered
 
 
+def test_the_cjk_font_is_opened_at_the_first_cjk_character(tmp_path):
+    """Noto Serif CJK is opened only by a document that has a CJK character,
+    and then at the scale and with the page it had when the preamble opened
+    it: the first character here is small and bold, yet the page is the
+    one the preamble's font gives, pixel for pixel."""
+    require_executable("pdftoppm", "apt-get install poppler-utils")
+    from nbstats.plots.fonts import cjk_font
+
+    if cjk_font() is None:
+        unavailable("no CJK font (apt-get install fonts-noto-cjk)")
+    fonts = (TEMPLATES / "nbstats-paper-latex" / "fonts.tex.j2").read_text()
+    in_preamble = fonts + "\\makeatletter\\nbstats@opencjk\\makeatother\n"
+    words = "支持向量机 SVM, 決定木, 한국어, \\emph{日本語モデル}, Ελληνικά"
+    body = f"Latin first. {{\\small\\bfseries {words}}} and {words}.\n"
+    pages, scales = [], []
+    for which, preamble in (("lazy", fonts), ("preamble", in_preamble)):
+        folder = tmp_path / which
+        folder.mkdir()
+        log, pdf = _compile_tables(folder, body, fonts=preamble)
+        assert latex_log_problems(log)[1] == []
+        scales.append(re.findall(r"Noto Serif CJK SC scale = ([\d.]+)", log))
+        subprocess.run(
+            ["pdftoppm", "-r", "100", "-png", str(pdf), str(folder / "page")],
+            check=True,
+        )
+        pages.append((folder / "page-1.png").read_bytes())
+    assert scales[0] and set(scales[0]) == set(scales[1])
+    assert pages[0] == pages[1]
+    # a document without CJK never opens the font
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    log, _ = _compile_tables(folder, "Latin, Ελληνικά and Кириллица.\n", fonts=fonts)
+    assert "Noto Serif CJK" not in log
+    assert latex_log_problems(log)[1] == []
+
+
 # ---------------------------------------------------------------- LaTeX tables
 
 
