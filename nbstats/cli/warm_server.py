@@ -20,8 +20,9 @@ __all__ = ["serve"]
 
 def warm_up() -> None:
     """Run what the commands run, once, so that every module is imported and
-    every compiled kernel loaded: the demo report, and a report and an
-    analysis of a small table with missing cells."""
+    every compiled kernel loaded: the demo report, and a report (HTML, and
+    LaTeX: PDF figures, their fonts subset by fontTools, the LaTeX export)
+    and an analysis of a small table with missing cells."""
     rng = np.random.default_rng(0)
     values = rng.normal(0.8, 0.02, size=(12, 4)) + np.linspace(0, 0.03, 4)
     values[[1, 5], [0, 2]] = np.nan
@@ -40,6 +41,9 @@ def warm_up() -> None:
         main(["demo", "-o", str(Path(tmp) / "demo.html")])
         holes = ["--nan-policy", "pairwise"]
         main(["report", str(csv), "-o", str(Path(tmp) / "r.html"), *holes])
+        # what a PDF report adds before xelatex (a failure here, e.g. no
+        # pandoc, returns a status: the warm process still serves)
+        main(["report", str(csv), "-o", str(Path(tmp) / "r.tex"), *holes])
         main(["analyze", str(csv), *holes])
 
 
