@@ -32,8 +32,12 @@ def main() -> int | None:
     """Run the ``nbstats`` command with Ctrl-C quiet from its first moment."""
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, _interrupted)
-    exit_quickly = _standalone("quick_exit").exit_quickly
-    run_command = _standalone("warm").run_command
+    try:
+        exit_quickly = _standalone("quick_exit").exit_quickly
+        run_command = _standalone("warm").run_command
+    except (ImportError, OSError):  # an install whose files are not on disk
+        from nbstats.util.quick_exit import exit_quickly
+        from nbstats.util.warm import run_command
 
     def here() -> int:
         from nbstats.cli.commands import main as run
@@ -56,6 +60,8 @@ def _standalone(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         f"nbstats_launcher.{name}", f"{directory}/util/{name}.py"
     )
+    if spec is None or spec.loader is None:
+        raise ImportError(f"nbstats.util.{name} is not a file", name=name)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -442,9 +442,9 @@ def write_report(
             dir=directory,
         )
     )
-    if fmt == "pdf":  # xelatex's memory comes on top of this process's
-        give_back_freed_memory()
     try:
+        if fmt == "pdf":  # xelatex's memory comes on top of this process's
+            give_back_freed_memory()
         if later is None:
             body, extras = export_notebook(nb, fmt, stem=stem)
         else:

@@ -191,6 +191,30 @@ def test_the_launcher_leaves_pandas_to_the_warm_process(warm_env, tmp_path):
     assert "PANDAS True" in alone.stderr
 
 
+def test_the_launcher_imports_the_package_when_the_files_are_not_found(
+    warm_env, tmp_path
+):
+    # an install whose modules are not files: the launcher imports them from
+    # the package, and the command runs as ever
+    work = tmp_path / "work"
+    work.mkdir()
+    _table(work / "small.csv")
+    no_files = (
+        "import nbstats_launcher\n"
+        "def _missing(name):\n"
+        "    raise ImportError(name)\n"
+        "nbstats_launcher._standalone = _missing\n" + _LAUNCHER
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", no_files, "analyze", "small.csv", "--nan-policy",
+         "pairwise"],
+        env={**warm_env, "NBSTATS_WARM": "0"}, cwd=work, capture_output=True,
+        text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Friedman" in done.stdout and "PANDAS True" in done.stderr
+
+
 def test_a_signal_to_the_caller_reaches_the_command(warm_env, tmp_path):
     work = _with_a_warm_process(warm_env, tmp_path)
     # long enough to be interrupted: many algorithms, the Bayesian analyses
