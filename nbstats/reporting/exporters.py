@@ -217,6 +217,14 @@ def aux_seed(tex: Path) -> Path | None:
     return Path(cache) / "latex" / (hashlib.sha256(shape).hexdigest()[:24] + ".aux")
 
 
+def _copy_kept(source: str, target: str) -> None:
+    """Copy each :data:`_KEPT` file of ``source`` (a path less its suffix)
+    that exists to the same suffix of ``target``."""
+    for suffix in _KEPT:
+        if os.path.isfile(source + suffix):
+            shutil.copyfile(source + suffix, target + suffix)
+
+
 #: xelatex's line for a character its font lacks (left out of the PDF).
 _MISSING = re.compile(r"^Missing character: There is no (\S+)", re.M)
 
@@ -266,10 +274,7 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
         least = self.latex_count
         if seed is not None and seed.is_file() and not aux.exists():
             with contextlib.suppress(OSError):
-                for suffix in _KEPT:  # hyperref's bookmarks (.out), contents
-                    kept = seed.with_suffix(suffix)
-                    if kept.is_file():
-                        shutil.copyfile(kept, stem + suffix)
+                _copy_kept(str(seed.with_suffix("")), stem)
                 least = 1  # the log says whether the seed was right
         for number in range(1, self.max_latex_count + 1):
             if not self.run_command(
@@ -285,10 +290,7 @@ class NbstatsPDFExporter(_Paper, PDFExporter):
         if seed is not None:
             with contextlib.suppress(OSError):
                 seed.parent.mkdir(parents=True, exist_ok=True)
-                for suffix in _KEPT:
-                    made = Path(stem + suffix)
-                    if made.is_file():
-                        shutil.copyfile(made, seed.with_suffix(suffix))
+                _copy_kept(stem, str(seed.with_suffix("")))
         return True
 
     def missing_characters(self) -> list[str]:

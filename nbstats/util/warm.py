@@ -206,10 +206,7 @@ def _receive(sock: socket.socket) -> dict | None:
 def _exactly(sock: socket.socket, size: int) -> bytes | None:
     chunks, got = [], 0
     while got < size:
-        try:
-            chunk = sock.recv(size - got)
-        except InterruptedError:  # pragma: no cover - retried by Python itself
-            continue
+        chunk = sock.recv(size - got)  # a signal: retried by Python (PEP 475)
         if not chunk:
             return None
         chunks.append(chunk)
