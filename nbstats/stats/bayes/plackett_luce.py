@@ -407,9 +407,9 @@ def _check_memory(data: RankingData, draws_per_chain: int) -> int:
     """Refuse, with the draws that would fit, what needs more than the ceiling.
 
     The result keeps ``n_samples × m`` worths; the summaries keep their ranks
-    beside them and work on one algorithm at a time; the sampler's and the
-    summaries' blocks take at most :func:`~nbstats.util.memory.budget`
-    each.
+    beside them and work on one algorithm at a time; the summaries' blocks
+    take at most :func:`~nbstats.util.memory.budget` each, and so do the
+    working arrays of each of the two chains that run at once.
     """
     m = data.m
     n_samples = N_CHAINS * draws_per_chain
@@ -417,7 +417,7 @@ def _check_memory(data: RankingData, draws_per_chain: int) -> int:
     fixed = (
         PER_INPUT_CELL_BYTES * data.n_cases * m
         + 2 * budget()
-        + min(working_bytes(data, N_CHAINS), budget())
+        + 2 * min(working_bytes(data), budget())
     )
     needed = fixed + n_samples * per_sample
     ceiling = get_memory_ceiling()

@@ -1,11 +1,14 @@
-"""Compiled latent-variable step of the Plackett–Luce Gibbs sampler.
+"""Compiled Gibbs chain of the Plackett–Luce sampler (:mod:`.plackett_luce_sampler`).
 
-Why numba and not numpy: one iteration needs, per chain and case, the worths
-in ranking order, their sums from the end, the latent exponentials and their
-running sums scattered back to the algorithms. numpy makes a pass and a
-temporary array for each (a gather, two cumulative sums, a scatter); this
-kernel makes one pass over ``chains × cases × m`` values, with the same
-arithmetic in the same order, and leaves the Gamma draws to numpy.
+Why numba and not numpy: an iteration needs, per case, the worths in ranking
+order, their sums from the end, the latent exponentials and their running
+sums scattered back to the algorithms, then one Gamma draw per algorithm.
+numpy makes a pass and a temporary array for each and a Python round trip
+per iteration (thousands per chain); :func:`run_chain` runs a whole stretch
+of a chain in one call, releases the GIL, and draws its random numbers from
+the chain's own SFC64 stream (:mod:`.exponentials`, :mod:`.gamma_variates`),
+so chains can run in threads and give the same draws whichever thread runs
+them.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from nbstats.stats.bayes.exponentials import _F, _K, _W, _fill, _sfc64, _unit
+from nbstats.stats.bayes.gamma_variates import draw_log_gamma
 from nbstats.stats.compiled import announce
 
-__all__ = ["LINEAR_FLOOR", "latent_rates", "shuffle_ties"]
+__all__ = ["LINEAR_FLOOR", "latent_rates", "run_chain"]
 
 
 #: Below this log-worth (relative to a chain's largest) the linear-domain pass
@@ -42,137 +47,197 @@ def latent_rates(
     log_sums: np.ndarray,
     counts: np.ndarray,
 ) -> None:
-    """Add every case's latent exposure and choice counts, in the log domain.
+    """Add one chain's latent exposures and choice counts, in the log domain.
 
-    For chain ``c`` and case ``i`` ranking ``k`` algorithms in ``order[c, i]``
-    (best first), stage ``r < k - 1`` has the latent ``Z = E / Σ_{s≥r} w_{o_s}``
-    with ``E = exponentials[c, i, r]``. The algorithm in slot ``r`` takes part
-    in stages ``0 … min(r, k − 2)``: its exposure gains the running sum of
-    ``Z`` up to that stage, and ``log_sums[c, o_r]`` becomes the log of its
-    total exposure; ``counts[c, o_r]`` gains 1 when it was chosen at stage
-    ``r`` (it is not last).
+    For case ``i`` ranking ``k`` algorithms in ``order[i]`` (best first),
+    stage ``r < k - 1`` has the latent ``Z = E / Σ_{s≥r} w_{o_s}`` with
+    ``E = exponentials[i, r]``. The algorithm in slot ``r`` takes part in
+    stages ``0 … min(r, k − 2)``: its exposure gains the running sum of ``Z``
+    up to that stage, and ``log_sums[o_r]`` becomes the log of its total
+    exposure; ``counts[o_r]`` gains 1 when it was chosen at stage ``r`` (it
+    is not last).
 
     The worths come as logs (``log_worths``; any common shift), so no worth
-    can underflow: a chain whose worths span less than ``exp(LINEAR_FLOOR)``
-    takes a linear pass with worths relative to its largest (fast), any other
-    the same sums with log-sum-exp (slower, never 0 or infinite).
+    can underflow: worths that span less than ``exp(LINEAR_FLOOR)`` take a
+    linear pass relative to the largest (fast), wider ones the same sums with
+    log-sum-exp (slower, never 0 or infinite).
 
     Parameters
     ----------
-    order : int array, shape (chains, cases, width)
-    log_worths : float array, shape (chains, m)
-    exponentials : float array, shape (chains, cases, width)
+    order : int array, shape (cases, width)
+    log_worths : float array, shape (m,)
+    exponentials : float array, shape (cases, width)
     n_ranked : int array, shape (cases,)
-    log_sums, counts : float arrays, shape (chains, m)
+    log_sums, counts : float arrays, shape (m,)
         Updated in place (``log_sums`` starts at ``-inf``, ``counts`` at 0).
 
     Examples
     --------
-    >>> order = np.array([[[0, 1]]])
-    >>> log_worths = np.log(np.array([[1.0, 3.0]]))
-    >>> log_sums, counts = np.full((1, 2), -np.inf), np.zeros((1, 2))
-    >>> latent_rates(order, log_worths, np.array([[[2.0, 5.0]]]), np.array([2]),
+    >>> order = np.array([[0, 1]])
+    >>> log_worths = np.log(np.array([1.0, 3.0]))
+    >>> log_sums, counts = np.full(2, -np.inf), np.zeros(2)
+    >>> latent_rates(order, log_worths, np.array([[2.0, 5.0]]), np.array([2]),
     ...              log_sums, counts)
     >>> np.exp(log_sums).round(12).tolist(), counts.tolist()  # Z = 2 / (1 + 3)
-    ([[0.5, 0.5]], [[1.0, 0.0]])
+    ([0.5, 0.5], [1.0, 0.0])
     """
-    chains, cases, width = order.shape
-    m = log_worths.shape[1]
+    cases, width = order.shape
+    m = log_worths.shape[0]
     remaining = np.empty(width)
-    linear = np.empty(m)
-    sums = np.empty(m)
-    for c in range(chains):
-        top = log_worths[c, 0]
-        low = log_worths[c, 0]
-        for j in range(1, m):
-            top = max(top, log_worths[c, j])
-            low = min(low, log_worths[c, j])
-        if low - top >= LINEAR_FLOOR:
-            for j in range(m):
-                linear[j] = np.exp(log_worths[c, j] - top)
-                sums[j] = 0.0
-            for i in range(cases):
-                k = n_ranked[i]
-                tail = 0.0
-                for r in range(k - 1, -1, -1):
-                    tail += linear[order[c, i, r]]
-                    remaining[r] = tail
-                running = 0.0
-                for r in range(k):
-                    j = order[c, i, r]
-                    if r < k - 1:
-                        running += exponentials[c, i, r] / remaining[r]
-                        counts[c, j] += 1.0
-                    sums[j] += running
-            for j in range(m):
-                if sums[j] > 0.0:
-                    log_sums[c, j] = _logaddexp(log_sums[c, j], np.log(sums[j]) - top)
-            continue
+    top = log_worths[0]
+    low = log_worths[0]
+    for j in range(1, m):
+        top = max(top, log_worths[j])
+        low = min(low, log_worths[j])
+    if low - top >= LINEAR_FLOOR:
+        linear = np.empty(m)
+        sums = np.zeros(m)
+        for j in range(m):
+            linear[j] = np.exp(log_worths[j] - top)
         for i in range(cases):
             k = n_ranked[i]
-            tail = -np.inf
+            tail = 0.0
             for r in range(k - 1, -1, -1):
-                tail = _logaddexp(tail, log_worths[c, order[c, i, r]])
+                tail += linear[order[i, r]]
                 remaining[r] = tail
-            running = -np.inf
+            running = 0.0
             for r in range(k):
-                j = order[c, i, r]
+                j = order[i, r]
                 if r < k - 1:
-                    step = exponentials[c, i, r]
-                    if step > 0.0:
-                        running = _logaddexp(running, np.log(step) - remaining[r])
-                    counts[c, j] += 1.0
-                log_sums[c, j] = _logaddexp(log_sums[c, j], running)
+                    running += exponentials[i, r] / remaining[r]
+                    counts[j] += 1.0
+                sums[j] += running
+        for j in range(m):
+            if sums[j] > 0.0:
+                log_sums[j] = _logaddexp(log_sums[j], np.log(sums[j]) - top)
+        return
+    for i in range(cases):
+        k = n_ranked[i]
+        tail = -np.inf
+        for r in range(k - 1, -1, -1):
+            tail = _logaddexp(tail, log_worths[order[i, r]])
+            remaining[r] = tail
+        running = -np.inf
+        for r in range(k):
+            j = order[i, r]
+            if r < k - 1:
+                step = exponentials[i, r]
+                if step > 0.0:
+                    running = _logaddexp(running, np.log(step) - remaining[r])
+                counts[j] += 1.0
+            log_sums[j] = _logaddexp(log_sums[j], running)
 
 
 @numba.njit(nogil=True, cache=True)
-def shuffle_ties(
-    fixed_order: np.ndarray,
-    cases: np.ndarray,
-    starts: np.ndarray,
-    sizes: np.ndarray,
-    uniforms: np.ndarray,
-    order: np.ndarray,
+def _gibbs_chain(
+    state, log_worths, fixed_order, n_ranked, group_start, starts, sizes,
+    prior, start, iterations, skip, out, columns, order, exponentials, no_uniforms,
+    log_sums, counts, k_table, w_table, f_table,
+):  # fmt: skip
+    cases, width = fixed_order.shape
+    m = log_worths.shape[0]
+    block = order.shape[0]
+    total_prior = m * prior
+    # iteration -1: the chain's start, a draw from the prior (no cases seen)
+    for iteration in range(-1 if start else 0, iterations):
+        for j in range(m):
+            log_sums[j] = -np.inf
+            counts[j] = 0.0
+        for low in range(0, cases if iteration >= 0 else 0, block):
+            rows = min(block, cases - low)
+            # every group of tied ranks in a random order (Fisher–Yates);
+            # element by element: a whole-row assignment would compile
+            # numba's broadcasting checks and their messages
+            a, b, c, counter = state[0], state[1], state[2], state[3]
+            for i in range(rows):
+                for k in range(width):
+                    order[i, k] = fixed_order[low + i, k]
+                for g in range(group_start[low + i], group_start[low + i + 1]):
+                    first, size = starts[g], sizes[g]
+                    for t in range(size - 1, 0, -1):
+                        bits, a, b, c, counter = _sfc64(a, b, c, counter)
+                        pick = int(_unit(bits) * (t + 1))
+                        left, right = first + t, first + pick
+                        order[i, left], order[i, right] = (
+                            order[i, right],
+                            order[i, left],
+                        )
+            state[0], state[1], state[2], state[3] = a, b, c, counter
+            # every slot of the rows (a case ranking k uses k − 1): the
+            # weights' generator, compiled once for both
+            _fill(state, exponentials[:rows], no_uniforms, k_table, w_table, f_table)
+            latent_rates(
+                order[:rows], log_worths, exponentials[:rows],
+                n_ranked[low : low + rows], log_sums, counts,
+            )  # fmt: skip
+        # the total s = Σw is redrawn from its prior Gamma(mα, 1): the
+        # likelihood does not depend on it. The rate of w_j is 1 + S_j / s
+        # (S_j: its exposure); its log less the common log(1/s), which the
+        # normalisation takes out anyway, is logaddexp(log s, log S_j): no
+        # huge log s is added to the small differences between the S_j
+        log_scale = draw_log_gamma(state, total_prior) if iteration >= 0 else 0.0
+        top = -np.inf
+        for j in range(m):
+            log_worths[j] = draw_log_gamma(state, prior + counts[j])
+            log_worths[j] -= _logaddexp(log_scale, log_sums[j])
+            top = max(top, log_worths[j])
+        total = 0.0
+        for j in range(m):
+            total += np.exp(log_worths[j] - top)
+        shift = top + np.log(total)
+        for j in range(m):
+            log_worths[j] -= shift
+        if iteration >= skip:
+            row = iteration - skip
+            for j in range(m):
+                out[row, columns[j]] = log_worths[j]
+
+
+def run_chain(
+    state: np.ndarray,
+    log_worths: np.ndarray,
+    data: object,
+    *,
+    prior: float,
+    iterations: int,
+    skip: int,
+    out: np.ndarray,
+    columns: np.ndarray,
+    start: bool = False,
+    block: int | None = None,
 ) -> None:
-    """Copy ``fixed_order`` into every chain of ``order``, each tie group shuffled.
+    """Run ``iterations`` Gibbs iterations of one chain, keeping all but ``skip``.
 
-    Group ``g`` is the run ``fixed_order[cases[g], starts[g] : starts[g] +
-    sizes[g]]``; it is put in a uniformly random order by a Fisher–Yates
-    shuffle that takes its uniforms, in turn, from ``uniforms[c]``.
-
-    Parameters
-    ----------
-    fixed_order : int array, shape (cases, width)
-    cases, starts, sizes : int arrays, shape (groups,)
-    uniforms : float array, shape (chains, Σ (sizes − 1))
-    order : int array, shape (chains, cases, width)
-        Written.
+    ``state`` (the chain's SFC64 words) and ``log_worths`` (its normalised
+    log-worths, shape ``(m,)``) are advanced in place; kept iteration ``t``
+    writes ``out[t − skip, columns]``. With ``start``, the chain first draws
+    its worths from the prior (``log_worths`` is overwritten). ``data`` is a
+    :class:`~nbstats.stats.bayes.plackett_luce_sampler.RankingData`. The
+    cases are taken ``block`` at a time (default: all at once), which bounds
+    the working arrays; another ``block`` gives other random numbers from the
+    same posterior.
 
     Examples
     --------
-    >>> fixed = np.array([[0, 1, 2]])
-    >>> out = np.empty((1, 1, 3), dtype=np.int64)
-    >>> shuffle_ties(fixed, np.array([0]), np.array([1]), np.array([2]),
-    ...              np.array([[0.1]]), out)
-    >>> out.tolist()  # slots 1 and 2 are tied; a uniform below 1/2 swaps them
-    [[[0, 2, 1]]]
+    >>> from nbstats.stats.bayes.exponentials import sfc64_state
+    >>> from nbstats.stats.bayes.plackett_luce_sampler import RankingData
+    >>> data = RankingData(np.array([[1.0, 2.0], [1.0, 2.0], [2.0, 1.0]]))
+    >>> out = np.empty((3, 2))
+    >>> run_chain(sfc64_state(np.random.SeedSequence(0)), np.log([0.5, 0.5]), data,
+    ...           prior=1.0, iterations=5, skip=2, out=out, columns=np.arange(2))
+    >>> np.exp(out).sum(axis=1).round(12).tolist()
+    [1.0, 1.0, 1.0]
     """
-    chains, cases_, width = order.shape
-    for c in range(chains):
-        # element by element: a whole-row assignment would compile numba's
-        # broadcasting checks and their messages (seconds on a first run)
-        for i in range(cases_):
-            for k in range(width):
-                order[c, i, k] = fixed_order[i, k]
-        used = 0
-        for g in range(cases.shape[0]):
-            i, start, size = cases[g], starts[g], sizes[g]
-            for t in range(size - 1, 0, -1):
-                pick = int(uniforms[c, used] * (t + 1))
-                used += 1
-                a, b = start + t, start + pick
-                order[c, i, a], order[c, i, b] = order[c, i, b], order[c, i, a]
+    rows = data.n_cases if block is None else max(1, min(int(block), data.n_cases))
+    _gibbs_chain(
+        state, log_worths, data.fixed_order, data.n_ranked, data.group_start,
+        data.tie_starts, data.tie_sizes, float(prior), bool(start), int(iterations),
+        int(skip),
+        out, columns, np.empty((rows, data.width), dtype=np.int64),
+        np.empty((rows, data.width)), np.empty(0), np.empty(data.m), np.empty(data.m),
+        _K, _W, _F,
+    )  # fmt: skip
 
 
 # one line on stderr before the first compilation (nbstats.stats.compiled)
-announce(latent_rates, shuffle_ties)
+announce(latent_rates, _gibbs_chain)

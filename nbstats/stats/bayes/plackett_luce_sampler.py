@@ -20,8 +20,9 @@ model), Caron & Doucet's latent variables make every step conjugate:
   does not depend on it, so this exact step removes the slow drift of the
   scale that otherwise dominates the chain's autocorrelation.
 
-Everything is vectorised over chains, cases and stages: an iteration is a few
-array operations on ``chains × cases × m`` values.
+Each chain runs in one compiled call (:mod:`.plackett_luce_kernel`) on a
+random stream of its own, seeded from the caller's seed, so the chains run
+in two threads and the same seed gives the same draws on any machine.
 
 Logs: the worths, the scale and every Gamma draw are kept as logs (a Gamma
 draw of a small shape ``a`` is about ``U^(1/a)``, which underflows to 0 for
@@ -39,17 +40,17 @@ algorithm has the same posterior).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "RankingData",
-    "log_gamma",
-    "log_normalise",
-    "sample_worths",
-    "working_bytes",
-]
+from nbstats.util.pools import thread_pool
+
+__all__ = ["RankingData", "chain_states", "sample_worths", "working_bytes"]
+
+#: Iterations a chain runs between two progress-bar updates.
+STRETCH = 250
 
 
 class RankingData:
@@ -60,6 +61,17 @@ class RankingData:
     ranks : ndarray, shape (cases, m)
         Ranks within each case, 1 = best, ties averaged; NaN where the case
         has no score for the algorithm. Every case ranks at least two.
+
+    Attributes
+    ----------
+    fixed_order : int array, shape (cases, width)
+        Each case's algorithms best first (ties in column order), padded with
+        the dummy ``m``.
+    n_ranked : int array, shape (cases,)
+    group_start, tie_starts, tie_sizes : int arrays
+        The runs of tied ranks: case ``i``'s are runs ``group_start[i] …
+        group_start[i + 1] − 1``, run ``g`` the slots ``tie_starts[g] …
+        tie_starts[g] + tie_sizes[g] − 1`` of its row.
     """
 
     def __init__(self, ranks: np.ndarray) -> None:
@@ -71,97 +83,65 @@ class RankingData:
             raise ValueError("every case must rank at least two algorithms.")
         self.width = int(self.n_ranked.max())
         # sort key: the rank, missing cells last
-        self.key = np.where(observed, ranks, np.inf)
-        self.slot = np.arange(self.width)[None, :] < self.n_ranked[:, None]
-        self.fixed_order = self._order(self.key).astype(np.int64)
-        self.tie_groups = _tie_groups(
-            np.take_along_axis(self.key, self.fixed_order % self.m, axis=1), self.slot
+        key = np.where(observed, ranks, np.inf)
+        slot = np.arange(self.width)[None, :] < self.n_ranked[:, None]
+        order = np.argsort(key, axis=-1, kind="stable")[:, : self.width]
+        self.fixed_order = np.ascontiguousarray(
+            np.where(slot, order, self.m), dtype=np.int64
         )
-        self.has_ties = bool(len(self.tie_groups[0]))
-
-    def block(self, start: int, size: int) -> RankingData:
-        """The cases ``start … start + size − 1`` alone."""
-        key = self.key[start : start + size]
-        return RankingData(np.where(np.isinf(key), np.nan, key))
-
-    def _order(self, key: np.ndarray) -> np.ndarray:
-        """Algorithms best first (ties in column order), padded with the dummy ``m``."""
-        order = np.argsort(key, axis=-1, kind="stable")[..., : self.width]
-        return np.where(self.slot, order, self.m)
-
-    def orders(self, rng: np.random.Generator, chains: int) -> np.ndarray:
-        """One order per chain and case, each group of ties in a random order."""
-        # compiled kernel: numba loads on first use, not with ``import nbstats``
-        from nbstats.stats.bayes.plackett_luce_kernel import shuffle_ties
-
-        if not self.has_ties:
-            return np.broadcast_to(self.fixed_order, (chains, *self.fixed_order.shape))
-        cases, starts, sizes = self.tie_groups
-        uniforms = rng.random((chains, int(np.sum(sizes - 1))))
-        order = np.empty((chains, *self.fixed_order.shape), dtype=np.int64)
-        shuffle_ties(self.fixed_order, cases, starts, sizes, uniforms, order)
-        return order
+        cases, self.tie_starts, self.tie_sizes = _tie_groups(
+            np.take_along_axis(key, order, axis=1), slot
+        )
+        self.group_start = np.zeros(self.n_cases + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cases, minlength=self.n_cases), out=self.group_start[1:])
 
 
 def _tie_groups(
     sorted_key: np.ndarray, slot: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Runs of equal ranks in each case: (case, first slot, size) of every run."""
+    """Runs of equal ranks in each case: (case, first slot, size) of every run,
+    by case."""
     same = (sorted_key[:, 1:] == sorted_key[:, :-1]) & slot[:, 1:]
     padded = np.zeros((same.shape[0], same.shape[1] + 2), dtype=np.int8)
     padded[:, 1:-1] = same
     edges = np.diff(padded, axis=1)
     start_cases, starts = np.nonzero(edges == 1)
     _, ends = np.nonzero(edges == -1)
-    return start_cases, starts, ends - starts + 1
+    return (
+        start_cases.astype(np.int64),
+        starts.astype(np.int64),
+        (ends - starts + 1).astype(np.int64),
+    )
 
 
-def log_gamma(shape: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Logs of ``Gamma(shape, 1)`` draws, finite for every positive finite shape.
-
-    A Gamma draw with a small shape underflows to 0 (its typical size is
-    ``U^(1/shape)``); its log does not: ``log G(a) = log G(a + 1) + log(U) / a``
-    with ``U`` uniform on (0, 1] (Marsaglia & Tsang 2000, §6). Shapes of 1 or
-    more are drawn directly.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> bool(np.all(np.isfinite(log_gamma(np.full(5, 1e-200), rng))))
-    True
-    """
-    shape = np.asarray(shape, dtype=float)
-    small = shape < 1.0
-    out = np.log(rng.standard_gamma(np.where(small, shape + 1.0, shape)))
-    if small.any():
-        uniforms = 1.0 - rng.random(int(small.sum()))  # in (0, 1]: log is finite
-        out[small] += np.log(uniforms) / shape[small]
-    return out
-
-
-def log_normalise(log_values: np.ndarray) -> np.ndarray:
-    """``log(x / Σx)`` along the last axis from ``log x`` (log-sum-exp).
+def working_bytes(data: RankingData, cases: int | None = None) -> int:
+    """Bytes of one chain's working arrays (orders and exponentials) for
+    ``cases`` cases at a time (default: all).
 
     Examples
     --------
-    >>> np.exp(log_normalise(np.array([[-1000.0, -1000.0]]))).tolist()
-    [[0.5, 0.5]]
+    >>> working_bytes(RankingData(np.array([[1.0, 2.0]])))
+    32
     """
-    top = log_values.max(axis=-1, keepdims=True)
-    total = np.log(np.exp(log_values - top).sum(axis=-1, keepdims=True))
-    return log_values - (top + total)
+    cases = data.n_cases if cases is None else min(cases, data.n_cases)
+    return 8 * cases * data.width * 2
 
 
-def working_bytes(data: RankingData, chains: int, case_block: int | None = None) -> int:
-    """Bytes of one iteration's arrays: orders, exponentials, tie uniforms.
+def chain_states(rng: np.random.Generator, chains: int) -> list[np.ndarray]:
+    """The SFC64 words of each chain's stream, seeded from ``rng`` (advanced).
 
     Examples
     --------
-    >>> working_bytes(RankingData(np.array([[1.0, 2.0]])), chains=4)
-    128
+    >>> a = chain_states(np.random.default_rng(0), 2)
+    >>> b = chain_states(np.random.default_rng(0), 2)
+    >>> [x.tolist() == y.tolist() for x, y in zip(a, b)], a[0].tolist() == a[1].tolist()
+    ([True, True], False)
     """
-    cases = data.n_cases if case_block is None else min(case_block, data.n_cases)
-    return 8 * chains * cases * data.width * 2
+    # compiled kernel: numba loads on first use, not with ``import nbstats``
+    from nbstats.stats.bayes.exponentials import sfc64_state
+
+    entropy = rng.integers(2**63, size=chains)
+    return [sfc64_state(np.random.SeedSequence(int(e))) for e in entropy]
 
 
 def sample_worths(
@@ -175,6 +155,7 @@ def sample_worths(
     columns: np.ndarray | None = None,
     max_bytes: int | None = None,
     bar: Any = None,
+    threads: int | None = None,
 ) -> np.ndarray:
     """Posterior draws of the normalised worths, as logs.
 
@@ -189,63 +170,74 @@ def sample_worths(
         Concentration α of the symmetric Dirichlet prior of the normalised
         worths (> 0).
     chains, draws, warmup : int
-        Chains run side by side; draws kept per chain after ``warmup``
-        iterations.
+        Chains; draws kept per chain after ``warmup`` iterations.
     rng : numpy.random.Generator
+        Seeds each chain's stream (:func:`chain_states`) and its start, a
+        draw from the prior.
     columns : int array, shape (m,), optional
         Where each of ``data``'s algorithms goes in the output (default: the
         same place).
     max_bytes : int, optional
-        Bound of one iteration's working arrays: the cases are taken in
-        blocks that fit it (the same draws whatever the bound, when it holds
-        every case at once; default: no bound).
+        Bound of a chain's working arrays: the cases are taken in blocks that
+        fit it (other random numbers, the same posterior; default: no bound).
     bar : tqdm progress bar, optional
-        Advanced by one at each iteration (``warmup + draws`` in all).
+        Advanced by the iterations of one chain (``warmup + draws`` in all).
+    threads : int, optional
+        Threads the chains run in (default: 2 on a machine with two
+        processors or more). The draws do not depend on it.
 
     Returns
     -------
     ndarray, shape (chains, draws, m)
         Logs of the normalised worths (each draw's worths sum to 1).
+
+    Examples
+    --------
+    >>> data = RankingData(np.array([[1.0, 2.0, 3.0], [2.0, 1.0, 3.0]]))
+    >>> draws = sample_worths(data, prior=1.0, chains=2, draws=50, warmup=10,
+    ...                       rng=np.random.default_rng(0))
+    >>> draws.shape, bool(np.allclose(np.exp(draws).sum(axis=-1), 1.0))
+    ((2, 50, 3), True)
     """
     # compiled kernel: numba loads on first use, not with ``import nbstats``
-    from nbstats.stats.bayes.plackett_luce_kernel import latent_rates
+    from nbstats.stats.bayes.plackett_luce_kernel import run_chain
 
     m = data.m
-    columns = np.arange(m) if columns is None else np.asarray(columns)
-    per_case = working_bytes(data, chains, 1)
-    block = data.n_cases
+    columns = np.arange(m) if columns is None else np.asarray(columns, dtype=np.int64)
+    if threads is None:
+        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+    block = None
     if max_bytes is not None:
-        block = int(min(block, max(1, max_bytes // per_case)))
-    # start every chain at a draw from the prior
-    log_worths = log_normalise(log_gamma(np.full((chains, m), prior), rng))
+        block = max(1, max_bytes // working_bytes(data, 1))
+    states = chain_states(rng, chains)
+    log_worths = [np.empty(m) for _ in range(chains)]  # drawn from the prior
     out = np.empty((chains, draws, m))
-    log_sums = np.empty((chains, m))
-    counts = np.empty((chains, m))
-    total_prior = np.full((chains, 1), m * prior)
-    parts = (
-        [data]
-        if block == data.n_cases
-        else [data.block(start, block) for start in range(0, data.n_cases, block)]
-    )
-    for iteration in range(warmup + draws):
-        log_sums.fill(-np.inf)
-        counts.fill(0.0)
-        for part in parts:
-            order = np.ascontiguousarray(part.orders(rng, chains))
-            exponentials = rng.standard_exponential(order.shape)
-            latent_rates(
-                order, log_worths, exponentials, part.n_ranked, log_sums, counts
+
+    def advance(chain_ids: list[int], done: int, stretch: int) -> None:
+        for c in chain_ids:
+            skip = max(0, warmup - done)
+            row = max(0, done - warmup)
+            run_chain(
+                states[c], log_worths[c], data, prior=prior, iterations=stretch,
+                skip=skip, out=out[c, row : row + stretch - min(skip, stretch)],
+                columns=columns, start=done == 0, block=block,
+            )  # fmt: skip
+
+    ids = list(range(chains))
+    done = 0
+    while done < warmup + draws:
+        stretch = min(STRETCH, warmup + draws - done)
+        if threads < 2 or chains < 2:
+            advance(ids, done, stretch)
+        else:
+            other = thread_pool("nbstats-chains").submit(
+                advance, ids[1::2], done, stretch
             )
-        # the total s = Σw is redrawn from its prior Gamma(mα, 1): the
-        # likelihood does not depend on it. The rate of w_j is 1 + S_j / s
-        # (S_j: its exposure); its log less the common log(1/s), which the
-        # normalisation takes out anyway, is logaddexp(log s, log S_j): no
-        # huge log s is added to the small differences between the S_j
-        log_scale = log_gamma(total_prior, rng)
-        log_rates = np.logaddexp(log_scale, log_sums)
-        log_worths = log_normalise(log_gamma(prior + counts, rng) - log_rates)
-        if iteration >= warmup:
-            out[:, iteration - warmup, columns] = log_worths
+            try:
+                advance(ids[::2], done, stretch)
+            finally:
+                other.result()  # waited for even when this thread failed
+        done += stretch
         if bar is not None:
-            bar.update(1)
+            bar.update(stretch)
     return out
