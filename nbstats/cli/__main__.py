@@ -12,4 +12,8 @@ def _here() -> int:
     return main()
 
 
-exit_quickly(run_command(sys.argv[1:], _here, "nbstats.cli.warm_server"))
+exit_quickly(
+    run_command(
+        sys.argv[1:], _here, "nbstats.cli.warm_server", "nbstats.stats.compile_ahead"
+    )
+)

@@ -39,8 +39,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 __all__ = [
+    "AHEAD_COMMANDS",
     "IDLE_SECONDS",
     "WARM_COMMANDS",
+    "compiled_stamp",
+    "compiles_ahead",
     "connect",
     "enabled",
     "run_command",
@@ -48,12 +51,16 @@ __all__ = [
     "serve",
     "server_key",
     "socket_path",
+    "start_detached",
     "start_server",
 ]
 
 #: Commands a warm process runs (not ``serve``/``dashboard``: they hold a
 #: port and run until stopped).
 WARM_COMMANDS = frozenset({"report", "demo", "analyze", "coverage"})
+#: Commands that call compiled kernels: a process of their own starts the
+#: kernels' compilation beside it (:func:`run_command`).
+AHEAD_COMMANDS = frozenset({"report", "demo", "analyze"})
 #: Seconds a warm process waits for a command before it leaves
 #: (``NBSTATS_WARM_IDLE`` sets another).
 IDLE_SECONDS = 900.0
@@ -68,11 +75,19 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def run_command(
-    argv: Sequence[str], run_here: Callable[[], int], server_module: str
+    argv: Sequence[str],
+    run_here: Callable[[], int],
+    server_module: str,
+    ahead_module: str | None = None,
 ) -> int:
     """The exit status of the command ``argv``: run by the warm process when
     one is ready, else by ``run_here()``, after which a warm process is
-    started (``python -m server_module KEY``) for the next command."""
+    started (``python -m server_module KEY``) for the next command.
+
+    Before ``run_here()`` runs a command of :data:`AHEAD_COMMANDS`,
+    ``python -m ahead_module STAMP`` is started beside it, unless it has
+    left its stamp for this key already (it compiles the kernels,
+    :mod:`nbstats.stats.compile_ahead`)."""
     key = None
     if enabled(argv):
         try:
@@ -84,6 +99,8 @@ def run_command(
             status = run_remote(client, argv)
             if status is not None:
                 return status
+    if ahead_module is not None and compiles_ahead(argv):
+        _compile_ahead(ahead_module, key)
     status = run_here()
     if key is not None and status in (0, 2):  # not after an interrupt
         start_server(key, server_module)
@@ -107,6 +124,31 @@ def enabled(argv: Sequence[str]) -> bool:
         and "--help" not in argv
         and "-" not in argv
     )
+
+
+def compiled_stamp(key: str) -> Path:
+    """The file the kernels' compilation leaves once it has run for ``key``."""
+    return socket_path(key).with_name(f"compiled-{key}")
+
+
+def _compile_ahead(module: str, key: str | None) -> None:
+    try:
+        stamp = compiled_stamp(server_key(PACKAGE_DIR) if key is None else key)
+    except OSError:  # no private directory for the stamp: no compilation
+        return
+    if not stamp.exists():
+        start_detached(module, str(stamp))
+
+
+def compiles_ahead(argv: Sequence[str]) -> bool:
+    """Whether the command ``argv``, run in a process of its own, starts the
+    kernels' compilation beside it (``NBSTATS_COMPILE_AHEAD=0``: never)."""
+    if os.environ.get("NBSTATS_COMPILE_AHEAD", "1").strip().lower() in (
+        "0", "no", "off",
+    ):  # fmt: skip
+        return False
+    words = [a for a in argv if not a.startswith("-")]
+    return bool(words) and words[0] in AHEAD_COMMANDS and "--help" not in argv
 
 
 def server_key(package_dir: str | os.PathLike[str]) -> str:
@@ -176,9 +218,15 @@ def connect(key: str) -> socket.socket | None:
 def start_server(key: str, module: str) -> None:
     """Start ``python -m module key`` detached from this command (its own
     session, no inherited streams): the warm process of ``key``."""
+    start_detached(module, key)
+
+
+def start_detached(module: str, *args: str) -> None:
+    """Start ``python -m module *args`` detached from this command (its own
+    session, no inherited streams); nothing when it cannot start."""
     with contextlib.suppress(OSError):
         subprocess.Popen(  # our own interpreter and module
-            [sys.executable, "-m", module, key],
+            [sys.executable, "-m", module, *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
