@@ -521,6 +521,8 @@ def numba_first_run() -> tuple[dict, dict]:
     then again with the cache it filled."""
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
         command = [*nbstats_command(), "demo", "-o"]
+        # a cache directory of its own: a key of its own, so the command
+        # starts the compile-ahead process beside it, as after an install
         env = {"NUMBA_CACHE_DIR": cache, "NBSTATS_WARM": "0"}
         cold = run_timed([*command, f"{out}/a.html"], env)
         warm = run_timed([*command, f"{out}/b.html"], env)
@@ -597,10 +599,14 @@ def bench_profile(directory: Path, quick: bool) -> None:
     }  # fmt: skip
     if quick:
         commands.pop("report pdf")
+    # no compile-ahead process (nbstats.stats.compile_ahead): each mode's
+    # settings are a key of their own, whose first command would start one
+    # once, as only the first command after an install does (measured below)
+    ahead = {"NBSTATS_COMPILE_AHEAD": "0"}
     modes = (
-        ("before", {"NBSTATS_REPORT_KERNEL": "1", "NBSTATS_WARM": "0"}),
-        ("fresh", {"NBSTATS_WARM": "0"}),
-        ("warm", {"NBSTATS_WARM": "1", "TMPDIR": str(directory)}),
+        ("before", {"NBSTATS_REPORT_KERNEL": "1", "NBSTATS_WARM": "0", **ahead}),
+        ("fresh", {"NBSTATS_WARM": "0", **ahead}),
+        ("warm", {"NBSTATS_WARM": "1", "TMPDIR": str(directory), **ahead}),
     )
     server = start_warm_process(cli, directory)
     for name, args in commands.items():
@@ -619,8 +625,8 @@ def bench_profile(directory: Path, quick: bool) -> None:
     cold, warm = numba_first_run()
     print(
         f"  nbstats demo, empty numba cache (first run after install): "
-        f"{cold['wall']:.2f} / {cold['cpu']:.2f} s; then {warm['wall']:.2f} / "
-        f"{warm['cpu']:.2f} s (target 8 s idle)"
+        f"{cold['wall']:.2f} / {cold['cpu']:.2f} s, {cold['peak']:.0f} MB; then "
+        f"{warm['wall']:.2f} / {warm['cpu']:.2f} s (target 8 s idle)"
     )
     analyze_wall = bench_analyze(table)
     auto = autorank_seconds(table)
