@@ -47,8 +47,8 @@ def compile_kernels() -> None:
     --------
     >>> compile_kernels()  # compiles, or loads from numba's cache
     """
-    from nbstats.stats.analyze import analyze
     from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
+    from nbstats.stats.bayes.precision import first_draws
     from nbstats.stats.bayes.posthoc import bayes_posthoc
     from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
 
@@ -60,7 +60,10 @@ def compile_kernels() -> None:
     bayes_signrank_pairs(holes, nan_policy="pairwise", joint="auto", **precision)
     bayes_signrank_pairs(complete, joint="auto", **precision)
     bayes_posthoc(complete, test="signrank", **precision)
-    analyze(complete, random_state=0)  # its pairs' arrays are read-only
+    # analyze's call: its first, smaller batch of draws
+    bayes_signrank_pairs(
+        complete, interval=False, n_samples=first_draws(50_000, 0.002), **precision
+    )
     bayes_plackett_luce(holes, nan_policy="partial", n_samples=400, random_state=0)
 
 

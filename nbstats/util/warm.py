@@ -70,6 +70,9 @@ _IMPORT_TIME_PREFIXES = (
     "NBSTATS_", "NUMBA_", "MPL", "OMP_", "OPENBLAS_", "MKL_", "PYTHON", "LC_",
 )  # fmt: skip
 _IMPORT_TIME_NAMES = ("LANG", "TZ", "HOME", "TMPDIR")
+#: Settings read by the launcher or the warm process itself, not at import
+#: time: they do not make a warm process of their own.
+_NOT_IMPORT_TIME = ("NBSTATS_WARM_IDLE", "NBSTATS_COMPILE_AHEAD")
 #: The nbstats package (this module is nbstats/util/warm.py).
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
@@ -171,7 +174,7 @@ def server_key(package_dir: str | os.PathLike[str]) -> str:
             digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     for name in sorted(os.environ):
         if name.startswith(_IMPORT_TIME_PREFIXES) or name in _IMPORT_TIME_NAMES:
-            if name in ("NBSTATS_WARM_IDLE",):  # the process's own setting
+            if name in _NOT_IMPORT_TIME:
                 continue
             digest.update(f"{name}={os.environ[name]}".encode())
     return digest.hexdigest()[:24]
