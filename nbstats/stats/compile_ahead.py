@@ -48,8 +48,8 @@ def compile_kernels() -> None:
     >>> compile_kernels()  # compiles, or loads from numba's cache
     """
     from nbstats.stats.bayes.plackett_luce import bayes_plackett_luce
-    from nbstats.stats.bayes.precision import first_draws
     from nbstats.stats.bayes.posthoc import bayes_posthoc
+    from nbstats.stats.bayes.precision import first_draws
     from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
 
     complete, holes = _small_table(holes=False), _small_table(holes=True)

@@ -345,7 +345,8 @@ def test_interrupt_in_a_worker_thread_carries_the_rows():
     # every task before the interrupted one finished; the one pool thread may
     # have finished a few after it before the main thread cancelled the rest
     # (kept: finished rows are never dropped)
-    tasks = [10 * x + r for x, r in zip(partial["x"], partial["repetition"])]
+    keys = zip(partial["x"], partial["repetition"], strict=True)
+    tasks = [10 * x + r for x, r in keys]
     assert tasks[:25] == list(range(25)) and 25 not in tasks
     assert len(partial) < len(FULL)
     _check_partial(partial)
