@@ -49,8 +49,13 @@ from nbstats.util.pools import thread_pool
 
 __all__ = ["RankingData", "chain_states", "sample_worths", "working_bytes"]
 
-#: Iterations a chain runs between two progress-bar updates.
+#: Most iterations a chain runs in one compiled call (between two
+#: progress-bar updates, and two chances for Ctrl-C to stop it).
 STRETCH = 250
+#: Case slots a chain's call goes through at most (iterations × cases ×
+#: width): a call on a large table takes fewer iterations, so that Ctrl-C
+#: and the bar still answer within a fraction of a second.
+STRETCH_SLOTS = 5_000_000
 
 
 class RankingData:
@@ -224,9 +229,10 @@ def sample_worths(
             )  # fmt: skip
 
     ids = list(range(chains))
+    most = max(1, min(STRETCH, STRETCH_SLOTS // (data.n_cases * data.width)))
     done = 0
     while done < warmup + draws:
-        stretch = min(STRETCH, warmup + draws - done)
+        stretch = min(most, warmup + draws - done)
         if threads < 2 or chains < 2:
             advance(ids, done, stretch)
         else:

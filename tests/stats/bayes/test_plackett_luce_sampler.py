@@ -55,6 +55,10 @@ def test_the_draws_do_not_depend_on_threads_or_on_the_stretches(monkeypatch):
     monkeypatch.setattr(plackett_luce_sampler, "STRETCH", 7)
     short = sample_worths(data, rng=np.random.default_rng(3), threads=2, **KW)
     np.testing.assert_array_equal(one, short)
+    # a large table's calls are shorter: one iteration each here
+    monkeypatch.setattr(plackett_luce_sampler, "STRETCH_SLOTS", 1)
+    single = sample_worths(data, rng=np.random.default_rng(3), threads=2, **KW)
+    np.testing.assert_array_equal(one, single)
 
 
 def test_chains_have_streams_of_their_own():
