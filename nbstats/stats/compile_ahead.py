@@ -67,14 +67,19 @@ def compile_kernels() -> None:
     bayes_plackett_luce(holes, nan_policy="partial", n_samples=400, random_state=0)
 
 
-def main(stamp: str | None = None) -> None:
-    """Compile the kernels, then create the file ``stamp`` (when given): the
-    command starts this process only while its stamp is missing
+def main(stamp: str | None = None, running: str | None = None) -> None:
+    """Compile the kernels, then create the file ``stamp`` and remove the
+    file ``running`` (when given): a command starts this process only while
+    its stamp is missing and no other runs
     (:func:`nbstats.util.warm.run_command`)."""
-    compile_kernels()
-    if stamp is not None:
-        Path(stamp).touch()
+    try:
+        compile_kernels()
+        if stamp is not None:
+            Path(stamp).touch()
+    finally:
+        if running is not None:
+            Path(running).unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:2])
+    main(*sys.argv[1:3])

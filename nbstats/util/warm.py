@@ -35,6 +35,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -61,6 +62,8 @@ WARM_COMMANDS = frozenset({"report", "demo", "analyze", "coverage"})
 #: Commands that call compiled kernels: a process of their own starts the
 #: kernels' compilation beside it (:func:`run_command`).
 AHEAD_COMMANDS = frozenset({"report", "demo", "analyze"})
+#: Seconds after which a compilation that left no stamp counts as dead.
+AHEAD_STALE_SECONDS = 300.0
 #: Seconds a warm process waits for a command before it leaves
 #: (``NBSTATS_WARM_IDLE`` sets another).
 IDLE_SECONDS = 900.0
@@ -135,12 +138,24 @@ def compiled_stamp(key: str) -> Path:
 
 
 def _compile_ahead(module: str, key: str | None) -> None:
+    """Start ``python -m module STAMP RUNNING`` unless the stamp is there or
+    another command's compilation is running (its ``RUNNING`` file is
+    younger than :data:`AHEAD_STALE_SECONDS`): ten commands started at once
+    after an install start one compilation, not ten."""
     try:
         stamp = compiled_stamp(server_key(PACKAGE_DIR) if key is None else key)
-    except OSError:  # no private directory for the stamp: no compilation
+        if stamp.exists():
+            return
+        running = stamp.with_name(stamp.name.replace("compiled-", "compiling-", 1))
+        try:
+            os.close(os.open(running, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            if time.time() - running.stat().st_mtime < AHEAD_STALE_SECONDS:
+                return
+            running.touch()  # left by a compilation that died: taken over
+    except OSError:  # no private directory for the files: no compilation
         return
-    if not stamp.exists():
-        start_detached(module, str(stamp))
+    start_detached(module, str(stamp), str(running))
 
 
 def compiles_ahead(argv: Sequence[str]) -> bool:
@@ -149,6 +164,8 @@ def compiles_ahead(argv: Sequence[str]) -> bool:
     if os.environ.get("NBSTATS_COMPILE_AHEAD", "1").strip().lower() in (
         "0", "no", "off",
     ):  # fmt: skip
+        return False
+    if not hasattr(os, "getuid"):  # no private directory for its stamp
         return False
     words = [a for a in argv if not a.startswith("-")]
     return bool(words) and words[0] in AHEAD_COMMANDS and "--help" not in argv

@@ -12,7 +12,10 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
+from pathlib import Path
 
+from nbstats.stats import compile_ahead
 from nbstats.util import warm
 
 _REPORTS = textwrap.dedent(
@@ -47,12 +50,14 @@ def test_after_the_helper_a_report_compiles_nothing(tmp_path):
         "NBSTATS_WARM": "0",
     }
     stamp = tmp_path / "compiled-stamp"
+    running = tmp_path / "compiling-stamp"
+    running.touch()
     ahead = subprocess.run(
-        [sys.executable, "-m", "nbstats.stats.compile_ahead", str(stamp)],
+        [sys.executable, "-m", "nbstats.stats.compile_ahead", str(stamp), str(running)],
         env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert ahead.returncode == 0, ahead.stderr
-    assert stamp.exists()
+    assert stamp.exists() and not running.exists()
     done = subprocess.run(
         [sys.executable, "-c", _REPORTS, str(tmp_path)],
         env=env, capture_output=True, text=True, timeout=600,
@@ -74,19 +79,44 @@ def test_only_the_commands_that_call_kernels_compile_ahead(monkeypatch):
     assert not warm.compiles_ahead(["report", "a.csv"])
 
 
-def test_the_helper_starts_until_it_has_left_its_stamp(monkeypatch, tmp_path):
+def _ahead_env(monkeypatch, tmp_path) -> list[tuple[str, ...]]:
     monkeypatch.delenv("NBSTATS_COMPILE_AHEAD", raising=False)
     monkeypatch.setenv("NBSTATS_WARM", "0")
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr("tempfile.tempdir", None)
-    started = []
+    started: list[tuple[str, ...]] = []
     monkeypatch.setattr(warm, "start_detached", lambda *args: started.append(args))
+    return started
+
+
+def test_the_helper_starts_until_it_has_left_its_stamp(monkeypatch, tmp_path):
+    started = _ahead_env(monkeypatch, tmp_path)
     status = warm.run_command(["demo"], lambda: 0, "server", "ahead")
     assert status == 0
-    ((module, stamp),) = started
+    ((module, stamp, running),) = started
     assert module == "ahead"
     assert stamp == str(warm.compiled_stamp(warm.server_key(warm.PACKAGE_DIR)))
     open(stamp, "w").close()  # what the helper does at its end
+    os.unlink(running)
     warm.run_command(["demo"], lambda: 0, "server", "ahead")
     warm.run_command(["coverage", "a.csv"], lambda: 0, "server", "ahead")
     assert len(started) == 1
+
+
+def test_commands_started_together_start_one_helper(monkeypatch, tmp_path):
+    started = _ahead_env(monkeypatch, tmp_path)
+    for _ in range(3):  # the first is still compiling
+        warm.run_command(["report", "a.csv"], lambda: 0, "server", "ahead")
+    assert len(started) == 1
+    running = Path(started[0][2])
+    old = time.time() - warm.AHEAD_STALE_SECONDS - 1
+    os.utime(running, (old, old))  # a compilation that died long ago
+    warm.run_command(["report", "a.csv"], lambda: 0, "server", "ahead")
+    assert len(started) == 2 and started[1][2] == str(running)
+
+
+def test_the_helper_leaves_its_stamp_and_removes_its_running_file(tmp_path):
+    stamp, running = tmp_path / "compiled-x", tmp_path / "compiling-x"
+    running.touch()
+    compile_ahead.main(str(stamp), str(running))
+    assert stamp.exists() and not running.exists()
