@@ -28,6 +28,7 @@ from nbstats.simulate.tasks import (
     REPETITION,
     Setting,
     Task,
+    keep_finished,
     missing_rows,
     mixed_kinds,
     record,
@@ -296,6 +297,7 @@ def study(
     except KeyboardInterrupt as interrupt:
         for other in futures:
             other.cancel()
+        keep_finished(futures, rows)
         partial = _frame(grid, tasks, rows)
         interrupt.partial_results = partial  # type: ignore[attr-defined]
         interrupt.partial_result = partial  # type: ignore[attr-defined]

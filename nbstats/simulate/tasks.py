@@ -38,7 +38,8 @@ def run_chunk(
 ) -> tuple[list[dict[str, Any]], tuple[int, BaseException] | None]:
     """Run tasks in order; stop at the first failure and return it with its
     offset in the chunk (exceptions are returned, so the rows before it are
-    not lost). Every exception is returned but ``KeyboardInterrupt``.
+    not lost). Every exception is returned but ``KeyboardInterrupt``, which
+    carries the rows finished before it as ``finished_rows``.
 
     Examples
     --------
@@ -55,7 +56,9 @@ def run_chunk(
             result = analyse(data)
             metrics = evaluate(result, data, dict(setting))
             done.append(check_metrics(metrics, setting, nan_ok))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
+            # the rows finished before it travel with it (study keeps them)
+            interrupt.finished_rows = done  # type: ignore[attr-defined]
             raise
         except BaseException as error:  # SystemExit, GeneratorExit…: reported
             return done, (offset, error)  # with its setting and repetition
@@ -152,6 +155,42 @@ def missing_rows(
             message = "the executor gave back no row for this task"
             return [(position, RuntimeError(message))]
     return []
+
+
+def keep_finished(
+    futures: dict[Future[Any], int], rows: dict[int, dict[str, Any]]
+) -> None:
+    """After an interrupt, keep every row that was finished: those of the
+    chunks done but not yet collected (``as_completed`` gives the done ones
+    in any order, so the interrupted chunk may come first), and those the
+    interrupted chunk finished before the interrupt.
+
+    Examples
+    --------
+    >>> from concurrent.futures import Future
+    >>> done = Future()
+    >>> done.set_result(([{"m": 1.0}], None))
+    >>> stopped = KeyboardInterrupt()
+    >>> stopped.finished_rows = [{"m": 2.0}]
+    >>> interrupted = Future()
+    >>> interrupted.set_exception(stopped)
+    >>> rows = {}
+    >>> keep_finished({done: 0, interrupted: 1}, rows)
+    >>> rows
+    {0: {'m': 1.0}, 1: {'m': 2.0}}
+    """
+    for future, start in futures.items():
+        if not future.done() or future.cancelled():
+            continue
+        error = future.exception()
+        if error is None:
+            done, _ = future.result()
+        elif isinstance(error, KeyboardInterrupt):
+            done = getattr(error, "finished_rows", [])
+        else:
+            continue  # a failure: no row
+        for offset, metrics in enumerate(done):
+            rows.setdefault(start + offset, metrics)
 
 
 def record(

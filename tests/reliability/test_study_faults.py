@@ -329,8 +329,12 @@ def test_interrupt_in_process_keeps_every_finished_row_whatever_the_chunksize():
     _check_partial(partial)
 
 
-def test_interrupt_in_a_worker_thread_carries_the_rows():
-    with ThreadPoolExecutor(1) as pool, pytest.raises(KeyboardInterrupt) as info:
+@pytest.mark.parametrize(("workers", "chunksize"), [(1, 1), (2, 4), (2, 3)])
+def test_interrupt_in_a_worker_thread_carries_the_rows(workers, chunksize):
+    """Every task before the interrupted one finished, and its row is kept,
+    even when its chunk was collected after the interrupted one (the pool's
+    threads may also have finished some after it: kept too)."""
+    with ThreadPoolExecutor(workers) as pool, pytest.raises(KeyboardInterrupt) as info:
         study(
             InterruptsAt(25),
             analyse,
@@ -340,16 +344,30 @@ def test_interrupt_in_a_worker_thread_carries_the_rows():
             random_state=0,
             progress=False,
             executor=pool,
+            chunksize=chunksize,
         )
     partial = info.value.partial_results
-    # every task before the interrupted one finished; the one pool thread may
-    # have finished a few after it before the main thread cancelled the rest
-    # (kept: finished rows are never dropped)
     keys = zip(partial["x"], partial["repetition"], strict=True)
     tasks = [10 * x + r for x, r in keys]
     assert tasks[:25] == list(range(25)) and 25 not in tasks
-    assert len(partial) < len(FULL)
     _check_partial(partial)
+
+
+def test_rows_collected_after_the_interrupted_chunk_are_kept():
+    """A chunk that finished before the interrupt but is collected after it
+    (as_completed gives finished futures in any order) keeps its rows."""
+    from concurrent.futures import Future
+
+    from nbstats.simulate.tasks import keep_finished
+
+    finished, interrupted, pending = Future(), Future(), Future()
+    finished.set_result(([{"m": 0.0}, {"m": 1.0}], None))
+    stop = KeyboardInterrupt()
+    stop.finished_rows = [{"m": 2.0}]
+    interrupted.set_exception(stop)
+    rows = {}
+    keep_finished({finished: 0, interrupted: 2, pending: 4}, rows)
+    assert rows == {0: {"m": 0.0}, 1: {"m": 1.0}, 2: {"m": 2.0}}
 
 
 # --- metrics that no float (or int64 column) holds ----------------------------
