@@ -256,16 +256,21 @@ def table(
     venue of the files beside it, :func:`table_latex`) and text. The HTML
     goes in a box that scrolls sideways if the table is wider than the
     column. ``files``: the files a ``.tex`` export writes next to the report
-    (default ``<label>.tex``: the table's LaTeX); ``core``: the files every
-    report writes in ``<report>_core/`` (the answer-first part, for a paper's
-    ``\\input``); in both, a value of None stands for the table's LaTeX.
+    (default ``<label>.tex``: the table's LaTeX); ``core``: the files a PDF
+    or LaTeX report writes in ``<report>_core/`` (the answer-first part, for
+    a paper's ``\\input``); in both, a value of None stands for the table's
+    LaTeX. A report that becomes no LaTeX document (HTML, text: figures
+    saved without ``"pdf"``) renders no LaTeX, and keeps no files.
     """
     label = model.label or ""
     caption = model.caption
-    latex = table_latex(_standalone(model))  # the files a paper pastes
+    # LaTeX only for what becomes a LaTeX document (a PDF or LaTeX report,
+    # the notebook itself): an HTML or text report reads none of it
+    into_latex = "pdf" in _FIGURE_FORMATS
+    latex = table_latex(_standalone(model)) if into_latex else ""  # pasted
     # the PDF report is a document of its own (A4, 11 pt): the same model by
     # the same renderer, set for its page
-    page = render_latex(model, REPORT_PAGE)
+    page = render_latex(model, REPORT_PAGE) if into_latex else None
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
     inner = html_table if html_table is not None else table_html(model)
@@ -283,12 +288,15 @@ def table(
     files = files if files is not None else {f"{name}.tex": None}
     files = {k: latex if v is None else v for k, v in files.items()}
     core_files = {k: latex if v is None else v for k, v in (core or {}).items()}
+    if not into_latex:
+        files = core_files = {}
+    # HTML, LaTeX, text: the order a kernel's outputs keep too
+    bundle = {"text/html": markup}
+    if page is not None:
+        bundle["text/latex"] = page
+    bundle["text/plain"] = f"Table {n}. {caption}\n{table_model.text(model)}"
     _display(
-        {
-            "text/html": markup,
-            "text/latex": page,
-            "text/plain": f"Table {n}. {caption}\n{table_model.text(model)}",
-        },
+        bundle,
         {
             "nbstats": {
                 "kind": "table",
