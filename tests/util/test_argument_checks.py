@@ -69,7 +69,17 @@ BASE: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "bayes_friedman": ((T,), {"n_samples": 2000}),
     "bayes_hierarchical": (
         ("nbc", "aode"),
-        {"data": F3, **LONG, "runs": 10, "n_samples": 100, "chains": 1, "warmup": 100},
+        # seeded: a short unseeded run had a divergent transition now and
+        # then, a warning the suite turns into an error
+        {
+            "data": F3,
+            **LONG,
+            "runs": 10,
+            "n_samples": 100,
+            "chains": 1,
+            "warmup": 100,
+            "random_state": 0,
+        },
     ),
     "bayes_plackett_luce": ((T,), {"n_samples": 500}),
     "bayes_posthoc": ((T,), {"n_samples": 2000}),
