@@ -6,16 +6,18 @@ compiling holds the interpreter's lock (a thread does not help; a process
 does). So ``nbstats report``, ``demo`` and ``analyze``, when they run in a
 process of their own, start ``python -m nbstats.stats.compile_ahead`` beside
 themselves (:func:`nbstats.util.warm.run_command`). It runs small analyses
-that compile the kernels, those a report calls last first: by the time the
-command reaches a kernel, its compiled code is often on disk already, and
-the command loads it instead of compiling it (``benchmarks/bench_report.py``,
-"first run after install"). A kernel the command reaches first it compiles
-itself, as it would alone; numba writes each cache file whole, so two
-processes may fill one cache.
+that compile the kernels, the Bayesian pairs' first (a report compiles
+Plackett–Luce itself, at its start, and reaches the pairs next): by the
+time the command reaches a kernel, its compiled code is often on disk
+already, and the command loads it instead of compiling it
+(``benchmarks/bench_report.py``, "first run after install"). A kernel the
+command reaches first it compiles itself, as it would alone; numba writes
+each cache file whole, so two processes may fill one cache.
 
 Once it has run to the end it leaves a stamp (named by the same key as the
 warm process: interpreter, nbstats sources, import-time settings), and later
-commands do not start it again until an upgrade changes the key.
+commands do not start it again until an upgrade changes the key; while it
+runs, commands started meanwhile do not start another.
 ``NBSTATS_COMPILE_AHEAD=0`` turns it off.
 """
 

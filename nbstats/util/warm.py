@@ -91,9 +91,9 @@ def run_command(
     started (``python -m server_module KEY``) for the next command.
 
     Before ``run_here()`` runs a command of :data:`AHEAD_COMMANDS`,
-    ``python -m ahead_module STAMP`` is started beside it, unless it has
-    left its stamp for this key already (it compiles the kernels,
-    :mod:`nbstats.stats.compile_ahead`)."""
+    ``python -m ahead_module STAMP RUNNING`` is started beside it (it
+    compiles the kernels, :mod:`nbstats.stats.compile_ahead`), unless it has
+    left its stamp for this key already or one is running."""
     key = None
     if enabled(argv):
         try:
