@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-__all__ = ["thread_pool"]
+__all__ = ["default_threads", "in_two_threads", "thread_pool"]
+
+Item = TypeVar("Item")
 
 _POOLS: dict[str, ThreadPoolExecutor] = {}
 _LOCK = threading.Lock()
@@ -32,6 +36,40 @@ def thread_pool(name: str, workers: int = 2) -> ThreadPoolExecutor:
             pool = ThreadPoolExecutor(workers, thread_name_prefix=name)
             _POOLS[name] = pool
         return pool
+
+
+def default_threads() -> int:
+    """The threads a computation splits into by default: 2 on a machine with
+    two processors or more, else 1.
+
+    Examples
+    --------
+    >>> default_threads() in (1, 2)
+    True
+    """
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+def in_two_threads(
+    name: str, work: Callable[[Sequence[Item]], Any], items: Sequence[Item]
+) -> tuple[Any, Any]:
+    """``(work(items[::2]), work(items[1::2]))``: the odd items in the pool
+    ``name``, the even ones in this thread at the same time.
+
+    Interleaved, so that each thread gets items of every size. The pool's
+    half is waited for even when this thread's fails.
+
+    Examples
+    --------
+    >>> in_two_threads("nbstats-example", sum, [1, 2, 3, 4, 5])
+    (9, 6)
+    """
+    other = thread_pool(name).submit(work, items[1::2])
+    try:
+        even = work(items[::2])
+    finally:
+        odd = other.result()
+    return even, odd
 
 
 def _forget_pools() -> None:

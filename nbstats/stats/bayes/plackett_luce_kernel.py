@@ -13,6 +13,8 @@ them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
@@ -20,7 +22,7 @@ from nbstats.stats.bayes.exponentials import _F, _K, _W, _fill, _sfc64, _unit
 from nbstats.stats.bayes.gamma_variates import draw_log_gamma
 from nbstats.stats.compiled import announce
 
-__all__ = ["LINEAR_FLOOR", "latent_rates", "run_chain"]
+__all__ = ["LINEAR_FLOOR", "ChainWork", "latent_rates", "run_chain"]
 
 
 #: Below this log-worth (relative to a chain's largest) the linear-domain pass
@@ -193,10 +195,30 @@ def _gibbs_chain(
                 out[row, columns[j]] = log_worths[j]
 
 
+class ChainWork:
+    """The working arrays of one chain's call, ``block`` cases at a time
+    (default: every case): made once, reused by every call of a thread.
+
+    Examples
+    --------
+    >>> from nbstats.stats.bayes.plackett_luce_sampler import RankingData
+    >>> ChainWork(RankingData(np.array([[1.0, 2.0], [2.0, 1.0]])), block=1).order.shape
+    (1, 2)
+    """
+
+    def __init__(self, data: Any, block: int | None = None) -> None:
+        rows = data.n_cases if block is None else max(1, min(int(block), data.n_cases))
+        self.order = np.empty((rows, data.width), dtype=np.int64)
+        self.exponentials = np.empty((rows, data.width))
+        self.no_uniforms = np.empty(0)
+        self.log_sums = np.empty(data.m)
+        self.counts = np.empty(data.m)
+
+
 def run_chain(
     state: np.ndarray,
     log_worths: np.ndarray,
-    data: object,
+    data: Any,
     *,
     prior: float,
     iterations: int,
@@ -204,7 +226,7 @@ def run_chain(
     out: np.ndarray,
     columns: np.ndarray,
     start: bool = False,
-    block: int | None = None,
+    work: ChainWork | None = None,
 ) -> None:
     """Run ``iterations`` Gibbs iterations of one chain, keeping all but ``skip``.
 
@@ -213,9 +235,9 @@ def run_chain(
     writes ``out[t − skip, columns]``. With ``start``, the chain first draws
     its worths from the prior (``log_worths`` is overwritten). ``data`` is a
     :class:`~nbstats.stats.bayes.plackett_luce_sampler.RankingData`. The
-    cases are taken ``block`` at a time (default: all at once), which bounds
-    the working arrays; another ``block`` gives other random numbers from the
-    same posterior.
+    cases are taken as many at a time as ``work`` holds (default: a
+    :class:`ChainWork` of every case), which bounds the working arrays;
+    another block gives other random numbers from the same posterior.
 
     Examples
     --------
@@ -228,14 +250,12 @@ def run_chain(
     >>> np.exp(out).sum(axis=1).round(12).tolist()
     [1.0, 1.0, 1.0]
     """
-    rows = data.n_cases if block is None else max(1, min(int(block), data.n_cases))
+    work = ChainWork(data) if work is None else work
     _gibbs_chain(
         state, log_worths, data.fixed_order, data.n_ranked, data.group_start,
         data.tie_starts, data.tie_sizes, float(prior), bool(start), int(iterations),
-        int(skip),
-        out, columns, np.empty((rows, data.width), dtype=np.int64),
-        np.empty((rows, data.width)), np.empty(0), np.empty(data.m), np.empty(data.m),
-        _K, _W, _F,
+        int(skip), out, columns, work.order, work.exponentials, work.no_uniforms,
+        work.log_sums, work.counts, _K, _W, _F,
     )  # fmt: skip
 
 

@@ -40,12 +40,13 @@ algorithm has the same posterior).
 
 from __future__ import annotations
 
-import os
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from nbstats.util.pools import thread_pool
+from nbstats.util.pools import default_threads, in_two_threads
 
 __all__ = ["RankingData", "chain_states", "sample_worths", "working_bytes"]
 
@@ -205,44 +206,44 @@ def sample_worths(
     ((2, 50, 3), True)
     """
     # compiled kernel: numba loads on first use, not with ``import nbstats``
-    from nbstats.stats.bayes.plackett_luce_kernel import run_chain
+    from nbstats.stats.bayes.plackett_luce_kernel import ChainWork, run_chain
 
     m = data.m
     columns = np.arange(m) if columns is None else np.asarray(columns, dtype=np.int64)
-    if threads is None:
-        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+    threads = default_threads() if threads is None else threads
+    two = threads >= 2 and chains >= 2
     block = None
     if max_bytes is not None:
         block = max(1, max_bytes // working_bytes(data, 1))
+    # one set of working arrays per thread, for all its calls: the even
+    # chains run here (in_two_threads), the odd ones in the pool
+    works = [ChainWork(data, block) for _ in range(2 if two else 1)]
+    chain_works = [(c, works[c % len(works)]) for c in range(chains)]
     states = chain_states(rng, chains)
     log_worths = [np.empty(m) for _ in range(chains)]  # drawn from the prior
     out = np.empty((chains, draws, m))
 
-    def advance(chain_ids: list[int], done: int, stretch: int) -> None:
-        for c in chain_ids:
+    def advance(part: Sequence[tuple[int, ChainWork]], done: int, stretch: int) -> None:
+        for c, work in part:
             skip = max(0, warmup - done)
             row = max(0, done - warmup)
             run_chain(
                 states[c], log_worths[c], data, prior=prior, iterations=stretch,
                 skip=skip, out=out[c, row : row + stretch - min(skip, stretch)],
-                columns=columns, start=done == 0, block=block,
+                columns=columns, start=done == 0, work=work,
             )  # fmt: skip
 
-    ids = list(range(chains))
     most = max(1, min(STRETCH, STRETCH_SLOTS // (data.n_cases * data.width)))
     done = 0
     while done < warmup + draws:
         stretch = min(most, warmup + draws - done)
-        if threads < 2 or chains < 2:
-            advance(ids, done, stretch)
+        if two:
+            in_two_threads(
+                "nbstats-chains", partial(advance, done=done, stretch=stretch),
+                chain_works,
+            )  # fmt: skip
         else:
-            other = thread_pool("nbstats-chains").submit(
-                advance, ids[1::2], done, stretch
-            )
-            try:
-                advance(ids[::2], done, stretch)
-            finally:
-                other.result()  # waited for even when this thread failed
+            advance(chain_works, done, stretch)
         done += stretch
         if bar is not None:
             bar.update(stretch)

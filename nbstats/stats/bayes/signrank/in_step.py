@@ -8,10 +8,9 @@ batches in step from one shared stream.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
-from nbstats.util.pools import thread_pool
+from nbstats.util.pools import default_threads, in_two_threads
 
 __all__ = ["one_batch_further"]
 
@@ -42,7 +41,7 @@ def one_batch_further(
     (2, 1)
     """
     if threads is None:
-        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+        threads = default_threads()
     if threads < 2 or len(runs) < 2:
         return [run for run in runs if next(run, _DONE) is not _DONE]
 
@@ -50,13 +49,8 @@ def one_batch_further(
         return [next(run, _DONE) is not _DONE for run in part]
 
     # not pair_sums' pool: its workers run the sums' halves, which a set
-    # evaluated here may ask for while this pool's thread waits.
-    # Interleaved, so that each thread gets sets of every size.
-    other = thread_pool("nbstats-sets").submit(advance, runs[1::2])
-    try:
-        even = advance(runs[::2])
-    finally:
-        odd = other.result()  # waited for even when this thread failed
+    # evaluated here may ask for while this pool's thread waits
+    even, odd = in_two_threads("nbstats-sets", advance, runs)
     going = [False] * len(runs)
     going[::2], going[1::2] = even, odd
     return [run for run, alive in zip(runs, going, strict=True) if alive]

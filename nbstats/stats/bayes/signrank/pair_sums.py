@@ -15,7 +15,6 @@ pack, so every value equals the per-pair computation bit for bit (tested).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -23,7 +22,7 @@ from functools import partial
 import numpy as np
 
 from nbstats.stats.bayes.weights import DirichletWeights
-from nbstats.util.pools import thread_pool
+from nbstats.util.pools import default_threads, thread_pool
 
 __all__ = ["PairSums", "RegionSpec", "in_halves", "rope_regions"]
 
@@ -53,7 +52,7 @@ def in_halves(function, n_items: int, work: int, threads: int | None = None) -> 
     [(0, 5), (5, 10)]
     """
     if threads is None:
-        threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+        threads = default_threads()
     if threads < 2 or n_items < 2 or work < THREAD_WORK:
         function(0, n_items)
         return
@@ -114,7 +113,7 @@ class PairSums:
         self.sorted = np.ascontiguousarray(np.take_along_axis(diffs, order, axis=0).T)
         self.draws = draws
         if threads is None:
-            threads = 2 if (os.cpu_count() or 1) >= 2 else 1
+            threads = default_threads()
         self.threads = max(1, int(threads))
         self._last_packed: tuple | None = None
 
