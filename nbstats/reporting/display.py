@@ -267,10 +267,11 @@ def table(
     # LaTeX only for what becomes a LaTeX document (a PDF or LaTeX report,
     # the notebook itself): an HTML or text report reads none of it
     into_latex = "pdf" in _FIGURE_FORMATS
-    latex = table_latex(_standalone(model)) if into_latex else ""  # pasted
-    # the PDF report is a document of its own (A4, 11 pt): the same model by
-    # the same renderer, set for its page
-    page = render_latex(model, REPORT_PAGE) if into_latex else None
+    if into_latex:
+        latex = table_latex(_standalone(model))  # the files a paper pastes
+        # the PDF report is a document of its own (A4, 11 pt): the same
+        # model by the same renderer, set for its page
+        page = render_latex(model, REPORT_PAGE)
     n = _NUMBERS.number(label)
     anchor = label.replace(":", "-")
     inner = html_table if html_table is not None else table_html(model)
@@ -284,16 +285,17 @@ def table(
         f'aria-label="Table {n}">{inner}</div>'
         "</figure>"
     )
-    name = label.split(":", 1)[1]
-    files = files if files is not None else {f"{name}.tex": None}
-    files = {k: latex if v is None else v for k, v in files.items()}
-    core_files = {k: latex if v is None else v for k, v in (core or {}).items()}
-    if not into_latex:
-        files = core_files = {}
     # HTML, LaTeX, text: the order a kernel's outputs keep too
     bundle = {"text/html": markup}
-    if page is not None:
+    core_files: dict[str, str] = {}
+    if into_latex:
         bundle["text/latex"] = page
+        name = label.split(":", 1)[1]
+        files = files if files is not None else {f"{name}.tex": None}
+        files = {k: latex if v is None else v for k, v in files.items()}
+        core_files = {k: latex if v is None else v for k, v in (core or {}).items()}
+    else:
+        files = {}
     bundle["text/plain"] = f"Table {n}. {caption}\n{table_model.text(model)}"
     _display(
         bundle,
