@@ -440,12 +440,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     as it was. Bad options exit with status 2 through argparse, naming the
     option.
     """
-    # a signal noted by a handler belongs to this command alone
-    serve_process.clear_interrupts()
+    status = None
     try:
-        return _main(argv)
-    finally:
+        # a signal noted by a handler belongs to this command alone
         serve_process.clear_interrupts()
+        status = _main(argv)
+        serve_process.clear_interrupts()
+    except KeyboardInterrupt:  # before _main's quiet handler is in place
+        if status is None:  # (after it, _main has said its line)
+            print(_interrupted(None, signal.SIGINT), file=sys.stderr)
+            status = 128 + signal.SIGINT
+    return status
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -219,6 +219,36 @@ def test_ctrl_c_at_any_moment_of_a_command_prints_one_line(delay, tmp_path):
         assert err == "nbstats: interrupted (SIGINT)\n"
 
 
+@pytest.mark.parametrize("when", ["first", "last"])
+def test_ctrl_c_on_the_first_or_last_line_of_main_prints_one_line(
+    when, tmp_path, monkeypatch, capsys
+):
+    """The moments before the command's quiet handler is in place and after
+    it is gone (delay 0 above hits the first only now and then)."""
+    from nbstats.app import process
+    from nbstats.cli.commands import main
+
+    calls = []
+
+    def clear():
+        calls.append(1)
+        if (when == "first" and len(calls) == 1) or (
+            when == "last" and len(calls) == 2
+        ):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(process, "clear_interrupts", clear)
+    small_csv(tmp_path / "scores.csv")
+    monkeypatch.chdir(tmp_path)
+    status = main(["analyze", "scores.csv", "--detail", "frequentist"])
+    out, err = capsys.readouterr()
+    if when == "first":
+        assert (status, out, err) == (130, "", "nbstats: interrupted (SIGINT)\n")
+    else:  # the command had finished: its output and status stand
+        assert (status, err) == (0, "")
+        assert "Friedman" in out
+
+
 #: The ``nbstats`` command as installed (its console script).
 CONSOLE_SCRIPT = Path(sys.executable).with_name("nbstats")
 
