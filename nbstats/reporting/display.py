@@ -365,7 +365,9 @@ def figure(
     if width > FIGURE_WIDTH or height > FIGURE_HEIGHT:
         fig.set_size_inches(min(width, FIGURE_WIDTH), min(height, FIGURE_HEIGHT))
     _lift_small_text(fig)
-    _fit_page(fig)
+    box = _fit_page(fig)
+    if box is not None:  # laid out and measured: each save draws only once
+        fig.set_layout_engine("none")
     _rasterize_large_meshes(fig)
     saved = {}
     n = _NUMBERS.number(label)
@@ -384,7 +386,7 @@ def figure(
     for fmt in formats:
         buffer = io.BytesIO()
         # 200 dpi for the rasterized parts only (text and lines stay vector)
-        save(fig, buffer, format=fmt, dpi=200)
+        save(fig, buffer, format=fmt, dpi=200, bbox_inches=box or "tight")
         encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
         if fmt in _FIGURE_FORMATS:
             saved[fmt] = encoded
@@ -447,12 +449,17 @@ def _lift_small_text(fig: Any) -> None:
 MIN_FIT = 1.0
 
 
-def _fit_page(fig: Any) -> None:
+def _fit_page(fig: Any) -> Any:
     """Narrow (or shorten) a figure whose saved box exceeds the page's room.
 
     What is saved is the tight bounding box plus its padding, which text
     sticking out of the figure (a long name) can make wider than the figure;
     LaTeX would scale such a figure down, and every character with it.
+    Returns that box (inches, padding included) once the figure fits, its
+    layout run: saved with it, the figure is drawn once instead of three
+    times (savefig's "tight" lays out and measures in a draw of its own).
+    None when it is left for the page to scale (no smaller figure holds
+    its text).
     """
     import matplotlib
 
@@ -466,15 +473,16 @@ def _fit_page(fig: Any) -> None:
         over_w = box.width + pad - PAGE_WIDTH
         over_h = box.height + pad - PAGE_HEIGHT
         if over_w <= 0.005 and over_h <= 0.005:
-            return
+            return box.padded(pad / 2)
         width, height = fig.get_size_inches()
         narrower = width - max(over_w, 0.0) - 0.01
         shorter = height - max(over_h, 0.0) - 0.01
         if min(narrower, shorter) < MIN_FIT:
             # text that no smaller figure can hold (labels at their size):
             # left as it is, the page scales it down
-            return
+            return None
         fig.set_size_inches(narrower, shorter)
+    return None
 
 
 def _rasterize_large_meshes(fig: Any) -> None:
