@@ -34,8 +34,12 @@ from nbconvert.exporters import (
     TemplateExporter,
 )
 from nbconvert.exporters.pdf import LatexFailed
+from nbconvert.filters.highlight import Highlight2HTML
+from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from traitlets import default
 from traitlets.config import Config
+
+from nbstats.reporting.html_access import accessible
 
 __all__ = [
     "HTML_TEMPLATE",
@@ -151,7 +155,25 @@ class NbstatsHTMLExporter(_Paper, HTMLExporter):
     def from_notebook_node(
         self, nb: Any, resources: dict[str, Any] | None = None, **kw: Any
     ) -> tuple[str, dict[str, Any]]:
-        output, resources = super().from_notebook_node(nb, resources=resources, **kw)
+        # HTMLExporter.from_notebook_node's set-up, then the template; its
+        # BeautifulSoup round trip is replaced by html_access.accessible
+        language = nb.metadata.get("language_info", {})
+        lexer = language.get("pygments_lexer", language.get("name", None))
+        highlight = self.filters.get(
+            "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)
+        )
+        resources = self._init_resources(resources)
+        widgets = WidgetsDataTypeFilter(
+            notebook_metadata=self._nb_metadata, parent=self, resources=resources
+        )
+        self.register_filter("highlight_code", highlight)
+        self.register_filter("filter_data_type", widgets)
+        output, resources = TemplateExporter.from_notebook_node(
+            self, nb, resources=resources, **kw
+        )
+        output, missing = accessible(output)
+        if missing:  # as nbconvert says it
+            self.log.warning("Alternative text is missing on %s image(s).", missing)
         return strip_remote(output), resources
 
 
