@@ -53,6 +53,7 @@ def compile_kernels() -> None:
     from nbstats.stats.bayes.posthoc import bayes_posthoc
     from nbstats.stats.bayes.precision import first_draws
     from nbstats.stats.bayes.signrank.pairs import bayes_signrank_pairs
+    from nbstats.stats.ranking import rank_ci
 
     complete, holes = _small_table(holes=False), _small_table(holes=True)
     # the report's calls (reporting/template/multiple.py), at its precision;
@@ -67,6 +68,8 @@ def compile_kernels() -> None:
         complete, interval=False, n_samples=first_draws(50_000, 0.002), **precision
     )
     bayes_plackett_luce(holes, nan_policy="partial", n_samples=400, random_state=0)
+    # the rank intervals' exact Wilcoxon tails with ties
+    rank_ci(holes, method="id-wilcoxon-2s", nan_policy="pairwise")
 
 
 def main(stamp: str | None = None, running: str | None = None) -> None:

@@ -355,21 +355,11 @@ def at_most_tail(doubled: np.ndarray, s: int) -> float:
         return 1.0
     if 2 * s >= total:  # P(<= s) = 1 - P(>= s + 1) = 1 - P(<= total - s - 1)
         return 1.0 - at_most_tail(steps, total - s - 1)
-    pmf = np.zeros(s + 1)
-    pmf[0] = 1.0
-    reach = 0  # the largest sum reached so far (within the cap)
-    halvings = 0
-    for step in steps:
-        if step <= s:
-            top = min(reach + int(step), s)
-            # numpy buffers the overlapping read of an in-place add
-            pmf[step : top + 1] += pmf[: top + 1 - step]
-            reach = top
-        halvings += 1
-        if halvings == 64:  # counts stay far from overflow
-            pmf *= 2.0**-64
-            halvings = 0
-    return float(pmf.sum() * 2.0**-halvings)
+    # imported here: the kernel compiles with numba, which `import nbstats`
+    # should not load
+    from nbstats.stats.frequentist.signed_rank_tail import capped_tail
+
+    return float(capped_tail(steps, s))
 
 
 @functools.lru_cache(maxsize=256)
