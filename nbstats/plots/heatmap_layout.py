@@ -423,7 +423,7 @@ class _Grid:
                 else (x0 + j * w, y0 + i * h)
             )
             pair = f"{c.rows[i]}-{c.columns[j]}"
-            fill = c.colour(value)
+            fill = c.fills[i, j]
             light = _luminance(fill) > 0.408
             cells.append(
                 Rect(

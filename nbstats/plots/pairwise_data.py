@@ -125,7 +125,7 @@ class HeatContent:
         title: bool,
     ) -> None:
         from matplotlib import colormaps
-        from matplotlib.colors import LogNorm, Normalize
+        from matplotlib.colors import LogNorm, Normalize, to_hex
 
         self.result, self.kind = result, kind
         self.rows = tuple(str(r) for r in values.index)
@@ -169,11 +169,12 @@ class HeatContent:
             self.alpha = None
             self.ticks = [0.0, 1.0, 0.5, 0.25, 0.75]
         self.title = heatmap_title(result, kind, control) if title else ""
-
-    def colour(self, value: float) -> str:
-        from matplotlib.colors import to_hex
-
-        return to_hex(self.cmap(float(self.norm(value))))
+        # every cell's colour at once: the norm and colour map called per
+        # cell took longer than the rest of the layout
+        rgba = self.cmap(np.ma.filled(self.norm(self.data), np.nan))
+        self.fills = np.array(
+            [to_hex(colour) for colour in rgba.reshape(-1, 4)], dtype=object
+        ).reshape(self.data.shape)
 
     def tooltip(self, i: int, j: int) -> str:
         row, col = literal(self.rows[i]), literal(self.columns[j])
