@@ -24,6 +24,7 @@ from typing import Any
 
 from nbstats.reporting.errors import TEX_PACKAGES, MissingToolError, ReportError
 from nbstats.scores.aliases import AliasOption
+from nbstats.util.collector import older_objects_frozen
 
 __all__ = [
     "TEX_PACKAGES",
@@ -338,14 +339,15 @@ def report(
     )
     export.check_target(target)  # before any work: exists, writable, a file
     export.check_tools(fmt)
-    if fmt != "pdf":
-        executed = _executed(table, settings, FIGURE_FORMATS[fmt])
-        return export.write_report(executed, target, fmt)
-    # the paste-ready figure files are drawn while xelatex runs
-    with paste_later.collected() as pending:
-        executed = _executed(table, settings, FIGURE_FORMATS[fmt])
-    later = (lambda: paste_later.draw_all(pending)) if pending else None
-    return export.write_report(executed, target, fmt, later=later)
+    with older_objects_frozen():
+        if fmt != "pdf":
+            executed = _executed(table, settings, FIGURE_FORMATS[fmt])
+            return export.write_report(executed, target, fmt)
+        # the paste-ready figure files are drawn while xelatex runs
+        with paste_later.collected() as pending:
+            executed = _executed(table, settings, FIGURE_FORMATS[fmt])
+        later = (lambda: paste_later.draw_all(pending)) if pending else None
+        return export.write_report(executed, target, fmt, later=later)
 
 
 def report_text(scores: Any, **options: Any) -> str:
@@ -367,7 +369,8 @@ def report_text(scores: Any, **options: Any) -> str:
         if name in options:
             raise TypeError(f"report_text() takes no {name!r}; it returns the text.")
     table, settings = _prepare(scores, **{**_REPORT_DEFAULTS, **options})
-    executed = _executed(table, settings, ())  # no figure is saved for text
+    with older_objects_frozen():
+        executed = _executed(table, settings, ())  # no figure is saved for text
     return _plain_text(executed)
 
 

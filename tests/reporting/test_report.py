@@ -154,6 +154,26 @@ def test_format_from_suffix_or_argument():
     assert export.resolve_format(Path("a.txt"), "PDF") == "pdf"
 
 
+def test_a_report_gives_the_collector_back_every_object(tmp_path, table6):
+    """The report keeps the collector off the objects it started with
+    (util.collector) and gives them back: nothing stays frozen, and a cycle
+    made before it is collected after it."""
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    node = Node()
+    node.self = node
+    watched = weakref.ref(node)
+    del node
+    nbstats.reporting.report(table6, tmp_path / "r.html")
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert watched() is None
+
+
 def test_nbstats_report_is_the_function_and_the_package_is_reporting():
     """README's call: ``nbstats.report(df, "r.html")`` is the function; the
     package behind it is ``nbstats.reporting``, a plain module."""
