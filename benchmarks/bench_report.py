@@ -640,7 +640,7 @@ def bench_profile(directory: Path, quick: bool) -> None:
         f"  autorank (frequentist, {len(table.dropna())} complete rows): "
         f"{auto:.3f} s.  Ratios (after, wall): report HTML / demo "
         f"{html['wall'] / demo['wall']:.2f}, report HTML / autorank "
-        f"{html['wall'] / auto:.0f}; demo / autorank {demo['wall'] / auto:.0f}"
+        f"{html['wall'] / auto:.2f}; demo / autorank {demo['wall'] / auto:.2f}"
     )
 
 

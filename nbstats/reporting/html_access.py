@@ -7,7 +7,8 @@ out again. On a report of a large table (a megabyte and a half, most of it
 figures as ``data:`` URIs) that round trip is about a third of a second,
 longer than the template's rendering (``benchmarks/bench_report.py``). The
 markup is the template's own, whose tags are regular, so the same
-attributes are set here by one pass over its start tags; the result parses
+attributes are set here by one pass over its start tags (outside scripts,
+styles and comments, which the parser reads as text); the result parses
 to the same tree (``tests/reporting/test_html_access.py`` compares them
 with nbconvert's own pass).
 """
@@ -21,9 +22,13 @@ __all__ = ["MISSING_ALT", "accessible"]
 #: nbconvert's alternative text for an image that has none.
 MISSING_ALT = "No description has been provided for this image"
 
-#: A start tag of ``img`` or ``div``: quoted attribute values may hold ``>``.
-_START_TAG = re.compile(
-    r"""<(img|div)\b((?:[^>"']|"[^"]*"|'[^']*')*)>""", re.IGNORECASE
+#: What the HTML parser reads as text, left as it is (a string in a script
+#: may hold "<img …>"): a script's or a style's contents, a comment; else a
+#: start tag of ``img`` or ``div`` (quoted attribute values may hold ``>``).
+_TOKEN = re.compile(
+    r"""<(script|style)\b[^>]*>.*?</\1\s*>|<!--.*?-->"""
+    r"""|<(img|div)\b((?:[^>"']|"[^"]*"|'[^']*')*)>""",
+    re.IGNORECASE | re.DOTALL,
 )
 #: One attribute: name, then an optional value (quoted or bare).
 _ATTRIBUTE = re.compile(
@@ -56,7 +61,9 @@ def accessible(markup: str) -> tuple[str, int]:
 
     def tag(match: re.Match[str]) -> str:
         nonlocal missing
-        name, body = match.group(1), match.group(2)
+        name, body = match.group(2), match.group(3)
+        if name is None:  # text to the parser
+            return match.group(0)
         closing = "/" if body.rstrip().endswith("/") else ""
         inner = body.rstrip()[:-1] if closing else body
         attributes = {
@@ -78,4 +85,4 @@ def accessible(markup: str) -> tuple[str, int]:
             return f"<{name}{inner}{closing}>"
         return f'<{name}{inner.rstrip()} tabindex="0"{closing}>'
 
-    return _START_TAG.sub(tag, markup), missing
+    return _TOKEN.sub(tag, markup), missing

@@ -52,6 +52,9 @@ def _notebook_with_images() -> nbformat.NotebookNode:
         f"<IMG SRC='data:image/png;base64,{PIXEL}'/>"
         f'<img alt="" src="data:image/png;base64,{PIXEL}">'
         '<div class="jp-OutputArea-output other" tabindex="-1">kept</div>'
+        # text to the parser: left as it is (an alt="…" would end the string)
+        "<script>var s = \"<img src='x'><div class='jp-OutputArea-output'>\";"
+        "</script><style>/* <img src=x> */</style><!-- <img src=x> -->"
     )
     cells = [
         v4.new_markdown_cell(f"![](data:image/png;base64,{PIXEL}) text"),
@@ -111,6 +114,17 @@ def test_a_whole_report_as_nbconvert_exports_it(tmp_path):
 )
 def test_start_tags(markup, expected):
     assert accessible(markup)[0] == expected
+
+
+def test_scripts_styles_and_comments_are_left_as_they_are():
+    page = (
+        '<body class="jp-Notebook"><SCRIPT type="x">var a = "<img src=\'p\'>";'
+        "</Script ><style>div.jp-OutputArea-output > img {}</style>"
+        "<!-- <img src=c> --><img src=d>"
+    )
+    out, missing = accessible(page)
+    assert missing == 1
+    assert out == page.replace("<img src=d>", f'<img src=d alt="{MISSING_ALT}">')
 
 
 def test_focus_needs_the_exact_class_under_the_notebook():
