@@ -456,9 +456,9 @@ def _fit_page(fig: Any) -> Any:
     sticking out of the figure (a long name) can make wider than the figure;
     LaTeX would scale such a figure down, and every character with it.
     Returns that box (inches, padding included) once the figure fits, its
-    layout run: saved with it, the figure is drawn once instead of three
-    times (savefig's "tight" lays out and measures in a draw of its own).
-    None when it is left for the page to scale (no smaller figure holds
+    layout run: a save given it draws the figure once, where savefig's
+    "tight" first lays it out and measures it in a draw of its own. None
+    when the figure is left for the page to scale (no smaller figure holds
     its text).
     """
     import matplotlib
