@@ -100,14 +100,25 @@ def nbstats_command() -> list[str]:
 
 
 def _tree_rss(*roots: object) -> float:
-    """MB of resident memory of ``roots`` and every process under them.
+    """MB of resident memory of ``roots`` and every process under them
+    (:func:`_tree_memory`'s first figure)."""
+    return _tree_memory(*roots)[0]
 
-    A child whose command line is its parent's is a fork not yet turned into
-    the program it starts (a subprocess between fork and exec: its pages are
-    its parent's, shared or lent), and is not counted twice."""
+
+def _tree_memory(*roots: object) -> tuple[float, float]:
+    """MB of memory of ``roots`` and every process under them: the sum of
+    their resident sets (RSS), and of their proportional set sizes (PSS).
+
+    RSS counts a page two of them map (a library both load: numba's LLVM,
+    NumPy, SciPy) once in each; PSS splits it between them, so the sum of
+    PSS is what the tree takes from the machine. Both are printed: the
+    targets were set in RSS. A child whose command line is its parent's is
+    a fork not yet turned into the program it starts (a subprocess between
+    fork and exec: its pages are its parent's, shared or lent), and is not
+    counted twice."""
     import psutil
 
-    total = 0
+    rss = pss = 0
     for root in roots:
         try:
             procs = [root, *root.children(recursive=True)]
@@ -117,10 +128,12 @@ def _tree_rss(*roots: object) -> float:
             try:
                 if proc is not root and proc.cmdline() == proc.parent().cmdline():
                     continue
-                total += proc.memory_info().rss
+                full = proc.memory_full_info()
             except (psutil.Error, AttributeError):  # gone, or parent gone
                 continue
-    return total / 2**20
+            rss += full.rss
+            pss += getattr(full, "pss", full.rss)  # PSS: Linux only
+    return rss / 2**20, pss / 2**20
 
 
 def run_measured(
@@ -325,7 +338,7 @@ def run_timed(
 ) -> dict:
     """Wall and CPU seconds (the command and every process it waited for)
     and the peak memory of the process tree (sampled every :data:`SAMPLE_SECONDS`,
-    :func:`_tree_rss`).
+    :func:`_tree_memory`: ``peak`` in RSS, ``pss`` in PSS).
 
     ``server`` (a psutil Process, the warm process): its forks run the
     command, so their memory (with their subprocesses') and CPU time count
@@ -342,7 +355,7 @@ def run_timed(
         stderr=subprocess.PIPE,
         env={**os.environ, **(env or {})},
     )
-    peak = [0.0]
+    peak = [0.0, 0.0]
     forks_cpu: dict[int, float] = {}
     done = threading.Event()
 
@@ -356,7 +369,8 @@ def run_timed(
                 except psutil.NoSuchProcess:
                     pass
             # the forks with what they run (xelatex)
-            peak[0] = max(peak[0], _tree_rss(popen, *forks))
+            rss, pss = _tree_memory(popen, *forks)
+            peak[:] = max(peak[0], rss), max(peak[1], pss)
             time.sleep(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -369,7 +383,7 @@ def run_timed(
     if popen.returncode != 0:
         raise RuntimeError(f"{command} failed:\n{popen.stderr.read().decode()}")
     cpu = usage.ru_utime + usage.ru_stime + sum(forks_cpu.values())
-    return {"wall": wall, "cpu": cpu, "peak": peak[0]}
+    return {"wall": wall, "cpu": cpu, "peak": peak[0], "pss": peak[1]}
 
 
 def _seconds(cell) -> float:
@@ -582,7 +596,8 @@ def bench_profile(directory: Path, quick: bool) -> None:
             row = "".join(f"    {_cells(one.get(name, nan))}   " for one in found)
             print(f"  {name:<60}{row}")
     print(
-        "\n  Commands as a user runs them (wall / CPU s of the command, peak MB):\n"
+        "\n  Commands as a user runs them (wall / CPU s of the command, peak MB\n"
+        "  of its processes, RSS / PSS: see _tree_memory):\n"
         "  before = a kernel per report; fresh = cells in the command's own\n"
         "  process (NBSTATS_WARM=0); warm = run by a fork of the warm process"
     )
@@ -617,7 +632,7 @@ def bench_profile(directory: Path, quick: bool) -> None:
             )
         line = ";  ".join(
             f"{mode} {runs[name, mode]['wall']:6.2f} / {runs[name, mode]['cpu']:6.2f}"
-            f" s, {runs[name, mode]['peak']:4.0f} MB"
+            f" s, {runs[name, mode]['peak']:4.0f} / {runs[name, mode]['pss']:4.0f} MB"
             for mode, _ in modes
         )
         print(f"  {name:<15} {line}  (target {TARGETS[name]:g} s idle)", flush=True)
@@ -625,7 +640,8 @@ def bench_profile(directory: Path, quick: bool) -> None:
     cold, warm = numba_first_run()
     print(
         f"  nbstats demo, empty numba cache (first run after install): "
-        f"{cold['wall']:.2f} / {cold['cpu']:.2f} s, {cold['peak']:.0f} MB; then "
+        f"{cold['wall']:.2f} / {cold['cpu']:.2f} s, {cold['peak']:.0f} / "
+        f"{cold['pss']:.0f} MB; then "
         f"{warm['wall']:.2f} / {warm['cpu']:.2f} s (target 8 s idle)"
     )
     analyze_wall = bench_analyze(table)
