@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import math
 import shutil
 import statistics
 import subprocess
@@ -89,6 +90,8 @@ def suite(m: int, n: int = 30, *, long_names: bool = False) -> pd.DataFrame:
 #: reads every process's /proc entry (about 2 ms of CPU), which a report
 #: using both cores of a 2-core machine would otherwise share.
 SAMPLE_SECONDS = 0.05
+#: PSS is read at one sample in this many (see _tree_memory).
+PSS_EVERY = 4
 
 
 def nbstats_command() -> list[str]:
@@ -102,23 +105,28 @@ def nbstats_command() -> list[str]:
 def _tree_rss(*roots: object) -> float:
     """MB of resident memory of ``roots`` and every process under them
     (:func:`_tree_memory`'s first figure)."""
-    return _tree_memory(*roots)[0]
+    return _tree_memory(*roots, pss=False)[0]
 
 
-def _tree_memory(*roots: object) -> tuple[float, float]:
+def _tree_memory(*roots: object, pss: bool = True) -> tuple[float, float]:
     """MB of memory of ``roots`` and every process under them: the sum of
     their resident sets (RSS), and of their proportional set sizes (PSS).
 
     RSS counts a page two of them map (a library both load: numba's LLVM,
     NumPy, SciPy) once in each; PSS splits it between them, so the sum of
-    PSS is what the tree takes from the machine. Both are printed: the
-    targets were set in RSS. A child whose command line is its parent's is
+    PSS is what the tree takes from the machine. It also splits a page with
+    processes outside the tree: while the warm process of the profile runs,
+    a fresh command's PSS is lower than it would be alone (the first run
+    after install is measured with none). Both are printed: the targets
+    were set in RSS. PSS (``pss=True``) reads each process's
+    memory map, a few milliseconds for a large process, and is sampled less
+    often than RSS (NaN when not read). A child whose command line is its parent's is
     a fork not yet turned into the program it starts (a subprocess between
     fork and exec: its pages are its parent's, shared or lent), and is not
     counted twice."""
     import psutil
 
-    rss = pss = 0
+    rss = shared = 0
     for root in roots:
         try:
             procs = [root, *root.children(recursive=True)]
@@ -128,12 +136,12 @@ def _tree_memory(*roots: object) -> tuple[float, float]:
             try:
                 if proc is not root and proc.cmdline() == proc.parent().cmdline():
                     continue
-                full = proc.memory_full_info()
+                memory = proc.memory_full_info() if pss else proc.memory_info()
             except (psutil.Error, AttributeError):  # gone, or parent gone
                 continue
-            rss += full.rss
-            pss += getattr(full, "pss", full.rss)  # PSS: Linux only
-    return rss / 2**20, pss / 2**20
+            rss += memory.rss
+            shared += getattr(memory, "pss", memory.rss)  # PSS: Linux only
+    return rss / 2**20, shared / 2**20 if pss else float("nan")
 
 
 def run_measured(
@@ -360,6 +368,7 @@ def run_timed(
     done = threading.Event()
 
     def sample() -> None:
+        count = 0
         while not done.is_set():
             forks = [] if server is None else server.children()
             for fork in forks:
@@ -369,8 +378,11 @@ def run_timed(
                 except psutil.NoSuchProcess:
                     pass
             # the forks with what they run (xelatex)
-            rss, pss = _tree_memory(popen, *forks)
-            peak[:] = max(peak[0], rss), max(peak[1], pss)
+            count += 1
+            rss, pss = _tree_memory(popen, *forks, pss=count % PSS_EVERY == 1)
+            peak[0] = max(peak[0], rss)
+            if not math.isnan(pss):
+                peak[1] = max(peak[1], pss)
             time.sleep(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample, daemon=True)
