@@ -141,12 +141,13 @@ def test_a_signal_during_in_process_cells_leaves_the_old_report(
     work, scratch = tmp_path / "work", tmp_path / "tmp"
     for directory in (work, scratch):
         directory.mkdir()
-    # 20 algorithms on 60 cases: cells that run for seconds after the 2 s of
-    # imports (Demšar's 14 x 4 table left too little time on a fast machine:
-    # the signal could come after the report was written)
+    # 30 algorithms on 80 cases: cells that run for seconds after the 2 s of
+    # imports (Demšar's 14 x 4 table, then 20 x 60 once the report was
+    # faster, left too little time on a fast machine: the signal could come
+    # after the report was written, the CPU time counting both threads)
     rng = np.random.default_rng(0)
-    scores = rng.normal(size=(60, 20)) + np.linspace(0.0, 1.0, 20)
-    pd.DataFrame(scores, columns=[f"algo{j:02d}" for j in range(20)]).to_csv(
+    scores = rng.normal(size=(80, 30)) + np.linspace(0.0, 1.0, 30)
+    pd.DataFrame(scores, columns=[f"algo{j:02d}" for j in range(30)]).to_csv(
         work / "scores.csv"
     )
     old = b"<html>the previous report</html>\n"
