@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -50,14 +51,26 @@ def default_threads() -> int:
     return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
+#: Seconds :func:`in_two_threads` waits for the pool's half once this
+#: thread's was interrupted (KeyboardInterrupt), before it lets the interrupt
+#: go on. A Ctrl-C that lands while numba loads a kernel in this thread can
+#: leave llvmlite's lock held by this thread (it is taken and released in
+#: Python code); a pool thread that needs the lock then never ends, and
+#: waiting for it would hang the command. A half still running after this
+#: is stuck, or in a long piece of work; either way it is left to end on its
+#: own (its results are not used).
+INTERRUPTED_WAIT = 10.0
+
+
 def in_two_threads(
     name: str, work: Callable[[Sequence[Item]], Any], items: Sequence[Item]
 ) -> tuple[Any, Any]:
     """``(work(items[::2]), work(items[1::2]))``: the odd items in the pool
     ``name``, the even ones in this thread at the same time.
 
-    Interleaved, so that each thread gets items of every size. The pool's
-    half is waited for even when this thread's fails.
+    Interleaved, so that each thread gets items of every size. When this
+    thread's half fails, its error is raised once the pool's half has ended;
+    when it is interrupted, after at most :data:`INTERRUPTED_WAIT` seconds.
 
     Examples
     --------
@@ -67,9 +80,13 @@ def in_two_threads(
     other = thread_pool(name).submit(work, items[1::2])
     try:
         even = work(items[::2])
-    finally:
-        odd = other.result()
-    return even, odd
+    except KeyboardInterrupt:
+        futures.wait([other], timeout=INTERRUPTED_WAIT)
+        raise
+    except BaseException:
+        futures.wait([other])
+        raise
+    return even, other.result()
 
 
 def _forget_pools() -> None:
