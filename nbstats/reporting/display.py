@@ -386,7 +386,13 @@ def figure(
     for fmt in formats:
         buffer = io.BytesIO()
         # 200 dpi for the rasterized parts only (text and lines stay vector)
-        save(fig, buffer, format=fmt, dpi=200, bbox_inches=box or "tight")
+        save(
+            fig,
+            buffer,
+            format=fmt,
+            dpi=200,
+            bbox_inches="tight" if box is None else box,
+        )
         encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
         if fmt in _FIGURE_FORMATS:
             saved[fmt] = encoded
