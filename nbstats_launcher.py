@@ -45,11 +45,7 @@ def main() -> int | None:
         return run()
 
     # a warm process runs the command when one is ready (nbstats.util.warm)
-    exit_quickly(
-        run_command(
-            sys.argv[1:], here, "nbstats.cli.warm_server", "nbstats.stats.compile_ahead"
-        )
-    )
+    exit_quickly(run_command(sys.argv[1:], here, "nbstats.cli.warm_server"))
     return None  # not reached
 
 

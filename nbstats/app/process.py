@@ -50,6 +50,12 @@ from typing import Any, TextIO
 
 from nbstats.io.options import integer_at_least
 from nbstats.reporting.export import remove_stale, scratch_prefix
+from nbstats.util.interrupts import (
+    clear_interrupts,
+    interrupt_error,
+    record_interrupt,
+    recorded_interrupt,
+)
 
 __all__ = [
     "DEFAULT_CULL_IDLE",
@@ -59,41 +65,12 @@ __all__ = [
     "STOP_TIMEOUT",
     "add_lock_arguments",
     "check_limits",
-    "clear_interrupts",
     "free_port",
-    "record_interrupt",
     "run_voila",
     "serve_notebook",
     "voila_command",
     "write_voila_config",
 ]
-
-#: Signals received (:func:`record_interrupt`): by the command line's
-#: handlers, which also raise KeyboardInterrupt -- but Python drops an
-#: exception raised inside a finalizer (an object collected at that moment),
-#: and the record keeps such an interrupt, so that Voilà is not started, or
-#: is stopped, all the same -- and by :func:`run_voila`'s own while Voilà
-#: starts. :func:`run_voila` clears it once Voilà has stopped.
-_RECEIVED: list[int] = []
-
-
-def record_interrupt(signum: int) -> None:
-    """Note that the process received ``signum`` (SIGINT or SIGTERM): called
-    by ``nbstats``' signal handlers before they raise."""
-    _RECEIVED.append(signum)
-
-
-def clear_interrupts() -> None:
-    """Forget the signals noted (at the start and end of a command)."""
-    _RECEIVED.clear()
-
-
-def _interrupt(signum: int) -> KeyboardInterrupt:
-    """The KeyboardInterrupt of a noted signal, carrying its number."""
-    error = KeyboardInterrupt(signal.Signals(signum).name)
-    error.signum = signum  # type: ignore[attr-defined]
-    return error
-
 
 #: Default ``--max-kernels``: one kernel per open page, each a few hundred MB
 #: (``benchmarks/bench_dashboard.py``), so 3 stay under 1 GB -- a presenter's
@@ -368,8 +345,9 @@ def run_voila(
     nbstats dashboard: http://127.0.0.1:8866/?token=s3cr3t
     """
     main_thread = threading.current_thread() is threading.main_thread()
-    if _RECEIVED:  # an interrupt whose exception was dropped: never start
-        raise _interrupt(_RECEIVED[0])
+    signum = recorded_interrupt()
+    if signum is not None:  # an interrupt whose exception was dropped: never start
+        raise interrupt_error(signum)
     # a Ctrl-C or SIGTERM while Voilà starts is noted for _relay, which stops
     # Voilà: raised inside Popen it would leave Voilà running (and SIGINT,
     # ignored here as it once was, was lost)
@@ -422,13 +400,13 @@ def _relay(
     if main_thread:
         previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        if _RECEIVED:  # Ctrl-C or SIGTERM while Voilà started
+        if recorded_interrupt() is not None:  # Ctrl-C or SIGTERM while Voilà started
             raise KeyboardInterrupt
         url_next = False
         announced = False
         assert process.stdout is not None
         for line in process.stdout:
-            if _RECEIVED:  # an interrupt whose exception was dropped
+            if recorded_interrupt() is not None:  # its exception was dropped
                 raise KeyboardInterrupt
             log.write(line)
             log.flush()

@@ -12,8 +12,4 @@ def _here() -> int:
     return main()
 
 
-exit_quickly(
-    run_command(
-        sys.argv[1:], _here, "nbstats.cli.warm_server", "nbstats.stats.compile_ahead"
-    )
-)
+exit_quickly(run_command(sys.argv[1:], _here, "nbstats.cli.warm_server"))

@@ -35,7 +35,6 @@ from typing import Any
 
 import pandas as pd
 
-from nbstats.app import process as serve_process
 from nbstats.app import server as dashboard_server
 from nbstats.cli.coverage import COVERAGE_WORDS, coverage_table, run_coverage
 from nbstats.cli.options import ANALYSES, build_parser
@@ -48,6 +47,7 @@ from nbstats.io.csv import (
 )
 from nbstats.io.options import FOLD_COLUMNS
 from nbstats.scores.table import score_table
+from nbstats.util import interrupts
 
 __all__ = ["FOLD_COLUMNS", "build_parser", "main", "read_scores"]
 
@@ -376,10 +376,13 @@ class Interrupted(KeyboardInterrupt):
 
 
 def _raise_interrupted(signum: int, frame: Any) -> None:
+    if interrupts.inside_compiler_lock(frame):  # raised now, it would stay held
+        interrupts.deliver_later(signum)
+        return
     # one interrupt is enough: the clean-up it starts must not be cut short
     for other in (signal.SIGINT, signal.SIGTERM):
         signal.signal(other, signal.SIG_IGN)
-    serve_process.record_interrupt(signum)  # kept if the exception is dropped
+    interrupts.record_interrupt(signum)  # kept if the exception is dropped
     raise Interrupted(signum)
 
 
@@ -414,7 +417,7 @@ def _raise_once(signum: int) -> Any:
     def handler(number: int, frame: Any) -> None:
         default = signal.default_int_handler if number == signal.SIGINT else None
         signal.signal(number, default or signal.SIG_DFL)
-        serve_process.record_interrupt(number)  # kept if the exception is dropped
+        interrupts.record_interrupt(number)  # kept if the exception is dropped
         raise Interrupted(number)
 
     return handler
@@ -443,9 +446,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = None
     try:
         # a signal noted by a handler belongs to this command alone
-        serve_process.clear_interrupts()
+        interrupts.clear_interrupts()
         status = _main(argv)
-        serve_process.clear_interrupts()
+        interrupts.clear_interrupts()
     except KeyboardInterrupt:  # before _main's quiet handler is in place
         if status is None:  # (after it, _main has said its line)
             print(_interrupted(None, signal.SIGINT), file=sys.stderr)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nbstats.cli.commands import main
+from nbstats.stats.compile_ahead import compile_kernels
 from nbstats.util import warm
 
 __all__ = ["serve"]
@@ -22,7 +23,8 @@ def warm_up() -> None:
     """Run what the commands run, once, so that every module is imported and
     every compiled kernel loaded: the demo report, and a report (HTML, and
     LaTeX: PDF figures, their fonts subset by fontTools, the LaTeX export)
-    and an analysis of a small table with missing cells."""
+    and an analysis of a small table with missing cells, then
+    :func:`~nbstats.stats.compile_ahead.compile_kernels`."""
     rng = np.random.default_rng(0)
     values = rng.normal(0.8, 0.02, size=(12, 4)) + np.linspace(0, 0.03, 4)
     values[[1, 5], [0, 2]] = np.nan
@@ -45,6 +47,9 @@ def warm_up() -> None:
         # pandoc, returns a status: the warm process still serves)
         main(["report", str(csv), "-o", str(Path(tmp) / "r.tex"), *holes])
         main(["analyze", str(csv), *holes])
+    # and every kernel with every type a command may call it with, whatever
+    # its table: a fork then compiles and loads nothing
+    compile_kernels()
 
 
 def serve(argv: list[str] | None = None) -> None:

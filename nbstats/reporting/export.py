@@ -56,6 +56,7 @@ from nbstats.reporting.kernel import (  # noqa: F401  (tests replace it here)
     execute_notebook,
 )
 from nbstats.reporting.scratch import STALE_AFTER, remove_stale, scratch_prefix
+from nbstats.util.interrupts import raise_recorded_interrupt
 
 __all__ = [
     "FORMATS",
@@ -497,7 +498,10 @@ def _export_beside(
 def _commit(staging: Path, directory: Path, tops: list[str], main: str) -> None:
     """Rename the staged entries into ``directory``: companions first, then the
     report. Entries they replace are kept aside until the report is in place,
-    and put back if any rename fails."""
+    and put back if any rename fails. Nothing is renamed after an interrupt
+    whose exception was dropped (:mod:`nbstats.util.interrupts`): the report
+    and its files are left as they were."""
+    raise_recorded_interrupt()
     replaced: list[tuple[Path, Path]] = []
     moved: list[Path] = []
     try:

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nbstats.reporting.errors import ReportError
+from nbstats.util.interrupts import raise_recorded_interrupt
 
 __all__ = ["capture", "run_cells"]
 
@@ -79,6 +80,9 @@ def run_cells(nb: Any) -> Any:
             count += 1
             started = _now()
             outputs = _run_one(cell.source, index, namespace, count)
+            # an interrupt dropped inside the cell (raised in a finalizer,
+            # its traceback printed into the cell's output) still stops it
+            raise_recorded_interrupt()
             cell.outputs = [from_dict(out) for out in outputs]
             cell.execution_count = count
             # when it ran, under nbclient's names (benchmarks/bench_report.py)

@@ -1,35 +1,27 @@
-"""The report's kernels compiled in a second process while the command starts.
+"""Every kernel a report or ``analyze`` calls, compiled (or loaded) at once.
 
-After installing or upgrading nbstats, numba compiles the kernels on their
-first call: seconds in which one core of a two-core machine idles, because
-compiling holds the interpreter's lock (a thread does not help; a process
-does). So ``nbstats report``, ``demo`` and ``analyze``, when they run in a
-process of their own, start ``python -m nbstats.stats.compile_ahead`` beside
-themselves (:func:`nbstats.util.warm.run_command`). It runs small analyses
-that compile the kernels, the Bayesian pairs' first (a report compiles
-Plackett–Luce itself, at its start, and reaches the pairs next): by the
-time the command reaches a kernel, its compiled code is often on disk
-already, and the command loads it instead of compiling it
-(``benchmarks/bench_report.py``, "first run after install"). A kernel the
-command reaches first it compiles itself, as it would alone; numba writes
-each cache file whole, so two processes may fill one cache.
+numba compiles a kernel on its first call with each set of argument types,
+and keeps the result in its cache for the next process. The warm process of
+the ``nbstats`` command (:mod:`nbstats.cli.warm_server`) calls
+:func:`compile_kernels` while it warms up, after its small reports: every
+fork it makes for a command then has every kernel loaded, whatever the
+command's table, and after an install it is also what compiles the kernels
+the first command did not reach, once, in the background.
 
-Once it has run to the end it leaves a stamp (named by the same key as the
-warm process: interpreter, nbstats sources, import-time settings), and later
-commands do not start it again until an upgrade changes the key; while it
-runs, commands started meanwhile do not start another.
-``NBSTATS_COMPILE_AHEAD=0`` turns it off.
+A command's first run after an install compiles what it needs itself, and
+says so on one line. It no longer starts a second process to compile the
+kernels beside it: that saved one or two seconds of that one run, but the
+two processes, each with its own NumPy, SciPy and numba's compiler,
+held more memory together than a report may take
+(``benchmarks/bench_report.py``, "first run after install").
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-__all__ = ["compile_kernels", "main"]
+__all__ = ["compile_kernels"]
 
 
 def _small_table(holes: bool) -> pd.DataFrame:
@@ -70,21 +62,3 @@ def compile_kernels() -> None:
     bayes_plackett_luce(holes, nan_policy="partial", n_samples=400, random_state=0)
     # the rank intervals' exact Wilcoxon tails with ties
     rank_ci(holes, method="id-wilcoxon-2s", nan_policy="pairwise")
-
-
-def main(stamp: str | None = None, running: str | None = None) -> None:
-    """Compile the kernels, then create the file ``stamp`` and remove the
-    file ``running`` (when given): a command starts this process only while
-    its stamp is missing and no other runs
-    (:func:`nbstats.util.warm.run_command`)."""
-    try:
-        compile_kernels()
-        if stamp is not None:
-            Path(stamp).touch()
-    finally:
-        if running is not None:
-            Path(running).unlink(missing_ok=True)
-
-
-if __name__ == "__main__":
-    main(*sys.argv[1:3])

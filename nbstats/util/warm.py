@@ -35,16 +35,12 @@ import struct
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 __all__ = [
-    "AHEAD_COMMANDS",
     "IDLE_SECONDS",
     "WARM_COMMANDS",
-    "compiled_stamp",
-    "compiles_ahead",
     "connect",
     "enabled",
     "run_command",
@@ -59,11 +55,6 @@ __all__ = [
 #: Commands a warm process runs (not ``serve``/``dashboard``: they hold a
 #: port and run until stopped).
 WARM_COMMANDS = frozenset({"report", "demo", "analyze", "coverage"})
-#: Commands that call compiled kernels: a process of their own starts the
-#: kernels' compilation beside it (:func:`run_command`).
-AHEAD_COMMANDS = frozenset({"report", "demo", "analyze"})
-#: Seconds after which a compilation that left no stamp counts as dead.
-AHEAD_STALE_SECONDS = 300.0
 #: Seconds a warm process waits for a command before it leaves
 #: (``NBSTATS_WARM_IDLE`` sets another).
 IDLE_SECONDS = 900.0
@@ -75,7 +66,7 @@ _IMPORT_TIME_PREFIXES = (
 _IMPORT_TIME_NAMES = ("LANG", "TZ", "HOME", "TMPDIR")
 #: Settings read by the launcher or the warm process itself, not at import
 #: time: they do not make a warm process of their own.
-_NOT_IMPORT_TIME = ("NBSTATS_WARM_IDLE", "NBSTATS_COMPILE_AHEAD")
+_NOT_IMPORT_TIME = ("NBSTATS_WARM_IDLE",)
 #: The nbstats package (this module is nbstats/util/warm.py).
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
@@ -84,16 +75,13 @@ def run_command(
     argv: Sequence[str],
     run_here: Callable[[], int],
     server_module: str,
-    ahead_module: str | None = None,
 ) -> int:
     """The exit status of the command ``argv``: run by the warm process when
     one is ready, else by ``run_here()``, after which a warm process is
     started (``python -m server_module KEY``) for the next command.
 
-    Before ``run_here()`` runs a command of :data:`AHEAD_COMMANDS`,
-    ``python -m ahead_module STAMP RUNNING`` is started beside it (it
-    compiles the kernels, :mod:`nbstats.stats.compile_ahead`), unless it has
-    left its stamp for this key already or one is running."""
+    A command run here, and a warm process, first cap the C heap's arenas
+    (:func:`nbstats.util.malloc_arenas.cap_malloc_arenas`)."""
     key = None
     if enabled(argv):
         try:
@@ -105,12 +93,19 @@ def run_command(
             status = run_remote(client, argv)
             if status is not None:
                 return status
-    if ahead_module is not None and compiles_ahead(argv):
-        _compile_ahead(ahead_module, key)
+    _cap_malloc_arenas()
     status = run_here()
     if key is not None and status in (0, 2):  # not after an interrupt
         start_server(key, server_module)
     return status
+
+
+def _cap_malloc_arenas() -> None:
+    # imported here: the launcher runs this module without the package, and
+    # only a command run in this process (or a warm process) needs it
+    from nbstats.util.malloc_arenas import cap_malloc_arenas
+
+    cap_malloc_arenas()
 
 
 def enabled(argv: Sequence[str]) -> bool:
@@ -130,45 +125,6 @@ def enabled(argv: Sequence[str]) -> bool:
         and "--help" not in argv
         and "-" not in argv
     )
-
-
-def compiled_stamp(key: str) -> Path:
-    """The file the kernels' compilation leaves once it has run for ``key``."""
-    return socket_path(key).with_name(f"compiled-{key}")
-
-
-def _compile_ahead(module: str, key: str | None) -> None:
-    """Start ``python -m module STAMP RUNNING`` unless the stamp is there or
-    another command's compilation is running (its ``RUNNING`` file is
-    younger than :data:`AHEAD_STALE_SECONDS`): ten commands started at once
-    after an install start one compilation, not ten."""
-    try:
-        stamp = compiled_stamp(server_key(PACKAGE_DIR) if key is None else key)
-        if stamp.exists():
-            return
-        running = stamp.with_name(stamp.name.replace("compiled-", "compiling-", 1))
-        try:
-            os.close(os.open(running, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        except FileExistsError:
-            if time.time() - running.stat().st_mtime < AHEAD_STALE_SECONDS:
-                return
-            running.touch()  # left by a compilation that died: taken over
-    except OSError:  # no private directory for the files: no compilation
-        return
-    start_detached(module, str(stamp), str(running))
-
-
-def compiles_ahead(argv: Sequence[str]) -> bool:
-    """Whether the command ``argv``, run in a process of its own, starts the
-    kernels' compilation beside it (``NBSTATS_COMPILE_AHEAD=0``: never)."""
-    if os.environ.get("NBSTATS_COMPILE_AHEAD", "1").strip().lower() in (
-        "0", "no", "off",
-    ):  # fmt: skip
-        return False
-    if not hasattr(os, "getuid"):  # no private directory for its stamp
-        return False
-    words = [a for a in argv if not a.startswith("-")]
-    return bool(words) and words[0] in AHEAD_COMMANDS and "--help" not in argv
 
 
 def server_key(package_dir: str | os.PathLike[str]) -> str:
@@ -341,6 +297,7 @@ def serve(
     path = socket_path(key)
     if connect(key) is not None:  # another warm process of this key: leave
         return
+    _cap_malloc_arenas()  # its forks inherit it
     warm_up()
     # everything warm_up left alive is moved out of the collector's reach: a
     # fork's collections would otherwise write to every object's header, and

@@ -20,6 +20,7 @@ from nbstats.app import process as serve_process
 from nbstats.app import server as serve
 from nbstats.app.voila import CappedKernelManager, limit_message
 from nbstats.reporting.settings import escape_markdown
+from nbstats.util import interrupts
 from nbstats.widgets import dashboard as dashboard_module
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -313,9 +314,9 @@ def test_a_signal_while_voila_starts_stops_it(tmp_path, capsys, monkeypatch, nam
 
 @pytest.fixture
 def noted_interrupts():
-    serve_process.clear_interrupts()
+    interrupts.clear_interrupts()
     yield
-    serve_process.clear_interrupts()
+    interrupts.clear_interrupts()
 
 
 def test_a_dropped_interrupt_keeps_voila_from_starting(
@@ -329,7 +330,7 @@ def test_a_dropped_interrupt_keeps_voila_from_starting(
         raise AssertionError("Voilà was started after an interrupt")
 
     monkeypatch.setattr(serve_process.subprocess, "Popen", popen)
-    serve_process.record_interrupt(signal.SIGTERM)
+    interrupts.record_interrupt(signal.SIGTERM)
     with pytest.raises(KeyboardInterrupt) as caught:
         serve_process.run_voila(
             fake_voila("never"), cwd=str(tmp_path), env={}, out=sys.stdout,
@@ -346,7 +347,7 @@ def test_a_dropped_interrupt_while_voila_runs_stops_it(
     code, process = serve_fake_voila(
         tmp_path,
         monkeypatch,
-        lambda: serve_process.record_interrupt(signal.SIGINT),  # exception lost
+        lambda: interrupts.record_interrupt(signal.SIGINT),  # exception lost
     )
     assert code == 0
     assert "stopping Voilà" in capsys.readouterr().err

@@ -225,8 +225,8 @@ def test_ctrl_c_on_the_first_or_last_line_of_main_prints_one_line(
 ):
     """The moments before the command's quiet handler is in place and after
     it is gone (delay 0 above hits the first only now and then)."""
-    from nbstats.app import process
     from nbstats.cli.commands import main
+    from nbstats.util import interrupts
 
     calls = []
 
@@ -237,7 +237,7 @@ def test_ctrl_c_on_the_first_or_last_line_of_main_prints_one_line(
         ):
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(process, "clear_interrupts", clear)
+    monkeypatch.setattr(interrupts, "clear_interrupts", clear)
     small_csv(tmp_path / "scores.csv")
     monkeypatch.chdir(tmp_path)
     status = main(["analyze", "scores.csv", "--detail", "frequentist"])

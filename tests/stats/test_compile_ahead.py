@@ -1,9 +1,11 @@
-"""The kernels compiled beside the first command (nbstats.stats.compile_ahead).
+"""Every kernel compiled at once (nbstats.stats.compile_ahead).
 
-The helper must compile what a report calls, with the report's types: after
-it has run, a demo report, a report of a table with holes and ``analyze``
-in a new process compile nothing (numba's compile events, which fire on a
-cache miss only). The stamp is what keeps later commands from starting it.
+:func:`compile_kernels` must compile what a report calls, with the report's
+types: after it has run, a demo report, a report of a table with holes and
+``analyze`` in a new process compile nothing (numba's compile events, which
+fire on a cache miss only). The warm process calls it while it warms up:
+after its warm-up, the same commands in the same process (as in a fork of
+it) compile nothing either. No command starts a process compiling beside it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,9 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
-from pathlib import Path
 
-from nbstats.stats import compile_ahead
+import pytest
+
 from nbstats.util import warm
 
 _REPORTS = textwrap.dedent(
@@ -26,6 +27,11 @@ _REPORTS = textwrap.dedent(
     from numba.core import event
     import nbstats
     from nbstats.cli.commands import main
+
+    if sys.argv[2] == "warm_up":  # as a fork of the warm process
+        from nbstats.cli.warm_server import warm_up
+
+        warm_up()
 
     rng = np.random.default_rng(3)
     values = rng.normal(0.8, 0.03, size=(40, 9)) + np.linspace(0, 0.05, 9)
@@ -42,81 +48,47 @@ _REPORTS = textwrap.dedent(
 )
 
 
-def test_after_the_helper_a_report_compiles_nothing(tmp_path):
-    env = {
+def _env(tmp_path) -> dict[str, str]:
+    return {
         **os.environ,
-        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),  # as after an install
         "MPLBACKEND": "Agg",
         "NBSTATS_WARM": "0",
     }
-    stamp = tmp_path / "compiled-stamp"
-    running = tmp_path / "compiling-stamp"
-    running.touch()
+
+
+def test_after_compile_kernels_a_report_compiles_nothing(tmp_path):
     ahead = subprocess.run(
-        [sys.executable, "-m", "nbstats.stats.compile_ahead", str(stamp), str(running)],
-        env=env, capture_output=True, text=True, timeout=600,
+        [sys.executable, "-c", COMPILE],
+        env=_env(tmp_path), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert ahead.returncode == 0, ahead.stderr
-    assert stamp.exists() and not running.exists()
+    _assert_nothing_compiled(tmp_path, "fresh")
+
+
+def test_after_the_warm_up_a_report_compiles_nothing(tmp_path):
+    _assert_nothing_compiled(tmp_path, "warm_up")
+
+
+COMPILE = "from nbstats.stats.compile_ahead import compile_kernels; compile_kernels()"
+
+
+def _assert_nothing_compiled(tmp_path, start: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _REPORTS, str(tmp_path)],
-        env=env, capture_output=True, text=True, timeout=600,
+        [sys.executable, "-c", _REPORTS, str(tmp_path), start],
+        env=_env(tmp_path), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     line = done.stdout.strip().splitlines()[-1]
     assert line == "COMPILED", line  # no kernel left for the command to compile
 
 
-def test_only_the_commands_that_call_kernels_compile_ahead(monkeypatch):
-    monkeypatch.delenv("NBSTATS_COMPILE_AHEAD", raising=False)
-    assert warm.compiles_ahead(["report", "a.csv"])
-    assert warm.compiles_ahead(["demo"]) and warm.compiles_ahead(["analyze", "a.csv"])
-    assert not warm.compiles_ahead(["coverage", "a.csv"])
-    assert not warm.compiles_ahead(["dashboard", "a.csv"])
-    assert not warm.compiles_ahead(["report", "--help"])
-    assert not warm.compiles_ahead([])
-    monkeypatch.setenv("NBSTATS_COMPILE_AHEAD", "0")
-    assert not warm.compiles_ahead(["report", "a.csv"])
-
-
-def _ahead_env(monkeypatch, tmp_path) -> list[tuple[str, ...]]:
-    monkeypatch.delenv("NBSTATS_COMPILE_AHEAD", raising=False)
+@pytest.mark.parametrize(
+    "command", [["demo"], ["report", "a.csv"], ["analyze", "a.csv"]]
+)
+def test_a_command_starts_no_second_process_beside_it(monkeypatch, command):
     monkeypatch.setenv("NBSTATS_WARM", "0")
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr("tempfile.tempdir", None)
     started: list[tuple[str, ...]] = []
     monkeypatch.setattr(warm, "start_detached", lambda *args: started.append(args))
-    return started
-
-
-def test_the_helper_starts_until_it_has_left_its_stamp(monkeypatch, tmp_path):
-    started = _ahead_env(monkeypatch, tmp_path)
-    status = warm.run_command(["demo"], lambda: 0, "server", "ahead")
-    assert status == 0
-    ((module, stamp, running),) = started
-    assert module == "ahead"
-    assert stamp == str(warm.compiled_stamp(warm.server_key(warm.PACKAGE_DIR)))
-    open(stamp, "w").close()  # what the helper does at its end
-    os.unlink(running)
-    warm.run_command(["demo"], lambda: 0, "server", "ahead")
-    warm.run_command(["coverage", "a.csv"], lambda: 0, "server", "ahead")
-    assert len(started) == 1
-
-
-def test_commands_started_together_start_one_helper(monkeypatch, tmp_path):
-    started = _ahead_env(monkeypatch, tmp_path)
-    for _ in range(3):  # the first is still compiling
-        warm.run_command(["report", "a.csv"], lambda: 0, "server", "ahead")
-    assert len(started) == 1
-    running = Path(started[0][2])
-    old = time.time() - warm.AHEAD_STALE_SECONDS - 1
-    os.utime(running, (old, old))  # a compilation that died long ago
-    warm.run_command(["report", "a.csv"], lambda: 0, "server", "ahead")
-    assert len(started) == 2 and started[1][2] == str(running)
-
-
-def test_the_helper_leaves_its_stamp_and_removes_its_running_file(tmp_path):
-    stamp, running = tmp_path / "compiled-x", tmp_path / "compiling-x"
-    running.touch()
-    compile_ahead.main(str(stamp), str(running))
-    assert stamp.exists() and not running.exists()
+    assert warm.run_command(command, lambda: 0, "server") == 0
+    assert started == []
