@@ -129,8 +129,9 @@ def enabled(argv: Sequence[str]) -> bool:
 
 def server_key(package_dir: str | os.PathLike[str]) -> str:
     """What a caller and a warm process must share: the interpreter, the
-    nbstats sources (every file's path, size and modification time) and the
-    import-time environment.
+    nbstats sources (every file's path, size and modification time; with the
+    ``report_templates`` folder beside the package, in a source checkout)
+    and the import-time environment.
 
     Examples
     --------
@@ -141,8 +142,10 @@ def server_key(package_dir: str | os.PathLike[str]) -> str:
     digest = hashlib.sha256()
     digest.update(sys.executable.encode())
     digest.update(sys.version.encode())
-    for path in sorted(Path(package_dir).rglob("*")):
-        if path.suffix in (".py", ".tex", ".j2", ".json", ".csv", ".tpl"):
+    # the report templates of a source checkout too, beside the package
+    templates = Path(package_dir).parent / "report_templates"
+    for path in [*sorted(Path(package_dir).rglob("*")), *sorted(templates.rglob("*"))]:
+        if path.suffix in (".py", ".tex", ".j2", ".json", ".csv", ".tpl", ".css"):
             stat = path.stat()
             digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     for name in sorted(os.environ):

@@ -267,7 +267,15 @@ def test_the_key_follows_the_import_time_settings(monkeypatch, tmp_path):
     other = warm.server_key(package)
     assert other != key
     (package / "a.py").write_text("x = 22\n")  # the sources changed
-    assert warm.server_key(package) != other
+    changed = warm.server_key(package)
+    assert changed != other
+    templates = tmp_path / "report_templates" / "nbstats-paper"
+    templates.mkdir(parents=True)  # a source checkout's templates, beside it
+    (templates / "index.html.j2").write_text("{{ 1 }}")
+    with_templates = warm.server_key(package)
+    assert with_templates != changed
+    (templates / "style.css").write_text("p { margin: 0 }")
+    assert warm.server_key(package) != with_templates
 
 
 def test_a_socket_left_behind_is_removed(monkeypatch, warm_env):
