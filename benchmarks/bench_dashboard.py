@@ -12,9 +12,14 @@ Bayesian one: 50,000 posterior draws up to 10 algorithms, 5,000 from about
 Per kind and size: the build time (imports done before, so it is the
 dashboard's own work), then for each control the median and 95th percentile
 over changes to values not seen before (so no cache of an earlier value
-helps; the per-case controls — the Bayesian rope and prior — a few times).
-Targets at m = 50: build ≤ 1.5 s, median update ≤ 150 ms. The machine's load
-average is printed before and after: other work slows everything down.
+helps; the per-case controls — the Bayesian rope and prior — a few times,
+and each of those changes is printed too). Two exceptions, by design of
+the plan: the prior's last value, "idp", is the one the dashboard started
+with at the same rope and s (its counts and statements are kept, so it
+passes over no draws), and "method+adjust" switches to the Wilcoxon tests
+once, then only re-adjusts their p-values. Targets at m = 50: build ≤ 1.5 s,
+median update ≤ 150 ms. The machine's load average is printed before and
+after: other work slows everything down.
 
 Two times per change: ``shown``, until the assignment returns with the
 views updated — for the Bayesian dashboard from about 29 algorithms on,
@@ -22,7 +27,7 @@ every view but the joint statements, which are then computed in a background
 thread (``joint_in_background``) and say "updating" meanwhile — and
 ``complete``, until :meth:`wait` returns, every view current. They differ
 only where the joint statements needed a new pass over the draws (a new
-rope, or the build).
+rope, the build, or under IDP with a rope a new s or prior).
 
 Figures once stated in the package's comments (moved here in issue 37; recorded,
 not re-measured by this script, on a 2-vCPU machine):
@@ -43,6 +48,35 @@ not re-measured by this script, on a 2-vCPU machine):
   two rope changes took 3× the later ones.
 - ``nbstats.app.process.DEFAULT_MAX_KERNELS``: a dashboard's kernel takes
   200–300 MB (the Bayesian dashboard: 294 MB RSS).
+
+Measured with this script and a profile of each change (2 vCPUs, load
+average 1–3 from other work), m = 50, when the caches of
+``widgets.bayes_pairs`` (counts per setting), ``widgets.bayes_joint``
+(statement tables per setting, IDP's exact statements with a rope in the
+background) and ``widgets.frequentist_pairwise`` (the paired tests once per
+test) came in:
+
+- rope (the plan sets it at s = 20, under IDP): about 400 ms, of which
+  about 290–335 ms are the exact IDP bounds of the 1225 pairs
+  (``stats.bayes.signrank.placement_kernel.placement_counts``, two
+  threads): at s = 20 almost every draw (99.9 %) is unsettled, so each is
+  evaluated at all of a pair's 125 placement states (30 cases). The rope's
+  Walsh sums take 40–60 ms (150–270 ms the first time: fresh memory), the
+  views 30 ms. At the IDP default s (0.562) only 8 % of the draws are
+  unsettled: about 45 ms of bounds, 130 ms in all. A scalar
+  branch-and-bound over the states (the left region's sum falls and the
+  right's grows with the state, also in floating point) gave the same
+  counts but took 2.6 times as long as the 64-lane kernel at s = 20.
+- prior: "bb" 110–140 ms, "point" 330–370 ms (about 200 ms of it is the
+  first write to the 147 MB of cross terms, pairs × 3 × draws: a refill of
+  the same buffer takes 15–20 ms), "idp" 15–20 ms (kept); before, "idp"
+  took 630–760 ms (the pairs' placement counts again, and the IDP joint
+  statements' in the foreground).
+- method+adjust: the first switch to the Wilcoxon tests 310–370 ms
+  (``comparison_matrix``: 160 ms for 1225 signed-rank tests one by one,
+  150 ms for the records and effect sizes one pair at a time); each new
+  adjustment after it 12–32 ms in all (the re-adjustment 2–13 ms, Hommel's
+  the slowest; the rest is the views), where each took 290–400 ms before.
 """
 
 from __future__ import annotations
@@ -63,6 +97,8 @@ import nbstats
 
 N_CASES = 30
 BUILD_TARGET, UPDATE_TARGET = 1.5, 0.150
+#: Controls timed this many times or fewer also print each change's time.
+FEW = 5
 
 
 def scores(m: int, n: int = N_CASES) -> pd.DataFrame:
@@ -144,7 +180,17 @@ def time_control(board: Any, name: str, values: list, setter) -> dict[str, float
         "median": statistics.median(shown),
         "p95": float(np.percentile(shown, 95)),
         "complete": statistics.median(complete),
+        "each": shown,
     }
+
+
+def label(value: Any) -> str:
+    """A control's value, short."""
+    if isinstance(value, tuple):
+        return "/".join(map(label, value))
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
 
 
 def load() -> str:
@@ -189,6 +235,12 @@ def main() -> None:
                     f"{1e3 * stats['median']:7.1f} ms  p95 {1e3 * stats['p95']:7.1f} ms"
                     f"{flag}  complete: median {1e3 * stats['complete']:7.1f} ms"
                 )
+                if stats["n"] <= FEW:  # a median of few: each change as well
+                    each = ", ".join(
+                        f"{label(v)} {1e3 * t:.0f}"
+                        for v, t in zip(values, stats["each"], strict=True)
+                    )
+                    print(f"  {'':<16} each (ms): {each}")
             del board
     print(f"\nload average at the end: {load()}")
 

@@ -13,6 +13,9 @@ critical-difference diagram like a post-hoc test's.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -33,7 +36,12 @@ from nbstats.stats.groups import nonsignificant_groups
 from nbstats.stats.pairs_memory import check_pairs_fit
 from nbstats.util.checks import check_choice, check_flag, check_fraction
 
-__all__ = ["COMPARISON_TESTS", "WilcoxonTest", "comparison_matrix"]
+__all__ = [
+    "COMPARISON_TESTS",
+    "WilcoxonTest",
+    "comparison_matrix",
+    "readjusted_matrix",
+]
 
 #: The paired tests the matrix takes its p-values from.
 COMPARISON_TESTS = ("wilcoxon", "sign", "ttest")
@@ -179,14 +187,13 @@ def comparison_matrix(
         {} if options is None else options.options(),
         pairwise=pairwise, progress=progress,
     )  # fmt: skip
-    adjusted = adjust_pvalues(raw, adjust, n_algorithms=k)
     order = list(mean_ranks.sort_values(kind="stable").index)
 
     def tested(data: np.ndarray, below: np.ndarray | None = None) -> pd.DataFrame:
         frame = pair_square(columns, data, mirrored=below)
         return frame.reindex(index=order, columns=order)
 
-    reject = tested(adjusted) <= alpha  # NaN diagonal: False
+    decisions = _decisions(raw, columns, order, mean_ranks, adjust, alpha)
     frames = _records(table[order].to_numpy(dtype=float), higher_is_better, effect)
 
     def square(data: np.ndarray) -> pd.DataFrame:
@@ -205,18 +212,79 @@ def comparison_matrix(
         # the row against the column: (a, b) holds the test of a vs b
         statistics=tested(mirrored, stats),
         pvalues=tested(raw),
-        adjusted=tested(adjusted),
-        reject=reject,
-        groups=nonsignificant_groups(reject, mean_ranks),
+        **decisions,
         test=name,
         test_options=options,
-        adjust=adjust,
         effect=effect,
-        alpha=alpha,
         higher_is_better=higher_is_better,
         n_cases=int(table.shape[0]),
         cases=table.index.copy(),
     )
+
+
+def readjusted_matrix(
+    result: ComparisonMatrixResult,
+    columns: Sequence[str],
+    adjust: str,
+    alpha: float,
+) -> ComparisonMatrixResult:
+    """``result`` with its raw p-values adjusted by ``adjust`` and decided at
+    ``alpha``: what :func:`comparison_matrix` of the same table with these
+    settings returns, without running its tests again.
+
+    ``columns`` are the algorithms in the order of the score table: the
+    adjustment gets the p-values of the pairs (i, j), i < j, of that order,
+    as in :func:`comparison_matrix` (the same vector, not only the same
+    set). Everything but ``adjusted``, ``reject``, ``groups``, ``adjust``
+    and ``alpha`` is ``result``'s own (not copied).
+
+    Examples
+    --------
+    >>> import nbstats
+    >>> table = nbstats.datasets.load("demsar2006")
+    >>> base = nbstats.comparison_matrix(table, adjust="holm")
+    >>> again = readjusted_matrix(base, list(table.columns), "hommel", 0.1)
+    >>> again == nbstats.comparison_matrix(table, adjust="hommel", alpha=0.1)
+    True
+    """
+    columns = [str(name) for name in columns]
+    if sorted(columns) != sorted(map(str, result.names)):
+        raise ValueError(
+            f"columns must name the matrix's algorithms, in the score table's "
+            f"order: got {columns!r} for {list(result.names)!r}."
+        )
+    check_choice("adjust", adjust, ADJUSTMENTS)
+    alpha = check_fraction("alpha", alpha, example=0.05)
+    first, second = all_pairs(len(columns))
+    # the raw p-values are symmetric in the square: (a, b) as the tests gave them
+    square = result.pvalues.reindex(index=columns, columns=columns)
+    raw = square.to_numpy(dtype=float)[first, second]
+    mean_ranks = result.mean_ranks.reindex(columns)
+    decisions = _decisions(raw, columns, list(result.names), mean_ranks, adjust, alpha)
+    return dataclasses.replace(result, **decisions)
+
+
+def _decisions(
+    raw: np.ndarray,
+    columns: list[str],
+    order: list[str],
+    mean_ranks: pd.Series,
+    adjust: str,
+    alpha: float,
+) -> dict[str, object]:
+    """The adjusted p-values, decisions and groups of the raw p-values
+    ``raw`` of the pairs of ``columns`` (the table's order), as squares in
+    ``order``; ``mean_ranks`` in the table's order."""
+    adjusted = adjust_pvalues(raw, adjust, n_algorithms=len(columns))
+    square = pair_square(columns, adjusted).reindex(index=order, columns=order)
+    reject = square <= alpha  # NaN diagonal: False
+    return {
+        "adjusted": square,
+        "reject": reject,
+        "groups": nonsignificant_groups(reject, mean_ranks),
+        "adjust": adjust,
+        "alpha": alpha,
+    }
 
 
 def _records(

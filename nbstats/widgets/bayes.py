@@ -111,8 +111,10 @@ class BayesDashboard(Dashboard):
         view follows (it says "updating" meanwhile; :meth:`wait` blocks until
         it is current). Default: from about 29 algorithms on at 5,000 draws
         (pairs × draws ≥ 2,000,000), where a new rope takes a pass over every
-        pair's sums on every draw (``benchmarks/bench_dashboard.py``); False
-        updates everything before a change returns.
+        pair's sums on every draw, and so does a new s or prior under IDP
+        with a rope (its exact lower probabilities try every placement of
+        the prior; ``benchmarks/bench_dashboard.py``); False updates
+        everything before a change returns.
 
     Attributes
     ----------
@@ -164,6 +166,9 @@ class BayesDashboard(Dashboard):
     Walsh sums per draw for the current rope (the same weight on the same
     case in every pair, as the joint probability needs) and re-combine them
     with the prior's weight for a new s; the threshold and ε only compare.
+    The counts of the last few settings and their statement tables are kept
+    (small: pairs × a few numbers), so going back to a prior, s or rope
+    seen before passes over no draws.
 
     *Memory.* What is kept stays within the ceiling of
     :mod:`nbstats.util.memory` (``NBSTATS_MAX_MEMORY``, 512 MiB by
@@ -513,19 +518,24 @@ class BayesDashboard(Dashboard):
 
     def _joint_arrived(
         self,
-        wanted: tuple[float, float, float],
+        wanted: tuple,
         joint: pd.DataFrame | None,
         error: Exception | None,
     ) -> None:
         """The background thread's statements: shown if the controls still
-        ask for them (else a newer request is on its way)."""
+        ask for them (else a newer request is on its way). ``wanted`` is
+        ``(s, threshold, rope)``, then ``"idp"`` for the IDP's statements
+        (:class:`~nbstats.widgets.bayes_joint.JointRunner`)."""
         with self._update_lock:
             settings = self.result.get("settings", {})
-            if (
+            current = (
                 settings.get("s"),
                 settings.get("decision_threshold"),
                 settings.get("rope"),
-            ) != wanted:
+            )
+            if settings.get("prior") == "idp":
+                current += ("idp",)
+            if current != tuple(wanted):
                 return
             if error is not None:
                 self.joint_view.value = views.joint_failed_html(error)

@@ -17,6 +17,7 @@ re-combines them with the prior's Gamma weights, and the threshold only compares
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -40,6 +41,11 @@ KEEP_SHARE = 0.5
 #: weight on each case, on top of the pair matrix: too slow to wait for at
 #: 50 algorithms, quick below this size (benchmarks/bench_dashboard.py).
 BACKGROUND_WORK = 2_000_000
+
+#: Statement tables kept per (s, rope, prior): going back to one of these
+#: settings (another prior and back, an s tried before) needs no pass over
+#: the draws. A table is a few hundred kB at 1225 pairs.
+KEEP_TABLES = 8
 
 
 class SignedRankJoint:
@@ -88,14 +94,20 @@ class SignedRankJoint:
         )
         # its engine, keeping each rope's sums when they fit
         self._engine = JointDraws(diffs, self.draws, keep_share=KEEP_SHARE)
-        self._key: tuple[float, float, str] | None = None
-        self._statements: pd.DataFrame | None = None
+        # (s, rope, prior) → the statements before the threshold's decision
+        self._tables: OrderedDict[tuple[float, float, str], pd.DataFrame] = (
+            OrderedDict()
+        )
 
     def ready(self, s: float, rope: float, prior: str = "point") -> bool:
         """Whether :meth:`table` for (s, rope, prior) is quick: no pass over
-        the draws (the same settings as last time, or the kept sums of this
-        rope re-combined for a new s or prior)."""
-        return self._key == (s, rope, prior) or self._engine.kept(rope)
+        the draws (settings whose table is kept, or the kept sums of this
+        rope re-combined for a new s or prior). IDP with a rope is not quick
+        even with the sums kept: its exact lower probabilities count every
+        placement of the prior's pseudo-observation on every draw."""
+        if (s, rope, prior) in self._tables:
+            return True
+        return self._engine.kept(rope) and not (prior == "idp" and rope > 0)
 
     def table(
         self, s: float, threshold: float, rope: float, prior: str = "point"
@@ -106,9 +118,11 @@ class SignedRankJoint:
         ``joint`` are lower probabilities over the prior set."""
         if prior not in ("point", "idp"):
             raise ValueError(f"prior must be 'point' or 'idp', got {prior!r}.")
-        if self._key != (s, rope, prior):
+        key = (s, rope, prior)
+        statements = self._tables.get(key)
+        if statements is None:
             shares, joint_of = self._engine.probabilities(s, rope, prior)
-            self._statements = statement_table(
+            statements = statement_table(
                 shares,
                 joint_of,
                 self.pairs,
@@ -117,8 +131,12 @@ class SignedRankJoint:
                 threshold=0.5,  # "accepted" is set per threshold below
                 rope=rope,
             )
-            self._key = (s, rope, prior)
-        frame = self._statements.copy()
+            self._tables[key] = statements
+            while len(self._tables) > KEEP_TABLES:
+                self._tables.popitem(last=False)
+        else:
+            self._tables.move_to_end(key)
+        frame = statements.copy()
         frame["accepted"] = frame["joint"] > threshold
         return frame
 
@@ -142,8 +160,10 @@ class JointRunner:
     ----------
     joint : SignedRankJoint
     deliver : callable
-        ``deliver((s, threshold, rope), table or None, exception or None)``,
-        called from the background thread.
+        ``deliver((s, threshold, rope, *prior), table or None, exception or
+        None)``, called from the background thread; ``prior`` is empty for
+        the default ``"point"`` and ``("idp",)`` for IDP, as :meth:`request`
+        passes it to :meth:`SignedRankJoint.table`.
     background : bool
         False: every request is answered at once (tests, small problems).
 
@@ -191,7 +211,8 @@ class JointRunner:
         self, s: float, threshold: float, rope: float, prior: str = "point"
     ) -> pd.DataFrame | None:
         """The statements for (s, threshold, rope, prior), or None when they
-        come later (``deliver`` gets the settings ``(s, threshold, rope)``)."""
+        come later (``deliver`` gets the settings ``(s, threshold, rope)``,
+        followed by the prior unless it is ``"point"``)."""
         with self._lock:
             if self._thread is None and (
                 not self.background or self.joint.ready(s, rope, *_extra(prior))
@@ -226,7 +247,7 @@ class JointRunner:
             with self._lock:
                 superseded = self._wanted is not None
             if not superseded:
-                self._deliver(wanted[:3], table, error)
+                self._deliver((*wanted[:3], *_extra(wanted[3])), table, error)
 
 
 def _extra(prior: str) -> tuple[str, ...]:

@@ -55,6 +55,10 @@ HALF_TOLERANCE = 1e-12
 #: case-dependent sums of the last rope and the point prior (256 MiB of
 #: the default 512).
 CACHE_SHARE = 0.5
+#: Counts kept per setting ((prior, s, ε) for θ, (prior, s, rope) for the
+#: rope): pairs × 6 integers each, so that going back to a setting (another
+#: prior and back) counts nothing again.
+KEEP_COUNTS = 16
 #: Draws for up to this many pairs (10 algorithms) by default ...
 FULL_PAIRS = 45
 FULL_DRAWS = 50_000
@@ -166,8 +170,10 @@ class PairPosteriors:
         # ("rope", rope) → K × 2 × draws; ("cross", rope) → K × R × draws
         self._cache: OrderedDict[tuple[str, float], np.ndarray] = OrderedDict()
         self._free: list[np.ndarray] = []
-        self._theta: tuple[tuple, np.ndarray] | None = None
-        self._rope: tuple[tuple, np.ndarray] | None = None
+        self._theta: tuple[tuple, np.ndarray] | None = None  # streamed
+        # the counts of recent settings (no sums: pairs × 6 each)
+        self._theta_counts: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._rope_counts_kept: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._placement_states: tuple[float, np.ndarray] | None = None
         self._posteriors: OrderedDict[tuple, SignedRankPosterior] = OrderedDict()
         self._single: OrderedDict[tuple, tuple[SignedRankPosterior, dict]] = (
@@ -313,7 +319,8 @@ class PairPosteriors:
         group = self.group(prior, rope)
         idp, point = prior == "idp", prior == "point"
         theta_key = (prior, s, epsilon)
-        if self._theta is None or self._theta[0] != theta_key:
+        theta = _recall(self._theta_counts, theta_key)
+        if theta is None:
             g0, scale, _, extra = self._terms(s)
             quad = group.arrays["quad_theta"]
             counts = np.empty((self.n_pairs, 6), dtype=np.int64)
@@ -327,8 +334,7 @@ class PairPosteriors:
                 )  # fmt: skip
 
             in_halves(count, self.n_pairs, quad.size)
-            self._theta = (theta_key, counts)
-        theta = self._theta[1]
+            theta = _keep(self._theta_counts, theta_key, counts)
         full = np.zeros((self.n_pairs, 10), dtype=np.int64)
         full[:, :3], full[:, 9] = theta[:, :3], theta[:, 5]
         if rope > 0:
@@ -361,7 +367,8 @@ class PairPosteriors:
         self, group: _Group, prior: str, s: float, rope: float
     ) -> np.ndarray:
         key = (prior, s, rope)
-        if self._rope is None or self._rope[0] != key:
+        kept = _recall(self._rope_counts_kept, key)
+        if kept is None:
             g0, _, inverse, extra = self._terms(s)
             point = prior == "point"
             a = group.arrays
@@ -386,8 +393,8 @@ class PairPosteriors:
                 )  # fmt: skip
             else:
                 in_halves(count, self.n_pairs, right.size)
-            self._rope = (key, counts)
-        return self._rope[1]
+            kept = _keep(self._rope_counts_kept, key, counts)
+        return kept
 
     def _states(self, rope: float) -> np.ndarray:
         """Every pair's placement states for ``rope`` (kept for the last rope:
@@ -458,3 +465,21 @@ class PairPosteriors:
                 self._single.popitem(last=False)
         posterior, parts = self._single[key]
         return posterior, dict(parts)
+
+
+def _recall(kept: OrderedDict, key: tuple) -> np.ndarray | None:
+    """The counts kept for ``key`` (now the most recent), or None."""
+    found = kept.get(key)
+    if found is not None:
+        kept.move_to_end(key)
+    return found
+
+
+def _keep(kept: OrderedDict, key: tuple, counts: np.ndarray) -> np.ndarray:
+    """Keep ``counts`` for ``key`` (read-only: callers share them), forgetting
+    the oldest beyond :data:`KEEP_COUNTS`; return them."""
+    counts.setflags(write=False)
+    kept[key] = counts
+    while len(kept) > KEEP_COUNTS:
+        kept.popitem(last=False)
+    return counts

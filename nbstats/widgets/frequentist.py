@@ -26,7 +26,7 @@ from nbstats.results.procedure_names import (
     posthoc_name,
 )
 from nbstats.scores.aliases import AliasOption
-from nbstats.stats.comparison import COMPARISON_TESTS, comparison_matrix
+from nbstats.stats.comparison import COMPARISON_TESTS
 from nbstats.stats.frequentist.adjust import ADJUSTMENTS
 from nbstats.stats.frequentist.friedman import friedman
 from nbstats.stats.frequentist.posthoc import (
@@ -47,6 +47,7 @@ from nbstats.widgets.base import (
     number_html,
     prepare_table,
 )
+from nbstats.widgets.frequentist_pairwise import PairwiseTests
 from nbstats.widgets.rank_svg import cd_svg
 from nbstats.widgets.svg import show_svg
 from nbstats.widgets.vocabulary import SIGNIFICANT, frequentist_decision
@@ -157,6 +158,8 @@ class FrequentistDashboard(Dashboard):
             table, higher_is_better=self.higher_is_better
         )
         self._posthoc_cache: dict[tuple[Any, ...], PosthocResult] = {}
+        # each paired test once; a new adjustment or α re-adjusts its p-values
+        self._pairwise = PairwiseTests(table, higher_is_better=self.higher_is_better)
         self._drawn: PosthocResult | None = None
 
         wide = {"description_width": "initial"}
@@ -271,14 +274,8 @@ class FrequentistDashboard(Dashboard):
         if result is None:
             # the p-values do not depend on α: computed once per setting
             first = (method, control, adjust, "p-values")
-            if method in COMPARISON_TESTS:  # its groups follow α: recomputed
-                result = comparison_matrix(
-                    self.scores,
-                    test=method,
-                    adjust=adjust,
-                    alpha=alpha,
-                    higher_is_better=self.higher_is_better,
-                )
+            if method in COMPARISON_TESTS:  # the tests once, then re-adjusted
+                result = self._pairwise.result(method, adjust, alpha)
             elif first not in self._posthoc_cache:
                 self._posthoc_cache[first] = posthoc(
                     self.scores,

@@ -16,7 +16,12 @@ import pytest
 
 import nbstats
 from nbstats.widgets.bayes import BayesDashboard
-from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner
+from nbstats.widgets.bayes_joint import (
+    BACKGROUND_WORK,
+    KEEP_TABLES,
+    JointRunner,
+    SignedRankJoint,
+)
 
 N_SAMPLES = 5_000
 
@@ -38,13 +43,15 @@ class BlockingJoint:
         self.computed: list[tuple] = []
         self.fail = fail
 
-    def ready(self, s: float, rope: float) -> bool:
+    def ready(self, s: float, rope: float, *prior: str) -> bool:
         return False
 
-    def table(self, s: float, threshold: float, rope: float) -> pd.DataFrame:
+    def table(
+        self, s: float, threshold: float, rope: float, *prior: str
+    ) -> pd.DataFrame:
         self.started.set()
         assert self.go.wait(30)
-        self.computed.append((s, threshold, rope))
+        self.computed.append((s, threshold, rope, *prior))
         if self.fail:
             raise FloatingPointError("the draws overflowed")
         return pd.DataFrame({"rope": [rope]})
@@ -176,7 +183,6 @@ def test_a_failure_half_way_leaves_no_stale_sums(monkeypatch):
     half-way, the previous rope's statements must not be re-combined from
     the half-written sums."""
     from nbstats.stats.bayes import posthoc as posthoc_module
-    from nbstats.widgets.bayes_joint import SignedRankJoint
 
     table = wide_table(6)
     dash = BayesDashboard(
@@ -202,3 +208,133 @@ def test_a_failure_half_way_leaves_no_stale_sums(monkeypatch):
         n_samples=2_000, random_state=5,
     )  # fmt: skip
     pd.testing.assert_frame_equal(joint.table(2.0, 0.95, 0.01), post.statements)
+
+
+def test_the_prior_is_delivered_with_the_settings():
+    joint = BlockingJoint()
+    joint.go.set()
+    delivered = []
+    runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
+    assert runner.request(1.0, 0.95, 0.01, "idp") is None
+    assert runner.wait(timeout=30)
+    assert runner.request(1.0, 0.95, 0.01) is None  # "point": as before
+    assert runner.wait(timeout=30)
+    assert [settings for settings, _, _ in delivered] == [
+        (1.0, 0.95, 0.01, "idp"),
+        (1.0, 0.95, 0.01),
+    ]
+    assert joint.computed == [(1.0, 0.95, 0.01, "idp"), (1.0, 0.95, 0.01)]
+
+
+def posthoc(table, s, threshold, rope, prior, seed):
+    return nbstats.bayes_posthoc(
+        table, s=s, threshold=threshold, test="signrank", rope=rope, prior=prior,
+        n_samples=2_000, random_state=seed,
+    ).statements  # fmt: skip
+
+
+def test_idp_with_a_rope_is_not_ready_until_its_table_is_kept():
+    """IDP's exact lower probabilities with a rope count every placement of
+    the pseudo-observation on every draw: not quick, even with the rope's
+    sums kept."""
+    dash = BayesDashboard(
+        wide_table(6), n_samples=2_000, random_state=5, joint_in_background=False
+    )
+    joint: SignedRankJoint = dash._joint_statements
+    joint.table(1.0, 0.95, 0.0)
+    assert joint.ready(2.0, 0.0, "idp")  # no rope: no placements
+    joint.table(1.0, 0.95, 0.01)  # the rope's sums are kept
+    assert joint.ready(2.0, 0.01)  # the point prior: re-combined at once
+    assert not joint.ready(2.0, 0.01, "idp")
+    joint.table(2.0, 0.95, 0.01, "idp")
+    assert joint.ready(2.0, 0.01, "idp")  # kept
+
+
+def test_kept_tables_equal_fresh_ones():
+    table = wide_table(6)
+    dash = BayesDashboard(
+        table, n_samples=2_000, random_state=5, joint_in_background=False
+    )
+    joint: SignedRankJoint = dash._joint_statements
+    settings = [
+        (1.0, 0.95, 0.01, "point"),
+        (1.0, 0.95, 0.01, "idp"),
+        (2.0, 0.90, 0.01, "point"),
+        (1.0, 0.80, 0.01, "idp"),  # kept: a new threshold only
+        (1.0, 0.95, 0.02, "idp"),  # a new rope: the sums are written over
+        (1.0, 0.95, 0.01, "point"),  # kept, although its sums are not
+        (2.0, 0.95, 0.01, "point"),
+    ]
+    for s, threshold, rope, prior in settings:
+        got = joint.table(s, threshold, rope, prior)
+        pd.testing.assert_frame_equal(got, posthoc(table, s, threshold, rope, prior, 5))
+    assert len(joint._tables) <= KEEP_TABLES
+    # the caller's table is a copy: changing it changes no kept table
+    got["prob"] = 0.0
+    kept = joint.table(2.0, 0.95, 0.01, "point")
+    pd.testing.assert_frame_equal(kept, posthoc(table, 2.0, 0.95, 0.01, "point", 5))
+
+
+def test_kept_tables_are_bounded():
+    dash = BayesDashboard(
+        wide_table(4), n_samples=2_000, random_state=5, joint_in_background=False
+    )
+    joint: SignedRankJoint = dash._joint_statements
+    for s in np.linspace(0.5, 3.0, KEEP_TABLES + 3):
+        joint.table(float(s), 0.95, 0.0)
+    assert len(joint._tables) == KEEP_TABLES
+    assert (3.0, 0.0, "point") in joint._tables
+    assert (0.5, 0.0, "point") not in joint._tables
+
+
+def test_a_large_dashboard_computes_new_idp_statements_in_the_background():
+    table = wide_table(32)  # 496 pairs: in the background
+    dash = BayesDashboard(table, n_samples=N_SAMPLES, random_state=7)
+    assert dash._joint_runner.background
+    dash.controls["rope"].value = 0.004
+    assert dash.wait(timeout=120)
+    dash.controls["prior"].value = "point"
+    assert dash.wait(timeout=120)
+    joint: SignedRankJoint = dash._joint_statements
+    dash.controls["s"].value = 2.0  # quick for the point prior ...
+    assert dash.result["joint"] is not None
+    assert not joint.ready(2.0, 0.004, "idp")  # ... not for IDP
+    dash.controls["prior"].value = "idp"
+    assert dash.result["settings"]["prior"] == "idp"
+    pending = dash.result["joint"] is None
+    if pending:  # (unless the thread was done before this line)
+        assert "updating" in dash.joint_view.value
+    assert dash.wait(timeout=120)
+    want = nbstats.bayes_posthoc(
+        table, s=2.0, threshold=0.95, test="signrank", rope=0.004, prior="idp",
+        n_samples=N_SAMPLES, random_state=7,
+    ).statements  # fmt: skip
+    pd.testing.assert_frame_equal(dash.result["joint"], want)
+    assert "updating" not in dash.joint_view.value
+    # back to the point prior and to IDP: both kept, shown at once
+    dash.controls["prior"].value = "point"
+    dash.controls["prior"].value = "idp"
+    pd.testing.assert_frame_equal(dash.result["joint"], want)
+
+
+def test_a_late_table_of_another_prior_is_ignored():
+    dash = BayesDashboard(
+        wide_table(5), n_samples=2_000, random_state=1, joint_in_background=False
+    )
+    dash.controls["rope"].value = 0.005
+    assert dash.result["settings"]["prior"] == "idp"
+    shown, current = dash.joint_view.value, dash.result["joint"]
+    settings = dash.result["settings"]
+    wanted = (settings["s"], settings["decision_threshold"], settings["rope"])
+    stale = pd.DataFrame({"better": ["x"]})
+    dash._joint_arrived(wanted, stale, None)  # the point prior's: not shown
+    assert dash.result["joint"] is current
+    assert dash.joint_view.value == shown
+    dash._joint_arrived((*wanted, "idp"), current, None)  # IDP's: shown
+    assert dash.result["joint"] is current
+    assert dash.joint_view.value == shown
+    dash.controls["prior"].value = "point"
+    shown, current = dash.joint_view.value, dash.result["joint"]
+    dash._joint_arrived((*wanted, "idp"), stale, None)  # IDP's: not shown
+    assert dash.result["joint"] is current
+    assert dash.joint_view.value == shown

@@ -248,16 +248,17 @@ def test_adjust_applies_to_pairwise_tests_only(board, table6):
 
 
 def test_an_error_shows_and_keeps_the_result(board, monkeypatch):
-    from nbstats.widgets import frequentist as module
+    # a new adjustment of the pairwise tests re-adjusts their kept p-values
+    from nbstats.stats import comparison as module
 
-    computed = module.comparison_matrix
+    computed = module.adjust_pvalues
 
-    def refusing(*args, **kwargs):
-        if kwargs.get("adjust") == "shaffer":
+    def refusing(pvalues, method="holm", **kwargs):
+        if method == "shaffer":
             raise ValueError("Shaffer's procedure refused here")
-        return computed(*args, **kwargs)
+        return computed(pvalues, method, **kwargs)
 
-    monkeypatch.setattr(module, "comparison_matrix", refusing)
+    monkeypatch.setattr(module, "adjust_pvalues", refusing)
     board.controls["method"].value = "wilcoxon"
     kept = board.result
     kept_views = {
