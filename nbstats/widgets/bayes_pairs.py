@@ -22,11 +22,12 @@ block-by-block engine are :mod:`nbstats.stats.bayes.signrank.pair_kernel` and
 :mod:`nbstats.stats.bayes.signrank.blocks`, shared with
 :func:`nbstats.bayes_signrank_pairs`.
 
-Memory: the sums are kept only when they fit the cache (half the memory
-ceiling of :mod:`nbstats.util.memory`, ``NBSTATS_MAX_MEMORY``); beyond
-(e.g. 200 algorithms: 19,900 pairs × 5,000 draws, 800 MB per region), every
-change recomputes the counts block by block within the ceiling — slower, the
-same numbers.
+Memory: the sums of a (prior, rope) are kept only when they fit the cache
+together (half the memory ceiling of :mod:`nbstats.util.memory`,
+``NBSTATS_MAX_MEMORY``; :meth:`PairPosteriors.fits`); beyond (e.g. 200
+algorithms: 19,900 pairs × 5,000 draws, 800 MB per region; or 100 algorithms
+with a rope), every change of that setting recomputes the counts block by
+block within the ceiling — slower, the same numbers.
 """
 
 from __future__ import annotations
@@ -186,6 +187,19 @@ class PairPosteriors:
 
     # -- per-case sums -----------------------------------------------------------
 
+    def fits(self, prior: str, rope: float) -> bool:
+        """Whether the sums of (prior, rope) fit the cache together: θ's, the
+        rope's two regions, and under the point prior a cross term for each.
+        When they do not (at 100 algorithms the point prior's with a rope
+        would take 1.2 GB), that setting's counts are made block by block,
+        as when nothing is kept: the same numbers, within the ceiling."""
+        if self.streaming:
+            return False
+        regions = 3 if rope > 0 else 1
+        if prior == "point":
+            regions *= 2
+        return 8 * self.n_pairs * self.draws.n_samples * regions <= self.cache_bytes
+
     def group(self, prior: str, rope: float) -> _Group:
         """The (prior, rope) sums of every pair (computed once and kept)."""
         arrays = {"quad_theta": self._theta_sums()}
@@ -314,7 +328,7 @@ class PairPosteriors:
         """Canonical counts (pairs × 10, see
         :meth:`~nbstats.stats.bayes.signrank.blocks.PairBlocks.counts`) and the
         draws near ½ (pairs × 2)."""
-        if self.streaming:
+        if not self.fits(prior, rope):
             return self._streamed(prior, s, rope, epsilon)
         group = self.group(prior, rope)
         idp, point = prior == "idp", prior == "point"
@@ -421,7 +435,7 @@ class PairPosteriors:
         """The full result (interval, draws) of pair k on the shared draws;
         ``reverse``: asked as (b, a), the mirror of the matrix's (a, b)."""
         mirrored = bool(self.flip[k]) != bool(reverse)
-        if not self.streaming:
+        if self.fits(prior, rope):
             group = self.group(prior, rope)
             posterior = self._posterior(k, prior, rope)
             parts = {name: array[k] for name, array in group.arrays.items()}

@@ -133,3 +133,27 @@ def test_the_dashboard_going_back_to_a_prior_counts_nothing(kernel_calls):
     assert dash.error is None, dash.error
     assert kernel_calls == []
     assert dash.result["pairs"].equals(shown)
+
+
+def test_a_setting_whose_sums_do_not_fit_is_counted_in_blocks():
+    """Room for θ's and a rope's sums (3 regions), not for the point prior's
+    cross terms as well (6): that setting is counted block by block, with the
+    numbers of an engine that keeps everything, and nothing over the cache
+    is kept."""
+    diffs, names = differences()
+    per_region = 8 * diffs.shape[1] * N_SAMPLES
+    draws = DirichletWeights(diffs.shape[0], N_SAMPLES, 7)
+    tight = PairPosteriors(
+        diffs, draws, SharedPrior(), names=names, cache_bytes=4 * per_region
+    )
+    roomy = engine(diffs, names)
+    assert tight.fits("idp", 0.01) and tight.fits("point", 0.0)
+    assert not tight.fits("point", 0.01)
+    for setting in SETTINGS:
+        assert_same(tight.probabilities(*setting), roomy.probabilities(*setting))
+        kept = sum(a.nbytes for a in tight._cache.values())
+        assert kept <= tight.cache_bytes
+        assert ("cross", 0.01) not in tight._cache
+        prior, s, rope, _ = setting
+        shown = tight.result(1, prior, s, rope, 0.95, names[1])
+        assert shown == roomy.result(1, prior, s, rope, 0.95, names[1])
