@@ -45,7 +45,14 @@ def main() -> int | None:
         return run()
 
     # a warm process runs the command when one is ready (nbstats.util.warm)
-    exit_quickly(run_command(sys.argv[1:], here, "nbstats.cli.warm_server"))
+    exit_quickly(
+        run_command(
+            sys.argv[1:],
+            here,
+            "nbstats.cli.warm_server",
+            "nbstats.stats.kernel_signatures",
+        )
+    )
     return None  # not reached
 
 

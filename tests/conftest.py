@@ -26,6 +26,9 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # every command a test runs in a process of its own: no warm process left
 # behind by the suite (tests/util/test_warm.py turns it on where it is tested)
 os.environ["NBSTATS_WARM"] = "0"
+# nor a second process compiling the kernels beside a command's first run
+# (tests/stats/test_kernel_signatures.py runs it where it is tested)
+os.environ["NBSTATS_COMPILE_AHEAD"] = "0"
 # what nbstats keeps between runs (the LaTeX .aux of reports) stays out of
 # the user's cache, and one test's leftovers out of another session's
 os.environ["NBSTATS_CACHE_DIR"] = tempfile.mkdtemp(prefix="nbstats-test-cache-")

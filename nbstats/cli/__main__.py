@@ -12,4 +12,11 @@ def _here() -> int:
     return main()
 
 
-exit_quickly(run_command(sys.argv[1:], _here, "nbstats.cli.warm_server"))
+exit_quickly(
+    run_command(
+        sys.argv[1:],
+        _here,
+        "nbstats.cli.warm_server",
+        "nbstats.stats.kernel_signatures",
+    )
+)

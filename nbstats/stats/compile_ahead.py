@@ -5,15 +5,12 @@ and keeps the result in its cache for the next process. The warm process of
 the ``nbstats`` command (:mod:`nbstats.cli.warm_server`) calls
 :func:`compile_kernels` while it warms up, after its small reports: every
 fork it makes for a command then has every kernel loaded, whatever the
-command's table, and after an install it is also what compiles the kernels
-the first command did not reach, once, in the background.
+command's table (after an install, the kernels nothing compiled yet are
+compiled then, once, in the background).
 
-A command's first run after an install compiles what it needs itself, and
-says so on one line. It no longer starts a second process to compile the
-kernels beside it: that saved one or two seconds of that one run, but the
-two processes, each with its own NumPy, SciPy and numba's compiler,
-held more memory together than a report may take
-(``benchmarks/bench_report.py``, "first run after install").
+It is also the oracle of :mod:`nbstats.stats.kernel_signatures`, whose
+light process compiles the same kernels, from their recorded argument
+types, beside a command's first run after an install.
 """
 
 from __future__ import annotations

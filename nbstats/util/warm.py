@@ -35,12 +35,16 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 __all__ = [
+    "AHEAD_COMMANDS",
     "IDLE_SECONDS",
     "WARM_COMMANDS",
+    "compiled_stamp",
+    "compiles_ahead",
     "connect",
     "enabled",
     "run_command",
@@ -55,6 +59,11 @@ __all__ = [
 #: Commands a warm process runs (not ``serve``/``dashboard``: they hold a
 #: port and run until stopped).
 WARM_COMMANDS = frozenset({"report", "demo", "analyze", "coverage"})
+#: Commands that call compiled kernels: a process of their own starts the
+#: kernels' compilation beside it (:func:`run_command`).
+AHEAD_COMMANDS = frozenset({"report", "demo", "analyze"})
+#: Seconds after which a compilation that left no stamp counts as dead.
+AHEAD_STALE_SECONDS = 300.0
 #: Seconds a warm process waits for a command before it leaves
 #: (``NBSTATS_WARM_IDLE`` sets another).
 IDLE_SECONDS = 900.0
@@ -66,7 +75,7 @@ _IMPORT_TIME_PREFIXES = (
 _IMPORT_TIME_NAMES = ("LANG", "TZ", "HOME", "TMPDIR")
 #: Settings read by the launcher or the warm process itself, not at import
 #: time: they do not make a warm process of their own.
-_NOT_IMPORT_TIME = ("NBSTATS_WARM_IDLE",)
+_NOT_IMPORT_TIME = ("NBSTATS_WARM_IDLE", "NBSTATS_COMPILE_AHEAD")
 #: The nbstats package (this module is nbstats/util/warm.py).
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
@@ -75,10 +84,17 @@ def run_command(
     argv: Sequence[str],
     run_here: Callable[[], int],
     server_module: str,
+    ahead_module: str | None = None,
 ) -> int:
     """The exit status of the command ``argv``: run by the warm process when
     one is ready, else by ``run_here()``, after which a warm process is
     started (``python -m server_module KEY``) for the next command.
+
+    Before ``run_here()`` runs a command of :data:`AHEAD_COMMANDS`,
+    ``ahead_module.main(STAMP, RUNNING)`` is started in a process beside it,
+    without the ``nbstats`` package's own imports (:func:`start_light`; it
+    compiles the kernels, :mod:`nbstats.stats.kernel_signatures`), unless it
+    has left its stamp for this key already or one is running.
 
     A command run here, and a warm process, first cap the C heap's arenas
     (:func:`nbstats.util.malloc_arenas.cap_malloc_arenas`)."""
@@ -93,6 +109,8 @@ def run_command(
             status = run_remote(client, argv)
             if status is not None:
                 return status
+    if ahead_module is not None and compiles_ahead(argv):
+        _compile_ahead(ahead_module, key)
     _cap_malloc_arenas()
     status = run_here()
     if key is not None and status in (0, 2):  # not after an interrupt
@@ -125,6 +143,75 @@ def enabled(argv: Sequence[str]) -> bool:
         and "--help" not in argv
         and "-" not in argv
     )
+
+
+def compiled_stamp(key: str) -> Path:
+    """The file the kernels' compilation leaves once it has run for ``key``."""
+    return socket_path(key).with_name(f"compiled-{key}")
+
+
+def _compile_ahead(module: str, key: str | None) -> None:
+    """Start ``module.main(STAMP, RUNNING)`` (:func:`start_light`) unless the
+    stamp is there or another command's compilation is running (its
+    ``RUNNING`` file is younger than :data:`AHEAD_STALE_SECONDS`): ten
+    commands started at once after an install start one compilation, not
+    ten."""
+    try:
+        stamp = compiled_stamp(server_key(PACKAGE_DIR) if key is None else key)
+        if stamp.exists():
+            return
+        running = stamp.with_name(stamp.name.replace("compiled-", "compiling-", 1))
+        try:
+            os.close(os.open(running, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            if time.time() - running.stat().st_mtime < AHEAD_STALE_SECONDS:
+                return
+            running.touch()  # left by a compilation that died: taken over
+    except OSError:  # no private directory for the files: no compilation
+        return
+    start_light(module, str(stamp), str(running))
+
+
+def compiles_ahead(argv: Sequence[str]) -> bool:
+    """Whether the command ``argv``, run in a process of its own, starts the
+    kernels' compilation beside it (``NBSTATS_COMPILE_AHEAD=0``: never)."""
+    if os.environ.get("NBSTATS_COMPILE_AHEAD", "1").strip().lower() in (
+        "0", "no", "off",
+    ):  # fmt: skip
+        return False
+    if not hasattr(os, "getuid"):  # no private directory for its stamp
+        return False
+    words = [a for a in argv if not a.startswith("-")]
+    return bool(words) and words[0] in AHEAD_COMMANDS and "--help" not in argv
+
+
+#: ``python -c`` program of :func:`start_light`: an empty ``nbstats`` package
+#: (its ``__init__`` imports pandas for the accessor) whose modules are
+#: found in its directory, then ``module.main(*args)``.
+LIGHT_START = (
+    "import importlib, sys, types\n"
+    "package = types.ModuleType('nbstats')\n"
+    "package.__path__ = [sys.argv[1]]\n"
+    "sys.modules['nbstats'] = package\n"
+    "importlib.import_module(sys.argv[2]).main(*sys.argv[3:])\n"
+)
+
+
+def start_light(module: str, *args: str) -> None:
+    """Start ``module.main(*args)`` detached from this command (its own
+    session, no inherited streams), in a process that does not run the
+    ``nbstats`` package's ``__init__``: for a module that imports only
+    standard-library, NumPy and numba modules and nbstats modules like it.
+    Nothing when it cannot start."""
+    with contextlib.suppress(OSError):
+        subprocess.Popen(  # our own interpreter and program
+            [sys.executable, "-c", LIGHT_START, str(PACKAGE_DIR), module, *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
 
 
 def server_key(package_dir: str | os.PathLike[str]) -> str:

@@ -5,7 +5,7 @@ types: after it has run, a demo report, a report of a table with holes and
 ``analyze`` in a new process compile nothing (numba's compile events, which
 fire on a cache miss only). The warm process calls it while it warms up:
 after its warm-up, the same commands in the same process (as in a fork of
-it) compile nothing either. No command starts a process compiling beside it.
+it) compile nothing either.
 """
 
 from __future__ import annotations
@@ -14,10 +14,6 @@ import os
 import subprocess
 import sys
 import textwrap
-
-import pytest
-
-from nbstats.util import warm
 
 _REPORTS = textwrap.dedent(
     """
@@ -48,7 +44,7 @@ _REPORTS = textwrap.dedent(
 )
 
 
-def _env(tmp_path) -> dict[str, str]:
+def ahead_env(tmp_path) -> dict[str, str]:
     return {
         **os.environ,
         "NUMBA_CACHE_DIR": str(tmp_path / "cache"),  # as after an install
@@ -60,35 +56,24 @@ def _env(tmp_path) -> dict[str, str]:
 def test_after_compile_kernels_a_report_compiles_nothing(tmp_path):
     ahead = subprocess.run(
         [sys.executable, "-c", COMPILE],
-        env=_env(tmp_path), capture_output=True, text=True, timeout=600,
+        env=ahead_env(tmp_path), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert ahead.returncode == 0, ahead.stderr
-    _assert_nothing_compiled(tmp_path, "fresh")
+    assert_nothing_compiled(tmp_path, "fresh")
 
 
 def test_after_the_warm_up_a_report_compiles_nothing(tmp_path):
-    _assert_nothing_compiled(tmp_path, "warm_up")
+    assert_nothing_compiled(tmp_path, "warm_up")
 
 
 COMPILE = "from nbstats.stats.compile_ahead import compile_kernels; compile_kernels()"
 
 
-def _assert_nothing_compiled(tmp_path, start: str) -> None:
+def assert_nothing_compiled(tmp_path, start: str) -> None:
     done = subprocess.run(
         [sys.executable, "-c", _REPORTS, str(tmp_path), start],
-        env=_env(tmp_path), capture_output=True, text=True, timeout=600,
+        env=ahead_env(tmp_path), capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     line = done.stdout.strip().splitlines()[-1]
     assert line == "COMPILED", line  # no kernel left for the command to compile
-
-
-@pytest.mark.parametrize(
-    "command", [["demo"], ["report", "a.csv"], ["analyze", "a.csv"]]
-)
-def test_a_command_starts_no_second_process_beside_it(monkeypatch, command):
-    monkeypatch.setenv("NBSTATS_WARM", "0")
-    started: list[tuple[str, ...]] = []
-    monkeypatch.setattr(warm, "start_detached", lambda *args: started.append(args))
-    assert warm.run_command(command, lambda: 0, "server") == 0
-    assert started == []

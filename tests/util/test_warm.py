@@ -261,6 +261,7 @@ def test_the_key_follows_the_import_time_settings(monkeypatch, tmp_path):
     key = warm.server_key(package)
     assert warm.server_key(package) == key
     monkeypatch.setenv("SOMETHING_ELSE", "1")  # not read at import time
+    monkeypatch.setenv("NBSTATS_COMPILE_AHEAD", "0")  # read by the launcher
     monkeypatch.setenv("NBSTATS_WARM_IDLE", "60")  # by the warm process
     assert warm.server_key(package) == key
     monkeypatch.setenv("NBSTATS_MAX_MEMORY", "1G")
