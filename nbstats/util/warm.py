@@ -203,15 +203,7 @@ def start_light(module: str, *args: str) -> None:
     ``nbstats`` package's ``__init__``: for a module that imports only
     standard-library, NumPy and numba modules and nbstats modules like it.
     Nothing when it cannot start."""
-    with contextlib.suppress(OSError):
-        subprocess.Popen(  # our own interpreter and program
-            [sys.executable, "-c", LIGHT_START, str(PACKAGE_DIR), module, *args],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            close_fds=True,
-        )
+    _detached(["-c", LIGHT_START, str(PACKAGE_DIR), module, *args])
 
 
 def server_key(package_dir: str | os.PathLike[str]) -> str:
@@ -290,9 +282,15 @@ def start_server(key: str, module: str) -> None:
 def start_detached(module: str, *args: str) -> None:
     """Start ``python -m module *args`` detached from this command (its own
     session, no inherited streams); nothing when it cannot start."""
+    _detached(["-m", module, *args])
+
+
+def _detached(arguments: list[str]) -> None:
+    """Start this interpreter with ``arguments`` in a session of its own,
+    with no inherited streams; nothing when it cannot start."""
     with contextlib.suppress(OSError):
-        subprocess.Popen(  # our own interpreter and module
-            [sys.executable, "-m", module, *args],
+        subprocess.Popen(  # our own interpreter and program
+            [sys.executable, *arguments],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
