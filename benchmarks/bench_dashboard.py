@@ -94,6 +94,7 @@ import numpy as np
 import pandas as pd
 
 import nbstats
+from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 
 N_CASES = 30
 BUILD_TARGET, UPDATE_TARGET = 1.5, 0.150
@@ -131,6 +132,13 @@ def plan(kind: str, board: Any, m: int) -> list[tuple[str, list, Callable | None
             ("pair (a, b)", pairs, lambda b, v: b.set(a=v[0], b=v[1])),
             ("rope", [rope_max * f for f in (0.05, 0.1, 0.15, 0.2)][:heavy], None),
             ("prior", ["bb", "idp"] if m >= 100 else ["bb", "point", "idp"], None),
+            # the rope again at the IDP's default s (the s sweep above ends at
+            # 20, where almost every draw is unsettled by a placement)
+            (
+                "rope, default s",
+                [rope_max * f for f in (0.06, 0.12, 0.18, 0.24)][:heavy],
+                lambda b, v: b.set(s=IDP_DEFAULT_S, rope=v),
+            ),
         ]
     if kind == "frequentist":
         return [

@@ -53,6 +53,7 @@ __all__ = [
     "memory_ceiling",
     "run_with_ceiling",
     "set_memory_ceiling",
+    "trim_heap",
 ]
 
 _T = TypeVar("_T")
@@ -228,10 +229,24 @@ def give_back_freed_memory() -> None:
     --------
     >>> give_back_freed_memory()
     """
-    import ctypes
     import gc
 
     gc.collect()
+    trim_heap()
+
+
+def trim_heap() -> None:
+    """Return the free pages of the C heap to the system (glibc's
+    ``malloc_trim``), without a garbage collection: after work whose large
+    temporaries are gone, in a process that lives on (a dashboard's kernel).
+    Elsewhere than glibc, nothing.
+
+    Examples
+    --------
+    >>> trim_heap()
+    """
+    import ctypes
+
     try:
         # the process's own symbols, the C library's among them
         trim = ctypes.CDLL(None).malloc_trim

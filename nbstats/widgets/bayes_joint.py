@@ -25,15 +25,19 @@ import pandas as pd
 
 from nbstats.stats.bayes.joint import JointDraws, statement_table
 from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.util.memory import trim_heap
 
 __all__ = ["JointRunner", "SignedRankJoint"]
 
 #: Share of the memory ceiling (:mod:`nbstats.util.memory`) the kept
-#: per-draw sums may take (45 pairs × 50,000 draws with a rope: 72 MB; 1225
-#: pairs × 5,000: 196 MB). Beyond, every change of s or rope passes over the
-#: draws again, as :func:`nbstats.bayes_posthoc` does (seconds, not
-#: milliseconds, at 100 algorithms).
-KEEP_SHARE = 0.5
+#: per-draw sums may take (154 MiB of the default 512: 45 pairs × 50,000
+#: draws with a rope take 72 MB, 1225 pairs × 5,000 draws 98 MB without a
+#: rope and 196 MB with one). Beyond, every change of s or rope passes over
+#: the draws again, as :func:`nbstats.bayes_posthoc` does: in the
+#: background from about 29 algorithms (:data:`BACKGROUND_WORK`); the pair
+#: matrix keeps its own sums (:data:`nbstats.widgets.bayes_pairs.CACHE_SHARE`),
+#: and the two stay within the ceiling.
+KEEP_SHARE = 0.3
 
 #: pairs × draws from which a dashboard computes new joint statements in the
 #: background (2,000,000: 400 pairs, about 29 algorithms, at 5,000 draws).
@@ -238,7 +242,7 @@ class JointRunner:
                 if wanted is None:
                     self._thread = None
                     self._idle.set()
-                    return
+                    break
             table, error = None, None
             try:
                 table = self.joint.table(*wanted[:3], *_extra(wanted[3]))
@@ -248,6 +252,8 @@ class JointRunner:
                 superseded = self._wanted is not None
             if not superseded:
                 self._deliver((*wanted[:3], *_extra(wanted[3])), table, error)
+        # a pass over the draws left its blocks' memory in this thread's heap
+        trim_heap()
 
 
 def _extra(prior: str) -> tuple[str, ...]:

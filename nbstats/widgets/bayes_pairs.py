@@ -46,7 +46,7 @@ from nbstats.stats.bayes.signrank.one_pair import SignedRankPosterior, shared_co
 from nbstats.stats.bayes.signrank.pair_kernel import pair_counts, pair_rope_counts
 from nbstats.stats.bayes.signrank.pair_sums import PairSums, in_halves, rope_regions
 from nbstats.stats.bayes.weights import DirichletWeights
-from nbstats.util.memory import budget
+from nbstats.util.memory import budget, trim_heap
 
 __all__ = ["PairPosteriors", "default_draws", "pair_counts"]
 
@@ -260,6 +260,7 @@ class PairPosteriors:
         self._free = self._free[-2:]  # a few spare buffers, no more
         compute(key, out)
         self._cache[key] = out
+        trim_heap()  # the passes' blocks, freed: given back, not kept
         return out
 
     def _nbytes(self) -> int:
@@ -374,6 +375,7 @@ class PairPosteriors:
                 self._share(parts["total"], parts["uniforms"])
                 full[block], near[block] = engine.counts(parts, epsilon)
                 del parts
+            trim_heap()  # the blocks' sums, freed: given back, not kept
             self._theta = (key, (full, near))
         return self._theta[1]
 
