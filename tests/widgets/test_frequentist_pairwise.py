@@ -7,43 +7,18 @@ itself: tests/stats/test_comparison_readjust.py).
 
 from __future__ import annotations
 
-import warnings
+import pytest
 
-import numpy as np
-import pandas as pd
-
-import nbstats
 from nbstats.widgets import frequentist_pairwise as module
 from nbstats.widgets.frequentist import FrequentistDashboard
 from nbstats.widgets.frequentist_pairwise import PairwiseTests
-
-TESTS = ("wilcoxon", "sign", "ttest")
-
-
-def scores(m: int, n: int = 14, seed: int = 11) -> pd.DataFrame:
-    """Rounded scores (ties within cases and between p-values), the best
-    columns last."""
-    rng = np.random.default_rng(seed)
-    values = rng.normal(size=(n, m)) + np.linspace(0.0, 1.2, m)
-    return pd.DataFrame(np.round(values, 1), columns=[f"alg{j}" for j in range(m)])
+from tests.stats.test_comparison_readjust import fresh, scores
 
 
-def fresh(table, test, adjust, alpha, higher_is_better=True):
-    """comparison_matrix, or the error it raises, with its warnings."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            got = nbstats.comparison_matrix(
-                table, test=test, adjust=adjust, alpha=alpha,
-                higher_is_better=higher_is_better,
-            )  # fmt: skip
-        except ValueError as error:
-            got = error
-    return got, [str(w.message) for w in caught]
-
-
-def test_each_test_runs_once(monkeypatch):
-    calls = []
+@pytest.fixture
+def test_runs(monkeypatch) -> list[str]:
+    """The paired test of every comparison_matrix the widgets call."""
+    calls: list[str] = []
     computed = module.comparison_matrix
 
     def counting(*args, **kw):
@@ -51,6 +26,10 @@ def test_each_test_runs_once(monkeypatch):
         return computed(*args, **kw)
 
     monkeypatch.setattr(module, "comparison_matrix", counting)
+    return calls
+
+
+def test_each_test_runs_once(test_runs):
     table = scores(6)
     tests = PairwiseTests(table, higher_is_better=True)
     for test, adjust, alpha in [
@@ -63,20 +42,12 @@ def test_each_test_runs_once(monkeypatch):
     ]:
         got = tests.result(test, adjust, alpha)
         assert got == fresh(table, test, adjust, alpha)[0]
-    assert calls == ["wilcoxon", "sign"]
+    assert test_runs == ["wilcoxon", "sign"]
 
 
-def test_the_dashboard_shows_what_a_fresh_setting_shows(monkeypatch):
+def test_the_dashboard_shows_what_a_fresh_setting_shows(test_runs):
     """A new adjustment or α of a pairwise test: the same result and views
     as a dashboard whose tests were first run with that setting."""
-    calls = []
-    computed = module.comparison_matrix
-
-    def counting(*args, **kw):
-        calls.append(kw["test"])
-        return computed(*args, **kw)
-
-    monkeypatch.setattr(module, "comparison_matrix", counting)
     table = scores(8)
     board = FrequentistDashboard(table)
     board.set(method="wilcoxon", adjust="holm")
@@ -90,4 +61,4 @@ def test_the_dashboard_shows_what_a_fresh_setting_shows(monkeypatch):
             assert board.views[name].value == other.views[name].value, name
         assert board.views["cd"].outputs == other.views["cd"].outputs
     # one run of the tests by the first dashboard, one by each fresh one
-    assert calls == ["wilcoxon"] * 4
+    assert test_runs == ["wilcoxon"] * 4
