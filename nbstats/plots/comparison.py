@@ -313,7 +313,11 @@ def _title(result: Any, lines: list[str]) -> str:
     says = {
         "difference": "mean difference",
         "record": "wins/ties/losses",
-        "pvalue": f"adjusted p ({adjustment_name(result.adjust)})",
+        "pvalue": (
+            "unadjusted p"
+            if result.adjust == "none"
+            else f"adjusted p ({adjustment_name(result.adjust)})"
+        ),
         "effect": _EFFECT_SYMBOLS[result.effect],
     }
     cell = (

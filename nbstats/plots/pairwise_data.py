@@ -152,7 +152,7 @@ class HeatContent:
             self.cmap = colormaps["Blues_r"]  # small p-values dark
             self.bar_label = (
                 f"adjusted p-value ({adjustment_name(result.adjust)})"
-                if kind == "pvalues"
+                if kind == "pvalues" and getattr(result, "adjust", None) != "none"
                 else "unadjusted p-value"
             )
             ticks = [0.001, 0.01, 0.05, 0.1, 1.0]

@@ -10,7 +10,7 @@ import pandas as pd
 
 from nbstats.results.base import Result
 from nbstats.results.effect_size import _NAMES as EFFECT_NAMES
-from nbstats.results.procedure_names import adjustment_name
+from nbstats.results.procedure_names import adjustment_clause
 from nbstats.scores.names import name_array
 
 _frozen = dataclasses.dataclass(frozen=True, eq=False, repr=False)
@@ -136,10 +136,11 @@ class ComparisonMatrixResult(Result):
         return None
 
     def _title(self) -> str:
+        # the adjustment in the post-hoc titles' words ("unadjusted", "Holm
+        # adjustment")
         return (
-            f"Comparison matrix: {self.test_name} tests "
-            f"({adjustment_name(self.adjust)}), "
-            f"{self.effect_name}"
+            f"Comparison matrix: {self.test_name} tests"
+            f"{adjustment_clause(self.test, self.adjust)}, {self.effect_name}"
         )
 
     def _scalars(self) -> list[tuple[str, object]]:

@@ -125,3 +125,15 @@ def test_draws_on_given_axes(demsar):
     _, (_, right) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
     ax = demsar.plot(ax=right, lines=["record"])
     assert ax is right and cell(ax, "C4.5+m", "C4.5").get_text() == "10/2/2"
+
+
+def test_unadjusted_p_values_are_called_so():
+    """adjust="none": "unadjusted p", the words of the post-hoc titles, not
+    "adjusted p (none)"."""
+    table = nbstats.datasets.load("demsar2006")
+    plain = nbstats.comparison_matrix(table, adjust="none")
+    title = comparison_matrix_plot(plain, lines=("pvalue",)).get_title()
+    assert "unadjusted p" in title and "(none)" not in title
+    holm = nbstats.comparison_matrix(table, adjust="holm")
+    title = comparison_matrix_plot(holm, lines=("pvalue",)).get_title()
+    assert "adjusted p (Holm)" in title

@@ -269,3 +269,11 @@ def test_bad_input(table6):
     bayes = nbstats.bayes_posthoc(table6, n_samples=1000, random_state=0)
     with pytest.raises(ValueError, match="kind"):
         pairwise_heatmap(bayes, kind="pvalues")
+
+
+def test_unadjusted_pvalues_say_so(table6):
+    """adjust="none": the colour bar says "unadjusted p-value", as the
+    post-hoc titles say "unadjusted", not "adjusted p-value (none)"."""
+    result = nbstats.comparison_matrix(table6, adjust="none")
+    ax = pairwise_heatmap(result)
+    assert _bar_label(ax) == "unadjusted p-value"

@@ -46,12 +46,12 @@ def test_posthoc_title_names_the_procedure_in_words(kwargs, title):
     [
         (
             {"adjust": "bergmann-hommel"},
-            "Comparison matrix: Wilcoxon signed-rank tests (Bergmann–Hommel), "
-            "matched-pairs rank-biserial r",
+            "Comparison matrix: Wilcoxon signed-rank tests, Bergmann–Hommel "
+            "adjustment, matched-pairs rank-biserial r",
         ),
         (
             {"test": "sign", "adjust": "none", "alpha": 0.1},
-            "Comparison matrix: sign tests (none), matched-pairs rank-biserial r",
+            "Comparison matrix: sign tests, unadjusted, matched-pairs rank-biserial r",
         ),
     ],
 )
