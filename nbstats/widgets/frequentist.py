@@ -462,8 +462,11 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
     total, significant = len(frame), int(frame["reject"].sum())
     frame = frame.iloc[:TABLE_ROWS_MAX]
     how = _METHOD_LABELS.get(res.method, res.method)
-    if res.adjust != res.method:
+    if res.adjust == "none":  # the post-hoc titles' word (adjustment_clause)
+        how += ", unadjusted"
+    elif res.adjust != res.method:
         how += f", {_ADJUST_LABELS.get(res.adjust, res.adjust)} adjustment"
+    caption = "p-values" if res.adjust == "none" else "Adjusted p-values"
     against = (
         f" against {html.escape(shown.get(res.control, res.control))}"
         if res.control
@@ -505,7 +508,7 @@ def _pvalue_table(res: PosthocResult, shown: Mapping[str, str] | None = None) ->
     )
     return (
         '<div style="max-width:100%">'
-        f'<div style="font-size:12px;margin-bottom:4px"><b>Adjusted p-values</b> '
+        f'<div style="font-size:12px;margin-bottom:4px"><b>{caption}</b> '
         f"({html.escape(how)}){against}, α = {res.alpha:g}{cd}</div>"
         f'<div class="{SCROLL_CLASS}" style="max-height:28em;overflow:auto;'
         'max-width:100%">'

@@ -236,11 +236,16 @@ def test_adjust_applies_to_pairwise_tests_only(board, table6):
     assert res.adjust == "none"
     assert np.allclose(res.adjusted.fillna(0), res.pvalues.fillna(0))
     assert "Wilcoxon signed-rank" in board.views["table"].value
+    # the post-hoc titles' word, not "none adjustment" under "Adjusted p-values"
+    assert "(pairwise), unadjusted)" in board.views["table"].value
+    assert "Adjusted p-values" not in board.views["table"].value
+    assert "none adjustment" not in board.views["table"].value
 
     adjust.value = "holm"
     res = board.result["posthoc"]
     assert res == nbstats.comparison_matrix(table6, adjust="holm")
     assert "Holm adjustment" in board.views["table"].value
+    assert "<b>Adjusted p-values</b>" in board.views["table"].value
     assert (res.adjusted.fillna(0) >= res.pvalues.fillna(0)).all().all()
 
 
