@@ -51,8 +51,8 @@ from typing import Any, TextIO
 from nbstats.io.options import integer_at_least
 from nbstats.reporting.export import remove_stale, scratch_prefix
 from nbstats.util.interrupts import (
+    Interrupted,
     clear_interrupts,
-    interrupt_error,
     record_interrupt,
     recorded_interrupt,
 )
@@ -347,7 +347,7 @@ def run_voila(
     main_thread = threading.current_thread() is threading.main_thread()
     signum = recorded_interrupt()
     if signum is not None:  # an interrupt whose exception was dropped: never start
-        raise interrupt_error(signum)
+        raise Interrupted(signum)
     # a Ctrl-C or SIGTERM while Voilà starts is noted for _relay, which stops
     # Voilà: raised inside Popen it would leave Voilà running (and SIGINT,
     # ignored here as it once was, was lost)

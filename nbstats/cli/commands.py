@@ -48,6 +48,7 @@ from nbstats.io.csv import (
 from nbstats.io.options import FOLD_COLUMNS
 from nbstats.scores.table import score_table
 from nbstats.util import interrupts
+from nbstats.util.interrupts import Interrupted
 
 __all__ = ["FOLD_COLUMNS", "build_parser", "main", "read_scores"]
 
@@ -364,15 +365,6 @@ def _skip_iri_grammar() -> None:
     alone), and only when nothing has imported it yet.
     """
     sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
-
-
-class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM during a command (a :class:`KeyboardInterrupt`, so that
-    the library cleans up as for Ctrl-C)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
 
 
 def _raise_interrupted(signum: int, frame: Any) -> None:

@@ -31,10 +31,10 @@ from types import FrameType
 
 __all__ = [
     "DELIVER_AFTER",
+    "Interrupted",
     "clear_interrupts",
     "deliver_later",
     "inside_compiler_lock",
-    "interrupt_error",
     "raise_recorded_interrupt",
     "record_interrupt",
     "recorded_interrupt",
@@ -80,12 +80,22 @@ def recorded_interrupt() -> int | None:
     return _RECEIVED[0] if _RECEIVED else None
 
 
-def interrupt_error(signum: int) -> KeyboardInterrupt:
-    """The KeyboardInterrupt of the signal ``signum``, carrying its number
-    (``.signum``: the command's exit status is 128 plus it)."""
-    error = KeyboardInterrupt(signal.Signals(signum).name)
-    error.signum = signum  # type: ignore[attr-defined]
-    return error
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM during a command (a :class:`KeyboardInterrupt`, so that
+    the library cleans up as for Ctrl-C), carrying the signal's number
+    (``.signum``: the command's exit status is 128 plus it).
+
+    Examples
+    --------
+    >>> import signal
+    >>> error = Interrupted(signal.SIGTERM)
+    >>> str(error), error.signum == signal.SIGTERM
+    ('SIGTERM', True)
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 def raise_recorded_interrupt() -> None:
@@ -97,7 +107,7 @@ def raise_recorded_interrupt() -> None:
     >>> raise_recorded_interrupt()  # nothing noted: nothing raised
     """
     if _RECEIVED:
-        raise interrupt_error(_RECEIVED[0])
+        raise Interrupted(_RECEIVED[0])
 
 
 def inside_compiler_lock(frame: FrameType | None) -> bool:

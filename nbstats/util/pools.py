@@ -56,7 +56,9 @@ def default_threads() -> int:
 #: go on. A Ctrl-C that lands while numba loads a kernel in this thread can
 #: leave llvmlite's lock held by this thread (it is taken and released in
 #: Python code); a pool thread that needs the lock then never ends, and
-#: waiting for it would hang the command. A half still running after this
+#: waiting for it would hang the caller. The command's own handler waits
+#: those moments out (:mod:`nbstats.util.interrupts`); a Jupyter kernel's
+#: does not. A half still running after this
 #: is stuck, or in a long piece of work; either way it is left to end on its
 #: own (its results are not used).
 INTERRUPTED_WAIT = 10.0
