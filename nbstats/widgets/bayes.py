@@ -38,7 +38,11 @@ from nbstats.widgets.base import (
 )
 from nbstats.widgets.bayes_controls import build_controls, s_and_loss_widgets
 from nbstats.widgets.bayes_friedman import FriedmanVerdicts, friedman_strength
-from nbstats.widgets.bayes_joint import BACKGROUND_WORK, JointRunner
+from nbstats.widgets.bayes_joint import (
+    BACKGROUND_WORK,
+    JointRunner,
+    prior_arguments,
+)
 from nbstats.widgets.bayes_pairs import default_draws
 from nbstats.widgets.bayes_setup import pair_setup
 
@@ -432,10 +436,8 @@ class BayesDashboard(Dashboard):
         selected = self._selected_result(pair, prior, s, rope, threshold)
         self.timings["pairs"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        # the pairs' own prior: under IDP a statement holds for every prior
-        joint_prior = "idp" if prior == "idp" else "point"
         joint = self._joint_runner.request(
-            s, threshold, rope, joint_prior
+            s, threshold, rope, _joint_prior(prior)
         )  # None: later
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
@@ -532,9 +534,8 @@ class BayesDashboard(Dashboard):
                 settings.get("s"),
                 settings.get("decision_threshold"),
                 settings.get("rope"),
+                *prior_arguments(_joint_prior(settings.get("prior"))),
             )
-            if settings.get("prior") == "idp":
-                current += ("idp",)
             if current != tuple(wanted):
                 return
             if error is not None:
@@ -565,3 +566,9 @@ class BayesDashboard(Dashboard):
                 "metadata": {},
             },
         )
+
+
+def _joint_prior(prior: str | None) -> str:
+    """The joint statements' prior for the pairs' ``prior``: under IDP a
+    statement holds for every prior; "bb" is the point prior at s = 0."""
+    return "idp" if prior == "idp" else "point"

@@ -27,7 +27,7 @@ from nbstats.stats.bayes.joint import JointDraws, statement_table
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.util.memory import trim_heap
 
-__all__ = ["JointRunner", "SignedRankJoint"]
+__all__ = ["JointRunner", "SignedRankJoint", "prior_arguments"]
 
 #: Share of the memory ceiling (:mod:`nbstats.util.memory`) the kept
 #: per-draw sums may take (154 MiB of the default 512: 45 pairs × 50,000
@@ -217,11 +217,12 @@ class JointRunner:
         """The statements for (s, threshold, rope, prior), or None when they
         come later (``deliver`` gets the settings ``(s, threshold, rope)``,
         followed by the prior unless it is ``"point"``)."""
+        extra = prior_arguments(prior)
         with self._lock:
             if self._thread is None and (
-                not self.background or self.joint.ready(s, rope, *_extra(prior))
+                not self.background or self.joint.ready(s, rope, *extra)
             ):
-                return self.joint.table(s, threshold, rope, *_extra(prior))
+                return self.joint.table(s, threshold, rope, *extra)
             self._wanted = (s, threshold, rope, prior)
             if self._thread is None:
                 self._idle.clear()
@@ -245,18 +246,25 @@ class JointRunner:
                     break
             table, error = None, None
             try:
-                table = self.joint.table(*wanted[:3], *_extra(wanted[3]))
+                table = self.joint.table(*wanted[:3], *prior_arguments(wanted[3]))
             except Exception as caught:  # handed over, shown by the dashboard
                 error = caught
             with self._lock:
                 superseded = self._wanted is not None
             if not superseded:
-                self._deliver((*wanted[:3], *_extra(wanted[3])), table, error)
+                self._deliver((*wanted[:3], *prior_arguments(wanted[3])), table, error)
         # a pass over the draws left its blocks' memory in this thread's heap
         trim_heap()
 
 
-def _extra(prior: str) -> tuple[str, ...]:
-    """The prior as an argument of ``table`` and ``ready``: none for the
-    default ``"point"`` (so a joint object written before IDP still works)."""
+def prior_arguments(prior: str) -> tuple[str, ...]:
+    """The prior as an argument of ``table`` and ``ready``, and at the end of
+    the settings :class:`JointRunner` delivers: none for the default
+    ``"point"`` (so a joint object written before IDP still works).
+
+    Examples
+    --------
+    >>> prior_arguments("point"), prior_arguments("idp")
+    ((), ('idp',))
+    """
     return () if prior == "point" else (prior,)
