@@ -7,7 +7,7 @@ from the change to the updated ``.result`` *and* views (tables, matrix,
 pictures). Score tables: m algorithms × 30 cases, seeded (effects 0 to 4
 points apart, noise 2 points), default settings of each dashboard (the
 Bayesian one: 50,000 posterior draws up to 10 algorithms, 5,000 from about
-30 on; see ``nbstats.widgets.bayes_pairs.default_draws``).
+30 on; see ``nbstats.widgets.bayes_setup.default_draws``).
 
 Per kind and size: the build time (imports done before, so it is the
 dashboard's own work), then for each control the median and 95th percentile

@@ -8,13 +8,14 @@ ratio, the threshold, ε or the shown pair only re-evaluates cached arrays: no r
 number is drawn again, so no Monte Carlo noise is re-rolled, and nothing per
 case is recomputed. Only a new rope (or a prior not seen before) touches the
 cases again. The views are in :mod:`nbstats.widgets.bayes_views`, the joint
-statements in :mod:`nbstats.widgets.bayes_joint`;
+statements in :mod:`nbstats.widgets.bayes_joint`; work too slow to wait
+for (the joint statements at 50 algorithms, the exact IDP bounds at a large
+s) is shown later (:mod:`nbstats.widgets.late_work`).
 ``benchmarks/bench_dashboard.py`` times each control.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -38,13 +39,9 @@ from nbstats.widgets.base import (
 )
 from nbstats.widgets.bayes_controls import build_controls, s_and_loss_widgets
 from nbstats.widgets.bayes_friedman import FriedmanVerdicts, friedman_strength
-from nbstats.widgets.bayes_joint import (
-    BACKGROUND_WORK,
-    JointRunner,
-    prior_arguments,
-)
-from nbstats.widgets.bayes_pairs import default_draws
-from nbstats.widgets.bayes_setup import pair_setup
+from nbstats.widgets.bayes_joint import BACKGROUND_WORK
+from nbstats.widgets.bayes_late import LateViews, joint_prior
+from nbstats.widgets.bayes_setup import default_draws, pair_setup
 
 __all__ = ["BayesDashboard"]
 
@@ -54,7 +51,7 @@ _COLUMNS = ["a", "b", "prob_lower", "prob_upper", "prob_left", "prob_left_upper"
             "decision"]  # fmt: skip
 
 
-class BayesDashboard(Dashboard):
+class BayesDashboard(LateViews, Dashboard):
     """Bayesian comparison of every pair of algorithms, live.
 
     For each pair (a, b) the Bayesian signed-rank test (Benavoli et al. 2014)
@@ -96,7 +93,7 @@ class BayesDashboard(Dashboard):
     n_samples : int, optional
         Posterior draws, shared by every pair and by the joint statements.
         Default: 50,000 up to 10 algorithms, fewer beyond (5,000 from about
-        30 algorithms on; see :func:`nbstats.widgets.bayes_pairs.default_draws`),
+        30 algorithms on; see :func:`nbstats.widgets.bayes_setup.default_draws`),
         so that every control stays interactive; the matrix caption states it.
     random_state : None, int or Generator
         Seed of the draws. With an int, every pair's numbers equal
@@ -118,7 +115,11 @@ class BayesDashboard(Dashboard):
         pair's sums on every draw, and so does a new s or prior under IDP
         with a rope (its exact lower probabilities try every placement of
         the prior; ``benchmarks/bench_dashboard.py``); False updates
-        everything before a change returns.
+        everything before a change returns. Apart from this setting, the
+        pair matrix's exact IDP bounds with a rope are counted in the
+        background when the count is long (a large s, many pairs:
+        :meth:`~nbstats.widgets.bayes_pairs.PairPosteriors.idp_bounds_quick`);
+        the matrix says "updating" meanwhile.
 
     Attributes
     ----------
@@ -132,7 +133,8 @@ class BayesDashboard(Dashboard):
         ``prob_equivalent`` (P(|θ − ½| < ε): ε-indistinguishability) and
         ``decision`` (the vocabulary of :mod:`nbstats.results.decisions`,
         decided as :func:`nbstats.bayes_signrank` decides: ``"b"``, ``"a"``,
-        ``"equivalent"`` (the rope), ``"undecided"``, ``"indeterminate"``).
+        ``"equivalent"`` (the rope), ``"undecided"``, ``"indeterminate"``);
+        None while the exact IDP bounds are counted in the background.
         ``"selected"``: the :class:`BayesSignedRankResult` of the pair (a, b).
         ``"joint"``: DataFrame of statements (``better``, ``worse``,
         ``relation``, ``prob``, ``joint``, ``accepted``); None while they are
@@ -285,12 +287,7 @@ class BayesDashboard(Dashboard):
         self._a_names, self._b_names = setup.a_names, setup.b_names
         if joint_in_background is None:
             joint_in_background = len(self._pairs) * self.n_samples >= BACKGROUND_WORK
-        # an update and a late joint table never interleave
-        self._update_lock = threading.RLock()
-        self._joint_shown = ""  # the last current statements' HTML
-        self._joint_runner = JointRunner(
-            self._joint_statements, self._joint_arrived, background=joint_in_background
-        )
+        self._start_late_work(joint_in_background)
         self._selected: tuple[tuple, BayesSignedRankResult] | None = None
         self._friedman = FriedmanVerdicts(self.table, self.higher_is_better)
         self._plotted: BayesSignedRankResult | None = None
@@ -432,12 +429,19 @@ class BayesDashboard(Dashboard):
         threshold = resolve_threshold(None, (1.0, ratio))
 
         clock = time.perf_counter()
-        pairs = self._pairs_frame(prior, s, rope, epsilon, threshold)
+        # the pair shown first: it computes the rope's sums the bounds need
         selected = self._selected_result(pair, prior, s, rope, threshold)
+        pairs = None  # while the exact IDP bounds are counted in the background
+        if (
+            prior != "idp"
+            or rope <= 0
+            or (self._bounds_runner.request(s, threshold, rope, "idp") is not None)
+        ):
+            pairs = self._pairs_frame(prior, s, rope, epsilon, threshold)
         self.timings["pairs"] = time.perf_counter() - clock
         clock = time.perf_counter()
         joint = self._joint_runner.request(
-            s, threshold, rope, _joint_prior(prior)
+            s, threshold, rope, joint_prior(prior)
         )  # None: later
         self.timings["joint"] = time.perf_counter() - clock
         clock = time.perf_counter()
@@ -474,22 +478,8 @@ class BayesDashboard(Dashboard):
             settings["loss_ratio"], result["threshold"]
         )
         clock = time.perf_counter()
-        shown = [self.aliases[name] for name in self.names]
-        self.matrix_view.value = views.matrix_html(
-            self.names,
-            shown,
-            result["pairs"],
-            settings,
-            result["threshold"],
-            self.n_samples,
-        )
+        self._show_late(result)
         self.timings["matrix"] = time.perf_counter() - clock
-        if result["joint"] is not None:
-            self._show_joint(result["joint"], settings)
-        else:
-            self.joint_view.value = views.joint_pending_html(
-                self._joint_shown, settings
-            )
         self.friedman_view.value = views.friedman_html(result["friedman"], self.aliases)
         clock = time.perf_counter()
         if result["selected"] is not self._plotted:
@@ -501,52 +491,6 @@ class BayesDashboard(Dashboard):
     def update(self, changed: str | None = None) -> None:
         with self._update_lock:
             super().update(changed)
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the joint statements match the controls (they may be
-        computed in the background, see ``joint_in_background``); False if
-        ``timeout`` seconds passed first.
-
-        Examples
-        --------
-        >>> import nbstats
-        >>> dash = BayesDashboard(nbstats.datasets.load("demsar2006"),
-        ...                       n_samples=2_000, joint_in_background=True)
-        >>> dash.controls["rope"].value = 0.01
-        >>> dash.wait(timeout=60), dash.result["joint"] is not None
-        (True, True)
-        """
-        return self._joint_runner.wait(timeout)
-
-    def _joint_arrived(
-        self,
-        wanted: tuple,
-        joint: pd.DataFrame | None,
-        error: Exception | None,
-    ) -> None:
-        """The background thread's statements: shown if the controls still
-        ask for them (else a newer request is on its way). ``wanted`` is
-        ``(s, threshold, rope)``, then ``"idp"`` for the IDP's statements
-        (:class:`~nbstats.widgets.bayes_joint.JointRunner`)."""
-        with self._update_lock:
-            settings = self.result.get("settings", {})
-            current = (
-                settings.get("s"),
-                settings.get("decision_threshold"),
-                settings.get("rope"),
-                *prior_arguments(_joint_prior(settings.get("prior"))),
-            )
-            if current != tuple(wanted):
-                return
-            if error is not None:
-                self.joint_view.value = views.joint_failed_html(error)
-                return
-            self.result["joint"] = joint
-            self._show_joint(joint, settings)
-
-    def _show_joint(self, joint: pd.DataFrame, settings: dict[str, Any]) -> None:
-        self._joint_shown = views.joint_html(joint, settings, self.aliases)
-        self.joint_view.value = self._joint_shown
 
     def _draw(self, selected: BayesSignedRankResult) -> None:
         """The selected pair's posterior, as SVG in the Output widget."""
@@ -566,9 +510,3 @@ class BayesDashboard(Dashboard):
                 "metadata": {},
             },
         )
-
-
-def _joint_prior(prior: str | None) -> str:
-    """The joint statements' prior for the pairs' ``prior``: under IDP a
-    statement holds for every prior; "bb" is the point prior at s = 0."""
-    return "idp" if prior == "idp" else "point"

@@ -16,18 +16,16 @@ re-combines them with the prior's Gamma weights, and the threshold only compares
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from nbstats.stats.bayes.joint import JointDraws, statement_table
 from nbstats.stats.bayes.weights import DirichletWeights
-from nbstats.util.memory import trim_heap
 
-__all__ = ["JointRunner", "SignedRankJoint", "prior_arguments"]
+__all__ = ["SignedRankJoint"]
 
 #: Share of the memory ceiling (:mod:`nbstats.util.memory`) the kept
 #: per-draw sums may take (154 MiB of the default 512: 45 pairs × 50,000
@@ -146,125 +144,3 @@ class SignedRankJoint:
 
     def __repr__(self) -> str:  # pragma: no cover - for debugging
         return f"SignedRankJoint({len(self.pairs)} statements)"
-
-
-class JointRunner:
-    """:meth:`SignedRankJoint.table` now, or in a background thread when it
-    needs a pass over the draws and the problem is large.
-
-    A dashboard asks with :meth:`request` on every change of a control. A
-    quick table (see :meth:`SignedRankJoint.ready`) comes back at once; a
-    slow one returns None, is computed in one background thread and handed to
-    ``deliver(settings, table, error)``. Requests made meanwhile replace each
-    other: only the newest is computed next, and a table whose settings were
-    superseded is not delivered. While a thread runs every request queues, so
-    the statements are never computed in two threads at once.
-
-    Parameters
-    ----------
-    joint : SignedRankJoint
-    deliver : callable
-        ``deliver((s, threshold, rope, *prior), table or None, exception or
-        None)``, called from the background thread; ``prior`` is empty for
-        the default ``"point"`` and ``("idp",)`` for IDP, as :meth:`request`
-        passes it to :meth:`SignedRankJoint.table`.
-    background : bool
-        False: every request is answered at once (tests, small problems).
-
-    Examples
-    --------
-    >>> diffs = np.array([[0.1], [0.2], [0.3], [-0.1]])
-    >>> joint = SignedRankJoint(diffs, [(0, 1)], ["a", "b"], [2.0, 1.0], 1000, 0)
-    >>> got = []
-    >>> runner = JointRunner(joint, lambda *args: got.append(args), background=True)
-    >>> runner.request(1.0, 0.95, 0.0) is None  # a first pass: in the background
-    True
-    >>> runner.wait(timeout=60)
-    True
-    >>> (settings, table, error), = got
-    >>> settings, table["better"].tolist(), error
-    ((1.0, 0.95, 0.0), ['b'], None)
-    >>> runner.request(1.0, 0.90, 0.0)["better"].tolist()  # the threshold only: at once
-    ['b']
-    """
-
-    def __init__(
-        self,
-        joint: SignedRankJoint,
-        deliver: Callable[
-            [tuple[float, float, float], pd.DataFrame | None, Exception | None], None
-        ],
-        *,
-        background: bool,
-    ) -> None:
-        self.joint = joint
-        self.background = background
-        self._deliver = deliver
-        self._lock = threading.Lock()
-        self._wanted: tuple[float, float, float, str] | None = None
-        self._thread: threading.Thread | None = None
-        self._idle = threading.Event()
-        self._idle.set()
-
-    @property
-    def busy(self) -> bool:
-        """Whether statements are being computed in the background."""
-        return not self._idle.is_set()
-
-    def request(
-        self, s: float, threshold: float, rope: float, prior: str = "point"
-    ) -> pd.DataFrame | None:
-        """The statements for (s, threshold, rope, prior), or None when they
-        come later (``deliver`` gets the settings ``(s, threshold, rope)``,
-        followed by the prior unless it is ``"point"``)."""
-        extra = prior_arguments(prior)
-        with self._lock:
-            if self._thread is None and (
-                not self.background or self.joint.ready(s, rope, *extra)
-            ):
-                return self.joint.table(s, threshold, rope, *extra)
-            self._wanted = (s, threshold, rope, prior)
-            if self._thread is None:
-                self._idle.clear()
-                self._thread = threading.Thread(
-                    target=self._run, name="nbstats-joint", daemon=True
-                )
-                self._thread.start()
-        return None
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until no statements are pending; False on a timeout."""
-        return self._idle.wait(timeout)
-
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                wanted, self._wanted = self._wanted, None
-                if wanted is None:
-                    self._thread = None
-                    self._idle.set()
-                    break
-            table, error = None, None
-            try:
-                table = self.joint.table(*wanted[:3], *prior_arguments(wanted[3]))
-            except Exception as caught:  # handed over, shown by the dashboard
-                error = caught
-            with self._lock:
-                superseded = self._wanted is not None
-            if not superseded:
-                self._deliver((*wanted[:3], *prior_arguments(wanted[3])), table, error)
-        # a pass over the draws left its blocks' memory in this thread's heap
-        trim_heap()
-
-
-def prior_arguments(prior: str) -> tuple[str, ...]:
-    """The prior as an argument of ``table`` and ``ready``, and at the end of
-    the settings :class:`JointRunner` delivers: none for the default
-    ``"point"`` (so a joint object written before IDP still works).
-
-    Examples
-    --------
-    >>> prior_arguments("point"), prior_arguments("idp")
-    ((), ('idp',))
-    """
-    return () if prior == "point" else (prior,)

@@ -32,6 +32,7 @@ block within the ceiling — slower, the same numbers.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -45,10 +46,17 @@ from nbstats.stats.bayes.signrank.bounds import signrank_bounds_many
 from nbstats.stats.bayes.signrank.one_pair import SignedRankPosterior, shared_components
 from nbstats.stats.bayes.signrank.pair_kernel import pair_counts, pair_rope_counts
 from nbstats.stats.bayes.signrank.pair_sums import PairSums, in_halves, rope_regions
+from nbstats.stats.bayes.signrank.placement_kernel import unsettled_count
+from nbstats.stats.bayes.signrank.placements import (
+    MARGIN,
+    placement_bounds,
+    placement_counts,
+    placement_states,
+)
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.util.memory import budget, trim_heap
 
-__all__ = ["PairPosteriors", "default_draws", "pair_counts"]
+__all__ = ["PairPosteriors", "pair_counts"]
 
 # θ within this distance of ½ counts as exactly ½ (as bayes_signrank)
 HALF_TOLERANCE = 1e-12
@@ -60,32 +68,17 @@ CACHE_SHARE = 0.5
 #: rope): pairs × 6 integers each, so that going back to a setting (another
 #: prior and back) counts nothing again.
 KEEP_COUNTS = 16
-#: Draws for up to this many pairs (10 algorithms) by default ...
-FULL_PAIRS = 45
-FULL_DRAWS = 50_000
-#: ... and at least this many for more pairs (see :func:`default_draws`).
-MIN_DRAWS = 5_000
-
-
-def default_draws(n_algorithms: int) -> int:
-    """Posterior draws for a dashboard of ``n_algorithms`` algorithms.
-
-    50,000 draws up to 10 algorithms (45 pairs); beyond, the draws shrink so
-    that pairs × draws stays at 45 × 50,000, rounded to thousands, but never
-    below 5,000, whose Monte Carlo standard error of a probability is at most
-    0.5/√5000 ≈ 0.007 (0.003 near a threshold of 0.95). That keeps every
-    control of a 50-algorithm dashboard (1225 pairs) interactive.
-
-    Examples
-    --------
-    >>> [default_draws(m) for m in (4, 10, 15, 20, 50, 100)]
-    [50000, 50000, 21000, 12000, 5000, 5000]
-    """
-    pairs = n_algorithms * (n_algorithms - 1) // 2
-    if pairs <= FULL_PAIRS:
-        return FULL_DRAWS
-    budget = FULL_PAIRS * FULL_DRAWS / pairs
-    return int(max(MIN_DRAWS, 1000 * round(budget / 1000)))
+#: Evaluations of the pairs at their placement states (unsettled draws ×
+#: states, estimated) from which :meth:`PairPosteriors.idp_bounds_quick`
+#: says no: at 50 algorithms and s = 20 the exact IDP bounds evaluate
+#: about 7.7·10⁸ and take 300 ms on two processors (at the default s, 8 %
+#: of that); the dashboard then computes them in the background.
+QUICK_PLACEMENTS = 150_000_000
+#: Pairs whose draws are sampled to estimate that work.
+SAMPLED_PAIRS = 32
+#: Pairs × draws × states per block of the exact IDP bounds: a background
+#: count checks between blocks whether it is still wanted.
+PLACEMENT_BLOCK = 100_000_000
 
 
 @dataclass
@@ -180,6 +173,11 @@ class PairPosteriors:
         self._single: OrderedDict[tuple, tuple[SignedRankPosterior, dict]] = (
             OrderedDict()
         )
+        #: held by every public method: a background count of the IDP
+        #: bounds (:meth:`count_idp_bounds`) takes it only to start and end
+        self.lock = threading.RLock()
+        # that count, while it reads a kept array of sums without the lock
+        self._reader: _Reader | None = None
 
     @property
     def n_pairs(self) -> int:
@@ -247,11 +245,11 @@ class PairPosteriors:
         # changes were slower than the later ones with two kept); then the
         # oldest beyond the budget, never what the group being built uses
         for old in [k for k in self._cache if k[0] == key[0]]:
-            self._free.append(self._cache.pop(old))
+            self._release(self._cache.pop(old))
         for old in [k for k in self._cache if k[1] != key[1]]:
             if self._nbytes() + need <= self.cache_bytes:
                 break
-            self._free.append(self._cache.pop(old))
+            self._release(self._cache.pop(old))
         out = next((a for a in self._free if a.shape == shape), None)
         if out is None:
             out = np.empty(shape)
@@ -262,6 +260,15 @@ class PairPosteriors:
         self._cache[key] = out
         trim_heap()  # the passes' blocks, freed: given back, not kept
         return out
+
+    def _release(self, array: np.ndarray) -> None:
+        """A forgotten setting's array, to be written again: first stop a
+        background count reading it (it is no longer wanted)."""
+        reader = self._reader
+        if reader is not None and reader.array is array:
+            reader.cancel.set()
+            reader.done.wait()
+        self._free.append(array)
 
     def _nbytes(self) -> int:
         return sum(a.nbytes for a in self._cache.values())
@@ -300,7 +307,8 @@ class PairPosteriors:
         """
         n_draws = self.draws.n_samples
         idp = prior == "idp"
-        counts, near = self._counts(prior, s, rope, epsilon)
+        with self.lock:
+            counts, near = self._counts(prior, s, rope, epsilon)
         # canonical → the dashboard's orientation (b − a in column order)
         counts = mirror_rows(counts, self.flip) / n_draws
         near = near / n_draws
@@ -402,11 +410,9 @@ class PairPosteriors:
                 )  # fmt: skip
 
             if prior == "idp":  # every placement of the pseudo-observation
-                engine = PairBlocks(self.draws, prior, 0.0, rope, s, self.gammas)
-                counts = engine.placement_counts(
-                    self.sums.sorted, right, left, g0, inverse, extra,
-                    self._states(rope),
-                )  # fmt: skip
+                counts = self._placement_bounds(
+                    self._states(rope), right, left, (g0, inverse, extra)
+                )
             else:
                 in_halves(count, self.n_pairs, right.size)
             kept = _keep(self._rope_counts_kept, key, counts)
@@ -415,12 +421,94 @@ class PairPosteriors:
     def _states(self, rope: float) -> np.ndarray:
         """Every pair's placement states for ``rope`` (kept for the last rope:
         a new s needs them again)."""
-        from nbstats.stats.bayes.signrank.placements import placement_states
-
         if self._placement_states is None or self._placement_states[0] != rope:
             states = placement_states(self.sums.sorted, rope)
             self._placement_states = (rope, states)
         return self._placement_states[1]
+
+    def _placement_bounds(
+        self,
+        states: np.ndarray,
+        right: np.ndarray,
+        left: np.ndarray,
+        terms: tuple[np.ndarray, np.ndarray, np.ndarray],
+        cancel: threading.Event | None = None,
+    ) -> np.ndarray | None:
+        """Every pair's exact IDP counts of the rope's regions (pairs × 6,
+        :func:`~nbstats.stats.bayes.signrank.placements.placement_bounds`),
+        in blocks of pairs; None if ``cancel`` was set between two blocks."""
+        g0, inverse, extra = terms
+        k, width = states.shape[0], states.shape[1]
+        size = max(1, PLACEMENT_BLOCK // (self.draws.n_samples * width))
+        counts = np.empty((k, 6), dtype=np.int64)
+        for start in range(0, k, size):
+            if cancel is not None and cancel.is_set():
+                return None
+            block = slice(start, start + size)
+            found = placement_counts(
+                self.draws, states[block], right[block], left[block], g0,
+                inverse, extra,
+            )  # fmt: skip
+            counts[block] = placement_bounds(*found)
+        return counts
+
+    # -- the exact IDP bounds, later -----------------------------------------------
+
+    def idp_bounds_quick(self, s: float, rope: float) -> bool:
+        """Whether the pairs' exact IDP bounds at (s, rope) are quick: kept,
+        no rope, sums not kept (counted block by block anyway), or an
+        estimated work under :data:`QUICK_PLACEMENTS` — the draws that no
+        quick check settles (on :data:`SAMPLED_PAIRS` pairs; see
+        :func:`~nbstats.stats.bayes.signrank.placement_kernel.unsettled_count`)
+        times the pairs' placement states.
+        Computes the rope's sums if they are missing (the pair shown needs
+        them too)."""
+        with self.lock:
+            if rope <= 0 or not self.fits("idp", rope):
+                return True
+            if ("idp", s, rope) in self._rope_counts_kept:
+                return True
+            group = self.group("idp", rope)
+            _, _, inverse, extra = self._terms(s)
+            sample = np.unique(np.linspace(0, self.n_pairs - 1, SAMPLED_PAIRS))
+            sample = sample.astype(np.int64)
+            unsettled = unsettled_count(
+                group.arrays["quad_right"][sample], group.arrays["quad_left"][sample],
+                inverse, extra, MARGIN,
+            )  # fmt: skip
+            share = unsettled / (sample.size * self.draws.n_samples)
+            states = self._states(rope)
+            work = share * self.n_pairs * self.draws.n_samples * states.shape[1]
+            return work <= QUICK_PLACEMENTS
+
+    def count_idp_bounds(self, s: float, rope: float) -> bool:
+        """Count the pairs' exact IDP bounds at (s, rope) and keep them, with
+        the engine's lock held only to start and to keep them (a background
+        thread's work: the controls stay live meanwhile). False if a change
+        of the rope overwrote the sums before the end (then nothing is kept)."""
+        key = ("idp", s, rope)
+        with self.lock:
+            if key in self._rope_counts_kept:
+                return True
+            group = self.group("idp", rope)
+            right, left = group.arrays["quad_right"], group.arrays["quad_left"]
+            g0, _, inverse, extra = self._terms(s)
+            states = self._states(rope)
+            reader = _Reader(self._cache[("rope", rope)])
+            self._reader = reader
+        try:
+            counts = self._placement_bounds(
+                states, right, left, (g0, inverse, extra), reader.cancel
+            )
+        finally:
+            reader.done.set()
+        with self.lock:
+            if self._reader is reader:
+                self._reader = None
+            if counts is None:
+                return False
+            _keep(self._rope_counts_kept, key, counts)
+        return True
 
     # -- one pair in full -------------------------------------------------------
 
@@ -437,18 +525,19 @@ class PairPosteriors:
         """The full result (interval, draws) of pair k on the shared draws;
         ``reverse``: asked as (b, a), the mirror of the matrix's (a, b)."""
         mirrored = bool(self.flip[k]) != bool(reverse)
-        if self.fits(prior, rope):
-            group = self.group(prior, rope)
-            posterior = self._posterior(k, prior, rope)
-            parts = {name: array[k] for name, array in group.arrays.items()}
-        else:
-            posterior, parts = self._single_parts(k, prior, rope)
-        parts["uniforms"] = self.shared["uniforms"]
-        parts["total"] = self.shared["total"]
-        posterior = posterior.with_mirrored(mirrored)
-        return posterior.result(
-            parts, s=s, threshold=threshold, names=names, weights=self.draws
-        )
+        with self.lock:
+            if self.fits(prior, rope):
+                group = self.group(prior, rope)
+                posterior = self._posterior(k, prior, rope)
+                parts = {name: array[k] for name, array in group.arrays.items()}
+            else:
+                posterior, parts = self._single_parts(k, prior, rope)
+            parts["uniforms"] = self.shared["uniforms"]
+            parts["total"] = self.shared["total"]
+            posterior = posterior.with_mirrored(mirrored)
+            return posterior.result(
+                parts, s=s, threshold=threshold, names=names, weights=self.draws
+            )
 
     def _posterior(self, k: int, prior: str, rope: float) -> SignedRankPosterior:
         """Pair k's canonical posterior, made when first shown (the matrix
@@ -481,6 +570,16 @@ class PairPosteriors:
                 self._single.popitem(last=False)
         posterior, parts = self._single[key]
         return posterior, dict(parts)
+
+
+class _Reader:
+    """A background count reading a kept ``array`` without the engine's
+    lock: ``cancel`` asks it to stop, ``done`` says it has."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.cancel = threading.Event()
+        self.done = threading.Event()
 
 
 def _recall(kept: OrderedDict, key: tuple) -> np.ndarray | None:

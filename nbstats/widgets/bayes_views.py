@@ -323,30 +323,31 @@ def joint_html(joint: pd.DataFrame, settings: dict, shown: dict[str, str]) -> st
     )
 
 
-def joint_pending_html(previous: str, settings: dict) -> str:
-    """The joint view while new statements are computed: what changed, and
-    the last statements greyed out beneath (not presented as current)."""
+def pending_html(title: str, previous: str, settings: dict) -> str:
+    """A view while its new content is computed in the background: which
+    view (``title``), for which settings, and the last content greyed out
+    beneath (not presented as current)."""
     rope = settings.get("rope", 0.0)
     rope_text = f", rope ±{rope:g}" if rope > 0 else ""
     note = (
         '<div role="status" style="font-size:12px;font-style:italic">'
-        f"<b>Joint statements</b>: updating for s = {settings['s']:.3g}"
+        f"<b>{html.escape(title)}</b>: updating for s = {settings['s']:.3g}"
         f"{rope_text}, threshold {settings['decision_threshold']:.3g}…</div>"
     )
     if not previous:
         return note
     return (
-        f'{note}<div aria-hidden="true" title="the previous settings\' statements" '
+        f'{note}<div aria-hidden="true" title="the previous settings\' values" '
         f'style="opacity:0.4;pointer-events:none">{previous}</div>'
     )
 
 
-def joint_failed_html(error: Exception) -> str:
-    """The joint view when its background computation failed."""
+def failed_html(title: str, error: Exception) -> str:
+    """A view whose background computation failed: the error, said."""
     detail = html.escape(f"{type(error).__name__}: {error}")
     return (
         '<div style="font-size:12px;color:#b00020;white-space:pre-wrap">'
-        f"<b>Joint statements could not be computed:</b> {detail}</div>"
+        f"<b>{html.escape(title)} could not be computed:</b> {detail}</div>"
     )
 
 

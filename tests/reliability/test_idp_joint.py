@@ -28,7 +28,8 @@ from nbstats.stats.bayes.joint_events import LEFT, RIGHT, ROPE, SignedRankEvents
 from nbstats.stats.bayes.joint_kernel import UNSETTLED
 from nbstats.stats.bayes.weights import DirichletWeights, gamma_quantile
 from nbstats.util.random import seed_sequence
-from nbstats.widgets.bayes_joint import JointRunner, SignedRankJoint
+from nbstats.widgets.bayes_joint import SignedRankJoint
+from nbstats.widgets.late_work import LateRunner
 
 DRAWS = 20_000
 MC = 4 * np.sqrt(0.25 / DRAWS) * 2  # two independent estimates
@@ -109,7 +110,7 @@ def test_joint_panel_is_bayes_posthoc_under_idp(demsar):
 
 def test_runner_passes_the_prior(demsar):
     got = []
-    runner = JointRunner(_joint(demsar), lambda *a: got.append(a), background=False)
+    runner = LateRunner(_joint(demsar), lambda *a: got.append(a), background=False)
     idp = runner.request(2.0, 0.95, 0.0, "idp")
     point = runner.request(2.0, 0.95, 0.0)
     assert idp["prob"].iloc[0] < point["prob"].iloc[0]

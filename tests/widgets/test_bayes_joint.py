@@ -1,5 +1,5 @@
 """The Bayesian dashboard's joint statements computed in the background
-(nbstats.widgets.bayes_joint.JointRunner and its use by BayesDashboard).
+(nbstats.widgets.late_work.LateRunner and its use by BayesDashboard).
 
 The statements must be those of :func:`nbstats.bayes_posthoc` whichever
 thread computed them; a superseded request is never shown; an error in the
@@ -19,9 +19,9 @@ from nbstats.widgets.bayes import BayesDashboard
 from nbstats.widgets.bayes_joint import (
     BACKGROUND_WORK,
     KEEP_TABLES,
-    JointRunner,
     SignedRankJoint,
 )
+from nbstats.widgets.late_work import LateRunner
 
 N_SAMPLES = 5_000
 
@@ -60,7 +60,7 @@ class BlockingJoint:
 def test_a_superseded_request_is_computed_but_never_delivered():
     joint = BlockingJoint()
     delivered = []
-    runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
+    runner = LateRunner(joint, lambda *args: delivered.append(args), background=True)
     assert runner.request(1.0, 0.95, 0.01) is None
     assert joint.started.wait(30)  # the thread is inside the first table
     assert runner.busy
@@ -81,7 +81,7 @@ def test_an_error_in_the_thread_is_delivered():
     joint = BlockingJoint(fail=True)
     joint.go.set()
     delivered = []
-    runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
+    runner = LateRunner(joint, lambda *args: delivered.append(args), background=True)
     assert runner.request(2.0, 0.9, 0.0) is None
     assert runner.wait(timeout=30)
     ((settings, table, error),) = delivered
@@ -92,16 +92,14 @@ def test_an_error_in_the_thread_is_delivered():
 def test_without_background_every_request_is_answered_at_once():
     joint = BlockingJoint()
     joint.go.set()
-    runner = JointRunner(
-        joint, lambda *args: pytest.fail("delivered"), background=False
-    )
+    runner = LateRunner(joint, lambda *args: pytest.fail("delivered"), background=False)
     assert runner.request(1.0, 0.95, 0.0)["rope"].tolist() == [0.0]
     assert runner.wait(timeout=0)
 
 
 def test_wait_times_out_while_the_thread_computes():
     joint = BlockingJoint()
-    runner = JointRunner(joint, lambda *args: None, background=True)
+    runner = LateRunner(joint, lambda *args: None, background=True)
     runner.request(1.0, 0.95, 0.0)
     assert joint.started.wait(30)
     assert runner.wait(timeout=0.05) is False
@@ -214,7 +212,7 @@ def test_the_prior_is_delivered_with_the_settings():
     joint = BlockingJoint()
     joint.go.set()
     delivered = []
-    runner = JointRunner(joint, lambda *args: delivered.append(args), background=True)
+    runner = LateRunner(joint, lambda *args: delivered.append(args), background=True)
     assert runner.request(1.0, 0.95, 0.01, "idp") is None
     assert runner.wait(timeout=30)
     assert runner.request(1.0, 0.95, 0.01) is None  # "point": as before

@@ -330,6 +330,10 @@ class JointDraws:
             for chunk in self.draws.blocks():
                 events.evaluate(chunk.exponentials, out=parts, offset=chunk.rows.start)
                 uniforms[chunk.rows] = chunk.uniforms
+        else:
+            # this rope's sums are not kept: the buffers of an earlier rope
+            # would only hold memory the passes over the draws need
+            self._buffers = None
         self.events, self._parts, self._uniforms = events, parts, uniforms
         self._rope = rope
 

@@ -17,7 +17,13 @@ import numpy as np
 
 from nbstats.stats.bayes.signrank.walsh_kernel import LANES
 
-__all__ = ["STATE_FIELDS", "placement_counts", "placement_states", "settled"]
+__all__ = [
+    "STATE_FIELDS",
+    "placement_counts",
+    "placement_states",
+    "settled",
+    "unsettled_count",
+]
 
 #: Fields of a state: the pseudo-observation's pairs (0, j) in the left
 #: region are the sorted cases ``[0, m1)`` in full and ``[m1, m2)`` by half;
@@ -146,6 +152,27 @@ def settled(
     )
     s2 = np.int64(left_right + e < -margin) * np.int64(rope_right < -margin)
     return s1 + 2 * s2 - (1 - s0 - s1 - s2)
+
+
+@numba.njit(nogil=True, cache=True)
+def unsettled_count(
+    right: np.ndarray,
+    left: np.ndarray,
+    inverse: np.ndarray,
+    extra: np.ndarray,
+    margin: float,
+) -> int:  # pragma: no cover - compiled; tested against placement_counts
+    """How many (pair, draw) :func:`settled` leaves to be evaluated at every
+    placement state (K × draws ``right``, ``left``; the per-draw arrays as
+    :func:`placement_counts`): the measure of that function's work."""
+    found = 0
+    for k in range(right.shape[0]):
+        for d in range(right.shape[1]):
+            code = settled(
+                left[k, d] * inverse[d], right[k, d] * inverse[d], extra[d], margin
+            )
+            found += code < 0
+    return found
 
 
 @numba.njit(nogil=True, cache=True)
