@@ -18,8 +18,11 @@ the plan: the prior's last value, "idp", is the one the dashboard started
 with at the same rope and s (its counts and statements are kept, so it
 passes over no draws), and "method+adjust" switches to the Wilcoxon tests
 once, then only re-adjusts their p-values. Targets at m = 50: build ≤ 1.5 s,
-median update ≤ 150 ms. The machine's load average is printed before and
-after: other work slows everything down.
+median update ≤ 150 ms. Then the peak resident memory of this process
+while that dashboard was built and changed (imports, compiled kernels and
+earlier dashboards' leftovers included: what a notebook's kernel would
+hold); target at m = 50: 600 MB. The machine's load average is printed
+before and after: other work slows everything down.
 
 Two times per change: ``shown``, until the assignment returns with the
 views updated — for the Bayesian dashboard from about 29 algorithms on,
@@ -56,17 +59,22 @@ average 1–3 from other work), m = 50, when the caches of
 background) and ``widgets.frequentist_pairwise`` (the paired tests once per
 test) came in:
 
-- rope (the plan sets it at s = 20, under IDP): about 400 ms, of which
-  about 290–335 ms are the exact IDP bounds of the 1225 pairs
+- rope (the plan sets it at s = 20, under IDP): about 400 ms while the
+  pair matrix's exact IDP bounds were counted before the change returned,
+  290–335 ms of it the bounds of the 1225 pairs
   (``stats.bayes.signrank.placement_kernel.placement_counts``, two
   threads): at s = 20 almost every draw (99.9 %) is unsettled, so each is
-  evaluated at all of a pair's 125 placement states (30 cases). The rope's
-  Walsh sums take 40–60 ms (150–270 ms the first time: fresh memory), the
-  views 30 ms. At the IDP default s (0.562) only 8 % of the draws are
-  unsettled: about 45 ms of bounds, 130 ms in all. A scalar
-  branch-and-bound over the states (the left region's sum falls and the
-  right's grows with the state, also in floating point) gave the same
-  counts but took 2.6 times as long as the 64-lane kernel at s = 20.
+  evaluated at all of a pair's 125 placement states (30 cases). A scalar
+  branch-and-bound over the states gave the same counts but took 2.6 times
+  as long as the 64-lane kernel. Since those bounds are counted in the
+  background when an estimate of their work is long
+  (``widgets.bayes_bounds``), the change shows in 80–100 ms (the rope's
+  Walsh sums 40–60 ms, 150–270 ms the first time: fresh memory; the
+  selected pair's posterior and views about 30 ms); the matrix follows
+  about 300 ms later and the IDP joint statements after it (the two take
+  turns), 0.9–1.1 s in all. At the IDP's default s (0.562) only 8 % of the
+  draws are unsettled: about 45 ms of bounds, counted at once, 115–170 ms
+  in all.
 - prior: "bb" 110–140 ms, "point" 330–370 ms (about 200 ms of it is the
   first write to the 147 MB of cross terms, pairs × 3 × draws: a refill of
   the same buffer takes 15–20 ms), "idp" 15–20 ms (kept); before, "idp"
@@ -85,6 +93,7 @@ import argparse
 import itertools
 import os
 import statistics
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -98,6 +107,9 @@ from nbstats.stats.bayes.priors import IDP_DEFAULT_S
 
 N_CASES = 30
 BUILD_TARGET, UPDATE_TARGET = 1.5, 0.150
+#: Peak resident memory of this process while a dashboard is built and its
+#: controls are changed (MB), at m = 50: the issue's 600 MB.
+MEMORY_TARGET = 600
 #: Controls timed this many times or fewer also print each change's time.
 FEW = 5
 
@@ -192,6 +204,33 @@ def time_control(board: Any, name: str, values: list, setter) -> dict[str, float
     }
 
 
+class PeakMemory:
+    """This process's peak resident memory (MB) while in the block, sampled
+    every few milliseconds in a thread (background work included)."""
+
+    def __init__(self) -> None:
+        import psutil
+
+        self._process = psutil.Process()
+        self.peak = 0.0
+        self._stop = threading.Event()
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            rss = self._process.memory_info().rss / 2**20
+            self.peak = max(self.peak, rss)
+            self._stop.wait(0.003)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def label(value: Any) -> str:
     """A control's value, short."""
     if isinstance(value, tuple):
@@ -219,38 +258,47 @@ def main() -> None:
     for m in args.sizes:
         table = scores(m)
         for kind in args.kinds:
-            start = time.perf_counter()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                board = nbstats.dashboard(table, kind=kind)
-            build = time.perf_counter() - start
-            board.wait()
-            built = time.perf_counter() - start
-            assert board.error is None, board.error
-            extra = f", {board.n_samples:,} draws" if kind == "bayes" else ""
-            flag = "" if m != 50 else (" ok" if build <= BUILD_TARGET else " SLOW")
-            print(
-                f"\n{kind}, m = {m} ({m * (m - 1) // 2} pairs), n = {N_CASES}"
-                f"{extra}: build {build:.2f} s{flag} (complete {built:.2f} s)"
-            )
-            for name, values, setter in plan(kind, board, m):
-                stats = time_control(board, name, values, setter)
-                flag = ""
-                if m == 50:
-                    flag = " ok" if stats["median"] <= UPDATE_TARGET else " SLOW"
-                print(
-                    f"  {name:<16} n={stats['n']:>2}  shown: median "
-                    f"{1e3 * stats['median']:7.1f} ms  p95 {1e3 * stats['p95']:7.1f} ms"
-                    f"{flag}  complete: median {1e3 * stats['complete']:7.1f} ms"
-                )
-                if stats["n"] <= FEW:  # a median of few: each change as well
-                    each = ", ".join(
-                        f"{label(v)} {1e3 * t:.0f}"
-                        for v, t in zip(values, stats["each"], strict=True)
-                    )
-                    print(f"  {'':<16} each (ms): {each}")
-            del board
+            with PeakMemory() as memory:
+                run_plan(kind, m, table)
+            flag = ""
+            if m == 50:
+                flag = " ok" if memory.peak <= MEMORY_TARGET else " OVER"
+            print(f"  peak memory of this process: {memory.peak:.0f} MB{flag}")
     print(f"\nload average at the end: {load()}")
+
+
+def run_plan(kind: str, m: int, table: pd.DataFrame) -> None:
+    """Build one dashboard, time it and every control of its plan."""
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = nbstats.dashboard(table, kind=kind)
+    build = time.perf_counter() - start
+    board.wait()
+    built = time.perf_counter() - start
+    assert board.error is None, board.error
+    extra = f", {board.n_samples:,} draws" if kind == "bayes" else ""
+    flag = "" if m != 50 else (" ok" if build <= BUILD_TARGET else " SLOW")
+    print(
+        f"\n{kind}, m = {m} ({m * (m - 1) // 2} pairs), n = {N_CASES}"
+        f"{extra}: build {build:.2f} s{flag} (complete {built:.2f} s)"
+    )
+    for name, values, setter in plan(kind, board, m):
+        stats = time_control(board, name, values, setter)
+        flag = ""
+        if m == 50:
+            flag = " ok" if stats["median"] <= UPDATE_TARGET else " SLOW"
+        print(
+            f"  {name:<16} n={stats['n']:>2}  shown: median "
+            f"{1e3 * stats['median']:7.1f} ms  p95 {1e3 * stats['p95']:7.1f} ms"
+            f"{flag}  complete: median {1e3 * stats['complete']:7.1f} ms"
+        )
+        if stats["n"] <= FEW:  # a median of few: each change as well
+            each = ", ".join(
+                f"{label(v)} {1e3 * t:.0f}"
+                for v, t in zip(values, stats["each"], strict=True)
+            )
+            print(f"  {'':<16} each (ms): {each}")
 
 
 if __name__ == "__main__":

@@ -37,6 +37,12 @@ __all__ = ["SignedRankJoint"]
 #: and the two stay within the ceiling.
 KEEP_SHARE = 0.3
 
+#: Share of the memory ceiling a pass over the draws may take at once when
+#: the sums are not kept (32 MiB of the default 512, half of what
+#: :func:`nbstats.bayes_posthoc` takes): it runs in the background beside
+#: the pair matrix's kept sums, and more, smaller batches cost little.
+PASS_SHARE = 1 / 16
+
 #: pairs × draws from which a dashboard computes new joint statements in the
 #: background (2,000,000: 400 pairs, about 29 algorithms, at 5,000 draws).
 #: A new rope needs every pair's sums on every draw again, with the same
@@ -95,7 +101,9 @@ class SignedRankJoint:
             diffs.shape[0], n_samples, seed, columns_per_case=len(pairs)
         )
         # its engine, keeping each rope's sums when they fit
-        self._engine = JointDraws(diffs, self.draws, keep_share=KEEP_SHARE)
+        self._engine = JointDraws(
+            diffs, self.draws, keep_share=KEEP_SHARE, pass_share=PASS_SHARE
+        )
         # (s, rope, prior) → the statements before the threshold's decision
         self._tables: OrderedDict[tuple[float, float, str], pd.DataFrame] = (
             OrderedDict()

@@ -485,9 +485,13 @@ class PairPosteriors:
         """Count the pairs' exact IDP bounds at (s, rope) and keep them, with
         the engine's lock held only to start and to keep them (a background
         thread's work: the controls stay live meanwhile). False if a change
-        of the rope overwrote the sums before the end (then nothing is kept)."""
+        of the rope overwrote the sums before the end (then nothing is kept).
+        Without a rope, or when the sums do not fit the cache, there is
+        nothing to do ahead: the matrix counts them block by block."""
         key = ("idp", s, rope)
         with self.lock:
+            if rope <= 0 or not self.fits("idp", rope):
+                return True
             if key in self._rope_counts_kept:
                 return True
             group = self.group("idp", rope)

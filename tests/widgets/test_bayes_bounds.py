@@ -248,3 +248,23 @@ def test_runners_sharing_a_lock_take_turns():
     assert first.wait(30) and second.wait(30)
     assert overlaps == [1, 1]
     assert sorted(value for _, value, _ in got) == [1.0, 2.0]
+
+
+def test_sums_that_do_not_fit_are_not_made_ahead(table, monkeypatch):
+    """When a rope's sums do not fit the cache the matrix counts them block
+    by block: the bounds' work must not make them for every pair at once
+    (at 100 algorithms that was 400 MB)."""
+    dash = BayesDashboard(table, n_samples=N_SAMPLES, random_state=7)
+    engine = dash._engine
+    monkeypatch.setattr(engine, "cache_bytes", 8 * engine.n_pairs * N_SAMPLES)
+    assert not engine.fits("idp", 0.01)
+    dash.set(prior="idp", s=S, rope=0.01)
+    assert dash.wait(timeout=60)
+    assert not [key for key in engine._cache if key[0] == "rope"]
+    assert engine.count_idp_bounds(S, 0.01) and not engine._cache.get(("rope", 0.01))
+    ref = nbstats.bayes_signrank(
+        table["A"], table["B"], prior="idp", s=S, rope=0.01, n_samples=N_SAMPLES,
+        random_state=7,
+    )  # fmt: skip
+    row = dash.result["pairs"].set_index(["a", "b"]).loc[("A", "B")]
+    assert (row.prob_left, row.prob_rope) == (ref.prob_left, ref.prob_rope)

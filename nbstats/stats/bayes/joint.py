@@ -275,6 +275,11 @@ class JointDraws:
     keep_share : float
         Share of :func:`~nbstats.util.memory.budget` the kept sums
         may take (0: never keep them, as :func:`nbstats.bayes_posthoc`).
+    pass_share : float
+        Share of the memory ceiling one pass over the draws may take when the
+        sums are not kept (its draws per batch,
+        :attr:`~nbstats.stats.bayes.joint_events.SignedRankEvents.batch_rows`):
+        less memory at once, more batches, the same numbers.
 
     Examples
     --------
@@ -286,11 +291,16 @@ class JointDraws:
     """
 
     def __init__(
-        self, diffs: np.ndarray, draws: DirichletWeights, keep_share: float = 0.5
+        self,
+        diffs: np.ndarray,
+        draws: DirichletWeights,
+        keep_share: float = 0.5,
+        pass_share: float = 0.125,
     ) -> None:
         self.diffs = diffs
         self.draws = draws
         self.keep_share = keep_share
+        self.pass_share = pass_share
         self.events: SignedRankEvents | None = None
         self._rope: float | None = None
         self._parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -312,6 +322,7 @@ class JointDraws:
         # half-way would otherwise leave a silent mixture)
         self._rope = self._parts = self.events = None
         events = SignedRankEvents(self.diffs, rope)
+        events.pass_share = self.pass_share
         draws, k = self.draws.n_samples, self.diffs.shape[1]
         regions = len(events.regions)
         parts = uniforms = None

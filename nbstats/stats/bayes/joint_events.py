@@ -165,6 +165,9 @@ class SignedRankEvents:
         #: (states, base, placed) while a pass tallies every placement of the
         #: IDP's pseudo-observation (see :meth:`start_tally`), else None
         self.tally: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: share of the memory ceiling one pass's per-draw arrays may take
+        #: (:attr:`batch_rows`; :func:`~nbstats.util.memory.budget`'s default)
+        self.pass_share = 0.125
 
     @property
     def n_pairs(self) -> int:
@@ -174,14 +177,14 @@ class SignedRankEvents:
     def batch_rows(self) -> int:
         """Draws per pass of the compiled sums: a multiple of their 64 lanes,
         as many as the pairs' per-draw arrays (sums, cross terms, codes) fit
-        in :func:`~nbstats.util.memory.budget`. The draws' chunks are
+        in ``pass_share`` of the memory ceiling. The draws' chunks are
         sized for many columns per case and can hold fewer than 64 draws; a
         pass costs the same for 20 draws as for 64, which made the joint
         signed-rank statements grow as m^3.3 (issue 30)."""
         from nbstats.stats.bayes.signrank.walsh_kernel import LANES
 
         per_draw = self.n_pairs * (16 * len(self.regions) + 2) + 64
-        fit = budget() // per_draw
+        fit = budget(self.pass_share) // per_draw
         return int(max(LANES, fit - fit % LANES))
 
     def evaluate(
