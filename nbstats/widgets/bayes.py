@@ -429,6 +429,9 @@ class BayesDashboard(LateViews, Dashboard):
         threshold = resolve_threshold(None, (1.0, ratio))
 
         clock = time.perf_counter()
+        # the joint statements' sums of another rope, if the new rope's will
+        # not be kept, go before the pairs' sums of the new rope are made
+        self._joint_runner.if_idle(lambda: self._joint_statements.let_go(rope))
         # the pair shown first: it computes the rope's sums the bounds need
         selected = self._selected_result(pair, prior, s, rope, threshold)
         pairs = None  # while the exact IDP bounds are counted in the background

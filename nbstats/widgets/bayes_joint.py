@@ -119,6 +119,12 @@ class SignedRankJoint:
             return True
         return self._engine.kept(rope) and not (prior == "idp" and rope > 0)
 
+    def let_go(self, rope: float) -> None:
+        """Let the kept sums go now if ``rope``'s will not be kept
+        (:meth:`~nbstats.stats.bayes.joint.JointDraws.let_go`): the pair
+        matrix's sums of a new rope are made first, in that memory."""
+        self._engine.let_go(rope)
+
     def table(
         self, s: float, threshold: float, rope: float, prior: str = "point"
     ) -> pd.DataFrame:

@@ -118,6 +118,15 @@ class LateRunner:
                 self._thread.start()
         return None
 
+    def if_idle(self, function: Callable[[], object]) -> bool:
+        """Call ``function`` (e.g. to let memory of ``work`` go) unless a
+        thread is working: then it is not called, and False is returned."""
+        with self._lock:
+            if self._thread is not None:
+                return False
+            function()
+            return True
+
     def wait(self, timeout: float | None = None) -> bool:
         """Block until nothing is pending; False on a timeout."""
         return self._idle.wait(timeout)

@@ -268,3 +268,52 @@ def test_sums_that_do_not_fit_are_not_made_ahead(table, monkeypatch):
     )  # fmt: skip
     row = dash.result["pairs"].set_index(["a", "b"]).loc[("A", "B")]
     assert (row.prob_left, row.prob_rope) == (ref.prob_left, ref.prob_rope)
+
+
+def test_the_joint_sums_go_before_a_new_ropes_sums_are_made(table, monkeypatch):
+    """The joint statements keep their sums without a rope but not a rope's
+    (too big for their share): on a rope change they are let go before the
+    pair matrix makes the new rope's sums, not after (two sets at once)."""
+    from nbstats.widgets import bayes_joint
+
+    monkeypatch.setattr(bayes_joint, "KEEP_SHARE", 0.0008)  # 0.4 MiB of 512
+    dash = BayesDashboard(table, n_samples=N_SAMPLES, joint_in_background=True)
+    assert dash.wait(timeout=60)
+    joint = dash._joint_statements._engine
+    assert joint.kept(0.0) and not joint.keeps(0.01)
+    seen = []
+    real = dash._engine.group
+
+    def group(prior, rope):
+        seen.append((rope, joint._buffers is None))
+        return real(prior, rope)
+
+    monkeypatch.setattr(dash._engine, "group", group)
+    dash.controls["rope"].value = 0.01
+    assert dash.wait(timeout=60)
+    assert seen[0] == (0.01, True)
+    assert dash.result["joint"] is not None
+
+
+def test_if_idle_runs_only_when_no_thread_works():
+    go, started = threading.Event(), threading.Event()
+
+    class Work:
+        def ready(self, s, rope, *prior):
+            return False
+
+        def table(self, s, threshold, rope, *prior):
+            started.set()
+            assert go.wait(30)
+            return s
+
+    runner = LateRunner(Work(), lambda *a: None, background=True)
+    called = []
+    assert runner.if_idle(lambda: called.append(1))
+    runner.request(1.0, 0.9, 0.0)
+    assert started.wait(30)
+    assert not runner.if_idle(lambda: called.append(2))
+    go.set()
+    assert runner.wait(30)
+    assert runner.if_idle(lambda: called.append(3))
+    assert called == [1, 3]

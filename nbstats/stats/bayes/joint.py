@@ -313,6 +313,20 @@ class JointDraws:
         """Whether the sums of ``rope`` are kept: a new s or prior is quick."""
         return self._rope == rope and self._parts is not None
 
+    def keeps(self, rope: float) -> bool:
+        """Whether the sums of ``rope`` fit ``keep_share`` (and are kept)."""
+        regions = 2 if rope > 0 else 1
+        need = 8 * self.draws.n_samples * (2 + 2 * regions * self.diffs.shape[1])
+        return self.keep_share > 0 and need <= budget(self.keep_share)
+
+    def let_go(self, rope: float) -> None:
+        """Let the kept sums go now if ``rope``'s will not be kept: another
+        engine on the same draws may need the memory before this one's next
+        pass (which would let them go anyway)."""
+        if self._rope != rope and not self.keeps(rope):
+            self._rope = self._parts = self.events = self._uniforms = None
+            self._buffers = None
+
     def prepare(self, rope: float) -> None:
         """Set up the regions of ``rope`` and keep the draws' sums if they fit."""
         if self._rope == rope:
@@ -326,9 +340,7 @@ class JointDraws:
         draws, k = self.draws.n_samples, self.diffs.shape[1]
         regions = len(events.regions)
         parts = uniforms = None
-        if self.keep_share > 0 and 8 * draws * (2 + 2 * regions * k) <= budget(
-            self.keep_share
-        ):
+        if self.keeps(rope):
             # pairs × regions × draws, as the compiled passes read them
             if self._buffers is None or self._buffers[1].shape[1] != regions:
                 self._buffers = (

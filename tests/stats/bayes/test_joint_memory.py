@@ -50,3 +50,23 @@ def test_the_buffers_go_when_the_new_rope_does_not_fit():
         np.testing.assert_array_equal(
             again, engine(keep=0.0).probabilities(1.0, 0.0, "point")[0]
         )
+
+
+def test_let_go_frees_only_what_the_next_rope_would_not_keep():
+    with memory_ceiling("16M"):
+        small = engine(keep=0.05)
+        before, _ = small.probabilities(1.0, 0.0, "point")
+        small.let_go(0.0)  # the same rope: kept
+        assert small.kept(0.0) and small._buffers is not None
+        assert small.keeps(0.0) and not small.keeps(0.2)
+        small.let_go(0.2)  # its sums would not be kept: the memory goes now
+        assert small._buffers is None and not small.kept(0.0)
+        shares, _ = small.probabilities(1.0, 0.2, "point")
+        np.testing.assert_array_equal(
+            shares, engine(keep=0.0).probabilities(1.0, 0.2, "point")[0]
+        )
+        np.testing.assert_array_equal(before, small.probabilities(1.0, 0.0, "point")[0])
+        roomy = engine(keep=0.5)
+        roomy.probabilities(1.0, 0.0, "point")
+        roomy.let_go(0.2)  # a rope it would keep: nothing goes
+        assert roomy.kept(0.0)
