@@ -95,13 +95,8 @@ class LateViews:
         ``wanted`` (``(s, threshold, rope, "idp")``): the matrix is shown if
         the controls still ask for it (else a newer request is on its way)."""
         with self._update_lock:
-            settings = self.result.get("settings", {})
-            current = (
-                settings.get("s"),
-                settings.get("decision_threshold"),
-                settings.get("rope"),
-                settings.get("prior"),
-            )
+            settings, asked = self._asked()
+            current = (*asked, settings.get("prior"))
             if current != tuple(wanted) or self.result.get("pairs") is not None:
                 return
             if error is not None:
@@ -115,6 +110,17 @@ class LateViews:
             )  # fmt: skip
             self.result["pairs"] = pairs
             self._show_matrix(pairs, settings, settings["decision_threshold"])
+
+    def _asked(self) -> tuple[dict[str, Any], tuple]:
+        """The settings the views show now, and their (s, decision
+        threshold, rope): what late work must match to be shown."""
+        settings = self.result.get("settings", {})
+        asked = (
+            settings.get("s"),
+            settings.get("decision_threshold"),
+            settings.get("rope"),
+        )
+        return settings, asked
 
     def _show_matrix(
         self, pairs: pd.DataFrame, settings: dict[str, Any], threshold: float
@@ -136,13 +142,8 @@ class LateViews:
         ``(s, threshold, rope)``, then ``"idp"`` for the IDP's statements
         (:class:`~nbstats.widgets.late_work.LateRunner`)."""
         with self._update_lock:
-            settings = self.result.get("settings", {})
-            current = (
-                settings.get("s"),
-                settings.get("decision_threshold"),
-                settings.get("rope"),
-                *prior_arguments(joint_prior(settings.get("prior"))),
-            )
+            settings, asked = self._asked()
+            current = (*asked, *prior_arguments(joint_prior(settings.get("prior"))))
             if current != tuple(wanted):
                 return
             if error is not None:

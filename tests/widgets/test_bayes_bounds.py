@@ -85,6 +85,15 @@ def test_a_late_matrix_is_the_matrix_counted_at_once(table, monkeypatch):
     assert late.matrix_view.value == at_once.matrix_view.value
 
 
+def assert_first_pair_as_bayes_signrank(dash, table, rope: float) -> None:
+    ref = nbstats.bayes_signrank(
+        table["A"], table["B"], prior="idp", s=S, rope=rope, n_samples=N_SAMPLES,
+        random_state=7,
+    )  # fmt: skip
+    row = dash.result["pairs"].set_index(["a", "b"]).loc[("A", "B")]
+    assert (row.prob_left, row.prob_rope) == (ref.prob_left, ref.prob_rope)
+
+
 def blocked_counts(monkeypatch) -> tuple[threading.Event, threading.Event, list]:
     """Make the background count wait inside its first block until ``go``;
     ``started`` is set when it gets there; ``calls`` records each block."""
@@ -150,12 +159,7 @@ def test_a_newer_rope_stops_the_count_and_takes_its_memory(table, monkeypatch):
     assert outcomes == [(0.02, False), (0.03, True)]
     assert ("idp", S, 0.02) not in engine._rope_counts_kept
     assert len([c for c in calls if c != calls[0]]) == 0  # all in one thread
-    ref = nbstats.bayes_signrank(
-        table["A"], table["B"], prior="idp", s=S, rope=0.03, n_samples=N_SAMPLES,
-        random_state=7,
-    )  # fmt: skip
-    row = dash.result["pairs"].set_index(["a", "b"]).loc[("A", "B")]
-    assert (row.prob_left, row.prob_rope) == (ref.prob_left, ref.prob_rope)
+    assert_first_pair_as_bayes_signrank(dash, table, 0.03)
 
 
 def test_late_bounds_for_settings_left_behind_are_not_shown(table, monkeypatch):
@@ -262,12 +266,7 @@ def test_sums_that_do_not_fit_are_not_made_ahead(table, monkeypatch):
     assert dash.wait(timeout=60)
     assert not [key for key in engine._cache if key[0] == "rope"]
     assert engine.count_idp_bounds(S, 0.01) and not engine._cache.get(("rope", 0.01))
-    ref = nbstats.bayes_signrank(
-        table["A"], table["B"], prior="idp", s=S, rope=0.01, n_samples=N_SAMPLES,
-        random_state=7,
-    )  # fmt: skip
-    row = dash.result["pairs"].set_index(["a", "b"]).loc[("A", "B")]
-    assert (row.prob_left, row.prob_rope) == (ref.prob_left, ref.prob_rope)
+    assert_first_pair_as_bayes_signrank(dash, table, 0.01)
 
 
 def test_the_joint_sums_go_before_a_new_ropes_sums_are_made(table, monkeypatch):
