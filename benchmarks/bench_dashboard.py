@@ -21,7 +21,11 @@ once, then only re-adjusts their p-values. Targets at m = 50: build ≤ 1.5 s,
 median update ≤ 150 ms. Then the peak resident memory of this process
 while that dashboard was built and changed (imports, compiled kernels and
 earlier dashboards' leftovers included: what a notebook's kernel would
-hold); target at m = 50: 600 MB. The machine's load average is printed
+hold); target at m = 50: 600 MB. By default the process's C heaps are as in
+a notebook's kernel (glibc: a heap per thread that allocates, each keeping
+what it freed, unless ``MALLOC_ARENA_MAX`` says otherwise);
+``--capped-arenas`` caps them as ``nbstats dashboard`` does for its kernels
+(:mod:`nbstats.util.malloc_arenas`). The machine's load average is printed
 before and after: other work slows everything down.
 
 Two times per change: ``shown``, until the assignment returns with the
@@ -105,6 +109,7 @@ import pandas as pd
 
 import nbstats
 from nbstats.stats.bayes.priors import IDP_DEFAULT_S
+from nbstats.util.malloc_arenas import ARENAS, cap_malloc_arenas
 from nbstats.util.memory import trim_heap
 
 N_CASES = 30
@@ -253,7 +258,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 50, 100])
     parser.add_argument("--kinds", nargs="+", default=["bayes", "frequentist", "ranks"])
+    parser.add_argument(
+        "--capped-arenas",
+        action="store_true",
+        help="cap malloc's arenas as the kernels of `nbstats dashboard` are",
+    )
     args = parser.parse_args()
+    if args.capped_arenas:
+        capped = cap_malloc_arenas()
+        print(f"malloc arenas capped at {ARENAS}: {capped}")
     print(f"machine: {os.cpu_count()} CPUs, load average {load()} (1, 5, 15 min)")
     # imports and compilation first, so builds time the dashboards' own work
     start = time.perf_counter()

@@ -56,6 +56,7 @@ from nbstats.util.interrupts import (
     record_interrupt,
     recorded_interrupt,
 )
+from nbstats.util.malloc_arenas import ARENAS
 
 __all__ = [
     "DEFAULT_CULL_IDLE",
@@ -289,6 +290,10 @@ def serve_notebook(
         # kernels need matplotlib's inline backend to show figures in the page
         env.pop("MPLBACKEND", None)
         env["PYTHONUNBUFFERED"] = "1"
+        # Voilà and its kernels are the command's processes: few C heaps, as
+        # the command's own (a dashboard's background threads each grew one
+        # and kept what they freed); a user's own setting stands
+        env.setdefault("MALLOC_ARENA_MAX", str(ARENAS))
         # the token goes by environment: a command line is public on the machine
         env.pop("JUPYTER_TOKEN_FILE", None)
         secret = secrets.token_urlsafe(32) if token else None

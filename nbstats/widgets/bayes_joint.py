@@ -38,10 +38,10 @@ __all__ = ["SignedRankJoint"]
 KEEP_SHARE = 0.3
 
 #: Share of the memory ceiling a pass over the draws may take at once when
-#: the sums are not kept (32 MiB of the default 512, half of what
+#: the sums are not kept (16 MiB of the default 512, a quarter of what
 #: :func:`nbstats.bayes_posthoc` takes): it runs in the background beside
 #: the pair matrix's kept sums, and more, smaller batches cost little.
-PASS_SHARE = 1 / 16
+PASS_SHARE = 1 / 32
 
 #: pairs × draws from which a dashboard computes new joint statements in the
 #: background (2,000,000: 400 pairs, about 29 algorithms, at 5,000 draws).

@@ -68,6 +68,10 @@ CACHE_SHARE = 0.5
 #: rope): pairs × 6 integers each, so that going back to a setting (another
 #: prior and back) counts nothing again.
 KEEP_COUNTS = 16
+#: Share of the memory ceiling a block of pairs' sums may take when a
+#: setting's sums are not kept (32 MiB of the default 512): they are made
+#: beside the kept ones, and smaller blocks cost little.
+STREAM_SHARE = 1 / 16
 #: Evaluations of the pairs at their placement states (unsettled draws ×
 #: states, estimated) from which :meth:`PairPosteriors.idp_bounds_quick`
 #: says no: at 50 algorithms and s = 20 the exact IDP bounds evaluate
@@ -368,13 +372,14 @@ class PairPosteriors:
         self, prior: str, s: float, rope: float, epsilon: float
     ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`_counts` without keeping any sums: the pairs in blocks within
-        an eighth of the memory ceiling, their sums made and counted."""
+        :data:`STREAM_SHARE` of the memory ceiling, their sums made and
+        counted."""
         key = (prior, s, rope, epsilon)
         if self._theta is None or self._theta[0] != key:
             engine = PairBlocks(self.draws, prior, 0.0, rope, s, self.gammas)
             regions = len(engine.regions) * (2 if prior == "point" else 1)
             per_pair = 8 * self.draws.n_samples * regions
-            size = max(1, budget() // per_pair)
+            size = max(1, budget(STREAM_SHARE) // per_pair)
             full = np.empty((self.n_pairs, 10), dtype=np.int64)
             near = np.empty((self.n_pairs, 2), dtype=np.int64)
             for start in range(0, self.n_pairs, size):

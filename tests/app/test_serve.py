@@ -21,6 +21,7 @@ from nbstats.app import server as serve
 from nbstats.app.voila import CappedKernelManager, limit_message
 from nbstats.reporting.settings import escape_markdown
 from nbstats.util import interrupts
+from nbstats.util.malloc_arenas import ARENAS
 from nbstats.widgets import dashboard as dashboard_module
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -544,6 +545,18 @@ def launched(monkeypatch, tmp_path, table6):
     monkeypatch.setenv("JUPYTER_TOKEN", "from-the-user-environment")
     monkeypatch.setenv("JUPYTER_TOKEN_FILE", "/nonexistent")
     return csv, calls
+
+
+def test_voila_and_its_kernels_get_few_malloc_arenas(launched, monkeypatch):
+    """The served dashboards' processes are the command's: glibc gets
+    MALLOC_ARENA_MAX (read by each process at its start) unless the user set it."""
+    csv, calls = launched
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    assert serve.main([str(csv)]) == 0
+    assert calls[-1]["env"]["MALLOC_ARENA_MAX"] == str(ARENAS) == "2"
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "6")
+    assert serve.main([str(csv)]) == 0
+    assert calls[-1]["env"]["MALLOC_ARENA_MAX"] == "6"
 
 
 def test_serve_passes_a_fresh_random_token_by_environment(launched, capsys):
