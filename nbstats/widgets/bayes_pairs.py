@@ -55,6 +55,7 @@ from nbstats.stats.bayes.signrank.placements import (
 )
 from nbstats.stats.bayes.weights import DirichletWeights
 from nbstats.util.memory import budget, trim_heap
+from nbstats.util.recent import Recent
 
 __all__ = ["PairPosteriors", "pair_counts"]
 
@@ -68,6 +69,8 @@ CACHE_SHARE = 0.5
 #: rope): pairs × 6 integers each, so that going back to a setting (another
 #: prior and back) counts nothing again.
 KEEP_COUNTS = 16
+#: Pairs whose posterior (the pair shown in full) is kept.
+KEEP_PAIRS = 8
 #: Share of the memory ceiling a block of pairs' sums may take when a
 #: setting's sums are not kept (32 MiB of the default 512): they are made
 #: beside the kept ones, and smaller blocks cost little.
@@ -170,13 +173,11 @@ class PairPosteriors:
         self._free: list[np.ndarray] = []
         self._theta: tuple[tuple, np.ndarray] | None = None  # streamed
         # the counts of recent settings (no sums: pairs × 6 each)
-        self._theta_counts: OrderedDict[tuple, np.ndarray] = OrderedDict()
-        self._rope_counts_kept: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._theta_counts: Recent[np.ndarray] = Recent(KEEP_COUNTS)
+        self._rope_counts_kept: Recent[np.ndarray] = Recent(KEEP_COUNTS)
         self._placement_states: tuple[float, np.ndarray] | None = None
-        self._posteriors: OrderedDict[tuple, SignedRankPosterior] = OrderedDict()
-        self._single: OrderedDict[tuple, tuple[SignedRankPosterior, dict]] = (
-            OrderedDict()
-        )
+        self._posteriors: Recent[SignedRankPosterior] = Recent(KEEP_PAIRS)
+        self._single: Recent[tuple[SignedRankPosterior, dict]] = Recent(KEEP_PAIRS)
         #: held by every public method: a background count of the IDP
         #: bounds (:meth:`count_idp_bounds`) takes it only to start and end
         self.lock = threading.RLock()
@@ -346,7 +347,7 @@ class PairPosteriors:
         group = self.group(prior, rope)
         idp, point = prior == "idp", prior == "point"
         theta_key = (prior, s, epsilon)
-        theta = _recall(self._theta_counts, theta_key)
+        theta = self._theta_counts.get(theta_key)
         if theta is None:
             g0, scale, _, extra = self._terms(s)
             quad = group.arrays["quad_theta"]
@@ -361,7 +362,7 @@ class PairPosteriors:
                 )  # fmt: skip
 
             in_halves(count, self.n_pairs, quad.size)
-            theta = _keep(self._theta_counts, theta_key, counts)
+            theta = self._theta_counts.put(theta_key, _read_only(counts))
         full = np.zeros((self.n_pairs, 10), dtype=np.int64)
         full[:, :3], full[:, 9] = theta[:, :3], theta[:, 5]
         if rope > 0:
@@ -396,7 +397,7 @@ class PairPosteriors:
         self, group: _Group, prior: str, s: float, rope: float
     ) -> np.ndarray:
         key = (prior, s, rope)
-        kept = _recall(self._rope_counts_kept, key)
+        kept = self._rope_counts_kept.get(key)
         if kept is None:
             g0, _, inverse, extra = self._terms(s)
             point = prior == "point"
@@ -420,7 +421,7 @@ class PairPosteriors:
                 )
             else:
                 in_halves(count, self.n_pairs, right.size)
-            kept = _keep(self._rope_counts_kept, key, counts)
+            kept = self._rope_counts_kept.put(key, _read_only(counts))
         return kept
 
     def _states(self, rope: float) -> np.ndarray:
@@ -516,7 +517,7 @@ class PairPosteriors:
                 self._reader = None
             if counts is None:
                 return False
-            _keep(self._rope_counts_kept, key, counts)
+            self._rope_counts_kept.put(key, _read_only(counts))
         return True
 
     # -- one pair in full -------------------------------------------------------
@@ -556,9 +557,7 @@ class PairPosteriors:
             base = SignedRankPosterior(
                 self.diffs[:, k], "bb", 0.0, 0.0, prior_gammas=self.gammas
             )
-            self._posteriors[k] = base
-            if len(self._posteriors) > 8:
-                self._posteriors.popitem(last=False)
+            self._posteriors.put(k, base)
         posterior = base.with_prior(prior)
         return posterior.with_rope(rope) if rope > 0 else posterior
 
@@ -568,16 +567,15 @@ class PairPosteriors:
         """Pair k's canonical posterior and sums alone (when the matrix keeps
         no sums)."""
         key = (k, prior, rope)
-        if key not in self._single:
+        found = self._single.get(key)
+        if found is None:
             posterior = SignedRankPosterior(
                 self.diffs[:, k], prior, 0.0, rope, prior_gammas=self.gammas
             )
             parts = shared_components([posterior], self.draws)[0]
             self._share(parts["total"], parts["uniforms"])
-            self._single[key] = (posterior, parts)
-            if len(self._single) > 8:
-                self._single.popitem(last=False)
-        posterior, parts = self._single[key]
+            found = self._single.put(key, (posterior, parts))
+        posterior, parts = found
         return posterior, dict(parts)
 
 
@@ -591,19 +589,7 @@ class _Reader:
         self.done = threading.Event()
 
 
-def _recall(kept: OrderedDict, key: tuple) -> np.ndarray | None:
-    """The counts kept for ``key`` (now the most recent), or None."""
-    found = kept.get(key)
-    if found is not None:
-        kept.move_to_end(key)
-    return found
-
-
-def _keep(kept: OrderedDict, key: tuple, counts: np.ndarray) -> np.ndarray:
-    """Keep ``counts`` for ``key`` (read-only: callers share them), forgetting
-    the oldest beyond :data:`KEEP_COUNTS`; return them."""
+def _read_only(counts: np.ndarray) -> np.ndarray:
+    """``counts``, made read-only: callers share the kept counts."""
     counts.setflags(write=False)
-    kept[key] = counts
-    while len(kept) > KEEP_COUNTS:
-        kept.popitem(last=False)
     return counts
