@@ -43,10 +43,10 @@ class Recent(Generic[_V]):
 
     def get(self, key: Hashable) -> _V | None:
         """The value of ``key`` (now the most recent), or None."""
-        found = self._values.get(key)
-        if found is not None:
-            self._values.move_to_end(key)
-        return found
+        if key not in self._values:
+            return None
+        self._values.move_to_end(key)
+        return self._values[key]
 
     def put(self, key: Hashable, value: _V) -> _V:
         """Keep ``value`` for ``key`` as the most recent; return it."""

@@ -8,7 +8,6 @@ Carlo holds draws of every algorithm's rank).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 import pandas as pd
@@ -16,6 +15,7 @@ import pandas as pd
 from nbstats.stats.bayes.friedman import bayes_friedman
 from nbstats.stats.bayes.friedman_calibration import minimum_cases
 from nbstats.stats.bayes.priors import FRIEDMAN_DEFAULT_S, IDP_DEFAULT_S
+from nbstats.util.recent import Recent
 
 __all__ = ["FRIEDMAN_CACHE", "FriedmanVerdicts", "friedman_strength"]
 
@@ -51,7 +51,7 @@ class FriedmanVerdicts:
     def __init__(self, table: pd.DataFrame, higher_is_better: bool) -> None:
         self.table = table
         self.higher_is_better = higher_is_better
-        self._friedman: OrderedDict[tuple, Any] = OrderedDict()
+        self._friedman: Recent[Any] = Recent(FRIEDMAN_CACHE)
 
     def result(self, s: float, level: float) -> Any:
         key = (s, level)
@@ -68,8 +68,5 @@ class FriedmanVerdicts:
                 if n >= minimum_cases(m, s)
                 else None
             )
-            self._friedman[key] = result
-            if len(self._friedman) > FRIEDMAN_CACHE:
-                self._friedman.popitem(last=False)
-        self._friedman.move_to_end(key)
-        return self._friedman[key]
+            self._friedman.put(key, result)
+        return self._friedman.get(key)

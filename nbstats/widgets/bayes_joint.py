@@ -16,7 +16,6 @@ re-combines them with the prior's Gamma weights, and the threshold only compares
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,6 +23,7 @@ import pandas as pd
 
 from nbstats.stats.bayes.joint import JointDraws, statement_table
 from nbstats.stats.bayes.weights import DirichletWeights
+from nbstats.util.recent import Recent
 
 __all__ = ["SignedRankJoint"]
 
@@ -105,9 +105,7 @@ class SignedRankJoint:
             diffs, self.draws, keep_share=KEEP_SHARE, pass_share=PASS_SHARE
         )
         # (s, rope, prior) → the statements before the threshold's decision
-        self._tables: OrderedDict[tuple[float, float, str], pd.DataFrame] = (
-            OrderedDict()
-        )
+        self._tables: Recent[pd.DataFrame] = Recent(KEEP_TABLES)
 
     def ready(self, s: float, rope: float, prior: str = "point") -> bool:
         """Whether :meth:`table` for (s, rope, prior) is quick: no pass over
@@ -147,11 +145,7 @@ class SignedRankJoint:
                 threshold=0.5,  # "accepted" is set per threshold below
                 rope=rope,
             )
-            self._tables[key] = statements
-            while len(self._tables) > KEEP_TABLES:
-                self._tables.popitem(last=False)
-        else:
-            self._tables.move_to_end(key)
+            self._tables.put(key, statements)
         frame = statements.copy()
         frame["accepted"] = frame["joint"] > threshold
         return frame

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +35,7 @@ from nbstats.stats.correlated import (
     region_probabilities,
 )
 from nbstats.stats.fold_pairing import fold_blocks
+from nbstats.util.recent import Recent
 
 #: How the refusal of failed folds names the dashboard's ``min_folds``.
 CALL = "the fold dashboard (nbstats.dashboard(..., kind='folds'))"
@@ -139,8 +139,8 @@ class FoldTests:
             n: np.flatnonzero(self.n == n) for n in sorted(set(self.n.tolist()))
         }
         self.runs_options = runs_options(list(self.groups))
-        self._moments: OrderedDict[tuple, tuple] = OrderedDict()
-        self._regions: OrderedDict[tuple, tuple] = OrderedDict()
+        self._moments: Recent[tuple] = Recent(CACHE)
+        self._regions: Recent[tuple] = Recent(CACHE)
 
     def initial_runs(
         self, folds: int | None, runs: int | None, test_fraction: float | None
@@ -210,10 +210,8 @@ class FoldTests:
                 J, u, m, s = paired_moments(d, design.ratio)
                 unit[members], mean[members], se[members] = u, m, s
                 used[members] = J
-            self._moments[key] = (unit, mean, se, used)
-            _trim(self._moments)
-        self._moments.move_to_end(key)
-        return self._moments[key]
+            self._moments.put(key, (unit, mean, se, used))
+        return self._moments.get(key)
 
     def regions(
         self, i: int, j: int, runs: int | None, fraction: float, rope: float
@@ -237,10 +235,8 @@ class FoldTests:
                 if rope > 0
                 else np.full_like(left, np.nan)
             )
-            self._regions[key] = (left, middle, right, mean * unit)
-            _trim(self._regions)
-        self._regions.move_to_end(key)
-        return self._regions[key]
+            self._regions.put(key, (left, middle, right, mean * unit))
+        return self._regions.get(key)
 
     def direct(
         self, case: str, a: str, b: str, runs: int | None, fraction: float,
@@ -269,8 +265,3 @@ class FoldTests:
                 higher_is_better=self.higher_is_better, **design,
                 nan_policy="omit" if self.min_folds is not None else "raise",
             )  # fmt: skip
-
-
-def _trim(cache: OrderedDict) -> None:
-    while len(cache) > CACHE:
-        cache.popitem(last=False)

@@ -10,11 +10,11 @@ on a slider's time scale — and the same per-draw normalisation.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 
 import numpy as np
 
 from nbstats.stats.bayes.weights import gamma_quantile
+from nbstats.util.recent import Recent
 
 __all__ = ["SharedPrior"]
 
@@ -39,9 +39,8 @@ class SharedPrior:
     def __init__(self, size: int = 8) -> None:
         self.uniforms: np.ndarray | None = None
         self.total: np.ndarray | None = None
-        self._size = size
-        self._values: OrderedDict[float, np.ndarray] = OrderedDict()
-        self._terms: OrderedDict[float, tuple[np.ndarray, ...]] = OrderedDict()
+        self._values: Recent[np.ndarray] = Recent(size)
+        self._terms: Recent[tuple[np.ndarray, ...]] = Recent(size)
         # the sets of cases of a pairs table may be evaluated in two threads
         # (bayes_signrank_pairs), each asking for the same quantiles
         self._lock = threading.RLock()
@@ -52,14 +51,12 @@ class SharedPrior:
             return gamma_quantile(s, uniforms)
         key = float(s)
         with self._lock:
-            if key not in self._values:
-                value = gamma_quantile(key, uniforms)
-                value.flags.writeable = False
-                self._values[key] = value
-                if len(self._values) > self._size:
-                    self._values.popitem(last=False)
-            self._values.move_to_end(key)
-            return self._values[key]
+            found = self._values.get(key)
+            if found is None:
+                found = gamma_quantile(key, uniforms)
+                found.flags.writeable = False
+                self._values.put(key, found)
+            return found
 
     def terms(
         self, s: float, uniforms: np.ndarray, total: np.ndarray
@@ -71,11 +68,10 @@ class SharedPrior:
             return prior_terms(self(s, uniforms), total)
         key = float(s)
         with self._lock:
-            if key not in self._terms:
-                self._terms[key] = prior_terms(self(key, uniforms), total)
-                for array in self._terms[key]:
+            found = self._terms.get(key)
+            if found is None:
+                found = prior_terms(self(key, uniforms), total)
+                for array in found:
                     array.flags.writeable = False
-                if len(self._terms) > self._size:
-                    self._terms.popitem(last=False)
-            self._terms.move_to_end(key)
-            return self._terms[key]
+                self._terms.put(key, found)
+            return found
