@@ -38,3 +38,12 @@ def test_it_keeps_the_most_recently_used_keys():
 def test_a_store_of_nothing_is_refused():
     with pytest.raises(ValueError, match="at least 1 value, got size=0"):
         Recent(0)
+
+
+def test_a_kept_none_is_found_and_made_recent():
+    kept = Recent(2)
+    kept.put("too few cases", None)
+    kept.put("b", 2)
+    assert "too few cases" in kept and kept.get("too few cases") is None
+    kept.put("c", 3)  # forgets "b", not the None just used
+    assert list(kept) == ["too few cases", "c"]
