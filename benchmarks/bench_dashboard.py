@@ -77,8 +77,9 @@ test) came in:
   selected pair's posterior and views about 30 ms); the matrix follows
   about 300 ms later and the IDP joint statements after it (the two take
   turns), 0.9–1.1 s in all. At the IDP's default s (0.562) only 8 % of the
-  draws are unsettled: about 45 ms of bounds, counted at once, 115–170 ms
-  in all.
+  draws are unsettled: about 45 ms of bounds, 115–170 ms in all while they
+  were counted at once; in the background (from an estimated 10 ms of
+  counting on) the change shows in 75–125 ms.
 - prior: "bb" 110–140 ms, "point" 330–370 ms (about 200 ms of it is the
   first write to the 147 MB of cross terms, pairs × 3 × draws: a refill of
   the same buffer takes 15–20 ms), "idp" 15–20 ms (kept); before, "idp"

@@ -77,10 +77,11 @@ KEEP_PAIRS = 8
 STREAM_SHARE = 1 / 16
 #: Evaluations of the pairs at their placement states (unsettled draws ×
 #: states, estimated) from which :meth:`PairPosteriors.idp_bounds_quick`
-#: says no: at 50 algorithms and s = 20 the exact IDP bounds evaluate
-#: about 7.7·10⁸ and take 300 ms on two processors (at the default s, 8 %
-#: of that); the dashboard then computes them in the background.
-QUICK_PLACEMENTS = 150_000_000
+#: says no, about 10 ms of counting on two processors: at 50 algorithms and
+#: s = 20 the exact IDP bounds evaluate about 7.7·10⁸ (300 ms), at the
+#: default s 8 % of that (45 ms, a third of a change's time); the dashboard
+#: then computes them in the background.
+QUICK_PLACEMENTS = 25_000_000
 #: Pairs whose draws are sampled to estimate that work.
 SAMPLED_PAIRS = 32
 #: Pairs × draws × states per block of the exact IDP bounds: a background
