@@ -29,7 +29,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nbstats.stats.bayes.joint_events import LEFT, RIGHT, ROPE, SignedRankEvents
+from nbstats.stats.bayes.joint_events import (
+    LEFT,
+    RIGHT,
+    ROPE,
+    SignedRankEvents,
+    event_regions,
+)
 from nbstats.stats.bayes.weights import DirichletWeights, WeightChunk, gamma_quantile
 from nbstats.util.memory import budget
 
@@ -315,7 +321,7 @@ class JointDraws:
 
     def keeps(self, rope: float) -> bool:
         """Whether the sums of ``rope`` fit ``keep_share`` (and are kept)."""
-        regions = 2 if rope > 0 else 1
+        regions = len(event_regions(rope))
         need = 8 * self.draws.n_samples * (2 + 2 * regions * self.diffs.shape[1])
         return self.keep_share > 0 and need <= budget(self.keep_share)
 
@@ -335,8 +341,7 @@ class JointDraws:
         # rope's, nothing may take them for the previous rope's (an error
         # half-way would otherwise leave a silent mixture)
         self._rope = self._parts = self.events = None
-        events = SignedRankEvents(self.diffs, rope)
-        events.pass_share = self.pass_share
+        events = SignedRankEvents(self.diffs, rope, pass_share=self.pass_share)
         draws, k = self.draws.n_samples, self.diffs.shape[1]
         regions = len(events.regions)
         parts = uniforms = None

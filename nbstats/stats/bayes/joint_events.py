@@ -17,12 +17,25 @@ from nbstats.stats.bayes.signrank.pair_sums import PairSums, in_halves, rope_reg
 from nbstats.stats.bayes.weights import WeightChunk
 from nbstats.util.memory import budget
 
-__all__ = ["LEFT", "RIGHT", "ROPE", "SignEvents", "SignedRankEvents"]
+__all__ = ["LEFT", "RIGHT", "ROPE", "SignEvents", "SignedRankEvents", "event_regions"]
 
 #: The region codes of a draw: a better, rope, b better.
 LEFT, ROPE, RIGHT = 0, 1, 2
 # θ within this distance of ½ counts as exactly ½ (a pair that always ties)
 _HALF_TOLERANCE = 1e-12
+
+
+def event_regions(rope: float) -> list[tuple[int, float]]:
+    """The regions whose sums a pass over the draws evaluates: θ without a
+    rope; with one, H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope), the
+    right and left regions of :func:`nbstats.bayes_signrank`.
+
+    Examples
+    --------
+    >>> event_regions(0.0), event_regions(0.01)
+    ([(1, 0.0)], [(1, 0.02), (-1, 0.02)])
+    """
+    return rope_regions(rope) if rope > 0 else [(+1, 0.0)]
 
 
 class SignEvents:
@@ -145,7 +158,12 @@ class SignedRankEvents:
     """
 
     def __init__(
-        self, diffs: np.ndarray, rope: float = 0.0, prior: str = "point"
+        self,
+        diffs: np.ndarray,
+        rope: float = 0.0,
+        prior: str = "point",
+        *,
+        pass_share: float = 0.125,
     ) -> None:
         if prior not in ("point", "idp"):
             raise ValueError(
@@ -159,15 +177,13 @@ class SignedRankEvents:
         # (see ordered_blocks), built as far as a pass ever reached
         self._order: np.ndarray | None = None
         self._ordered: list[tuple[slice, SignedRankEvents]] = []
-        # θ; with a rope H(z_i + z_j - 2 rope) and H(-(z_i + z_j) - 2 rope),
-        # the right and left regions of bayes_signrank
-        self.regions = rope_regions(rope) if rope > 0 else [(+1, 0.0)]
+        self.regions = event_regions(rope)
         #: (states, base, placed) while a pass tallies every placement of the
         #: IDP's pseudo-observation (see :meth:`start_tally`), else None
         self.tally: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         #: share of the memory ceiling one pass's per-draw arrays may take
         #: (:attr:`batch_rows`; :func:`~nbstats.util.memory.budget`'s default)
-        self.pass_share = 0.125
+        self.pass_share = pass_share
 
     @property
     def n_pairs(self) -> int:
