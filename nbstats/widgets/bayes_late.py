@@ -22,10 +22,11 @@ from nbstats.widgets import bayes_views as views
 from nbstats.widgets.bayes_bounds import PairBounds
 from nbstats.widgets.late_work import LateRunner, prior_arguments
 
-__all__ = ["MATRIX_PENDING", "LateViews", "joint_prior"]
+__all__ = ["JOINT_TITLE", "MATRIX_TITLE", "LateViews", "joint_prior"]
 
-#: The pair matrix's title while its exact IDP bounds are counted.
-MATRIX_PENDING = "Pair matrix (exact IDP bounds)"
+#: The late views' names in their "updating" and "could not be computed" lines.
+MATRIX_TITLE = "Pair matrix (exact IDP bounds)"
+JOINT_TITLE = "Joint statements"
 
 
 class LateViews:
@@ -58,13 +59,13 @@ class LateViews:
             self._show_matrix(result["pairs"], settings, result["threshold"])
         else:
             self.matrix_view.value = views.pending_html(
-                MATRIX_PENDING, self._matrix_shown, settings
+                MATRIX_TITLE, self._matrix_shown, settings
             )
         if result["joint"] is not None:
             self._show_joint(result["joint"], settings)
         else:
             self.joint_view.value = views.pending_html(
-                "Joint statements", self._joint_shown, settings
+                JOINT_TITLE, self._joint_shown, settings
             )
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -100,7 +101,7 @@ class LateViews:
             if current != tuple(wanted) or self.result.get("pairs") is not None:
                 return
             if error is not None:
-                self.matrix_view.value = views.failed_html(MATRIX_PENDING, error)
+                self.matrix_view.value = views.failed_html(MATRIX_TITLE, error)
                 return
             if not counted:  # a newer rope took the sums: its request follows
                 return
@@ -147,7 +148,7 @@ class LateViews:
             if current != tuple(wanted):
                 return
             if error is not None:
-                self.joint_view.value = views.failed_html("Joint statements", error)
+                self.joint_view.value = views.failed_html(JOINT_TITLE, error)
                 return
             self.result["joint"] = joint
             self._show_joint(joint, settings)
